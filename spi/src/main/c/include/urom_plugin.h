@@ -1,0 +1,144 @@
+/*
+ * urom-java: the native plugin ABI.
+ *
+ * A native plugin is a shared object that exports two functions:
+ *
+ *   urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface);
+ *   urom_status_t urom_plugin_get_version(uint64_t *version);
+ *
+ * The worker opens the object with RTLD_LAZY | RTLD_LOCAL, asks for the
+ * interface table once, copies it into the worker context and drives the
+ * plugin from a single thread. Layouts are LP64, naturally aligned and
+ * little-endian; the static assertions at the end pin every offset the Java
+ * side reads.
+ *
+ * Ownership:
+ *   - every command descriptor taken off cmd_list is released by the plugin
+ *     with free();
+ *   - every notification descriptor appended to notif_list by progress() is
+ *     allocated by the plugin with malloc() and released by the worker.
+ *
+ * The header can be specialised before inclusion (the DOCA compatibility
+ * headers do so): UROM_LIST_LINK_T names the intrusive list type, and
+ * UROM_IFACE_VERSION_FIELD declares the leading API-version field.
+ */
+#ifndef UROM_PLUGIN_H_
+#define UROM_PLUGIN_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "urom_status.h"
+#include "urom_version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Longest plugin name, including its terminating NUL. */
+#define UROM_PLUGIN_NAME_MAX_LEN 48
+
+#ifndef UROM_LIST_LINK_T
+/* Intrusive doubly linked list link; an empty list head points at itself. */
+typedef struct urom_list_link {
+	struct urom_list_link *prev;
+	struct urom_list_link *next;
+} urom_list_link_t;
+#define UROM_LIST_LINK_T urom_list_link_t
+#endif
+
+#ifndef UROM_IFACE_VERSION_FIELD
+#define UROM_IFACE_VERSION_FIELD size_t api_version
+#endif
+
+struct urom_worker_ctx;
+
+/* What the service reports for each plugin it found. */
+struct urom_plugin_info {
+	uint64_t id;                              /* one bit, unique in the service */
+	uint64_t version;                         /* urom_plugin_get_version() */
+	char plugin_name[UROM_PLUGIN_NAME_MAX_LEN]; /* file name without extension */
+};
+
+/* A command as it reaches the plugin. */
+struct urom_worker_cmd {
+	uint64_t type;         /* the plugin id the command is addressed to */
+	uint64_t urom_context; /* owned by the framework; copy it into the reply */
+	uint64_t len;          /* number of bytes in plugin_cmd */
+	uint8_t plugin_cmd[];
+};
+
+struct urom_worker_cmd_desc {
+	UROM_LIST_LINK_T entry;
+	uint64_t dest_id; /* the host connection that sent the command */
+	struct urom_worker_cmd worker_cmd;
+};
+
+/* A notification as the plugin produces it. */
+struct urom_worker_notify {
+	uint64_t type;         /* copied from the command */
+	uint64_t urom_context; /* copied from the command */
+	uint64_t len;          /* number of bytes in plugin_notif */
+	urom_status_t status;
+	uint32_t reserved;
+	uint8_t plugin_notif[];
+};
+
+struct urom_worker_notif_desc {
+	UROM_LIST_LINK_T entry;
+	uint64_t dest_id; /* copied from the command descriptor */
+	struct urom_worker_notify worker_notif;
+};
+
+/* The plugin's interface table; the field order is the ABI. */
+struct urom_plugin_iface {
+	UROM_IFACE_VERSION_FIELD;
+	urom_status_t (*open)(struct urom_worker_ctx *ctx);
+	void (*close)(struct urom_worker_ctx *ctx);
+	/* Two-call protocol: a too small *addr_len gets the needed size back
+	 * with UROM_ERR_INVALID_VALUE; otherwise the address is copied out. */
+	urom_status_t (*addr)(struct urom_worker_ctx *ctx, void *addr, size_t *addr_len);
+	urom_status_t (*worker_cmd)(struct urom_worker_ctx *ctx, UROM_LIST_LINK_T *cmd_list);
+	/* Appends malloc()ed notification descriptors; UROM_ERR_EMPTY when none. */
+	urom_status_t (*progress)(struct urom_worker_ctx *ctx, UROM_LIST_LINK_T *notif_list);
+	urom_status_t (*notif_pack)(struct urom_worker_notify *notif, size_t *packed_notif_len, void *packed_notif);
+};
+
+/* Peer look-ups that the worker provides once a domain has started. */
+struct urom_domain_lookups_iface {
+	urom_status_t (*addr_lookup)(struct urom_worker_ctx *ctx, uint64_t domain_id, void **addr);
+	urom_status_t (*seg_lookup)(struct urom_worker_ctx *ctx, uint64_t domain_id, uint64_t va, int *seg);
+	urom_status_t (*memh_lookup)(struct urom_worker_ctx *ctx, uint64_t domain_id, int seg, size_t *len, void **memh);
+	urom_status_t (*mkey_lookup)(struct urom_worker_ctx *ctx, uint64_t domain_id, int seg, size_t *len, void **rkey);
+};
+
+struct urom_worker_ctx {
+	struct urom_plugin_iface iface;
+	struct urom_domain_lookups_iface domain_iface;
+	void *plugin_ctx; /* set by open() */
+};
+
+/* The two symbols every plugin exports. */
+urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface);
+urom_status_t urom_plugin_get_version(uint64_t *version);
+
+#ifndef __cplusplus
+_Static_assert(sizeof(UROM_LIST_LINK_T) == 16, "list link is two pointers");
+_Static_assert(offsetof(struct urom_plugin_iface, open) == 8, "open follows the API-version field");
+_Static_assert(sizeof(struct urom_plugin_iface) == 56, "version field + six entry points");
+_Static_assert(offsetof(struct urom_worker_ctx, domain_iface) == 56, "domain look-ups follow the iface");
+_Static_assert(offsetof(struct urom_worker_ctx, plugin_ctx) == 88, "plugin_ctx follows the look-ups");
+_Static_assert(offsetof(struct urom_worker_cmd_desc, dest_id) == 16, "dest_id follows the link");
+_Static_assert(offsetof(struct urom_worker_cmd_desc, worker_cmd) == 24, "command header at 24");
+_Static_assert(offsetof(struct urom_worker_cmd, plugin_cmd) == 24, "command payload after 3 words");
+_Static_assert(offsetof(struct urom_worker_notify, status) == 24, "status after 3 words");
+_Static_assert(offsetof(struct urom_worker_notify, plugin_notif) == 32, "notification payload at 32");
+_Static_assert(offsetof(struct urom_worker_notif_desc, worker_notif) == 24, "notification header at 24");
+_Static_assert(sizeof(struct urom_plugin_info) == 64, "plugin info is 16 + 48 bytes");
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UROM_PLUGIN_H_ */
