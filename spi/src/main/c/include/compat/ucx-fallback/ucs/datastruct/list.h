@@ -23,8 +23,8 @@ typedef struct ucs_list_link {
 	struct ucs_list_link *next;
 } ucs_list_link_t;
 
-#define UCS_LIST_INITIALIZER(_head) { (_head), (_head) }
-#define UCS_LIST_HEAD(_name) ucs_list_link_t _name = UCS_LIST_INITIALIZER(&(_name))
+#define UCS_LIST_INITIALIZER(_prev, _next) { (_prev), (_next) }
+#define UCS_LIST_HEAD(_name) ucs_list_link_t _name = UCS_LIST_INITIALIZER(&(_name), &(_name))
 
 static inline void ucs_list_head_init(ucs_list_link_t *head)
 {

@@ -1,0 +1,68 @@
+package dev.urom.cli;
+
+import dev.urom.framework.discovery.DiscoveredPlugin;
+import dev.urom.spi.WorkerNotification;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code urom exec --plugin NAME --payload-hex HEX}: loads one plugin from UROM_PLUGIN_PATH in this
+ * process, sends it one command and prints the status and the notification payload. Exit status
+ * 0 when the plugin answered SUCCESS, 1 otherwise.
+ */
+@Command(name = "exec", description = "Load one plugin in this process, send it one command, print the answer.")
+final class ExecCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(names = "--plugin", required = true, paramLabel = "NAME", description = "Plugin name (file name without extension).")
+    String pluginName;
+
+    @Option(names = "--payload-hex", required = true, paramLabel = "HEX", description = "The plugin command bytes, in hexadecimal.")
+    String payloadHex;
+
+    @Option(names = "--timeout-ms", defaultValue = "10000", paramLabel = "MS", description = "How long to wait for the answer (default: ${DEFAULT-VALUE}).")
+    long timeoutMs;
+
+    private final Environment environment;
+
+    ExecCommand(Environment environment) {
+        this.environment = environment;
+    }
+
+    @Override
+    public Integer call() {
+        byte[] payload = parseHex(payloadHex);
+        DiscoveredPlugin plugin = LocalPlugins.scan(environment).require(pluginName);
+        try (LocalWorker worker = LocalWorker.open(List.of(plugin))) {
+            WorkerNotification answer = worker.call(plugin, payload, Duration.ofMillis(timeoutMs));
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("status: " + answer.status() + " (" + answer.status().code() + ")");
+            out.println("payload: " + (answer.payload().length == 0 ? "(empty)" : HexFormat.of().formatHex(answer.payload())));
+            return answer.status().isSuccess() ? 0 : Main.FAILED;
+        }
+    }
+
+    /** Parses the command bytes; an optional 0x prefix and any whitespace are allowed. */
+    static byte[] parseHex(String text) {
+        String digits = text.strip().replaceAll("\\s+", "");
+        if (digits.startsWith("0x") || digits.startsWith("0X")) {
+            digits = digits.substring(2);
+        }
+        if (digits.length() % 2 != 0) {
+            throw new CliFailure("--payload-hex '" + text + "': odd number of hex digits (" + digits.length() + ")");
+        }
+        for (int i = 0; i < digits.length(); i++) {
+            if (Character.digit(digits.charAt(i), 16) < 0) {
+                throw new CliFailure("--payload-hex '" + text + "': '" + digits.charAt(i) + "' is not a hex digit");
+            }
+        }
+        return HexFormat.of().parseHex(digits);
+    }
+}

@@ -1,0 +1,78 @@
+package dev.urom.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code urom} command line. Every failure reaches the user as one line on stderr, {@code
+ * urom <command>: <what went wrong>}, and a non-zero exit status: 1 for a failure, 2 for a usage
+ * error. Stack traces go to the log only.
+ */
+@Command(
+        name = "urom",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        description = "urom-java: the UROM offload service and its plugin framework.",
+        subcommands = {PluginsCommand.class, ExecCommand.class, DemoCommand.class})
+public final class Main implements Runnable {
+    /** Exit status of a command that failed. */
+    static final int FAILED = 1;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: plugins, exec or demo");
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, Environment.system(), new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs one command line in the given environment and streams, and returns its exit status. */
+    static int run(String[] args, Environment environment, PrintWriter out, PrintWriter err) {
+        CommandLine line = new CommandLine(new Main(), new CommandFactory(environment));
+        line.setOut(out);
+        line.setErr(err);
+        line.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            String command = cmd.getCommandName();
+            if (ex instanceof CliFailure failure) {
+                err.println("urom " + command + ": " + failure.getMessage());
+            } else {
+                org.apache.logging.log4j.LogManager.getLogger(Main.class).error("urom {} failed", command, ex);
+                err.println("urom " + command + ": unexpected failure: " + ex);
+            }
+            return FAILED;
+        });
+        line.setParameterExceptionHandler((ex, parsed) -> {
+            err.println(ex.getCommandLine().getCommandName().equals("urom")
+                    ? "urom: " + ex.getMessage()
+                    : "urom " + ex.getCommandLine().getCommandName() + ": " + ex.getMessage());
+            err.println("(see: urom " + (ex.getCommandLine().getCommandName().equals("urom") ? "" : ex.getCommandLine().getCommandName() + " ") + "--help)");
+            return CommandLine.ExitCode.USAGE;
+        });
+        return line.execute(args);
+    }
+
+    /** Builds each command with the environment it is to read. */
+    private record CommandFactory(Environment environment) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            try {
+                return type.getDeclaredConstructor(Environment.class).newInstance(environment);
+            } catch (NoSuchMethodException noEnvironment) {
+                return CommandLine.defaultFactory().create(type);
+            }
+        }
+    }
+
+    /** The version of the distribution, from the jar manifest when there is one. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"urom-java " + (version == null ? "(development build)" : version)};
+        }
+    }
+}

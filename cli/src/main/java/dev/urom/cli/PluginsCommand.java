@@ -1,0 +1,97 @@
+package dev.urom.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.urom.framework.discovery.DiscoveredPlugin;
+import dev.urom.framework.discovery.PluginDiscovery;
+import dev.urom.framework.discovery.Rejection;
+import dev.urom.framework.discovery.ScanResult;
+import java.io.PrintWriter;
+import java.math.BigInteger;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code urom plugins --scan [--json]}: what a scan of UROM_PLUGIN_PATH finds. */
+@Command(name = "plugins", description = "List the plugins that a scan of UROM_PLUGIN_PATH finds, and the files it rejected.")
+final class PluginsCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(names = "--scan", required = true, description = "Scan UROM_PLUGIN_PATH in this process.")
+    boolean scan;
+
+    @Option(names = "--json", description = "Print one JSON document with 'plugins' and 'rejected' arrays.")
+    boolean json;
+
+    private final Environment environment;
+
+    PluginsCommand(Environment environment) {
+        this.environment = environment;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        ScanResult result = new PluginDiscovery().scan(environment.requirePluginPath());
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(toJson(result));
+        } else {
+            printTable(result, out);
+        }
+        return 0;
+    }
+
+    static String toJson(ScanResult result) throws Exception {
+        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectNode root = mapper.createObjectNode();
+        ArrayNode plugins = root.putArray("plugins");
+        for (DiscoveredPlugin plugin : result.plugins()) {
+            plugins.addObject()
+                    .put("id", unsigned(plugin.info().id()))
+                    .put("version", unsigned(plugin.info().version()))
+                    .put("name", plugin.info().name())
+                    .put("kind", kind(plugin))
+                    .put("path", plugin.path().toString());
+        }
+        ArrayNode rejected = root.putArray("rejected");
+        for (Rejection rejection : result.rejected()) {
+            rejected.addObject().put("path", rejection.path().toString()).put("reason", rejection.reason());
+        }
+        return mapper.writeValueAsString(root);
+    }
+
+    private static void printTable(ScanResult result, PrintWriter out) {
+        out.printf("%-18s  %-7s  %-6s  %-24s  %s%n", "ID", "VERSION", "KIND", "NAME", "PATH");
+        for (DiscoveredPlugin plugin : result.plugins()) {
+            out.printf("0x%016x  %-7s  %-6s  %-24s  %s%n",
+                    plugin.info().id(), Long.toUnsignedString(plugin.info().version()), kind(plugin),
+                    plugin.info().name(), plugin.path());
+        }
+        if (result.plugins().isEmpty()) {
+            out.println("(no plugins)");
+        }
+        if (!result.rejected().isEmpty()) {
+            out.println();
+            out.println("Rejected:");
+            for (Rejection rejection : result.rejected()) {
+                out.println("  " + rejection.reason());
+            }
+        }
+        for (String warning : result.warnings()) {
+            out.println("warning: " + warning);
+        }
+    }
+
+    static String kind(DiscoveredPlugin plugin) {
+        return plugin.kind().name().toLowerCase(Locale.ROOT);
+    }
+
+    private static BigInteger unsigned(long value) {
+        return new BigInteger(Long.toUnsignedString(value));
+    }
+}

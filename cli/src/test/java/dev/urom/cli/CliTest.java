@@ -1,0 +1,183 @@
+package dev.urom.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The command line, run in-process against real plugins: the graph samples that the build
+ * produced (system property {@code urom.graph.build}) copied into a temporary plugin directory.
+ */
+class CliTest {
+    @TempDir Path plugins;
+
+    @BeforeEach
+    void copyGraphPlugins() throws IOException {
+        Path build = Path.of(System.getProperty("urom.graph.build", "../plugins/graph/target"));
+        Files.copy(build.resolve("worker_graph.so"), plugins.resolve("worker_graph.so"));
+        Files.copy(build.resolve("worker_graph_java.jar"), plugins.resolve("worker_graph_java.jar"));
+    }
+
+    record Run(int status, String out, String err) {
+        List<String> errLines() {
+            return err.isEmpty() ? List.of() : List.of(err.split("\n"));
+        }
+    }
+
+    private Run run(String pluginPath, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int status = Main.run(args, new Environment(pluginPath), new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(status, out.toString(), err.toString());
+    }
+
+    @Test
+    void scanListsBothGraphPluginsAndTheRejectedFileAsJson() throws Exception {
+        Files.writeString(plugins.resolve("not_a_plugin.so"), "this is text, not ELF\n");
+
+        Run result = run(plugins.toString(), "plugins", "--scan", "--json");
+
+        assertThat(result.status()).isZero();
+        JsonNode json = new ObjectMapper().readTree(result.out());
+        List<String> names = new ArrayList<>();
+        List<Long> ids = new ArrayList<>();
+        for (JsonNode plugin : json.get("plugins")) {
+            names.add(plugin.get("name").asText() + "/" + plugin.get("kind").asText());
+            ids.add(plugin.get("id").asLong());
+            assertThat(plugin.get("version").asLong()).isEqualTo(1);
+            assertThat(Path.of(plugin.get("path").asText())).exists();
+        }
+        assertThat(names).containsExactlyInAnyOrder("worker_graph/native", "worker_graph_java/java");
+        assertThat(ids).allSatisfy(id -> assertThat(Long.bitCount(id)).isEqualTo(1)).doesNotHaveDuplicates();
+        assertThat(json.get("rejected")).hasSize(1);
+        assertThat(json.get("rejected").get(0).get("path").asText()).endsWith("not_a_plugin.so");
+        assertThat(json.get("rejected").get(0).get("reason").asText()).contains("not_a_plugin.so");
+    }
+
+    @Test
+    void scanPrintsATableByDefault() {
+        Run result = run(plugins.toString(), "plugins", "--scan");
+
+        assertThat(result.status()).isZero();
+        assertThat(result.out()).contains("worker_graph ").contains("worker_graph_java").contains("native").contains("java");
+    }
+
+    @Test
+    void execLoopsAValueBackThroughEachGraphPlugin() {
+        String command = "0000000000000000" + "2a00000000000000";
+        for (String plugin : List.of("worker_graph", "worker_graph_java")) {
+            Run result = run(plugins.toString(), "exec", "--plugin", plugin, "--payload-hex", command);
+
+            assertThat(result.status()).as(plugin + ": " + result.err()).isZero();
+            assertThat(result.out()).isEqualTo("status: SUCCESS (0)\npayload: " + command + "\n");
+        }
+    }
+
+    @Test
+    void execReportsThePluginsErrorStatusWithExitOne() {
+        Run result = run(plugins.toString(), "exec", "--plugin", "worker_graph", "--payload-hex", "00");
+
+        assertThat(result.status()).isEqualTo(1);
+        assertThat(result.out()).startsWith("status: INVALID_VALUE (6)");
+    }
+
+    @Test
+    void execOfAnUnknownPluginIsOneLineNamingIt() {
+        Run result = run(plugins.toString(), "exec", "--plugin", "nope", "--payload-hex", "00");
+
+        assertThat(result.status()).isEqualTo(1);
+        assertThat(result.errLines()).containsExactly(
+                "urom exec: no plugin named 'nope' in UROM_PLUGIN_PATH (found: worker_graph, worker_graph_java)");
+    }
+
+    @Test
+    void execWithBadHexIsOneLineNamingTheOption() {
+        Run odd = run(plugins.toString(), "exec", "--plugin", "worker_graph", "--payload-hex", "abc");
+        Run notHex = run(plugins.toString(), "exec", "--plugin", "worker_graph", "--payload-hex", "zz");
+
+        assertThat(odd.status()).isEqualTo(1);
+        assertThat(odd.errLines()).containsExactly("urom exec: --payload-hex 'abc': odd number of hex digits (3)");
+        assertThat(notHex.status()).isEqualTo(1);
+        assertThat(notHex.errLines()).containsExactly("urom exec: --payload-hex 'zz': 'z' is not a hex digit");
+    }
+
+    @Test
+    void execOfARejectedPluginGivesTheRejectionReason() throws IOException {
+        Files.writeString(plugins.resolve("broken.so"), "not ELF");
+
+        Run result = run(plugins.toString(), "exec", "--plugin", "broken", "--payload-hex", "00");
+
+        assertThat(result.status()).isEqualTo(1);
+        assertThat(result.errLines()).hasSize(1);
+        assertThat(result.errLines().get(0)).startsWith("urom exec: plugin 'broken' was rejected: ").contains("broken.so");
+    }
+
+    @Test
+    void execOfAPluginThatFailsToLoadIsOneLine() throws IOException {
+        // The scan checks the class without running it; loading runs its constructor, which throws.
+        writePluginJar(plugins.resolve("exploding.jar"), ExplodingPlugin.class);
+        assertThat(run(plugins.toString(), "plugins", "--scan").out()).contains("exploding");
+
+        Run result = run(plugins.toString(), "exec", "--plugin", "exploding", "--payload-hex", "00");
+
+        assertThat(result.status()).isEqualTo(1);
+        assertThat(result.errLines()).hasSize(1);
+        assertThat(result.errLines().get(0)).startsWith("urom exec: cannot load plugin 'exploding'").contains("exploding.jar");
+    }
+
+    private static void writePluginJar(Path jar, Class<?> pluginClass) throws IOException {
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().putValue("Plugin-Id", "exploding");
+        manifest.getMainAttributes().putValue("Plugin-Version", "1");
+        manifest.getMainAttributes().putValue("Plugin-Class", pluginClass.getName());
+        String entry = pluginClass.getName().replace('.', '/') + ".class";
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest);
+                var in = pluginClass.getClassLoader().getResourceAsStream(entry)) {
+            out.putNextEntry(new JarEntry(entry));
+            in.transferTo(out);
+            out.closeEntry();
+        }
+    }
+
+    @Test
+    void withoutAPluginPathCommandsSaySo() {
+        Run result = run(null, "plugins", "--scan");
+
+        assertThat(result.status()).isEqualTo(1);
+        assertThat(result.errLines()).containsExactly(
+                "urom plugins: UROM_PLUGIN_PATH is not set: give the plugin directories, separated by ';'");
+    }
+
+    @Test
+    void usageErrorsExitTwo() {
+        Run result = run(plugins.toString(), "exec", "--plugin", "worker_graph");
+
+        assertThat(result.status()).isEqualTo(2);
+        assertThat(result.err()).contains("--payload-hex");
+    }
+
+    @Test
+    void demoComparesBothGraphPlugins() {
+        Run result = run(plugins.toString(), "demo", "--rounds", "200");
+
+        assertThat(result.status()).as(result.err()).isZero();
+        assertThat(result.out()).contains("Both graph plugins answered byte for byte alike.");
+        assertThat(result.out()).doesNotContain("NO");
+    }
+}

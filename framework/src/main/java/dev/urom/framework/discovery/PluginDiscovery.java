@@ -1,0 +1,75 @@
+package dev.urom.framework.discovery;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * Discovery for one service: scans the plugin path with a {@link PluginScanner}, gives ids with a
+ * {@link PluginIdRegistry}, and keeps the last result for look-ups. Warnings and rejections are
+ * logged at WARN.
+ *
+ * <p>Thread-safe: scans are serialised; look-ups read the last completed scan.
+ */
+public final class PluginDiscovery {
+    private static final Logger LOG = LogManager.getLogger(PluginDiscovery.class);
+
+    private final PluginScanner scanner;
+    private final PluginIdRegistry registry;
+    private volatile ScanResult last = ScanResult.empty();
+
+    /** Discovery with the default scanner (native probe time limit 10 s) and a new registry. */
+    public PluginDiscovery() {
+        this(new PluginScanner(), new PluginIdRegistry());
+    }
+
+    public PluginDiscovery(PluginScanner scanner, PluginIdRegistry registry) {
+        this.scanner = requireNonNull(scanner, "scanner is null");
+        this.registry = requireNonNull(registry, "registry is null");
+    }
+
+    /**
+     * Scans {@code uromPluginPath} and gives the accepted plugins their ids.
+     *
+     * @throws IllegalArgumentException when the path holds an entry that is not a valid path
+     */
+    public synchronized ScanResult scan(String uromPluginPath) {
+        ScanOutcome outcome = scanner.scan(uromPluginPath);
+        PluginIdRegistry.Assignment assignment = registry.assign(outcome.plugins());
+        List<Rejection> rejected = new ArrayList<>(outcome.rejected());
+        rejected.addAll(assignment.rejected());
+        ScanResult result = new ScanResult(assignment.plugins(), rejected, outcome.warnings());
+        result.warnings().forEach(warning -> LOG.warn("{}", warning));
+        result.rejected().forEach(rejection -> LOG.warn("plugin rejected: {}", rejection.reason()));
+        last = result;
+        return result;
+    }
+
+    /** The result of the last scan (empty before the first). */
+    public ScanResult lastScan() {
+        return last;
+    }
+
+    /** The plugin named {@code name} in the last scan. */
+    public Optional<DiscoveredPlugin> byName(String name) {
+        return last.plugins().stream().filter(p -> p.name().equals(name)).findFirst();
+    }
+
+    /** The plugin with id {@code id} in the last scan. */
+    public Optional<DiscoveredPlugin> byId(long id) {
+        return last.plugins().stream().filter(p -> p.id() == id).findFirst();
+    }
+
+    /** The registry, for leases on the ids a worker loads. */
+    public PluginIdRegistry registry() {
+        return registry;
+    }
+
+    public PluginScanner scanner() {
+        return scanner;
+    }
+}

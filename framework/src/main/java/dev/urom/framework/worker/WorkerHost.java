@@ -1,0 +1,351 @@
+package dev.urom.framework.worker;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.urom.spi.DomainLookups;
+import dev.urom.spi.PluginIface;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
+import dev.urom.spi.WorkerCommand;
+import dev.urom.spi.WorkerContext;
+import dev.urom.spi.WorkerNotification;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * Drives the plugins of one worker: loads and opens each one, dispatches commands to them by id and
+ * collects their notifications.
+ *
+ * <h2>Contract</h2>
+ * <ul>
+ *   <li><b>Not thread-safe.</b> One thread drives a host from {@link #open} to {@link #close}, as
+ *       {@link PluginIface} requires of its callers (a native plugin must always be called from the
+ *       same thread).
+ *   <li><b>Failures never stop the host.</b> A plugin that cannot be loaded or opened is recorded in
+ *       {@link #failures()}; its commands are answered with its failure status. A command that
+ *       cannot be delivered or that its plugin refuses is answered with an error notification
+ *       (same {@code destId}, {@code type}, {@code uromContext}, no payload) that comes out of the
+ *       next {@link #progress}: an unknown id gets {@code NOT_FOUND}, a command larger than the
+ *       maximum message size {@code TOO_BIG}, a {@link UromException} its status, anything else a
+ *       plugin throws (errors such as {@link StackOverflowError} or {@link LinkageError} included)
+ *       {@code UNEXPECTED}. Only a {@link VirtualMachineError} other than a stack overflow is let
+ *       through: the worker process is then not worth keeping.
+ *   <li><b>Ownership.</b> The host owns the plugins it opened and closes each one exactly once in
+ *       {@link #close}. A plugin whose {@code open} failed is never closed (the C contract pairs
+ *       {@code close} with a successful {@code open}); what it holds goes with the worker process.
+ * </ul>
+ */
+public final class WorkerHost implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(WorkerHost.class);
+    private static final int SPINS_BEFORE_PARKING = 1_000;
+    private static final long MAX_PARK_NANOS = 1_000_000L;
+
+    private final long workerId;
+    private final int maxMessageSize;
+    private final Map<Long, HostedPlugin> plugins;
+    private final Map<Long, PluginFailure> failures;
+    private final ArrayDeque<WorkerNotification> pending = new ArrayDeque<>();
+    private final List<WorkerNotification> progressBuffer = new ArrayList<>();
+    private boolean closed;
+    private boolean progressing;
+
+    private WorkerHost(long workerId, int maxMessageSize, Map<Long, HostedPlugin> plugins, Map<Long, PluginFailure> failures) {
+        this.workerId = workerId;
+        this.maxMessageSize = maxMessageSize;
+        this.plugins = plugins;
+        this.failures = failures;
+    }
+
+    /**
+     * Loads and opens the plugins of {@code specs}, in order. A plugin that fails to load or open
+     * is logged and recorded in {@link #failures()}; the others are still opened.
+     *
+     * @throws IllegalArgumentException when two specs share an id or a path
+     */
+    public static WorkerHost open(long workerId, List<PluginSpec> specs, PluginLoader loader, WorkerHostConfig config) {
+        requireNonNull(specs, "specs is null");
+        requireNonNull(loader, "loader is null");
+        requireNonNull(config, "config is null");
+        PluginSpec.requireDistinct(specs);
+        Map<Long, HostedPlugin> plugins = new LinkedHashMap<>();
+        Map<Long, PluginFailure> failures = new LinkedHashMap<>();
+        for (PluginSpec spec : specs) {
+            HostedPlugin hosted = new HostedPlugin(spec);
+            plugins.put(spec.id(), hosted);
+            PluginFailure failure = loadAndOpen(workerId, hosted, loader, config.domain());
+            if (failure != null) {
+                LOG.error("worker {}: {}", workerId, failure);
+                failures.put(spec.id(), failure);
+            }
+        }
+        return new WorkerHost(workerId, config.maxMessageSize(), plugins, failures);
+    }
+
+    private static PluginFailure loadAndOpen(long workerId, HostedPlugin hosted, PluginLoader loader, DomainLookups domain) {
+        PluginSpec spec = hosted.spec;
+        PluginIface plugin;
+        try {
+            plugin = loader.load(spec.path());
+        } catch (UromException e) {
+            return new PluginFailure(spec, e.status(), "cannot be loaded: " + e.getMessage());
+        } catch (Throwable t) {
+            rethrowIfFatal(t);
+            LOG.error("worker {}: loading plugin '{}' ({}) threw", workerId, spec.name(), spec, t);
+            return new PluginFailure(spec, UromStatus.UNEXPECTED, "cannot be loaded: " + describe(t));
+        }
+        if (plugin == null) {
+            return new PluginFailure(spec, UromStatus.UNEXPECTED, "cannot be loaded: the loader returned no plugin");
+        }
+        try {
+            plugin.open(new HostedContext(workerId, spec.id(), domain));
+        } catch (UromException e) {
+            return new PluginFailure(spec, e.status(), "open failed: " + e.getMessage());
+        } catch (Throwable t) {
+            rethrowIfFatal(t);
+            LOG.error("worker {}: open of plugin '{}' ({}) threw", workerId, spec.name(), spec, t);
+            return new PluginFailure(spec, UromStatus.UNEXPECTED, "open failed: " + describe(t));
+        }
+        hosted.plugin = plugin;
+        return null;
+    }
+
+    /** The id of the worker this host drives. */
+    public long workerId() {
+        return workerId;
+    }
+
+    /** The ids of every plugin named when the host was opened, failed ones included, in order. */
+    public Set<Long> pluginIds() {
+        return Collections.unmodifiableSet(new LinkedHashSet<>(plugins.keySet()));
+    }
+
+    /** The opened plugin with this id; empty when there is none or it failed to load or open. */
+    public Optional<PluginIface> plugin(long id) {
+        HostedPlugin hosted = plugins.get(id);
+        return hosted == null ? Optional.empty() : Optional.ofNullable(hosted.plugin);
+    }
+
+    /** The plugins that could not be loaded or opened, by id, in the order of the specs. */
+    public Map<Long, PluginFailure> failures() {
+        return Collections.unmodifiableMap(failures);
+    }
+
+    /**
+     * Hands {@code command} to the plugin whose id is its {@code type}. Whatever goes wrong is
+     * answered with an error notification (see the class comment); nothing is thrown for it.
+     *
+     * @throws IllegalStateException when the host is closed
+     */
+    public void submit(WorkerCommand command) {
+        requireNonNull(command, "command is null");
+        checkOpen();
+        HostedPlugin hosted = plugins.get(command.type());
+        if (hosted == null) {
+            LOG.debug("worker {}: command for unknown plugin id {} refused", workerId, PluginSpec.formatId(command.type()));
+            pending.add(WorkerNotification.failure(command, UromStatus.NOT_FOUND));
+            return;
+        }
+        if (command.sizeWithHeader() > maxMessageSize) {
+            LOG.warn("worker {}: command of {} bytes for plugin '{}' exceeds the maximum message size of {} bytes",
+                    workerId, command.sizeWithHeader(), hosted.spec.name(), maxMessageSize);
+            pending.add(WorkerNotification.failure(command, UromStatus.TOO_BIG));
+            return;
+        }
+        PluginIface plugin = hosted.plugin;
+        if (plugin == null) {
+            pending.add(WorkerNotification.failure(command, failures.get(command.type()).status()));
+            return;
+        }
+        try {
+            plugin.workerCommand(command);
+        } catch (UromException e) {
+            LOG.debug("worker {}: plugin '{}' refused a command: {}: {}", workerId, hosted.spec.name(), e.status(), e.getMessage());
+            pending.add(WorkerNotification.failure(command, e.status()));
+        } catch (Throwable t) {
+            rethrowIfFatal(t);
+            LOG.error("worker {}: plugin '{}' threw on a command (context {})", workerId, hosted.spec.name(), command.uromContext(), t);
+            pending.add(WorkerNotification.failure(command, UromStatus.UNEXPECTED));
+        }
+    }
+
+    /**
+     * Makes one round of progress: hands {@code sink} the queued error notifications, then each
+     * opened plugin's new notifications, plugin by plugin in the order of the specs. A plugin whose
+     * {@code progress} throws is logged and skipped for this round; what it appended before
+     * throwing is still delivered.
+     *
+     * <p>{@code sink} may {@link #submit} new commands, but must not call {@code progress} or
+     * {@link #call} itself.
+     *
+     * @return how many notifications {@code sink} received
+     * @throws IllegalStateException when the host is closed, or when called from within a sink
+     */
+    public int progress(Consumer<? super WorkerNotification> sink) {
+        requireNonNull(sink, "sink is null");
+        checkOpen();
+        if (progressing) {
+            throw new IllegalStateException("worker " + workerId + ": progress was called from within a progress sink");
+        }
+        progressing = true;
+        try {
+            int delivered = 0;
+            WorkerNotification queued;
+            while ((queued = pending.poll()) != null) {
+                sink.accept(queued);
+                delivered++;
+            }
+            for (HostedPlugin hosted : plugins.values()) {
+                if (hosted.plugin != null) {
+                    delivered += progressOne(hosted, sink);
+                }
+            }
+            return delivered;
+        } finally {
+            progressing = false;
+        }
+    }
+
+    private int progressOne(HostedPlugin hosted, Consumer<? super WorkerNotification> sink) {
+        List<WorkerNotification> buffer = progressBuffer;
+        buffer.clear();
+        try {
+            hosted.plugin.progress(buffer);
+        } catch (UromException e) {
+            if (e.status() != UromStatus.EMPTY) {
+                LOG.warn("worker {}: progress of plugin '{}' failed: {}: {}", workerId, hosted.spec.name(), e.status(), e.getMessage());
+            }
+        } catch (Throwable t) {
+            rethrowIfFatal(t);
+            LOG.error("worker {}: progress of plugin '{}' threw", workerId, hosted.spec.name(), t);
+        }
+        int delivered = 0;
+        for (int i = 0; i < buffer.size(); i++) {
+            Object notification = buffer.get(i);
+            if (notification instanceof WorkerNotification n) {
+                sink.accept(n);
+                delivered++;
+            } else {
+                LOG.error("worker {}: progress of plugin '{}' appended {}, not a notification; dropped",
+                        workerId, hosted.spec.name(), notification == null ? "null" : notification.getClass().getName());
+            }
+        }
+        buffer.clear();
+        return delivered;
+    }
+
+    /**
+     * Submits {@code command} and makes progress until the notification answering it (same {@code
+     * type} and {@code uromContext}) arrives, or {@code timeout} passes. Notifications for other
+     * commands that arrive meanwhile are kept, in order, for the next {@link #progress}.
+     *
+     * @return the answer, or a {@code TIME_OUT} failure for {@code command} when none came in time
+     * @throws IllegalStateException when the host is closed, or when called from within a
+     *     progress sink
+     */
+    public WorkerNotification call(WorkerCommand command, Duration timeout) {
+        requireNonNull(timeout, "timeout is null");
+        if (progressing) {
+            throw new IllegalStateException("worker " + workerId + ": call was made from within a progress sink");
+        }
+        submit(command);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<WorkerNotification> others = new ArrayList<>();
+        WorkerNotification[] answer = new WorkerNotification[1];
+        Consumer<WorkerNotification> sink = n -> {
+            if (answer[0] == null && n.type() == command.type() && n.uromContext() == command.uromContext()) {
+                answer[0] = n;
+            } else {
+                others.add(n);
+            }
+        };
+        try {
+            long parkNanos = 1_000L;
+            for (int round = 0; ; round++) {
+                if (progress(sink) == 0 && round >= SPINS_BEFORE_PARKING) {
+                    LockSupport.parkNanos(parkNanos);
+                    parkNanos = Math.min(parkNanos * 2, MAX_PARK_NANOS);
+                }
+                if (answer[0] != null) {
+                    return answer[0];
+                }
+                if (System.nanoTime() - deadline >= 0) {
+                    LOG.warn("worker {}: no answer to context {} from plugin id {} within {}",
+                            workerId, command.uromContext(), PluginSpec.formatId(command.type()), timeout);
+                    return WorkerNotification.failure(command, UromStatus.TIME_OUT);
+                }
+                Thread.onSpinWait();
+            }
+        } finally {
+            pending.addAll(others);
+        }
+    }
+
+    /**
+     * Closes every opened plugin once, in the reverse order of opening; a plugin whose {@code close}
+     * throws is logged and the rest are still closed. Queued notifications are dropped. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        pending.clear();
+        List<HostedPlugin> opened = new ArrayList<>(plugins.values());
+        Collections.reverse(opened);
+        for (HostedPlugin hosted : opened) {
+            PluginIface plugin = hosted.plugin;
+            if (plugin == null) {
+                continue;
+            }
+            hosted.plugin = null;
+            try {
+                plugin.close();
+            } catch (Throwable t) {
+                rethrowIfFatal(t);
+                LOG.error("worker {}: close of plugin '{}' threw", workerId, hosted.spec.name(), t);
+            }
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("worker " + workerId + " host is closed");
+        }
+    }
+
+    private static void rethrowIfFatal(Throwable t) {
+        if (t instanceof VirtualMachineError && !(t instanceof StackOverflowError)) {
+            throw (VirtualMachineError) t;
+        }
+    }
+
+    private static String describe(Throwable t) {
+        return t.getMessage() == null ? t.getClass().getName() : t.getClass().getName() + ": " + t.getMessage();
+    }
+
+    /** One plugin slot: its spec and, once opened, the plugin. */
+    private static final class HostedPlugin {
+        final PluginSpec spec;
+        PluginIface plugin;
+
+        HostedPlugin(PluginSpec spec) {
+            this.spec = spec;
+        }
+    }
+
+    /** The context each plugin is opened with. */
+    private record HostedContext(long workerId, long pluginId, DomainLookups domain) implements WorkerContext {}
+}

@@ -1,0 +1,332 @@
+package dev.urom.framework.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.urom.spi.DomainLookups;
+import dev.urom.spi.PluginIface;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
+import dev.urom.spi.WorkerCommand;
+import dev.urom.spi.WorkerNotification;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class WorkerHostTest {
+    private static final long WORKER_ID = 77;
+    private static final long A = 1L;
+    private static final long B = 1L << 5;
+    private static final long C = 1L << 63;
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final Map<Path, PluginIface> plugins = new HashMap<>();
+    private final EchoPlugin pluginA = register("/plugins/a.jar", new EchoPlugin("a"));
+    private final EchoPlugin pluginB = register("/plugins/b.jar", new EchoPlugin("b"));
+    private final EchoPlugin pluginC = register("/plugins/c.jar", new EchoPlugin("c"));
+    private final PluginLoader loader = path -> {
+        PluginIface plugin = plugins.get(path);
+        if (plugin == null) {
+            throw new UromException(UromStatus.NOT_FOUND, "no plugin file " + path);
+        }
+        return plugin;
+    };
+    private WorkerHost host;
+
+    @AfterEach
+    void closeHost() {
+        if (host != null) {
+            host.close();
+        }
+    }
+
+    @Test
+    void opensEachPluginWithItsOwnContext() {
+        DomainLookups domain = DomainLookups.none();
+        host = open(WorkerHostConfig.defaults().withDomain(domain), "/plugins/a.jar:1", "/plugins/b.jar:32");
+
+        assertThat(pluginA.opens).isEqualTo(1);
+        assertThat(pluginA.context.workerId()).isEqualTo(WORKER_ID);
+        assertThat(pluginA.context.pluginId()).isEqualTo(A);
+        assertThat(pluginB.context.pluginId()).isEqualTo(B);
+        assertThat(pluginB.context.domain()).isSameAs(domain);
+        assertThat(host.pluginIds()).containsExactly(A, B);
+        assertThat(host.plugin(A)).containsSame(pluginA);
+        assertThat(host.plugin(C)).isEmpty();
+        assertThat(host.failures()).isEmpty();
+    }
+
+    @Test
+    void dispatchesEachCommandToThePluginNamedByItsType() {
+        host = openAll();
+
+        host.submit(command(B, 1, "one"));
+        host.submit(command(A, 2, "two"));
+        host.submit(command(C, 3, "three"));
+        host.submit(command(B, 4, "four"));
+
+        assertThat(drain()).extracting(WorkerHostTest::summary)
+                .containsExactly("1/SUCCESS/a:two", "1/SUCCESS/b:one", "1/SUCCESS/b:four", "1/SUCCESS/c:three");
+        assertThat(pluginA.pending).isEmpty();
+    }
+
+    @Test
+    void anUnknownIdIsAnsweredWithNotFound() {
+        host = openAll();
+
+        WorkerNotification answer = host.call(new WorkerCommand(9, 1L << 10, 42, bytes(3)), TIMEOUT);
+
+        assertThat(answer.status()).isEqualTo(UromStatus.NOT_FOUND);
+        assertThat(answer.destId()).isEqualTo(9);
+        assertThat(answer.type()).isEqualTo(1L << 10);
+        assertThat(answer.uromContext()).isEqualTo(42);
+        assertThat(answer.payload()).isEmpty();
+    }
+
+    @Test
+    void aCommandOfExactlyTheMaximumSizeIsAcceptedAndOneByteMoreIsTooBig() {
+        host = openAll();
+        int maxPayload = WorkerHostConfig.DEFAULT_MAX_MESSAGE_SIZE - WorkerCommand.HEADER_BYTES;
+        WorkerCommand largest = new WorkerCommand(1, A, 10, bytes(maxPayload));
+        WorkerCommand tooLarge = new WorkerCommand(1, A, 11, bytes(maxPayload + 1));
+        assertThat(largest.sizeWithHeader()).isEqualTo(4096);
+        assertThat(tooLarge.sizeWithHeader()).isEqualTo(4097);
+
+        assertThat(host.call(largest, TIMEOUT).status()).isEqualTo(UromStatus.SUCCESS);
+        WorkerNotification refused = host.call(tooLarge, TIMEOUT);
+        assertThat(refused.status()).isEqualTo(UromStatus.TOO_BIG);
+        assertThat(refused.uromContext()).isEqualTo(11);
+        assertThat(pluginA.pending).isEmpty();
+        assertThat(host.call(command(A, 12, "after"), TIMEOUT).status()).isEqualTo(UromStatus.SUCCESS);
+    }
+
+    @Test
+    void theMaximumMessageSizeComesFromTheConfig() {
+        host = open(WorkerHostConfig.defaults().withMaxMessageSize(WorkerCommand.HEADER_BYTES + 4), "/plugins/a.jar:1");
+
+        assertThat(host.call(new WorkerCommand(1, A, 1, bytes(4)), TIMEOUT).status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(host.call(new WorkerCommand(1, A, 2, bytes(5)), TIMEOUT).status()).isEqualTo(UromStatus.TOO_BIG);
+    }
+
+    @Test
+    void aUromExceptionFromAPluginBecomesItsStatus() {
+        host = openAll();
+        pluginB.failCommand = new UromException(UromStatus.INVALID_VALUE, "bad command");
+
+        assertThat(host.call(command(B, 5, "x"), TIMEOUT).status()).isEqualTo(UromStatus.INVALID_VALUE);
+        assertThat(host.call(command(A, 6, "y"), TIMEOUT).status()).isEqualTo(UromStatus.SUCCESS);
+    }
+
+    @Test
+    void anyOtherThrowableFromAPluginBecomesUnexpectedAndTheHostGoesOn() {
+        host = openAll();
+        List<Throwable> failures = List.of(
+                new IllegalStateException("broken"), new StackOverflowError(), new NoClassDefFoundError("gone/Klass"), new AssertionError());
+        long context = 100;
+        for (Throwable failure : failures) {
+            pluginC.failCommand = failure;
+            WorkerNotification answer = host.call(command(C, context, "x"), TIMEOUT);
+            assertThat(answer.status()).as("answer to %s", failure).isEqualTo(UromStatus.UNEXPECTED);
+            assertThat(answer.uromContext()).isEqualTo(context++);
+        }
+        pluginC.failCommand = null;
+        assertThat(host.call(command(C, context, "ok"), TIMEOUT).payload()).asString().isEqualTo("c:ok");
+    }
+
+    @Test
+    void anOutOfMemoryErrorIsNotSwallowed() {
+        host = openAll();
+        pluginA.failCommand = new OutOfMemoryError("test");
+
+        assertThatThrownBy(() -> host.submit(command(A, 1, "x"))).isInstanceOf(OutOfMemoryError.class);
+    }
+
+    @Test
+    void pluginsThatFailToLoadOrOpenAreRecordedAndAnswerWithTheirStatus() {
+        pluginA.failOpen = new UromException(UromStatus.NO_MEMORY, "no room");
+        pluginB.failOpen = new IllegalArgumentException("boom");
+        register("/plugins/d.jar", new EchoPlugin("d")).failOpen = new ExceptionInInitializerError("static init");
+
+        host = open(WorkerHostConfig.defaults(),
+                "/plugins/a.jar:1", "/plugins/b.jar:32", "/plugins/missing.jar:2", "/plugins/c.jar:0x8000000000000000", "/plugins/d.jar:4");
+
+        assertThat(host.failures()).containsOnlyKeys(A, B, 2L, 4L);
+        assertThat(host.failures().get(A).status()).isEqualTo(UromStatus.NO_MEMORY);
+        assertThat(host.failures().get(A).toString())
+                .isEqualTo("plugin 'a' (/plugins/a.jar:1): NO_MEMORY: open failed: no room");
+        assertThat(host.failures().get(B).status()).isEqualTo(UromStatus.UNEXPECTED);
+        assertThat(host.failures().get(B).reason()).contains("boom");
+        assertThat(host.failures().get(2L).status()).isEqualTo(UromStatus.NOT_FOUND);
+        assertThat(host.failures().get(2L).reason()).contains("cannot be loaded").contains("/plugins/missing.jar");
+        assertThat(host.failures().get(4L).status()).isEqualTo(UromStatus.UNEXPECTED);
+        assertThat(host.plugin(A)).isEmpty();
+
+        assertThat(host.call(command(A, 1, "x"), TIMEOUT).status()).isEqualTo(UromStatus.NO_MEMORY);
+        assertThat(host.call(command(B, 2, "x"), TIMEOUT).status()).isEqualTo(UromStatus.UNEXPECTED);
+        assertThat(host.call(command(2L, 3, "x"), TIMEOUT).status()).isEqualTo(UromStatus.NOT_FOUND);
+        assertThat(host.call(command(C, 4, "x"), TIMEOUT).payload()).asString().isEqualTo("c:x");
+        assertThat(host.pluginIds()).containsExactly(A, B, 2L, C, 4L);
+    }
+
+    @Test
+    void errorNotificationsComeOutOfProgressBeforeThePluginsOutputInOrder() {
+        host = openAll();
+
+        host.submit(command(A, 1, "first"));
+        host.submit(command(1L << 20, 2, "unknown"));
+        host.submit(new WorkerCommand(1, B, 3, bytes(5000)));
+
+        assertThat(drain()).extracting(WorkerNotification::uromContext, WorkerNotification::status)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(2L, UromStatus.NOT_FOUND),
+                        org.assertj.core.groups.Tuple.tuple(3L, UromStatus.TOO_BIG),
+                        org.assertj.core.groups.Tuple.tuple(1L, UromStatus.SUCCESS));
+    }
+
+    @Test
+    void aPluginWhoseProgressThrowsIsSkippedForThatRoundOnly() {
+        host = openAll();
+        host.submit(command(A, 1, "a1"));
+        host.submit(command(A, 2, "a2"));
+        host.submit(command(B, 3, "b"));
+        pluginA.failProgress = new RuntimeException("progress broke");
+
+        List<WorkerNotification> first = drain();
+        assertThat(first).extracting(WorkerNotification::uromContext).containsExactly(1L, 3L);
+
+        pluginA.failProgress = null;
+        assertThat(drain()).extracting(WorkerNotification::uromContext).containsExactly(2L);
+    }
+
+    @Test
+    void anEmptyStatusFromProgressMeansNothingToReport() {
+        host = openAll();
+        pluginA.failProgress = new UromException(UromStatus.EMPTY, "nothing");
+        host.submit(command(B, 1, "b"));
+
+        assertThat(drain()).extracting(WorkerNotification::uromContext).containsExactly(1L);
+    }
+
+    @Test
+    void callKeepsTheOtherNotificationsForTheNextProgress() {
+        host = openAll();
+        host.submit(command(A, 1, "early"));
+        host.submit(command(C, 2, "other"));
+
+        WorkerNotification answer = host.call(command(B, 3, "wanted"), TIMEOUT);
+
+        assertThat(answer.payload()).asString().isEqualTo("b:wanted");
+        assertThat(drain()).extracting(WorkerNotification::uromContext).containsExactly(1L, 2L);
+    }
+
+    @Test
+    void aSinkMaySubmitButNotProgressAgain() {
+        host = openAll();
+        host.submit(command(B, 1, "first"));
+        List<Throwable> refused = new ArrayList<>();
+
+        int delivered = host.progress(n -> {
+            // A's progress already ran in this round: the answer comes in the next one.
+            host.submit(command(A, n.uromContext() + 1, "follow-up"));
+            try {
+                host.progress(ignored -> {});
+            } catch (IllegalStateException e) {
+                refused.add(e);
+            }
+            try {
+                host.call(command(C, 9, "nested"), TIMEOUT);
+            } catch (IllegalStateException e) {
+                refused.add(e);
+            }
+        });
+
+        assertThat(delivered).isEqualTo(1);
+        assertThat(refused).hasSize(2).allSatisfy(e -> assertThat(e).hasMessageContaining("within a progress sink"));
+        assertThat(drain()).extracting(WorkerNotification::uromContext).containsExactly(2L);
+    }
+
+    @Test
+    void callTimesOutWhenNoAnswerComes() {
+        register("/plugins/silent.jar", new EchoPlugin("silent") {
+            @Override
+            public void progress(List<? super WorkerNotification> notifications) {}
+        });
+        host = open(WorkerHostConfig.defaults(), "/plugins/silent.jar:8");
+
+        WorkerNotification answer = host.call(command(8, 5, "x"), Duration.ofMillis(50));
+
+        assertThat(answer.status()).isEqualTo(UromStatus.TIME_OUT);
+        assertThat(answer.uromContext()).isEqualTo(5);
+        assertThat(answer.type()).isEqualTo(8);
+    }
+
+    @Test
+    void closeClosesEveryOpenedPluginOnceEvenWhenOneThrows() {
+        pluginC.failOpen = new UromException(UromStatus.INITIALIZATION, "cannot start");
+        host = openAll();
+        pluginA.failClose = new IllegalStateException("close broke");
+        pluginB.failClose = new LinkageError("close linkage");
+
+        host.close();
+        host.close();
+
+        assertThat(pluginA.closes).isEqualTo(1);
+        assertThat(pluginB.closes).isEqualTo(1);
+        assertThat(pluginC.closes).as("a plugin whose open failed is not closed").isZero();
+        assertThatThrownBy(() -> host.submit(command(A, 1, "x")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("worker 77 host is closed");
+        assertThatThrownBy(() -> host.progress(n -> {})).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void openRefusesSpecsThatRepeatAnIdOrAPathBeforeLoadingAny() {
+        List<PluginSpec> specs = List.of(PluginSpec.parse("/plugins/a.jar:1"), PluginSpec.parse("/plugins/b.jar:1"));
+
+        assertThatThrownBy(() -> WorkerHost.open(WORKER_ID, specs, loader, WorkerHostConfig.defaults()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("plugin item '/plugins/b.jar:1' is invalid: its id 0x1 is already given to '/plugins/a.jar:1'");
+        assertThat(pluginA.opens).as("nothing is opened when the specs are refused").isZero();
+
+        List<PluginSpec> samePath = List.of(PluginSpec.parse("/plugins/a.jar:1"), PluginSpec.parse("/plugins/../plugins/a.jar:2"));
+        assertThatThrownBy(() -> WorkerHost.open(WORKER_ID, samePath, loader, WorkerHostConfig.defaults()))
+                .hasMessage("plugin item '/plugins/../plugins/a.jar:2' is invalid: its path is already loaded by '/plugins/a.jar:1'");
+    }
+
+    private EchoPlugin register(String path, EchoPlugin plugin) {
+        plugins.put(Path.of(path), plugin);
+        return plugin;
+    }
+
+    private WorkerHost openAll() {
+        return open(WorkerHostConfig.defaults(), "/plugins/a.jar:1", "/plugins/b.jar:0x20", "/plugins/c.jar:0x8000000000000000");
+    }
+
+    private WorkerHost open(WorkerHostConfig config, String... items) {
+        return WorkerHost.open(WORKER_ID, PluginSpec.parseAll(List.of(items)), loader, config);
+    }
+
+    private List<WorkerNotification> drain() {
+        List<WorkerNotification> out = new ArrayList<>();
+        int count = host.progress(out::add);
+        assertThat(count).isEqualTo(out.size());
+        return out;
+    }
+
+    private static WorkerCommand command(long pluginId, long context, String text) {
+        return new WorkerCommand(1, pluginId, context, text.getBytes());
+    }
+
+    private static String summary(WorkerNotification n) {
+        return n.destId() + "/" + n.status() + "/" + new String(n.payload());
+    }
+
+    private static byte[] bytes(int length) {
+        return new byte[length];
+    }
+}

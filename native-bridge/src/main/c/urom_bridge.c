@@ -1,0 +1,38 @@
+/*
+ * liburom_bridge.so: the worker's end of native plugin logging.
+ *
+ * The worker loads this library RTLD_GLOBAL before any plugin, so the weak
+ * urom_log_write reference of every plugin loaded later resolves here. Each
+ * message goes to the sink the Java side registers with
+ * urom_bridge_set_log_sink(); until then (or after the sink is cleared with
+ * NULL) it goes to stderr. Safe to call from any thread.
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+
+#include <urom_log.h>
+
+#define UROM_BRIDGE_EXPORT __attribute__((visibility("default")))
+
+typedef void (*urom_log_sink_t)(int level, const char *source, const char *file, int line, const char *func,
+				const char *message);
+
+static _Atomic(urom_log_sink_t) log_sink;
+
+UROM_BRIDGE_EXPORT void urom_bridge_set_log_sink(urom_log_sink_t sink)
+{
+	atomic_store(&log_sink, sink);
+}
+
+UROM_BRIDGE_EXPORT void urom_log_write(int level, const char *source, const char *file, int line, const char *func,
+				       const char *message)
+{
+	urom_log_sink_t sink = atomic_load(&log_sink);
+
+	if (sink != NULL) {
+		sink(level, source, file, line, func, message);
+		return;
+	}
+	fprintf(stderr, "[%s] %d %s:%d %s\n", source != NULL ? source : "?", level, file != NULL ? file : "?", line,
+		message != NULL ? message : "");
+}

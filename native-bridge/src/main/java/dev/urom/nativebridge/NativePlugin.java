@@ -1,0 +1,383 @@
+package dev.urom.nativebridge;
+
+import static java.util.Objects.requireNonNull;
+
+import com.sun.jna.Function;
+import com.sun.jna.Library;
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
+import com.sun.jna.Pointer;
+import dev.urom.spi.PluginIface;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
+import dev.urom.spi.WorkerCommand;
+import dev.urom.spi.WorkerContext;
+import dev.urom.spi.WorkerNotification;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * One native plugin ({@code .so}) behind {@link PluginIface}, called through JNA.
+ *
+ * <p>{@link #load} opens the file {@code RTLD_LAZY | RTLD_LOCAL} (so two plugins' symbols never
+ * collide), checks both entry points and the API version, and reads the interface table once.
+ * Load failures throw {@link UromException} with one line naming the file:
+ *
+ * <ul>
+ *   <li>INVALID_VALUE: the path is not absolute, the file is not a loadable shared object, or the
+ *       table leaves an entry point NULL;
+ *   <li>NOT_FOUND: the file does not exist, or an entry symbol is missing;
+ *   <li>UNSUPPORTED_VERSION: the table's API version (its low 32 bits, so both the {@code
+ *       uint32_t} and the {@code size_t} field work) is not {@code UROM_PLUGIN_API_VERSION};
+ *   <li>the plugin's own status when {@code urom_plugin_get_iface} or {@code
+ *       urom_plugin_get_version} fails.
+ * </ul>
+ *
+ * <p>Ownership: command descriptors are {@code Native.malloc}ed and freed by the plugin with
+ * {@code free()} (or by this class when the plugin leaves one on the list); notification
+ * descriptors are {@code malloc}ed by the plugin and freed here. A loaded library is never closed:
+ * it stays mapped until the process ends (end a plugin by ending its worker process). The log
+ * bridge ({@link NativeLogBridge}) is installed before the first plugin is loaded.
+ *
+ * <p>Not thread-safe: one thread drives a plugin from {@link #open} to {@link #close}. After
+ * {@link #close}, every method throws {@link UromException} with BAD_STATE (or {@link
+ * IllegalStateException} where no checked exception is declared).
+ */
+public final class NativePlugin implements PluginIface {
+    private static final Logger LOG = LogManager.getLogger(NativePlugin.class);
+    private static final String GET_IFACE = "urom_plugin_get_iface";
+    private static final String GET_VERSION = "urom_plugin_get_version";
+    private static final String[] ENTRY_NAMES = {"open", "close", "addr", "worker_cmd", "progress", "notif_pack"};
+    private static final int MIN_PACK_CAPACITY = 4096;
+    private static final int PACK_SLACK = 1024;
+    private static final long MAX_NATIVE_BYTES = Integer.MAX_VALUE - 64;
+
+    /** Every library ever loaded: JNA would close one whose last reference is collected. */
+    private static final Set<NativeLibrary> LOADED = ConcurrentHashMap.newKeySet();
+
+    private enum State { LOADED, OPEN, CLOSED }
+
+    private final Path path;
+    private final long version;
+    private final Memory iface;
+    private final Function openFn;
+    private final Function closeFn;
+    private final Function addrFn;
+    private final Function workerCmdFn;
+    private final Function progressFn;
+    private final Function notifPackFn;
+    private final Memory cmdList = new Memory(Abi.LINK_SIZE);
+    private final Memory notifList = new Memory(Abi.LINK_SIZE);
+    private final Memory sizeCell = new Memory(8);
+
+    private State state = State.LOADED;
+    private Memory workerCtx;
+    private DomainCallbacks domainCallbacks;
+
+    private NativePlugin(Path path, long version, Memory iface) {
+        this.path = path;
+        this.version = version;
+        this.iface = iface;
+        this.openFn = Function.getFunction(iface.getPointer(Abi.IFACE_OPEN));
+        this.closeFn = Function.getFunction(iface.getPointer(Abi.IFACE_CLOSE));
+        this.addrFn = Function.getFunction(iface.getPointer(Abi.IFACE_ADDR));
+        this.workerCmdFn = Function.getFunction(iface.getPointer(Abi.IFACE_WORKER_CMD));
+        this.progressFn = Function.getFunction(iface.getPointer(Abi.IFACE_PROGRESS));
+        this.notifPackFn = Function.getFunction(iface.getPointer(Abi.IFACE_NOTIF_PACK));
+    }
+
+    /**
+     * Loads the plugin at {@code soPath} in this process.
+     *
+     * @param soPath an absolute path
+     * @throws UromException with a status and one line naming the file (see the class comment)
+     */
+    public static NativePlugin load(Path soPath) throws UromException {
+        requireNonNull(soPath, "soPath is null");
+        if (!soPath.isAbsolute()) {
+            throw new UromException(UromStatus.INVALID_VALUE, "plugin path " + soPath + " is not absolute");
+        }
+        if (!Files.isRegularFile(soPath)) {
+            throw new UromException(UromStatus.NOT_FOUND, soPath + ": no such file");
+        }
+        NativeLogBridge.install();
+        NativeLibrary library = open(soPath);
+        Function getIface = symbol(library, soPath, GET_IFACE);
+        Function getVersion = symbol(library, soPath, GET_VERSION);
+
+        Memory iface = new Memory(Abi.IFACE_SIZE);
+        iface.clear();
+        int status = getIface.invokeInt(new Object[] {iface});
+        if (status != UromStatus.SUCCESS.code()) {
+            throw new UromException(Abi.status(status), soPath + ": " + GET_IFACE + " returned " + Abi.describe(status));
+        }
+        long apiVersion = iface.getInt(0) & 0xffff_ffffL;
+        if (apiVersion != Abi.API_VERSION) {
+            throw new UromException(UromStatus.UNSUPPORTED_VERSION, soPath + ": plugin API version 0x"
+                    + Long.toHexString(apiVersion) + " is not the supported 0x" + Long.toHexString(Abi.API_VERSION));
+        }
+        for (int i = 0; i < ENTRY_NAMES.length; i++) {
+            if (Pointer.nativeValue(iface.getPointer(Abi.IFACE_OPEN + 8L * i)) == 0) {
+                throw new UromException(UromStatus.INVALID_VALUE, soPath + ": " + GET_IFACE + " left " + ENTRY_NAMES[i] + " NULL");
+            }
+        }
+        Memory versionCell = new Memory(8);
+        versionCell.clear();
+        status = getVersion.invokeInt(new Object[] {versionCell});
+        if (status != UromStatus.SUCCESS.code()) {
+            throw new UromException(Abi.status(status), soPath + ": " + GET_VERSION + " returned " + Abi.describe(status));
+        }
+        return new NativePlugin(soPath, versionCell.getLong(0), iface);
+    }
+
+    private static NativeLibrary open(Path soPath) throws UromException {
+        NativeLibrary library;
+        try {
+            library = NativeLibrary.getInstance(soPath.toString(),
+                    Map.of(Library.OPTION_OPEN_FLAGS, Abi.RTLD_LAZY | Abi.RTLD_LOCAL));
+        } catch (UnsatisfiedLinkError e) {
+            throw new UromException(UromStatus.INVALID_VALUE,
+                    soPath + ": not a loadable shared object: " + dlopenReason(soPath, e), e);
+        }
+        LOADED.add(library);
+        return library;
+    }
+
+    private static Function symbol(NativeLibrary library, Path soPath, String name) throws UromException {
+        try {
+            return library.getFunction(name);
+        } catch (UnsatisfiedLinkError e) {
+            throw new UromException(UromStatus.NOT_FOUND, soPath + ": missing symbol " + name, e);
+        }
+    }
+
+    /** The dynamic loader's own line out of JNA's several-line message. */
+    private static String dlopenReason(Path soPath, UnsatisfiedLinkError e) {
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        String file = soPath.toString();
+        for (String line : message.split("\n")) {
+            String trimmed = line.strip();
+            if (trimmed.startsWith(file + ":")) {
+                return trimmed.substring(file.length() + 1).strip();
+            }
+        }
+        int end = message.indexOf('\n');
+        return end < 0 ? message : message.substring(0, end);
+    }
+
+    /** The plugin's own version, {@code urom_plugin_get_version}. */
+    public long version() {
+        return version;
+    }
+
+    /** The absolute path the plugin was loaded from. */
+    public Path path() {
+        return path;
+    }
+
+    @Override
+    public void open(WorkerContext context) throws UromException {
+        requireNonNull(context, "context is null");
+        requireState(State.LOADED, "open");
+        DomainCallbacks callbacks = new DomainCallbacks(context.domain(), path.toString());
+        Memory ctx = new Memory(Abi.CTX_SIZE);
+        ctx.clear();
+        ctx.write(0, iface.getByteArray(0, Abi.IFACE_SIZE), 0, Abi.IFACE_SIZE);
+        callbacks.writeInto(ctx);
+        ctx.setPointer(Abi.CTX_PLUGIN_CTX, null);
+        // Kept before the call: the plugin may hold the context and call the look-ups from open on.
+        workerCtx = ctx;
+        domainCallbacks = callbacks;
+        int status = openFn.invokeInt(new Object[] {ctx});
+        if (status != UromStatus.SUCCESS.code()) {
+            throw new UromException(Abi.status(status), path + ": open returned " + Abi.describe(status));
+        }
+        state = State.OPEN;
+    }
+
+    /** Closes the plugin once (the library stays mapped); a plugin never opened is only marked closed. */
+    @Override
+    public void close() {
+        if (state == State.OPEN) {
+            closeFn.invokeVoid(new Object[] {workerCtx});
+        }
+        state = State.CLOSED;
+    }
+
+    @Override
+    public byte[] address() throws UromException {
+        requireState(State.OPEN, "address");
+        Memory probe = new Memory(1);
+        sizeCell.setLong(0, 0);
+        int status = addrFn.invokeInt(new Object[] {workerCtx, probe, sizeCell});
+        long needed = sizeCell.getLong(0);
+        if (status == UromStatus.SUCCESS.code()) {
+            return new byte[0];
+        }
+        if (status != UromStatus.INVALID_VALUE.code() || needed <= 0) {
+            throw new UromException(Abi.status(status), path + ": addr returned " + Abi.describe(status));
+        }
+        checkSize(needed, "address");
+        Memory buffer = new Memory(needed);
+        sizeCell.setLong(0, needed);
+        status = addrFn.invokeInt(new Object[] {workerCtx, buffer, sizeCell});
+        if (status != UromStatus.SUCCESS.code()) {
+            throw new UromException(Abi.status(status), path + ": addr returned " + Abi.describe(status)
+                    + " for a buffer of the " + needed + " bytes it asked for");
+        }
+        long length = sizeCell.getLong(0);
+        if (length < 0 || length > needed) {
+            throw new UromException(UromStatus.INVALID_VALUE,
+                    path + ": addr reported " + length + " bytes in a buffer of " + needed);
+        }
+        return buffer.getByteArray(0, (int) length);
+    }
+
+    @Override
+    public void workerCommand(WorkerCommand command) throws UromException {
+        requireNonNull(command, "command is null");
+        requireState(State.OPEN, "worker_cmd");
+        byte[] payload = command.payload();
+        long descriptor = Native.malloc(Abi.CMD_PAYLOAD + payload.length);
+        if (descriptor == 0) {
+            throw new UromException(UromStatus.NO_MEMORY,
+                    path + ": cannot allocate a command descriptor of " + (Abi.CMD_PAYLOAD + payload.length) + " bytes");
+        }
+        Pointer desc = new Pointer(descriptor);
+        long head = Pointer.nativeValue(cmdList);
+        desc.setLong(Abi.LINK_PREV, head);
+        desc.setLong(Abi.LINK_NEXT, head);
+        desc.setLong(Abi.CMD_DEST_ID, command.destId());
+        desc.setLong(Abi.CMD_TYPE, command.type());
+        desc.setLong(Abi.CMD_CONTEXT, command.uromContext());
+        desc.setLong(Abi.CMD_LEN, payload.length);
+        desc.write(Abi.CMD_PAYLOAD, payload, 0, payload.length);
+        cmdList.setLong(Abi.LINK_PREV, descriptor);
+        cmdList.setLong(Abi.LINK_NEXT, descriptor);
+
+        int status = workerCmdFn.invokeInt(new Object[] {workerCtx, cmdList});
+
+        long first = cmdList.getLong(Abi.LINK_NEXT);
+        if (first == descriptor) {
+            // The plugin did not take the descriptor: it is still ours to free.
+            Native.free(descriptor);
+        } else if (first != head) {
+            LOG.warn("{}: worker_cmd left an unknown node on the command list; it is not freed", path);
+        }
+        cmdList.setLong(Abi.LINK_PREV, head);
+        cmdList.setLong(Abi.LINK_NEXT, head);
+        if (status != UromStatus.SUCCESS.code()) {
+            throw new UromException(Abi.status(status), path + ": worker_cmd returned " + Abi.describe(status));
+        }
+    }
+
+    /**
+     * Collects the plugin's notifications. Notifications appended before a failure status are
+     * still delivered to {@code notifications}; then the failure is thrown.
+     */
+    @Override
+    public void progress(List<? super WorkerNotification> notifications) throws UromException {
+        requireNonNull(notifications, "notifications is null");
+        requireState(State.OPEN, "progress");
+        long head = Pointer.nativeValue(notifList);
+        notifList.setLong(Abi.LINK_PREV, head);
+        notifList.setLong(Abi.LINK_NEXT, head);
+
+        int status = progressFn.invokeInt(new Object[] {workerCtx, notifList});
+
+        UromException invalid = null;
+        long node = notifList.getLong(Abi.LINK_NEXT);
+        while (node != head && node != 0) {
+            Pointer desc = new Pointer(node);
+            long next = desc.getLong(Abi.LINK_NEXT);
+            long length = desc.getLong(Abi.NOTIF_LEN);
+            if (length < 0 || length > MAX_NATIVE_BYTES) {
+                invalid = new UromException(UromStatus.INVALID_VALUE,
+                        path + ": progress returned a notification of " + Long.toUnsignedString(length) + " bytes");
+            } else {
+                notifications.add(new WorkerNotification(
+                        desc.getLong(Abi.NOTIF_DEST_ID),
+                        desc.getLong(Abi.NOTIF_TYPE),
+                        desc.getLong(Abi.NOTIF_CONTEXT),
+                        Abi.status(desc.getInt(Abi.NOTIF_STATUS)),
+                        desc.getByteArray(Abi.NOTIF_PAYLOAD, (int) length)));
+            }
+            Native.free(node);
+            node = next;
+        }
+        notifList.setLong(Abi.LINK_PREV, head);
+        notifList.setLong(Abi.LINK_NEXT, head);
+        if (status != UromStatus.SUCCESS.code() && status != UromStatus.EMPTY.code()) {
+            throw new UromException(Abi.status(status), path + ": progress returned " + Abi.describe(status));
+        }
+        if (invalid != null) {
+            throw invalid;
+        }
+    }
+
+    @Override
+    public byte[] packNotification(WorkerNotification notification) throws UromException {
+        requireNonNull(notification, "notification is null");
+        requireState(State.OPEN, "notif_pack");
+        byte[] payload = notification.payload();
+        Memory notify = new Memory(Abi.NOTIFY_PAYLOAD + Math.max(1, payload.length));
+        notify.clear();
+        notify.setLong(Abi.NOTIFY_TYPE, notification.type());
+        notify.setLong(Abi.NOTIFY_CONTEXT, notification.uromContext());
+        notify.setLong(Abi.NOTIFY_LEN, payload.length);
+        notify.setInt(Abi.NOTIFY_STATUS, notification.status().code());
+        notify.setInt(Abi.NOTIFY_RESERVED, 0);
+        notify.write(Abi.NOTIFY_PAYLOAD, payload, 0, payload.length);
+
+        long capacity = Math.max(MIN_PACK_CAPACITY, (long) Abi.NOTIFY_PAYLOAD + payload.length + PACK_SLACK);
+        Memory packed = new Memory(capacity);
+        sizeCell.setLong(0, capacity);
+        int status = notifPackFn.invokeInt(new Object[] {notify, sizeCell, packed});
+        long length = sizeCell.getLong(0);
+        if (status == UromStatus.INVALID_VALUE.code() && length > capacity) {
+            checkSize(length, "packed notification");
+            capacity = length;
+            packed = new Memory(capacity);
+            sizeCell.setLong(0, capacity);
+            status = notifPackFn.invokeInt(new Object[] {notify, sizeCell, packed});
+            length = sizeCell.getLong(0);
+        }
+        if (status != UromStatus.SUCCESS.code()) {
+            throw new UromException(Abi.status(status), path + ": notif_pack returned " + Abi.describe(status));
+        }
+        if (length < 0 || length > capacity) {
+            throw new UromException(UromStatus.INVALID_VALUE,
+                    path + ": notif_pack reported " + length + " bytes in a buffer of " + capacity);
+        }
+        return packed.getByteArray(0, (int) length);
+    }
+
+    private void checkSize(long size, String what) throws UromException {
+        if (size > MAX_NATIVE_BYTES) {
+            throw new UromException(UromStatus.TOO_BIG, path + ": " + what + " of " + size + " bytes is too big");
+        }
+    }
+
+    private void requireState(State expected, String operation) throws UromException {
+        if (state != expected) {
+            String reason = switch (state) {
+                case CLOSED -> "the plugin is closed";
+                case OPEN -> "the plugin is already open";
+                case LOADED -> "the plugin is not open";
+            };
+            throw new UromException(UromStatus.BAD_STATE, path + ": cannot call " + operation + ": " + reason);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "NativePlugin[" + path + ", version " + Long.toUnsignedString(version) + ", " + state + "]";
+    }
+}

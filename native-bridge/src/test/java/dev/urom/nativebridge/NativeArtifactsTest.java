@@ -1,0 +1,72 @@
+package dev.urom.nativebridge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class NativeArtifactsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void findsTheBuiltFilesOnTheClassPath() throws IOException {
+        assertThat(NativeArtifacts.bridgeLibrary()).isRegularFile().hasFileName("liburom_bridge.so");
+        assertThat(NativeArtifacts.probeExecutable()).isRegularFile().isExecutable().hasFileName("urom-probe");
+    }
+
+    @Test
+    void usesTheConfiguredDirectory() throws IOException {
+        Files.writeString(dir.resolve("liburom_bridge.so"), "bridge");
+        Files.writeString(dir.resolve("urom-probe"), "probe");
+        assertThat(NativeArtifacts.locate(dir.toString(), ClassLoader.getPlatformClassLoader())).isEqualTo(dir);
+    }
+
+    @Test
+    void aConfiguredDirectoryMustHoldBothFiles() throws IOException {
+        Files.writeString(dir.resolve("liburom_bridge.so"), "bridge");
+        assertThatThrownBy(() -> NativeArtifacts.locate(dir.toString(), ClassLoader.getPlatformClassLoader()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("native file urom-probe is missing from directory " + dir + " (system property urom.native.dir)");
+    }
+
+    @Test
+    void failsClearlyWhenTheResourcesAreMissing() {
+        assertThatThrownBy(() -> NativeArtifacts.locate(null, ClassLoader.getPlatformClassLoader()))
+                .hasMessage("native file liburom_bridge.so is missing: not in the class path at "
+                        + "dev/urom/nativebridge/native/ and system property urom.native.dir is not set");
+    }
+
+    @Test
+    void extractsFilesFromAJarIntoAPrivateDirectory() throws IOException {
+        Path jar = dir.resolve("natives.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+            put(out, "dev/urom/nativebridge/native/liburom_bridge.so", "bridge bytes");
+            put(out, "dev/urom/nativebridge/native/urom-probe", "probe bytes");
+        }
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
+            Path extracted = NativeArtifacts.locate(null, loader);
+            assertThat(extracted).isNotEqualTo(dir);
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(extracted))).isEqualTo("rwx------");
+            assertThat(extracted.resolve("liburom_bridge.so")).hasContent("bridge bytes");
+            assertThat(extracted.resolve("urom-probe")).hasContent("probe bytes").isExecutable();
+        }
+    }
+
+    private static void put(JarOutputStream out, String name, String content) throws IOException {
+        out.putNextEntry(new JarEntry(name));
+        OutputStream entry = out;
+        entry.write(content.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        out.closeEntry();
+    }
+}

@@ -1,0 +1,198 @@
+package dev.urom.nativebridge.testkit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Compiles native plugin fixtures with {@code cc} for tests. Every failure (no include directory,
+ * a compiler error) throws {@link AssertionError} with the full compiler output, so a fixture that
+ * does not build fails the test loudly.
+ *
+ * <p>Stateless; safe to call from any thread (each call runs its own compiler process).
+ */
+public final class NativeFixtures {
+    /** The system property naming the spi module's C include directory. */
+    public static final String INCLUDE_DIR_PROPERTY = "urom.include.dir";
+
+    private NativeFixtures() {}
+
+    /** The spi C include directory, from system property {@value #INCLUDE_DIR_PROPERTY}. */
+    public static Path includeDir() {
+        String value = System.getProperty(INCLUDE_DIR_PROPERTY);
+        if (value == null || value.isBlank()) {
+            throw new AssertionError("system property " + INCLUDE_DIR_PROPERTY
+                    + " is not set; it must name spi/src/main/c/include (the parent pom sets it for surefire and failsafe)");
+        }
+        Path dir = Path.of(value).toAbsolutePath();
+        if (!Files.isRegularFile(dir.resolve("urom_plugin.h"))) {
+            throw new AssertionError(INCLUDE_DIR_PROPERTY + "=" + value + " does not hold urom_plugin.h");
+        }
+        return dir;
+    }
+
+    /** Compiler flags that let a DOCA-style plugin source build against the compat headers. */
+    public static String[] docaCompatFlags() {
+        Path include = includeDir();
+        return new String[] {
+            "-I" + include.resolve("compat"), "-idirafter", include.resolve("compat").resolve("ucx-fallback").toString()
+        };
+    }
+
+    /**
+     * Compiles {@code cSource} into {@code outDir/fileName} with {@code cc -shared -fPIC
+     * -fvisibility=hidden -O2 -Wall -I<includeDir> <extraFlags...>}.
+     *
+     * @return the absolute path of the shared object
+     * @throws AssertionError with the compiler output when compilation fails
+     */
+    public static Path compilePlugin(Path outDir, String fileName, String cSource, String... extraFlags) {
+        try {
+            Files.createDirectories(outDir);
+            Path out = outDir.resolve(fileName).toAbsolutePath();
+            String base = fileName.endsWith(".so") ? fileName.substring(0, fileName.length() - 3) : fileName;
+            Path source = Files.createTempFile(outDir, base + "-", ".c");
+            Files.writeString(source, cSource, StandardCharsets.UTF_8);
+            List<String> command = new ArrayList<>(List.of(
+                    "cc", "-shared", "-fPIC", "-fvisibility=hidden", "-O2", "-Wall", "-I" + includeDir()));
+            command.addAll(List.of(extraFlags));
+            command.addAll(List.of("-o", out.toString(), source.toString()));
+            run(command, fileName);
+            Files.delete(source);
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write fixture " + fileName + " into " + outDir, e);
+        }
+    }
+
+    /**
+     * Compiles a valid minimal plugin into {@code outDir/fileName}: both entry points exported, the
+     * right API version, {@code urom_plugin_get_version} answering {@code version}. Its commands
+     * are echoed back (payload, type, context and dest id copied) with SUCCESS; its address is
+     * the file's base name.
+     */
+    public static Path compileMinimalPlugin(Path outDir, String fileName, long version) {
+        return compilePlugin(outDir, fileName, minimalPluginSource(version, nameWithoutExtension(fileName)));
+    }
+
+    /** The C source of {@link #compileMinimalPlugin}. */
+    public static String minimalPluginSource(long version, String address) {
+        return """
+                #include <stdlib.h>
+                #include <string.h>
+                #include <urom_plugin.h>
+
+                #define EXPORT __attribute__((visibility("default")))
+
+                static urom_list_link_t pending = { &pending, &pending };
+                static const char address[] = "%s";
+
+                static urom_status_t echo_open(struct urom_worker_ctx *ctx) { ctx->plugin_ctx = NULL; return UROM_SUCCESS; }
+                static void echo_close(struct urom_worker_ctx *ctx) { (void)ctx; }
+
+                static urom_status_t echo_addr(struct urom_worker_ctx *ctx, void *addr, size_t *len)
+                {
+                	(void)ctx;
+                	if (*len < sizeof(address) - 1) { *len = sizeof(address) - 1; return UROM_ERR_INVALID_VALUE; }
+                	memcpy(addr, address, sizeof(address) - 1);
+                	*len = sizeof(address) - 1;
+                	return UROM_SUCCESS;
+                }
+
+                static void unlink_node(urom_list_link_t *n) { n->prev->next = n->next; n->next->prev = n->prev; }
+                static void append(urom_list_link_t *head, urom_list_link_t *n)
+                {
+                	n->prev = head->prev; n->next = head; head->prev->next = n; head->prev = n;
+                }
+
+                static urom_status_t echo_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmds)
+                {
+                	(void)ctx;
+                	while (cmds->next != cmds) {
+                		struct urom_worker_cmd_desc *c = (struct urom_worker_cmd_desc *)cmds->next;
+                		unlink_node(&c->entry);
+                		struct urom_worker_notif_desc *n = malloc(sizeof(*n) + c->worker_cmd.len);
+                		if (n == NULL) { free(c); return UROM_ERR_NO_MEMORY; }
+                		n->dest_id = c->dest_id;
+                		n->worker_notif.type = c->worker_cmd.type;
+                		n->worker_notif.urom_context = c->worker_cmd.urom_context;
+                		n->worker_notif.len = c->worker_cmd.len;
+                		n->worker_notif.status = UROM_SUCCESS;
+                		n->worker_notif.reserved = 0;
+                		memcpy(n->worker_notif.plugin_notif, c->worker_cmd.plugin_cmd, c->worker_cmd.len);
+                		append(&pending, &n->entry);
+                		free(c);
+                	}
+                	return UROM_SUCCESS;
+                }
+
+                static urom_status_t echo_progress(struct urom_worker_ctx *ctx, urom_list_link_t *out)
+                {
+                	(void)ctx;
+                	if (pending.next == &pending) return UROM_ERR_EMPTY;
+                	while (pending.next != &pending) {
+                		urom_list_link_t *n = pending.next;
+                		unlink_node(n);
+                		append(out, n);
+                	}
+                	return UROM_SUCCESS;
+                }
+
+                static urom_status_t echo_pack(struct urom_worker_notify *n, size_t *len, void *out)
+                {
+                	size_t need = sizeof(*n) + n->len;
+                	if (*len < need) { *len = need; return UROM_ERR_INVALID_VALUE; }
+                	memcpy(out, n, need);
+                	*len = need;
+                	return UROM_SUCCESS;
+                }
+
+                EXPORT urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface)
+                {
+                	if (iface == NULL) return UROM_ERR_INVALID_VALUE;
+                	iface->api_version = UROM_PLUGIN_API_VERSION;
+                	iface->open = echo_open;
+                	iface->close = echo_close;
+                	iface->addr = echo_addr;
+                	iface->worker_cmd = echo_cmd;
+                	iface->progress = echo_progress;
+                	iface->notif_pack = echo_pack;
+                	return UROM_SUCCESS;
+                }
+
+                EXPORT urom_status_t urom_plugin_get_version(uint64_t *version)
+                {
+                	if (version == NULL) return UROM_ERR_INVALID_VALUE;
+                	*version = %sULL;
+                	return UROM_SUCCESS;
+                }
+                """.formatted(address.replace("\\", "\\\\").replace("\"", "\\\""), Long.toUnsignedString(version));
+    }
+
+    private static String nameWithoutExtension(String fileName) {
+        int dot = fileName.lastIndexOf('.');
+        return dot > 0 ? fileName.substring(0, dot) : fileName;
+    }
+
+    private static void run(List<String> command, String what) {
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            process.getOutputStream().close();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int exit = process.waitFor();
+            if (exit != 0) {
+                throw new AssertionError("fixture " + what + " did not compile (cc exit status " + exit + "):\n"
+                        + String.join(" ", command) + "\n" + output);
+            }
+        } catch (IOException e) {
+            throw new AssertionError("cannot run the C compiler for fixture " + what + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while compiling fixture " + what, e);
+        }
+    }
+}

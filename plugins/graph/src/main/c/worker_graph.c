@@ -1,0 +1,247 @@
+/*
+ * urom-java graph sample plugin: LOOPBACK.
+ *
+ * Command payload (little-endian, exactly 16 bytes): { uint64 type; uint64 data; }
+ * with type 0 = LOOPBACK. The answer carries the same two words back with
+ * UROM_SUCCESS. Anything else is refused by worker_cmd():
+ *   - a payload that is not exactly 16 bytes: UROM_ERR_INVALID_VALUE;
+ *   - a type other than LOOPBACK:             UROM_ERR_NOT_SUPPORTED.
+ * A refused command gets no notification from the plugin (the worker reports
+ * the returned status); its descriptor is freed exactly once either way.
+ *
+ * Each open() creates one instance with its own queue of pending answers and
+ * an 8-byte address (a process-wide instance number, little-endian). The
+ * worker drives an instance from one thread, so the queue needs no lock.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <urom_log.h>
+#include <urom_plugin.h>
+
+#define GRAPH_EXPORT __attribute__((visibility("default")))
+
+#define GRAPH_PLUGIN_VERSION 1
+#define GRAPH_CMD_LOOPBACK 0
+#define GRAPH_PAYLOAD_BYTES 16
+#define GRAPH_ADDRESS_BYTES 8
+
+UROM_LOG_SOURCE(worker_graph);
+
+/* The layout of both the LOOPBACK command and its notification. */
+struct graph_message {
+	uint64_t type;
+	uint64_t data;
+};
+
+_Static_assert(sizeof(struct graph_message) == GRAPH_PAYLOAD_BYTES, "graph messages are two words");
+
+struct graph_instance {
+	urom_list_link_t answers; /* notification descriptors not yet handed out */
+	uint8_t address[GRAPH_ADDRESS_BYTES];
+};
+
+static uint64_t graph_instances_opened;
+
+static void link_remove(urom_list_link_t *link)
+{
+	link->prev->next = link->next;
+	link->next->prev = link->prev;
+}
+
+static void link_append(urom_list_link_t *head, urom_list_link_t *link)
+{
+	link->prev = head->prev;
+	link->next = head;
+	head->prev->next = link;
+	head->prev = link;
+}
+
+static int list_empty(const urom_list_link_t *head)
+{
+	return head->next == head;
+}
+
+static void store_le64(uint8_t *out, uint64_t value)
+{
+	for (int i = 0; i < 8; i++)
+		out[i] = (uint8_t)(value >> (8 * i));
+}
+
+static uint64_t load_le64(const uint8_t *in)
+{
+	uint64_t value = 0;
+
+	for (int i = 0; i < 8; i++)
+		value |= (uint64_t)in[i] << (8 * i);
+	return value;
+}
+
+static urom_status_t graph_open(struct urom_worker_ctx *ctx)
+{
+	struct graph_instance *instance;
+
+	if (ctx == NULL)
+		return UROM_ERR_INVALID_VALUE;
+	instance = calloc(1, sizeof(*instance));
+	if (instance == NULL) {
+		UROM_LOG_ERR("cannot allocate the graph plugin instance");
+		return UROM_ERR_NO_MEMORY;
+	}
+	instance->answers.prev = &instance->answers;
+	instance->answers.next = &instance->answers;
+	store_le64(instance->address, __atomic_add_fetch(&graph_instances_opened, 1, __ATOMIC_RELAXED));
+	ctx->plugin_ctx = instance;
+	return UROM_SUCCESS;
+}
+
+static void graph_close(struct urom_worker_ctx *ctx)
+{
+	struct graph_instance *instance;
+
+	if (ctx == NULL || ctx->plugin_ctx == NULL)
+		return;
+	instance = ctx->plugin_ctx;
+	while (!list_empty(&instance->answers)) {
+		urom_list_link_t *pending = instance->answers.next;
+
+		link_remove(pending);
+		free(pending);
+	}
+	free(instance);
+	ctx->plugin_ctx = NULL;
+}
+
+static urom_status_t graph_addr(struct urom_worker_ctx *ctx, void *addr, size_t *addr_len)
+{
+	struct graph_instance *instance;
+
+	if (ctx == NULL || ctx->plugin_ctx == NULL || addr_len == NULL)
+		return UROM_ERR_INVALID_VALUE;
+	instance = ctx->plugin_ctx;
+	if (*addr_len < GRAPH_ADDRESS_BYTES || addr == NULL) {
+		*addr_len = GRAPH_ADDRESS_BYTES;
+		return UROM_ERR_INVALID_VALUE;
+	}
+	memcpy(addr, instance->address, GRAPH_ADDRESS_BYTES);
+	*addr_len = GRAPH_ADDRESS_BYTES;
+	return UROM_SUCCESS;
+}
+
+/* Answers one command; the caller frees the command descriptor. */
+static urom_status_t graph_answer(struct graph_instance *instance, const struct urom_worker_cmd_desc *cmd)
+{
+	struct urom_worker_notif_desc *answer;
+	struct graph_message message;
+
+	if (cmd->worker_cmd.len != GRAPH_PAYLOAD_BYTES) {
+		UROM_LOG_ERR("command of %llu bytes refused: a graph command is exactly %d bytes",
+			     (unsigned long long)cmd->worker_cmd.len, GRAPH_PAYLOAD_BYTES);
+		return UROM_ERR_INVALID_VALUE;
+	}
+	message.type = load_le64(cmd->worker_cmd.plugin_cmd);
+	message.data = load_le64(cmd->worker_cmd.plugin_cmd + 8);
+	if (message.type != GRAPH_CMD_LOOPBACK) {
+		UROM_LOG_ERR("command type %llu is not supported: the graph plugin knows only LOOPBACK (%d)",
+			     (unsigned long long)message.type, GRAPH_CMD_LOOPBACK);
+		return UROM_ERR_NOT_SUPPORTED;
+	}
+
+	answer = malloc(sizeof(*answer) + GRAPH_PAYLOAD_BYTES);
+	if (answer == NULL) {
+		UROM_LOG_ERR("cannot allocate a LOOPBACK notification");
+		return UROM_ERR_NO_MEMORY;
+	}
+	answer->dest_id = cmd->dest_id;
+	answer->worker_notif.type = cmd->worker_cmd.type;
+	answer->worker_notif.urom_context = cmd->worker_cmd.urom_context;
+	answer->worker_notif.len = GRAPH_PAYLOAD_BYTES;
+	answer->worker_notif.status = UROM_SUCCESS;
+	answer->worker_notif.reserved = 0;
+	store_le64(answer->worker_notif.plugin_notif, GRAPH_CMD_LOOPBACK);
+	store_le64(answer->worker_notif.plugin_notif + 8, message.data);
+	link_append(&instance->answers, &answer->entry);
+	return UROM_SUCCESS;
+}
+
+/*
+ * Takes commands off cmd_list one by one and answers each. On the first
+ * refused command its status is returned and the commands behind it stay on
+ * the list, still owned by the caller.
+ */
+static urom_status_t graph_worker_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmd_list)
+{
+	struct graph_instance *instance;
+
+	if (ctx == NULL || ctx->plugin_ctx == NULL || cmd_list == NULL)
+		return UROM_ERR_INVALID_VALUE;
+	instance = ctx->plugin_ctx;
+	while (!list_empty(cmd_list)) {
+		struct urom_worker_cmd_desc *cmd = (struct urom_worker_cmd_desc *)cmd_list->next;
+		urom_status_t status;
+
+		link_remove(&cmd->entry);
+		status = graph_answer(instance, cmd);
+		free(cmd);
+		if (status != UROM_SUCCESS)
+			return status;
+	}
+	return UROM_SUCCESS;
+}
+
+static urom_status_t graph_progress(struct urom_worker_ctx *ctx, urom_list_link_t *notif_list)
+{
+	struct graph_instance *instance;
+
+	if (ctx == NULL || ctx->plugin_ctx == NULL || notif_list == NULL)
+		return UROM_ERR_INVALID_VALUE;
+	instance = ctx->plugin_ctx;
+	if (list_empty(&instance->answers))
+		return UROM_ERR_EMPTY;
+	while (!list_empty(&instance->answers)) {
+		urom_list_link_t *answer = instance->answers.next;
+
+		link_remove(answer);
+		link_append(notif_list, answer);
+	}
+	return UROM_SUCCESS;
+}
+
+/* Header then payload; a too small buffer gets the needed size back. */
+static urom_status_t graph_notif_pack(struct urom_worker_notify *notif, size_t *packed_notif_len, void *packed_notif)
+{
+	size_t needed;
+
+	if (notif == NULL || packed_notif_len == NULL)
+		return UROM_ERR_INVALID_VALUE;
+	needed = sizeof(*notif) + notif->len;
+	if (*packed_notif_len < needed || packed_notif == NULL) {
+		*packed_notif_len = needed;
+		return UROM_ERR_INVALID_VALUE;
+	}
+	memcpy(packed_notif, notif, needed);
+	*packed_notif_len = needed;
+	return UROM_SUCCESS;
+}
+
+GRAPH_EXPORT urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface)
+{
+	if (iface == NULL)
+		return UROM_ERR_INVALID_VALUE;
+	iface->api_version = UROM_PLUGIN_API_VERSION;
+	iface->open = graph_open;
+	iface->close = graph_close;
+	iface->addr = graph_addr;
+	iface->worker_cmd = graph_worker_cmd;
+	iface->progress = graph_progress;
+	iface->notif_pack = graph_notif_pack;
+	return UROM_SUCCESS;
+}
+
+GRAPH_EXPORT urom_status_t urom_plugin_get_version(uint64_t *version)
+{
+	if (version == NULL)
+		return UROM_ERR_INVALID_VALUE;
+	*version = GRAPH_PLUGIN_VERSION;
+	return UROM_SUCCESS;
+}
