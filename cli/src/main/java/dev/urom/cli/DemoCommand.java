@@ -3,7 +3,17 @@ package dev.urom.cli;
 import dev.urom.framework.discovery.DiscoveredPlugin;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerNotification;
+import dev.urom.framework.host.UromService;
+import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.service.daemon.Daemon;
+import dev.urom.service.daemon.DaemonConfig;
+import dev.urom.service.daemon.WorkerInfo;
+import dev.urom.spi.UromException;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
@@ -11,23 +21,29 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code urom demo}: runs the graph plugin's LOOPBACK on the C plugin and on the Java plugin, both
- * loaded into one worker host in this process, checks that they answer byte for byte alike, and
- * prints what it did with timings. Exit status 1 when anything differs or fails.
+ * {@code urom demo}: first runs the graph plugin's LOOPBACK on the C plugin and on the Java plugin,
+ * both loaded into one worker host in this process, and checks that they answer byte for byte
+ * alike; then starts a private daemon on a temporary socket and runs the multi-workers bootstrap
+ * sample against it, once with each graph plugin, in real worker processes. Prints what it did with
+ * timings and leaves no process or socket behind. Exit status 1 when anything differs or fails.
  */
-@Command(name = "demo", description = "Loop values back through the C and the Java graph plugins and compare.")
+@Command(name = "demo", description = "Run the graph plugins in-process and through a private daemon's worker processes.")
 final class DemoCommand implements Callable<Integer> {
     static final String NATIVE_GRAPH = "worker_graph";
     static final String JAVA_GRAPH = "worker_graph_java";
     private static final long LOOPBACK = 0;
     private static final long[] VALUES = {0, 1, 42, 0xdead_beefL, -1, Long.MIN_VALUE};
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration WORKER_EXIT_LIMIT = Duration.ofSeconds(10);
 
     @Spec CommandSpec spec;
 
@@ -45,6 +61,7 @@ final class DemoCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         long scanStart = System.nanoTime();
         LocalPlugins plugins = LocalPlugins.scan(environment);
+        out.println("== In one worker host, in this process ==");
         out.printf("Scanned UROM_PLUGIN_PATH in %.1f ms: %d plugin(s), %d rejected%n",
                 millis(System.nanoTime() - scanStart), plugins.result().plugins().size(), plugins.result().rejected().size());
         List<DiscoveredPlugin> graphs = List.of(plugins.require(NATIVE_GRAPH), plugins.require(JAVA_GRAPH));
@@ -72,7 +89,66 @@ final class DemoCommand implements Callable<Integer> {
                 out.printf("%-18s  %,d loopbacks, %.2f us each (submit + progress, in process)%n", graph.info().name(), rounds, micros);
             }
             out.println(allAlike ? "\nBoth graph plugins answered byte for byte alike." : "\nThe graph plugins DIFFER.");
-            return allAlike ? 0 : Main.FAILED;
+            boolean serviceOk = runService(plugins.pluginPath(), out);
+            return allAlike && serviceOk ? 0 : Main.FAILED;
+        }
+    }
+
+    private boolean runService(String pluginPath, PrintWriter out) {
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("urom-demo-");
+        } catch (IOException e) {
+            throw new CliFailure("cannot create a temporary directory for the private daemon: " + e.getMessage());
+        }
+        try {
+            DaemonConfig config = DaemonConfig.defaults()
+                    .withListen(ServiceAddress.unix(dir.resolve("urom.sock")))
+                    .withLogDir(dir.resolve("log"))
+                    .withPluginPath(pluginPath);
+            Daemon.configureLogging(config);
+            long start = System.nanoTime();
+            boolean ok;
+            try (Daemon daemon = Daemon.start(config); UromService service = UromService.connect(daemon.address().toString())) {
+                out.printf("%n== Through the service ==%nPrivate daemon on %s, started in %.1f ms (logs in %s)%n",
+                        daemon.address(), millis(System.nanoTime() - start), config.logDir());
+                BootstrapDemo bootstrap = new BootstrapDemo(service, out);
+                int serviceRounds = Math.max(100, rounds / 10);
+                ok = bootstrap.run(NATIVE_GRAPH, 0, serviceRounds);
+                ok &= bootstrap.run(JAVA_GRAPH, BootstrapDemo.WORKERS, serviceRounds);
+                awaitWorkersGone(daemon);
+            }
+            long left = ProcessHandle.current().children().count();
+            out.printf("%nDaemon stopped; worker processes left: %d%n", left);
+            out.println(ok && left == 0 ? "The service demo passed." : "The service demo FAILED.");
+            return ok && left == 0;
+        } catch (IOException | UromException e) {
+            throw new CliFailure("private daemon: " + e.getMessage());
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    /** Stopped workers end on their own; give them the time to, before the daemon closes. */
+    private static void awaitWorkersGone(Daemon daemon) {
+        for (WorkerInfo worker : daemon.workers()) {
+            ProcessHandle.of(worker.pid()).ifPresent(process -> {
+                try {
+                    process.onExit().get(WORKER_EXIT_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (ExecutionException | TimeoutException e) {
+                    // the daemon's close ends it
+                }
+            });
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            // best effort: a temporary directory
         }
     }
 

@@ -4,7 +4,6 @@ import dev.urom.framework.discovery.DiscoveredPlugin;
 import dev.urom.spi.WorkerNotification;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -38,31 +37,14 @@ final class ExecCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        byte[] payload = parseHex(payloadHex);
+        byte[] payload = Hex.parse("--payload-hex", payloadHex);
         DiscoveredPlugin plugin = LocalPlugins.scan(environment).require(pluginName);
         try (LocalWorker worker = LocalWorker.open(List.of(plugin))) {
             WorkerNotification answer = worker.call(plugin, payload, Duration.ofMillis(timeoutMs));
             PrintWriter out = spec.commandLine().getOut();
             out.println("status: " + answer.status() + " (" + answer.status().code() + ")");
-            out.println("payload: " + (answer.payload().length == 0 ? "(empty)" : HexFormat.of().formatHex(answer.payload())));
+            out.println("payload: " + Hex.format(answer.payload()));
             return answer.status().isSuccess() ? 0 : Main.FAILED;
         }
-    }
-
-    /** Parses the command bytes; an optional 0x prefix and any whitespace are allowed. */
-    static byte[] parseHex(String text) {
-        String digits = text.strip().replaceAll("\\s+", "");
-        if (digits.startsWith("0x") || digits.startsWith("0X")) {
-            digits = digits.substring(2);
-        }
-        if (digits.length() % 2 != 0) {
-            throw new CliFailure("--payload-hex '" + text + "': odd number of hex digits (" + digits.length() + ")");
-        }
-        for (int i = 0; i < digits.length(); i++) {
-            if (Character.digit(digits.charAt(i), 16) < 0) {
-                throw new CliFailure("--payload-hex '" + text + "': '" + digits.charAt(i) + "' is not a hex digit");
-            }
-        }
-        return HexFormat.of().parseHex(digits);
     }
 }

@@ -1,6 +1,9 @@
 package dev.urom.cli;
 
+import dev.urom.service.daemon.DaemonConfig;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -14,7 +17,10 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "urom-java: the UROM offload service and its plugin framework.",
-        subcommands = {PluginsCommand.class, ExecCommand.class, DemoCommand.class})
+        subcommands = {
+            DaemonCommand.class, PluginsCommand.class, WorkersCommand.class, CmdCommand.class, LoopbackCommand.class,
+            ExecCommand.class, DemoCommand.class
+        })
 public final class Main implements Runnable {
     /** Exit status of a command that failed. */
     static final int FAILED = 1;
@@ -23,15 +29,20 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: plugins, exec or demo");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: daemon, plugins, workers, cmd, loopback, exec or demo");
     }
 
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("daemon")) {
+            // Before Log4j2 starts: the daemon's own shutdown hook stops logging after its last lines.
+            System.setProperty("log4j2.shutdownHookEnabled", "false");
+        }
         System.exit(run(args, Environment.system(), new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
     /** Runs one command line in the given environment and streams, and returns its exit status. */
     static int run(String[] args, Environment environment, PrintWriter out, PrintWriter err) {
+        args = withServiceArgs(args, environment);
         CommandLine line = new CommandLine(new Main(), new CommandFactory(environment));
         line.setOut(out);
         line.setErr(err);
@@ -53,6 +64,18 @@ public final class Main implements Runnable {
             return CommandLine.ExitCode.USAGE;
         });
         return line.execute(args);
+    }
+
+    /** For {@code urom daemon}, the words of SERVICE_ARGS go before the command-line arguments. */
+    private static String[] withServiceArgs(String[] args, Environment environment) {
+        if (args.length == 0 || !args[0].equals("daemon") || environment.serviceArgs() == null) {
+            return args;
+        }
+        List<String> rest = DaemonConfig.withServiceArgs(environment.serviceArgs(), List.of(args).subList(1, args.length));
+        List<String> all = new ArrayList<>(rest.size() + 1);
+        all.add("daemon");
+        all.addAll(rest);
+        return all.toArray(String[]::new);
     }
 
     /** Builds each command with the environment it is to read. */

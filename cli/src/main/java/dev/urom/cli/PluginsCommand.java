@@ -8,22 +8,37 @@ import dev.urom.framework.discovery.DiscoveredPlugin;
 import dev.urom.framework.discovery.PluginDiscovery;
 import dev.urom.framework.discovery.Rejection;
 import dev.urom.framework.discovery.ScanResult;
+import dev.urom.framework.host.UromService;
+import dev.urom.framework.wire.ServicePlugin;
 import java.io.PrintWriter;
 import java.math.BigInteger;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code urom plugins --scan [--json]}: what a scan of UROM_PLUGIN_PATH finds. */
-@Command(name = "plugins", description = "List the plugins that a scan of UROM_PLUGIN_PATH finds, and the files it rejected.")
+/**
+ * {@code urom plugins --scan [--json]}: what a scan of UROM_PLUGIN_PATH in this process finds;
+ * {@code urom plugins --service ADDR [--json]}: what a running daemon reports.
+ */
+@Command(name = "plugins", description = "List the plugins that a scan of UROM_PLUGIN_PATH finds (--scan), or that a daemon reports (--service).")
 final class PluginsCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Option(names = "--scan", required = true, description = "Scan UROM_PLUGIN_PATH in this process.")
-    boolean scan;
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Source source;
+
+    static final class Source {
+        @Option(names = "--scan", required = true, description = "Scan UROM_PLUGIN_PATH in this process.")
+        boolean scan;
+
+        @Option(names = "--service", required = true, paramLabel = "ADDR", description = "Ask the daemon at unix:PATH or tcp:HOST:PORT.")
+        String service;
+    }
 
     @Option(names = "--json", description = "Print one JSON document with 'plugins' and 'rejected' arrays.")
     boolean json;
@@ -36,12 +51,47 @@ final class PluginsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ScanResult result = new PluginDiscovery().scan(environment.requirePluginPath());
         PrintWriter out = spec.commandLine().getOut();
+        if (source.service != null) {
+            return listFromService(out);
+        }
+        ScanResult result = new PluginDiscovery().scan(environment.requirePluginPath());
         if (json) {
             out.println(toJson(result));
         } else {
             printTable(result, out);
+        }
+        return 0;
+    }
+
+    private int listFromService(PrintWriter out) throws Exception {
+        ServiceOptions options = new ServiceOptions();
+        options.address = source.service;
+        List<ServicePlugin> plugins;
+        try (UromService service = options.connect()) {
+            plugins = service.plugins();
+        }
+        if (json) {
+            ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+            ObjectNode root = mapper.createObjectNode();
+            ArrayNode array = root.putArray("plugins");
+            for (ServicePlugin plugin : plugins) {
+                array.addObject()
+                        .put("id", unsigned(plugin.info().id()))
+                        .put("version", unsigned(plugin.info().version()))
+                        .put("name", plugin.info().name())
+                        .put("kind", plugin.kind());
+            }
+            out.println(mapper.writeValueAsString(root));
+            return 0;
+        }
+        out.printf("%-18s  %-7s  %-6s  %s%n", "ID", "VERSION", "KIND", "NAME");
+        for (ServicePlugin plugin : plugins) {
+            out.printf("0x%016x  %-7s  %-6s  %s%n", plugin.info().id(), Long.toUnsignedString(plugin.info().version()),
+                    plugin.kind(), plugin.info().name());
+        }
+        if (plugins.isEmpty()) {
+            out.println("(no plugins)");
         }
         return 0;
     }
@@ -91,7 +141,7 @@ final class PluginsCommand implements Callable<Integer> {
         return plugin.kind().name().toLowerCase(Locale.ROOT);
     }
 
-    private static BigInteger unsigned(long value) {
+    static BigInteger unsigned(long value) {
         return new BigInteger(Long.toUnsignedString(value));
     }
 }

@@ -1,0 +1,62 @@
+package dev.urom.bench;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The command line of {@link EndToEndBench}: {@code [--json FILE] [--rounds N] [--starts N]}.
+ *
+ * @param json where to write the JSON document, or null for none
+ * @param rounds round trips measured per latency figure (after as many to warm up); each
+ *     throughput figure measures {@value #THROUGHPUT_FACTOR} times as many commands
+ * @param starts worker starts measured (after one to warm up)
+ */
+record BenchOptions(Path json, int rounds, int starts) {
+    static final int DEFAULT_ROUNDS = 20_000;
+    static final int DEFAULT_STARTS = 5;
+    static final int THROUGHPUT_FACTOR = 5;
+    static final int MAX_ROUNDS = 10_000_000;
+    static final int MAX_STARTS = 1000;
+    static final String USAGE = "usage: EndToEndBench [--json FILE] [--rounds N (default " + DEFAULT_ROUNDS + ")] [--starts N (default "
+            + DEFAULT_STARTS + ")]";
+
+    /** Commands measured per throughput figure. */
+    int throughputRounds() {
+        return rounds * THROUGHPUT_FACTOR;
+    }
+
+    /** Parses {@code args}; throws {@link IllegalArgumentException} with one line naming the option and the reason. */
+    static BenchOptions parse(List<String> args) {
+        Path json = null;
+        int rounds = DEFAULT_ROUNDS;
+        int starts = DEFAULT_STARTS;
+        for (int i = 0; i < args.size(); i++) {
+            String option = args.get(i);
+            if (!List.of("--json", "--rounds", "--starts").contains(option)) {
+                throw new IllegalArgumentException("unknown argument '" + option + "'; " + USAGE);
+            }
+            if (i + 1 >= args.size()) {
+                throw new IllegalArgumentException(option + " needs a value; " + USAGE);
+            }
+            String value = args.get(++i);
+            switch (option) {
+                case "--json" -> json = Path.of(value);
+                case "--rounds" -> rounds = count(option, value, 100, MAX_ROUNDS);
+                default -> starts = count(option, value, 1, MAX_STARTS);
+            }
+        }
+        return new BenchOptions(json, rounds, starts);
+    }
+
+    private static int count(String option, String value, int min, int max) {
+        try {
+            int number = Integer.parseInt(value);
+            if (number >= min && number <= max) {
+                return number;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new IllegalArgumentException(option + " '" + value + "' is not a whole number from " + min + " to " + max);
+    }
+}

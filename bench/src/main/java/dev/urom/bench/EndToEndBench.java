@@ -1,0 +1,158 @@
+package dev.urom.bench;
+
+import dev.urom.framework.wire.FrameCodec;
+import dev.urom.framework.wire.Message;
+import dev.urom.spi.UromStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The end-to-end benchmark of the service, against its two baselines, in one run:
+ * {@code java -cp bench/target/benchmarks.jar dev.urom.bench.EndToEndBench [--json FILE] [--rounds N] [--starts N]}.
+ *
+ * <p>Measures graph LOOPBACK round trips through a private daemon and its worker process (C and
+ * Java graph plugin; one command in flight, then {@value #IN_FLIGHT}), the worker start, the floor
+ * ({@link FloorBaseline}) and the peer ({@link GrpcEchoBaseline}); prints a table on stdout and
+ * writes the JSON document when asked. Progress goes to stderr.
+ *
+ * <p>Every process and socket it made is gone when it ends, normally or by Ctrl-C. Exit status 0
+ * when it measured everything (whether or not targets were met), 1 when something failed, 2 on a
+ * usage error; a failure is one line on stderr.
+ */
+public final class EndToEndBench {
+    static final int IN_FLIGHT = 16;
+    static final double ROUND_TRIP_MAX_TIMES_FLOOR = 1.5;
+    static final double THROUGHPUT_MIN_TIMES_GRPC = 3.0;
+    static final double WORKER_START_MAX_MS = 250;
+
+    private EndToEndBench() {}
+
+    public static void main(String[] args) {
+        BenchOptions options;
+        try {
+            options = BenchOptions.parse(List.of(args));
+        } catch (IllegalArgumentException e) {
+            System.err.println("EndToEndBench: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        int status;
+        try {
+            Report report = run(options);
+            System.out.print(report.table());
+            if (options.json() != null) {
+                report.writeJson(options.json());
+                System.out.println("JSON written to " + options.json());
+            }
+            status = 0;
+        } catch (IOException | UncheckedIOException | IllegalStateException | IllegalArgumentException e) {
+            System.err.println("EndToEndBench: " + e.getMessage());
+            status = 1;
+        } catch (InterruptedException e) {
+            System.err.println("EndToEndBench: interrupted");
+            status = 1;
+        }
+        System.exit(status);
+    }
+
+    static Report run(BenchOptions options) throws IOException, InterruptedException {
+        int commandFrame = FrameCodec.encode(0, ServiceBench.loopbackCommand(1)).remaining();
+        int notifyFrame = FrameCodec.encode(0, new Message.Notify(ServiceBench.FRAME_SIZE_PLUGIN_ID, 1, UromStatus.SUCCESS,
+                ServiceBench.loopbackPayload(1))).remaining();
+        int commandBody = ServiceBench.loopbackCommand(1).sizeWithHeader();
+        int notifyBody = Message.Notify.HEADER_BYTES + ServiceBench.loopbackPayload(1).length;
+        Path workDir = Files.createTempDirectory("urom-e2e");
+        Thread removeWorkDir = new Thread(() -> deleteTree(workDir), "urom-bench-cleanup");
+        Runtime.getRuntime().addShutdownHook(removeWorkDir);
+        try (ChildProcesses children = new ChildProcesses()) {
+            progress("floor: uds_pingpong, " + commandFrame + "-byte requests, " + notifyFrame + "-byte replies");
+            FloorBaseline.Result floor = new FloorBaseline(FloorBaseline.locateProgram(), children)
+                    .run(workDir.resolve("floor.sock"), commandFrame, notifyFrame, options.rounds(), options.throughputRounds(), IN_FLIGHT);
+            progress("peer: gRPC unary, " + commandBody + "-byte requests, " + notifyBody + "-byte replies");
+            GrpcEchoBaseline.Result grpc = new GrpcEchoBaseline(children)
+                    .run(workDir.resolve("grpc.sock"), commandBody, notifyBody, options.rounds(), options.throughputRounds(), IN_FLIGHT);
+            ServiceBench.Result service = new ServiceBench(workDir, EndToEndBench::progress)
+                    .run(options.rounds(), options.throughputRounds(), IN_FLIGHT, options.starts());
+            Map<String, Object> settings = new LinkedHashMap<>();
+            settings.put("rounds", options.rounds());
+            settings.put("throughputCommands", options.throughputRounds());
+            settings.put("inFlight", IN_FLIGHT);
+            settings.put("workerStarts", options.starts());
+            settings.put("commandFrameBytes", commandFrame);
+            settings.put("notifyFrameBytes", notifyFrame);
+            settings.put("cpus", Runtime.getRuntime().availableProcessors());
+            settings.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+            return new Report(settings, figures(floor, grpc, service));
+        } finally {
+            deleteTree(workDir);
+            try {
+                Runtime.getRuntime().removeShutdownHook(removeWorkDir);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running: it removes the folder
+            }
+        }
+    }
+
+    static List<Figure> figures(FloorBaseline.Result floor, GrpcEchoBaseline.Result grpc, ServiceBench.Result service) {
+        List<Figure> figures = new ArrayList<>();
+        double floorP50 = micros(floor.p50Ns());
+        double floorP99 = micros(floor.p99Ns());
+        for (String kind : List.of("native", "java")) {
+            ServiceBench.PluginResult plugin = service.plugin(kind);
+            String name = kind.equals("native") ? "C" : "Java";
+            figures.add(Figure.atMostTimes("round_trip_p50_" + kind, "round trip p50, " + name + " plugin", micros(plugin.roundTrip().p50Ns()),
+                    "us", "floor p50", floorP50, ROUND_TRIP_MAX_TIMES_FLOOR));
+            figures.add(Figure.compared("round_trip_p99_" + kind, "round trip p99, " + name + " plugin", micros(plugin.roundTrip().p99Ns()),
+                    "us", "floor p99", floorP99));
+        }
+        for (String kind : List.of("native", "java")) {
+            ServiceBench.PluginResult plugin = service.plugin(kind);
+            String name = kind.equals("native") ? "C" : "Java";
+            figures.add(Figure.atLeastTimes("throughput_" + kind, "throughput " + IN_FLIGHT + " in flight, " + name + " plugin",
+                    plugin.opsPerSecond(), "ops/s", "gRPC", grpc.opsPerSecond(), THROUGHPUT_MIN_TIMES_GRPC));
+        }
+        figures.add(Figure.atMost("worker_start_p50", "worker start p50 (C + Java plugin)", service.workerStartP50Ms(), "ms",
+                WORKER_START_MAX_MS));
+        figures.add(Figure.plain("floor_round_trip_p50", "floor round trip p50 (C, Unix socket)", floorP50, "us"));
+        figures.add(Figure.plain("floor_round_trip_p99", "floor round trip p99 (C, Unix socket)", floorP99, "us"));
+        figures.add(Figure.plain("floor_throughput", "floor throughput " + IN_FLIGHT + " in flight", floor.opsPerSecond(), "ops/s"));
+        figures.add(Figure.compared("grpc_round_trip_p50", "gRPC round trip p50", micros(grpc.p50Ns()), "us", "floor p50", floorP50));
+        figures.add(Figure.compared("grpc_round_trip_p99", "gRPC round trip p99", micros(grpc.p99Ns()), "us", "floor p99", floorP99));
+        figures.add(Figure.compared("grpc_throughput", "gRPC throughput " + IN_FLIGHT + " in flight", grpc.opsPerSecond(), "ops/s",
+                "floor", floor.opsPerSecond()));
+        return figures;
+    }
+
+    private static double micros(long nanos) {
+        return nanos / 1000.0;
+    }
+
+    private static void progress(String line) {
+        System.err.println("[e2e] " + line);
+    }
+
+    private static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
+                try {
+                    Files.deleteIfExists(path);
+                } catch (IOException e) {
+                    System.err.println("EndToEndBench: cannot remove " + path + ": " + e.getMessage());
+                }
+            });
+        } catch (IOException e) {
+            System.err.println("EndToEndBench: cannot remove " + root + ": " + e.getMessage());
+        }
+    }
+}

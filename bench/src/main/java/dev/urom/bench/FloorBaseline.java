@@ -1,0 +1,131 @@
+package dev.urom.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The floor: {@code uds_pingpong} (bench/src/main/c), two C processes exchanging messages of the
+ * size of a COMMAND frame and its NOTIFY frame over a Unix-domain socket. Runs its server as a child
+ * process and its latency and throughput clients one after the other.
+ *
+ * <p>The program is found at system property {@value #PROGRAM_PROPERTY} when set, otherwise next to
+ * the jar (or classes folder) this class was loaded from, where the build puts it.
+ *
+ * <p>Not thread-safe. Failures throw {@link IllegalStateException} with one line naming the program
+ * and what went wrong.
+ */
+final class FloorBaseline {
+    static final String PROGRAM_PROPERTY = "urom.bench.floor";
+    static final String PROGRAM_NAME = "uds_pingpong";
+
+    /** What the floor measured. */
+    record Result(long p50Ns, long p99Ns, double opsPerSecond) {}
+
+    private final Path program;
+    private final ChildProcesses children;
+
+    FloorBaseline(Path program, ChildProcesses children) {
+        this.program = program;
+        this.children = children;
+    }
+
+    /** The program the build made, located as the class comment says. */
+    static Path locateProgram() {
+        String configured = System.getProperty(PROGRAM_PROPERTY);
+        Path program;
+        if (configured != null && !configured.isBlank()) {
+            program = Path.of(configured).toAbsolutePath();
+        } else {
+            try {
+                Path codeSource = Path.of(FloorBaseline.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+                program = codeSource.toAbsolutePath().getParent().resolve(PROGRAM_NAME);
+            } catch (URISyntaxException | SecurityException e) {
+                throw new IllegalStateException("cannot tell where " + PROGRAM_NAME + " is; set -D" + PROGRAM_PROPERTY + "=<path>");
+            }
+        }
+        if (!Files.isExecutable(program)) {
+            throw new IllegalStateException(program + " is missing or not executable; build the bench module"
+                    + " (mvn -o package -pl bench) or set -D" + PROGRAM_PROPERTY + "=<path>");
+        }
+        return program;
+    }
+
+    /**
+     * Measures {@code rounds} round trips with one message in flight and then {@code throughputRounds}
+     * messages with {@code inFlight} in flight, each after as many unmeasured ones to warm up.
+     */
+    Result run(Path socket, int requestBytes, int replyBytes, int rounds, int throughputRounds, int inFlight)
+            throws IOException, InterruptedException {
+        Process server = children.start(new ProcessBuilder(program.toString(), "server", socket.toString(),
+                Integer.toString(requestBytes), Integer.toString(replyBytes)).redirectError(ProcessBuilder.Redirect.INHERIT));
+        try {
+            BufferedReader serverOut = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.US_ASCII));
+            String ready = serverOut.readLine();
+            if (!"READY".equals(ready)) {
+                throw new IllegalStateException(program + " server did not start: it said " + (ready == null ? "nothing" : "'" + ready + "'"));
+            }
+            Map<String, String> latency = client("latency", socket, requestBytes, replyBytes,
+                    Integer.toString(rounds), Integer.toString(rounds));
+            Map<String, String> throughput = client("throughput", socket, requestBytes, replyBytes,
+                    Integer.toString(throughputRounds), Integer.toString(throughputRounds), Integer.toString(inFlight));
+            return new Result(number(latency, "p50_ns"), number(latency, "p99_ns"),
+                    Double.parseDouble(field(throughput, "ops_per_s")));
+        } finally {
+            server.getOutputStream().close();
+            server.destroy();
+            server.waitFor();
+        }
+    }
+
+    private Map<String, String> client(String mode, Path socket, int requestBytes, int replyBytes, String... counts)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(program.toString(), mode, socket.toString(),
+                Integer.toString(requestBytes), Integer.toString(replyBytes)));
+        command.addAll(List.of(counts));
+        Process client = children.start(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT));
+        String output = new String(client.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+        int status = client.waitFor();
+        if (status != 0) {
+            throw new IllegalStateException(program + " " + mode + " ended with status " + status);
+        }
+        return parseLine(mode, output);
+    }
+
+    /** Parses a result line {@code "<mode> key=value key=value ..."}. */
+    static Map<String, String> parseLine(String mode, String line) {
+        String[] words = line.split("\\s+");
+        if (words.length < 2 || !words[0].equals(mode)) {
+            throw new IllegalStateException(PROGRAM_NAME + " " + mode + " printed '" + line + "', not a " + mode + " result");
+        }
+        Map<String, String> fields = new HashMap<>();
+        for (int i = 1; i < words.length; i++) {
+            int equals = words[i].indexOf('=');
+            if (equals <= 0) {
+                throw new IllegalStateException(PROGRAM_NAME + " " + mode + " printed '" + words[i] + "', not key=value");
+            }
+            fields.put(words[i].substring(0, equals), words[i].substring(equals + 1));
+        }
+        return fields;
+    }
+
+    private static String field(Map<String, String> fields, String key) {
+        String value = fields.get(key);
+        if (value == null) {
+            throw new IllegalStateException(PROGRAM_NAME + " printed no " + key);
+        }
+        return value;
+    }
+
+    private static long number(Map<String, String> fields, String key) {
+        return Long.parseLong(field(fields, key));
+    }
+}

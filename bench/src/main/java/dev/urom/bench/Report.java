@@ -1,0 +1,161 @@
+package dev.urom.bench;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The figures of one end-to-end run, as a text table and as a JSON document.
+ *
+ * <p>Immutable. {@link #writeJson} throws {@link IOException} when the file cannot be written.
+ */
+record Report(Map<String, Object> settings, List<Figure> figures) {
+    private static final MathContext SIGNIFICANT = new MathContext(6);
+    private static final String[] HEADER = {"figure", "value", "baseline", "ratio", "target", "met?"};
+
+    Report {
+        settings = Map.copyOf(settings);
+        figures = List.copyOf(figures);
+    }
+
+    /** The table, one row per figure, columns padded; ends with a line counting the targets met. */
+    String table() {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(HEADER);
+        for (Figure figure : figures) {
+            rows.add(new String[] {
+                figure.label(),
+                number(figure.value()) + " " + figure.unit(),
+                figure.baselineLabel() == null ? "" : figure.baselineLabel() + " " + number(figure.baselineValue()) + " " + figure.unit(),
+                figure.ratio() == null ? "" : String.format(Locale.ROOT, "%.2fx", figure.ratio()),
+                figure.target() == null ? "" : figure.target(),
+                figure.met() == null ? "" : figure.met() ? "met" : "MISSED"
+            });
+        }
+        int[] widths = new int[HEADER.length];
+        for (String[] row : rows) {
+            for (int i = 0; i < row.length; i++) {
+                widths[i] = Math.max(widths[i], row[i].length());
+            }
+        }
+        StringBuilder out = new StringBuilder();
+        for (int r = 0; r < rows.size(); r++) {
+            appendRow(out, rows.get(r), widths);
+            if (r == 0) {
+                String[] rule = new String[HEADER.length];
+                for (int i = 0; i < rule.length; i++) {
+                    rule[i] = "-".repeat(widths[i]);
+                }
+                appendRow(out, rule, widths);
+            }
+        }
+        out.append(targetsMet()).append(" of ").append(targetsTotal()).append(" targets met\n");
+        return out.toString();
+    }
+
+    long targetsMet() {
+        return figures.stream().filter(f -> Boolean.TRUE.equals(f.met())).count();
+    }
+
+    long targetsTotal() {
+        return figures.stream().filter(f -> f.met() != null).count();
+    }
+
+    /** The JSON document: {@code {"settings":{...},"figures":[{...}],"targetsMet":n,"targetsTotal":m}}. */
+    String json() {
+        StringBuilder out = new StringBuilder("{\n  \"settings\": {");
+        boolean first = true;
+        for (Map.Entry<String, Object> setting : new java.util.TreeMap<>(settings).entrySet()) {
+            out.append(first ? "" : ",").append("\n    ").append(quote(setting.getKey())).append(": ").append(value(setting.getValue()));
+            first = false;
+        }
+        out.append("\n  },\n  \"figures\": [");
+        for (int i = 0; i < figures.size(); i++) {
+            Figure f = figures.get(i);
+            out.append(i == 0 ? "" : ",").append("\n    {")
+                    .append("\"id\": ").append(quote(f.id()))
+                    .append(", \"label\": ").append(quote(f.label()))
+                    .append(", \"value\": ").append(value(f.value()))
+                    .append(", \"unit\": ").append(quote(f.unit()))
+                    .append(", \"baseline\": ").append(value(f.baselineLabel()))
+                    .append(", \"baselineValue\": ").append(value(f.baselineValue()))
+                    .append(", \"ratio\": ").append(value(f.ratio()))
+                    .append(", \"target\": ").append(value(f.target()))
+                    .append(", \"met\": ").append(value(f.met()))
+                    .append('}');
+        }
+        out.append("\n  ],\n  \"targetsMet\": ").append(targetsMet())
+                .append(",\n  \"targetsTotal\": ").append(targetsTotal()).append("\n}\n");
+        return out.toString();
+    }
+
+    void writeJson(Path file) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(file, json(), StandardCharsets.UTF_8);
+    }
+
+    /** A value for the table: three significant figures at least, no exponent. */
+    static String number(double value) {
+        if (Math.abs(value) >= 100) {
+            return String.format(Locale.ROOT, "%,.0f", value);
+        }
+        if (Math.abs(value) >= 10) {
+            return String.format(Locale.ROOT, "%.1f", value);
+        }
+        return String.format(Locale.ROOT, "%.2f", value);
+    }
+
+    private static void appendRow(StringBuilder out, String[] row, int[] widths) {
+        for (int i = 0; i < row.length; i++) {
+            out.append(i == 0 ? "" : " | ").append(row[i]).append(" ".repeat(widths[i] - row[i].length()));
+        }
+        int end = out.length();
+        while (end > 0 && out.charAt(end - 1) == ' ') {
+            end--;
+        }
+        out.setLength(end);
+        out.append('\n');
+    }
+
+    private static String value(Object value) {
+        if (value == null) {
+            return "null";
+        }
+        if (value instanceof Double d) {
+            return Double.isFinite(d) ? new BigDecimal(d).round(SIGNIFICANT).stripTrailingZeros().toPlainString() : "null";
+        }
+        if (value instanceof Number || value instanceof Boolean) {
+            return value.toString();
+        }
+        return quote(value.toString());
+    }
+
+    private static String quote(String text) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char c : text.toCharArray()) {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.append('"').toString();
+    }
+}

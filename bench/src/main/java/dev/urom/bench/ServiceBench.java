@@ -1,0 +1,234 @@
+package dev.urom.bench;
+
+import dev.urom.framework.host.GraphClient;
+import dev.urom.framework.host.UromService;
+import dev.urom.framework.host.Worker;
+import dev.urom.framework.wire.Message;
+import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.framework.wire.ServicePlugin;
+import dev.urom.nativebridge.NativeArtifacts;
+import dev.urom.service.daemon.Daemon;
+import dev.urom.service.daemon.DaemonConfig;
+import dev.urom.spi.UromException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * The service side of the end-to-end benchmark: a private daemon started in this process on a
+ * Unix socket in the run's folder, with copies of both graph plugins as its plugin path; the host
+ * API ({@link UromService}, {@link Worker}, {@link GraphClient}) drives one worker process loaded
+ * with both plugins, then starts and stops workers to time their start.
+ *
+ * <p>The daemon gets {@code urom.native.dir} as the distribution's launcher sets it, so its
+ * workers find the native files without unpacking them again. Not thread-safe. Failures throw
+ * {@link IllegalStateException} with one line; the daemon and every worker are gone when
+ * {@link #run} returns or throws.
+ */
+final class ServiceBench {
+    static final String NATIVE_PLUGIN_NAME = "worker_graph";
+    static final String JAVA_PLUGIN_NAME = "worker_graph_java";
+    /** A plugin id, only to size a LOOPBACK frame; ids are all 8 bytes on the wire. */
+    static final long FRAME_SIZE_PLUGIN_ID = 1;
+    private static final long ANSWER_TIMEOUT_S = 60;
+    private static final Duration WORKER_EXIT_WAIT = Duration.ofSeconds(20);
+
+    /** What one graph plugin measured through the service. */
+    record PluginResult(LatencySummary roundTrip, double opsPerSecond) {}
+
+    /** Everything the service measured; {@code plugins} by kind ({@code native}, {@code java}). */
+    record Result(Map<String, PluginResult> plugins, double workerStartP50Ms) {
+        PluginResult plugin(String kind) {
+            PluginResult result = plugins.get(kind);
+            if (result == null) {
+                throw new IllegalStateException("no figures for the " + kind + " graph plugin");
+            }
+            return result;
+        }
+    }
+
+    private final Path workDir;
+    private final Consumer<String> progress;
+
+    ServiceBench(Path workDir, Consumer<String> progress) {
+        this.workDir = workDir;
+        this.progress = progress;
+    }
+
+    /** A LOOPBACK of {@code value}, as the wire carries it. */
+    static Message.Command loopbackCommand(long value) {
+        return new Message.Command(FRAME_SIZE_PLUGIN_ID, value, loopbackPayload(value));
+    }
+
+    /** The graph plugin's LOOPBACK bytes, command and notification alike. */
+    static byte[] loopbackPayload(long value) {
+        return ByteBuffer.allocate(GraphClient.MESSAGE_BYTES).order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(GraphClient.LOOPBACK).putLong(value).array();
+    }
+
+    Result run(int rounds, int throughputRounds, int inFlight, int starts) throws IOException, InterruptedException {
+        Path pluginDir = Files.createDirectories(workDir.resolve("plugins"));
+        for (String file : List.of(GraphPluginFiles.NATIVE_FILE, GraphPluginFiles.JAVA_FILE)) {
+            Files.copy(GraphPluginFiles.locate(file), pluginDir.resolve(file), StandardCopyOption.REPLACE_EXISTING);
+        }
+        System.setProperty(NativeArtifacts.NATIVE_DIR_PROPERTY, NativeArtifacts.bridgeLibrary().getParent().toString());
+        DaemonConfig config = DaemonConfig.defaults()
+                .withListen(ServiceAddress.parse("unix:" + workDir.resolve("daemon.sock")))
+                .withLogDir(workDir.resolve("log"))
+                .withPluginPath(pluginDir.toString());
+        Daemon.configureLogging(config);
+        progress.accept("service: daemon on " + config.listen() + ", plugins " + pluginDir);
+        try (Daemon daemon = Daemon.start(config); UromService service = UromService.connect(daemon.address().toString())) {
+            List<ServicePlugin> plugins = service.plugins();
+            long nativeId = pluginId(plugins, NATIVE_PLUGIN_NAME);
+            long javaId = pluginId(plugins, JAVA_PLUGIN_NAME);
+            long mask = nativeId | javaId;
+            PluginResult nativeResult;
+            PluginResult javaResult;
+            try (Worker worker = started(service, mask)) {
+                progress.accept("service: warming up both plugins");
+                warmUp(worker, nativeId, rounds, throughputRounds, inFlight);
+                warmUp(worker, javaId, rounds, throughputRounds, inFlight);
+                progress.accept("service: C plugin, " + rounds + " round trips, then " + throughputRounds + " with " + inFlight + " in flight");
+                nativeResult = measure(worker, nativeId, rounds, throughputRounds, inFlight);
+                progress.accept("service: Java plugin, " + rounds + " round trips, then " + throughputRounds + " with " + inFlight + " in flight");
+                javaResult = measure(worker, javaId, rounds, throughputRounds, inFlight);
+            }
+            awaitNoWorkers(daemon);
+            progress.accept("service: " + starts + " worker starts (after one to warm up)");
+            long[] startNs = new long[starts];
+            for (int i = -1; i < starts; i++) {
+                long began = System.nanoTime();
+                Worker worker = started(service, mask);
+                long took = System.nanoTime() - began;
+                worker.close();
+                awaitNoWorkers(daemon);
+                if (i >= 0) {
+                    startNs[i] = took;
+                }
+            }
+            return new Result(Map.of("native", nativeResult, "java", javaResult), LatencySummary.of(startNs).p50Ns() / 1e6);
+        } catch (UromException e) {
+            throw new IllegalStateException("service: " + e.status() + ": " + e.getMessage());
+        }
+    }
+
+    private static long pluginId(List<ServicePlugin> plugins, String name) {
+        return plugins.stream().filter(p -> p.name().equals(name)).findFirst().map(ServicePlugin::id)
+                .orElseThrow(() -> new IllegalStateException("the daemon did not list plugin " + name + "; it has "
+                        + plugins.stream().map(ServicePlugin::name).toList()));
+    }
+
+    private static Worker started(UromService service, long mask) throws UromException, InterruptedException {
+        Worker worker = service.newWorker().plugins(mask).build();
+        try {
+            return worker.start().get(ANSWER_TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UromException u) {
+                throw u;
+            }
+            throw new IllegalStateException("worker start failed: " + e.getCause());
+        } catch (TimeoutException e) {
+            worker.close();
+            throw new IllegalStateException("worker did not start within " + ANSWER_TIMEOUT_S + " s");
+        }
+    }
+
+    private static void awaitNoWorkers(Daemon daemon) throws InterruptedException {
+        long deadline = System.nanoTime() + WORKER_EXIT_WAIT.toNanos();
+        while (!daemon.workers().isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("workers " + daemon.workers() + " still running " + WORKER_EXIT_WAIT.toSeconds()
+                        + " s after their host stopped them");
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    /** The same traffic as {@link #measure}, unmeasured: both plugins are warmed up before either is measured. */
+    private static void warmUp(Worker worker, long pluginId, int rounds, int throughputRounds, int inFlight) throws InterruptedException {
+        roundTrips(worker, pluginId, rounds);
+        pipelined(worker, pluginId, throughputRounds, inFlight);
+    }
+
+    private static PluginResult measure(Worker worker, long pluginId, int rounds, int throughputRounds, int inFlight)
+            throws InterruptedException {
+        LatencySummary latency = LatencySummary.of(roundTrips(worker, pluginId, rounds));
+        return new PluginResult(latency, pipelined(worker, pluginId, throughputRounds, inFlight));
+    }
+
+    private static long[] roundTrips(Worker worker, long pluginId, int rounds) throws InterruptedException {
+        long[] samples = new long[rounds];
+        for (int i = 0; i < rounds; i++) {
+            long start = System.nanoTime();
+            long echoed = answer(GraphClient.loopback(worker, pluginId, i));
+            samples[i] = System.nanoTime() - start;
+            if (echoed != i) {
+                throw new IllegalStateException("LOOPBACK of " + i + " came back as " + echoed);
+            }
+        }
+        return samples;
+    }
+
+    private static long answer(CompletableFuture<Long> loopback) throws InterruptedException {
+        try {
+            return loopback.get(ANSWER_TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("LOOPBACK failed: " + e.getCause().getMessage());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("LOOPBACK unanswered after " + ANSWER_TIMEOUT_S + " s");
+        }
+    }
+
+    /** Commands per second over {@code total} LOOPBACKs, each answer sending the next. */
+    private static double pipelined(Worker worker, long pluginId, int total, int inFlight) throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(total);
+        AtomicInteger issued = new AtomicInteger();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Runnable[] next = new Runnable[1];
+        next[0] = () -> {
+            int value = issued.getAndIncrement();
+            if (value >= total) {
+                return;
+            }
+            GraphClient.loopback(worker, pluginId, value).whenComplete((echoed, error) -> {
+                if (error != null || echoed != value) {
+                    failure.compareAndSet(null, error != null ? error : new IllegalStateException("LOOPBACK of " + value + " came back as " + echoed));
+                    while (done.getCount() > 0) {
+                        done.countDown();
+                    }
+                    return;
+                }
+                done.countDown();
+                next[0].run();
+            });
+        };
+        long start = System.nanoTime();
+        for (int i = 0; i < Math.min(inFlight, total); i++) {
+            next[0].run();
+        }
+        if (!done.await(ANSWER_TIMEOUT_S, TimeUnit.SECONDS)) {
+            throw new IllegalStateException(done.getCount() + " of " + total + " LOOPBACKs unanswered after " + ANSWER_TIMEOUT_S + " s");
+        }
+        long elapsed = System.nanoTime() - start;
+        if (failure.get() != null) {
+            Throwable cause = failure.get().getCause() != null ? failure.get().getCause() : failure.get();
+            throw new IllegalStateException("LOOPBACK failed: " + cause.getMessage());
+        }
+        return total / (elapsed / 1e9);
+    }
+}

@@ -1,0 +1,47 @@
+package dev.urom.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs both baselines for real, briefly: the C floor the build compiled, and gRPC with its server in a child JVM. */
+@Timeout(120)
+class BaselinesTest {
+
+    @Test
+    void floorMeasuresRoundTripsAndThroughputAndRemovesItsSocket(@TempDir Path dir) throws Exception {
+        Path socket = dir.resolve("floor.sock");
+        try (ChildProcesses children = new ChildProcesses()) {
+            FloorBaseline.Result result = new FloorBaseline(FloorBaseline.locateProgram(), children).run(socket, 56, 64, 500, 2000, 16);
+
+            assertThat(result.p50Ns()).isPositive().isLessThanOrEqualTo(result.p99Ns());
+            assertThat(result.opsPerSecond()).isPositive();
+        }
+        assertThat(socket).doesNotExist();
+    }
+
+    @Test
+    void floorResultLineIsParsedOrRefusedByName() {
+        assertThat(FloorBaseline.parseLine("latency", "latency rounds=5 p50_ns=10 p99_ns=20 mean_ns=12"))
+                .containsEntry("p50_ns", "10").containsEntry("p99_ns", "20");
+        assertThatThrownBy(() -> FloorBaseline.parseLine("throughput", "latency rounds=5"))
+                .hasMessage("uds_pingpong throughput printed 'latency rounds=5', not a throughput result");
+    }
+
+    @Test
+    void grpcPeerMeasuresRoundTripsAndThroughputAndRemovesItsSocket(@TempDir Path dir) throws Exception {
+        Path socket = dir.resolve("grpc.sock");
+        try (ChildProcesses children = new ChildProcesses()) {
+            GrpcEchoBaseline.Result result = new GrpcEchoBaseline(children).run(socket, 40, 48, 300, 1000, 16);
+
+            assertThat(result.p50Ns()).isPositive().isLessThanOrEqualTo(result.p99Ns());
+            assertThat(result.opsPerSecond()).isPositive();
+        }
+        assertThat(Files.exists(socket)).isFalse();
+    }
+}

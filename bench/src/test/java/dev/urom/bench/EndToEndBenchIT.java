@@ -1,0 +1,37 @@
+package dev.urom.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * One short real run: a daemon in this JVM, a worker process with both graph plugins, the C floor
+ * and the gRPC peer. Needs plugins/graph built (see {@link GraphPluginFiles}).
+ */
+@Timeout(300)
+class EndToEndBenchIT {
+
+    @Test
+    void shortRunMeasuresEveryFigureAndLeavesNothingBehind() throws Exception {
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        long runFoldersBefore = runFolders(tmp);
+
+        Report report = EndToEndBench.run(new BenchOptions(null, 200, 1));
+
+        assertThat(report.figures()).hasSize(13).allSatisfy(f -> assertThat(f.value()).isPositive());
+        assertThat(report.targetsTotal()).isEqualTo(5);
+        assertThat(report.table()).contains("round trip p50, C plugin", "throughput 16 in flight, Java plugin", "worker start p50");
+        assertThat(runFolders(tmp)).isEqualTo(runFoldersBefore);
+        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive)).isEmpty();
+    }
+
+    private static long runFolders(Path tmp) throws Exception {
+        try (Stream<Path> entries = Files.list(tmp)) {
+            return entries.filter(p -> p.getFileName().toString().startsWith("urom-e2e")).count();
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package dev.urom.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportTest {
+    private final Report report = new Report(Map.of("rounds", 1000, "note", "a \"quoted\" word"), List.of(
+            Figure.atMostTimes("rt_p50", "round trip p50", 30, "us", "floor p50", 20, 1.5),
+            Figure.atLeastTimes("tp", "throughput", 90_000, "ops/s", "gRPC", 20_000, 3),
+            Figure.atMost("start", "worker start p50", 300, "ms", 250),
+            Figure.plain("floor", "floor p50", 20, "us")));
+
+    @Test
+    void targetsAreJudgedOnTheRatio() {
+        assertThat(report.figures()).extracting(Figure::met).containsExactly(true, true, false, null);
+        assertThat(report.targetsMet()).isEqualTo(2);
+        assertThat(report.targetsTotal()).isEqualTo(3);
+    }
+
+    @Test
+    void tableHasOneAlignedRowPerFigure() {
+        List<String> lines = report.table().lines().toList();
+
+        assertThat(lines).hasSize(2 + 4 + 1);
+        assertThat(lines.get(0)).startsWith("figure").contains("| met?");
+        assertThat(lines.get(2)).contains("round trip p50", "30.0 us", "floor p50 20.0 us", "1.50x", "ratio <= 1.5", "met");
+        assertThat(lines.get(3)).contains("90,000 ops/s", "4.50x", "ratio >= 3.0");
+        assertThat(lines.get(4)).contains("300 ms", "<= 250 ms", "MISSED");
+        assertThat(lines.get(6)).isEqualTo("2 of 3 targets met");
+        assertThat(lines.get(2).indexOf('|')).isEqualTo(lines.get(5).indexOf('|'));
+    }
+
+    @Test
+    void jsonCarriesEveryFigureWithRatioAndVerdict(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("out/e2e.json");
+
+        report.writeJson(file);
+
+        String json = Files.readString(file);
+        assertThat(json)
+                .contains("\"note\": \"a \\\"quoted\\\" word\"", "\"rounds\": 1000")
+                .contains("{\"id\": \"rt_p50\", \"label\": \"round trip p50\", \"value\": 30, \"unit\": \"us\", \"baseline\": \"floor p50\","
+                        + " \"baselineValue\": 20, \"ratio\": 1.5, \"target\": \"ratio <= 1.5\", \"met\": true}")
+                .contains("\"id\": \"floor\"", "\"baseline\": null", "\"met\": null")
+                .contains("\"targetsMet\": 2", "\"targetsTotal\": 3");
+    }
+}

@@ -1,0 +1,44 @@
+package dev.urom.cli;
+
+import dev.urom.framework.host.Notification;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code urom cmd --service ADDR --plugin NAME|ID --payload-hex HEX [--worker-id N]}: starts or
+ * joins a worker with that plugin, sends one command, prints the status and the payload. Exit
+ * status 0 when the plugin answered SUCCESS.
+ */
+@Command(name = "cmd", description = "Send one command to a plugin through a daemon's worker, print the answer.")
+final class CmdCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Mixin ServiceOptions service;
+
+    @Option(names = "--plugin", required = true, paramLabel = "NAME|ID", description = "Plugin name, or its id (decimal or 0x hex).")
+    String plugin;
+
+    @Option(names = "--payload-hex", required = true, paramLabel = "HEX", description = "The plugin command bytes, in hexadecimal.")
+    String payloadHex;
+
+    @Option(names = "--worker-id", paramLabel = "N", description = "Start or join the worker with this id (default: any new worker).")
+    Long workerId;
+
+    @Override
+    public Integer call() {
+        byte[] payload = Hex.parse("--payload-hex", payloadHex);
+        try (RemoteWorker worker = RemoteWorker.open(service, plugin, workerId)) {
+            Notification answer = worker.send(payload);
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("worker: " + Long.toUnsignedString(worker.worker().id()));
+            out.println("status: " + answer.status() + " (" + answer.status().code() + ")");
+            out.println("payload: " + Hex.format(answer.payload()));
+            return answer.status().isSuccess() ? 0 : Main.FAILED;
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.urom.cli;
+
+import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.service.daemon.Daemon;
+import dev.urom.service.daemon.DaemonConfig;
+import dev.urom.service.logging.LogLevels;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.apache.logging.log4j.LogManager;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code urom daemon}: runs the service until it is stopped (SIGTERM or SIGINT). The words of
+ * {@code SERVICE_ARGS} are read before the command-line arguments (see {@link Main}), so the
+ * guide's container manifest works unchanged.
+ */
+@Command(name = "daemon", description = "Run the UROM service: discover plugins, spawn and supervise workers.")
+final class DaemonCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(names = {"-l", "--log-level"}, paramLabel = "N",
+            description = "Level of the program's own messages: 10 DISABLE, 20 CRITICAL, 30 ERROR, 40 WARNING, 50 INFO (default), 60 DEBUG, 70 TRACE.")
+    String logLevel;
+
+    @Option(names = "--sdk-log-level", paramLabel = "N", description = "Level of the framework's internal messages, same scale (default 40).")
+    String sdkLogLevel;
+
+    @Option(names = {"-m", "--max-msg-size"}, paramLabel = "BYTES", description = "Largest command or notification, header included (default 4096).")
+    Integer maxMessageSize;
+
+    @Option(names = "--max-workers", paramLabel = "N", description = "Most workers at once, a power of two (default 64).")
+    Integer maxWorkers;
+
+    @Option(names = "--listen", paramLabel = "ADDR",
+            description = "unix:PATH or tcp:HOST:PORT (default: tcp:0.0.0.0:7300 in Kubernetes, unix:/run/urom/urom.sock as root, else a socket under XDG_RUNTIME_DIR or the temp dir).")
+    String listen;
+
+    @Option(names = "--log-dir", paramLabel = "DIR", description = "Where urom_daemon_dev.log and the workers' logs go (default /var/log/doca/urom).")
+    Path logDir;
+
+    private final Environment environment;
+
+    DaemonCommand(Environment environment) {
+        this.environment = environment;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        DaemonConfig config = config();
+        PrintWriter out = spec.commandLine().getOut();
+        Path logFile = Daemon.configureLogging(config);
+        Daemon daemon;
+        try {
+            daemon = Daemon.start(config);
+        } catch (IOException e) {
+            throw new CliFailure(e.getMessage());
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            daemon.close();
+            LogManager.shutdown();
+        }, "urom-daemon-shutdown"));
+        if (config.pluginPath().isBlank()) {
+            spec.commandLine().getErr().println("urom daemon: " + Environment.PLUGIN_PATH + " is not set: the daemon reports no plugins");
+        }
+        out.println("urom daemon: listening on " + daemon.address() + "; log " + logFile);
+        out.flush();
+        daemon.awaitTermination();
+        return 0;
+    }
+
+    private DaemonConfig config() {
+        try {
+            DaemonConfig config = DaemonConfig.defaults()
+                    .withPluginPath(environment.uromPluginPath() == null ? "" : environment.uromPluginPath());
+            if (logLevel != null) {
+                config = config.withLogLevel(LogLevels.parse(logLevel));
+            }
+            if (sdkLogLevel != null) {
+                config = config.withSdkLogLevel(LogLevels.parse(sdkLogLevel));
+            }
+            if (maxMessageSize != null) {
+                config = config.withMaxMessageSize(maxMessageSize);
+            }
+            if (maxWorkers != null) {
+                config = config.withMaxWorkers(maxWorkers);
+            }
+            if (listen != null) {
+                config = config.withListen(ServiceAddress.parse(listen));
+            }
+            if (logDir != null) {
+                config = config.withLogDir(logDir);
+            }
+            return config;
+        } catch (IllegalArgumentException e) {
+            throw new CliFailure(e.getMessage());
+        }
+    }
+}

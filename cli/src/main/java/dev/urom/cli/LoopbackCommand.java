@@ -1,0 +1,38 @@
+package dev.urom.cli;
+
+import dev.urom.framework.host.GraphClient;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code urom loopback --service ADDR --value N [--plugin NAME]}: one graph LOOPBACK through a daemon. */
+@Command(name = "loopback", description = "Loop a value back through the graph plugin of a daemon's worker.")
+final class LoopbackCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Mixin ServiceOptions service;
+
+    @Option(names = "--value", required = true, paramLabel = "N", description = "The 64-bit value to loop back.")
+    long value;
+
+    @Option(names = "--plugin", defaultValue = "worker_graph", paramLabel = "NAME", description = "The graph plugin (default: ${DEFAULT-VALUE}).")
+    String plugin;
+
+    @Override
+    public Integer call() {
+        try (RemoteWorker worker = RemoteWorker.open(service, plugin, null)) {
+            long start = System.nanoTime();
+            long echoed = RemoteWorker.await(GraphClient.loopback(worker.worker(), worker.plugin().info().id(), value),
+                    "LOOPBACK " + value + " through " + plugin);
+            long micros = (System.nanoTime() - start) / 1_000;
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("loopback " + value + " -> " + echoed + " via " + plugin + " on worker "
+                    + Long.toUnsignedString(worker.worker().id()) + " in " + micros + " us");
+            return echoed == value ? 0 : Main.FAILED;
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package dev.urom.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.urom.nativebridge.testkit.NativeFixtures;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real daemon for end-to-end tests: {@code urom daemon} started as its own process (the test
+ * JVM's java and class path) on a Unix socket in a temporary directory, with a plugin directory
+ * holding both graph plugins and the service fixture ({@code cli/src/test/c/service_fixture.c},
+ * compiled here). {@link #close()} ends the daemon and checks that no worker outlives it.
+ */
+final class ServiceHarness implements AutoCloseable {
+    static final Duration LIMIT = Duration.ofSeconds(60);
+
+    final Path dir;
+    final Path plugins;
+    final Path logDir;
+    final String address;
+    final Process daemon;
+    private final List<String> output = new ArrayList<>();
+
+    private ServiceHarness(Path dir, Path plugins, Path logDir, String address, Process daemon) {
+        this.dir = dir;
+        this.plugins = plugins;
+        this.logDir = logDir;
+        this.address = address;
+        this.daemon = daemon;
+    }
+
+    /** Plugin folder with worker_graph.so, worker_graph_java.jar and service_fixture.so. */
+    static Path pluginFolder(Path dir) throws IOException {
+        Path plugins = Files.createDirectories(dir.resolve("plugins"));
+        Path build = Path.of(System.getProperty("urom.graph.build", "../plugins/graph/target"));
+        Files.copy(build.resolve("worker_graph.so"), plugins.resolve("worker_graph.so"));
+        Files.copy(build.resolve("worker_graph_java.jar"), plugins.resolve("worker_graph_java.jar"));
+        NativeFixtures.compilePlugin(plugins, "service_fixture.so",
+                Files.readString(Path.of("src/test/c/service_fixture.c")), "-Wextra", "-Werror");
+        return plugins;
+    }
+
+    /** Starts {@code urom daemon EXTRA_ARGS...} with the given extra environment. */
+    static ServiceHarness start(Path dir, Map<String, String> env, String... extraArgs) throws Exception {
+        Path plugins = pluginFolder(dir);
+        Path logDir = dir.resolve("log");
+        String address = "unix:" + dir.resolve("urom.sock");
+        List<String> command = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp", System.getProperty("java.class.path"),
+                "dev.urom.cli.Main", "daemon", "--listen", address, "--log-dir", logDir.toString()));
+        command.addAll(List.of(extraArgs));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("UROM_PLUGIN_PATH", plugins.toString());
+        builder.environment().remove("SERVICE_ARGS");
+        builder.environment().putAll(env);
+        Process daemon = builder.start();
+        ServiceHarness harness = new ServiceHarness(dir, plugins, logDir, address, daemon);
+        harness.awaitListening();
+        return harness;
+    }
+
+    private void awaitListening() throws Exception {
+        BufferedReader reader = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
+        CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
+            try {
+                String line;
+                while ((line = reader.readLine()) != null) {
+                    synchronized (output) {
+                        output.add(line);
+                    }
+                    if (line.contains("listening on")) {
+                        return line;
+                    }
+                }
+                return null;
+            } catch (IOException e) {
+                return null;
+            }
+        });
+        String line = ready.get(LIMIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(line).as("daemon output: %s", output()).isNotNull();
+        // Keep draining, so the daemon never blocks on a full pipe.
+        Thread drain = new Thread(() -> {
+            try {
+                String more;
+                while ((more = reader.readLine()) != null) {
+                    synchronized (output) {
+                        output.add(more);
+                    }
+                }
+            } catch (IOException ignored) {
+                // the daemon ended
+            }
+        }, "daemon-output");
+        drain.setDaemon(true);
+        drain.start();
+    }
+
+    List<String> output() {
+        synchronized (output) {
+            return List.copyOf(output);
+        }
+    }
+
+    /** The daemon's worker processes now. */
+    List<ProcessHandle> workers() {
+        return daemon.toHandle().children().toList();
+    }
+
+    /** Where the daemon has worker {@code id} listen (the daemon's run directory beside its socket). */
+    String workerAddress(long id) {
+        return address + ".workers/worker-" + Long.toUnsignedString(id) + ".sock";
+    }
+
+    Path daemonLog() {
+        return logDir.resolve("urom_daemon_dev.log");
+    }
+
+    /** Waits for every one of these processes to end; fails naming the ones still alive. */
+    static void awaitExit(List<ProcessHandle> processes) throws Exception {
+        for (ProcessHandle process : processes) {
+            try {
+                process.onExit().get(LIMIT.toSeconds(), TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                process.destroyForcibly();
+                throw new AssertionError("process " + process.pid() + " " + process.info().commandLine().orElse("")
+                        + " outlived the limit of " + LIMIT.toSeconds() + " s");
+            }
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        List<ProcessHandle> workers = daemon.isAlive() ? workers() : List.of();
+        daemon.destroy();
+        if (!daemon.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS)) {
+            daemon.destroyForcibly();
+        }
+        awaitExit(workers);
+    }
+}

@@ -1,0 +1,141 @@
+package dev.urom.framework.host;
+
+import dev.urom.framework.wire.Frame;
+import dev.urom.framework.wire.FrameChannel;
+import dev.urom.framework.wire.Message;
+import dev.urom.framework.wire.Message.Command;
+import dev.urom.framework.wire.Message.Notify;
+import dev.urom.framework.wire.Message.Stop;
+import dev.urom.framework.wire.Message.StopOk;
+import dev.urom.framework.wire.WireException;
+import dev.urom.spi.UromStatus;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * One host ↔ worker connection: sends commands, matches NOTIFYs to them by {@code urom_context}
+ * on one daemon reader thread, and fails every outstanding command with CONNECTION_RESET when the
+ * connection ends.
+ *
+ * <p>Thread-safe. Owns the channel. Whoever removes a command from {@code inflight} completes its
+ * future, so each future completes exactly once.
+ */
+final class DataConnection {
+    private static final Logger LOG = LogManager.getLogger(DataConnection.class);
+
+    private record Pending(CompletableFuture<Notification> future, byte[] userData) {
+    }
+
+    private final String name;
+    private final FrameChannel channel;
+    private final int maxInflight;
+    private final AtomicInteger outstanding = new AtomicInteger();
+    private final AtomicLong contexts = new AtomicLong();
+    private final Map<Long, Pending> inflight = new ConcurrentHashMap<>();
+    private final CompletableFuture<Void> ended = new CompletableFuture<>();
+    private volatile boolean dead;
+
+    DataConnection(String name, FrameChannel channel, int maxInflight, Consumer<String> onEnd) {
+        this.name = name;
+        this.channel = channel;
+        this.maxInflight = maxInflight;
+        Thread reader = new Thread(() -> readLoop(onEnd), "urom-" + name + "-reader");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    CompletableFuture<Notification> submit(long pluginId, byte[] payload, byte[] userData) {
+        if (outstanding.incrementAndGet() > maxInflight) {
+            outstanding.decrementAndGet();
+            return CompletableFuture.completedFuture(Notification.failed(UromStatus.AGAIN, userData));
+        }
+        long context = contexts.incrementAndGet();
+        CompletableFuture<Notification> future = new CompletableFuture<>();
+        inflight.put(context, new Pending(future, userData));
+        if (dead) {
+            fail(context);
+            return future;
+        }
+        try {
+            channel.send(0, new Command(pluginId, context, payload));
+        } catch (IOException e) {
+            LOG.debug("{}: command {} not sent: {}", name, context, e.getMessage());
+            fail(context);
+        }
+        return future;
+    }
+
+    private void fail(long context) {
+        Pending p = inflight.remove(context);
+        if (p != null) {
+            outstanding.decrementAndGet();
+            p.future.complete(Notification.failed(UromStatus.CONNECTION_RESET, p.userData));
+        }
+    }
+
+    /** Sends STOP; the connection ends when the worker answers STOP_OK or closes. */
+    void sendStop() {
+        try {
+            channel.send(0, new Stop());
+        } catch (IOException e) {
+            LOG.debug("{}: STOP not sent: {}", name, e.getMessage());
+            channel.close();
+        }
+    }
+
+    /** Completes when the connection has ended and every outstanding command has been failed. */
+    CompletableFuture<Void> ended() {
+        return ended;
+    }
+
+    void close() {
+        channel.close();
+    }
+
+    private void readLoop(Consumer<String> onEnd) {
+        String reason;
+        try {
+            while (true) {
+                Frame frame = channel.receive();
+                Message m = frame.message();
+                if (m instanceof Notify n) {
+                    Pending p = inflight.remove(n.uromContext());
+                    if (p == null) {
+                        LOG.warn("{}: NOTIFY for unknown command context {} ignored", name, n.uromContext());
+                        continue;
+                    }
+                    outstanding.decrementAndGet();
+                    p.future.complete(new Notification(n.status(), n.payload(), p.userData));
+                } else if (m instanceof StopOk) {
+                    reason = "stopped";
+                    break;
+                } else {
+                    LOG.warn("{}: unexpected {} from the worker ignored", name, m.messageType());
+                }
+            }
+        } catch (IOException | WireException e) {
+            reason = channel.isOpen() ? e.getMessage() : "closed by this host";
+        } catch (RuntimeException e) {
+            LOG.error("{}: reader failed", name, e);
+            reason = e.toString();
+        }
+        dead = true;
+        channel.close();
+        LOG.debug("{}: connection ended ({}), {} commands outstanding", name, reason, inflight.size());
+        try {
+            onEnd.accept(reason);
+        } finally {
+            for (Long context : inflight.keySet()) {
+                fail(context);
+            }
+            ended.complete(null);
+        }
+    }
+}

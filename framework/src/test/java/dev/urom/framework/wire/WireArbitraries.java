@@ -1,0 +1,75 @@
+package dev.urom.framework.wire;
+
+import dev.urom.framework.wire.Message.Command;
+import dev.urom.framework.wire.Message.ErrorReply;
+import dev.urom.framework.wire.Message.Hello;
+import dev.urom.framework.wire.Message.HelloOk;
+import dev.urom.framework.wire.Message.Notify;
+import dev.urom.framework.wire.Message.PluginsReply;
+import dev.urom.framework.wire.Message.PluginsRequest;
+import dev.urom.framework.wire.Message.Stop;
+import dev.urom.framework.wire.Message.StopOk;
+import dev.urom.framework.wire.Message.WorkerStartReply;
+import dev.urom.framework.wire.Message.WorkerStartRequest;
+import dev.urom.framework.wire.Message.WorkersInGroupReply;
+import dev.urom.framework.wire.Message.WorkersInGroupRequest;
+import dev.urom.spi.PluginInfo;
+import dev.urom.spi.UromStatus;
+import java.nio.charset.StandardCharsets;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+
+/** Generators of every message of the wire protocol, for the property tests. */
+final class WireArbitraries {
+    private WireArbitraries() {
+    }
+
+    /** Strings of whole code points (no lone surrogates), so that UTF-8 gives them back. */
+    static Arbitrary<String> utf8Strings(int maxCodePoints) {
+        return Arbitraries.integers().between(1, 0x10FFFF)
+                .filter(cp -> cp < 0xD800 || cp > 0xDFFF)
+                .list().ofMaxSize(maxCodePoints)
+                .map(cps -> {
+                    StringBuilder sb = new StringBuilder();
+                    cps.forEach(sb::appendCodePoint);
+                    return sb.toString();
+                });
+    }
+
+    static Arbitrary<UromStatus> statuses() {
+        return Arbitraries.of(UromStatus.class);
+    }
+
+    static Arbitrary<byte[]> payloads() {
+        return Arbitraries.bytes().array(byte[].class).ofMaxSize(300);
+    }
+
+    static Arbitrary<ServicePlugin> plugins() {
+        Arbitrary<String> names = utf8Strings(47).filter(s -> {
+            int n = s.getBytes(StandardCharsets.UTF_8).length;
+            return n >= 1 && n <= PluginInfo.NAME_MAX_BYTES;
+        });
+        return Combinators.combine(Arbitraries.integers().between(0, 63), Arbitraries.longs(), names, Arbitraries.of(ServicePlugin.NATIVE, ServicePlugin.JAVA))
+                .as((bit, version, name, kind) -> new ServicePlugin(new PluginInfo(1L << bit, version, name), kind));
+    }
+
+    static Arbitrary<Message> messages() {
+        Arbitrary<Long> longs = Arbitraries.longs();
+        return Arbitraries.oneOf(
+                Combinators.combine(Arbitraries.integers(), Arbitraries.integers().between(0, 0xffff), Arbitraries.of(Role.class)).as(Hello::new),
+                Combinators.combine(Arbitraries.integers().between(0, 0xffff), Arbitraries.integers().between(0, Integer.MAX_VALUE - 64), longs).as(HelloOk::new),
+                Combinators.combine(statuses(), utf8Strings(40)).as(ErrorReply::new),
+                Arbitraries.just(new PluginsRequest()),
+                plugins().list().ofMaxSize(5).map(PluginsReply::new),
+                Combinators.combine(longs, longs, longs, utf8Strings(20).list().ofMaxSize(4),
+                        Arbitraries.integers().greaterOrEqual(0).list().ofMaxSize(6)).as(WorkerStartRequest::new),
+                Combinators.combine(statuses(), longs, longs, longs, utf8Strings(30), utf8Strings(30)).as(WorkerStartReply::new),
+                longs.map(WorkersInGroupRequest::new),
+                longs.list().ofMaxSize(10).map(WorkersInGroupReply::new),
+                Combinators.combine(longs, longs, payloads()).as(Command::new),
+                Combinators.combine(longs, longs, statuses(), payloads()).as(Notify::new),
+                Arbitraries.just(new Stop()),
+                Arbitraries.just(new StopOk()));
+    }
+}

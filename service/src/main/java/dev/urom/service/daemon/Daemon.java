@@ -1,0 +1,281 @@
+package dev.urom.service.daemon;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.urom.framework.discovery.DiscoveredPlugin;
+import dev.urom.framework.discovery.PluginDiscovery;
+import dev.urom.framework.discovery.ScanResult;
+import dev.urom.framework.wire.FrameChannel;
+import dev.urom.framework.wire.Protocol;
+import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.service.logging.ServiceLogging;
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * The UROM daemon: accepts hosts on its control address, answers their requests (plugin list,
+ * worker start or join, group membership) and supervises the worker processes it starts.
+ *
+ * <p>When it listens on a Unix socket, its workers listen on sockets in a run directory next to
+ * it ({@code <socket>.workers/worker-<id>.sock}); on TCP, on the daemon's host with a port of
+ * their choosing.
+ *
+ * <p>Registers nothing global (no shutdown hook, no logging set-up: see {@link
+ * #configureLogging}). Thread-safe. One thread accepts; each connection has a thread of a cached
+ * pool; workers are spawned from one long-lived thread.
+ */
+public final class Daemon implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(Daemon.class);
+    private static final String RUN_DIR_SUFFIX = ".workers";
+
+    private final DaemonConfig config;
+    private final ServerSocketChannel server;
+    private final ServiceAddress address;
+    private final Path runDir;
+    private final WorkerSupervisor supervisor;
+    private final ControlRequests requests;
+    private final ExecutorService connectionThreads = Executors.newCachedThreadPool(daemonThreads("urom-daemon-connection-"));
+    private final Set<ControlConnection> connections = ConcurrentHashMap.newKeySet();
+    private final AtomicLong connectionNumbers = new AtomicLong();
+    private final Thread acceptor;
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    private final Object closeLock = new Object();
+    private volatile boolean closing;
+
+    private Daemon(DaemonConfig config, ServerSocketChannel server, ServiceAddress address, Path runDir, PluginDiscovery discovery) {
+        this.config = config;
+        this.server = server;
+        this.address = address;
+        this.runDir = runDir;
+        this.supervisor = new WorkerSupervisor(config, discovery.registry(), this::workerListenAddress);
+        this.requests = new ControlRequests(config.pluginPath(), discovery, new StartRequestCheck(CpuSet.ofThisProcess()), supervisor);
+        this.acceptor = new Thread(this::acceptLoop, "urom-daemon-accept");
+        this.acceptor.setDaemon(true);
+    }
+
+    /**
+     * Scans the plugin path, binds the control address and starts serving.
+     *
+     * @throws IOException one line when the address cannot be bound (in use by a live daemon, not
+     *     a socket, no permission) or the run directory cannot be made
+     */
+    public static Daemon start(DaemonConfig config) throws IOException {
+        return start(config, new PluginDiscovery());
+    }
+
+    /** {@link #start(DaemonConfig)} with the given discovery (tests look at its id registry). */
+    static Daemon start(DaemonConfig config, PluginDiscovery discovery) throws IOException {
+        requireNonNull(config, "config is null");
+        requireNonNull(discovery, "discovery is null");
+        ScanResult scan = discovery.scan(config.pluginPath());
+        ServerSocketChannel server;
+        try {
+            server = config.listen().bind();
+        } catch (IOException e) {
+            throw new IOException("cannot listen on " + config.listen() + ": " + e.getMessage(), e);
+        }
+        Path runDir = null;
+        try {
+            ServiceAddress address = config.listen().boundTo(server);
+            if (address.isUnix()) {
+                runDir = prepareRunDir(address.unixPath());
+            }
+            Daemon daemon = new Daemon(config, server, address, runDir, discovery);
+            daemon.acceptor.start();
+            LOG.info("daemon listening on {} (pid {}); plugins: {}; max workers {}, max message size {} bytes", address,
+                    ProcessHandle.current().pid(), describe(scan.plugins()), config.maxWorkers(), config.maxMessageSize());
+            return daemon;
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            if (config.listen().isUnix()) {
+                Files.deleteIfExists(config.listen().unixPath());
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Sets up the daemon's logging: {@code <logDir>/urom_daemon_dev.log} at the configured levels,
+     * and WARN and above on stderr.
+     *
+     * @return the log file actually used
+     */
+    public static Path configureLogging(DaemonConfig config) {
+        return ServiceLogging.configure(config.logDir(), ServiceLogging.DAEMON_LOG_FILE, config.logLevel(), config.sdkLogLevel(), true);
+    }
+
+    /** The address the daemon actually listens on (for TCP port 0: the port it got). */
+    public ServiceAddress address() {
+        return address;
+    }
+
+    public DaemonConfig config() {
+        return config;
+    }
+
+    /** The workers now starting or running, by id. */
+    public List<WorkerInfo> workers() {
+        return supervisor.snapshot();
+    }
+
+    /**
+     * Shuts down in order: stops accepting, closes every host connection, ends every worker and
+     * waits for it, removes the socket file and the run directory. Idempotent; a second caller
+     * waits until the first has finished.
+     */
+    @Override
+    public void close() {
+        synchronized (closeLock) {
+            if (terminated.getCount() == 0) {
+                return;
+            }
+            closing = true;
+            LOG.info("daemon on {} shutting down", address);
+            try {
+                server.close();
+            } catch (IOException e) {
+                LOG.warn("closing the control socket failed: {}", e.getMessage());
+            }
+            joinQuietly(acceptor);
+            connections.forEach(ControlConnection::close);
+            supervisor.close();
+            connectionThreads.shutdownNow();
+            try {
+                connectionThreads.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            removeFiles();
+            LOG.info("daemon on {} stopped", address);
+            terminated.countDown();
+        }
+    }
+
+    /** Blocks until {@link #close()} has finished. */
+    public void awaitTermination() throws InterruptedException {
+        terminated.await();
+    }
+
+    /** Blocks until {@link #close()} has finished or {@code timeout} passed; whether it finished. */
+    public boolean awaitTermination(Duration timeout) throws InterruptedException {
+        return terminated.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void acceptLoop() {
+        while (!closing) {
+            SocketChannel socket;
+            try {
+                socket = server.accept();
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException e) {
+                if (!closing) {
+                    LOG.error("accepting a connection failed: {}", e.getMessage());
+                }
+                return;
+            }
+            long number = connectionNumbers.incrementAndGet();
+            String peer = ControlConnection.describe(number, socket);
+            FrameChannel channel = new FrameChannel(socket, Protocol.CONTROL_FRAME_LIMIT);
+            ControlConnection[] self = new ControlConnection[1];
+            ControlConnection connection = new ControlConnection(channel, peer, config.maxMessageSize(), requests,
+                    () -> connections.remove(self[0]));
+            self[0] = connection;
+            connections.add(connection);
+            try {
+                connectionThreads.execute(connection);
+            } catch (RejectedExecutionException e) {
+                connections.remove(connection);
+                connection.close();
+                return;
+            }
+            if (closing) {
+                connection.close();
+            }
+        }
+    }
+
+    private String workerListenAddress(long workerId) {
+        if (runDir != null) {
+            return "unix:" + runDir.resolve("worker-" + Long.toUnsignedString(workerId) + ".sock");
+        }
+        return ServiceAddress.tcp(address.host(), 0).toString();
+    }
+
+    private static Path prepareRunDir(Path socket) throws IOException {
+        Path runDir = socket.resolveSibling(socket.getFileName() + RUN_DIR_SUFFIX);
+        deleteTree(runDir);
+        Files.createDirectory(runDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        return runDir;
+    }
+
+    private void removeFiles() {
+        try {
+            if (address.isUnix()) {
+                Files.deleteIfExists(address.unixPath());
+            }
+            if (runDir != null) {
+                deleteTree(runDir);
+            }
+        } catch (IOException e) {
+            LOG.warn("removing the daemon's socket files failed: {}", e.getMessage());
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    private static String describe(List<DiscoveredPlugin> plugins) {
+        if (plugins.isEmpty()) {
+            return "none";
+        }
+        return plugins.stream()
+                .map(p -> p.name() + " (" + StartRequestCheck.hex(p.id()) + ", " + p.kind().name().toLowerCase(java.util.Locale.ROOT) + ")")
+                .collect(Collectors.joining(", "));
+    }
+
+    private static void joinQuietly(Thread thread) {
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static java.util.concurrent.ThreadFactory daemonThreads(String prefix) {
+        AtomicLong n = new AtomicLong();
+        return runnable -> {
+            Thread t = new Thread(runnable, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

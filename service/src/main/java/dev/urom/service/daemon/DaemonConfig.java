@@ -1,0 +1,197 @@
+package dev.urom.service.daemon;
+
+import dev.urom.framework.discovery.PluginPath;
+import dev.urom.framework.wire.Message;
+import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.service.logging.LogLevels;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Everything the daemon is started with. Validated in the constructor: every refusal is an
+ * {@link IllegalArgumentException} with one line naming the setting (by its command-line option
+ * where it has one) and the reason. Immutable.
+ *
+ * @param listen where the daemon accepts hosts
+ * @param logLevel numeric level of the service's own messages ({@code -l/--log-level})
+ * @param sdkLogLevel numeric level of the framework internals ({@code --sdk-log-level})
+ * @param maxMessageSize largest command or notification, its 24-byte header included ({@code
+ *     -m/--max-msg-size})
+ * @param maxWorkers most workers at a time, a power of two ({@code --max-workers})
+ * @param logDir where the daemon and its workers write their logs
+ * @param pluginPath the {@code UROM_PLUGIN_PATH} value ({@code ;}-separated directories)
+ * @param workerIdleTimeout how long a worker waits for its first host after READY
+ * @param workerStartTimeout how long the daemon waits for a worker's READY or FAILED line
+ * @param workerJvmOptions JVM options of every worker process
+ * @param workerMainClass the worker's main class (tests put a stand-in here)
+ */
+public record DaemonConfig(
+        ServiceAddress listen,
+        int logLevel,
+        int sdkLogLevel,
+        int maxMessageSize,
+        int maxWorkers,
+        Path logDir,
+        String pluginPath,
+        Duration workerIdleTimeout,
+        Duration workerStartTimeout,
+        List<String> workerJvmOptions,
+        String workerMainClass) {
+
+    public static final int DEFAULT_LOG_LEVEL = 50;
+    public static final int DEFAULT_SDK_LOG_LEVEL = 40;
+    public static final int DEFAULT_MAX_MESSAGE_SIZE = 4096;
+    /** The smallest max message size: the command header plus 64 bytes of payload. */
+    public static final int MIN_MAX_MESSAGE_SIZE = 64 + Message.Command.HEADER_BYTES;
+    public static final int MAX_MAX_MESSAGE_SIZE = 16 << 20;
+    public static final int DEFAULT_MAX_WORKERS = 64;
+    public static final int MAX_MAX_WORKERS = 1 << 16;
+    public static final Path DEFAULT_LOG_DIR = Path.of("/var/log/doca/urom");
+    public static final Duration DEFAULT_WORKER_IDLE_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_WORKER_START_TIMEOUT = Duration.ofSeconds(20);
+    public static final List<String> DEFAULT_WORKER_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto");
+    public static final String DEFAULT_WORKER_MAIN_CLASS = "dev.urom.service.worker.WorkerMain";
+
+    public DaemonConfig {
+        if (listen == null) {
+            throw new IllegalArgumentException("listen address is missing");
+        }
+        checkLevel("--log-level", logLevel);
+        checkLevel("--sdk-log-level", sdkLogLevel);
+        if (maxMessageSize < MIN_MAX_MESSAGE_SIZE) {
+            throw new IllegalArgumentException("--max-msg-size " + maxMessageSize + " is below the minimum of " + MIN_MAX_MESSAGE_SIZE
+                    + " bytes (64 bytes of payload + the " + Message.Command.HEADER_BYTES + "-byte command header)");
+        }
+        if (maxMessageSize > MAX_MAX_MESSAGE_SIZE) {
+            throw new IllegalArgumentException("--max-msg-size " + maxMessageSize + " is over the maximum of " + MAX_MAX_MESSAGE_SIZE + " bytes");
+        }
+        if (maxWorkers <= 0 || Integer.bitCount(maxWorkers) != 1) {
+            throw new IllegalArgumentException("--max-workers " + maxWorkers + " is not a power of two");
+        }
+        if (maxWorkers > MAX_MAX_WORKERS) {
+            throw new IllegalArgumentException("--max-workers " + maxWorkers + " is over the maximum of " + MAX_MAX_WORKERS);
+        }
+        if (logDir == null) {
+            throw new IllegalArgumentException("log directory is missing");
+        }
+        logDir = logDir.toAbsolutePath().normalize();
+        pluginPath = pluginPath == null ? "" : pluginPath;
+        PluginPath.parse(pluginPath);
+        checkPositive("worker idle timeout", workerIdleTimeout);
+        checkPositive("worker start timeout", workerStartTimeout);
+        if (workerJvmOptions == null) {
+            throw new IllegalArgumentException("worker JVM options are missing");
+        }
+        for (String option : workerJvmOptions) {
+            if (option == null || option.isBlank()) {
+                throw new IllegalArgumentException("worker JVM options " + workerJvmOptions + " hold an empty option");
+            }
+        }
+        workerJvmOptions = List.copyOf(workerJvmOptions);
+        if (workerMainClass == null || workerMainClass.isBlank() || workerMainClass.chars().anyMatch(Character::isWhitespace)) {
+            throw new IllegalArgumentException("worker main class '" + workerMainClass + "' is not a class name");
+        }
+    }
+
+    /**
+     * The defaults: listen on {@link ServiceAddress#defaultListen()}, levels 50 and 40, 4096-byte
+     * messages, 64 workers, logs in {@code /var/log/doca/urom}, the plugin path of the
+     * environment ({@code UROM_PLUGIN_PATH}, empty when unset).
+     */
+    public static DaemonConfig defaults() {
+        return new DaemonConfig(ServiceAddress.defaultListen(), DEFAULT_LOG_LEVEL, DEFAULT_SDK_LOG_LEVEL, DEFAULT_MAX_MESSAGE_SIZE,
+                DEFAULT_MAX_WORKERS, DEFAULT_LOG_DIR, System.getenv(PluginPath.ENVIRONMENT_VARIABLE), DEFAULT_WORKER_IDLE_TIMEOUT,
+                DEFAULT_WORKER_START_TIMEOUT, DEFAULT_WORKER_JVM_OPTIONS, DEFAULT_WORKER_MAIN_CLASS);
+    }
+
+    /**
+     * The command line the daemon parses: the words of {@code SERVICE_ARGS} (split on white space)
+     * first, then {@code args}, so an option given on the command line wins over the same option
+     * in {@code SERVICE_ARGS} when the parser keeps the last one.
+     *
+     * @param serviceArgs the {@code SERVICE_ARGS} value; null or blank adds nothing
+     */
+    public static List<String> withServiceArgs(String serviceArgs, List<String> args) {
+        List<String> all = new ArrayList<>();
+        if (serviceArgs != null && !serviceArgs.isBlank()) {
+            all.addAll(Arrays.asList(serviceArgs.strip().split("\\s+")));
+        }
+        all.addAll(args);
+        return List.copyOf(all);
+    }
+
+    public DaemonConfig withListen(ServiceAddress value) {
+        return new DaemonConfig(value, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
+                workerStartTimeout, workerJvmOptions, workerMainClass);
+    }
+
+    public DaemonConfig withLogLevel(int value) {
+        return new DaemonConfig(listen, value, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
+                workerStartTimeout, workerJvmOptions, workerMainClass);
+    }
+
+    public DaemonConfig withSdkLogLevel(int value) {
+        return new DaemonConfig(listen, logLevel, value, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
+                workerStartTimeout, workerJvmOptions, workerMainClass);
+    }
+
+    public DaemonConfig withMaxMessageSize(int value) {
+        return new DaemonConfig(listen, logLevel, sdkLogLevel, value, maxWorkers, logDir, pluginPath, workerIdleTimeout,
+                workerStartTimeout, workerJvmOptions, workerMainClass);
+    }
+
+    public DaemonConfig withMaxWorkers(int value) {
+        return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, value, logDir, pluginPath, workerIdleTimeout,
+                workerStartTimeout, workerJvmOptions, workerMainClass);
+    }
+
+    public DaemonConfig withLogDir(Path value) {
+        return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, value, pluginPath, workerIdleTimeout,
+                workerStartTimeout, workerJvmOptions, workerMainClass);
+    }
+
+    public DaemonConfig withPluginPath(String value) {
+        return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, value, workerIdleTimeout,
+                workerStartTimeout, workerJvmOptions, workerMainClass);
+    }
+
+    public DaemonConfig withWorkerIdleTimeout(Duration value) {
+        return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, value,
+                workerStartTimeout, workerJvmOptions, workerMainClass);
+    }
+
+    public DaemonConfig withWorkerStartTimeout(Duration value) {
+        return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
+                value, workerJvmOptions, workerMainClass);
+    }
+
+    public DaemonConfig withWorkerJvmOptions(List<String> value) {
+        return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
+                workerStartTimeout, value, workerMainClass);
+    }
+
+    public DaemonConfig withWorkerMainClass(String value) {
+        return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
+                workerStartTimeout, workerJvmOptions, value);
+    }
+
+    private static void checkLevel(String option, int level) {
+        try {
+            LogLevels.fromNumeric(level);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + " " + level + " is not one of " + LogLevels.ACCEPTED);
+        }
+    }
+
+    private static void checkPositive(String what, Duration value) {
+        if (value == null) {
+            throw new IllegalArgumentException(what + " is missing");
+        }
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(what + " " + value.toMillis() + " ms is not positive");
+        }
+    }
+}

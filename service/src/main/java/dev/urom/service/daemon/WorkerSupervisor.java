@@ -1,0 +1,436 @@
+package dev.urom.service.daemon;
+
+import dev.urom.framework.discovery.DiscoveredPlugin;
+import dev.urom.framework.discovery.PluginIdRegistry;
+import dev.urom.framework.wire.Message.WorkerStartReply;
+import dev.urom.framework.wire.Message.WorkerStartRequest;
+import dev.urom.framework.wire.Protocol;
+import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.framework.worker.PluginSpec;
+import dev.urom.spi.UromStatus;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongFunction;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * The daemon's table of workers: starts worker processes (or joins running ones), waits for their
+ * status line, reaps them when they exit, and ends them all on {@link #close()}.
+ *
+ * <p>A worker id is taken from the moment its start begins: a second start of the same id waits
+ * for the first and then joins it (or, when the first failed, starts it afresh). A worker holds a
+ * lease on its plugin ids from before it is spawned until its process exits.
+ *
+ * <p>Thread-safe: the table is guarded by this object's lock; nothing that blocks (spawning,
+ * waiting for the status line) runs under it.
+ */
+final class WorkerSupervisor implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(WorkerSupervisor.class);
+    private static final int STATUS_LINE_MAX_BYTES = 4096;
+    private static final long EXIT_GRACE_SECONDS = 10;
+    private static final long STDIN_GRACE_MILLIS = 3000;
+
+    private final DaemonConfig config;
+    private final PluginIdRegistry registry;
+    private final WorkerCommandLine commandLine;
+    private final LongFunction<String> listenAddressOf;
+    private final WorkerSpawner spawner = new WorkerSpawner();
+    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread t = new Thread(runnable, "urom-worker-timers");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Map<Long, Worker> workers = new HashMap<>();
+    private final Set<Process> live = new HashSet<>();
+    private boolean closed;
+
+    /**
+     * @param listenAddressOf the address a worker with the given id is told to listen on
+     */
+    WorkerSupervisor(DaemonConfig config, PluginIdRegistry registry, LongFunction<String> listenAddressOf) {
+        this.config = config;
+        this.registry = registry;
+        this.commandLine = new WorkerCommandLine(config);
+        this.listenAddressOf = listenAddressOf;
+    }
+
+    /**
+     * Starts the worker {@code request} asks for, or joins the running one with its id. The
+     * request must already have passed {@link StartRequestCheck}.
+     *
+     * @param plugins the plugins the daemon accepts now (for the paths of the requested ids)
+     * @param peer names the requesting connection in log lines
+     */
+    WorkerStartReply start(WorkerStartRequest request, List<DiscoveredPlugin> plugins, String peer) {
+        while (true) {
+            Worker existing;
+            Worker created = null;
+            synchronized (this) {
+                if (closed) {
+                    return refused(request, new Refusal(UromStatus.SHUTDOWN, "the daemon is shutting down"), peer);
+                }
+                long id = request.workerId() == Protocol.ANY_WORKER ? lowestFreeId() : request.workerId();
+                existing = workers.get(id);
+                if (existing == null) {
+                    if (workers.size() >= config.maxWorkers()) {
+                        return refused(request, new Refusal(UromStatus.FULL, "the daemon already runs its maximum of "
+                                + config.maxWorkers() + " workers (--max-workers)"), peer);
+                    }
+                    created = new Worker(id, request.gid(), request.pluginMask());
+                    workers.put(id, created);
+                } else if (existing.state == WorkerInfo.State.RUNNING) {
+                    return join(existing, request, peer);
+                }
+            }
+            if (created != null) {
+                return launch(created, request, plugins, peer);
+            }
+            existing.settled.join();
+        }
+    }
+
+    /** The ids of the running workers of group {@code gid} (of every group for {@link Protocol#ALL_GROUPS}), ascending (unsigned). */
+    synchronized List<Long> workersInGroup(long gid) {
+        return workers.values().stream()
+                .filter(w -> w.state == WorkerInfo.State.RUNNING && (gid == Protocol.ALL_GROUPS || w.gid == gid))
+                .map(w -> w.id)
+                .sorted(Long::compareUnsigned)
+                .toList();
+    }
+
+    /** The workers now in the table, by id. */
+    synchronized List<WorkerInfo> snapshot() {
+        return workers.values().stream()
+                .map(w -> new WorkerInfo(w.id, w.gid, w.mask, w.process == null ? -1 : w.process.pid(), w.address, w.state))
+                .sorted(Comparator.comparing(WorkerInfo::id, Long::compareUnsigned))
+                .toList();
+    }
+
+    /**
+     * Refuses further starts, then ends every worker process: closes its stdin (a worker ends at
+     * EOF), sends SIGTERM to those still there after a grace period, SIGKILL after another, and
+     * waits for each. Idempotent.
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        spawner.close();
+        List<Process> processes;
+        synchronized (this) {
+            processes = new ArrayList<>(live);
+        }
+        for (Process process : processes) {
+            closeQuietly(process);
+        }
+        awaitExits(processes, STDIN_GRACE_MILLIS);
+        for (Process process : processes) {
+            if (process.isAlive()) {
+                LOG.warn("worker process {} did not end within {} ms of EOF on its stdin; sending SIGTERM", process.pid(), STDIN_GRACE_MILLIS);
+                process.destroy();
+            }
+        }
+        awaitExits(processes, TimeUnit.SECONDS.toMillis(EXIT_GRACE_SECONDS));
+        for (Process process : processes) {
+            if (process.isAlive()) {
+                LOG.warn("worker process {} did not end within {} s of SIGTERM; killing it", process.pid(), EXIT_GRACE_SECONDS);
+                process.destroyForcibly();
+            }
+        }
+        awaitExits(processes, TimeUnit.SECONDS.toMillis(EXIT_GRACE_SECONDS));
+        timers.shutdownNow();
+    }
+
+    /** Waits until every process has ended or {@code millis} have passed, whichever is first. */
+    private static void awaitExits(List<Process> processes, long millis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        try {
+            for (Process process : processes) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || !process.waitFor(left, TimeUnit.NANOSECONDS)) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private long lowestFreeId() {
+        long id = 0;
+        while (workers.containsKey(id)) {
+            id++;
+        }
+        return id;
+    }
+
+    private WorkerStartReply join(Worker worker, WorkerStartRequest request, String peer) {
+        long missing = request.pluginMask() & ~worker.mask;
+        if (missing != 0) {
+            return refused(request, new Refusal(UromStatus.INVALID_VALUE, "worker " + Long.toUnsignedString(worker.id) + " runs plugins "
+                    + StartRequestCheck.hex(worker.mask) + " and cannot take on " + StartRequestCheck.hex(missing)
+                    + "; ask for a subset of its plugins or another worker id"), peer);
+        }
+        LOG.info("worker {} (pid {}) joined by {}", Long.toUnsignedString(worker.id), worker.process.pid(), peer);
+        return new WorkerStartReply(UromStatus.SUCCESS, worker.id, worker.gid, worker.mask, worker.address, "");
+    }
+
+    private WorkerStartReply launch(Worker worker, WorkerStartRequest request, List<DiscoveredPlugin> plugins, String peer) {
+        try {
+            return spawnAndAwaitReady(worker, request, plugins, peer);
+        } finally {
+            synchronized (this) {
+                if (worker.state != WorkerInfo.State.RUNNING) {
+                    workers.remove(worker.id, worker);
+                }
+            }
+            worker.settled.complete(null);
+        }
+    }
+
+    private WorkerStartReply spawnAndAwaitReady(Worker worker, WorkerStartRequest request, List<DiscoveredPlugin> plugins, String peer) {
+        PluginIdRegistry.Lease lease;
+        try {
+            lease = registry.lease(worker.mask);
+        } catch (IllegalArgumentException e) {
+            return refused(request, new Refusal(UromStatus.NOT_FOUND, e.getMessage()), peer);
+        }
+        List<PluginSpec> specs = new ArrayList<>();
+        for (DiscoveredPlugin plugin : plugins) {
+            if ((plugin.id() & worker.mask) != 0) {
+                specs.add(new PluginSpec(plugin.path(), plugin.id()));
+            }
+        }
+        List<String> command = commandLine.build(worker.id, worker.gid, listenAddressOf.apply(worker.id), request.cpus(), specs);
+        Process process;
+        try {
+            process = spawner.spawn(command, envOf(request), started -> register(worker, started, lease));
+        } catch (IOException e) {
+            lease.close();
+            return refused(request, new Refusal(UromStatus.OPERATING_SYSTEM,
+                    "cannot start worker " + Long.toUnsignedString(worker.id) + ": " + e.getMessage()), peer);
+        }
+        LOG.debug("worker {} (pid {}) spawned: {}", Long.toUnsignedString(worker.id), process.pid(), command);
+        return awaitStatusLine(worker, process, request, peer);
+    }
+
+    /** Runs on the spawner thread, before the process can be reaped. */
+    private void register(Worker worker, Process process, PluginIdRegistry.Lease lease) {
+        synchronized (this) {
+            worker.process = process;
+            worker.lease = lease;
+            live.add(process);
+            if (closed) {
+                process.destroyForcibly();
+            }
+        }
+        process.onExit().thenRun(() -> reap(worker, process));
+    }
+
+    private WorkerStartReply awaitStatusLine(Worker worker, Process process, WorkerStartRequest request, String peer) {
+        String name = "worker " + Long.toUnsignedString(worker.id) + " (pid " + process.pid() + ")";
+        long timeoutMs = config.workerStartTimeout().toMillis();
+        AtomicBoolean timedOut = new AtomicBoolean();
+        ScheduledFuture<?> timer;
+        try {
+            timer = timers.schedule(() -> {
+                timedOut.set(true);
+                process.destroyForcibly();
+            }, timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            process.destroyForcibly();
+            return refused(request, new Refusal(UromStatus.SHUTDOWN, "the daemon is shutting down"), peer);
+        }
+        String line;
+        try (InputStream stdout = process.getInputStream()) {
+            line = readLine(stdout);
+        } catch (IOException e) {
+            line = null;
+        } finally {
+            timer.cancel(false);
+        }
+        if (line == null) {
+            if (timedOut.get()) {
+                return refused(request, new Refusal(UromStatus.TIME_OUT,
+                        name + " did not report READY within " + timeoutMs + " ms; it was killed"), peer);
+            }
+            return refused(request, new Refusal(UromStatus.INITIALIZATION, name + " " + exitBeforeReady(process)), peer);
+        }
+        if (line.startsWith("READY ")) {
+            return ready(worker, process, line.substring("READY ".length()).strip(), name, request, peer);
+        }
+        if (line.startsWith("FAILED ")) {
+            killLater(process);
+            return refused(request, failedLine(name, line.substring("FAILED ".length())), peer);
+        }
+        process.destroyForcibly();
+        return refused(request, new Refusal(UromStatus.INITIALIZATION,
+                name + " wrote '" + printable(line) + "' instead of READY or FAILED; it was killed"), peer);
+    }
+
+    private WorkerStartReply ready(Worker worker, Process process, String address, String name, WorkerStartRequest request, String peer) {
+        try {
+            ServiceAddress.parse(address);
+        } catch (IllegalArgumentException e) {
+            process.destroyForcibly();
+            return refused(request, new Refusal(UromStatus.INITIALIZATION,
+                    name + " reported an address that is not valid (" + e.getMessage() + "); it was killed"), peer);
+        }
+        synchronized (this) {
+            if (workers.get(worker.id) != worker || closed) {
+                return refused(request, new Refusal(UromStatus.INITIALIZATION, name + " ended right after it reported READY"), peer);
+            }
+            worker.address = address;
+            worker.state = WorkerInfo.State.RUNNING;
+        }
+        LOG.info("{} started for {}: plugins {}, gid {}, listening on {}", name, peer, StartRequestCheck.hex(worker.mask),
+                Long.toUnsignedString(worker.gid), address);
+        return new WorkerStartReply(UromStatus.SUCCESS, worker.id, worker.gid, worker.mask, address, "");
+    }
+
+    private static Refusal failedLine(String name, String rest) {
+        int space = rest.indexOf(' ');
+        String statusName = space < 0 ? rest : rest.substring(0, space);
+        String reason = space < 0 ? "" : rest.substring(space + 1).strip();
+        UromStatus status;
+        try {
+            status = UromStatus.valueOf(statusName);
+        } catch (IllegalArgumentException e) {
+            status = UromStatus.INITIALIZATION;
+            reason = rest;
+        }
+        if (status.isSuccess()) {
+            status = UromStatus.INITIALIZATION;
+            reason = rest;
+        }
+        return new Refusal(status, name + " failed to start: " + (reason.isEmpty() ? "no reason given" : printable(reason)));
+    }
+
+    private String exitBeforeReady(Process process) {
+        try {
+            if (process.waitFor(EXIT_GRACE_SECONDS, TimeUnit.SECONDS)) {
+                return ExitStatus.describe(process.exitValue()) + " before it reported READY";
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        process.destroyForcibly();
+        return "closed its stdout without reporting READY; it was killed";
+    }
+
+    private void killLater(Process process) {
+        try {
+            timers.schedule(process::destroyForcibly, EXIT_GRACE_SECONDS, TimeUnit.SECONDS);
+        } catch (RejectedExecutionException e) {
+            process.destroyForcibly();
+        }
+    }
+
+    private void reap(Worker worker, Process process) {
+        synchronized (this) {
+            workers.remove(worker.id, worker);
+            live.remove(process);
+        }
+        worker.lease.close();
+        closeQuietly(process);
+        worker.settled.complete(null);
+        String how = ExitStatus.describe(process.exitValue())
+                + CrashReport.summary(WorkerCommandLine.crashReport(config.logDir(), process.pid()));
+        if (process.exitValue() == 0) {
+            LOG.info("worker {} (pid {}) {}", Long.toUnsignedString(worker.id), process.pid(), how);
+        } else {
+            LOG.warn("worker {} (pid {}) {}", Long.toUnsignedString(worker.id), process.pid(), how);
+        }
+    }
+
+    private static WorkerStartReply refused(WorkerStartRequest request, Refusal refusal, String peer) {
+        LOG.warn("WORKER_START from {} refused: {} {}", peer, refusal.status(), refusal.message());
+        return new WorkerStartReply(refusal.status(), request.workerId(), request.gid(), request.pluginMask(), "", refusal.message());
+    }
+
+    private static Map<String, String> envOf(WorkerStartRequest request) {
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String item : request.env()) {
+            int equals = item.indexOf('=');
+            env.put(item.substring(0, equals), item.substring(equals + 1));
+        }
+        return env;
+    }
+
+    /** One line of at most {@value #STATUS_LINE_MAX_BYTES} bytes without its end, or null at EOF before any byte. */
+    private static String readLine(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        int b;
+        while ((b = in.read()) >= 0 && b != '\n') {
+            if (line.size() < STATUS_LINE_MAX_BYTES) {
+                line.write(b);
+            }
+        }
+        if (b < 0 && line.size() == 0) {
+            return null;
+        }
+        String text = line.toString(StandardCharsets.UTF_8);
+        return text.endsWith("\r") ? text.substring(0, text.length() - 1) : text;
+    }
+
+    private static String printable(String text) {
+        StringBuilder out = new StringBuilder();
+        text.codePoints().forEach(c -> {
+            if (Character.isISOControl(c)) {
+                out.append(String.format("\\x%02x", c));
+            } else {
+                out.appendCodePoint(c);
+            }
+        });
+        return out.length() > 200 ? out.substring(0, 200) + "..." : out.toString();
+    }
+
+    private static void closeQuietly(Process process) {
+        try {
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            // the pipe is gone with the process
+        }
+    }
+
+    /** One entry of the table; fields other than {@code settled} are guarded by the supervisor's lock. */
+    private static final class Worker {
+        final long id;
+        final long gid;
+        final long mask;
+        /** Completes when the start ends, whichever way. */
+        final CompletableFuture<Void> settled = new CompletableFuture<>();
+        Process process;
+        PluginIdRegistry.Lease lease;
+        String address = "";
+        WorkerInfo.State state = WorkerInfo.State.STARTING;
+
+        Worker(long id, long gid, long mask) {
+            this.id = id;
+            this.gid = gid;
+            this.mask = mask;
+        }
+    }
+}

@@ -1,0 +1,414 @@
+package dev.urom.service.worker;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.urom.framework.wire.Frame;
+import dev.urom.framework.wire.FrameCodec;
+import dev.urom.framework.wire.FrameDecoder;
+import dev.urom.framework.wire.Handshake;
+import dev.urom.framework.wire.Message;
+import dev.urom.framework.wire.Message.Command;
+import dev.urom.framework.wire.Message.ErrorReply;
+import dev.urom.framework.wire.Message.Hello;
+import dev.urom.framework.wire.Message.HelloOk;
+import dev.urom.framework.wire.Message.Stop;
+import dev.urom.framework.wire.Message.StopOk;
+import dev.urom.framework.wire.MessageType;
+import dev.urom.framework.wire.Protocol;
+import dev.urom.framework.wire.Role;
+import dev.urom.framework.wire.WireException;
+import dev.urom.framework.worker.WorkerHost;
+import dev.urom.spi.PluginIface;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
+import dev.urom.spi.WorkerCommand;
+import dev.urom.spi.WorkerNotification;
+import java.io.IOException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * The worker's data plane: one thread, one {@link Selector} over the listening socket and every
+ * host connection, driving the {@link WorkerHost}.
+ *
+ * <p>Each connection must open with HELLO (role host, this protocol version) and gets its own dest
+ * id in HELLO_OK. A COMMAND goes to {@link WorkerHost#submit} with the connection's dest id; every
+ * notification the host produces goes back, as a NOTIFY packed by its plugin's {@code
+ * packNotification}, to the connection with that dest id (dropped when that connection has gone).
+ * STOP is answered with STOP_OK after the notifications of the same round, then the connection
+ * closes. A frame over the limit, malformed, of an unknown type or unexpected closes that
+ * connection only (with a best-effort ERROR), logged as a warning.
+ *
+ * <p>While commands are in flight the loop polls ({@code selectNow} and {@code progress}) and
+ * spins for a short while before it sleeps in {@code select}; when idle it blocks in {@code
+ * select}. Nothing on the path hands work to another thread.
+ *
+ * <p>Not thread-safe: {@link #run} and {@link #close} are called by the thread that owns the
+ * worker host. {@link #run} returns when the worker should end: its last connection closed after at
+ * least one handshake, or no host completed a handshake within the idle timeout.
+ */
+final class DataPlane implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(DataPlane.class);
+    private static final int READ_BUFFER_BYTES = 64 * 1024;
+    private static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    private static final long IDLE_SELECT_MS = 100;
+    private static final long MAX_IN_FLIGHT_SELECT_MS = 8;
+    private static final byte[] NO_PAYLOAD = new byte[0];
+
+    private final long workerId;
+    private final WorkerHost host;
+    private final ServerSocketChannel server;
+    private final Selector selector;
+    private final int maxMessageSize;
+    private final int frameLimit;
+    private final long idleTimeoutNanos;
+    private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER_BYTES);
+    private final ByteBuffer writeBuffer;
+    private final List<HostConnection> connections = new ArrayList<>();
+    private final Consumer<SelectionKey> onReady = this::onReady;
+    private final Consumer<WorkerNotification> onNotification = this::deliver;
+    private long nextConnectionId = 1;
+    private long inFlight;
+    private boolean everConnected;
+    private boolean stopsPending;
+    private boolean activity;
+
+    /**
+     * @param server bound, in any blocking mode; owned by the caller
+     * @param idleTimeoutMillis how long to wait for the first host
+     * @throws IOException when the selector cannot be opened or the server registered
+     */
+    DataPlane(long workerId, WorkerHost host, ServerSocketChannel server, int maxMessageSize, long idleTimeoutMillis)
+            throws IOException {
+        this.workerId = workerId;
+        this.host = requireNonNull(host, "host is null");
+        this.server = requireNonNull(server, "server is null");
+        this.maxMessageSize = maxMessageSize;
+        this.frameLimit = Protocol.dataFrameLimit(maxMessageSize);
+        this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(idleTimeoutMillis);
+        this.writeBuffer = ByteBuffer.allocateDirect(Protocol.LENGTH_FIELD_BYTES + frameLimit).order(ByteOrder.LITTLE_ENDIAN);
+        this.selector = Selector.open();
+        server.configureBlocking(false);
+        server.register(selector, SelectionKey.OP_ACCEPT);
+    }
+
+    /**
+     * Serves hosts until the worker should end.
+     *
+     * @return why it ended, one line for the log
+     * @throws IOException when the selector or the listening socket fails
+     */
+    String run() throws IOException {
+        long idleDeadline = System.nanoTime() + idleTimeoutNanos;
+        long spinStart = 0;
+        long sleepMillis = 0;
+        while (true) {
+            activity = false;
+            if (inFlight > 0) {
+                if (sleepMillis == 0) {
+                    selector.selectNow(onReady);
+                } else {
+                    selector.select(onReady, sleepMillis);
+                }
+            } else {
+                long timeout = IDLE_SELECT_MS;
+                if (!everConnected) {
+                    long left = TimeUnit.NANOSECONDS.toMillis(idleDeadline - System.nanoTime());
+                    timeout = Math.max(1, Math.min(timeout, left));
+                }
+                selector.select(onReady, timeout);
+            }
+            if (host.progress(onNotification) > 0) {
+                activity = true;
+            }
+            if (stopsPending) {
+                finishStops();
+            }
+            if (everConnected && connections.isEmpty()) {
+                return "the last host connection has closed";
+            }
+            if (!everConnected && System.nanoTime() - idleDeadline >= 0) {
+                return "no host connected within " + TimeUnit.NANOSECONDS.toMillis(idleTimeoutNanos) + " ms";
+            }
+            if (activity || inFlight == 0) {
+                spinStart = 0;
+                sleepMillis = 0;
+            } else if (spinStart == 0) {
+                spinStart = System.nanoTime();
+            } else if (sleepMillis == 0) {
+                if (System.nanoTime() - spinStart > SPIN_NANOS) {
+                    sleepMillis = 1;
+                } else {
+                    Thread.onSpinWait();
+                }
+            } else {
+                sleepMillis = Math.min(sleepMillis * 2, MAX_IN_FLIGHT_SELECT_MS);
+            }
+        }
+    }
+
+    private void onReady(SelectionKey key) {
+        activity = true;
+        if (key.channel() == server) {
+            accept();
+            return;
+        }
+        HostConnection connection = (HostConnection) key.attachment();
+        try {
+            if (key.isValid() && key.isReadable()) {
+                read(connection);
+            }
+            if (key.isValid() && key.isWritable() && connection.flush() && connection.state() == HostConnection.State.CLOSING) {
+                drop(connection, connection.closeReason());
+            }
+        } catch (IOException e) {
+            drop(connection, "I/O failed: " + e.getMessage());
+        }
+    }
+
+    private void accept() {
+        while (true) {
+            SocketChannel channel;
+            try {
+                channel = server.accept();
+            } catch (IOException e) {
+                LOG.warn("worker {}: accepting a host connection failed: {}", workerId, e.getMessage());
+                return;
+            }
+            if (channel == null) {
+                return;
+            }
+            try {
+                channel.configureBlocking(false);
+                if (channel.supportedOptions().contains(StandardSocketOptions.TCP_NODELAY)) {
+                    channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                }
+                SelectionKey key = channel.register(selector, SelectionKey.OP_READ);
+                HostConnection connection = new HostConnection(nextConnectionId++, channel, key, new FrameDecoder(frameLimit));
+                key.attach(connection);
+                connections.add(connection);
+                LOG.info("worker {}: host connection {} accepted", workerId, connection.id());
+            } catch (IOException e) {
+                LOG.warn("worker {}: setting up a host connection failed: {}", workerId, e.getMessage());
+                closeQuietly(channel);
+            }
+        }
+    }
+
+    private void read(HostConnection connection) throws IOException {
+        readBuffer.clear();
+        int n = connection.channel().read(readBuffer);
+        if (n < 0) {
+            drop(connection, connection.decoder().hasPartialFrame() ? "the host closed it in the middle of a frame" : "the host closed it");
+            return;
+        }
+        readBuffer.flip();
+        List<Frame> frames;
+        try {
+            frames = connection.decoder().feed(readBuffer);
+        } catch (WireException e) {
+            refuse(connection, e.reason() == WireException.Reason.FRAME_TOO_LARGE ? UromStatus.TOO_BIG : UromStatus.INVALID_VALUE,
+                    e.getMessage());
+            return;
+        }
+        for (int i = 0; i < frames.size() && connection.state() != HostConnection.State.CLOSING; i++) {
+            handle(connection, frames.get(i).message());
+        }
+    }
+
+    private void handle(HostConnection connection, Message message) throws IOException {
+        switch (connection.state()) {
+            case AWAITING_HELLO -> handshake(connection, message);
+            case OPEN -> {
+                if (message instanceof Command command) {
+                    inFlight++;
+                    host.submit(new WorkerCommand(connection.id(), command.type(), command.uromContext(), command.payload()));
+                } else if (message instanceof Stop) {
+                    LOG.info("worker {}: host connection {} sent STOP", workerId, connection.id());
+                    connection.state(HostConnection.State.STOPPING);
+                    stopsPending = true;
+                } else {
+                    refuse(connection, UromStatus.NOT_SUPPORTED, message.messageType() + " is not accepted on a worker data connection");
+                }
+            }
+            case STOPPING -> refuse(connection, UromStatus.BAD_STATE, message.messageType() + " arrived after STOP");
+            case CLOSING -> {
+                // nothing more is read from a closing connection
+            }
+        }
+    }
+
+    private void handshake(HostConnection connection, Message message) throws IOException {
+        if (!(message instanceof Hello hello)) {
+            refuse(connection, UromStatus.UNEXPECTED, "the first message must be HELLO, not " + message.messageType());
+            return;
+        }
+        Optional<ErrorReply> refusal = Handshake.check(hello);
+        if (refusal.isPresent()) {
+            refuse(connection, refusal.get().status(), refusal.get().message());
+        } else if (hello.role() != Role.HOST) {
+            refuse(connection, UromStatus.NOT_SUPPORTED, "a worker accepts hosts only, not role " + hello.role());
+        } else {
+            connection.state(HostConnection.State.OPEN);
+            everConnected = true;
+            connection.send(FrameCodec.encode(0, new HelloOk(Protocol.VERSION, maxMessageSize, connection.id())));
+            LOG.info("worker {}: host connection {} opened", workerId, connection.id());
+        }
+    }
+
+    /** Answers every STOP of this round with STOP_OK and closes those connections. */
+    private void finishStops() {
+        stopsPending = false;
+        for (int i = connections.size() - 1; i >= 0; i--) {
+            HostConnection connection = connections.get(i);
+            if (connection.state() == HostConnection.State.STOPPING) {
+                try {
+                    connection.send(FrameCodec.encode(0, new StopOk()));
+                    closeOrDrop(connection, "the host stopped");
+                } catch (IOException e) {
+                    drop(connection, "STOP_OK could not be written: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** Logs the refusal, sends ERROR as far as the socket takes it, and closes the connection. */
+    private void refuse(HostConnection connection, UromStatus status, String reason) {
+        LOG.warn("worker {}: host connection {} closed: {}", workerId, connection.id(), reason);
+        try {
+            connection.send(FrameCodec.encode(0, new ErrorReply(status, reason)));
+            closeOrDrop(connection, reason);
+        } catch (IOException | IllegalArgumentException e) {
+            drop(connection, reason);
+        }
+    }
+
+    private void closeOrDrop(HostConnection connection, String reason) {
+        connection.closeAfterOutput(reason);
+        if (!connection.hasOutput()) {
+            drop(connection, reason);
+        }
+    }
+
+    private void drop(HostConnection connection, String reason) {
+        if (connections.remove(connection)) {
+            connection.close();
+            LOG.info("worker {}: host connection {} closed: {}", workerId, connection.id(), reason);
+        }
+    }
+
+    private void deliver(WorkerNotification notification) {
+        if (inFlight > 0) {
+            inFlight--;
+        }
+        HostConnection connection = connection(notification.destId());
+        if (connection == null || connection.state() == HostConnection.State.CLOSING) {
+            LOG.debug("worker {}: notification for host connection {} dropped: the connection has gone (plugin id 0x{}, context {})",
+                    workerId, notification.destId(), Long.toHexString(notification.type()), notification.uromContext());
+            return;
+        }
+        byte[] packed = pack(notification);
+        writeBuffer.clear();
+        writeBuffer.putInt(Protocol.FRAME_HEADER_BYTES + packed.length)
+                .putShort((short) MessageType.NOTIFY.code())
+                .putShort((short) 0)
+                .putLong(0)
+                .put(packed)
+                .flip();
+        try {
+            connection.send(writeBuffer);
+        } catch (IOException e) {
+            drop(connection, "writing a notification failed: " + e.getMessage());
+        }
+    }
+
+    /** The NOTIFY body for {@code n}: its plugin's packing, checked; an error notification when that fails. */
+    private byte[] pack(WorkerNotification n) {
+        PluginIface plugin = host.plugin(n.type()).orElse(null);
+        byte[] packed;
+        try {
+            packed = plugin == null ? n.pack() : plugin.packNotification(n);
+        } catch (UromException e) {
+            LOG.warn("worker {}: plugin 0x{} could not pack a notification (context {}): {}: {}",
+                    workerId, Long.toHexString(n.type()), n.uromContext(), e.status(), e.getMessage());
+            return failure(n, e.status());
+        } catch (RuntimeException | StackOverflowError e) {
+            LOG.error("worker {}: plugin 0x{} threw while packing a notification (context {})",
+                    workerId, Long.toHexString(n.type()), n.uromContext(), e);
+            return failure(n, UromStatus.UNEXPECTED);
+        }
+        String problem = checkPacked(packed);
+        if (problem != null) {
+            LOG.warn("worker {}: plugin 0x{} packed a notification (context {}) that cannot be sent: {}",
+                    workerId, Long.toHexString(n.type()), n.uromContext(), problem);
+            return failure(n, packed != null && packed.length + Protocol.FRAME_HEADER_BYTES > frameLimit
+                    ? UromStatus.TOO_BIG : UromStatus.UNEXPECTED);
+        }
+        return packed;
+    }
+
+    private String checkPacked(byte[] packed) {
+        if (packed == null) {
+            return "no bytes";
+        }
+        if (packed.length < WorkerNotification.HEADER_BYTES) {
+            return packed.length + " bytes, shorter than the " + WorkerNotification.HEADER_BYTES + "-byte header";
+        }
+        long len = ByteBuffer.wrap(packed).order(ByteOrder.LITTLE_ENDIAN).getLong(16);
+        if (len != packed.length - WorkerNotification.HEADER_BYTES) {
+            return "its len field says " + Long.toUnsignedString(len) + " but " + (packed.length - WorkerNotification.HEADER_BYTES)
+                    + " payload bytes follow";
+        }
+        if (packed.length + Protocol.FRAME_HEADER_BYTES > frameLimit) {
+            return "a frame of " + (packed.length + Protocol.FRAME_HEADER_BYTES) + " bytes would be over the limit of " + frameLimit;
+        }
+        return null;
+    }
+
+    private static byte[] failure(WorkerNotification n, UromStatus status) {
+        return new WorkerNotification(n.destId(), n.type(), n.uromContext(), status, NO_PAYLOAD).pack();
+    }
+
+    private HostConnection connection(long destId) {
+        for (int i = 0; i < connections.size(); i++) {
+            HostConnection connection = connections.get(i);
+            if (connection.id() == destId) {
+                return connection;
+            }
+        }
+        return null;
+    }
+
+    /** Closes every host connection and the selector (not the server channel or the host). */
+    @Override
+    public void close() {
+        for (HostConnection connection : new ArrayList<>(connections)) {
+            drop(connection, "the worker is ending");
+        }
+        try {
+            selector.close();
+        } catch (IOException e) {
+            LOG.debug("worker {}: closing the selector failed: {}", workerId, e.getMessage());
+        }
+    }
+
+    private static void closeQuietly(SocketChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // already broken
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package dev.urom.service.worker;
+
+import dev.urom.framework.wire.FrameDecoder;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+
+/**
+ * One host's data connection to this worker: its dest id, its frame decoder, its handshake state
+ * and the bytes still to be written to it.
+ *
+ * <p>Not thread-safe: owned by the {@link DataPlane} thread. Writes never block: what the socket
+ * does not take is queued (copied) and {@code OP_WRITE} is asked for until the queue is empty.
+ */
+final class HostConnection {
+    enum State {
+        /** Connected; the first frame must be HELLO. */
+        AWAITING_HELLO,
+        /** Handshake done: commands are accepted. */
+        OPEN,
+        /** STOP received: answered with STOP_OK after this round's notifications. */
+        STOPPING,
+        /** Nothing more is read; the connection closes once its output is written. */
+        CLOSING
+    }
+
+    private final long id;
+    private final SocketChannel channel;
+    private final SelectionKey key;
+    private final FrameDecoder decoder;
+    private final ArrayDeque<ByteBuffer> output = new ArrayDeque<>();
+    private State state = State.AWAITING_HELLO;
+    private String closeReason;
+
+    HostConnection(long id, SocketChannel channel, SelectionKey key, FrameDecoder decoder) {
+        this.id = id;
+        this.channel = channel;
+        this.key = key;
+        this.decoder = decoder;
+    }
+
+    /** This connection's dest id (HELLO_OK's connection id). */
+    long id() {
+        return id;
+    }
+
+    SocketChannel channel() {
+        return channel;
+    }
+
+    FrameDecoder decoder() {
+        return decoder;
+    }
+
+    State state() {
+        return state;
+    }
+
+    void state(State newState) {
+        state = newState;
+    }
+
+    /** Why the connection is closing (set with {@link #closeAfterOutput}); null while it is not. */
+    String closeReason() {
+        return closeReason;
+    }
+
+    /**
+     * Writes {@code frame} (position to limit) now as far as the socket takes it and queues a copy
+     * of the rest. Consumes {@code frame}; the caller may reuse it afterwards.
+     *
+     * @throws IOException when the write fails: the connection is broken
+     */
+    void send(ByteBuffer frame) throws IOException {
+        if (output.isEmpty()) {
+            channel.write(frame);
+            if (!frame.hasRemaining()) {
+                return;
+            }
+            key.interestOps(key.interestOps() | SelectionKey.OP_WRITE);
+        }
+        ByteBuffer rest = ByteBuffer.allocate(frame.remaining());
+        rest.put(frame).flip();
+        output.add(rest);
+    }
+
+    /**
+     * Writes queued output as far as the socket takes it.
+     *
+     * @return whether everything queued has been written
+     * @throws IOException when the write fails
+     */
+    boolean flush() throws IOException {
+        ByteBuffer head;
+        while ((head = output.peek()) != null) {
+            channel.write(head);
+            if (head.hasRemaining()) {
+                return false;
+            }
+            output.poll();
+        }
+        key.interestOps(key.interestOps() & ~SelectionKey.OP_WRITE);
+        return true;
+    }
+
+    boolean hasOutput() {
+        return !output.isEmpty();
+    }
+
+    /** Stops reading: the connection is closed once its queued output is written. */
+    void closeAfterOutput(String reason) {
+        state = State.CLOSING;
+        closeReason = reason;
+        if (key.isValid()) {
+            key.interestOps(key.interestOps() & ~SelectionKey.OP_READ);
+        }
+    }
+
+    /** Closes the socket; idempotent. */
+    void close() {
+        key.cancel();
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing a socket that failed: nothing left to do
+        }
+    }
+}

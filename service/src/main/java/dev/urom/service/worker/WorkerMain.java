@@ -1,0 +1,220 @@
+package dev.urom.service.worker;
+
+import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.framework.worker.PluginFailure;
+import dev.urom.framework.worker.PluginLoader;
+import dev.urom.framework.worker.WorkerHost;
+import dev.urom.framework.worker.WorkerHostConfig;
+import dev.urom.service.logging.ServiceLogging;
+import dev.urom.service.os.Affinity;
+import dev.urom.service.os.ParentDeath;
+import dev.urom.service.os.StartupReply;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
+import java.io.IOException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * The worker process: loads its plugins, listens for hosts and serves them on one thread (see
+ * {@link DataPlane}) until its last host is done.
+ *
+ * <p>Command line: see {@link WorkerArguments}. Its stdout carries exactly one line, then closes:
+ * {@code READY <address>} once every plugin is open and the worker listens, or {@code FAILED
+ * <STATUS> <reason>}. Exit status: 0 when its hosts are done or none came within the idle timeout,
+ * 1 for a failed start or when the daemon is gone (stdin closed), 2 for a bad command line. A
+ * worker is killed with its parent ({@link ParentDeath}).
+ */
+public final class WorkerMain {
+    static final int EXIT_OK = 0;
+    static final int EXIT_FAILED = 1;
+    static final int EXIT_USAGE = 2;
+
+    private static volatile Logger log;
+    private static volatile Path socketFile;
+
+    private WorkerMain() {}
+
+    public static void main(String[] args) {
+        WorkerArguments arguments;
+        try {
+            arguments = WorkerArguments.parse(args);
+        } catch (IllegalArgumentException e) {
+            // nothing but this line can have been written to stdout yet
+            System.out.println("FAILED " + UromStatus.INVALID_VALUE + " " + oneLine(e.getMessage()));
+            System.out.flush();
+            System.exit(EXIT_USAGE);
+            return;
+        }
+        // Log4j2 and JNA each take a good part of the start-up: configure logging on a second thread
+        // while this one loads JNA for the stdout hand-over and the parent-death signal.
+        FutureTask<Path> logging = new FutureTask<>(() -> ServiceLogging.configure(arguments.logDir(),
+                ServiceLogging.workerLogFile(ProcessHandle.current().pid()), arguments.logLevel(), arguments.sdkLogLevel()));
+        Thread loggingThread = new Thread(logging, "urom-logging-setup");
+        loggingThread.setDaemon(true);
+        loggingThread.start();
+        StartupReply reply = claimReply();
+        try {
+            ParentDeath.arm(ParentDeath.parentPid());
+        } catch (UromException e) {
+            send(reply, "FAILED " + e.status() + " " + oneLine(e.getMessage()));
+            System.exit(EXIT_FAILED);
+        }
+        StdinWatcher.start(System.in, WorkerMain::daemonGone);
+        System.exit(run(arguments, reply, logging));
+    }
+
+    private static int run(WorkerArguments arguments, StartupReply reply, FutureTask<Path> logging) {
+        long workerId = arguments.workerId();
+        Logger logger;
+        try {
+            Path file = awaitLogging(logging);
+            logger = LogManager.getLogger(WorkerMain.class);
+            log = logger;
+            logger.info("worker {} (gid {}, pid {}) starting; logging to {}; plugins {}", Long.toUnsignedString(workerId),
+                    Long.toUnsignedString(arguments.gid()), ProcessHandle.current().pid(), file, arguments.plugins());
+        } catch (RuntimeException e) {
+            return fail(reply, UromStatus.INVALID_VALUE, e.getMessage());
+        }
+        if (!arguments.cpus().isEmpty()) {
+            try {
+                Affinity.pinProcess(arguments.cpus());
+                logger.info("worker {}: pinned to CPU {}", workerId, Affinity.format(arguments.cpus()));
+            } catch (UromException e) {
+                return fail(reply, e.status(), e.getMessage());
+            }
+        }
+        WorkerHost host = WorkerHost.open(workerId, arguments.plugins(), PluginLoader.standard(),
+                WorkerHostConfig.defaults().withMaxMessageSize(arguments.maxMessageSize()));
+        if (!host.failures().isEmpty()) {
+            PluginFailure failure = host.failures().values().iterator().next();
+            host.close();
+            return fail(reply, failure.status(), "plugin '" + failure.spec().name() + "' (" + failure.spec() + "): " + failure.reason());
+        }
+        ServerSocketChannel server;
+        ServiceAddress address;
+        try {
+            server = arguments.listen().bind();
+            if (arguments.listen().isUnix()) {
+                socketFile = arguments.listen().unixPath();
+            }
+            address = arguments.listen().boundTo(server);
+        } catch (IOException e) {
+            host.close();
+            return fail(reply, UromStatus.IO_FAILED, "cannot listen on " + arguments.listen() + ": " + describe(e));
+        }
+        int status = EXIT_OK;
+        try (DataPlane plane = new DataPlane(workerId, host, server, arguments.maxMessageSize(), arguments.idleTimeoutMs())) {
+            send(reply, "READY " + address);
+            logger.info("worker {}: ready on {}", workerId, address);
+            String reason = plane.run();
+            logger.info("worker {}: stopping: {}", workerId, reason);
+        } catch (IOException e) {
+            logger.error("worker {}: the data plane failed: {}", workerId, describe(e));
+            send(reply, "FAILED " + UromStatus.IO_FAILED + " the data plane failed: " + describe(e));
+            status = EXIT_FAILED;
+        } finally {
+            host.close();
+            closeServer(server);
+        }
+        logger.info("worker {}: stopped", workerId);
+        return status;
+    }
+
+    private static StartupReply claimReply() {
+        try {
+            return StartupReply.claim();
+        } catch (IOException | LinkageError e) {
+            System.out.println("FAILED " + UromStatus.OPERATING_SYSTEM + " cannot set up the start-up reply: " + oneLine(e.getMessage()));
+            System.out.flush();
+            System.exit(EXIT_FAILED);
+            return null;
+        }
+    }
+
+    private static int fail(StartupReply reply, UromStatus status, String reason) {
+        Logger logger = log;
+        if (logger != null) {
+            logger.error("worker start failed: {}: {}", status, reason);
+        }
+        send(reply, "FAILED " + status + " " + oneLine(reason));
+        return EXIT_FAILED;
+    }
+
+    /** The log file, once the logging thread is done; its failure rethrown as it was thrown. */
+    private static Path awaitLogging(FutureTask<Path> logging) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return logging.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof RuntimeException runtime) {
+                        throw runtime;
+                    }
+                    throw new IllegalStateException("logging could not be set up: " + e.getCause(), e.getCause());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static void send(StartupReply reply, String line) {
+        try {
+            reply.send(line);
+        } catch (IOException e) {
+            System.err.println("urom worker: " + e.getMessage());
+        }
+    }
+
+    /** The daemon holds our stdin: its end means the daemon is gone, and so must we be. */
+    private static void daemonGone() {
+        Logger logger = log;
+        if (logger != null) {
+            logger.warn("stdin closed: the daemon is gone; exiting at once");
+        }
+        Path socket = socketFile;
+        if (socket != null) {
+            try {
+                Files.deleteIfExists(socket);
+            } catch (IOException ignored) {
+                // the daemon's run directory is not ours to keep tidy any more
+            }
+        }
+        Runtime.getRuntime().halt(EXIT_FAILED);
+    }
+
+    private static void closeServer(ServerSocketChannel server) {
+        try {
+            server.close();
+        } catch (IOException e) {
+            log.debug("closing the listening socket failed: {}", describe(e));
+        }
+        Path socket = socketFile;
+        if (socket != null) {
+            try {
+                Files.deleteIfExists(socket);
+            } catch (IOException e) {
+                log.warn("cannot remove the socket file {}: {}", socket, describe(e));
+            }
+        }
+    }
+
+    private static String describe(Exception e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+
+    private static String oneLine(String text) {
+        return text == null ? "" : text.replace('\n', ' ').replace('\r', ' ');
+    }
+}

@@ -1,0 +1,562 @@
+package dev.urom.service.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.urom.framework.wire.FrameChannel;
+import dev.urom.framework.wire.Message;
+import dev.urom.framework.wire.Message.ErrorReply;
+import dev.urom.framework.wire.Message.Hello;
+import dev.urom.framework.wire.Message.PluginsReply;
+import dev.urom.framework.wire.Message.PluginsRequest;
+import dev.urom.framework.wire.Message.StopOk;
+import dev.urom.framework.wire.Message.WorkerStartReply;
+import dev.urom.framework.wire.Message.WorkersInGroupReply;
+import dev.urom.framework.wire.Message.WorkersInGroupRequest;
+import dev.urom.framework.wire.Protocol;
+import dev.urom.framework.wire.Role;
+import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.framework.wire.ServicePlugin;
+import dev.urom.nativebridge.testkit.NativeFixtures;
+import dev.urom.service.daemon.testing.ControlClient;
+import dev.urom.service.daemon.testing.FakeWorkerMain;
+import dev.urom.service.logging.ServiceLogging;
+import dev.urom.spi.UromStatus;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.apache.logging.log4j.core.config.Configurator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The daemon with real sockets and real worker processes (the {@link FakeWorkerMain} stand-in). */
+class DaemonTest {
+    private static final long ANY = Protocol.ANY_WORKER;
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
+
+    @TempDir
+    static Path pluginDir;
+
+    @TempDir
+    Path dir;
+
+    private final List<Daemon> daemons = new ArrayList<>();
+    private final List<ControlClient> clients = new ArrayList<>();
+    private Path logFile;
+    private long alpha;
+    private long beta;
+
+    @BeforeAll
+    static void compilePlugins() {
+        NativeFixtures.compileMinimalPlugin(pluginDir, "alpha.so", 1);
+        NativeFixtures.compileMinimalPlugin(pluginDir, "beta.so", 2);
+    }
+
+    @BeforeEach
+    void setUp() {
+        logFile = Daemon.configureLogging(config());
+    }
+
+    @AfterEach
+    void tearDown() {
+        clients.forEach(ControlClient::close);
+        daemons.forEach(Daemon::close);
+        ProcessHandle.current().children()
+                .filter(p -> p.info().arguments().map(a -> List.of(a).contains(FakeWorkerMain.class.getName())).orElse(false))
+                .forEach(ProcessHandle::destroyForcibly);
+        Configurator.reconfigure();
+    }
+
+    private DaemonConfig config() {
+        return DaemonConfig.defaults()
+                .withListen(ServiceAddress.unix(dir.resolve("urom.sock")))
+                .withLogDir(dir.resolve("log"))
+                .withPluginPath(pluginDir.toString())
+                .withWorkerMainClass(FakeWorkerMain.class.getName());
+    }
+
+    private Daemon start(DaemonConfig config) throws IOException {
+        Daemon daemon = Daemon.start(config);
+        daemons.add(daemon);
+        return daemon;
+    }
+
+    private ControlClient connect(Daemon daemon) throws Exception {
+        ControlClient client = ControlClient.connect(daemon.address());
+        clients.add(client);
+        return client;
+    }
+
+    /** Starts a daemon, connects a client and learns the two plugins' ids. */
+    private ControlClient daemonAndClient(DaemonConfig config) throws Exception {
+        ControlClient client = connect(start(config));
+        PluginsReply plugins = (PluginsReply) client.call(new PluginsRequest());
+        alpha = idOf(plugins, "alpha");
+        beta = idOf(plugins, "beta");
+        return client;
+    }
+
+    private static long idOf(PluginsReply reply, String name) {
+        return reply.plugins().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow().id();
+    }
+
+    private String log() throws IOException {
+        return Files.readString(logFile);
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static boolean alive(long pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    @Test
+    void pluginsAreTheCompiledOnesWithStableIds() throws Exception {
+        ControlClient client = connect(start(config()));
+
+        PluginsReply first = (PluginsReply) client.call(new PluginsRequest());
+        NativeFixtures.compileMinimalPlugin(pluginDir.resolve("later"), "gamma.so", 3);
+        Daemon second = start(config().withListen(ServiceAddress.unix(dir.resolve("second.sock")))
+                .withPluginPath(pluginDir + ";" + pluginDir.resolve("later")));
+        ControlClient other = connect(second);
+        PluginsReply withGamma = (PluginsReply) other.call(new PluginsRequest());
+        PluginsReply again = (PluginsReply) client.call(new PluginsRequest());
+
+        assertThat(first.plugins()).extracting(ServicePlugin::name, ServicePlugin::version, ServicePlugin::kind)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("alpha", 1L, "native"), org.assertj.core.groups.Tuple.tuple("beta", 2L, "native"));
+        assertThat(first.plugins()).allSatisfy(p -> assertThat(Long.bitCount(p.id())).isEqualTo(1));
+        assertThat(first.plugins().get(0).id()).isNotEqualTo(first.plugins().get(1).id());
+        assertThat(again).isEqualTo(first);
+        assertThat(withGamma.plugins()).extracting(ServicePlugin::name).containsExactly("alpha", "beta", "gamma");
+        assertThat(client.hello().maxMessageSize()).isEqualTo(DaemonConfig.DEFAULT_MAX_MESSAGE_SIZE);
+    }
+
+    @Test
+    void startAnyTakesTheLowestFreeIdsAndPassesTheCommandLineAndEnv() throws Exception {
+        ControlClient client = daemonAndClient(config().withMaxMessageSize(8192));
+        Path argsFile = dir.resolve("args.txt");
+        int cpu = firstAllowedCpu();
+
+        WorkerStartReply first = client.start(ANY, alpha | beta, 5, List.of("FAKE_ARGS_FILE=" + argsFile, "GREETING=hello"), List.of(cpu));
+        WorkerStartReply second = client.start(ANY, alpha, List.of());
+
+        Path runDir = dir.resolve("urom.sock.workers");
+        assertThat(first.status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(first.message()).isEmpty();
+        assertThat(first.workerId()).isZero();
+        assertThat(first.gid()).isEqualTo(5);
+        assertThat(first.pluginMask()).isEqualTo(alpha | beta);
+        assertThat(first.workerAddress()).isEqualTo("unix:" + runDir.resolve("worker-0.sock"));
+        assertThat(second.status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(second.workerId()).isEqualTo(1);
+        assertThat(second.workerAddress()).isEqualTo("unix:" + runDir.resolve("worker-1.sock"));
+
+        List<String> args = Files.readAllLines(argsFile);
+        assertThat(String.join(" ", args)).startsWith("--worker-id 0 --gid 5 --listen unix:" + runDir.resolve("worker-0.sock")
+                + " --log-dir " + dir.resolve("log") + " --log-level 50 --sdk-log-level 40 --max-msg-size 8192 --cpus " + cpu
+                + " --idle-timeout-ms 30000 ");
+        assertThat(args).contains(pluginDir.resolve("alpha.so") + ":" + Long.toUnsignedString(alpha),
+                pluginDir.resolve("beta.so") + ":" + Long.toUnsignedString(beta), "GREETING=hello");
+        assertThat(args.indexOf(pluginDir.resolve("alpha.so") + ":" + Long.toUnsignedString(alpha)))
+                .isGreaterThan(args.indexOf("--idle-timeout-ms"));
+
+        List<WorkerInfo> running = daemons.get(0).workers();
+        assertThat(running).extracting(WorkerInfo::id).containsExactly(0L, 1L);
+        assertThat(running).allSatisfy(w -> {
+            assertThat(w.state()).isEqualTo(WorkerInfo.State.RUNNING);
+            assertThat(alive(w.pid())).isTrue();
+        });
+        assertThat(log()).contains("worker 0 (pid " + running.get(0).pid() + ") started for connection 1");
+    }
+
+    @Test
+    void anExplicitIdStartsOnceAndLaterStartsJoinIt() throws Exception {
+        ControlClient client = daemonAndClient(config());
+        ControlClient other = connect(daemons.get(0));
+
+        WorkerStartReply started = client.start(7, alpha | beta, 3, List.of(), List.of());
+        WorkerStartReply joined = other.start(7, alpha, 4, List.of("FAKE_MODE=failed_UNKNOWN"), List.of());
+        WorkerStartReply sameMaskAgain = other.start(7, alpha | beta, 3, List.of(), List.of());
+
+        assertThat(started.status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(started.workerId()).isEqualTo(7);
+        assertThat(joined.status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(joined.workerId()).isEqualTo(7);
+        assertThat(joined.gid()).isEqualTo(3);
+        assertThat(joined.pluginMask()).isEqualTo(alpha | beta);
+        assertThat(joined.workerAddress()).isEqualTo(started.workerAddress());
+        assertThat(sameMaskAgain.status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(daemons.get(0).workers()).hasSize(1);
+        assertThat(log()).contains("worker 7 (pid " + daemons.get(0).workers().get(0).pid() + ") joined by connection 2");
+
+        WorkerStartReply otherPlugins = client.start(8, alpha, List.of());
+        WorkerStartReply joinWithMore = other.start(8, alpha | beta, 0, List.of(), List.of());
+        assertThat(otherPlugins.status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(joinWithMore.status()).isEqualTo(UromStatus.INVALID_VALUE);
+        assertThat(joinWithMore.message()).isEqualTo("worker 8 runs plugins " + hex(alpha) + " and cannot take on " + hex(beta)
+                + "; ask for a subset of its plugins or another worker id");
+    }
+
+    @Test
+    void concurrentStartsOfOneIdSpawnOneWorker() throws Exception {
+        daemonAndClient(config());
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try {
+            List<Callable<WorkerStartReply>> starts = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                ControlClient c = connect(daemons.get(0));
+                starts.add(() -> c.start(9, alpha, List.of()));
+            }
+            List<WorkerStartReply> replies = new ArrayList<>();
+            for (Future<WorkerStartReply> f : pool.invokeAll(starts)) {
+                replies.add(f.get(PATIENCE.toSeconds(), TimeUnit.SECONDS));
+            }
+            assertThat(replies).extracting(WorkerStartReply::status).containsOnly(UromStatus.SUCCESS);
+            assertThat(replies).extracting(WorkerStartReply::workerAddress).containsOnly(replies.get(0).workerAddress());
+        } finally {
+            pool.shutdownNow();
+        }
+        List<WorkerInfo> workers = daemons.get(0).workers();
+        assertThat(workers).hasSize(1);
+        String log = log();
+        assertThat(log.split("\\) started for ", -1)).hasSize(2);
+        assertThat(log.split("\\) joined by ", -1)).hasSize(3);
+    }
+
+    @Test
+    void workersInGroupListsTheRunningWorkersOfThatGroup() throws Exception {
+        ControlClient client = daemonAndClient(config());
+        for (int i = 0; i < 4; i++) {
+            assertThat(client.start(ANY, alpha, i % 2, List.of(), List.of()).status()).isEqualTo(UromStatus.SUCCESS);
+        }
+        assertThat(client.start(ANY, alpha, 0, List.of("FAKE_MODE=failed_NOT_FOUND"), List.of()).status()).isEqualTo(UromStatus.NOT_FOUND);
+
+        assertThat(((WorkersInGroupReply) client.call(new WorkersInGroupRequest(0))).workerIds()).containsExactly(0L, 2L);
+        assertThat(((WorkersInGroupReply) client.call(new WorkersInGroupRequest(1))).workerIds()).containsExactly(1L, 3L);
+        assertThat(((WorkersInGroupReply) client.call(new WorkersInGroupRequest(2))).workerIds()).isEmpty();
+    }
+
+    @Test
+    void beyondMaxWorkersTheAnswerIsFull() throws Exception {
+        ControlClient client = daemonAndClient(config().withMaxWorkers(2));
+        assertThat(client.start(ANY, alpha, List.of()).status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(client.start(ANY, alpha, List.of()).status()).isEqualTo(UromStatus.SUCCESS);
+
+        WorkerStartReply third = client.start(ANY, alpha, List.of());
+        WorkerStartReply joinStillWorks = client.start(1, alpha, List.of());
+
+        assertThat(third.status()).isEqualTo(UromStatus.FULL);
+        assertThat(third.message()).isEqualTo("the daemon already runs its maximum of 2 workers (--max-workers)");
+        assertThat(joinStillWorks.status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(log()).contains("WORKER_START from connection 1 (unix, user " + System.getProperty("user.name")
+                + ") refused: FULL the daemon already runs its maximum of 2 workers");
+    }
+
+    @Test
+    void badRequestsAreRefusedWithTheirStatusAndMessageAndStartNothing() throws Exception {
+        ControlClient client = daemonAndClient(config());
+        long unknown = 1L << 40;
+        CpuSet cpus = CpuSet.ofThisProcess();
+
+        assertRefused(client.start(ANY, 0, List.of()), UromStatus.NOT_FOUND, "plugin mask is 0: a worker needs at least one plugin");
+        assertRefused(client.start(ANY, alpha | unknown, List.of()), UromStatus.NOT_FOUND,
+                "plugin mask " + hex(alpha | unknown) + " names id " + hex(unknown) + ", which this daemon does not have (its plugins: "
+                        + hex(alpha | beta) + ")");
+        assertRefused(client.start(ANY, alpha, List.of("NOEQUALS")), UromStatus.INVALID_VALUE, "env item 'NOEQUALS' is not NAME=value");
+        assertRefused(client.start(ANY, alpha, List.of("1X=y")), UromStatus.INVALID_VALUE,
+                "env item '1X=y' has an invalid name '1X' (letters, digits and _, not starting with a digit)");
+        assertRefused(client.start(ANY, alpha, List.of("A-B=y")), UromStatus.INVALID_VALUE,
+                "env item 'A-B=y' has an invalid name 'A-B' (letters, digits and _, not starting with a digit)");
+        assertRefused(client.start(ANY, alpha, List.of("A=b c")), UromStatus.INVALID_VALUE, "env item 'A=b c' holds white space or a NUL");
+        assertRefused(client.start(ANY, alpha, List.of("A=b\tc")), UromStatus.INVALID_VALUE, "env item 'A=b\\tc' holds white space or a NUL");
+        for (String name : List.of("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH")) {
+            assertRefused(client.start(ANY, alpha, List.of("OK=1", name + "=/tmp/x")), UromStatus.NOT_PERMITTED,
+                    "env " + name + " is not permitted: it would let a host inject code into the worker");
+        }
+        assertRefused(client.start(ANY, alpha, List.of("LD_PRELOAD=/tmp/x.so", "BAD")), UromStatus.INVALID_VALUE,
+                "env item 'BAD' is not NAME=value");
+        assertRefused(client.start(ANY, alpha, 0, List.of(), List.of(firstAllowedCpu(), 4096)), UromStatus.INVALID_VALUE,
+                "cpu 4096 is not in the daemon's cpu set " + cpus);
+        assertRefused(client.start(ANY, 0, 0, List.of("LD_PRELOAD=x"), List.of(4096)), UromStatus.NOT_FOUND,
+                "plugin mask is 0: a worker needs at least one plugin");
+
+        assertThat(daemons.get(0).workers()).isEmpty();
+        assertThat(log()).contains("refused: NOT_PERMITTED env LD_PRELOAD is not permitted", "refused: INVALID_VALUE cpu 4096 is not in");
+    }
+
+    @Test
+    void aFailedLineGivesItsStatusAndFreesTheId() throws Exception {
+        ControlClient client = daemonAndClient(config());
+
+        WorkerStartReply failed = client.start(ANY, alpha, List.of("FAKE_MODE=failed_NOT_PERMITTED"));
+
+        assertThat(failed.status()).isEqualTo(UromStatus.NOT_PERMITTED);
+        assertThat(failed.message()).matches("worker 0 \\(pid \\d+\\) failed to start: fake worker told to fail");
+        assertThat(failed.workerAddress()).isEmpty();
+        assertThat(daemons.get(0).workers()).isEmpty();
+        await("the failed worker is reaped", () -> logHas("exited with status 1"));
+        WorkerStartReply next = client.start(ANY, alpha, List.of());
+        assertThat(next.status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(next.workerId()).isZero();
+    }
+
+    @Test
+    void noLineWithinTheStartTimeoutIsTimeOutAndTheWorkerIsKilled() throws Exception {
+        ControlClient client = daemonAndClient(config().withWorkerStartTimeout(Duration.ofSeconds(2)));
+
+        WorkerStartReply reply = client.start(ANY, alpha, List.of("FAKE_MODE=silent"));
+
+        assertThat(reply.status()).isEqualTo(UromStatus.TIME_OUT);
+        assertThat(reply.message()).matches("worker 0 \\(pid \\d+\\) did not report READY within 2000 ms; it was killed");
+        long pid = Long.parseLong(reply.message().replaceAll(".*\\(pid (\\d+)\\).*", "$1"));
+        await("the silent worker is gone", () -> !alive(pid));
+        await("the silent worker is reaped", () -> logHas("worker 0 (pid " + pid + ") was killed by signal 9 (SIGKILL)"));
+        assertThat(daemons.get(0).workers()).isEmpty();
+    }
+
+    @Test
+    void aWorkerThatExitsOrBabblesBeforeReadyIsAnInitializationFailure() throws Exception {
+        ControlClient client = daemonAndClient(config());
+
+        WorkerStartReply exited = client.start(ANY, alpha, List.of("FAKE_MODE=exit_3"));
+        WorkerStartReply babbled = client.start(ANY, alpha, List.of("FAKE_MODE=garbage"));
+
+        assertThat(exited.status()).isEqualTo(UromStatus.INITIALIZATION);
+        assertThat(exited.message()).matches("worker 0 \\(pid \\d+\\) exited with status 3 before it reported READY");
+        assertThat(babbled.status()).isEqualTo(UromStatus.INITIALIZATION);
+        assertThat(babbled.message()).matches("worker 0 \\(pid \\d+\\) wrote 'HELLO there' instead of READY or FAILED; it was killed");
+        await("both are reaped", () -> logHas("exited with status 3") && logHas("was killed by signal 9"));
+        assertThat(daemons.get(0).workers()).isEmpty();
+    }
+
+    @Test
+    void anExitedWorkerIsReapedAndItsIdIsFreeAgain() throws Exception {
+        ControlClient client = daemonAndClient(config());
+        assertThat(client.start(ANY, alpha, List.of()).status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(client.start(ANY, alpha, List.of()).status()).isEqualTo(UromStatus.SUCCESS);
+        long pid = daemons.get(0).workers().get(0).pid();
+
+        ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+
+        await("worker 0 is forgotten", () -> daemons.get(0).workers().stream().noneMatch(w -> w.id() == 0));
+        assertThat(log()).contains("worker 0 (pid " + pid + ") was killed by signal 9 (SIGKILL)");
+        assertThat(((WorkersInGroupReply) client.call(new WorkersInGroupRequest(0))).workerIds()).containsExactly(1L);
+        WorkerStartReply again = client.start(ANY, alpha, List.of());
+        assertThat(again.status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(again.workerId()).isZero();
+    }
+
+    @Test
+    void aWorkerHoldsALeaseOnItsPluginIdsUntilItExits() throws Exception {
+        dev.urom.framework.discovery.PluginDiscovery discovery = new dev.urom.framework.discovery.PluginDiscovery();
+        Daemon daemon = Daemon.start(config(), discovery);
+        daemons.add(daemon);
+        ControlClient client = connect(daemon);
+        PluginsReply plugins = (PluginsReply) client.call(new PluginsRequest());
+        long a = idOf(plugins, "alpha");
+        long b = idOf(plugins, "beta");
+
+        assertThat(client.start(ANY, a, List.of()).status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(client.start(ANY, a | b, List.of()).status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(discovery.registry().leaseCount(a)).isEqualTo(2);
+        assertThat(discovery.registry().leaseCount(b)).isEqualTo(1);
+
+        long pid = daemon.workers().get(1).pid();
+        ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+        await("worker 1 is reaped", () -> discovery.registry().leaseCount(b) == 0);
+        assertThat(discovery.registry().leaseCount(a)).isEqualTo(1);
+    }
+
+    @Test
+    void aConnectionThatSaysItIsAWorkerIsRefused() throws Exception {
+        Daemon daemon = start(config());
+        try (FrameChannel channel = new FrameChannel(daemon.address().connect(), Protocol.CONTROL_FRAME_LIMIT)) {
+            channel.send(0, Hello.of(Role.WORKER));
+            assertThat(channel.receive().message()).isInstanceOf(Message.HelloOk.class);
+            assertThat(channel.receive().message())
+                    .isEqualTo(new ErrorReply(UromStatus.NOT_PERMITTED, "the daemon serves hosts; this connection said it is a WORKER"));
+            assertThat(readsEof(channel.socket())).isTrue();
+        }
+    }
+
+    @Test
+    void aBadFrameClosesOnlyItsConnection() throws Exception {
+        ControlClient bystander = daemonAndClient(config());
+        ServiceAddress address = daemons.get(0).address();
+
+        assertThat(sendRawAfterHandshake(address, rawFrame(70_000 - 4, 10, new byte[0]))).isTrue();
+        assertThat(sendRawAfterHandshake(address, rawFrame(12, 99, new byte[0]))).isTrue();
+        assertThat(sendRawAfterHandshake(address, rawFrame(15, 10, new byte[3]))).isTrue();
+
+        assertThat(bystander.call(new PluginsRequest())).isInstanceOf(PluginsReply.class);
+        await("the three reasons are logged", () -> logHas("closed by the daemon: ") && countInLog("closed by the daemon: ") == 3);
+        assertThat(log()).contains("unknown message type 99");
+    }
+
+    @Test
+    void aMessageThatIsNotARequestGetsNotSupportedAndTheConnectionStays() throws Exception {
+        ControlClient client = daemonAndClient(config());
+
+        Message reply = client.call(new StopOk());
+
+        assertThat(reply).isEqualTo(new ErrorReply(UromStatus.NOT_SUPPORTED, "STOP_OK is not a request the daemon serves"));
+        assertThat(client.call(new PluginsRequest())).isInstanceOf(PluginsReply.class);
+    }
+
+    @Test
+    void anotherProtocolVersionIsRefused() throws Exception {
+        Daemon daemon = start(config());
+        try (FrameChannel channel = new FrameChannel(daemon.address().connect(), Protocol.CONTROL_FRAME_LIMIT)) {
+            channel.send(0, new Hello(Protocol.MAGIC, 2, Role.HOST));
+            Message reply = channel.receive().message();
+
+            assertThat(reply).isInstanceOf(ErrorReply.class);
+            assertThat(((ErrorReply) reply).status()).isEqualTo(UromStatus.UNSUPPORTED_VERSION);
+            assertThat(((ErrorReply) reply).message()).contains("2").contains("1");
+            assertThat(readsEof(channel.socket())).isTrue();
+        }
+        await("the refusal is logged", () -> logHas("refused at the handshake: UNSUPPORTED_VERSION"));
+    }
+
+    @Test
+    void closeEndsEveryWorkerAndRemovesTheSocketFiles() throws Exception {
+        ControlClient client = daemonAndClient(config());
+        client.start(ANY, alpha, List.of());
+        client.start(ANY, beta, List.of());
+        List<Long> pids = daemons.get(0).workers().stream().map(WorkerInfo::pid).toList();
+        assertThat(pids).hasSize(2).allSatisfy(pid -> assertThat(alive(pid)).isTrue());
+
+        daemons.get(0).close();
+
+        assertThat(daemons.get(0).awaitTermination(Duration.ZERO)).isTrue();
+        assertThat(pids).allSatisfy(pid -> assertThat(alive(pid)).isFalse());
+        assertThat(dir.resolve("urom.sock")).doesNotExist();
+        assertThat(dir.resolve("urom.sock.workers")).doesNotExist();
+        assertThat(readsEof(clientSocketOf(client))).isTrue();
+        for (long pid : pids) {
+            await("worker " + pid + " is reaped", () -> logHas("(pid " + pid + ") exited with status 0"));
+        }
+        daemons.get(0).close();
+    }
+
+    @Test
+    void closeEscalatesToSigtermForAWorkerThatIgnoresEof() throws Exception {
+        ControlClient client = daemonAndClient(config());
+        assertThat(client.start(ANY, alpha, List.of("FAKE_MODE=ignore_eof")).status()).isEqualTo(UromStatus.SUCCESS);
+        long pid = daemons.get(0).workers().get(0).pid();
+
+        daemons.get(0).close();
+
+        assertThat(alive(pid)).isFalse();
+        assertThat(log()).contains("worker process " + pid + " did not end within 3000 ms of EOF on its stdin; sending SIGTERM");
+        await("the worker is reaped", () -> logHas("worker 0 (pid " + pid + ") was killed by signal 15 (SIGTERM)"));
+    }
+
+    @Test
+    void aTcpDaemonReportsItsPortAndGivesWorkersTcpAddresses() throws Exception {
+        ControlClient client = daemonAndClient(config().withListen(ServiceAddress.tcp("127.0.0.1", 0)));
+
+        WorkerStartReply reply = client.start(ANY, alpha, List.of());
+
+        assertThat(daemons.get(0).address().port()).isPositive();
+        assertThat(reply.workerAddress()).isEqualTo("tcp:127.0.0.1:0");
+    }
+
+    private static void assertRefused(WorkerStartReply reply, UromStatus status, String message) {
+        assertThat(reply.status()).as(message).isEqualTo(status);
+        assertThat(reply.message()).isEqualTo(message);
+        assertThat(reply.workerAddress()).isEmpty();
+    }
+
+    private static int firstAllowedCpu() {
+        CpuSet cpus = CpuSet.ofThisProcess();
+        for (int cpu = 0; cpu < 4096; cpu++) {
+            if (cpus.contains(cpu)) {
+                return cpu;
+            }
+        }
+        throw new AssertionError("this process may run on no cpu below 4096: " + cpus);
+    }
+
+    private static String hex(long mask) {
+        return "0x" + Long.toHexString(mask);
+    }
+
+    private boolean logHas(String text) {
+        try {
+            return log().contains(text);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private int countInLog(String text) {
+        try {
+            return log().split(java.util.regex.Pattern.quote(text), -1).length - 1;
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /** A frame whose length field says {@code length}, of type {@code type}, with {@code body}. */
+    private static ByteBuffer rawFrame(int length, int type, byte[] body) {
+        ByteBuffer frame = ByteBuffer.allocate(4 + 12 + body.length).order(ByteOrder.LITTLE_ENDIAN);
+        frame.putInt(length).putShort((short) type).putShort((short) 0).putLong(1).put(body);
+        return frame.flip();
+    }
+
+    /** Connects, shakes hands, writes {@code frame} and tells whether the daemon then closed the connection. */
+    private static boolean sendRawAfterHandshake(ServiceAddress address, ByteBuffer frame) throws Exception {
+        try (FrameChannel channel = new FrameChannel(address.connect(), Protocol.CONTROL_FRAME_LIMIT)) {
+            dev.urom.framework.wire.Handshake.client(channel, Role.HOST);
+            while (frame.hasRemaining()) {
+                channel.socket().write(frame);
+            }
+            return readsEof(channel.socket());
+        }
+    }
+
+    /** Whether the next read sees the end of the stream (rather than data or a hang). */
+    private static boolean readsEof(SocketChannel socket) throws Exception {
+        ExecutorService reader = Executors.newSingleThreadExecutor();
+        try {
+            Future<Integer> read = reader.submit(() -> {
+                ByteBuffer one = ByteBuffer.allocate(1);
+                try {
+                    return socket.read(one);
+                } catch (IOException e) {
+                    return -1;
+                }
+            });
+            return read.get(PATIENCE.toSeconds(), TimeUnit.SECONDS) < 0;
+        } finally {
+            reader.shutdownNow();
+        }
+    }
+
+    private static SocketChannel clientSocketOf(ControlClient client) {
+        return client.socket();
+    }
+}

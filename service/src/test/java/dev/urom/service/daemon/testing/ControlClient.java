@@ -1,0 +1,72 @@
+package dev.urom.service.daemon.testing;
+
+import dev.urom.framework.wire.Frame;
+import dev.urom.framework.wire.FrameChannel;
+import dev.urom.framework.wire.Handshake;
+import dev.urom.framework.wire.Message;
+import dev.urom.framework.wire.Message.HelloOk;
+import dev.urom.framework.wire.Message.WorkerStartReply;
+import dev.urom.framework.wire.Message.WorkerStartRequest;
+import dev.urom.framework.wire.Protocol;
+import dev.urom.framework.wire.Role;
+import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.framework.wire.WireException;
+import dev.urom.spi.UromException;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** A bare control connection for tests: handshake, then one request and its reply at a time. Not thread-safe. */
+public final class ControlClient implements AutoCloseable {
+    private final FrameChannel channel;
+    private final HelloOk hello;
+    private final AtomicLong requestIds = new AtomicLong();
+
+    private ControlClient(FrameChannel channel, HelloOk hello) {
+        this.channel = channel;
+        this.hello = hello;
+    }
+
+    public static ControlClient connect(ServiceAddress address) throws IOException, UromException {
+        FrameChannel channel = new FrameChannel(address.connect(), Protocol.CONTROL_FRAME_LIMIT);
+        try {
+            return new ControlClient(channel, Handshake.client(channel, Role.HOST));
+        } catch (IOException | UromException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    /** The socket, for tests that check how the daemon ends the connection. */
+    public java.nio.channels.SocketChannel socket() {
+        return channel.socket();
+    }
+
+    public HelloOk hello() {
+        return hello;
+    }
+
+    /** Sends {@code request} and returns the reply, checking that it echoes the request id. */
+    public Message call(Message request) throws IOException, WireException {
+        long id = requestIds.incrementAndGet();
+        channel.send(id, request);
+        Frame reply = channel.receive();
+        if (reply.requestId() != id) {
+            throw new AssertionError("reply carries request id " + reply.requestId() + ", expected " + id);
+        }
+        return reply.message();
+    }
+
+    public WorkerStartReply start(long workerId, long mask, long gid, List<String> env, List<Integer> cpus) throws IOException, WireException {
+        return (WorkerStartReply) call(new WorkerStartRequest(workerId, mask, gid, env, cpus));
+    }
+
+    public WorkerStartReply start(long workerId, long mask, List<String> env) throws IOException, WireException {
+        return start(workerId, mask, 0, env, List.of());
+    }
+
+    @Override
+    public void close() {
+        channel.close();
+    }
+}

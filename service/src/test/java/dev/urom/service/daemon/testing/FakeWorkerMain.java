@@ -1,0 +1,91 @@
+package dev.urom.service.daemon.testing;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Stands in for the worker process in the daemon's tests. It takes the worker's command line but
+ * loads nothing; what it does is chosen by the environment the host asked for:
+ *
+ * <ul>
+ *   <li>{@code FAKE_MODE} unset or {@code ready}: prints {@code READY <its --listen value>}, then
+ *       waits for EOF on stdin and exits 0;
+ *   <li>{@code ready_exit_N}: prints READY, then exits with status N;
+ *   <li>{@code failed_STATUS}: prints {@code FAILED STATUS fake worker told to fail} and exits 1;
+ *   <li>{@code exit_N}: exits with status N without a line;
+ *   <li>{@code silent}: prints nothing and waits for EOF on stdin;
+ *   <li>{@code ignore_eof}: prints READY, then never ends by itself;
+ *   <li>{@code garbage}: prints a line that is neither READY nor FAILED, then waits for EOF.
+ * </ul>
+ *
+ * <p>{@code FAKE_ARGS_FILE}, when set, receives its arguments (one a line) and then its {@code
+ * FAKE_*} and {@code GREETING} variables as {@code NAME=value} lines.
+ */
+public final class FakeWorkerMain {
+    private FakeWorkerMain() {}
+
+    public static void main(String[] args) throws IOException {
+        String mode = System.getenv().getOrDefault("FAKE_MODE", "ready");
+        String argsFile = System.getenv("FAKE_ARGS_FILE");
+        if (argsFile != null) {
+            List<String> lines = new ArrayList<>(List.of(args));
+            Map<String, String> env = new TreeMap<>(System.getenv());
+            env.forEach((name, value) -> {
+                if (name.startsWith("FAKE_") || name.equals("GREETING")) {
+                    lines.add(name + "=" + value);
+                }
+            });
+            Files.write(Path.of(argsFile), lines, StandardCharsets.UTF_8);
+        }
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        if (mode.equals("ignore_eof")) {
+            out.println("READY " + option(args, "--listen"));
+            out.close();
+            while (true) {
+                try {
+                    Thread.sleep(Long.MAX_VALUE);
+                } catch (InterruptedException e) {
+                    // keep sleeping
+                }
+            }
+        }
+        if (mode.equals("ready") || mode.startsWith("ready_exit_")) {
+            out.println("READY " + option(args, "--listen"));
+            out.close();
+            if (mode.startsWith("ready_exit_")) {
+                System.exit(Integer.parseInt(mode.substring("ready_exit_".length())));
+            }
+        } else if (mode.startsWith("failed_")) {
+            out.println("FAILED " + mode.substring("failed_".length()) + " fake worker told to fail");
+            out.close();
+            System.exit(1);
+        } else if (mode.startsWith("exit_")) {
+            System.exit(Integer.parseInt(mode.substring("exit_".length())));
+        } else if (mode.equals("garbage")) {
+            out.println("HELLO there");
+            out.close();
+        } else if (!mode.equals("silent")) {
+            throw new IllegalArgumentException("FAKE_MODE " + mode + " is unknown");
+        }
+        while (System.in.read() >= 0) {
+            // wait for the daemon to close our stdin
+        }
+        System.exit(0);
+    }
+
+    private static String option(String[] args, String name) {
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals(name)) {
+                return args[i + 1];
+            }
+        }
+        throw new IllegalArgumentException("option " + name + " is missing");
+    }
+}

@@ -1,0 +1,53 @@
+package dev.urom.service.os;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ParentDeathTest {
+    private Process shell;
+    private ProcessHandle grandchild;
+
+    @AfterEach
+    void destroy() throws InterruptedException {
+        if (grandchild != null) {
+            grandchild.destroyForcibly();
+        }
+        if (shell != null) {
+            shell.destroyForcibly();
+            shell.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void theChildIsKilledWhenItsParentIsKilled() throws Exception {
+        List<String> probe = ChildJvm.command(ParentDeathProbe.class, List.of(), List.of());
+        List<String> quoted = new ArrayList<>();
+        for (String word : probe) {
+            quoted.add("'" + word.replace("'", "'\\''") + "'");
+        }
+        // sh stays the probe's parent: kill it and the probe must die with it.
+        shell = new ProcessBuilder("sh", "-c", String.join(" ", quoted) + " & wait")
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(shell.getInputStream(), StandardCharsets.UTF_8));
+        String line = out.readLine();
+        assertThat(line).startsWith("ARMED ");
+        long pid = Long.parseLong(line.substring("ARMED ".length()));
+        Optional<ProcessHandle> handle = ProcessHandle.of(pid);
+        assertThat(handle).isPresent();
+        grandchild = handle.get();
+        assertThat(grandchild.parent().map(ProcessHandle::pid)).contains(shell.pid());
+
+        shell.destroyForcibly();
+        assertThat(grandchild.onExit().get(30, TimeUnit.SECONDS).isAlive()).isFalse();
+    }
+}

@@ -1,0 +1,86 @@
+package dev.urom.service.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.urom.framework.wire.FrameChannel;
+import dev.urom.framework.wire.Handshake;
+import dev.urom.framework.wire.Message.HelloOk;
+import dev.urom.framework.wire.Protocol;
+import dev.urom.framework.wire.Role;
+import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.service.os.ChildJvm;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A {@link WorkerMain} child process for tests: started as the daemon starts one, with its single
+ * stdout line read. {@link #destroy()} kills it; tests call it from {@code @AfterEach}.
+ */
+final class WorkerProcess {
+    final Process process;
+    final String replyLine;
+    final List<FrameChannel> channels = new ArrayList<>();
+
+    private WorkerProcess(Process process, String replyLine) {
+        this.process = process;
+        this.replyLine = replyLine;
+    }
+
+    /** The usual arguments for worker 7 listening on {@code listen}, logging into {@code logDir}, plus {@code extra}. */
+    static List<String> args(ServiceAddress listen, Path logDir, int maxMessageSize, List<String> extra) {
+        List<String> args = new ArrayList<>(List.of(
+                "--worker-id", "7", "--gid", "3", "--listen", listen.toString(), "--log-dir", logDir.toString(),
+                "--log-level", "60", "--sdk-log-level", "40", "--max-msg-size", Integer.toString(maxMessageSize)));
+        args.addAll(extra);
+        return args;
+    }
+
+    /** Starts a worker in working directory {@code workDir} (where a JVM crash would leave a core file). */
+    static WorkerProcess start(Path workDir, List<String> jvmOptions, List<String> args) throws IOException {
+        Process process = ChildJvm.start(WorkerMain.class, jvmOptions, args, Map.of(), workDir);
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        return new WorkerProcess(process, out.readLine());
+    }
+
+    static WorkerProcess start(List<String> args) throws IOException {
+        return start(null, List.of(), args);
+    }
+
+    /** The address of {@code READY <address>}; fails the test on any other reply. */
+    ServiceAddress readyAddress() {
+        assertThat(replyLine).as("the worker's reply").startsWith("READY ");
+        return ServiceAddress.parse(replyLine.substring("READY ".length()));
+    }
+
+    /** A host connection that has done its handshake; closed by {@link #destroy()}. */
+    Connected connect() throws Exception {
+        FrameChannel channel = new FrameChannel(readyAddress().connect(), Protocol.CONTROL_FRAME_LIMIT);
+        channels.add(channel);
+        HelloOk ok = Handshake.client(channel, Role.HOST);
+        channel.setFrameLimit(Protocol.dataFrameLimit(ok.maxMessageSize()));
+        return new Connected(channel, ok);
+    }
+
+    /** Waits for the process to end and returns its exit status. */
+    int awaitExit() throws InterruptedException {
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the worker ended within 60 s").isTrue();
+        return process.exitValue();
+    }
+
+    void destroy() throws InterruptedException {
+        for (FrameChannel channel : channels) {
+            channel.close();
+        }
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    record Connected(FrameChannel channel, HelloOk hello) {}
+}
