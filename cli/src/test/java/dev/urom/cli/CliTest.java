@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,24 +31,15 @@ class CliTest {
         Files.copy(build.resolve("worker_graph_java.jar"), plugins.resolve("worker_graph_java.jar"));
     }
 
-    record Run(int status, String out, String err) {
-        List<String> errLines() {
-            return err.isEmpty() ? List.of() : List.of(err.split("\n"));
-        }
-    }
-
-    private Run run(String pluginPath, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int status = Main.run(args, new Environment(pluginPath), new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(status, out.toString(), err.toString());
+    private CliRunner.Run run(String pluginPath, String... args) {
+        return CliRunner.run(pluginPath, args);
     }
 
     @Test
     void scanListsBothGraphPluginsAndTheRejectedFileAsJson() throws Exception {
         Files.writeString(plugins.resolve("not_a_plugin.so"), "this is text, not ELF\n");
 
-        Run result = run(plugins.toString(), "plugins", "--scan", "--json");
+        CliRunner.Run result = run(plugins.toString(), "plugins", "--scan", "--json");
 
         assertThat(result.status()).isZero();
         JsonNode json = new ObjectMapper().readTree(result.out());
@@ -71,7 +60,7 @@ class CliTest {
 
     @Test
     void scanPrintsATableByDefault() {
-        Run result = run(plugins.toString(), "plugins", "--scan");
+        CliRunner.Run result = run(plugins.toString(), "plugins", "--scan");
 
         assertThat(result.status()).isZero();
         assertThat(result.out()).contains("worker_graph ").contains("worker_graph_java").contains("native").contains("java");
@@ -81,7 +70,7 @@ class CliTest {
     void execLoopsAValueBackThroughEachGraphPlugin() {
         String command = "0000000000000000" + "2a00000000000000";
         for (String plugin : List.of("worker_graph", "worker_graph_java")) {
-            Run result = run(plugins.toString(), "exec", "--plugin", plugin, "--payload-hex", command);
+            CliRunner.Run result = run(plugins.toString(), "exec", "--plugin", plugin, "--payload-hex", command);
 
             assertThat(result.status()).as(plugin + ": " + result.err()).isZero();
             assertThat(result.out()).isEqualTo("status: SUCCESS (0)\npayload: " + command + "\n");
@@ -90,7 +79,7 @@ class CliTest {
 
     @Test
     void execReportsThePluginsErrorStatusWithExitOne() {
-        Run result = run(plugins.toString(), "exec", "--plugin", "worker_graph", "--payload-hex", "00");
+        CliRunner.Run result = run(plugins.toString(), "exec", "--plugin", "worker_graph", "--payload-hex", "00");
 
         assertThat(result.status()).isEqualTo(1);
         assertThat(result.out()).startsWith("status: INVALID_VALUE (6)");
@@ -98,7 +87,7 @@ class CliTest {
 
     @Test
     void execOfAnUnknownPluginIsOneLineNamingIt() {
-        Run result = run(plugins.toString(), "exec", "--plugin", "nope", "--payload-hex", "00");
+        CliRunner.Run result = run(plugins.toString(), "exec", "--plugin", "nope", "--payload-hex", "00");
 
         assertThat(result.status()).isEqualTo(1);
         assertThat(result.errLines()).containsExactly(
@@ -107,8 +96,8 @@ class CliTest {
 
     @Test
     void execWithBadHexIsOneLineNamingTheOption() {
-        Run odd = run(plugins.toString(), "exec", "--plugin", "worker_graph", "--payload-hex", "abc");
-        Run notHex = run(plugins.toString(), "exec", "--plugin", "worker_graph", "--payload-hex", "zz");
+        CliRunner.Run odd = run(plugins.toString(), "exec", "--plugin", "worker_graph", "--payload-hex", "abc");
+        CliRunner.Run notHex = run(plugins.toString(), "exec", "--plugin", "worker_graph", "--payload-hex", "zz");
 
         assertThat(odd.status()).isEqualTo(1);
         assertThat(odd.errLines()).containsExactly("urom exec: --payload-hex 'abc': odd number of hex digits (3)");
@@ -120,7 +109,7 @@ class CliTest {
     void execOfARejectedPluginGivesTheRejectionReason() throws IOException {
         Files.writeString(plugins.resolve("broken.so"), "not ELF");
 
-        Run result = run(plugins.toString(), "exec", "--plugin", "broken", "--payload-hex", "00");
+        CliRunner.Run result = run(plugins.toString(), "exec", "--plugin", "broken", "--payload-hex", "00");
 
         assertThat(result.status()).isEqualTo(1);
         assertThat(result.errLines()).hasSize(1);
@@ -133,7 +122,7 @@ class CliTest {
         writePluginJar(plugins.resolve("exploding.jar"), ExplodingPlugin.class);
         assertThat(run(plugins.toString(), "plugins", "--scan").out()).contains("exploding");
 
-        Run result = run(plugins.toString(), "exec", "--plugin", "exploding", "--payload-hex", "00");
+        CliRunner.Run result = run(plugins.toString(), "exec", "--plugin", "exploding", "--payload-hex", "00");
 
         assertThat(result.status()).isEqualTo(1);
         assertThat(result.errLines()).hasSize(1);
@@ -157,7 +146,7 @@ class CliTest {
 
     @Test
     void withoutAPluginPathCommandsSaySo() {
-        Run result = run(null, "plugins", "--scan");
+        CliRunner.Run result = run(null, "plugins", "--scan");
 
         assertThat(result.status()).isEqualTo(1);
         assertThat(result.errLines()).containsExactly(
@@ -166,7 +155,7 @@ class CliTest {
 
     @Test
     void usageErrorsExitTwo() {
-        Run result = run(plugins.toString(), "exec", "--plugin", "worker_graph");
+        CliRunner.Run result = run(plugins.toString(), "exec", "--plugin", "worker_graph");
 
         assertThat(result.status()).isEqualTo(2);
         assertThat(result.err()).contains("--payload-hex");
@@ -174,7 +163,7 @@ class CliTest {
 
     @Test
     void demoComparesBothGraphPlugins() {
-        Run result = run(plugins.toString(), "demo", "--rounds", "200");
+        CliRunner.Run result = run(plugins.toString(), "demo", "--rounds", "200");
 
         assertThat(result.status()).as(result.err()).isZero();
         assertThat(result.out()).contains("Both graph plugins answered byte for byte alike.");

@@ -1,0 +1,182 @@
+package dev.urom.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.urom.cli.CliRunner;
+import dev.urom.framework.host.UromService;
+import dev.urom.framework.host.Worker;
+import dev.urom.framework.wire.ServicePlugin;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The commands that talk to a running daemon, in-process, against a real daemon process. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ServiceCommandsTest {
+    private static final String LOOPBACK_42 = "0000000000000000" + "2a00000000000000";
+
+    @TempDir static Path shared;
+
+    private ServiceHarness daemon;
+
+    @BeforeAll
+    void startDaemon() throws Exception {
+        daemon = ServiceHarness.start(shared, Map.of());
+    }
+
+    @AfterEach
+    void noWorkerLeft() throws Exception {
+        ServiceHarness.awaitExit(daemon.workers());
+    }
+
+    @AfterAll
+    void stopDaemon() throws Exception {
+        daemon.close();
+    }
+
+    private CliRunner.Run urom(String... args) {
+        return CliRunner.run(null, args);
+    }
+
+    @Test
+    void pluginsFromTheServiceAsJson() throws Exception {
+        CliRunner.Run run = urom("plugins", "--service", daemon.address, "--json");
+
+        assertThat(run.status()).as(run.err()).isZero();
+        JsonNode plugins = new ObjectMapper().readTree(run.out()).get("plugins");
+        assertThat(plugins).extracting(p -> p.get("name").asText() + "/" + p.get("kind").asText())
+                .containsExactlyInAnyOrder("worker_graph/native", "worker_graph_java/java", "service_fixture/native");
+    }
+
+    @Test
+    void cmdStartsAWorkerSendsOneCommandAndPrintsTheAnswer() {
+        CliRunner.Run byName = urom("cmd", "--service", daemon.address, "--plugin", "worker_graph", "--payload-hex", LOOPBACK_42);
+        CliRunner.Run byId = urom("cmd", "--service", daemon.address, "--plugin", "0x" + Long.toHexString(graphId("worker_graph_java")),
+                "--payload-hex", LOOPBACK_42, "--worker-id", "9");
+
+        assertThat(byName.status()).as(byName.err()).isZero();
+        assertThat(byName.out()).contains("status: SUCCESS (0)\npayload: " + LOOPBACK_42 + "\n");
+        assertThat(byId.status()).as(byId.err()).isZero();
+        assertThat(byId.out()).startsWith("worker: 9\n").contains("payload: " + LOOPBACK_42);
+    }
+
+    @Test
+    void cmdReportsAPluginErrorStatusWithExitOne() {
+        CliRunner.Run run = urom("cmd", "--service", daemon.address, "--plugin", "worker_graph", "--payload-hex", "00");
+
+        assertThat(run.status()).isEqualTo(1);
+        assertThat(run.out()).contains("status: INVALID_VALUE (6)");
+    }
+
+    @Test
+    void cmdOfAnUnknownPluginIsOneLine() {
+        CliRunner.Run run = urom("cmd", "--service", daemon.address, "--plugin", "nope", "--payload-hex", "00");
+
+        assertThat(run.status()).isEqualTo(1);
+        assertThat(run.errLines()).hasSize(1);
+        assertThat(run.errLines().get(0)).startsWith("urom cmd: the service has no plugin 'nope' (it has: ").contains("worker_graph");
+    }
+
+    @Test
+    void loopbackThroughEitherGraphPlugin() {
+        CliRunner.Run c = urom("loopback", "--service", daemon.address, "--value", "7");
+        CliRunner.Run java = urom("loopback", "--service", daemon.address, "--value", "-3", "--plugin", "worker_graph_java");
+
+        assertThat(c.status()).as(c.err()).isZero();
+        assertThat(c.out()).startsWith("loopback 7 -> 7 via worker_graph on worker ");
+        assertThat(java.status()).as(java.err()).isZero();
+        assertThat(java.out()).startsWith("loopback -3 -> -3 via worker_graph_java on worker ");
+    }
+
+    @Test
+    void workersListsRunningWorkersByGroup() throws Exception {
+        try (UromService service = UromService.connect(daemon.address)) {
+            long graph = graphId("worker_graph");
+            try (Worker even = service.newWorker().id(40).gid(0).plugins(graph).build();
+                    Worker odd = service.newWorker().id(41).gid(1).plugins(graph).build()) {
+                even.start().get(60, TimeUnit.SECONDS);
+                odd.start().get(60, TimeUnit.SECONDS);
+
+                CliRunner.Run all = urom("workers", "--service", daemon.address, "--json");
+                CliRunner.Run group = urom("workers", "--service", daemon.address, "--gid", "1");
+
+                assertThat(new ObjectMapper().readTree(all.out()).get("workers")).extracting(JsonNode::asLong).containsExactly(40L, 41L);
+                assertThat(group.out()).isEqualTo("41\n");
+            }
+        }
+    }
+
+    @Test
+    void anUnreachableServiceIsOneLine() {
+        CliRunner.Run missing = urom("plugins", "--service", "unix:" + shared.resolve("nobody.sock"));
+        CliRunner.Run malformed = urom("workers", "--service", "carrier-pigeon:7");
+
+        assertThat(missing.status()).isEqualTo(1);
+        assertThat(missing.errLines()).hasSize(1);
+        assertThat(missing.errLines().get(0)).startsWith("urom plugins: ").contains("nobody.sock");
+        assertThat(malformed.status()).isEqualTo(1);
+        assertThat(malformed.errLines()).hasSize(1);
+        assertThat(malformed.errLines().get(0)).startsWith("urom workers: ").contains("carrier-pigeon:7");
+    }
+
+    @Test
+    void badDaemonOptionsAreOneLineEach() {
+        CliRunner.Run workers = urom("daemon", "--max-workers", "3");
+        CliRunner.Run level = urom("daemon", "-l", "55");
+
+        assertThat(workers.status()).isEqualTo(1);
+        assertThat(workers.errLines()).containsExactly("urom daemon: --max-workers 3 is not a power of two");
+        assertThat(level.status()).isEqualTo(1);
+        assertThat(level.errLines()).hasSize(1);
+        assertThat(level.errLines().get(0)).startsWith("urom daemon: ").contains("55");
+    }
+
+    @Test
+    void anUnwritableLogDirectoryIsOneLineAndTheDaemonStillRuns(@TempDir Path own) throws Exception {
+        Path notADirectory = Files.writeString(own.resolve("file"), "x");
+        Process process = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
+                System.getProperty("java.class.path"), "dev.urom.cli.Main", "daemon", "--listen",
+                "unix:" + own.resolve("d.sock"), "--log-dir", notADirectory.resolve("log").toString())
+                .redirectErrorStream(true).start();
+        try {
+            BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            List<String> output = new ArrayList<>();
+            String line;
+            while ((line = lines.readLine()) != null && output.size() < 10) {
+                output.add(line);
+                if (line.contains("listening on")) {
+                    break;
+                }
+            }
+            assertThat(output).anySatisfy(text -> assertThat(text)
+                    .startsWith("urom: log directory " + notADirectory.resolve("log") + " is not writable (Not a directory); logging to "));
+            assertThat(output).last().asString().contains("listening on unix:");
+        } finally {
+            process.destroy();
+            process.waitFor(60, TimeUnit.SECONDS);
+        }
+    }
+
+    private long graphId(String name) {
+        try (UromService service = UromService.connect(daemon.address)) {
+            return service.plugins().stream().filter(p -> p.info().name().equals(name)).map(ServicePlugin::info)
+                    .findFirst().orElseThrow().id();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+}
