@@ -7,6 +7,10 @@
  *       listens on SOCKET, prints "READY" on stdout, then serves connections one after the other:
  *       reads REQ_BYTES, writes REPLY_BYTES, until the peer closes. Ends on SIGTERM/SIGINT or
  *       when stdin reaches end of file (its parent went away), removing SOCKET.
+ *   uds_pingpong relay      SOCKET REQ_BYTES REPLY_BYTES UPSTREAM
+ *       like server, but each connection is forwarded to the server at UPSTREAM: a request is read,
+ *       written upstream, the reply read back and passed on. Two hops instead of one: what a data
+ *       path through the daemon would cost on top of a direct one.
  *   uds_pingpong latency    SOCKET REQ_BYTES REPLY_BYTES WARMUP ROUNDS
  *       one message in flight; prints "latency rounds=N p50_ns=.. p99_ns=.. mean_ns=.."
  *   uds_pingpong throughput SOCKET REQ_BYTES REPLY_BYTES WARMUP ROUNDS IN_FLIGHT
@@ -149,7 +153,9 @@ static int accept_or_stop(int listener)
 	return -1;
 }
 
-static int run_server(size_t request_bytes, size_t reply_bytes)
+static int connect_to(const char *path);
+
+static int run_server(size_t request_bytes, size_t reply_bytes, const char *upstream)
 {
 	static char request[MAX_MESSAGE], reply[MAX_MESSAGE];
 	struct sigaction action;
@@ -175,23 +181,37 @@ static int run_server(size_t request_bytes, size_t reply_bytes)
 
 	int connection;
 	while ((connection = accept_or_stop(listener)) >= 0) {
-		while (!stop_requested && read_fully(connection, request, request_bytes))
+		int next = upstream == NULL ? -1 : connect_to(upstream);
+		while (!stop_requested && read_fully(connection, request, request_bytes)) {
+			if (next >= 0) {
+				write_fully(next, request, request_bytes);
+				if (!read_fully(next, reply, reply_bytes))
+					break;
+			}
 			write_fully(connection, reply, reply_bytes);
+		}
+		if (next >= 0)
+			close(next);
 		close(connection);
 	}
 	close(listener);
 	return 0;
 }
 
-static int connect_to_server(void)
+static int connect_to(const char *path)
 {
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		fail("socket");
-	struct sockaddr_un address = address_of(socket_path);
+	struct sockaddr_un address = address_of(path);
 	if (connect(fd, (struct sockaddr *)&address, sizeof(address)) < 0)
 		fail("connect");
 	return fd;
+}
+
+static int connect_to_server(void)
+{
+	return connect_to(socket_path);
 }
 
 static int compare_u64(const void *a, const void *b)
@@ -283,6 +303,7 @@ static int run_throughput(size_t request_bytes, size_t reply_bytes, long warmup,
 static void usage(void)
 {
 	fprintf(stderr, "usage: uds_pingpong server SOCKET REQ_BYTES REPLY_BYTES\n"
+			"       uds_pingpong relay SOCKET REQ_BYTES REPLY_BYTES UPSTREAM\n"
 			"       uds_pingpong latency SOCKET REQ_BYTES REPLY_BYTES WARMUP ROUNDS\n"
 			"       uds_pingpong throughput SOCKET REQ_BYTES REPLY_BYTES WARMUP ROUNDS IN_FLIGHT\n");
 	exit(2);
@@ -297,7 +318,9 @@ int main(int argc, char **argv)
 	size_t request_bytes = (size_t)parse_count(argv[3], "REQ_BYTES", 1, MAX_MESSAGE);
 	size_t reply_bytes = (size_t)parse_count(argv[4], "REPLY_BYTES", 1, MAX_MESSAGE);
 	if (strcmp(mode, "server") == 0 && argc == 5)
-		return run_server(request_bytes, reply_bytes);
+		return run_server(request_bytes, reply_bytes, NULL);
+	if (strcmp(mode, "relay") == 0 && argc == 6)
+		return run_server(request_bytes, reply_bytes, argv[5]);
 	if (strcmp(mode, "latency") == 0 && argc == 7)
 		return run_latency(request_bytes, reply_bytes, parse_count(argv[5], "WARMUP", 0, 100000000),
 				   parse_count(argv[6], "ROUNDS", 1, 100000000));

@@ -124,6 +124,8 @@ public final class EndToEndBench {
         figures.add(Figure.plain("floor_round_trip_p50", "floor round trip p50 (C, Unix socket)", floorP50, "us"));
         figures.add(Figure.plain("floor_round_trip_p99", "floor round trip p99 (C, Unix socket)", floorP99, "us"));
         figures.add(Figure.plain("floor_throughput", "floor throughput " + IN_FLIGHT + " in flight", floor.opsPerSecond(), "ops/s"));
+        figures.add(Figure.compared("floor_relay_round_trip_p50", "floor via a relay p50 (two hops)", micros(floor.relayP50Ns()), "us",
+                "floor p50", floorP50));
         figures.add(Figure.compared("grpc_round_trip_p50", "gRPC round trip p50", micros(grpc.p50Ns()), "us", "floor p50", floorP50));
         figures.add(Figure.compared("grpc_round_trip_p99", "gRPC round trip p99", micros(grpc.p99Ns()), "us", "floor p99", floorP99));
         figures.add(Figure.compared("grpc_throughput", "gRPC throughput " + IN_FLIGHT + " in flight", grpc.opsPerSecond(), "ops/s",

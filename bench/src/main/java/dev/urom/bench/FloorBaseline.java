@@ -28,7 +28,11 @@ final class FloorBaseline {
     static final String PROGRAM_NAME = "uds_pingpong";
 
     /** What the floor measured. */
-    record Result(long p50Ns, long p99Ns, double opsPerSecond) {}
+    /**
+     * @param relayP50Ns round trip p50 through a relay process (two hops): what a data path
+     *     through the daemon would cost at the least
+     */
+    record Result(long p50Ns, long p99Ns, double opsPerSecond, long relayP50Ns) {}
 
     private final Path program;
     private final ChildProcesses children;
@@ -65,25 +69,44 @@ final class FloorBaseline {
      */
     Result run(Path socket, int requestBytes, int replyBytes, int rounds, int throughputRounds, int inFlight)
             throws IOException, InterruptedException {
-        Process server = children.start(new ProcessBuilder(program.toString(), "server", socket.toString(),
-                Integer.toString(requestBytes), Integer.toString(replyBytes)).redirectError(ProcessBuilder.Redirect.INHERIT));
+        Process server = startAndAwaitReady(new ProcessBuilder(program.toString(), "server", socket.toString(),
+                Integer.toString(requestBytes), Integer.toString(replyBytes)));
         try {
-            BufferedReader serverOut = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.US_ASCII));
-            String ready = serverOut.readLine();
-            if (!"READY".equals(ready)) {
-                throw new IllegalStateException(program + " server did not start: it said " + (ready == null ? "nothing" : "'" + ready + "'"));
-            }
             Map<String, String> latency = client("latency", socket, requestBytes, replyBytes,
                     Integer.toString(rounds), Integer.toString(rounds));
             Map<String, String> throughput = client("throughput", socket, requestBytes, replyBytes,
                     Integer.toString(throughputRounds), Integer.toString(throughputRounds), Integer.toString(inFlight));
-            return new Result(number(latency, "p50_ns"), number(latency, "p99_ns"),
-                    Double.parseDouble(field(throughput, "ops_per_s")));
+            Path relaySocket = socket.resolveSibling(socket.getFileName() + ".relay");
+            Process relay = startAndAwaitReady(new ProcessBuilder(program.toString(), "relay", relaySocket.toString(),
+                    Integer.toString(requestBytes), Integer.toString(replyBytes), socket.toString()));
+            try {
+                Map<String, String> relayed = client("latency", relaySocket, requestBytes, replyBytes,
+                        Integer.toString(rounds), Integer.toString(rounds));
+                return new Result(number(latency, "p50_ns"), number(latency, "p99_ns"),
+                        Double.parseDouble(field(throughput, "ops_per_s")), number(relayed, "p50_ns"));
+            } finally {
+                stop(relay);
+            }
         } finally {
-            server.getOutputStream().close();
-            server.destroy();
-            server.waitFor();
+            stop(server);
         }
+    }
+
+    private Process startAndAwaitReady(ProcessBuilder builder) throws IOException, InterruptedException {
+        Process process = children.start(builder.redirectError(ProcessBuilder.Redirect.INHERIT));
+        String ready = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+        if (!"READY".equals(ready)) {
+            stop(process);
+            throw new IllegalStateException(program + " " + builder.command().get(1) + " did not start: it said "
+                    + (ready == null ? "nothing" : "'" + ready + "'"));
+        }
+        return process;
+    }
+
+    private static void stop(Process process) throws IOException, InterruptedException {
+        process.getOutputStream().close();
+        process.destroy();
+        process.waitFor();
     }
 
     private Map<String, String> client(String mode, Path socket, int requestBytes, int replyBytes, String... counts)

@@ -21,8 +21,10 @@ class BaselinesTest {
 
             assertThat(result.p50Ns()).isPositive().isLessThanOrEqualTo(result.p99Ns());
             assertThat(result.opsPerSecond()).isPositive();
+            assertThat(result.relayP50Ns()).isPositive();
         }
         assertThat(socket).doesNotExist();
+        assertThat(dir.resolve("floor.sock.relay")).doesNotExist();
     }
 
     @Test

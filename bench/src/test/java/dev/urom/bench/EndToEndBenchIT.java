@@ -22,7 +22,7 @@ class EndToEndBenchIT {
 
         Report report = EndToEndBench.run(new BenchOptions(null, 200, 1));
 
-        assertThat(report.figures()).hasSize(13).allSatisfy(f -> assertThat(f.value()).isPositive());
+        assertThat(report.figures()).hasSize(14).allSatisfy(f -> assertThat(f.value()).isPositive());
         assertThat(report.targetsTotal()).isEqualTo(5);
         assertThat(report.table()).contains("round trip p50, C plugin", "throughput 16 in flight, Java plugin", "worker start p50");
         assertThat(runFolders(tmp)).isEqualTo(runFoldersBefore);

@@ -7,7 +7,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class EndToEndBenchTest {
-    private final FloorBaseline.Result floor = new FloorBaseline.Result(10_000, 20_000, 200_000);
+    private final FloorBaseline.Result floor = new FloorBaseline.Result(10_000, 20_000, 200_000, 25_000);
     private final GrpcEchoBaseline.Result grpc = new GrpcEchoBaseline.Result(80_000, 300_000, 20_000);
 
     @Test

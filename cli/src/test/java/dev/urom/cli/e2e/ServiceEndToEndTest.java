@@ -329,6 +329,16 @@ class ServiceEndToEndTest {
         assertThat(service.plugins()).hasSize(3);
         ServiceHarness.awaitExit(before.stream().filter(p -> !daemon.workers().contains(p)).toList());
         assertThat(Files.readString(daemon.daemonLog())).contains("SIGSEGV");
+        // The plugin's own last words (UROM_LOG_ERR) are in its worker's log.
+        try (var logs = Files.list(daemon.logDir)) {
+            assertThat(logs.filter(p -> p.getFileName().toString().matches("urom_worker_\\d+_dev\\.log")).map(p -> {
+                try {
+                    return Files.readString(p);
+                } catch (java.io.IOException e) {
+                    return "";
+                }
+            })).anySatisfy(log -> assertThat(log).contains("UROM::TEST::SERVICE - crashing on purpose"));
+        }
     }
 
     @Test
