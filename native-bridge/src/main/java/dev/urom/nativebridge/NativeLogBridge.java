@@ -67,6 +67,14 @@ public final class NativeLogBridge {
         }
     }
 
+    /** The bridge library, loaded by {@link #install()} (called first when needed). */
+    static NativeLibrary library() {
+        install();
+        synchronized (LOCK) {
+            return bridgeLibrary;
+        }
+    }
+
     /** Whether {@link #install()} has completed in this process. */
     public static boolean installed() {
         synchronized (LOCK) {

@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import com.sun.jna.Function;
 import com.sun.jna.Library;
 import com.sun.jna.Memory;
-import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import dev.urom.spi.PluginIface;
@@ -14,6 +13,8 @@ import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerContext;
 import dev.urom.spi.WorkerNotification;
+import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -40,11 +41,14 @@ import org.apache.logging.log4j.Logger;
  *       urom_plugin_get_version} fails.
  * </ul>
  *
- * <p>Ownership: command descriptors are {@code Native.malloc}ed and freed by the plugin with
- * {@code free()} (or by this class when the plugin leaves one on the list); notification
- * descriptors are {@code malloc}ed by the plugin and freed here. A loaded library is never closed:
- * it stays mapped until the process ends (end a plugin by ending its worker process). The log
- * bridge ({@link NativeLogBridge}) is installed before the first plugin is loaded.
+ * <p>Ownership: command descriptors are {@code malloc}ed and freed by the plugin with {@code
+ * free()} (or by the bridge when the plugin leaves one on the list); notification descriptors are
+ * {@code malloc}ed by the plugin and freed by the bridge once copied. The data path ({@code
+ * worker_cmd}, {@code progress}, {@code notif_pack}) goes through {@link BridgeDataPath}, one
+ * crossing per call, with native scratch buffers owned by this instance that grow to the largest
+ * message seen. A loaded library is never closed: it stays mapped until the process ends (end a
+ * plugin by ending its worker process). The log bridge ({@link NativeLogBridge}) is installed,
+ * and the data path bound, before the first plugin is loaded.
  *
  * <p>Not thread-safe: one thread drives a plugin from {@link #open} to {@link #close}. After
  * {@link #close}, every method throws {@link UromException} with BAD_STATE (or {@link
@@ -58,6 +62,7 @@ public final class NativePlugin implements PluginIface {
     private static final int MIN_PACK_CAPACITY = 4096;
     private static final int PACK_SLACK = 1024;
     private static final long MAX_NATIVE_BYTES = Integer.MAX_VALUE - 64;
+    private static final int SCRATCH_CAPACITY = 4096;
 
     /** Every library ever loaded: JNA would close one whose last reference is collected. */
     private static final Set<NativeLibrary> LOADED = ConcurrentHashMap.newKeySet();
@@ -70,12 +75,15 @@ public final class NativePlugin implements PluginIface {
     private final Function openFn;
     private final Function closeFn;
     private final Function addrFn;
-    private final Function workerCmdFn;
-    private final Function progressFn;
-    private final Function notifPackFn;
-    private final Memory cmdList = new Memory(Abi.LINK_SIZE);
-    private final Memory notifList = new Memory(Abi.LINK_SIZE);
     private final Memory sizeCell = new Memory(8);
+    // The scratch buffers keep their native memory while this object is reachable; each hot method
+    // fences this object after its native call, so none is freed while C still uses it.
+    /** The call block of {@link BridgeDataPath}. */
+    private final NativeScratch block = new NativeScratch(BridgeDataPath.BLOCK_SIZE);
+    private final NativeScratch commandPayload = new NativeScratch(SCRATCH_CAPACITY);
+    private final NativeScratch notificationRecords = new NativeScratch(SCRATCH_CAPACITY);
+    private final NativeScratch notifyStruct = new NativeScratch(SCRATCH_CAPACITY);
+    private final NativeScratch packed = new NativeScratch(MIN_PACK_CAPACITY);
 
     private State state = State.LOADED;
     private Memory workerCtx;
@@ -88,9 +96,13 @@ public final class NativePlugin implements PluginIface {
         this.openFn = Function.getFunction(iface.getPointer(Abi.IFACE_OPEN));
         this.closeFn = Function.getFunction(iface.getPointer(Abi.IFACE_CLOSE));
         this.addrFn = Function.getFunction(iface.getPointer(Abi.IFACE_ADDR));
-        this.workerCmdFn = Function.getFunction(iface.getPointer(Abi.IFACE_WORKER_CMD));
-        this.progressFn = Function.getFunction(iface.getPointer(Abi.IFACE_PROGRESS));
-        this.notifPackFn = Function.getFunction(iface.getPointer(Abi.IFACE_NOTIF_PACK));
+        ByteBuffer calls = block.view();
+        calls.putLong(BridgeDataPath.WORKER_CMD, Pointer.nativeValue(iface.getPointer(Abi.IFACE_WORKER_CMD)));
+        calls.putLong(BridgeDataPath.PROGRESS, Pointer.nativeValue(iface.getPointer(Abi.IFACE_PROGRESS)));
+        calls.putLong(BridgeDataPath.NOTIF_PACK, Pointer.nativeValue(iface.getPointer(Abi.IFACE_NOTIF_PACK)));
+        calls.putLong(BridgeDataPath.MAX_LEN, MAX_NATIVE_BYTES);
+        emptyList(BridgeDataPath.CMD_LIST);
+        emptyList(BridgeDataPath.NOTIF_LIST);
     }
 
     /**
@@ -108,6 +120,7 @@ public final class NativePlugin implements PluginIface {
             throw new UromException(UromStatus.NOT_FOUND, soPath + ": no such file");
         }
         NativeLogBridge.install();
+        BridgeDataPath.bind();
         NativeLibrary library = open(soPath);
         Function getIface = symbol(library, soPath, GET_IFACE);
         Function getVersion = symbol(library, soPath, GET_VERSION);
@@ -195,6 +208,7 @@ public final class NativePlugin implements PluginIface {
         // Kept before the call: the plugin may hold the context and call the look-ups from open on.
         workerCtx = ctx;
         domainCallbacks = callbacks;
+        block.view().putLong(BridgeDataPath.CTX, Pointer.nativeValue(ctx));
         int status = openFn.invokeInt(new Object[] {ctx});
         if (status != UromStatus.SUCCESS.code()) {
             throw new UromException(Abi.status(status), path + ": open returned " + Abi.describe(status));
@@ -245,34 +259,29 @@ public final class NativePlugin implements PluginIface {
         requireNonNull(command, "command is null");
         requireState(State.OPEN, "worker_cmd");
         byte[] payload = command.payload();
-        long descriptor = Native.malloc(Abi.CMD_PAYLOAD + payload.length);
-        if (descriptor == 0) {
+        try {
+            commandPayload.reserve(payload.length);
+        } catch (OutOfMemoryError e) {
+            throw new UromException(UromStatus.NO_MEMORY,
+                    path + ": cannot allocate a command descriptor of " + (Abi.CMD_PAYLOAD + payload.length) + " bytes", e);
+        }
+        commandPayload.view().put(0, payload);
+        ByteBuffer calls = block.view();
+        calls.putLong(BridgeDataPath.DEST_ID, command.destId());
+        calls.putLong(BridgeDataPath.TYPE, command.type());
+        calls.putLong(BridgeDataPath.UROM_CONTEXT, command.uromContext());
+        calls.putLong(BridgeDataPath.PAYLOAD, commandPayload.address());
+        calls.putLong(BridgeDataPath.LEN, payload.length);
+        long result = BridgeDataPath.urom_bridge_submit(block.address());
+        Reference.reachabilityFence(this);
+        if ((result & BridgeDataPath.SUBMIT_NO_MEMORY) != 0) {
             throw new UromException(UromStatus.NO_MEMORY,
                     path + ": cannot allocate a command descriptor of " + (Abi.CMD_PAYLOAD + payload.length) + " bytes");
         }
-        Pointer desc = new Pointer(descriptor);
-        long head = Pointer.nativeValue(cmdList);
-        desc.setLong(Abi.LINK_PREV, head);
-        desc.setLong(Abi.LINK_NEXT, head);
-        desc.setLong(Abi.CMD_DEST_ID, command.destId());
-        desc.setLong(Abi.CMD_TYPE, command.type());
-        desc.setLong(Abi.CMD_CONTEXT, command.uromContext());
-        desc.setLong(Abi.CMD_LEN, payload.length);
-        desc.write(Abi.CMD_PAYLOAD, payload, 0, payload.length);
-        cmdList.setLong(Abi.LINK_PREV, descriptor);
-        cmdList.setLong(Abi.LINK_NEXT, descriptor);
-
-        int status = workerCmdFn.invokeInt(new Object[] {workerCtx, cmdList});
-
-        long first = cmdList.getLong(Abi.LINK_NEXT);
-        if (first == descriptor) {
-            // The plugin did not take the descriptor: it is still ours to free.
-            Native.free(descriptor);
-        } else if (first != head) {
+        if ((result & BridgeDataPath.SUBMIT_UNKNOWN_NODE) != 0) {
             LOG.warn("{}: worker_cmd left an unknown node on the command list; it is not freed", path);
         }
-        cmdList.setLong(Abi.LINK_PREV, head);
-        cmdList.setLong(Abi.LINK_NEXT, head);
+        int status = (int) result;
         if (status != UromStatus.SUCCESS.code()) {
             throw new UromException(Abi.status(status), path + ": worker_cmd returned " + Abi.describe(status));
         }
@@ -286,34 +295,20 @@ public final class NativePlugin implements PluginIface {
     public void progress(List<? super WorkerNotification> notifications) throws UromException {
         requireNonNull(notifications, "notifications is null");
         requireState(State.OPEN, "progress");
-        long head = Pointer.nativeValue(notifList);
-        notifList.setLong(Abi.LINK_PREV, head);
-        notifList.setLong(Abi.LINK_NEXT, head);
-
-        int status = progressFn.invokeInt(new Object[] {workerCtx, notifList});
-
-        UromException invalid = null;
-        long node = notifList.getLong(Abi.LINK_NEXT);
-        while (node != head && node != 0) {
-            Pointer desc = new Pointer(node);
-            long next = desc.getLong(Abi.LINK_NEXT);
-            long length = desc.getLong(Abi.NOTIF_LEN);
-            if (length < 0 || length > MAX_NATIVE_BYTES) {
-                invalid = new UromException(UromStatus.INVALID_VALUE,
-                        path + ": progress returned a notification of " + Long.toUnsignedString(length) + " bytes");
-            } else {
-                notifications.add(new WorkerNotification(
-                        desc.getLong(Abi.NOTIF_DEST_ID),
-                        desc.getLong(Abi.NOTIF_TYPE),
-                        desc.getLong(Abi.NOTIF_CONTEXT),
-                        Abi.status(desc.getInt(Abi.NOTIF_STATUS)),
-                        desc.getByteArray(Abi.NOTIF_PAYLOAD, (int) length)));
-            }
-            Native.free(node);
-            node = next;
+        ByteBuffer calls = block.view();
+        setRecordsBuffer(calls);
+        BridgeDataPath.urom_bridge_progress(block.address());
+        Reference.reachabilityFence(this);
+        int status = (int) calls.getLong(BridgeDataPath.STATUS);
+        UromException invalid = readRecords(notifications, null);
+        long needed;
+        while ((needed = calls.getLong(BridgeDataPath.RECORDS_NEEDED)) != 0) {
+            notificationRecords.reserve(needed);
+            setRecordsBuffer(calls);
+            BridgeDataPath.urom_bridge_drain(block.address());
+            Reference.reachabilityFence(this);
+            invalid = readRecords(notifications, invalid);
         }
-        notifList.setLong(Abi.LINK_PREV, head);
-        notifList.setLong(Abi.LINK_NEXT, head);
         if (status != UromStatus.SUCCESS.code() && status != UromStatus.EMPTY.code()) {
             throw new UromException(Abi.status(status), path + ": progress returned " + Abi.describe(status));
         }
@@ -322,32 +317,65 @@ public final class NativePlugin implements PluginIface {
         }
     }
 
+    /**
+     * Turns the records the last progress or drain call wrote into notifications.
+     *
+     * @return {@code invalid}, or the failure for the last record whose length is out of range
+     */
+    private UromException readRecords(List<? super WorkerNotification> notifications, UromException invalid) {
+        ByteBuffer records = notificationRecords.view();
+        long count = block.view().getLong(BridgeDataPath.RECORDS_COUNT);
+        int offset = 0;
+        for (long i = 0; i < count; i++) {
+            long length = records.getLong(offset + BridgeDataPath.RECORD_LEN);
+            if (length < 0 || length > MAX_NATIVE_BYTES) {
+                invalid = new UromException(UromStatus.INVALID_VALUE,
+                        path + ": progress returned a notification of " + Long.toUnsignedString(length) + " bytes");
+                offset += BridgeDataPath.RECORD_HEADER;
+                continue;
+            }
+            byte[] payload = new byte[(int) length];
+            records.get(offset + BridgeDataPath.RECORD_HEADER, payload);
+            notifications.add(new WorkerNotification(
+                    records.getLong(offset + BridgeDataPath.RECORD_DEST_ID),
+                    records.getLong(offset + BridgeDataPath.RECORD_TYPE),
+                    records.getLong(offset + BridgeDataPath.RECORD_CONTEXT),
+                    Abi.status(records.getInt(offset + BridgeDataPath.RECORD_STATUS)),
+                    payload));
+            offset += BridgeDataPath.RECORD_HEADER + (int) length;
+        }
+        return invalid;
+    }
+
     @Override
     public byte[] packNotification(WorkerNotification notification) throws UromException {
         requireNonNull(notification, "notification is null");
         requireState(State.OPEN, "notif_pack");
         byte[] payload = notification.payload();
-        Memory notify = new Memory(Abi.NOTIFY_PAYLOAD + Math.max(1, payload.length));
-        notify.clear();
-        notify.setLong(Abi.NOTIFY_TYPE, notification.type());
-        notify.setLong(Abi.NOTIFY_CONTEXT, notification.uromContext());
-        notify.setLong(Abi.NOTIFY_LEN, payload.length);
-        notify.setInt(Abi.NOTIFY_STATUS, notification.status().code());
-        notify.setInt(Abi.NOTIFY_RESERVED, 0);
-        notify.write(Abi.NOTIFY_PAYLOAD, payload, 0, payload.length);
+        checkSize((long) Abi.NOTIFY_PAYLOAD + payload.length + PACK_SLACK, "notification to pack");
+        notifyStruct.reserve(Abi.NOTIFY_PAYLOAD + Math.max(1, payload.length));
+        ByteBuffer notify = notifyStruct.view();
+        notify.putLong(Abi.NOTIFY_TYPE, notification.type());
+        notify.putLong(Abi.NOTIFY_CONTEXT, notification.uromContext());
+        notify.putLong(Abi.NOTIFY_LEN, payload.length);
+        notify.putInt(Abi.NOTIFY_STATUS, notification.status().code());
+        notify.putInt(Abi.NOTIFY_RESERVED, 0);
+        notify.put(Abi.NOTIFY_PAYLOAD, payload);
 
-        long capacity = Math.max(MIN_PACK_CAPACITY, (long) Abi.NOTIFY_PAYLOAD + payload.length + PACK_SLACK);
-        Memory packed = new Memory(capacity);
-        sizeCell.setLong(0, capacity);
-        int status = notifPackFn.invokeInt(new Object[] {notify, sizeCell, packed});
-        long length = sizeCell.getLong(0);
+        packed.reserve((long) Abi.NOTIFY_PAYLOAD + payload.length + PACK_SLACK);
+        ByteBuffer calls = block.view();
+        calls.putLong(BridgeDataPath.NOTIFY, notifyStruct.address());
+        long capacity = setPackedBuffer(calls);
+        int status = BridgeDataPath.urom_bridge_pack(block.address());
+        Reference.reachabilityFence(this);
+        long length = calls.getLong(BridgeDataPath.PACKED_LEN);
         if (status == UromStatus.INVALID_VALUE.code() && length > capacity) {
             checkSize(length, "packed notification");
-            capacity = length;
-            packed = new Memory(capacity);
-            sizeCell.setLong(0, capacity);
-            status = notifPackFn.invokeInt(new Object[] {notify, sizeCell, packed});
-            length = sizeCell.getLong(0);
+            packed.reserve(length);
+            capacity = setPackedBuffer(calls);
+            status = BridgeDataPath.urom_bridge_pack(block.address());
+            Reference.reachabilityFence(this);
+            length = calls.getLong(BridgeDataPath.PACKED_LEN);
         }
         if (status != UromStatus.SUCCESS.code()) {
             throw new UromException(Abi.status(status), path + ": notif_pack returned " + Abi.describe(status));
@@ -356,7 +384,25 @@ public final class NativePlugin implements PluginIface {
             throw new UromException(UromStatus.INVALID_VALUE,
                     path + ": notif_pack reported " + length + " bytes in a buffer of " + capacity);
         }
-        return packed.getByteArray(0, (int) length);
+        byte[] result = new byte[(int) length];
+        packed.view().get(0, result);
+        return result;
+    }
+
+    private void emptyList(int offset) {
+        long head = block.address() + offset;
+        block.view().putLong(offset + Abi.LINK_PREV, head).putLong(offset + Abi.LINK_NEXT, head);
+    }
+
+    private void setRecordsBuffer(ByteBuffer calls) {
+        calls.putLong(BridgeDataPath.RECORDS, notificationRecords.address());
+        calls.putLong(BridgeDataPath.RECORDS_CAPACITY, notificationRecords.capacity());
+    }
+
+    private long setPackedBuffer(ByteBuffer calls) {
+        calls.putLong(BridgeDataPath.PACKED, packed.address());
+        calls.putLong(BridgeDataPath.PACKED_CAPACITY, packed.capacity());
+        return packed.capacity();
     }
 
     private void checkSize(long size, String what) throws UromException {

@@ -9,40 +9,66 @@ import java.util.stream.Collectors;
 
 /**
  * Builds a worker's command line: {@code java <jvm options> -cp <the daemon's class path>
- * [-Durom.native.dir=DIR] <main class> --worker-id ID --gid G --listen ADDR --log-dir DIR
+ * -Durom.native.dir=DIR <main class> --worker-id ID --gid G --listen ADDR --log-dir DIR
  * --log-level N --sdk-log-level N --max-msg-size BYTES [--cpus 0,2] --idle-timeout-ms MS
  * PATH:ID...}, plugins last so that {@code ps} shows them. Ids are unsigned decimal. Immutable.
  *
- * <p>Two JVM options are always added: the JVM's own warnings go to stderr (stdout carries only
- * the worker's READY or FAILED line), and a fatal error report (a native plugin that crashes
- * takes the JVM down with SIGABRT after writing it) goes to {@link #crashReport} in the log
- * directory rather than the daemon's working directory.
+ * <p>JVM options always added: the JVM's own warnings and any other output of the JVM itself go
+ * to stderr (stdout carries only the worker's READY or FAILED line; a class-data archive the JVM
+ * refuses is such a warning), a fatal error report (a native plugin that crashes takes the JVM
+ * down with SIGABRT after writing it) goes to {@link #crashReport} in the log directory rather
+ * than the daemon's working directory, Log4j2 registers no JMX beans (a worker has no use for
+ * them; they cost start-up time), and the class-data-sharing option of {@link WorkerClassData}.
+ *
+ * <p>Thread-safe.
  */
 final class WorkerCommandLine {
+    /** A worker's command line and its class-data launch, told when that worker has exited. */
+    record Launch(List<String> command, WorkerClassData.Launch classData) {
+        /** The worker's exit status, or a negative number when it could not be started. */
+        void exited(int exitStatus) {
+            classData.exited(exitStatus);
+        }
+    }
+
     private final DaemonConfig config;
     private final String java;
     private final String classPath;
     private final String nativeDir;
+    private final WorkerClassData classData;
 
     WorkerCommandLine(DaemonConfig config) {
+        this(config, WorkerClassData.forThisJvm(config.workerJvmOptions()));
+    }
+
+    WorkerCommandLine(DaemonConfig config, WorkerClassData classData) {
         this.config = config;
         this.java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         this.classPath = System.getProperty("java.class.path");
-        this.nativeDir = System.getProperty(NativeArtifacts.NATIVE_DIR_PROPERTY);
+        // Where this daemon found (or unpacked) the native files: workers reuse it rather than
+        // unpacking their own copy each.
+        this.nativeDir = NativeArtifacts.bridgeLibrary().getParent().toString();
+        this.classData = classData;
     }
 
-    List<String> build(long workerId, long gid, String listen, List<Integer> cpus, List<PluginSpec> plugins) {
+    WorkerClassData classData() {
+        return classData;
+    }
+
+    Launch build(long workerId, long gid, String listen, List<Integer> cpus, List<PluginSpec> plugins) {
+        WorkerClassData.Launch sharing = classData.nextLaunch();
         List<String> command = new ArrayList<>();
         command.add(java);
         command.add("-Xlog:disable");
         command.add("-Xlog:all=warning:stderr");
+        command.add("-XX:+DisplayVMOutputToStderr");
         command.add("-XX:ErrorFile=" + config.logDir().resolve("urom_worker_%p_crash.log"));
         command.addAll(config.workerJvmOptions());
+        command.addAll(sharing.jvmOptions());
+        command.add("-Dlog4j2.disableJmx=true");
         command.add("-cp");
         command.add(classPath);
-        if (nativeDir != null && !nativeDir.isBlank()) {
-            command.add("-D" + NativeArtifacts.NATIVE_DIR_PROPERTY + "=" + nativeDir);
-        }
+        command.add("-D" + NativeArtifacts.NATIVE_DIR_PROPERTY + "=" + nativeDir);
         command.add(config.workerMainClass());
         add(command, "--worker-id", Long.toUnsignedString(workerId));
         add(command, "--gid", Long.toUnsignedString(gid));
@@ -58,7 +84,7 @@ final class WorkerCommandLine {
         for (PluginSpec plugin : plugins) {
             command.add(plugin.toString());
         }
-        return command;
+        return new Launch(List.copyOf(command), sharing);
     }
 
     /** Where the JVM of worker process {@code pid} writes its fatal error report. */

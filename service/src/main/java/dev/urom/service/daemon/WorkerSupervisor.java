@@ -223,11 +223,13 @@ final class WorkerSupervisor implements AutoCloseable {
                 specs.add(new PluginSpec(plugin.path(), plugin.id()));
             }
         }
-        List<String> command = commandLine.build(worker.id, worker.gid, listenAddressOf.apply(worker.id), request.cpus(), specs);
+        WorkerCommandLine.Launch launch = commandLine.build(worker.id, worker.gid, listenAddressOf.apply(worker.id), request.cpus(), specs);
+        List<String> command = launch.command();
         Process process;
         try {
-            process = spawner.spawn(command, envOf(request), started -> register(worker, started, lease));
+            process = spawner.spawn(command, envOf(request), started -> register(worker, started, lease, launch));
         } catch (IOException e) {
+            launch.exited(-1);
             lease.close();
             return refused(request, new Refusal(UromStatus.OPERATING_SYSTEM,
                     "cannot start worker " + Long.toUnsignedString(worker.id) + ": " + e.getMessage()), peer);
@@ -237,10 +239,11 @@ final class WorkerSupervisor implements AutoCloseable {
     }
 
     /** Runs on the spawner thread, before the process can be reaped. */
-    private void register(Worker worker, Process process, PluginIdRegistry.Lease lease) {
+    private void register(Worker worker, Process process, PluginIdRegistry.Lease lease, WorkerCommandLine.Launch launch) {
         synchronized (this) {
             worker.process = process;
             worker.lease = lease;
+            worker.launch = launch;
             live.add(process);
             if (closed) {
                 process.destroyForcibly();
@@ -349,6 +352,8 @@ final class WorkerSupervisor implements AutoCloseable {
     }
 
     private void reap(Worker worker, Process process) {
+        // before the worker leaves the table, so that the next start finds an archive it wrote
+        worker.launch.exited(process.exitValue());
         synchronized (this) {
             workers.remove(worker.id, worker);
             live.remove(process);
@@ -424,6 +429,7 @@ final class WorkerSupervisor implements AutoCloseable {
         final CompletableFuture<Void> settled = new CompletableFuture<>();
         Process process;
         PluginIdRegistry.Lease lease;
+        WorkerCommandLine.Launch launch;
         String address = "";
         WorkerInfo.State state = WorkerInfo.State.STARTING;
 

@@ -12,6 +12,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.core.appender.ConsoleAppender;
 import org.apache.logging.log4j.core.config.Configurator;
 import org.apache.logging.log4j.core.config.builder.api.AppenderComponentBuilder;
@@ -81,7 +82,13 @@ public final class ServiceLogging {
             throw new IllegalArgumentException("log file name '" + fileName + "' is not a plain file name");
         }
         Path file = writableFile(logDir.toAbsolutePath(), fileName);
-        Configurator.reconfigure(build(file, program, sdk, warningsToStderr));
+        BuiltConfiguration configuration = build(file, program, sdk, warningsToStderr);
+        // The first configuration of a process starts Log4j2 with it directly (no default
+        // configuration is looked for and built first); later ones replace the running one.
+        LoggerContext context = Configurator.initialize(ServiceLogging.class.getClassLoader(), configuration);
+        if (context == null || context.getConfiguration() != configuration) {
+            Configurator.reconfigure(configuration);
+        }
         return file;
     }
 

@@ -1,0 +1,263 @@
+package dev.urom.service.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.urom.framework.wire.ServiceAddress;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WorkerClassDataTest {
+    private static final List<String> OPTIONS = DaemonConfig.DEFAULT_WORKER_JVM_OPTIONS;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aPresentArchiveIsChosen() throws IOException {
+        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS);
+        Files.write(data.archive(), new byte[] {1});
+
+        WorkerClassData.Launch launch = data.nextLaunch();
+
+        assertThat(launch.jvmOptions()).containsExactly("-XX:SharedArchiveFile=" + data.archive());
+        assertThat(data.archive().getParent()).isEqualTo(dir.resolve("cds"));
+        assertThat(data.archive().getFileName().toString()).matches("worker-[0-9a-f]{16}\\.jsa");
+    }
+
+    @Test
+    void aMissingArchiveIsDumpedByOneWorkerAndInstalledWhenItExitsNormally() throws IOException {
+        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar") + File.pathSeparator + jar("b.jar"), OPTIONS);
+
+        WorkerClassData.Launch dump = data.nextLaunch();
+        Path temporary = dumpTarget(dump);
+        assertThat(temporary.getParent()).isEqualTo(data.archive().getParent());
+        assertThat(temporary).isNotEqualTo(data.archive());
+        assertThat(data.nextLaunch().jvmOptions()).as("while one worker dumps, others get no option").isEmpty();
+
+        Files.write(temporary, new byte[] {42});
+        dump.exited(0);
+
+        assertThat(temporary).doesNotExist();
+        assertThat(data.archive()).hasBinaryContent(new byte[] {42});
+        assertThat(data.nextLaunch().jvmOptions()).containsExactly("-XX:SharedArchiveFile=" + data.archive());
+    }
+
+    @Test
+    void aDumpOfAWorkerThatFailedIsThrownAwayAndAfterTwoFailuresNoMoreAreTried() throws IOException {
+        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS);
+
+        WorkerClassData.Launch first = data.nextLaunch();
+        Path half = dumpTarget(first);
+        Files.write(half, new byte[] {1, 2});
+        first.exited(137);
+        assertThat(half).doesNotExist();
+        assertThat(data.archive()).doesNotExist();
+
+        WorkerClassData.Launch second = data.nextLaunch();
+        dumpTarget(second);
+        second.exited(0); // exited normally but wrote nothing
+        assertThat(data.archive()).doesNotExist();
+
+        assertThat(data.nextLaunch().jvmOptions()).isEmpty();
+    }
+
+    @Test
+    void aClassPathWithADirectoryIsNotArchived() throws IOException {
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar") + File.pathSeparator + classes, OPTIONS);
+
+        assertThat(data.archive()).isNull();
+        assertThat(data.offReason()).isEqualTo("class path entry " + classes + " is not a jar file");
+        assertThat(data.nextLaunch().jvmOptions()).isEmpty();
+        assertThat(dir.resolve("cds")).doesNotExist();
+    }
+
+    @Test
+    void workerOptionsThatChooseClassSharingThemselvesTurnItOff() throws IOException {
+        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), List.of("-Xshare:off"));
+
+        assertThat(data.archive()).isNull();
+        assertThat(data.nextLaunch().jvmOptions()).isEmpty();
+    }
+
+    @Test
+    void aCacheDirectoryOthersCanWriteIsNotUsed() throws IOException {
+        Path cache = Files.createDirectory(dir.resolve("cds"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx")));
+        Files.setPosixFilePermissions(cache, PosixFilePermissions.fromString("rwxrwxrwx"));
+
+        WorkerClassData data = WorkerClassData.of(cache, "jvm", jar("a.jar").toString(), OPTIONS);
+
+        assertThat(data.archive()).isNull();
+        assertThat(data.offReason()).isEqualTo("cache directory " + cache + " can be written by others (rwxrwxrwx)");
+    }
+
+    @Test
+    void theCacheDirectoryIsCreatedForTheOwnerOnly() throws IOException {
+        Path cache = dir.resolve("a").resolve("cds");
+        WorkerClassData.of(cache, "jvm", jar("a.jar").toString(), OPTIONS);
+
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cache))).isEqualTo("rwx------");
+    }
+
+    @Test
+    void aRebuiltJarAnotherJvmOrOtherOptionsGetAnotherArchive() throws IOException {
+        Path jar = jar("a.jar");
+        Path first = WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), OPTIONS).archive();
+
+        assertThat(WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), OPTIONS).archive()).isEqualTo(first);
+        assertThat(WorkerClassData.of(dir.resolve("cds"), "other jvm", jar.toString(), OPTIONS).archive()).isNotEqualTo(first);
+        assertThat(WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), List.of("-Xmx64m")).archive()).isNotEqualTo(first);
+        Files.setLastModifiedTime(jar, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() - 60_000));
+        assertThat(WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), OPTIONS).archive()).isNotEqualTo(first);
+    }
+
+    @Test
+    void concurrentStartsDumpOnce() throws Exception {
+        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS);
+        int starts = 8;
+        CyclicBarrier together = new CyclicBarrier(starts);
+        ExecutorService threads = Executors.newFixedThreadPool(starts);
+        try {
+            List<Future<WorkerClassData.Launch>> launches = new ArrayList<>();
+            for (int i = 0; i < starts; i++) {
+                Callable<WorkerClassData.Launch> start = () -> {
+                    together.await(30, TimeUnit.SECONDS);
+                    return data.nextLaunch();
+                };
+                launches.add(threads.submit(start));
+            }
+            int dumps = 0;
+            for (Future<WorkerClassData.Launch> launch : launches) {
+                List<String> options = launch.get(30, TimeUnit.SECONDS).jvmOptions();
+                if (options.stream().anyMatch(o -> o.startsWith("-XX:ArchiveClassesAtExit="))) {
+                    dumps++;
+                } else {
+                    assertThat(options).isEmpty();
+                }
+            }
+            assertThat(dumps).isEqualTo(1);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /** A real JVM writes the archive at its exit, and the next one maps its main class from it. */
+    @Test
+    void aRealWorkerJvmDumpsAnArchiveTheNextOneUses() throws Exception {
+        Path jar = jarWith("probe.jar", ClassDataProbe.class);
+        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "this jvm", jar.toString(), OPTIONS);
+
+        WorkerClassData.Launch dump = data.nextLaunch();
+        Run dumping = runProbe(jar, dump.jvmOptions(), List.of());
+        dump.exited(dumping.exitStatus);
+        assertThat(dumping.stdout).isEqualTo("READY probe\n");
+        assertThat(data.archive()).isRegularFile();
+
+        WorkerClassData.Launch shared = data.nextLaunch();
+        assertThat(shared.jvmOptions()).containsExactly("-XX:SharedArchiveFile=" + data.archive());
+        Run using = runProbe(jar, shared.jvmOptions(), List.of("-Xlog:class+load=info:file=" + dir.resolve("classes.log")));
+        assertThat(using.stdout).isEqualTo("READY probe\n");
+        assertThat(Files.readAllLines(dir.resolve("classes.log")))
+                .anyMatch(line -> line.contains(ClassDataProbe.class.getName() + " source: shared objects file (top)"));
+    }
+
+    /**
+     * The JVM refuses an archive made for another class path with a warning that it would print on
+     * stdout by default: the worker's command line sends it to stderr, stdout keeps only the line.
+     */
+    @Test
+    void aStaleArchiveLeavesTheWorkersStdoutAlone() throws Exception {
+        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS);
+        Run other = runProbe(jarWith("other.jar", ClassDataProbe.class), List.of("-XX:ArchiveClassesAtExit=" + data.archive()), List.of());
+        assertThat(other.exitStatus).isZero();
+        assertThat(data.archive()).isRegularFile();
+        DaemonConfig config = DaemonConfig.defaults()
+                .withListen(ServiceAddress.parse("unix:" + dir.resolve("d.sock")))
+                .withLogDir(dir.resolve("log"))
+                .withWorkerMainClass(ClassDataProbe.class.getName());
+        WorkerCommandLine.Launch launch = new WorkerCommandLine(config, data).build(0, 0, "unix:" + dir.resolve("w.sock"), List.of(), List.of());
+        assertThat(launch.command()).contains("-XX:SharedArchiveFile=" + data.archive());
+
+        Process process = new ProcessBuilder(launch.command()).redirectError(dir.resolve("stderr.txt").toFile()).start();
+        process.getOutputStream().close();
+        String stdout;
+        try (InputStream in = process.getInputStream()) {
+            stdout = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(stdout).isEqualTo("READY probe\n");
+        assertThat(process.exitValue()).isZero();
+        assertThat(Files.readString(dir.resolve("stderr.txt"))).contains(data.archive().getFileName().toString());
+    }
+
+    private record Run(int exitStatus, String stdout) {}
+
+    private Run runProbe(Path jar, List<String> classDataOptions, List<String> more) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xlog:disable");
+        command.add("-Xlog:all=warning:stderr");
+        command.addAll(OPTIONS);
+        command.addAll(classDataOptions);
+        command.addAll(more);
+        command.add("-cp");
+        command.add(jar.toString());
+        command.add(ClassDataProbe.class.getName());
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        process.getOutputStream().close();
+        String stdout;
+        try (InputStream in = process.getInputStream()) {
+            stdout = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("probe JVM %s ended", command).isTrue();
+        return new Run(process.exitValue(), stdout);
+    }
+
+    private static Path dumpTarget(WorkerClassData.Launch launch) {
+        List<String> options = launch.jvmOptions();
+        assertThat(options).anyMatch(o -> o.startsWith("-XX:ArchiveClassesAtExit="));
+        String option = options.stream().filter(o -> o.startsWith("-XX:ArchiveClassesAtExit=")).findFirst().orElseThrow();
+        return Path.of(option.substring("-XX:ArchiveClassesAtExit=".length()));
+    }
+
+    private Path jar(String name) throws IOException {
+        Path jar = dir.resolve(name);
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+            out.putNextEntry(new JarEntry("empty.txt"));
+            out.closeEntry();
+        }
+        return jar;
+    }
+
+    private Path jarWith(String name, Class<?> type) throws IOException {
+        Path jar = dir.resolve(name);
+        String entry = type.getName().replace('.', '/') + ".class";
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
+                InputStream in = type.getClassLoader().getResourceAsStream(entry)) {
+            assertThat(in).as("class file %s", entry).isNotNull();
+            out.putNextEntry(new JarEntry(entry));
+            in.transferTo(out);
+            out.closeEntry();
+        }
+        return jar;
+    }
+}
