@@ -4,16 +4,8 @@ import dev.urom.framework.discovery.DiscoveredPlugin;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerNotification;
 import dev.urom.framework.host.UromService;
-import dev.urom.framework.wire.ServiceAddress;
-import dev.urom.service.daemon.Daemon;
-import dev.urom.service.daemon.DaemonConfig;
-import dev.urom.service.daemon.WorkerInfo;
 import dev.urom.spi.UromException;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
@@ -21,9 +13,6 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -43,7 +32,6 @@ final class DemoCommand implements Callable<Integer> {
     private static final long LOOPBACK = 0;
     private static final long[] VALUES = {0, 1, 42, 0xdead_beefL, -1, Long.MIN_VALUE};
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
-    private static final Duration WORKER_EXIT_LIMIT = Duration.ofSeconds(10);
 
     @Spec CommandSpec spec;
 
@@ -95,61 +83,29 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private boolean runService(String pluginPath, PrintWriter out) {
-        Path dir;
-        try {
-            dir = Files.createTempDirectory("urom-demo-");
-        } catch (IOException e) {
-            throw new CliFailure("cannot create a temporary directory for the private daemon: " + e.getMessage());
-        }
-        try {
-            DaemonConfig config = DaemonConfig.defaults()
-                    .withListen(ServiceAddress.unix(dir.resolve("urom.sock")))
-                    .withLogDir(dir.resolve("log"))
-                    .withPluginPath(pluginPath);
-            Daemon.configureLogging(config);
-            long start = System.nanoTime();
-            boolean ok;
-            try (Daemon daemon = Daemon.start(config); UromService service = UromService.connect(daemon.address().toString())) {
-                out.printf("%n== Through the service ==%nPrivate daemon on %s, started in %.1f ms (logs in %s)%n",
-                        daemon.address(), millis(System.nanoTime() - start), config.logDir());
-                BootstrapDemo bootstrap = new BootstrapDemo(service, out);
-                int serviceRounds = Math.max(100, rounds / 10);
-                ok = bootstrap.run(NATIVE_GRAPH, 0, serviceRounds);
-                ok &= bootstrap.run(JAVA_GRAPH, BootstrapDemo.WORKERS, serviceRounds);
-                awaitWorkersGone(daemon);
-            }
-            long left = ProcessHandle.current().children().count();
-            out.printf("%nDaemon stopped; worker processes left: %d%n", left);
-            out.println(ok && left == 0 ? "The service demo passed." : "The service demo FAILED.");
-            return ok && left == 0;
-        } catch (IOException | UromException e) {
+        long start = System.nanoTime();
+        boolean ok;
+        try (PrivateDaemon daemon = PrivateDaemon.start(pluginPath); UromService service = UromService.connect(daemon.address())) {
+            out.printf("%n== Through the service ==%nPrivate daemon on %s, started in %.1f ms (logs in %s)%n",
+                    daemon.address(), millis(System.nanoTime() - start), daemon.logDir());
+            BootstrapDemo bootstrap = new BootstrapDemo(service, out);
+            int serviceRounds = Math.max(100, rounds / 10);
+            ok = bootstrap.run(NATIVE_GRAPH, 0, serviceRounds);
+            ok &= bootstrap.run(JAVA_GRAPH, BootstrapDemo.WORKERS, serviceRounds);
+            out.printf("%nPing-pong between two rank processes, rank 0 served by the C sandbox plugin, rank 1 by the Java one:%n");
+            ok &= PingPongCommand.run(daemon.address(), 2, "hello from urom demo", "mixed", 100, out) == 0;
+        } catch (UromException e) {
             throw new CliFailure("private daemon: " + e.getMessage());
-        } finally {
-            deleteTree(dir);
+        } catch (java.io.IOException e) {
+            throw new CliFailure("ping-pong: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CliFailure("interrupted");
         }
-    }
-
-    /** Stopped workers end on their own; give them the time to, before the daemon closes. */
-    private static void awaitWorkersGone(Daemon daemon) {
-        for (WorkerInfo worker : daemon.workers()) {
-            ProcessHandle.of(worker.pid()).ifPresent(process -> {
-                try {
-                    process.onExit().get(WORKER_EXIT_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                } catch (ExecutionException | TimeoutException e) {
-                    // the daemon's close ends it
-                }
-            });
-        }
-    }
-
-    private static void deleteTree(Path dir) {
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException e) {
-            // best effort: a temporary directory
-        }
+        long left = ProcessHandle.current().children().count();
+        out.printf("%nDaemon stopped; worker processes left: %d%n", left);
+        out.println(ok && left == 0 ? "The service demo passed." : "The service demo FAILED.");
+        return ok && left == 0;
     }
 
     private double timeLoopbacks(LocalWorker worker, DiscoveredPlugin graph) {

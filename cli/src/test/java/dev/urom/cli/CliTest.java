@@ -162,11 +162,21 @@ class CliTest {
     }
 
     @Test
-    void demoComparesBothGraphPlugins() {
+    void demoRunsTheGraphPluginsInProcessAndThroughAPrivateDaemonAndThePingPong() throws IOException {
+        Path sandbox = Path.of(System.getProperty("urom.sandbox.build", "../plugins/sandbox/target"));
+        Files.copy(sandbox.resolve("worker_sandbox.so"), plugins.resolve("worker_sandbox.so"));
+        Files.copy(sandbox.resolve("worker_sandbox_java.jar"), plugins.resolve("worker_sandbox_java.jar"));
+
         CliRunner.Run result = run(plugins.toString(), "demo", "--rounds", "200");
 
-        assertThat(result.status()).as(result.err()).isZero();
-        assertThat(result.out()).contains("Both graph plugins answered byte for byte alike.");
-        assertThat(result.out()).doesNotContain("NO");
+        assertThat(result.status()).as(result.out() + result.err()).isZero();
+        assertThat(result.out())
+                .contains("Both graph plugins answered byte for byte alike.")
+                .contains("workers in gid 0: [0, 2]").contains("workers in gid 1: [1, 3]")
+                .contains("rank 1: received 'hello from urom demo' (tag 0x5678); sent it to rank 0")
+                .contains("ping-pong passed.")
+                .contains("worker processes left: 0")
+                .endsWith("The service demo passed.\n");
+        assertThat(result.out()).doesNotContain("WRONG").doesNotContain("FAILED").doesNotContain("DIFFER");
     }
 }

@@ -24,7 +24,9 @@ import org.apache.logging.log4j.Logger;
  * <p>Ownership: the callbacks and every block of native memory handed to the plugin (through
  * {@code void **addr}, {@code memh}, {@code rkey}) are kept by this object, which the plugin keeps
  * for its whole life, so pointers the plugin holds stay valid. A block is replaced only when the
- * answer for the same key changes; the old block is retained too.
+ * answer for the same key changes; the old block is retained too. Every block ends with one NUL byte
+ * after the answer's bytes (not counted in a returned length), so a plugin can find the end of a
+ * textual address, which {@code addr_lookup} hands over without a length.
  *
  * <p>Not thread-safe: called from the thread that drives the plugin. No Java exception reaches
  * native code: every failure becomes a status.
@@ -121,11 +123,11 @@ final class DomainCallbacks {
 
     private Memory retain(String key, byte[] bytes) {
         Memory existing = current.get(key);
-        if (existing != null && existing.size() == Math.max(1, bytes.length)
+        if (existing != null && existing.size() == bytes.length + 1L
                 && Arrays.equals(existing.getByteArray(0, bytes.length), bytes)) {
             return existing;
         }
-        Memory block = new Memory(Math.max(1, bytes.length));
+        Memory block = new Memory(bytes.length + 1L);
         block.clear();
         block.write(0, bytes, 0, bytes.length);
         if (existing != null) {

@@ -8,6 +8,7 @@ import dev.urom.framework.wire.Message.Notify;
 import dev.urom.framework.wire.Message.Stop;
 import dev.urom.framework.wire.Message.StopOk;
 import dev.urom.framework.wire.WireException;
+import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import java.io.IOException;
 import java.util.Map;
@@ -22,7 +23,9 @@ import org.apache.logging.log4j.Logger;
 /**
  * One host ↔ worker connection: sends commands, matches NOTIFYs to them by {@code urom_context}
  * on one daemon reader thread, and fails every outstanding command with CONNECTION_RESET when the
- * connection ends.
+ * connection ends. Requests (ADDRESS, DOMAIN_SET) carry their own request ids; their replies are
+ * matched by request id on the same reader thread, and fail with CONNECTION_RESET when the
+ * connection ends first.
  *
  * <p>Thread-safe. Owns the channel. Whoever removes a command from {@code inflight} completes its
  * future, so each future completes exactly once.
@@ -39,6 +42,8 @@ final class DataConnection {
     private final AtomicInteger outstanding = new AtomicInteger();
     private final AtomicLong contexts = new AtomicLong();
     private final Map<Long, Pending> inflight = new ConcurrentHashMap<>();
+    private final AtomicLong requestIds = new AtomicLong();
+    private final Map<Long, CompletableFuture<Message>> requests = new ConcurrentHashMap<>();
     private final CompletableFuture<Void> ended = new CompletableFuture<>();
     private volatile boolean dead;
 
@@ -80,6 +85,34 @@ final class DataConnection {
         }
     }
 
+    /**
+     * Sends {@code request} under a new request id; the future completes with the worker's reply
+     * of that id (whatever its type), or exceptionally with CONNECTION_RESET.
+     */
+    CompletableFuture<Message> request(Message request) {
+        long id = requestIds.incrementAndGet();
+        CompletableFuture<Message> future = new CompletableFuture<>();
+        requests.put(id, future);
+        if (dead) {
+            failRequest(id);
+            return future;
+        }
+        try {
+            channel.send(id, request);
+        } catch (IOException e) {
+            LOG.debug("{}: {} not sent: {}", name, request.messageType(), e.getMessage());
+            failRequest(id);
+        }
+        return future;
+    }
+
+    private void failRequest(long id) {
+        CompletableFuture<Message> f = requests.remove(id);
+        if (f != null) {
+            f.completeExceptionally(new UromException(UromStatus.CONNECTION_RESET, name + ": the connection ended before the reply"));
+        }
+    }
+
     /** Sends STOP; the connection ends when the worker answers STOP_OK or closes. */
     void sendStop() {
         try {
@@ -105,7 +138,14 @@ final class DataConnection {
             while (true) {
                 Frame frame = channel.receive();
                 Message m = frame.message();
-                if (m instanceof Notify n) {
+                if (frame.requestId() != 0) {
+                    CompletableFuture<Message> f = requests.remove(frame.requestId());
+                    if (f == null) {
+                        LOG.warn("{}: {} for unknown request id {} ignored", name, m.messageType(), frame.requestId());
+                    } else {
+                        f.complete(m);
+                    }
+                } else if (m instanceof Notify n) {
                     Pending p = inflight.remove(n.uromContext());
                     if (p == null) {
                         LOG.warn("{}: NOTIFY for unknown command context {} ignored", name, n.uromContext());
@@ -134,6 +174,9 @@ final class DataConnection {
         } finally {
             for (Long context : inflight.keySet()) {
                 fail(context);
+            }
+            for (Long id : requests.keySet()) {
+                failRequest(id);
             }
             ended.complete(null);
         }

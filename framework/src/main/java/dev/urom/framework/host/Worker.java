@@ -3,6 +3,7 @@ package dev.urom.framework.host;
 import static java.util.Objects.requireNonNull;
 
 import dev.urom.framework.wire.FrameChannel;
+import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Message.Command;
 import dev.urom.framework.wire.Message.HelloOk;
 import dev.urom.framework.wire.Message.WorkerStartReply;
@@ -225,6 +226,20 @@ public final class Worker implements AutoCloseable {
             return CompletableFuture.completedFuture(Notification.failed(UromStatus.TOO_BIG, userData));
         }
         return c.submit(pluginId, payload, userData);
+    }
+
+    /**
+     * Sends a request (ADDRESS, DOMAIN_SET) on the data connection; the future completes with the
+     * worker's reply, or exceptionally with a {@link UromException}: BAD_STATE when the worker is
+     * not RUNNING, CONNECTION_RESET when the connection ends first.
+     */
+    CompletableFuture<Message> request(Message request) {
+        DataConnection c = connection;
+        if (c == null || state.get() != State.RUNNING) {
+            return CompletableFuture.failedFuture(new UromException(UromStatus.BAD_STATE,
+                    "worker " + describeId() + " is " + state.get() + ", not RUNNING"));
+        }
+        return c.request(request);
     }
 
     /**

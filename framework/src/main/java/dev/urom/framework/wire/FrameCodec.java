@@ -1,6 +1,10 @@
 package dev.urom.framework.wire;
 
+import dev.urom.framework.wire.Message.AddressReply;
+import dev.urom.framework.wire.Message.AddressRequest;
 import dev.urom.framework.wire.Message.Command;
+import dev.urom.framework.wire.Message.DomainSet;
+import dev.urom.framework.wire.Message.DomainSetReply;
 import dev.urom.framework.wire.Message.ErrorReply;
 import dev.urom.framework.wire.Message.Hello;
 import dev.urom.framework.wire.Message.HelloOk;
@@ -126,9 +130,97 @@ public final class FrameCodec {
             for (long id : r.workerIds()) {
                 w.u64(id);
             }
+        } else if (m instanceof AddressRequest a) {
+            w.u64(a.pluginId());
+        } else if (m instanceof AddressReply a) {
+            w.u32(a.status().code()).u32(0).u32(a.address().length).bytes(a.address());
+        } else if (m instanceof DomainSet d) {
+            w.u64(d.ownDomainId()).u32(d.peers().size());
+            for (DomainPeer peer : d.peers()) {
+                writePeer(w, peer);
+            }
+        } else if (m instanceof DomainSetReply d) {
+            w.u32(d.status().code()).string("DOMAIN_SET_REPLY message", d.message());
         } else if (!(m instanceof PluginsRequest || m instanceof Stop || m instanceof StopOk)) {
             throw new IllegalArgumentException("no encoding for " + m.getClass().getName());
         }
+    }
+
+    private static void writePeer(BodyWriter w, DomainPeer peer) {
+        w.u64(peer.domainId()).u32(peer.addresses().size());
+        for (DomainPeer.PluginAddress a : peer.addresses()) {
+            w.u64(a.pluginId()).u32(a.address().length).bytes(a.address());
+        }
+        w.u32(peer.segments().size());
+        for (DomainPeer.Segment s : peer.segments()) {
+            w.u64(s.va()).u64(s.length()).u32(s.memh().length).bytes(s.memh()).u32(s.mkey().length).bytes(s.mkey());
+        }
+    }
+
+    /**
+     * One domain peer in the layout DOMAIN_SET uses for each of its peers; what a host hands the
+     * other ranks through the out-of-band allgather.
+     */
+    public static byte[] encodeDomainPeers(List<DomainPeer> peers) {
+        BodyWriter w = new BodyWriter(64);
+        w.u32(peers.size());
+        for (DomainPeer peer : peers) {
+            writePeer(w, peer);
+        }
+        ByteBuffer b = w.finish();
+        byte[] out = new byte[b.remaining()];
+        b.get(out);
+        return out;
+    }
+
+    /**
+     * Reads what {@link #encodeDomainPeers} wrote from the first {@code length} bytes of {@code
+     * block}; bytes after them (padding) are ignored.
+     *
+     * @throws WireException when those bytes are not exactly a list of peers
+     */
+    public static List<DomainPeer> decodeDomainPeers(byte[] block, int length) throws WireException {
+        if (length < 0 || length > block.length) {
+            throw new WireException(WireException.Reason.MALFORMED, "domain block of " + length + " bytes does not fit its buffer of " + block.length);
+        }
+        BodyReader r = new BodyReader(ByteBuffer.wrap(block, 0, length), MessageType.DOMAIN_SET);
+        List<DomainPeer> peers = peers(r);
+        r.finish();
+        return peers;
+    }
+
+    private static List<DomainPeer> peers(BodyReader r) throws WireException {
+        int count = r.count("peers", 16);
+        List<DomainPeer> peers = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            String at = "peers[" + i + "]";
+            long domainId = r.u64(at + ".domain_id");
+            int addressCount = r.count(at + ".addresses", 12);
+            List<DomainPeer.PluginAddress> addresses = new ArrayList<>(addressCount);
+            for (int j = 0; j < addressCount; j++) {
+                long pluginId = r.u64(at + ".addresses[" + j + "].plugin_id");
+                addresses.add(new DomainPeer.PluginAddress(pluginId, sizedBytes(r, at + ".addresses[" + j + "].address")));
+            }
+            int segmentCount = r.count(at + ".segments", 24);
+            List<DomainPeer.Segment> segments = new ArrayList<>(segmentCount);
+            for (int j = 0; j < segmentCount; j++) {
+                String seg = at + ".segments[" + j + "]";
+                long va = r.u64(seg + ".va");
+                long len = r.u64(seg + ".len");
+                byte[] memh = sizedBytes(r, seg + ".memh");
+                segments.add(new DomainPeer.Segment(va, len, memh, sizedBytes(r, seg + ".mkey")));
+            }
+            try {
+                peers.add(new DomainPeer(domainId, addresses, segments));
+            } catch (IllegalArgumentException e) {
+                throw r.malformed(at + ": " + e.getMessage());
+            }
+        }
+        return peers;
+    }
+
+    private static byte[] sizedBytes(BodyReader r, String field) throws WireException {
+        return r.bytes(r.u32(field + " length"), field);
     }
 
     /**
@@ -240,6 +332,19 @@ public final class FrameCodec {
                 }
                 return new Notify(pluginType, context, status, r.bytes(len, "plugin_notif"));
             }
+            case ADDRESS:
+                return new AddressRequest(r.u64("plugin_id"));
+            case ADDRESS_REPLY: {
+                UromStatus status = status(r);
+                r.skip(4, "reserved");
+                return new AddressReply(status, sizedBytes(r, "address"));
+            }
+            case DOMAIN_SET: {
+                long own = r.u64("own_domain_id");
+                return new DomainSet(own, peers(r));
+            }
+            case DOMAIN_SET_REPLY:
+                return new DomainSetReply(status(r), r.string("message"));
             case STOP:
                 return new Stop();
             case STOP_OK:

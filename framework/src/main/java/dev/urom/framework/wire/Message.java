@@ -264,6 +264,67 @@ public sealed interface Message {
         }
     }
 
+    /** ADDRESS: asks a worker for the address ({@code addr}) of its plugin {@code pluginId}. */
+    record AddressRequest(long pluginId) implements Message {
+        @Override
+        public MessageType messageType() {
+            return MessageType.ADDRESS;
+        }
+    }
+
+    /** ADDRESS_REPLY: the plugin's address on SUCCESS; no bytes otherwise. */
+    record AddressReply(UromStatus status, byte[] address) implements Message {
+        public AddressReply {
+            requireNonNull(status, "status is null");
+            requireNonNull(address, "address is null");
+        }
+
+        @Override
+        public MessageType messageType() {
+            return MessageType.ADDRESS_REPLY;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof AddressReply r && r.status == status && Arrays.equals(r.address, address);
+        }
+
+        @Override
+        public int hashCode() {
+            return status.hashCode() * 31 + Arrays.hashCode(address);
+        }
+
+        @Override
+        public String toString() {
+            return "AddressReply[status=" + status + ", address=" + address.length + " bytes]";
+        }
+    }
+
+    /** DOMAIN_SET: the whole domain table, and which of its peers the receiving worker is. */
+    record DomainSet(long ownDomainId, List<DomainPeer> peers) implements Message {
+        public DomainSet {
+            peers = List.copyOf(requireNonNull(peers, "peers is null"));
+        }
+
+        @Override
+        public MessageType messageType() {
+            return MessageType.DOMAIN_SET;
+        }
+    }
+
+    /** DOMAIN_SET_REPLY: SUCCESS once the table is installed, or why it was refused. */
+    record DomainSetReply(UromStatus status, String message) implements Message {
+        public DomainSetReply {
+            requireNonNull(status, "status is null");
+            requireNonNull(message, "message is null");
+        }
+
+        @Override
+        public MessageType messageType() {
+            return MessageType.DOMAIN_SET_REPLY;
+        }
+    }
+
     private static void checkU16(String what, int value) {
         if (value < 0 || value > 0xffff) {
             throw new IllegalArgumentException(what + " " + value + " does not fit u16");

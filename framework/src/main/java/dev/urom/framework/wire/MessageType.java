@@ -14,9 +14,13 @@ public enum MessageType {
     COMMAND(20),
     NOTIFY(21),
     STOP(22),
-    STOP_OK(23);
+    STOP_OK(23),
+    ADDRESS(24),
+    ADDRESS_REPLY(25),
+    DOMAIN_SET(26),
+    DOMAIN_SET_REPLY(27);
 
-    private static final MessageType[] BY_CODE = new MessageType[24];
+    private static final MessageType[] BY_CODE = new MessageType[28];
 
     static {
         for (MessageType t : values()) {

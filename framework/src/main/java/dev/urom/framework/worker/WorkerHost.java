@@ -84,7 +84,7 @@ public final class WorkerHost implements AutoCloseable {
         for (PluginSpec spec : specs) {
             HostedPlugin hosted = new HostedPlugin(spec);
             plugins.put(spec.id(), hosted);
-            PluginFailure failure = loadAndOpen(workerId, hosted, loader, config.domain());
+            PluginFailure failure = loadAndOpen(workerId, hosted, loader, config);
             if (failure != null) {
                 LOG.error("worker {}: {}", workerId, failure);
                 failures.put(spec.id(), failure);
@@ -93,7 +93,7 @@ public final class WorkerHost implements AutoCloseable {
         return new WorkerHost(workerId, config.maxMessageSize(), plugins, failures);
     }
 
-    private static PluginFailure loadAndOpen(long workerId, HostedPlugin hosted, PluginLoader loader, DomainLookups domain) {
+    private static PluginFailure loadAndOpen(long workerId, HostedPlugin hosted, PluginLoader loader, WorkerHostConfig config) {
         PluginSpec spec = hosted.spec;
         PluginIface plugin;
         try {
@@ -109,7 +109,7 @@ public final class WorkerHost implements AutoCloseable {
             return new PluginFailure(spec, UromStatus.UNEXPECTED, "cannot be loaded: the loader returned no plugin");
         }
         try {
-            plugin.open(new HostedContext(workerId, spec.id(), domain));
+            plugin.open(new HostedContext(workerId, spec.id(), config.domainFor(spec.id())));
         } catch (UromException e) {
             return new PluginFailure(spec, e.status(), "open failed: " + e.getMessage());
         } catch (Throwable t) {

@@ -4,20 +4,23 @@ import static java.util.Objects.requireNonNull;
 
 import dev.urom.spi.DomainLookups;
 import dev.urom.spi.WorkerCommand;
+import java.util.function.LongFunction;
 
 /**
  * Settings of a {@link WorkerHost}. Immutable; safe to share between threads.
  *
  * @param maxMessageSize the largest command accepted, header included ({@link
  *     WorkerCommand#sizeWithHeader()}); a larger one is answered with {@code TOO_BIG}
- * @param domain the peer look-ups handed to every plugin in its {@code WorkerContext}
+ * @param domains the peer look-ups of each plugin, by plugin id: called once per plugin when it is
+ *     opened; what it answers is handed to that plugin in its {@code WorkerContext} and must
+ *     never be null (a live view is what lets a domain set up after the plugins opened reach them)
  */
-public record WorkerHostConfig(int maxMessageSize, DomainLookups domain) {
+public record WorkerHostConfig(int maxMessageSize, LongFunction<DomainLookups> domains) {
     /** The service's default maximum message size, header included. */
     public static final int DEFAULT_MAX_MESSAGE_SIZE = 4096;
 
     public WorkerHostConfig {
-        requireNonNull(domain, "domain is null");
+        requireNonNull(domains, "domains is null");
         if (maxMessageSize < WorkerCommand.HEADER_BYTES) {
             throw new IllegalArgumentException("max message size " + maxMessageSize
                     + " bytes is smaller than a command header (" + WorkerCommand.HEADER_BYTES + " bytes)");
@@ -26,14 +29,26 @@ public record WorkerHostConfig(int maxMessageSize, DomainLookups domain) {
 
     /** {@value #DEFAULT_MAX_MESSAGE_SIZE} bytes, no domain. */
     public static WorkerHostConfig defaults() {
-        return new WorkerHostConfig(DEFAULT_MAX_MESSAGE_SIZE, DomainLookups.none());
+        return new WorkerHostConfig(DEFAULT_MAX_MESSAGE_SIZE, id -> DomainLookups.none());
     }
 
     public WorkerHostConfig withMaxMessageSize(int bytes) {
-        return new WorkerHostConfig(bytes, domain);
+        return new WorkerHostConfig(bytes, domains);
     }
 
+    /** The same look-ups for every plugin. */
     public WorkerHostConfig withDomain(DomainLookups lookups) {
-        return new WorkerHostConfig(maxMessageSize, lookups);
+        requireNonNull(lookups, "lookups is null");
+        return new WorkerHostConfig(maxMessageSize, id -> lookups);
+    }
+
+    /** Each plugin's own look-ups, by plugin id (see the {@code domains} component). */
+    public WorkerHostConfig withDomain(LongFunction<DomainLookups> byPluginId) {
+        return new WorkerHostConfig(maxMessageSize, byPluginId);
+    }
+
+    /** The look-ups handed to the plugin with this id. */
+    DomainLookups domainFor(long pluginId) {
+        return requireNonNull(domains.apply(pluginId), "the domain look-ups for plugin id " + pluginId + " are null");
     }
 }

@@ -1,6 +1,10 @@
 package dev.urom.framework.wire;
 
+import dev.urom.framework.wire.Message.AddressReply;
+import dev.urom.framework.wire.Message.AddressRequest;
 import dev.urom.framework.wire.Message.Command;
+import dev.urom.framework.wire.Message.DomainSet;
+import dev.urom.framework.wire.Message.DomainSetReply;
 import dev.urom.framework.wire.Message.ErrorReply;
 import dev.urom.framework.wire.Message.Hello;
 import dev.urom.framework.wire.Message.HelloOk;
@@ -70,6 +74,18 @@ final class WireArbitraries {
                 Combinators.combine(longs, longs, payloads()).as(Command::new),
                 Combinators.combine(longs, longs, statuses(), payloads()).as(Notify::new),
                 Arbitraries.just(new Stop()),
-                Arbitraries.just(new StopOk()));
+                Arbitraries.just(new StopOk()),
+                longs.map(AddressRequest::new),
+                Combinators.combine(statuses(), payloads()).as(AddressReply::new),
+                Combinators.combine(longs, domainPeers().list().ofMaxSize(4)).as(DomainSet::new),
+                Combinators.combine(statuses(), utf8Strings(40)).as(DomainSetReply::new));
+    }
+
+    static Arbitrary<DomainPeer> domainPeers() {
+        Arbitrary<Long> longs = Arbitraries.longs();
+        Arbitrary<DomainPeer.PluginAddress> address = Combinators.combine(longs, payloads()).as(DomainPeer.PluginAddress::new);
+        Arbitrary<DomainPeer.Segment> segment = Combinators.combine(longs, longs, payloads(), payloads()).as(DomainPeer.Segment::new);
+        return Combinators.combine(longs, address.list().ofMaxSize(3).uniqueElements(DomainPeer.PluginAddress::pluginId),
+                segment.list().ofMaxSize(3)).as(DomainPeer::new);
     }
 }

@@ -2,12 +2,18 @@ package dev.urom.service.worker;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.framework.domain.DomainTable;
+import dev.urom.framework.domain.WorkerDomain;
 import dev.urom.framework.wire.Frame;
 import dev.urom.framework.wire.FrameCodec;
 import dev.urom.framework.wire.FrameDecoder;
 import dev.urom.framework.wire.Handshake;
 import dev.urom.framework.wire.Message;
+import dev.urom.framework.wire.Message.AddressReply;
+import dev.urom.framework.wire.Message.AddressRequest;
 import dev.urom.framework.wire.Message.Command;
+import dev.urom.framework.wire.Message.DomainSet;
+import dev.urom.framework.wire.Message.DomainSetReply;
 import dev.urom.framework.wire.Message.ErrorReply;
 import dev.urom.framework.wire.Message.Hello;
 import dev.urom.framework.wire.Message.HelloOk;
@@ -35,6 +41,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -47,13 +54,16 @@ import org.apache.logging.log4j.Logger;
  * id in HELLO_OK. A COMMAND goes to {@link WorkerHost#submit} with the connection's dest id; every
  * notification the host produces goes back, as a NOTIFY packed by its plugin's {@code
  * packNotification}, to the connection with that dest id (dropped when that connection has gone).
- * STOP is answered with STOP_OK after the notifications of the same round, then the connection
+ * ADDRESS is answered (same request id) with the named plugin's {@code address()}; DOMAIN_SET
+ * installs the domain table into the {@link WorkerDomain} that the plugins' look-ups read, or
+ * refuses it with INVALID_VALUE and a one-line reason. STOP is answered with STOP_OK after the notifications of the same round, then the connection
  * closes. A frame over the limit, malformed, of an unknown type or unexpected closes that
  * connection only (with a best-effort ERROR), logged as a warning.
  *
- * <p>While commands are in flight the loop polls ({@code selectNow} and {@code progress}) and
- * spins for a short while before it sleeps in {@code select}; when idle it blocks in {@code
- * select}. Nothing on the path hands work to another thread.
+ * <p>While commands are in flight the loop polls ({@code selectNow} and {@code progress}): it spins
+ * for 50 us, then parks between polls for 10 us doubling up to 100 us, because what a plugin waits
+ * for (a peer's message on the plugin's own socket) is not in this selector. When idle it blocks in
+ * {@code select}. Nothing on the path hands work to another thread.
  *
  * <p>Not thread-safe: {@link #run} and {@link #close} are called by the thread that owns the
  * worker host. {@link #run} returns when the worker should end: its last connection closed after at
@@ -64,11 +74,13 @@ final class DataPlane implements AutoCloseable {
     private static final int READ_BUFFER_BYTES = 64 * 1024;
     private static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     private static final long IDLE_SELECT_MS = 100;
-    private static final long MAX_IN_FLIGHT_SELECT_MS = 8;
+    private static final long MIN_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(10);
+    private static final long MAX_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     private static final byte[] NO_PAYLOAD = new byte[0];
 
     private final long workerId;
     private final WorkerHost host;
+    private final WorkerDomain domain;
     private final ServerSocketChannel server;
     private final Selector selector;
     private final int maxMessageSize;
@@ -90,10 +102,11 @@ final class DataPlane implements AutoCloseable {
      * @param idleTimeoutMillis how long to wait for the first host
      * @throws IOException when the selector cannot be opened or the server registered
      */
-    DataPlane(long workerId, WorkerHost host, ServerSocketChannel server, int maxMessageSize, long idleTimeoutMillis)
+    DataPlane(long workerId, WorkerHost host, WorkerDomain domain, ServerSocketChannel server, int maxMessageSize, long idleTimeoutMillis)
             throws IOException {
         this.workerId = workerId;
         this.host = requireNonNull(host, "host is null");
+        this.domain = requireNonNull(domain, "domain is null");
         this.server = requireNonNull(server, "server is null");
         this.maxMessageSize = maxMessageSize;
         this.frameLimit = Protocol.dataFrameLimit(maxMessageSize);
@@ -113,15 +126,11 @@ final class DataPlane implements AutoCloseable {
     String run() throws IOException {
         long idleDeadline = System.nanoTime() + idleTimeoutNanos;
         long spinStart = 0;
-        long sleepMillis = 0;
+        long parkNanos = 0;
         while (true) {
             activity = false;
             if (inFlight > 0) {
-                if (sleepMillis == 0) {
-                    selector.selectNow(onReady);
-                } else {
-                    selector.select(onReady, sleepMillis);
-                }
+                selector.selectNow(onReady);
             } else {
                 long timeout = IDLE_SELECT_MS;
                 if (!everConnected) {
@@ -144,17 +153,15 @@ final class DataPlane implements AutoCloseable {
             }
             if (activity || inFlight == 0) {
                 spinStart = 0;
-                sleepMillis = 0;
+                parkNanos = 0;
             } else if (spinStart == 0) {
                 spinStart = System.nanoTime();
-            } else if (sleepMillis == 0) {
-                if (System.nanoTime() - spinStart > SPIN_NANOS) {
-                    sleepMillis = 1;
-                } else {
-                    Thread.onSpinWait();
-                }
+            } else if (parkNanos == 0 && System.nanoTime() - spinStart <= SPIN_NANOS) {
+                Thread.onSpinWait();
             } else {
-                sleepMillis = Math.min(sleepMillis * 2, MAX_IN_FLIGHT_SELECT_MS);
+                // A plugin's own sockets (a peer's message) are not in this selector: poll, briefly.
+                parkNanos = Math.min(Math.max(MIN_PARK_NANOS, parkNanos * 2), MAX_PARK_NANOS);
+                LockSupport.parkNanos(parkNanos);
             }
         }
     }
@@ -224,17 +231,22 @@ final class DataPlane implements AutoCloseable {
             return;
         }
         for (int i = 0; i < frames.size() && connection.state() != HostConnection.State.CLOSING; i++) {
-            handle(connection, frames.get(i).message());
+            handle(connection, frames.get(i));
         }
     }
 
-    private void handle(HostConnection connection, Message message) throws IOException {
+    private void handle(HostConnection connection, Frame frame) throws IOException {
+        Message message = frame.message();
         switch (connection.state()) {
             case AWAITING_HELLO -> handshake(connection, message);
             case OPEN -> {
                 if (message instanceof Command command) {
                     inFlight++;
                     host.submit(new WorkerCommand(connection.id(), command.type(), command.uromContext(), command.payload()));
+                } else if (message instanceof AddressRequest request) {
+                    connection.send(FrameCodec.encode(frame.requestId(), address(request.pluginId())));
+                } else if (message instanceof DomainSet set) {
+                    connection.send(FrameCodec.encode(frame.requestId(), install(set)));
                 } else if (message instanceof Stop) {
                     LOG.info("worker {}: host connection {} sent STOP", workerId, connection.id());
                     connection.state(HostConnection.State.STOPPING);
@@ -266,6 +278,44 @@ final class DataPlane implements AutoCloseable {
             connection.send(FrameCodec.encode(0, new HelloOk(Protocol.VERSION, maxMessageSize, connection.id())));
             LOG.info("worker {}: host connection {} opened", workerId, connection.id());
         }
+    }
+
+    private AddressReply address(long pluginId) {
+        PluginIface plugin = host.plugin(pluginId).orElse(null);
+        if (plugin == null) {
+            return new AddressReply(UromStatus.NOT_FOUND, NO_PAYLOAD);
+        }
+        try {
+            byte[] address = plugin.address();
+            if (address == null) {
+                LOG.warn("worker {}: plugin 0x{} answered no address", workerId, Long.toHexString(pluginId));
+                return new AddressReply(UromStatus.UNEXPECTED, NO_PAYLOAD);
+            }
+            if (address.length + Protocol.FRAME_HEADER_BYTES + 12 > frameLimit) {
+                LOG.warn("worker {}: plugin 0x{} has an address of {} bytes, over the frame limit", workerId, Long.toHexString(pluginId), address.length);
+                return new AddressReply(UromStatus.TOO_BIG, NO_PAYLOAD);
+            }
+            return new AddressReply(UromStatus.SUCCESS, address);
+        } catch (UromException e) {
+            LOG.warn("worker {}: plugin 0x{} gave no address: {}: {}", workerId, Long.toHexString(pluginId), e.status(), e.getMessage());
+            return new AddressReply(e.status(), NO_PAYLOAD);
+        } catch (RuntimeException | StackOverflowError e) {
+            LOG.error("worker {}: plugin 0x{} threw while giving its address", workerId, Long.toHexString(pluginId), e);
+            return new AddressReply(UromStatus.UNEXPECTED, NO_PAYLOAD);
+        }
+    }
+
+    private DomainSetReply install(DomainSet set) {
+        DomainTable table;
+        try {
+            table = DomainTable.of(set.ownDomainId(), set.peers());
+        } catch (IllegalArgumentException e) {
+            LOG.warn("worker {}: domain table refused: {}", workerId, e.getMessage());
+            return new DomainSetReply(UromStatus.INVALID_VALUE, e.getMessage());
+        }
+        domain.install(table);
+        LOG.info("worker {}: in a domain of {} peers as domain id {}", workerId, table.size(), Long.toUnsignedString(table.ownDomainId()));
+        return new DomainSetReply(UromStatus.SUCCESS, "");
     }
 
     /** Answers every STOP of this round with STOP_OK and closes those connections. */

@@ -1,5 +1,6 @@
 package dev.urom.service.worker;
 
+import dev.urom.framework.domain.WorkerDomain;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.framework.worker.PluginFailure;
 import dev.urom.framework.worker.PluginLoader;
@@ -89,8 +90,9 @@ public final class WorkerMain {
                 return fail(reply, e.status(), e.getMessage());
             }
         }
+        WorkerDomain domain = new WorkerDomain();
         WorkerHost host = WorkerHost.open(workerId, arguments.plugins(), PluginLoader.standard(),
-                WorkerHostConfig.defaults().withMaxMessageSize(arguments.maxMessageSize()));
+                WorkerHostConfig.defaults().withMaxMessageSize(arguments.maxMessageSize()).withDomain(domain::lookupsFor));
         if (!host.failures().isEmpty()) {
             PluginFailure failure = host.failures().values().iterator().next();
             host.close();
@@ -109,7 +111,7 @@ public final class WorkerMain {
             return fail(reply, UromStatus.IO_FAILED, "cannot listen on " + arguments.listen() + ": " + describe(e));
         }
         int status = EXIT_OK;
-        try (DataPlane plane = new DataPlane(workerId, host, server, arguments.maxMessageSize(), arguments.idleTimeoutMs())) {
+        try (DataPlane plane = new DataPlane(workerId, host, domain, server, arguments.maxMessageSize(), arguments.idleTimeoutMs())) {
             send(reply, "READY " + address);
             logger.info("worker {}: ready on {}", workerId, address);
             String reason = plane.run();

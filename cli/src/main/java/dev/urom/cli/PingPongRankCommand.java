@@ -1,0 +1,112 @@
+package dev.urom.cli;
+
+import dev.urom.framework.domain.TcpRendezvousAllgather;
+import dev.urom.framework.host.Domain;
+import dev.urom.framework.host.PluginVersions;
+import dev.urom.framework.host.SandboxClient;
+import dev.urom.framework.host.UromService;
+import dev.urom.framework.host.Worker;
+import dev.urom.framework.wire.ServicePlugin;
+import dev.urom.spi.UromException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * One rank of the ping-pong sample, as its own process ({@code urom ping-pong} starts them): starts
+ * a sandbox worker, joins the domain of all ranks through the TCP rendezvous, then passes the
+ * message around the ring: rank 0 sends it to rank 1 and waits for it to come back (tag 0x1234),
+ * every other rank waits for it (tag 0x5678) and sends it on to {@code (rank + 1) % size}. Mask
+ * 0xffff. Prints one line per thing it did; rank 0 adds the round-trip times.
+ */
+@Command(name = "ping-pong-rank", hidden = true, description = "One rank of the ping-pong sample (started by urom ping-pong).")
+final class PingPongRankCommand implements Callable<Integer> {
+    static final long RANK0_TAG = 0x1234;
+    static final long OTHERS_TAG = 0x5678;
+    static final long MASK = 0xffff;
+
+    @Spec CommandSpec spec;
+
+    @Mixin ServiceOptions service;
+
+    @Option(names = "--rank", required = true) int rank;
+    @Option(names = "--size", required = true) int size;
+    @Option(names = "--rendezvous", required = true, paramLabel = "HOST:PORT") String rendezvous;
+    @Option(names = "--message", required = true) String message;
+    @Option(names = "--plugin", required = true) String plugin;
+    @Option(names = "--rounds", defaultValue = "100") int rounds;
+
+    private long context;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        int colon = rendezvous.lastIndexOf(':');
+        InetSocketAddress address = new InetSocketAddress(rendezvous.substring(0, colon), Integer.parseInt(rendezvous.substring(colon + 1)));
+        try (UromService connection = service.connect();
+                TcpRendezvousAllgather oob = new TcpRendezvousAllgather(rank, size, address)) {
+            if (rank == 0) {
+                InetSocketAddress bound = oob.listeningAddress();
+                out.println("RENDEZVOUS " + bound.getHostString() + ":" + bound.getPort());
+                out.flush();
+            }
+            ServicePlugin sandbox = PluginVersions.require(connection.plugins(), plugin, 1);
+            long id = sandbox.info().id();
+            try (Worker worker = connection.newWorker().plugins(id).build()) {
+                RemoteWorker.await(worker.start(), "starting a worker with " + plugin);
+                RemoteWorker.await(Domain.create(List.of(worker), new long[] {rank}, oob).start(), "starting the domain");
+                out.printf("rank %d: worker %d with %s (%s) joined the domain of %d ranks%n", rank, worker.id(), plugin, sandbox.kind(), size);
+                byte[] bytes = message.getBytes(StandardCharsets.UTF_8);
+                int next = (rank + 1) % size;
+                long sendTag = next == 0 ? RANK0_TAG : OTHERS_TAG;
+                long[] micros = new long[rounds];
+                for (int round = 0; round < rounds; round++) {
+                    long start = System.nanoTime();
+                    if (rank == 0) {
+                        send(worker, id, next, sendTag, bytes);
+                        SandboxClient.Received back = recv(worker, id, RANK0_TAG, bytes.length);
+                        micros[round] = (System.nanoTime() - start) / 1_000;
+                        if (round == 0) {
+                            out.printf("rank 0: sent '%s' to rank %d; received '%s' (tag 0x%x) back from rank %d%n", message, next,
+                                    text(back), back.senderTag(), size - 1);
+                        }
+                    } else {
+                        SandboxClient.Received got = recv(worker, id, OTHERS_TAG, bytes.length);
+                        send(worker, id, next, sendTag, got.data());
+                        if (round == 0) {
+                            out.printf("rank %d: received '%s' (tag 0x%x); sent it to rank %d%n", rank, text(got), got.senderTag(), next);
+                        }
+                    }
+                }
+                if (rank == 0) {
+                    Arrays.sort(micros);
+                    out.printf("rank 0: %d round trips through %d ranks: p50 %d us, p99 %d us%n", rounds, size,
+                            micros[rounds / 2], micros[Math.min(rounds - 1, (int) (rounds * 0.99))]);
+                }
+            }
+        } catch (UromException e) {
+            throw new CliFailure("rank " + rank + ": " + e.getMessage());
+        }
+        return 0;
+    }
+
+    private void send(Worker worker, long id, long dest, long tag, byte[] bytes) {
+        RemoteWorker.await(SandboxClient.tagSend(worker, id, ++context, dest, tag, bytes), "rank " + rank + " TAG_SEND to " + dest);
+    }
+
+    private SandboxClient.Received recv(Worker worker, long id, long tag, int max) {
+        return RemoteWorker.await(SandboxClient.tagRecv(worker, id, ++context, tag, MASK, max), "rank " + rank + " TAG_RECV");
+    }
+
+    private static String text(SandboxClient.Received received) {
+        return new String(received.data(), StandardCharsets.UTF_8);
+    }
+}

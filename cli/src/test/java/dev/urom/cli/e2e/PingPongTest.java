@@ -1,0 +1,49 @@
+package dev.urom.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.urom.cli.CliRunner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code urom ping-pong}: real rank processes, a private daemon, real sandbox workers in one domain
+ * formed through the TCP rendezvous — C with C, Java with Java, and C with Java.
+ */
+class PingPongTest {
+    @ParameterizedTest
+    @ValueSource(strings = {"worker_sandbox", "worker_sandbox_java", "mixed"})
+    void theMessageGoesAroundTheRingAndBack(String plugin, @TempDir Path dir) throws Exception {
+        Path plugins = Files.createDirectories(dir.resolve("sandbox"));
+        Path build = Path.of(System.getProperty("urom.sandbox.build", "../plugins/sandbox/target"));
+        Files.copy(build.resolve("worker_sandbox.so"), plugins.resolve("worker_sandbox.so"));
+        Files.copy(build.resolve("worker_sandbox_java.jar"), plugins.resolve("worker_sandbox_java.jar"));
+
+        CliRunner.Run run = CliRunner.run(plugins.toString(), "ping-pong", "--ranks", "2", "--message", "hello", "--plugin", plugin,
+                "--rounds", "10");
+
+        assertThat(run.status()).as(run.out() + run.err()).isZero();
+        String rank0Kind = plugin.equals("worker_sandbox_java") ? "java" : "native";
+        String rank1Kind = plugin.equals("worker_sandbox") ? "native" : "java";
+        assertThat(run.out())
+                .contains("rank 0: worker ").contains("(" + rank0Kind + ") joined the domain of 2 ranks")
+                .contains("rank 0: sent 'hello' to rank 1; received 'hello' (tag 0x1234) back from rank 1")
+                .contains("rank 1: received 'hello' (tag 0x5678); sent it to rank 0")
+                .contains("(" + rank1Kind + ") joined the domain of 2 ranks")
+                .contains("rank 0: 10 round trips through 2 ranks: p50 ")
+                .endsWith("ping-pong passed.\n");
+        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).count()).as("ranks and workers all ended").isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1", "0"})
+    void fewerThanTwoRanksIsOneLine(String ranks) {
+        CliRunner.Run run = CliRunner.run("/nonexistent", "ping-pong", "--ranks", ranks, "--message", "x");
+
+        assertThat(run.status()).isEqualTo(1);
+        assertThat(run.errLines()).containsExactly("urom ping-pong: --ranks " + ranks + ": the ping-pong needs at least 2 ranks");
+    }
+}

@@ -1,0 +1,87 @@
+package dev.urom.framework.wire;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One worker of a domain as DOMAIN_SET carries it: its domain id, the address each of its plugins
+ * published, and the registered buffers of its host.
+ *
+ * <p>Immutable, except that byte arrays are not copied: whoever builds one hands its arrays over.
+ * {@code equals} compares array contents.
+ *
+ * @throws IllegalArgumentException (constructor) when two addresses name the same plugin id
+ */
+public record DomainPeer(long domainId, List<PluginAddress> addresses, List<Segment> segments) {
+    public DomainPeer {
+        addresses = List.copyOf(requireNonNull(addresses, "addresses is null"));
+        segments = List.copyOf(requireNonNull(segments, "segments is null"));
+        Set<Long> ids = new HashSet<>();
+        for (PluginAddress a : addresses) {
+            if (!ids.add(a.pluginId())) {
+                throw new IllegalArgumentException("domain id " + Long.toUnsignedString(domainId) + " lists plugin id 0x"
+                        + Long.toHexString(a.pluginId()) + " twice");
+            }
+        }
+    }
+
+    /** The address that the plugin with {@code pluginId} published ({@code addr}). */
+    public record PluginAddress(long pluginId, byte[] address) {
+        public PluginAddress {
+            requireNonNull(address, "address is null");
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof PluginAddress p && p.pluginId == pluginId && Arrays.equals(p.address, address);
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(pluginId) * 31 + Arrays.hashCode(address);
+        }
+
+        @Override
+        public String toString() {
+            return "PluginAddress[pluginId=0x" + Long.toHexString(pluginId) + ", address=" + address.length + " bytes]";
+        }
+    }
+
+    /**
+     * A registered buffer: {@code length} bytes from virtual address {@code va}, with its memory
+     * handle and remote key.
+     */
+    public record Segment(long va, long length, byte[] memh, byte[] mkey) {
+        public Segment {
+            requireNonNull(memh, "memh is null");
+            requireNonNull(mkey, "mkey is null");
+        }
+
+        /** Whether {@code address} lies in [va, va + length), unsigned. */
+        public boolean holds(long address) {
+            long offset = address - va;
+            return Long.compareUnsigned(address, va) >= 0 && Long.compareUnsigned(offset, length) < 0;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Segment s && s.va == va && s.length == length && Arrays.equals(s.memh, memh)
+                    && Arrays.equals(s.mkey, mkey);
+        }
+
+        @Override
+        public int hashCode() {
+            return (Long.hashCode(va) * 31 + Long.hashCode(length)) * 31 * 31 + Arrays.hashCode(memh) * 31 + Arrays.hashCode(mkey);
+        }
+
+        @Override
+        public String toString() {
+            return "Segment[va=0x" + Long.toHexString(va) + ", length=" + Long.toUnsignedString(length) + ", memh=" + memh.length
+                    + " bytes, mkey=" + mkey.length + " bytes]";
+        }
+    }
+}

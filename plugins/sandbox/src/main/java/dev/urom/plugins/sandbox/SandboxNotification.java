@@ -1,0 +1,109 @@
+package dev.urom.plugins.sandbox;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.urom.spi.UromStatus;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * The sandbox plugin's notification bytes ({@code docs/sandbox-protocol.md}, "Notifications"),
+ * little-endian, each starting with the {@code u64 type} of the command it answers.
+ *
+ * <p>Records are immutable except for the array {@link TagRecvDone} holds, which it does not copy.
+ */
+public sealed interface SandboxNotification {
+    /** This notification in its wire form. */
+    byte[] encode();
+
+    /** The answer to a MEM_MAP: the new region's {@code memhId}. */
+    record MemMapDone(long context, long memhId) implements SandboxNotification {
+        static final int BYTES = 24;
+
+        @Override
+        public byte[] encode() {
+            return littleEndian(BYTES).putLong(SandboxCommand.MEM_MAP).putLong(context).putLong(memhId).array();
+        }
+    }
+
+    /** The answer to a TAG_SEND. */
+    record TagSendDone(long context, UromStatus status) implements SandboxNotification {
+        static final int BYTES = 24;
+
+        public TagSendDone {
+            requireNonNull(status, "status is null");
+        }
+
+        @Override
+        public byte[] encode() {
+            return littleEndian(BYTES).putLong(SandboxCommand.TAG_SEND).putLong(context).putInt(status.code()).putInt(0).array();
+        }
+    }
+
+    /**
+     * The answer to a TAG_RECV: {@code data} is the received bytes of an inline receive that
+     * succeeded, and empty otherwise.
+     */
+    record TagRecvDone(long context, long buffer, long count, long senderTag, UromStatus status, byte[] data)
+            implements SandboxNotification {
+        static final int FIXED_BYTES = 48;
+
+        public TagRecvDone {
+            requireNonNull(status, "status is null");
+            requireNonNull(data, "data is null");
+        }
+
+        @Override
+        public byte[] encode() {
+            return littleEndian(FIXED_BYTES + data.length).putLong(SandboxCommand.TAG_RECV).putLong(context).putLong(buffer)
+                    .putLong(count).putLong(senderTag).putInt(status.code()).putInt(0).put(data).array();
+        }
+    }
+
+    /**
+     * Reads a notification (for tests and tools; the plugin only writes them).
+     *
+     * @throws IllegalArgumentException naming the type or the length that is wrong
+     */
+    static SandboxNotification decode(byte[] bytes) {
+        if (bytes.length < 8) {
+            throw new IllegalArgumentException("sandbox notification of " + bytes.length + " bytes is shorter than its type");
+        }
+        ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        long type = in.getLong();
+        if (type == SandboxCommand.MEM_MAP) {
+            requireLength("MEM_MAP", bytes.length == MemMapDone.BYTES, bytes.length);
+            return new MemMapDone(in.getLong(), in.getLong());
+        }
+        if (type == SandboxCommand.TAG_SEND) {
+            requireLength("TAG_SEND", bytes.length == TagSendDone.BYTES, bytes.length);
+            long context = in.getLong();
+            UromStatus status = UromStatus.fromCode(in.getInt());
+            in.getInt();
+            return new TagSendDone(context, status);
+        }
+        if (type == SandboxCommand.TAG_RECV) {
+            requireLength("TAG_RECV", bytes.length >= TagRecvDone.FIXED_BYTES, bytes.length);
+            long context = in.getLong();
+            long buffer = in.getLong();
+            long count = in.getLong();
+            long senderTag = in.getLong();
+            UromStatus status = UromStatus.fromCode(in.getInt());
+            in.getInt();
+            byte[] data = new byte[in.remaining()];
+            in.get(data);
+            return new TagRecvDone(context, buffer, count, senderTag, status, data);
+        }
+        throw new IllegalArgumentException("sandbox notification type " + Long.toUnsignedString(type) + " is unknown");
+    }
+
+    private static void requireLength(String name, boolean ok, int length) {
+        if (!ok) {
+            throw new IllegalArgumentException("sandbox " + name + " notification of " + length + " bytes has the wrong length");
+        }
+    }
+
+    private static ByteBuffer littleEndian(int bytes) {
+        return ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    }
+}

@@ -1,0 +1,338 @@
+package dev.urom.plugins.sandbox;
+
+import static dev.urom.plugins.sandbox.SandboxNativeCodec.memMap;
+import static dev.urom.plugins.sandbox.SandboxNativeCodec.memhId;
+import static dev.urom.plugins.sandbox.SandboxNativeCodec.received;
+import static dev.urom.plugins.sandbox.SandboxNativeCodec.sendStatus;
+import static dev.urom.plugins.sandbox.SandboxNativeCodec.tagRecv;
+import static dev.urom.plugins.sandbox.SandboxNativeCodec.tagSendInline;
+import static dev.urom.plugins.sandbox.SandboxNativeCodec.tagSendRegion;
+import static dev.urom.plugins.sandbox.SandboxNativePeers.DOMAIN_A;
+import static dev.urom.plugins.sandbox.SandboxNativePeers.DOMAIN_B;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.urom.plugins.sandbox.SandboxNativeCodec.Received;
+import dev.urom.spi.UromStatus;
+import dev.urom.spi.WorkerNotification;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** worker_sandbox.so against docs/sandbox-protocol.md: two real instances talking through real sockets. */
+class SandboxNativeIT {
+    private static final long MASK = 0xffff;
+    private static final Path SHM = Path.of("/dev/shm");
+
+    @TempDir
+    Path dir;
+
+    private SandboxNativePeers peers;
+    private Path shmFile;
+
+    @BeforeEach
+    void openPeers() throws IOException {
+        peers = new SandboxNativePeers(dir);
+    }
+
+    @AfterEach
+    void closePeers() throws IOException {
+        peers.close();
+        if (shmFile != null) {
+            Files.deleteIfExists(shmFile);
+        }
+    }
+
+    private Received recv(long uromContext) {
+        return received(peers.await(peers.b, uromContext));
+    }
+
+    private UromStatus send(long uromContext) {
+        return sendStatus(peers.await(peers.a, uromContext), uromContext);
+    }
+
+    @Test
+    void addressIsAUnixSocketThatExists() throws Exception {
+        String address = SandboxNativePeers.address(peers.a);
+        assertThat(address).startsWith("unix:/").doesNotContain("\0").matches(".*/urom-sandbox-\\d+-\\d+\\.sock");
+        assertThat(Path.of(address.substring("unix:".length()))).exists();
+        assertThat(address).isNotEqualTo(SandboxNativePeers.address(peers.b));
+    }
+
+    @Test
+    void socketFileIsRemovedOnClose() throws Exception {
+        Path socket = Path.of(SandboxNativePeers.address(peers.b).substring("unix:".length()));
+        peers.closeHost(peers.b);
+        assertThat(socket).doesNotExist();
+    }
+
+    @Test
+    void pingPongInline() {
+        byte[] ping = "ping".getBytes(StandardCharsets.US_ASCII);
+        byte[] pong = "pong!".getBytes(StandardCharsets.US_ASCII);
+        peers.submit(peers.b, 1, tagRecv(1, 0, 64, 0x1234, MASK, 0));
+        peers.submit(peers.a, 2, tagRecv(2, 0, 64, 0x5678, MASK, 0));
+        peers.submit(peers.a, 3, tagSendInline(3, DOMAIN_B, 0x1234, ping));
+        assertThat(send(3)).isEqualTo(UromStatus.SUCCESS);
+        Received atB = recv(1);
+        assertThat(atB.context()).isEqualTo(1);
+        assertThat(atB.buffer()).as("inline receive buffer").isEqualTo(1);
+        assertThat(atB.count()).isEqualTo(ping.length);
+        assertThat(atB.senderTag()).isEqualTo(0x1234);
+        assertThat(atB.status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(atB.data()).isEqualTo(ping);
+
+        peers.submit(peers.b, 4, tagSendInline(4, DOMAIN_A, 0x5678, pong));
+        assertThat(sendStatus(peers.await(peers.b, 4), 4)).isEqualTo(UromStatus.SUCCESS);
+        Received atA = received(peers.await(peers.a, 2));
+        assertThat(atA.senderTag()).isEqualTo(0x5678);
+        assertThat(atA.data()).isEqualTo(pong);
+    }
+
+    @Test
+    void messageBeforeReceiveIsQueued() {
+        peers.submit(peers.a, 1, tagSendInline(1, DOMAIN_B, 0x42, new byte[] {9, 8, 7}));
+        assertThat(send(1)).isEqualTo(UromStatus.SUCCESS);
+        peers.progressBoth();
+        peers.submit(peers.b, 2, tagRecv(2, 0, 3, 0x42, MASK, 0));
+        Received r = recv(2);
+        assertThat(r.status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(r.data()).containsExactly(9, 8, 7);
+    }
+
+    @Test
+    void receiveBeforeMessageWaits() {
+        peers.submit(peers.b, 1, tagRecv(1, 0, 8, 0x42, MASK, 0));
+        assertThat(peers.answeredAfterRounds(peers.b, 1, 200)).as("receive answered without a message").isFalse();
+        peers.submit(peers.a, 2, tagSendInline(2, DOMAIN_B, 0x42, new byte[] {1}));
+        assertThat(recv(1).data()).containsExactly(1);
+    }
+
+    @Test
+    void maskSelectsTheBitsThatMustMatch() {
+        peers.submit(peers.b, 1, tagRecv(1, 0, 8, 0xAB00, 0xFF00, 0));
+        peers.submit(peers.a, 2, tagSendInline(2, DOMAIN_B, 0xAC01, new byte[] {1}));
+        peers.submit(peers.a, 3, tagSendInline(3, DOMAIN_B, 0x12AC55, new byte[] {2}));
+        peers.submit(peers.a, 4, tagSendInline(4, DOMAIN_B, 0xABCD, new byte[] {3}));
+        Received r = recv(1);
+        assertThat(r.senderTag()).isEqualTo(0xABCD);
+        assertThat(r.data()).containsExactly(3);
+        // the two that did not match wait in the unexpected queue
+        peers.submit(peers.b, 5, tagRecv(5, 0, 8, 0, 0, 0));
+        assertThat(recv(5).senderTag()).isEqualTo(0xAC01);
+        peers.submit(peers.b, 6, tagRecv(6, 0, 8, 0x12AC55, -1L, 0));
+        assertThat(recv(6).data()).containsExactly(2);
+    }
+
+    @Test
+    void oldestReceiveTakesTheMessageAndOldestMessageGoesToTheReceive() {
+        peers.submit(peers.b, 1, tagRecv(1, 0, 8, 0x7, MASK, 0));
+        peers.submit(peers.b, 2, tagRecv(2, 0, 8, 0x7, MASK, 0));
+        peers.submit(peers.a, 3, tagSendInline(3, DOMAIN_B, 0x7, new byte[] {1}));
+        peers.submit(peers.a, 4, tagSendInline(4, DOMAIN_B, 0x7, new byte[] {2}));
+        assertThat(recv(1).data()).containsExactly(1);
+        assertThat(recv(2).data()).containsExactly(2);
+
+        peers.submit(peers.a, 5, tagSendInline(5, DOMAIN_B, 0x8, new byte[] {5}));
+        peers.submit(peers.a, 6, tagSendInline(6, DOMAIN_B, 0x8, new byte[] {6}));
+        assertThat(send(5)).isEqualTo(UromStatus.SUCCESS);
+        assertThat(send(6)).isEqualTo(UromStatus.SUCCESS);
+        peers.progressBoth();
+        peers.submit(peers.b, 7, tagRecv(7, 0, 8, 0x8, MASK, 0));
+        peers.submit(peers.b, 8, tagRecv(8, 0, 8, 0x8, MASK, 0));
+        assertThat(recv(7).data()).containsExactly(5);
+        assertThat(recv(8).data()).containsExactly(6);
+    }
+
+    @Test
+    void messageLongerThanTheReceiveIsTooBig() {
+        peers.submit(peers.b, 1, tagRecv(1, 0, 3, 0x9, MASK, 0));
+        peers.submit(peers.a, 2, tagSendInline(2, DOMAIN_B, 0x9, new byte[] {1, 2, 3, 4}));
+        Received r = recv(1);
+        assertThat(r.status()).isEqualTo(UromStatus.TOO_BIG);
+        assertThat(r.count()).isZero();
+        assertThat(r.senderTag()).isEqualTo(0x9);
+        assertThat(r.data()).isEmpty();
+    }
+
+    @Test
+    void largestInlineSendFitsTheMessageSizeAndOneMoreByteIsTooBig() {
+        int largest = 4096 - 24 - SandboxNativeCodec.TAG_SEND_FIXED_BYTES;
+        byte[] data = new byte[largest];
+        Arrays.fill(data, (byte) 0x5a);
+        data[largest - 1] = 1;
+        peers.submit(peers.b, 1, tagRecv(1, 0, largest, 0x1, MASK, 0));
+        peers.submit(peers.a, 2, tagSendInline(2, DOMAIN_B, 0x1, data));
+        assertThat(send(2)).isEqualTo(UromStatus.SUCCESS);
+        assertThat(recv(1).data()).isEqualTo(data);
+
+        peers.submit(peers.a, 3, tagSendInline(3, DOMAIN_B, 0x1, new byte[largest + 1]));
+        WorkerNotification refused = peers.await(peers.a, 3);
+        assertThat(refused.status()).isEqualTo(UromStatus.TOO_BIG);
+        assertThat(refused.payload()).isEmpty();
+    }
+
+    @Test
+    void sendAndReceiveThroughMappedRegions() throws IOException {
+        shmFile = Files.createTempFile(SHM, "urom-sandbox-native-it-", ".bin");
+        byte[] contents = new byte[4096];
+        for (int i = 0; i < contents.length; i++) {
+            contents[i] = (byte) i;
+        }
+        Files.write(shmFile, contents);
+        peers.submit(peers.a, 1, memMap(11, 4096, shmFile.toString()));
+        long memhA = memhId(peers.await(peers.a, 1), 11);
+        peers.submit(peers.b, 2, memMap(12, 4096, shmFile.toString()));
+        long memhB = memhId(peers.await(peers.b, 2), 12);
+        assertThat(memhA).isEqualTo(1);
+        assertThat(memhB).isEqualTo(1);
+        peers.submit(peers.b, 3, memMap(13, 100, shmFile.toString()));
+        assertThat(memhId(peers.await(peers.b, 3), 13)).as("second memh id").isEqualTo(2);
+
+        peers.submit(peers.b, 4, tagRecv(14, 2048, 512, 0x77, MASK, memhB));
+        peers.submit(peers.a, 5, tagSendRegion(15, DOMAIN_B, 16, 100, 0x77, memhA));
+        assertThat(sendStatus(peers.await(peers.a, 5), 15)).isEqualTo(UromStatus.SUCCESS);
+        WorkerNotification n = peers.await(peers.b, 4);
+        Received r = received(n);
+        assertThat(r.context()).isEqualTo(14);
+        assertThat(r.buffer()).as("region offset").isEqualTo(2048);
+        assertThat(r.count()).isEqualTo(100);
+        assertThat(r.status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(r.data()).as("no inline data for a region receive").isEmpty();
+
+        byte[] after = Files.readAllBytes(shmFile);
+        assertThat(Arrays.copyOfRange(after, 2048, 2148)).isEqualTo(Arrays.copyOfRange(contents, 16, 116));
+        assertThat(Arrays.copyOfRange(after, 0, 2048)).isEqualTo(Arrays.copyOfRange(contents, 0, 2048));
+        assertThat(Arrays.copyOfRange(after, 2148, 4096)).isEqualTo(Arrays.copyOfRange(contents, 2148, 4096));
+    }
+
+    @Test
+    void messageLargerThanTheSocketBuffersMovesInPieces() throws IOException {
+        int size = 3 << 20;
+        shmFile = Files.createTempFile(SHM, "urom-sandbox-native-it-", ".bin");
+        byte[] contents = new byte[2 * size];
+        new java.util.Random(7).nextBytes(contents);
+        Files.write(shmFile, contents);
+        peers.submit(peers.a, 1, memMap(1, 2L * size, shmFile.toString()));
+        long memhA = memhId(peers.await(peers.a, 1), 1);
+        peers.submit(peers.b, 2, memMap(2, 2L * size, shmFile.toString()));
+        long memhB = memhId(peers.await(peers.b, 2), 2);
+        peers.submit(peers.a, 3, tagSendRegion(3, DOMAIN_B, 0, size, 0x5, memhA));
+        peers.submit(peers.b, 4, tagRecv(4, size, size, 0x5, MASK, memhB));
+        assertThat(send(3)).isEqualTo(UromStatus.SUCCESS);
+        assertThat(recv(4).count()).isEqualTo(size);
+        byte[] after = Files.readAllBytes(shmFile);
+        assertThat(Arrays.equals(after, size, 2 * size, contents, 0, size)).as("received bytes in the region").isTrue();
+    }
+
+    @Test
+    void regionRangesAndIdsAreChecked() throws IOException {
+        shmFile = Files.createTempFile(SHM, "urom-sandbox-native-it-", ".bin");
+        Files.write(shmFile, new byte[1024]);
+        peers.submit(peers.a, 1, memMap(1, 1024, shmFile.toString()));
+        long memh = memhId(peers.await(peers.a, 1), 1);
+        peers.submit(peers.a, 2, tagSendRegion(2, DOMAIN_B, 1000, 25, 0x1, memh));
+        assertThat(peers.await(peers.a, 2).status()).isEqualTo(UromStatus.INVALID_VALUE);
+        peers.submit(peers.a, 3, tagSendRegion(3, DOMAIN_B, 0, 8, 0x1, memh + 1));
+        assertThat(peers.await(peers.a, 3).status()).isEqualTo(UromStatus.NOT_FOUND);
+        peers.submit(peers.a, 4, tagRecv(4, 1020, 5, 0x1, MASK, memh));
+        assertThat(peers.await(peers.a, 4).status()).isEqualTo(UromStatus.INVALID_VALUE);
+        peers.submit(peers.a, 5, tagRecv(5, 0, 8, 0x1, MASK, 99));
+        assertThat(peers.await(peers.a, 5).status()).isEqualTo(UromStatus.NOT_FOUND);
+    }
+
+    @Test
+    void memMapRefusals() throws IOException {
+        shmFile = Files.createTempFile(SHM, "urom-sandbox-native-it-", ".bin");
+        Files.write(shmFile, new byte[64]);
+        Path outside = Files.write(dir.resolve("outside.bin"), new byte[64]);
+        String missing = shmFile + "-missing";
+
+        assertThat(refusal(memMap(1, 64, outside.toString()))).as("outside /dev/shm").isEqualTo(UromStatus.NOT_PERMITTED);
+        assertThat(refusal(memMap(1, 64, "/dev/shm/../tmp/x"))).as("with ..").isEqualTo(UromStatus.NOT_PERMITTED);
+        assertThat(refusal(memMap(1, 64, missing))).as("missing").isEqualTo(UromStatus.NOT_FOUND);
+        assertThat(refusal(memMap(1, 65, shmFile.toString()))).as("file too short").isEqualTo(UromStatus.INVALID_VALUE);
+        assertThat(refusal(memMap(1, 0, shmFile.toString()))).as("length 0").isEqualTo(UromStatus.INVALID_VALUE);
+        byte[] bad = memMap(1, 64, shmFile.toString());
+        assertThat(refusal(Arrays.copyOf(bad, bad.length - 1))).as("path_len mismatch").isEqualTo(UromStatus.INVALID_VALUE);
+    }
+
+    @Test
+    void malformedCommandsAreRefused() {
+        assertThat(refusal(new byte[] {3, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0})).as("unknown type")
+                .isEqualTo(UromStatus.NOT_SUPPORTED);
+        assertThat(refusal(new byte[] {1, 0, 0})).as("no type").isEqualTo(UromStatus.INVALID_VALUE);
+        assertThat(refusal(Arrays.copyOf(tagRecv(1, 0, 8, 1, 1, 0), 40))).as("short TAG_RECV")
+                .isEqualTo(UromStatus.INVALID_VALUE);
+        byte[] send = tagSendInline(1, DOMAIN_B, 1, new byte[] {1, 2});
+        assertThat(refusal(Arrays.copyOf(send, send.length - 1))).as("inline length differs from count")
+                .isEqualTo(UromStatus.INVALID_VALUE);
+    }
+
+    @Test
+    void unknownDestinationIsNotFound() {
+        assertThat(refusal(tagSendInline(1, 42, 1, new byte[] {1}))).isEqualTo(UromStatus.NOT_FOUND);
+    }
+
+    @Test
+    void peerThatDiesWithoutByeResetsWaitingReceives() throws Exception {
+        peers.submit(peers.b, 1, tagRecv(1, 0, 8, 0x1, MASK, 0));
+        peers.submit(peers.b, 2, tagRecv(2, 0, 8, 0x2, MASK, 0));
+        String path = SandboxNativePeers.address(peers.b).substring("unix:".length());
+        try (SocketChannel dying = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            dying.connect(UnixDomainSocketAddress.of(path));
+            dying.write(ByteBuffer.wrap(SandboxNativeCodec.frame(1, -1L)));
+            peers.progressBoth();
+        }
+        for (long context : new long[] {1, 2}) {
+            Received r = recv(context);
+            assertThat(r.status()).isEqualTo(UromStatus.CONNECTION_RESET);
+            assertThat(r.data()).isEmpty();
+        }
+    }
+
+    @Test
+    void badFrameDropsTheConnectionLikeADeath() throws Exception {
+        peers.submit(peers.b, 1, tagRecv(1, 0, 8, 0x1, MASK, 0));
+        String path = SandboxNativePeers.address(peers.b).substring("unix:".length());
+        try (SocketChannel bad = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            bad.connect(UnixDomainSocketAddress.of(path));
+            bad.write(ByteBuffer.wrap(SandboxNativeCodec.frame(9, 0)));
+            assertThat(recv(1).status()).isEqualTo(UromStatus.CONNECTION_RESET);
+        }
+    }
+
+    @Test
+    void peerThatSaysByeLeavesReceivesWaiting() throws Exception {
+        peers.submit(peers.a, 1, tagSendInline(1, DOMAIN_B, 0x3, new byte[] {1}));
+        assertThat(send(1)).isEqualTo(UromStatus.SUCCESS);
+        peers.submit(peers.b, 2, tagRecv(2, 0, 8, 0x3, MASK, 0));
+        assertThat(recv(2).data()).containsExactly(1);
+        peers.submit(peers.b, 3, tagRecv(3, 0, 8, 0x4, MASK, 0));
+        String path = SandboxNativePeers.address(peers.b).substring("unix:".length());
+        try (SocketChannel polite = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            polite.connect(UnixDomainSocketAddress.of(path));
+            polite.write(ByteBuffer.wrap(SandboxNativeCodec.frame(1, -1L)));
+            polite.write(ByteBuffer.wrap(SandboxNativeCodec.frame(3)));
+        }
+        peers.closeHost(peers.a);
+        assertThat(peers.answeredAfterRounds(peers.b, 3, 200)).as("receive failed although every peer said BYE").isFalse();
+    }
+
+    private UromStatus refusal(byte[] payload) {
+        long context = peers.context();
+        peers.submit(peers.a, context, payload);
+        WorkerNotification n = peers.await(peers.a, context);
+        assertThat(n.payload()).as("a refused command has no payload").isEmpty();
+        return n.status();
+    }
+}

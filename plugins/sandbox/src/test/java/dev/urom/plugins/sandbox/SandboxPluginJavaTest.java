@@ -1,0 +1,292 @@
+package dev.urom.plugins.sandbox;
+
+import static dev.urom.plugins.sandbox.SandboxJavaPeers.DOMAIN_A;
+import static dev.urom.plugins.sandbox.SandboxJavaPeers.DOMAIN_B;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.urom.plugins.sandbox.SandboxCommand.MemMap;
+import dev.urom.plugins.sandbox.SandboxCommand.TagRecv;
+import dev.urom.plugins.sandbox.SandboxCommand.TagSend;
+import dev.urom.plugins.sandbox.SandboxNotification.MemMapDone;
+import dev.urom.plugins.sandbox.SandboxNotification.TagRecvDone;
+import dev.urom.plugins.sandbox.SandboxNotification.TagSendDone;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
+import dev.urom.spi.WorkerNotification;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Two {@link SandboxPlugin}s in two worker hosts of one JVM, talking over their Unix sockets. */
+class SandboxPluginJavaTest {
+    private static final long PING = 0x1234;
+    private static final long PONG = 0x5678;
+    private static final long MASK = 0xffff;
+
+    @TempDir
+    Path dir;
+
+    private SandboxJavaPeers peers;
+    private Path shmFile;
+
+    @BeforeEach
+    void openPeers() {
+        peers = SandboxJavaPeers.javaOnly(dir);
+    }
+
+    @AfterEach
+    void closePeers() throws IOException {
+        peers.close();
+        if (shmFile != null) {
+            Files.deleteIfExists(shmFile);
+        }
+    }
+
+    @Test
+    void pingPongInline() {
+        byte[] ping = "ping".getBytes(StandardCharsets.UTF_8);
+        byte[] pong = "pong!".getBytes(StandardCharsets.UTF_8);
+        long recvB = peers.context();
+        peers.submit(peers.b, new TagRecv(recvB, 0, 64, PING, MASK, 0));
+
+        assertSendSucceeded(peers.call(peers.a, inlineSend(DOMAIN_B, PING, ping)));
+        assertReceived(peers.await(peers.b, recvB), recvB, PING, ping);
+
+        long recvA = peers.context();
+        peers.submit(peers.a, new TagRecv(recvA, 0, 64, PONG, MASK, 0));
+        assertSendSucceeded(peers.call(peers.b, inlineSend(DOMAIN_A, PONG, pong)));
+        assertReceived(peers.await(peers.a, recvA), recvA, PONG, pong);
+    }
+
+    @Test
+    void aMessageThatArrivesFirstWaitsForItsReceive() {
+        byte[] data = {1, 2, 3};
+        assertSendSucceeded(peers.call(peers.a, inlineSend(DOMAIN_B, PING, data)));
+        SandboxPlugin b = (SandboxPlugin) SandboxJavaPeers.plugin(peers.b);
+        long deadline = System.nanoTime() + SandboxJavaPeers.TIMEOUT.toNanos();
+        while (b.unexpectedMessages() == 0) {
+            peers.progressBoth();
+            assertThat(System.nanoTime() - deadline).as("the message reached B's unexpected queue in time").isNegative();
+        }
+
+        TagRecv receive = new TagRecv(peers.context(), 0, 3, PING, MASK, 0);
+        assertReceived(peers.call(peers.b, receive), receive.context(), PING, data);
+        assertThat(b.unexpectedMessages()).isZero();
+    }
+
+    @Test
+    void theOldestMatchingReceiveTakesEachMessageUnderItsMask() {
+        long anyLow = peers.context();
+        long exact = peers.context();
+        peers.submit(peers.b, new TagRecv(exact, 0, 8, 0xAB_1234L, -1L, 0));
+        peers.submit(peers.b, new TagRecv(anyLow, 0, 8, 0xFF_1234L, MASK, 0));
+        peers.progressBoth();
+
+        assertSendSucceeded(peers.call(peers.a, inlineSend(DOMAIN_B, 0x77_1234L, new byte[] {7})));
+        assertSendSucceeded(peers.call(peers.a, inlineSend(DOMAIN_B, 0xAB_1234L, new byte[] {8})));
+
+        assertReceived(peers.await(peers.b, anyLow), anyLow, 0x77_1234L, new byte[] {7});
+        assertReceived(peers.await(peers.b, exact), exact, 0xAB_1234L, new byte[] {8});
+    }
+
+    @Test
+    void aMessageLongerThanTheReceiveIsTooBig() {
+        long receive = peers.context();
+        peers.submit(peers.b, new TagRecv(receive, 0, 4, PING, MASK, 0));
+        assertSendSucceeded(peers.call(peers.a, inlineSend(DOMAIN_B, PING, new byte[5])));
+
+        WorkerNotification answer = peers.await(peers.b, receive);
+
+        assertThat(answer.status()).isEqualTo(UromStatus.TOO_BIG);
+        assertThat(answer.payload()).isEqualTo(new TagRecvDone(receive, 1, 0, PING, UromStatus.TOO_BIG, new byte[0]).encode());
+    }
+
+    @Test
+    void sendAndReceiveThroughMappedRegions() throws IOException {
+        shmFile = Path.of("/dev/shm", "urom-sandbox-java-test-" + UUID.randomUUID());
+        byte[] initial = new byte[4096];
+        for (int i = 0; i < initial.length; i++) {
+            initial[i] = (byte) (i * 7);
+        }
+        Files.write(shmFile, initial);
+        byte[] path = shmFile.toString().getBytes(StandardCharsets.UTF_8);
+        long memhA = mapped(peers.call(peers.a, new MemMap(peers.context(), 4096, path)));
+        long memhB = mapped(peers.call(peers.b, new MemMap(peers.context(), 4096, path)));
+        long memhB2 = mapped(peers.call(peers.b, new MemMap(peers.context(), 1024, path)));
+        assertThat(memhA).isEqualTo(1);
+        assertThat(new long[] {memhB, memhB2}).containsExactly(1, 2);
+
+        long receive = peers.context();
+        peers.submit(peers.b, new TagRecv(receive, 3000, 200, PING, MASK, memhB));
+        assertSendSucceeded(peers.call(peers.a, new TagSend(peers.context(), DOMAIN_B, 100, 150, PING, memhA, new byte[0])));
+        WorkerNotification answer = peers.await(peers.b, receive);
+
+        assertThat(answer.payload()).isEqualTo(new TagRecvDone(receive, 3000, 150, PING, UromStatus.SUCCESS, new byte[0]).encode());
+        byte[] after = Files.readAllBytes(shmFile);
+        assertThat(Arrays.copyOfRange(after, 3000, 3150)).isEqualTo(Arrays.copyOfRange(initial, 100, 250));
+        assertThat(Arrays.copyOfRange(after, 0, 3000)).isEqualTo(Arrays.copyOfRange(initial, 0, 3000));
+        assertThat(Arrays.copyOfRange(after, 3150, 4096)).isEqualTo(Arrays.copyOfRange(initial, 3150, 4096));
+    }
+
+    @Test
+    void memMapRefusesPathsOutsideSharedMemoryMissingFilesAndBadLengths() throws IOException {
+        Path outside = Files.write(dir.resolve("region"), new byte[64]);
+        assertRefused(peers.a, new MemMap(peers.context(), 64, bytes(outside.toString())), UromStatus.NOT_PERMITTED);
+        assertRefused(peers.a, new MemMap(peers.context(), 64, bytes("/dev/shm/../etc/passwd")), UromStatus.NOT_PERMITTED);
+        assertRefused(peers.a, new MemMap(peers.context(), 64, bytes("/dev/shm/urom-missing-" + UUID.randomUUID())), UromStatus.NOT_FOUND);
+
+        shmFile = Files.write(Path.of("/dev/shm", "urom-sandbox-java-test-" + UUID.randomUUID()), new byte[64]);
+        assertRefused(peers.a, new MemMap(peers.context(), 65, bytes(shmFile.toString())), UromStatus.INVALID_VALUE);
+        assertRefused(peers.a, new MemMap(peers.context(), 0, bytes(shmFile.toString())), UromStatus.INVALID_VALUE);
+        assertThat(mapped(peers.call(peers.a, new MemMap(peers.context(), 64, bytes(shmFile.toString()))))).isEqualTo(1);
+        assertRefused(peers.a, new TagSend(peers.context(), DOMAIN_B, 0, 8, PING, 9, new byte[0]), UromStatus.NOT_FOUND);
+        assertRefused(peers.a, new TagSend(peers.context(), DOMAIN_B, 60, 8, PING, 1, new byte[0]), UromStatus.INVALID_VALUE);
+        assertRefused(peers.a, new TagRecv(peers.context(), 0, 65, PING, MASK, 1), UromStatus.INVALID_VALUE);
+    }
+
+    @Test
+    void unknownTypesShortCommandsAndUnknownPeersAreRefused() {
+        long context = peers.context();
+        peers.a.submit(new dev.urom.spi.WorkerCommand(7, SandboxJavaPeers.PLUGIN_ID, context, ByteBuffer.allocate(16).putLong(0x0300000000000000L).array()));
+        assertThat(peers.await(peers.a, context).status()).isEqualTo(UromStatus.NOT_SUPPORTED);
+
+        long shortOne = peers.context();
+        peers.a.submit(new dev.urom.spi.WorkerCommand(7, SandboxJavaPeers.PLUGIN_ID, shortOne, new byte[] {2, 0, 0, 0, 0, 0, 0, 0, 1}));
+        assertThat(peers.await(peers.a, shortOne).status()).isEqualTo(UromStatus.INVALID_VALUE);
+
+        assertRefused(peers.a, inlineSend(42, PING, new byte[] {1}), UromStatus.NOT_FOUND);
+    }
+
+    @Test
+    void aPeerThatDiesWithoutByeFailsTheWaitingReceives() throws Exception {
+        long first = peers.context();
+        long second = peers.context();
+        peers.submit(peers.b, new TagRecv(first, 0, 8, PING, MASK, 0));
+        peers.submit(peers.b, new TagRecv(second, 0, 8, PONG, MASK, 0));
+        peers.progressBoth();
+
+        try (SocketChannel raw = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            raw.connect(UnixDomainSocketAddress.of(socketPath(peers.addressOf(DOMAIN_B))));
+            raw.write(Frames.hello(99));
+        }
+
+        for (long context : new long[] {first, second}) {
+            WorkerNotification answer = peers.await(peers.b, context);
+            assertThat(answer.status()).isEqualTo(UromStatus.CONNECTION_RESET);
+            assertThat(answer.payload()).isEqualTo(new TagRecvDone(context, 1, 0, 0, UromStatus.CONNECTION_RESET, new byte[0]).encode());
+        }
+    }
+
+    @Test
+    void aPeerThatSaysByeLeavesTheReceivesWaiting() throws Exception {
+        long receive = peers.context();
+        peers.submit(peers.b, new TagRecv(receive, 0, 8, PING, MASK, 0));
+        try (SocketChannel raw = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            raw.connect(UnixDomainSocketAddress.of(socketPath(peers.addressOf(DOMAIN_B))));
+            raw.write(Frames.hello(99));
+            raw.write(Frames.bye());
+        }
+        SandboxPlugin b = (SandboxPlugin) SandboxJavaPeers.plugin(peers.b);
+        long deadline = System.nanoTime() + SandboxJavaPeers.TIMEOUT.toNanos();
+        while (b.openConnections() != 0) {
+            peers.progressBoth();
+            assertThat(System.nanoTime() - deadline).as("B saw the connection end in time").isNegative();
+        }
+        assertThat(peers.unclaimed(peers.b)).as("nothing failed").isEmpty();
+
+        assertSendSucceeded(peers.call(peers.a, inlineSend(DOMAIN_B, PING, new byte[] {5})));
+        assertReceived(peers.await(peers.b, receive), receive, PING, new byte[] {5});
+    }
+
+    @Test
+    void aBadMagicDropsTheConnectionAndFailsTheWaitingReceives() throws Exception {
+        long receive = peers.context();
+        peers.submit(peers.b, new TagRecv(receive, 0, 8, PING, MASK, 0));
+        try (SocketChannel raw = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            raw.connect(UnixDomainSocketAddress.of(socketPath(peers.addressOf(DOMAIN_B))));
+            raw.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 1, 0, 0, 0}));
+            assertThat(peers.await(peers.b, receive).status()).isEqualTo(UromStatus.CONNECTION_RESET);
+        }
+    }
+
+    @Test
+    void theAddressIsAUnixSocketThatCloseRemoves() throws UromException {
+        String address = new String(peers.addressOf(DOMAIN_A), StandardCharsets.UTF_8);
+        Path socket = Path.of(socketPath(peers.addressOf(DOMAIN_A)));
+
+        assertThat(address).startsWith("unix:/").doesNotContain("\0");
+        assertThat(socket.getFileName().toString()).matches("urom-sandbox-" + ProcessHandle.current().pid() + "-\\d+\\.sock");
+        assertThat(socket).exists();
+        assertThat(peers.addressOf(DOMAIN_B)).isNotEqualTo(peers.addressOf(DOMAIN_A));
+
+        peers.a.close();
+
+        assertThat(socket).doesNotExist();
+    }
+
+    @Test
+    void aPeerThatClosesCleanlyLeavesTheOthersReceivesWaiting() {
+        assertSendSucceeded(peers.call(peers.a, inlineSend(DOMAIN_B, PING, new byte[] {1})));
+        assertSendSucceeded(peers.call(peers.b, inlineSend(DOMAIN_A, PING, new byte[] {1})));
+        long receive = peers.context();
+        peers.submit(peers.b, new TagRecv(receive, 0, 8, PONG, MASK, 0));
+        SandboxPlugin b = (SandboxPlugin) SandboxJavaPeers.plugin(peers.b);
+        assertThat(b.openConnections()).isEqualTo(2);
+
+        peers.a.close();
+        long deadline = System.nanoTime() + SandboxJavaPeers.TIMEOUT.toNanos();
+        while (b.openConnections() != 0) {
+            peers.b.progress(peers.unclaimed(peers.b)::add);
+            assertThat(System.nanoTime() - deadline).as("B saw both connections end in time").isNegative();
+        }
+
+        assertThat(peers.unclaimed(peers.b)).extracting(WorkerNotification::uromContext).doesNotContain(receive);
+    }
+
+    private TagSend inlineSend(long dest, long tag, byte[] data) {
+        return new TagSend(peers.context(), dest, 0, data.length, tag, 0, data);
+    }
+
+    private void assertRefused(dev.urom.framework.worker.WorkerHost host, SandboxCommand command, UromStatus status) {
+        WorkerNotification answer = peers.call(host, command);
+        assertThat(answer.status()).as("status of %s", command).isEqualTo(status);
+        assertThat(answer.payload()).as("a refused command has no payload").isEmpty();
+    }
+
+    private static void assertSendSucceeded(WorkerNotification answer) {
+        assertThat(answer.status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(answer.payload()).isEqualTo(new TagSendDone(answer.uromContext(), UromStatus.SUCCESS).encode());
+    }
+
+    private static void assertReceived(WorkerNotification answer, long context, long tag, byte[] data) {
+        assertThat(answer.status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(answer.payload()).isEqualTo(new TagRecvDone(context, 1, data.length, tag, UromStatus.SUCCESS, data).encode());
+    }
+
+    private static long mapped(WorkerNotification answer) {
+        assertThat(answer.status()).isEqualTo(UromStatus.SUCCESS);
+        SandboxNotification decoded = SandboxNotification.decode(answer.payload());
+        assertThat(decoded).isInstanceOf(MemMapDone.class);
+        assertThat(((MemMapDone) decoded).context()).isEqualTo(answer.uromContext());
+        return ((MemMapDone) decoded).memhId();
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String socketPath(byte[] address) {
+        return new String(address, StandardCharsets.UTF_8).substring("unix:".length());
+    }
+}

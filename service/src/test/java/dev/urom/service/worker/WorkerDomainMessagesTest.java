@@ -1,0 +1,76 @@
+package dev.urom.service.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.urom.framework.wire.DomainPeer;
+import dev.urom.framework.wire.Frame;
+import dev.urom.framework.wire.Message.AddressReply;
+import dev.urom.framework.wire.Message.AddressRequest;
+import dev.urom.framework.wire.Message.DomainSet;
+import dev.urom.framework.wire.Message.DomainSetReply;
+import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.service.worker.WorkerProcess.Connected;
+import dev.urom.spi.UromStatus;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** ADDRESS and DOMAIN_SET on a real worker process's data connection. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class WorkerDomainMessagesTest {
+    private static final long ECHO_ID = 0x4;
+
+    @TempDir
+    Path dir;
+
+    private WorkerProcess worker;
+
+    @AfterEach
+    void destroy() throws InterruptedException {
+        if (worker != null) {
+            worker.destroy();
+        }
+    }
+
+    private static DomainPeer peer(long domainId) {
+        return new DomainPeer(domainId, List.of(new DomainPeer.PluginAddress(ECHO_ID, new byte[] {1})), List.of());
+    }
+
+    @Test
+    void answersAddressesAndInstallsOrRefusesDomainTables() throws Exception {
+        Path echo = WorkerFixtures.echo(dir.resolve("plugins"), "echo.so");
+        worker = WorkerProcess.start(WorkerProcess.args(ServiceAddress.unix(dir.resolve("run").resolve("w.sock")), dir.resolve("log"), 4096,
+                List.of(echo + ":" + ECHO_ID)));
+        Connected host = worker.connect();
+
+        host.channel().send(11, new AddressRequest(ECHO_ID));
+        Frame reply = host.channel().receive();
+        assertThat(reply.requestId()).isEqualTo(11);
+        assertThat(reply.message()).isEqualTo(new AddressReply(UromStatus.SUCCESS, "echo".getBytes(StandardCharsets.UTF_8)));
+
+        host.channel().send(12, new AddressRequest(0x40));
+        reply = host.channel().receive();
+        assertThat(reply.requestId()).isEqualTo(12);
+        assertThat(reply.message()).isEqualTo(new AddressReply(UromStatus.NOT_FOUND, new byte[0]));
+
+        host.channel().send(13, new DomainSet(5, List.of(peer(1), peer(2))));
+        reply = host.channel().receive();
+        assertThat(reply.requestId()).isEqualTo(13);
+        assertThat(reply.message()).isEqualTo(new DomainSetReply(UromStatus.INVALID_VALUE, "own domain id 5 is not in the domain table (2 peers)"));
+
+        host.channel().send(14, new DomainSet(1, List.of(peer(1), peer(1))));
+        reply = host.channel().receive();
+        assertThat(reply.requestId()).isEqualTo(14);
+        assertThat(reply.message()).isEqualTo(new DomainSetReply(UromStatus.INVALID_VALUE, "domain id 1 appears twice in the domain table"));
+
+        host.channel().send(15, new DomainSet(1, List.of(peer(1), peer(2))));
+        reply = host.channel().receive();
+        assertThat(reply.requestId()).isEqualTo(15);
+        assertThat(reply.message()).isEqualTo(new DomainSetReply(UromStatus.SUCCESS, ""));
+    }
+}
