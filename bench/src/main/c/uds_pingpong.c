@@ -17,6 +17,8 @@
  *       IN_FLIGHT messages in flight on one connection; prints
  *       "throughput rounds=N in_flight=K seconds=.. ops_per_s=.."
  *
+ * Messages are 1 to MAX_MESSAGE (1 MiB) bytes.
+ *
  * Errors: one line on stderr naming the call and the reason, exit status 1; usage errors exit 2.
  */
 #define _GNU_SOURCE
@@ -32,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_MESSAGE 65536
+#define MAX_MESSAGE (1024 * 1024)
 
 static const char *socket_path;
 static volatile sig_atomic_t stop_requested;

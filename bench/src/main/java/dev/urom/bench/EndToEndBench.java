@@ -141,7 +141,8 @@ public final class EndToEndBench {
         System.err.println("[e2e] " + line);
     }
 
-    private static void deleteTree(Path root) {
+    /** Removes {@code root} and everything under it; what cannot be removed is one line on stderr. */
+    static void deleteTree(Path root) {
         if (!Files.exists(root)) {
             return;
         }

@@ -13,9 +13,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The floor: {@code uds_pingpong} (bench/src/main/c), two C processes exchanging messages of the
- * size of a COMMAND frame and its NOTIFY frame over a Unix-domain socket. Runs its server as a child
- * process and its latency and throughput clients one after the other.
+ * The floor: {@code uds_pingpong} (bench/src/main/c), two C processes exchanging fixed-size messages
+ * (up to {@value #MAX_MESSAGE_BYTES} bytes) over a Unix-domain socket: for {@link EndToEndBench} of
+ * the size of a COMMAND frame and its NOTIFY frame, for {@link SandboxBench} of the sizes its
+ * workers exchange. Runs its server as a child process and its clients one after the other.
  *
  * <p>The program is found at system property {@value #PROGRAM_PROPERTY} when set, otherwise next to
  * the jar (or classes folder) this class was loaded from, where the build puts it.
@@ -26,6 +27,8 @@ import java.util.Map;
 final class FloorBaseline {
     static final String PROGRAM_PROPERTY = "urom.bench.floor";
     static final String PROGRAM_NAME = "uds_pingpong";
+    /** The largest message the program takes (its MAX_MESSAGE). */
+    static final int MAX_MESSAGE_BYTES = 1 << 20;
 
     /** What the floor measured. */
     /**
@@ -69,8 +72,7 @@ final class FloorBaseline {
      */
     Result run(Path socket, int requestBytes, int replyBytes, int rounds, int throughputRounds, int inFlight)
             throws IOException, InterruptedException {
-        Process server = startAndAwaitReady(new ProcessBuilder(program.toString(), "server", socket.toString(),
-                Integer.toString(requestBytes), Integer.toString(replyBytes)));
+        Process server = startServer(socket, requestBytes, replyBytes);
         try {
             Map<String, String> latency = client("latency", socket, requestBytes, replyBytes,
                     Integer.toString(rounds), Integer.toString(rounds));
@@ -90,6 +92,46 @@ final class FloorBaseline {
         } finally {
             stop(server);
         }
+    }
+
+    /** A round-trip p50 and p99, in nanoseconds. */
+    record Latency(long p50Ns, long p99Ns) {}
+
+    /**
+     * Starts a server on {@code socket}, measures {@code rounds} round trips of {@code requestBytes}
+     * out and {@code replyBytes} back with one in flight (after as many to warm up), stops it.
+     */
+    Latency latency(Path socket, int requestBytes, int replyBytes, int rounds) throws IOException, InterruptedException {
+        Process server = startServer(socket, requestBytes, replyBytes);
+        try {
+            Map<String, String> latency = client("latency", socket, requestBytes, replyBytes,
+                    Integer.toString(rounds), Integer.toString(rounds));
+            return new Latency(number(latency, "p50_ns"), number(latency, "p99_ns"));
+        } finally {
+            stop(server);
+        }
+    }
+
+    /**
+     * Starts a server on {@code socket}, measures {@code messages} requests with {@code inFlight}
+     * in flight (after {@code warmUp} unmeasured ones), stops it; answers requests per second.
+     * With a one-byte reply this is the one-way rate of {@code requestBytes} messages.
+     */
+    double opsPerSecond(Path socket, int requestBytes, int replyBytes, int warmUp, int messages, int inFlight)
+            throws IOException, InterruptedException {
+        Process server = startServer(socket, requestBytes, replyBytes);
+        try {
+            Map<String, String> throughput = client("throughput", socket, requestBytes, replyBytes,
+                    Integer.toString(warmUp), Integer.toString(messages), Integer.toString(inFlight));
+            return Double.parseDouble(field(throughput, "ops_per_s"));
+        } finally {
+            stop(server);
+        }
+    }
+
+    private Process startServer(Path socket, int requestBytes, int replyBytes) throws IOException, InterruptedException {
+        return startAndAwaitReady(new ProcessBuilder(program.toString(), "server", socket.toString(),
+                Integer.toString(requestBytes), Integer.toString(replyBytes)));
     }
 
     private Process startAndAwaitReady(ProcessBuilder builder) throws IOException, InterruptedException {

@@ -1,6 +1,5 @@
 package dev.urom.bench;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -18,28 +17,10 @@ final class GraphPluginFiles {
     static final String NATIVE_FILE = "worker_graph.so";
     static final String JAVA_FILE = "worker_graph_java.jar";
 
-    private static final Path BUILD_DIR = Path.of("plugins", "graph", "target");
-
     private GraphPluginFiles() {}
 
     /** The plugin file called {@code fileName}, absolute. */
     static Path locate(String fileName) {
-        String configured = System.getProperty(DIR_PROPERTY);
-        if (configured != null && !configured.isBlank()) {
-            Path file = Path.of(configured).toAbsolutePath().resolve(fileName);
-            if (!Files.isRegularFile(file)) {
-                throw new IllegalStateException(file + " does not exist (system property " + DIR_PROPERTY + "=" + configured + ")");
-            }
-            return file;
-        }
-        Path start = Path.of("").toAbsolutePath();
-        for (Path dir = start; dir != null; dir = dir.getParent()) {
-            Path file = dir.resolve(BUILD_DIR).resolve(fileName);
-            if (Files.isRegularFile(file)) {
-                return file;
-            }
-        }
-        throw new IllegalStateException(fileName + " not found in " + BUILD_DIR + " at or above " + start
-                + "; build plugins/graph first (mvn -o install -pl plugins/graph) or set -D" + DIR_PROPERTY + "=<dir>");
+        return PluginFiles.locate("plugins/graph", DIR_PROPERTY, fileName);
     }
 }

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,21 +26,27 @@ record Report(Map<String, Object> settings, List<Figure> figures) {
         figures = List.copyOf(figures);
     }
 
-    /** The table, one row per figure, columns padded; ends with a line counting the targets met. */
+    /**
+     * The table, one row per figure, columns padded; ends with a line counting the targets met.
+     * Without any target, the target columns and that line are left out.
+     */
     String table() {
+        boolean withTargets = targetsTotal() > 0;
+        String[] header = withTargets ? HEADER : Arrays.copyOf(HEADER, 4);
         List<String[]> rows = new ArrayList<>();
-        rows.add(HEADER);
+        rows.add(header);
         for (Figure figure : figures) {
-            rows.add(new String[] {
+            String[] row = {
                 figure.label(),
                 number(figure.value()) + " " + figure.unit(),
                 figure.baselineLabel() == null ? "" : figure.baselineLabel() + " " + number(figure.baselineValue()) + " " + figure.unit(),
                 figure.ratio() == null ? "" : String.format(Locale.ROOT, "%.2fx", figure.ratio()),
                 figure.target() == null ? "" : figure.target(),
                 figure.met() == null ? "" : figure.met() ? "met" : "MISSED"
-            });
+            };
+            rows.add(Arrays.copyOf(row, header.length));
         }
-        int[] widths = new int[HEADER.length];
+        int[] widths = new int[header.length];
         for (String[] row : rows) {
             for (int i = 0; i < row.length; i++) {
                 widths[i] = Math.max(widths[i], row[i].length());
@@ -49,14 +56,16 @@ record Report(Map<String, Object> settings, List<Figure> figures) {
         for (int r = 0; r < rows.size(); r++) {
             appendRow(out, rows.get(r), widths);
             if (r == 0) {
-                String[] rule = new String[HEADER.length];
+                String[] rule = new String[header.length];
                 for (int i = 0; i < rule.length; i++) {
                     rule[i] = "-".repeat(widths[i]);
                 }
                 appendRow(out, rule, widths);
             }
         }
-        out.append(targetsMet()).append(" of ").append(targetsTotal()).append(" targets met\n");
+        if (withTargets) {
+            out.append(targetsMet()).append(" of ").append(targetsTotal()).append(" targets met\n");
+        }
         return out.toString();
     }
 

@@ -80,17 +80,26 @@ final class ServiceBench {
                 .putLong(GraphClient.LOOPBACK).putLong(value).array();
     }
 
-    Result run(int rounds, int throughputRounds, int inFlight, int starts) throws IOException, InterruptedException {
-        Path pluginDir = Files.createDirectories(workDir.resolve("plugins"));
-        for (String file : List.of(GraphPluginFiles.NATIVE_FILE, GraphPluginFiles.JAVA_FILE)) {
-            Files.copy(GraphPluginFiles.locate(file), pluginDir.resolve(file), StandardCopyOption.REPLACE_EXISTING);
-        }
+    /**
+     * The configuration of a private daemon: its socket and log folder in {@code workDir}, plugins
+     * from {@code pluginDir}; sets {@code urom.native.dir} and configures the daemon's logging.
+     */
+    static DaemonConfig privateDaemon(Path workDir, Path pluginDir) {
         System.setProperty(NativeArtifacts.NATIVE_DIR_PROPERTY, NativeArtifacts.bridgeLibrary().getParent().toString());
         DaemonConfig config = DaemonConfig.defaults()
                 .withListen(ServiceAddress.parse("unix:" + workDir.resolve("daemon.sock")))
                 .withLogDir(workDir.resolve("log"))
                 .withPluginPath(pluginDir.toString());
         Daemon.configureLogging(config);
+        return config;
+    }
+
+    Result run(int rounds, int throughputRounds, int inFlight, int starts) throws IOException, InterruptedException {
+        Path pluginDir = Files.createDirectories(workDir.resolve("plugins"));
+        for (String file : List.of(GraphPluginFiles.NATIVE_FILE, GraphPluginFiles.JAVA_FILE)) {
+            Files.copy(GraphPluginFiles.locate(file), pluginDir.resolve(file), StandardCopyOption.REPLACE_EXISTING);
+        }
+        DaemonConfig config = privateDaemon(workDir, pluginDir);
         progress.accept("service: daemon on " + config.listen() + ", plugins " + pluginDir);
         try (Daemon daemon = Daemon.start(config); UromService service = UromService.connect(daemon.address().toString())) {
             List<ServicePlugin> plugins = service.plugins();
@@ -127,13 +136,13 @@ final class ServiceBench {
         }
     }
 
-    private static long pluginId(List<ServicePlugin> plugins, String name) {
+    static long pluginId(List<ServicePlugin> plugins, String name) {
         return plugins.stream().filter(p -> p.name().equals(name)).findFirst().map(ServicePlugin::id)
                 .orElseThrow(() -> new IllegalStateException("the daemon did not list plugin " + name + "; it has "
                         + plugins.stream().map(ServicePlugin::name).toList()));
     }
 
-    private static Worker started(UromService service, long mask) throws UromException, InterruptedException {
+    static Worker started(UromService service, long mask) throws UromException, InterruptedException {
         Worker worker = service.newWorker().plugins(mask).build();
         try {
             return worker.start().get(ANSWER_TIMEOUT_S, TimeUnit.SECONDS);
@@ -148,7 +157,7 @@ final class ServiceBench {
         }
     }
 
-    private static void awaitNoWorkers(Daemon daemon) throws InterruptedException {
+    static void awaitNoWorkers(Daemon daemon) throws InterruptedException {
         long deadline = System.nanoTime() + WORKER_EXIT_WAIT.toNanos();
         while (!daemon.workers().isEmpty()) {
             if (System.nanoTime() > deadline) {

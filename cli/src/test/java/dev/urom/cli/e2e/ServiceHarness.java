@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A real daemon for end-to-end tests: {@code urom daemon} started as its own process (the test
  * JVM's java and class path) on a Unix socket in a temporary directory, with a plugin directory
- * holding both graph plugins and the service fixture ({@code cli/src/test/c/service_fixture.c},
- * compiled here). {@link #close()} ends the daemon and checks that no worker outlives it.
+ * holding by default both graph plugins and the service fixture ({@code
+ * cli/src/test/c/service_fixture.c}, compiled here), or the one the caller gives. {@link #close()} ends the daemon and checks that no worker outlives it.
  */
 final class ServiceHarness implements AutoCloseable {
     static final Duration LIMIT = Duration.ofSeconds(60);
@@ -53,7 +53,20 @@ final class ServiceHarness implements AutoCloseable {
 
     /** Starts {@code urom daemon EXTRA_ARGS...} with the given extra environment. */
     static ServiceHarness start(Path dir, Map<String, String> env, String... extraArgs) throws Exception {
-        Path plugins = pluginFolder(dir);
+        return start(dir, pluginFolder(dir), env, extraArgs);
+    }
+
+    /** Plugin folder with only worker_sandbox.so and worker_sandbox_java.jar. */
+    static Path sandboxPluginFolder(Path dir) throws IOException {
+        Path plugins = Files.createDirectories(dir.resolve("sandbox-plugins"));
+        Path build = Path.of(System.getProperty("urom.sandbox.build", "../plugins/sandbox/target"));
+        Files.copy(build.resolve("worker_sandbox.so"), plugins.resolve("worker_sandbox.so"));
+        Files.copy(build.resolve("worker_sandbox_java.jar"), plugins.resolve("worker_sandbox_java.jar"));
+        return plugins;
+    }
+
+    /** Starts {@code urom daemon EXTRA_ARGS...} serving the plugins in {@code plugins}. */
+    static ServiceHarness start(Path dir, Path plugins, Map<String, String> env, String... extraArgs) throws Exception {
         Path logDir = dir.resolve("log");
         String address = "unix:" + dir.resolve("urom.sock");
         List<String> command = new ArrayList<>(List.of(
