@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
         description = "urom-java: the UROM offload service and its plugin framework.",
         subcommands = {
             DaemonCommand.class, PluginsCommand.class, WorkersCommand.class, CmdCommand.class, LoopbackCommand.class,
-            PingPongCommand.class, PingPongRankCommand.class, ExecCommand.class, DemoCommand.class
+            PingPongCommand.class, PingPongRankCommand.class, ExecCommand.class, DemoCommand.class, DoctorCommand.class
         })
 public final class Main implements Runnable {
     /** Exit status of a command that failed. */
@@ -29,7 +29,7 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: daemon, plugins, workers, cmd, loopback, ping-pong, exec or demo");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: daemon, plugins, workers, cmd, loopback, ping-pong, exec, demo or doctor");
     }
 
     public static void main(String[] args) {

@@ -1,0 +1,107 @@
+package dev.urom.cli.doctor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.urom.framework.wire.FrameChannel;
+import dev.urom.framework.wire.Handshake;
+import dev.urom.framework.wire.Protocol;
+import dev.urom.framework.wire.ServiceAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The listen-address check against real sockets: one that answers the UROM handshake as a daemon
+ * does, one held by a program that does not speak it, a free one, and a file that is no socket.
+ */
+class DoctorListenAddressCheckTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    @TempDir Path dir;
+
+    /** Accepts one connection on {@code server} and answers HELLO as a daemon would. */
+    private static CompletableFuture<Void> answerOneHandshake(ServerSocketChannel server) {
+        return CompletableFuture.runAsync(() -> {
+            try (SocketChannel accepted = server.accept(); FrameChannel channel = new FrameChannel(accepted, Protocol.CONTROL_FRAME_LIMIT)) {
+                Handshake.server(channel, 4096, 1);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    @Test
+    void aUnixSocketAnsweredByADaemonIsOk() throws Exception {
+        ServiceAddress address = ServiceAddress.unix(dir.resolve("urom.sock"));
+        try (ServerSocketChannel server = address.bind()) {
+            CompletableFuture<Void> daemon = answerOneHandshake(server);
+
+            CheckResult result = new ListenAddressCheck(address, TIMEOUT).run();
+
+            assertThat(result.ok()).as(result.detail()).isTrue();
+            assertThat(result.detail()).startsWith("a daemon is listening on " + address).contains("max message size 4096");
+            daemon.get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aTcpPortHeldByAnotherProgramFails() throws Exception {
+        try (ServerSocketChannel other = ServerSocketChannel.open()) {
+            other.bind(new InetSocketAddress("127.0.0.1", 0));
+            int port = ((InetSocketAddress) other.getLocalAddress()).getPort();
+            CompletableFuture<Void> hangsUp = CompletableFuture.runAsync(() -> {
+                try (SocketChannel accepted = other.accept()) {
+                    // closes at once: not a UROM daemon
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+
+            CheckResult result = new ListenAddressCheck(ServiceAddress.tcp("127.0.0.1", port), TIMEOUT).run();
+
+            assertThat(result.ok()).isFalse();
+            assertThat(result.detail()).contains("tcp:127.0.0.1:" + port).contains("in use by another program");
+            assertThat(result.advice()).contains("--listen");
+            hangsUp.get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aTcpPortAnsweredByADaemonIsOk() throws Exception {
+        try (ServerSocketChannel server = ServiceAddress.tcp("127.0.0.1", 0).bind()) {
+            int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+            CompletableFuture<Void> daemon = answerOneHandshake(server);
+
+            CheckResult result = new ListenAddressCheck(ServiceAddress.tcp("127.0.0.1", port), TIMEOUT).run();
+
+            assertThat(result.ok()).as(result.detail()).isTrue();
+            assertThat(result.detail()).startsWith("a daemon is listening");
+            daemon.get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aFreeTcpPortIsOk() {
+        CheckResult result = new ListenAddressCheck(ServiceAddress.tcp("127.0.0.1", 0), TIMEOUT).run();
+
+        assertThat(result.ok()).as(result.detail()).isTrue();
+        assertThat(result.detail()).endsWith(" is free");
+    }
+
+    @Test
+    void aRegularFileAtTheSocketPathFails() throws Exception {
+        Path file = Files.writeString(dir.resolve("urom.sock"), "not a socket");
+
+        CheckResult result = new ListenAddressCheck(ServiceAddress.unix(file), TIMEOUT).run();
+
+        assertThat(result.ok()).isFalse();
+        assertThat(result.detail()).isEqualTo(file + " exists and is not a socket");
+    }
+}
