@@ -171,6 +171,35 @@ class ServiceCommandsTest {
         }
     }
 
+    @Test
+    void theDaemonServesHealthWhenGivenAnHttpPort(@TempDir Path own) throws Exception {
+        Process process = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
+                System.getProperty("java.class.path"), "dev.urom.cli.Main", "daemon", "--listen",
+                "unix:" + own.resolve("d.sock"), "--log-dir", own.resolve("log").toString(), "--http-port", "0")
+                .redirectErrorStream(true).start();
+        try {
+            BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            String line;
+            String listening = null;
+            while ((line = lines.readLine()) != null) {
+                if (line.contains("listening on")) {
+                    listening = line;
+                    break;
+                }
+            }
+            assertThat(listening).contains("; health on http://127.0.0.1:");
+            String url = listening.substring(listening.indexOf("http://")) + "/healthz";
+            java.net.http.HttpResponse<String> health = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).isEqualTo(200);
+            assertThat(health.body()).isEqualTo("ok\n");
+        } finally {
+            process.destroy();
+            process.waitFor(60, TimeUnit.SECONDS);
+        }
+    }
+
     private long graphId(String name) {
         try (UromService service = UromService.connect(daemon.address)) {
             return service.plugins().stream().filter(p -> p.info().name().equals(name)).map(ServicePlugin::info)

@@ -54,6 +54,7 @@ public final class Daemon implements AutoCloseable {
     private final Path runDir;
     private final WorkerSupervisor supervisor;
     private final ControlRequests requests;
+    private final PluginDiscovery discovery;
     private final ExecutorService connectionThreads = Executors.newCachedThreadPool(daemonThreads("urom-daemon-connection-"));
     private final Set<ControlConnection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicLong connectionNumbers = new AtomicLong();
@@ -67,6 +68,7 @@ public final class Daemon implements AutoCloseable {
         this.server = server;
         this.address = address;
         this.runDir = runDir;
+        this.discovery = discovery;
         this.supervisor = new WorkerSupervisor(config, discovery.registry(), this::workerListenAddress);
         this.requests = new ControlRequests(config.pluginPath(), discovery, new StartRequestCheck(CpuSet.ofThisProcess()), supervisor);
         this.acceptor = new Thread(this::acceptLoop, "urom-daemon-accept");
@@ -136,6 +138,16 @@ public final class Daemon implements AutoCloseable {
     /** The workers now starting or running, by id. */
     public List<WorkerInfo> workers() {
         return supervisor.snapshot();
+    }
+
+    /** Whether the daemon accepts hosts: started and not closing. */
+    public boolean isServing() {
+        return !closing && terminated.getCount() > 0;
+    }
+
+    /** How many plugins the last scan of the plugin path accepted. */
+    public int acceptedPlugins() {
+        return discovery.lastScan().plugins().size();
     }
 
     /**

@@ -1,0 +1,101 @@
+package dev.urom.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HTTPGetAction;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import org.junit.jupiter.api.Test;
+
+class DaemonSetManifestTest {
+    private final StrictManifestReader reader = new StrictManifestReader();
+
+    private DaemonSet daemonSet(String text) {
+        return reader.read(Manifests.DAEMON_SET, text, DaemonSet.class);
+    }
+
+    @Test
+    void daemonSetPodPassesTheDaemonChecks() {
+        DaemonSet set = daemonSet(Manifests.text(Manifests.DAEMON_SET));
+        UromPodChecks.check(Manifests.DAEMON_SET, set.getSpec().getTemplate().getSpec());
+    }
+
+    @Test
+    void runsOnlyOnLabelledDevicesAndSelectsItsOwnPods() {
+        DaemonSet set = daemonSet(Manifests.text(Manifests.DAEMON_SET));
+        PodSpec pod = set.getSpec().getTemplate().getSpec();
+        assertThat(pod.getNodeSelector()).containsEntry("urom.dev/device", "true");
+        assertThat(pod.getHostNetwork()).isTrue();
+        assertThat(set.getSpec().getTemplate().getMetadata().getLabels())
+                .containsAllEntriesOf(set.getSpec().getSelector().getMatchLabels());
+        assertThat(set.getSpec().getSelector().getMatchLabels()).isNotEmpty();
+    }
+
+    @Test
+    void probesAskTheHealthPortTheDaemonIsGiven() {
+        DaemonSet set = daemonSet(Manifests.text(Manifests.DAEMON_SET));
+        checkProbes(set);
+    }
+
+    @Test
+    void probesOnAnotherPortThanHttpPortAreRefused() {
+        String text = Manifests.text(Manifests.DAEMON_SET).replace("--http-port 7301", "--http-port 7401");
+        assertThatThrownBy(() -> checkProbes(daemonSet(text))).isInstanceOf(AssertionError.class).hasMessageContaining("--http-port");
+    }
+
+    @Test
+    void livenessOnTheWrongPathIsRefused() {
+        String text = Manifests.text(Manifests.DAEMON_SET).replace("path: /healthz", "path: /health");
+        assertThatThrownBy(() -> checkProbes(daemonSet(text))).isInstanceOf(AssertionError.class).hasMessageContaining("livenessProbe");
+    }
+
+    @Test
+    void containerIsTheStaticPodsApartFromHealth() {
+        Container fromSet = UromPodChecks.uromContainer(Manifests.DAEMON_SET, daemonSet(Manifests.text(Manifests.DAEMON_SET)).getSpec().getTemplate().getSpec());
+        PodSpec staticSpec = reader.read(Manifests.STATIC_POD, Manifests.text(Manifests.STATIC_POD), Pod.class).getSpec();
+        Container fromPod = UromPodChecks.uromContainer(Manifests.STATIC_POD, staticSpec);
+        PodSpec setSpec = daemonSet(Manifests.text(Manifests.DAEMON_SET)).getSpec().getTemplate().getSpec();
+        assertThat(fromSet.getImage()).isEqualTo(fromPod.getImage());
+        assertThat(fromSet.getResources()).isEqualTo(fromPod.getResources());
+        assertThat(fromSet.getVolumeMounts()).isEqualTo(fromPod.getVolumeMounts());
+        assertThat(setSpec.getVolumes()).isEqualTo(staticSpec.getVolumes());
+        assertThat(UromPodChecks.env(Manifests.DAEMON_SET, fromSet, "UROM_PLUGIN_PATH"))
+                .isEqualTo(UromPodChecks.env(Manifests.STATIC_POD, fromPod, "UROM_PLUGIN_PATH"));
+        String setArgs = UromPodChecks.env(Manifests.DAEMON_SET, fromSet, "SERVICE_ARGS");
+        String podArgs = UromPodChecks.env(Manifests.STATIC_POD, fromPod, "SERVICE_ARGS");
+        assertThat(setArgs.replaceAll("\\s*" + ServiceArgs.HTTP_PORT_OPTION + "\\s+\\d+", "").replaceAll("\\s*--http-host\\s+0\\.0\\.0\\.0", ""))
+                .as("the DaemonSet adds only the health endpoint, on every interface for the kubelet's probes").isEqualTo(podArgs);
+    }
+
+    private static void checkProbes(DaemonSet set) {
+        PodSpec pod = set.getSpec().getTemplate().getSpec();
+        Container container = UromPodChecks.uromContainer(Manifests.DAEMON_SET, pod);
+        ServiceArgs args = ServiceArgs.parse(UromPodChecks.env(Manifests.DAEMON_SET, container, "SERVICE_ARGS"),
+                UromPodChecks.env(Manifests.DAEMON_SET, container, "UROM_PLUGIN_PATH"));
+        assertThat(args.httpPort()).as("%s: SERVICE_ARGS %s", Manifests.DAEMON_SET, ServiceArgs.HTTP_PORT_OPTION)
+                .hasValue(ImageLayout.HEALTH_PORT);
+        checkHttpProbe("livenessProbe", container.getLivenessProbe(), container, ImageLayout.LIVENESS_PATH, args.httpPort().getAsInt());
+        checkHttpProbe("readinessProbe", container.getReadinessProbe(), container, ImageLayout.READINESS_PATH, args.httpPort().getAsInt());
+    }
+
+    private static void checkHttpProbe(String which, Probe probe, Container container, String path, int port) {
+        assertThat(probe).as("%s: %s", Manifests.DAEMON_SET, which).isNotNull();
+        HTTPGetAction get = probe.getHttpGet();
+        assertThat(get).as("%s: %s.httpGet", Manifests.DAEMON_SET, which).isNotNull();
+        assertThat(get.getPath()).as("%s: %s.httpGet.path", Manifests.DAEMON_SET, which).isEqualTo(path);
+        assertThat(resolvePort(get.getPort(), container)).as("%s: %s.httpGet.port (must be --http-port)", Manifests.DAEMON_SET, which).isEqualTo(port);
+        assertThat(probe.getTimeoutSeconds()).as("%s: %s.timeoutSeconds", Manifests.DAEMON_SET, which).isPositive();
+    }
+
+    private static Integer resolvePort(IntOrString port, Container container) {
+        if (port.getIntVal() != null) {
+            return port.getIntVal();
+        }
+        return UromPodChecks.containerPorts(container).get(port.getStrVal());
+    }
+}

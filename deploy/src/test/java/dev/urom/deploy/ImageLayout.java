@@ -1,0 +1,21 @@
+package dev.urom.deploy;
+
+import java.util.List;
+
+/**
+ * What the manifests rely on in the image and in the daemon: the plugin folders the image ships,
+ * the hugetlbfs mount point, the service and health ports and the health paths. The health port
+ * and paths are those of the daemon's {@code --http-port} option (health and metrics work).
+ */
+final class ImageLayout {
+    static final List<String> PLUGIN_DIRS = List.of("/opt/urom/plugins/worker_graph", "/opt/urom/plugins/worker_sandbox");
+    static final String HUGETLBFS_MOUNT = "/mnt/huge";
+    static final String HUGEPAGES_2MI = "hugepages-2Mi";
+    static final long HUGEPAGE_BYTES = 2L << 20;
+    static final int SERVICE_PORT = 7300;
+    static final int HEALTH_PORT = 7301;
+    static final String LIVENESS_PATH = "/healthz";
+    static final String READINESS_PATH = "/readyz";
+
+    private ImageLayout() {}
+}

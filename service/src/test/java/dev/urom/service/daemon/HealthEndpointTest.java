@@ -1,0 +1,73 @@
+package dev.urom.service.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.nativebridge.testkit.NativeFixtures;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The health endpoint of a real daemon, over real HTTP on loopback. */
+class HealthEndpointTest {
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private HttpResponse<String> get(HealthEndpoint endpoint, String path) throws Exception {
+        URI uri = URI.create("http://127.0.0.1:" + endpoint.address().getPort() + path);
+        return http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static DaemonConfig config(Path dir, String pluginPath) {
+        return DaemonConfig.defaults()
+                .withListen(ServiceAddress.unix(dir.resolve("d.sock")))
+                .withLogDir(dir.resolve("log"))
+                .withPluginPath(pluginPath);
+    }
+
+    private static InetSocketAddress anyLoopbackPort() {
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    }
+
+    @Test
+    void aServingDaemonWithPluginsIsHealthyAndReady(@TempDir Path dir) throws Exception {
+        Path plugins = Files.createDirectories(dir.resolve("plugins"));
+        NativeFixtures.compileMinimalPlugin(plugins, "minimal.so", 1);
+        Daemon daemon = Daemon.start(config(dir, plugins.toString()));
+        try (HealthEndpoint endpoint = HealthEndpoint.start(anyLoopbackPort(), daemon)) {
+            assertThat(get(endpoint, "/healthz").statusCode()).isEqualTo(200);
+            HttpResponse<String> ready = get(endpoint, "/readyz");
+            assertThat(ready.statusCode()).isEqualTo(200);
+            assertThat(ready.body()).isEqualTo("ready: 1 plugins\n");
+            assertThat(get(endpoint, "/metrics/nothing").statusCode()).isEqualTo(404);
+
+            daemon.close();
+
+            HttpResponse<String> health = get(endpoint, "/healthz");
+            assertThat(health.statusCode()).isEqualTo(503);
+            assertThat(health.body()).isEqualTo("the daemon is shutting down\n");
+            assertThat(get(endpoint, "/readyz").statusCode()).isEqualTo(503);
+        } finally {
+            daemon.close();
+        }
+    }
+
+    @Test
+    void aDaemonWithoutPluginsIsHealthyButNotReady(@TempDir Path dir) throws Exception {
+        Daemon daemon = Daemon.start(config(dir, Files.createDirectories(dir.resolve("empty")).toString()));
+        try (HealthEndpoint endpoint = HealthEndpoint.start(anyLoopbackPort(), daemon)) {
+            assertThat(get(endpoint, "/healthz").statusCode()).isEqualTo(200);
+            HttpResponse<String> ready = get(endpoint, "/readyz");
+            assertThat(ready.statusCode()).isEqualTo(503);
+            assertThat(ready.body()).contains("no plugins");
+        } finally {
+            daemon.close();
+        }
+    }
+}
