@@ -22,8 +22,10 @@ public final class ParentDeath {
 
     /**
      * Asks for {@code SIGKILL} on the parent's death, then checks that the parent is still {@code
-     * expectedParentPid}: when it is not (or it is 1, init), the parent died before the request
-     * took effect and the process halts at once with {@link #PARENT_GONE_EXIT_STATUS}.
+     * expectedParentPid}: when it is not, the parent died before the request took effect and the
+     * process halts at once with {@link #PARENT_GONE_EXIT_STATUS}. A parent pid of 1 is not taken
+     * for death: in a container the daemon is the entrypoint, pid 1 of its namespace. (A parent that
+     * died before the worker read its pid is caught by the worker's stdin watcher instead.)
      *
      * @throws UromException {@code OPERATING_SYSTEM} when {@code prctl} fails
      */
@@ -34,7 +36,7 @@ public final class ParentDeath {
             throw new UromException(UromStatus.OPERATING_SYSTEM, "cannot ask for SIGKILL on the parent's death: " + LibC.describe(e), e);
         }
         long parent = parentPid();
-        if (parent != expectedParentPid || parent == 1) {
+        if (parent != expectedParentPid) {
             Runtime.getRuntime().halt(PARENT_GONE_EXIT_STATUS);
         }
     }
