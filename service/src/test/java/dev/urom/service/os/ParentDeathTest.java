@@ -27,15 +27,29 @@ class ParentDeathTest {
         }
     }
 
-    @Test
-    void theChildIsKilledWhenItsParentIsKilled() throws Exception {
-        List<String> probe = ChildJvm.command(ParentDeathProbe.class, List.of(), List.of());
+    private static String quotedProbe() {
         List<String> quoted = new ArrayList<>();
-        for (String word : probe) {
+        for (String word : ChildJvm.command(ParentDeathProbe.class, List.of(), List.of())) {
             quoted.add("'" + word.replace("'", "'\\''") + "'");
         }
+        return String.join(" ", quoted);
+    }
+
+    @Test
+    void aParentThatIsPidOneIsNotTakenForDead() throws Exception {
+        // In a container the daemon is the entrypoint: pid 1 of its pid namespace. sh plays it here.
+        shell = new ProcessBuilder("unshare", "--pid", "--fork", "--kill-child", "sh", "-c", quotedProbe() + " & wait")
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(shell.getInputStream(), StandardCharsets.UTF_8));
+
+        assertThat(out.readLine()).as("the probe armed instead of halting").startsWith("ARMED ");
+    }
+
+    @Test
+    void theChildIsKilledWhenItsParentIsKilled() throws Exception {
         // sh stays the probe's parent: kill it and the probe must die with it.
-        shell = new ProcessBuilder("sh", "-c", String.join(" ", quoted) + " & wait")
+        shell = new ProcessBuilder("sh", "-c", quotedProbe() + " & wait")
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
         BufferedReader out = new BufferedReader(new InputStreamReader(shell.getInputStream(), StandardCharsets.UTF_8));
