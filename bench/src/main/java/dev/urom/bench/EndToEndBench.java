@@ -4,7 +4,6 @@ import dev.urom.framework.wire.FrameCodec;
 import dev.urom.framework.wire.Message;
 import dev.urom.spi.UromStatus;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,23 +43,7 @@ public final class EndToEndBench {
             System.exit(2);
             return;
         }
-        int status;
-        try {
-            Report report = run(options);
-            System.out.print(report.table());
-            if (options.json() != null) {
-                report.writeJson(options.json());
-                System.out.println("JSON written to " + options.json());
-            }
-            status = 0;
-        } catch (IOException | UncheckedIOException | IllegalStateException | IllegalArgumentException e) {
-            System.err.println("EndToEndBench: " + e.getMessage());
-            status = 1;
-        } catch (InterruptedException e) {
-            System.err.println("EndToEndBench: interrupted");
-            status = 1;
-        }
-        System.exit(status);
+        System.exit(Report.printRun("EndToEndBench", options.json(), () -> run(options)));
     }
 
     static Report run(BenchOptions options) throws IOException, InterruptedException {

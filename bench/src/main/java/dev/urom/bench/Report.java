@@ -105,6 +105,33 @@ record Report(Map<String, Object> settings, List<Figure> figures) {
         return out.toString();
     }
 
+    /** Produces the report of one benchmark run. */
+    interface Run {
+        Report run() throws IOException, InterruptedException;
+    }
+
+    /**
+     * Runs a benchmark's main: prints the table, writes the JSON when {@code json} is not null,
+     * and returns the exit status (0, or 1 after one line on stderr naming {@code program}).
+     */
+    static int printRun(String program, Path json, Run run) {
+        try {
+            Report report = run.run();
+            System.out.print(report.table());
+            if (json != null) {
+                report.writeJson(json);
+                System.out.println("JSON written to " + json);
+            }
+            return 0;
+        } catch (IOException | java.io.UncheckedIOException | IllegalStateException | IllegalArgumentException e) {
+            System.err.println(program + ": " + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            System.err.println(program + ": interrupted");
+            return 1;
+        }
+    }
+
     void writeJson(Path file) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {

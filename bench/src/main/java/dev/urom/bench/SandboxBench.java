@@ -11,7 +11,6 @@ import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.spi.UromException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,23 +73,7 @@ public final class SandboxBench {
             System.exit(2);
             return;
         }
-        int status;
-        try {
-            Report report = run(options, made -> {});
-            System.out.print(report.table());
-            if (options.json() != null) {
-                report.writeJson(options.json());
-                System.out.println("JSON written to " + options.json());
-            }
-            status = 0;
-        } catch (IOException | UncheckedIOException | IllegalStateException | IllegalArgumentException e) {
-            System.err.println("SandboxBench: " + e.getMessage());
-            status = 1;
-        } catch (InterruptedException e) {
-            System.err.println("SandboxBench: interrupted");
-            status = 1;
-        }
-        System.exit(status);
+        System.exit(Report.printRun("SandboxBench", options.json(), () -> run(options, made -> {})));
     }
 
     /**

@@ -10,6 +10,7 @@ import dev.urom.framework.discovery.Rejection;
 import dev.urom.framework.discovery.ScanResult;
 import dev.urom.framework.host.UromService;
 import dev.urom.framework.wire.ServicePlugin;
+import dev.urom.spi.PluginInfo;
 import java.io.PrintWriter;
 import java.math.BigInteger;
 import java.util.List;
@@ -76,11 +77,7 @@ final class PluginsCommand implements Callable<Integer> {
             ObjectNode root = mapper.createObjectNode();
             ArrayNode array = root.putArray("plugins");
             for (ServicePlugin plugin : plugins) {
-                array.addObject()
-                        .put("id", unsigned(plugin.info().id()))
-                        .put("version", unsigned(plugin.info().version()))
-                        .put("name", plugin.info().name())
-                        .put("kind", plugin.kind());
+                plugin(array, plugin.info(), plugin.kind());
             }
             out.println(mapper.writeValueAsString(root));
             return 0;
@@ -101,18 +98,22 @@ final class PluginsCommand implements Callable<Integer> {
         ObjectNode root = mapper.createObjectNode();
         ArrayNode plugins = root.putArray("plugins");
         for (DiscoveredPlugin plugin : result.plugins()) {
-            plugins.addObject()
-                    .put("id", unsigned(plugin.info().id()))
-                    .put("version", unsigned(plugin.info().version()))
-                    .put("name", plugin.info().name())
-                    .put("kind", kind(plugin))
-                    .put("path", plugin.path().toString());
+            plugin(plugins, plugin.info(), kind(plugin)).put("path", plugin.path().toString());
         }
         ArrayNode rejected = root.putArray("rejected");
         for (Rejection rejection : result.rejected()) {
             rejected.addObject().put("path", rejection.path().toString()).put("reason", rejection.reason());
         }
         return mapper.writeValueAsString(root);
+    }
+
+    /** One plugin of a JSON list: id, version (unsigned), name, kind. */
+    private static ObjectNode plugin(ArrayNode list, PluginInfo info, String kind) {
+        return list.addObject()
+                .put("id", unsigned(info.id()))
+                .put("version", unsigned(info.version()))
+                .put("name", info.name())
+                .put("kind", kind);
     }
 
     private static void printTable(ScanResult result, PrintWriter out) {
