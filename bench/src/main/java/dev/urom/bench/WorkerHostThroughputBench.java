@@ -6,12 +6,14 @@ import dev.urom.framework.worker.PluginSpec;
 import dev.urom.framework.worker.WorkerHost;
 import dev.urom.framework.worker.WorkerHostConfig;
 import dev.urom.nativebridge.NativePlugin;
+import dev.urom.service.metrics.WorkerStats;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerNotification;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -34,6 +36,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * plugin ({@code worker_graph.so}, through JNA) or the Java one ({@code worker_graph_java.jar}, in
  * its own class loader); see {@link GraphPluginFiles} for where they are found.
  *
+ * <p>{@code loopbackCounted} does the same and also records each command in a {@link WorkerStats}
+ * as a worker process does for its metrics; its ratio to {@code loopback} in the same run is the
+ * cost of the counting.
+ *
  * <p>One thread per host, as the host requires.
  */
 @State(Scope.Thread)
@@ -50,6 +56,7 @@ public class WorkerHostThroughputBench {
     public String plugin;
 
     private WorkerHost host;
+    private final WorkerStats stats = new WorkerStats(Map.of(PLUGIN_ID, "worker_graph"));
     private long context;
     private WorkerNotification answer;
     private final Consumer<WorkerNotification> sink = n -> answer = n;
@@ -83,6 +90,23 @@ public class WorkerHostThroughputBench {
         while (answer == null) {
             host.progress(sink);
         }
+        if (answer.status() != UromStatus.SUCCESS || answer.uromContext() != data) {
+            throw new IllegalStateException("LOOPBACK " + data + " answered " + answer.status() + " for context " + answer.uromContext());
+        }
+        return answer;
+    }
+
+    @Benchmark
+    public WorkerNotification loopbackCounted() {
+        long data = ++context;
+        WorkerCommand command = new WorkerCommand(0, PLUGIN_ID, data, loopbackPayload(data));
+        answer = null;
+        stats.commandArrived(0, PLUGIN_ID, data, System.nanoTime());
+        host.submit(command);
+        while (answer == null) {
+            host.progress(sink);
+        }
+        stats.notified(0, PLUGIN_ID, answer.uromContext(), answer.status(), System.nanoTime());
         if (answer.status() != UromStatus.SUCCESS || answer.uromContext() != data) {
             throw new IllegalStateException("LOOPBACK " + data + " answered " + answer.status() + " for context " + answer.uromContext());
         }

@@ -3,7 +3,7 @@ package dev.urom.cli;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
-import dev.urom.service.daemon.HealthEndpoint;
+import dev.urom.service.daemon.HttpEndpoint;
 import dev.urom.service.logging.LogLevels;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -45,11 +45,11 @@ final class DaemonCommand implements Callable<Integer> {
     @Option(names = "--log-dir", paramLabel = "DIR", description = "Where urom_daemon_dev.log and the workers' logs go (default /var/log/doca/urom).")
     Path logDir;
 
-    @Option(names = "--http-port", paramLabel = "PORT", description = "Serve /healthz and /readyz over HTTP on this port (default: off).")
+    @Option(names = "--http-port", paramLabel = "PORT", description = "Serve /healthz, /readyz and /metrics (Prometheus) over HTTP on this port (default: off).")
     Integer httpPort;
 
     @Option(names = "--http-host", paramLabel = "HOST", defaultValue = "127.0.0.1",
-            description = "Address the health endpoint binds (default: ${DEFAULT-VALUE}; 0.0.0.0 for Kubernetes probes).")
+            description = "Address the HTTP endpoint binds (default: ${DEFAULT-VALUE}; 0.0.0.0 for Kubernetes probes).")
     String httpHost;
 
     private final Environment environment;
@@ -69,11 +69,11 @@ final class DaemonCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new CliFailure(e.getMessage());
         }
-        HealthEndpoint health = startHealth(daemon);
+        HttpEndpoint http = startHttp(daemon);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             daemon.close();
-            if (health != null) {
-                health.close();
+            if (http != null) {
+                http.close();
             }
             LogManager.shutdown();
         }, "urom-daemon-shutdown"));
@@ -81,13 +81,13 @@ final class DaemonCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("urom daemon: " + Environment.PLUGIN_PATH + " is not set: the daemon reports no plugins");
         }
         out.println("urom daemon: listening on " + daemon.address() + "; log " + logFile
-                + (health == null ? "" : "; health on http://" + health.address().getHostString() + ":" + health.address().getPort()));
+                + (http == null ? "" : "; health and metrics on http://" + http.address().getHostString() + ":" + http.address().getPort()));
         out.flush();
         daemon.awaitTermination();
         return 0;
     }
 
-    private HealthEndpoint startHealth(Daemon daemon) {
+    private HttpEndpoint startHttp(Daemon daemon) {
         if (httpPort == null) {
             return null;
         }
@@ -96,7 +96,7 @@ final class DaemonCommand implements Callable<Integer> {
             throw new CliFailure("--http-port " + httpPort + " is not a port (0..65535)");
         }
         try {
-            return HealthEndpoint.start(new InetSocketAddress(httpHost, httpPort), daemon);
+            return HttpEndpoint.start(new InetSocketAddress(httpHost, httpPort), daemon);
         } catch (IOException e) {
             daemon.close();
             throw new CliFailure(e.getMessage());

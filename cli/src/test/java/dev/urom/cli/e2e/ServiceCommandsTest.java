@@ -187,7 +187,7 @@ class ServiceCommandsTest {
                     break;
                 }
             }
-            assertThat(listening).contains("; health on http://127.0.0.1:");
+            assertThat(listening).contains("; health and metrics on http://127.0.0.1:");
             String url = listening.substring(listening.indexOf("http://")) + "/healthz";
             java.net.http.HttpResponse<String> health = java.net.http.HttpClient.newHttpClient().send(
                     java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),

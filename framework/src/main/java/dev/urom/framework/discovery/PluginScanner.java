@@ -41,6 +41,7 @@ public final class PluginScanner {
     private final Cache<FileIdentity, ProbeVerdict> verdicts =
             Caffeine.newBuilder().maximumSize(CACHE_SIZE).build();
     private final AtomicLong probes = new AtomicLong();
+    private final AtomicLong probeRejections = new AtomicLong();
 
     /** A scanner with the default prober and native probe time limit (10 s). */
     public PluginScanner() {
@@ -59,6 +60,11 @@ public final class PluginScanner {
     /** How many probes this scanner has run (cache misses). */
     public long probeCount() {
         return probes.get();
+    }
+
+    /** How many of those probes rejected their file or could not run. */
+    public long probeRejectionCount() {
+        return probeRejections.get();
     }
 
     /**
@@ -139,9 +145,14 @@ public final class PluginScanner {
         try {
             verdict = verdicts.get(identity, key -> {
                 probes.incrementAndGet();
-                return prober.probe(file, kind);
+                ProbeVerdict fresh = prober.probe(file, kind);
+                if (!fresh.accepted()) {
+                    probeRejections.incrementAndGet();
+                }
+                return fresh;
             });
         } catch (RuntimeException e) {
+            probeRejections.incrementAndGet();
             rejected.add(new Rejection(file, file + ": cannot be probed (" + describe(e) + ")"));
             return Optional.empty();
         }

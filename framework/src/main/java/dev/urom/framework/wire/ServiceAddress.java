@@ -2,6 +2,7 @@ package dev.urom.framework.wire;
 
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
@@ -295,6 +296,29 @@ public record ServiceAddress(Path unixPath, String host, int port) {
             throw new IOException("server socket is not bound to a TCP address");
         }
         return tcp(host, inet.getPort());
+    }
+
+    /**
+     * This address as a peer that reached us at {@code local} can use it: a TCP address on a
+     * wildcard host (0.0.0.0, ::) gets {@code local}'s host instead, so that a worker listening on
+     * every interface is announced at the interface the host came in on. Other addresses are
+     * returned as they are.
+     */
+    public ServiceAddress reachableVia(InetAddress local) {
+        if (isUnix() || local == null || local.isAnyLocalAddress() || !isWildcard(host)) {
+            return this;
+        }
+        String reached = local.getHostAddress();
+        int zone = reached.indexOf('%');
+        return tcp(zone < 0 ? reached : reached.substring(0, zone), port);
+    }
+
+    private static boolean isWildcard(String host) {
+        try {
+            return (host.equals("0.0.0.0") || host.contains(":")) && InetAddress.getByName(host).isAnyLocalAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
     }
 
     @Override

@@ -286,15 +286,20 @@ class PluginDiscoveryTest {
         long afterFirst = scanner.probeCount();
         ScanResult second = discovery.scan(dir.toString());
         long afterSecond = scanner.probeCount();
+        long rejectionsAfterSecond = scanner.probeRejectionCount();
         Path touched = dir.resolve("z_native.so");
         Files.setLastModifiedTime(touched, FileTime.fromMillis(Files.getLastModifiedTime(touched).toMillis() + 5_000));
         fixtures.install(GOOD_V1, dir.resolve("b_new.so"));
+        Path bad = dir.resolve("m_bad.so");
+        Files.setLastModifiedTime(bad, FileTime.fromMillis(Files.getLastModifiedTime(bad).toMillis() + 5_000));
         discovery.scan(dir.toString());
 
         assertThat(afterFirst).isEqualTo(4);
         assertThat(afterSecond).isEqualTo(4);
         assertThat(second.rejected()).hasSize(1);
-        assertThat(scanner.probeCount()).isEqualTo(6);
+        assertThat(rejectionsAfterSecond).as("the bad file's cached verdict is not a second rejection").isEqualTo(1);
+        assertThat(scanner.probeCount()).isEqualTo(7);
+        assertThat(scanner.probeRejectionCount()).as("the changed bad file was probed and rejected again").isEqualTo(2);
     }
 
     @Test

@@ -87,6 +87,20 @@ class ServiceAddressTest {
     }
 
     @Test
+    void aWildcardTcpHostIsReplacedByTheAddressThePeerReached() throws Exception {
+        java.net.InetAddress reached = java.net.InetAddress.getByName("192.0.2.7");
+
+        assertThat(ServiceAddress.parse("tcp:0.0.0.0:7301").reachableVia(reached)).hasToString("tcp:192.0.2.7:7301");
+        assertThat(ServiceAddress.parse("tcp:[::]:7301").reachableVia(java.net.InetAddress.getByName("fe80::1%1")))
+                .hasToString("tcp:[fe80:0:0:0:0:0:0:1]:7301");
+        assertThat(ServiceAddress.parse("tcp:10.0.0.1:7301").reachableVia(reached)).hasToString("tcp:10.0.0.1:7301");
+        assertThat(ServiceAddress.parse("tcp:device-1:7301").reachableVia(reached)).hasToString("tcp:device-1:7301");
+        assertThat(ServiceAddress.parse("unix:/run/urom/w.sock").reachableVia(reached)).hasToString("unix:/run/urom/w.sock");
+        assertThat(ServiceAddress.parse("tcp:0.0.0.0:7301").reachableVia(java.net.InetAddress.getByName("0.0.0.0")))
+                .as("a wildcard is no better").hasToString("tcp:0.0.0.0:7301");
+    }
+
+    @Test
     void defaultListenAddress() {
         assertThat(ServiceAddress.defaultListen(Map.of("KUBERNETES_SERVICE_HOST", "10.0.0.1"), true, "root", "/tmp"))
                 .hasToString("tcp:0.0.0.0:7300");

@@ -5,11 +5,14 @@ import dev.urom.framework.wire.FrameChannel;
 import dev.urom.framework.wire.Handshake;
 import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Role;
+import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.framework.wire.WireException;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import java.io.EOFException;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -52,10 +55,11 @@ final class ControlConnection implements Runnable, AutoCloseable {
                 return;
             }
             LOG.debug("{} connected", peer);
+            InetAddress local = localAddress(channel.socket());
             while (true) {
                 Frame frame = channel.receive();
                 Message reply = requests.handle(frame.message(), peer);
-                channel.send(frame.requestId(), reply);
+                channel.send(frame.requestId(), reachable(reply, local));
             }
         } catch (EOFException e) {
             LOG.debug("{} closed", peer);
@@ -80,6 +84,23 @@ final class ControlConnection implements Runnable, AutoCloseable {
     public void close() {
         closing = true;
         channel.close();
+    }
+
+    /** A started worker's address as this host can use it: a wildcard TCP host becomes the address the host reached the daemon at. */
+    private static Message reachable(Message reply, InetAddress local) {
+        if (reply instanceof Message.WorkerStartReply start && local != null && start.status().isSuccess()) {
+            String address = ServiceAddress.parse(start.workerAddress()).reachableVia(local).toString();
+            return new Message.WorkerStartReply(start.status(), start.workerId(), start.gid(), start.pluginMask(), address, start.message());
+        }
+        return reply;
+    }
+
+    private static InetAddress localAddress(SocketChannel socket) {
+        try {
+            return socket.getLocalAddress() instanceof InetSocketAddress inet ? inet.getAddress() : null;
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** A name for a connection in log lines: its number and, where known, the peer. */

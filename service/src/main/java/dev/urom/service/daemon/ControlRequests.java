@@ -32,12 +32,14 @@ final class ControlRequests {
     private final PluginDiscovery discovery;
     private final StartRequestCheck check;
     private final WorkerSupervisor supervisor;
+    private final DaemonMetrics metrics;
 
-    ControlRequests(String pluginPath, PluginDiscovery discovery, StartRequestCheck check, WorkerSupervisor supervisor) {
+    ControlRequests(String pluginPath, PluginDiscovery discovery, StartRequestCheck check, WorkerSupervisor supervisor, DaemonMetrics metrics) {
         this.pluginPath = pluginPath;
         this.discovery = discovery;
         this.check = check;
         this.supervisor = supervisor;
+        this.metrics = metrics;
     }
 
     /** The reply to {@code request}; {@code peer} names the connection in log lines. */
@@ -74,6 +76,7 @@ final class ControlRequests {
         if (refusal.isPresent()) {
             Refusal r = refusal.get();
             LOG.warn("WORKER_START from {} refused: {} {}", peer, r.status(), r.message());
+            metrics.workerStart(DaemonMetrics.OUTCOME_REFUSED, r.status());
             return new WorkerStartReply(r.status(), request.workerId(), request.gid(), request.pluginMask(), "", r.message());
         }
         return supervisor.start(request, scan.plugins(), peer);

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Reads the one line that matters out of a worker JVM's fatal error report: the signal and where
@@ -12,13 +13,20 @@ import java.nio.file.Path;
  */
 final class CrashReport {
     private static final int HEAD_LINES = 40;
+    private static final String UNKNOWN_SIGNAL = "unknown";
 
     private CrashReport() {}
 
-    /** "" when there is no report; otherwise "; fatal error: SIGSEGV (0xb) ... (report PATH)". */
-    static String summary(Path report) {
+    /**
+     * What a report says: its summary for the log ("; fatal error: SIGSEGV (0xb) ... (report
+     * PATH)") and the signal it names ("SIGSEGV"; "unknown" when it names none).
+     */
+    record Findings(String summary, String signal) {}
+
+    /** Empty when there is no report. */
+    static Optional<Findings> read(Path report) {
         if (!Files.isRegularFile(report)) {
-            return "";
+            return Optional.empty();
         }
         try (BufferedReader reader = Files.newBufferedReader(report, StandardCharsets.ISO_8859_1)) {
             String cause = null;
@@ -32,10 +40,12 @@ final class CrashReport {
                     frame = text;
                 }
             }
-            return "; fatal error: " + (cause == null ? "see the report" : cause)
+            String summary = "; fatal error: " + (cause == null ? "see the report" : cause)
                     + (frame == null ? "" : " in " + frame) + " (report " + report + ")";
+            return Optional.of(new Findings(summary, cause == null ? UNKNOWN_SIGNAL : cause.split("[\\s(]", 2)[0]));
         } catch (IOException e) {
-            return "; fatal error report " + report + " (unreadable: " + e.getMessage() + ")";
+            return Optional.of(new Findings("; fatal error report " + report + " (unreadable: " + e.getMessage() + ")", UNKNOWN_SIGNAL));
         }
     }
+
 }

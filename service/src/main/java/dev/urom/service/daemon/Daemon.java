@@ -9,7 +9,10 @@ import dev.urom.framework.wire.FrameChannel;
 import dev.urom.framework.wire.Protocol;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.service.logging.ServiceLogging;
+import dev.urom.service.metrics.WorkerStatsBook;
+import dev.urom.service.metrics.WorkerStatsSnapshot;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -47,6 +50,7 @@ import org.apache.logging.log4j.Logger;
 public final class Daemon implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(Daemon.class);
     private static final String RUN_DIR_SUFFIX = ".workers";
+    private static final long STATS_WAIT_MILLIS = 1000;
 
     private final DaemonConfig config;
     private final ServerSocketChannel server;
@@ -55,6 +59,8 @@ public final class Daemon implements AutoCloseable {
     private final WorkerSupervisor supervisor;
     private final ControlRequests requests;
     private final PluginDiscovery discovery;
+    private final DaemonMetrics metrics = new DaemonMetrics();
+    private final WorkerStatsBook workerStats = new WorkerStatsBook();
     private final ExecutorService connectionThreads = Executors.newCachedThreadPool(daemonThreads("urom-daemon-connection-"));
     private final Set<ControlConnection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicLong connectionNumbers = new AtomicLong();
@@ -69,8 +75,9 @@ public final class Daemon implements AutoCloseable {
         this.address = address;
         this.runDir = runDir;
         this.discovery = discovery;
-        this.supervisor = new WorkerSupervisor(config, discovery.registry(), this::workerListenAddress);
-        this.requests = new ControlRequests(config.pluginPath(), discovery, new StartRequestCheck(CpuSet.ofThisProcess()), supervisor);
+        this.supervisor = new WorkerSupervisor(config, discovery.registry(), this::workerListenAddress, metrics, workerStats);
+        this.requests = new ControlRequests(config.pluginPath(), discovery, new StartRequestCheck(CpuSet.ofThisProcess()), supervisor, metrics);
+        this.metrics.watch(supervisor::snapshot, connections::size, discovery, this::freshWorkerTotals);
         this.acceptor = new Thread(this::acceptLoop, "urom-daemon-accept");
         this.acceptor.setDaemon(true);
     }
@@ -145,6 +152,25 @@ public final class Daemon implements AutoCloseable {
         return !closing && terminated.getCount() > 0;
     }
 
+    /** The Prometheus content type of {@link #writeMetrics}. */
+    public String metricsContentType() {
+        return metrics.contentType();
+    }
+
+    /**
+     * Writes every metric in the Prometheus text format, after asking each running worker for its
+     * counts (a worker that does not answer within {@value #STATS_WAIT_MILLIS} ms is shown with its
+     * last counts).
+     */
+    public void writeMetrics(OutputStream out) throws IOException {
+        metrics.writeTo(out);
+    }
+
+    private WorkerStatsSnapshot freshWorkerTotals() {
+        metrics.workerStatsTimeouts(supervisor.refreshStats(Duration.ofMillis(STATS_WAIT_MILLIS)));
+        return workerStats.total();
+    }
+
     /** How many plugins the last scan of the plugin path accepted. */
     public int acceptedPlugins() {
         return discovery.lastScan().plugins().size();
@@ -207,6 +233,7 @@ public final class Daemon implements AutoCloseable {
                 return;
             }
             long number = connectionNumbers.incrementAndGet();
+            metrics.controlConnectionAccepted();
             String peer = ControlConnection.describe(number, socket);
             FrameChannel channel = new FrameChannel(socket, Protocol.CONTROL_FRAME_LIMIT);
             ControlConnection[] self = new ControlConnection[1];

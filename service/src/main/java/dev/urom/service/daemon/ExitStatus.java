@@ -1,5 +1,7 @@
 package dev.urom.service.daemon;
 
+import java.util.Optional;
+
 /**
  * Words for how a process ended, from {@link Process#exitValue()}: the JDK reports a process
  * killed by signal N as 128 + N, so values from 129 to 192 are read as signals (a process that
@@ -16,11 +18,17 @@ final class ExitStatus {
 
     /** "exited with status 0", or "was killed by signal 11 (SIGSEGV)". */
     static String describe(int exitValue) {
+        return signalName(exitValue)
+                .map(name -> "was killed by signal " + (exitValue - 128) + " (" + name + ")")
+                .orElse("exited with status " + exitValue);
+    }
+
+    /** The name of the signal that killed the process ("SIGKILL"), or empty when it exited. */
+    static Optional<String> signalName(int exitValue) {
         int signal = exitValue - 128;
-        if (signal >= 1 && signal <= 64) {
-            String name = signal < SIGNALS.length ? SIGNALS[signal] : signal >= 34 ? "SIGRTMIN+" + (signal - 34) : "SIG" + signal;
-            return "was killed by signal " + signal + " (" + name + ")";
+        if (signal < 1 || signal > 64) {
+            return Optional.empty();
         }
-        return "exited with status " + exitValue;
+        return Optional.of(signal < SIGNALS.length ? SIGNALS[signal] : signal >= 34 ? "SIGRTMIN+" + (signal - 34) : "SIG" + signal);
     }
 }

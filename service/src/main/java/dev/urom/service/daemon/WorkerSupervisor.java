@@ -7,11 +7,13 @@ import dev.urom.framework.wire.Message.WorkerStartRequest;
 import dev.urom.framework.wire.Protocol;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.framework.worker.PluginSpec;
+import dev.urom.service.metrics.WorkerStatsBook;
 import dev.urom.spi.UromStatus;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -19,13 +21,16 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongFunction;
 import org.apache.logging.log4j.LogManager;
@@ -52,6 +57,8 @@ final class WorkerSupervisor implements AutoCloseable {
     private final PluginIdRegistry registry;
     private final WorkerCommandLine commandLine;
     private final LongFunction<String> listenAddressOf;
+    private final DaemonMetrics metrics;
+    private final WorkerStatsBook stats;
     private final WorkerSpawner spawner = new WorkerSpawner();
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread t = new Thread(runnable, "urom-worker-timers");
@@ -64,12 +71,17 @@ final class WorkerSupervisor implements AutoCloseable {
 
     /**
      * @param listenAddressOf the address a worker with the given id is told to listen on
+     * @param metrics counts starts and exits
+     * @param stats where the running workers' counts go
      */
-    WorkerSupervisor(DaemonConfig config, PluginIdRegistry registry, LongFunction<String> listenAddressOf) {
+    WorkerSupervisor(DaemonConfig config, PluginIdRegistry registry, LongFunction<String> listenAddressOf, DaemonMetrics metrics,
+            WorkerStatsBook stats) {
         this.config = config;
         this.registry = registry;
         this.commandLine = new WorkerCommandLine(config);
         this.listenAddressOf = listenAddressOf;
+        this.metrics = metrics;
+        this.stats = stats;
     }
 
     /**
@@ -114,6 +126,36 @@ final class WorkerSupervisor implements AutoCloseable {
                 .map(w -> w.id)
                 .sorted(Long::compareUnsigned)
                 .toList();
+    }
+
+    /**
+     * Asks every running worker for its counts and waits for the answers until {@code timeout}
+     * has passed; afterwards the book holds each worker's latest counts.
+     *
+     * @return how many running workers did not answer in time
+     */
+    int refreshStats(Duration timeout) {
+        List<WorkerStatsLink> links;
+        synchronized (this) {
+            links = workers.values().stream().filter(w -> w.state == WorkerInfo.State.RUNNING && w.stats != null)
+                    .map(w -> w.stats).toList();
+        }
+        List<CompletableFuture<Void>> answers = links.stream().map(WorkerStatsLink::request).toList();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int missed = 0;
+        for (CompletableFuture<Void> answer : answers) {
+            try {
+                answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return missed + 1;
+            } catch (ExecutionException e) {
+                // the worker has ended: its final counts are already in the book
+            } catch (TimeoutException e) {
+                missed++;
+            }
+        }
+        return missed;
     }
 
     /** The workers now in the table, by id. */
@@ -194,6 +236,7 @@ final class WorkerSupervisor implements AutoCloseable {
                     + "; ask for a subset of its plugins or another worker id"), peer);
         }
         LOG.info("worker {} (pid {}) joined by {}", Long.toUnsignedString(worker.id), worker.process.pid(), peer);
+        metrics.workerStart(DaemonMetrics.OUTCOME_JOINED, UromStatus.SUCCESS);
         return new WorkerStartReply(UromStatus.SUCCESS, worker.id, worker.gid, worker.mask, worker.address, "");
     }
 
@@ -267,12 +310,16 @@ final class WorkerSupervisor implements AutoCloseable {
             return refused(request, new Refusal(UromStatus.SHUTDOWN, "the daemon is shutting down"), peer);
         }
         String line;
-        try (InputStream stdout = process.getInputStream()) {
+        InputStream stdout = process.getInputStream();
+        try {
             line = readLine(stdout);
         } catch (IOException e) {
             line = null;
         } finally {
             timer.cancel(false);
+        }
+        if (line == null || !line.startsWith("READY ")) {
+            closeQuietly(stdout);
         }
         if (line == null) {
             if (timedOut.get()) {
@@ -282,7 +329,7 @@ final class WorkerSupervisor implements AutoCloseable {
             return refused(request, new Refusal(UromStatus.INITIALIZATION, name + " " + exitBeforeReady(process)), peer);
         }
         if (line.startsWith("READY ")) {
-            return ready(worker, process, line.substring("READY ".length()).strip(), name, request, peer);
+            return ready(worker, process, stdout, line.substring("READY ".length()).strip(), name, request, peer);
         }
         if (line.startsWith("FAILED ")) {
             killLater(process);
@@ -293,21 +340,27 @@ final class WorkerSupervisor implements AutoCloseable {
                 name + " wrote '" + printable(line) + "' instead of READY or FAILED; it was killed"), peer);
     }
 
-    private WorkerStartReply ready(Worker worker, Process process, String address, String name, WorkerStartRequest request, String peer) {
+    /** Takes the worker into the table as running, its stdout (after READY) going on to a {@link WorkerStatsLink}. */
+    private WorkerStartReply ready(Worker worker, Process process, InputStream stdout, String address, String name, WorkerStartRequest request,
+            String peer) {
         try {
             ServiceAddress.parse(address);
         } catch (IllegalArgumentException e) {
+            closeQuietly(stdout);
             process.destroyForcibly();
             return refused(request, new Refusal(UromStatus.INITIALIZATION,
                     name + " reported an address that is not valid (" + e.getMessage() + "); it was killed"), peer);
         }
         synchronized (this) {
             if (workers.get(worker.id) != worker || closed) {
+                closeQuietly(stdout);
                 return refused(request, new Refusal(UromStatus.INITIALIZATION, name + " ended right after it reported READY"), peer);
             }
             worker.address = address;
             worker.state = WorkerInfo.State.RUNNING;
+            worker.stats = WorkerStatsLink.start(name, process.pid(), stdout, process.getOutputStream(), stats);
         }
+        metrics.workerStart(DaemonMetrics.OUTCOME_STARTED, UromStatus.SUCCESS);
         LOG.info("{} started for {}: plugins {}, gid {}, listening on {}", name, peer, StartRequestCheck.hex(worker.mask),
                 Long.toUnsignedString(worker.gid), address);
         return new WorkerStartReply(UromStatus.SUCCESS, worker.id, worker.gid, worker.mask, address, "");
@@ -361,8 +414,9 @@ final class WorkerSupervisor implements AutoCloseable {
         worker.lease.close();
         closeQuietly(process);
         worker.settled.complete(null);
-        String how = ExitStatus.describe(process.exitValue())
-                + CrashReport.summary(WorkerCommandLine.crashReport(config.logDir(), process.pid()));
+        Optional<CrashReport.Findings> crash = CrashReport.read(WorkerCommandLine.crashReport(config.logDir(), process.pid()));
+        metrics.workerExit(process.exitValue(), crash.map(CrashReport.Findings::signal));
+        String how = ExitStatus.describe(process.exitValue()) + crash.map(CrashReport.Findings::summary).orElse("");
         if (process.exitValue() == 0) {
             LOG.info("worker {} (pid {}) {}", Long.toUnsignedString(worker.id), process.pid(), how);
         } else {
@@ -370,7 +424,8 @@ final class WorkerSupervisor implements AutoCloseable {
         }
     }
 
-    private static WorkerStartReply refused(WorkerStartRequest request, Refusal refusal, String peer) {
+    private WorkerStartReply refused(WorkerStartRequest request, Refusal refusal, String peer) {
+        metrics.workerStart(DaemonMetrics.OUTCOME_REFUSED, refusal.status());
         LOG.warn("WORKER_START from {} refused: {} {}", peer, refusal.status(), refusal.message());
         return new WorkerStartReply(refusal.status(), request.workerId(), request.gid(), request.pluginMask(), "", refusal.message());
     }
@@ -420,6 +475,14 @@ final class WorkerSupervisor implements AutoCloseable {
         }
     }
 
+    private static void closeQuietly(InputStream stdout) {
+        try {
+            stdout.close();
+        } catch (IOException e) {
+            // the pipe is gone with the process
+        }
+    }
+
     /** One entry of the table; fields other than {@code settled} are guarded by the supervisor's lock. */
     private static final class Worker {
         final long id;
@@ -430,6 +493,7 @@ final class WorkerSupervisor implements AutoCloseable {
         Process process;
         PluginIdRegistry.Lease lease;
         WorkerCommandLine.Launch launch;
+        WorkerStatsLink stats;
         String address = "";
         WorkerInfo.State state = WorkerInfo.State.STARTING;
 

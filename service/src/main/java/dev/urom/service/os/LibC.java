@@ -7,7 +7,7 @@ import com.sun.jna.NativeLibrary;
 /**
  * The few libc calls of this package, bound once by JNA direct mapping (no proxy, no per-call
  * reflection). Package-private: callers use {@link Affinity}, {@link ParentDeath} and {@link
- * StartupReply}.
+ * DaemonChannel}.
  *
  * <p>Linux on a 64-bit platform only ({@code size_t} and {@code pid_t} are passed as {@code long}
  * and {@code int}). Thread-safe: each method is one system call. A failing call throws {@link
@@ -35,7 +35,7 @@ final class LibC {
 
     static native String strerror(int errnum);
 
-    static native int dup(int fd) throws LastErrorException;
+    static native int fcntl(int fd, int cmd, int arg) throws LastErrorException;
 
     static native int dup2(int oldFd, int newFd) throws LastErrorException;
 

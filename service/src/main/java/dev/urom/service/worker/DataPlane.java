@@ -24,6 +24,8 @@ import dev.urom.framework.wire.Protocol;
 import dev.urom.framework.wire.Role;
 import dev.urom.framework.wire.WireException;
 import dev.urom.framework.worker.WorkerHost;
+import dev.urom.service.metrics.WorkerStats;
+import dev.urom.service.metrics.WorkerStatsSnapshot;
 import dev.urom.spi.PluginIface;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
@@ -40,7 +42,9 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
@@ -65,8 +69,11 @@ import org.apache.logging.log4j.Logger;
  * for (a peer's message on the plugin's own socket) is not in this selector. When idle it blocks in
  * {@code select}. Nothing on the path hands work to another thread.
  *
- * <p>Not thread-safe: {@link #run} and {@link #close} are called by the thread that owns the
- * worker host. {@link #run} returns when the worker should end: its last connection closed after at
+ * <p>It counts what it does in a {@link WorkerStats}, which only its thread touches; another
+ * thread gets a copy with {@link #requestSnapshot()}, served at the next turn of the loop.
+ *
+ * <p>Not thread-safe apart from {@link #requestSnapshot()}: {@link #run} and {@link #close} are
+ * called by the thread that owns the worker host. {@link #run} returns when the worker should end: its last connection closed after at
  * least one handshake, or no host completed a handshake within the idle timeout.
  */
 final class DataPlane implements AutoCloseable {
@@ -77,10 +84,15 @@ final class DataPlane implements AutoCloseable {
     private static final long MIN_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(10);
     private static final long MAX_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     private static final byte[] NO_PAYLOAD = new byte[0];
+    /** Where {@code struct urom_worker_notify} keeps its status: after type, urom_context and len. */
+    private static final int PACKED_STATUS_OFFSET = 24;
+    private static final int STATUS_COUNT = UromStatus.values().length;
 
     private final long workerId;
     private final WorkerHost host;
     private final WorkerDomain domain;
+    private final WorkerStats stats;
+    private final AtomicReference<CompletableFuture<WorkerStatsSnapshot>> snapshotRequest = new AtomicReference<>();
     private final ServerSocketChannel server;
     private final Selector selector;
     private final int maxMessageSize;
@@ -96,17 +108,19 @@ final class DataPlane implements AutoCloseable {
     private boolean everConnected;
     private boolean stopsPending;
     private boolean activity;
+    private volatile boolean closed;
 
     /**
      * @param server bound, in any blocking mode; owned by the caller
      * @param idleTimeoutMillis how long to wait for the first host
      * @throws IOException when the selector cannot be opened or the server registered
      */
-    DataPlane(long workerId, WorkerHost host, WorkerDomain domain, ServerSocketChannel server, int maxMessageSize, long idleTimeoutMillis)
-            throws IOException {
+    DataPlane(long workerId, WorkerHost host, WorkerDomain domain, WorkerStats stats, ServerSocketChannel server, int maxMessageSize,
+            long idleTimeoutMillis) throws IOException {
         this.workerId = workerId;
         this.host = requireNonNull(host, "host is null");
         this.domain = requireNonNull(domain, "domain is null");
+        this.stats = requireNonNull(stats, "stats is null");
         this.server = requireNonNull(server, "server is null");
         this.maxMessageSize = maxMessageSize;
         this.frameLimit = Protocol.dataFrameLimit(maxMessageSize);
@@ -145,6 +159,9 @@ final class DataPlane implements AutoCloseable {
             if (stopsPending) {
                 finishStops();
             }
+            if (snapshotRequest.get() != null) {
+                snapshotRequest.getAndSet(null).complete(stats.snapshot());
+            }
             if (everConnected && connections.isEmpty()) {
                 return "the last host connection has closed";
             }
@@ -164,6 +181,25 @@ final class DataPlane implements AutoCloseable {
                 LockSupport.parkNanos(parkNanos);
             }
         }
+    }
+
+    /**
+     * Asks the loop for a copy of its counts, taken at its next turn. Thread-safe; a request made
+     * while another is pending shares its answer. Completes exceptionally once the plane is closed.
+     */
+    CompletableFuture<WorkerStatsSnapshot> requestSnapshot() {
+        CompletableFuture<WorkerStatsSnapshot> request = new CompletableFuture<>();
+        CompletableFuture<WorkerStatsSnapshot> pending = snapshotRequest.compareAndExchange(null, request);
+        if (pending != null) {
+            return pending;
+        }
+        if (closed) {
+            snapshotRequest.compareAndSet(request, null);
+            request.completeExceptionally(new IllegalStateException("the data plane has closed"));
+        } else {
+            selector.wakeup();
+        }
+        return request;
     }
 
     private void onReady(SelectionKey key) {
@@ -206,6 +242,7 @@ final class DataPlane implements AutoCloseable {
                 HostConnection connection = new HostConnection(nextConnectionId++, channel, key, new FrameDecoder(frameLimit));
                 key.attach(connection);
                 connections.add(connection);
+                stats.connectionAccepted();
                 LOG.info("worker {}: host connection {} accepted", workerId, connection.id());
             } catch (IOException e) {
                 LOG.warn("worker {}: setting up a host connection failed: {}", workerId, e.getMessage());
@@ -242,6 +279,7 @@ final class DataPlane implements AutoCloseable {
             case OPEN -> {
                 if (message instanceof Command command) {
                     inFlight++;
+                    stats.commandArrived(connection.id(), command.type(), command.uromContext(), System.nanoTime());
                     host.submit(new WorkerCommand(connection.id(), command.type(), command.uromContext(), command.payload()));
                 } else if (message instanceof AddressRequest request) {
                     connection.send(FrameCodec.encode(frame.requestId(), address(request.pluginId())));
@@ -336,6 +374,7 @@ final class DataPlane implements AutoCloseable {
 
     /** Logs the refusal, sends ERROR as far as the socket takes it, and closes the connection. */
     private void refuse(HostConnection connection, UromStatus status, String reason) {
+        stats.connectionRefused();
         LOG.warn("worker {}: host connection {} closed: {}", workerId, connection.id(), reason);
         try {
             connection.send(FrameCodec.encode(0, new ErrorReply(status, reason)));
@@ -355,6 +394,7 @@ final class DataPlane implements AutoCloseable {
     private void drop(HostConnection connection, String reason) {
         if (connections.remove(connection)) {
             connection.close();
+            stats.connectionClosed(connection.id());
             LOG.info("worker {}: host connection {} closed: {}", workerId, connection.id(), reason);
         }
     }
@@ -365,11 +405,13 @@ final class DataPlane implements AutoCloseable {
         }
         HostConnection connection = connection(notification.destId());
         if (connection == null || connection.state() == HostConnection.State.CLOSING) {
+            stats.notified(notification.destId(), notification.type(), notification.uromContext(), notification.status(), System.nanoTime());
             LOG.debug("worker {}: notification for host connection {} dropped: the connection has gone (plugin id 0x{}, context {})",
                     workerId, notification.destId(), Long.toHexString(notification.type()), notification.uromContext());
             return;
         }
         byte[] packed = pack(notification);
+        stats.notified(notification.destId(), notification.type(), notification.uromContext(), packedStatus(packed), System.nanoTime());
         writeBuffer.clear();
         writeBuffer.putInt(Protocol.FRAME_HEADER_BYTES + packed.length)
                 .putShort((short) MessageType.NOTIFY.code())
@@ -427,6 +469,12 @@ final class DataPlane implements AutoCloseable {
         return null;
     }
 
+    /** The status field of a packed notification (its length checked by {@link #pack}); UNKNOWN when it is not a DOCA status. */
+    private static UromStatus packedStatus(byte[] packed) {
+        int code = ByteBuffer.wrap(packed).order(ByteOrder.LITTLE_ENDIAN).getInt(PACKED_STATUS_OFFSET);
+        return code >= 0 && code < STATUS_COUNT ? UromStatus.fromCode(code) : UromStatus.UNKNOWN;
+    }
+
     private static byte[] failure(WorkerNotification n, UromStatus status) {
         return new WorkerNotification(n.destId(), n.type(), n.uromContext(), status, NO_PAYLOAD).pack();
     }
@@ -444,6 +492,11 @@ final class DataPlane implements AutoCloseable {
     /** Closes every host connection and the selector (not the server channel or the host). */
     @Override
     public void close() {
+        closed = true;
+        CompletableFuture<WorkerStatsSnapshot> pending = snapshotRequest.getAndSet(null);
+        if (pending != null) {
+            pending.completeExceptionally(new IllegalStateException("the data plane has closed"));
+        }
         for (HostConnection connection : new ArrayList<>(connections)) {
             drop(connection, "the worker is ending");
         }

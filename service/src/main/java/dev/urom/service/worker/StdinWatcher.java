@@ -1,24 +1,29 @@
 package dev.urom.service.worker;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
 
 /**
- * Watches the pipe the daemon holds on this process's stdin: when it ends (the daemon exited or
- * was killed, even by {@code SIGKILL}), runs the given action, which ends the process.
+ * Reads the pipe the daemon holds on this process's stdin: each line goes to a handler (the
+ * daemon's requests for counts), and when the pipe ends (the daemon exited or was killed, even by
+ * {@code SIGKILL}) another action runs, which ends the process.
  *
- * <p>Runs on its own daemon thread; whatever arrives on stdin is read and ignored.
+ * <p>Runs on its own daemon thread; the handler runs on it too, one line at a time.
  */
 final class StdinWatcher {
     private StdinWatcher() {}
 
     /** Starts watching {@code stdin}; {@code onEnd} runs on the watcher thread at end of file or a read error. */
-    static Thread start(InputStream stdin, Runnable onEnd) {
+    static Thread start(InputStream stdin, Consumer<String> onLine, Runnable onEnd) {
         Thread thread = new Thread(() -> {
-            byte[] sink = new byte[256];
-            try {
-                while (stdin.read(sink) >= 0) {
-                    // the daemon sends nothing; anything that comes is dropped
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(stdin, StandardCharsets.US_ASCII))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                    onLine.accept(line);
                 }
             } catch (IOException ignored) {
                 // a broken pipe means the same as end of file

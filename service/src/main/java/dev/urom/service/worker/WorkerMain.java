@@ -4,12 +4,16 @@ import dev.urom.framework.domain.WorkerDomain;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.framework.worker.PluginFailure;
 import dev.urom.framework.worker.PluginLoader;
+import dev.urom.framework.worker.PluginSpec;
 import dev.urom.framework.worker.WorkerHost;
 import dev.urom.framework.worker.WorkerHostConfig;
 import dev.urom.service.logging.ServiceLogging;
+import dev.urom.service.metrics.StatsLine;
+import dev.urom.service.metrics.WorkerStats;
+import dev.urom.service.metrics.WorkerStatsSnapshot;
 import dev.urom.service.os.Affinity;
 import dev.urom.service.os.ParentDeath;
-import dev.urom.service.os.StartupReply;
+import dev.urom.service.os.DaemonChannel;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import java.io.IOException;
@@ -18,6 +22,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -25,9 +32,10 @@ import org.apache.logging.log4j.Logger;
  * The worker process: loads its plugins, listens for hosts and serves them on one thread (see
  * {@link DataPlane}) until its last host is done.
  *
- * <p>Command line: see {@link WorkerArguments}. Its stdout carries exactly one line, then closes:
+ * <p>Command line: see {@link WorkerArguments}. Its stdout ({@link DaemonChannel}) first carries
  * {@code READY <address>} once every plugin is open and the worker listens, or {@code FAILED
- * <STATUS> <reason>}. Exit status: 0 when its hosts are done or none came within the idle timeout,
+ * <STATUS> <reason>} and then closes. A running worker answers each {@code STATS <n>} line on its
+ * stdin with its counts ({@link StatsLine}), and writes its final counts as it ends. Exit status: 0 when its hosts are done or none came within the idle timeout,
  * 1 for a failed start or when the daemon is gone (stdin closed), 2 for a bad command line. A
  * worker is killed with its parent ({@link ParentDeath}).
  */
@@ -35,9 +43,12 @@ public final class WorkerMain {
     static final int EXIT_OK = 0;
     static final int EXIT_FAILED = 1;
     static final int EXIT_USAGE = 2;
+    private static final long STATS_WAIT_SECONDS = 5;
 
     private static volatile Logger log;
     private static volatile Path socketFile;
+    private static volatile DataPlane plane;
+    private static volatile DaemonChannel channel;
 
     private WorkerMain() {}
 
@@ -59,18 +70,19 @@ public final class WorkerMain {
         Thread loggingThread = new Thread(logging, "urom-logging-setup");
         loggingThread.setDaemon(true);
         loggingThread.start();
-        StartupReply reply = claimReply();
+        DaemonChannel reply = claimReply();
+        channel = reply;
         try {
             ParentDeath.arm(ParentDeath.parentPid());
         } catch (UromException e) {
             send(reply, "FAILED " + e.status() + " " + oneLine(e.getMessage()));
             System.exit(EXIT_FAILED);
         }
-        StdinWatcher.start(System.in, WorkerMain::daemonGone);
+        StdinWatcher.start(System.in, WorkerMain::daemonAsks, WorkerMain::daemonGone);
         System.exit(run(arguments, reply, logging));
     }
 
-    private static int run(WorkerArguments arguments, StartupReply reply, FutureTask<Path> logging) {
+    private static int run(WorkerArguments arguments, DaemonChannel reply, FutureTask<Path> logging) {
         long workerId = arguments.workerId();
         Logger logger;
         try {
@@ -111,26 +123,30 @@ public final class WorkerMain {
             return fail(reply, UromStatus.IO_FAILED, "cannot listen on " + arguments.listen() + ": " + describe(e));
         }
         int status = EXIT_OK;
-        try (DataPlane plane = new DataPlane(workerId, host, domain, server, arguments.maxMessageSize(), arguments.idleTimeoutMs())) {
-            send(reply, "READY " + address);
+        WorkerStats stats = new WorkerStats(arguments.plugins().stream().collect(Collectors.toMap(PluginSpec::id, PluginSpec::name)));
+        try (DataPlane dataPlane = new DataPlane(workerId, host, domain, stats, server, arguments.maxMessageSize(), arguments.idleTimeoutMs())) {
+            plane = dataPlane;
+            reply.send("READY " + address);
             logger.info("worker {}: ready on {}", workerId, address);
-            String reason = plane.run();
+            String reason = dataPlane.run();
             logger.info("worker {}: stopping: {}", workerId, reason);
         } catch (IOException e) {
             logger.error("worker {}: the data plane failed: {}", workerId, describe(e));
-            send(reply, "FAILED " + UromStatus.IO_FAILED + " the data plane failed: " + describe(e));
+            reply.send("FAILED " + UromStatus.IO_FAILED + " the data plane failed: " + describe(e));
             status = EXIT_FAILED;
         } finally {
             host.close();
             closeServer(server);
         }
+        reply.send(StatsLine.reply(StatsLine.FINAL, stats.snapshot()));
+        reply.close();
         logger.info("worker {}: stopped", workerId);
         return status;
     }
 
-    private static StartupReply claimReply() {
+    private static DaemonChannel claimReply() {
         try {
-            return StartupReply.claim();
+            return DaemonChannel.claim();
         } catch (IOException | LinkageError e) {
             System.out.println("FAILED " + UromStatus.OPERATING_SYSTEM + " cannot set up the start-up reply: " + oneLine(e.getMessage()));
             System.out.flush();
@@ -139,7 +155,7 @@ public final class WorkerMain {
         }
     }
 
-    private static int fail(StartupReply reply, UromStatus status, String reason) {
+    private static int fail(DaemonChannel reply, UromStatus status, String reason) {
         Logger logger = log;
         if (logger != null) {
             logger.error("worker start failed: {}: {}", status, reason);
@@ -171,11 +187,27 @@ public final class WorkerMain {
         }
     }
 
-    private static void send(StartupReply reply, String line) {
+    /** Sends a last line (FAILED) and closes the channel. */
+    private static void send(DaemonChannel reply, String line) {
+        reply.send(line);
+        reply.close();
+    }
+
+    /** A line from the daemon on stdin: a request for counts is answered once the data plane has taken them. */
+    private static void daemonAsks(String line) {
+        long request = StatsLine.parseRequest(line);
+        DataPlane dataPlane = plane;
+        DaemonChannel out = channel;
+        if (request < 0 || dataPlane == null || out == null) {
+            return;
+        }
         try {
-            reply.send(line);
-        } catch (IOException e) {
-            System.err.println("urom worker: " + e.getMessage());
+            WorkerStatsSnapshot snapshot = dataPlane.requestSnapshot().get(STATS_WAIT_SECONDS, TimeUnit.SECONDS);
+            out.send(StatsLine.reply(Long.toString(request), snapshot));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // the plane has closed (the final counts follow) or is stuck in a plugin: the daemon uses what it has
         }
     }
 

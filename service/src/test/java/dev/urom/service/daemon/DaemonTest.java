@@ -484,6 +484,16 @@ class DaemonTest {
         assertThat(reply.workerAddress()).isEqualTo("tcp:127.0.0.1:0");
     }
 
+    @Test
+    void aDaemonOnEveryInterfaceAnnouncesWorkersAtTheAddressTheHostCameInOn() throws Exception {
+        ControlClient client = daemonAndClient(config().withListen(ServiceAddress.tcp("0.0.0.0", 0)));
+
+        WorkerStartReply reply = client.start(ANY, alpha, List.of());
+
+        assertThat(reply.status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(reply.workerAddress()).as("not the wildcard, which a host elsewhere cannot connect to").isEqualTo("tcp:127.0.0.1:0");
+    }
+
     private static void assertRefused(WorkerStartReply reply, UromStatus status, String message) {
         assertThat(reply.status()).as(message).isEqualTo(status);
         assertThat(reply.message()).isEqualTo(message);

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -11,36 +12,39 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executors;
 
 /**
- * The daemon's HTTP health endpoint, for Kubernetes probes: {@code GET /healthz} answers 200 while
- * the daemon serves hosts and 503 once it is closing; {@code GET /readyz} answers 200 when it also
- * has at least one plugin to offer (its last scan of {@code UROM_PLUGIN_PATH} accepted one), 503
- * otherwise, with the reason in the body. Anything else is 404. Off unless the daemon is given an
- * HTTP port; it binds where it is told (the command line's default is localhost).
+ * The daemon's HTTP endpoint, for Kubernetes probes and Prometheus: {@code GET /healthz} answers
+ * 200 while the daemon serves hosts and 503 once it is closing; {@code GET /readyz} answers 200
+ * when it also has at least one plugin to offer (its last scan of {@code UROM_PLUGIN_PATH}
+ * accepted one), 503 otherwise, with the reason in the body; {@code GET /metrics} answers the
+ * daemon's metrics in the Prometheus text format (see {@link Daemon#writeMetrics}). Anything else
+ * is 404. Off unless the daemon is given an HTTP port; it binds where it is told (the command
+ * line's default is localhost).
  *
- * <p>Thread-safe; one small thread serves it. {@link #close} stops it at once.
+ * <p>Thread-safe; one small thread serves it, so scrapes run one at a time. {@link #close} stops
+ * it at once.
  */
-public final class HealthEndpoint implements AutoCloseable {
+public final class HttpEndpoint implements AutoCloseable {
     private final HttpServer server;
 
-    private HealthEndpoint(HttpServer server) {
+    private HttpEndpoint(HttpServer server) {
         this.server = server;
     }
 
     /**
-     * Serves the health of {@code daemon} on {@code bind} (port 0: any free port).
+     * Serves the health and metrics of {@code daemon} on {@code bind} (port 0: any free port).
      *
      * @throws IOException one line naming the address when it cannot be bound
      */
-    public static HealthEndpoint start(InetSocketAddress bind, Daemon daemon) throws IOException {
+    public static HttpEndpoint start(InetSocketAddress bind, Daemon daemon) throws IOException {
         requireNonNull(daemon, "daemon is null");
         HttpServer server;
         try {
             server = HttpServer.create(bind, 0);
         } catch (IOException e) {
-            throw new IOException("cannot serve health on " + bind.getHostString() + ":" + bind.getPort() + ": " + e.getMessage(), e);
+            throw new IOException("cannot serve HTTP on " + bind.getHostString() + ":" + bind.getPort() + ": " + e.getMessage(), e);
         }
         server.setExecutor(Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "urom-daemon-health");
+            Thread thread = new Thread(runnable, "urom-daemon-http");
             thread.setDaemon(true);
             return thread;
         }));
@@ -60,13 +64,28 @@ public final class HealthEndpoint implements AutoCloseable {
                     } else {
                         reply(exchange, 200, "ready: " + daemon.acceptedPlugins() + " plugins\n");
                     }
+                } else if (path.equals("/metrics")) {
+                    metrics(exchange, daemon);
                 } else {
-                    reply(exchange, 404, "not found: " + path + " (try /healthz or /readyz)\n");
+                    reply(exchange, 404, "not found: " + path + " (try /healthz, /readyz or /metrics)\n");
                 }
             }
         });
         server.start();
-        return new HealthEndpoint(server);
+        return new HttpEndpoint(server);
+    }
+
+    private static void metrics(HttpExchange exchange, Daemon daemon) throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        daemon.writeMetrics(body);
+        exchange.getResponseHeaders().set("Content-Type", daemon.metricsContentType());
+        boolean head = exchange.getRequestMethod().equals("HEAD");
+        exchange.sendResponseHeaders(200, head ? -1 : body.size());
+        if (!head) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                body.writeTo(out);
+            }
+        }
     }
 
     /** The address actually bound. */

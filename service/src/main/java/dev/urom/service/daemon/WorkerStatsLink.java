@@ -1,0 +1,115 @@
+package dev.urom.service.daemon;
+
+import dev.urom.service.metrics.StatsLine;
+import dev.urom.service.metrics.WorkerStatsBook;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * The daemon's side of a running worker's counts, over the pipes it already holds: requests go to
+ * the worker's stdin as {@code STATS <n>}, answers come back on its stdout (after its READY line)
+ * and land in the {@link WorkerStatsBook}. At end of file (the worker has ended) the worker's
+ * latest counts, normally its final ones, are retired in the book.
+ *
+ * <p>Thread-safe. One daemon thread per link reads the worker's stdout until it ends; a line that
+ * cannot be read is logged at WARN and skipped.
+ */
+final class WorkerStatsLink {
+    private static final Logger LOG = LogManager.getLogger(WorkerStatsLink.class);
+
+    private final String name;
+    private final long key;
+    private final OutputStream stdin;
+    private final WorkerStatsBook book;
+    private final AtomicLong requests = new AtomicLong();
+    private final Map<Long, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
+    private volatile boolean ended;
+
+    private WorkerStatsLink(String name, long key, OutputStream stdin, WorkerStatsBook book) {
+        this.name = name;
+        this.key = key;
+        this.stdin = stdin;
+        this.book = book;
+    }
+
+    /**
+     * Starts reading {@code stdout} (positioned after the worker's READY line) for worker {@code key}.
+     *
+     * @param name names the worker in log lines
+     */
+    static WorkerStatsLink start(String name, long key, InputStream stdout, OutputStream stdin, WorkerStatsBook book) {
+        WorkerStatsLink link = new WorkerStatsLink(name, key, stdin, book);
+        Thread reader = new Thread(() -> link.read(stdout), "urom-worker-stats-" + key);
+        reader.setDaemon(true);
+        reader.start();
+        return link;
+    }
+
+    /** Asks the worker for its counts; completes when they are in the book, exceptionally when the worker cannot answer. */
+    CompletableFuture<Void> request() {
+        CompletableFuture<Void> answered = new CompletableFuture<>();
+        if (ended) {
+            answered.completeExceptionally(new IOException(name + " has ended"));
+            return answered;
+        }
+        long n = requests.incrementAndGet();
+        pending.put(n, answered);
+        byte[] line = (StatsLine.request(n) + "\n").getBytes(StandardCharsets.US_ASCII);
+        try {
+            synchronized (stdin) {
+                stdin.write(line);
+                stdin.flush();
+            }
+        } catch (IOException e) {
+            pending.remove(n);
+            answered.completeExceptionally(e);
+        }
+        if (ended && pending.remove(n) != null) {
+            answered.completeExceptionally(new IOException(name + " has ended"));
+        }
+        return answered;
+    }
+
+    private void read(InputStream stdout) {
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(stdout, StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+                accept(line);
+            }
+        } catch (IOException e) {
+            LOG.debug("{}: reading its counts ended: {}", name, e.getMessage());
+        } finally {
+            ended = true;
+            book.retire(key);
+            pending.values().forEach(f -> f.completeExceptionally(new IOException(name + " has ended")));
+            pending.clear();
+        }
+    }
+
+    private void accept(String line) {
+        StatsLine.Reply reply;
+        try {
+            reply = StatsLine.parseReply(line);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("{}: a line on its stdout was skipped: {}", name, e.getMessage());
+            return;
+        }
+        book.update(key, reply.snapshot());
+        if (!reply.tag().equals(StatsLine.FINAL)) {
+            CompletableFuture<Void> answered = pending.remove(Long.parseLong(reply.tag()));
+            if (answered != null) {
+                answered.complete(null);
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package dev.urom.service.metrics;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
+
+/**
+ * What the workers did for one plugin: commands received, notifications by status name, and the
+ * latency histogram (per-bucket counts, not cumulative, {@link LatencyBuckets#COUNT} of them, and
+ * the sum of the timed latencies in nanoseconds). Immutable.
+ *
+ * @throws IllegalArgumentException from the constructor when a count is negative or the bucket
+ *     list has the wrong length
+ */
+public record PluginCounts(long commands, Map<String, Long> notifications, List<Long> latencyBuckets, long latencySumNanos) {
+    public static final PluginCounts ZERO = new PluginCounts(0, Map.of(), zeros(), 0);
+
+    public PluginCounts {
+        requireNonNull(notifications, "notifications is null");
+        requireNonNull(latencyBuckets, "latencyBuckets is null");
+        requireNotNegative("commands", commands);
+        requireNotNegative("latencySumNanos", latencySumNanos);
+        notifications.forEach((status, count) -> requireNotNegative("notifications." + status, requireNonNull(count, "a notification count is null")));
+        if (latencyBuckets.size() != LatencyBuckets.COUNT) {
+            throw new IllegalArgumentException("latencyBuckets has " + latencyBuckets.size() + " counts, not " + LatencyBuckets.COUNT);
+        }
+        latencyBuckets.forEach(count -> requireNotNegative("latencyBuckets", requireNonNull(count, "a bucket count is null")));
+        notifications = Map.copyOf(new TreeMap<>(notifications));
+        latencyBuckets = List.copyOf(latencyBuckets);
+    }
+
+    /** How many commands were timed: the sum of the buckets. */
+    public long timedCommands() {
+        return latencyBuckets.stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** These counts and {@code other}'s, added. */
+    public PluginCounts plus(PluginCounts other) {
+        Map<String, Long> sum = new TreeMap<>(notifications);
+        other.notifications.forEach((status, count) -> sum.merge(status, count, Long::sum));
+        List<Long> buckets = IntStream.range(0, LatencyBuckets.COUNT)
+                .mapToObj(i -> latencyBuckets.get(i) + other.latencyBuckets.get(i)).toList();
+        return new PluginCounts(commands + other.commands, sum, buckets, latencySumNanos + other.latencySumNanos);
+    }
+
+    private static List<Long> zeros() {
+        return IntStream.range(0, LatencyBuckets.COUNT).mapToObj(i -> 0L).toList();
+    }
+
+    static void requireNotNegative(String field, long value) {
+        if (value < 0) {
+            throw new IllegalArgumentException(field + " is negative (" + value + ")");
+        }
+    }
+}

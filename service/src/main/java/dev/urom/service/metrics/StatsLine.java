@@ -1,0 +1,95 @@
+package dev.urom.service.metrics;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+
+/**
+ * The lines a daemon and its worker exchange over the worker's stdin and stdout about counts.
+ * The daemon asks with {@code STATS <n>} (n: a request number); the worker answers {@code STATS
+ * <n> <json>}, and as it ends writes {@code STATS final <json>}. The JSON is a {@link
+ * WorkerStatsSnapshot} on one line.
+ *
+ * <p>Thread-safe and stateless.
+ */
+public final class StatsLine {
+    /** The tag of the snapshot a worker writes as it ends. */
+    public static final String FINAL = "final";
+    private static final String PREFIX = "STATS ";
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    /** A worker's answer: its tag (a request number or {@value #FINAL}) and its counts. */
+    public record Reply(String tag, WorkerStatsSnapshot snapshot) {}
+
+    private StatsLine() {}
+
+    /** The daemon's request number {@code n} (not negative). */
+    public static String request(long n) {
+        return PREFIX + n;
+    }
+
+    /** The request number in {@code line}, or -1 when it is not a request (a number of decimal digits that fits a long). */
+    public static long parseRequest(String line) {
+        if (!line.startsWith(PREFIX)) {
+            return -1;
+        }
+        String number = line.substring(PREFIX.length());
+        if (number.isEmpty() || !number.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(number);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** The answer line for {@code tag}: a request number or {@value #FINAL}. */
+    public static String reply(String tag, WorkerStatsSnapshot snapshot) {
+        try {
+            return PREFIX + tag + " " + JSON.writeValueAsString(snapshot);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a snapshot could not be written as JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /**
+     * Reads an answer line.
+     *
+     * @throws IllegalArgumentException one line saying what is wrong with it
+     */
+    public static Reply parseReply(String line) {
+        if (!line.startsWith(PREFIX)) {
+            throw new IllegalArgumentException("not a STATS line: it starts with '" + abbreviate(line) + "'");
+        }
+        String rest = line.substring(PREFIX.length());
+        int space = rest.indexOf(' ');
+        if (space <= 0) {
+            throw new IllegalArgumentException("a STATS line without a tag and counts");
+        }
+        String tag = rest.substring(0, space);
+        if (!tag.equals(FINAL) && parseRequest(PREFIX + tag) < 0) {
+            throw new IllegalArgumentException("STATS tag '" + abbreviate(tag) + "' is neither a request number nor '" + FINAL + "'");
+        }
+        try {
+            WorkerStatsSnapshot snapshot = JSON.readValue(rest.substring(space + 1), WorkerStatsSnapshot.class);
+            if (snapshot == null) {
+                throw new IllegalArgumentException("STATS " + tag + ": the counts are null");
+            }
+            return new Reply(tag, snapshot);
+        } catch (ValueInstantiationException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new IllegalArgumentException("STATS " + tag + ": " + cause.getMessage(), e);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("STATS " + tag + ": the counts are not valid JSON: " + e.getOriginalMessage().replace('\n', ' '), e);
+        }
+    }
+
+    private static String abbreviate(String text) {
+        String shown = text.length() > 40 ? text.substring(0, 40) + "..." : text;
+        return shown.replaceAll("\\p{Cntrl}", "?");
+    }
+}
