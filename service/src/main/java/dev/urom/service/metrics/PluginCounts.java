@@ -37,13 +37,19 @@ public record PluginCounts(long commands, Map<String, Long> notifications, List<
         return latencyBuckets.stream().mapToLong(Long::longValue).sum();
     }
 
-    /** These counts and {@code other}'s, added. */
+    /** These counts and {@code other}'s, added (a sum past {@link Long#MAX_VALUE} stays there). */
     public PluginCounts plus(PluginCounts other) {
         Map<String, Long> sum = new TreeMap<>(notifications);
-        other.notifications.forEach((status, count) -> sum.merge(status, count, Long::sum));
+        other.notifications.forEach((status, count) -> sum.merge(status, count, PluginCounts::add));
         List<Long> buckets = IntStream.range(0, LatencyBuckets.COUNT)
-                .mapToObj(i -> latencyBuckets.get(i) + other.latencyBuckets.get(i)).toList();
-        return new PluginCounts(commands + other.commands, sum, buckets, latencySumNanos + other.latencySumNanos);
+                .mapToObj(i -> add(latencyBuckets.get(i), other.latencyBuckets.get(i))).toList();
+        return new PluginCounts(add(commands, other.commands), sum, buckets, add(latencySumNanos, other.latencySumNanos));
+    }
+
+    /** {@code a + b} for counts (not negative), saturating at {@link Long#MAX_VALUE}. */
+    static long add(long a, long b) {
+        long sum = a + b;
+        return sum < 0 ? Long.MAX_VALUE : sum;
     }
 
     private static List<Long> zeros() {

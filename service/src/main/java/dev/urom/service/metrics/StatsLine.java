@@ -82,10 +82,14 @@ public final class StatsLine {
             return new Reply(tag, snapshot);
         } catch (ValueInstantiationException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new IllegalArgumentException("STATS " + tag + ": " + cause.getMessage(), e);
+            throw new IllegalArgumentException("STATS " + tag + ": " + oneLine(cause.getMessage()), e);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("STATS " + tag + ": the counts are not valid JSON: " + e.getOriginalMessage().replace('\n', ' '), e);
+            throw new IllegalArgumentException("STATS " + tag + ": the counts are not valid JSON: " + oneLine(e.getOriginalMessage()), e);
         }
+    }
+
+    private static String oneLine(String text) {
+        return String.valueOf(text).replaceAll("\\p{Cntrl}", " ");
     }
 
     private static String abbreviate(String text) {

@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * Turns the workers' summed counts into Prometheus metrics at each scrape: {@code
  * urom_commands_total{plugin}}, {@code urom_notifications_total{plugin,status}}, {@code
  * urom_command_duration_seconds{plugin}} (histogram), and the host connections to workers
- * ({@code urom_host_connections_total}, {@code urom_host_connections}, {@code
+ * ({@code urom_host_connections_total}, {@code urom_host_connections_open}, {@code
  * urom_host_connections_refused_total}).
  *
  * <p>Thread-safe as far as its supplier is; it asks the supplier once per scrape.

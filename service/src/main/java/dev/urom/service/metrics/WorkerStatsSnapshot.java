@@ -40,9 +40,9 @@ public record WorkerStatsSnapshot(long sequence, long connectionsAccepted, long 
         long refused = 0;
         Map<String, PluginCounts> plugins = new TreeMap<>();
         for (WorkerStatsSnapshot s : snapshots) {
-            accepted += s.connectionsAccepted;
-            open += s.connectionsOpen;
-            refused += s.connectionsRefused;
+            accepted = PluginCounts.add(accepted, s.connectionsAccepted);
+            open = PluginCounts.add(open, s.connectionsOpen);
+            refused = PluginCounts.add(refused, s.connectionsRefused);
             s.plugins.forEach((name, counts) -> plugins.merge(name, counts, PluginCounts::plus));
         }
         return new WorkerStatsSnapshot(0, accepted, open, refused, plugins);
