@@ -10,12 +10,14 @@
 #      the image config;
 #   4. starts the entrypoint (`/opt/urom/bin/urom daemon`) in new mount and pid namespaces, chrooted
 #      into the rootfs (with /dev bound and /proc mounted), with only the image's env plus
-#      SERVICE_ARGS="--listen tcp:127.0.0.1:PORT -l 60" (PORT: UROM_TEST_PORT, default 7399); the
-#      daemon is pid 1 of its namespace, as the entrypoint of a pod is;
+#      SERVICE_ARGS="--listen tcp:127.0.0.1:PORT -l 60 --http-port HTTP" (PORT: UROM_TEST_PORT,
+#      default 7399; HTTP: UROM_TEST_HTTP_PORT, default 7398); the daemon is pid 1 of its namespace,
+#      as the entrypoint of a pod is;
 #   5. from the host: bin/urom plugins --service tcp:127.0.0.1:PORT must list worker_graph and
 #      worker_sandbox (from the image's UROM_PLUGIN_PATH); bin/urom loopback through the C and the
-#      Java graph plugin must come back, so worker processes start inside the image; the daemon's
-#      log and the workers' logs must be in ROOTFS/var/log/doca/urom/;
+#      Java graph plugin must come back, so worker processes start inside the image; /readyz must
+#      answer 200 and /metrics must count the commands of both plugins; the daemon's log and the
+#      workers' logs must be in ROOTFS/var/log/doca/urom/;
 #   6. stops the daemon with SIGTERM and removes the rootfs (KEEP=1 keeps it).
 #
 # Needs root (unshare/mount/chroot), jq, Maven with jib-maven-plugin in ~/.m2, and the distribution
@@ -67,13 +69,14 @@ done
 [ -x "$rootfs/opt/urom/bin/urom" ] && [ -x "$rootfs/opt/urom/lib/native/urom-probe" ] || fail "launcher or probe not executable"
 
 port="${UROM_TEST_PORT:-7399}"
+http_port="${UROM_TEST_HTTP_PORT:-7398}"
 service="tcp:127.0.0.1:$port"
 mkdir -p "$rootfs/dev" "$rootfs/proc" "$rootfs/run/urom" "$rootfs/var/log/doca/urom"
 # The container's view: private mounts, own pids, root = the unpacked layers, the image's env only;
 # the network is the host's (as with hostNetwork in deploy/k8s), so hosts reach it over TCP, and
 # reach its workers the same way (a worker of a TCP daemon listens on TCP too).
 # (env -i runs on the host side: the image has no env binary; the image's PATH finds mount/chroot.)
-env -i "${env[@]}" SERVICE_ARGS="--listen $service -l 60" \
+env -i "${env[@]}" SERVICE_ARGS="--listen $service -l 60 --http-port $http_port" \
   unshare --mount --pid --fork --kill-child=SIGTERM -- /bin/sh -c '
     set -e; r="$1"; shift
     mount --rbind /dev "$r/dev"; mount -t proc proc "$r/proc"
@@ -99,6 +102,16 @@ for plugin in worker_graph worker_graph_java; do
   echo "$answer"
   grep -q "^loopback 42 -> 42 via $plugin" <<<"$answer" || fail "unexpected loopback answer: $answer"
 done
+curl -fsS "http://127.0.0.1:$http_port/readyz" || fail "/readyz did not answer 200"
+# A worker reports its final counts as it ends, just after the host's loopback returns: poll briefly.
+deadline=$((SECONDS + 30))
+until metrics="$(curl -fsS "http://127.0.0.1:$http_port/metrics")" \
+    && grep -q '^urom_commands_total{plugin="worker_graph"} [1-9]' <<<"$metrics" \
+    && grep -q '^urom_commands_total{plugin="worker_graph_java"} [1-9]' <<<"$metrics"; do
+  [ $SECONDS -lt $deadline ] || fail "/metrics did not count the loopbacks: $(grep '^urom_commands' <<<"$metrics")"
+  sleep 0.2
+done
+grep -E '^urom_(commands_total|worker_starts_total|worker_exits_total)' <<<"$metrics"
 log="$rootfs/var/log/doca/urom/urom_daemon_dev.log"
 [ -s "$log" ] || fail "no daemon log at /var/log/doca/urom/urom_daemon_dev.log in the rootfs"
 ls "$rootfs/var/log/doca/urom/" | grep -q '^urom_worker_[0-9]*_dev.log$' || fail "no worker log in /var/log/doca/urom in the rootfs"

@@ -55,6 +55,29 @@ class DaemonSetManifestTest {
     }
 
     @Test
+    void prometheusAnnotationsNameTheHttpPortAndTheMetricsPath() {
+        checkScrapeAnnotations(daemonSet(Manifests.text(Manifests.DAEMON_SET)));
+    }
+
+    @Test
+    void aScrapeAnnotationOnAnotherPortIsRefused() {
+        String text = Manifests.text(Manifests.DAEMON_SET).replace("prometheus.io/port: \"7301\"", "prometheus.io/port: \"9090\"");
+        assertThatThrownBy(() -> checkScrapeAnnotations(daemonSet(text))).isInstanceOf(AssertionError.class).hasMessageContaining("prometheus.io/port");
+    }
+
+    private static void checkScrapeAnnotations(DaemonSet set) {
+        Container container = UromPodChecks.uromContainer(Manifests.DAEMON_SET, set.getSpec().getTemplate().getSpec());
+        ServiceArgs args = ServiceArgs.parse(UromPodChecks.env(Manifests.DAEMON_SET, container, "SERVICE_ARGS"),
+                UromPodChecks.env(Manifests.DAEMON_SET, container, "UROM_PLUGIN_PATH"));
+        java.util.Map<String, String> annotations = set.getSpec().getTemplate().getMetadata().getAnnotations();
+        assertThat(annotations).as("%s: pod annotations", Manifests.DAEMON_SET).isNotNull();
+        assertThat(annotations.get("prometheus.io/scrape")).as("%s: prometheus.io/scrape", Manifests.DAEMON_SET).isEqualTo("true");
+        assertThat(annotations.get("prometheus.io/port")).as("%s: prometheus.io/port (must be --http-port)", Manifests.DAEMON_SET)
+                .isEqualTo(String.valueOf(args.httpPort().orElseThrow()));
+        assertThat(annotations.get("prometheus.io/path")).as("%s: prometheus.io/path", Manifests.DAEMON_SET).isEqualTo(ImageLayout.METRICS_PATH);
+    }
+
+    @Test
     void containerIsTheStaticPodsApartFromHealth() {
         Container fromSet = UromPodChecks.uromContainer(Manifests.DAEMON_SET, daemonSet(Manifests.text(Manifests.DAEMON_SET)).getSpec().getTemplate().getSpec());
         PodSpec staticSpec = reader.read(Manifests.STATIC_POD, Manifests.text(Manifests.STATIC_POD), Pod.class).getSpec();

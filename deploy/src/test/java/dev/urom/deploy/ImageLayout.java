@@ -16,6 +16,7 @@ final class ImageLayout {
     static final int HEALTH_PORT = 7301;
     static final String LIVENESS_PATH = "/healthz";
     static final String READINESS_PATH = "/readyz";
+    static final String METRICS_PATH = "/metrics";
 
     private ImageLayout() {}
 }

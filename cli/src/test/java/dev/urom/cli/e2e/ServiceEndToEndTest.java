@@ -134,7 +134,7 @@ class ServiceEndToEndTest {
         assertThat(get(GraphClient.loopback(worker, javaGraphId, -5))).isEqualTo(-5);
         List<ProcessHandle> processes = daemon.workers();
         assertThat(processes).hasSize(1);
-        String commandLine = String.join(" ", processes.get(0).info().arguments().orElseThrow());
+        String commandLine = ServiceHarness.commandLine(processes.get(0));
         assertThat(commandLine)
                 .contains(daemon.plugins.resolve("worker_graph.so") + ":" + Long.toUnsignedString(graphId))
                 .contains(daemon.plugins.resolve("worker_graph_java.jar") + ":" + Long.toUnsignedString(javaGraphId));

@@ -141,6 +141,15 @@ final class ServiceHarness implements AutoCloseable {
         return logDir.resolve("urom_daemon_dev.log");
     }
 
+    /**
+     * The process's command line from /proc, arguments separated by spaces: {@code
+     * ProcessHandle.Info} gives none when it is longer than a page, as a test JVM's class path
+     * makes a worker's.
+     */
+    static String commandLine(ProcessHandle process) throws IOException {
+        return Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline")).replace('\0', ' ').strip();
+    }
+
     /** Waits for every one of these processes to end; fails naming the ones still alive. */
     static void awaitExit(List<ProcessHandle> processes) throws Exception {
         for (ProcessHandle process : processes) {

@@ -35,9 +35,10 @@ import org.apache.logging.log4j.Logger;
  * <p>Command line: see {@link WorkerArguments}. Its stdout ({@link DaemonChannel}) first carries
  * {@code READY <address>} once every plugin is open and the worker listens, or {@code FAILED
  * <STATUS> <reason>} and then closes. A running worker answers each {@code STATS <n>} line on its
- * stdin with its counts ({@link StatsLine}), and writes its final counts as it ends. Exit status: 0 when its hosts are done or none came within the idle timeout,
- * 1 for a failed start or when the daemon is gone (stdin closed), 2 for a bad command line. A
- * worker is killed with its parent ({@link ParentDeath}).
+ * stdin with its counts ({@link StatsLine}), and writes its final counts as it ends. Exit status:
+ * 0 when its hosts are done or none came within the idle timeout, 1 for a failed start or when the
+ * daemon is gone (stdin closed), 2 for a bad command line. A worker is killed with its parent
+ * ({@link ParentDeath}).
  */
 public final class WorkerMain {
     static final int EXIT_OK = 0;

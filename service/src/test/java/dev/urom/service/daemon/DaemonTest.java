@@ -76,9 +76,21 @@ class DaemonTest {
         clients.forEach(ControlClient::close);
         daemons.forEach(Daemon::close);
         ProcessHandle.current().children()
-                .filter(p -> p.info().arguments().map(a -> List.of(a).contains(FakeWorkerMain.class.getName())).orElse(false))
+                .filter(p -> arguments(p).contains(FakeWorkerMain.class.getName()))
                 .forEach(ProcessHandle::destroyForcibly);
         Configurator.reconfigure();
+    }
+
+    /**
+     * The process's arguments from /proc: {@code ProcessHandle.Info} gives none when the command
+     * line is longer than a page, as a test JVM's class path makes it.
+     */
+    private static List<String> arguments(ProcessHandle process) {
+        try {
+            return List.of(Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline")).split("\0"));
+        } catch (java.io.IOException e) {
+            return List.of();
+        }
     }
 
     private DaemonConfig config() {
