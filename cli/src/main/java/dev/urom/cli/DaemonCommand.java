@@ -19,7 +19,8 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * {@code urom daemon}: runs the service until it is stopped (SIGTERM or SIGINT). The words of
  * {@code SERVICE_ARGS} are read before the command-line arguments (see {@link Main}), so the
- * guide's container manifest works unchanged.
+ * guide's container manifest works unchanged, and an option given in both takes the command line's
+ * value.
  */
 @Command(name = "daemon", description = "Run the UROM service: discover plugins, spawn and supervise workers.")
 final class DaemonCommand implements Callable<Integer> {

@@ -44,6 +44,8 @@ public final class Main implements Runnable {
     static int run(String[] args, Environment environment, PrintWriter out, PrintWriter err) {
         args = withServiceArgs(args, environment);
         CommandLine line = new CommandLine(new Main(), new CommandFactory(environment));
+        // An option given twice takes its last value: the command line overrides SERVICE_ARGS.
+        line.setOverwrittenOptionsAllowed(true);
         line.setOut(out);
         line.setErr(err);
         line.setExecutionExceptionHandler((ex, cmd, parsed) -> {

@@ -414,6 +414,14 @@ class ServiceEndToEndTest {
         }
     }
 
+    @Test
+    void theCommandLineOverridesAnOptionOfServiceArgs(@TempDir Path own) throws Exception {
+        try (ServiceHarness configured = ServiceHarness.start(own, Map.of("SERVICE_ARGS", "-l 60 -m 2048"), "-m", "1024");
+                UromService connection = UromService.connect(configured.address)) {
+            assertThat(connection.maxMessageSize()).isEqualTo(1024);
+        }
+    }
+
     private String workerAddress(Worker worker) {
         return daemon.workerAddress(worker.id());
     }
