@@ -61,9 +61,11 @@ final class DaemonCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        DaemonConfig config = config();
+        DaemonConfig asked = config();
         PrintWriter out = spec.commandLine().getOut();
-        Path logFile = Daemon.configureLogging(config);
+        Path logFile = Daemon.configureLogging(asked);
+        // Workers log, and leave their crash reports, where the daemon could: the fallback too.
+        DaemonConfig config = asked.withLogDir(logFile.getParent());
         Daemon daemon;
         try {
             daemon = Daemon.start(config);

@@ -146,12 +146,16 @@ class ServiceCommandsTest {
     }
 
     @Test
-    void anUnwritableLogDirectoryIsOneLineAndTheDaemonStillRuns(@TempDir Path own) throws Exception {
+    void anUnwritableLogDirectoryIsOneLineAndTheDaemonAndItsWorkersLogToTheFallback(@TempDir Path own) throws Exception {
         Path notADirectory = Files.writeString(own.resolve("file"), "x");
-        Process process = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
-                System.getProperty("java.class.path"), "dev.urom.cli.Main", "daemon", "--listen",
+        Path tmp = Files.createDirectories(own.resolve("tmp"));
+        ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-Djava.io.tmpdir=" + tmp,
+                "-cp", System.getProperty("java.class.path"), "dev.urom.cli.Main", "daemon", "--listen",
                 "unix:" + own.resolve("d.sock"), "--log-dir", notADirectory.resolve("log").toString())
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true);
+        builder.environment().put("UROM_PLUGIN_PATH", ServiceHarness.pluginFolder(own).toString());
+        builder.environment().remove("SERVICE_ARGS");
+        Process process = builder.start();
         try {
             BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             List<String> output = new ArrayList<>();
@@ -165,6 +169,17 @@ class ServiceCommandsTest {
             assertThat(output).anySatisfy(text -> assertThat(text)
                     .startsWith("urom: log directory " + notADirectory.resolve("log") + " is not writable (Not a directory); logging to "));
             assertThat(output).last().asString().contains("listening on unix:");
+            Path fallback = tmp.resolve("urom-" + System.getProperty("user.name")).resolve("log");
+            assertThat(fallback.resolve("urom_daemon_dev.log")).exists();
+            try (UromService service = UromService.connect("unix:" + own.resolve("d.sock"));
+                    Worker worker = service.newWorker().plugins(service.plugins().stream().filter(p -> p.info().name().equals("worker_graph"))
+                            .findFirst().orElseThrow().info().id()).build()) {
+                worker.start().get(60, TimeUnit.SECONDS);
+                long pid = process.toHandle().children().findFirst().orElseThrow().pid();
+                assertThat(fallback.resolve("urom_worker_" + pid + "_dev.log")).as("the worker logs where the daemon does").exists();
+                assertThat(ServiceHarness.commandLine(process.toHandle().children().findFirst().orElseThrow()))
+                        .contains("-XX:ErrorFile=" + fallback.resolve("urom_worker_%p_crash.log"));
+            }
         } finally {
             process.destroy();
             process.waitFor(60, TimeUnit.SECONDS);
