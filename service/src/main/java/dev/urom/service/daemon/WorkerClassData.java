@@ -4,15 +4,19 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
@@ -38,6 +42,10 @@ import org.apache.logging.log4j.Logger;
  * After {@value #MAX_FAILED_DUMPS} failed dumps this daemon stops trying. Workers started while a
  * dump is in progress get no archive option.
  *
+ * <p>Archives of other builds pile up in the cache (about 10 MB each): each daemon start marks its
+ * own archive as used (its modification time) and deletes the archives, and unfinished dumps, that
+ * nothing has marked for {@link #UNUSED_AGE} (a JVM that has one mapped keeps its pages).
+ *
  * <p>Off (every launch without options) when the class path holds anything but jar files (a
  * directory cannot be archived), when the worker JVM options already choose class sharing, or when
  * the cache directory is not a directory of this user that only this user can write (an archive
@@ -48,6 +56,8 @@ import org.apache.logging.log4j.Logger;
  */
 final class WorkerClassData {
     static final int MAX_FAILED_DUMPS = 2;
+    /** How long an archive no daemon has started with is kept. */
+    static final Duration UNUSED_AGE = Duration.ofDays(7);
     private static final Logger LOG = LogManager.getLogger(WorkerClassData.class);
     private static final AtomicLong TEMPORARY_FILES = new AtomicLong();
 
@@ -116,7 +126,32 @@ final class WorkerClassData {
         if (problem != null) {
             return off(problem);
         }
-        return new WorkerClassData(cacheDir.resolve("worker-" + hash(key.toString()) + ".jsa"), null);
+        Path archive = cacheDir.resolve("worker-" + hash(key.toString()) + ".jsa");
+        markUsedAndPrune(archive, Instant.now());
+        return new WorkerClassData(archive, null);
+    }
+
+    /** Marks {@code archive} (when present) as used at {@code now}; deletes its siblings unused for {@link #UNUSED_AGE}. */
+    static void markUsedAndPrune(Path archive, Instant now) {
+        try {
+            if (Files.isRegularFile(archive, LinkOption.NOFOLLOW_LINKS)) {
+                Files.setLastModifiedTime(archive, FileTime.from(now));
+            }
+        } catch (IOException e) {
+            LOG.debug("cannot mark the class-data archive {} as used: {}", archive, e.getMessage());
+        }
+        Instant oldest = now.minus(UNUSED_AGE);
+        try (DirectoryStream<Path> siblings = Files.newDirectoryStream(archive.getParent(), "worker-*.jsa*")) {
+            for (Path sibling : siblings) {
+                if (!sibling.equals(archive) && Files.isRegularFile(sibling, LinkOption.NOFOLLOW_LINKS)
+                        && Files.getLastModifiedTime(sibling, LinkOption.NOFOLLOW_LINKS).toInstant().isBefore(oldest)) {
+                    Files.deleteIfExists(sibling);
+                    LOG.info("deleted the class-data archive {}: unused for {} days", sibling, UNUSED_AGE.toDays());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("cannot prune old class-data archives next to {}: {}", archive, e.getMessage());
+        }
     }
 
     /** {@code ${java.io.tmpdir}/urom-<user>/cds}. */

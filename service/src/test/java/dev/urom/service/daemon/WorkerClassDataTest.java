@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -115,6 +117,30 @@ class WorkerClassDataTest {
         WorkerClassData.of(cache, "jvm", jar("a.jar").toString(), OPTIONS);
 
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cache))).isEqualTo("rwx------");
+    }
+
+    @Test
+    void archivesNoDaemonStartedWithForAWeekArePrunedAndTheOwnArchiveIsMarkedUsed() throws IOException {
+        Path cache = Files.createDirectories(dir.resolve("cds"));
+        Instant now = Instant.parse("2026-12-01T00:00:00Z");
+        Path own = Files.write(cache.resolve("worker-0000000000000001.jsa"), new byte[] {1});
+        Path oldOther = Files.write(cache.resolve("worker-0000000000000002.jsa"), new byte[] {2});
+        Path recentOther = Files.write(cache.resolve("worker-0000000000000003.jsa"), new byte[] {3});
+        Path oldUnfinished = Files.write(cache.resolve("worker-0000000000000004.jsa.77-1.tmp"), new byte[] {4});
+        Path notAnArchive = Files.write(cache.resolve("notes.txt"), new byte[] {5});
+        for (Path old : List.of(own, oldOther, oldUnfinished, notAnArchive)) {
+            Files.setLastModifiedTime(old, FileTime.from(now.minus(Duration.ofDays(8))));
+        }
+        Files.setLastModifiedTime(recentOther, FileTime.from(now.minus(Duration.ofDays(6))));
+
+        WorkerClassData.markUsedAndPrune(own, now);
+
+        assertThat(own).exists();
+        assertThat(Files.getLastModifiedTime(own).toInstant()).isEqualTo(now);
+        assertThat(oldOther).doesNotExist();
+        assertThat(oldUnfinished).doesNotExist();
+        assertThat(recentOther).exists();
+        assertThat(notAnArchive).exists();
     }
 
     @Test
