@@ -7,8 +7,8 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -21,6 +21,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * through a TCP rendezvous on loopback, and passes the message around the ring. Without {@code
  * --service} a private daemon serves them. {@code mixed} serves even ranks with the C plugin and odd
  * ranks with the Java one.
+ *
+ * <p>Each rank's stdout (its result lines) is printed once all have finished; its stderr (log
+ * warnings, errors) is shown, on stderr, only for a rank that failed.
  */
 @Command(name = "ping-pong", description = "Ping-pong between rank processes through their sandbox workers.")
 final class PingPongCommand implements Callable<Integer> {
@@ -83,21 +86,29 @@ final class PingPongCommand implements Callable<Integer> {
     private int run(String address, PrintWriter out) throws IOException, InterruptedException {
         out.printf("ping-pong: %d ranks, message '%s', plugin %s, service %s%n", ranks, message, plugin, address);
         List<Process> processes = new ArrayList<>();
+        List<CompletableFuture<List<String>>> errors = new ArrayList<>();
         List<List<String>> outputs = new ArrayList<>();
         try {
             Process first = start(address, 0, "127.0.0.1:0");
             processes.add(first);
+            errors.add(drainInBackground(first));
             BufferedReader firstOut = reader(first);
             String rendezvousLine = firstOut.readLine();
             if (rendezvousLine == null || !rendezvousLine.startsWith("RENDEZVOUS ")) {
-                throw new CliFailure("rank 0 did not start: " + (rendezvousLine == null ? "it printed nothing" : rendezvousLine)
-                        + String.join(" ", drain(firstOut)));
+                if (rendezvousLine != null) {
+                    first.destroy();
+                }
+                List<String> said = new ArrayList<>(drain(firstOut));
+                said.addAll(errorsOf(first, errors.get(0)));
+                throw new CliFailure("rank 0 did not start: " + (rendezvousLine == null ? "" : rendezvousLine + " ")
+                        + (said.isEmpty() ? "it printed nothing" : String.join(" ", said)));
             }
             String rendezvous = rendezvousLine.substring("RENDEZVOUS ".length());
             List<BufferedReader> readers = new ArrayList<>(List.of(firstOut));
             for (int rank = 1; rank < ranks; rank++) {
                 Process process = start(address, rank, rendezvous);
                 processes.add(process);
+                errors.add(drainInBackground(process));
                 readers.add(reader(process));
             }
             boolean ok = true;
@@ -107,7 +118,14 @@ final class PingPongCommand implements Callable<Integer> {
                 if (!process.waitFor(RANK_LIMIT_SECONDS, TimeUnit.SECONDS)) {
                     throw new CliFailure("rank " + rank + " did not finish within " + RANK_LIMIT_SECONDS + " s");
                 }
-                ok &= process.exitValue() == 0;
+                if (process.exitValue() != 0) {
+                    ok = false;
+                    PrintWriter err = spec == null ? out : spec.commandLine().getErr();
+                    for (String line : errorsOf(process, errors.get(rank))) {
+                        err.println("rank " + rank + ": " + line);
+                    }
+                    err.flush();
+                }
             }
             for (List<String> lines : outputs) {
                 lines.forEach(out::println);
@@ -139,7 +157,7 @@ final class PingPongCommand implements Callable<Integer> {
                 "--service", address, "--rank", Integer.toString(rank), "--size", Integer.toString(ranks),
                 "--rendezvous", rendezvous, "--message", message, "--plugin", pluginOf(rank),
                 "--rounds", Integer.toString(rounds)));
-        return new ProcessBuilder(command).redirectErrorStream(true).start();
+        return new ProcessBuilder(command).start();
     }
 
     private static BufferedReader reader(Process process) {
@@ -150,10 +168,33 @@ final class PingPongCommand implements Callable<Integer> {
         List<String> lines = new ArrayList<>();
         String line;
         while ((line = reader.readLine()) != null) {
-            if (!line.toLowerCase(Locale.ROOT).contains(" warn ")) {
-                lines.add(line);
-            }
+            lines.add(line);
         }
         return lines;
+    }
+
+    /** Reads a rank's stderr to its end on another thread, so the rank never blocks on a full pipe. */
+    private static CompletableFuture<List<String>> drainInBackground(Process process) {
+        BufferedReader stderr = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8));
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return drain(stderr);
+            } catch (IOException e) {
+                return List.of("(its stderr could not be read: " + e.getMessage() + ")");
+            }
+        });
+    }
+
+    /** What a finished (or dying) rank wrote on stderr. */
+    private static List<String> errorsOf(Process process, CompletableFuture<List<String>> errors) {
+        try {
+            process.waitFor(RANK_LIMIT_SECONDS, TimeUnit.SECONDS);
+            return errors.get(RANK_LIMIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return List.of("(its stderr could not be read)");
+        }
     }
 }

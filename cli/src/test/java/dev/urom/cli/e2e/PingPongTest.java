@@ -38,6 +38,18 @@ class PingPongTest {
         assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).count()).as("ranks and workers all ended").isZero();
     }
 
+    @org.junit.jupiter.api.Test
+    void aRankThatCannotReachTheServiceIsOneLineWithItsReason(@TempDir Path dir) {
+        String address = "unix:" + dir.resolve("nobody.sock");
+
+        CliRunner.Run run = CliRunner.run("/nonexistent", "ping-pong", "--ranks", "2", "--message", "x", "--service", address);
+
+        assertThat(run.status()).isEqualTo(1);
+        assertThat(run.errLines()).containsExactly("urom ping-pong: rank 0 did not start: urom ping-pong-rank: cannot connect to "
+                + address + ": No such file or directory");
+        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).count()).as("no rank left").isZero();
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"1", "0"})
     void fewerThanTwoRanksIsOneLine(String ranks) {
