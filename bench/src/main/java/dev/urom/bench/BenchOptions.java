@@ -27,36 +27,16 @@ record BenchOptions(Path json, int rounds, int starts) {
 
     /** Parses {@code args}; throws {@link IllegalArgumentException} with one line naming the option and the reason. */
     static BenchOptions parse(List<String> args) {
-        Path json = null;
-        int rounds = DEFAULT_ROUNDS;
-        int starts = DEFAULT_STARTS;
-        for (int i = 0; i < args.size(); i++) {
-            String option = args.get(i);
-            if (!List.of("--json", "--rounds", "--starts").contains(option)) {
-                throw new IllegalArgumentException("unknown argument '" + option + "'; " + USAGE);
-            }
-            if (i + 1 >= args.size()) {
-                throw new IllegalArgumentException(option + " needs a value; " + USAGE);
-            }
-            String value = args.get(++i);
+        Path[] json = {null};
+        int[] rounds = {DEFAULT_ROUNDS};
+        int[] starts = {DEFAULT_STARTS};
+        OptionPairs.parse(args, List.of("--json", "--rounds", "--starts"), USAGE, (option, value) -> {
             switch (option) {
-                case "--json" -> json = Path.of(value);
-                case "--rounds" -> rounds = count(option, value, 100, MAX_ROUNDS);
-                default -> starts = count(option, value, 1, MAX_STARTS);
+                case "--json" -> json[0] = Path.of(value);
+                case "--rounds" -> rounds[0] = OptionPairs.count(option, value, 100, MAX_ROUNDS);
+                default -> starts[0] = OptionPairs.count(option, value, 1, MAX_STARTS);
             }
-        }
-        return new BenchOptions(json, rounds, starts);
-    }
-
-    private static int count(String option, String value, int min, int max) {
-        try {
-            int number = Integer.parseInt(value);
-            if (number >= min && number <= max) {
-                return number;
-            }
-        } catch (NumberFormatException e) {
-            // refused below
-        }
-        throw new IllegalArgumentException(option + " '" + value + "' is not a whole number from " + min + " to " + max);
+        });
+        return new BenchOptions(json[0], rounds[0], starts[0]);
     }
 }

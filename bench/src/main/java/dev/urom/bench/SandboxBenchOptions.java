@@ -26,38 +26,16 @@ record SandboxBenchOptions(Path json, int rounds, int messages, int regions) {
 
     /** Parses {@code args}; throws {@link IllegalArgumentException} with one line naming the option and the reason. */
     static SandboxBenchOptions parse(List<String> args) {
-        Path json = null;
-        int rounds = DEFAULT_ROUNDS;
-        int messages = DEFAULT_MESSAGES;
-        int regions = DEFAULT_REGIONS;
-        for (int i = 0; i < args.size(); i++) {
-            String option = args.get(i);
-            if (!List.of("--json", "--rounds", "--messages", "--regions").contains(option)) {
-                throw new IllegalArgumentException("unknown argument '" + option + "'; " + USAGE);
+        Path[] json = {null};
+        int[] counts = {DEFAULT_ROUNDS, DEFAULT_MESSAGES, DEFAULT_REGIONS};
+        List<String> countOptions = List.of("--rounds", "--messages", "--regions");
+        OptionPairs.parse(args, List.of("--json", "--rounds", "--messages", "--regions"), USAGE, (option, value) -> {
+            if (option.equals("--json")) {
+                json[0] = Path.of(value);
+            } else {
+                counts[countOptions.indexOf(option)] = OptionPairs.count(option, value, 1, MAX_COUNT);
             }
-            if (i + 1 >= args.size()) {
-                throw new IllegalArgumentException(option + " needs a value; " + USAGE);
-            }
-            String value = args.get(++i);
-            switch (option) {
-                case "--json" -> json = Path.of(value);
-                case "--rounds" -> rounds = count(option, value);
-                case "--messages" -> messages = count(option, value);
-                default -> regions = count(option, value);
-            }
-        }
-        return new SandboxBenchOptions(json, rounds, messages, regions);
-    }
-
-    private static int count(String option, String value) {
-        try {
-            int number = Integer.parseInt(value);
-            if (number >= 1 && number <= MAX_COUNT) {
-                return number;
-            }
-        } catch (NumberFormatException e) {
-            // refused below
-        }
-        throw new IllegalArgumentException(option + " '" + value + "' is not a whole number from 1 to " + MAX_COUNT);
+        });
+        return new SandboxBenchOptions(json[0], counts[0], counts[1], counts[2]);
     }
 }

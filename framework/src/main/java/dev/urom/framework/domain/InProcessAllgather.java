@@ -50,16 +50,6 @@ public final class InProcessAllgather implements OobAllgather {
     }
 
     @Override
-    public boolean test(OobRequest request) throws UromException {
-        return request.isDone();
-    }
-
-    @Override
-    public void free(OobRequest request) {
-        // nothing is held per request
-    }
-
-    @Override
     public int size() {
         return group.size;
     }

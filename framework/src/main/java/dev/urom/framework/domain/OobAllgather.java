@@ -21,14 +21,17 @@ public interface OobAllgather {
     OobRequest allgather(byte[] send, byte[] recv, int len) throws UromException;
 
     /**
-     * Whether {@code request} is done.
+     * Whether {@code request} is done; by default what the request itself says, which suits an
+     * implementation that completes or fails its requests.
      *
      * @throws UromException when it failed, with the reason
      */
-    boolean test(OobRequest request) throws UromException;
+    default boolean test(OobRequest request) throws UromException {
+        return request.isDone();
+    }
 
-    /** Releases what {@code request} holds; it is not used afterwards. */
-    void free(OobRequest request);
+    /** Releases what {@code request} holds; it is not used afterwards. By default nothing is held. */
+    default void free(OobRequest request) {}
 
     /** How many ranks take part ({@code n_oob_indexes}). */
     int size();

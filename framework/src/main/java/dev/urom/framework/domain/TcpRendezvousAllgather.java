@@ -277,16 +277,6 @@ public final class TcpRendezvousAllgather implements OobAllgather, AutoCloseable
     }
 
     @Override
-    public boolean test(OobRequest request) throws UromException {
-        return request.isDone();
-    }
-
-    @Override
-    public void free(OobRequest request) {
-        // nothing is held per request
-    }
-
-    @Override
     public int size() {
         return size;
     }

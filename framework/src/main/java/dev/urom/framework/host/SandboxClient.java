@@ -30,21 +30,20 @@ public final class SandboxClient {
 
     /** Sends {@code data} inline to the peer worker with domain id {@code dest}, tagged {@code tag}. */
     public static CompletableFuture<Void> tagSend(Worker worker, long pluginId, long context, long dest, long tag, byte[] data) {
-        byte[] command = order(ByteBuffer.allocate(TAG_COMMAND_BYTES + data.length))
-                .putLong(TAG_SEND).putLong(context).putLong(dest).putLong(0).putLong(data.length).putLong(tag).putLong(0)
-                .put(data).array();
-        return worker.submit(pluginId, command).thenApply(n -> {
-            requireSuccess(n, "TAG_SEND");
-            return null;
-        });
+        return send(worker, pluginId, context, dest, 0, data.length, tag, 0, data);
     }
 
     /** Sends {@code count} bytes at {@code offset} of the mapped region {@code memhId}. */
     public static CompletableFuture<Void> tagSendRegion(Worker worker, long pluginId, long context, long dest, long tag,
             long memhId, long offset, long count) {
-        byte[] command = order(ByteBuffer.allocate(TAG_COMMAND_BYTES))
-                .putLong(TAG_SEND).putLong(context).putLong(dest).putLong(offset).putLong(count).putLong(tag).putLong(memhId)
-                .array();
+        return send(worker, pluginId, context, dest, offset, count, tag, memhId, new byte[0]);
+    }
+
+    private static CompletableFuture<Void> send(Worker worker, long pluginId, long context, long dest, long buffer, long count,
+            long tag, long memhId, byte[] inline) {
+        byte[] command = order(ByteBuffer.allocate(TAG_COMMAND_BYTES + inline.length))
+                .putLong(TAG_SEND).putLong(context).putLong(dest).putLong(buffer).putLong(count).putLong(tag).putLong(memhId)
+                .put(inline).array();
         return worker.submit(pluginId, command).thenApply(n -> {
             requireSuccess(n, "TAG_SEND");
             return null;

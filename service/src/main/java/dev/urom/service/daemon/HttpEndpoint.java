@@ -78,14 +78,7 @@ public final class HttpEndpoint implements AutoCloseable {
     private static void metrics(HttpExchange exchange, Daemon daemon) throws IOException {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         daemon.writeMetrics(body);
-        exchange.getResponseHeaders().set("Content-Type", daemon.metricsContentType());
-        boolean head = exchange.getRequestMethod().equals("HEAD");
-        exchange.sendResponseHeaders(200, head ? -1 : body.size());
-        if (!head) {
-            try (OutputStream out = exchange.getResponseBody()) {
-                body.writeTo(out);
-            }
-        }
+        reply(exchange, 200, daemon.metricsContentType(), body.toByteArray());
     }
 
     /** The address actually bound. */
@@ -94,12 +87,16 @@ public final class HttpEndpoint implements AutoCloseable {
     }
 
     private static void reply(HttpExchange exchange, int status, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-        exchange.sendResponseHeaders(status, exchange.getRequestMethod().equals("HEAD") ? -1 : bytes.length);
-        if (!exchange.getRequestMethod().equals("HEAD")) {
+        reply(exchange, status, "text/plain; charset=utf-8", body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void reply(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", contentType);
+        boolean head = exchange.getRequestMethod().equals("HEAD");
+        exchange.sendResponseHeaders(status, head ? -1 : body.length);
+        if (!head) {
             try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
+                out.write(body);
             }
         }
     }

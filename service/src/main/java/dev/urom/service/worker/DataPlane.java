@@ -32,6 +32,8 @@ import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerNotification;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -84,9 +86,13 @@ final class DataPlane implements AutoCloseable {
     private static final long MIN_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(10);
     private static final long MAX_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     private static final byte[] NO_PAYLOAD = new byte[0];
-    /** Where {@code struct urom_worker_notify} keeps its status: after type, urom_context and len. */
+    /** Where {@code struct urom_worker_notify} keeps len and status: after type and urom_context. */
+    private static final int PACKED_LEN_OFFSET = 16;
     private static final int PACKED_STATUS_OFFSET = 24;
     private static final int STATUS_COUNT = UromStatus.values().length;
+    /** Little-endian reads of a packed notification's fields, without a ByteBuffer per notification (workers run C1, which does not elide them). */
+    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final long workerId;
     private final WorkerHost host;
@@ -458,7 +464,7 @@ final class DataPlane implements AutoCloseable {
         if (packed.length < WorkerNotification.HEADER_BYTES) {
             return packed.length + " bytes, shorter than the " + WorkerNotification.HEADER_BYTES + "-byte header";
         }
-        long len = ByteBuffer.wrap(packed).order(ByteOrder.LITTLE_ENDIAN).getLong(16);
+        long len = (long) LONG_LE.get(packed, PACKED_LEN_OFFSET);
         if (len != packed.length - WorkerNotification.HEADER_BYTES) {
             return "its len field says " + Long.toUnsignedString(len) + " but " + (packed.length - WorkerNotification.HEADER_BYTES)
                     + " payload bytes follow";
@@ -471,7 +477,7 @@ final class DataPlane implements AutoCloseable {
 
     /** The status field of a packed notification (its length checked by {@link #pack}); UNKNOWN when it is not a DOCA status. */
     private static UromStatus packedStatus(byte[] packed) {
-        int code = ByteBuffer.wrap(packed).order(ByteOrder.LITTLE_ENDIAN).getInt(PACKED_STATUS_OFFSET);
+        int code = (int) INT_LE.get(packed, PACKED_STATUS_OFFSET);
         return code >= 0 && code < STATUS_COUNT ? UromStatus.fromCode(code) : UromStatus.UNKNOWN;
     }
 
