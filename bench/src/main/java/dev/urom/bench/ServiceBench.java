@@ -86,12 +86,10 @@ final class ServiceBench {
      */
     static DaemonConfig privateDaemon(Path workDir, Path pluginDir) {
         System.setProperty(NativeArtifacts.NATIVE_DIR_PROPERTY, NativeArtifacts.bridgeLibrary().getParent().toString());
-        DaemonConfig config = DaemonConfig.defaults()
+        return Daemon.configureLogging(DaemonConfig.defaults()
                 .withListen(ServiceAddress.parse("unix:" + workDir.resolve("daemon.sock")))
                 .withLogDir(workDir.resolve("log"))
-                .withPluginPath(pluginDir.toString());
-        Daemon.configureLogging(config);
-        return config;
+                .withPluginPath(pluginDir.toString()));
     }
 
     Result run(int rounds, int throughputRounds, int inFlight, int starts) throws IOException, InterruptedException {

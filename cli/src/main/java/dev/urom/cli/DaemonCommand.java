@@ -61,11 +61,9 @@ final class DaemonCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        DaemonConfig asked = config();
+        DaemonConfig config = Daemon.configureLogging(config());
         PrintWriter out = spec.commandLine().getOut();
-        Path logFile = Daemon.configureLogging(asked);
-        // Workers log, and leave their crash reports, where the daemon could: the fallback too.
-        DaemonConfig config = asked.withLogDir(logFile.getParent());
+        Path logFile = Daemon.logFile(config);
         Daemon daemon;
         try {
             daemon = Daemon.start(config);

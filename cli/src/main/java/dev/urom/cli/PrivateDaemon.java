@@ -45,11 +45,10 @@ final class PrivateDaemon implements AutoCloseable {
             throw new CliFailure("cannot create a temporary directory for the private daemon: " + e.getMessage());
         }
         try {
-            DaemonConfig config = DaemonConfig.defaults()
+            DaemonConfig config = Daemon.configureLogging(DaemonConfig.defaults()
                     .withListen(ServiceAddress.unix(dir.resolve("urom.sock")))
                     .withLogDir(dir.resolve("log"))
-                    .withPluginPath(pluginPath);
-            Daemon.configureLogging(config);
+                    .withPluginPath(pluginPath));
             return new PrivateDaemon(dir, Daemon.start(config), config);
         } catch (IOException | RuntimeException e) {
             deleteTree(dir);

@@ -127,10 +127,18 @@ public final class Daemon implements AutoCloseable {
      * Sets up the daemon's logging: {@code <logDir>/urom_daemon_dev.log} at the configured levels,
      * and WARN and above on stderr.
      *
-     * @return the log file actually used
+     * @return {@code config} with the log directory actually used (the fallback when its own is
+     *     not writable), so that the workers it starts log, and leave crash reports, next to the
+     *     daemon's log
      */
-    public static Path configureLogging(DaemonConfig config) {
-        return ServiceLogging.configure(config.logDir(), ServiceLogging.DAEMON_LOG_FILE, config.logLevel(), config.sdkLogLevel(), true);
+    public static DaemonConfig configureLogging(DaemonConfig config) {
+        Path file = ServiceLogging.configure(config.logDir(), ServiceLogging.DAEMON_LOG_FILE, config.logLevel(), config.sdkLogLevel(), true);
+        return config.withLogDir(file.getParent());
+    }
+
+    /** The daemon's log file in the log directory of {@code config}. */
+    public static Path logFile(DaemonConfig config) {
+        return config.logDir().resolve(ServiceLogging.DAEMON_LOG_FILE);
     }
 
     /** The address the daemon actually listens on (for TCP port 0: the port it got). */

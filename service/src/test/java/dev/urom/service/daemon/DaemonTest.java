@@ -68,7 +68,7 @@ class DaemonTest {
 
     @BeforeEach
     void setUp() {
-        logFile = Daemon.configureLogging(config());
+        logFile = Daemon.logFile(Daemon.configureLogging(config()));
     }
 
     @AfterEach

@@ -74,11 +74,10 @@ class DomainEndToEndTest {
 
     @BeforeEach
     void startDaemon() throws Exception {
-        DaemonConfig config = DaemonConfig.defaults()
+        DaemonConfig config = Daemon.configureLogging(DaemonConfig.defaults()
                 .withListen(ServiceAddress.unix(dir.resolve("urom.sock")))
                 .withLogDir(dir.resolve("log"))
-                .withPluginPath(pluginDir.toString());
-        Daemon.configureLogging(config);
+                .withPluginPath(pluginDir.toString()));
         daemon = Daemon.start(config);
         service = UromService.connect(daemon.address().toString());
         for (ServicePlugin p : service.plugins()) {
