@@ -404,24 +404,29 @@ final class WorkerSupervisor implements AutoCloseable {
         }
     }
 
+    /**
+     * Records a worker's exit in an order observers can rely on: whoever sees the worker gone from the table
+     * finds the class-data archive it wrote and its exit in the log, and whoever sees the exit counted in the
+     * metrics finds it gone from the table.
+     */
     private void reap(Worker worker, Process process) {
-        // before the worker leaves the table, so that the next start finds an archive it wrote
-        worker.launch.exited(process.exitValue());
-        synchronized (this) {
-            workers.remove(worker.id, worker);
-            live.remove(process);
-        }
-        worker.lease.close();
-        closeQuietly(process);
-        worker.settled.complete(null);
+        int status = process.exitValue();
+        worker.launch.exited(status);
         Optional<CrashReport.Findings> crash = CrashReport.read(WorkerCommandLine.crashReport(config.logDir(), process.pid()));
-        metrics.workerExit(process.exitValue(), crash.map(CrashReport.Findings::signal));
-        String how = ExitStatus.describe(process.exitValue()) + crash.map(CrashReport.Findings::summary).orElse("");
-        if (process.exitValue() == 0) {
+        String how = ExitStatus.describe(status) + crash.map(CrashReport.Findings::summary).orElse("");
+        if (status == 0) {
             LOG.info("worker {} (pid {}) {}", Long.toUnsignedString(worker.id), process.pid(), how);
         } else {
             LOG.warn("worker {} (pid {}) {}", Long.toUnsignedString(worker.id), process.pid(), how);
         }
+        synchronized (this) {
+            workers.remove(worker.id, worker);
+            live.remove(process);
+        }
+        metrics.workerExit(status, crash.map(CrashReport.Findings::signal));
+        worker.lease.close();
+        closeQuietly(process);
+        worker.settled.complete(null);
     }
 
     private WorkerStartReply refused(WorkerStartRequest request, Refusal refusal, String peer) {
