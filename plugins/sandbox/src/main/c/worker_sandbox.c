@@ -384,8 +384,17 @@ static struct connection *connection_new(int fd, int outgoing, uint64_t peer_id)
 	return conn;
 }
 
-/* Completes the sends whose frames are wholly written. */
-static void complete_sends(struct sandbox *sb, const struct connection *conn)
+/* Closes the socket and frees the connection; the caller has taken it off its list. */
+static void connection_free(struct connection *conn)
+{
+	close(conn->fd);
+	queue_free(&conn->in);
+	queue_free(&conn->out);
+	free(conn);
+}
+
+/* Answers, with status, the sends on conn whose frames end at or before byte up_to. */
+static void finish_sends(struct sandbox *sb, const struct connection *conn, uint64_t up_to, urom_status_t status)
 {
 	urom_list_link_t *it = sb->sends.next;
 
@@ -393,9 +402,9 @@ static void complete_sends(struct sandbox *sb, const struct connection *conn)
 		struct send_op *send = (struct send_op *)it;
 
 		it = it->next;
-		if (send->connection == conn && send->frame_end <= conn->bytes_written) {
+		if (send->connection == conn && send->frame_end <= up_to) {
 			link_remove(&send->link);
-			notify_tag_send(sb, &send->reply, UROM_SUCCESS);
+			notify_tag_send(sb, &send->reply, status);
 			free(send);
 		}
 	}
@@ -419,7 +428,7 @@ static int connection_flush(struct sandbox *sb, struct connection *conn)
 		queue_consume(&conn->out, (size_t)written);
 		conn->bytes_written += (uint64_t)written;
 	}
-	complete_sends(sb, conn);
+	finish_sends(sb, conn, conn->bytes_written, UROM_SUCCESS);
 	return 0;
 }
 
@@ -450,28 +459,14 @@ static int connection_queue_frame(struct connection *conn, uint32_t kind, const 
  */
 static void connection_end(struct sandbox *sb, struct connection *conn, int clean)
 {
-	urom_list_link_t *it = sb->sends.next;
-
-	while (it != &sb->sends) {
-		struct send_op *send = (struct send_op *)it;
-
-		it = it->next;
-		if (send->connection == conn) {
-			link_remove(&send->link);
-			notify_tag_send(sb, &send->reply, UROM_ERR_CONNECTION_RESET);
-			free(send);
-		}
-	}
+	finish_sends(sb, conn, UINT64_MAX, UROM_ERR_CONNECTION_RESET);
 	if (!clean) {
 		UROM_LOG_WARN("connection with peer %llu ended without BYE: waiting receives fail with CONNECTION_RESET",
 			      (unsigned long long)conn->peer_id);
 		fail_all_receives(sb, UROM_ERR_CONNECTION_RESET);
 	}
 	link_remove(&conn->link);
-	close(conn->fd);
-	queue_free(&conn->in);
-	queue_free(&conn->out);
-	free(conn);
+	connection_free(conn);
 }
 
 #define READ_ENDED 1
@@ -618,9 +613,9 @@ static urom_status_t connect_peer(struct sandbox *sb, uint64_t dest, struct conn
 	if (conn == NULL || connection_queue_frame(conn, FRAME_HELLO, hello, sizeof(hello), NULL, 0) != 0) {
 		UROM_LOG_ERR("cannot allocate the connection to peer %llu", (unsigned long long)dest);
 		if (conn != NULL)
-			queue_free(&conn->out);
-		free(conn);
-		close(fd);
+			connection_free(conn);
+		else
+			close(fd);
 		return UROM_ERR_NO_MEMORY;
 	}
 	link_append(&sb->connections, &conn->link);
@@ -992,10 +987,7 @@ static void sandbox_free(struct sandbox *sb)
 		struct connection *conn = (struct connection *)sb->connections.next;
 
 		link_remove(&conn->link);
-		close(conn->fd);
-		queue_free(&conn->in);
-		queue_free(&conn->out);
-		free(conn);
+		connection_free(conn);
 	}
 	while (!list_empty(&sb->regions)) {
 		struct region *region = (struct region *)sb->regions.next;

@@ -26,20 +26,8 @@ final class Abi {
 
     static final int LINK_PREV = 0;
     static final int LINK_NEXT = 8;
-    static final int LINK_SIZE = 16;
 
-    static final int CMD_DEST_ID = 16;
-    static final int CMD_TYPE = 24;
-    static final int CMD_CONTEXT = 32;
-    static final int CMD_LEN = 40;
     static final int CMD_PAYLOAD = 48;
-
-    static final int NOTIF_DEST_ID = 16;
-    static final int NOTIF_TYPE = 24;
-    static final int NOTIF_CONTEXT = 32;
-    static final int NOTIF_LEN = 40;
-    static final int NOTIF_STATUS = 48;
-    static final int NOTIF_PAYLOAD = 56;
 
     static final int NOTIFY_TYPE = 0;
     static final int NOTIFY_CONTEXT = 8;

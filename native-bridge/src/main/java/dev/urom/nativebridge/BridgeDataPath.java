@@ -64,7 +64,6 @@ final class BridgeDataPath {
         if (bound) {
             return;
         }
-        NativeLogBridge.install();
         try {
             Native.register(BridgeDataPath.class, NativeLogBridge.library());
         } catch (UnsatisfiedLinkError e) {

@@ -21,6 +21,23 @@ public final class NativeFixtures {
 
     private NativeFixtures() {}
 
+    /**
+     * A file the build made and named in a system property (a plugin the module built, say).
+     *
+     * @throws AssertionError when the property is not set or the file does not exist
+     */
+    public static Path builtFile(String property) {
+        String value = System.getProperty(property);
+        if (value == null || value.isBlank()) {
+            throw new AssertionError("system property " + property + " is not set; the module's pom sets it");
+        }
+        Path path = Path.of(value).toAbsolutePath();
+        if (!Files.isRegularFile(path)) {
+            throw new AssertionError(property + "=" + value + " does not exist; build the module with mvn verify");
+        }
+        return path;
+    }
+
     /** The spi C include directory, from system property {@value #INCLUDE_DIR_PROPERTY}. */
     public static Path includeDir() {
         String value = System.getProperty(INCLUDE_DIR_PROPERTY);

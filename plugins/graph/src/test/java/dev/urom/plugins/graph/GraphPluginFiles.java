@@ -1,6 +1,6 @@
 package dev.urom.plugins.graph;
 
-import java.nio.file.Files;
+import dev.urom.nativebridge.testkit.NativeFixtures;
 import java.nio.file.Path;
 
 /** Where the build put the two graph plugins; the module's pom passes their paths as system properties. */
@@ -12,23 +12,11 @@ final class GraphPluginFiles {
 
     /** {@code worker_graph.so}, built in the compile phase. */
     static Path nativePlugin() {
-        return existing(NATIVE_PROPERTY);
+        return NativeFixtures.builtFile(NATIVE_PROPERTY);
     }
 
     /** {@code worker_graph_java.jar}, built in the package phase (integration tests only). */
     static Path javaPlugin() {
-        return existing(JAVA_PROPERTY);
-    }
-
-    private static Path existing(String property) {
-        String value = System.getProperty(property);
-        if (value == null || value.isBlank()) {
-            throw new AssertionError("system property " + property + " is not set; the module's pom sets it for surefire and failsafe");
-        }
-        Path path = Path.of(value).toAbsolutePath();
-        if (!Files.isRegularFile(path)) {
-            throw new AssertionError(property + "=" + value + " does not exist; build the module with mvn verify");
-        }
-        return path;
+        return NativeFixtures.builtFile(JAVA_PROPERTY);
     }
 }

@@ -131,9 +131,8 @@ final class FrameReader {
 
     private static void copy(ByteBuffer from, ByteBuffer to) {
         int n = Math.min(from.remaining(), to.remaining());
-        ByteBuffer slice = from.slice();
-        slice.limit(n);
-        to.put(slice);
+        to.put(to.position(), from, from.position(), n);
+        to.position(to.position() + n);
         from.position(from.position() + n);
     }
 }

@@ -29,11 +29,17 @@ final class Frames {
 
     /** A MESSAGE frame, ready to write. */
     static ByteBuffer message(long tag, byte[] data) {
-        if (data.length > MAX_MESSAGE_BYTES) {
-            throw new IllegalArgumentException("message of " + data.length + " bytes exceeds the " + MAX_MESSAGE_BYTES + "-byte limit");
+        return message(tag, ByteBuffer.wrap(data));
+    }
+
+    /** A MESSAGE frame of the bytes remaining in {@code data} (copied now; {@code data}'s position is left as it is). */
+    static ByteBuffer message(long tag, ByteBuffer data) {
+        int length = data.remaining();
+        if (length > MAX_MESSAGE_BYTES) {
+            throw new IllegalArgumentException("message of " + length + " bytes exceeds the " + MAX_MESSAGE_BYTES + "-byte limit");
         }
-        return buffer(HEADER_BYTES + MESSAGE_HEADER_BYTES + data.length).putInt(MAGIC).putInt(MESSAGE).putLong(tag)
-                .putLong(data.length).put(data).flip();
+        return buffer(HEADER_BYTES + MESSAGE_HEADER_BYTES + length).putInt(MAGIC).putInt(MESSAGE).putLong(tag)
+                .putLong(length).put(data.duplicate()).flip();
     }
 
     /** A BYE frame, ready to write. */

@@ -6,6 +6,7 @@ import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -101,11 +102,9 @@ final class MappedRegions {
         }
     }
 
-    /** A copy of {@code count} bytes at {@code offset} of region {@code memhId}; {@link #check} first. */
-    byte[] read(long memhId, long offset, int count) throws UromException {
-        byte[] data = new byte[count];
-        region(memhId).get((int) offset, data);
-        return data;
+    /** A view of {@code count} bytes at {@code offset} of region {@code memhId}, not a copy; {@link #check} first. */
+    ByteBuffer slice(long memhId, long offset, int count) throws UromException {
+        return region(memhId).slice((int) offset, count);
     }
 
     /** Writes {@code data} at {@code offset} of region {@code memhId}; {@link #check} first. */

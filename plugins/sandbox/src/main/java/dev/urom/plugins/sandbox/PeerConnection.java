@@ -132,11 +132,8 @@ final class PeerConnection<T> {
      */
     boolean flush(List<? super T> written) {
         try {
-            if (!connected) {
-                if (!channel.finishConnect()) {
-                    return true;
-                }
-                connected = true;
+            if (!finishConnecting()) {
+                return true;
             }
             Pending<T> head;
             while ((head = queue.peek()) != null) {
@@ -156,6 +153,14 @@ final class PeerConnection<T> {
         }
     }
 
+    /** Whether the connection is established, finishing a connect in progress if it can be now. */
+    private boolean finishConnecting() throws IOException {
+        if (!connected) {
+            connected = channel.finishConnect();
+        }
+        return connected;
+    }
+
     /**
      * Reads everything available now through {@code scratch} and feeds it to the reader, which
      * reports each frame to the listener.
@@ -165,11 +170,8 @@ final class PeerConnection<T> {
      */
     ReadEnd read(ByteBuffer scratch) {
         try {
-            if (!connected) {
-                if (!channel.finishConnect()) {
-                    return ReadEnd.OPEN;
-                }
-                connected = true;
+            if (!finishConnecting()) {
+                return ReadEnd.OPEN;
             }
             while (true) {
                 scratch.clear();

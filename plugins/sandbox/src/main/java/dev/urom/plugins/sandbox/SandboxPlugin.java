@@ -160,7 +160,7 @@ public final class SandboxPlugin implements PluginIface {
             throw new UromException(UromStatus.INVALID_VALUE, "TAG_SEND of " + Long.toUnsignedString(send.count())
                     + " bytes refused: a message is at most " + Frames.MAX_MESSAGE_BYTES + " bytes");
         }
-        byte[] data = send.memhId() == 0 ? send.data() : regions.read(send.memhId(), send.buffer(), (int) send.count());
+        ByteBuffer data = send.memhId() == 0 ? ByteBuffer.wrap(send.data()) : regions.slice(send.memhId(), send.buffer(), (int) send.count());
         PeerConnection<WorkerCommand> connection = connectionTo(send.dest());
         connection.enqueue(Frames.message(send.tag(), data), command);
         flush(connection);
@@ -196,9 +196,10 @@ public final class SandboxPlugin implements PluginIface {
             return;
         }
         pollSockets();
-        for (PeerConnection<WorkerCommand> connection : new ArrayList<>(connections)) {
-            if (!connection.idle()) {
-                flush(connection);
+        for (int i = 0; i < connections.size(); ) {
+            PeerConnection<WorkerCommand> connection = connections.get(i);
+            if (connection.idle() || !flush(connection)) {
+                i++;
             }
         }
         while (!ready.isEmpty()) {
@@ -206,9 +207,12 @@ public final class SandboxPlugin implements PluginIface {
         }
     }
 
-    /** Writes what {@code connection} takes now, answering each send written; ends it when it failed. */
-    private void flush(PeerConnection<WorkerCommand> connection) {
-        written.clear();
+    /**
+     * Writes what {@code connection} takes now, answering each send written; ends it when it failed.
+     *
+     * @return whether the connection was ended (and left {@code connections})
+     */
+    private boolean flush(PeerConnection<WorkerCommand> connection) {
         boolean alive = connection.flush(written);
         for (WorkerCommand command : written) {
             answerSend(command, UromStatus.SUCCESS);
@@ -217,6 +221,7 @@ public final class SandboxPlugin implements PluginIface {
         if (!alive) {
             end(connection, connection.byeReceived());
         }
+        return !alive;
     }
 
     /**

@@ -11,6 +11,7 @@ import dev.urom.framework.worker.WorkerHostConfig;
 import dev.urom.plugins.sandbox.SandboxCommand.MemMap;
 import dev.urom.plugins.sandbox.SandboxCommand.TagRecv;
 import dev.urom.plugins.sandbox.SandboxCommand.TagSend;
+import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.spi.DomainLookups;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
@@ -173,22 +174,10 @@ class SandboxMixedJavaIT {
     }
 
     private static Path so() {
-        return existing("urom.sandbox.so");
+        return NativeFixtures.builtFile("urom.sandbox.so");
     }
 
     private static Path jar() {
-        return existing("urom.sandbox.jar");
-    }
-
-    private static Path existing(String property) {
-        String value = System.getProperty(property);
-        if (value == null || value.isBlank()) {
-            throw new AssertionError("system property " + property + " is not set; the module's pom sets it for failsafe");
-        }
-        Path path = Path.of(value).toAbsolutePath();
-        if (!Files.isRegularFile(path)) {
-            throw new AssertionError(property + "=" + value + " does not exist; build the module with mvn verify");
-        }
-        return path;
+        return NativeFixtures.builtFile("urom.sandbox.jar");
     }
 }

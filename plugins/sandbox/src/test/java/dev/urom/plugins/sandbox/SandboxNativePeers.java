@@ -7,6 +7,7 @@ import dev.urom.framework.worker.PluginSpec;
 import dev.urom.framework.worker.WorkerHost;
 import dev.urom.framework.worker.WorkerHostConfig;
 import dev.urom.nativebridge.NativePlugin;
+import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.spi.DomainLookups;
 import dev.urom.spi.PluginIface;
 import dev.urom.spi.UromException;
@@ -43,7 +44,7 @@ final class SandboxNativePeers implements AutoCloseable {
     private long nextContext = 100;
 
     SandboxNativePeers(Path dir) throws IOException {
-        Path so = builtLibrary();
+        Path so = NativeFixtures.builtFile(SO_PROPERTY);
         Path soA = Files.copy(so, dir.resolve("worker_sandbox_a.so"), StandardCopyOption.REPLACE_EXISTING);
         Path soB = Files.copy(so, dir.resolve("worker_sandbox_b.so"), StandardCopyOption.REPLACE_EXISTING);
         WorkerHostConfig config = WorkerHostConfig.defaults().withDomain(new TestDomain());
@@ -62,18 +63,6 @@ final class SandboxNativePeers implements AutoCloseable {
         WorkerHost host = WorkerHost.open(workerId, List.of(new PluginSpec(so, PLUGIN_ID)), loader, config);
         assertThat(host.failures()).as("plugins that failed to load or open").isEmpty();
         return host;
-    }
-
-    static Path builtLibrary() {
-        String value = System.getProperty(SO_PROPERTY);
-        if (value == null || value.isBlank()) {
-            throw new AssertionError("system property " + SO_PROPERTY + " is not set; the module's pom sets it");
-        }
-        Path path = Path.of(value).toAbsolutePath();
-        if (!Files.isRegularFile(path)) {
-            throw new AssertionError(SO_PROPERTY + "=" + value + " does not exist; build the module with mvn verify");
-        }
-        return path;
     }
 
     static PluginIface plugin(WorkerHost host) {
