@@ -48,7 +48,7 @@ public final class TcpRendezvousAllgather implements OobAllgather, AutoCloseable
     private final ExecutorService thread;
     private final ServerSocket server;
     private final Link[] peers;
-    private Link toRoot;
+    private volatile Link toRoot;
     private volatile String broken;
 
     /**
@@ -91,11 +91,29 @@ public final class TcpRendezvousAllgather implements OobAllgather, AutoCloseable
         byte[] block = java.util.Arrays.copyOf(send, len);
         OobRequest request = new OobRequest();
         try {
-            thread.execute(() -> runRound(block, recv, request));
+            thread.execute(new Round(block, recv, request));
         } catch (RejectedExecutionException e) {
             throw new UromException(UromStatus.BAD_STATE, "the allgather of rank " + rank + " is closed");
         }
         return request;
+    }
+
+    /** One queued allgather; {@link #close} fails those that never ran. */
+    private final class Round implements Runnable {
+        private final byte[] block;
+        private final byte[] recv;
+        private final OobRequest request;
+
+        Round(byte[] block, byte[] recv, OobRequest request) {
+            this.block = block;
+            this.recv = recv;
+            this.request = request;
+        }
+
+        @Override
+        public void run() {
+            runRound(block, recv, request);
+        }
     }
 
     private void runRound(byte[] block, byte[] recv, OobRequest request) {
@@ -286,10 +304,17 @@ public final class TcpRendezvousAllgather implements OobAllgather, AutoCloseable
         return rank;
     }
 
-    /** Closes every socket and ends the round thread; rounds not yet run fail. */
+    /**
+     * Closes every socket and ends the round thread: the round running fails with IO_FAILED, rounds
+     * not yet run with BAD_STATE.
+     */
     @Override
     public void close() {
-        thread.shutdownNow();
+        for (Runnable queued : thread.shutdownNow()) {
+            if (queued instanceof Round round) {
+                round.request.fail(new UromException(UromStatus.BAD_STATE, "the allgather of rank " + rank + " was closed before this round ran"));
+            }
+        }
         closeQuietly(toRoot);
         for (Link link : peers) {
             closeQuietly(link);

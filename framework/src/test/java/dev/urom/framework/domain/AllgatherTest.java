@@ -44,6 +44,17 @@ class AllgatherTest {
         return null;
     }
 
+    /** Like {@link #await}, but an AssertionError when the request is not done within 30 s. */
+    private static void awaitWithin(OobAllgather oob, OobRequest request) throws UromException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!oob.test(request)) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("the allgather request was not done within 30 s");
+            }
+            LockSupport.parkNanos(100_000);
+        }
+    }
+
     /** Runs two rounds on every rank, each on its own thread; returns what each rank received per round. */
     private List<List<byte[]>> twoRounds(List<? extends OobAllgather> ranks, int[] lens) throws Exception {
         List<Future<List<byte[]>>> futures = new ArrayList<>();
@@ -142,6 +153,27 @@ class AllgatherTest {
                 .isInstanceOf(UromException.class)
                 .satisfies(u -> assertThat(((UromException) u).status()).isEqualTo(UromStatus.INVALID_VALUE))
                 .hasMessage("allgather ranks disagree on the size: rank 0 has 2, rank 1 has 3"));
+    }
+
+    @Test
+    void closingFailsTheRoundInProgressAndTheRoundsQueuedBehindIt() throws Exception {
+        try (java.net.ServerSocket silentRoot = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            TcpRendezvousAllgather rank1 = new TcpRendezvousAllgather(1, 2, (InetSocketAddress) silentRoot.getLocalSocketAddress());
+            tcp.add(rank1);
+            OobRequest running = rank1.allgather(block(0, 1, 4), new byte[8], 4);
+            OobRequest queued = rank1.allgather(block(1, 1, 4), new byte[8], 4);
+            try (java.net.Socket fromRank1 = silentRoot.accept()) {
+                assertThat(fromRank1.getInputStream().readNBytes(16)).as("rank 1's header and block").hasSize(16);
+
+                rank1.close();
+
+                assertThatThrownBy(() -> awaitWithin(rank1, running))
+                        .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.IO_FAILED));
+                assertThatThrownBy(() -> awaitWithin(rank1, queued))
+                        .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.BAD_STATE))
+                        .hasMessage("the allgather of rank 1 was closed before this round ran");
+            }
+        }
     }
 
     @Test
