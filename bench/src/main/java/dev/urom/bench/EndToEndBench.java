@@ -1,5 +1,6 @@
 package dev.urom.bench;
 
+import dev.urom.framework.host.GraphClient;
 import dev.urom.framework.wire.FrameCodec;
 import dev.urom.framework.wire.Message;
 import dev.urom.spi.UromStatus;
@@ -49,9 +50,9 @@ public final class EndToEndBench {
     static Report run(BenchOptions options) throws IOException, InterruptedException {
         int commandFrame = FrameCodec.encode(0, ServiceBench.loopbackCommand(1)).remaining();
         int notifyFrame = FrameCodec.encode(0, new Message.Notify(ServiceBench.FRAME_SIZE_PLUGIN_ID, 1, UromStatus.SUCCESS,
-                ServiceBench.loopbackPayload(1))).remaining();
+                GraphClient.loopbackCommand(1))).remaining();
         int commandBody = ServiceBench.loopbackCommand(1).sizeWithHeader();
-        int notifyBody = Message.Notify.HEADER_BYTES + ServiceBench.loopbackPayload(1).length;
+        int notifyBody = Message.Notify.HEADER_BYTES + GraphClient.loopbackCommand(1).length;
         Path workDir = Files.createTempDirectory("urom-e2e");
         Thread removeWorkDir = new Thread(() -> deleteTree(workDir), "urom-bench-cleanup");
         Runtime.getRuntime().addShutdownHook(removeWorkDir);

@@ -6,13 +6,10 @@ import dev.urom.framework.host.Worker;
 import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.framework.wire.ServicePlugin;
-import dev.urom.nativebridge.NativeArtifacts;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.spi.UromException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -34,8 +31,7 @@ import java.util.function.Consumer;
  * API ({@link UromService}, {@link Worker}, {@link GraphClient}) drives one worker process loaded
  * with both plugins, then starts and stops workers to time their start.
  *
- * <p>The daemon gets {@code urom.native.dir} as the distribution's launcher sets it, so its
- * workers find the native files without unpacking them again. Not thread-safe. Failures throw
+ * <p>Not thread-safe. Failures throw
  * {@link IllegalStateException} with one line; the daemon and every worker are gone when
  * {@link #run} returns or throws.
  */
@@ -71,21 +67,14 @@ final class ServiceBench {
 
     /** A LOOPBACK of {@code value}, as the wire carries it. */
     static Message.Command loopbackCommand(long value) {
-        return new Message.Command(FRAME_SIZE_PLUGIN_ID, value, loopbackPayload(value));
-    }
-
-    /** The graph plugin's LOOPBACK bytes, command and notification alike. */
-    static byte[] loopbackPayload(long value) {
-        return ByteBuffer.allocate(GraphClient.MESSAGE_BYTES).order(ByteOrder.LITTLE_ENDIAN)
-                .putLong(GraphClient.LOOPBACK).putLong(value).array();
+        return new Message.Command(FRAME_SIZE_PLUGIN_ID, value, GraphClient.loopbackCommand(value));
     }
 
     /**
      * The configuration of a private daemon: its socket and log folder in {@code workDir}, plugins
-     * from {@code pluginDir}; sets {@code urom.native.dir} and configures the daemon's logging.
+     * from {@code pluginDir}; configures the daemon's logging.
      */
     static DaemonConfig privateDaemon(Path workDir, Path pluginDir) {
-        System.setProperty(NativeArtifacts.NATIVE_DIR_PROPERTY, NativeArtifacts.bridgeLibrary().getParent().toString());
         return Daemon.configureLogging(DaemonConfig.defaults()
                 .withListen(ServiceAddress.parse("unix:" + workDir.resolve("daemon.sock")))
                 .withLogDir(workDir.resolve("log"))

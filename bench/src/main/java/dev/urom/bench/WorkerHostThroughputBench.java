@@ -1,5 +1,6 @@
 package dev.urom.bench;
 
+import dev.urom.framework.host.GraphClient;
 import dev.urom.framework.javaplugin.JavaPluginLoader;
 import dev.urom.framework.worker.PluginLoader;
 import dev.urom.framework.worker.PluginSpec;
@@ -10,8 +11,6 @@ import dev.urom.service.metrics.WorkerStats;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerNotification;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -50,7 +49,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 3, time = 2)
 public class WorkerHostThroughputBench {
     private static final long PLUGIN_ID = 1;
-    private static final long LOOPBACK = 0;
 
     @Param({"native", "java"})
     public String plugin;
@@ -84,7 +82,7 @@ public class WorkerHostThroughputBench {
     @Benchmark
     public WorkerNotification loopback() {
         long data = ++context;
-        WorkerCommand command = new WorkerCommand(0, PLUGIN_ID, data, loopbackPayload(data));
+        WorkerCommand command = new WorkerCommand(0, PLUGIN_ID, data, GraphClient.loopbackCommand(data));
         answer = null;
         host.submit(command);
         while (answer == null) {
@@ -99,7 +97,7 @@ public class WorkerHostThroughputBench {
     @Benchmark
     public WorkerNotification loopbackCounted() {
         long data = ++context;
-        WorkerCommand command = new WorkerCommand(0, PLUGIN_ID, data, loopbackPayload(data));
+        WorkerCommand command = new WorkerCommand(0, PLUGIN_ID, data, GraphClient.loopbackCommand(data));
         answer = null;
         stats.commandArrived(0, PLUGIN_ID, data, System.nanoTime());
         host.submit(command);
@@ -113,7 +111,4 @@ public class WorkerHostThroughputBench {
         return answer;
     }
 
-    private static byte[] loopbackPayload(long data) {
-        return ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(LOOPBACK).putLong(data).array();
-    }
 }

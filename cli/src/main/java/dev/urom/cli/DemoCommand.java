@@ -1,10 +1,11 @@
 package dev.urom.cli;
 
 import dev.urom.framework.discovery.DiscoveredPlugin;
-import dev.urom.spi.UromStatus;
-import dev.urom.spi.WorkerNotification;
+import dev.urom.framework.host.GraphClient;
 import dev.urom.framework.host.UromService;
 import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
+import dev.urom.spi.WorkerNotification;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -14,9 +15,9 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code urom demo}: first runs the graph plugin's LOOPBACK on the C plugin and on the Java plugin,
@@ -29,7 +30,6 @@ import picocli.CommandLine.Model.CommandSpec;
 final class DemoCommand implements Callable<Integer> {
     static final String NATIVE_GRAPH = "worker_graph";
     static final String JAVA_GRAPH = "worker_graph_java";
-    private static final long LOOPBACK = 0;
     private static final long[] VALUES = {0, 1, 42, 0xdead_beefL, -1, Long.MIN_VALUE};
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
@@ -64,10 +64,10 @@ final class DemoCommand implements Callable<Integer> {
             boolean allAlike = true;
             out.printf("%-22s  %-26s  %-26s  %s%n", "LOOPBACK value", NATIVE_GRAPH, JAVA_GRAPH, "alike");
             for (long value : VALUES) {
-                WorkerNotification c = worker.call(graphs.get(0), loopback(value), TIMEOUT);
-                WorkerNotification java = worker.call(graphs.get(1), loopback(value), TIMEOUT);
+                WorkerNotification c = worker.call(graphs.get(0), GraphClient.loopbackCommand(value), TIMEOUT);
+                WorkerNotification java = worker.call(graphs.get(1), GraphClient.loopbackCommand(value), TIMEOUT);
                 boolean alike = c.status() == UromStatus.SUCCESS && c.status() == java.status()
-                        && Arrays.equals(c.payload(), java.payload()) && Arrays.equals(c.payload(), loopback(value));
+                        && Arrays.equals(c.payload(), java.payload()) && Arrays.equals(c.payload(), GraphClient.loopbackCommand(value));
                 allAlike &= alike;
                 out.printf("0x%016x    %-26s  %-26s  %s%n", value, describe(c), describe(java), alike ? "yes" : "NO");
             }
@@ -109,7 +109,7 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private double timeLoopbacks(LocalWorker worker, DiscoveredPlugin graph) {
-        byte[] command = loopback(7);
+        byte[] command = GraphClient.loopbackCommand(7);
         for (int i = 0; i < rounds / 4; i++) {
             worker.call(graph, command, TIMEOUT);
         }
@@ -121,10 +121,6 @@ final class DemoCommand implements Callable<Integer> {
             }
         }
         return (double) (System.nanoTime() - start) / Math.max(1, rounds);
-    }
-
-    static byte[] loopback(long value) {
-        return ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(LOOPBACK).putLong(value).array();
     }
 
     private static String describe(WorkerNotification answer) {

@@ -149,10 +149,6 @@ final class PingPongCommand implements Callable<Integer> {
     private Process start(String address, int rank, String rendezvous) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 ProcessHandle.current().info().command().orElse("java"), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
-        String nativeDir = System.getProperty("urom.native.dir");
-        if (nativeDir != null) {
-            command.add("-Durom.native.dir=" + nativeDir);
-        }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "ping-pong-rank",
                 "--service", address, "--rank", Integer.toString(rank), "--size", Integer.toString(ranks),
                 "--rendezvous", rendezvous, "--message", message, "--plugin", pluginOf(rank),

@@ -14,7 +14,6 @@ import dev.urom.spi.PluginInfo;
 import java.io.PrintWriter;
 import java.math.BigInteger;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -139,7 +138,7 @@ final class PluginsCommand implements Callable<Integer> {
     }
 
     static String kind(DiscoveredPlugin plugin) {
-        return plugin.kind().name().toLowerCase(Locale.ROOT);
+        return plugin.kind().label();
     }
 
     static BigInteger unsigned(long value) {

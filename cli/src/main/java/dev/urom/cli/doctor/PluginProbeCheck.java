@@ -6,7 +6,6 @@ import dev.urom.framework.discovery.Rejection;
 import dev.urom.framework.discovery.ScanResult;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Does every plugin on {@code UROM_PLUGIN_PATH} pass the probe? Scans the path as the daemon
@@ -37,7 +36,7 @@ public final class PluginProbeCheck implements Check {
         }
         List<String> accepted = new ArrayList<>();
         for (DiscoveredPlugin plugin : result.plugins()) {
-            accepted.add(plugin.info().name() + " (" + plugin.kind().name().toLowerCase(Locale.ROOT) + ")");
+            accepted.add(plugin.info().name() + " (" + plugin.kind().label() + ")");
         }
         String acceptedText = accepted.size() + " accepted" + (accepted.isEmpty() ? "" : ": " + String.join(", ", accepted));
         if (result.rejected().isEmpty() && !accepted.isEmpty()) {

@@ -107,10 +107,6 @@ class ServiceEndToEndTest {
         return future.get(SECONDS, TimeUnit.SECONDS);
     }
 
-    private static byte[] loopbackCommand(long value) {
-        return ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(GraphClient.LOOPBACK).putLong(value).array();
-    }
-
     private static byte[] op(char c) {
         return new byte[] {(byte) c};
     }
@@ -267,7 +263,7 @@ class ServiceEndToEndTest {
             assertThat(answer).isInstanceOf(Message.Notify.class);
             assertThat(((Message.Notify) answer).status()).isEqualTo(UromStatus.TOO_BIG);
             assertThat(((Message.Notify) answer).uromContext()).isEqualTo(99);
-            raw.send(0, new Message.Command(graphId, 100, loopbackCommand(8)));
+            raw.send(0, new Message.Command(graphId, 100, GraphClient.loopbackCommand(8)));
             assertThat(((Message.Notify) raw.receive().message()).status()).isEqualTo(UromStatus.SUCCESS);
             raw.send(0, new Message.Stop());
         }

@@ -1,5 +1,6 @@
 package dev.urom.framework.discovery;
 
+import java.util.Locale;
 import java.util.Optional;
 
 /** The two kinds of plugin file, told apart by their extension. */
@@ -8,6 +9,11 @@ public enum PluginKind {
     NATIVE,
     /** A PF4J jar or zip whose {@code Plugin-Class} implements {@code PluginIface}. */
     JAVA;
+
+    /** The kind as listings and the wire spell it: {@code native} or {@code java}. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
 
     /** The kind of a file named {@code fileName}, or empty when it is not a plugin candidate. */
     public static Optional<PluginKind> ofFileName(String fileName) {

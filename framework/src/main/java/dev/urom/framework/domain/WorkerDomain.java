@@ -25,11 +25,6 @@ public final class WorkerDomain {
         table = requireNonNull(newTable, "newTable is null");
     }
 
-    /** The table installed last; null before the first. */
-    public DomainTable table() {
-        return table;
-    }
-
     /**
      * The look-ups of the plugin with {@code pluginId}: an address is the one the same plugin
      * published at that peer; when the peer has no such plugin but published exactly one address,

@@ -130,9 +130,10 @@ public final class Domain {
                 throw new UromException(UromStatus.BAD_STATE, "worker " + Long.toUnsignedString(w.id()) + " is " + w.state() + ", not RUNNING");
             }
         }
+        List<DomainPeer.Segment> segments = segments();
         List<DomainPeer> local = new ArrayList<>();
         for (int i = 0; i < workers.size(); i++) {
-            local.add(new DomainPeer(domainIds[i], addresses(workers.get(i)), segments()));
+            local.add(new DomainPeer(domainIds[i], addresses(workers.get(i)), segments));
         }
         byte[] block = FrameCodec.encodeDomainPeers(local);
         byte[] lengths = new byte[size * LENGTH_BYTES];

@@ -28,8 +28,12 @@ public final class GraphClient {
      *     16-byte LOOPBACK
      */
     public static CompletableFuture<Long> loopback(Worker worker, long graphPluginId, long value) {
-        byte[] command = ByteBuffer.allocate(MESSAGE_BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(LOOPBACK).putLong(value).array();
-        return worker.submit(graphPluginId, command).thenApply(GraphClient::echoedValue);
+        return worker.submit(graphPluginId, loopbackCommand(value)).thenApply(GraphClient::echoedValue);
+    }
+
+    /** The bytes of a LOOPBACK of {@code value}: the command and, from a working plugin, its answer. */
+    public static byte[] loopbackCommand(long value) {
+        return ByteBuffer.allocate(MESSAGE_BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(LOOPBACK).putLong(value).array();
     }
 
     private static long echoedValue(Notification n) {

@@ -21,7 +21,11 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class FrameChannel implements AutoCloseable {
     private final SocketChannel channel;
     private final ReentrantLock sendLock = new ReentrantLock();
+    /** Frames up to this size are read into {@link #frame}, larger ones into a buffer of their own. */
+    private static final int REUSED_FRAME_BYTES = 64 * 1024;
+
     private final ByteBuffer lengthField = ByteBuffer.allocate(Protocol.LENGTH_FIELD_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    private ByteBuffer frame = ByteBuffer.allocate(0);
     private volatile int frameLimit;
 
     /**
@@ -40,10 +44,6 @@ public final class FrameChannel implements AutoCloseable {
     public void setFrameLimit(int frameLimit) {
         FrameLimits.checkLimit(frameLimit);
         this.frameLimit = frameLimit;
-    }
-
-    public int frameLimit() {
-        return frameLimit;
     }
 
     /** Sends one frame. Thread-safe. */
@@ -76,11 +76,22 @@ public final class FrameChannel implements AutoCloseable {
             throw new EOFException("connection closed by the peer");
         }
         int length = FrameLimits.check(lengthField.getInt(0), frameLimit);
-        ByteBuffer frame = ByteBuffer.allocate(length);
-        if (!readFully(frame)) {
+        ByteBuffer into = bufferFor(length);
+        if (!readFully(into)) {
             throw new EOFException("connection closed by the peer in the middle of a frame");
         }
-        return FrameCodec.decode(frame.flip());
+        return FrameCodec.decode(into.flip());
+    }
+
+    /** An empty buffer of {@code length} bytes; the decoder copies what it keeps, so one can serve every frame. */
+    private ByteBuffer bufferFor(int length) {
+        if (length > REUSED_FRAME_BYTES) {
+            return ByteBuffer.allocate(length);
+        }
+        if (frame.capacity() < length) {
+            frame = ByteBuffer.allocate(Math.max(length, Math.min(2 * frame.capacity(), REUSED_FRAME_BYTES)));
+        }
+        return frame.clear().limit(length);
     }
 
     /** Fills {@code buf}; false when the stream ended first. */

@@ -16,15 +16,10 @@ import java.util.List;
 public final class FrameDecoder {
     private final ByteBuffer lengthField = ByteBuffer.allocate(Protocol.LENGTH_FIELD_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     private ByteBuffer partial;
-    private int frameLimit;
+    private final int frameLimit;
 
     /** @param frameLimit most bytes after a frame's length field */
     public FrameDecoder(int frameLimit) {
-        setFrameLimit(frameLimit);
-    }
-
-    /** Changes the limit for the frames that start after this call (e.g. after the handshake). */
-    public void setFrameLimit(int frameLimit) {
         FrameLimits.checkLimit(frameLimit);
         this.frameLimit = frameLimit;
     }

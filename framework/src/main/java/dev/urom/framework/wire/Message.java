@@ -3,6 +3,7 @@ package dev.urom.framework.wire;
 import static java.util.Objects.requireNonNull;
 
 import dev.urom.spi.UromStatus;
+import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerNotification;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -150,7 +151,7 @@ public sealed interface Message {
     /** COMMAND: {@code struct urom_worker_cmd}; {@code type} is the plugin id. */
     record Command(long type, long uromContext, byte[] payload) implements Message {
         /** Bytes before the payload: type, urom_context, len. */
-        public static final int HEADER_BYTES = 24;
+        public static final int HEADER_BYTES = WorkerCommand.HEADER_BYTES;
 
         public Command {
             requireNonNull(payload, "payload is null");

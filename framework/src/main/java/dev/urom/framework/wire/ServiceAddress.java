@@ -203,14 +203,24 @@ public record ServiceAddress(Path unixPath, String host, int port) {
         return isUnix() ? UnixDomainSocketAddress.of(unixPath) : new InetSocketAddress(host, port);
     }
 
-    /** A blocking socket connected to this address (TCP with {@code TCP_NODELAY}). */
+    /** A blocking socket connected to this address (TCP with {@code TCP_NODELAY}); a host name is looked up once. */
     public SocketChannel connect() throws IOException {
-        SocketChannel ch = SocketChannel.open(isUnix() ? StandardProtocolFamily.UNIX : protocolFamilyOfHost());
+        SocketAddress to;
+        StandardProtocolFamily family;
+        if (isUnix()) {
+            to = UnixDomainSocketAddress.of(unixPath);
+            family = StandardProtocolFamily.UNIX;
+        } else {
+            InetSocketAddress resolved = resolved();
+            to = resolved;
+            family = resolved.getAddress() instanceof java.net.Inet6Address ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
+        }
+        SocketChannel ch = SocketChannel.open(family);
         try {
             if (!isUnix()) {
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
             }
-            ch.connect(socketAddress());
+            ch.connect(to);
             return ch;
         } catch (IOException | RuntimeException e) {
             ch.close();
@@ -218,12 +228,12 @@ public record ServiceAddress(Path unixPath, String host, int port) {
         }
     }
 
-    private StandardProtocolFamily protocolFamilyOfHost() throws IOException {
+    private InetSocketAddress resolved() throws IOException {
         InetSocketAddress a = new InetSocketAddress(host, port);
         if (a.isUnresolved()) {
             throw new IOException("cannot resolve host '" + host + "'");
         }
-        return a.getAddress() instanceof java.net.Inet6Address ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
+        return a;
     }
 
     /**
