@@ -23,12 +23,10 @@ final class PrivateDaemon implements AutoCloseable {
 
     private final Path dir;
     private final Daemon daemon;
-    private final DaemonConfig config;
 
-    private PrivateDaemon(Path dir, Daemon daemon, DaemonConfig config) {
+    private PrivateDaemon(Path dir, Daemon daemon) {
         this.dir = dir;
         this.daemon = daemon;
-        this.config = config;
     }
 
     /**
@@ -49,7 +47,7 @@ final class PrivateDaemon implements AutoCloseable {
                     .withListen(ServiceAddress.unix(dir.resolve("urom.sock")))
                     .withLogDir(dir.resolve("log"))
                     .withPluginPath(pluginPath));
-            return new PrivateDaemon(dir, Daemon.start(config), config);
+            return new PrivateDaemon(dir, Daemon.start(config));
         } catch (IOException | RuntimeException e) {
             deleteTree(dir);
             throw new CliFailure("private daemon: " + e.getMessage());
@@ -61,7 +59,7 @@ final class PrivateDaemon implements AutoCloseable {
     }
 
     Path logDir() {
-        return config.logDir();
+        return daemon.config().logDir();
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
+import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -33,10 +34,10 @@ final class ControlConnection implements Runnable, AutoCloseable {
     private final String peer;
     private final int maxMessageSize;
     private final ControlRequests requests;
-    private final Runnable onEnd;
+    private final Consumer<ControlConnection> onEnd;
     private volatile boolean closing;
 
-    ControlConnection(FrameChannel channel, String peer, int maxMessageSize, ControlRequests requests, Runnable onEnd) {
+    ControlConnection(FrameChannel channel, String peer, int maxMessageSize, ControlRequests requests, Consumer<ControlConnection> onEnd) {
         this.channel = channel;
         this.peer = peer;
         this.maxMessageSize = maxMessageSize;
@@ -75,7 +76,7 @@ final class ControlConnection implements Runnable, AutoCloseable {
             LOG.error("{} failed", peer, e);
         } finally {
             channel.close();
-            onEnd.run();
+            onEnd.accept(this);
         }
     }
 

@@ -2,7 +2,6 @@ package dev.urom.service.daemon;
 
 import dev.urom.framework.discovery.DiscoveredPlugin;
 import dev.urom.framework.discovery.PluginDiscovery;
-import dev.urom.framework.discovery.PluginKind;
 import dev.urom.framework.discovery.ScanResult;
 import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Message.ErrorReply;
@@ -32,14 +31,12 @@ final class ControlRequests {
     private final PluginDiscovery discovery;
     private final StartRequestCheck check;
     private final WorkerSupervisor supervisor;
-    private final DaemonMetrics metrics;
 
-    ControlRequests(String pluginPath, PluginDiscovery discovery, StartRequestCheck check, WorkerSupervisor supervisor, DaemonMetrics metrics) {
+    ControlRequests(String pluginPath, PluginDiscovery discovery, StartRequestCheck check, WorkerSupervisor supervisor) {
         this.pluginPath = pluginPath;
         this.discovery = discovery;
         this.check = check;
         this.supervisor = supervisor;
-        this.metrics = metrics;
     }
 
     /** The reply to {@code request}; {@code peer} names the connection in log lines. */
@@ -74,15 +71,12 @@ final class ControlRequests {
         ScanResult scan = discovery.lastScan();
         Optional<Refusal> refusal = check.check(request, scan.idMask());
         if (refusal.isPresent()) {
-            Refusal r = refusal.get();
-            LOG.warn("WORKER_START from {} refused: {} {}", peer, r.status(), r.message());
-            metrics.workerStart(DaemonMetrics.OUTCOME_REFUSED, r.status());
-            return new WorkerStartReply(r.status(), request.workerId(), request.gid(), request.pluginMask(), "", r.message());
+            return supervisor.refused(request, refusal.get(), peer);
         }
         return supervisor.start(request, scan.plugins(), peer);
     }
 
     private static ServicePlugin servicePlugin(DiscoveredPlugin plugin) {
-        return new ServicePlugin(plugin.info(), plugin.kind() == PluginKind.NATIVE ? ServicePlugin.NATIVE : ServicePlugin.JAVA);
+        return new ServicePlugin(plugin.info(), plugin.kind().label());
     }
 }

@@ -61,7 +61,7 @@ public final class Daemon implements AutoCloseable {
     private final PluginDiscovery discovery;
     private final DaemonMetrics metrics = new DaemonMetrics();
     private final WorkerStatsBook workerStats = new WorkerStatsBook();
-    private final ExecutorService connectionThreads = Executors.newCachedThreadPool(daemonThreads("urom-daemon-connection-"));
+    private final ExecutorService connectionThreads = Executors.newCachedThreadPool(DaemonThreads.numbered("urom-daemon-connection-"));
     private final Set<ControlConnection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicLong connectionNumbers = new AtomicLong();
     private final Thread acceptor;
@@ -76,10 +76,9 @@ public final class Daemon implements AutoCloseable {
         this.runDir = runDir;
         this.discovery = discovery;
         this.supervisor = new WorkerSupervisor(config, discovery.registry(), this::workerListenAddress, metrics, workerStats);
-        this.requests = new ControlRequests(config.pluginPath(), discovery, new StartRequestCheck(CpuSet.ofThisProcess()), supervisor, metrics);
+        this.requests = new ControlRequests(config.pluginPath(), discovery, new StartRequestCheck(CpuSet.ofThisProcess()), supervisor);
         this.metrics.watch(supervisor::snapshot, connections::size, discovery, this::freshWorkerTotals);
-        this.acceptor = new Thread(this::acceptLoop, "urom-daemon-accept");
-        this.acceptor.setDaemon(true);
+        this.acceptor = DaemonThreads.daemon(this::acceptLoop, "urom-daemon-accept");
     }
 
     /**
@@ -146,6 +145,7 @@ public final class Daemon implements AutoCloseable {
         return address;
     }
 
+    /** The configuration the daemon was started with. */
     public DaemonConfig config() {
         return config;
     }
@@ -244,10 +244,7 @@ public final class Daemon implements AutoCloseable {
             metrics.controlConnectionAccepted();
             String peer = ControlConnection.describe(number, socket);
             FrameChannel channel = new FrameChannel(socket, Protocol.CONTROL_FRAME_LIMIT);
-            ControlConnection[] self = new ControlConnection[1];
-            ControlConnection connection = new ControlConnection(channel, peer, config.maxMessageSize(), requests,
-                    () -> connections.remove(self[0]));
-            self[0] = connection;
+            ControlConnection connection = new ControlConnection(channel, peer, config.maxMessageSize(), requests, connections::remove);
             connections.add(connection);
             try {
                 connectionThreads.execute(connection);
@@ -305,7 +302,7 @@ public final class Daemon implements AutoCloseable {
             return "none";
         }
         return plugins.stream()
-                .map(p -> p.name() + " (" + StartRequestCheck.hex(p.id()) + ", " + p.kind().name().toLowerCase(java.util.Locale.ROOT) + ")")
+                .map(p -> p.name() + " (" + StartRequestCheck.hex(p.id()) + ", " + p.kind().label() + ")")
                 .collect(Collectors.joining(", "));
     }
 
@@ -315,14 +312,5 @@ public final class Daemon implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static java.util.concurrent.ThreadFactory daemonThreads(String prefix) {
-        AtomicLong n = new AtomicLong();
-        return runnable -> {
-            Thread t = new Thread(runnable, prefix + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 }

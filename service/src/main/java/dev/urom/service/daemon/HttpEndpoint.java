@@ -43,11 +43,7 @@ public final class HttpEndpoint implements AutoCloseable {
         } catch (IOException e) {
             throw new IOException("cannot serve HTTP on " + bind.getHostString() + ":" + bind.getPort() + ": " + e.getMessage(), e);
         }
-        server.setExecutor(Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "urom-daemon-http");
-            thread.setDaemon(true);
-            return thread;
-        }));
+        server.setExecutor(Executors.newSingleThreadExecutor(DaemonThreads.named("urom-daemon-http")));
         server.createContext("/", exchange -> {
             try (exchange) {
                 String path = exchange.getRequestURI().getPath();

@@ -31,6 +31,9 @@ final class WorkerCommandLine {
         }
     }
 
+    /** A worker's fatal error report in the log directory; the JVM puts the pid for {@code %p}. */
+    private static final String CRASH_REPORT = "urom_worker_%p_crash.log";
+
     private final DaemonConfig config;
     private final String java;
     private final String classPath;
@@ -51,10 +54,6 @@ final class WorkerCommandLine {
         this.classData = classData;
     }
 
-    WorkerClassData classData() {
-        return classData;
-    }
-
     Launch build(long workerId, long gid, String listen, List<Integer> cpus, List<PluginSpec> plugins) {
         WorkerClassData.Launch sharing = classData.nextLaunch();
         List<String> command = new ArrayList<>();
@@ -62,7 +61,7 @@ final class WorkerCommandLine {
         command.add("-Xlog:disable");
         command.add("-Xlog:all=warning:stderr");
         command.add("-XX:+DisplayVMOutputToStderr");
-        command.add("-XX:ErrorFile=" + config.logDir().resolve("urom_worker_%p_crash.log"));
+        command.add("-XX:ErrorFile=" + config.logDir().resolve(CRASH_REPORT));
         command.addAll(config.workerJvmOptions());
         command.addAll(sharing.jvmOptions());
         command.add("-Dlog4j2.disableJmx=true");
@@ -89,7 +88,7 @@ final class WorkerCommandLine {
 
     /** Where the JVM of worker process {@code pid} writes its fatal error report. */
     static Path crashReport(Path logDir, long pid) {
-        return logDir.resolve("urom_worker_" + pid + "_crash.log");
+        return logDir.resolve(CRASH_REPORT.replace("%p", Long.toString(pid)));
     }
 
     private static void add(List<String> command, String option, String value) {

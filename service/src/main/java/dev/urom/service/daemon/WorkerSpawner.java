@@ -20,11 +20,7 @@ import java.util.function.Consumer;
  * lives; the worker writes its one status line on stdout) and the daemon's stderr.
  */
 final class WorkerSpawner implements AutoCloseable {
-    private final ExecutorService thread = Executors.newSingleThreadExecutor(runnable -> {
-        Thread t = new Thread(runnable, "urom-worker-spawner");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService thread = Executors.newSingleThreadExecutor(DaemonThreads.named("urom-worker-spawner"));
 
     /**
      * Starts {@code command} with {@code env} added to the daemon's environment, and hands the

@@ -49,9 +49,7 @@ final class WorkerStatsLink {
      */
     static WorkerStatsLink start(String name, long key, InputStream stdout, OutputStream stdin, WorkerStatsBook book) {
         WorkerStatsLink link = new WorkerStatsLink(name, key, stdin, book);
-        Thread reader = new Thread(() -> link.read(stdout), "urom-worker-stats-" + key);
-        reader.setDaemon(true);
-        reader.start();
+        DaemonThreads.daemon(() -> link.read(stdout), "urom-worker-stats-" + key).start();
         return link;
     }
 

@@ -60,11 +60,7 @@ final class WorkerSupervisor implements AutoCloseable {
     private final DaemonMetrics metrics;
     private final WorkerStatsBook stats;
     private final WorkerSpawner spawner = new WorkerSpawner();
-    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread t = new Thread(runnable, "urom-worker-timers");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("urom-worker-timers"));
     private final Map<Long, Worker> workers = new HashMap<>();
     private final Set<Process> live = new HashSet<>();
     private boolean closed;
@@ -137,7 +133,7 @@ final class WorkerSupervisor implements AutoCloseable {
     int refreshStats(Duration timeout) {
         List<WorkerStatsLink> links;
         synchronized (this) {
-            links = workers.values().stream().filter(w -> w.state == WorkerInfo.State.RUNNING && w.stats != null)
+            links = workers.values().stream().filter(w -> w.state == WorkerInfo.State.RUNNING)
                     .map(w -> w.stats).toList();
         }
         List<CompletableFuture<Void>> answers = links.stream().map(WorkerStatsLink::request).toList();
@@ -429,7 +425,8 @@ final class WorkerSupervisor implements AutoCloseable {
         worker.settled.complete(null);
     }
 
-    private WorkerStartReply refused(WorkerStartRequest request, Refusal refusal, String peer) {
+    /** Counts, logs and answers a WORKER_START refused for {@code refusal}. */
+    WorkerStartReply refused(WorkerStartRequest request, Refusal refusal, String peer) {
         metrics.workerStart(DaemonMetrics.OUTCOME_REFUSED, refusal.status());
         LOG.warn("WORKER_START from {} refused: {} {}", peer, refusal.status(), refusal.message());
         return new WorkerStartReply(refusal.status(), request.workerId(), request.gid(), request.pluginMask(), "", refusal.message());

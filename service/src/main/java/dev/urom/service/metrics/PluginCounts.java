@@ -16,8 +16,6 @@ import java.util.stream.IntStream;
  *     list has the wrong length
  */
 public record PluginCounts(long commands, Map<String, Long> notifications, List<Long> latencyBuckets, long latencySumNanos) {
-    public static final PluginCounts ZERO = new PluginCounts(0, Map.of(), zeros(), 0);
-
     public PluginCounts {
         requireNonNull(notifications, "notifications is null");
         requireNonNull(latencyBuckets, "latencyBuckets is null");
@@ -28,7 +26,7 @@ public record PluginCounts(long commands, Map<String, Long> notifications, List<
             throw new IllegalArgumentException("latencyBuckets has " + latencyBuckets.size() + " counts, not " + LatencyBuckets.COUNT);
         }
         latencyBuckets.forEach(count -> requireNotNegative("latencyBuckets", requireNonNull(count, "a bucket count is null")));
-        notifications = Map.copyOf(new TreeMap<>(notifications));
+        notifications = Map.copyOf(notifications);
         latencyBuckets = List.copyOf(latencyBuckets);
     }
 
@@ -50,10 +48,6 @@ public record PluginCounts(long commands, Map<String, Long> notifications, List<
     static long add(long a, long b) {
         long sum = a + b;
         return sum < 0 ? Long.MAX_VALUE : sum;
-    }
-
-    private static List<Long> zeros() {
-        return IntStream.range(0, LatencyBuckets.COUNT).mapToObj(i -> 0L).toList();
     }
 
     static void requireNotNegative(String field, long value) {

@@ -25,7 +25,7 @@ public record WorkerStatsSnapshot(long sequence, long connectionsAccepted, long 
         PluginCounts.requireNotNegative("connectionsOpen", connectionsOpen);
         PluginCounts.requireNotNegative("connectionsRefused", connectionsRefused);
         plugins.forEach((name, counts) -> requireNonNull(counts, "the counts of plugin " + name + " are null"));
-        plugins = Map.copyOf(new TreeMap<>(plugins));
+        plugins = Map.copyOf(plugins);
     }
 
     /** The same counts with no connection open: what is left of a worker that has ended. */

@@ -227,7 +227,7 @@ class DaemonTest {
         WorkerStartReply joinWithMore = other.start(8, alpha | beta, 0, List.of(), List.of());
         assertThat(otherPlugins.status()).isEqualTo(UromStatus.SUCCESS);
         assertThat(joinWithMore.status()).isEqualTo(UromStatus.INVALID_VALUE);
-        assertThat(joinWithMore.message()).isEqualTo("worker 8 runs plugins " + hex(alpha) + " and cannot take on " + hex(beta)
+        assertThat(joinWithMore.message()).isEqualTo("worker 8 runs plugins " + StartRequestCheck.hex(alpha) + " and cannot take on " + StartRequestCheck.hex(beta)
                 + "; ask for a subset of its plugins or another worker id");
     }
 
@@ -294,8 +294,8 @@ class DaemonTest {
 
         assertRefused(client.start(ANY, 0, List.of()), UromStatus.NOT_FOUND, "plugin mask is 0: a worker needs at least one plugin");
         assertRefused(client.start(ANY, alpha | unknown, List.of()), UromStatus.NOT_FOUND,
-                "plugin mask " + hex(alpha | unknown) + " names id " + hex(unknown) + ", which this daemon does not have (its plugins: "
-                        + hex(alpha | beta) + ")");
+                "plugin mask " + StartRequestCheck.hex(alpha | unknown) + " names id " + StartRequestCheck.hex(unknown) + ", which this daemon does not have (its plugins: "
+                        + StartRequestCheck.hex(alpha | beta) + ")");
         assertRefused(client.start(ANY, alpha, List.of("NOEQUALS")), UromStatus.INVALID_VALUE, "env item 'NOEQUALS' is not NAME=value");
         assertRefused(client.start(ANY, alpha, List.of("1X=y")), UromStatus.INVALID_VALUE,
                 "env item '1X=y' has an invalid name '1X' (letters, digits and _, not starting with a digit)");
@@ -466,7 +466,7 @@ class DaemonTest {
         assertThat(pids).allSatisfy(pid -> assertThat(alive(pid)).isFalse());
         assertThat(dir.resolve("urom.sock")).doesNotExist();
         assertThat(dir.resolve("urom.sock.workers")).doesNotExist();
-        assertThat(readsEof(clientSocketOf(client))).isTrue();
+        assertThat(readsEof(client.socket())).isTrue();
         for (long pid : pids) {
             await("worker " + pid + " is reaped", () -> logHas("(pid " + pid + ") exited with status 0"));
         }
@@ -522,10 +522,6 @@ class DaemonTest {
         throw new AssertionError("this process may run on no cpu below 4096: " + cpus);
     }
 
-    private static String hex(long mask) {
-        return "0x" + Long.toHexString(mask);
-    }
-
     private boolean logHas(String text) {
         try {
             return log().contains(text);
@@ -576,9 +572,5 @@ class DaemonTest {
         } finally {
             reader.shutdownNow();
         }
-    }
-
-    private static SocketChannel clientSocketOf(ControlClient client) {
-        return client.socket();
     }
 }

@@ -57,19 +57,7 @@ class DomainEndToEndTest {
     @BeforeAll
     static void buildPlugins() throws Exception {
         WorkerFixtures.domainPeer(pluginDir);
-        Path jar = pluginDir.resolve("domain_peer_java.jar");
-        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
-        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
-        manifest.getMainAttributes().putValue("Plugin-Id", "domain_peer_java");
-        manifest.getMainAttributes().putValue("Plugin-Version", "1");
-        manifest.getMainAttributes().putValue("Plugin-Class", DomainPeerJavaPlugin.class.getName());
-        String entry = DomainPeerJavaPlugin.class.getName().replace('.', '/') + ".class";
-        try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar), manifest);
-                var in = DomainPeerJavaPlugin.class.getClassLoader().getResourceAsStream(entry)) {
-            out.putNextEntry(new java.util.jar.JarEntry(entry));
-            in.transferTo(out);
-            out.closeEntry();
-        }
+        WorkerFixtures.javaPluginJar(pluginDir.resolve("domain_peer_java.jar"), "domain_peer_java", "1", DomainPeerJavaPlugin.class);
     }
 
     @BeforeEach

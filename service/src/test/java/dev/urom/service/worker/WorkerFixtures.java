@@ -1,7 +1,14 @@
 package dev.urom.service.worker;
 
 import dev.urom.nativebridge.testkit.NativeFixtures;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 
 /** Native plugins for the worker tests, compiled with {@code cc} from variants of the minimal echo plugin. */
 final class WorkerFixtures {
@@ -41,6 +48,23 @@ final class WorkerFixtures {
     static Path crashing(Path dir) {
         String source = replace(base("crashing"), CMD, CMD + "\n\t*(volatile int *)0 = 1;");
         return NativeFixtures.compilePlugin(dir, "crashing.so", source);
+    }
+
+    /** A PF4J plugin jar at {@code jar} holding {@code pluginClass} alone, with its id and version in the manifest. */
+    static Path javaPluginJar(Path jar, String id, String version, Class<?> pluginClass) throws IOException {
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().putValue("Plugin-Id", id);
+        manifest.getMainAttributes().putValue("Plugin-Version", version);
+        manifest.getMainAttributes().putValue("Plugin-Class", pluginClass.getName());
+        String entry = pluginClass.getName().replace('.', '/') + ".class";
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest);
+                InputStream in = pluginClass.getClassLoader().getResourceAsStream(entry)) {
+            out.putNextEntry(new JarEntry(entry));
+            in.transferTo(out);
+            out.closeEntry();
+        }
+        return jar;
     }
 
     /**

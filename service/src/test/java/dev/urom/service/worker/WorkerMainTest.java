@@ -351,19 +351,7 @@ class WorkerMainTest {
 
     @Test
     void servesAJavaPluginJarNextToANativePlugin() throws Exception {
-        Path jar = dir.resolve("java_echo.jar");
-        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
-        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
-        manifest.getMainAttributes().putValue("Plugin-Id", "java_echo");
-        manifest.getMainAttributes().putValue("Plugin-Version", "3");
-        manifest.getMainAttributes().putValue("Plugin-Class", EchoJavaPlugin.class.getName());
-        String entry = EchoJavaPlugin.class.getName().replace('.', '/') + ".class";
-        try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar), manifest);
-                var in = EchoJavaPlugin.class.getClassLoader().getResourceAsStream(entry)) {
-            out.putNextEntry(new java.util.jar.JarEntry(entry));
-            in.transferTo(out);
-            out.closeEntry();
-        }
+        Path jar = WorkerFixtures.javaPluginJar(dir.resolve("java_echo.jar"), "java_echo", "3", EchoJavaPlugin.class);
         WorkerProcess worker = start(WorkerProcess.args(socket(), dir.resolve("log"), MAX_MSG,
                 List.of(echo + ":" + ECHO_ID, jar + ":0x10")));
         Connected host = worker.connect();
