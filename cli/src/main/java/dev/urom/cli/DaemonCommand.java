@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import org.apache.logging.log4j.LogManager;
 import picocli.CommandLine.Command;
@@ -61,7 +62,8 @@ final class DaemonCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        DaemonConfig config = Daemon.configureLogging(config());
+        DaemonOptions options = options();
+        DaemonConfig config = Daemon.configureLogging(options.config());
         PrintWriter out = spec.commandLine().getOut();
         Path logFile = Daemon.logFile(config);
         Daemon daemon;
@@ -70,7 +72,7 @@ final class DaemonCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new CliFailure(e.getMessage());
         }
-        HttpEndpoint http = startHttp(daemon);
+        HttpEndpoint http = startHttp(daemon, options);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             daemon.close();
             if (http != null) {
@@ -88,20 +90,24 @@ final class DaemonCommand implements Callable<Integer> {
         return 0;
     }
 
-    private HttpEndpoint startHttp(Daemon daemon) {
-        if (httpPort == null) {
+    private static HttpEndpoint startHttp(Daemon daemon, DaemonOptions options) {
+        if (options.httpPort().isEmpty()) {
             return null;
         }
-        if (httpPort < 0 || httpPort > 65535) {
-            daemon.close();
-            throw new CliFailure("--http-port " + httpPort + " is not a port (0..65535)");
-        }
         try {
-            return HttpEndpoint.start(new InetSocketAddress(httpHost, httpPort), daemon);
+            return HttpEndpoint.start(new InetSocketAddress(options.httpHost(), options.httpPort().getAsInt()), daemon);
         } catch (IOException e) {
             daemon.close();
             throw new CliFailure(e.getMessage());
         }
+    }
+
+    /** The options as given, checked; throws {@link CliFailure} with one line for a bad one. */
+    DaemonOptions options() {
+        if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
+            throw new CliFailure("--http-port " + httpPort + " is not a port (0..65535)");
+        }
+        return new DaemonOptions(config(), httpPort == null ? OptionalInt.empty() : OptionalInt.of(httpPort), httpHost);
     }
 
     private DaemonConfig config() {

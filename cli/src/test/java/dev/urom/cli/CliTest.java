@@ -86,6 +86,17 @@ class CliTest {
     }
 
     @Test
+    void aDaemonWithAnHttpPortOutOfRangeIsOneLineAndStartsNothing(@TempDir Path dir) {
+        CliRunner.Run result = run(plugins.toString(), "daemon", "--listen", "unix:" + dir.resolve("d.sock"),
+                "--log-dir", dir.resolve("log").toString(), "--http-port", "65536");
+
+        assertThat(result.status()).isEqualTo(1);
+        assertThat(result.errLines()).containsExactly("urom daemon: --http-port 65536 is not a port (0..65535)");
+        assertThat(dir.resolve("d.sock")).doesNotExist();
+        assertThat(dir.resolve("log")).doesNotExist();
+    }
+
+    @Test
     void execOfAnUnknownPluginIsOneLineNamingIt() {
         CliRunner.Run result = run(plugins.toString(), "exec", "--plugin", "nope", "--payload-hex", "00");
 

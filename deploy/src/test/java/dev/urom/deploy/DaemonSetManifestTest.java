@@ -3,6 +3,7 @@ package dev.urom.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.urom.cli.DaemonOptions;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HTTPGetAction;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -67,7 +68,7 @@ class DaemonSetManifestTest {
 
     private static void checkScrapeAnnotations(DaemonSet set) {
         Container container = UromPodChecks.uromContainer(Manifests.DAEMON_SET, set.getSpec().getTemplate().getSpec());
-        ServiceArgs args = ServiceArgs.parse(UromPodChecks.env(Manifests.DAEMON_SET, container, "SERVICE_ARGS"),
+        DaemonOptions args = DaemonOptions.parse(UromPodChecks.env(Manifests.DAEMON_SET, container, "SERVICE_ARGS"),
                 UromPodChecks.env(Manifests.DAEMON_SET, container, "UROM_PLUGIN_PATH"));
         java.util.Map<String, String> annotations = set.getSpec().getTemplate().getMetadata().getAnnotations();
         assertThat(annotations).as("%s: pod annotations", Manifests.DAEMON_SET).isNotNull();
@@ -91,16 +92,16 @@ class DaemonSetManifestTest {
                 .isEqualTo(UromPodChecks.env(Manifests.STATIC_POD, fromPod, "UROM_PLUGIN_PATH"));
         String setArgs = UromPodChecks.env(Manifests.DAEMON_SET, fromSet, "SERVICE_ARGS");
         String podArgs = UromPodChecks.env(Manifests.STATIC_POD, fromPod, "SERVICE_ARGS");
-        assertThat(setArgs.replaceAll("\\s*" + ServiceArgs.HTTP_PORT_OPTION + "\\s+\\d+", "").replaceAll("\\s*--http-host\\s+0\\.0\\.0\\.0", ""))
+        assertThat(setArgs.replaceAll("\\s*" + "--http-port" + "\\s+\\d+", "").replaceAll("\\s*--http-host\\s+0\\.0\\.0\\.0", ""))
                 .as("the DaemonSet adds only the health endpoint, on every interface for the kubelet's probes").isEqualTo(podArgs);
     }
 
     private static void checkProbes(DaemonSet set) {
         PodSpec pod = set.getSpec().getTemplate().getSpec();
         Container container = UromPodChecks.uromContainer(Manifests.DAEMON_SET, pod);
-        ServiceArgs args = ServiceArgs.parse(UromPodChecks.env(Manifests.DAEMON_SET, container, "SERVICE_ARGS"),
+        DaemonOptions args = DaemonOptions.parse(UromPodChecks.env(Manifests.DAEMON_SET, container, "SERVICE_ARGS"),
                 UromPodChecks.env(Manifests.DAEMON_SET, container, "UROM_PLUGIN_PATH"));
-        assertThat(args.httpPort()).as("%s: SERVICE_ARGS %s", Manifests.DAEMON_SET, ServiceArgs.HTTP_PORT_OPTION)
+        assertThat(args.httpPort()).as("%s: SERVICE_ARGS %s", Manifests.DAEMON_SET, "--http-port")
                 .hasValue(ImageLayout.HEALTH_PORT);
         checkHttpProbe("livenessProbe", container.getLivenessProbe(), container, ImageLayout.LIVENESS_PATH, args.httpPort().getAsInt());
         checkHttpProbe("readinessProbe", container.getReadinessProbe(), container, ImageLayout.READINESS_PATH, args.httpPort().getAsInt());

@@ -3,6 +3,7 @@ package dev.urom.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.urom.cli.DaemonOptions;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ class StaticPodManifestTest {
     @Test
     void staticPodPassesTheDaemonChecks() {
         Pod pod = reader.read(Manifests.STATIC_POD, Manifests.text(Manifests.STATIC_POD), Pod.class);
-        ServiceArgs args = UromPodChecks.check(Manifests.STATIC_POD, pod.getSpec());
+        DaemonOptions args = UromPodChecks.check(Manifests.STATIC_POD, pod.getSpec());
         assertThat(args.config().maxMessageSize()).isEqualTo(4096);
         assertThat(pod.getSpec().getHostNetwork()).as("hostNetwork: hosts reach the daemon at the device's address").isTrue();
     }

@@ -3,6 +3,7 @@ package dev.urom.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.urom.cli.DaemonOptions;
 import dev.urom.framework.discovery.PluginPath;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.service.daemon.DaemonConfig;
@@ -32,12 +33,12 @@ final class UromPodChecks {
     private UromPodChecks() {}
 
     /** Runs every check on {@code spec} and returns the daemon options its container is given. */
-    static ServiceArgs check(String source, PodSpec spec) {
+    static DaemonOptions check(String source, PodSpec spec) {
         Container container = uromContainer(source, spec);
         assertThat(container.getImage()).as("%s: image of container %s", source, CONTAINER).isNotBlank().contains(":");
         String serviceArgs = env(source, container, "SERVICE_ARGS");
         String pluginPath = env(source, container, PluginPath.ENVIRONMENT_VARIABLE);
-        ServiceArgs args = parseServiceArgs(source, serviceArgs, pluginPath);
+        DaemonOptions args = parseServiceArgs(source, serviceArgs, pluginPath);
         checkDaemonOptions(source, container, args.config());
         checkPluginMounts(source, spec, container, pluginPath);
         checkLogMount(source, spec, container, args.config().logDir());
@@ -60,9 +61,9 @@ final class UromPodChecks {
         return var.getValue();
     }
 
-    private static ServiceArgs parseServiceArgs(String source, String serviceArgs, String pluginPath) {
+    private static DaemonOptions parseServiceArgs(String source, String serviceArgs, String pluginPath) {
         try {
-            return ServiceArgs.parse(serviceArgs, pluginPath);
+            return DaemonOptions.parse(serviceArgs, pluginPath);
         } catch (IllegalArgumentException e) {
             return fail(source + ": SERVICE_ARGS '" + serviceArgs + "' is refused by the daemon: " + e.getMessage());
         }

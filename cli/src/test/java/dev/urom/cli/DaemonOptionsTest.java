@@ -1,0 +1,44 @@
+package dev.urom.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.urom.framework.wire.ServiceAddress;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class DaemonOptionsTest {
+    @Test
+    void serviceArgsAreReadAsUromDaemonReadsThem() {
+        DaemonOptions options = DaemonOptions.parse("-l 60  -m 8192 --listen tcp:0.0.0.0:7300 --log-dir=/var/log/x --http-port 7301 --http-host 0.0.0.0 -l 70",
+                "/a;/b");
+
+        assertThat(options.config().logLevel()).as("the last -l wins").isEqualTo(70);
+        assertThat(options.config().maxMessageSize()).isEqualTo(8192);
+        assertThat(options.config().listen()).isEqualTo(ServiceAddress.parse("tcp:0.0.0.0:7300"));
+        assertThat(options.config().logDir()).isEqualTo(Path.of("/var/log/x"));
+        assertThat(options.config().pluginPath()).isEqualTo("/a;/b");
+        assertThat(options.httpPort()).hasValue(7301);
+        assertThat(options.httpHost()).isEqualTo("0.0.0.0");
+    }
+
+    @Test
+    void withoutAnHttpPortTheEndpointIsOffOnLocalhost() {
+        DaemonOptions options = DaemonOptions.parse("-l 60", "");
+
+        assertThat(options.httpPort()).isEmpty();
+        assertThat(options.httpHost()).isEqualTo("127.0.0.1");
+    }
+
+    @Test
+    void anOptionTheDaemonLacksOrAValueItRefusesIsOneLine() {
+        assertThatThrownBy(() -> DaemonOptions.parse("-l 60 --verbose 1", ""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("Unknown options: '--verbose', '1'");
+        assertThatThrownBy(() -> DaemonOptions.parse("-m 16", ""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("--max-msg-size 16 is below the minimum of ");
+        assertThatThrownBy(() -> DaemonOptions.parse("--http-port 70000", ""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--http-port 70000 is not a port (0..65535)");
+        assertThatThrownBy(() -> DaemonOptions.parse("-m", ""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("Missing required parameter for option '--max-msg-size'");
+    }
+}
