@@ -5,14 +5,11 @@ import dev.urom.framework.wire.FrameCodec;
 import dev.urom.framework.wire.Message;
 import dev.urom.spi.UromStatus;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * The end-to-end benchmark of the service, against its two baselines, in one run:
@@ -53,10 +50,8 @@ public final class EndToEndBench {
                 GraphClient.loopbackCommand(1))).remaining();
         int commandBody = ServiceBench.loopbackCommand(1).sizeWithHeader();
         int notifyBody = Message.Notify.HEADER_BYTES + GraphClient.loopbackCommand(1).length;
-        Path workDir = Files.createTempDirectory("urom-e2e");
-        Thread removeWorkDir = new Thread(() -> deleteTree(workDir), "urom-bench-cleanup");
-        Runtime.getRuntime().addShutdownHook(removeWorkDir);
-        try (ChildProcesses children = new ChildProcesses()) {
+        try (RunFolder run = new RunFolder("urom-e2e"); ChildProcesses children = new ChildProcesses()) {
+            Path workDir = run.path();
             progress("floor: uds_pingpong, " + commandFrame + "-byte requests, " + notifyFrame + "-byte replies");
             FloorBaseline.Result floor = new FloorBaseline(FloorBaseline.locateProgram(), children)
                     .run(workDir.resolve("floor.sock"), commandFrame, notifyFrame, options.rounds(), options.throughputRounds(), IN_FLIGHT);
@@ -75,13 +70,6 @@ public final class EndToEndBench {
             settings.put("cpus", Runtime.getRuntime().availableProcessors());
             settings.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
             return new Report(settings, figures(floor, grpc, service));
-        } finally {
-            deleteTree(workDir);
-            try {
-                Runtime.getRuntime().removeShutdownHook(removeWorkDir);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running: it removes the folder
-            }
         }
     }
 
@@ -123,23 +111,5 @@ public final class EndToEndBench {
 
     private static void progress(String line) {
         System.err.println("[e2e] " + line);
-    }
-
-    /** Removes {@code root} and everything under it; what cannot be removed is one line on stderr. */
-    static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.deleteIfExists(path);
-                } catch (IOException e) {
-                    System.err.println("EndToEndBench: cannot remove " + path + ": " + e.getMessage());
-                }
-            });
-        } catch (IOException e) {
-            System.err.println("EndToEndBench: cannot remove " + root + ": " + e.getMessage());
-        }
     }
 }

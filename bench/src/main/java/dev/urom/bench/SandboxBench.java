@@ -81,10 +81,8 @@ public final class SandboxBench {
      * run or its workers made ({@code /dev/shm} files, plugin sockets), each gone when this returns.
      */
     static Report run(SandboxBenchOptions options, Consumer<Path> made) throws IOException, InterruptedException {
-        Path workDir = Files.createTempDirectory("urom-sandbox-bench");
-        Thread removeWorkDir = new Thread(() -> EndToEndBench.deleteTree(workDir), "urom-bench-cleanup");
-        Runtime.getRuntime().addShutdownHook(removeWorkDir);
-        try (ChildProcesses children = new ChildProcesses()) {
+        try (RunFolder run = new RunFolder("urom-sandbox-bench"); ChildProcesses children = new ChildProcesses()) {
+            Path workDir = run.path();
             Path pluginDir = Files.createDirectories(workDir.resolve("plugins"));
             for (String file : List.of(NATIVE_PLUGIN_FILE, JAVA_PLUGIN_FILE)) {
                 Files.copy(PluginFiles.locate("plugins/sandbox", DIR_PROPERTY, file), pluginDir.resolve(file),
@@ -124,13 +122,6 @@ public final class SandboxBench {
             settings.put("cpus", Runtime.getRuntime().availableProcessors());
             settings.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
             return new Report(settings, figures(plugins, new FloorResult(floorLatency, floorInline, floorRegion), inlineBytes));
-        } finally {
-            EndToEndBench.deleteTree(workDir);
-            try {
-                Runtime.getRuntime().removeShutdownHook(removeWorkDir);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running: it removes the folder
-            }
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.urom.bench;
 
 import dev.urom.framework.host.GraphClient;
+import dev.urom.framework.host.PluginVersions;
 import dev.urom.framework.host.UromService;
 import dev.urom.framework.host.Worker;
 import dev.urom.framework.wire.Message;
@@ -123,10 +124,9 @@ final class ServiceBench {
         }
     }
 
-    static long pluginId(List<ServicePlugin> plugins, String name) {
-        return plugins.stream().filter(p -> p.name().equals(name)).findFirst().map(ServicePlugin::id)
-                .orElseThrow(() -> new IllegalStateException("the daemon did not list plugin " + name + "; it has "
-                        + plugins.stream().map(ServicePlugin::name).toList()));
+    /** The id of the sample plugin {@code name} (version 1) in the daemon's list. */
+    static long pluginId(List<ServicePlugin> plugins, String name) throws UromException {
+        return PluginVersions.require(plugins, name, 1).id();
     }
 
     static Worker started(UromService service, long mask) throws UromException, InterruptedException {
