@@ -29,17 +29,22 @@ final class Frames {
 
     /** A MESSAGE frame, ready to write. */
     static ByteBuffer message(long tag, byte[] data) {
-        return message(tag, ByteBuffer.wrap(data));
+        return messageHeader(tag, data.length).put(data).flip();
     }
 
-    /** A MESSAGE frame of the bytes remaining in {@code data} (copied now; {@code data}'s position is left as it is). */
+    /** A MESSAGE frame of the bytes remaining in {@code data}, copied now; {@code data} itself is left as it is. */
     static ByteBuffer message(long tag, ByteBuffer data) {
         int length = data.remaining();
+        ByteBuffer frame = messageHeader(tag, length);
+        frame.put(frame.position(), data, data.position(), length);
+        return frame.position(frame.position() + length).flip();
+    }
+
+    private static ByteBuffer messageHeader(long tag, int length) {
         if (length > MAX_MESSAGE_BYTES) {
             throw new IllegalArgumentException("message of " + length + " bytes exceeds the " + MAX_MESSAGE_BYTES + "-byte limit");
         }
-        return buffer(HEADER_BYTES + MESSAGE_HEADER_BYTES + length).putInt(MAGIC).putInt(MESSAGE).putLong(tag)
-                .putLong(length).put(data.duplicate()).flip();
+        return buffer(HEADER_BYTES + MESSAGE_HEADER_BYTES + length).putInt(MAGIC).putInt(MESSAGE).putLong(tag).putLong(length);
     }
 
     /** A BYE frame, ready to write. */

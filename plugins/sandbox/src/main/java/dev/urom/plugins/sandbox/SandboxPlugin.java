@@ -17,7 +17,6 @@ import dev.urom.spi.WorkerNotification;
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
@@ -55,6 +54,10 @@ public final class SandboxPlugin implements PluginIface {
     private static final long INLINE_RECEIVE_BUFFER = 1;
     private static final byte[] NO_DATA = new byte[0];
 
+    /** A TAG_SEND whose frame is queued on a connection, answered once it is written (or the connection ends). */
+    private record PendingSend(WorkerCommand command, long context) {
+    }
+
     private record PostedReceive(WorkerCommand command, TagRecv receive) {
         long notifiedBuffer() {
             return receive.memhId() == 0 ? INLINE_RECEIVE_BUFFER : receive.buffer();
@@ -65,11 +68,11 @@ public final class SandboxPlugin implements PluginIface {
 
     private final ArrayDeque<WorkerNotification> ready = new ArrayDeque<>();
     private final TagMatcher<PostedReceive, ArrivedMessage> matcher = new TagMatcher<>();
-    private final List<PeerConnection<WorkerCommand>> connections = new ArrayList<>();
-    private final Map<Long, PeerConnection<WorkerCommand>> outgoing = new HashMap<>();
+    private final List<PeerConnection<PendingSend>> connections = new ArrayList<>();
+    private final Map<Long, PeerConnection<PendingSend>> outgoing = new HashMap<>();
     private final FrameListener listener = new FrameListener();
     private long accepted;
-    private final List<WorkerCommand> written = new ArrayList<>();
+    private final List<PendingSend> written = new ArrayList<>();
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(64 * 1024);
     private WorkerContext context;
     private MappedRegions regions;
@@ -98,7 +101,7 @@ public final class SandboxPlugin implements PluginIface {
 
     @Override
     public void close() {
-        for (PeerConnection<WorkerCommand> connection : connections) {
+        for (PeerConnection<PendingSend> connection : connections) {
             sayBye(connection);
         }
         connections.clear();
@@ -160,14 +163,15 @@ public final class SandboxPlugin implements PluginIface {
             throw new UromException(UromStatus.INVALID_VALUE, "TAG_SEND of " + Long.toUnsignedString(send.count())
                     + " bytes refused: a message is at most " + Frames.MAX_MESSAGE_BYTES + " bytes");
         }
-        ByteBuffer data = send.memhId() == 0 ? ByteBuffer.wrap(send.data()) : regions.slice(send.memhId(), send.buffer(), (int) send.count());
-        PeerConnection<WorkerCommand> connection = connectionTo(send.dest());
-        connection.enqueue(Frames.message(send.tag(), data), command);
+        ByteBuffer frame = send.memhId() == 0 ? Frames.message(send.tag(), send.data())
+                : Frames.message(send.tag(), regions.slice(send.memhId(), send.buffer(), (int) send.count()));
+        PeerConnection<PendingSend> connection = connectionTo(send.dest());
+        connection.enqueue(frame, new PendingSend(command, send.context()));
         flush(connection);
     }
 
-    private PeerConnection<WorkerCommand> connectionTo(long dest) throws UromException {
-        PeerConnection<WorkerCommand> connection = outgoing.get(dest);
+    private PeerConnection<PendingSend> connectionTo(long dest) throws UromException {
+        PeerConnection<PendingSend> connection = outgoing.get(dest);
         if (connection != null) {
             return connection;
         }
@@ -197,7 +201,7 @@ public final class SandboxPlugin implements PluginIface {
         }
         pollSockets();
         for (int i = 0; i < connections.size(); ) {
-            PeerConnection<WorkerCommand> connection = connections.get(i);
+            PeerConnection<PendingSend> connection = connections.get(i);
             if (connection.idle() || !flush(connection)) {
                 i++;
             }
@@ -212,10 +216,10 @@ public final class SandboxPlugin implements PluginIface {
      *
      * @return whether the connection was ended (and left {@code connections})
      */
-    private boolean flush(PeerConnection<WorkerCommand> connection) {
+    private boolean flush(PeerConnection<PendingSend> connection) {
         boolean alive = connection.flush(written);
-        for (WorkerCommand command : written) {
-            answerSend(command, UromStatus.SUCCESS);
+        for (PendingSend sent : written) {
+            answerSend(sent, UromStatus.SUCCESS);
         }
         written.clear();
         if (!alive) {
@@ -228,9 +232,9 @@ public final class SandboxPlugin implements PluginIface {
      * Ends a connection: its unwritten sends fail with CONNECTION_RESET, and unless it ended cleanly
      * (BYE received) so does every waiting TAG_RECV.
      */
-    private void end(PeerConnection<WorkerCommand> connection, boolean clean) {
-        for (WorkerCommand command : connection.abandon()) {
-            answerSend(command, UromStatus.CONNECTION_RESET);
+    private void end(PeerConnection<PendingSend> connection, boolean clean) {
+        for (PendingSend unsent : connection.abandon()) {
+            answerSend(unsent, UromStatus.CONNECTION_RESET);
         }
         if (!clean) {
             List<PostedReceive> waiting = matcher.drainReceives();
@@ -251,13 +255,8 @@ public final class SandboxPlugin implements PluginIface {
         connection.close();
     }
 
-    private void answerSend(WorkerCommand command, UromStatus status) {
-        ready.add(WorkerNotification.replyTo(command, status, new TagSendDone(contextOf(command), status).encode()));
-    }
-
-    /** The {@code context} of a sandbox command: the u64 after its type. */
-    private static long contextOf(WorkerCommand command) {
-        return ByteBuffer.wrap(command.payload()).order(ByteOrder.LITTLE_ENDIAN).getLong(8);
+    private void answerSend(PendingSend send, UromStatus status) {
+        ready.add(WorkerNotification.replyTo(send.command(), status, new TagSendDone(send.context(), status).encode()));
     }
 
     private void pollSockets() throws UromException {
@@ -278,7 +277,7 @@ public final class SandboxPlugin implements PluginIface {
                 acceptAll();
             } else if (key.isReadable()) {
                 @SuppressWarnings("unchecked")
-                PeerConnection<WorkerCommand> connection = (PeerConnection<WorkerCommand>) key.attachment();
+                PeerConnection<PendingSend> connection = (PeerConnection<PendingSend>) key.attachment();
                 read(connection);
             }
         }
@@ -292,7 +291,7 @@ public final class SandboxPlugin implements PluginIface {
                     return;
                 }
                 channel.configureBlocking(false);
-                PeerConnection<WorkerCommand> connection = PeerConnection.accepted(channel, "accepted #" + ++accepted, listener);
+                PeerConnection<PendingSend> connection = PeerConnection.accepted(channel, "accepted #" + ++accepted, listener);
                 register(connection);
             } catch (IOException e) {
                 LOG.warn("sandbox plugin of worker {}: accepting a peer connection failed: {}", context.workerId(), e.getMessage());
@@ -301,7 +300,7 @@ public final class SandboxPlugin implements PluginIface {
         }
     }
 
-    private void register(PeerConnection<WorkerCommand> connection) throws IOException {
+    private void register(PeerConnection<PendingSend> connection) throws IOException {
         try {
             connection.channel().register(selector, SelectionKey.OP_READ, connection);
         } catch (IOException | RuntimeException e) {
@@ -311,7 +310,7 @@ public final class SandboxPlugin implements PluginIface {
         connections.add(connection);
     }
 
-    private void read(PeerConnection<WorkerCommand> connection) {
+    private void read(PeerConnection<PendingSend> connection) {
         PeerConnection.ReadEnd end = connection.read(scratch);
         if (end != PeerConnection.ReadEnd.OPEN) {
             end(connection, end == PeerConnection.ReadEnd.ENDED && connection.byeReceived());
@@ -369,7 +368,7 @@ public final class SandboxPlugin implements PluginIface {
     }
 
     /** Best effort, as the C plugin: BYE goes out if the socket takes it now. */
-    private void sayBye(PeerConnection<WorkerCommand> connection) {
+    private void sayBye(PeerConnection<PendingSend> connection) {
         connection.enqueue(Frames.bye(), null);
         if (!connection.flush(new ArrayList<>()) || !connection.idle()) {
             LOG.debug("sandbox plugin: BYE on the connection {} did not go out", connection.description());
