@@ -9,30 +9,36 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
- * Finds the native files this module ships: {@code liburom_bridge.so} and the {@code urom-probe}
- * executable.
+ * Finds the native files this module ships: {@code liburom_bridge.so}, the {@code urom-probe}
+ * executable and the {@code urom-launch} worker launcher executable.
  *
  * <p>Where they come from, first match wins:
  *
  * <ol>
  *   <li>the directory named by system property {@value #NATIVE_DIR_PROPERTY}, which must hold
- *       both files;
+ *       all three files;
  *   <li>the class path resources {@code dev/urom/nativebridge/native/...}: used in place when they
- *       are plain files, otherwise (inside a jar) copied once per JVM into a private temporary
- *       directory (mode 0700) that is deleted when the JVM exits.
+ *       are plain files in one directory, otherwise (inside a jar) copied once per JVM into a
+ *       private temporary directory (mode 0700, each file mode 0700) that is deleted when the JVM
+ *       exits.
  * </ol>
  *
  * <p>Thread-safe; the files are located on first use. Failures throw {@link
  * IllegalStateException} with one line naming the missing file and where it was looked for.
  */
 public final class NativeArtifacts {
-    /** System property naming a directory that holds both native files. */
+    /** System property naming a directory that holds the native files. */
     public static final String NATIVE_DIR_PROPERTY = "urom.native.dir";
 
     static final String BRIDGE_LIBRARY = "liburom_bridge.so";
     static final String PROBE_EXECUTABLE = "urom-probe";
+    static final String LAUNCHER_EXECUTABLE = "urom-launch";
+    private static final List<String> FILES = List.of(BRIDGE_LIBRARY, PROBE_EXECUTABLE, LAUNCHER_EXECUTABLE);
     private static final String RESOURCE_DIR = "dev/urom/nativebridge/native/";
 
     private NativeArtifacts() {}
@@ -47,7 +53,12 @@ public final class NativeArtifacts {
         return Located.DIR.resolve(PROBE_EXECUTABLE);
     }
 
-    /** The directory holding both files; computed once, when first needed (holder idiom). */
+    /** The worker launcher executable, {@code urom-launch} (its options are described in its source, urom_launch.c). */
+    public static Path launcherExecutable() {
+        return Located.DIR.resolve(LAUNCHER_EXECUTABLE);
+    }
+
+    /** The directory holding the files; computed once, when first needed (holder idiom). */
     private static final class Located {
         static final Path DIR = locate(System.getProperty(NATIVE_DIR_PROPERTY), NativeArtifacts.class.getClassLoader());
     }
@@ -56,19 +67,33 @@ public final class NativeArtifacts {
     static Path locate(String configured, ClassLoader loader) {
         if (configured != null && !configured.isBlank()) {
             Path dir = Path.of(configured).toAbsolutePath();
-            requireFile(dir.resolve(BRIDGE_LIBRARY), "directory " + dir + " (system property " + NATIVE_DIR_PROPERTY + ")");
-            requireFile(dir.resolve(PROBE_EXECUTABLE), "directory " + dir + " (system property " + NATIVE_DIR_PROPERTY + ")");
+            for (String name : FILES) {
+                requireFile(dir.resolve(name), "directory " + dir + " (system property " + NATIVE_DIR_PROPERTY + ")");
+            }
             return dir;
         }
-        URL bridge = resource(loader, BRIDGE_LIBRARY);
-        URL probe = resource(loader, PROBE_EXECUTABLE);
-        if ("file".equals(bridge.getProtocol()) && "file".equals(probe.getProtocol())) {
-            Path dir = fileOf(bridge).getParent();
-            if (dir.equals(fileOf(probe).getParent())) {
-                return dir;
-            }
+        Map<String, URL> resources = new LinkedHashMap<>();
+        for (String name : FILES) {
+            resources.put(name, resource(loader, name));
         }
-        return extract(bridge, probe);
+        Path dir = commonDirectory(resources);
+        return dir != null ? dir : extract(resources);
+    }
+
+    /** The directory holding every resource as a plain file, or null when they are not all files of one directory. */
+    private static Path commonDirectory(Map<String, URL> resources) {
+        Path common = null;
+        for (URL url : resources.values()) {
+            if (!"file".equals(url.getProtocol())) {
+                return null;
+            }
+            Path dir = fileOf(url).getParent();
+            if (common != null && !common.equals(dir)) {
+                return null;
+            }
+            common = dir;
+        }
+        return common;
     }
 
     private static URL resource(ClassLoader loader, String name) {
@@ -88,20 +113,20 @@ public final class NativeArtifacts {
         }
     }
 
-    private static Path extract(URL bridge, URL probe) {
+    private static Path extract(Map<String, URL> resources) {
         try {
             Path dir = Files.createTempDirectory("urom-native-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             // deleteOnExit runs in reverse order of registration: files first, then the directory.
             dir.toFile().deleteOnExit();
-            copy(bridge, dir.resolve(BRIDGE_LIBRARY), "rwx------");
-            copy(probe, dir.resolve(PROBE_EXECUTABLE), "rwx------");
+            for (Map.Entry<String, URL> resource : resources.entrySet()) {
+                copy(resource.getValue(), dir.resolve(resource.getKey()), "rwx------");
+            }
             return dir;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot extract the native files into a temporary directory: " + e.getMessage(), e);
         }
     }
-
     private static void copy(URL from, Path to, String permissions) throws IOException {
         to.toFile().deleteOnExit();
         try (InputStream in = from.openStream()) {

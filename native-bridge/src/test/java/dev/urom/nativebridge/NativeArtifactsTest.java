@@ -23,21 +23,28 @@ class NativeArtifactsTest {
     void findsTheBuiltFilesOnTheClassPath() throws IOException {
         assertThat(NativeArtifacts.bridgeLibrary()).isRegularFile().hasFileName("liburom_bridge.so");
         assertThat(NativeArtifacts.probeExecutable()).isRegularFile().isExecutable().hasFileName("urom-probe");
+        assertThat(NativeArtifacts.launcherExecutable()).isRegularFile().isExecutable().hasFileName("urom-launch")
+                .hasParent(NativeArtifacts.probeExecutable().getParent());
     }
 
     @Test
     void usesTheConfiguredDirectory() throws IOException {
         Files.writeString(dir.resolve("liburom_bridge.so"), "bridge");
         Files.writeString(dir.resolve("urom-probe"), "probe");
+        Files.writeString(dir.resolve("urom-launch"), "launcher");
         assertThat(NativeArtifacts.locate(dir.toString(), ClassLoader.getPlatformClassLoader())).isEqualTo(dir);
     }
 
     @Test
-    void aConfiguredDirectoryMustHoldBothFiles() throws IOException {
+    void aConfiguredDirectoryMustHoldAllThreeFiles() throws IOException {
         Files.writeString(dir.resolve("liburom_bridge.so"), "bridge");
         assertThatThrownBy(() -> NativeArtifacts.locate(dir.toString(), ClassLoader.getPlatformClassLoader()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("native file urom-probe is missing from directory " + dir + " (system property urom.native.dir)");
+        Files.writeString(dir.resolve("urom-probe"), "probe");
+        assertThatThrownBy(() -> NativeArtifacts.locate(dir.toString(), ClassLoader.getPlatformClassLoader()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("native file urom-launch is missing from directory " + dir + " (system property urom.native.dir)");
     }
 
     @Test
@@ -53,6 +60,7 @@ class NativeArtifactsTest {
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
             put(out, "dev/urom/nativebridge/native/liburom_bridge.so", "bridge bytes");
             put(out, "dev/urom/nativebridge/native/urom-probe", "probe bytes");
+            put(out, "dev/urom/nativebridge/native/urom-launch", "launcher bytes");
         }
         try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
             Path extracted = NativeArtifacts.locate(null, loader);
@@ -60,6 +68,24 @@ class NativeArtifactsTest {
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(extracted))).isEqualTo("rwx------");
             assertThat(extracted.resolve("liburom_bridge.so")).hasContent("bridge bytes");
             assertThat(extracted.resolve("urom-probe")).hasContent("probe bytes").isExecutable();
+            assertThat(extracted.resolve("urom-launch")).hasContent("launcher bytes");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(extracted.resolve("urom-launch"))))
+                    .isEqualTo("rwx------");
+        }
+    }
+
+    @Test
+    void aJarWithoutTheLauncherIsRefusedNamingIt() throws IOException {
+        Path jar = dir.resolve("old-natives.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+            put(out, "dev/urom/nativebridge/native/liburom_bridge.so", "bridge bytes");
+            put(out, "dev/urom/nativebridge/native/urom-probe", "probe bytes");
+        }
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
+            assertThatThrownBy(() -> NativeArtifacts.locate(null, loader))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("native file urom-launch is missing: not in the class path at "
+                            + "dev/urom/nativebridge/native/ and system property urom.native.dir is not set");
         }
     }
 

@@ -9,9 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Compiles native plugin fixtures with {@code cc} for tests. Every failure (no include directory,
- * a compiler error) throws {@link AssertionError} with the full compiler output, so a fixture that
- * does not build fails the test loudly.
+ * Compiles native plugin fixtures and small test programs with {@code cc} for tests. Every
+ * failure (no include directory, a compiler error) throws {@link AssertionError} with the full
+ * compiler output, so a fixture that does not build fails the test loudly.
  *
  * <p>Stateless; safe to call from any thread (each call runs its own compiler process).
  */
@@ -83,6 +83,30 @@ public final class NativeFixtures {
             return out;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write fixture " + fileName + " into " + outDir, e);
+        }
+    }
+
+    /**
+     * Compiles {@code cSource} into the executable {@code outDir/fileName} with {@code cc -O2 -Wall
+     * -Wextra -std=gnu11 <extraFlags...>}.
+     *
+     * @return the absolute path of the executable
+     * @throws AssertionError with the compiler output when compilation fails
+     */
+    public static Path compileProgram(Path outDir, String fileName, String cSource, String... extraFlags) {
+        try {
+            Files.createDirectories(outDir);
+            Path out = outDir.resolve(fileName).toAbsolutePath();
+            Path source = Files.createTempFile(outDir, fileName + "-", ".c");
+            Files.writeString(source, cSource, StandardCharsets.UTF_8);
+            List<String> command = new ArrayList<>(List.of("cc", "-O2", "-Wall", "-Wextra", "-std=gnu11"));
+            command.addAll(List.of(extraFlags));
+            command.addAll(List.of("-o", out.toString(), source.toString()));
+            run(command, fileName);
+            Files.delete(source);
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write program " + fileName + " into " + outDir, e);
         }
     }
 
