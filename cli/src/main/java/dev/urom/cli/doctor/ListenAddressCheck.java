@@ -1,5 +1,6 @@
 package dev.urom.cli.doctor;
 
+import dev.urom.framework.auth.Proofs;
 import dev.urom.framework.wire.FrameChannel;
 import dev.urom.framework.wire.Handshake;
 import dev.urom.framework.wire.Message.HelloOk;
@@ -7,6 +8,7 @@ import dev.urom.framework.wire.Protocol;
 import dev.urom.framework.wire.Role;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.ConnectException;
@@ -16,6 +18,9 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -82,13 +87,16 @@ public final class ListenAddressCheck implements Check {
         }
     }
 
-    /** Something accepted the connection: a live daemon answers HELLO_OK, anything else is in the way. */
+    /**
+     * Something accepted the connection: a live daemon answers HELLO_OK, or refuses a host without a
+     * key (AUTHENTICATION) or with its connections full; anything else is in the way.
+     */
     private CheckResult identify(SocketChannel socket, String adviceWhenForeign) {
         FrameChannel channel = new FrameChannel(socket, Protocol.CONTROL_FRAME_LIMIT);
         CompletableFuture<HelloOk> answer = new CompletableFuture<>();
         Thread handshake = new Thread(() -> {
             try {
-                answer.complete(Handshake.client(channel, Role.HOST));
+                answer.complete(Handshake.client(channel, Role.HOST, Proofs.Channel.CONTROL, Optional.empty(), timeout));
             } catch (IOException | UromException | RuntimeException e) {
                 answer.completeExceptionally(e);
             }
@@ -102,6 +110,10 @@ public final class ListenAddressCheck implements Check {
         } catch (TimeoutException e) {
             return CheckResult.failed(NAME, address + " is in use by another program (no UROM handshake within " + timeout.toMillis() + " ms)", adviceWhenForeign);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof UromException refused && DAEMON_REFUSALS.contains(refused.status())) {
+                return CheckResult.passed(NAME, "a daemon is listening on " + address + " (it refused a host without a key: "
+                        + refused.getMessage() + ")");
+            }
             return CheckResult.failed(NAME, address + " is in use by another program (the UROM handshake failed: " + e.getCause().getMessage() + ")", adviceWhenForeign);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -110,6 +122,9 @@ public final class ListenAddressCheck implements Check {
             channel.close();
         }
     }
+
+    /** The handshake refusals only a UROM daemon answers with. */
+    private static final Set<UromStatus> DAEMON_REFUSALS = EnumSet.of(UromStatus.AUTHENTICATION, UromStatus.UNSUPPORTED_VERSION, UromStatus.FULL);
 
     private static boolean isSocketFile(Path path) {
         try {

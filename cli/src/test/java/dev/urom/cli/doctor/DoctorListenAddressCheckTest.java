@@ -2,9 +2,12 @@ package dev.urom.cli.doctor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.framework.auth.Principal;
+import dev.urom.framework.auth.Proofs;
 import dev.urom.framework.wire.FrameChannel;
 import dev.urom.framework.wire.Handshake;
 import dev.urom.framework.wire.Protocol;
+import dev.urom.framework.wire.ServerHandshake;
 import dev.urom.framework.wire.ServiceAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
@@ -30,7 +33,8 @@ class DoctorListenAddressCheckTest {
     private static CompletableFuture<Void> answerOneHandshake(ServerSocketChannel server) {
         return CompletableFuture.runAsync(() -> {
             try (SocketChannel accepted = server.accept(); FrameChannel channel = new FrameChannel(accepted, Protocol.CONTROL_FRAME_LIMIT)) {
-                Handshake.server(channel, 4096, 1);
+                Handshake.server(channel, new ServerHandshake(Proofs.Channel.CONTROL,
+                        hello -> new ServerHandshake.Decision.Admit(Principal.ANONYMOUS), 4096, 1, 0), TIMEOUT);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }

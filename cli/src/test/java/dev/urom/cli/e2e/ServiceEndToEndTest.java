@@ -1,8 +1,8 @@
 package dev.urom.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.urom.framework.auth.Proofs;
 import dev.urom.framework.host.GraphClient;
 import dev.urom.framework.host.Notification;
 import dev.urom.framework.host.UromService;
@@ -26,6 +26,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -223,10 +224,11 @@ class ServiceEndToEndTest {
         assertThat(spaced.status()).isEqualTo(UromStatus.INVALID_VALUE);
         assertThat(spaced.getMessage()).contains("NAME=two words");
 
-        started(service.newWorker().plugins(graphId).env("UROM_TEST_MARK=e2e").build());
+        started(service.newWorker().plugins(graphId).env("UCX_UROM_TEST_MARK=e2e").build());
         long pid = daemon.workers().get(0).pid();
         String environ = Files.readString(Path.of("/proc/" + pid + "/environ"), StandardCharsets.ISO_8859_1);
-        assertThat(environ.split("\0")).contains("UROM_TEST_MARK=e2e");
+        assertThat(environ.split("\0")).contains("UCX_UROM_TEST_MARK=e2e", "LANG=C.UTF-8")
+                .as("the daemon's own environment does not reach the worker").noneMatch(item -> item.startsWith("UROM_PLUGIN_PATH="));
     }
 
     @Test
@@ -288,7 +290,7 @@ class ServiceEndToEndTest {
         }
         try (SocketChannel raw = ServiceAddress.parse(daemon.address).connect()) {
             FrameChannel frames = new FrameChannel(raw, Protocol.CONTROL_FRAME_LIMIT);
-            Handshake.client(frames, Role.HOST);
+            Handshake.client(frames, Role.HOST, Proofs.Channel.CONTROL, Optional.empty(), ServiceHarness.LIMIT);
             raw.write(frame(99));
             assertThat(readUntilClosed(raw)).as("unknown message type").isTrue();
         }
@@ -301,7 +303,7 @@ class ServiceEndToEndTest {
     void aPeerWithAnotherProtocolVersionIsRefused() throws Exception {
         try (SocketChannel raw = ServiceAddress.parse(daemon.address).connect();
                 FrameChannel frames = new FrameChannel(raw, Protocol.CONTROL_FRAME_LIMIT)) {
-            frames.send(0, new Message.Hello(Protocol.MAGIC, Protocol.VERSION + 1, Role.HOST));
+            frames.send(0, new Message.Hello(Protocol.MAGIC, Protocol.VERSION + 1, Role.HOST, new byte[0], ""));
             Message answer = frames.receive().message();
             assertThat(answer).isInstanceOf(Message.ErrorReply.class);
             assertThat(((Message.ErrorReply) answer).status()).isEqualTo(UromStatus.UNSUPPORTED_VERSION);
@@ -425,7 +427,7 @@ class ServiceEndToEndTest {
     private FrameChannel rawWorkerConnection(Worker worker) throws Exception {
         SocketChannel raw = ServiceAddress.parse(workerAddress(worker)).connect();
         FrameChannel frames = new FrameChannel(raw, Protocol.dataFrameLimit(4096));
-        Handshake.client(frames, Role.HOST);
+        Handshake.client(frames, Role.HOST, Proofs.Channel.DATA, Optional.empty(), ServiceHarness.LIMIT);
         return frames;
     }
 

@@ -194,7 +194,7 @@ public final class Domain {
                 throw new UromException(a.status(), "worker " + Long.toUnsignedString(worker.id()) + ": plugin id 0x"
                         + Long.toHexString(pluginId) + " gave no address: " + a.status());
             }
-            out.add(new DomainPeer.PluginAddress(pluginId, a.address()));
+            out.add(new DomainPeer.PluginAddress(pluginId, a.address(), a.seal()));
         }
         return out;
     }

@@ -1,8 +1,12 @@
 package dev.urom.framework.host;
 
+import static java.util.Objects.requireNonNull;
+
+import dev.urom.framework.auth.AuthKey;
+import dev.urom.framework.auth.Principal;
+import dev.urom.framework.auth.Proofs;
 import dev.urom.framework.wire.FrameChannel;
 import dev.urom.framework.wire.Handshake;
-import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Message.HelloOk;
 import dev.urom.framework.wire.Message.PluginsReply;
 import dev.urom.framework.wire.Message.PluginsRequest;
@@ -10,6 +14,7 @@ import dev.urom.framework.wire.Message.WorkerStartReply;
 import dev.urom.framework.wire.Message.WorkerStartRequest;
 import dev.urom.framework.wire.Message.WorkersInGroupReply;
 import dev.urom.framework.wire.Message.WorkersInGroupRequest;
+import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Protocol;
 import dev.urom.framework.wire.Role;
 import dev.urom.framework.wire.ServiceAddress;
@@ -20,41 +25,65 @@ import java.io.IOException;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A host's connection to the urom daemon: lists plugins and groups, and builds {@link Worker}s,
  * which the daemon starts and which the host then talks to directly.
  *
+ * <p>Identity: on a Unix socket the daemon knows the host by its Unix user; on TCP the host proves
+ * a key ({@link AuthKey}: {@code connect(address, key)}, or the file named by {@value
+ * AuthKey#ENVIRONMENT_VARIABLE}), and its workers then admit only hosts that prove the same key.
+ * Workers belong to the principal that started them ({@link #principal()}).
+ *
  * <p>Thread-safe: control requests from several threads are sent on the one connection and
- * matched to their answers by request id; each waits at most 30 seconds (then TIME_OUT).
- * {@link #close()} closes only the control connection: started workers keep their own
- * connections.
+ * matched to their answers by request id; each waits at most 30 seconds (then TIME_OUT), and a
+ * handshake at most 10 seconds. {@link #close()} closes only the control connection: started
+ * workers keep their own connections.
  */
 public final class UromService implements AutoCloseable {
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
 
     private final ServiceAddress address;
+    private final Optional<AuthKey> key;
+    private final Principal principal;
     private final int maxMessageSize;
     private final ControlConnection control;
 
-    private UromService(ServiceAddress address, int maxMessageSize, ControlConnection control) {
+    private UromService(ServiceAddress address, Optional<AuthKey> key, Principal principal, int maxMessageSize, ControlConnection control) {
         this.address = address;
+        this.key = key;
+        this.principal = principal;
         this.maxMessageSize = maxMessageSize;
         this.control = control;
     }
 
     /**
-     * Connects to the daemon at {@code address} ({@code unix:/path} or {@code tcp:host:port}).
+     * Connects to the daemon at {@code address} ({@code unix:/path} or {@code tcp:host:port}) with the
+     * key in the file that {@value AuthKey#ENVIRONMENT_VARIABLE} names, or without a key when it is
+     * unset.
+     *
+     * @throws UromException as {@link #connect(String, AuthKey)}; BAD_CONFIG when the variable names
+     *     a key file that cannot be used
+     */
+    public static UromService connect(String address) throws UromException {
+        return connect(address, AuthKey.fromEnvironment(System.getenv()), REQUEST_TIMEOUT);
+    }
+
+    /**
+     * Connects to the daemon at {@code address}, proving {@code key}.
      *
      * @throws UromException INVALID_VALUE for an address that does not parse; NOT_CONNECTED when
      *     nothing answers there ("cannot connect to unix:/x: Connection refused"); the daemon's
-     *     status (e.g. UNSUPPORTED_VERSION) when it refuses the handshake
+     *     status when it refuses the handshake: AUTHENTICATION for a key it does not know or a host
+     *     without a key on TCP, UNSUPPORTED_VERSION, FULL when it has all the connections it takes
      */
-    public static UromService connect(String address) throws UromException {
-        return connect(address, REQUEST_TIMEOUT);
+    public static UromService connect(String address, AuthKey key) throws UromException {
+        return connect(address, Optional.of(requireNonNull(key, "key is null")), REQUEST_TIMEOUT);
     }
 
-    static UromService connect(String text, Duration requestTimeout) throws UromException {
+    static UromService connect(String text, Optional<AuthKey> key, Duration requestTimeout) throws UromException {
         ServiceAddress address;
         try {
             address = ServiceAddress.parse(text);
@@ -63,8 +92,14 @@ public final class UromService implements AutoCloseable {
         }
         FrameChannel channel = open(address, Protocol.CONTROL_FRAME_LIMIT);
         try {
-            HelloOk ok = handshake(address, channel);
-            return new UromService(address, ok.maxMessageSize(), new ControlConnection(address, channel, requestTimeout));
+            HelloOk ok = handshake(address, channel, Proofs.Channel.CONTROL, key);
+            Principal principal;
+            try {
+                principal = Principal.parse(ok.principal());
+            } catch (IllegalArgumentException e) {
+                throw new UromException(UromStatus.UNEXPECTED, address + " named this host '" + ok.principal() + "', which is not a principal");
+            }
+            return new UromService(address, key, principal, ok.maxMessageSize(), new ControlConnection(address, channel, requestTimeout));
         } catch (UromException | RuntimeException e) {
             channel.close();
             throw e;
@@ -80,9 +115,10 @@ public final class UromService implements AutoCloseable {
         }
     }
 
-    static HelloOk handshake(ServiceAddress address, FrameChannel channel) throws UromException {
+    static HelloOk handshake(ServiceAddress address, FrameChannel channel, Proofs.Channel purpose, Optional<AuthKey> key)
+            throws UromException {
         try {
-            return Handshake.client(channel, Role.HOST);
+            return Handshake.client(channel, Role.HOST, purpose, key, HANDSHAKE_TIMEOUT);
         } catch (IOException e) {
             throw new UromException(UromStatus.NOT_CONNECTED, "handshake with " + address + " failed: " + reason(e));
         } catch (UromException e) {
@@ -92,6 +128,16 @@ public final class UromService implements AutoCloseable {
 
     private static String reason(IOException e) {
         return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
+
+    /** Who the daemon takes this host for: the owner of the workers it starts. */
+    public Principal principal() {
+        return principal;
+    }
+
+    /** The key this host proves, to the daemon and to its workers. */
+    Optional<AuthKey> key() {
+        return key;
     }
 
     /** The largest command (24-byte header included) the service's workers accept. */

@@ -2,12 +2,13 @@ package dev.urom.framework.host;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.framework.auth.Proofs;
 import dev.urom.framework.wire.FrameChannel;
-import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Message.Command;
 import dev.urom.framework.wire.Message.HelloOk;
 import dev.urom.framework.wire.Message.WorkerStartReply;
 import dev.urom.framework.wire.Message.WorkerStartRequest;
+import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Protocol;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.spi.UromException;
@@ -103,14 +104,15 @@ public final class Worker implements AutoCloseable {
                 throw new UromException(UromStatus.UNEXPECTED, "the daemon gave worker " + Long.toUnsignedString(reply.workerId()) + " " + e.getMessage());
             }
             channel = UromService.open(address, Protocol.dataFrameLimit(service.maxMessageSize()));
-            HelloOk ok = UromService.handshake(address, channel);
+            HelloOk ok = UromService.handshake(address, channel, Proofs.Channel.DATA, service.key());
             channel.setFrameLimit(Protocol.dataFrameLimit(ok.maxMessageSize()));
             id = reply.workerId();
             gid = reply.gid();
             pluginMask = reply.pluginMask();
             destId = ok.connectionId();
             maxMessageSize = ok.maxMessageSize();
-            connection = new DataConnection("worker-" + Long.toUnsignedString(id), channel, maxInflight, this::connectionEnded);
+            int inflight = ok.maxInflight() > 0 ? Math.min(maxInflight, ok.maxInflight()) : maxInflight;
+            connection = new DataConnection("worker-" + Long.toUnsignedString(id), channel, inflight, this::connectionEnded);
             channel = null;
             if (state.compareAndSet(State.STARTING, State.RUNNING)) {
                 notifyListeners(State.RUNNING);

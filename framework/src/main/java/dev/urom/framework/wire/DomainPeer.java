@@ -9,7 +9,7 @@ import java.util.Set;
 
 /**
  * One worker of a domain as DOMAIN_SET carries it: its domain id, the address each of its plugins
- * published, and the registered buffers of its host.
+ * published (with its worker's seal), and the registered buffers of its host.
  *
  * <p>Immutable, except that byte arrays are not copied: whoever builds one hands its arrays over.
  * {@code equals} compares array contents.
@@ -29,25 +29,30 @@ public record DomainPeer(long domainId, List<PluginAddress> addresses, List<Segm
         }
     }
 
-    /** The address that the plugin with {@code pluginId} published ({@code addr}). */
-    public record PluginAddress(long pluginId, byte[] address) {
+    /**
+     * The address that the plugin with {@code pluginId} published ({@code addr}), with the seal of the
+     * worker that published it (ADDRESS_REPLY's).
+     */
+    public record PluginAddress(long pluginId, byte[] address, byte[] seal) {
         public PluginAddress {
             requireNonNull(address, "address is null");
+            requireNonNull(seal, "seal is null");
         }
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof PluginAddress p && p.pluginId == pluginId && Arrays.equals(p.address, address);
+            return o instanceof PluginAddress p && p.pluginId == pluginId && Arrays.equals(p.address, address) && Arrays.equals(p.seal, seal);
         }
 
         @Override
         public int hashCode() {
-            return Long.hashCode(pluginId) * 31 + Arrays.hashCode(address);
+            return (Long.hashCode(pluginId) * 31 + Arrays.hashCode(address)) * 31 + Arrays.hashCode(seal);
         }
 
         @Override
         public String toString() {
-            return "PluginAddress[pluginId=0x" + Long.toHexString(pluginId) + ", address=" + address.length + " bytes]";
+            return "PluginAddress[pluginId=0x" + Long.toHexString(pluginId) + ", address=" + address.length + " bytes, seal="
+                    + seal.length + " bytes]";
         }
     }
 

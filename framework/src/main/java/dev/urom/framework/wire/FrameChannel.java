@@ -7,6 +7,12 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -17,12 +23,21 @@ import java.util.concurrent.locks.ReentrantLock;
  * one reader thread at a time. {@link #close} may be called from any thread and makes a blocked
  * {@code receive} or {@code send} throw an {@link IOException}. The channel owns the socket and
  * closes it.
+ *
+ * <p>A frame's buffer grows as its bytes arrive (up to the length its field announced, which the
+ * limit bounds), so a peer that announces a large frame and sends nothing more costs nothing.
  */
 public final class FrameChannel implements AutoCloseable {
     private final SocketChannel channel;
     private final ReentrantLock sendLock = new ReentrantLock();
     /** Frames up to this size are read into {@link #frame}, larger ones into a buffer of their own. */
     private static final int REUSED_FRAME_BYTES = 64 * 1024;
+    /** Closes channels whose {@link #receiveWithin} ran out of time; one daemon thread for the JVM. */
+    private static final ScheduledExecutorService TIMEOUTS = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread thread = new Thread(task, "urom-frame-timeouts");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private final ByteBuffer lengthField = ByteBuffer.allocate(Protocol.LENGTH_FIELD_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     private ByteBuffer frame = ByteBuffer.allocate(0);
@@ -44,6 +59,11 @@ public final class FrameChannel implements AutoCloseable {
     public void setFrameLimit(int frameLimit) {
         FrameLimits.checkLimit(frameLimit);
         this.frameLimit = frameLimit;
+    }
+
+    /** The limit for frames received now. */
+    public int frameLimit() {
+        return frameLimit;
     }
 
     /** Sends one frame. Thread-safe. */
@@ -76,22 +96,57 @@ public final class FrameChannel implements AutoCloseable {
             throw new EOFException("connection closed by the peer");
         }
         int length = FrameLimits.check(lengthField.getInt(0), frameLimit);
-        ByteBuffer into = bufferFor(length);
-        if (!readFully(into)) {
-            throw new EOFException("connection closed by the peer in the middle of a frame");
-        }
+        ByteBuffer into = length > REUSED_FRAME_BYTES ? readLarge(length) : readSmall(length);
         return FrameCodec.decode(into.flip());
     }
 
-    /** An empty buffer of {@code length} bytes; the decoder copies what it keeps, so one can serve every frame. */
-    private ByteBuffer bufferFor(int length) {
-        if (length > REUSED_FRAME_BYTES) {
-            return ByteBuffer.allocate(length);
+    /**
+     * {@link #receive()}, but when no whole frame has arrived within {@code timeout} the channel is
+     * closed and an IOException says so.
+     */
+    public Frame receiveWithin(Duration timeout) throws IOException, WireException {
+        AtomicBoolean expired = new AtomicBoolean();
+        ScheduledFuture<?> alarm = TIMEOUTS.schedule(() -> {
+            expired.set(true);
+            close();
+        }, Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
+        try {
+            return receive();
+        } catch (IOException e) {
+            if (expired.get()) {
+                throw new IOException("no frame arrived within " + timeout.toMillis() + " ms", e);
+            }
+            throw e;
+        } finally {
+            alarm.cancel(false);
         }
+    }
+
+    /** A frame of at most {@value #REUSED_FRAME_BYTES} bytes, read into the reused buffer (the decoder copies what it keeps). */
+    private ByteBuffer readSmall(int length) throws IOException {
         if (frame.capacity() < length) {
             frame = ByteBuffer.allocate(Math.max(length, Math.min(2 * frame.capacity(), REUSED_FRAME_BYTES)));
         }
-        return frame.clear().limit(length);
+        ByteBuffer into = frame.clear().limit(length);
+        if (!readFully(into)) {
+            throw new EOFException("connection closed by the peer in the middle of a frame");
+        }
+        return into;
+    }
+
+    /** A larger frame, in a buffer that doubles as its bytes arrive. */
+    private ByteBuffer readLarge(int length) throws IOException {
+        ByteBuffer into = ByteBuffer.allocate(REUSED_FRAME_BYTES);
+        while (true) {
+            if (!readFully(into)) {
+                throw new EOFException("connection closed by the peer in the middle of a frame");
+            }
+            if (into.capacity() == length) {
+                return into;
+            }
+            ByteBuffer grown = ByteBuffer.allocate((int) Math.min(length, 2L * into.capacity()));
+            into = grown.put(into.flip());
+        }
     }
 
     /** Fills {@code buf}; false when the stream ended first. */

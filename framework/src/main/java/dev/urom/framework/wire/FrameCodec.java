@@ -2,6 +2,7 @@ package dev.urom.framework.wire;
 
 import dev.urom.framework.wire.Message.AddressReply;
 import dev.urom.framework.wire.Message.AddressRequest;
+import dev.urom.framework.wire.Message.Challenge;
 import dev.urom.framework.wire.Message.Command;
 import dev.urom.framework.wire.Message.DomainSet;
 import dev.urom.framework.wire.Message.DomainSetReply;
@@ -11,6 +12,7 @@ import dev.urom.framework.wire.Message.HelloOk;
 import dev.urom.framework.wire.Message.Notify;
 import dev.urom.framework.wire.Message.PluginsReply;
 import dev.urom.framework.wire.Message.PluginsRequest;
+import dev.urom.framework.wire.Message.Proof;
 import dev.urom.framework.wire.Message.Stop;
 import dev.urom.framework.wire.Message.StopOk;
 import dev.urom.framework.wire.Message.WorkerStartReply;
@@ -98,9 +100,15 @@ public final class FrameCodec {
 
     private static void encodeBody(Message m, BodyWriter w) {
         if (m instanceof Hello h) {
-            w.u32(h.magic()).u16(h.version()).u16(h.role().code());
+            w.u32(h.magic()).u16(h.version()).u16(h.role().code()).u32(h.nonce().length).bytes(h.nonce())
+                    .string("HELLO principal", h.principal());
+        } else if (m instanceof Challenge c) {
+            w.u32(c.nonce().length).bytes(c.nonce());
+        } else if (m instanceof Proof p) {
+            w.u32(p.mac().length).bytes(p.mac());
         } else if (m instanceof HelloOk ok) {
-            w.u16(ok.version()).u16(0).u32(ok.maxMessageSize()).u64(ok.connectionId());
+            w.u16(ok.version()).u16(0).u32(ok.maxMessageSize()).u64(ok.connectionId()).u32(ok.maxInflight()).u32(0)
+                    .string("HELLO_OK principal", ok.principal()).u32(ok.serverProof().length).bytes(ok.serverProof());
         } else if (m instanceof ErrorReply e) {
             w.u32(e.status().code()).string("ERROR message", e.message());
         } else if (m instanceof PluginsReply r) {
@@ -133,7 +141,7 @@ public final class FrameCodec {
         } else if (m instanceof AddressRequest a) {
             w.u64(a.pluginId());
         } else if (m instanceof AddressReply a) {
-            w.u32(a.status().code()).u32(0).u32(a.address().length).bytes(a.address());
+            w.u32(a.status().code()).u32(0).u32(a.address().length).bytes(a.address()).u32(a.seal().length).bytes(a.seal());
         } else if (m instanceof DomainSet d) {
             w.u64(d.ownDomainId()).u32(d.peers().size());
             for (DomainPeer peer : d.peers()) {
@@ -149,7 +157,7 @@ public final class FrameCodec {
     private static void writePeer(BodyWriter w, DomainPeer peer) {
         w.u64(peer.domainId()).u32(peer.addresses().size());
         for (DomainPeer.PluginAddress a : peer.addresses()) {
-            w.u64(a.pluginId()).u32(a.address().length).bytes(a.address());
+            w.u64(a.pluginId()).u32(a.address().length).bytes(a.address()).u32(a.seal().length).bytes(a.seal());
         }
         w.u32(peer.segments().size());
         for (DomainPeer.Segment s : peer.segments()) {
@@ -195,11 +203,13 @@ public final class FrameCodec {
         for (int i = 0; i < count; i++) {
             String at = "peers[" + i + "]";
             long domainId = r.u64(at + ".domain_id");
-            int addressCount = r.count(at + ".addresses", 12);
+            int addressCount = r.count(at + ".addresses", 16);
             List<DomainPeer.PluginAddress> addresses = new ArrayList<>(addressCount);
             for (int j = 0; j < addressCount; j++) {
-                long pluginId = r.u64(at + ".addresses[" + j + "].plugin_id");
-                addresses.add(new DomainPeer.PluginAddress(pluginId, sizedBytes(r, at + ".addresses[" + j + "].address")));
+                String item = at + ".addresses[" + j + "]";
+                long pluginId = r.u64(item + ".plugin_id");
+                byte[] address = sizedBytes(r, item + ".address");
+                addresses.add(new DomainPeer.PluginAddress(pluginId, address, sizedBytes(r, item + ".seal")));
             }
             int segmentCount = r.count(at + ".segments", 24);
             List<DomainPeer.Segment> segments = new ArrayList<>(segmentCount);
@@ -257,8 +267,18 @@ public final class FrameCodec {
                 if (role == null) {
                     throw r.malformed("role " + roleCode + " is neither 1 (host) nor 2 (worker)");
                 }
-                return new Hello(magic, version, role);
+                if (magic != Protocol.MAGIC || version != Protocol.VERSION) {
+                    // another protocol or version: what follows is not ours to read; the handshake refuses it by version
+                    r.skip(r.remaining(), "the rest of a HELLO of version " + version);
+                    return new Hello(magic, version, role, new byte[0], "");
+                }
+                byte[] nonce = sizedBytes(r, "nonce");
+                return new Hello(magic, version, role, nonce, r.string("principal"));
             }
+            case CHALLENGE:
+                return new Challenge(sizedBytes(r, "nonce"));
+            case PROOF:
+                return new Proof(sizedBytes(r, "mac"));
             case HELLO_OK: {
                 int version = r.u16("version");
                 r.skip(2, "reserved");
@@ -266,7 +286,14 @@ public final class FrameCodec {
                 if (max > Integer.MAX_VALUE - 64) {
                     throw r.malformed("max_msg_size " + max + " is out of range");
                 }
-                return new HelloOk(version, (int) max, r.u64("connection_id"));
+                long connectionId = r.u64("connection_id");
+                long maxInflight = r.u32("max_inflight");
+                if (maxInflight > Integer.MAX_VALUE) {
+                    throw r.malformed("max_inflight " + maxInflight + " is out of range");
+                }
+                r.skip(4, "reserved");
+                String principal = r.string("principal");
+                return new HelloOk(version, (int) max, connectionId, (int) maxInflight, principal, sizedBytes(r, "server_proof"));
             }
             case ERROR:
                 return new ErrorReply(status(r), r.string("message"));
@@ -337,7 +364,8 @@ public final class FrameCodec {
             case ADDRESS_REPLY: {
                 UromStatus status = status(r);
                 r.skip(4, "reserved");
-                return new AddressReply(status, sizedBytes(r, "address"));
+                byte[] address = sizedBytes(r, "address");
+                return new AddressReply(status, address, sizedBytes(r, "seal"));
             }
             case DOMAIN_SET: {
                 long own = r.u64("own_domain_id");

@@ -10,16 +10,25 @@ import java.util.List;
  * loop), into frames.
  *
  * <p>Not thread-safe: one decoder per connection, fed by one thread. A frame's length field is
- * checked against the frame limit before its body is allocated. After a {@link WireException} the
- * stream cannot be resynchronised: close the connection.
+ * checked against the frame limit, and the buffer of a partial frame grows as its bytes arrive (up to
+ * that length), so a peer that announces a large frame and sends nothing more costs nothing. After a
+ * {@link WireException} the stream cannot be resynchronised: close the connection.
  */
 public final class FrameDecoder {
     private final ByteBuffer lengthField = ByteBuffer.allocate(Protocol.LENGTH_FIELD_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    /** The first buffer of a partial frame; it doubles as bytes arrive. */
+    private static final int FIRST_PARTIAL_BYTES = 4096;
     private ByteBuffer partial;
-    private final int frameLimit;
+    private int partialLength;
+    private int frameLimit;
 
     /** @param frameLimit most bytes after a frame's length field */
     public FrameDecoder(int frameLimit) {
+        setFrameLimit(frameLimit);
+    }
+
+    /** Changes the limit for frames whose length field is read after this call (e.g. after the handshake). */
+    public void setFrameLimit(int frameLimit) {
         FrameLimits.checkLimit(frameLimit);
         this.frameLimit = frameLimit;
     }
@@ -59,12 +68,16 @@ public final class FrameDecoder {
                     frames = add(frames, FrameCodec.decode(whole));
                     continue;
                 }
-                partial = ByteBuffer.allocate(length);
+                partial = ByteBuffer.allocate(Math.min(length, FIRST_PARTIAL_BYTES));
+                partialLength = length;
+            }
+            if (!partial.hasRemaining()) {
+                partial = ByteBuffer.allocate((int) Math.min(partialLength, 2L * partial.capacity())).put(partial.flip());
             }
             int n = Math.min(partial.remaining(), readBuffer.remaining());
             partial.put(readBuffer.slice().limit(n));
             readBuffer.position(readBuffer.position() + n);
-            if (!partial.hasRemaining()) {
+            if (partial.position() == partialLength) {
                 ByteBuffer whole = partial.flip();
                 partial = null;
                 frames = add(frames, FrameCodec.decode(whole));

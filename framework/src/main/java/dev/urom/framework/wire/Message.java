@@ -2,6 +2,7 @@ package dev.urom.framework.wire;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.framework.auth.Proofs;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerNotification;
@@ -23,41 +24,147 @@ public sealed interface Message {
     /** The type code this message travels under. */
     MessageType messageType();
 
-    /** HELLO: the first frame of every connection, sent by the side that connects. */
-    record Hello(int magic, int version, Role role) implements Message {
+    /**
+     * HELLO: the first frame of every connection, sent by the side that connects, with its fresh
+     * nonce and the key name it will prove ({@code ""}: none; a Unix socket's peer credentials or an
+     * insecure TCP listener decide). A HELLO of another version carries no nonce or principal.
+     */
+    record Hello(int magic, int version, Role role, byte[] nonce, String principal) implements Message {
         public Hello {
             requireNonNull(role, "role is null");
+            requireNonNull(nonce, "nonce is null");
+            requireNonNull(principal, "principal is null");
             checkU16("HELLO version", version);
         }
 
-        /** HELLO with the right magic. */
-        public Hello(int version, Role role) {
-            this(Protocol.MAGIC, version, role);
+        /** HELLO of this protocol version with a fresh nonce and the given key name ("" for none). */
+        public static Hello of(Role role, String principal) {
+            return new Hello(Protocol.MAGIC, Protocol.VERSION, role, Proofs.nonce(), principal);
         }
 
-        /** HELLO of this protocol version. */
+        /** HELLO of this protocol version with a fresh nonce and no key name. */
         public static Hello of(Role role) {
-            return new Hello(Protocol.VERSION, role);
+            return of(role, "");
         }
 
         @Override
         public MessageType messageType() {
             return MessageType.HELLO;
         }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Hello h && h.magic == magic && h.version == version && h.role == role && Arrays.equals(h.nonce, nonce)
+                    && h.principal.equals(principal);
+        }
+
+        @Override
+        public int hashCode() {
+            return ((magic * 31 + version) * 31 + role.hashCode()) * 31 + Arrays.hashCode(nonce) * 31 + principal.hashCode();
+        }
+
+        @Override
+        public String toString() {
+            return "Hello[version=" + version + ", role=" + role + ", principal=" + principal + "]";
+        }
     }
 
-    /** HELLO_OK: the accepting side agrees; {@code connectionId} is this connection's dest_id at a worker. */
-    record HelloOk(int version, int maxMessageSize, long connectionId) implements Message {
+    /** CHALLENGE: the accepting side's fresh nonce; the connecting side answers PROOF. */
+    record Challenge(byte[] nonce) implements Message {
+        public Challenge {
+            requireNonNull(nonce, "nonce is null");
+        }
+
+        @Override
+        public MessageType messageType() {
+            return MessageType.CHALLENGE;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Challenge c && Arrays.equals(c.nonce, nonce);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(nonce);
+        }
+
+        @Override
+        public String toString() {
+            return "Challenge[" + nonce.length + " bytes]";
+        }
+    }
+
+    /** PROOF: the connecting side's HMAC over the handshake transcript ({@code Proofs.clientProof}). */
+    record Proof(byte[] mac) implements Message {
+        public Proof {
+            requireNonNull(mac, "mac is null");
+        }
+
+        @Override
+        public MessageType messageType() {
+            return MessageType.PROOF;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Proof p && Arrays.equals(p.mac, mac);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(mac);
+        }
+
+        @Override
+        public String toString() {
+            return "Proof[" + mac.length + " bytes]";
+        }
+    }
+
+    /**
+     * HELLO_OK: the accepting side agrees. {@code connectionId} is this connection's dest_id at a
+     * worker; {@code maxInflight} the most commands a worker lets this connection have outstanding (0
+     * on a control connection); {@code principal} who the accepting side takes the peer for (a
+     * principal's text form); {@code serverProof} its proof that it holds the key too (empty when no
+     * key was proved).
+     */
+    record HelloOk(int version, int maxMessageSize, long connectionId, int maxInflight, String principal, byte[] serverProof)
+            implements Message {
         public HelloOk {
             checkU16("HELLO_OK version", version);
             if (maxMessageSize < 0) {
                 throw new IllegalArgumentException("HELLO_OK max message size " + maxMessageSize + " is negative");
             }
+            if (maxInflight < 0) {
+                throw new IllegalArgumentException("HELLO_OK max in-flight " + maxInflight + " is negative");
+            }
+            requireNonNull(principal, "principal is null");
+            requireNonNull(serverProof, "serverProof is null");
         }
 
         @Override
         public MessageType messageType() {
             return MessageType.HELLO_OK;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof HelloOk h && h.version == version && h.maxMessageSize == maxMessageSize && h.connectionId == connectionId
+                    && h.maxInflight == maxInflight && h.principal.equals(principal) && Arrays.equals(h.serverProof, serverProof);
+        }
+
+        @Override
+        public int hashCode() {
+            return ((version * 31 + maxMessageSize) * 31 + Long.hashCode(connectionId)) * 31 + maxInflight * 31 + principal.hashCode()
+                    + Arrays.hashCode(serverProof);
+        }
+
+        @Override
+        public String toString() {
+            return "HelloOk[version=" + version + ", maxMessageSize=" + maxMessageSize + ", connectionId=" + connectionId
+                    + ", maxInflight=" + maxInflight + ", principal=" + principal + ", serverProof=" + serverProof.length + " bytes]";
         }
     }
 
@@ -273,11 +380,20 @@ public sealed interface Message {
         }
     }
 
-    /** ADDRESS_REPLY: the plugin's address on SUCCESS; no bytes otherwise. */
-    record AddressReply(UromStatus status, byte[] address) implements Message {
+    /**
+     * ADDRESS_REPLY: the plugin's address and the worker's seal over it on SUCCESS; no bytes
+     * otherwise.
+     */
+    record AddressReply(UromStatus status, byte[] address, byte[] seal) implements Message {
         public AddressReply {
             requireNonNull(status, "status is null");
             requireNonNull(address, "address is null");
+            requireNonNull(seal, "seal is null");
+        }
+
+        /** A reply without an address: {@code status} says why. */
+        public static AddressReply failed(UromStatus status) {
+            return new AddressReply(status, new byte[0], new byte[0]);
         }
 
         @Override
@@ -287,17 +403,17 @@ public sealed interface Message {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof AddressReply r && r.status == status && Arrays.equals(r.address, address);
+            return o instanceof AddressReply r && r.status == status && Arrays.equals(r.address, address) && Arrays.equals(r.seal, seal);
         }
 
         @Override
         public int hashCode() {
-            return status.hashCode() * 31 + Arrays.hashCode(address);
+            return (status.hashCode() * 31 + Arrays.hashCode(address)) * 31 + Arrays.hashCode(seal);
         }
 
         @Override
         public String toString() {
-            return "AddressReply[status=" + status + ", address=" + address.length + " bytes]";
+            return "AddressReply[status=" + status + ", address=" + address.length + " bytes, seal=" + seal.length + " bytes]";
         }
     }
 

@@ -5,6 +5,8 @@ public enum MessageType {
     HELLO(1),
     HELLO_OK(2),
     ERROR(3),
+    CHALLENGE(4),
+    PROOF(5),
     PLUGINS(10),
     PLUGINS_REPLY(11),
     WORKER_START(12),

@@ -1,13 +1,15 @@
 package dev.urom.framework.wire;
 
 /**
- * Constants of the wire protocol (docs/wire-protocol.md), version 1.
+ * Constants of the wire protocol (docs/wire-protocol.md), version 2.
  */
 public final class Protocol {
     /** The protocol version this code speaks. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     /** {@code "UROM"} read as a little-endian u32. */
     public static final int MAGIC = 0x4d4f5255;
+    /** Most bytes after the length field of any frame before the handshake has ended. */
+    public static final int HANDSHAKE_FRAME_LIMIT = 1024;
     /** Most bytes after the length field of a frame on a host ↔ daemon connection. */
     public static final int CONTROL_FRAME_LIMIT = 65536;
     /** Worker id that lets the daemon choose one. */

@@ -72,6 +72,24 @@ public record ServiceAddress(Path unixPath, String host, int port) {
     }
 
     /**
+     * The address of a bound socket: {@code unix:} its path, or {@code tcp:} its host (as a literal)
+     * and port.
+     *
+     * @throws IllegalArgumentException for a socket of another family, or an unbound one
+     */
+    public static ServiceAddress of(SocketAddress bound) {
+        if (bound instanceof UnixDomainSocketAddress unixAddress && unixAddress.getPath().isAbsolute()) {
+            return unix(unixAddress.getPath());
+        }
+        if (bound instanceof InetSocketAddress inet && inet.getAddress() != null) {
+            String host = inet.getAddress().getHostAddress();
+            int zone = host.indexOf('%');
+            return tcp(zone < 0 ? host : host.substring(0, zone), inet.getPort());
+        }
+        throw new IllegalArgumentException("socket address " + bound + " is neither a bound Unix path nor a TCP address");
+    }
+
+    /**
      * Parses {@code unix:/absolute/path} or {@code tcp:HOST:PORT}.
      *
      * @throws IllegalArgumentException one line naming the text and what is wrong with it

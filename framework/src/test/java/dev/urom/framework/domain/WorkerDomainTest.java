@@ -15,8 +15,8 @@ class WorkerDomainTest {
     private static final long PLUGIN_B = 0x8;
 
     private static DomainPeer peer(long domainId, String a, String b, DomainPeer.Segment... segments) {
-        return new DomainPeer(domainId, List.of(new DomainPeer.PluginAddress(PLUGIN_A, a.getBytes()),
-                new DomainPeer.PluginAddress(PLUGIN_B, b.getBytes())), List.of(segments));
+        return new DomainPeer(domainId, List.of(new DomainPeer.PluginAddress(PLUGIN_A, a.getBytes(), new byte[0]),
+                new DomainPeer.PluginAddress(PLUGIN_B, b.getBytes(), new byte[0])), List.of(segments));
     }
 
     private static void assertNotFound(ThrowingLookup lookup) {
@@ -59,7 +59,7 @@ class WorkerDomainTest {
     void aPeerWithOnlyAnotherPluginGivesThatPluginsAddress() throws UromException {
         WorkerDomain domain = new WorkerDomain();
         DomainLookups a = domain.lookupsFor(PLUGIN_A);
-        DomainPeer onlyB = new DomainPeer(21, List.of(new DomainPeer.PluginAddress(PLUGIN_B, "b21".getBytes())), List.of());
+        DomainPeer onlyB = new DomainPeer(21, List.of(new DomainPeer.PluginAddress(PLUGIN_B, "b21".getBytes(), new byte[0])), List.of());
         domain.install(DomainTable.of(10, List.of(peer(10, "a10", "b10"), onlyB)));
 
         assertThat(a.address(21)).asString().as("the C and the Java sandbox plugins peer this way").isEqualTo("b21");

@@ -1,9 +1,10 @@
 package dev.urom.framework.host;
 
+import dev.urom.framework.auth.Principal;
+import dev.urom.framework.auth.Proofs;
 import dev.urom.framework.wire.Frame;
 import dev.urom.framework.wire.FrameChannel;
 import dev.urom.framework.wire.Handshake;
-import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Message.ErrorReply;
 import dev.urom.framework.wire.Message.PluginsReply;
 import dev.urom.framework.wire.Message.PluginsRequest;
@@ -11,7 +12,9 @@ import dev.urom.framework.wire.Message.WorkerStartReply;
 import dev.urom.framework.wire.Message.WorkerStartRequest;
 import dev.urom.framework.wire.Message.WorkersInGroupReply;
 import dev.urom.framework.wire.Message.WorkersInGroupRequest;
+import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Protocol;
+import dev.urom.framework.wire.ServerHandshake;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.framework.wire.ServicePlugin;
 import dev.urom.spi.UromStatus;
@@ -19,6 +22,7 @@ import java.io.IOException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -80,7 +84,8 @@ final class FakeDaemon implements AutoCloseable {
                 conn.send(0, refuseHello);
                 return;
             }
-            Handshake.server(conn, maxMessageSize, 0);
+            Handshake.server(conn, new ServerHandshake(Proofs.Channel.CONTROL, hello -> new ServerHandshake.Decision.Admit(Principal.ANONYMOUS),
+                    maxMessageSize, 0, 0), Duration.ofSeconds(10));
             while (true) {
                 Frame f = conn.receive();
                 if (silent) {

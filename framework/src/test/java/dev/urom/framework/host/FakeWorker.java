@@ -1,20 +1,23 @@
 package dev.urom.framework.host;
 
-import dev.urom.framework.wire.Frame;
+import dev.urom.framework.auth.Principal;
+import dev.urom.framework.auth.Proofs;
 import dev.urom.framework.wire.FrameChannel;
 import dev.urom.framework.wire.Handshake;
-import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Message.Command;
 import dev.urom.framework.wire.Message.Notify;
 import dev.urom.framework.wire.Message.Stop;
 import dev.urom.framework.wire.Message.StopOk;
+import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Protocol;
+import dev.urom.framework.wire.ServerHandshake;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.spi.UromStatus;
 import java.io.IOException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -82,7 +85,8 @@ final class FakeWorker implements AutoCloseable {
 
     private void serve(FrameChannel conn) {
         try (conn) {
-            Handshake.server(conn, maxMessageSize, destIds.incrementAndGet());
+            Handshake.server(conn, new ServerHandshake(Proofs.Channel.DATA, hello -> new ServerHandshake.Decision.Admit(Principal.ANONYMOUS),
+                    maxMessageSize, destIds.incrementAndGet(), 0), Duration.ofSeconds(10));
             while (true) {
                 Message m = conn.receive().message();
                 if (m instanceof Command c) {

@@ -314,7 +314,7 @@ class HostApiTest {
 
     @Test
     void unansweredControlRequestTimesOut() throws Exception {
-        try (UromService impatient = UromService.connect(daemon.address.toString(), Duration.ofMillis(300))) {
+        try (UromService impatient = UromService.connect(daemon.address.toString(), java.util.Optional.empty(), Duration.ofMillis(300))) {
             daemon.silent = true;
             assertThatThrownBy(impatient::plugins)
                     .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.TIME_OUT))

@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.urom.framework.wire.Message.Command;
-import dev.urom.framework.wire.Message.Hello;
-import dev.urom.framework.wire.Message.HelloOk;
-import dev.urom.spi.UromException;
-import dev.urom.spi.UromStatus;
 import java.io.EOFException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -91,55 +87,39 @@ class FrameChannelTest {
     }
 
     @Test
-    void handshakeAgreesOnVersionAndLimits() throws Exception {
+    void aLargeFrameArrivingInPiecesIsReadWhole() throws Exception {
         try (WireSockets pair = WireSockets.open(dir);
-                FrameChannel client = new FrameChannel(pair.client(), Protocol.CONTROL_FRAME_LIMIT);
-                FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
-            CompletableFuture<Hello> accepted = CompletableFuture.supplyAsync(() -> {
+                FrameChannel receiver = new FrameChannel(pair.server(), Protocol.dataFrameLimit(1 << 20))) {
+            byte[] payload = new byte[300_000];
+            for (int i = 0; i < payload.length; i++) {
+                payload[i] = (byte) (i * 7);
+            }
+            ByteBuffer frame = FrameCodec.encode(0, new Command(2, 9, payload));
+            CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
                 try {
-                    return Handshake.server(server, 4096, 42);
-                } catch (Exception e) {
+                    while (frame.hasRemaining()) {
+                        ByteBuffer piece = frame.slice().limit(Math.min(frame.remaining(), 10_000));
+                        frame.position(frame.position() + piece.remaining());
+                        while (piece.hasRemaining()) {
+                            pair.client().write(piece);
+                        }
+                    }
+                } catch (java.io.IOException e) {
                     throw new IllegalStateException(e);
                 }
             });
-            HelloOk ok = Handshake.client(client, Role.HOST);
-            assertThat(ok).isEqualTo(new HelloOk(1, 4096, 42));
-            assertThat(accepted.get(30, TimeUnit.SECONDS)).isEqualTo(Hello.of(Role.HOST));
+            assertThat(receiver.receive().message()).isEqualTo(new Command(2, 9, payload));
+            writer.get(30, TimeUnit.SECONDS);
         }
     }
 
     @Test
-    void serverRefusesAnotherVersionAndTheClientGetsTheReason() throws Exception {
-        try (WireSockets pair = WireSockets.open(dir);
-                FrameChannel client = new FrameChannel(pair.client(), Protocol.CONTROL_FRAME_LIMIT);
-                FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
-            client.send(0, new Hello(2, Role.HOST));
-            assertThatThrownBy(() -> Handshake.server(server, 4096, 1))
-                    .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.UNSUPPORTED_VERSION))
-                    .hasMessage("protocol version 2 is not supported; this service speaks 1");
-            Message reply = client.receive().message();
-            assertThat(reply).isEqualTo(new Message.ErrorReply(UromStatus.UNSUPPORTED_VERSION,
-                    "protocol version 2 is not supported; this service speaks 1"));
+    void receiveWithinClosesTheChannelWhenNothingArrivesInTime() throws Exception {
+        try (WireSockets pair = WireSockets.open(dir); FrameChannel receiver = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
+            assertThatThrownBy(() -> receiver.receiveWithin(java.time.Duration.ofMillis(50)))
+                    .isInstanceOf(java.io.IOException.class)
+                    .hasMessage("no frame arrived within 50 ms");
+            assertThat(receiver.isOpen()).isFalse();
         }
-    }
-
-    @Test
-    void clientTurnsAnErrorAnswerIntoItsStatus() throws Exception {
-        try (WireSockets pair = WireSockets.open(dir);
-                FrameChannel client = new FrameChannel(pair.client(), Protocol.CONTROL_FRAME_LIMIT);
-                FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
-            server.send(0, new Message.ErrorReply(UromStatus.UNSUPPORTED_VERSION, "protocol version 1 is not supported; this service speaks 2"));
-            assertThatThrownBy(() -> Handshake.client(client, Role.HOST))
-                    .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.UNSUPPORTED_VERSION))
-                    .hasMessage("protocol version 1 is not supported; this service speaks 2");
-        }
-    }
-
-    @Test
-    void checkRefusesBadMagic() {
-        assertThat(Handshake.check(new Hello(0x12345678, 1, Role.WORKER))).get()
-                .satisfies(e -> assertThat(e.status()).isEqualTo(UromStatus.UNSUPPORTED_VERSION))
-                .satisfies(e -> assertThat(e.message()).isEqualTo("HELLO magic 0x12345678 is not UROM (0x4d4f5255); the peer does not speak this protocol"));
-        assertThat(Handshake.check(Hello.of(Role.WORKER))).isEmpty();
     }
 }

@@ -137,6 +137,35 @@ class MalformedFrameTest {
     }
 
     @Test
+    void aLargeAnnouncedFrameCostsOnlyWhatHasArrived() throws WireException {
+        int limit = Protocol.dataFrameLimit(16 << 20);
+        FrameDecoder decoder = new FrameDecoder(limit);
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long thread = Thread.currentThread().getId();
+        byte[] payload = new byte[(16 << 20) - Command.HEADER_BYTES];
+        for (int i = 0; i < payload.length; i += 4099) {
+            payload[i] = (byte) i;
+        }
+        ByteBuffer frame = FrameCodec.encode(0, new Command(1, 2, payload));
+        ByteBuffer first = frame.slice().limit(24);
+        new FrameDecoder(limit).feed(FrameCodec.encode(0, new Command(1, 2, new byte[8])).slice().limit(24));
+
+        long before = threads.getThreadAllocatedBytes(thread);
+        assertThat(decoder.feed(first)).isEmpty();
+        long allocated = threads.getThreadAllocatedBytes(thread) - before;
+        assertThat(allocated).as("bytes allocated for 24 bytes of a 16 MiB frame").isLessThan(1 << 20);
+
+        frame.position(24);
+        List<Frame> frames = new java.util.ArrayList<>();
+        while (frame.hasRemaining()) {
+            ByteBuffer piece = frame.slice().limit(Math.min(frame.remaining(), 1 << 20));
+            frame.position(frame.position() + piece.remaining());
+            frames.addAll(decoder.feed(piece));
+        }
+        assertThat(frames).singleElement().satisfies(f -> assertThat(f.message()).isEqualTo(new Command(1, 2, payload)));
+    }
+
+    @Test
     void decoderRefusesAnOverLimitLengthSplitAcrossReads() throws WireException {
         FrameDecoder decoder = new FrameDecoder(65600);
         byte[] prefix = le(70000);

@@ -61,8 +61,15 @@ final class WireArbitraries {
     static Arbitrary<Message> messages() {
         Arbitrary<Long> longs = Arbitraries.longs();
         return Arbitraries.oneOf(
-                Combinators.combine(Arbitraries.integers(), Arbitraries.integers().between(0, 0xffff), Arbitraries.of(Role.class)).as(Hello::new),
-                Combinators.combine(Arbitraries.integers().between(0, 0xffff), Arbitraries.integers().between(0, Integer.MAX_VALUE - 64), longs).as(HelloOk::new),
+                Combinators.combine(Arbitraries.of(Role.class), payloads(), utf8Strings(20))
+                        .as((role, nonce, principal) -> new Hello(Protocol.MAGIC, Protocol.VERSION, role, nonce, principal)),
+                Combinators.combine(Arbitraries.integers(), Arbitraries.integers().between(0, 0xffff), Arbitraries.of(Role.class))
+                        .filter((magic, version, role) -> magic != Protocol.MAGIC || version != Protocol.VERSION)
+                        .as((magic, version, role) -> new Hello(magic, version, role, new byte[0], "")),
+                payloads().map(Message.Challenge::new),
+                payloads().map(Message.Proof::new),
+                Combinators.combine(Arbitraries.integers().between(0, 0xffff), Arbitraries.integers().between(0, Integer.MAX_VALUE - 64), longs,
+                        Arbitraries.integers().greaterOrEqual(0), utf8Strings(20), payloads()).as(HelloOk::new),
                 Combinators.combine(statuses(), utf8Strings(40)).as(ErrorReply::new),
                 Arbitraries.just(new PluginsRequest()),
                 plugins().list().ofMaxSize(5).map(PluginsReply::new),
@@ -76,14 +83,14 @@ final class WireArbitraries {
                 Arbitraries.just(new Stop()),
                 Arbitraries.just(new StopOk()),
                 longs.map(AddressRequest::new),
-                Combinators.combine(statuses(), payloads()).as(AddressReply::new),
+                Combinators.combine(statuses(), payloads(), payloads()).as(AddressReply::new),
                 Combinators.combine(longs, domainPeers().list().ofMaxSize(4)).as(DomainSet::new),
                 Combinators.combine(statuses(), utf8Strings(40)).as(DomainSetReply::new));
     }
 
     static Arbitrary<DomainPeer> domainPeers() {
         Arbitrary<Long> longs = Arbitraries.longs();
-        Arbitrary<DomainPeer.PluginAddress> address = Combinators.combine(longs, payloads()).as(DomainPeer.PluginAddress::new);
+        Arbitrary<DomainPeer.PluginAddress> address = Combinators.combine(longs, payloads(), payloads()).as(DomainPeer.PluginAddress::new);
         Arbitrary<DomainPeer.Segment> segment = Combinators.combine(longs, longs, payloads(), payloads()).as(DomainPeer.Segment::new);
         return Combinators.combine(longs, address.list().ofMaxSize(3).uniqueElements(DomainPeer.PluginAddress::pluginId),
                 segment.list().ofMaxSize(3)).as(DomainPeer::new);

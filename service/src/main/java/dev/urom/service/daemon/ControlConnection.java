@@ -1,10 +1,13 @@
 package dev.urom.service.daemon;
 
+import dev.urom.framework.auth.Principal;
+import dev.urom.framework.auth.Proofs;
+import dev.urom.framework.security.PeerCredentials;
 import dev.urom.framework.wire.Frame;
 import dev.urom.framework.wire.FrameChannel;
 import dev.urom.framework.wire.Handshake;
 import dev.urom.framework.wire.Message;
-import dev.urom.framework.wire.Role;
+import dev.urom.framework.wire.ServerHandshake;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.framework.wire.WireException;
 import dev.urom.spi.UromException;
@@ -14,15 +17,19 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.OptionalInt;
 import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * One host's control connection, served on its own thread: the handshake, then request after
- * request until the host closes it. A frame that cannot be read (over the control limit,
- * malformed, of an unknown type) or a refused handshake closes this connection only, with the
- * reason logged at WARN.
+ * One host's control connection, served on its own thread: the handshake (which must end within
+ * the handshake timeout, with frames of at most {@code Protocol.HANDSHAKE_FRAME_LIMIT} bytes until
+ * then), the per-principal connection cap, then request after request until the host closes it. A
+ * frame that cannot be read (over the control limit, malformed, of an unknown type), a refused
+ * handshake or a principal over its cap closes this connection only, with the reason logged at
+ * WARN.
  *
  * <p>Not thread-safe: {@link #run()} runs once; {@link #close()} may be called from another thread
  * to end it.
@@ -33,33 +40,46 @@ final class ControlConnection implements Runnable, AutoCloseable {
     private final FrameChannel channel;
     private final String peer;
     private final int maxMessageSize;
+    private final Duration handshakeTimeout;
+    private final ControlAdmission admission;
+    private final ConnectionLimits limits;
     private final ControlRequests requests;
     private final Consumer<ControlConnection> onEnd;
     private volatile boolean closing;
 
-    ControlConnection(FrameChannel channel, String peer, int maxMessageSize, ControlRequests requests, Consumer<ControlConnection> onEnd) {
+    ControlConnection(FrameChannel channel, String peer, int maxMessageSize, Duration handshakeTimeout, ControlAdmission admission,
+            ConnectionLimits limits, ControlRequests requests, Consumer<ControlConnection> onEnd) {
         this.channel = channel;
         this.peer = peer;
         this.maxMessageSize = maxMessageSize;
+        this.handshakeTimeout = handshakeTimeout;
+        this.admission = admission;
+        this.limits = limits;
         this.requests = requests;
         this.onEnd = onEnd;
     }
 
     @Override
     public void run() {
+        Principal admitted = null;
         try {
-            Message.Hello hello = Handshake.server(channel, maxMessageSize, 0);
-            if (hello.role() != Role.HOST) {
-                String message = "the daemon serves hosts; this connection said it is a " + hello.role();
+            ControlAdmission.Connection rule = admission.forConnection(peerUid(channel.socket()));
+            Principal principal = Handshake.server(channel,
+                    new ServerHandshake(Proofs.Channel.CONTROL, rule, maxMessageSize, 0, 0), handshakeTimeout);
+            if (!limits.tryAcquire(principal)) {
+                String message = principal + " already has its maximum of " + limits.perPrincipal()
+                        + " connections (--max-connections-per-principal)";
                 LOG.warn("{} refused: {}", peer, message);
-                channel.send(0, new Message.ErrorReply(UromStatus.NOT_PERMITTED, message));
+                channel.send(0, new Message.ErrorReply(UromStatus.FULL, message));
                 return;
             }
-            LOG.debug("{} connected", peer);
+            admitted = principal;
+            ControlSession session = new ControlSession(principal.isUnix() ? peer : peer + " as " + principal, principal, rule.key());
+            LOG.debug("{} connected", session.peer());
             InetAddress local = localAddress(channel.socket());
             while (true) {
                 Frame frame = channel.receive();
-                Message reply = requests.handle(frame.message(), peer);
+                Message reply = requests.handle(frame.message(), session);
                 channel.send(frame.requestId(), reachable(reply, local));
             }
         } catch (EOFException e) {
@@ -75,6 +95,9 @@ final class ControlConnection implements Runnable, AutoCloseable {
         } catch (RuntimeException e) {
             LOG.error("{} failed", peer, e);
         } finally {
+            if (admitted != null) {
+                limits.release(admitted);
+            }
             channel.close();
             onEnd.accept(this);
         }
@@ -85,6 +108,10 @@ final class ControlConnection implements Runnable, AutoCloseable {
     public void close() {
         closing = true;
         channel.close();
+    }
+
+    private static OptionalInt peerUid(SocketChannel socket) throws IOException {
+        return PeerCredentials.uid(socket);
     }
 
     /** A started worker's address as this host can use it: a wildcard TCP host becomes the address the host reached the daemon at. */

@@ -3,7 +3,6 @@ package dev.urom.service.daemon;
 import dev.urom.framework.discovery.DiscoveredPlugin;
 import dev.urom.framework.discovery.PluginDiscovery;
 import dev.urom.framework.discovery.ScanResult;
-import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Message.ErrorReply;
 import dev.urom.framework.wire.Message.PluginsReply;
 import dev.urom.framework.wire.Message.PluginsRequest;
@@ -11,6 +10,7 @@ import dev.urom.framework.wire.Message.WorkerStartReply;
 import dev.urom.framework.wire.Message.WorkerStartRequest;
 import dev.urom.framework.wire.Message.WorkersInGroupReply;
 import dev.urom.framework.wire.Message.WorkersInGroupRequest;
+import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.ServicePlugin;
 import dev.urom.spi.UromStatus;
 import java.util.List;
@@ -19,7 +19,8 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * Answers the control requests of a host: PLUGINS, WORKER_START, WORKERS_IN_GROUP. Any other
+ * Answers the control requests of an admitted host: PLUGINS, WORKER_START (of a worker the host's
+ * principal owns, or a new one), WORKERS_IN_GROUP (of the principal's own workers). Any other
  * message gets ERROR NOT_SUPPORTED. Refusals are logged at WARN with the peer and the reason.
  *
  * <p>Thread-safe: called from every connection's thread at once.
@@ -39,23 +40,23 @@ final class ControlRequests {
         this.supervisor = supervisor;
     }
 
-    /** The reply to {@code request}; {@code peer} names the connection in log lines. */
-    Message handle(Message request, String peer) {
+    /** The reply to {@code request} of an admitted connection. */
+    Message handle(Message request, ControlSession session) {
         try {
             if (request instanceof PluginsRequest) {
-                return plugins(peer);
+                return plugins(session.peer());
             }
             if (request instanceof WorkerStartRequest start) {
-                return workerStart(start, peer);
+                return workerStart(start, session);
             }
             if (request instanceof WorkersInGroupRequest group) {
-                return new WorkersInGroupReply(supervisor.workersInGroup(group.gid()));
+                return new WorkersInGroupReply(supervisor.workersInGroup(group.gid(), session.principal()));
             }
             String message = request.messageType() + " is not a request the daemon serves";
-            LOG.warn("{} refused from {}: {}", request.messageType(), peer, message);
+            LOG.warn("{} refused from {}: {}", request.messageType(), session.peer(), message);
             return new ErrorReply(UromStatus.NOT_SUPPORTED, message);
         } catch (RuntimeException e) {
-            LOG.error("{} from {} failed", request.messageType(), peer, e);
+            LOG.error("{} from {} failed", request.messageType(), session.peer(), e);
             return new ErrorReply(UromStatus.UNEXPECTED, request.messageType() + " failed: " + e);
         }
     }
@@ -67,13 +68,13 @@ final class ControlRequests {
         return new PluginsReply(plugins);
     }
 
-    private WorkerStartReply workerStart(WorkerStartRequest request, String peer) {
+    private WorkerStartReply workerStart(WorkerStartRequest request, ControlSession session) {
         ScanResult scan = discovery.lastScan();
         Optional<Refusal> refusal = check.check(request, scan.idMask());
         if (refusal.isPresent()) {
-            return supervisor.refused(request, refusal.get(), peer);
+            return supervisor.refused(request, refusal.get(), session.peer());
         }
-        return supervisor.start(request, scan.plugins(), peer);
+        return supervisor.start(request, scan.plugins(), session);
     }
 
     private static ServicePlugin servicePlugin(DiscoveredPlugin plugin) {

@@ -2,15 +2,20 @@ package dev.urom.service.daemon;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.framework.auth.KeyDirectory;
 import dev.urom.framework.discovery.DiscoveredPlugin;
 import dev.urom.framework.discovery.PluginDiscovery;
 import dev.urom.framework.discovery.ScanResult;
 import dev.urom.framework.wire.FrameChannel;
+import dev.urom.framework.wire.FrameCodec;
+import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Protocol;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.service.logging.ServiceLogging;
 import dev.urom.service.metrics.WorkerStatsBook;
 import dev.urom.service.metrics.WorkerStatsSnapshot;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.ClosedChannelException;
@@ -55,6 +60,8 @@ public final class Daemon implements AutoCloseable {
     private final DaemonConfig config;
     private final ServerSocketChannel server;
     private final ServiceAddress address;
+    private final ControlAdmission admission;
+    private final ConnectionLimits connectionLimits;
     private final Path runDir;
     private final WorkerSupervisor supervisor;
     private final ControlRequests requests;
@@ -69,14 +76,18 @@ public final class Daemon implements AutoCloseable {
     private final Object closeLock = new Object();
     private volatile boolean closing;
 
-    private Daemon(DaemonConfig config, ServerSocketChannel server, ServiceAddress address, Path runDir, PluginDiscovery discovery) {
+    private Daemon(DaemonConfig config, ServerSocketChannel server, ServiceAddress address, Path runDir, PluginDiscovery discovery,
+            KeyDirectory keys) {
         this.config = config;
         this.server = server;
         this.address = address;
+        this.admission = new ControlAdmission(keys, config.security().insecureTcp());
+        this.connectionLimits = new ConnectionLimits(config.security().maxConnectionsPerPrincipal());
         this.runDir = runDir;
         this.discovery = discovery;
         this.supervisor = new WorkerSupervisor(config, discovery.registry(), this::workerListenAddress, metrics, workerStats);
-        this.requests = new ControlRequests(config.pluginPath(), discovery, new StartRequestCheck(CpuSet.ofThisProcess()), supervisor);
+        this.requests = new ControlRequests(config.pluginPath(), discovery,
+                new StartRequestCheck(CpuSet.ofThisProcess(), new WorkerEnvironment(config.security().workerEnvAllow())), supervisor);
         this.metrics.watch(supervisor::snapshot, connections::size, discovery, this::freshWorkerTotals);
         this.acceptor = DaemonThreads.daemon(this::acceptLoop, "urom-daemon-accept");
     }
@@ -95,6 +106,7 @@ public final class Daemon implements AutoCloseable {
     static Daemon start(DaemonConfig config, PluginDiscovery discovery) throws IOException {
         requireNonNull(config, "config is null");
         requireNonNull(discovery, "discovery is null");
+        KeyDirectory keys = keyDirectory(config);
         ScanResult scan = discovery.scan(config.pluginPath());
         ServerSocketChannel server;
         try {
@@ -108,10 +120,15 @@ public final class Daemon implements AutoCloseable {
             if (address.isUnix()) {
                 runDir = prepareRunDir(address.unixPath());
             }
-            Daemon daemon = new Daemon(config, server, address, runDir, discovery);
+            Daemon daemon = new Daemon(config, server, address, runDir, discovery, keys);
             daemon.acceptor.start();
-            LOG.info("daemon listening on {} (pid {}); plugins: {}; max workers {}, max message size {} bytes", address,
-                    ProcessHandle.current().pid(), describe(scan.plugins()), config.maxWorkers(), config.maxMessageSize());
+            LOG.info("daemon listening on {} (pid {}); plugins: {}; max workers {}, max message size {} bytes; keys: {}", address,
+                    ProcessHandle.current().pid(), describe(scan.plugins()), config.maxWorkers(), config.maxMessageSize(),
+                    keys == null ? "none" : keys.directory());
+            if (!address.isUnix() && config.security().insecureTcp()) {
+                LOG.warn("--insecure-tcp: any client that reaches {} may start workers and use them without a key; give --auth-keys instead",
+                        address);
+            }
             return daemon;
         } catch (IOException | RuntimeException e) {
             server.close();
@@ -120,6 +137,26 @@ public final class Daemon implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * The daemon's key directory, checked; refuses a TCP listener that would admit nobody it can
+     * identify.
+     */
+    private static KeyDirectory keyDirectory(DaemonConfig config) throws IOException {
+        KeyDirectory keys = null;
+        if (config.security().authKeys() != null) {
+            try {
+                keys = KeyDirectory.open(config.security().authKeys());
+            } catch (UromException e) {
+                throw new IOException(e.getMessage(), e);
+            }
+        }
+        if (!config.listen().isUnix() && keys == null && !config.security().insecureTcp()) {
+            throw new IOException("listening on " + config.listen() + " needs keys to know who connects: give --auth-keys DIR (one key "
+                    + "file per principal), or --insecure-tcp to let anyone who reaches the port in");
+        }
+        return keys;
     }
 
     /**
@@ -244,7 +281,12 @@ public final class Daemon implements AutoCloseable {
             metrics.controlConnectionAccepted();
             String peer = ControlConnection.describe(number, socket);
             FrameChannel channel = new FrameChannel(socket, Protocol.CONTROL_FRAME_LIMIT);
-            ControlConnection connection = new ControlConnection(channel, peer, config.maxMessageSize(), requests, connections::remove);
+            if (connections.size() >= config.security().maxConnections()) {
+                refuseFull(channel, peer);
+                continue;
+            }
+            ControlConnection connection = new ControlConnection(channel, peer, config.maxMessageSize(), config.security().handshakeTimeout(),
+                    admission, connectionLimits, requests, connections::remove);
             connections.add(connection);
             try {
                 connectionThreads.execute(connection);
@@ -257,6 +299,19 @@ public final class Daemon implements AutoCloseable {
                 connection.close();
             }
         }
+    }
+
+    /** Refuses a connection over {@code --max-connections}: ERROR FULL as far as the socket takes it, then closed. */
+    private void refuseFull(FrameChannel channel, String peer) {
+        String message = "the daemon has its maximum of " + config.security().maxConnections() + " connections (--max-connections)";
+        LOG.warn("{} refused: {}", peer, message);
+        try {
+            channel.socket().configureBlocking(false);
+            channel.socket().write(FrameCodec.encode(0, new Message.ErrorReply(UromStatus.FULL, message)));
+        } catch (IOException e) {
+            // the refusal is best effort
+        }
+        channel.close();
     }
 
     private String workerListenAddress(long workerId) {

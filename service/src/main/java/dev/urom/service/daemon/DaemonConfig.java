@@ -27,6 +27,7 @@ import java.util.List;
  * @param workerStartTimeout how long the daemon waits for a worker's READY or FAILED line
  * @param workerJvmOptions JVM options of every worker process
  * @param workerMainClass the worker's main class (tests put a stand-in here)
+ * @param security who may use the daemon, and what its workers run as and may be given
  */
 public record DaemonConfig(
         ServiceAddress listen,
@@ -39,7 +40,8 @@ public record DaemonConfig(
         Duration workerIdleTimeout,
         Duration workerStartTimeout,
         List<String> workerJvmOptions,
-        String workerMainClass) {
+        String workerMainClass,
+        DaemonSecurity security) {
 
     public static final int DEFAULT_LOG_LEVEL = 50;
     public static final int DEFAULT_SDK_LOG_LEVEL = 40;
@@ -94,6 +96,9 @@ public record DaemonConfig(
         if (workerMainClass == null || workerMainClass.isBlank() || workerMainClass.chars().anyMatch(Character::isWhitespace)) {
             throw new IllegalArgumentException("worker main class '" + workerMainClass + "' is not a class name");
         }
+        if (security == null) {
+            throw new IllegalArgumentException("security settings are missing");
+        }
     }
 
     /**
@@ -104,7 +109,7 @@ public record DaemonConfig(
     public static DaemonConfig defaults() {
         return new DaemonConfig(ServiceAddress.defaultListen(), DEFAULT_LOG_LEVEL, DEFAULT_SDK_LOG_LEVEL, DEFAULT_MAX_MESSAGE_SIZE,
                 DEFAULT_MAX_WORKERS, DEFAULT_LOG_DIR, System.getenv(PluginPath.ENVIRONMENT_VARIABLE), DEFAULT_WORKER_IDLE_TIMEOUT,
-                DEFAULT_WORKER_START_TIMEOUT, DEFAULT_WORKER_JVM_OPTIONS, DEFAULT_WORKER_MAIN_CLASS);
+                DEFAULT_WORKER_START_TIMEOUT, DEFAULT_WORKER_JVM_OPTIONS, DEFAULT_WORKER_MAIN_CLASS, DaemonSecurity.defaults());
     }
 
     /**
@@ -125,57 +130,68 @@ public record DaemonConfig(
 
     public DaemonConfig withListen(ServiceAddress value) {
         return new DaemonConfig(value, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass);
+                workerStartTimeout, workerJvmOptions, workerMainClass, security);
     }
 
     public DaemonConfig withLogLevel(int value) {
         return new DaemonConfig(listen, value, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass);
+                workerStartTimeout, workerJvmOptions, workerMainClass, security);
     }
 
     public DaemonConfig withSdkLogLevel(int value) {
         return new DaemonConfig(listen, logLevel, value, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass);
+                workerStartTimeout, workerJvmOptions, workerMainClass, security);
     }
 
     public DaemonConfig withMaxMessageSize(int value) {
         return new DaemonConfig(listen, logLevel, sdkLogLevel, value, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass);
+                workerStartTimeout, workerJvmOptions, workerMainClass, security);
     }
 
     public DaemonConfig withMaxWorkers(int value) {
         return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, value, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass);
+                workerStartTimeout, workerJvmOptions, workerMainClass, security);
     }
 
     public DaemonConfig withLogDir(Path value) {
         return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, value, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass);
+                workerStartTimeout, workerJvmOptions, workerMainClass, security);
     }
 
     public DaemonConfig withPluginPath(String value) {
         return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, value, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass);
+                workerStartTimeout, workerJvmOptions, workerMainClass, security);
     }
 
     public DaemonConfig withWorkerIdleTimeout(Duration value) {
         return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, value,
-                workerStartTimeout, workerJvmOptions, workerMainClass);
+                workerStartTimeout, workerJvmOptions, workerMainClass, security);
     }
 
     public DaemonConfig withWorkerStartTimeout(Duration value) {
         return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                value, workerJvmOptions, workerMainClass);
+                value, workerJvmOptions, workerMainClass, security);
     }
 
     public DaemonConfig withWorkerJvmOptions(List<String> value) {
         return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, value, workerMainClass);
+                workerStartTimeout, value, workerMainClass, security);
     }
 
     public DaemonConfig withWorkerMainClass(String value) {
         return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, value);
+                workerStartTimeout, workerJvmOptions, value, security);
+    }
+
+    public DaemonConfig withSecurity(DaemonSecurity value) {
+        return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
+                workerStartTimeout, workerJvmOptions, workerMainClass, value);
+    }
+
+    /** The most workers one principal may have: {@code --max-workers-per-principal}, or {@code --max-workers} when that is 0. */
+    public int maxWorkersPerPrincipal() {
+        int perPrincipal = security.maxWorkersPerPrincipal();
+        return perPrincipal == 0 ? maxWorkers : Math.min(perPrincipal, maxWorkers);
     }
 
     private static void checkLevel(String option, int level) {

@@ -11,7 +11,8 @@ import java.util.stream.Collectors;
  * Builds a worker's command line: {@code java <jvm options> -cp <the daemon's class path>
  * -Durom.native.dir=DIR <main class> --worker-id ID --gid G --listen ADDR --log-dir DIR
  * --log-level N --sdk-log-level N --max-msg-size BYTES [--cpus 0,2] --idle-timeout-ms MS
- * PATH:ID...}, plugins last so that {@code ps} shows them. Ids are unsigned decimal. Immutable.
+ * --max-inflight N --max-connections N --handshake-timeout-ms MS PATH:ID...}, plugins last so that
+ * {@code ps} shows them. Ids are unsigned decimal. Immutable.
  *
  * <p>JVM options always added: the JVM's own warnings and any other output of the JVM itself go
  * to stderr (stdout carries only the worker's READY or FAILED line; a class-data archive the JVM
@@ -80,6 +81,9 @@ final class WorkerCommandLine {
             add(command, "--cpus", cpus.stream().map(String::valueOf).collect(Collectors.joining(",")));
         }
         add(command, "--idle-timeout-ms", Long.toString(config.workerIdleTimeout().toMillis()));
+        add(command, "--max-inflight", Integer.toString(config.security().maxInflight()));
+        add(command, "--max-connections", Integer.toString(config.security().maxConnectionsPerPrincipal()));
+        add(command, "--handshake-timeout-ms", Long.toString(config.security().handshakeTimeout().toMillis()));
         for (PluginSpec plugin : plugins) {
             command.add(plugin.toString());
         }

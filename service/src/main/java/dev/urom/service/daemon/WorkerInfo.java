@@ -1,5 +1,7 @@
 package dev.urom.service.daemon;
 
+import dev.urom.framework.auth.Principal;
+
 /**
  * A snapshot of one worker the daemon supervises. Immutable.
  *
@@ -9,8 +11,9 @@ package dev.urom.service.daemon;
  * @param pid its process id, or -1 before the process exists
  * @param address where it listens ({@code ""} until it is ready)
  * @param state STARTING until its READY line, then RUNNING
+ * @param owner the principal that started it
  */
-public record WorkerInfo(long id, long gid, long pluginMask, long pid, String address, State state) {
+public record WorkerInfo(long id, long gid, long pluginMask, long pid, String address, State state, Principal owner) {
     /** Where a worker is in its life, as the daemon sees it. */
     public enum State {
         STARTING,

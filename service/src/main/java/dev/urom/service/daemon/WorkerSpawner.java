@@ -23,8 +23,9 @@ final class WorkerSpawner implements AutoCloseable {
     private final ExecutorService thread = Executors.newSingleThreadExecutor(DaemonThreads.named("urom-worker-spawner"));
 
     /**
-     * Starts {@code command} with {@code env} added to the daemon's environment, and hands the
-     * process to {@code started} on the spawning thread before anything else may happen to it.
+     * Starts {@code command} with exactly the environment {@code env} (nothing of the daemon's own),
+     * and hands the process to {@code started} on the spawning thread before anything else may
+     * happen to it.
      *
      * @throws IOException when the process cannot be started, or the spawner is closed
      */
@@ -36,6 +37,7 @@ final class WorkerSpawner implements AutoCloseable {
                         .redirectInput(ProcessBuilder.Redirect.PIPE)
                         .redirectOutput(ProcessBuilder.Redirect.PIPE)
                         .redirectError(ProcessBuilder.Redirect.INHERIT);
+                builder.environment().clear();
                 builder.environment().putAll(env);
                 Process process = builder.start();
                 started.accept(process);

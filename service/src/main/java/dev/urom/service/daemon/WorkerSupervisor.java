@@ -1,5 +1,7 @@
 package dev.urom.service.daemon;
 
+import dev.urom.framework.auth.Principal;
+import dev.urom.framework.auth.Proofs;
 import dev.urom.framework.discovery.DiscoveredPlugin;
 import dev.urom.framework.discovery.PluginIdRegistry;
 import dev.urom.framework.wire.Message.WorkerStartReply;
@@ -7,11 +9,13 @@ import dev.urom.framework.wire.Message.WorkerStartRequest;
 import dev.urom.framework.wire.Protocol;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.framework.worker.PluginSpec;
+import dev.urom.service.access.WorkerAccess;
 import dev.urom.service.metrics.WorkerStatsBook;
 import dev.urom.spi.UromStatus;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,9 +44,15 @@ import org.apache.logging.log4j.Logger;
  * The daemon's table of workers: starts worker processes (or joins running ones), waits for their
  * status line, reaps them when they exit, and ends them all on {@link #close()}.
  *
- * <p>A worker id is taken from the moment its start begins: a second start of the same id waits
- * for the first and then joins it (or, when the first failed, starts it afresh). A worker holds a
- * lease on its plugin ids from before it is spawned until its process exits.
+ * <p>A worker belongs to the principal that started it: only that principal may join it or see it
+ * in WORKERS_IN_GROUP, and a principal may have at most {@link DaemonConfig#maxWorkersPerPrincipal()}
+ * workers. The worker learns its owner, and the keys its hosts prove, on its stdin ({@link
+ * WorkerAccess}) before anything else.
+ *
+ * <p>A worker id is taken from the moment its start begins: a second start of the same id by the
+ * same principal waits for the first and then joins it (or, when the first failed, starts it
+ * afresh). A worker holds a lease on its plugin ids from before it is spawned until its process
+ * exits.
  *
  * <p>Thread-safe: the table is guarded by this object's lock; nothing that blocks (spawning,
  * waiting for the status line) runs under it.
@@ -52,6 +62,8 @@ final class WorkerSupervisor implements AutoCloseable {
     private static final int STATUS_LINE_MAX_BYTES = 4096;
     private static final long EXIT_GRACE_SECONDS = 10;
     private static final long STDIN_GRACE_MILLIS = 3000;
+    /** The variable that tells a worker's plugins the uid of the Unix user who owns it (docs/security.md). */
+    static final String OWNER_UID_VARIABLE = "UROM_OWNER_UID";
 
     private final DaemonConfig config;
     private final PluginIdRegistry registry;
@@ -63,6 +75,8 @@ final class WorkerSupervisor implements AutoCloseable {
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("urom-worker-timers"));
     private final Map<Long, Worker> workers = new HashMap<>();
     private final Set<Process> live = new HashSet<>();
+    private final byte[] daemonSecret = Proofs.randomSecret(32);
+    private final WorkerEnvironment environment;
     private boolean closed;
 
     /**
@@ -75,19 +89,20 @@ final class WorkerSupervisor implements AutoCloseable {
         this.config = config;
         this.registry = registry;
         this.commandLine = new WorkerCommandLine(config);
+        this.environment = new WorkerEnvironment(config.security().workerEnvAllow());
         this.listenAddressOf = listenAddressOf;
         this.metrics = metrics;
         this.stats = stats;
     }
 
     /**
-     * Starts the worker {@code request} asks for, or joins the running one with its id. The
-     * request must already have passed {@link StartRequestCheck}.
+     * Starts the worker {@code request} asks for, or joins the running one with its id when the
+     * session's principal owns it. The request must already have passed {@link StartRequestCheck}.
      *
      * @param plugins the plugins the daemon accepts now (for the paths of the requested ids)
-     * @param peer names the requesting connection in log lines
      */
-    WorkerStartReply start(WorkerStartRequest request, List<DiscoveredPlugin> plugins, String peer) {
+    WorkerStartReply start(WorkerStartRequest request, List<DiscoveredPlugin> plugins, ControlSession session) {
+        String peer = session.peer();
         while (true) {
             Worker existing;
             Worker created = null;
@@ -102,8 +117,17 @@ final class WorkerSupervisor implements AutoCloseable {
                         return refused(request, new Refusal(UromStatus.FULL, "the daemon already runs its maximum of "
                                 + config.maxWorkers() + " workers (--max-workers)"), peer);
                     }
-                    created = new Worker(id, request.gid(), request.pluginMask());
+                    long owned = workers.values().stream().filter(w -> w.owner.equals(session.principal())).count();
+                    if (owned >= config.maxWorkersPerPrincipal()) {
+                        return refused(request, new Refusal(UromStatus.FULL, session.principal() + " already has its maximum of "
+                                + config.maxWorkersPerPrincipal() + " workers (--max-workers-per-principal)"), peer);
+                    }
+                    WorkerAccess access = WorkerAccess.of(session.principal(), session.key(), daemonSecret);
+                    created = new Worker(id, request.gid(), request.pluginMask(), access);
                     workers.put(id, created);
+                } else if (!existing.owner.equals(session.principal())) {
+                    return refused(request, new Refusal(UromStatus.NOT_PERMITTED, "worker " + Long.toUnsignedString(id)
+                            + " belongs to another principal"), peer);
                 } else if (existing.state == WorkerInfo.State.RUNNING) {
                     return join(existing, request, peer);
                 }
@@ -115,10 +139,13 @@ final class WorkerSupervisor implements AutoCloseable {
         }
     }
 
-    /** The ids of the running workers of group {@code gid} (of every group for {@link Protocol#ALL_GROUPS}), ascending (unsigned). */
-    synchronized List<Long> workersInGroup(long gid) {
+    /**
+     * The ids of {@code principal}'s running workers of group {@code gid} (of every group for {@link
+     * Protocol#ALL_GROUPS}), ascending (unsigned).
+     */
+    synchronized List<Long> workersInGroup(long gid, Principal principal) {
         return workers.values().stream()
-                .filter(w -> w.state == WorkerInfo.State.RUNNING && (gid == Protocol.ALL_GROUPS || w.gid == gid))
+                .filter(w -> w.state == WorkerInfo.State.RUNNING && w.owner.equals(principal) && (gid == Protocol.ALL_GROUPS || w.gid == gid))
                 .map(w -> w.id)
                 .sorted(Long::compareUnsigned)
                 .toList();
@@ -157,7 +184,7 @@ final class WorkerSupervisor implements AutoCloseable {
     /** The workers now in the table, by id. */
     synchronized List<WorkerInfo> snapshot() {
         return workers.values().stream()
-                .map(w -> new WorkerInfo(w.id, w.gid, w.mask, w.process == null ? -1 : w.process.pid(), w.address, w.state))
+                .map(w -> new WorkerInfo(w.id, w.gid, w.mask, w.process == null ? -1 : w.process.pid(), w.address, w.state, w.owner))
                 .sorted(Comparator.comparing(WorkerInfo::id, Long::compareUnsigned))
                 .toList();
     }
@@ -266,7 +293,7 @@ final class WorkerSupervisor implements AutoCloseable {
         List<String> command = launch.command();
         Process process;
         try {
-            process = spawner.spawn(command, envOf(request), started -> register(worker, started, lease, launch));
+            process = spawner.spawn(command, environmentOf(worker, request), started -> register(worker, started, lease, launch));
         } catch (IOException e) {
             launch.exited(-1);
             lease.close();
@@ -277,7 +304,7 @@ final class WorkerSupervisor implements AutoCloseable {
         return awaitStatusLine(worker, process, request, peer);
     }
 
-    /** Runs on the spawner thread, before the process can be reaped. */
+    /** Runs on the spawner thread, before the process can be reaped: records it and tells it who may use it. */
     private void register(Worker worker, Process process, PluginIdRegistry.Lease lease, WorkerCommandLine.Launch launch) {
         synchronized (this) {
             worker.process = process;
@@ -287,6 +314,13 @@ final class WorkerSupervisor implements AutoCloseable {
             if (closed) {
                 process.destroyForcibly();
             }
+        }
+        try {
+            OutputStream stdin = process.getOutputStream();
+            stdin.write((worker.access.line() + "\n").getBytes(StandardCharsets.US_ASCII));
+            stdin.flush();
+        } catch (IOException e) {
+            // the worker has already ended: its status line (or its exit) says why
         }
         process.onExit().thenRun(() -> reap(worker, process));
     }
@@ -432,13 +466,13 @@ final class WorkerSupervisor implements AutoCloseable {
         return new WorkerStartReply(refusal.status(), request.workerId(), request.gid(), request.pluginMask(), "", refusal.message());
     }
 
-    private static Map<String, String> envOf(WorkerStartRequest request) {
-        Map<String, String> env = new LinkedHashMap<>();
-        for (String item : request.env()) {
-            int equals = item.indexOf('=');
-            env.put(item.substring(0, equals), item.substring(equals + 1));
+    /** The worker's whole environment: built from nothing (see {@link WorkerEnvironment}). */
+    private Map<String, String> environmentOf(Worker worker, WorkerStartRequest request) {
+        Map<String, String> fixed = new LinkedHashMap<>();
+        if (worker.owner.isUnix()) {
+            fixed.put(OWNER_UID_VARIABLE, Integer.toUnsignedString(worker.owner.uid()));
         }
-        return env;
+        return environment.build(fixed, System.getenv(), request.env());
     }
 
     /** One line of at most {@value #STATUS_LINE_MAX_BYTES} bytes without its end, or null at EOF before any byte. */
@@ -490,6 +524,8 @@ final class WorkerSupervisor implements AutoCloseable {
         final long id;
         final long gid;
         final long mask;
+        final WorkerAccess access;
+        final Principal owner;
         /** Completes when the start ends, whichever way. */
         final CompletableFuture<Void> settled = new CompletableFuture<>();
         Process process;
@@ -499,10 +535,12 @@ final class WorkerSupervisor implements AutoCloseable {
         String address = "";
         WorkerInfo.State state = WorkerInfo.State.STARTING;
 
-        Worker(long id, long gid, long mask) {
+        Worker(long id, long gid, long mask, WorkerAccess access) {
             this.id = id;
             this.gid = gid;
             this.mask = mask;
+            this.access = access;
+            this.owner = access.owner();
         }
     }
 }

@@ -6,8 +6,8 @@ import com.sun.jna.NativeLibrary;
 
 /**
  * The few libc calls of this package, bound once by JNA direct mapping (no proxy, no per-call
- * reflection). Package-private: callers use {@link Affinity}, {@link ParentDeath} and {@link
- * DaemonChannel}.
+ * reflection). Package-private: callers use {@link Affinity}, {@link ParentDeath}, {@link
+ * DaemonChannel} and {@link DescriptorInput}.
  *
  * <p>Linux on a 64-bit platform only ({@code size_t} and {@code pid_t} are passed as {@code long}
  * and {@code int}). Thread-safe: each method is one system call. A failing call throws {@link
@@ -40,6 +40,8 @@ final class LibC {
     static native int dup2(int oldFd, int newFd) throws LastErrorException;
 
     static native long write(int fd, byte[] bytes, long count) throws LastErrorException;
+
+    static native long read(int fd, byte[] bytes, long count) throws LastErrorException;
 
     static native int close(int fd) throws LastErrorException;
 

@@ -2,28 +2,29 @@ package dev.urom.service.worker;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.framework.auth.Proofs;
 import dev.urom.framework.domain.DomainTable;
 import dev.urom.framework.domain.WorkerDomain;
+import dev.urom.framework.security.PeerCredentials;
+import dev.urom.framework.wire.DomainPeer;
 import dev.urom.framework.wire.Frame;
 import dev.urom.framework.wire.FrameCodec;
 import dev.urom.framework.wire.FrameDecoder;
-import dev.urom.framework.wire.Handshake;
-import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Message.AddressReply;
 import dev.urom.framework.wire.Message.AddressRequest;
 import dev.urom.framework.wire.Message.Command;
 import dev.urom.framework.wire.Message.DomainSet;
 import dev.urom.framework.wire.Message.DomainSetReply;
 import dev.urom.framework.wire.Message.ErrorReply;
-import dev.urom.framework.wire.Message.Hello;
-import dev.urom.framework.wire.Message.HelloOk;
 import dev.urom.framework.wire.Message.Stop;
 import dev.urom.framework.wire.Message.StopOk;
+import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.MessageType;
 import dev.urom.framework.wire.Protocol;
-import dev.urom.framework.wire.Role;
+import dev.urom.framework.wire.ServerHandshake;
 import dev.urom.framework.wire.WireException;
 import dev.urom.framework.worker.WorkerHost;
+import dev.urom.service.access.WorkerAdmission;
 import dev.urom.service.metrics.WorkerStats;
 import dev.urom.service.metrics.WorkerStatsSnapshot;
 import dev.urom.spi.PluginIface;
@@ -56,13 +57,21 @@ import org.apache.logging.log4j.Logger;
  * The worker's data plane: one thread, one {@link Selector} over the listening socket and every
  * host connection, driving the {@link WorkerHost}.
  *
- * <p>Each connection must open with HELLO (role host, this protocol version) and gets its own dest
- * id in HELLO_OK. A COMMAND goes to {@link WorkerHost#submit} with the connection's dest id; every
+ * <p>Each connection must open with the handshake ({@link ServerHandshake}; the {@link
+ * WorkerAdmission} lets in the worker's owner only), within the handshake timeout and with frames of
+ * at most {@link Protocol#HANDSHAKE_FRAME_LIMIT} bytes until then, and gets its own dest id in
+ * HELLO_OK. At most {@link Limits#maxConnections} connections are served at once; a connection may
+ * have at most {@link Limits#maxInflight} commands outstanding (one more is answered AGAIN by the
+ * worker without reaching the plugin), and the worker stops reading a connection while more than
+ * {@link #OUTPUT_PAUSE_BYTES} (or two frames) of its output wait to be written. A COMMAND goes to
+ * {@link WorkerHost#submit} with the connection's dest id; every
  * notification the host produces goes back, as a NOTIFY packed by its plugin's {@code
  * packNotification}, to the connection with that dest id (dropped when that connection has gone).
- * ADDRESS is answered (same request id) with the named plugin's {@code address()}; DOMAIN_SET
- * installs the domain table into the {@link WorkerDomain} that the plugins' look-ups read, or
- * refuses it with INVALID_VALUE and a one-line reason. STOP is answered with STOP_OK after the notifications of the same round, then the connection
+ * ADDRESS is answered (same request id) with the named plugin's {@code address()} and this
+ * worker's seal over it; DOMAIN_SET installs the domain table into the {@link WorkerDomain} that the
+ * plugins' look-ups read, or refuses it: NOT_PERMITTED when an address's seal does not match (it is
+ * not one a worker of this owner published), INVALID_VALUE for a malformed table, each with a
+ * one-line reason. STOP is answered with STOP_OK after the notifications of the same round, then the connection
  * closes. A frame over the limit, malformed, of an unknown type or unexpected closes that
  * connection only (with a best-effort ERROR), logged as a warning.
  *
@@ -79,7 +88,22 @@ import org.apache.logging.log4j.Logger;
  * least one handshake, or no host completed a handshake within the idle timeout.
  */
 final class DataPlane implements AutoCloseable {
+    /**
+     * The data plane's bounds.
+     *
+     * @param maxMessageSize largest command, header included
+     * @param idleTimeoutMillis how long to wait for the first host
+     * @param maxInflight most commands outstanding per connection
+     * @param maxConnections most host connections at once, handshaking ones included
+     * @param handshakeTimeoutMillis how long a connection may take for its handshake
+     */
+    record Limits(int maxMessageSize, long idleTimeoutMillis, int maxInflight, int maxConnections, long handshakeTimeoutMillis) {
+    }
+
     private static final Logger LOG = LogManager.getLogger(DataPlane.class);
+    /** Output waiting for a connection above which the worker stops reading it (at least two frames). */
+    static final int OUTPUT_PAUSE_BYTES = 1 << 20;
+    private static final long ACCEPT_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final int READ_BUFFER_BYTES = 64 * 1024;
     private static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     private static final long IDLE_SELECT_MS = 100;
@@ -100,10 +124,15 @@ final class DataPlane implements AutoCloseable {
     private final WorkerStats stats;
     private final AtomicReference<CompletableFuture<WorkerStatsSnapshot>> snapshotRequest = new AtomicReference<>();
     private final ServerSocketChannel server;
+    private final SelectionKey serverKey;
     private final Selector selector;
-    private final int maxMessageSize;
+    private final Limits limits;
+    private final WorkerAdmission admission;
+    private final byte[] sealKey;
     private final int frameLimit;
+    private final int outputPauseBytes;
     private final long idleTimeoutNanos;
+    private final long handshakeTimeoutNanos;
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER_BYTES);
     private final ByteBuffer writeBuffer;
     private final List<HostConnection> connections = new ArrayList<>();
@@ -111,6 +140,8 @@ final class DataPlane implements AutoCloseable {
     private final Consumer<WorkerNotification> onNotification = this::deliver;
     private long nextConnectionId = 1;
     private long inFlight;
+    private long acceptPausedUntil;
+    private boolean acceptPaused;
     private boolean everConnected;
     private boolean stopsPending;
     private boolean activity;
@@ -118,23 +149,28 @@ final class DataPlane implements AutoCloseable {
 
     /**
      * @param server bound, in any blocking mode; owned by the caller
-     * @param idleTimeoutMillis how long to wait for the first host
+     * @param admission who may connect
+     * @param sealKey the key of this worker's address seals
      * @throws IOException when the selector cannot be opened or the server registered
      */
-    DataPlane(long workerId, WorkerHost host, WorkerDomain domain, WorkerStats stats, ServerSocketChannel server, int maxMessageSize,
-            long idleTimeoutMillis) throws IOException {
+    DataPlane(long workerId, WorkerHost host, WorkerDomain domain, WorkerStats stats, ServerSocketChannel server, Limits limits,
+            WorkerAdmission admission, byte[] sealKey) throws IOException {
         this.workerId = workerId;
         this.host = requireNonNull(host, "host is null");
         this.domain = requireNonNull(domain, "domain is null");
         this.stats = requireNonNull(stats, "stats is null");
         this.server = requireNonNull(server, "server is null");
-        this.maxMessageSize = maxMessageSize;
-        this.frameLimit = Protocol.dataFrameLimit(maxMessageSize);
-        this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(idleTimeoutMillis);
+        this.limits = requireNonNull(limits, "limits is null");
+        this.admission = requireNonNull(admission, "admission is null");
+        this.sealKey = requireNonNull(sealKey, "sealKey is null").clone();
+        this.frameLimit = Protocol.dataFrameLimit(limits.maxMessageSize());
+        this.outputPauseBytes = Math.max(OUTPUT_PAUSE_BYTES, 2 * (Protocol.LENGTH_FIELD_BYTES + frameLimit));
+        this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(limits.idleTimeoutMillis());
+        this.handshakeTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(limits.handshakeTimeoutMillis());
         this.writeBuffer = ByteBuffer.allocateDirect(Protocol.LENGTH_FIELD_BYTES + frameLimit).order(ByteOrder.LITTLE_ENDIAN);
         this.selector = Selector.open();
         server.configureBlocking(false);
-        server.register(selector, SelectionKey.OP_ACCEPT);
+        this.serverKey = server.register(selector, SelectionKey.OP_ACCEPT);
     }
 
     /**
@@ -165,6 +201,12 @@ final class DataPlane implements AutoCloseable {
             if (stopsPending) {
                 finishStops();
             }
+            long now = System.nanoTime();
+            if (acceptPaused && now - acceptPausedUntil >= 0) {
+                acceptPaused = false;
+                serverKey.interestOps(SelectionKey.OP_ACCEPT);
+            }
+            dropLateHandshakes(now);
             if (snapshotRequest.get() != null) {
                 snapshotRequest.getAndSet(null).complete(stats.snapshot());
             }
@@ -219,7 +261,7 @@ final class DataPlane implements AutoCloseable {
             if (key.isValid() && key.isReadable()) {
                 read(connection);
             }
-            if (key.isValid() && key.isWritable() && connection.flush() && connection.state() == HostConnection.State.CLOSING) {
+            if (key.isValid() && key.isWritable() && connection.flush(outputPauseBytes) && connection.state() == HostConnection.State.CLOSING) {
                 drop(connection, connection.closeReason());
             }
         } catch (IOException e) {
@@ -233,19 +275,32 @@ final class DataPlane implements AutoCloseable {
             try {
                 channel = server.accept();
             } catch (IOException e) {
-                LOG.warn("worker {}: accepting a host connection failed: {}", workerId, e.getMessage());
+                // out of descriptors, most likely: stop accepting for a moment instead of spinning on a ready socket
+                LOG.warn("worker {}: accepting a host connection failed: {}; accepting again in {} ms", workerId, e.getMessage(),
+                        TimeUnit.NANOSECONDS.toMillis(ACCEPT_PAUSE_NANOS));
+                acceptPaused = true;
+                acceptPausedUntil = System.nanoTime() + ACCEPT_PAUSE_NANOS;
+                serverKey.interestOps(0);
                 return;
             }
             if (channel == null) {
                 return;
+            }
+            if (connections.size() >= limits.maxConnections()) {
+                refuseOverLimit(channel);
+                continue;
             }
             try {
                 channel.configureBlocking(false);
                 if (channel.supportedOptions().contains(StandardSocketOptions.TCP_NODELAY)) {
                     channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 }
+                long id = nextConnectionId++;
+                ServerHandshake handshake = new ServerHandshake(Proofs.Channel.DATA, admission.forPeer(PeerCredentials.uid(channel)),
+                        limits.maxMessageSize(), id, limits.maxInflight());
                 SelectionKey key = channel.register(selector, SelectionKey.OP_READ);
-                HostConnection connection = new HostConnection(nextConnectionId++, channel, key, new FrameDecoder(frameLimit));
+                HostConnection connection = new HostConnection(id, channel, key, new FrameDecoder(Protocol.HANDSHAKE_FRAME_LIMIT), handshake,
+                        System.nanoTime() + handshakeTimeoutNanos);
                 key.attach(connection);
                 connections.add(connection);
                 stats.connectionAccepted();
@@ -253,6 +308,30 @@ final class DataPlane implements AutoCloseable {
             } catch (IOException e) {
                 LOG.warn("worker {}: setting up a host connection failed: {}", workerId, e.getMessage());
                 closeQuietly(channel);
+            }
+        }
+    }
+
+    /** A connection over the limit: ERROR FULL as far as the socket takes it, then closed. */
+    private void refuseOverLimit(SocketChannel channel) {
+        stats.connectionRefused();
+        String reason = "worker " + Long.toUnsignedString(workerId) + " has its maximum of " + limits.maxConnections() + " host connections";
+        LOG.warn("worker {}: host connection refused: {}", workerId, reason);
+        try {
+            channel.configureBlocking(false);
+            channel.write(FrameCodec.encode(0, new ErrorReply(UromStatus.FULL, reason)));
+        } catch (IOException e) {
+            // the refusal is best effort
+        }
+        closeQuietly(channel);
+    }
+
+    /** Drops the connections whose handshake has not ended by its deadline. */
+    private void dropLateHandshakes(long now) {
+        for (int i = connections.size() - 1; i >= 0; i--) {
+            HostConnection connection = connections.get(i);
+            if (connection.state() == HostConnection.State.AWAITING_HELLO && now - connection.handshakeDeadline() >= 0) {
+                refuse(connection, UromStatus.TIME_OUT, "the handshake did not end within " + limits.handshakeTimeoutMillis() + " ms");
             }
         }
     }
@@ -284,13 +363,20 @@ final class DataPlane implements AutoCloseable {
             case AWAITING_HELLO -> handshake(connection, message);
             case OPEN -> {
                 if (message instanceof Command command) {
-                    inFlight++;
                     stats.commandArrived(connection.id(), command.type(), command.uromContext(), System.nanoTime());
+                    if (connection.inFlight() >= limits.maxInflight()) {
+                        answerAgain(connection, command);
+                        return;
+                    }
+                    inFlight++;
+                    connection.inFlight(connection.inFlight() + 1);
                     host.submit(new WorkerCommand(connection.id(), command.type(), command.uromContext(), command.payload()));
                 } else if (message instanceof AddressRequest request) {
                     connection.send(FrameCodec.encode(frame.requestId(), address(request.pluginId())));
+                    connection.pauseReadingWhileOver(outputPauseBytes);
                 } else if (message instanceof DomainSet set) {
                     connection.send(FrameCodec.encode(frame.requestId(), install(set)));
+                    connection.pauseReadingWhileOver(outputPauseBytes);
                 } else if (message instanceof Stop) {
                     LOG.info("worker {}: host connection {} sent STOP", workerId, connection.id());
                     connection.state(HostConnection.State.STOPPING);
@@ -307,49 +393,74 @@ final class DataPlane implements AutoCloseable {
     }
 
     private void handshake(HostConnection connection, Message message) throws IOException {
-        if (!(message instanceof Hello hello)) {
-            refuse(connection, UromStatus.UNEXPECTED, "the first message must be HELLO, not " + message.messageType());
-            return;
+        ServerHandshake.Step step = connection.handshake().receive(message);
+        switch (step.state()) {
+            case OPEN -> {
+                connection.state(HostConnection.State.OPEN);
+                connection.decoder().setFrameLimit(frameLimit);
+                everConnected = true;
+                connection.send(FrameCodec.encode(0, step.reply()));
+                LOG.info("worker {}: host connection {} opened by {}", workerId, connection.id(), connection.handshake().principal());
+            }
+            case REFUSED -> {
+                ErrorReply refusal = (ErrorReply) step.reply();
+                refuse(connection, refusal.status(), step.logReason());
+            }
+            default -> connection.send(FrameCodec.encode(0, step.reply()));
         }
-        Optional<ErrorReply> refusal = Handshake.check(hello);
-        if (refusal.isPresent()) {
-            refuse(connection, refusal.get().status(), refusal.get().message());
-        } else if (hello.role() != Role.HOST) {
-            refuse(connection, UromStatus.NOT_SUPPORTED, "a worker accepts hosts only, not role " + hello.role());
-        } else {
-            connection.state(HostConnection.State.OPEN);
-            everConnected = true;
-            connection.send(FrameCodec.encode(0, new HelloOk(Protocol.VERSION, maxMessageSize, connection.id())));
-            LOG.info("worker {}: host connection {} opened", workerId, connection.id());
-        }
+    }
+
+    /** A command over the connection's in-flight limit: answered AGAIN at once; the plugin never sees it. */
+    private void answerAgain(HostConnection connection, Command command) {
+        byte[] packed = new WorkerNotification(connection.id(), command.type(), command.uromContext(), UromStatus.AGAIN, NO_PAYLOAD).pack();
+        stats.notified(connection.id(), command.type(), command.uromContext(), UromStatus.AGAIN, System.nanoTime());
+        sendNotify(connection, packed);
     }
 
     private AddressReply address(long pluginId) {
         PluginIface plugin = host.plugin(pluginId).orElse(null);
         if (plugin == null) {
-            return new AddressReply(UromStatus.NOT_FOUND, NO_PAYLOAD);
+            return AddressReply.failed(UromStatus.NOT_FOUND);
         }
         try {
             byte[] address = plugin.address();
             if (address == null) {
                 LOG.warn("worker {}: plugin 0x{} answered no address", workerId, Long.toHexString(pluginId));
-                return new AddressReply(UromStatus.UNEXPECTED, NO_PAYLOAD);
+                return AddressReply.failed(UromStatus.UNEXPECTED);
             }
-            if (address.length + Protocol.FRAME_HEADER_BYTES + 12 > frameLimit) {
+            if (address.length + Protocol.FRAME_HEADER_BYTES + 16 + Proofs.MAC_BYTES > frameLimit) {
                 LOG.warn("worker {}: plugin 0x{} has an address of {} bytes, over the frame limit", workerId, Long.toHexString(pluginId), address.length);
-                return new AddressReply(UromStatus.TOO_BIG, NO_PAYLOAD);
+                return AddressReply.failed(UromStatus.TOO_BIG);
             }
-            return new AddressReply(UromStatus.SUCCESS, address);
+            return new AddressReply(UromStatus.SUCCESS, address, Proofs.seal(sealKey, pluginId, address));
         } catch (UromException e) {
             LOG.warn("worker {}: plugin 0x{} gave no address: {}: {}", workerId, Long.toHexString(pluginId), e.status(), e.getMessage());
-            return new AddressReply(e.status(), NO_PAYLOAD);
+            return AddressReply.failed(e.status());
         } catch (RuntimeException | StackOverflowError e) {
             LOG.error("worker {}: plugin 0x{} threw while giving its address", workerId, Long.toHexString(pluginId), e);
-            return new AddressReply(UromStatus.UNEXPECTED, NO_PAYLOAD);
+            return AddressReply.failed(UromStatus.UNEXPECTED);
         }
     }
 
+    /** The first address of {@code set} whose seal this worker cannot verify, as a refusal; empty when all are sealed. */
+    private Optional<String> unsealed(DomainSet set) {
+        for (DomainPeer peer : set.peers()) {
+            for (DomainPeer.PluginAddress a : peer.addresses()) {
+                if (!Proofs.same(Proofs.seal(sealKey, a.pluginId(), a.address()), a.seal())) {
+                    return Optional.of("the address of plugin id 0x" + Long.toHexString(a.pluginId()) + " at domain id "
+                            + Long.toUnsignedString(peer.domainId()) + " is not one a worker of this owner published (its seal does not match)");
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
     private DomainSetReply install(DomainSet set) {
+        Optional<String> unsealed = unsealed(set);
+        if (unsealed.isPresent()) {
+            LOG.warn("worker {}: domain table refused: {}", workerId, unsealed.get());
+            return new DomainSetReply(UromStatus.NOT_PERMITTED, unsealed.get());
+        }
         DomainTable table;
         try {
             table = DomainTable.of(set.ownDomainId(), set.peers());
@@ -410,6 +521,9 @@ final class DataPlane implements AutoCloseable {
             inFlight--;
         }
         HostConnection connection = connection(notification.destId());
+        if (connection != null && connection.inFlight() > 0) {
+            connection.inFlight(connection.inFlight() - 1);
+        }
         if (connection == null || connection.state() == HostConnection.State.CLOSING) {
             stats.notified(notification.destId(), notification.type(), notification.uromContext(), notification.status(), System.nanoTime());
             LOG.debug("worker {}: notification for host connection {} dropped: the connection has gone (plugin id 0x{}, context {})",
@@ -418,6 +532,11 @@ final class DataPlane implements AutoCloseable {
         }
         byte[] packed = pack(notification);
         stats.notified(notification.destId(), notification.type(), notification.uromContext(), packedStatus(packed), System.nanoTime());
+        sendNotify(connection, packed);
+    }
+
+    /** Writes a NOTIFY frame around {@code packed} (a whole {@code struct urom_worker_notify}). */
+    private void sendNotify(HostConnection connection, byte[] packed) {
         writeBuffer.clear();
         writeBuffer.putInt(Protocol.FRAME_HEADER_BYTES + packed.length)
                 .putShort((short) MessageType.NOTIFY.code())
@@ -429,7 +548,9 @@ final class DataPlane implements AutoCloseable {
             connection.send(writeBuffer);
         } catch (IOException e) {
             drop(connection, "writing a notification failed: " + e.getMessage());
+            return;
         }
+        connection.pauseReadingWhileOver(outputPauseBytes);
     }
 
     /** The NOTIFY body for {@code n}: its plugin's packing, checked; an error notification when that fails. */

@@ -1,6 +1,7 @@
 package dev.urom.service.worker;
 
 import dev.urom.framework.wire.FrameDecoder;
+import dev.urom.framework.wire.ServerHandshake;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -8,15 +9,17 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
 
 /**
- * One host's data connection to this worker: its dest id, its frame decoder, its handshake state
- * and the bytes still to be written to it.
+ * One host's data connection to this worker: its dest id, its frame decoder, its handshake and
+ * its deadline, its commands in flight, and the bytes still to be written to it.
  *
  * <p>Not thread-safe: owned by the {@link DataPlane} thread. Writes never block: what the socket
  * does not take is queued (copied) and {@code OP_WRITE} is asked for until the queue is empty.
+ * While more than a given number of bytes are queued, the connection is not read
+ * ({@link #pauseReadingWhileOver}); reading resumes once half of them are written.
  */
 final class HostConnection {
     enum State {
-        /** Connected; the first frame must be HELLO. */
+        /** Connected; the handshake runs (HELLO, and PROOF when a key is proved). */
         AWAITING_HELLO,
         /** Handshake done: commands are accepted. */
         OPEN,
@@ -30,15 +33,40 @@ final class HostConnection {
     private final SocketChannel channel;
     private final SelectionKey key;
     private final FrameDecoder decoder;
+    private final ServerHandshake handshake;
+    private final long handshakeDeadline;
     private final ArrayDeque<ByteBuffer> output = new ArrayDeque<>();
+    private long queuedBytes;
+    private boolean readingPaused;
+    private int inFlight;
     private State state = State.AWAITING_HELLO;
     private String closeReason;
 
-    HostConnection(long id, SocketChannel channel, SelectionKey key, FrameDecoder decoder) {
+    /** @param handshakeDeadline the {@link System#nanoTime()} by which the handshake must have ended */
+    HostConnection(long id, SocketChannel channel, SelectionKey key, FrameDecoder decoder, ServerHandshake handshake, long handshakeDeadline) {
         this.id = id;
         this.channel = channel;
         this.key = key;
         this.decoder = decoder;
+        this.handshake = handshake;
+        this.handshakeDeadline = handshakeDeadline;
+    }
+
+    ServerHandshake handshake() {
+        return handshake;
+    }
+
+    long handshakeDeadline() {
+        return handshakeDeadline;
+    }
+
+    /** Commands of this connection the plugins have not answered yet. */
+    int inFlight() {
+        return inFlight;
+    }
+
+    void inFlight(int value) {
+        inFlight = value;
     }
 
     /** This connection's dest id (HELLO_OK's connection id). */
@@ -84,25 +112,43 @@ final class HostConnection {
         ByteBuffer rest = ByteBuffer.allocate(frame.remaining());
         rest.put(frame).flip();
         output.add(rest);
+        queuedBytes += rest.remaining();
+    }
+
+    /** Stops reading this connection while more than {@code limit} bytes wait to be written to it. */
+    void pauseReadingWhileOver(int limit) {
+        if (!readingPaused && queuedBytes > limit && key.isValid()) {
+            readingPaused = true;
+            key.interestOps(key.interestOps() & ~SelectionKey.OP_READ);
+        }
     }
 
     /**
-     * Writes queued output as far as the socket takes it.
+     * Writes queued output as far as the socket takes it, and reads again once no more than half of
+     * {@code pauseLimit} bytes are left.
      *
      * @return whether everything queued has been written
      * @throws IOException when the write fails
      */
-    boolean flush() throws IOException {
+    boolean flush(int pauseLimit) throws IOException {
         ByteBuffer head;
+        boolean all = true;
         while ((head = output.peek()) != null) {
-            channel.write(head);
+            queuedBytes -= channel.write(head);
             if (head.hasRemaining()) {
-                return false;
+                all = false;
+                break;
             }
             output.poll();
         }
-        key.interestOps(key.interestOps() & ~SelectionKey.OP_WRITE);
-        return true;
+        if (readingPaused && queuedBytes <= pauseLimit / 2 && state != State.CLOSING) {
+            readingPaused = false;
+            key.interestOps(key.interestOps() | SelectionKey.OP_READ);
+        }
+        if (all) {
+            key.interestOps(key.interestOps() & ~SelectionKey.OP_WRITE);
+        }
+        return all;
     }
 
     boolean hasOutput() {

@@ -17,31 +17,48 @@ import java.util.List;
  * The command line of a worker process, as the daemon writes it:
  *
  * <pre>
- * --worker-id ID --gid G --listen ADDR --log-dir DIR --log-level N --sdk-log-level N
- * --max-msg-size BYTES [--cpus 0,2-3] [--idle-timeout-ms MS] PATH:ID [PATH:ID ...]
+ * --worker-id ID --gid G (--listen ADDR | --listen-fd 0) [--daemon-fd N] --log-dir DIR --log-level N
+ * --sdk-log-level N --max-msg-size BYTES [--cpus 0,2-3] [--idle-timeout-ms MS] [--max-inflight N]
+ * [--max-connections N] [--handshake-timeout-ms MS] PATH:ID [PATH:ID ...]
  * </pre>
  *
  * Options take their value as the next argument or after {@code =}; every argument that does not
  * start with {@code --} is a plugin item. Ids are unsigned decimal or {@code 0x} hexadecimal.
- * {@code --worker-id}, {@code --listen} and {@code --log-dir} are required; the others default to
- * gid 0, levels 50 (info) and 40 (warning), {@value WorkerHostConfig#DEFAULT_MAX_MESSAGE_SIZE}
- * bytes, every CPU and {@value #DEFAULT_IDLE_TIMEOUT_MS} ms. Immutable.
+ * {@code --worker-id}, {@code --log-dir} and one of {@code --listen} and {@code --listen-fd} are
+ * required; the others default to gid 0, the daemon's pipe on stdin, levels 50 (info) and 40
+ * (warning), {@value WorkerHostConfig#DEFAULT_MAX_MESSAGE_SIZE} bytes, every CPU, {@value
+ * #DEFAULT_IDLE_TIMEOUT_MS} ms, {@value #DEFAULT_MAX_INFLIGHT} commands in flight and {@value
+ * #DEFAULT_MAX_CONNECTIONS} host connections, {@value #DEFAULT_HANDSHAKE_TIMEOUT_MS} ms for a handshake.
+ * Immutable.
  *
- * @param listen where to listen ({@code unix:PATH} or {@code tcp:HOST:PORT}, port 0 for any)
+ * @param listen where to listen ({@code unix:PATH} or {@code tcp:HOST:PORT}, port 0 for any); null
+ *     with {@code listenFd}
+ * @param listenFd 0 when the listening socket is inherited as stdin (the launcher binds it); -1 otherwise
+ * @param daemonFd the descriptor of the daemon's pipe (the launcher moves it to 3)
  * @param cpus the CPUs to pin to; empty for no pinning
+ * @param maxInflight most commands one host connection may have outstanding
+ * @param maxConnections most host connections at once
  */
 public record WorkerArguments(
         long workerId,
         long gid,
         ServiceAddress listen,
+        int listenFd,
+        int daemonFd,
         Path logDir,
         int logLevel,
         int sdkLogLevel,
         int maxMessageSize,
         BitSet cpus,
         long idleTimeoutMs,
+        int maxInflight,
+        int maxConnections,
+        long handshakeTimeoutMs,
         List<PluginSpec> plugins) {
     public static final long DEFAULT_IDLE_TIMEOUT_MS = 30_000;
+    public static final int DEFAULT_MAX_INFLIGHT = 1024;
+    public static final int DEFAULT_MAX_CONNECTIONS = 64;
+    public static final long DEFAULT_HANDSHAKE_TIMEOUT_MS = 5_000;
     /** The largest {@code --max-msg-size} accepted: 64 MiB. */
     public static final int MAX_MESSAGE_SIZE_LIMIT = 64 << 20;
     private static final int DEFAULT_LOG_LEVEL = 50;
@@ -49,7 +66,9 @@ public record WorkerArguments(
     private static final int MAX_CPU = 1 << 16;
 
     public WorkerArguments {
-        requireNonNull(listen, "listen is null");
+        if ((listen == null) == (listenFd < 0)) {
+            throw new IllegalArgumentException("give one of --listen and --listen-fd");
+        }
         requireNonNull(logDir, "logDir is null");
         cpus = (BitSet) requireNonNull(cpus, "cpus is null").clone();
         plugins = List.copyOf(plugins);
@@ -69,12 +88,17 @@ public record WorkerArguments(
         Long workerId = null;
         long gid = 0;
         ServiceAddress listen = null;
+        int listenFd = -1;
+        int daemonFd = 0;
         Path logDir = null;
         int logLevel = DEFAULT_LOG_LEVEL;
         int sdkLogLevel = DEFAULT_SDK_LOG_LEVEL;
         int maxMessageSize = WorkerHostConfig.DEFAULT_MAX_MESSAGE_SIZE;
         BitSet cpus = new BitSet();
         long idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
+        int maxInflight = DEFAULT_MAX_INFLIGHT;
+        int maxConnections = DEFAULT_MAX_CONNECTIONS;
+        long handshakeTimeoutMs = DEFAULT_HANDSHAKE_TIMEOUT_MS;
         List<String> items = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -97,6 +121,11 @@ public record WorkerArguments(
                 case "--worker-id" -> workerId = unsigned(name, value);
                 case "--gid" -> gid = unsigned(name, value);
                 case "--listen" -> listen = address(name, value);
+                case "--listen-fd" -> listenFd = inheritedListener(name, value);
+                case "--daemon-fd" -> daemonFd = descriptor(name, value);
+                case "--max-inflight" -> maxInflight = (int) bounded(name, value, 1 << 20);
+                case "--max-connections" -> maxConnections = (int) bounded(name, value, 1 << 16);
+                case "--handshake-timeout-ms" -> handshakeTimeoutMs = positive(name, value);
                 case "--log-dir" -> logDir = path(name, value);
                 case "--log-level" -> logLevel = level(name, value);
                 case "--sdk-log-level" -> sdkLogLevel = level(name, value);
@@ -109,27 +138,39 @@ public record WorkerArguments(
         if (workerId == null) {
             throw new IllegalArgumentException("option --worker-id is missing");
         }
-        if (listen == null) {
-            throw new IllegalArgumentException("option --listen is missing");
+        if (listen == null && listenFd < 0) {
+            throw new IllegalArgumentException("option --listen (or --listen-fd) is missing");
+        }
+        if (listen != null && listenFd >= 0) {
+            throw new IllegalArgumentException("options --listen and --listen-fd exclude each other");
         }
         if (logDir == null) {
             throw new IllegalArgumentException("option --log-dir is missing");
         }
-        return new WorkerArguments(workerId, gid, listen, logDir, logLevel, sdkLogLevel, maxMessageSize, cpus,
-                idleTimeoutMs, PluginSpec.parseAll(items));
+        return new WorkerArguments(workerId, gid, listen, listenFd, daemonFd, logDir, logLevel, sdkLogLevel, maxMessageSize, cpus,
+                idleTimeoutMs, maxInflight, maxConnections, handshakeTimeoutMs, PluginSpec.parseAll(items));
     }
 
     /** The arguments in the form {@link #parse} reads, plugins last. */
     public List<String> toArgs() {
         List<String> args = new ArrayList<>(List.of(
                 "--worker-id", Long.toUnsignedString(workerId),
-                "--gid", Long.toUnsignedString(gid),
-                "--listen", listen.toString(),
+                "--gid", Long.toUnsignedString(gid)));
+        if (listen != null) {
+            args.addAll(List.of("--listen", listen.toString()));
+        } else {
+            args.addAll(List.of("--listen-fd", Integer.toString(listenFd)));
+        }
+        args.addAll(List.of(
+                "--daemon-fd", Integer.toString(daemonFd),
                 "--log-dir", logDir.toString(),
                 "--log-level", Integer.toString(logLevel),
                 "--sdk-log-level", Integer.toString(sdkLogLevel),
                 "--max-msg-size", Integer.toString(maxMessageSize),
-                "--idle-timeout-ms", Long.toString(idleTimeoutMs)));
+                "--idle-timeout-ms", Long.toString(idleTimeoutMs),
+                "--max-inflight", Integer.toString(maxInflight),
+                "--max-connections", Integer.toString(maxConnections),
+                "--handshake-timeout-ms", Long.toString(handshakeTimeoutMs)));
         if (!cpus.isEmpty()) {
             args.add("--cpus");
             args.add(cpus.stream().mapToObj(Integer::toString).reduce((a, b) -> a + "," + b).orElseThrow());
@@ -179,6 +220,28 @@ public record WorkerArguments(
             throw new IllegalArgumentException("option " + name + " " + value + " is not positive");
         }
         return number;
+    }
+
+    private static long bounded(String name, String value, long max) {
+        long number = positive(name, value);
+        if (number > max) {
+            throw new IllegalArgumentException("option " + name + " " + value + " is over " + max);
+        }
+        return number;
+    }
+
+    private static int descriptor(String name, String value) {
+        if (!value.matches("0|[1-9][0-9]{0,8}")) {
+            throw new IllegalArgumentException("option " + name + " '" + value + "' is not a file descriptor number");
+        }
+        return Integer.parseInt(value);
+    }
+
+    private static int inheritedListener(String name, String value) {
+        if (!value.equals("0")) {
+            throw new IllegalArgumentException("option " + name + " " + value + ": only 0 (a listening socket inherited as stdin) is supported");
+        }
+        return 0;
     }
 
     private static Path path(String name, String value) {

@@ -7,19 +7,25 @@ import dev.urom.framework.worker.PluginLoader;
 import dev.urom.framework.worker.PluginSpec;
 import dev.urom.framework.worker.WorkerHost;
 import dev.urom.framework.worker.WorkerHostConfig;
+import dev.urom.service.access.WorkerAccess;
+import dev.urom.service.access.WorkerAdmission;
 import dev.urom.service.logging.ServiceLogging;
 import dev.urom.service.metrics.StatsLine;
 import dev.urom.service.metrics.WorkerStats;
 import dev.urom.service.metrics.WorkerStatsSnapshot;
 import dev.urom.service.os.Affinity;
-import dev.urom.service.os.ParentDeath;
 import dev.urom.service.os.DaemonChannel;
+import dev.urom.service.os.DescriptorInput;
+import dev.urom.service.os.ParentDeath;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
@@ -32,10 +38,13 @@ import org.apache.logging.log4j.Logger;
  * The worker process: loads its plugins, listens for hosts and serves them on one thread (see
  * {@link DataPlane}) until its last host is done.
  *
- * <p>Command line: see {@link WorkerArguments}. Its stdout ({@link DaemonChannel}) first carries
- * {@code READY <address>} once every plugin is open and the worker listens, or {@code FAILED
- * <STATUS> <reason>} and then closes. A running worker answers each {@code STATS <n>} line on its
- * stdin with its counts ({@link StatsLine}), and writes its final counts as it ends. Exit status:
+ * <p>Command line: see {@link WorkerArguments}. The daemon's first line on its pipe (stdin, or the
+ * descriptor the launcher moved it to) is the worker's {@link WorkerAccess}: who owns it and the
+ * keys its hosts prove; nothing is served before it. Its stdout ({@link DaemonChannel}) first
+ * carries {@code READY <address>} once every plugin is open and the worker listens, or {@code
+ * FAILED <STATUS> <reason>} and then closes. A running worker answers each {@code STATS <n>} line on
+ * the daemon's pipe with its counts ({@link StatsLine}), and writes its final counts as it ends.
+ * Exit status:
  * 0 when its hosts are done or none came within the idle timeout, 1 for a failed start or when the
  * daemon is gone (stdin closed), 2 for a bad command line. A worker is killed with its parent
  * ({@link ParentDeath}).
@@ -45,6 +54,8 @@ public final class WorkerMain {
     static final int EXIT_FAILED = 1;
     static final int EXIT_USAGE = 2;
     private static final long STATS_WAIT_SECONDS = 5;
+    private static final long ACCESS_WAIT_SECONDS = 20;
+    private static final CompletableFuture<WorkerAccess> ACCESS = new CompletableFuture<>();
 
     private static volatile Logger log;
     private static volatile Path socketFile;
@@ -79,7 +90,8 @@ public final class WorkerMain {
             send(reply, "FAILED " + e.status() + " " + oneLine(e.getMessage()));
             System.exit(EXIT_FAILED);
         }
-        StdinWatcher.start(System.in, WorkerMain::daemonAsks, WorkerMain::daemonGone);
+        InputStream daemon = arguments.daemonFd() == 0 ? System.in : DescriptorInput.of(arguments.daemonFd());
+        StdinWatcher.start(daemon, WorkerMain::daemonSays, WorkerMain::daemonGone);
         System.exit(run(arguments, reply, logging));
     }
 
@@ -103,6 +115,18 @@ public final class WorkerMain {
                 return fail(reply, e.status(), e.getMessage());
             }
         }
+        WorkerAccess access;
+        try {
+            access = ACCESS.get(ACCESS_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            return fail(reply, UromStatus.BAD_CONFIG, "the daemon told this worker nothing of its access within " + ACCESS_WAIT_SECONDS + " s");
+        } catch (ExecutionException e) {
+            return fail(reply, UromStatus.BAD_CONFIG, e.getCause().getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return fail(reply, UromStatus.SHUTDOWN, "interrupted while waiting for the daemon");
+        }
+        logger.info("worker {}: owned by {}", workerId, access.owner());
         WorkerDomain domain = new WorkerDomain();
         WorkerHost host = WorkerHost.open(workerId, arguments.plugins(), PluginLoader.standard(),
                 WorkerHostConfig.defaults().withMaxMessageSize(arguments.maxMessageSize()).withDomain(domain::lookupsFor));
@@ -114,18 +138,19 @@ public final class WorkerMain {
         ServerSocketChannel server;
         ServiceAddress address;
         try {
-            server = arguments.listen().bind();
-            if (arguments.listen().isUnix()) {
-                socketFile = arguments.listen().unixPath();
-            }
-            address = arguments.listen().boundTo(server);
+            server = listen(arguments);
+            address = arguments.listen() == null ? ServiceAddress.of(server.getLocalAddress()) : arguments.listen().boundTo(server);
         } catch (IOException e) {
             host.close();
-            return fail(reply, UromStatus.IO_FAILED, "cannot listen on " + arguments.listen() + ": " + describe(e));
+            return fail(reply, UromStatus.IO_FAILED, "cannot listen on " + (arguments.listen() == null ? "the inherited socket"
+                    : arguments.listen()) + ": " + describe(e));
         }
         int status = EXIT_OK;
         WorkerStats stats = new WorkerStats(arguments.plugins().stream().collect(Collectors.toMap(PluginSpec::id, PluginSpec::name)));
-        try (DataPlane dataPlane = new DataPlane(workerId, host, domain, stats, server, arguments.maxMessageSize(), arguments.idleTimeoutMs())) {
+        DataPlane.Limits limits = new DataPlane.Limits(arguments.maxMessageSize(), arguments.idleTimeoutMs(), arguments.maxInflight(),
+                arguments.maxConnections(), arguments.handshakeTimeoutMs());
+        WorkerAdmission admission = new WorkerAdmission(access, "worker " + Long.toUnsignedString(workerId));
+        try (DataPlane dataPlane = new DataPlane(workerId, host, domain, stats, server, limits, admission, access.sealKey())) {
             plane = dataPlane;
             reply.send("READY " + address);
             logger.info("worker {}: ready on {}", workerId, address);
@@ -143,6 +168,26 @@ public final class WorkerMain {
         reply.close();
         logger.info("worker {}: stopped", workerId);
         return status;
+    }
+
+    /**
+     * The listening socket: the one the launcher bound and handed over as stdin, or one bound here
+     * (whose socket file this worker then removes as it ends).
+     */
+    private static ServerSocketChannel listen(WorkerArguments arguments) throws IOException {
+        if (arguments.listen() == null) {
+            Channel inherited = System.inheritedChannel();
+            if (!(inherited instanceof ServerSocketChannel server)) {
+                throw new IOException("stdin is not a listening socket (" + (inherited == null ? "nothing" : inherited.getClass().getSimpleName())
+                        + ")");
+            }
+            return server;
+        }
+        ServerSocketChannel server = arguments.listen().bind();
+        if (arguments.listen().isUnix()) {
+            socketFile = arguments.listen().unixPath();
+        }
+        return server;
     }
 
     private static DaemonChannel claimReply() {
@@ -194,8 +239,19 @@ public final class WorkerMain {
         reply.close();
     }
 
-    /** A line from the daemon on stdin: a request for counts is answered once the data plane has taken them. */
-    private static void daemonAsks(String line) {
+    /**
+     * A line from the daemon: the first is this worker's access, every later one a request for
+     * counts, answered once the data plane has taken them.
+     */
+    private static void daemonSays(String line) {
+        if (!ACCESS.isDone()) {
+            try {
+                ACCESS.complete(WorkerAccess.parse(line));
+            } catch (IllegalArgumentException e) {
+                ACCESS.completeExceptionally(e);
+            }
+            return;
+        }
         long request = StatsLine.parseRequest(line);
         DataPlane dataPlane = plane;
         DaemonChannel out = channel;

@@ -2,8 +2,8 @@ package dev.urom.service.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.framework.auth.AuthKey;
 import dev.urom.framework.wire.FrameChannel;
-import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Message.ErrorReply;
 import dev.urom.framework.wire.Message.Hello;
 import dev.urom.framework.wire.Message.PluginsReply;
@@ -12,6 +12,7 @@ import dev.urom.framework.wire.Message.StopOk;
 import dev.urom.framework.wire.Message.WorkerStartReply;
 import dev.urom.framework.wire.Message.WorkersInGroupReply;
 import dev.urom.framework.wire.Message.WorkersInGroupRequest;
+import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Protocol;
 import dev.urom.framework.wire.Role;
 import dev.urom.framework.wire.ServiceAddress;
@@ -19,7 +20,7 @@ import dev.urom.framework.wire.ServicePlugin;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.service.daemon.testing.ControlClient;
 import dev.urom.service.daemon.testing.FakeWorkerMain;
-import dev.urom.service.logging.ServiceLogging;
+import dev.urom.service.daemon.testing.TestKeys;
 import dev.urom.spi.UromStatus;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -30,6 +31,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -98,7 +100,8 @@ class DaemonTest {
                 .withListen(ServiceAddress.unix(dir.resolve("urom.sock")))
                 .withLogDir(dir.resolve("log"))
                 .withPluginPath(pluginDir.toString())
-                .withWorkerMainClass(FakeWorkerMain.class.getName());
+                .withWorkerMainClass(FakeWorkerMain.class.getName())
+                .withSecurity(DaemonSecurity.defaults().withWorkerEnvAllow(List.of("FAKE_*", "GREETING")));
     }
 
     private Daemon start(DaemonConfig config) throws IOException {
@@ -108,14 +111,33 @@ class DaemonTest {
     }
 
     private ControlClient connect(Daemon daemon) throws Exception {
-        ControlClient client = ControlClient.connect(daemon.address());
+        return connect(daemon, Optional.empty());
+    }
+
+    private ControlClient connect(Daemon daemon, Optional<AuthKey> key) throws Exception {
+        ControlClient client = ControlClient.connect(daemon.address(), key);
         clients.add(client);
         return client;
     }
 
+    /** {@code config} with a key directory holding the key of principal jobA. */
+    private DaemonConfig withKeys(DaemonConfig config) {
+        return config.withSecurity(config.security().withAuthKeys(TestKeys.directory(dir, "jobA")));
+    }
+
+    /** The key of jobA in the directory {@link #withKeys} made. */
+    private AuthKey key() {
+        return TestKeys.key(dir.resolve("keys"), "jobA");
+    }
+
     /** Starts a daemon, connects a client and learns the two plugins' ids. */
     private ControlClient daemonAndClient(DaemonConfig config) throws Exception {
-        ControlClient client = connect(start(config));
+        return daemonAndClient(config, Optional.empty());
+    }
+
+    /** Starts a daemon, connects a client (proving {@code key} when given) and learns the two plugins' ids. */
+    private ControlClient daemonAndClient(DaemonConfig config, Optional<AuthKey> key) throws Exception {
+        ControlClient client = connect(start(config), key);
         PluginsReply plugins = (PluginsReply) client.call(new PluginsRequest());
         alpha = idOf(plugins, "alpha");
         beta = idOf(plugins, "beta");
@@ -171,7 +193,7 @@ class DaemonTest {
         Path argsFile = dir.resolve("args.txt");
         int cpu = firstAllowedCpu();
 
-        WorkerStartReply first = client.start(ANY, alpha | beta, 5, List.of("FAKE_ARGS_FILE=" + argsFile, "GREETING=hello"), List.of(cpu));
+        WorkerStartReply first = client.start(ANY, alpha | beta, 5, List.of("FAKE_RECORD=" + argsFile, "GREETING=hello"), List.of(cpu));
         WorkerStartReply second = client.start(ANY, alpha, List.of());
 
         Path runDir = dir.resolve("urom.sock.workers");
@@ -298,15 +320,22 @@ class DaemonTest {
                         + StartRequestCheck.hex(alpha | beta) + ")");
         assertRefused(client.start(ANY, alpha, List.of("NOEQUALS")), UromStatus.INVALID_VALUE, "env item 'NOEQUALS' is not NAME=value");
         assertRefused(client.start(ANY, alpha, List.of("1X=y")), UromStatus.INVALID_VALUE,
-                "env item '1X=y' has an invalid name '1X' (letters, digits and _, not starting with a digit)");
+                "env item '1X=y' has an invalid name '1X' (letters, digits and _, not starting with a digit, at most 128)");
         assertRefused(client.start(ANY, alpha, List.of("A-B=y")), UromStatus.INVALID_VALUE,
-                "env item 'A-B=y' has an invalid name 'A-B' (letters, digits and _, not starting with a digit)");
+                "env item 'A-B=y' has an invalid name 'A-B' (letters, digits and _, not starting with a digit, at most 128)");
         assertRefused(client.start(ANY, alpha, List.of("A=b c")), UromStatus.INVALID_VALUE, "env item 'A=b c' holds white space or a NUL");
         assertRefused(client.start(ANY, alpha, List.of("A=b\tc")), UromStatus.INVALID_VALUE, "env item 'A=b\\tc' holds white space or a NUL");
-        for (String name : List.of("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH")) {
-            assertRefused(client.start(ANY, alpha, List.of("OK=1", name + "=/tmp/x")), UromStatus.NOT_PERMITTED,
-                    "env " + name + " is not permitted: it would let a host inject code into the worker");
+        for (String name : List.of("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH",
+                "GCONV_PATH", "LOCPATH", "LC_ALL", "LANGUAGE", "GLIBC_TUNABLES", "MALLOC_PERTURB_", "TMPDIR", "XDG_CACHE_HOME",
+                "LD_DEBUG_OUTPUT", "LOG4J_DEBUG", "ld_preload", "UROM_OWNER_UID", "FAKE_MODULE_DIR", "FAKE_GDB_COMMAND", "FAKE_TOOL_LIBRARIES")) {
+            assertRefused(client.start(ANY, alpha, List.of("FAKE_OK=1", name + "=/tmp/x")), UromStatus.NOT_PERMITTED,
+                    "env " + name + " is never passed to a worker: the C library, the loader, the JVM, JNA or Log4j reads it, or it names a file, "
+                            + "library or command the worker would use");
         }
+        assertRefused(client.start(ANY, alpha, List.of("FAKE_OK=1", "OTHER=1")), UromStatus.NOT_PERMITTED,
+                "env OTHER is not one the operator allows (--worker-env-allow FAKE_*,GREETING)");
+        assertRefused(client.start(ANY, alpha, List.of("FAKE_LONG=" + "x".repeat(65_000))), UromStatus.INVALID_VALUE,
+                "env FAKE_LONG has a value of 65000 bytes; the limit is 4096");
         assertRefused(client.start(ANY, alpha, List.of("LD_PRELOAD=/tmp/x.so", "BAD")), UromStatus.INVALID_VALUE,
                 "env item 'BAD' is not NAME=value");
         assertRefused(client.start(ANY, alpha, 0, List.of(), List.of(firstAllowedCpu(), 4096)), UromStatus.INVALID_VALUE,
@@ -315,7 +344,7 @@ class DaemonTest {
                 "plugin mask is 0: a worker needs at least one plugin");
 
         assertThat(daemons.get(0).workers()).isEmpty();
-        assertThat(log()).contains("refused: NOT_PERMITTED env LD_PRELOAD is not permitted", "refused: INVALID_VALUE cpu 4096 is not in");
+        assertThat(log()).contains("refused: NOT_PERMITTED env LD_PRELOAD is never passed to a worker", "refused: INVALID_VALUE cpu 4096 is not in");
     }
 
     @Test
@@ -406,7 +435,6 @@ class DaemonTest {
         Daemon daemon = start(config());
         try (FrameChannel channel = new FrameChannel(daemon.address().connect(), Protocol.CONTROL_FRAME_LIMIT)) {
             channel.send(0, Hello.of(Role.WORKER));
-            assertThat(channel.receive().message()).isInstanceOf(Message.HelloOk.class);
             assertThat(channel.receive().message())
                     .isEqualTo(new ErrorReply(UromStatus.NOT_PERMITTED, "the daemon serves hosts; this connection said it is a WORKER"));
             assertThat(readsEof(channel.socket())).isTrue();
@@ -441,12 +469,12 @@ class DaemonTest {
     void anotherProtocolVersionIsRefused() throws Exception {
         Daemon daemon = start(config());
         try (FrameChannel channel = new FrameChannel(daemon.address().connect(), Protocol.CONTROL_FRAME_LIMIT)) {
-            channel.send(0, new Hello(Protocol.MAGIC, 2, Role.HOST));
+            channel.send(0, new Hello(Protocol.MAGIC, 3, Role.HOST, new byte[0], ""));
             Message reply = channel.receive().message();
 
             assertThat(reply).isInstanceOf(ErrorReply.class);
             assertThat(((ErrorReply) reply).status()).isEqualTo(UromStatus.UNSUPPORTED_VERSION);
-            assertThat(((ErrorReply) reply).message()).contains("2").contains("1");
+            assertThat(((ErrorReply) reply).message()).isEqualTo("protocol version 3 is not supported; this service speaks 2");
             assertThat(readsEof(channel.socket())).isTrue();
         }
         await("the refusal is logged", () -> logHas("refused at the handshake: UNSUPPORTED_VERSION"));
@@ -488,7 +516,7 @@ class DaemonTest {
 
     @Test
     void aTcpDaemonReportsItsPortAndGivesWorkersTcpAddresses() throws Exception {
-        ControlClient client = daemonAndClient(config().withListen(ServiceAddress.tcp("127.0.0.1", 0)));
+        ControlClient client = daemonAndClient(withKeys(config().withListen(ServiceAddress.tcp("127.0.0.1", 0))), Optional.of(key()));
 
         WorkerStartReply reply = client.start(ANY, alpha, List.of());
 
@@ -498,7 +526,7 @@ class DaemonTest {
 
     @Test
     void aDaemonOnEveryInterfaceAnnouncesWorkersAtTheAddressTheHostCameInOn() throws Exception {
-        ControlClient client = daemonAndClient(config().withListen(ServiceAddress.tcp("0.0.0.0", 0)));
+        ControlClient client = daemonAndClient(withKeys(config().withListen(ServiceAddress.tcp("0.0.0.0", 0))), Optional.of(key()));
 
         WorkerStartReply reply = client.start(ANY, alpha, List.of());
 
@@ -548,7 +576,7 @@ class DaemonTest {
     /** Connects, shakes hands, writes {@code frame} and tells whether the daemon then closed the connection. */
     private static boolean sendRawAfterHandshake(ServiceAddress address, ByteBuffer frame) throws Exception {
         try (FrameChannel channel = new FrameChannel(address.connect(), Protocol.CONTROL_FRAME_LIMIT)) {
-            dev.urom.framework.wire.Handshake.client(channel, Role.HOST);
+            ControlClient.handshake(channel, java.util.Optional.empty());
             while (frame.hasRemaining()) {
                 channel.socket().write(frame);
             }

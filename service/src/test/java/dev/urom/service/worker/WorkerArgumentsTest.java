@@ -82,8 +82,8 @@ class WorkerArgumentsTest {
         for (int i = 0; i < pluginCount % 5; i++) {
             plugins.add(new PluginSpec(Path.of("/plugins/p" + i + (i % 2 == 0 ? ".so" : ".jar")), 1L << (pluginCount - i)));
         }
-        WorkerArguments arguments = new WorkerArguments(workerId, gid, ServiceAddress.parse("unix:/run/urom/worker.sock"),
-                Path.of("/var/log/urom"), 70, 10, maxMessageSize, cpuSet, 1234, plugins);
+        WorkerArguments arguments = new WorkerArguments(workerId, gid, ServiceAddress.parse("unix:/run/urom/worker.sock"), -1, 3,
+                Path.of("/var/log/urom"), 70, 10, maxMessageSize, cpuSet, 1234, 256, 8, 900, plugins);
         assertThat(WorkerArguments.parse(arguments.toArgs().toArray(String[]::new))).isEqualTo(arguments);
     }
 }

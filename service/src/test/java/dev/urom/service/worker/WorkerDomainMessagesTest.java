@@ -38,7 +38,8 @@ class WorkerDomainMessagesTest {
     }
 
     private static DomainPeer peer(long domainId) {
-        return new DomainPeer(domainId, List.of(new DomainPeer.PluginAddress(ECHO_ID, new byte[] {1})), List.of());
+        byte[] address = {1};
+        return new DomainPeer(domainId, List.of(new DomainPeer.PluginAddress(ECHO_ID, address, WorkerProcess.seal(ECHO_ID, address))), List.of());
     }
 
     @Test
@@ -51,12 +52,13 @@ class WorkerDomainMessagesTest {
         host.channel().send(11, new AddressRequest(ECHO_ID));
         Frame reply = host.channel().receive();
         assertThat(reply.requestId()).isEqualTo(11);
-        assertThat(reply.message()).isEqualTo(new AddressReply(UromStatus.SUCCESS, "echo".getBytes(StandardCharsets.UTF_8)));
+        byte[] echoAddress = "echo".getBytes(StandardCharsets.UTF_8);
+        assertThat(reply.message()).isEqualTo(new AddressReply(UromStatus.SUCCESS, echoAddress, WorkerProcess.seal(ECHO_ID, echoAddress)));
 
         host.channel().send(12, new AddressRequest(0x40));
         reply = host.channel().receive();
         assertThat(reply.requestId()).isEqualTo(12);
-        assertThat(reply.message()).isEqualTo(new AddressReply(UromStatus.NOT_FOUND, new byte[0]));
+        assertThat(reply.message()).isEqualTo(AddressReply.failed(UromStatus.NOT_FOUND));
 
         host.channel().send(13, new DomainSet(5, List.of(peer(1), peer(2))));
         reply = host.channel().receive();

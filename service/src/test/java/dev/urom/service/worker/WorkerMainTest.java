@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.urom.framework.wire.Frame;
 import dev.urom.framework.wire.FrameChannel;
-import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Message.Command;
 import dev.urom.framework.wire.Message.ErrorReply;
 import dev.urom.framework.wire.Message.Notify;
 import dev.urom.framework.wire.Message.Stop;
 import dev.urom.framework.wire.Message.StopOk;
+import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.framework.wire.WireException;
 import dev.urom.service.worker.WorkerProcess.Connected;
@@ -70,7 +70,10 @@ class WorkerMainTest {
     }
 
     private WorkerProcess start(List<String> args) throws IOException {
-        WorkerProcess worker = WorkerProcess.start(args);
+        return track(WorkerProcess.start(args));
+    }
+
+    private WorkerProcess track(WorkerProcess worker) {
         workers.add(worker);
         return worker;
     }
@@ -101,8 +104,8 @@ class WorkerMainTest {
 
     @Test
     void listensOnTcpPortZeroAndReportsTheRealPort() throws Exception {
-        WorkerProcess worker = start(WorkerProcess.args(ServiceAddress.tcp("127.0.0.1", 0), dir.resolve("log"), MAX_MSG,
-                List.of(echo + ":" + ECHO_ID)));
+        WorkerProcess worker = track(WorkerProcess.start(null, List.of(), WorkerProcess.args(ServiceAddress.tcp("127.0.0.1", 0), dir.resolve("log"),
+                MAX_MSG, List.of(echo + ":" + ECHO_ID)), WorkerProcess.KEY_ACCESS));
         ServiceAddress address = worker.readyAddress();
         assertThat(address.isUnix()).isFalse();
         assertThat(address.port()).isPositive();

@@ -2,35 +2,57 @@ package dev.urom.service.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.framework.auth.AuthKey;
+import dev.urom.framework.auth.Principal;
+import dev.urom.framework.auth.Proofs;
+import dev.urom.framework.security.UnixAccounts;
 import dev.urom.framework.wire.FrameChannel;
 import dev.urom.framework.wire.Handshake;
 import dev.urom.framework.wire.Message.HelloOk;
 import dev.urom.framework.wire.Protocol;
 import dev.urom.framework.wire.Role;
 import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.service.access.WorkerAccess;
 import dev.urom.service.os.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@link WorkerMain} child process for tests: started as the daemon starts one, with its single
- * stdout line read. {@link #destroy()} kills it; tests call it from {@code @AfterEach}.
+ * A {@link WorkerMain} child process for tests: started as the daemon starts one (its access line,
+ * owned by this test's Unix user, written first on its stdin), with its single stdout line read.
+ * {@link #destroy()} kills it; tests call it from {@code @AfterEach}.
  */
 final class WorkerProcess {
+    /** Who the workers of these tests belong to, unless a test says otherwise: this test's own Unix user. */
+    static final WorkerAccess ACCESS = WorkerAccess.of(Principal.unix(UnixAccounts.effectiveUid()), Optional.empty(), Proofs.randomSecret(32));
+    /** A key principal's key, for workers on TCP. */
+    static final AuthKey TEST_KEY = AuthKey.of("worker-test", "k".repeat(32).getBytes(StandardCharsets.US_ASCII));
+    /** The access of a worker owned by {@link #TEST_KEY}'s principal. */
+    static final WorkerAccess KEY_ACCESS = WorkerAccess.of(TEST_KEY.principal(), Optional.of(TEST_KEY), Proofs.randomSecret(32));
+
     final Process process;
     final String replyLine;
+    final WorkerAccess access;
     final List<FrameChannel> channels = new ArrayList<>();
 
-    private WorkerProcess(Process process, String replyLine) {
+    private WorkerProcess(Process process, String replyLine, WorkerAccess access) {
         this.process = process;
         this.replyLine = replyLine;
+        this.access = access;
+    }
+
+    /** The seal a worker with {@link #ACCESS} gives the address {@code address} of plugin {@code pluginId}. */
+    static byte[] seal(long pluginId, byte[] address) {
+        return Proofs.seal(ACCESS.sealKey(), pluginId, address);
     }
 
     /** The usual arguments for worker 7 listening on {@code listen}, logging into {@code logDir}, plus {@code extra}. */
@@ -44,9 +66,16 @@ final class WorkerProcess {
 
     /** Starts a worker in working directory {@code workDir} (where a JVM crash would leave a core file). */
     static WorkerProcess start(Path workDir, List<String> jvmOptions, List<String> args) throws IOException {
+        return start(workDir, jvmOptions, args, ACCESS);
+    }
+
+    /** Starts a worker that the daemon's first line tells it is {@code access}. */
+    static WorkerProcess start(Path workDir, List<String> jvmOptions, List<String> args, WorkerAccess access) throws IOException {
         Process process = ChildJvm.start(WorkerMain.class, jvmOptions, args, Map.of(), workDir);
+        process.getOutputStream().write((access.line() + "\n").getBytes(StandardCharsets.US_ASCII));
+        process.getOutputStream().flush();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        return new WorkerProcess(process, out.readLine());
+        return new WorkerProcess(process, out.readLine(), access);
     }
 
     static WorkerProcess start(List<String> args) throws IOException {
@@ -59,11 +88,16 @@ final class WorkerProcess {
         return ServiceAddress.parse(replyLine.substring("READY ".length()));
     }
 
-    /** A host connection that has done its handshake; closed by {@link #destroy()}. */
+    /** A host connection that has done its handshake (proving {@link #TEST_KEY} when the owner is its principal); closed by {@link #destroy()}. */
     Connected connect() throws Exception {
+        return connect(access.owner().equals(TEST_KEY.principal()) ? Optional.of(TEST_KEY) : Optional.empty());
+    }
+
+    /** A host connection that has done its handshake with {@code key}; closed by {@link #destroy()}. */
+    Connected connect(Optional<AuthKey> key) throws Exception {
         FrameChannel channel = new FrameChannel(readyAddress().connect(), Protocol.CONTROL_FRAME_LIMIT);
         channels.add(channel);
-        HelloOk ok = Handshake.client(channel, Role.HOST);
+        HelloOk ok = Handshake.client(channel, Role.HOST, Proofs.Channel.DATA, key, Duration.ofSeconds(30));
         channel.setFrameLimit(Protocol.dataFrameLimit(ok.maxMessageSize()));
         return new Connected(channel, ok);
     }

@@ -1,19 +1,23 @@
 package dev.urom.service.daemon.testing;
 
+import dev.urom.framework.auth.AuthKey;
+import dev.urom.framework.auth.Proofs;
 import dev.urom.framework.wire.Frame;
 import dev.urom.framework.wire.FrameChannel;
 import dev.urom.framework.wire.Handshake;
-import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Message.HelloOk;
 import dev.urom.framework.wire.Message.WorkerStartReply;
 import dev.urom.framework.wire.Message.WorkerStartRequest;
+import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Protocol;
 import dev.urom.framework.wire.Role;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.framework.wire.WireException;
 import dev.urom.spi.UromException;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A bare control connection for tests: handshake, then one request and its reply at a time. Not thread-safe. */
@@ -27,14 +31,25 @@ public final class ControlClient implements AutoCloseable {
         this.hello = hello;
     }
 
+    /** A connection to {@code address} without a key (as the test's Unix user on a Unix socket). */
     public static ControlClient connect(ServiceAddress address) throws IOException, UromException {
+        return connect(address, Optional.empty());
+    }
+
+    /** A connection to {@code address} that proves {@code key} when given. */
+    public static ControlClient connect(ServiceAddress address, Optional<AuthKey> key) throws IOException, UromException {
         FrameChannel channel = new FrameChannel(address.connect(), Protocol.CONTROL_FRAME_LIMIT);
         try {
-            return new ControlClient(channel, Handshake.client(channel, Role.HOST));
+            return new ControlClient(channel, handshake(channel, key));
         } catch (IOException | UromException | RuntimeException e) {
             channel.close();
             throw e;
         }
+    }
+
+    /** The control handshake of a host on {@code channel}. */
+    public static HelloOk handshake(FrameChannel channel, Optional<AuthKey> key) throws IOException, UromException {
+        return Handshake.client(channel, Role.HOST, Proofs.Channel.CONTROL, key, Duration.ofSeconds(30));
     }
 
     /** The socket, for tests that check how the daemon ends the connection. */

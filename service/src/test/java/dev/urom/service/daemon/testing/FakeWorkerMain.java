@@ -25,7 +25,7 @@ import java.util.TreeMap;
  *   <li>{@code garbage}: prints a line that is neither READY nor FAILED, then waits for EOF.
  * </ul>
  *
- * <p>{@code FAKE_ARGS_FILE}, when set, receives its arguments (one a line) and then its {@code
+ * <p>{@code FAKE_RECORD}, when set, receives its arguments (one a line) and then its {@code
  * FAKE_*} and {@code GREETING} variables as {@code NAME=value} lines.
  */
 public final class FakeWorkerMain {
@@ -33,7 +33,7 @@ public final class FakeWorkerMain {
 
     public static void main(String[] args) throws IOException {
         String mode = System.getenv().getOrDefault("FAKE_MODE", "ready");
-        String argsFile = System.getenv("FAKE_ARGS_FILE");
+        String argsFile = System.getenv("FAKE_RECORD");
         if (argsFile != null) {
             List<String> lines = new ArrayList<>(List.of(args));
             Map<String, String> env = new TreeMap<>(System.getenv());

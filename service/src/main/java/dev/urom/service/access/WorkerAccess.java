@@ -1,0 +1,103 @@
+package dev.urom.service.access;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.urom.framework.auth.AuthKey;
+import dev.urom.framework.auth.Principal;
+import dev.urom.framework.auth.Proofs;
+import java.util.HexFormat;
+import java.util.Optional;
+
+/**
+ * What a worker is told about who may use it, by the daemon that starts it: its owner, the key
+ * the owner's hosts prove on the data channel (key principals only), and the key that seals and
+ * checks plugin addresses. It travels as the first line on the worker's stdin pipe, {@code ACCESS
+ * <owner> <data key hex or -> <seal key hex>}: never on the command line or in the environment,
+ * where other processes of the worker's user could read it.
+ *
+ * <p>Immutable; {@link #toString()} hides the keys.
+ */
+public final class WorkerAccess {
+    private static final String WORD = "ACCESS";
+    private static final HexFormat HEX = HexFormat.of();
+
+    private final Principal owner;
+    private final byte[] dataKey;
+    private final byte[] sealKey;
+
+    private WorkerAccess(Principal owner, byte[] dataKey, byte[] sealKey) {
+        this.owner = owner;
+        this.dataKey = dataKey;
+        this.sealKey = sealKey;
+    }
+
+    /**
+     * The access of a worker started by {@code owner}.
+     *
+     * @param key the owner's key, for a key principal (its hosts prove keys derived from it)
+     * @param daemonSecret the daemon's own secret, from which the seal key of a principal without a
+     *     key (a Unix user, anonymous) is derived
+     */
+    public static WorkerAccess of(Principal owner, Optional<AuthKey> key, byte[] daemonSecret) {
+        requireNonNull(owner, "owner is null");
+        if (owner.kind() == Principal.Kind.KEY) {
+            AuthKey k = key.orElseThrow(() -> new IllegalArgumentException(owner + " has no key"));
+            return new WorkerAccess(owner, Proofs.dataKey(k), Proofs.sealKey(k));
+        }
+        return new WorkerAccess(owner, null, Proofs.sealKey(daemonSecret, owner));
+    }
+
+    /** The worker's owner. */
+    public Principal owner() {
+        return owner;
+    }
+
+    /** The data-channel key of a key principal's worker. */
+    public Optional<byte[]> dataKey() {
+        return Optional.ofNullable(dataKey).map(byte[]::clone);
+    }
+
+    public byte[] sealKey() {
+        return sealKey.clone();
+    }
+
+    /** The line the daemon writes (without its newline). */
+    public String line() {
+        return WORD + " " + owner.text() + " " + (dataKey == null ? "-" : HEX.formatHex(dataKey)) + " " + HEX.formatHex(sealKey);
+    }
+
+    /**
+     * Reads {@link #line()} back.
+     *
+     * @throws IllegalArgumentException one line saying what is wrong (never the keys)
+     */
+    public static WorkerAccess parse(String line) {
+        String[] words = line == null ? new String[0] : line.split(" ");
+        if (words.length != 4 || !words[0].equals(WORD)) {
+            throw new IllegalArgumentException("the daemon's first line is not ACCESS <owner> <data key> <seal key>");
+        }
+        Principal owner = Principal.parse(words[1]);
+        byte[] dataKey = words[2].equals("-") ? null : hex(words[2], "data key");
+        if ((dataKey != null) != (owner.kind() == Principal.Kind.KEY)) {
+            throw new IllegalArgumentException("a data key comes with a key principal, and only with one (owner " + owner + ")");
+        }
+        return new WorkerAccess(owner, dataKey, hex(words[3], "seal key"));
+    }
+
+    private static byte[] hex(String text, String what) {
+        try {
+            byte[] bytes = HEX.parseHex(text);
+            if (bytes.length != Proofs.MAC_BYTES) {
+                throw new IllegalArgumentException("the " + what + " has " + bytes.length + " bytes instead of " + Proofs.MAC_BYTES);
+            }
+            return bytes;
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the " + what + " is not " + Proofs.MAC_BYTES + " bytes of hex");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "WorkerAccess[owner=" + owner + "]";
+    }
+}

@@ -1,0 +1,61 @@
+package dev.urom.service.access;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.urom.framework.auth.Principal;
+import dev.urom.framework.wire.Message.Hello;
+import dev.urom.framework.wire.ServerHandshake.Admission;
+import dev.urom.framework.wire.ServerHandshake.Decision;
+import dev.urom.spi.UromStatus;
+import java.util.OptionalInt;
+
+/**
+ * Who may open a data connection to a worker: its owner only. A Unix-user owner is recognised by
+ * the kernel's credentials of the connecting process (and must not claim a key); a key owner must
+ * claim its name and prove the data-channel key; an anonymous owner (a daemon with
+ * {@code --insecure-tcp}) admits anyone who claims no key. Everyone else is refused with
+ * NOT_PERMITTED.
+ *
+ * <p>Immutable; {@link #forPeer} makes the admission of one connection.
+ */
+public final class WorkerAdmission {
+    private final WorkerAccess access;
+    private final String worker;
+
+    /** @param worker names the worker in refusals ("worker 3") */
+    public WorkerAdmission(WorkerAccess access, String worker) {
+        this.access = requireNonNull(access, "access is null");
+        this.worker = requireNonNull(worker, "worker is null");
+    }
+
+    /**
+     * The admission of one connection.
+     *
+     * @param peerUid the connecting process's uid on a Unix socket; empty on TCP
+     */
+    public Admission forPeer(OptionalInt peerUid) {
+        return hello -> decide(hello, peerUid);
+    }
+
+    private Decision decide(Hello hello, OptionalInt peerUid) {
+        Principal owner = access.owner();
+        switch (owner.kind()) {
+            case ANONYMOUS:
+                return hello.principal().isEmpty() ? new Decision.Admit(Principal.ANONYMOUS)
+                        : new Decision.Refuse(UromStatus.NOT_PERMITTED, worker + " belongs to another principal");
+            case UNIX:
+                if (!hello.principal().isEmpty()) {
+                    return new Decision.Refuse(UromStatus.NOT_PERMITTED, worker + " belongs to a Unix user; connect as that user, without a key");
+                }
+                if (peerUid.isEmpty() || peerUid.getAsInt() != owner.uid()) {
+                    return new Decision.Refuse(UromStatus.NOT_PERMITTED, worker + " belongs to another principal");
+                }
+                return new Decision.Admit(owner);
+            default:
+                if (!hello.principal().equals(owner.name())) {
+                    return new Decision.Refuse(UromStatus.NOT_PERMITTED, worker + " belongs to another principal");
+                }
+                return new Decision.ProveKey(owner, access.dataKey().orElseThrow(), null);
+        }
+    }
+}
