@@ -29,10 +29,22 @@ static int open_beneath_openat2(int root_fd, const char *rest)
 	return fd < 0 ? -errno : (int)fd;
 }
 
+static int has_dot_dot_component(const char *rest)
+{
+	for (const char *at = strstr(rest, ".."); at != NULL; at = strstr(at + 1, "..")) {
+		if ((at == rest || at[-1] == '/') && (at[2] == '\0' || at[2] == '/'))
+			return 1;
+	}
+	return 0;
+}
+
 int sandbox_open_beneath(int root_fd, const char *rest)
 {
-	int fd = open_beneath_openat2(root_fd, rest);
+	int fd;
 
+	if (has_dot_dot_component(rest))
+		return -EXDEV;
+	fd = open_beneath_openat2(root_fd, rest);
 	return fd == -ENOSYS ? sandbox_open_beneath_by_walk(root_fd, rest) : fd;
 }
 

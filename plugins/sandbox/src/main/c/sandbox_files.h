@@ -18,7 +18,8 @@
  * Opens `rest`, a path relative to the directory `root_fd`, for reading and
  * writing (O_CLOEXEC). Resolution never leaves the directory, never goes
  * through a symbolic link at any component (-ELOOP) and never crosses a mount
- * point (-EXDEV). An empty `rest` names the directory itself. Uses openat2
+ * point (-EXDEV), and a ".." component is refused (-EXDEV) even where it
+ * would stay beneath. An empty `rest` names the directory itself. Uses openat2
  * and, on a kernel without it (ENOSYS), sandbox_open_beneath_by_walk.
  * Returns the new descriptor or -errno (-ENOENT, -ENOTDIR, -EACCES, -EISDIR...).
  */

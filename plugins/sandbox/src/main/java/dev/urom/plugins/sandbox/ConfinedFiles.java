@@ -34,7 +34,8 @@ import java.util.Set;
  * open fails instead.
  *
  * <p>Refusals, in the order the components are met (the C plugin's openat2 meets them the same
- * way): a component that is a mount point, or a symbolic link, → {@code NOT_PERMITTED}; a missing
+ * way): a {@code ..} component, one that is a mount point, or a symbolic link, → {@code
+ * NOT_PERMITTED}; a missing
  * component → {@code NOT_FOUND}; one on the way that is not a directory → {@code NOT_FOUND}; no
  * permission → {@code NOT_PERMITTED}; a last component that is a directory, or not a regular file,
  * → {@code INVALID_VALUE}. Each message names the path and the reason.
@@ -71,6 +72,9 @@ final class ConfinedFiles {
             for (int i = 0; ; i++) {
                 String name = names.get(i);
                 Path entry = Path.of(name);
+                if (name.equals("..")) {
+                    throw refusal(UromStatus.NOT_PERMITTED, path, "the path holds '..'");
+                }
                 if (!name.equals(".")) {
                     reached.append('/').append(name);
                     if (roots.isMountPoint(reached.toString())) {

@@ -34,20 +34,24 @@ final class FileOwners {
      * The worker's uid and {@value #VARIABLE} as {@code environment} gives it (null: not set).
      *
      * @throws UromException {@code BAD_CONFIG} when the variable is set but is not a decimal uid
-     *     (digits only, at most {@value #MAX_UID})
+     *     (one or more digits, leading zeros allowed, at most {@value #MAX_UID})
      */
     static FileOwners fromEnvironment(Function<String, String> environment, long workerUid) throws UromException {
         String text = environment.apply(VARIABLE);
         if (text == null) {
             return new FileOwners(workerUid, OptionalLong.empty());
         }
-        if (text.isEmpty() || text.length() > 10 || !text.chars().allMatch(c -> c >= '0' && c <= '9')
-                || Long.parseLong(text) > MAX_UID) {
+        long uid = 0;
+        for (int i = 0; i < text.length() && uid <= MAX_UID; i++) {
+            char digit = text.charAt(i);
+            uid = digit >= '0' && digit <= '9' ? uid * 10 + (digit - '0') : Long.MAX_VALUE;
+        }
+        if (text.isEmpty() || uid > MAX_UID) {
             String shown = text.length() > LOGGED_TEXT_MAX ? text.substring(0, LOGGED_TEXT_MAX) : text;
             throw new UromException(UromStatus.BAD_CONFIG, VARIABLE + "='" + shown
                     + "' is not a decimal uid (0 to " + MAX_UID + "): the sandbox plugin does not open");
         }
-        return new FileOwners(workerUid, OptionalLong.of(Long.parseLong(text)));
+        return new FileOwners(workerUid, OptionalLong.of(uid));
     }
 
     /**

@@ -4,6 +4,10 @@ import static dev.urom.plugins.sandbox.SandboxJavaPeers.DOMAIN_A;
 import static dev.urom.plugins.sandbox.SandboxJavaPeers.DOMAIN_B;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.framework.worker.PluginFailure;
+import dev.urom.framework.worker.PluginSpec;
+import dev.urom.framework.worker.WorkerHost;
+import dev.urom.framework.worker.WorkerHostConfig;
 import dev.urom.plugins.sandbox.SandboxCommand.MemMap;
 import dev.urom.plugins.sandbox.SandboxCommand.TagRecv;
 import dev.urom.plugins.sandbox.SandboxCommand.TagSend;
@@ -22,11 +26,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Two {@link SandboxPlugin}s in two worker hosts of one JVM, talking over their Unix sockets. */
 class SandboxPluginJavaTest {
@@ -156,6 +165,46 @@ class SandboxPluginJavaTest {
     }
 
     @Test
+    void memMapRefusesEveryPathThroughASymbolicLinkAndTheTargetStaysAsItWas() throws IOException {
+        byte[] secret = new byte[4096];
+        Arrays.fill(secret, (byte) 0x5e);
+        Path outside = Files.createDirectory(dir.resolve("outside"));
+        Path target = Files.write(outside.resolve("secret.bin"), secret);
+        try (ShmScratch shm = new ShmScratch()) {
+            Path sub = shm.directory();
+            Map<String, Path> throughLinks = new LinkedHashMap<>();
+            throughLinks.put("a link in /dev/shm", shm.link(target));
+            throughLinks.put("a link in a subdirectory of /dev/shm", ShmScratch.link(sub.resolve("link"), target));
+            throughLinks.put("a path whose directory is a link", ShmScratch.link(sub.resolve("hop"), outside).resolve("secret.bin"));
+            for (Map.Entry<String, Path> link : throughLinks.entrySet()) {
+                WorkerNotification answer = peers.call(peers.a, new MemMap(peers.context(), 4096, bytes(link.getValue().toString())));
+                assertThat(answer.status()).as(link.getKey()).isEqualTo(UromStatus.NOT_PERMITTED);
+            }
+            for (long memh = 1; memh <= throughLinks.size(); memh++) {
+                assertRefused(peers.a, new TagRecv(peers.context(), 0, 4096, PING, MASK, memh), UromStatus.NOT_FOUND);
+            }
+            long receive = peers.context();
+            peers.submit(peers.a, new TagRecv(receive, 0, 4096, PING, MASK, 0));
+            assertSendSucceeded(peers.call(peers.b, inlineSend(DOMAIN_A, PING, new byte[] {1, 2, 3})));
+            assertReceived(peers.await(peers.a, receive), receive, PING, new byte[] {1, 2, 3});
+        }
+        assertThat(Files.readAllBytes(target)).as("the link target").isEqualTo(secret);
+    }
+
+    @ParameterizedTest(name = "UROM_OWNER_UID=''{0}''")
+    @ValueSource(strings = {"", "abc", "-1", "+7", " 7", "7 ", "0x10", "4294967295", "99999999999999999999"})
+    void aMalformedUromOwnerUidKeepsThePluginFromOpening(String value) {
+        Map<String, String> environment = Map.of(FileOwners.VARIABLE, value);
+        try (WorkerHost host = WorkerHost.open(3, List.of(new PluginSpec(dir.resolve("worker_sandbox_java.jar"), SandboxJavaPeers.PLUGIN_ID)),
+                path -> new SandboxPlugin(environment::get), WorkerHostConfig.defaults())) {
+            PluginFailure failure = host.failures().get(SandboxJavaPeers.PLUGIN_ID);
+            assertThat(failure).as("the open failure").isNotNull();
+            assertThat(failure.status()).isEqualTo(UromStatus.BAD_CONFIG);
+            assertThat(failure.reason()).contains("UROM_OWNER_UID='" + value + "' is not a decimal uid");
+        }
+    }
+
+    @Test
     void unknownTypesShortCommandsAndUnknownPeersAreRefused() {
         long context = peers.context();
         peers.a.submit(new dev.urom.spi.WorkerCommand(7, SandboxJavaPeers.PLUGIN_ID, context, ByteBuffer.allocate(16).putLong(0x0300000000000000L).array()));
@@ -258,7 +307,7 @@ class SandboxPluginJavaTest {
         return new TagSend(peers.context(), dest, 0, data.length, tag, 0, data);
     }
 
-    private void assertRefused(dev.urom.framework.worker.WorkerHost host, SandboxCommand command, UromStatus status) {
+    private void assertRefused(WorkerHost host, SandboxCommand command, UromStatus status) {
         WorkerNotification answer = peers.call(host, command);
         assertThat(answer.status()).as("status of %s", command).isEqualTo(status);
         assertThat(answer.payload()).as("a refused command has no payload").isEmpty();
