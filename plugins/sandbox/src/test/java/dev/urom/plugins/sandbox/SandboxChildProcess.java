@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * A {@link SandboxChild} JVM with one sandbox plugin and an environment of the test's choosing
  * ({@code UROM_OWNER_UID} above all; {@code TMPDIR} and {@code java.io.tmpdir} are the test's
  * directory). Every failure of the child (it died, it stopped answering) is an {@link
- * AssertionError} that quotes the end of the child's stderr. Driven from one thread; {@link #close}
+ * AssertionError} that quotes the rest of the child's stdout (where a JVM that crashes writes its
+ * report) and the end of its stderr. Driven from one thread; {@link #close}
  * ends the child, forcibly if it does not exit by itself.
  */
 final class SandboxChildProcess implements AutoCloseable {
@@ -71,6 +72,7 @@ final class SandboxChildProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Djava.io.tmpdir=" + dir,
+                "-XX:ErrorFile=" + dir.resolve("hs_err_%p.log"),
                 "-cp", System.getProperty("java.class.path"),
                 SandboxChild.class.getName(), plugin.toString(), Long.toString(PLUGIN_ID)));
         try {
@@ -99,8 +101,8 @@ final class SandboxChildProcess implements AutoCloseable {
         send("await " + uromContext);
         String line = nextLine("the answer to context " + uromContext);
         String[] words = line.split(" ");
-        if (!words[0].equals("answer") || Long.parseLong(words[1]) != uromContext) {
-            throw failure("the child answered '" + line + "' to await " + uromContext);
+        if (!words[0].equals("answer") || words.length != 5 || Long.parseLong(words[1]) != uromContext) {
+            throw failure("the child answered '" + line + "' to await " + uromContext + ", then:\n" + restOfOutput());
         }
         return new Answer(uromContext, UromStatus.valueOf(words[2]), bytes(words[3]), bytes(words[4]));
     }
@@ -172,6 +174,21 @@ final class SandboxChildProcess implements AutoCloseable {
             throw failure("the child ended before " + what);
         }
         return line;
+    }
+
+    /** What the child still writes until it ends (or the timeout passes). */
+    private String restOfOutput() {
+        StringBuilder rest = new StringBuilder();
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        try {
+            for (String line; (line = fromChild.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) != null
+                    && !line.equals(END); ) {
+                rest.append(line).append('\n');
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return rest.toString();
     }
 
     private void readLines() {
