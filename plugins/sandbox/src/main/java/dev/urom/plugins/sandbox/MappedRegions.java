@@ -32,6 +32,9 @@ import java.util.function.Supplier;
  * every mapping (the JVM unmaps it once it is unreachable).
  */
 final class MappedRegions {
+    /** The most one read or write of a channel moves: the JDK copies heap bytes through a direct buffer that large. */
+    private static final int IO_CHUNK = 1 << 20;
+
     private final Supplier<MappableRoots> roots;
     private final FileOwners owners;
     private final Map<Long, Region> regions = new HashMap<>();
@@ -131,10 +134,11 @@ final class MappedRegions {
         int count = target.remaining();
         try {
             for (long position = offset; target.hasRemaining(); ) {
-                int read = file.read(target, position);
+                int read = file.read(target.slice(target.position(), Math.min(IO_CHUNK, target.remaining())), position);
                 if (read < 0) {
                     throw copyFailed("TAG_SEND from", memhId, offset, count, "the file is now shorter than that (it shrank after MEM_MAP)");
                 }
+                target.position(target.position() + read);
                 position += read;
             }
         } catch (IOException e) {
@@ -157,13 +161,12 @@ final class MappedRegions {
             if (region.file().size() < offset + data.length) {
                 throw copyFailed("TAG_RECV into", memhId, offset, data.length, "the file is now shorter than that (it shrank after MEM_MAP)");
             }
-            ByteBuffer source = ByteBuffer.wrap(data);
             if (region.hugetlbfs()) {
-                KernelCopy.copy(source, region.mapping().slice((int) offset, data.length));
+                KernelCopy.copy(ByteBuffer.wrap(data), region.mapping().slice((int) offset, data.length));
                 return;
             }
-            for (long position = offset; source.hasRemaining(); ) {
-                position += region.file().write(source, position);
+            for (int done = 0; done < data.length; ) {
+                done += region.file().write(ByteBuffer.wrap(data, done, Math.min(IO_CHUNK, data.length - done)), offset + done);
             }
         } catch (IOException e) {
             throw copyFailed("TAG_RECV into", memhId, offset, data.length, e.toString());

@@ -29,6 +29,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -146,6 +147,26 @@ class SandboxPluginJavaTest {
         assertThat(Arrays.copyOfRange(after, 3000, 3150)).isEqualTo(Arrays.copyOfRange(initial, 100, 250));
         assertThat(Arrays.copyOfRange(after, 0, 3000)).isEqualTo(Arrays.copyOfRange(initial, 0, 3000));
         assertThat(Arrays.copyOfRange(after, 3150, 4096)).isEqualTo(Arrays.copyOfRange(initial, 3150, 4096));
+    }
+
+    @Test
+    void aRegionMessageOfSeveralMebibytesArrivesWhole() throws IOException {
+        int size = 3 << 20;
+        byte[] initial = new byte[2 * size];
+        new Random(11).nextBytes(initial);
+        shmFile = Files.write(Path.of("/dev/shm", "urom-sandbox-java-test-" + UUID.randomUUID()), initial);
+        byte[] path = shmFile.toString().getBytes(StandardCharsets.UTF_8);
+        long memhA = mapped(peers.call(peers.a, new MemMap(peers.context(), 2L * size, path)));
+        long memhB = mapped(peers.call(peers.b, new MemMap(peers.context(), 2L * size, path)));
+
+        long receive = peers.context();
+        peers.submit(peers.b, new TagRecv(receive, size, size, PING, MASK, memhB));
+        assertSendSucceeded(peers.call(peers.a, new TagSend(peers.context(), DOMAIN_B, 0, size, PING, memhA, new byte[0])));
+
+        assertThat(peers.await(peers.b, receive).payload())
+                .isEqualTo(new TagRecvDone(receive, size, size, PING, UromStatus.SUCCESS, new byte[0]).encode());
+        byte[] after = Files.readAllBytes(shmFile);
+        assertThat(Arrays.equals(after, size, 2 * size, initial, 0, size)).as("the region's second half holds its first").isTrue();
     }
 
     @Test
