@@ -8,10 +8,18 @@
  * one process. The worker drives an instance from one thread: nothing here
  * locks. No entry point blocks: every socket is non-blocking, partial reads
  * and writes are buffered, and progress() moves bytes when the sockets allow.
+ *
+ * MEM_MAP trusts nothing in the path a host sends: the file is opened beneath
+ * its root (/dev/shm or a hugetlbfs mount) through no symbolic link, must be
+ * owned by the worker's user or by UROM_OWNER_UID's (read in open()), and
+ * stays open; TAG_SEND and TAG_RECV move region bytes with pread/pwrite on it
+ * (sandbox_files.h), so a file that shrinks fails those commands with
+ * IO_FAILED instead of raising SIGBUS in the worker.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +32,8 @@
 
 #include <urom_log.h>
 #include <urom_plugin.h>
+
+#include "sandbox_files.h"
 
 #define SANDBOX_EXPORT __attribute__((visibility("default")))
 
@@ -52,6 +62,10 @@
 #define UNKNOWN_DOMAIN_ID UINT64_MAX
 
 #define ADDRESS_SCHEME "unix:"
+#define SHM_ROOT "/dev/shm"
+#define OWNER_UID_VARIABLE "UROM_OWNER_UID"
+/* Host-supplied text (a path) is cut to this many characters in a log line. */
+#define LOGGED_TEXT_MAX 200
 #define READ_CHUNK 65536
 #define SOCKET_NAME_ATTEMPTS 1000
 
@@ -65,9 +79,11 @@ struct byte_queue {
 	size_t capacity;
 };
 
+/* A MEM_MAP: the file stays open; its bytes move with pread/pwrite, base is for hugetlbfs (no write). */
 struct region {
 	urom_list_link_t link;
 	uint64_t id;
+	int fd;
 	uint8_t *base;
 	size_t length;
 };
@@ -124,6 +140,7 @@ struct sandbox {
 	char address[sizeof(ADDRESS_SCHEME) + sizeof(((struct sockaddr_un *)0)->sun_path)];
 	size_t address_len;
 	uint64_t next_memh_id;
+	struct sandbox_owners owners;
 	urom_list_link_t notifications;
 	urom_list_link_t regions;
 	urom_list_link_t connections;
@@ -316,7 +333,19 @@ static int tag_matches(uint64_t tag, uint64_t posted_tag, uint64_t mask)
 	return (tag & mask) == (posted_tag & mask);
 }
 
-/* Completes `recv` with a message; the caller frees both. */
+/* Logs a failed copy between a region and a message. */
+static void log_region_failure(const char *what, const struct region *region, uint64_t offset, uint64_t count, int error)
+{
+	UROM_LOG_ERR("%s region memh_id %llu at [%llu, +%llu) failed: %s", what, (unsigned long long)region->id,
+		     (unsigned long long)offset, (unsigned long long)count,
+		     error == -SANDBOX_FILE_TOO_SHORT ? "the file is now shorter than that (it shrank after MEM_MAP)" :
+							strerror(-error));
+}
+
+/*
+ * Completes `recv` with a message; the caller frees both. A region receive
+ * whose bytes cannot be written (the file shrank) fails with IO_FAILED.
+ */
 static void complete_receive(struct sandbox *sb, const struct recv_op *recv, uint64_t tag, const uint8_t *data,
 			     uint64_t length)
 {
@@ -326,8 +355,15 @@ static void complete_receive(struct sandbox *sb, const struct recv_op *recv, uin
 		notify_tag_recv(sb, recv, 0, tag, UROM_ERR_TOO_BIG, NULL);
 		return;
 	}
-	if (recv->region != NULL && length > 0)
-		memcpy(recv->region->base + recv->buffer, data, length);
+	if (recv->region != NULL) {
+		int error = sandbox_write_at(recv->region->fd, recv->region->base, recv->buffer, data, (size_t)length);
+
+		if (error != 0) {
+			log_region_failure("TAG_RECV into", recv->region, recv->buffer, length, error);
+			notify_tag_recv(sb, recv, 0, tag, UROM_ERR_IO_FAILED, NULL);
+			return;
+		}
+	}
 	notify_tag_recv(sb, recv, length, tag, UROM_SUCCESS, data);
 }
 
@@ -432,23 +468,38 @@ static int connection_flush(struct sandbox *sb, struct connection *conn)
 	return 0;
 }
 
-static int connection_queue_frame(struct connection *conn, uint32_t kind, const uint8_t *fields, size_t fields_len,
-				  const uint8_t *data, size_t data_len)
+/*
+ * Writes the header and fields of a frame after the output's end and returns
+ * where its data_len data bytes go (NULL when out of memory). The frame is
+ * part of the output once connection_commit_frame counts it.
+ */
+static uint8_t *connection_begin_frame(struct connection *conn, uint32_t kind, const uint8_t *fields,
+				       size_t fields_len, size_t data_len)
 {
-	size_t total = FRAME_HEADER_BYTES + fields_len + data_len;
 	uint8_t *out;
 
-	if (queue_reserve(&conn->out, total) != 0)
-		return -1;
+	if (queue_reserve(&conn->out, FRAME_HEADER_BYTES + fields_len + data_len) != 0)
+		return NULL;
 	out = conn->out.data + conn->out.end;
 	store_le32(out, FRAME_MAGIC);
 	store_le32(out + 4, kind);
 	if (fields_len > 0)
 		memcpy(out + FRAME_HEADER_BYTES, fields, fields_len);
-	if (data_len > 0)
-		memcpy(out + FRAME_HEADER_BYTES + fields_len, data, data_len);
-	conn->out.end += total;
-	conn->bytes_queued += total;
+	return out + FRAME_HEADER_BYTES + fields_len;
+}
+
+static void connection_commit_frame(struct connection *conn, size_t frame_bytes)
+{
+	conn->out.end += frame_bytes;
+	conn->bytes_queued += frame_bytes;
+}
+
+/* Queues a frame without data; -1 when out of memory. */
+static int connection_queue_frame(struct connection *conn, uint32_t kind, const uint8_t *fields, size_t fields_len)
+{
+	if (connection_begin_frame(conn, kind, fields, fields_len, 0) == NULL)
+		return -1;
+	connection_commit_frame(conn, FRAME_HEADER_BYTES + fields_len);
 	return 0;
 }
 
@@ -610,7 +661,7 @@ static urom_status_t connect_peer(struct sandbox *sb, uint64_t dest, struct conn
 	}
 	conn = connection_new(fd, 1, dest);
 	store_le64(hello, UNKNOWN_DOMAIN_ID);
-	if (conn == NULL || connection_queue_frame(conn, FRAME_HELLO, hello, sizeof(hello), NULL, 0) != 0) {
+	if (conn == NULL || connection_queue_frame(conn, FRAME_HELLO, hello, sizeof(hello)) != 0) {
 		UROM_LOG_ERR("cannot allocate the connection to peer %llu", (unsigned long long)dest);
 		if (conn != NULL)
 			connection_free(conn);
@@ -655,39 +706,192 @@ static urom_status_t resolve_range(struct sandbox *sb, uint64_t memh_id, uint64_
 	return UROM_SUCCESS;
 }
 
-static int under_directory(const char *path, const char *dir, size_t dir_len)
+/* The length of dir without its trailing slashes when path lies strictly below it, else 0. */
+static size_t root_prefix(const char *path, const char *dir)
 {
+	size_t dir_len = strlen(dir);
+
 	while (dir_len > 1 && dir[dir_len - 1] == '/')
 		dir_len--;
-	return strncmp(path, dir, dir_len) == 0 && path[dir_len] == '/';
+	return strncmp(path, dir, dir_len) == 0 && path[dir_len] == '/' ? dir_len : 0;
 }
 
-static int under_hugetlbfs(const char *path)
+/* Decodes, in place, the octal escapes of a /proc/mounts field (\040 is a space). */
+static void unescape_mount_field(char *field)
 {
-	FILE *mounts = fopen("/proc/mounts", "re");
-	char line[4096];
-	int found = 0;
+	char *out = field;
 
-	if (mounts == NULL)
-		return 0;
-	while (!found && fgets(line, sizeof(line), mounts) != NULL) {
+	for (const char *in = field; *in != '\0';) {
+		if (in[0] == '\\' && in[1] >= '0' && in[1] <= '7' && in[2] >= '0' && in[2] <= '7' && in[3] >= '0' &&
+		    in[3] <= '7') {
+			*out++ = (char)(((in[1] - '0') << 6) | ((in[2] - '0') << 3) | (in[3] - '0'));
+			in += 4;
+		} else {
+			*out++ = *in++;
+		}
+	}
+	*out = '\0';
+}
+
+/*
+ * The directory MEM_MAP resolves path beneath: the longest of /dev/shm and the
+ * hugetlbfs mount points (from /proc/mounts) that path lies below, copied into
+ * root. Returns its length in path, 0 when path is below none of them.
+ */
+static size_t find_root(const char *path, char root[PATH_MAX])
+{
+	size_t best = root_prefix(path, SHM_ROOT);
+	char line[4096];
+	FILE *mounts;
+
+	if (best > 0)
+		snprintf(root, PATH_MAX, "%s", SHM_ROOT);
+	mounts = fopen("/proc/mounts", "re");
+	if (mounts == NULL) {
+		UROM_LOG_WARN("cannot read /proc/mounts (%s): MEM_MAP allows only files under %s", strerror(errno), SHM_ROOT);
+		return best;
+	}
+	while (fgets(line, sizeof(line), mounts) != NULL) {
 		char *save = NULL;
 		char *device = strtok_r(line, " ", &save);
 		char *mount_point = device == NULL ? NULL : strtok_r(NULL, " ", &save);
 		char *fs_type = mount_point == NULL ? NULL : strtok_r(NULL, " ", &save);
+		size_t length;
 
-		if (fs_type != NULL && strcmp(fs_type, "hugetlbfs") == 0 && mount_point[0] == '/')
-			found = under_directory(path, mount_point, strlen(mount_point));
+		if (fs_type == NULL || strcmp(fs_type, "hugetlbfs") != 0 || mount_point[0] != '/')
+			continue;
+		unescape_mount_field(mount_point);
+		length = root_prefix(path, mount_point);
+		if (length > best && length < PATH_MAX) {
+			best = length;
+			memcpy(root, mount_point, length);
+			root[length] = '\0';
+		}
 	}
 	fclose(mounts);
-	return found;
+	return best;
+}
+
+static urom_status_t open_failure_status(int error)
+{
+	switch (error) {
+	case -ELOOP:
+	case -EXDEV:
+	case -EACCES:
+	case -EPERM:
+		return UROM_ERR_NOT_PERMITTED;
+	case -ENOENT:
+	case -ENOTDIR:
+		return UROM_ERR_NOT_FOUND;
+	case -EISDIR:
+	case -ENXIO:
+	case -ENODEV:
+		return UROM_ERR_INVALID_VALUE;
+	default:
+		return UROM_ERR_OPERATING_SYSTEM;
+	}
+}
+
+static const char *open_failure_reason(int error)
+{
+	switch (error) {
+	case -ELOOP:
+		return "the path goes through a symbolic link";
+	case -EXDEV:
+		return "the path crosses a mount point";
+	case -ENOENT:
+		return "no such file";
+	case -ENOTDIR:
+		return "a component of the path is not a directory";
+	case -EISDIR:
+	case -ENXIO:
+	case -ENODEV:
+		return "it is not a regular file";
+	default:
+		return strerror(-error);
+	}
+}
+
+/*
+ * Opens the file a MEM_MAP names, read-write, beneath its root and through no
+ * symbolic link; UROM_SUCCESS with *fd set, else the refusal (logged).
+ */
+static urom_status_t open_mapped_file(const char *path, int *fd)
+{
+	char root[PATH_MAX];
+	size_t root_len = strstr(path, "..") == NULL ? find_root(path, root) : 0;
+	const char *rest = path + root_len;
+	int root_fd, opened;
+
+	if (root_len == 0) {
+		UROM_LOG_ERR("MEM_MAP of %.*s refused: only files under %s or a hugetlbfs mount, without '..'",
+			     LOGGED_TEXT_MAX, path, SHM_ROOT);
+		return UROM_ERR_NOT_PERMITTED;
+	}
+	root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root_fd < 0) {
+		UROM_LOG_ERR("MEM_MAP of %.*s failed: cannot open %s: %s", LOGGED_TEXT_MAX, path, root, strerror(errno));
+		return UROM_ERR_OPERATING_SYSTEM;
+	}
+	while (*rest == '/')
+		rest++;
+	opened = sandbox_open_beneath(root_fd, rest);
+	close(root_fd);
+	if (opened < 0) {
+		UROM_LOG_ERR("MEM_MAP of %.*s refused: %s", LOGGED_TEXT_MAX, path, open_failure_reason(opened));
+		return open_failure_status(opened);
+	}
+	*fd = opened;
+	return UROM_SUCCESS;
+}
+
+/* NOT_PERMITTED (logged) unless a file owned by owner may be mapped. */
+static urom_status_t check_owner(const struct sandbox *sb, const char *path, uid_t owner)
+{
+	const struct sandbox_owners *owners = &sb->owners;
+
+	if (sandbox_owner_accepted(owners, owner))
+		return UROM_SUCCESS;
+	if (owners->has_principal)
+		UROM_LOG_ERR("MEM_MAP of %.*s refused: the file is owned by uid %lu; accepted: uid %lu (the worker) and uid %lu (%s)",
+			     LOGGED_TEXT_MAX, path, (unsigned long)owner, (unsigned long)owners->worker_uid,
+			     (unsigned long)owners->principal_uid, OWNER_UID_VARIABLE);
+	else
+		UROM_LOG_ERR("MEM_MAP of %.*s refused: the file is owned by uid %lu; accepted: uid %lu (the worker; %s is not set)",
+			     LOGGED_TEXT_MAX, path, (unsigned long)owner, (unsigned long)owners->worker_uid,
+			     OWNER_UID_VARIABLE);
+	return UROM_ERR_NOT_PERMITTED;
+}
+
+/* Checks the opened file of a MEM_MAP: a regular file of an accepted owner, at least length bytes. */
+static urom_status_t check_mapped_file(const struct sandbox *sb, const char *path, int fd, uint64_t length)
+{
+	struct stat info;
+	urom_status_t status;
+
+	if (fstat(fd, &info) != 0) {
+		UROM_LOG_ERR("MEM_MAP of %.*s failed: fstat: %s", LOGGED_TEXT_MAX, path, strerror(errno));
+		return UROM_ERR_OPERATING_SYSTEM;
+	}
+	if (!S_ISREG(info.st_mode)) {
+		UROM_LOG_ERR("MEM_MAP of %.*s refused: it is not a regular file", LOGGED_TEXT_MAX, path);
+		return UROM_ERR_INVALID_VALUE;
+	}
+	status = check_owner(sb, path, info.st_uid);
+	if (status != UROM_SUCCESS)
+		return status;
+	if (length == 0 || (uint64_t)info.st_size < length || length > SIZE_MAX) {
+		UROM_LOG_ERR("MEM_MAP of %llu bytes refused: %.*s is %lld bytes (length must be 1 to the file's size)",
+			     (unsigned long long)length, LOGGED_TEXT_MAX, path, (long long)info.st_size);
+		return UROM_ERR_INVALID_VALUE;
+	}
+	return UROM_SUCCESS;
 }
 
 static urom_status_t mem_map(struct sandbox *sb, const struct reply_to *reply, const uint8_t *cmd, uint64_t len)
 {
 	uint64_t length, path_len;
 	struct region *region;
-	struct stat info;
 	char *path;
 	void *base;
 	int fd;
@@ -711,32 +915,21 @@ static urom_status_t mem_map(struct sandbox *sb, const struct reply_to *reply, c
 		return UROM_ERR_NO_MEMORY;
 	memcpy(path, cmd + MEM_MAP_FIXED_BYTES, path_len);
 	path[path_len] = '\0';
-	if (strstr(path, "..") != NULL ||
-	    !(under_directory(path, "/dev/shm", strlen("/dev/shm")) || under_hugetlbfs(path))) {
-		UROM_LOG_ERR("MEM_MAP of %s refused: only files under /dev/shm or a hugetlbfs mount, without '..'", path);
-		free(path);
-		return UROM_ERR_NOT_PERMITTED;
+	status = open_mapped_file(path, &fd);
+	if (status == UROM_SUCCESS) {
+		status = check_mapped_file(sb, path, fd, length);
+		if (status != UROM_SUCCESS)
+			close(fd);
 	}
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		status = errno == ENOENT ? UROM_ERR_NOT_FOUND :
-			 (errno == EACCES || errno == EPERM) ? UROM_ERR_NOT_PERMITTED : UROM_ERR_OPERATING_SYSTEM;
-		UROM_LOG_ERR("MEM_MAP cannot open %s: %s", path, strerror(errno));
+	if (status != UROM_SUCCESS) {
 		free(path);
 		return status;
 	}
-	if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || length == 0 || (uint64_t)info.st_size < length ||
-	    length > SIZE_MAX) {
-		UROM_LOG_ERR("MEM_MAP of %llu bytes refused: %s is not a regular file of at least that many bytes",
-			     (unsigned long long)length, path);
-		close(fd);
-		free(path);
-		return UROM_ERR_INVALID_VALUE;
-	}
 	base = mmap(NULL, (size_t)length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
 	if (base == MAP_FAILED) {
-		UROM_LOG_ERR("MEM_MAP cannot map %llu bytes of %s: %s", (unsigned long long)length, path, strerror(errno));
+		UROM_LOG_ERR("MEM_MAP cannot map %llu bytes of %.*s: %s", (unsigned long long)length, LOGGED_TEXT_MAX, path,
+			     strerror(errno));
+		close(fd);
 		free(path);
 		return UROM_ERR_OPERATING_SYSTEM;
 	}
@@ -744,14 +937,17 @@ static urom_status_t mem_map(struct sandbox *sb, const struct reply_to *reply, c
 	region = calloc(1, sizeof(*region));
 	if (region == NULL) {
 		munmap(base, (size_t)length);
+		close(fd);
 		return UROM_ERR_NO_MEMORY;
 	}
 	region->id = sb->next_memh_id++;
+	region->fd = fd;
 	region->base = base;
 	region->length = (size_t)length;
 	status = notify_mem_map(sb, reply, region->id);
 	if (status != UROM_SUCCESS) {
 		munmap(base, (size_t)length);
+		close(fd);
 		free(region);
 		return status;
 	}
@@ -764,10 +960,12 @@ static urom_status_t mem_map(struct sandbox *sb, const struct reply_to *reply, c
 static urom_status_t tag_send(struct sandbox *sb, const struct reply_to *reply, const uint8_t *cmd, uint64_t len)
 {
 	uint64_t dest, buffer, count, tag, memh_id;
-	const uint8_t *data;
+	const uint8_t *data = NULL;
+	struct region *region = NULL;
 	struct connection *conn;
 	struct send_op *send;
 	uint8_t fields[16];
+	uint8_t *frame_data;
 	urom_status_t status;
 
 	if (len < TAG_SEND_FIXED_BYTES) {
@@ -788,8 +986,6 @@ static urom_status_t tag_send(struct sandbox *sb, const struct reply_to *reply, 
 		}
 		data = cmd + TAG_SEND_FIXED_BYTES;
 	} else {
-		struct region *region;
-
 		if (len != TAG_SEND_FIXED_BYTES) {
 			UROM_LOG_ERR("TAG_SEND through memh_id %llu carries %llu unexpected inline bytes",
 				     (unsigned long long)memh_id, (unsigned long long)(len - TAG_SEND_FIXED_BYTES));
@@ -798,7 +994,6 @@ static urom_status_t tag_send(struct sandbox *sb, const struct reply_to *reply, 
 		status = resolve_range(sb, memh_id, buffer, count, &region);
 		if (status != UROM_SUCCESS)
 			return status;
-		data = region->base + buffer;
 	}
 	if (count > FRAME_MAX_MESSAGE) {
 		UROM_LOG_ERR("TAG_SEND of %llu bytes exceeds the message limit of %llu bytes", (unsigned long long)count,
@@ -811,11 +1006,25 @@ static urom_status_t tag_send(struct sandbox *sb, const struct reply_to *reply, 
 	send = calloc(1, sizeof(*send));
 	store_le64(fields, tag);
 	store_le64(fields + 8, count);
-	if (send == NULL || connection_queue_frame(conn, FRAME_MESSAGE, fields, sizeof(fields), data, (size_t)count) != 0) {
+	frame_data = send == NULL ? NULL : connection_begin_frame(conn, FRAME_MESSAGE, fields, sizeof(fields), (size_t)count);
+	if (frame_data == NULL) {
 		UROM_LOG_ERR("cannot queue a TAG_SEND of %llu bytes", (unsigned long long)count);
 		free(send);
 		return UROM_ERR_NO_MEMORY;
 	}
+	if (region == NULL) {
+		if (count > 0)
+			memcpy(frame_data, data, (size_t)count);
+	} else {
+		int error = sandbox_read_at(region->fd, buffer, frame_data, (size_t)count);
+
+		if (error != 0) {
+			log_region_failure("TAG_SEND from", region, buffer, count, error);
+			free(send);
+			return UROM_ERR_IO_FAILED;
+		}
+	}
+	connection_commit_frame(conn, FRAME_MESSAGE_HEADER_BYTES + (size_t)count);
 	send->reply = *reply;
 	send->connection = conn;
 	send->frame_end = conn->bytes_queued;
@@ -994,6 +1203,7 @@ static void sandbox_free(struct sandbox *sb)
 
 		link_remove(&region->link);
 		munmap(region->base, region->length);
+		close(region->fd);
 		free(region);
 	}
 	urom_list_link_t *lists[] = { &sb->notifications, &sb->sends, &sb->receives, &sb->unexpected };
@@ -1016,11 +1226,18 @@ static void sandbox_free(struct sandbox *sb)
 
 static urom_status_t sandbox_open(struct urom_worker_ctx *ctx)
 {
+	const char *owner_uid = getenv(OWNER_UID_VARIABLE);
+	struct sandbox_owners owners;
 	struct sandbox *sb;
 	urom_status_t status;
 
 	if (ctx == NULL)
 		return UROM_ERR_INVALID_VALUE;
+	if (sandbox_owners_parse(&owners, geteuid(), owner_uid) != 0) {
+		UROM_LOG_ERR("%s='%.*s' is not a decimal uid (0 to 4294967294): the sandbox plugin does not open",
+			     OWNER_UID_VARIABLE, LOGGED_TEXT_MAX, owner_uid);
+		return UROM_ERR_BAD_CONFIG;
+	}
 	sb = calloc(1, sizeof(*sb));
 	if (sb == NULL) {
 		UROM_LOG_ERR("cannot allocate the sandbox plugin instance");
@@ -1029,6 +1246,7 @@ static urom_status_t sandbox_open(struct urom_worker_ctx *ctx)
 	sb->ctx = ctx;
 	sb->listen_fd = -1;
 	sb->next_memh_id = 1;
+	sb->owners = owners;
 	list_init(&sb->notifications);
 	list_init(&sb->regions);
 	list_init(&sb->connections);
@@ -1055,7 +1273,7 @@ static void sandbox_close(struct urom_worker_ctx *ctx)
 	for (urom_list_link_t *it = sb->connections.next; it != &sb->connections; it = it->next) {
 		struct connection *conn = (struct connection *)it;
 
-		if (connection_queue_frame(conn, FRAME_BYE, NULL, 0, NULL, 0) == 0)
+		if (connection_queue_frame(conn, FRAME_BYE, NULL, 0) == 0)
 			(void)connection_flush(sb, conn);
 	}
 	sandbox_free(sb);

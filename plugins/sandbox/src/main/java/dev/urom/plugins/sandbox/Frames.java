@@ -32,15 +32,11 @@ final class Frames {
         return messageHeader(tag, data.length).put(data).flip();
     }
 
-    /** A MESSAGE frame of the bytes remaining in {@code data}, copied now; {@code data} itself is left as it is. */
-    static ByteBuffer message(long tag, ByteBuffer data) {
-        int length = data.remaining();
-        ByteBuffer frame = messageHeader(tag, length);
-        frame.put(frame.position(), data, data.position(), length);
-        return frame.position(frame.position() + length).flip();
-    }
-
-    private static ByteBuffer messageHeader(long tag, int length) {
+    /**
+     * A MESSAGE frame of {@code length} data bytes with its header written: the caller puts the data
+     * between the position and the limit, then flips the buffer to write it.
+     */
+    static ByteBuffer messageHeader(long tag, int length) {
         if (length > MAX_MESSAGE_BYTES) {
             throw new IllegalArgumentException("message of " + length + " bytes exceeds the " + MAX_MESSAGE_BYTES + "-byte limit");
         }

@@ -30,6 +30,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -45,6 +46,11 @@ import org.apache.logging.log4j.Logger;
  * TagMatcher}. Nothing blocks: {@link #progress} writes what the sockets take, accepts, reads what
  * has arrived and hands out the answers ready so far. {@link #close} says BYE to every peer it
  * sent to, closes every socket and removes the socket file.
+ *
+ * <p>MEM_MAP opens its file through {@link MappedRegions}: beneath {@code /dev/shm} or a hugetlbfs
+ * mount, through no symbolic link, owned by the worker's user or by {@code UROM_OWNER_UID}'s (read
+ * at {@link #open} from the environment; {@code BAD_CONFIG} when it is not a uid). A region whose
+ * file shrank fails TAG_SEND and TAG_RECV with {@code IO_FAILED}; the plugin keeps serving.
  *
  * <p>Not thread-safe: the worker drives a plugin from one thread (see {@link PluginIface}).
  */
@@ -74,6 +80,7 @@ public final class SandboxPlugin implements PluginIface {
     private long accepted;
     private final List<PendingSend> written = new ArrayList<>();
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(64 * 1024);
+    private final Function<String, String> environment;
     private WorkerContext context;
     private MappedRegions regions;
     private ServerSocketChannel server;
@@ -81,10 +88,27 @@ public final class SandboxPlugin implements PluginIface {
     private Path socketPath;
     private byte[] address;
 
+    /** The plugin as the worker loads it: {@code UROM_OWNER_UID} comes from the process environment. */
+    public SandboxPlugin() {
+        this(System::getenv);
+    }
+
+    /** A plugin that reads {@code UROM_OWNER_UID} from {@code environment} (name to value, null when unset). */
+    SandboxPlugin(Function<String, String> environment) {
+        this.environment = requireNonNull(environment, "environment is null");
+    }
+
     @Override
     public void open(WorkerContext context) throws UromException {
         this.context = requireNonNull(context, "context is null");
-        regions = new MappedRegions(MappableRoots.ofSystem());
+        FileOwners owners;
+        try {
+            owners = FileOwners.fromEnvironment(environment, FileOwners.effectiveUid());
+        } catch (UromException e) {
+            LOG.error("sandbox plugin of worker {}: {}", context.workerId(), e.getMessage());
+            throw e;
+        }
+        regions = new MappedRegions(MappableRoots::ofSystem, owners);
         Path directory = SocketFiles.directory();
         try {
             server = SocketFiles.bind(directory);
@@ -139,7 +163,13 @@ public final class SandboxPlugin implements PluginIface {
         }
         SandboxCommand decoded = SandboxCommand.decode(command.payload());
         if (decoded instanceof MemMap memMap) {
-            long memhId = regions.map(memMap.path(), memMap.length());
+            long memhId;
+            try {
+                memhId = regions.map(memMap.path(), memMap.length());
+            } catch (UromException e) {
+                LOG.warn("sandbox plugin of worker {}: {}", context.workerId(), e.getMessage());
+                throw e;
+            }
             ready.add(WorkerNotification.replyTo(command, UromStatus.SUCCESS, new MemMapDone(memMap.context(), memhId).encode()));
         } else if (decoded instanceof TagSend send) {
             send(command, send);
@@ -163,9 +193,20 @@ public final class SandboxPlugin implements PluginIface {
             throw new UromException(UromStatus.INVALID_VALUE, "TAG_SEND of " + Long.toUnsignedString(send.count())
                     + " bytes refused: a message is at most " + Frames.MAX_MESSAGE_BYTES + " bytes");
         }
-        ByteBuffer frame = send.memhId() == 0 ? Frames.message(send.tag(), send.data())
-                : Frames.message(send.tag(), regions.slice(send.memhId(), send.buffer(), (int) send.count()));
         PeerConnection<PendingSend> connection = connectionTo(send.dest());
+        ByteBuffer frame;
+        if (send.memhId() == 0) {
+            frame = Frames.message(send.tag(), send.data());
+        } else {
+            frame = Frames.messageHeader(send.tag(), (int) send.count());
+            try {
+                regions.read(send.memhId(), send.buffer(), frame);
+            } catch (UromException e) {
+                LOG.warn("sandbox plugin of worker {}: {}", context.workerId(), e.getMessage());
+                throw e;
+            }
+            frame.flip();
+        }
         connection.enqueue(frame, new PendingSend(command, send.context()));
         flush(connection);
     }
@@ -355,6 +396,7 @@ public final class SandboxPlugin implements PluginIface {
             try {
                 regions.write(receive.memhId(), receive.buffer(), message.data());
             } catch (UromException e) {
+                LOG.warn("sandbox plugin of worker {}: {}", context.workerId(), e.getMessage());
                 answerReceive(posted, e.status(), 0, message.tag(), NO_DATA);
                 return;
             }

@@ -18,12 +18,15 @@ import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerNotification;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,8 +75,9 @@ class SandboxMixedJavaIT {
     @Test
     void bothPluginsAnswerTheSameCommandsWithTheSameBytes() throws IOException {
         Path shm = Files.write(Path.of("/dev/shm", "urom-sandbox-mixed-" + UUID.randomUUID()), new byte[256]);
-        try {
+        try (ShmScratch links = new ShmScratch()) {
             List<SandboxCommand> commands = commandSequence(shm);
+            commands.addAll(symbolicLinkMaps(links));
             List<String> nativeRun = runAlone(so(), commands);
             Files.write(shm, new byte[256]);
             List<String> javaRun = runAlone(jar(), commands);
@@ -88,6 +92,63 @@ class SandboxMixedJavaIT {
         } finally {
             Files.deleteIfExists(shm);
         }
+    }
+
+    /**
+     * A region whose file shrinks, and (as root, who alone can make one) a file of another user:
+     * each plugin in a child JVM of its own with the same {@code UROM_OWNER_UID}, the answers
+     * compared byte for byte.
+     */
+    @Test
+    void bothPluginsAnswerAShrunkRegionAndAForeignFileTheSameWay() throws IOException {
+        List<String> nativeRun = shrinkAndForeignRun(so());
+        List<String> javaRun = shrinkAndForeignRun(jar());
+
+        assertThat(javaRun).isEqualTo(nativeRun);
+        assertThat(nativeRun).anyMatch(line -> line.contains("status=IO_FAILED"));
+        if (OwnerFixtures.runningAsRoot()) {
+            assertThat(nativeRun).anyMatch(line -> line.startsWith("context=2 status=NOT_PERMITTED"));
+        }
+    }
+
+    private List<String> shrinkAndForeignRun(Path plugin) throws IOException {
+        List<String> lines = new ArrayList<>();
+        try (ShmScratch shm = new ShmScratch();
+                SandboxChildProcess child = SandboxChildProcess.start(plugin, Map.of(FileOwners.VARIABLE, "12345"), dir)) {
+            Path region = shm.file(new byte[1 << 20]);
+            lines.add(child.call(new MemMap(1, 1 << 20, bytes(region))).line());
+            if (OwnerFixtures.runningAsRoot()) {
+                Path foreign = OwnerFixtures.chown(shm.file(new byte[4096]), OwnerFixtures.NOBODY);
+                lines.add(child.call(new MemMap(2, 4096, bytes(foreign))).line());
+            }
+            try (FileChannel channel = FileChannel.open(region, StandardOpenOption.WRITE)) {
+                channel.truncate(0);
+            }
+            lines.add(child.call(new TagSend(3, 0, 0, 4096, 0x61, 1, new byte[0])).line());
+            child.submit(new TagRecv(4, 100, 64, 0x62, -1, 1));
+            lines.add(child.call(new TagSend(5, 0, 0, 3, 0x62, 0, new byte[] {1, 2, 3})).line());
+            lines.add(child.await(4).line());
+            child.submit(new TagRecv(6, 0, 64, 0x63, -1, 0));
+            lines.add(child.call(new TagSend(7, 0, 0, 2, 0x63, 0, new byte[] {4, 5})).line());
+            lines.add(child.await(6).line());
+            assertThat(child.finish()).as("exit status of the child with %s", plugin.getFileName()).isZero();
+        }
+        return lines;
+    }
+
+    /** MEM_MAPs of a file outside /dev/shm through a link in it, in a subdirectory of it, and through a linked directory. */
+    private List<SandboxCommand> symbolicLinkMaps(ShmScratch shm) throws IOException {
+        Path outside = Files.createDirectory(dir.resolve("outside"));
+        Path target = Files.write(outside.resolve("target"), new byte[256]);
+        Path sub = shm.directory();
+        return List.of(
+                new MemMap(20, 256, bytes(shm.link(target))),
+                new MemMap(21, 256, bytes(ShmScratch.link(sub.resolve("link"), target))),
+                new MemMap(22, 256, bytes(ShmScratch.link(sub.resolve("hop"), outside).resolve("target"))));
+    }
+
+    private static byte[] bytes(Path path) {
+        return path.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** Commands for a plugin alone in its domain (id 0 is itself, anything else unknown). */

@@ -23,6 +23,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -264,6 +266,32 @@ class SandboxNativeIT {
         assertThat(refusal(memMap(1, 0, shmFile.toString()))).as("length 0").isEqualTo(UromStatus.INVALID_VALUE);
         byte[] bad = memMap(1, 64, shmFile.toString());
         assertThat(refusal(Arrays.copyOf(bad, bad.length - 1))).as("path_len mismatch").isEqualTo(UromStatus.INVALID_VALUE);
+    }
+
+    @Test
+    void memMapRefusesEveryPathThroughASymbolicLinkAndTheTargetStaysAsItWas() throws IOException {
+        byte[] secret = new byte[4096];
+        Arrays.fill(secret, (byte) 0x5e);
+        Path outside = Files.createDirectory(dir.resolve("outside"));
+        Path target = Files.write(outside.resolve("secret.bin"), secret);
+        try (ShmScratch shm = new ShmScratch()) {
+            Path sub = shm.directory();
+            Map<String, Path> throughLinks = new LinkedHashMap<>();
+            throughLinks.put("a link in /dev/shm", shm.link(target));
+            throughLinks.put("a link in a subdirectory of /dev/shm", ShmScratch.link(sub.resolve("link"), target));
+            throughLinks.put("a path whose directory is a link", ShmScratch.link(sub.resolve("hop"), outside).resolve("secret.bin"));
+            for (Map.Entry<String, Path> link : throughLinks.entrySet()) {
+                assertThat(refusal(memMap(1, 4096, link.getValue().toString()))).as(link.getKey()).isEqualTo(UromStatus.NOT_PERMITTED);
+            }
+            for (long memh = 1; memh <= throughLinks.size(); memh++) {
+                assertThat(refusal(tagRecv(1, 0, 4096, 0x99, MASK, memh))).as("TAG_RECV into memh_id %d", memh)
+                        .isEqualTo(UromStatus.NOT_FOUND);
+            }
+            peers.submit(peers.a, 10, tagRecv(10, 0, 4096, 0x99, MASK, 0));
+            peers.submit(peers.b, 11, tagSendInline(11, DOMAIN_A, 0x99, new byte[] {1, 2, 3}));
+            assertThat(received(peers.await(peers.a, 10)).data()).as("the message went to the inline receive").containsExactly(1, 2, 3);
+        }
+        assertThat(Files.readAllBytes(target)).as("the link target").isEqualTo(secret);
     }
 
     @Test

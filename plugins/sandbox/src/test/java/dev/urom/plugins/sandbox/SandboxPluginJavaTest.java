@@ -4,6 +4,10 @@ import static dev.urom.plugins.sandbox.SandboxJavaPeers.DOMAIN_A;
 import static dev.urom.plugins.sandbox.SandboxJavaPeers.DOMAIN_B;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.framework.worker.PluginFailure;
+import dev.urom.framework.worker.PluginSpec;
+import dev.urom.framework.worker.WorkerHost;
+import dev.urom.framework.worker.WorkerHostConfig;
 import dev.urom.plugins.sandbox.SandboxCommand.MemMap;
 import dev.urom.plugins.sandbox.SandboxCommand.TagRecv;
 import dev.urom.plugins.sandbox.SandboxCommand.TagSend;
@@ -22,11 +26,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Two {@link SandboxPlugin}s in two worker hosts of one JVM, talking over their Unix sockets. */
 class SandboxPluginJavaTest {
@@ -140,6 +150,26 @@ class SandboxPluginJavaTest {
     }
 
     @Test
+    void aRegionMessageOfSeveralMebibytesArrivesWhole() throws IOException {
+        int size = 3 << 20;
+        byte[] initial = new byte[2 * size];
+        new Random(11).nextBytes(initial);
+        shmFile = Files.write(Path.of("/dev/shm", "urom-sandbox-java-test-" + UUID.randomUUID()), initial);
+        byte[] path = shmFile.toString().getBytes(StandardCharsets.UTF_8);
+        long memhA = mapped(peers.call(peers.a, new MemMap(peers.context(), 2L * size, path)));
+        long memhB = mapped(peers.call(peers.b, new MemMap(peers.context(), 2L * size, path)));
+
+        long receive = peers.context();
+        peers.submit(peers.b, new TagRecv(receive, size, size, PING, MASK, memhB));
+        assertSendSucceeded(peers.call(peers.a, new TagSend(peers.context(), DOMAIN_B, 0, size, PING, memhA, new byte[0])));
+
+        assertThat(peers.await(peers.b, receive).payload())
+                .isEqualTo(new TagRecvDone(receive, size, size, PING, UromStatus.SUCCESS, new byte[0]).encode());
+        byte[] after = Files.readAllBytes(shmFile);
+        assertThat(Arrays.equals(after, size, 2 * size, initial, 0, size)).as("the region's second half holds its first").isTrue();
+    }
+
+    @Test
     void memMapRefusesPathsOutsideSharedMemoryMissingFilesAndBadLengths() throws IOException {
         Path outside = Files.write(dir.resolve("region"), new byte[64]);
         assertRefused(peers.a, new MemMap(peers.context(), 64, bytes(outside.toString())), UromStatus.NOT_PERMITTED);
@@ -153,6 +183,46 @@ class SandboxPluginJavaTest {
         assertRefused(peers.a, new TagSend(peers.context(), DOMAIN_B, 0, 8, PING, 9, new byte[0]), UromStatus.NOT_FOUND);
         assertRefused(peers.a, new TagSend(peers.context(), DOMAIN_B, 60, 8, PING, 1, new byte[0]), UromStatus.INVALID_VALUE);
         assertRefused(peers.a, new TagRecv(peers.context(), 0, 65, PING, MASK, 1), UromStatus.INVALID_VALUE);
+    }
+
+    @Test
+    void memMapRefusesEveryPathThroughASymbolicLinkAndTheTargetStaysAsItWas() throws IOException {
+        byte[] secret = new byte[4096];
+        Arrays.fill(secret, (byte) 0x5e);
+        Path outside = Files.createDirectory(dir.resolve("outside"));
+        Path target = Files.write(outside.resolve("secret.bin"), secret);
+        try (ShmScratch shm = new ShmScratch()) {
+            Path sub = shm.directory();
+            Map<String, Path> throughLinks = new LinkedHashMap<>();
+            throughLinks.put("a link in /dev/shm", shm.link(target));
+            throughLinks.put("a link in a subdirectory of /dev/shm", ShmScratch.link(sub.resolve("link"), target));
+            throughLinks.put("a path whose directory is a link", ShmScratch.link(sub.resolve("hop"), outside).resolve("secret.bin"));
+            for (Map.Entry<String, Path> link : throughLinks.entrySet()) {
+                WorkerNotification answer = peers.call(peers.a, new MemMap(peers.context(), 4096, bytes(link.getValue().toString())));
+                assertThat(answer.status()).as(link.getKey()).isEqualTo(UromStatus.NOT_PERMITTED);
+            }
+            for (long memh = 1; memh <= throughLinks.size(); memh++) {
+                assertRefused(peers.a, new TagRecv(peers.context(), 0, 4096, PING, MASK, memh), UromStatus.NOT_FOUND);
+            }
+            long receive = peers.context();
+            peers.submit(peers.a, new TagRecv(receive, 0, 4096, PING, MASK, 0));
+            assertSendSucceeded(peers.call(peers.b, inlineSend(DOMAIN_A, PING, new byte[] {1, 2, 3})));
+            assertReceived(peers.await(peers.a, receive), receive, PING, new byte[] {1, 2, 3});
+        }
+        assertThat(Files.readAllBytes(target)).as("the link target").isEqualTo(secret);
+    }
+
+    @ParameterizedTest(name = "UROM_OWNER_UID=''{0}''")
+    @ValueSource(strings = {"", "abc", "-1", "+7", " 7", "7 ", "0x10", "4294967295", "99999999999999999999"})
+    void aMalformedUromOwnerUidKeepsThePluginFromOpening(String value) {
+        Map<String, String> environment = Map.of(FileOwners.VARIABLE, value);
+        try (WorkerHost host = WorkerHost.open(3, List.of(new PluginSpec(dir.resolve("worker_sandbox_java.jar"), SandboxJavaPeers.PLUGIN_ID)),
+                path -> new SandboxPlugin(environment::get), WorkerHostConfig.defaults())) {
+            PluginFailure failure = host.failures().get(SandboxJavaPeers.PLUGIN_ID);
+            assertThat(failure).as("the open failure").isNotNull();
+            assertThat(failure.status()).isEqualTo(UromStatus.BAD_CONFIG);
+            assertThat(failure.reason()).contains("UROM_OWNER_UID='" + value + "' is not a decimal uid");
+        }
     }
 
     @Test
@@ -258,7 +328,7 @@ class SandboxPluginJavaTest {
         return new TagSend(peers.context(), dest, 0, data.length, tag, 0, data);
     }
 
-    private void assertRefused(dev.urom.framework.worker.WorkerHost host, SandboxCommand command, UromStatus status) {
+    private void assertRefused(WorkerHost host, SandboxCommand command, UromStatus status) {
         WorkerNotification answer = peers.call(host, command);
         assertThat(answer.status()).as("status of %s", command).isEqualTo(status);
         assertThat(answer.payload()).as("a refused command has no payload").isEmpty();
