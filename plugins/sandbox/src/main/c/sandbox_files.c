@@ -45,7 +45,8 @@ int sandbox_open_beneath(int root_fd, const char *rest)
 	if (has_dot_dot_component(rest))
 		return -EXDEV;
 	fd = open_beneath_openat2(root_fd, rest);
-	return fd == -ENOSYS ? sandbox_open_beneath_by_walk(root_fd, rest) : fd;
+	/* ENOSYS: a kernel before 5.6; EPERM: a container whose seccomp profile predates openat2. The walk gives the same answers. */
+	return fd == -ENOSYS || fd == -EPERM ? sandbox_open_beneath_by_walk(root_fd, rest) : fd;
 }
 
 /* 0 when `fd` (just opened through a component) is a directory on `device`, else -errno. */

@@ -20,7 +20,8 @@
  * through a symbolic link at any component (-ELOOP) and never crosses a mount
  * point (-EXDEV), and a ".." component is refused (-EXDEV) even where it
  * would stay beneath. An empty `rest` names the directory itself. Uses openat2
- * and, on a kernel without it (ENOSYS), sandbox_open_beneath_by_walk.
+ * and, on a kernel without it (ENOSYS) or under a seccomp profile that refuses it (EPERM),
+ * sandbox_open_beneath_by_walk.
  * Returns the new descriptor or -errno (-ENOENT, -ENOTDIR, -EACCES, -EISDIR...).
  */
 int sandbox_open_beneath(int root_fd, const char *rest);
