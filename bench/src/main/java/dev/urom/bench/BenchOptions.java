@@ -4,21 +4,23 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The command line of {@link EndToEndBench}: {@code [--json FILE] [--rounds N] [--starts N]}.
+ * The command line of {@link EndToEndBench}: {@code [--json FILE] [--rounds N] [--starts N] [--worker-user USER]}.
  *
  * @param json where to write the JSON document, or null for none
  * @param rounds round trips measured per latency figure (after as many to warm up); each
  *     throughput figure measures {@value #THROUGHPUT_FACTOR} times as many commands
  * @param starts worker starts measured (after one to warm up)
+ * @param workerUser who the private daemon's workers run as when the bench runs as root (null: the
+ *     daemon's default)
  */
-record BenchOptions(Path json, int rounds, int starts) {
+record BenchOptions(Path json, int rounds, int starts, String workerUser) {
     static final int DEFAULT_ROUNDS = 20_000;
     static final int DEFAULT_STARTS = 5;
     static final int THROUGHPUT_FACTOR = 5;
     static final int MAX_ROUNDS = 10_000_000;
     static final int MAX_STARTS = 1000;
     static final String USAGE = "usage: EndToEndBench [--json FILE] [--rounds N (default " + DEFAULT_ROUNDS + ")] [--starts N (default "
-            + DEFAULT_STARTS + ")]";
+            + DEFAULT_STARTS + ")] [--worker-user USER]";
 
     /** Commands measured per throughput figure. */
     int throughputRounds() {
@@ -30,13 +32,15 @@ record BenchOptions(Path json, int rounds, int starts) {
         Path[] json = {null};
         int[] rounds = {DEFAULT_ROUNDS};
         int[] starts = {DEFAULT_STARTS};
-        OptionPairs.parse(args, List.of("--json", "--rounds", "--starts"), USAGE, (option, value) -> {
+        String[] workerUser = {null};
+        OptionPairs.parse(args, List.of("--json", "--rounds", "--starts", "--worker-user"), USAGE, (option, value) -> {
             switch (option) {
                 case "--json" -> json[0] = Path.of(value);
                 case "--rounds" -> rounds[0] = OptionPairs.count(option, value, 100, MAX_ROUNDS);
+                case "--worker-user" -> workerUser[0] = value;
                 default -> starts[0] = OptionPairs.count(option, value, 1, MAX_STARTS);
             }
         });
-        return new BenchOptions(json[0], rounds[0], starts[0]);
+        return new BenchOptions(json[0], rounds[0], starts[0], workerUser[0]);
     }
 }

@@ -58,7 +58,7 @@ public final class EndToEndBench {
             progress("peer: gRPC unary, " + commandBody + "-byte requests, " + notifyBody + "-byte replies");
             GrpcEchoBaseline.Result grpc = new GrpcEchoBaseline(children)
                     .run(workDir.resolve("grpc.sock"), commandBody, notifyBody, options.rounds(), options.throughputRounds(), IN_FLIGHT);
-            ServiceBench.Result service = new ServiceBench(workDir, EndToEndBench::progress)
+            ServiceBench.Result service = new ServiceBench(workDir, options.workerUser(), EndToEndBench::progress)
                     .run(options.rounds(), options.throughputRounds(), IN_FLIGHT, options.starts());
             Map<String, Object> settings = new LinkedHashMap<>();
             settings.put("rounds", options.rounds());

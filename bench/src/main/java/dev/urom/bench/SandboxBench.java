@@ -88,7 +88,7 @@ public final class SandboxBench {
                 Files.copy(PluginFiles.locate("plugins/sandbox", DIR_PROPERTY, file), pluginDir.resolve(file),
                         StandardCopyOption.REPLACE_EXISTING);
             }
-            DaemonConfig config = ServiceBench.privateDaemon(workDir, pluginDir);
+            DaemonConfig config = ServiceBench.privateDaemon(workDir, pluginDir, options.workerUser());
             int inlineBytes = config.maxMessageSize() - Message.Command.HEADER_BYTES - SandboxClient.TAG_COMMAND_BYTES;
             Map<String, PluginResult> plugins = new LinkedHashMap<>();
             progress("daemon on " + config.listen() + ", plugins " + pluginDir);

@@ -4,20 +4,22 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The command line of {@link SandboxBench}: {@code [--json FILE] [--rounds N] [--messages N] [--regions N]}.
+ * The command line of {@link SandboxBench}: {@code [--json FILE] [--rounds N] [--messages N] [--regions N] [--worker-user USER]}.
  *
  * @param json where to write the JSON document, or null for none
  * @param rounds ping-pong round trips measured per plugin (after as many to warm up)
  * @param messages inline messages measured per plugin for the inline bandwidth (after a tenth as many)
  * @param regions 1 MiB region messages measured per plugin for the MEM_MAP bandwidth (after a tenth as many)
+ * @param workerUser who the private daemon's workers run as when the bench runs as root (null: the
+ *     daemon's default)
  */
-record SandboxBenchOptions(Path json, int rounds, int messages, int regions) {
+record SandboxBenchOptions(Path json, int rounds, int messages, int regions, String workerUser) {
     static final int DEFAULT_ROUNDS = 5_000;
     static final int DEFAULT_MESSAGES = 20_000;
     static final int DEFAULT_REGIONS = 500;
     static final int MAX_COUNT = 10_000_000;
     static final String USAGE = "usage: SandboxBench [--json FILE] [--rounds N (default " + DEFAULT_ROUNDS + ")] [--messages N (default "
-            + DEFAULT_MESSAGES + ")] [--regions N (default " + DEFAULT_REGIONS + ")]";
+            + DEFAULT_MESSAGES + ")] [--regions N (default " + DEFAULT_REGIONS + ")] [--worker-user USER]";
 
     /** Unmeasured messages sent before {@code measured} ones. */
     static int warmUp(int measured) {
@@ -28,14 +30,17 @@ record SandboxBenchOptions(Path json, int rounds, int messages, int regions) {
     static SandboxBenchOptions parse(List<String> args) {
         Path[] json = {null};
         int[] counts = {DEFAULT_ROUNDS, DEFAULT_MESSAGES, DEFAULT_REGIONS};
+        String[] workerUser = {null};
         List<String> countOptions = List.of("--rounds", "--messages", "--regions");
-        OptionPairs.parse(args, List.of("--json", "--rounds", "--messages", "--regions"), USAGE, (option, value) -> {
+        OptionPairs.parse(args, List.of("--json", "--rounds", "--messages", "--regions", "--worker-user"), USAGE, (option, value) -> {
             if (option.equals("--json")) {
                 json[0] = Path.of(value);
+            } else if (option.equals("--worker-user")) {
+                workerUser[0] = value;
             } else {
                 counts[countOptions.indexOf(option)] = OptionPairs.count(option, value, 1, MAX_COUNT);
             }
         });
-        return new SandboxBenchOptions(json[0], counts[0], counts[1], counts[2]);
+        return new SandboxBenchOptions(json[0], counts[0], counts[1], counts[2], workerUser[0]);
     }
 }

@@ -1,7 +1,7 @@
 package dev.urom.bench;
 
-import dev.urom.framework.host.SandboxClient;
 import dev.urom.framework.host.SandboxClient.Received;
+import dev.urom.framework.host.SandboxClient;
 import dev.urom.framework.host.Worker;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

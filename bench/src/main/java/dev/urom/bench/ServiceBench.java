@@ -9,6 +9,7 @@ import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.framework.wire.ServicePlugin;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
+import dev.urom.service.daemon.DaemonSecurity;
 import dev.urom.spi.UromException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -59,10 +60,12 @@ final class ServiceBench {
     }
 
     private final Path workDir;
+    private final String workerUser;
     private final Consumer<String> progress;
 
-    ServiceBench(Path workDir, Consumer<String> progress) {
+    ServiceBench(Path workDir, String workerUser, Consumer<String> progress) {
         this.workDir = workDir;
+        this.workerUser = workerUser;
         this.progress = progress;
     }
 
@@ -73,13 +76,15 @@ final class ServiceBench {
 
     /**
      * The configuration of a private daemon: its socket and log folder in {@code workDir}, plugins
-     * from {@code pluginDir}; configures the daemon's logging.
+     * from {@code pluginDir}, workers as {@code workerUser} (null: the daemon's default); configures
+     * the daemon's logging.
      */
-    static DaemonConfig privateDaemon(Path workDir, Path pluginDir) {
+    static DaemonConfig privateDaemon(Path workDir, Path pluginDir, String workerUser) {
         return Daemon.configureLogging(DaemonConfig.defaults()
                 .withListen(ServiceAddress.parse("unix:" + workDir.resolve("daemon.sock")))
                 .withLogDir(workDir.resolve("log"))
-                .withPluginPath(pluginDir.toString()));
+                .withPluginPath(pluginDir.toString())
+                .withSecurity(DaemonSecurity.defaults().withWorkerUser(workerUser)));
     }
 
     Result run(int rounds, int throughputRounds, int inFlight, int starts) throws IOException, InterruptedException {
@@ -87,7 +92,7 @@ final class ServiceBench {
         for (String file : List.of(GraphPluginFiles.NATIVE_FILE, GraphPluginFiles.JAVA_FILE)) {
             Files.copy(GraphPluginFiles.locate(file), pluginDir.resolve(file), StandardCopyOption.REPLACE_EXISTING);
         }
-        DaemonConfig config = privateDaemon(workDir, pluginDir);
+        DaemonConfig config = privateDaemon(workDir, pluginDir, workerUser);
         progress.accept("service: daemon on " + config.listen() + ", plugins " + pluginDir);
         try (Daemon daemon = Daemon.start(config); UromService service = UromService.connect(daemon.address().toString())) {
             List<ServicePlugin> plugins = service.plugins();

@@ -11,14 +11,14 @@ class BenchOptionsTest {
 
     @Test
     void defaultsWithoutArguments() {
-        assertThat(BenchOptions.parse(List.of())).isEqualTo(new BenchOptions(null, 20_000, 5));
+        assertThat(BenchOptions.parse(List.of())).isEqualTo(new BenchOptions(null, 20_000, 5, null));
     }
 
     @Test
     void everyOptionIsRead() {
-        BenchOptions options = BenchOptions.parse(List.of("--rounds", "500", "--json", "out/e2e.json", "--starts", "3"));
+        BenchOptions options = BenchOptions.parse(List.of("--rounds", "500", "--json", "out/e2e.json", "--starts", "3", "--worker-user", "nobody"));
 
-        assertThat(options).isEqualTo(new BenchOptions(Path.of("out/e2e.json"), 500, 3));
+        assertThat(options).isEqualTo(new BenchOptions(Path.of("out/e2e.json"), 500, 3, "nobody"));
         assertThat(options.throughputRounds()).isEqualTo(2500);
     }
 

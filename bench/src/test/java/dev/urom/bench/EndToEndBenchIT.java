@@ -2,6 +2,7 @@ package dev.urom.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.service.testkit.TestWorkers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -20,7 +21,7 @@ class EndToEndBenchIT {
         Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
         long runFoldersBefore = runFolders(tmp);
 
-        Report report = EndToEndBench.run(new BenchOptions(null, 200, 1));
+        Report report = EndToEndBench.run(new BenchOptions(null, 200, 1, TestWorkers.security().workerUser()));
 
         assertThat(report.figures()).hasSize(14).allSatisfy(f -> assertThat(f.value()).isPositive());
         assertThat(report.targetsTotal()).isEqualTo(5);

@@ -2,6 +2,7 @@ package dev.urom.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.service.testkit.TestWorkers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,7 +24,7 @@ class SandboxBenchIT {
         long runFoldersBefore = runFolders(tmp);
         List<Path> made = new ArrayList<>();
 
-        Report report = SandboxBench.run(new SandboxBenchOptions(null, 50, 200, 5), made::add);
+        Report report = SandboxBench.run(new SandboxBenchOptions(null, 50, 200, 5, TestWorkers.security().workerUser()), made::add);
 
         assertThat(report.figures()).hasSize(12).allSatisfy(f -> assertThat(f.value()).isPositive());
         assertThat(report.figures()).filteredOn(f -> f.baselineValue() != null).hasSize(8)

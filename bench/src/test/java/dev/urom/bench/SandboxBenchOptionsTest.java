@@ -15,13 +15,14 @@ class SandboxBenchOptionsTest {
     @Test
     void noArgumentsGiveTheDefaults() {
         assertThat(SandboxBenchOptions.parse(List.of())).isEqualTo(new SandboxBenchOptions(null,
-                SandboxBenchOptions.DEFAULT_ROUNDS, SandboxBenchOptions.DEFAULT_MESSAGES, SandboxBenchOptions.DEFAULT_REGIONS));
+                SandboxBenchOptions.DEFAULT_ROUNDS, SandboxBenchOptions.DEFAULT_MESSAGES, SandboxBenchOptions.DEFAULT_REGIONS, null));
     }
 
     @Test
     void everyOptionIsRead() {
-        assertThat(SandboxBenchOptions.parse(List.of("--regions", "7", "--json", "out/s.json", "--rounds", "100", "--messages", "3")))
-                .isEqualTo(new SandboxBenchOptions(Path.of("out/s.json"), 100, 3, 7));
+        assertThat(SandboxBenchOptions.parse(List.of("--regions", "7", "--json", "out/s.json", "--rounds", "100", "--messages", "3",
+                "--worker-user", "nobody")))
+                .isEqualTo(new SandboxBenchOptions(Path.of("out/s.json"), 100, 3, 7, "nobody"));
     }
 
     @Property

@@ -3,19 +3,22 @@ package dev.urom.cli;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
+import dev.urom.service.daemon.DaemonSecurity;
 import dev.urom.service.daemon.HttpEndpoint;
 import dev.urom.service.logging.LogLevels;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import org.apache.logging.log4j.LogManager;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code urom daemon}: runs the service until it is stopped (SIGTERM or SIGINT). The words of
@@ -53,6 +56,50 @@ final class DaemonCommand implements Callable<Integer> {
     @Option(names = "--http-host", paramLabel = "HOST", defaultValue = "127.0.0.1",
             description = "Address the HTTP endpoint binds (default: ${DEFAULT-VALUE}; 0.0.0.0 for Kubernetes probes).")
     String httpHost;
+
+    @Option(names = "--auth-keys", paramLabel = "DIR",
+            description = "Directory of key files, one per principal (named after it); hosts prove them on TCP (and may on a Unix socket).")
+    Path authKeys;
+
+    @Option(names = "--insecure-tcp", description = "Let TCP hosts in without a key, all as one anonymous principal (not for production).")
+    boolean insecureTcp;
+
+    @Option(names = "--socket-group", paramLabel = "GROUP",
+            description = "Group that may use the Unix sockets (directory 0750, sockets 0660); default: only the daemon's user.")
+    String socketGroup;
+
+    @Option(names = "--worker-user", paramLabel = "USER",
+            description = "User the workers run as when the daemon is root (default: urom if it exists, else nobody; root only when named).")
+    String workerUser;
+
+    @Option(names = "--worker-groups", paramLabel = "GROUPS", split = ",",
+            description = "The workers' groups, comma-separated (e.g. the hugetlbfs group); default: the worker user's own.")
+    List<String> workerGroups;
+
+    @Option(names = "--worker-env-allow", paramLabel = "PATTERNS", split = ",",
+            description = "Env names a host may pass to a worker, comma-separated patterns with * (default: UCX_*,UCC_*,OMP_*).")
+    List<String> workerEnvAllow;
+
+    @Option(names = "--max-workers-per-principal", paramLabel = "N", description = "Most workers one principal may have (default: --max-workers).")
+    Integer maxWorkersPerPrincipal;
+
+    @Option(names = "--max-connections", paramLabel = "N", description = "Most host connections to the daemon at once (default 256).")
+    Integer maxConnections;
+
+    @Option(names = "--max-connections-per-principal", paramLabel = "N",
+            description = "Most connections of one principal, to the daemon and to each worker (default 64).")
+    Integer maxConnectionsPerPrincipal;
+
+    @Option(names = "--max-inflight", paramLabel = "N",
+            description = "Most commands one host connection may have outstanding at a worker, a power of two (default 1024).")
+    Integer maxInflight;
+
+    @Option(names = "--handshake-timeout-ms", paramLabel = "MS", description = "How long a new connection may take for its handshake (default 5000).")
+    Long handshakeTimeoutMs;
+
+    @Option(names = "--allow-insecure-plugin-dirs",
+            description = "Load plugins from directories or files others may write, with a warning (development only).")
+    boolean allowInsecurePluginDirs;
 
     private final Environment environment;
 
@@ -102,6 +149,41 @@ final class DaemonCommand implements Callable<Integer> {
         }
     }
 
+    private DaemonSecurity security(DaemonSecurity defaults) {
+        DaemonSecurity security = defaults.withInsecureTcp(insecureTcp).withAllowInsecurePluginDirs(allowInsecurePluginDirs);
+        if (authKeys != null) {
+            security = security.withAuthKeys(authKeys);
+        }
+        if (socketGroup != null) {
+            security = security.withSocketGroup(socketGroup);
+        }
+        if (workerUser != null) {
+            security = security.withWorkerUser(workerUser);
+        }
+        if (workerGroups != null) {
+            security = security.withWorkerGroups(workerGroups);
+        }
+        if (workerEnvAllow != null) {
+            security = security.withWorkerEnvAllow(workerEnvAllow);
+        }
+        if (maxWorkersPerPrincipal != null) {
+            security = security.withMaxWorkersPerPrincipal(maxWorkersPerPrincipal);
+        }
+        if (maxConnections != null) {
+            security = security.withMaxConnections(maxConnections);
+        }
+        if (maxConnectionsPerPrincipal != null) {
+            security = security.withMaxConnectionsPerPrincipal(maxConnectionsPerPrincipal);
+        }
+        if (maxInflight != null) {
+            security = security.withMaxInflight(maxInflight);
+        }
+        if (handshakeTimeoutMs != null) {
+            security = security.withHandshakeTimeout(Duration.ofMillis(handshakeTimeoutMs));
+        }
+        return security;
+    }
+
     /** The options as given, checked; throws {@link CliFailure} with one line for a bad one. */
     DaemonOptions options() {
         if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
@@ -132,7 +214,7 @@ final class DaemonCommand implements Callable<Integer> {
             if (logDir != null) {
                 config = config.withLogDir(logDir);
             }
-            return config;
+            return config.withSecurity(security(config.security()));
         } catch (IllegalArgumentException e) {
             throw new CliFailure(e.getMessage());
         }

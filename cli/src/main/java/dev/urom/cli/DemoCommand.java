@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -37,6 +38,10 @@ final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--rounds", defaultValue = "20000", paramLabel = "N", description = "Loopbacks per plugin for the timing (default: ${DEFAULT-VALUE}).")
     int rounds;
+
+    @Option(names = "--worker-user", paramLabel = "USER",
+            description = "User the private daemon's workers run as when run as root (default: urom if it exists, else nobody).")
+    String workerUser;
 
     private final Environment environment;
 
@@ -85,7 +90,8 @@ final class DemoCommand implements Callable<Integer> {
     private boolean runService(String pluginPath, PrintWriter out) {
         long start = System.nanoTime();
         boolean ok;
-        try (PrivateDaemon daemon = PrivateDaemon.start(pluginPath); UromService service = UromService.connect(daemon.address())) {
+        try (PrivateDaemon daemon = PrivateDaemon.start(pluginPath, workerUser);
+                UromService service = UromService.connect(daemon.address(), Optional.empty())) {
             out.printf("%n== Through the service ==%nPrivate daemon on %s, started in %.1f ms (logs in %s)%n",
                     daemon.address(), millis(System.nanoTime() - start), daemon.logDir());
             BootstrapDemo bootstrap = new BootstrapDemo(service, out);
@@ -93,7 +99,7 @@ final class DemoCommand implements Callable<Integer> {
             ok = bootstrap.run(NATIVE_GRAPH, 0, serviceRounds);
             ok &= bootstrap.run(JAVA_GRAPH, BootstrapDemo.WORKERS, serviceRounds);
             out.printf("%nPing-pong between two rank processes, rank 0 served by the C sandbox plugin, rank 1 by the Java one:%n");
-            ok &= PingPongCommand.run(daemon.address(), 2, "hello from urom demo", "mixed", 100, out) == 0;
+            ok &= PingPongCommand.runPrivate(daemon.address(), 2, "hello from urom demo", "mixed", 100, out) == 0;
         } catch (UromException e) {
             throw new CliFailure("private daemon: " + e.getMessage());
         } catch (java.io.IOException e) {

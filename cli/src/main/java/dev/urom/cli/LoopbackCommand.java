@@ -5,9 +5,9 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code urom loopback --service ADDR --value N [--plugin NAME]}: one graph LOOPBACK through a daemon. */
 @Command(name = "loopback", description = "Loop a value back through the graph plugin of a daemon's worker.")

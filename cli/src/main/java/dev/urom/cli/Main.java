@@ -4,8 +4,8 @@ import dev.urom.service.daemon.DaemonConfig;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * The {@code urom} command line. Every failure reaches the user as one line on stderr, {@code
@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
         description = "urom-java: the UROM offload service and its plugin framework.",
         subcommands = {
             DaemonCommand.class, PluginsCommand.class, WorkersCommand.class, CmdCommand.class, LoopbackCommand.class,
-            PingPongCommand.class, PingPongRankCommand.class, ExecCommand.class, DemoCommand.class, DoctorCommand.class
+            PingPongCommand.class, PingPongRankCommand.class, ExecCommand.class, DemoCommand.class, DoctorCommand.class, KeygenCommand.class
         })
 public final class Main implements Runnable {
     /** Exit status of a command that failed. */
@@ -29,7 +29,7 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: daemon, plugins, workers, cmd, loopback, ping-pong, exec, demo or doctor");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: daemon, plugins, workers, cmd, loopback, ping-pong, exec, demo, doctor or keygen");
     }
 
     public static void main(String[] args) {

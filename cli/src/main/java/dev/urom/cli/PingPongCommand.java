@@ -1,19 +1,21 @@
 package dev.urom.cli;
 
+import dev.urom.framework.auth.AuthKey;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code urom ping-pong --ranks N --message TEXT [--plugin worker_sandbox|worker_sandbox_java|mixed]}:
@@ -49,6 +51,17 @@ final class PingPongCommand implements Callable<Integer> {
     @Option(names = "--rounds", defaultValue = "100", paramLabel = "N", description = "Round trips rank 0 times (default: ${DEFAULT-VALUE}).")
     int rounds;
 
+    @Option(names = "--auth-key-file", paramLabel = "FILE",
+            description = "With --service: the key the ranks prove (default: the file UROM_AUTH_KEY_FILE names).")
+    Path authKeyFile;
+
+    @Option(names = "--worker-user", paramLabel = "USER",
+            description = "Without --service, run as root: the user of the private daemon's workers (default: urom if it exists, else nobody).")
+    String workerUser;
+
+    /** Whether the ranks talk to a private daemon of this process (then without a key, whatever the environment says). */
+    private boolean privateDaemon;
+
     private final Environment environment;
 
     PingPongCommand(Environment environment) {
@@ -67,19 +80,24 @@ final class PingPongCommand implements Callable<Integer> {
         if (service != null) {
             return run(service, out);
         }
-        try (PrivateDaemon daemon = PrivateDaemon.start(environment.requirePluginPath())) {
+        if (authKeyFile != null) {
+            throw new CliFailure("--auth-key-file goes with --service: the private daemon takes hosts without keys");
+        }
+        try (PrivateDaemon daemon = PrivateDaemon.start(environment.requirePluginPath(), workerUser)) {
+            privateDaemon = true;
             return run(daemon.address(), out);
         }
     }
 
-    /** A ping-pong of {@code ranks} processes against the daemon at {@code address}, for {@code urom demo}. */
-    static int run(String address, int ranks, String message, String plugin, int rounds, PrintWriter out)
+    /** A ping-pong of {@code ranks} processes against the private daemon at {@code address}, for {@code urom demo}. */
+    static int runPrivate(String address, int ranks, String message, String plugin, int rounds, PrintWriter out)
             throws IOException, InterruptedException {
         PingPongCommand command = new PingPongCommand(null);
         command.ranks = ranks;
         command.message = message;
         command.plugin = plugin;
         command.rounds = rounds;
+        command.privateDaemon = true;
         return command.run(address, out);
     }
 
@@ -153,7 +171,14 @@ final class PingPongCommand implements Callable<Integer> {
                 "--service", address, "--rank", Integer.toString(rank), "--size", Integer.toString(ranks),
                 "--rendezvous", rendezvous, "--message", message, "--plugin", pluginOf(rank),
                 "--rounds", Integer.toString(rounds)));
-        return new ProcessBuilder(command).start();
+        if (authKeyFile != null) {
+            command.addAll(List.of("--auth-key-file", authKeyFile.toString()));
+        }
+        ProcessBuilder builder = new ProcessBuilder(command);
+        if (privateDaemon) {
+            builder.environment().remove(AuthKey.ENVIRONMENT_VARIABLE);
+        }
+        return builder.start();
     }
 
     private static BufferedReader reader(Process process) {

@@ -3,6 +3,7 @@ package dev.urom.cli;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
+import dev.urom.service.daemon.DaemonSecurity;
 import dev.urom.service.daemon.WorkerInfo;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,12 +31,13 @@ final class PrivateDaemon implements AutoCloseable {
     }
 
     /**
-     * Starts a daemon serving the plugins of {@code pluginPath}; its log goes to the temporary
-     * directory, and this process's own logging with it.
+     * Starts a daemon serving the plugins of {@code pluginPath}, its workers run as {@code workerUser}
+     * (null: the daemon's default); its log goes to the temporary directory, and this process's own
+     * logging with it. Hosts connect to it without a key, as this process's user.
      *
      * @throws CliFailure when the directory or the daemon cannot be set up
      */
-    static PrivateDaemon start(String pluginPath) {
+    static PrivateDaemon start(String pluginPath, String workerUser) {
         Path dir;
         try {
             dir = Files.createTempDirectory("urom-private-");
@@ -46,7 +48,8 @@ final class PrivateDaemon implements AutoCloseable {
             DaemonConfig config = Daemon.configureLogging(DaemonConfig.defaults()
                     .withListen(ServiceAddress.unix(dir.resolve("urom.sock")))
                     .withLogDir(dir.resolve("log"))
-                    .withPluginPath(pluginPath));
+                    .withPluginPath(pluginPath)
+                    .withSecurity(DaemonSecurity.defaults().withWorkerUser(workerUser)));
             return new PrivateDaemon(dir, Daemon.start(config));
         } catch (IOException | RuntimeException e) {
             deleteTree(dir);

@@ -1,27 +1,50 @@
 package dev.urom.cli;
 
+import dev.urom.framework.auth.AuthKey;
 import dev.urom.framework.host.UromService;
 import dev.urom.spi.UromException;
+import java.nio.file.Path;
+import java.util.Optional;
 import picocli.CommandLine.Option;
 
-/** The {@code --service ADDR} option of the commands that talk to a running daemon. */
+/**
+ * The {@code --service ADDR} and {@code --auth-key-file FILE} options of the commands that talk to a
+ * running daemon. Without {@code --auth-key-file}, the key file that {@value
+ * AuthKey#ENVIRONMENT_VARIABLE} names is proved, when it is set.
+ */
 final class ServiceOptions {
     @Option(names = "--service", required = true, paramLabel = "ADDR",
             description = "The daemon's address: unix:PATH or tcp:HOST:PORT.")
     String address;
 
+    @Option(names = "--auth-key-file", paramLabel = "FILE",
+            description = "Prove the key in FILE to the daemon and its workers (urom keygen makes one; default: the file UROM_AUTH_KEY_FILE names).")
+    Path authKeyFile;
+
     /**
      * Connects to the daemon.
      *
-     * @throws CliFailure naming the address and why the connection failed
+     * @throws CliFailure naming the address (or the key file) and why the connection failed
      */
     UromService connect() {
         try {
-            return UromService.connect(address);
+            return UromService.connect(address, key());
         } catch (UromException e) {
             throw new CliFailure(e.getMessage());
         } catch (IllegalArgumentException e) {
             throw new CliFailure("--service " + address + ": " + e.getMessage());
         }
+    }
+
+    /** The key to prove: {@code --auth-key-file}'s, or the environment's, or none. */
+    Optional<AuthKey> key() throws UromException {
+        if (authKeyFile != null) {
+            try {
+                return Optional.of(AuthKey.load(authKeyFile));
+            } catch (UromException e) {
+                throw new UromException(e.status(), "--auth-key-file: " + e.getMessage());
+            }
+        }
+        return AuthKey.fromEnvironment(System.getenv());
     }
 }

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code urom workers --service ADDR [--gid G] [--json]}: the running workers, or those of one group. */
 @Command(name = "workers", description = "List the running workers of a daemon, or those in group --gid.")

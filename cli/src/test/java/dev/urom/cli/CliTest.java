@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.urom.service.testkit.TestWorkers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -178,7 +179,9 @@ class CliTest {
         Files.copy(sandbox.resolve("worker_sandbox.so"), plugins.resolve("worker_sandbox.so"));
         Files.copy(sandbox.resolve("worker_sandbox_java.jar"), plugins.resolve("worker_sandbox_java.jar"));
 
-        CliRunner.Run result = run(plugins.toString(), "demo", "--rounds", "200");
+        List<String> args = new java.util.ArrayList<>(List.of("demo", "--rounds", "200"));
+        args.addAll(List.of(TestWorkers.options()));
+        CliRunner.Run result = run(plugins.toString(), args.toArray(String[]::new));
 
         assertThat(result.status()).as(result.out() + result.err()).isZero();
         assertThat(result.out())

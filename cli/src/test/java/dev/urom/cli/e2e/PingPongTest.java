@@ -3,11 +3,13 @@ package dev.urom.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.cli.CliRunner;
+import dev.urom.service.testkit.TestWorkers;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code urom ping-pong}: real rank processes, a private daemon, real sandbox workers in one domain
@@ -22,8 +24,10 @@ class PingPongTest {
         Files.copy(build.resolve("worker_sandbox.so"), plugins.resolve("worker_sandbox.so"));
         Files.copy(build.resolve("worker_sandbox_java.jar"), plugins.resolve("worker_sandbox_java.jar"));
 
-        CliRunner.Run run = CliRunner.run(plugins.toString(), "ping-pong", "--ranks", "2", "--message", "hello", "--plugin", plugin,
-                "--rounds", "10");
+        List<String> args = new java.util.ArrayList<>(List.of("ping-pong", "--ranks", "2", "--message", "hello", "--plugin", plugin,
+                "--rounds", "10"));
+        args.addAll(List.of(TestWorkers.options()));
+        CliRunner.Run run = CliRunner.run(plugins.toString(), args.toArray(String[]::new));
 
         assertThat(run.status()).as(run.out() + run.err()).isZero();
         String rank0Kind = plugin.equals("worker_sandbox_java") ? "java" : "native";

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.urom.framework.domain.InProcessAllgather;
 import dev.urom.framework.host.Domain;
-import dev.urom.framework.host.SandboxClient;
 import dev.urom.framework.host.SandboxClient.Received;
+import dev.urom.framework.host.SandboxClient;
 import dev.urom.framework.host.UromService;
 import dev.urom.framework.host.Worker;
 import dev.urom.framework.wire.Protocol;

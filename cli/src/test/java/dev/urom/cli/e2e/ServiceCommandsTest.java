@@ -149,9 +149,8 @@ class ServiceCommandsTest {
     void anUnwritableLogDirectoryIsOneLineAndTheDaemonAndItsWorkersLogToTheFallback(@TempDir Path own) throws Exception {
         Path notADirectory = Files.writeString(own.resolve("file"), "x");
         Path tmp = Files.createDirectories(own.resolve("tmp"));
-        ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-Djava.io.tmpdir=" + tmp,
-                "-cp", System.getProperty("java.class.path"), "dev.urom.cli.Main", "daemon", "--listen",
-                "unix:" + own.resolve("d.sock"), "--log-dir", notADirectory.resolve("log").toString())
+        ProcessBuilder builder = new ProcessBuilder(ServiceHarness.daemonCommand(List.of("-Djava.io.tmpdir=" + tmp), "--listen",
+                "unix:" + own.resolve("d.sock"), "--log-dir", notADirectory.resolve("log").toString()))
                 .redirectErrorStream(true);
         builder.environment().put("UROM_PLUGIN_PATH", ServiceHarness.pluginFolder(own).toString());
         builder.environment().remove("SERVICE_ARGS");
@@ -178,7 +177,8 @@ class ServiceCommandsTest {
                 long pid = process.toHandle().children().findFirst().orElseThrow().pid();
                 assertThat(fallback.resolve("urom_worker_" + pid + "_dev.log")).as("the worker logs where the daemon does").exists();
                 assertThat(ServiceHarness.commandLine(process.toHandle().children().findFirst().orElseThrow()))
-                        .contains("-XX:ErrorFile=" + fallback.resolve("urom_worker_%p_crash.log"));
+                        .as("a crash report goes to the worker's own directory first (the daemon copies it into the log directory)")
+                        .containsPattern("-XX:ErrorFile=" + tmp + "/urom-workers-[0-9]+/worker-0/urom_worker_%p_crash.log");
             }
         } finally {
             process.destroy();
@@ -188,9 +188,8 @@ class ServiceCommandsTest {
 
     @Test
     void theDaemonServesHealthWhenGivenAnHttpPort(@TempDir Path own) throws Exception {
-        Process process = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
-                System.getProperty("java.class.path"), "dev.urom.cli.Main", "daemon", "--listen",
-                "unix:" + own.resolve("d.sock"), "--log-dir", own.resolve("log").toString(), "--http-port", "0")
+        Process process = new ProcessBuilder(ServiceHarness.daemonCommand(List.of(), "--listen",
+                "unix:" + own.resolve("d.sock"), "--log-dir", own.resolve("log").toString(), "--http-port", "0"))
                 .redirectErrorStream(true).start();
         try {
             BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));

@@ -3,6 +3,7 @@ package dev.urom.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.nativebridge.testkit.NativeFixtures;
+import dev.urom.service.testkit.TestWorkers;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -69,10 +70,7 @@ final class ServiceHarness implements AutoCloseable {
     static ServiceHarness start(Path dir, Path plugins, Map<String, String> env, String... extraArgs) throws Exception {
         Path logDir = dir.resolve("log");
         String address = "unix:" + dir.resolve("urom.sock");
-        List<String> command = new ArrayList<>(List.of(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-cp", System.getProperty("java.class.path"),
-                "dev.urom.cli.Main", "daemon", "--listen", address, "--log-dir", logDir.toString()));
+        List<String> command = daemonCommand(List.of(), "--listen", address, "--log-dir", logDir.toString());
         command.addAll(List.of(extraArgs));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("UROM_PLUGIN_PATH", plugins.toString());
@@ -82,6 +80,20 @@ final class ServiceHarness implements AutoCloseable {
         ServiceHarness harness = new ServiceHarness(dir, plugins, logDir, address, daemon);
         harness.awaitListening();
         return harness;
+    }
+
+    /**
+     * {@code urom daemon ARGS...} in a JVM of its own (this JVM's java and class path, and {@code
+     * jvmOptions}), with the workers' user of the tests ({@link TestWorkers}).
+     */
+    static List<String> daemonCommand(List<String> jvmOptions, String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.urom.cli.Main", "daemon"));
+        command.addAll(List.of(args));
+        command.addAll(List.of(TestWorkers.options()));
+        return command;
     }
 
     private void awaitListening() throws Exception {

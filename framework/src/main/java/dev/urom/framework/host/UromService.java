@@ -80,7 +80,17 @@ public final class UromService implements AutoCloseable {
      *     without a key on TCP, UNSUPPORTED_VERSION, FULL when it has all the connections it takes
      */
     public static UromService connect(String address, AuthKey key) throws UromException {
-        return connect(address, Optional.of(requireNonNull(key, "key is null")), REQUEST_TIMEOUT);
+        return connect(address, Optional.of(requireNonNull(key, "key is null")));
+    }
+
+    /**
+     * Connects to the daemon at {@code address}, proving {@code key} when there is one and none
+     * otherwise, whatever {@value AuthKey#ENVIRONMENT_VARIABLE} says.
+     *
+     * @throws UromException as {@link #connect(String, AuthKey)}
+     */
+    public static UromService connect(String address, Optional<AuthKey> key) throws UromException {
+        return connect(address, requireNonNull(key, "key is null"), REQUEST_TIMEOUT);
     }
 
     static UromService connect(String text, Optional<AuthKey> key, Duration requestTimeout) throws UromException {

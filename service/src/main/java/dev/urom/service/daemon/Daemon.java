@@ -3,6 +3,7 @@ package dev.urom.service.daemon;
 import static java.util.Objects.requireNonNull;
 
 import dev.urom.framework.auth.KeyDirectory;
+import dev.urom.framework.auth.Principal;
 import dev.urom.framework.discovery.DiscoveredPlugin;
 import dev.urom.framework.discovery.PluginDiscovery;
 import dev.urom.framework.discovery.ScanResult;
@@ -44,9 +45,14 @@ import org.apache.logging.log4j.Logger;
  * The UROM daemon: accepts hosts on its control address, answers their requests (plugin list,
  * worker start or join, group membership) and supervises the worker processes it starts.
  *
+ * <p>Who may connect: see {@link ControlAdmission} (Unix users by their credentials, key holders by
+ * proof, {@code --insecure-tcp} anonymous), {@link SocketAccess} (the modes of the Unix sockets and
+ * their directory) and the connection caps ({@code --max-connections}, {@code
+ * --max-connections-per-principal}). Workers run as {@link WorkerRuntime} says.
+ *
  * <p>When it listens on a Unix socket, its workers listen on sockets in a run directory next to
  * it ({@code <socket>.workers/worker-<id>.sock}); on TCP, on the daemon's host with a port of
- * their choosing.
+ * their choosing. The launcher binds them before the worker drops its privileges.
  *
  * <p>Registers nothing global (no shutdown hook, no logging set-up: see {@link
  * #configureLogging}). Thread-safe. One thread accepts; each connection has a thread of a cached
@@ -61,6 +67,8 @@ public final class Daemon implements AutoCloseable {
     private final ServerSocketChannel server;
     private final ServiceAddress address;
     private final ControlAdmission admission;
+    private final SocketAccess sockets;
+    private final WorkerRuntime runtime;
     private final ConnectionLimits connectionLimits;
     private final Path runDir;
     private final WorkerSupervisor supervisor;
@@ -77,7 +85,7 @@ public final class Daemon implements AutoCloseable {
     private volatile boolean closing;
 
     private Daemon(DaemonConfig config, ServerSocketChannel server, ServiceAddress address, Path runDir, PluginDiscovery discovery,
-            KeyDirectory keys) {
+            KeyDirectory keys, SocketAccess sockets, WorkerRuntime runtime) {
         this.config = config;
         this.server = server;
         this.address = address;
@@ -85,7 +93,9 @@ public final class Daemon implements AutoCloseable {
         this.connectionLimits = new ConnectionLimits(config.security().maxConnectionsPerPrincipal());
         this.runDir = runDir;
         this.discovery = discovery;
-        this.supervisor = new WorkerSupervisor(config, discovery.registry(), this::workerListenAddress, metrics, workerStats);
+        this.sockets = sockets;
+        this.runtime = runtime;
+        this.supervisor = new WorkerSupervisor(config, discovery.registry(), runtime, this::workerListen, metrics, workerStats);
         this.requests = new ControlRequests(config.pluginPath(), discovery,
                 new StartRequestCheck(CpuSet.ofThisProcess(), new WorkerEnvironment(config.security().workerEnvAllow())), supervisor);
         this.metrics.watch(supervisor::snapshot, connections::size, discovery, this::freshWorkerTotals);
@@ -107,20 +117,27 @@ public final class Daemon implements AutoCloseable {
         requireNonNull(config, "config is null");
         requireNonNull(discovery, "discovery is null");
         KeyDirectory keys = keyDirectory(config);
-        ScanResult scan = discovery.scan(config.pluginPath());
+        SocketAccess sockets = SocketAccess.of(config.security().socketGroup());
+        WorkerRuntime runtime = WorkerRuntime.start(config.security());
         ServerSocketChannel server;
         try {
+            if (config.listen().isUnix()) {
+                sockets.prepareDirectory(config.listen().unixPath().getParent());
+            }
             server = config.listen().bind();
         } catch (IOException e) {
+            runtime.close();
             throw new IOException("cannot listen on " + config.listen() + ": " + e.getMessage(), e);
         }
         Path runDir = null;
         try {
             ServiceAddress address = config.listen().boundTo(server);
             if (address.isUnix()) {
-                runDir = prepareRunDir(address.unixPath());
+                sockets.restrict(address.unixPath(), sockets.socketMode());
+                runDir = prepareRunDir(address.unixPath(), sockets);
             }
-            Daemon daemon = new Daemon(config, server, address, runDir, discovery, keys);
+            ScanResult scan = discovery.scan(config.pluginPath());
+            Daemon daemon = new Daemon(config, server, address, runDir, discovery, keys, sockets, runtime);
             daemon.acceptor.start();
             LOG.info("daemon listening on {} (pid {}); plugins: {}; max workers {}, max message size {} bytes; keys: {}", address,
                     ProcessHandle.current().pid(), describe(scan.plugins()), config.maxWorkers(), config.maxMessageSize(),
@@ -132,6 +149,7 @@ public final class Daemon implements AutoCloseable {
             return daemon;
         } catch (IOException | RuntimeException e) {
             server.close();
+            runtime.close();
             if (config.listen().isUnix()) {
                 Files.deleteIfExists(config.listen().unixPath());
             }
@@ -242,6 +260,7 @@ public final class Daemon implements AutoCloseable {
             joinQuietly(acceptor);
             connections.forEach(ControlConnection::close);
             supervisor.close();
+            runtime.close();
             connectionThreads.shutdownNow();
             try {
                 connectionThreads.awaitTermination(10, TimeUnit.SECONDS);
@@ -314,17 +333,20 @@ public final class Daemon implements AutoCloseable {
         channel.close();
     }
 
-    private String workerListenAddress(long workerId) {
+    /** Where the worker with {@code workerId}, owned by {@code owner}, is to listen: the launcher's options. */
+    private WorkerSupervisor.Listen workerListen(long workerId, Principal owner) {
         if (runDir != null) {
-            return "unix:" + runDir.resolve("worker-" + Long.toUnsignedString(workerId) + ".sock");
+            Path socket = runDir.resolve("worker-" + Long.toUnsignedString(workerId) + ".sock");
+            return new WorkerSupervisor.Listen(sockets.workerSocketOptions(socket, owner), socket);
         }
-        return ServiceAddress.tcp(address.host(), 0).toString();
+        return new WorkerSupervisor.Listen(List.of("--listen-tcp", address.host()), null);
     }
 
-    private static Path prepareRunDir(Path socket) throws IOException {
+    private static Path prepareRunDir(Path socket, SocketAccess sockets) throws IOException {
         Path runDir = socket.resolveSibling(socket.getFileName() + RUN_DIR_SUFFIX);
         deleteTree(runDir);
         Files.createDirectory(runDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        sockets.restrict(runDir, sockets.directoryMode());
         return runDir;
     }
 

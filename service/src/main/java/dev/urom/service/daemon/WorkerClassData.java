@@ -37,8 +37,9 @@ import org.apache.logging.log4j.Logger;
  * makes it start without, with a warning on stderr.
  *
  * <p>While the archive is missing, one worker at a time is launched with {@code
- * -XX:ArchiveClassesAtExit=<private temporary file>}: the JVM writes the archive when that worker
- * exits; when it exited with status 0 the file is moved atomically into place, otherwise deleted.
+ * -XX:ArchiveClassesAtExit=<a file in the worker's own directory>}: the JVM writes the archive when
+ * that worker exits; when it exited with status 0 the daemon copies the file into the cache (so the
+ * archive is the daemon's, mode 0644, whoever the worker ran as) and moves it into place atomically.
  * After {@value #MAX_FAILED_DUMPS} failed dumps this daemon stops trying. Workers started while a
  * dump is in progress get no archive option.
  *
@@ -49,7 +50,8 @@ import org.apache.logging.log4j.Logger;
  * <p>Off (every launch without options) when the class path holds anything but jar files (a
  * directory cannot be archived), when the worker JVM options already choose class sharing, or when
  * the cache directory is not a directory of this user that only this user can write (an archive
- * is code the worker runs).
+ * is code the worker runs). When workers run as another user, the cache directory and its parent
+ * are made readable by others (0755), so that they can map the archive.
  *
  * <p>Thread-safe. File-system failures are logged and turn into launches without an archive; no
  * method throws for them.
@@ -87,18 +89,23 @@ final class WorkerClassData {
         this.offReason = offReason;
     }
 
-    /** The archive of workers that run with this JVM, its class path and {@code workerJvmOptions}. */
-    static WorkerClassData forThisJvm(List<String> workerJvmOptions) {
+    /**
+     * The archive of workers that run with this JVM, its class path and {@code workerJvmOptions}.
+     *
+     * @param readableByOthers whether workers run as another user, who must be able to map the archive
+     */
+    static WorkerClassData forThisJvm(List<String> workerJvmOptions, boolean readableByOthers) {
         return of(defaultCacheDir(), System.getProperty("java.home") + "|" + System.getProperty("java.vm.version"),
-                System.getProperty("java.class.path"), workerJvmOptions);
+                System.getProperty("java.class.path"), workerJvmOptions, readableByOthers);
     }
 
     /**
-     * @param cacheDir where archives are kept, created (owner-only) when missing
+     * @param cacheDir where archives are kept, created when missing (owner-only, or 0755 with its
+     *     parent when {@code readableByOthers})
      * @param jvmBuild names the JVM build the archive is for
      * @param classPath the workers' class path ({@link File#pathSeparator}-separated)
      */
-    static WorkerClassData of(Path cacheDir, String jvmBuild, String classPath, List<String> workerJvmOptions) {
+    static WorkerClassData of(Path cacheDir, String jvmBuild, String classPath, List<String> workerJvmOptions, boolean readableByOthers) {
         for (String option : workerJvmOptions) {
             if (option.startsWith("-Xshare:off") || option.contains("SharedArchiveFile") || option.contains("ArchiveClassesAtExit")) {
                 return off("the worker JVM options choose class sharing themselves (" + option + ")");
@@ -122,7 +129,7 @@ final class WorkerClassData {
                 return off("cannot read class path entry " + entry + ": " + e);
             }
         }
-        String problem = prepareCacheDir(cacheDir);
+        String problem = prepareCacheDir(cacheDir, readableByOthers);
         if (problem != null) {
             return off(problem);
         }
@@ -169,8 +176,12 @@ final class WorkerClassData {
         return offReason;
     }
 
-    /** The options of the next worker launch; see the class comment. */
-    Launch nextLaunch() {
+    /**
+     * The options of the next worker launch; see the class comment.
+     *
+     * @param workerDirectory the worker's own directory, where a dump is written
+     */
+    Launch nextLaunch(Path workerDirectory) {
         if (archive == null) {
             return PLAIN;
         }
@@ -183,19 +194,21 @@ final class WorkerClassData {
             }
             dumping = true;
         }
-        Path temporary = archive.resolveSibling(archive.getFileName() + "." + ProcessHandle.current().pid() + "-"
-                + TEMPORARY_FILES.incrementAndGet() + ".tmp");
+        Path dumped = workerDirectory.resolve("classes.jsa");
         // The JVM reports every class it leaves out as a [cds] warning: keep only errors of the dump.
-        return new Dump(temporary, List.of("-XX:ArchiveClassesAtExit=" + temporary, "-Xlog:cds*=error:stderr"));
+        return new Dump(dumped, List.of("-XX:ArchiveClassesAtExit=" + dumped, "-Xlog:cds*=error:stderr"));
     }
 
     private final class Dump implements Launch {
+        private final Path dumped;
         private final Path temporary;
         private final List<String> options;
         private boolean done;
 
-        Dump(Path temporary, List<String> options) {
-            this.temporary = temporary;
+        Dump(Path dumped, List<String> options) {
+            this.dumped = dumped;
+            this.temporary = archive.resolveSibling(archive.getFileName() + "." + ProcessHandle.current().pid() + "-"
+                    + TEMPORARY_FILES.incrementAndGet() + ".tmp");
             this.options = options;
         }
 
@@ -216,6 +229,7 @@ final class WorkerClassData {
             if (!installed) {
                 deleteQuietly(temporary);
             }
+            deleteQuietly(dumped);
             synchronized (WorkerClassData.this) {
                 dumping = false;
                 if (!installed) {
@@ -226,10 +240,12 @@ final class WorkerClassData {
 
         private boolean install() {
             try {
-                if (!Files.isRegularFile(temporary, LinkOption.NOFOLLOW_LINKS) || Files.size(temporary) == 0) {
-                    LOG.warn("the worker that was to write the class-data archive {} exited without writing it", temporary);
+                if (!Files.isRegularFile(dumped, LinkOption.NOFOLLOW_LINKS) || Files.size(dumped) == 0) {
+                    LOG.warn("the worker that was to write the class-data archive {} exited without writing it", dumped);
                     return false;
                 }
+                Files.copy(dumped, temporary, LinkOption.NOFOLLOW_LINKS);
+                Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-r--r--"));
                 try {
                     Files.move(temporary, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 } catch (AtomicMoveNotSupportedException e) {
@@ -250,11 +266,21 @@ final class WorkerClassData {
         return new WorkerClassData(null, reason);
     }
 
-    /** Creates the directory owner-only when missing; the reason it cannot be used, or null. */
-    private static String prepareCacheDir(Path dir) {
+    /**
+     * Creates the directory when missing (owner-only, or 0755 with its parent when {@code
+     * readableByOthers}); the reason it cannot be used, or null.
+     */
+    private static String prepareCacheDir(Path dir, boolean readableByOthers) {
         try {
             if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
                 Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            }
+            if (readableByOthers) {
+                for (Path d : List.of(dir.getParent(), dir)) {
+                    if (Files.getOwner(d, LinkOption.NOFOLLOW_LINKS).getName().equals(System.getProperty("user.name"))) {
+                        Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwxr-xr-x"));
+                    }
+                }
             }
             PosixFileAttributes attributes = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             if (!attributes.isDirectory()) {

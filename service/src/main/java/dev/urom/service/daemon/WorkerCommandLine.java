@@ -8,8 +8,10 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Builds a worker's command line: {@code java <jvm options> -cp <the daemon's class path>
- * -Durom.native.dir=DIR <main class> --worker-id ID --gid G --listen ADDR --log-dir DIR
+ * Builds a worker's command line: the launcher and its options ({@link WorkerRuntime#launcherOptions}:
+ * the listening socket it binds, the worker's directory, the user it drops to), then {@code java
+ * <jvm options> -cp <the daemon's class path>
+ * -Durom.native.dir=DIR <main class> --worker-id ID --gid G --listen-fd 0 --daemon-fd 3 --log-dir DIR
  * --log-level N --sdk-log-level N --max-msg-size BYTES [--cpus 0,2] --idle-timeout-ms MS
  * --max-inflight N --max-connections N --handshake-timeout-ms MS PATH:ID...}, plugins last so that
  * {@code ps} shows them. Ids are unsigned decimal. Immutable.
@@ -19,7 +21,9 @@ import java.util.stream.Collectors;
  * refuses is such a warning), a fatal error report (a native plugin that crashes takes the JVM
  * down with SIGABRT after writing it) goes to {@link #crashReport} in the log directory rather
  * than the daemon's working directory, Log4j2 registers no JMX beans (a worker has no use for
- * them; they cost start-up time), and the class-data-sharing option of {@link WorkerClassData}.
+ * them; they cost start-up time), the class-data-sharing option of {@link WorkerClassData}, and the
+ * worker's private directory as its Java and JNA temporary directory, with JNA pinned to the
+ * daemon's {@code libjnidispatch.so} (never unpacked, never taken from the system).
  *
  * <p>Thread-safe.
  */
@@ -36,17 +40,19 @@ final class WorkerCommandLine {
     private static final String CRASH_REPORT = "urom_worker_%p_crash.log";
 
     private final DaemonConfig config;
+    private final WorkerRuntime runtime;
     private final String java;
     private final String classPath;
     private final String nativeDir;
     private final WorkerClassData classData;
 
-    WorkerCommandLine(DaemonConfig config) {
-        this(config, WorkerClassData.forThisJvm(config.workerJvmOptions()));
+    WorkerCommandLine(DaemonConfig config, WorkerRuntime runtime) {
+        this(config, runtime, WorkerClassData.forThisJvm(config.workerJvmOptions(), runtime.otherUser()));
     }
 
-    WorkerCommandLine(DaemonConfig config, WorkerClassData classData) {
+    WorkerCommandLine(DaemonConfig config, WorkerRuntime runtime, WorkerClassData classData) {
         this.config = config;
+        this.runtime = runtime;
         this.java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         this.classPath = System.getProperty("java.class.path");
         // Where this daemon found (or unpacked) the native files: workers reuse it rather than
@@ -55,24 +61,34 @@ final class WorkerCommandLine {
         this.classData = classData;
     }
 
-    Launch build(long workerId, long gid, String listen, List<Integer> cpus, List<PluginSpec> plugins) {
-        WorkerClassData.Launch sharing = classData.nextLaunch();
-        List<String> command = new ArrayList<>();
+    /**
+     * @param listen the launcher's options for the listening socket
+     * @param workerDirectory the worker's private directory
+     */
+    Launch build(long workerId, long gid, List<String> listen, Path workerDirectory, List<Integer> cpus, List<PluginSpec> plugins) {
+        WorkerClassData.Launch sharing = classData.nextLaunch(workerDirectory);
+        List<String> command = new ArrayList<>(runtime.launcherOptions(listen, workerDirectory));
         command.add(java);
         command.add("-Xlog:disable");
         command.add("-Xlog:all=warning:stderr");
         command.add("-XX:+DisplayVMOutputToStderr");
-        command.add("-XX:ErrorFile=" + config.logDir().resolve(CRASH_REPORT));
+        command.add("-XX:ErrorFile=" + workerDirectory.resolve(CRASH_REPORT));
         command.addAll(config.workerJvmOptions());
         command.addAll(sharing.jvmOptions());
         command.add("-Dlog4j2.disableJmx=true");
+        command.add("-Djava.io.tmpdir=" + workerDirectory);
+        command.add("-Djna.tmpdir=" + workerDirectory);
+        command.add("-Djna.boot.library.path=" + runtime.jnaDirectory());
+        command.add("-Djna.nosys=true");
+        command.add("-Djna.nounpack=true");
         command.add("-cp");
         command.add(classPath);
         command.add("-D" + NativeArtifacts.NATIVE_DIR_PROPERTY + "=" + nativeDir);
         command.add(config.workerMainClass());
         add(command, "--worker-id", Long.toUnsignedString(workerId));
         add(command, "--gid", Long.toUnsignedString(gid));
-        add(command, "--listen", listen);
+        add(command, "--listen-fd", "0");
+        add(command, "--daemon-fd", "3");
         add(command, "--log-dir", config.logDir().toString());
         add(command, "--log-level", Integer.toString(config.logLevel()));
         add(command, "--sdk-log-level", Integer.toString(config.sdkLogLevel()));
@@ -90,9 +106,9 @@ final class WorkerCommandLine {
         return new Launch(List.copyOf(command), sharing);
     }
 
-    /** Where the JVM of worker process {@code pid} writes its fatal error report. */
-    static Path crashReport(Path logDir, long pid) {
-        return logDir.resolve(CRASH_REPORT.replace("%p", Long.toString(pid)));
+    /** The fatal error report of worker process {@code pid} in {@code dir}: the worker's directory, or the log directory it is copied to. */
+    static Path crashReport(Path dir, long pid) {
+        return dir.resolve(CRASH_REPORT.replace("%p", Long.toString(pid)));
     }
 
     private static void add(List<String> command, String option, String value) {

@@ -17,6 +17,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -36,7 +40,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.LongFunction;
+import java.util.function.BiFunction;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -68,7 +72,8 @@ final class WorkerSupervisor implements AutoCloseable {
     private final DaemonConfig config;
     private final PluginIdRegistry registry;
     private final WorkerCommandLine commandLine;
-    private final LongFunction<String> listenAddressOf;
+    private final WorkerRuntime runtime;
+    private final BiFunction<Long, Principal, Listen> listenOf;
     private final DaemonMetrics metrics;
     private final WorkerStatsBook stats;
     private final WorkerSpawner spawner = new WorkerSpawner();
@@ -80,17 +85,26 @@ final class WorkerSupervisor implements AutoCloseable {
     private boolean closed;
 
     /**
-     * @param listenAddressOf the address a worker with the given id is told to listen on
+     * Where a worker listens: the launcher's options for its socket, and the socket file to remove
+     * when it ends (null on TCP).
+     */
+    record Listen(List<String> launcherOptions, Path socketFile) {
+    }
+
+    /**
+     * @param runtime who workers run as, and their directories
+     * @param listenOf where the worker with the given id and owner is to listen
      * @param metrics counts starts and exits
      * @param stats where the running workers' counts go
      */
-    WorkerSupervisor(DaemonConfig config, PluginIdRegistry registry, LongFunction<String> listenAddressOf, DaemonMetrics metrics,
-            WorkerStatsBook stats) {
+    WorkerSupervisor(DaemonConfig config, PluginIdRegistry registry, WorkerRuntime runtime, BiFunction<Long, Principal, Listen> listenOf,
+            DaemonMetrics metrics, WorkerStatsBook stats) {
         this.config = config;
         this.registry = registry;
-        this.commandLine = new WorkerCommandLine(config);
+        this.runtime = runtime;
+        this.commandLine = new WorkerCommandLine(config, runtime);
         this.environment = new WorkerEnvironment(config.security().workerEnvAllow());
-        this.listenAddressOf = listenAddressOf;
+        this.listenOf = listenOf;
         this.metrics = metrics;
         this.stats = stats;
     }
@@ -192,7 +206,8 @@ final class WorkerSupervisor implements AutoCloseable {
     /**
      * Refuses further starts, then ends every worker process: closes its stdin (a worker ends at
      * EOF), sends SIGTERM to those still there after a grace period, SIGKILL after another, and
-     * waits for each. Idempotent.
+     * waits for each; only then ends the spawner thread (and kills a worker whose start was under
+     * way). Idempotent.
      */
     @Override
     public void close() {
@@ -202,7 +217,7 @@ final class WorkerSupervisor implements AutoCloseable {
             }
             closed = true;
         }
-        spawner.close();
+        // The spawner thread lives until the workers are gone: a worker's parent-death signal is tied to it.
         List<Process> processes;
         synchronized (this) {
             processes = new ArrayList<>(live);
@@ -225,6 +240,14 @@ final class WorkerSupervisor implements AutoCloseable {
             }
         }
         awaitExits(processes, TimeUnit.SECONDS.toMillis(EXIT_GRACE_SECONDS));
+        spawner.close();
+        List<Process> late;
+        synchronized (this) {
+            late = new ArrayList<>(live);
+        }
+        late.removeAll(processes);
+        late.forEach(Process::destroyForcibly);
+        awaitExits(late, TimeUnit.SECONDS.toMillis(EXIT_GRACE_SECONDS));
         timers.shutdownNow();
     }
 
@@ -289,14 +312,25 @@ final class WorkerSupervisor implements AutoCloseable {
                 specs.add(new PluginSpec(plugin.path(), plugin.id()));
             }
         }
-        WorkerCommandLine.Launch launch = commandLine.build(worker.id, worker.gid, listenAddressOf.apply(worker.id), request.cpus(), specs);
+        Listen listen = listenOf.apply(worker.id, worker.owner);
+        worker.socketFile = listen.socketFile();
+        Path directory;
+        try {
+            directory = runtime.makeWorkerDirectory(worker.id);
+        } catch (IOException e) {
+            lease.close();
+            return refused(request, new Refusal(UromStatus.OPERATING_SYSTEM,
+                    "cannot make the directory of worker " + Long.toUnsignedString(worker.id) + ": " + e.getMessage()), peer);
+        }
+        WorkerCommandLine.Launch launch = commandLine.build(worker.id, worker.gid, listen.launcherOptions(), directory, request.cpus(), specs);
         List<String> command = launch.command();
         Process process;
         try {
-            process = spawner.spawn(command, environmentOf(worker, request), started -> register(worker, started, lease, launch));
+            process = spawner.spawn(command, environmentOf(worker, directory, request), started -> register(worker, started, lease, launch));
         } catch (IOException e) {
             launch.exited(-1);
             lease.close();
+            removeFiles(worker);
             return refused(request, new Refusal(UromStatus.OPERATING_SYSTEM,
                     "cannot start worker " + Long.toUnsignedString(worker.id) + ": " + e.getMessage()), peer);
         }
@@ -442,7 +476,8 @@ final class WorkerSupervisor implements AutoCloseable {
     private void reap(Worker worker, Process process) {
         int status = process.exitValue();
         worker.launch.exited(status);
-        Optional<CrashReport.Findings> crash = CrashReport.read(WorkerCommandLine.crashReport(config.logDir(), process.pid()));
+        Optional<CrashReport.Findings> crash = CrashReport.read(keepCrashReport(worker, process.pid()));
+        removeFiles(worker);
         String how = ExitStatus.describe(status) + crash.map(CrashReport.Findings::summary).orElse("");
         if (status == 0) {
             LOG.info("worker {} (pid {}) {}", Long.toUnsignedString(worker.id), process.pid(), how);
@@ -459,6 +494,37 @@ final class WorkerSupervisor implements AutoCloseable {
         worker.settled.complete(null);
     }
 
+    /**
+     * Copies a worker's fatal error report, if it wrote one, from its directory into the log
+     * directory (as {@code urom_worker_<pid>_crash.log}) and returns where it is now.
+     */
+    private Path keepCrashReport(Worker worker, long pid) {
+        Path written = WorkerCommandLine.crashReport(runtime.workerDirectory(worker.id), pid);
+        Path kept = WorkerCommandLine.crashReport(config.logDir(), pid);
+        try {
+            if (Files.isRegularFile(written, LinkOption.NOFOLLOW_LINKS)) {
+                Files.copy(written, kept, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            LOG.warn("cannot keep the crash report of worker {} (pid {}) in {}: {}", Long.toUnsignedString(worker.id), pid, config.logDir(),
+                    e.getMessage());
+            return written;
+        }
+        return kept;
+    }
+
+    /** Deletes an ended worker's directory and socket file. */
+    private void removeFiles(Worker worker) {
+        runtime.deleteWorkerDirectory(worker.id);
+        if (worker.socketFile != null) {
+            try {
+                Files.deleteIfExists(worker.socketFile);
+            } catch (IOException e) {
+                LOG.warn("cannot remove the socket file {} of worker {}: {}", worker.socketFile, Long.toUnsignedString(worker.id), e.getMessage());
+            }
+        }
+    }
+
     /** Counts, logs and answers a WORKER_START refused for {@code refusal}. */
     WorkerStartReply refused(WorkerStartRequest request, Refusal refusal, String peer) {
         metrics.workerStart(DaemonMetrics.OUTCOME_REFUSED, refusal.status());
@@ -467,8 +533,10 @@ final class WorkerSupervisor implements AutoCloseable {
     }
 
     /** The worker's whole environment: built from nothing (see {@link WorkerEnvironment}). */
-    private Map<String, String> environmentOf(Worker worker, WorkerStartRequest request) {
+    private Map<String, String> environmentOf(Worker worker, Path directory, WorkerStartRequest request) {
         Map<String, String> fixed = new LinkedHashMap<>();
+        fixed.put("HOME", directory.toString());
+        fixed.put("TMPDIR", directory.toString());
         if (worker.owner.isUnix()) {
             fixed.put(OWNER_UID_VARIABLE, Integer.toUnsignedString(worker.owner.uid()));
         }
@@ -532,6 +600,7 @@ final class WorkerSupervisor implements AutoCloseable {
         PluginIdRegistry.Lease lease;
         WorkerCommandLine.Launch launch;
         WorkerStatsLink stats;
+        Path socketFile;
         String address = "";
         WorkerInfo.State state = WorkerInfo.State.STARTING;
 

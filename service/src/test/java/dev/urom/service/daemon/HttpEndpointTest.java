@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.urom.framework.host.UromService;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.nativebridge.testkit.NativeFixtures;
+import dev.urom.service.testkit.TestWorkers;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -29,7 +30,8 @@ class HttpEndpointTest {
         return DaemonConfig.defaults()
                 .withListen(ServiceAddress.unix(dir.resolve("d.sock")))
                 .withLogDir(dir.resolve("log"))
-                .withPluginPath(pluginPath);
+                .withPluginPath(pluginPath)
+                .withSecurity(TestWorkers.security());
     }
 
     private static InetSocketAddress anyLoopbackPort() {

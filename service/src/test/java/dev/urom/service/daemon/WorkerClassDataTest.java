@@ -3,6 +3,7 @@ package dev.urom.service.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.service.testkit.TestWorkers;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,12 +33,17 @@ class WorkerClassDataTest {
     @TempDir
     Path dir;
 
+    /** A worker's own directory, where a dump is written. */
+    private Path workerDir() throws IOException {
+        return Files.createDirectories(dir.resolve("worker-0"));
+    }
+
     @Test
     void aPresentArchiveIsChosen() throws IOException {
-        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS);
+        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS, false);
         Files.write(data.archive(), new byte[] {1});
 
-        WorkerClassData.Launch launch = data.nextLaunch();
+        WorkerClassData.Launch launch = data.nextLaunch(workerDir());
 
         assertThat(launch.jvmOptions()).containsExactly("-XX:SharedArchiveFile=" + data.archive());
         assertThat(data.archive().getParent()).isEqualTo(dir.resolve("cds"));
@@ -46,58 +52,61 @@ class WorkerClassDataTest {
 
     @Test
     void aMissingArchiveIsDumpedByOneWorkerAndInstalledWhenItExitsNormally() throws IOException {
-        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar") + File.pathSeparator + jar("b.jar"), OPTIONS);
+        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar") + File.pathSeparator + jar("b.jar"), OPTIONS, false);
 
-        WorkerClassData.Launch dump = data.nextLaunch();
+        WorkerClassData.Launch dump = data.nextLaunch(workerDir());
         Path temporary = dumpTarget(dump);
-        assertThat(temporary.getParent()).isEqualTo(data.archive().getParent());
-        assertThat(temporary).isNotEqualTo(data.archive());
-        assertThat(data.nextLaunch().jvmOptions()).as("while one worker dumps, others get no option").isEmpty();
+        assertThat(temporary.getParent()).as("the worker writes the dump into its own directory").isEqualTo(workerDir());
+        assertThat(data.nextLaunch(workerDir()).jvmOptions()).as("while one worker dumps, others get no option").isEmpty();
 
         Files.write(temporary, new byte[] {42});
         dump.exited(0);
 
         assertThat(temporary).doesNotExist();
         assertThat(data.archive()).hasBinaryContent(new byte[] {42});
-        assertThat(data.nextLaunch().jvmOptions()).containsExactly("-XX:SharedArchiveFile=" + data.archive());
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data.archive()))).isEqualTo("rw-r--r--");
+        try (var left = Files.list(data.archive().getParent())) {
+            assertThat(left).as("no temporary file is left in the cache").containsExactly(data.archive());
+        }
+        assertThat(data.nextLaunch(workerDir()).jvmOptions()).containsExactly("-XX:SharedArchiveFile=" + data.archive());
     }
 
     @Test
     void aDumpOfAWorkerThatFailedIsThrownAwayAndAfterTwoFailuresNoMoreAreTried() throws IOException {
-        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS);
+        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS, false);
 
-        WorkerClassData.Launch first = data.nextLaunch();
+        WorkerClassData.Launch first = data.nextLaunch(workerDir());
         Path half = dumpTarget(first);
         Files.write(half, new byte[] {1, 2});
         first.exited(137);
         assertThat(half).doesNotExist();
         assertThat(data.archive()).doesNotExist();
 
-        WorkerClassData.Launch second = data.nextLaunch();
+        WorkerClassData.Launch second = data.nextLaunch(workerDir());
         dumpTarget(second);
         second.exited(0); // exited normally but wrote nothing
         assertThat(data.archive()).doesNotExist();
 
-        assertThat(data.nextLaunch().jvmOptions()).isEmpty();
+        assertThat(data.nextLaunch(workerDir()).jvmOptions()).isEmpty();
     }
 
     @Test
     void aClassPathWithADirectoryIsNotArchived() throws IOException {
         Path classes = Files.createDirectories(dir.resolve("classes"));
-        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar") + File.pathSeparator + classes, OPTIONS);
+        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar") + File.pathSeparator + classes, OPTIONS, false);
 
         assertThat(data.archive()).isNull();
         assertThat(data.offReason()).isEqualTo("class path entry " + classes + " is not a jar file");
-        assertThat(data.nextLaunch().jvmOptions()).isEmpty();
+        assertThat(data.nextLaunch(workerDir()).jvmOptions()).isEmpty();
         assertThat(dir.resolve("cds")).doesNotExist();
     }
 
     @Test
     void workerOptionsThatChooseClassSharingThemselvesTurnItOff() throws IOException {
-        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), List.of("-Xshare:off"));
+        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), List.of("-Xshare:off"), false);
 
         assertThat(data.archive()).isNull();
-        assertThat(data.nextLaunch().jvmOptions()).isEmpty();
+        assertThat(data.nextLaunch(workerDir()).jvmOptions()).isEmpty();
     }
 
     @Test
@@ -105,7 +114,7 @@ class WorkerClassDataTest {
         Path cache = Files.createDirectory(dir.resolve("cds"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx")));
         Files.setPosixFilePermissions(cache, PosixFilePermissions.fromString("rwxrwxrwx"));
 
-        WorkerClassData data = WorkerClassData.of(cache, "jvm", jar("a.jar").toString(), OPTIONS);
+        WorkerClassData data = WorkerClassData.of(cache, "jvm", jar("a.jar").toString(), OPTIONS, false);
 
         assertThat(data.archive()).isNull();
         assertThat(data.offReason()).isEqualTo("cache directory " + cache + " can be written by others (rwxrwxrwx)");
@@ -114,9 +123,19 @@ class WorkerClassDataTest {
     @Test
     void theCacheDirectoryIsCreatedForTheOwnerOnly() throws IOException {
         Path cache = dir.resolve("a").resolve("cds");
-        WorkerClassData.of(cache, "jvm", jar("a.jar").toString(), OPTIONS);
+        WorkerClassData.of(cache, "jvm", jar("a.jar").toString(), OPTIONS, false);
 
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cache))).isEqualTo("rwx------");
+    }
+
+    @Test
+    void workersOfAnotherUserCanReadTheCacheButNotWriteIt() throws IOException {
+        Path cache = dir.resolve("a").resolve("cds");
+        WorkerClassData.of(cache, "jvm", jar("a.jar").toString(), OPTIONS, false);
+        WorkerClassData.of(cache, "jvm", jar("a.jar").toString(), OPTIONS, true);
+
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cache))).isEqualTo("rwxr-xr-x");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cache.getParent()))).isEqualTo("rwxr-xr-x");
     }
 
     @Test
@@ -146,18 +165,18 @@ class WorkerClassDataTest {
     @Test
     void aRebuiltJarAnotherJvmOrOtherOptionsGetAnotherArchive() throws IOException {
         Path jar = jar("a.jar");
-        Path first = WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), OPTIONS).archive();
+        Path first = WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), OPTIONS, false).archive();
 
-        assertThat(WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), OPTIONS).archive()).isEqualTo(first);
-        assertThat(WorkerClassData.of(dir.resolve("cds"), "other jvm", jar.toString(), OPTIONS).archive()).isNotEqualTo(first);
-        assertThat(WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), List.of("-Xmx64m")).archive()).isNotEqualTo(first);
+        assertThat(WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), OPTIONS, false).archive()).isEqualTo(first);
+        assertThat(WorkerClassData.of(dir.resolve("cds"), "other jvm", jar.toString(), OPTIONS, false).archive()).isNotEqualTo(first);
+        assertThat(WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), List.of("-Xmx64m"), false).archive()).isNotEqualTo(first);
         Files.setLastModifiedTime(jar, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() - 60_000));
-        assertThat(WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), OPTIONS).archive()).isNotEqualTo(first);
+        assertThat(WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), OPTIONS, false).archive()).isNotEqualTo(first);
     }
 
     @Test
     void concurrentStartsDumpOnce() throws Exception {
-        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS);
+        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS, false);
         int starts = 8;
         CyclicBarrier together = new CyclicBarrier(starts);
         ExecutorService threads = Executors.newFixedThreadPool(starts);
@@ -166,7 +185,7 @@ class WorkerClassDataTest {
             for (int i = 0; i < starts; i++) {
                 Callable<WorkerClassData.Launch> start = () -> {
                     together.await(30, TimeUnit.SECONDS);
-                    return data.nextLaunch();
+                    return data.nextLaunch(workerDir());
                 };
                 launches.add(threads.submit(start));
             }
@@ -189,15 +208,15 @@ class WorkerClassDataTest {
     @Test
     void aRealWorkerJvmDumpsAnArchiveTheNextOneUses() throws Exception {
         Path jar = jarWith("probe.jar", ClassDataProbe.class);
-        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "this jvm", jar.toString(), OPTIONS);
+        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "this jvm", jar.toString(), OPTIONS, false);
 
-        WorkerClassData.Launch dump = data.nextLaunch();
+        WorkerClassData.Launch dump = data.nextLaunch(workerDir());
         Run dumping = runProbe(jar, dump.jvmOptions(), List.of());
         dump.exited(dumping.exitStatus);
         assertThat(dumping.stdout).isEqualTo("READY probe\n");
         assertThat(data.archive()).isRegularFile();
 
-        WorkerClassData.Launch shared = data.nextLaunch();
+        WorkerClassData.Launch shared = data.nextLaunch(workerDir());
         assertThat(shared.jvmOptions()).containsExactly("-XX:SharedArchiveFile=" + data.archive());
         Run using = runProbe(jar, shared.jvmOptions(), List.of("-Xlog:class+load=info:file=" + dir.resolve("classes.log")));
         assertThat(using.stdout).isEqualTo("READY probe\n");
@@ -211,15 +230,20 @@ class WorkerClassDataTest {
      */
     @Test
     void aStaleArchiveLeavesTheWorkersStdoutAlone() throws Exception {
-        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS);
+        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS, false);
         Run other = runProbe(jarWith("other.jar", ClassDataProbe.class), List.of("-XX:ArchiveClassesAtExit=" + data.archive()), List.of());
         assertThat(other.exitStatus).isZero();
         assertThat(data.archive()).isRegularFile();
         DaemonConfig config = DaemonConfig.defaults()
                 .withListen(ServiceAddress.parse("unix:" + dir.resolve("d.sock")))
                 .withLogDir(dir.resolve("log"))
-                .withWorkerMainClass(ClassDataProbe.class.getName());
-        WorkerCommandLine.Launch launch = new WorkerCommandLine(config, data).build(0, 0, "unix:" + dir.resolve("w.sock"), List.of(), List.of());
+                .withWorkerMainClass(ClassDataProbe.class.getName())
+                .withSecurity(TestWorkers.security());
+        WorkerCommandLine.Launch launch;
+        try (WorkerRuntime runtime = WorkerRuntime.start(config.security())) {
+            launch = new WorkerCommandLine(config, runtime, data).build(0, 0, List.of("--listen-unix", dir.resolve("w.sock").toString()),
+                    workerDir(), List.of(), List.of());
+        }
         assertThat(launch.command()).contains("-XX:SharedArchiveFile=" + data.archive());
 
         Process process = new ProcessBuilder(launch.command()).redirectError(dir.resolve("stderr.txt").toFile()).start();

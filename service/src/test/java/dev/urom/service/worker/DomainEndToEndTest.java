@@ -15,6 +15,7 @@ import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.framework.wire.ServicePlugin;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
+import dev.urom.service.testkit.TestWorkers;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import java.net.InetAddress;
@@ -64,7 +65,8 @@ class DomainEndToEndTest {
         DaemonConfig config = Daemon.configureLogging(DaemonConfig.defaults()
                 .withListen(ServiceAddress.unix(dir.resolve("urom.sock")))
                 .withLogDir(dir.resolve("log"))
-                .withPluginPath(pluginDir.toString()));
+                .withPluginPath(pluginDir.toString())
+                .withSecurity(TestWorkers.security()));
         daemon = Daemon.start(config);
         service = UromService.connect(daemon.address().toString());
         for (ServicePlugin p : service.plugins()) {

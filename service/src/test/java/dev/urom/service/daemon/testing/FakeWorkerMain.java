@@ -1,7 +1,11 @@
 package dev.urom.service.daemon.testing;
 
+import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.service.os.DescriptorInput;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,8 +19,8 @@ import java.util.TreeMap;
  * loads nothing; what it does is chosen by the environment the host asked for:
  *
  * <ul>
- *   <li>{@code FAKE_MODE} unset or {@code ready}: prints {@code READY <its --listen value>}, then
- *       waits for EOF on stdin and exits 0;
+ *   <li>{@code FAKE_MODE} unset or {@code ready}: prints {@code READY <the address of the listening
+ *       socket it inherited>}, then waits for EOF on the daemon's pipe and exits 0;
  *   <li>{@code ready_exit_N}: prints READY, then exits with status N;
  *   <li>{@code failed_STATUS}: prints {@code FAILED STATUS fake worker told to fail} and exits 1;
  *   <li>{@code exit_N}: exits with status N without a line;
@@ -45,8 +49,10 @@ public final class FakeWorkerMain {
             Files.write(Path.of(argsFile), lines, StandardCharsets.UTF_8);
         }
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        InputStream daemon = DescriptorInput.of(Integer.parseInt(option(args, "--daemon-fd")));
+        String listening = ServiceAddress.of(((ServerSocketChannel) System.inheritedChannel()).getLocalAddress()).toString();
         if (mode.equals("ignore_eof")) {
-            out.println("READY " + option(args, "--listen"));
+            out.println("READY " + listening);
             out.close();
             while (true) {
                 try {
@@ -57,7 +63,7 @@ public final class FakeWorkerMain {
             }
         }
         if (mode.equals("ready") || mode.startsWith("ready_exit_")) {
-            out.println("READY " + option(args, "--listen"));
+            out.println("READY " + listening);
             out.close();
             if (mode.startsWith("ready_exit_")) {
                 System.exit(Integer.parseInt(mode.substring("ready_exit_".length())));
@@ -74,8 +80,8 @@ public final class FakeWorkerMain {
         } else if (!mode.equals("silent")) {
             throw new IllegalArgumentException("FAKE_MODE " + mode + " is unknown");
         }
-        while (System.in.read() >= 0) {
-            // wait for the daemon to close our stdin
+        while (daemon.read() >= 0) {
+            // wait for the daemon to close its pipe (its first line, the access, is read and ignored)
         }
         System.exit(0);
     }

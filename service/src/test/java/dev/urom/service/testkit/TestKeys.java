@@ -1,4 +1,4 @@
-package dev.urom.service.daemon.testing;
+package dev.urom.service.testkit;
 
 import dev.urom.framework.auth.AuthKey;
 import dev.urom.spi.UromException;

@@ -1,0 +1,288 @@
+package dev.urom.service.daemon;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.urom.framework.security.PathTrust;
+import dev.urom.framework.security.UnixAccount;
+import dev.urom.framework.security.UnixAccounts;
+import dev.urom.nativebridge.NativeArtifacts;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * Who worker processes run as, and the files they have: resolved and prepared once when the daemon
+ * starts (docs/security.md, "Workers").
+ *
+ * <p>A daemon running as root starts its workers as {@code --worker-user} (default {@code urom}
+ * where that user exists, else {@code nobody}); root workers only when {@code --worker-user root}
+ * says so. Any other daemon starts them as itself. Workers always start through the launcher
+ * ({@link NativeArtifacts#launcherExecutable()}), which binds the worker's listening socket with the
+ * daemon's rights, then drops to the worker's user and groups before it executes the JVM.
+ *
+ * <p>Files: a fresh work directory ({@code urom-workers-*} under the daemon's temporary directory,
+ * owned by the daemon, searchable by the worker's group only when workers run as another user),
+ * and in it one private directory per worker ({@code worker-<id>}, owned by the worker's user, mode
+ * 0700): its working directory, {@code HOME}, {@code TMPDIR}, Java and JNA temporary directory,
+ * crash report and plugin sockets. JNA never unpacks anything in a worker: it loads the
+ * distribution's {@code libjnidispatch.so} ({@code jna.boot.library.path}), or, from a build tree,
+ * a copy the daemon makes in the work directory at start.
+ *
+ * <p>Start refuses, with one line naming the file and the directory that stops it, a worker user who
+ * could not read the JVM, the class path, the native files or the work directory.
+ *
+ * <p>Thread-safe.
+ */
+final class WorkerRuntime implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(WorkerRuntime.class);
+    private static final String JNA_LIBRARY = "libjnidispatch.so";
+    private static final String JNA_RESOURCE = "com/sun/jna/linux-x86-64/" + JNA_LIBRARY;
+
+    private final UnixAccount account;
+    private final List<Integer> groups;
+    private final boolean asRoot;
+    private final boolean otherUser;
+    private final Path workRoot;
+    private final Path jnaDirectory;
+
+    private WorkerRuntime(UnixAccount account, List<Integer> groups, boolean asRoot, boolean otherUser, Path workRoot, Path jnaDirectory) {
+        this.account = account;
+        this.groups = groups;
+        this.asRoot = asRoot;
+        this.otherUser = otherUser;
+        this.workRoot = workRoot;
+        this.jnaDirectory = jnaDirectory;
+    }
+
+    /**
+     * Resolves the worker user and groups, checks what they must read, and makes the work directory.
+     *
+     * @throws IOException one line: an unknown user or group, a non-root daemon asked for another
+     *     user, a file the worker user cannot read, a directory that cannot be made
+     */
+    static WorkerRuntime start(DaemonSecurity security) throws IOException {
+        int daemonUid = UnixAccounts.effectiveUid();
+        UnixAccount account = account(security, daemonUid);
+        List<Integer> groups = groups(security, account, daemonUid);
+        boolean otherUser = account.uid() != daemonUid;
+        if (daemonUid == 0 && account.uid() == 0) {
+            LOG.warn("workers run as root (--worker-user {}): a plugin's bug is then root's", security.workerUser());
+        }
+        if (otherUser) {
+            checkReadable(account, filesWorkersRead());
+        }
+        Path workRoot = makeWorkRoot(account, otherUser);
+        try {
+            Path jna = jnaDirectory(workRoot);
+            if (otherUser) {
+                checkReadable(account, List.of(jna.resolve(JNA_LIBRARY)));
+            }
+            LOG.info("workers run as {} with groups {}; their directories are in {}", account.describe(), groups, workRoot);
+            return new WorkerRuntime(account, groups, daemonUid == 0, otherUser, workRoot, jna);
+        } catch (IOException | RuntimeException e) {
+            deleteTree(workRoot);
+            throw e;
+        }
+    }
+
+    private static UnixAccount account(DaemonSecurity security, int daemonUid) throws IOException {
+        String spec = security.workerUser();
+        if (spec == null) {
+            if (daemonUid != 0) {
+                return UnixAccounts.user(daemonUid).orElseGet(() -> new UnixAccount(Integer.toUnsignedString(daemonUid), daemonUid,
+                        UnixAccounts.effectiveGid(), List.of(UnixAccounts.effectiveGid())));
+            }
+            spec = UnixAccounts.user("urom").isPresent() ? "urom" : "nobody";
+        }
+        String asked = spec;
+        UnixAccount account = UnixAccounts.user(spec)
+                .orElseThrow(() -> new IOException("--worker-user " + asked + ": there is no such user"));
+        if (daemonUid != 0 && account.uid() != daemonUid) {
+            throw new IOException("--worker-user " + spec + ": only a daemon running as root can start workers as another user; this one runs as "
+                    + UnixAccounts.describeUser(daemonUid));
+        }
+        return account;
+    }
+
+    private static List<Integer> groups(DaemonSecurity security, UnixAccount account, int daemonUid) throws IOException {
+        if (security.workerGroups().isEmpty()) {
+            return account.groups();
+        }
+        if (daemonUid != 0) {
+            throw new IOException("--worker-groups: only a daemon running as root can choose its workers' groups");
+        }
+        Set<Integer> groups = new LinkedHashSet<>();
+        groups.add(account.gid());
+        for (String group : security.workerGroups()) {
+            OptionalInt gid = UnixAccounts.groupId(group);
+            if (gid.isEmpty()) {
+                throw new IOException("--worker-groups: there is no group " + group);
+            }
+            groups.add(gid.getAsInt());
+        }
+        return List.copyOf(groups);
+    }
+
+    /** The JVM, the class path, and the native files of the distribution. */
+    private static List<Path> filesWorkersRead() {
+        List<Path> files = new ArrayList<>();
+        files.add(Path.of(System.getProperty("java.home"), "bin", "java"));
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (!entry.isEmpty()) {
+                files.add(Path.of(entry));
+            }
+        }
+        files.add(NativeArtifacts.bridgeLibrary());
+        return files;
+    }
+
+    private static void checkReadable(UnixAccount account, List<Path> files) throws IOException {
+        for (Path file : files) {
+            Optional<String> problem = PathTrust.unreadable(file, account);
+            if (problem.isPresent()) {
+                throw new IOException(problem.get() + "; install urom where " + account.name()
+                        + " can read it, or choose another --worker-user (root workers: --worker-user root)");
+            }
+        }
+    }
+
+    private static Path makeWorkRoot(UnixAccount account, boolean otherUser) throws IOException {
+        Path parent = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
+        if (otherUser) {
+            Optional<String> problem = PathTrust.unreadable(parent, account);
+            if (problem.isPresent()) {
+                throw new IOException(problem.get() + "; the daemon makes its workers' directories there (java.io.tmpdir)");
+            }
+        }
+        Path root = Files.createTempDirectory(parent, "urom-workers-", PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwx------")));
+        if (otherUser) {
+            Files.setAttribute(root, "unix:gid", account.gid());
+            Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwx--x---"));
+        }
+        return root;
+    }
+
+    /** Where the workers' JNA finds its native library: the daemon's native directory, or a copy in the work directory. */
+    private static Path jnaDirectory(Path workRoot) throws IOException {
+        Path nativeDir = NativeArtifacts.bridgeLibrary().getParent();
+        if (Files.isRegularFile(nativeDir.resolve(JNA_LIBRARY))) {
+            return nativeDir;
+        }
+        Path copy = Files.createDirectory(workRoot.resolve("native"));
+        try (InputStream library = WorkerRuntime.class.getClassLoader().getResourceAsStream(JNA_RESOURCE)) {
+            if (library == null) {
+                throw new IOException("JNA's " + JNA_RESOURCE + " is not on the class path and " + nativeDir + " holds no " + JNA_LIBRARY);
+            }
+            Files.copy(library, copy.resolve(JNA_LIBRARY));
+        }
+        Files.setPosixFilePermissions(copy.resolve(JNA_LIBRARY), PosixFilePermissions.fromString("rw-r--r--"));
+        Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return copy;
+    }
+
+    /** The worker user. */
+    UnixAccount account() {
+        return account;
+    }
+
+    /** Whether workers run as another user than the daemon. */
+    boolean otherUser() {
+        return otherUser;
+    }
+
+    /** Where the workers' JNA loads {@code libjnidispatch.so} from. */
+    Path jnaDirectory() {
+        return jnaDirectory;
+    }
+
+    /** The private directory of worker {@code id} (see {@link #makeWorkerDirectory}). */
+    Path workerDirectory(long id) {
+        return workRoot.resolve("worker-" + Long.toUnsignedString(id));
+    }
+
+    /**
+     * Makes worker {@code id}'s private directory afresh: owned by the worker user, mode 0700.
+     *
+     * @throws IOException when it cannot be made
+     */
+    Path makeWorkerDirectory(long id) throws IOException {
+        Path dir = workerDirectory(id);
+        deleteTree(dir);
+        Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        if (otherUser) {
+            Files.setAttribute(dir, "unix:uid", account.uid(), LinkOption.NOFOLLOW_LINKS);
+            Files.setAttribute(dir, "unix:gid", account.gid(), LinkOption.NOFOLLOW_LINKS);
+        }
+        return dir;
+    }
+
+    /** Deletes worker {@code id}'s private directory (the worker has ended). */
+    void deleteWorkerDirectory(long id) {
+        deleteTree(workerDirectory(id));
+    }
+
+    /**
+     * The launcher and its options before {@code --} for a worker: where it binds the listening
+     * socket and with what mode and owner, its directory, the user and groups a root daemon's worker
+     * drops to, the daemon's pid.
+     *
+     * @param listen {@code --listen-unix PATH} or {@code --listen-tcp HOST} and their socket options
+     */
+    List<String> launcherOptions(List<String> listen, Path workerDirectory) {
+        List<String> options = new ArrayList<>();
+        options.add(NativeArtifacts.launcherExecutable().toString());
+        options.addAll(listen);
+        options.addAll(List.of("--chdir", workerDirectory.toString()));
+        if (asRoot) {
+            options.addAll(List.of("--user", Integer.toUnsignedString(account.uid()), "--group", Integer.toUnsignedString(account.gid()),
+                    "--groups", groups.stream().map(Integer::toUnsignedString).collect(Collectors.joining(","))));
+        }
+        options.addAll(List.of("--parent-pid", Long.toString(ProcessHandle.current().pid()), "--"));
+        return options;
+    }
+
+    /** Whether the daemon runs as root (and so may give a worker's socket to its owner). */
+    boolean asRoot() {
+        return asRoot;
+    }
+
+    /** Deletes the work directory and everything in it. */
+    @Override
+    public void close() {
+        deleteTree(workRoot);
+    }
+
+    static void deleteTree(Path dir) {
+        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("cannot delete {}: {}", dir, e.getMessage());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "WorkerRuntime[" + requireNonNull(account).describe() + ", " + workRoot + "]";
+    }
+}
