@@ -124,14 +124,15 @@ public final class Daemon implements AutoCloseable {
 
     /**
      * Sets up the daemon's logging: {@code <logDir>/urom_daemon_dev.log} at the configured levels,
-     * and WARN and above on stderr.
+     * rolled as {@link DaemonConfig#logRolling()} says, and WARN and above on stderr.
      *
      * @return {@code config} with the log directory actually used (the fallback when its own is
      *     not writable), so that the workers it starts log, and leave crash reports, next to the
      *     daemon's log
      */
     public static DaemonConfig configureLogging(DaemonConfig config) {
-        Path file = ServiceLogging.configure(config.logDir(), ServiceLogging.DAEMON_LOG_FILE, config.logLevel(), config.sdkLogLevel(), true);
+        Path file = ServiceLogging.configure(config.logDir(), ServiceLogging.DAEMON_LOG_FILE, config.logLevel(), config.sdkLogLevel(), true,
+                config.logRolling());
         return config.withLogDir(file.getParent());
     }
 
