@@ -22,6 +22,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -51,6 +52,9 @@ public final class Daemon implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(Daemon.class);
     private static final String RUN_DIR_SUFFIX = ".workers";
     private static final long STATS_WAIT_MILLIS = 1000;
+    private static final long ACCEPT_BACKOFF_MIN_MILLIS = 10;
+    private static final long ACCEPT_BACKOFF_MAX_MILLIS = 1000;
+    private static final Duration ACCEPT_FAILURE_REPORT_INTERVAL = Duration.ofMinutes(1);
 
     private final DaemonConfig config;
     private final ServerSocketChannel server;
@@ -68,6 +72,8 @@ public final class Daemon implements AutoCloseable {
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final Object closeLock = new Object();
     private volatile boolean closing;
+    /** Why the last accept failed; null while accepting works. */
+    private volatile String acceptFailure;
 
     private Daemon(DaemonConfig config, ServerSocketChannel server, ServiceAddress address, Path runDir, PluginDiscovery discovery) {
         this.config = config;
@@ -161,6 +167,19 @@ public final class Daemon implements AutoCloseable {
         return !closing && terminated.getCount() > 0;
     }
 
+    /**
+     * Why the daemon is not healthy, or empty while it serves hosts: {@code the daemon is shutting
+     * down}, or {@code accepting host connections fails: <reason>} (e.g. {@code Too many open
+     * files}) while new host connections cannot be accepted.
+     */
+    public Optional<String> unhealthyReason() {
+        if (!isServing()) {
+            return Optional.of("the daemon is shutting down");
+        }
+        String failure = acceptFailure;
+        return failure == null ? Optional.empty() : Optional.of("accepting host connections fails: " + failure);
+    }
+
     /** The Prometheus content type of {@link #writeMetrics}. */
     public String metricsContentType() {
         return metrics.contentType();
@@ -228,7 +247,18 @@ public final class Daemon implements AutoCloseable {
         return terminated.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Accepts hosts until the daemon closes. A failed accept (at the open-files limit: EMFILE)
+     * does not end it: the failure is logged at once and then at most once a minute while it
+     * lasts, the loop backs off ({@value #ACCEPT_BACKOFF_MIN_MILLIS} ms doubling up to {@value
+     * #ACCEPT_BACKOFF_MAX_MILLIS} ms) and tries again, {@link #unhealthyReason} names the failure,
+     * and one line says when accepting works again.
+     */
     private void acceptLoop() {
+        long failures = 0;
+        long failingSince = 0;
+        long lastReport = 0;
+        long backoffMillis = 0;
         while (!closing) {
             SocketChannel socket;
             try {
@@ -236,10 +266,38 @@ public final class Daemon implements AutoCloseable {
             } catch (ClosedChannelException e) {
                 return;
             } catch (IOException e) {
-                if (!closing) {
-                    LOG.error("accepting a connection failed: {}", e.getMessage());
+                if (closing) {
+                    return;
                 }
-                return;
+                long now = System.nanoTime();
+                String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+                acceptFailure = reason;
+                if (failures++ == 0) {
+                    failingSince = now;
+                    lastReport = now;
+                    backoffMillis = ACCEPT_BACKOFF_MIN_MILLIS;
+                    LOG.error("accepting host connections fails: {}; trying again, and /healthz answers 503 until it works", reason);
+                } else {
+                    backoffMillis = Math.min(2 * backoffMillis, ACCEPT_BACKOFF_MAX_MILLIS);
+                    if (now - lastReport >= ACCEPT_FAILURE_REPORT_INTERVAL.toNanos()) {
+                        lastReport = now;
+                        LOG.error("accepting host connections still fails: {} ({} failures in {} s)", reason, failures,
+                                TimeUnit.NANOSECONDS.toSeconds(now - failingSince));
+                    }
+                }
+                try {
+                    Thread.sleep(backoffMillis);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                continue;
+            }
+            if (failures > 0) {
+                LOG.info("accepting host connections again, after {} failures in {} ms", failures,
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - failingSince));
+                failures = 0;
+                acceptFailure = null;
             }
             long number = connectionNumbers.incrementAndGet();
             metrics.controlConnectionAccepted();
