@@ -8,6 +8,7 @@ import dev.urom.framework.discovery.ScanResult;
 import dev.urom.framework.wire.FrameChannel;
 import dev.urom.framework.wire.Protocol;
 import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.service.logging.RateLimitedLog;
 import dev.urom.service.logging.ServiceLogging;
 import dev.urom.service.metrics.WorkerStatsBook;
 import dev.urom.service.metrics.WorkerStatsSnapshot;
@@ -33,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -55,6 +57,8 @@ public final class Daemon implements AutoCloseable {
     private static final long ACCEPT_BACKOFF_MIN_MILLIS = 10;
     private static final long ACCEPT_BACKOFF_MAX_MILLIS = 1000;
     private static final Duration ACCEPT_FAILURE_REPORT_INTERVAL = Duration.ofMinutes(1);
+    private static final String ACCEPT_TRANSITIONS = "accepting host connections";
+    private static final int ACCEPT_TRANSITIONS_PER_MINUTE = 10;
 
     private final DaemonConfig config;
     private final ServerSocketChannel server;
@@ -72,6 +76,7 @@ public final class Daemon implements AutoCloseable {
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final Object closeLock = new Object();
     private volatile boolean closing;
+    private final RateLimitedLog acceptTransitions = new RateLimitedLog(LOG, ACCEPT_TRANSITIONS_PER_MINUTE, Duration.ofMinutes(1));
     /** Why the last accept failed; null while accepting works. */
     private volatile String acceptFailure;
 
@@ -252,7 +257,9 @@ public final class Daemon implements AutoCloseable {
      * does not end it: the failure is logged at once and then at most once a minute while it
      * lasts, the loop backs off ({@value #ACCEPT_BACKOFF_MIN_MILLIS} ms doubling up to {@value
      * #ACCEPT_BACKOFF_MAX_MILLIS} ms) and tries again, {@link #unhealthyReason} names the failure,
-     * and one line says when accepting works again.
+     * and one line says when accepting works again. At the limit, a descriptor freed for a moment
+     * lets one accept through, so failing and working may alternate quickly: those two lines are
+     * rate-limited together ({@value #ACCEPT_TRANSITIONS_PER_MINUTE} a minute).
      */
     private void acceptLoop() {
         long failures = 0;
@@ -276,7 +283,8 @@ public final class Daemon implements AutoCloseable {
                     failingSince = now;
                     lastReport = now;
                     backoffMillis = ACCEPT_BACKOFF_MIN_MILLIS;
-                    LOG.error("accepting host connections fails: {}; trying again, and /healthz answers 503 until it works", reason);
+                    acceptTransitions.log(ACCEPT_TRANSITIONS, Level.ERROR,
+                            "accepting host connections fails: {}; trying again, and /healthz answers 503 until it works", reason);
                 } else {
                     backoffMillis = Math.min(2 * backoffMillis, ACCEPT_BACKOFF_MAX_MILLIS);
                     if (now - lastReport >= ACCEPT_FAILURE_REPORT_INTERVAL.toNanos()) {
@@ -294,7 +302,7 @@ public final class Daemon implements AutoCloseable {
                 continue;
             }
             if (failures > 0) {
-                LOG.info("accepting host connections again, after {} failures in {} ms", failures,
+                acceptTransitions.log(ACCEPT_TRANSITIONS, Level.INFO, "accepting host connections again, after {} failures in {} ms", failures,
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - failingSince));
                 failures = 0;
                 acceptFailure = null;

@@ -2,6 +2,7 @@ package dev.urom.service.logging;
 
 import static java.util.Objects.requireNonNull;
 
+import java.lang.invoke.MethodHandles;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -21,10 +22,22 @@ import org.apache.logging.log4j.Logger;
  * never text from a host: each one keeps a small record for the life of this object. A line whose
  * level the logger does not log is neither logged nor counted.
  *
+ * <p>Everything a call needs is loaded with the class, so that it logs even when the process has
+ * run out of file descriptors (when loading a class from a directory fails).
+ *
  * <p>Thread-safe: a category's count is kept under its own lock, taken for a few arithmetic steps;
  * the logging itself happens outside it.
  */
 public final class RateLimitedLog {
+    static {
+        // see the class comment: out of file descriptors, a class path directory yields no class
+        try {
+            MethodHandles.lookup().ensureInitialized(Budget.class);
+        } catch (IllegalAccessException e) {
+            throw new AssertionError("a class cannot initialise its own nested class", e);
+        }
+    }
+
     private final Logger logger;
     private final int burst;
     private final long windowNanos;
