@@ -239,7 +239,8 @@ class HttpEndpointTest {
     private static boolean aScrapeRuns() {
         return Thread.getAllStackTraces().entrySet().stream()
                 .filter(e -> e.getKey().getName().startsWith("urom-daemon-http-"))
-                .anyMatch(e -> Arrays.stream(e.getValue()).anyMatch(frame -> frame.getMethodName().equals("refreshStats")));
+                .anyMatch(e -> Arrays.stream(e.getValue())
+                        .anyMatch(frame -> frame.getClassName().equals(Daemon.class.getName()) && frame.getMethodName().equals("writeMetrics")));
     }
 
     @Test
