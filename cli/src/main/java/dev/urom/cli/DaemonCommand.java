@@ -6,6 +6,7 @@ import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.daemon.DaemonSecurity;
 import dev.urom.service.daemon.HttpEndpoint;
 import dev.urom.service.logging.LogLevels;
+import dev.urom.service.logging.LogRolling;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -49,6 +50,14 @@ final class DaemonCommand implements Callable<Integer> {
 
     @Option(names = "--log-dir", paramLabel = "DIR", description = "Where urom_daemon_dev.log and the workers' logs go (default /var/log/doca/urom).")
     Path logDir;
+
+    @Option(names = "--log-file-size", paramLabel = "BYTES",
+            description = "Roll a log file (urom_daemon_dev.log, each worker's) once it reaches this size: it becomes NAME.1, NAME.1 becomes NAME.2, ... (default 10485760, at least 4096).")
+    Long logFileSize;
+
+    @Option(names = "--log-file-count", paramLabel = "N",
+            description = "How many files of each log are kept, the current one included; older ones are deleted (default 5, 2 to 100).")
+    Integer logFileCount;
 
     @Option(names = "--http-port", paramLabel = "PORT", description = "Serve /healthz, /readyz and /metrics (Prometheus) over HTTP on this port (default: off).")
     Integer httpPort;
@@ -213,6 +222,11 @@ final class DaemonCommand implements Callable<Integer> {
             }
             if (logDir != null) {
                 config = config.withLogDir(logDir);
+            }
+            if (logFileSize != null || logFileCount != null) {
+                LogRolling rolling = config.logRolling();
+                config = config.withLogRolling(new LogRolling(logFileSize == null ? rolling.maxFileBytes() : logFileSize,
+                        logFileCount == null ? rolling.maxFiles() : logFileCount));
             }
             return config.withSecurity(security(config.security()));
         } catch (IllegalArgumentException e) {

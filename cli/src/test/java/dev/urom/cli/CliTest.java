@@ -98,6 +98,18 @@ class CliTest {
     }
 
     @Test
+    void aDaemonWithABadLogFileCountIsOneLineAndStartsNothing(@TempDir Path dir) {
+        CliRunner.Run result = run(plugins.toString(), "daemon", "--listen", "unix:" + dir.resolve("d.sock"),
+                "--log-dir", dir.resolve("log").toString(), "--log-file-count", "0");
+
+        assertThat(result.status()).isEqualTo(1);
+        assertThat(result.errLines())
+                .containsExactly("urom daemon: --log-file-count 0 is not between 2 and 100 (the current file and the rolled ones)");
+        assertThat(dir.resolve("d.sock")).doesNotExist();
+        assertThat(dir.resolve("log")).doesNotExist();
+    }
+
+    @Test
     void execOfAnUnknownPluginIsOneLineNamingIt() {
         CliRunner.Run result = run(plugins.toString(), "exec", "--plugin", "nope", "--payload-hex", "00");
 

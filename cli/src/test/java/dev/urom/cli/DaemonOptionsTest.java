@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.service.logging.LogRolling;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +21,26 @@ class DaemonOptionsTest {
         assertThat(options.config().pluginPath()).isEqualTo("/a;/b");
         assertThat(options.httpPort()).hasValue(7301);
         assertThat(options.httpHost()).isEqualTo("0.0.0.0");
+    }
+
+    @Test
+    void logRollingTakesTheSizeAndTheCountAndDefaultsTheOneNotGiven() {
+        assertThat(DaemonOptions.parse("--log-file-size 1048576 --log-file-count 3", "").config().logRolling())
+                .isEqualTo(new LogRolling(1048576, 3));
+        assertThat(DaemonOptions.parse("--log-file-count 9", "").config().logRolling()).isEqualTo(new LogRolling(10 << 20, 9));
+        assertThat(DaemonOptions.parse("--log-file-size=8192", "").config().logRolling()).isEqualTo(new LogRolling(8192, 5));
+        assertThat(DaemonOptions.parse("-l 60", "").config().logRolling()).isEqualTo(LogRolling.DEFAULT);
+    }
+
+    @Test
+    void aBadLogRollingIsOneLine() {
+        assertThatThrownBy(() -> DaemonOptions.parse("--log-file-size 100", ""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--log-file-size 100 is below the minimum of 4096 bytes");
+        assertThatThrownBy(() -> DaemonOptions.parse("--log-file-count 1", ""))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--log-file-count 1 is not between 2 and 100 (the current file and the rolled ones)");
+        assertThatThrownBy(() -> DaemonOptions.parse("--log-file-size 10M", ""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("Invalid value for option '--log-file-size': '10M' is not a long");
     }
 
     @Test

@@ -12,6 +12,7 @@ import dev.urom.framework.wire.FrameCodec;
 import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Protocol;
 import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.service.logging.RateLimitedLog;
 import dev.urom.service.logging.ServiceLogging;
 import dev.urom.service.metrics.WorkerStatsBook;
 import dev.urom.service.metrics.WorkerStatsSnapshot;
@@ -28,6 +29,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -38,6 +40,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -62,6 +65,11 @@ public final class Daemon implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(Daemon.class);
     private static final String RUN_DIR_SUFFIX = ".workers";
     private static final long STATS_WAIT_MILLIS = 1000;
+    private static final long ACCEPT_BACKOFF_MIN_MILLIS = 10;
+    private static final long ACCEPT_BACKOFF_MAX_MILLIS = 1000;
+    private static final Duration ACCEPT_FAILURE_REPORT_INTERVAL = Duration.ofMinutes(1);
+    private static final String ACCEPT_TRANSITIONS = "accepting host connections";
+    private static final int ACCEPT_TRANSITIONS_PER_MINUTE = 10;
 
     private final DaemonConfig config;
     private final ServerSocketChannel server;
@@ -83,6 +91,9 @@ public final class Daemon implements AutoCloseable {
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final Object closeLock = new Object();
     private volatile boolean closing;
+    private final RateLimitedLog acceptTransitions = new RateLimitedLog(LOG, ACCEPT_TRANSITIONS_PER_MINUTE, Duration.ofMinutes(1));
+    /** Why the last accept failed; null while accepting works. */
+    private volatile String acceptFailure;
 
     private Daemon(DaemonConfig config, ServerSocketChannel server, ServiceAddress address, Path runDir, PluginDiscovery discovery,
             KeyDirectory keys, SocketAccess sockets, WorkerRuntime runtime) {
@@ -179,14 +190,15 @@ public final class Daemon implements AutoCloseable {
 
     /**
      * Sets up the daemon's logging: {@code <logDir>/urom_daemon_dev.log} at the configured levels,
-     * and WARN and above on stderr.
+     * rolled as {@link DaemonConfig#logRolling()} says, and WARN and above on stderr.
      *
      * @return {@code config} with the log directory actually used (the fallback when its own is
      *     not writable), so that the workers it starts log, and leave crash reports, next to the
      *     daemon's log
      */
     public static DaemonConfig configureLogging(DaemonConfig config) {
-        Path file = ServiceLogging.configure(config.logDir(), ServiceLogging.DAEMON_LOG_FILE, config.logLevel(), config.sdkLogLevel(), true);
+        Path file = ServiceLogging.configure(config.logDir(), ServiceLogging.DAEMON_LOG_FILE, config.logLevel(), config.sdkLogLevel(), true,
+                config.logRolling());
         return config.withLogDir(file.getParent());
     }
 
@@ -213,6 +225,19 @@ public final class Daemon implements AutoCloseable {
     /** Whether the daemon accepts hosts: started and not closing. */
     public boolean isServing() {
         return !closing && terminated.getCount() > 0;
+    }
+
+    /**
+     * Why the daemon is not healthy, or empty while it serves hosts: {@code the daemon is shutting
+     * down}, or {@code accepting host connections fails: <reason>} (e.g. {@code Too many open
+     * files}) while new host connections cannot be accepted.
+     */
+    public Optional<String> unhealthyReason() {
+        if (!isServing()) {
+            return Optional.of("the daemon is shutting down");
+        }
+        String failure = acceptFailure;
+        return failure == null ? Optional.empty() : Optional.of("accepting host connections fails: " + failure);
     }
 
     /** The Prometheus content type of {@link #writeMetrics}. */
@@ -283,7 +308,20 @@ public final class Daemon implements AutoCloseable {
         return terminated.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Accepts hosts until the daemon closes. A failed accept (at the open-files limit: EMFILE)
+     * does not end it: the failure is logged at once and then at most once a minute while it
+     * lasts, the loop backs off ({@value #ACCEPT_BACKOFF_MIN_MILLIS} ms doubling up to {@value
+     * #ACCEPT_BACKOFF_MAX_MILLIS} ms) and tries again, {@link #unhealthyReason} names the failure,
+     * and one line says when accepting works again. At the limit, a descriptor freed for a moment
+     * lets one accept through, so failing and working may alternate quickly: those two lines are
+     * rate-limited together ({@value #ACCEPT_TRANSITIONS_PER_MINUTE} a minute).
+     */
     private void acceptLoop() {
+        long failures = 0;
+        long failingSince = 0;
+        long lastReport = 0;
+        long backoffMillis = 0;
         while (!closing) {
             SocketChannel socket;
             try {
@@ -291,10 +329,39 @@ public final class Daemon implements AutoCloseable {
             } catch (ClosedChannelException e) {
                 return;
             } catch (IOException e) {
-                if (!closing) {
-                    LOG.error("accepting a connection failed: {}", e.getMessage());
+                if (closing) {
+                    return;
                 }
-                return;
+                long now = System.nanoTime();
+                String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+                acceptFailure = reason;
+                if (failures++ == 0) {
+                    failingSince = now;
+                    lastReport = now;
+                    backoffMillis = ACCEPT_BACKOFF_MIN_MILLIS;
+                    acceptTransitions.log(ACCEPT_TRANSITIONS, Level.ERROR,
+                            "accepting host connections fails: {}; trying again, and /healthz answers 503 until it works", reason);
+                } else {
+                    backoffMillis = Math.min(2 * backoffMillis, ACCEPT_BACKOFF_MAX_MILLIS);
+                    if (now - lastReport >= ACCEPT_FAILURE_REPORT_INTERVAL.toNanos()) {
+                        lastReport = now;
+                        LOG.error("accepting host connections still fails: {} ({} failures in {} s)", reason, failures,
+                                TimeUnit.NANOSECONDS.toSeconds(now - failingSince));
+                    }
+                }
+                try {
+                    Thread.sleep(backoffMillis);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                continue;
+            }
+            if (failures > 0) {
+                acceptTransitions.log(ACCEPT_TRANSITIONS, Level.INFO, "accepting host connections again, after {} failures in {} ms", failures,
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - failingSince));
+                failures = 0;
+                acceptFailure = null;
             }
             long number = connectionNumbers.incrementAndGet();
             metrics.controlConnectionAccepted();

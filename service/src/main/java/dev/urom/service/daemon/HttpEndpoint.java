@@ -9,25 +9,56 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The daemon's HTTP endpoint, for Kubernetes probes and Prometheus: {@code GET /healthz} answers
- * 200 while the daemon serves hosts and 503 once it is closing; {@code GET /readyz} answers 200
- * when it also has at least one plugin to offer (its last scan of {@code UROM_PLUGIN_PATH}
- * accepted one), 503 otherwise, with the reason in the body; {@code GET /metrics} answers the
- * daemon's metrics in the Prometheus text format (see {@link Daemon#writeMetrics}). Anything else
- * is 404. Off unless the daemon is given an HTTP port; it binds where it is told (the command
- * line's default is localhost).
+ * 200 while the daemon serves hosts and 503 with the reason ({@link Daemon#unhealthyReason}: it is
+ * closing, or accepting host connections fails); {@code GET /readyz} answers 200 when it is also
+ * healthy and has at least one plugin to offer (its last scan of {@code UROM_PLUGIN_PATH} accepted
+ * one), 503 otherwise, with the reason in the body; {@code GET /metrics} answers the daemon's
+ * metrics in the Prometheus text format (see {@link Daemon#writeMetrics}), or 503 at once while
+ * another scrape is still running. Anything else is 404. Off unless the daemon is given an HTTP
+ * port; it binds where it is told (the command line's default is localhost).
  *
- * <p>Thread-safe; one small thread serves it, so scrapes run one at a time. {@link #close} stops
- * it at once.
+ * <p>Slow clients cannot starve the probes: requests are served by {@value #THREADS} threads, only
+ * one of them at a time runs a scrape (which waits up to a second on the workers), and the JDK's
+ * server closes a connection whose request is not read within {@value #READ_TIMEOUT_SECONDS} s or
+ * whose response is not written within {@value #WRITE_TIMEOUT_SECONDS} s. Those two limits are the
+ * JDK's system properties {@value #READ_TIMEOUT_PROPERTY} and {@value #WRITE_TIMEOUT_PROPERTY}
+ * (seconds), which its server reads once, when its first server is made: this class sets each
+ * one, before it makes a server, unless it is already set (an operator's {@code -D} wins).
+ *
+ * <p>Thread-safe. {@link #close} stops it at once.
  */
 public final class HttpEndpoint implements AutoCloseable {
-    private final HttpServer server;
+    /** How many requests are served at once. */
+    static final int THREADS = 4;
+    static final String READ_TIMEOUT_PROPERTY = "sun.net.httpserver.maxReqTime";
+    static final String WRITE_TIMEOUT_PROPERTY = "sun.net.httpserver.maxRspTime";
+    static final long READ_TIMEOUT_SECONDS = 10;
+    static final long WRITE_TIMEOUT_SECONDS = 30;
 
-    private HttpEndpoint(HttpServer server) {
+    static {
+        setUnlessSet(READ_TIMEOUT_PROPERTY, READ_TIMEOUT_SECONDS);
+        setUnlessSet(WRITE_TIMEOUT_PROPERTY, WRITE_TIMEOUT_SECONDS);
+    }
+
+    private final HttpServer server;
+    private final ExecutorService threads;
+
+    private HttpEndpoint(HttpServer server, ExecutorService threads) {
         this.server = server;
+        this.threads = threads;
+    }
+
+    private static void setUnlessSet(String property, long seconds) {
+        if (System.getProperty(property) == null) {
+            System.setProperty(property, Long.toString(seconds));
+        }
     }
 
     /**
@@ -43,32 +74,43 @@ public final class HttpEndpoint implements AutoCloseable {
         } catch (IOException e) {
             throw new IOException("cannot serve HTTP on " + bind.getHostString() + ":" + bind.getPort() + ": " + e.getMessage(), e);
         }
-        server.setExecutor(Executors.newSingleThreadExecutor(DaemonThreads.named("urom-daemon-http")));
+        ExecutorService threads = Executors.newFixedThreadPool(THREADS, DaemonThreads.numbered("urom-daemon-http-"));
+        server.setExecutor(threads);
+        AtomicBoolean scrapeRunning = new AtomicBoolean();
         server.createContext("/", exchange -> {
             try (exchange) {
                 String path = exchange.getRequestURI().getPath();
                 if (!exchange.getRequestMethod().equals("GET") && !exchange.getRequestMethod().equals("HEAD")) {
                     reply(exchange, 405, "only GET\n");
                 } else if (path.equals("/healthz")) {
-                    boolean serving = daemon.isServing();
-                    reply(exchange, serving ? 200 : 503, serving ? "ok\n" : "the daemon is shutting down\n");
+                    Optional<String> unhealthy = daemon.unhealthyReason();
+                    reply(exchange, unhealthy.isEmpty() ? 200 : 503, unhealthy.orElse("ok") + "\n");
                 } else if (path.equals("/readyz")) {
-                    if (!daemon.isServing()) {
-                        reply(exchange, 503, "the daemon is shutting down\n");
+                    Optional<String> unhealthy = daemon.unhealthyReason();
+                    if (unhealthy.isPresent()) {
+                        reply(exchange, 503, unhealthy.get() + "\n");
                     } else if (daemon.acceptedPlugins() == 0) {
                         reply(exchange, 503, "no plugins: the last scan of UROM_PLUGIN_PATH accepted none\n");
                     } else {
                         reply(exchange, 200, "ready: " + daemon.acceptedPlugins() + " plugins\n");
                     }
                 } else if (path.equals("/metrics")) {
-                    metrics(exchange, daemon);
+                    if (scrapeRunning.compareAndSet(false, true)) {
+                        try {
+                            metrics(exchange, daemon);
+                        } finally {
+                            scrapeRunning.set(false);
+                        }
+                    } else {
+                        reply(exchange, 503, "a scrape is already running\n");
+                    }
                 } else {
                     reply(exchange, 404, "not found: " + path + " (try /healthz, /readyz or /metrics)\n");
                 }
             }
         });
         server.start();
-        return new HttpEndpoint(server);
+        return new HttpEndpoint(server, threads);
     }
 
     private static void metrics(HttpExchange exchange, Daemon daemon) throws IOException {
@@ -100,6 +142,6 @@ public final class HttpEndpoint implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
-        ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
+        threads.shutdownNow();
     }
 }

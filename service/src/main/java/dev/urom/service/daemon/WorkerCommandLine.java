@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
  * Builds a worker's command line: the launcher and its options ({@link WorkerRuntime#launcherOptions}:
  * the listening socket it binds, the worker's directory, the user it drops to), then {@code java
  * <jvm options> -cp <the daemon's class path>
- * -Durom.native.dir=DIR <main class> --worker-id ID --gid G --listen-fd 0 --daemon-fd 3 --log-dir DIR
+ * -Durom.native.dir=DIR <main class> --worker-id ID --gid G --listen-fd 0 --daemon-fd 3
  * --log-level N --sdk-log-level N --max-msg-size BYTES [--cpus 0,2] --idle-timeout-ms MS
  * --max-inflight N --max-connections N --handshake-timeout-ms MS PATH:ID...}, plugins last so that
  * {@code ps} shows them. Ids are unsigned decimal. Immutable.
@@ -89,7 +89,6 @@ final class WorkerCommandLine {
         add(command, "--gid", Long.toUnsignedString(gid));
         add(command, "--listen-fd", "0");
         add(command, "--daemon-fd", "3");
-        add(command, "--log-dir", config.logDir().toString());
         add(command, "--log-level", Integer.toString(config.logLevel()));
         add(command, "--sdk-log-level", Integer.toString(config.sdkLogLevel()));
         add(command, "--max-msg-size", Integer.toString(config.maxMessageSize()));

@@ -16,8 +16,8 @@ import java.util.function.Consumer;
  * when its parent dies ({@code PR_SET_PDEATHSIG}), and Linux ties that to the thread that forked
  * it, so the forking thread must live as long as the daemon.
  *
- * <p>Thread-safe. The child gets stdin and stdout as pipes (the daemon keeps stdin open while it
- * lives; the worker writes its one status line on stdout) and the daemon's stderr.
+ * <p>Thread-safe. The child gets stdin, stdout and stderr as pipes (the daemon keeps stdin open
+ * while it lives; the worker writes its status line on stdout, its log on stderr).
  */
 final class WorkerSpawner implements AutoCloseable {
     private final ExecutorService thread = Executors.newSingleThreadExecutor(DaemonThreads.named("urom-worker-spawner"));
@@ -36,7 +36,7 @@ final class WorkerSpawner implements AutoCloseable {
                 ProcessBuilder builder = new ProcessBuilder(command)
                         .redirectInput(ProcessBuilder.Redirect.PIPE)
                         .redirectOutput(ProcessBuilder.Redirect.PIPE)
-                        .redirectError(ProcessBuilder.Redirect.INHERIT);
+                        .redirectError(ProcessBuilder.Redirect.PIPE);
                 builder.environment().clear();
                 builder.environment().putAll(env);
                 Process process = builder.start();

@@ -66,6 +66,7 @@ final class WorkerSupervisor implements AutoCloseable {
     private static final int STATUS_LINE_MAX_BYTES = 4096;
     private static final long EXIT_GRACE_SECONDS = 10;
     private static final long STDIN_GRACE_MILLIS = 3000;
+    private static final long LOG_DRAIN_MILLIS = 2000;
     /** The variable that tells a worker's plugins the uid of the Unix user who owns it (docs/security.md). */
     static final String OWNER_UID_VARIABLE = "UROM_OWNER_UID";
 
@@ -338,12 +339,17 @@ final class WorkerSupervisor implements AutoCloseable {
         return awaitStatusLine(worker, process, request, peer);
     }
 
-    /** Runs on the spawner thread, before the process can be reaped: records it and tells it who may use it. */
+    /**
+     * Runs on the spawner thread, before the process can be reaped: records it, starts copying its
+     * log, and tells it who may use it.
+     */
     private void register(Worker worker, Process process, PluginIdRegistry.Lease lease, WorkerCommandLine.Launch launch) {
+        WorkerLogPump pump = WorkerLogPump.start(process.pid(), process.getErrorStream(), config.logDir(), config.logRolling());
         synchronized (this) {
             worker.process = process;
             worker.lease = lease;
             worker.launch = launch;
+            worker.logPump = pump;
             live.add(process);
             if (closed) {
                 process.destroyForcibly();
@@ -475,6 +481,7 @@ final class WorkerSupervisor implements AutoCloseable {
      */
     private void reap(Worker worker, Process process) {
         int status = process.exitValue();
+        awaitLastLogLines(worker.logPump);
         worker.launch.exited(status);
         Optional<CrashReport.Findings> crash = CrashReport.read(keepCrashReport(worker, process.pid()));
         removeFiles(worker);
@@ -492,6 +499,17 @@ final class WorkerSupervisor implements AutoCloseable {
         worker.lease.close();
         closeQuietly(process);
         worker.settled.complete(null);
+    }
+
+    /** Waits until the worker's last log lines are in its file (a process it left behind may hold the pipe: then not for long). */
+    private static void awaitLastLogLines(WorkerLogPump pump) {
+        try {
+            pump.done().get(LOG_DRAIN_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.debug("the log of worker process {} is still open after it ended: {}", pump.file(), e.toString());
+        }
     }
 
     /**
@@ -600,6 +618,7 @@ final class WorkerSupervisor implements AutoCloseable {
         PluginIdRegistry.Lease lease;
         WorkerCommandLine.Launch launch;
         WorkerStatsLink stats;
+        WorkerLogPump logPump;
         Path socketFile;
         String address = "";
         WorkerInfo.State state = WorkerInfo.State.STARTING;

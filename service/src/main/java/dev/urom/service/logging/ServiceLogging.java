@@ -18,12 +18,15 @@ import org.apache.logging.log4j.core.config.Configurator;
 import org.apache.logging.log4j.core.config.builder.api.AppenderComponentBuilder;
 import org.apache.logging.log4j.core.config.builder.api.ConfigurationBuilder;
 import org.apache.logging.log4j.core.config.builder.api.ConfigurationBuilderFactory;
+import org.apache.logging.log4j.core.config.builder.api.LayoutComponentBuilder;
 import org.apache.logging.log4j.core.config.builder.impl.BuiltConfiguration;
 
 /**
- * Configures Log4j2 for a service process (daemon or worker), programmatically: one file appender
- * ({@code <logDir>/<fileName>}, appended to, each line with time, level, thread, logger and
- * message), optionally WARN and above to stderr as well.
+ * Configures Log4j2 for a service process (daemon or worker), programmatically: either one rolling
+ * file ({@code <logDir>/<fileName>}, appended to, rolled by size as {@link LogRolling} says: {@code
+ * <fileName>.1} the newest rolled file), optionally with WARN and above on stderr as well; or
+ * everything on stderr ({@link #configureStderr}). Each line holds time, level, thread, logger and
+ * message ({@link #PATTERN}), in UTF-8.
  *
  * <p>Two levels: the program level is the root logger's (the service's own messages, native
  * plugins' log sources, Java plugins' loggers); the SDK level applies to the framework internals
@@ -43,6 +46,7 @@ public final class ServiceLogging {
 
     private static final String FILE_APPENDER = "file";
     private static final String STDERR_APPENDER = "stderr";
+    private static final String CHARSET = "UTF-8";
 
     private ServiceLogging() {}
 
@@ -52,11 +56,11 @@ public final class ServiceLogging {
     }
 
     /**
-     * Logs to {@code <logDir>/<fileName>} only. See {@link #configure(Path, String, int, int,
-     * boolean)}.
+     * Logs to {@code <logDir>/<fileName>} only, rolled as {@link LogRolling#DEFAULT}. See {@link
+     * #configure(Path, String, int, int, boolean, LogRolling)}.
      */
     public static Path configure(Path logDir, String fileName, int programLevel, int sdkLevel) {
-        return configure(logDir, fileName, programLevel, sdkLevel, false);
+        return configure(logDir, fileName, programLevel, sdkLevel, false, LogRolling.DEFAULT);
     }
 
     /**
@@ -67,29 +71,57 @@ public final class ServiceLogging {
      * @param programLevel numeric level of the program's own messages
      * @param sdkLevel numeric level of the framework internals
      * @param warningsToStderr whether WARN and above also go to stderr
+     * @param rolling when the file rolls and how many files are kept
      * @return the log file actually used (the fallback when {@code logDir} is not writable)
      * @throws IllegalArgumentException one line when a level is not a valid numeric level or the
      *     file name is not a plain name
      * @throws IllegalStateException one line when neither {@code logDir} nor the fallback directory
      *     can be written
      */
-    public static synchronized Path configure(Path logDir, String fileName, int programLevel, int sdkLevel, boolean warningsToStderr) {
+    public static synchronized Path configure(Path logDir, String fileName, int programLevel, int sdkLevel, boolean warningsToStderr,
+            LogRolling rolling) {
         requireNonNull(logDir, "logDir is null");
         requireNonNull(fileName, "fileName is null");
+        requireNonNull(rolling, "rolling is null");
         Level program = LogLevels.fromNumeric(programLevel);
         Level sdk = LogLevels.fromNumeric(sdkLevel);
         if (fileName.isEmpty() || fileName.contains("/")) {
             throw new IllegalArgumentException("log file name '" + fileName + "' is not a plain file name");
         }
         Path file = writableFile(logDir.toAbsolutePath(), fileName);
-        BuiltConfiguration configuration = build(file, program, sdk, warningsToStderr);
-        // The first configuration of a process starts Log4j2 with it directly (no default
-        // configuration is looked for and built first); later ones replace the running one.
-        LoggerContext context = Configurator.initialize(ServiceLogging.class.getClassLoader(), configuration);
-        if (context == null || context.getConfiguration() != configuration) {
-            Configurator.reconfigure(configuration);
+        ConfigurationBuilder<BuiltConfiguration> builder = newBuilder();
+        builder.add(builder.newAppender(FILE_APPENDER, "RollingFile")
+                .addAttribute("fileName", literal(file.toString()))
+                .addAttribute("filePattern", literalPattern(file.toString()) + ".%i")
+                .addAttribute("append", true)
+                .addAttribute("immediateFlush", true)
+                .add(layout(builder))
+                .addComponent(builder.newComponent("Policies")
+                        .addComponent(builder.newComponent("SizeBasedTriggeringPolicy").addAttribute("size", rolling.maxFileBytes())))
+                .addComponent(builder.newComponent("DefaultRolloverStrategy")
+                        .addAttribute("min", 1)
+                        .addAttribute("max", rolling.maxFiles() - 1)
+                        .addAttribute("fileIndex", "min")));
+        if (warningsToStderr) {
+            builder.add(stderrAppender(builder)
+                    .add(builder.newFilter("ThresholdFilter", "ACCEPT", "DENY").addAttribute("level", Level.WARN)));
         }
+        start(routeAll(builder, program, sdk, warningsToStderr ? List.of(FILE_APPENDER, STDERR_APPENDER) : List.of(FILE_APPENDER)));
         return file;
+    }
+
+    /**
+     * Replaces the process's Log4j2 configuration: every line at the given levels goes to stderr,
+     * in the layout of the log files (a worker whose stderr the daemon writes to its log file).
+     *
+     * @throws IllegalArgumentException one line when a level is not a valid numeric level
+     */
+    public static synchronized void configureStderr(int programLevel, int sdkLevel) {
+        Level program = LogLevels.fromNumeric(programLevel);
+        Level sdk = LogLevels.fromNumeric(sdkLevel);
+        ConfigurationBuilder<BuiltConfiguration> builder = newBuilder();
+        builder.add(stderrAppender(builder));
+        start(routeAll(builder, program, sdk, List.of(STDERR_APPENDER)));
     }
 
     /** The fallback log directory: {@code ${java.io.tmpdir}/urom-<user>/log}. */
@@ -145,37 +177,55 @@ public final class ServiceLogging {
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
-    private static BuiltConfiguration build(Path file, Level program, Level sdk, boolean warningsToStderr) {
+    private static ConfigurationBuilder<BuiltConfiguration> newBuilder() {
         ConfigurationBuilder<BuiltConfiguration> builder = ConfigurationBuilderFactory.newConfigurationBuilder();
         builder.setConfigurationName("urom-service");
         builder.setStatusLevel(Level.ERROR);
-        AppenderComponentBuilder fileAppender = builder.newAppender(FILE_APPENDER, "File")
-                .addAttribute("fileName", file.toString())
-                .addAttribute("append", true)
-                .addAttribute("immediateFlush", true)
-                .add(builder.newLayout("PatternLayout").addAttribute("pattern", PATTERN));
-        builder.add(fileAppender);
-        if (warningsToStderr) {
-            builder.add(builder.newAppender(STDERR_APPENDER, "Console")
-                    .addAttribute("target", ConsoleAppender.Target.SYSTEM_ERR)
-                    .add(builder.newLayout("PatternLayout").addAttribute("pattern", PATTERN))
-                    .add(builder.newFilter("ThresholdFilter", "ACCEPT", "DENY").addAttribute("level", Level.WARN)));
-        }
+        return builder;
+    }
+
+    private static LayoutComponentBuilder layout(ConfigurationBuilder<BuiltConfiguration> builder) {
+        return builder.newLayout("PatternLayout").addAttribute("pattern", PATTERN).addAttribute("charset", CHARSET);
+    }
+
+    private static AppenderComponentBuilder stderrAppender(ConfigurationBuilder<BuiltConfiguration> builder) {
+        return builder.newAppender(STDERR_APPENDER, "Console")
+                .addAttribute("target", ConsoleAppender.Target.SYSTEM_ERR)
+                .add(layout(builder));
+    }
+
+    /** The root logger at the program level and the SDK loggers at theirs, all to {@code appenders}. */
+    private static BuiltConfiguration routeAll(ConfigurationBuilder<BuiltConfiguration> builder, Level program, Level sdk, List<String> appenders) {
         for (String name : SDK_LOGGERS) {
-            var logger = builder.newLogger(name, sdk)
-                    .add(builder.newAppenderRef(FILE_APPENDER))
-                    .addAttribute("additivity", false);
-            if (warningsToStderr) {
-                logger.add(builder.newAppenderRef(STDERR_APPENDER));
-            }
+            var logger = builder.newLogger(name, sdk).addAttribute("additivity", false);
+            appenders.forEach(appender -> logger.add(builder.newAppenderRef(appender)));
             builder.add(logger);
         }
-        var root = builder.newRootLogger(program).add(builder.newAppenderRef(FILE_APPENDER));
-        if (warningsToStderr) {
-            root.add(builder.newAppenderRef(STDERR_APPENDER));
-        }
+        var root = builder.newRootLogger(program);
+        appenders.forEach(appender -> root.add(builder.newAppenderRef(appender)));
         builder.add(root);
         return builder.build(false);
     }
 
+    private static void start(BuiltConfiguration configuration) {
+        // The first configuration of a process starts Log4j2 with it directly (no default
+        // configuration is looked for and built first); later ones replace the running one.
+        LoggerContext context = Configurator.initialize(ServiceLogging.class.getClassLoader(), configuration);
+        if (context == null || context.getConfiguration() != configuration) {
+            Configurator.reconfigure(configuration);
+        }
+    }
+
+    /** {@code text} kept literal in a Log4j2 attribute, where {@code ${...}} is a lookup. */
+    private static String literal(String text) {
+        return text.replace("${", "$${");
+    }
+
+    /**
+     * {@code text} kept literal in a rolled-file pattern: {@code %} starts a converter, and
+     * lookups are resolved twice (when the configuration is built and again at each roll).
+     */
+    private static String literalPattern(String text) {
+        return text.replace("%", "%%").replace("${", "$$${");
+    }
 }

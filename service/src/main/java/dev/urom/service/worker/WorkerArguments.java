@@ -7,8 +7,6 @@ import dev.urom.framework.worker.PluginSpec;
 import dev.urom.framework.worker.WorkerHostConfig;
 import dev.urom.service.logging.LogLevels;
 import dev.urom.spi.WorkerCommand;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -17,15 +15,14 @@ import java.util.List;
  * The command line of a worker process, as the daemon writes it:
  *
  * <pre>
- * --worker-id ID --gid G (--listen ADDR | --listen-fd 0) [--daemon-fd N] --log-dir DIR --log-level N
+ * --worker-id ID --gid G (--listen ADDR | --listen-fd 0) [--daemon-fd N] --log-level N
  * --sdk-log-level N --max-msg-size BYTES [--cpus 0,2-3] [--idle-timeout-ms MS] [--max-inflight N]
  * [--max-connections N] [--handshake-timeout-ms MS] PATH:ID [PATH:ID ...]
  * </pre>
  *
  * Options take their value as the next argument or after {@code =}; every argument that does not
  * start with {@code --} is a plugin item. Ids are unsigned decimal or {@code 0x} hexadecimal.
- * {@code --worker-id}, {@code --log-dir} and one of {@code --listen} and {@code --listen-fd} are
- * required; the others default to gid 0, the daemon's pipe on stdin, levels 50 (info) and 40
+ * {@code --worker-id} and one of {@code --listen} and {@code --listen-fd} are required; the others default to gid 0, the daemon's pipe on stdin, levels 50 (info) and 40
  * (warning), {@value WorkerHostConfig#DEFAULT_MAX_MESSAGE_SIZE} bytes, every CPU, {@value
  * #DEFAULT_IDLE_TIMEOUT_MS} ms, {@value #DEFAULT_MAX_INFLIGHT} commands in flight and {@value
  * #DEFAULT_MAX_CONNECTIONS} host connections, {@value #DEFAULT_HANDSHAKE_TIMEOUT_MS} ms for a handshake.
@@ -45,7 +42,6 @@ public record WorkerArguments(
         ServiceAddress listen,
         int listenFd,
         int daemonFd,
-        Path logDir,
         int logLevel,
         int sdkLogLevel,
         int maxMessageSize,
@@ -69,7 +65,6 @@ public record WorkerArguments(
         if ((listen == null) == (listenFd < 0)) {
             throw new IllegalArgumentException("give one of --listen and --listen-fd");
         }
-        requireNonNull(logDir, "logDir is null");
         cpus = (BitSet) requireNonNull(cpus, "cpus is null").clone();
         plugins = List.copyOf(plugins);
     }
@@ -90,7 +85,6 @@ public record WorkerArguments(
         ServiceAddress listen = null;
         int listenFd = -1;
         int daemonFd = 0;
-        Path logDir = null;
         int logLevel = DEFAULT_LOG_LEVEL;
         int sdkLogLevel = DEFAULT_SDK_LOG_LEVEL;
         int maxMessageSize = WorkerHostConfig.DEFAULT_MAX_MESSAGE_SIZE;
@@ -126,7 +120,6 @@ public record WorkerArguments(
                 case "--max-inflight" -> maxInflight = (int) bounded(name, value, 1 << 20);
                 case "--max-connections" -> maxConnections = (int) bounded(name, value, 1 << 16);
                 case "--handshake-timeout-ms" -> handshakeTimeoutMs = positive(name, value);
-                case "--log-dir" -> logDir = path(name, value);
                 case "--log-level" -> logLevel = level(name, value);
                 case "--sdk-log-level" -> sdkLogLevel = level(name, value);
                 case "--max-msg-size" -> maxMessageSize = maxMessageSize(name, value);
@@ -144,10 +137,7 @@ public record WorkerArguments(
         if (listen != null && listenFd >= 0) {
             throw new IllegalArgumentException("options --listen and --listen-fd exclude each other");
         }
-        if (logDir == null) {
-            throw new IllegalArgumentException("option --log-dir is missing");
-        }
-        return new WorkerArguments(workerId, gid, listen, listenFd, daemonFd, logDir, logLevel, sdkLogLevel, maxMessageSize, cpus,
+        return new WorkerArguments(workerId, gid, listen, listenFd, daemonFd, logLevel, sdkLogLevel, maxMessageSize, cpus,
                 idleTimeoutMs, maxInflight, maxConnections, handshakeTimeoutMs, PluginSpec.parseAll(items));
     }
 
@@ -163,7 +153,6 @@ public record WorkerArguments(
         }
         args.addAll(List.of(
                 "--daemon-fd", Integer.toString(daemonFd),
-                "--log-dir", logDir.toString(),
                 "--log-level", Integer.toString(logLevel),
                 "--sdk-log-level", Integer.toString(sdkLogLevel),
                 "--max-msg-size", Integer.toString(maxMessageSize),
@@ -242,14 +231,6 @@ public record WorkerArguments(
             throw new IllegalArgumentException("option " + name + " " + value + ": only 0 (a listening socket inherited as stdin) is supported");
         }
         return 0;
-    }
-
-    private static Path path(String name, String value) {
-        try {
-            return Path.of(nonEmpty(name, value));
-        } catch (InvalidPathException e) {
-            throw new IllegalArgumentException("option " + name + " '" + value + "' is not a valid path (" + e.getReason() + ")");
-        }
     }
 
     private static int level(String name, String value) {

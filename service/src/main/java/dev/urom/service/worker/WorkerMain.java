@@ -1,6 +1,7 @@
 package dev.urom.service.worker;
 
 import dev.urom.framework.domain.WorkerDomain;
+import dev.urom.framework.security.UnixAccounts;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.framework.worker.PluginFailure;
 import dev.urom.framework.worker.PluginLoader;
@@ -38,7 +39,8 @@ import org.apache.logging.log4j.Logger;
  * The worker process: loads its plugins, listens for hosts and serves them on one thread (see
  * {@link DataPlane}) until its last host is done.
  *
- * <p>Command line: see {@link WorkerArguments}. The daemon's first line on its pipe (stdin, or the
+ * <p>Command line: see {@link WorkerArguments}. It logs to its stderr, which the daemon writes to
+ * the worker's log file (a worker may run as a user who cannot write the log directory). The daemon's first line on its pipe (stdin, or the
  * descriptor the launcher moved it to) is the worker's {@link WorkerAccess}: who owns it and the
  * keys its hosts prove; nothing is served before it. Its stdout ({@link DaemonChannel}) first
  * carries {@code READY <address>} once every plugin is open and the worker listens, or {@code
@@ -77,8 +79,7 @@ public final class WorkerMain {
         }
         // Log4j2 and JNA each take a good part of the start-up: configure logging on a second thread
         // while this one loads JNA for the stdout hand-over and the parent-death signal.
-        FutureTask<Path> logging = new FutureTask<>(() -> ServiceLogging.configure(arguments.logDir(),
-                ServiceLogging.workerLogFile(ProcessHandle.current().pid()), arguments.logLevel(), arguments.sdkLogLevel()));
+        FutureTask<Void> logging = new FutureTask<>(() -> ServiceLogging.configureStderr(arguments.logLevel(), arguments.sdkLogLevel()), null);
         Thread loggingThread = new Thread(logging, "urom-logging-setup");
         loggingThread.setDaemon(true);
         loggingThread.start();
@@ -95,15 +96,15 @@ public final class WorkerMain {
         System.exit(run(arguments, reply, logging));
     }
 
-    private static int run(WorkerArguments arguments, DaemonChannel reply, FutureTask<Path> logging) {
+    private static int run(WorkerArguments arguments, DaemonChannel reply, FutureTask<Void> logging) {
         long workerId = arguments.workerId();
         Logger logger;
         try {
-            Path file = awaitLogging(logging);
+            awaitLogging(logging);
             logger = LogManager.getLogger(WorkerMain.class);
             log = logger;
-            logger.info("worker {} (gid {}, pid {}) starting; logging to {}; plugins {}", Long.toUnsignedString(workerId),
-                    Long.toUnsignedString(arguments.gid()), ProcessHandle.current().pid(), file, arguments.plugins());
+            logger.info("worker {} (gid {}, pid {}) starting as uid {}; plugins {}", Long.toUnsignedString(workerId),
+                    Long.toUnsignedString(arguments.gid()), ProcessHandle.current().pid(), UnixAccounts.effectiveUid(), arguments.plugins());
         } catch (RuntimeException e) {
             return fail(reply, UromStatus.INVALID_VALUE, e.getMessage());
         }
@@ -210,13 +211,14 @@ public final class WorkerMain {
         return EXIT_FAILED;
     }
 
-    /** The log file, once the logging thread is done; its failure rethrown as it was thrown. */
-    private static Path awaitLogging(FutureTask<Path> logging) {
+    /** Waits for the logging thread; its failure rethrown as it was thrown. */
+    private static void awaitLogging(FutureTask<Void> logging) {
         boolean interrupted = false;
         try {
             while (true) {
                 try {
-                    return logging.get();
+                    logging.get();
+                    return;
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {

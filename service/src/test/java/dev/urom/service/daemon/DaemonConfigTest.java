@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.service.logging.LogLevels;
+import dev.urom.service.logging.LogRolling;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -27,6 +28,7 @@ class DaemonConfigTest {
         assertThat(defaults.workerStartTimeout()).isEqualTo(Duration.ofSeconds(20));
         assertThat(defaults.workerJvmOptions()).containsExactly("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto");
         assertThat(defaults.workerMainClass()).isEqualTo("dev.urom.service.worker.WorkerMain");
+        assertThat(defaults.logRolling()).isEqualTo(new LogRolling(10 << 20, 5));
     }
 
     @Test
@@ -37,6 +39,10 @@ class DaemonConfigTest {
         assertThat(changed.pluginPath()).isEmpty();
         assertThat(changed.logDir()).isEqualTo(Path.of("logs").toAbsolutePath());
         assertThat(changed.maxMessageSize()).isEqualTo(defaults.maxMessageSize());
+        DaemonConfig rolled = changed.withLogRolling(new LogRolling(1 << 20, 3));
+        assertThat(rolled.logRolling()).isEqualTo(new LogRolling(1 << 20, 3));
+        assertThat(rolled.withMaxWorkers(16).logRolling()).as("the other withers keep it").isEqualTo(rolled.logRolling());
+        assertThat(rolled.withLogRolling(LogRolling.DEFAULT).maxWorkers()).isEqualTo(8);
     }
 
     @Test
@@ -58,6 +64,7 @@ class DaemonConfigTest {
         assertRefused(() -> defaults.withWorkerIdleTimeout(null), "worker idle timeout is missing");
         assertRefused(() -> defaults.withWorkerJvmOptions(Arrays.asList("-Xmx64m", " ")), "worker JVM options [-Xmx64m,  ] hold an empty option");
         assertRefused(() -> defaults.withWorkerMainClass("a b"), "worker main class 'a b' is not a class name");
+        assertRefused(() -> defaults.withLogRolling(null), "log rolling is missing");
         assertThat(defaults.withMaxMessageSize(88).maxMessageSize()).isEqualTo(88);
         assertThat(defaults.withMaxWorkers(1).maxWorkers()).isEqualTo(1);
     }

@@ -210,7 +210,7 @@ class DaemonTest {
 
         List<String> args = Files.readAllLines(argsFile);
         assertThat(String.join(" ", args)).startsWith("--worker-id 0 --gid 5 --listen-fd 0 --daemon-fd 3"
-                + " --log-dir " + dir.resolve("log") + " --log-level 50 --sdk-log-level 40 --max-msg-size 8192 --cpus " + cpu
+                + " --log-level 50 --sdk-log-level 40 --max-msg-size 8192 --cpus " + cpu
                 + " --idle-timeout-ms 30000 --max-inflight 1024 --max-connections 64 --handshake-timeout-ms 5000 ");
         assertThat(args).contains(pluginDir.resolve("alpha.so") + ":" + Long.toUnsignedString(alpha),
                 pluginDir.resolve("beta.so") + ":" + Long.toUnsignedString(beta), "GREETING=hello");

@@ -8,6 +8,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.config.Configurator;
 import org.junit.jupiter.api.AfterEach;
@@ -105,7 +109,7 @@ class ServiceLoggingTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         try {
             System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            Path file = ServiceLogging.configure(dir, "daemon.log", 50, 40, true);
+            Path file = ServiceLogging.configure(dir, "daemon.log", 50, 40, true, LogRolling.DEFAULT);
             LogManager.getLogger("dev.urom.service.daemon.Daemon").info("quiet info");
             LogManager.getLogger("dev.urom.service.daemon.Daemon").warn("loud warning");
             LogManager.getLogger("dev.urom.framework.discovery.PluginDiscovery").warn("sdk warning");
@@ -125,6 +129,96 @@ class ServiceLoggingTest {
         assertThatThrownBy(() -> ServiceLogging.configure(dir, "x.log", 50, 0))
                 .hasMessage("log level 0 is not one of " + LogLevels.ACCEPTED);
         assertThat(dir.resolve("x.log")).doesNotExist();
+    }
+
+    @Test
+    void theFileRollsAtItsSizeAndKeepsAtMostTheCountOfFiles() throws Exception {
+        Path logs = dir.resolve("rolling");
+        Path file = ServiceLogging.configure(logs, "urom_daemon_dev.log", 50, 40, false, new LogRolling(4096, 3));
+        var logger = LogManager.getLogger("dev.urom.service.daemon.Daemon");
+        String padding = "x".repeat(100);
+
+        for (int i = 0; i < 500; i++) {
+            logger.info("line {} {}", i, padding);
+        }
+
+        try (Stream<Path> files = Files.list(logs)) {
+            assertThat(files.map(p -> p.getFileName().toString()))
+                    .containsExactlyInAnyOrder("urom_daemon_dev.log", "urom_daemon_dev.log.1", "urom_daemon_dev.log.2");
+        }
+        String current = Files.readString(file);
+        String newestRolled = Files.readString(logs.resolve("urom_daemon_dev.log.1"));
+        String oldestRolled = Files.readString(logs.resolve("urom_daemon_dev.log.2"));
+        assertThat(current).as("the current file ends with the last line").contains("line 499 ");
+        for (String text : List.of(current, newestRolled, oldestRolled)) {
+            assertThat(text.length()).as("a file passes the size by one line at most").isLessThan(4096 + 300);
+        }
+        assertThat(firstLineNumber(oldestRolled)).isLessThan(firstLineNumber(newestRolled));
+        assertThat(firstLineNumber(newestRolled)).isLessThan(firstLineNumber(current));
+        assertThat(firstLineNumber(newestRolled)).as("the files hold consecutive lines")
+                .isEqualTo(lastLineNumber(oldestRolled) + 1);
+        assertThat(oldestRolled).as("the first lines are gone").doesNotContain("line 0 ");
+    }
+
+    private static int firstLineNumber(String text) {
+        return lineNumber(text.lines().findFirst().orElseThrow());
+    }
+
+    private static int lastLineNumber(String text) {
+        return lineNumber(text.lines().reduce((a, b) -> b).orElseThrow());
+    }
+
+    private static int lineNumber(String line) {
+        Matcher matcher = Pattern.compile(" - line (\\d+) ").matcher(line);
+        assertThat(matcher.find()).as(line).isTrue();
+        return Integer.parseInt(matcher.group(1));
+    }
+
+    @Test
+    void aDirectoryWithPatternCharactersRollsIntoItself() throws Exception {
+        Path logs = dir.resolve("100% ${env:HOME} $${x} %d");
+        Path file = ServiceLogging.configure(logs, "odd.log", 50, 40, false, new LogRolling(4096, 2));
+
+        for (int i = 0; i < 100; i++) {
+            LogManager.getLogger("dev.urom.service.X").info("line {} {}", i, "y".repeat(100));
+        }
+
+        assertThat(file).isEqualTo(logs.resolve("odd.log"));
+        try (Stream<Path> files = Files.list(logs)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("odd.log", "odd.log.1");
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("100% ${env:HOME} $${x} %d");
+        }
+    }
+
+    @Test
+    void configureStderrSendsEveryLevelInTheFileLayoutToStderr() {
+        PrintStream savedErr = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try {
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            ServiceLogging.configureStderr(60, 30);
+            LogManager.getLogger("dev.urom.service.worker.WorkerMain").debug("program debug é");
+            LogManager.getLogger("dev.urom.service.worker.WorkerMain").trace("program trace");
+            LogManager.getLogger("dev.urom.framework.worker.WorkerHost").error("sdk error");
+            LogManager.getLogger("dev.urom.framework.worker.WorkerHost").warn("sdk warning");
+        } finally {
+            Configurator.reconfigure();
+            System.setErr(savedErr);
+        }
+        List<String> lines = err.toString(StandardCharsets.UTF_8).lines().toList();
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0)).matches("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} DEBUG \\[.*\\] dev\\.urom\\.service\\.worker\\.WorkerMain - program debug é");
+        assertThat(lines.get(1)).endsWith(" ERROR [" + Thread.currentThread().getName() + "] dev.urom.framework.worker.WorkerHost - sdk error");
+        assertThat(dir).isEmptyDirectory();
+    }
+
+    @Test
+    void configureStderrRefusesABadLevel() {
+        assertThatThrownBy(() -> ServiceLogging.configureStderr(50, 41))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("log level 41 is not one of " + LogLevels.ACCEPTED);
     }
 
     @Test

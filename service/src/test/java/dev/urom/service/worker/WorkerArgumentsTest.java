@@ -16,7 +16,7 @@ import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
 class WorkerArgumentsTest {
-    private static final List<String> REQUIRED = List.of("--worker-id", "7", "--listen", "unix:/run/w.sock", "--log-dir", "/var/log/urom");
+    private static final List<String> REQUIRED = List.of("--worker-id", "7", "--listen", "unix:/run/w.sock");
 
     private static WorkerArguments parse(List<String> extra) {
         List<String> args = new ArrayList<>(REQUIRED);
@@ -27,12 +27,17 @@ class WorkerArgumentsTest {
     @Test
     void readsTheDaemonsCommandLine() {
         WorkerArguments a = WorkerArguments.parse("--worker-id", "0xffffffffffffffff", "--gid", "12", "--listen=tcp:10.0.0.1:0",
-                "--log-dir", "/tmp/l", "--log-level", "60", "--sdk-log-level", "30", "--max-msg-size", "8192",
-                "--cpus", "0,2-3", "--idle-timeout-ms", "500", "/p/a.so:1", "/p/b.jar:0x2");
+                "--log-level", "60", "--sdk-log-level", "30", "--max-msg-size", "8192",
+                "--cpus", "0,2-3", "--idle-timeout-ms", "500", "--max-inflight", "256", "--max-connections", "8",
+                "--handshake-timeout-ms", "900", "/p/a.so:1", "/p/b.jar:0x2");
         assertThat(a.workerId()).isEqualTo(-1L);
         assertThat(a.gid()).isEqualTo(12);
         assertThat(a.listen()).isEqualTo(ServiceAddress.tcp("10.0.0.1", 0));
-        assertThat(a.logDir()).isEqualTo(Path.of("/tmp/l"));
+        assertThat(a.listenFd()).isEqualTo(-1);
+        assertThat(a.daemonFd()).isZero();
+        assertThat(a.maxInflight()).isEqualTo(256);
+        assertThat(a.maxConnections()).isEqualTo(8);
+        assertThat(a.handshakeTimeoutMs()).isEqualTo(900);
         assertThat(a.logLevel()).isEqualTo(60);
         assertThat(a.sdkLogLevel()).isEqualTo(30);
         assertThat(a.maxMessageSize()).isEqualTo(8192);
@@ -50,12 +55,32 @@ class WorkerArgumentsTest {
         assertThat(a.maxMessageSize()).isEqualTo(4096);
         assertThat(a.cpus().isEmpty()).isTrue();
         assertThat(a.idleTimeoutMs()).isEqualTo(30_000);
+        assertThat(a.maxInflight()).isEqualTo(WorkerArguments.DEFAULT_MAX_INFLIGHT);
+        assertThat(a.maxConnections()).isEqualTo(WorkerArguments.DEFAULT_MAX_CONNECTIONS);
+        assertThat(a.handshakeTimeoutMs()).isEqualTo(WorkerArguments.DEFAULT_HANDSHAKE_TIMEOUT_MS);
         assertThat(a.plugins()).isEmpty();
     }
 
     @Test
+    void theLauncherHandsOverTheListeningSocketAndTheDaemonsPipe() {
+        WorkerArguments a = WorkerArguments.parse("--worker-id", "3", "--listen-fd", "0", "--daemon-fd", "3");
+        assertThat(a.listen()).isNull();
+        assertThat(a.listenFd()).isZero();
+        assertThat(a.daemonFd()).isEqualTo(3);
+        assertThatThrownBy(() -> WorkerArguments.parse("--worker-id", "3", "--listen-fd", "4"))
+                .hasMessage("option --listen-fd 4: only 0 (a listening socket inherited as stdin) is supported");
+        assertThatThrownBy(() -> WorkerArguments.parse("--worker-id", "3", "--listen-fd", "0", "--listen", "unix:/a"))
+                .hasMessage("options --listen and --listen-fd exclude each other");
+        assertThatThrownBy(() -> WorkerArguments.parse("--worker-id", "3")).hasMessage("option --listen (or --listen-fd) is missing");
+        assertThatThrownBy(() -> WorkerArguments.parse("--worker-id", "3", "--listen-fd", "0", "--daemon-fd", "-1"))
+                .hasMessage("option --daemon-fd '-1' is not a file descriptor number");
+        assertThatThrownBy(() -> WorkerArguments.parse("--worker-id", "3", "--listen-fd", "0", "--max-inflight", "0"))
+                .hasMessage("option --max-inflight 0 is not positive");
+    }
+
+    @Test
     void refusesBadArgumentsWithOneLineNamingThem() {
-        assertThatThrownBy(() -> WorkerArguments.parse("--listen", "unix:/a", "--log-dir", "/l"))
+        assertThatThrownBy(() -> WorkerArguments.parse("--listen", "unix:/a"))
                 .hasMessage("option --worker-id is missing");
         assertThatThrownBy(() -> parse(List.of("--frobnicate", "1"))).hasMessage("unknown option --frobnicate");
         assertThatThrownBy(() -> parse(List.of("--gid"))).hasMessage("option --gid needs a value");
@@ -83,7 +108,7 @@ class WorkerArgumentsTest {
             plugins.add(new PluginSpec(Path.of("/plugins/p" + i + (i % 2 == 0 ? ".so" : ".jar")), 1L << (pluginCount - i)));
         }
         WorkerArguments arguments = new WorkerArguments(workerId, gid, ServiceAddress.parse("unix:/run/urom/worker.sock"), -1, 3,
-                Path.of("/var/log/urom"), 70, 10, maxMessageSize, cpuSet, 1234, 256, 8, 900, plugins);
+                70, 10, maxMessageSize, cpuSet, 1234, 256, 8, 900, plugins);
         assertThat(WorkerArguments.parse(arguments.toArgs().toArray(String[]::new))).isEqualTo(arguments);
     }
 }

@@ -45,7 +45,7 @@ class WorkerDomainMessagesTest {
     @Test
     void answersAddressesAndInstallsOrRefusesDomainTables() throws Exception {
         Path echo = WorkerFixtures.echo(dir.resolve("plugins"), "echo.so");
-        worker = WorkerProcess.start(WorkerProcess.args(ServiceAddress.unix(dir.resolve("run").resolve("w.sock")), dir.resolve("log"), 4096,
+        worker = WorkerProcess.start(dir.resolve("log"), WorkerProcess.args(ServiceAddress.unix(dir.resolve("run").resolve("w.sock")), 4096,
                 List.of(echo + ":" + ECHO_ID)));
         Connected host = worker.connect();
 

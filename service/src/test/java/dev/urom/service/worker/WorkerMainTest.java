@@ -66,11 +66,11 @@ class WorkerMainTest {
     private WorkerProcess startEcho(String... extra) throws IOException {
         List<String> args = new ArrayList<>(List.of(extra));
         args.add(echo + ":" + ECHO_ID);
-        return start(WorkerProcess.args(socket(), dir.resolve("log"), MAX_MSG, args));
+        return start(WorkerProcess.args(socket(), MAX_MSG, args));
     }
 
     private WorkerProcess start(List<String> args) throws IOException {
-        return track(WorkerProcess.start(args));
+        return track(WorkerProcess.start(dir.resolve("log"), args));
     }
 
     private WorkerProcess track(WorkerProcess worker) {
@@ -104,7 +104,7 @@ class WorkerMainTest {
 
     @Test
     void listensOnTcpPortZeroAndReportsTheRealPort() throws Exception {
-        WorkerProcess worker = track(WorkerProcess.start(null, List.of(), WorkerProcess.args(ServiceAddress.tcp("127.0.0.1", 0), dir.resolve("log"),
+        WorkerProcess worker = track(WorkerProcess.start(dir.resolve("log"), List.of(), WorkerProcess.args(ServiceAddress.tcp("127.0.0.1", 0),
                 MAX_MSG, List.of(echo + ":" + ECHO_ID)), WorkerProcess.KEY_ACCESS));
         ServiceAddress address = worker.readyAddress();
         assertThat(address.isUnix()).isFalse();
@@ -249,7 +249,7 @@ class WorkerMainTest {
         worker.readyAddress();
         assertThat(worker.awaitExit()).isZero();
         assertThat(socket().unixPath()).doesNotExist();
-        String log = Files.readString(dir.resolve("log").resolve("urom_worker_" + worker.process.pid() + "_dev.log"));
+        String log = worker.log();
         assertThat(log).contains("no host connected within 300 ms");
     }
 
@@ -261,14 +261,14 @@ class WorkerMainTest {
         worker.process.getOutputStream().close();
         assertThat(worker.awaitExit()).isEqualTo(WorkerMain.EXIT_FAILED);
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(10_000);
-        String log = Files.readString(dir.resolve("log").resolve("urom_worker_" + worker.process.pid() + "_dev.log"));
+        String log = worker.log();
         assertThat(log).contains("the daemon is gone");
     }
 
     @Test
     void aPluginThatFailsToOpenFailsTheStart() throws Exception {
         Path refusing = WorkerFixtures.failingOpen(dir);
-        WorkerProcess worker = start(WorkerProcess.args(socket(), dir.resolve("log"), MAX_MSG,
+        WorkerProcess worker = start(WorkerProcess.args(socket(), MAX_MSG,
                 List.of(echo + ":" + ECHO_ID, refusing + ":0x8")));
         assertThat(worker.replyLine).startsWith("FAILED NOT_PERMITTED plugin 'refusing' (" + refusing + ":8): open failed");
         assertThat(worker.awaitExit()).isEqualTo(1);
@@ -278,14 +278,14 @@ class WorkerMainTest {
     @Test
     void aMissingPluginFileFailsTheStart() throws Exception {
         Path missing = dir.resolve("missing.so");
-        WorkerProcess worker = start(WorkerProcess.args(socket(), dir.resolve("log"), MAX_MSG, List.of(missing + ":0x8")));
+        WorkerProcess worker = start(WorkerProcess.args(socket(), MAX_MSG, List.of(missing + ":0x8")));
         assertThat(worker.replyLine).startsWith("FAILED ").contains("plugin 'missing' (" + missing + ":8)");
         assertThat(worker.awaitExit()).isEqualTo(1);
     }
 
     @Test
     void badArgumentsAreAnsweredInvalidValueWithExitStatus2() throws Exception {
-        WorkerProcess worker = start(List.of("--worker-id", "7", "--listen", "nowhere", "--log-dir", dir.toString()));
+        WorkerProcess worker = start(List.of("--worker-id", "7", "--listen", "nowhere"));
         assertThat(worker.replyLine).isEqualTo("FAILED INVALID_VALUE option --listen: service address 'nowhere' is invalid: "
                 + "it starts with neither 'unix:' nor 'tcp:'");
         assertThat(worker.awaitExit()).isEqualTo(2);
@@ -317,9 +317,9 @@ class WorkerMainTest {
     }
 
     @Test
-    void aNativePluginsLogMessagesGoToTheWorkersLogFileNamedByItsPid() throws Exception {
+    void aNativePluginsLogMessagesGoToTheWorkersLog() throws Exception {
         Path logging = WorkerFixtures.logging(dir);
-        WorkerProcess worker = start(WorkerProcess.args(socket(), dir.resolve("log"), MAX_MSG, List.of(logging + ":0x2")));
+        WorkerProcess worker = start(WorkerProcess.args(socket(), MAX_MSG, List.of(logging + ":0x2")));
         Connected host = worker.connect();
         host.channel().send(0, new Command(0x2, 1, bytes("log me")));
         assertThat(receiveNotify(host.channel()).status()).isEqualTo(UromStatus.SUCCESS);
@@ -327,10 +327,7 @@ class WorkerMainTest {
         assertThat(host.channel().receive().message()).isEqualTo(new StopOk());
         assertThat(worker.awaitExit()).isZero();
 
-        Path log = dir.resolve("log").resolve("urom_worker_" + worker.process.pid() + "_dev.log");
-        assertThat(log).exists();
-        String text = Files.readString(log);
-        assertThat(text)
+        assertThat(worker.log())
                 .contains("TEST::WORKER::LOGGING - logging plugin opened, worker 42")
                 .contains("TEST::WORKER::LOGGING - logging plugin got a command batch")
                 .contains("worker 7: host connection 1 opened")
@@ -341,8 +338,8 @@ class WorkerMainTest {
     void aNativePluginThatCrashesInACommandKillsTheWorkerBySignal() throws Exception {
         Path crashing = WorkerFixtures.crashing(dir);
         Path crashLog = dir.resolve("crash.log");
-        WorkerProcess worker = WorkerProcess.start(dir, List.of("-XX:ErrorFile=" + crashLog),
-                WorkerProcess.args(socket(), dir.resolve("log"), MAX_MSG, List.of(crashing + ":0x2")));
+        WorkerProcess worker = WorkerProcess.start(dir.resolve("log"), List.of("-XX:ErrorFile=" + crashLog),
+                WorkerProcess.args(socket(), MAX_MSG, List.of(crashing + ":0x2")), WorkerProcess.ACCESS);
         workers.add(worker);
         Connected host = worker.connect();
         host.channel().send(0, new Command(0x2, 1, bytes("boom")));
@@ -355,7 +352,7 @@ class WorkerMainTest {
     @Test
     void servesAJavaPluginJarNextToANativePlugin() throws Exception {
         Path jar = WorkerFixtures.javaPluginJar(dir.resolve("java_echo.jar"), "java_echo", "3", EchoJavaPlugin.class);
-        WorkerProcess worker = start(WorkerProcess.args(socket(), dir.resolve("log"), MAX_MSG,
+        WorkerProcess worker = start(WorkerProcess.args(socket(), MAX_MSG,
                 List.of(echo + ":" + ECHO_ID, jar + ":0x10")));
         Connected host = worker.connect();
         host.channel().send(0, new Command(0x10, 1, bytes("abc")));
@@ -363,7 +360,7 @@ class WorkerMainTest {
         // answers of different plugins come in the order the worker's progress visits the plugins
         assertThat(List.of(receiveNotify(host.channel()), receiveNotify(host.channel()))).containsExactlyInAnyOrder(
                 new Notify(0x10, 1, UromStatus.SUCCESS, bytes("cba")), new Notify(ECHO_ID, 2, UromStatus.SUCCESS, bytes("abc")));
-        String log = Files.readString(dir.resolve("log").resolve("urom_worker_" + worker.process.pid() + "_dev.log"));
+        String log = worker.log();
         assertThat(log).contains("test.java.echo - java echo plugin opened");
     }
 

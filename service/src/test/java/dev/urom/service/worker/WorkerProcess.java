@@ -18,11 +18,11 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -42,12 +42,15 @@ final class WorkerProcess {
     final Process process;
     final String replyLine;
     final WorkerAccess access;
+    /** Where the worker's stderr, and so its log, goes. */
+    final Path logFile;
     final List<FrameChannel> channels = new ArrayList<>();
 
-    private WorkerProcess(Process process, String replyLine, WorkerAccess access) {
+    private WorkerProcess(Process process, String replyLine, WorkerAccess access, Path logFile) {
         this.process = process;
         this.replyLine = replyLine;
         this.access = access;
+        this.logFile = logFile;
     }
 
     /** The seal a worker with {@link #ACCESS} gives the address {@code address} of plugin {@code pluginId}. */
@@ -55,31 +58,38 @@ final class WorkerProcess {
         return Proofs.seal(ACCESS.sealKey(), pluginId, address);
     }
 
-    /** The usual arguments for worker 7 listening on {@code listen}, logging into {@code logDir}, plus {@code extra}. */
-    static List<String> args(ServiceAddress listen, Path logDir, int maxMessageSize, List<String> extra) {
+    /** The usual arguments for worker 7 listening on {@code listen}, plus {@code extra}. */
+    static List<String> args(ServiceAddress listen, int maxMessageSize, List<String> extra) {
         List<String> args = new ArrayList<>(List.of(
-                "--worker-id", "7", "--gid", "3", "--listen", listen.toString(), "--log-dir", logDir.toString(),
+                "--worker-id", "7", "--gid", "3", "--listen", listen.toString(),
                 "--log-level", "60", "--sdk-log-level", "40", "--max-msg-size", Integer.toString(maxMessageSize)));
         args.addAll(extra);
         return args;
     }
 
-    /** Starts a worker in working directory {@code workDir} (where a JVM crash would leave a core file). */
-    static WorkerProcess start(Path workDir, List<String> jvmOptions, List<String> args) throws IOException {
-        return start(workDir, jvmOptions, args, ACCESS);
+    /** Starts a worker, its stderr (its log) into a new file in {@code logDir}. */
+    static WorkerProcess start(Path logDir, List<String> args) throws IOException {
+        return start(logDir, List.of(), args, ACCESS);
     }
 
-    /** Starts a worker that the daemon's first line tells it is {@code access}. */
-    static WorkerProcess start(Path workDir, List<String> jvmOptions, List<String> args, WorkerAccess access) throws IOException {
-        Process process = ChildJvm.start(WorkerMain.class, jvmOptions, args, Map.of(), workDir);
+    /**
+     * Starts a worker with {@code jvmOptions}, its stderr into a new file in {@code logDir}, that the
+     * daemon's first line tells it is {@code access}.
+     */
+    static WorkerProcess start(Path logDir, List<String> jvmOptions, List<String> args, WorkerAccess access) throws IOException {
+        Files.createDirectories(logDir);
+        Path logFile = Files.createTempFile(logDir, "worker-", ".log");
+        ProcessBuilder builder = new ProcessBuilder(ChildJvm.command(WorkerMain.class, jvmOptions, args)).redirectError(logFile.toFile());
+        Process process = builder.start();
         process.getOutputStream().write((access.line() + "\n").getBytes(StandardCharsets.US_ASCII));
         process.getOutputStream().flush();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        return new WorkerProcess(process, out.readLine(), access);
+        return new WorkerProcess(process, out.readLine(), access, logFile);
     }
 
-    static WorkerProcess start(List<String> args) throws IOException {
-        return start(null, List.of(), args);
+    /** What the worker has written to its stderr: its log. */
+    String log() throws IOException {
+        return Files.readString(logFile);
     }
 
     /** The address of {@code READY <address>}; fails the test on any other reply. */
