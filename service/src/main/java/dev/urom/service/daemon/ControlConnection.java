@@ -10,6 +10,8 @@ import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.ServerHandshake;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.framework.wire.WireException;
+import dev.urom.service.logging.LogText;
+import dev.urom.service.logging.RateLimitedLog;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import java.io.EOFException;
@@ -36,6 +38,8 @@ import org.apache.logging.log4j.Logger;
  */
 final class ControlConnection implements Runnable, AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(ControlConnection.class);
+    /** What hosts cause at will is logged at most this often: 20 lines of a kind per 10 s. */
+    private static final RateLimitedLog REFUSALS = new RateLimitedLog(LOG, 20, Duration.ofSeconds(10));
 
     private final FrameChannel channel;
     private final String peer;
@@ -69,7 +73,7 @@ final class ControlConnection implements Runnable, AutoCloseable {
             if (!limits.tryAcquire(principal)) {
                 String message = principal + " already has its maximum of " + limits.perPrincipal()
                         + " connections (--max-connections-per-principal)";
-                LOG.warn("{} refused: {}", peer, message);
+                REFUSALS.warn("connections over the per-principal cap", "{} refused: {}", peer, message);
                 channel.send(0, new Message.ErrorReply(UromStatus.FULL, message));
                 return;
             }
@@ -85,12 +89,12 @@ final class ControlConnection implements Runnable, AutoCloseable {
         } catch (EOFException e) {
             LOG.debug("{} closed", peer);
         } catch (WireException e) {
-            LOG.warn("{} closed by the daemon: {}", peer, e.getMessage());
+            REFUSALS.warn("unreadable frames", "{} closed by the daemon: {}", peer, LogText.cut(e.getMessage()));
         } catch (UromException e) {
-            LOG.warn("{} refused at the handshake: {} {}", peer, e.status(), e.getMessage());
+            REFUSALS.warn("refused handshakes", "{} refused at the handshake: {} {}", peer, e.status(), LogText.cut(e.getMessage()));
         } catch (IOException e) {
             if (!closing) {
-                LOG.warn("{} failed: {}", peer, e.getMessage());
+                REFUSALS.warn("failed connections", "{} failed: {}", peer, LogText.cut(e.getMessage()));
             }
         } catch (RuntimeException e) {
             LOG.error("{} failed", peer, e);

@@ -12,7 +12,9 @@ import dev.urom.framework.wire.Message.WorkersInGroupReply;
 import dev.urom.framework.wire.Message.WorkersInGroupRequest;
 import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.ServicePlugin;
+import dev.urom.service.logging.RateLimitedLog;
 import dev.urom.spi.UromStatus;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.apache.logging.log4j.LogManager;
@@ -27,6 +29,7 @@ import org.apache.logging.log4j.Logger;
  */
 final class ControlRequests {
     private static final Logger LOG = LogManager.getLogger(ControlRequests.class);
+    private static final RateLimitedLog REFUSALS = new RateLimitedLog(LOG, 20, Duration.ofSeconds(10));
 
     private final String pluginPath;
     private final PluginDiscovery discovery;
@@ -53,7 +56,7 @@ final class ControlRequests {
                 return new WorkersInGroupReply(supervisor.workersInGroup(group.gid(), session.principal()));
             }
             String message = request.messageType() + " is not a request the daemon serves";
-            LOG.warn("{} refused from {}: {}", request.messageType(), session.peer(), message);
+            REFUSALS.warn("requests the daemon does not serve", "{} refused from {}: {}", request.messageType(), session.peer(), message);
             return new ErrorReply(UromStatus.NOT_SUPPORTED, message);
         } catch (RuntimeException e) {
             LOG.error("{} from {} failed", request.messageType(), session.peer(), e);

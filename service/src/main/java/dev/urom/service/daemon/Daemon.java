@@ -390,7 +390,7 @@ public final class Daemon implements AutoCloseable {
     /** Refuses a connection over {@code --max-connections}: ERROR FULL as far as the socket takes it, then closed. */
     private void refuseFull(FrameChannel channel, String peer) {
         String message = "the daemon has its maximum of " + config.security().maxConnections() + " connections (--max-connections)";
-        LOG.warn("{} refused: {}", peer, message);
+        acceptTransitions.warn("connections over --max-connections", "{} refused: {}", peer, message);
         try {
             channel.socket().configureBlocking(false);
             channel.socket().write(FrameCodec.encode(0, new Message.ErrorReply(UromStatus.FULL, message)));

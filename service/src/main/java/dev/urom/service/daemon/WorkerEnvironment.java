@@ -2,6 +2,7 @@ package dev.urom.service.daemon;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.service.logging.LogText;
 import dev.urom.spi.UromStatus;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -111,16 +112,16 @@ final class WorkerEnvironment {
     private static Optional<Refusal> checkForm(String item) {
         int equals = item.indexOf('=');
         if (equals < 0) {
-            return refuse(UromStatus.INVALID_VALUE, "env item '" + shown(item) + "' is not NAME=value");
+            return refuse(UromStatus.INVALID_VALUE, "env item '" + LogText.cut(item) + "' is not NAME=value");
         }
         String name = item.substring(0, equals);
         if (!NAME.matcher(name).matches() || name.length() > MAX_NAME_CHARS) {
-            return refuse(UromStatus.INVALID_VALUE, "env item '" + shown(item) + "' has an invalid name '" + shown(name)
+            return refuse(UromStatus.INVALID_VALUE, "env item '" + LogText.cut(item) + "' has an invalid name '" + LogText.cut(name)
                     + "' (letters, digits and _, not starting with a digit, at most " + MAX_NAME_CHARS + ")");
         }
         String value = item.substring(equals + 1);
         if (value.codePoints().anyMatch(c -> Character.isWhitespace(c) || Character.isSpaceChar(c) || c == 0)) {
-            return refuse(UromStatus.INVALID_VALUE, "env item '" + shown(item) + "' holds white space or a NUL");
+            return refuse(UromStatus.INVALID_VALUE, "env item '" + LogText.cut(item) + "' holds white space or a NUL");
         }
         int bytes = value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
         if (bytes > MAX_VALUE_BYTES) {
@@ -150,12 +151,6 @@ final class WorkerEnvironment {
         }
         env.putAll(fixed);
         return env;
-    }
-
-    /** Host text as a refusal shows it: control characters escaped, at most 64 characters. */
-    private static String shown(String text) {
-        String escaped = text.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t").replace("\0", "\\0");
-        return escaped.length() > 64 ? escaped.substring(0, 64) + "..." : escaped;
     }
 
     private static Optional<Refusal> refuse(UromStatus status, String message) {

@@ -10,6 +10,8 @@ import dev.urom.framework.wire.Protocol;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.framework.worker.PluginSpec;
 import dev.urom.service.access.WorkerAccess;
+import dev.urom.service.logging.LogText;
+import dev.urom.service.logging.RateLimitedLog;
 import dev.urom.service.metrics.WorkerStatsBook;
 import dev.urom.spi.UromStatus;
 import java.io.ByteArrayOutputStream;
@@ -63,6 +65,8 @@ import org.apache.logging.log4j.Logger;
  */
 final class WorkerSupervisor implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(WorkerSupervisor.class);
+    /** Refused starts are the hosts' doing: 20 lines per 10 s at most. */
+    private static final RateLimitedLog REFUSALS = new RateLimitedLog(LOG, 20, Duration.ofSeconds(10));
     private static final int STATUS_LINE_MAX_BYTES = 4096;
     private static final long EXIT_GRACE_SECONDS = 10;
     private static final long STDIN_GRACE_MILLIS = 3000;
@@ -546,7 +550,7 @@ final class WorkerSupervisor implements AutoCloseable {
     /** Counts, logs and answers a WORKER_START refused for {@code refusal}. */
     WorkerStartReply refused(WorkerStartRequest request, Refusal refusal, String peer) {
         metrics.workerStart(DaemonMetrics.OUTCOME_REFUSED, refusal.status());
-        LOG.warn("WORKER_START from {} refused: {} {}", peer, refusal.status(), refusal.message());
+        REFUSALS.warn("refused WORKER_START", "WORKER_START from {} refused: {} {}", peer, refusal.status(), LogText.cut(refusal.message()));
         return new WorkerStartReply(refusal.status(), request.workerId(), request.gid(), request.pluginMask(), "", refusal.message());
     }
 

@@ -25,6 +25,8 @@ import dev.urom.framework.wire.ServerHandshake;
 import dev.urom.framework.wire.WireException;
 import dev.urom.framework.worker.WorkerHost;
 import dev.urom.service.access.WorkerAdmission;
+import dev.urom.service.logging.LogText;
+import dev.urom.service.logging.RateLimitedLog;
 import dev.urom.service.metrics.WorkerStats;
 import dev.urom.service.metrics.WorkerStatsSnapshot;
 import dev.urom.spi.PluginIface;
@@ -42,6 +44,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -101,6 +104,8 @@ final class DataPlane implements AutoCloseable {
     }
 
     private static final Logger LOG = LogManager.getLogger(DataPlane.class);
+    /** Refused connections are the hosts' doing: 20 lines of a kind per 10 s at most. */
+    private static final RateLimitedLog REFUSALS = new RateLimitedLog(LOG, 20, Duration.ofSeconds(10));
     /** Output waiting for a connection above which the worker stops reading it (at least two frames). */
     static final int OUTPUT_PAUSE_BYTES = 1 << 20;
     private static final long ACCEPT_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -316,7 +321,7 @@ final class DataPlane implements AutoCloseable {
     private void refuseOverLimit(SocketChannel channel) {
         stats.connectionRefused();
         String reason = "worker " + Long.toUnsignedString(workerId) + " has its maximum of " + limits.maxConnections() + " host connections";
-        LOG.warn("worker {}: host connection refused: {}", workerId, reason);
+        REFUSALS.warn("connections over the limit", "worker {}: host connection refused: {}", workerId, reason);
         try {
             channel.configureBlocking(false);
             channel.write(FrameCodec.encode(0, new ErrorReply(UromStatus.FULL, reason)));
@@ -458,14 +463,14 @@ final class DataPlane implements AutoCloseable {
     private DomainSetReply install(DomainSet set) {
         Optional<String> unsealed = unsealed(set);
         if (unsealed.isPresent()) {
-            LOG.warn("worker {}: domain table refused: {}", workerId, unsealed.get());
+            REFUSALS.warn("refused domain tables", "worker {}: domain table refused: {}", workerId, unsealed.get());
             return new DomainSetReply(UromStatus.NOT_PERMITTED, unsealed.get());
         }
         DomainTable table;
         try {
             table = DomainTable.of(set.ownDomainId(), set.peers());
         } catch (IllegalArgumentException e) {
-            LOG.warn("worker {}: domain table refused: {}", workerId, e.getMessage());
+            REFUSALS.warn("refused domain tables", "worker {}: domain table refused: {}", workerId, e.getMessage());
             return new DomainSetReply(UromStatus.INVALID_VALUE, e.getMessage());
         }
         domain.install(table);
@@ -492,7 +497,7 @@ final class DataPlane implements AutoCloseable {
     /** Logs the refusal, sends ERROR as far as the socket takes it, and closes the connection. */
     private void refuse(HostConnection connection, UromStatus status, String reason) {
         stats.connectionRefused();
-        LOG.warn("worker {}: host connection {} closed: {}", workerId, connection.id(), reason);
+        REFUSALS.warn("refused connections", "worker {}: host connection {} closed: {}", workerId, connection.id(), LogText.cut(reason));
         try {
             connection.send(FrameCodec.encode(0, new ErrorReply(status, reason)));
             closeOrDrop(connection, reason);
