@@ -38,8 +38,6 @@ import org.apache.logging.log4j.Logger;
  */
 final class ControlConnection implements Runnable, AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(ControlConnection.class);
-    /** What hosts cause at will is logged at most this often: 20 lines of a kind per 10 s. */
-    private static final RateLimitedLog REFUSALS = new RateLimitedLog(LOG, 20, Duration.ofSeconds(10));
 
     private final FrameChannel channel;
     private final String peer;
@@ -48,11 +46,13 @@ final class ControlConnection implements Runnable, AutoCloseable {
     private final ControlAdmission admission;
     private final ConnectionLimits limits;
     private final ControlRequests requests;
+    private final RateLimitedLog refusals;
     private final Consumer<ControlConnection> onEnd;
     private volatile boolean closing;
 
+    /** @param refusals the daemon's log of what hosts cause at will (rate-limited) */
     ControlConnection(FrameChannel channel, String peer, int maxMessageSize, Duration handshakeTimeout, ControlAdmission admission,
-            ConnectionLimits limits, ControlRequests requests, Consumer<ControlConnection> onEnd) {
+            ConnectionLimits limits, ControlRequests requests, RateLimitedLog refusals, Consumer<ControlConnection> onEnd) {
         this.channel = channel;
         this.peer = peer;
         this.maxMessageSize = maxMessageSize;
@@ -60,6 +60,7 @@ final class ControlConnection implements Runnable, AutoCloseable {
         this.admission = admission;
         this.limits = limits;
         this.requests = requests;
+        this.refusals = refusals;
         this.onEnd = onEnd;
     }
 
@@ -73,7 +74,7 @@ final class ControlConnection implements Runnable, AutoCloseable {
             if (!limits.tryAcquire(principal)) {
                 String message = principal + " already has its maximum of " + limits.perPrincipal()
                         + " connections (--max-connections-per-principal)";
-                REFUSALS.warn("connections over the per-principal cap", "{} refused: {}", peer, message);
+                refusals.warn("connections over the per-principal cap", "{} refused: {}", peer, message);
                 channel.send(0, new Message.ErrorReply(UromStatus.FULL, message));
                 return;
             }
@@ -89,12 +90,12 @@ final class ControlConnection implements Runnable, AutoCloseable {
         } catch (EOFException e) {
             LOG.debug("{} closed", peer);
         } catch (WireException e) {
-            REFUSALS.warn("unreadable frames", "{} closed by the daemon: {}", peer, LogText.cut(e.getMessage()));
+            refusals.warn("unreadable frames", "{} closed by the daemon: {}", peer, LogText.cut(e.getMessage()));
         } catch (UromException e) {
-            REFUSALS.warn("refused handshakes", "{} refused at the handshake: {} {}", peer, e.status(), LogText.cut(e.getMessage()));
+            refusals.warn("refused handshakes", "{} refused at the handshake: {} {}", peer, e.status(), LogText.cut(e.getMessage()));
         } catch (IOException e) {
             if (!closing) {
-                REFUSALS.warn("failed connections", "{} failed: {}", peer, LogText.cut(e.getMessage()));
+                refusals.warn("failed connections", "{} failed: {}", peer, LogText.cut(e.getMessage()));
             }
         } catch (RuntimeException e) {
             LOG.error("{} failed", peer, e);

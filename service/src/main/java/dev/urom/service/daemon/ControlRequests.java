@@ -29,7 +29,7 @@ import org.apache.logging.log4j.Logger;
  */
 final class ControlRequests {
     private static final Logger LOG = LogManager.getLogger(ControlRequests.class);
-    private static final RateLimitedLog REFUSALS = new RateLimitedLog(LOG, 20, Duration.ofSeconds(10));
+    private final RateLimitedLog refusals = new RateLimitedLog(LOG, 20, Duration.ofSeconds(10));
 
     private final String pluginPath;
     private final PluginDiscovery discovery;
@@ -56,7 +56,7 @@ final class ControlRequests {
                 return new WorkersInGroupReply(supervisor.workersInGroup(group.gid(), session.principal()));
             }
             String message = request.messageType() + " is not a request the daemon serves";
-            REFUSALS.warn("requests the daemon does not serve", "{} refused from {}: {}", request.messageType(), session.peer(), message);
+            refusals.warn("requests the daemon does not serve", "{} refused from {}: {}", request.messageType(), session.peer(), message);
             return new ErrorReply(UromStatus.NOT_SUPPORTED, message);
         } catch (RuntimeException e) {
             LOG.error("{} from {} failed", request.messageType(), session.peer(), e);

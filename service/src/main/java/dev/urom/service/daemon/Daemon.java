@@ -92,6 +92,8 @@ public final class Daemon implements AutoCloseable {
     private final Object closeLock = new Object();
     private volatile boolean closing;
     private final RateLimitedLog acceptTransitions = new RateLimitedLog(LOG, ACCEPT_TRANSITIONS_PER_MINUTE, Duration.ofMinutes(1));
+    /** What hosts cause at will (refused connections and handshakes): 20 lines of a kind per 10 s at most. */
+    private final RateLimitedLog hostRefusals = new RateLimitedLog(LOG, 20, Duration.ofSeconds(10));
     /** Why the last accept failed; null while accepting works. */
     private volatile String acceptFailure;
 
@@ -372,7 +374,7 @@ public final class Daemon implements AutoCloseable {
                 continue;
             }
             ControlConnection connection = new ControlConnection(channel, peer, config.maxMessageSize(), config.security().handshakeTimeout(),
-                    admission, connectionLimits, requests, connections::remove);
+                    admission, connectionLimits, requests, hostRefusals, connections::remove);
             connections.add(connection);
             try {
                 connectionThreads.execute(connection);
@@ -390,7 +392,7 @@ public final class Daemon implements AutoCloseable {
     /** Refuses a connection over {@code --max-connections}: ERROR FULL as far as the socket takes it, then closed. */
     private void refuseFull(FrameChannel channel, String peer) {
         String message = "the daemon has its maximum of " + config.security().maxConnections() + " connections (--max-connections)";
-        acceptTransitions.warn("connections over --max-connections", "{} refused: {}", peer, message);
+        hostRefusals.warn("connections over --max-connections", "{} refused: {}", peer, message);
         try {
             channel.socket().configureBlocking(false);
             channel.socket().write(FrameCodec.encode(0, new Message.ErrorReply(UromStatus.FULL, message)));

@@ -66,7 +66,7 @@ import org.apache.logging.log4j.Logger;
 final class WorkerSupervisor implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(WorkerSupervisor.class);
     /** Refused starts are the hosts' doing: 20 lines per 10 s at most. */
-    private static final RateLimitedLog REFUSALS = new RateLimitedLog(LOG, 20, Duration.ofSeconds(10));
+    private final RateLimitedLog refusals = new RateLimitedLog(LOG, 20, Duration.ofSeconds(10));
     private static final int STATUS_LINE_MAX_BYTES = 4096;
     private static final long EXIT_GRACE_SECONDS = 10;
     private static final long STDIN_GRACE_MILLIS = 3000;
@@ -550,7 +550,7 @@ final class WorkerSupervisor implements AutoCloseable {
     /** Counts, logs and answers a WORKER_START refused for {@code refusal}. */
     WorkerStartReply refused(WorkerStartRequest request, Refusal refusal, String peer) {
         metrics.workerStart(DaemonMetrics.OUTCOME_REFUSED, refusal.status());
-        REFUSALS.warn("refused WORKER_START", "WORKER_START from {} refused: {} {}", peer, refusal.status(), LogText.cut(refusal.message()));
+        refusals.warn("refused WORKER_START", "WORKER_START from {} refused: {} {}", peer, refusal.status(), LogText.cut(refusal.message()));
         return new WorkerStartReply(refusal.status(), request.workerId(), request.gid(), request.pluginMask(), "", refusal.message());
     }
 
