@@ -4,9 +4,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.urom.framework.discovery.DefaultCandidateProber;
 import dev.urom.framework.discovery.DiscoveredPlugin;
 import dev.urom.framework.discovery.PluginDiscovery;
+import dev.urom.framework.discovery.PluginIdRegistry;
+import dev.urom.framework.discovery.PluginScanner;
 import dev.urom.framework.discovery.Rejection;
+import dev.urom.framework.discovery.ScanPolicy;
 import dev.urom.framework.discovery.ScanResult;
 import dev.urom.framework.host.UromService;
 import dev.urom.framework.wire.ServicePlugin;
@@ -19,11 +23,14 @@ import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code urom plugins --scan [--json]}: what a scan of UROM_PLUGIN_PATH in this process finds;
- * {@code urom plugins --service ADDR [--json]}: what a running daemon reports.
+ * {@code urom plugins --scan [--json] [--allow-insecure-plugin-dirs]}: what a scan of
+ * UROM_PLUGIN_PATH in this process finds (with the daemon's default trust rules unless insecure
+ * directories are allowed); {@code urom plugins --service ADDR [--json]}: what a running daemon
+ * reports.
  */
 @Command(name = "plugins", description = "List the plugins that a scan of UROM_PLUGIN_PATH finds (--scan), or that a daemon reports (--service).")
 final class PluginsCommand implements Callable<Integer> {
@@ -43,6 +50,10 @@ final class PluginsCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON document with 'plugins' and 'rejected' arrays.")
     boolean json;
 
+    @Option(names = "--allow-insecure-plugin-dirs",
+            description = "With --scan: probe plugins in directories or files that others than root and this user could write, with a warning, instead of rejecting them (for development).")
+    boolean allowInsecure;
+
     private final Environment environment;
 
     PluginsCommand(Environment environment) {
@@ -53,9 +64,13 @@ final class PluginsCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         if (source.service != null) {
+            if (allowInsecure) {
+                throw new ParameterException(spec.commandLine(), "--allow-insecure-plugin-dirs goes with --scan, not --service");
+            }
             return listFromService(out);
         }
-        ScanResult result = new PluginDiscovery().scan(environment.requirePluginPath());
+        PluginScanner scanner = new PluginScanner(new DefaultCandidateProber(), ScanPolicy.secure().withAllowInsecure(allowInsecure));
+        ScanResult result = new PluginDiscovery(scanner, new PluginIdRegistry()).scan(environment.requirePluginPath());
         if (json) {
             out.println(toJson(result));
         } else {

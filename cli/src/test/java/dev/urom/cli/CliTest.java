@@ -10,10 +10,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,6 +59,55 @@ class CliTest {
         assertThat(json.get("rejected")).hasSize(1);
         assertThat(json.get("rejected").get(0).get("path").asText()).endsWith("not_a_plugin.so");
         assertThat(json.get("rejected").get(0).get("reason").asText()).contains("not_a_plugin.so");
+    }
+
+    @Test
+    void scanRejectsThePluginsOfADirectoryWritableByOthersUnlessInsecureDirectoriesAreAllowed() throws Exception {
+        Files.setAttribute(plugins, "unix:mode", 0777);
+
+        CliRunner.Run secure = run(plugins.toString(), "plugins", "--scan", "--json");
+        CliRunner.Run allowed = run(plugins.toString(), "plugins", "--scan", "--allow-insecure-plugin-dirs");
+
+        assertThat(secure.status()).as(secure.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(secure.out());
+        assertThat(json.get("plugins")).isEmpty();
+        assertThat(json.get("rejected")).hasSize(2).allSatisfy(rejected -> assertThat(rejected.get("reason").asText())
+                .contains(": not probed: " + plugins + " is mode 0777").endsWith("writable by others"));
+        assertThat(allowed.status()).as(allowed.err()).isZero();
+        assertThat(allowed.out()).contains("worker_graph ").contains("worker_graph_java")
+                .contains("warning: " + plugins + " is mode 0777").contains("insecure plugin directories are allowed");
+    }
+
+    @Test
+    void allowingInsecureDirectoriesIsAUsageErrorWithService() {
+        CliRunner.Run result = run(plugins.toString(), "plugins", "--service", "unix:/nonexistent.sock", "--allow-insecure-plugin-dirs");
+
+        assertThat(result.status()).isEqualTo(2);
+        assertThat(result.errLines()).first().isEqualTo("urom plugins: --allow-insecure-plugin-dirs goes with --scan, not --service");
+    }
+
+    @Test
+    void aScanWarningOrRejectionIsPrintedOnceAndNothingGoesToStderr(@TempDir Path output) throws Exception {
+        Path missing = output.resolve("missing");
+        Files.writeString(plugins.resolve("not_a_plugin.so"), "this is text, not ELF\n");
+        ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
+                "-cp", System.getProperty("java.class.path"), "dev.urom.cli.Main", "plugins", "--scan")
+                .redirectOutput(output.resolve("out.txt").toFile()).redirectError(output.resolve("err.txt").toFile());
+        builder.environment().put("UROM_PLUGIN_PATH", missing + ";" + plugins);
+        builder.environment().remove("UROM_LOG_LEVEL");
+        Process process = builder.start();
+        process.getOutputStream().close();
+        boolean ended = process.waitFor(60, TimeUnit.SECONDS);
+        if (!ended) {
+            process.destroyForcibly().waitFor();
+        }
+
+        String out = Files.readString(output.resolve("out.txt"));
+        assertThat(ended).isTrue();
+        assertThat(process.exitValue()).as(out).isZero();
+        assertThat(Files.readString(output.resolve("err.txt"))).isEmpty();
+        assertThat(out.split(Pattern.quote(missing + " does not exist"), -1)).as(out).hasSize(2);
+        assertThat(out.split(Pattern.quote("not_a_plugin.so"), -1)).as(out).hasSize(2);
     }
 
     @Test

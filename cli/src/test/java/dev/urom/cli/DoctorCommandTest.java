@@ -166,6 +166,19 @@ class DoctorCommandTest {
     }
 
     @Test
+    void aPluginDirectoryWritableByOthersFailsBothPluginChecksWithItsMode() throws IOException {
+        Files.setAttribute(plugins, "unix:mode", 0777);
+
+        JsonNode json = doctorJson(plugins.toString());
+
+        assertThat(failedNames(json)).containsExactly("plugin directories", "plugins");
+        assertThat(check(json, "plugin directories").get("detail").asText()).startsWith(plugins + " is mode 0777, owner ")
+                .endsWith(": writable by others");
+        assertThat(check(json, "plugin directories").get("advice").asText()).contains("chmod go-w").doesNotContain("hostPath");
+        assertThat(check(json, "plugins").get("detail").asText()).contains("0 accepted").contains("2 rejected").contains("not probed");
+    }
+
+    @Test
     void anUnsetPluginPathFailsBothPluginChecks() throws IOException {
         JsonNode json = doctorJson(null);
 

@@ -1,14 +1,18 @@
 package dev.urom.cli.doctor;
 
 import dev.urom.framework.discovery.PluginPath;
+import dev.urom.framework.discovery.ScanPolicy;
+import dev.urom.framework.security.PathTrust;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
- * Is {@code UROM_PLUGIN_PATH} set, and is each of its directories present and readable?
- * Stateless.
+ * Is {@code UROM_PLUGIN_PATH} set, and is each of its directories present, readable, and trusted
+ * as the daemon's scan requires ({@link PathTrust#untrusted}: owned by root or this user, and no
+ * one else can write it or a directory above it)? Stateless.
  */
 public final class PluginDirectoriesCheck implements Check {
     static final String NAME = "plugin directories";
@@ -33,6 +37,8 @@ public final class PluginDirectoriesCheck implements Check {
                     "set " + PluginPath.ENVIRONMENT_VARIABLE + " to the plugin directories, separated by ';'");
         }
         List<String> problems = new ArrayList<>();
+        List<String> untrusted = new ArrayList<>();
+        Set<Integer> trustedOwners = ScanPolicy.secure().trustedOwners();
         for (Path directory : directories) {
             if (!Files.exists(directory)) {
                 problems.add(directory + " does not exist");
@@ -40,13 +46,25 @@ public final class PluginDirectoriesCheck implements Check {
                 problems.add(directory + " is not a directory");
             } else if (!Files.isReadable(directory) || !Files.isExecutable(directory)) {
                 problems.add(directory + " is not readable");
+            } else {
+                PathTrust.untrusted(directory, trustedOwners).ifPresent(untrusted::add);
             }
         }
-        if (!problems.isEmpty()) {
-            return CheckResult.failed(NAME, String.join("; ", problems),
-                    "create the directory, make it readable (chmod a+rx), or remove it from " + PluginPath.ENVIRONMENT_VARIABLE
-                            + "; in Kubernetes, check the hostPath volume and mount of each plugin directory");
+        if (!problems.isEmpty() || !untrusted.isEmpty()) {
+            List<String> advice = new ArrayList<>();
+            if (!problems.isEmpty()) {
+                advice.add("create the directory, make it readable (chmod a+rx), or remove it from " + PluginPath.ENVIRONMENT_VARIABLE
+                        + "; in Kubernetes, check the hostPath volume and mount of each plugin directory");
+            }
+            if (!untrusted.isEmpty()) {
+                advice.add("the daemon probes no plugin that others could have written: make each directory named, and those above it,"
+                        + " owned by root or the daemon's user and not writable by group or others (chown root DIR; chmod go-w DIR)");
+            }
+            List<String> all = new ArrayList<>(problems);
+            all.addAll(untrusted);
+            return CheckResult.failed(NAME, String.join("; ", all), String.join("; ", advice));
         }
-        return CheckResult.passed(NAME, directories.size() + " readable: " + String.join(";", directories.stream().map(Path::toString).toList()));
+        return CheckResult.passed(NAME, directories.size() + " readable and trusted: "
+                + String.join(";", directories.stream().map(Path::toString).toList()));
     }
 }

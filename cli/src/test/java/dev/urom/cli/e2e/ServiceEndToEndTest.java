@@ -17,6 +17,7 @@ import dev.urom.framework.wire.ServicePlugin;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
@@ -76,6 +77,11 @@ class ServiceEndToEndTest {
         }
         cleanup.clear();
         ServiceHarness.awaitExit(daemon.workers());
+        // the daemon reaps an exited worker on its own thread (after its last log lines): wait for the table too
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS);
+        while (!service.workersInGroup(Protocol.ALL_GROUPS).isEmpty() && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
         assertThat(service.workersInGroup(Protocol.ALL_GROUPS)).isEmpty();
     }
 
@@ -420,7 +426,7 @@ class ServiceEndToEndTest {
         }
     }
 
-    private String workerAddress(Worker worker) {
+    private String workerAddress(Worker worker) throws IOException {
         return daemon.workerAddress(worker.id());
     }
 

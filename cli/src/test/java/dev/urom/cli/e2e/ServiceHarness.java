@@ -145,8 +145,14 @@ final class ServiceHarness implements AutoCloseable {
     }
 
     /** Where the daemon has worker {@code id} listen (the daemon's run directory beside its socket). */
-    String workerAddress(long id) {
-        return address + ".workers/worker-" + Long.toUnsignedString(id) + ".sock";
+    String workerAddress(long id) throws IOException {
+        Path runDir = Path.of(address.substring("unix:".length()) + ".workers");
+        try (var sockets = Files.newDirectoryStream(runDir, "worker-" + Long.toUnsignedString(id) + "-*.sock")) {
+            List<Path> found = new ArrayList<>();
+            sockets.forEach(found::add);
+            assertThat(found).as("the socket of worker %d in %s", id, runDir).hasSize(1);
+            return "unix:" + found.get(0);
+        }
     }
 
     Path daemonLog() {

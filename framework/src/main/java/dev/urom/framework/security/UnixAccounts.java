@@ -156,7 +156,7 @@ public final class UnixAccounts {
      * user's name, it is the user's primary group, and it lists no member but the user. False
      * when either has no entry or a look-up fails.
      */
-    static boolean isPrivateGroup(int uid, int gid) {
+    public static boolean isPrivateGroup(int uid, int gid) {
         try {
             Optional<PasswdEntry> owner = passwdByUid(uid);
             if (owner.isEmpty() || owner.get().gid() != gid) {

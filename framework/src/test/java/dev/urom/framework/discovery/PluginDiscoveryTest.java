@@ -18,6 +18,7 @@ import dev.urom.framework.javaplugin.JavaPluginLoader;
 import dev.urom.framework.javaplugin.PluginJarBuilder;
 import dev.urom.framework.javaplugin.fixtures.EchoJavaPlugin;
 import dev.urom.framework.javaplugin.fixtures.NotAPlugin;
+import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.spi.PluginIface;
 import dev.urom.spi.PluginInfo;
 import java.io.IOException;
@@ -300,6 +301,33 @@ class PluginDiscoveryTest {
         assertThat(rejectionsAfterSecond).as("the bad file's cached verdict is not a second rejection").isEqualTo(1);
         assertThat(scanner.probeCount()).isEqualTo(7);
         assertThat(scanner.probeRejectionCount()).as("the changed bad file was probed and rejected again").isEqualTo(2);
+    }
+
+    @Test
+    void aPluginInADirectoryWritableByOthersIsNeverLoaded() throws IOException {
+        Path marker = work.resolve("constructor-ran");
+        Path built = NativeFixtures.compilePlugin(work.resolve("build"), "marker.so",
+                "#include <fcntl.h>\n#include <unistd.h>\n"
+                        + "__attribute__((constructor)) static void mark(void) { int fd = open(\"" + marker
+                        + "\", O_CREAT | O_WRONLY, 0644); if (fd >= 0) close(fd); }\n"
+                        + NativeFixtures.minimalPluginSource(1, "marker"));
+        Path open = Files.createDirectory(work.resolve("open"));
+        Path plugin = Files.copy(built, open.resolve("m_marker.so"));
+        Files.setAttribute(open, "unix:mode", 0777);
+
+        ScanResult result = discovery().scan(open.toString());
+        boolean ranWhileOpen = Files.exists(marker);
+        Files.setAttribute(open, "unix:mode", 0755);
+        ScanResult trusted = discovery().scan(open.toString());
+
+        assertThat(result.plugins()).isEmpty();
+        assertThat(result.rejected()).singleElement().satisfies(rejection -> {
+            assertThat(rejection.path()).isEqualTo(plugin);
+            assertThat(rejection.reason()).startsWith(plugin + ": not probed: " + open + " is mode 0777").endsWith("writable by others");
+        });
+        assertThat(ranWhileOpen).as("the constructor of a plugin in a directory writable by others ran").isFalse();
+        assertThat(trusted.plugins()).extracting(DiscoveredPlugin::path).containsExactly(plugin);
+        assertThat(marker).as("the same plugin in a trusted directory is probed (its constructor runs)").exists();
     }
 
     @Test

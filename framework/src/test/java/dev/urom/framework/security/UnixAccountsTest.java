@@ -70,7 +70,7 @@ class UnixAccountsTest {
 
     @Test
     void aNumericUidGidNeedsNoAccount() {
-        int free = uidWithoutAccount();
+        int free = TestAccounts.uidWithoutAccount();
 
         UnixAccount account = UnixAccounts.user(free + ":4321").orElseThrow();
 
@@ -87,8 +87,8 @@ class UnixAccountsTest {
             assertThat(UnixAccounts.user(spec)).as("'%s'", spec).isEmpty();
         }
         assertThat(UnixAccounts.groupId("no-such-group-urom")).isEmpty();
-        assertThat(UnixAccounts.groupName(gidWithoutGroup())).isEmpty();
-        assertThat(UnixAccounts.groupMembers(gidWithoutGroup())).isEmpty();
+        assertThat(UnixAccounts.groupName(TestAccounts.gidWithoutGroup())).isEmpty();
+        assertThat(UnixAccounts.groupMembers(TestAccounts.gidWithoutGroup())).isEmpty();
     }
 
     @Test
@@ -108,9 +108,9 @@ class UnixAccountsTest {
             assertThat(UnixAccounts.groupMembers(gid)).as(line).isEqualTo(members);
         }
         assertThat(UnixAccounts.groupId("0")).isEqualTo(OptionalInt.of(0));
-        assertThat(UnixAccounts.groupId(Integer.toString(gidWithoutGroup()))).isEqualTo(OptionalInt.of(gidWithoutGroup()));
+        assertThat(UnixAccounts.groupId(Integer.toString(TestAccounts.gidWithoutGroup()))).isEqualTo(OptionalInt.of(TestAccounts.gidWithoutGroup()));
         assertThat(UnixAccounts.describeGroup(0)).isEqualTo("root (gid 0)");
-        assertThat(UnixAccounts.describeGroup(gidWithoutGroup())).isEqualTo("gid " + gidWithoutGroup());
+        assertThat(UnixAccounts.describeGroup(TestAccounts.gidWithoutGroup())).isEqualTo("gid " + TestAccounts.gidWithoutGroup());
     }
 
     @Test
@@ -130,7 +130,7 @@ class UnixAccountsTest {
 
     @Test
     void aPrincipalNameIsAPasswdNameOrTheUidOfAnAccountlessUid() {
-        int free = uidWithoutAccount();
+        int free = TestAccounts.uidWithoutAccount();
 
         assertThat(UnixAccounts.uidOfPrincipalName("root")).isEqualTo(OptionalInt.of(0));
         assertThat(UnixAccounts.uidOfPrincipalName("nobody")).isEqualTo(OptionalInt.of(UnixAccounts.user("nobody").orElseThrow().uid()));
@@ -168,23 +168,5 @@ class UnixAccountsTest {
             groups.add(Integer.parseUnsignedInt(gid));
         }
         return groups;
-    }
-
-    private static int uidWithoutAccount() {
-        for (int uid = 4_000_000; uid < 4_001_000; uid++) {
-            if (UnixAccounts.user(uid).isEmpty()) {
-                return uid;
-            }
-        }
-        throw new AssertionError("every uid from 4000000 to 4000999 has an account");
-    }
-
-    private static int gidWithoutGroup() {
-        for (int gid = 4_000_000; gid < 4_001_000; gid++) {
-            if (UnixAccounts.groupName(gid).isEmpty()) {
-                return gid;
-            }
-        }
-        throw new AssertionError("every gid from 4000000 to 4000999 has a group");
     }
 }

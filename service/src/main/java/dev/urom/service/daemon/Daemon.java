@@ -4,8 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import dev.urom.framework.auth.KeyDirectory;
 import dev.urom.framework.auth.Principal;
+import dev.urom.framework.discovery.DefaultCandidateProber;
 import dev.urom.framework.discovery.DiscoveredPlugin;
 import dev.urom.framework.discovery.PluginDiscovery;
+import dev.urom.framework.discovery.PluginIdRegistry;
+import dev.urom.framework.discovery.PluginScanner;
+import dev.urom.framework.discovery.ScanPolicy;
 import dev.urom.framework.discovery.ScanResult;
 import dev.urom.framework.wire.FrameChannel;
 import dev.urom.framework.wire.FrameCodec;
@@ -38,6 +42,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.logging.log4j.Level;
@@ -54,7 +59,7 @@ import org.apache.logging.log4j.Logger;
  * --max-connections-per-principal}). Workers run as {@link WorkerRuntime} says.
  *
  * <p>When it listens on a Unix socket, its workers listen on sockets in a run directory next to
- * it ({@code <socket>.workers/worker-<id>.sock}); on TCP, on the daemon's host with a port of
+ * it ({@code <socket>.workers/worker-<id>-<launch>.sock}); on TCP, on the daemon's host with a port of
  * their choosing. The launcher binds them before the worker drops its privileges.
  *
  * <p>Registers nothing global (no shutdown hook, no logging set-up: see {@link
@@ -122,16 +127,20 @@ public final class Daemon implements AutoCloseable {
      *     a socket, no permission) or the run directory cannot be made
      */
     public static Daemon start(DaemonConfig config) throws IOException {
-        return start(config, new PluginDiscovery());
+        return start(config, (ScanPolicy policy) -> new PluginDiscovery(new PluginScanner(new DefaultCandidateProber(), policy),
+                new PluginIdRegistry()));
     }
 
-    /** {@link #start(DaemonConfig)} with the given discovery (tests look at its id registry). */
-    static Daemon start(DaemonConfig config, PluginDiscovery discovery) throws IOException {
+    /**
+     * {@link #start(DaemonConfig)} with the discovery that {@code discovery} makes for the daemon's
+     * scan policy (tests look at its id registry).
+     */
+    static Daemon start(DaemonConfig config, Function<ScanPolicy, PluginDiscovery> discoveryFor) throws IOException {
         requireNonNull(config, "config is null");
-        requireNonNull(discovery, "discovery is null");
         KeyDirectory keys = keyDirectory(config);
         SocketAccess sockets = SocketAccess.of(config.security().socketGroup());
         WorkerRuntime runtime = WorkerRuntime.start(config.security());
+        PluginDiscovery discovery = requireNonNull(discoveryFor.apply(scanPolicy(config, runtime)), "discovery is null");
         ServerSocketChannel server;
         try {
             if (config.listen().isUnix()) {
@@ -168,6 +177,16 @@ public final class Daemon implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * Which plugin files the daemon probes and offers: those of directories and files that only root
+     * and the daemon's user can change (or any, with a warning, under {@code
+     * --allow-insecure-plugin-dirs}), and that workers of another user can read.
+     */
+    private static ScanPolicy scanPolicy(DaemonConfig config, WorkerRuntime runtime) {
+        ScanPolicy policy = ScanPolicy.secure().withAllowInsecure(config.security().allowInsecurePluginDirs());
+        return runtime.otherUser() ? policy.withReader(runtime.account()) : policy;
     }
 
     /**
@@ -402,10 +421,10 @@ public final class Daemon implements AutoCloseable {
         channel.close();
     }
 
-    /** Where the worker with {@code workerId}, owned by {@code owner}, is to listen: the launcher's options. */
-    private WorkerSupervisor.Listen workerListen(long workerId, Principal owner) {
+    /** Where the worker named {@code name}, owned by {@code owner}, is to listen: the launcher's options. */
+    private WorkerSupervisor.Listen workerListen(String name, Principal owner) {
         if (runDir != null) {
-            Path socket = runDir.resolve("worker-" + Long.toUnsignedString(workerId) + ".sock");
+            Path socket = runDir.resolve(name + ".sock");
             return new WorkerSupervisor.Listen(sockets.workerSocketOptions(socket, owner), socket);
         }
         return new WorkerSupervisor.Listen(List.of("--listen-tcp", address.host()), null);

@@ -37,7 +37,7 @@ import org.apache.logging.log4j.Logger;
  *
  * <p>Files: a fresh work directory ({@code urom-workers-*} under the daemon's temporary directory,
  * owned by the daemon, searchable by the worker's group only when workers run as another user),
- * and in it one private directory per worker ({@code worker-<id>}, owned by the worker's user, mode
+ * and in it one private directory per worker ({@code worker-<id>-<launch>}, owned by the worker's user, mode
  * 0700): its working directory, {@code HOME}, {@code TMPDIR}, Java and JNA temporary directory,
  * crash report and plugin sockets. JNA never unpacks anything in a worker: it loads the
  * distribution's {@code libjnidispatch.so} ({@code jna.boot.library.path}), or, from a build tree,
@@ -211,19 +211,18 @@ final class WorkerRuntime implements AutoCloseable {
         return jnaDirectory;
     }
 
-    /** The private directory of worker {@code id} (see {@link #makeWorkerDirectory}). */
-    Path workerDirectory(long id) {
-        return workRoot.resolve("worker-" + Long.toUnsignedString(id));
+    /** The private directory of the worker named {@code name} (see {@link #makeWorkerDirectory}). */
+    Path workerDirectory(String name) {
+        return workRoot.resolve(name);
     }
 
     /**
-     * Makes worker {@code id}'s private directory afresh: owned by the worker user, mode 0700.
+     * Makes the private directory of the worker named {@code name}: owned by the worker user, mode 0700.
      *
      * @throws IOException when it cannot be made
      */
-    Path makeWorkerDirectory(long id) throws IOException {
-        Path dir = workerDirectory(id);
-        deleteTree(dir);
+    Path makeWorkerDirectory(String name) throws IOException {
+        Path dir = workerDirectory(name);
         Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         if (otherUser) {
             Files.setAttribute(dir, "unix:uid", account.uid(), LinkOption.NOFOLLOW_LINKS);
@@ -232,9 +231,9 @@ final class WorkerRuntime implements AutoCloseable {
         return dir;
     }
 
-    /** Deletes worker {@code id}'s private directory (the worker has ended). */
-    void deleteWorkerDirectory(long id) {
-        deleteTree(workerDirectory(id));
+    /** Deletes the private directory of the worker named {@code name} (it has ended). */
+    void deleteWorkerDirectory(String name) {
+        deleteTree(workerDirectory(name));
     }
 
     /**

@@ -78,7 +78,7 @@ final class WorkerSupervisor implements AutoCloseable {
     private final PluginIdRegistry registry;
     private final WorkerCommandLine commandLine;
     private final WorkerRuntime runtime;
-    private final BiFunction<Long, Principal, Listen> listenOf;
+    private final BiFunction<String, Principal, Listen> listenOf;
     private final DaemonMetrics metrics;
     private final WorkerStatsBook stats;
     private final WorkerSpawner spawner = new WorkerSpawner();
@@ -86,6 +86,7 @@ final class WorkerSupervisor implements AutoCloseable {
     private final Map<Long, Worker> workers = new HashMap<>();
     private final Set<Process> live = new HashSet<>();
     private final byte[] daemonSecret = Proofs.randomSecret(32);
+    private long launches;
     private final WorkerEnvironment environment;
     private boolean closed;
 
@@ -98,11 +99,11 @@ final class WorkerSupervisor implements AutoCloseable {
 
     /**
      * @param runtime who workers run as, and their directories
-     * @param listenOf where the worker with the given id and owner is to listen
+     * @param listenOf where the worker with the given name ({@code worker-<id>-<launch>}) and owner is to listen
      * @param metrics counts starts and exits
      * @param stats where the running workers' counts go
      */
-    WorkerSupervisor(DaemonConfig config, PluginIdRegistry registry, WorkerRuntime runtime, BiFunction<Long, Principal, Listen> listenOf,
+    WorkerSupervisor(DaemonConfig config, PluginIdRegistry registry, WorkerRuntime runtime, BiFunction<String, Principal, Listen> listenOf,
             DaemonMetrics metrics, WorkerStatsBook stats) {
         this.config = config;
         this.registry = registry;
@@ -142,7 +143,7 @@ final class WorkerSupervisor implements AutoCloseable {
                                 + config.maxWorkersPerPrincipal() + " workers (--max-workers-per-principal)"), peer);
                     }
                     WorkerAccess access = WorkerAccess.of(session.principal(), session.key(), daemonSecret);
-                    created = new Worker(id, request.gid(), request.pluginMask(), access);
+                    created = new Worker(id, ++launches, request.gid(), request.pluginMask(), access);
                     workers.put(id, created);
                 } else if (!existing.owner.equals(session.principal())) {
                     return refused(request, new Refusal(UromStatus.NOT_PERMITTED, "worker " + Long.toUnsignedString(id)
@@ -317,11 +318,11 @@ final class WorkerSupervisor implements AutoCloseable {
                 specs.add(new PluginSpec(plugin.path(), plugin.id()));
             }
         }
-        Listen listen = listenOf.apply(worker.id, worker.owner);
+        Listen listen = listenOf.apply(worker.name(), worker.owner);
         worker.socketFile = listen.socketFile();
         Path directory;
         try {
-            directory = runtime.makeWorkerDirectory(worker.id);
+            directory = runtime.makeWorkerDirectory(worker.name());
         } catch (IOException e) {
             lease.close();
             return refused(request, new Refusal(UromStatus.OPERATING_SYSTEM,
@@ -521,7 +522,7 @@ final class WorkerSupervisor implements AutoCloseable {
      * directory (as {@code urom_worker_<pid>_crash.log}) and returns where it is now.
      */
     private Path keepCrashReport(Worker worker, long pid) {
-        Path written = WorkerCommandLine.crashReport(runtime.workerDirectory(worker.id), pid);
+        Path written = WorkerCommandLine.crashReport(runtime.workerDirectory(worker.name()), pid);
         Path kept = WorkerCommandLine.crashReport(config.logDir(), pid);
         try {
             if (Files.isRegularFile(written, LinkOption.NOFOLLOW_LINKS)) {
@@ -537,7 +538,7 @@ final class WorkerSupervisor implements AutoCloseable {
 
     /** Deletes an ended worker's directory and socket file. */
     private void removeFiles(Worker worker) {
-        runtime.deleteWorkerDirectory(worker.id);
+        runtime.deleteWorkerDirectory(worker.name());
         if (worker.socketFile != null) {
             try {
                 Files.deleteIfExists(worker.socketFile);
@@ -612,6 +613,8 @@ final class WorkerSupervisor implements AutoCloseable {
     /** One entry of the table; fields other than {@code settled} are guarded by the supervisor's lock. */
     private static final class Worker {
         final long id;
+        /** Which launch this is: its files are named after it, so a late reap never takes a later worker's of the same id. */
+        final long serial;
         final long gid;
         final long mask;
         final WorkerAccess access;
@@ -627,12 +630,18 @@ final class WorkerSupervisor implements AutoCloseable {
         String address = "";
         WorkerInfo.State state = WorkerInfo.State.STARTING;
 
-        Worker(long id, long gid, long mask, WorkerAccess access) {
+        Worker(long id, long serial, long gid, long mask, WorkerAccess access) {
             this.id = id;
+            this.serial = serial;
             this.gid = gid;
             this.mask = mask;
             this.access = access;
             this.owner = access.owner();
+        }
+
+        /** {@code worker-<id>-<serial>}: the name of its socket and directory. */
+        String name() {
+            return "worker-" + Long.toUnsignedString(id) + "-" + serial;
         }
     }
 }

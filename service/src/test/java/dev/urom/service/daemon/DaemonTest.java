@@ -203,10 +203,10 @@ class DaemonTest {
         assertThat(first.workerId()).isZero();
         assertThat(first.gid()).isEqualTo(5);
         assertThat(first.pluginMask()).isEqualTo(alpha | beta);
-        assertThat(first.workerAddress()).isEqualTo("unix:" + runDir.resolve("worker-0.sock"));
+        assertThat(first.workerAddress()).isEqualTo("unix:" + runDir.resolve("worker-0-1.sock"));
         assertThat(second.status()).isEqualTo(UromStatus.SUCCESS);
         assertThat(second.workerId()).isEqualTo(1);
-        assertThat(second.workerAddress()).isEqualTo("unix:" + runDir.resolve("worker-1.sock"));
+        assertThat(second.workerAddress()).isEqualTo("unix:" + runDir.resolve("worker-1-2.sock"));
 
         List<String> args = Files.readAllLines(argsFile);
         assertThat(String.join(" ", args)).startsWith("--worker-id 0 --gid 5 --listen-fd 0 --daemon-fd 3"
@@ -415,7 +415,7 @@ class DaemonTest {
     @Test
     void aWorkerHoldsALeaseOnItsPluginIdsUntilItExits() throws Exception {
         dev.urom.framework.discovery.PluginDiscovery discovery = new dev.urom.framework.discovery.PluginDiscovery();
-        Daemon daemon = Daemon.start(config(), discovery);
+        Daemon daemon = Daemon.start(config(), policy -> discovery);
         daemons.add(daemon);
         ControlClient client = connect(daemon);
         PluginsReply plugins = (PluginsReply) client.call(new PluginsRequest());

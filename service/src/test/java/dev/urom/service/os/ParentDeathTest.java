@@ -2,6 +2,7 @@ package dev.urom.service.os;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.framework.security.UnixAccounts;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +39,13 @@ class ParentDeathTest {
     @Test
     void aParentThatIsPidOneIsNotTakenForDead() throws Exception {
         // In a container the daemon is the entrypoint: pid 1 of its pid namespace. sh plays it here.
-        shell = new ProcessBuilder("unshare", "--pid", "--fork", "--kill-child", "sh", "-c", quotedProbe() + " & wait")
+        // A user who is not root needs a user namespace of its own to make a pid namespace.
+        List<String> command = new ArrayList<>(List.of("unshare"));
+        if (UnixAccounts.effectiveUid() != 0) {
+            command.addAll(List.of("--user", "--map-root-user"));
+        }
+        command.addAll(List.of("--pid", "--fork", "--kill-child", "sh", "-c", quotedProbe() + " & wait"));
+        shell = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
         BufferedReader out = new BufferedReader(new InputStreamReader(shell.getInputStream(), StandardCharsets.UTF_8));
