@@ -15,6 +15,7 @@ import picocli.CommandLine;
 @Command(
         name = "urom",
         mixinStandardHelpOptions = true,
+        scope = CommandLine.ScopeType.INHERIT,
         versionProvider = Main.Version.class,
         description = "urom-java: the UROM offload service and its plugin framework.",
         subcommands = {

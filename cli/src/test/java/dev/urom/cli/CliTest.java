@@ -39,6 +39,17 @@ class CliTest {
     }
 
     @Test
+    void everyCommandAnswersHelpWithItsOwnOptions() {
+        CliRunner.Run daemon = run(plugins.toString(), "daemon", "--help");
+        CliRunner.Run keygen = run(plugins.toString(), "keygen", "-h");
+
+        assertThat(daemon.status()).as(daemon.err()).isZero();
+        assertThat(daemon.out()).startsWith("Usage: urom daemon").contains("--auth-keys").contains("--worker-user").contains("--insecure-tcp");
+        assertThat(keygen.status()).as(keygen.err()).isZero();
+        assertThat(keygen.out()).startsWith("Usage: urom keygen");
+    }
+
+    @Test
     void scanListsBothGraphPluginsAndTheRejectedFileAsJson() throws Exception {
         Files.writeString(plugins.resolve("not_a_plugin.so"), "this is text, not ELF\n");
 

@@ -48,7 +48,7 @@ public final class Worker implements AutoCloseable {
     private final long requestedGid;
     private final List<String> env;
     private final List<Integer> cpus;
-    private final int maxInflight;
+    private volatile int maxInflight;
     private final AtomicReference<State> state = new AtomicReference<>(State.IDLE);
     private final List<Consumer<State>> listeners = new CopyOnWriteArrayList<>();
     private volatile long id;
@@ -111,8 +111,10 @@ public final class Worker implements AutoCloseable {
             pluginMask = reply.pluginMask();
             destId = ok.connectionId();
             maxMessageSize = ok.maxMessageSize();
-            int inflight = ok.maxInflight() > 0 ? Math.min(maxInflight, ok.maxInflight()) : maxInflight;
-            connection = new DataConnection("worker-" + Long.toUnsignedString(id), channel, inflight, this::connectionEnded);
+            if (ok.maxInflight() > 0) {
+                maxInflight = Math.min(maxInflight, ok.maxInflight());
+            }
+            connection = new DataConnection("worker-" + Long.toUnsignedString(id), channel, maxInflight, this::connectionEnded);
             channel = null;
             if (state.compareAndSet(State.STARTING, State.RUNNING)) {
                 notifyListeners(State.RUNNING);
@@ -195,6 +197,7 @@ public final class Worker implements AutoCloseable {
         return maxMessageSize;
     }
 
+    /** The most commands outstanding at once: the builder's limit, lowered to the worker's own once started. */
     public int maxInflight() {
         return maxInflight;
     }

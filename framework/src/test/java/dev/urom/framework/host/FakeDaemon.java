@@ -46,6 +46,8 @@ final class FakeDaemon implements AutoCloseable {
     /** When set, WORKER_START is answered with a WORKER_START_REPLY of this status. */
     volatile UromStatus startReplyStatus;
     volatile boolean silent;
+    /** The max_inflight that the workers started from now on announce in their HELLO_OK (0: none). */
+    volatile int workerMaxInflight;
 
     private final Path dir;
     private final ServerSocketChannel server;
@@ -115,7 +117,7 @@ final class FakeDaemon implements AutoCloseable {
             long id = s.workerId() == Protocol.ANY_WORKER ? nextWorkerId.getAndIncrement() : s.workerId();
             FakeWorker w = workers.get(id);
             if (w == null) {
-                w = new FakeWorker(dir, id, s.gid(), s.pluginMask(), maxMessageSize);
+                w = new FakeWorker(dir, id, s.gid(), s.pluginMask(), maxMessageSize, workerMaxInflight);
                 workers.put(id, w);
             }
             return new WorkerStartReply(UromStatus.SUCCESS, w.id, w.gid, w.pluginMask, w.address.toString(), "");

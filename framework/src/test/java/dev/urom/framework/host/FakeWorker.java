@@ -43,16 +43,18 @@ final class FakeWorker implements AutoCloseable {
     volatile boolean hold;
 
     private final int maxMessageSize;
+    private final int maxInflight;
     private final ServerSocketChannel server;
     private final List<FrameChannel> connections = new CopyOnWriteArrayList<>();
     private final ExecutorService responders = Executors.newFixedThreadPool(3, daemon("fake-worker-responder"));
     private final AtomicLong destIds = new AtomicLong(1000);
 
-    FakeWorker(Path dir, long id, long gid, long pluginMask, int maxMessageSize) throws IOException {
+    FakeWorker(Path dir, long id, long gid, long pluginMask, int maxMessageSize, int maxInflight) throws IOException {
         this.id = id;
         this.gid = gid;
         this.pluginMask = pluginMask;
         this.maxMessageSize = maxMessageSize;
+        this.maxInflight = maxInflight;
         this.address = ServiceAddress.unix(dir.resolve("worker-" + id + ".sock"));
         this.server = address.bind();
         Thread acceptor = new Thread(this::acceptLoop, "fake-worker-" + id + "-accept");
@@ -86,7 +88,7 @@ final class FakeWorker implements AutoCloseable {
     private void serve(FrameChannel conn) {
         try (conn) {
             Handshake.server(conn, new ServerHandshake(Proofs.Channel.DATA, hello -> new ServerHandshake.Decision.Admit(Principal.ANONYMOUS),
-                    maxMessageSize, destIds.incrementAndGet(), 0), Duration.ofSeconds(10));
+                    maxMessageSize, destIds.incrementAndGet(), maxInflight), Duration.ofSeconds(10));
             while (true) {
                 Message m = conn.receive().message();
                 if (m instanceof Command c) {

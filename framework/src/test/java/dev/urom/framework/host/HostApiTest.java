@@ -162,6 +162,22 @@ class HostApiTest {
     }
 
     @Test
+    void aWorkerThatAllowsFewerCommandsInFlightThanAskedLowersTheLimit() throws Exception {
+        daemon.workerMaxInflight = 2;
+        Worker w = runningWorker(service.newWorker().id(6).plugins(GRAPH).maxInflight(16));
+        daemon.workers.get(6L).hold = true;
+
+        CompletableFuture<Notification> first = w.submit(GRAPH, new byte[] {1});
+        CompletableFuture<Notification> second = w.submit(GRAPH, new byte[] {2});
+        Notification third = await(w.submit(GRAPH, new byte[] {3}));
+
+        assertThat(w.maxInflight()).isEqualTo(2);
+        assertThat(third.status()).isEqualTo(UromStatus.AGAIN);
+        assertThat(first).isNotDone();
+        assertThat(second).isNotDone();
+    }
+
+    @Test
     void tooBigCommandIsRefusedWithoutBeingSent() throws Exception {
         Worker w = runningWorker(service.newWorker().id(6).plugins(GRAPH));
         FakeWorker fake = daemon.workers.get(6L);

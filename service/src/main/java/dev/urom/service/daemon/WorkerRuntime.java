@@ -2,6 +2,7 @@ package dev.urom.service.daemon;
 
 import static java.util.Objects.requireNonNull;
 
+import com.sun.jna.Platform;
 import dev.urom.framework.security.PathTrust;
 import dev.urom.framework.security.UnixAccount;
 import dev.urom.framework.security.UnixAccounts;
@@ -51,7 +52,8 @@ import org.apache.logging.log4j.Logger;
 final class WorkerRuntime implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(WorkerRuntime.class);
     private static final String JNA_LIBRARY = "libjnidispatch.so";
-    private static final String JNA_RESOURCE = "com/sun/jna/linux-x86-64/" + JNA_LIBRARY;
+    /** Where JNA's jar holds this platform's library (linux-x86-64, linux-aarch64, ...). */
+    private static final String JNA_RESOURCE = "com/sun/jna/" + Platform.RESOURCE_PREFIX + "/" + JNA_LIBRARY;
 
     private final UnixAccount account;
     private final List<Integer> groups;
