@@ -3,6 +3,7 @@ package dev.urom.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
@@ -15,9 +16,12 @@ final class RunFolder implements AutoCloseable {
     private final Path path;
     private final Thread cleanup;
 
-    /** A new folder in the temp directory whose name starts with {@code prefix}. */
+    /**
+     * A new folder in the temp directory whose name starts with {@code prefix}, mode 0755: the
+     * workers of a root daemon run as another user and must read the plugins copied into it.
+     */
     RunFolder(String prefix) throws IOException {
-        path = Files.createTempDirectory(prefix);
+        path = Files.createTempDirectory(prefix, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         cleanup = new Thread(() -> deleteTree(path), "urom-bench-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
     }

@@ -5,6 +5,7 @@ import dev.urom.framework.host.Domain;
 import dev.urom.framework.host.SandboxClient;
 import dev.urom.framework.host.UromService;
 import dev.urom.framework.host.Worker;
+import dev.urom.framework.security.UnixAccounts;
 import dev.urom.framework.wire.DomainPeer;
 import dev.urom.framework.wire.Message;
 import dev.urom.service.daemon.Daemon;
@@ -13,6 +14,7 @@ import dev.urom.spi.UromException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
@@ -96,7 +98,7 @@ public final class SandboxBench {
                 for (String kind : List.of("native", "java")) {
                     String name = kind.equals("native") ? "worker_sandbox" : "worker_sandbox_java";
                     long pluginId = ServiceBench.pluginId(service.plugins(), name);
-                    plugins.put(kind, measurePlugin(service, pluginId, name, inlineBytes, options, made));
+                    plugins.put(kind, measurePlugin(service, pluginId, name, inlineBytes, options, daemon.workerAccount().uid(), made));
                     ServiceBench.awaitNoWorkers(daemon);
                 }
             } catch (UromException e) {
@@ -125,7 +127,7 @@ public final class SandboxBench {
         }
     }
 
-    private static PluginResult measurePlugin(UromService service, long pluginId, String name, int inlineBytes, SandboxBenchOptions options,
+    private static PluginResult measurePlugin(UromService service, long pluginId, String name, int inlineBytes, SandboxBenchOptions options, int workerUid,
             Consumer<Path> made) throws UromException, IOException, InterruptedException {
         progress(name + ": two workers, one domain");
         try (Worker sender = ServiceBench.started(service, pluginId); Worker receiver = ServiceBench.started(service, pluginId)) {
@@ -139,13 +141,18 @@ public final class SandboxBench {
             progress(name + ": " + options.messages() + " inline messages of " + inlineBytes + " bytes, " + IN_FLIGHT + " in flight");
             double inline = traffic.inlineBytesPerSecond(inlineBytes, options.messages(), IN_FLIGHT);
             progress(name + ": " + options.regions() + " MEM_MAP messages of " + REGION_BYTES + " bytes, " + IN_FLIGHT + " in flight");
-            double region = regionBandwidth(traffic, options.regions(), made);
+            double region = regionBandwidth(traffic, options.regions(), workerUid, made);
             return new PluginResult(roundTrip, inline, region);
         }
     }
 
-    /** Maps a fresh /dev/shm file into each worker, checks one transfer byte for byte, then measures. */
-    private static double regionBandwidth(SandboxTraffic traffic, int messages, Consumer<Path> made) throws IOException, InterruptedException {
+    /**
+     * Maps a fresh /dev/shm file into each worker, checks one transfer byte for byte, then measures.
+     * The files are the workers' own when they run as another user (a root bench): a MEM_MAP opens
+     * only files of the worker's user or of the host's, and must be able to read and write them.
+     */
+    private static double regionBandwidth(SandboxTraffic traffic, int messages, int workerUid, Consumer<Path> made)
+            throws IOException, InterruptedException {
         String prefix = "urom-bench-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID();
         Path sendFile = Path.of(SHM_DIR, prefix + "-send");
         Path receiveFile = Path.of(SHM_DIR, prefix + "-recv");
@@ -156,6 +163,11 @@ public final class SandboxBench {
             new Random(prefix.hashCode()).nextBytes(pattern);
             Files.write(sendFile, pattern);
             Files.write(receiveFile, new byte[REGION_BYTES]);
+            if (workerUid != UnixAccounts.effectiveUid()) {
+                for (Path file : List.of(sendFile, receiveFile)) {
+                    Files.setAttribute(file, "unix:uid", workerUid, LinkOption.NOFOLLOW_LINKS);
+                }
+            }
             long senderMemh = traffic.memMap(traffic.sender(), sendFile.toString(), REGION_BYTES);
             long receiverMemh = traffic.memMap(traffic.receiver(), receiveFile.toString(), REGION_BYTES);
             traffic.regionOnce(senderMemh, receiverMemh, REGION_BYTES);

@@ -81,7 +81,7 @@ final class ServiceBench {
      */
     static DaemonConfig privateDaemon(Path workDir, Path pluginDir, String workerUser) {
         return Daemon.configureLogging(DaemonConfig.defaults()
-                .withListen(ServiceAddress.parse("unix:" + workDir.resolve("daemon.sock")))
+                .withListen(ServiceAddress.parse("unix:" + workDir.resolve("daemon").resolve("daemon.sock")))
                 .withLogDir(workDir.resolve("log"))
                 .withPluginPath(pluginDir.toString())
                 .withSecurity(DaemonSecurity.defaults().withWorkerUser(workerUser)));

@@ -24,8 +24,8 @@ import java.util.Map;
  *       all three files;
  *   <li>the class path resources {@code dev/urom/nativebridge/native/...}: used in place when they
  *       are plain files in one directory, otherwise (inside a jar) copied once per JVM into a
- *       private temporary directory (mode 0700, each file mode 0700) that is deleted when the JVM
- *       exits.
+ *       fresh temporary directory that only this user may write (mode 0755, each file 0755: the
+ *       workers of a root daemon run them as another user) and that is deleted when the JVM exits.
  * </ol>
  *
  * <p>Thread-safe; the files are located on first use. Failures throw {@link
@@ -116,11 +116,11 @@ public final class NativeArtifacts {
     private static Path extract(Map<String, URL> resources) {
         try {
             Path dir = Files.createTempDirectory("urom-native-",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
             // deleteOnExit runs in reverse order of registration: files first, then the directory.
             dir.toFile().deleteOnExit();
             for (Map.Entry<String, URL> resource : resources.entrySet()) {
-                copy(resource.getValue(), dir.resolve(resource.getKey()), "rwx------");
+                copy(resource.getValue(), dir.resolve(resource.getKey()), "rwxr-xr-x");
             }
             return dir;
         } catch (IOException e) {

@@ -55,7 +55,7 @@ class NativeArtifactsTest {
     }
 
     @Test
-    void extractsFilesFromAJarIntoAPrivateDirectory() throws IOException {
+    void extractsFilesFromAJarIntoADirectoryOnlyThisUserMayWrite() throws IOException {
         Path jar = dir.resolve("natives.jar");
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
             put(out, "dev/urom/nativebridge/native/liburom_bridge.so", "bridge bytes");
@@ -65,12 +65,12 @@ class NativeArtifactsTest {
         try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
             Path extracted = NativeArtifacts.locate(null, loader);
             assertThat(extracted).isNotEqualTo(dir);
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(extracted))).isEqualTo("rwx------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(extracted))).isEqualTo("rwxr-xr-x");
             assertThat(extracted.resolve("liburom_bridge.so")).hasContent("bridge bytes");
             assertThat(extracted.resolve("urom-probe")).hasContent("probe bytes").isExecutable();
             assertThat(extracted.resolve("urom-launch")).hasContent("launcher bytes");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(extracted.resolve("urom-launch"))))
-                    .isEqualTo("rwx------");
+                    .isEqualTo("rwxr-xr-x");
         }
     }
 

@@ -11,6 +11,7 @@ import dev.urom.framework.discovery.PluginIdRegistry;
 import dev.urom.framework.discovery.PluginScanner;
 import dev.urom.framework.discovery.ScanPolicy;
 import dev.urom.framework.discovery.ScanResult;
+import dev.urom.framework.security.UnixAccount;
 import dev.urom.framework.wire.FrameChannel;
 import dev.urom.framework.wire.FrameCodec;
 import dev.urom.framework.wire.Message;
@@ -236,6 +237,11 @@ public final class Daemon implements AutoCloseable {
     /** The configuration the daemon was started with. */
     public DaemonConfig config() {
         return config;
+    }
+
+    /** Who this daemon's workers run as: the daemon's own user, or the worker user of a root daemon. */
+    public UnixAccount workerAccount() {
+        return runtime.account();
     }
 
     /** The workers now starting or running, by id. */

@@ -2,15 +2,17 @@ package dev.urom.service.daemon;
 
 import dev.urom.framework.worker.PluginSpec;
 import dev.urom.nativebridge.NativeArtifacts;
+import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /**
  * Builds a worker's command line: the launcher and its options ({@link WorkerRuntime#launcherOptions}:
  * the listening socket it binds, the worker's directory, the user it drops to), then {@code java
- * <jvm options> -cp <the daemon's class path>
+ * <jvm options> -cp <the daemon's class path, made absolute>
  * -Durom.native.dir=DIR <main class> --worker-id ID --gid G --listen-fd 0 --daemon-fd 3
  * --log-level N --sdk-log-level N --max-msg-size BYTES [--cpus 0,2] --idle-timeout-ms MS
  * --max-inflight N --max-connections N --handshake-timeout-ms MS PATH:ID...}, plugins last so that
@@ -54,11 +56,21 @@ final class WorkerCommandLine {
         this.config = config;
         this.runtime = runtime;
         this.java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        this.classPath = System.getProperty("java.class.path");
+        this.classPath = absoluteClassPath(System.getProperty("java.class.path"));
         // Where this daemon found (or unpacked) the native files: workers reuse it rather than
         // unpacking their own copy each.
-        this.nativeDir = NativeArtifacts.bridgeLibrary().getParent().toString();
+        this.nativeDir = NativeArtifacts.bridgeLibrary().getParent().toAbsolutePath().toString();
         this.classData = classData;
+    }
+
+    /**
+     * {@code classPath} with every entry made absolute against this process's working directory
+     * (an empty entry is that directory): a worker starts in its own directory.
+     */
+    static String absoluteClassPath(String classPath) {
+        return Arrays.stream(classPath.split(File.pathSeparator, -1))
+                .map(entry -> Path.of(entry).toAbsolutePath().toString())
+                .collect(Collectors.joining(File.pathSeparator));
     }
 
     /**
