@@ -77,7 +77,11 @@ class ServiceEndToEndTest {
         }
         cleanup.clear();
         ServiceHarness.awaitExit(daemon.workers());
-        // the daemon reaps an exited worker on its own thread (after its last log lines): wait for the table too
+        awaitNoWorkerListed();
+    }
+
+    /** The daemon reaps an exited worker on its own thread, after its last log lines: waits until it has. */
+    private void awaitNoWorkerListed() throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS);
         while (!service.workersInGroup(Protocol.ALL_GROUPS).isEmpty() && System.nanoTime() < deadline) {
             java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
@@ -141,12 +145,15 @@ class ServiceEndToEndTest {
         assertThat(commandLine)
                 .contains(daemon.plugins.resolve("worker_graph.so") + ":" + Long.toUnsignedString(graphId))
                 .contains(daemon.plugins.resolve("worker_graph_java.jar") + ":" + Long.toUnsignedString(javaGraphId));
-        assertThat(daemon.logDir.resolve("urom_worker_" + processes.get(0).pid() + "_dev.log")).exists();
+        Path workerLog = daemon.logDir.resolve("urom_worker_" + processes.get(0).pid() + "_dev.log");
+        assertThat(workerLog).exists();
         assertThat(daemon.daemonLog()).exists();
 
         worker.stop().get(SECONDS, TimeUnit.SECONDS);
         assertThat(worker.state()).isEqualTo(Worker.State.IDLE);
         ServiceHarness.awaitExit(processes);
+        awaitNoWorkerListed();
+        assertThat(Files.readAllLines(workerLog)).as("the worker's log, to its very last line").last().asString().endsWith(": stopped");
     }
 
     @Test

@@ -163,7 +163,7 @@ public final class WorkerMain {
             status = EXIT_FAILED;
         } finally {
             host.close();
-            closeServer(server);
+            closeServer(server, arguments.listen() == null);
         }
         reply.send(StatsLine.reply(StatsLine.FINAL, stats.snapshot()));
         reply.close();
@@ -287,11 +287,18 @@ public final class WorkerMain {
         Runtime.getRuntime().halt(EXIT_FAILED);
     }
 
-    private static void closeServer(ServerSocketChannel server) {
-        try {
-            server.close();
-        } catch (IOException e) {
-            log.debug("closing the listening socket failed: {}", describe(e));
+    /**
+     * Stops listening. The socket the launcher handed over ({@code inherited}, on stdin) is left
+     * to the process's exit: the JDK closes an inherited channel by pointing descriptors 0, 1 and 2
+     * at /dev/null, and the worker's last log lines (its stderr) would be lost.
+     */
+    private static void closeServer(ServerSocketChannel server, boolean inherited) {
+        if (!inherited) {
+            try {
+                server.close();
+            } catch (IOException e) {
+                log.debug("closing the listening socket failed: {}", describe(e));
+            }
         }
         Path socket = socketFile;
         if (socket != null) {
