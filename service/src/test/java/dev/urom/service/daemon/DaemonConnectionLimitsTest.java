@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.urom.framework.auth.AuthKey;
 import dev.urom.framework.auth.Proofs;
 import dev.urom.framework.host.UromService;
+import dev.urom.framework.wire.FrameChannel;
 import dev.urom.framework.wire.FrameCodec;
 import dev.urom.framework.wire.Message.Challenge;
 import dev.urom.framework.wire.Message.Hello;
@@ -128,7 +129,7 @@ class DaemonConnectionLimitsTest {
     private static long connectionThreadsOnASocket() {
         return Thread.getAllStackTraces().entrySet().stream()
                 .filter(e -> e.getKey().getName().startsWith(CONNECTION_THREAD_PREFIX))
-                .filter(e -> Arrays.stream(e.getValue()).anyMatch(frame -> frame.getClassName().equals(dev.urom.framework.wire.FrameChannel.class.getName())))
+                .filter(e -> Arrays.stream(e.getValue()).anyMatch(frame -> frame.getClassName().equals(FrameChannel.class.getName())))
                 .count();
     }
 

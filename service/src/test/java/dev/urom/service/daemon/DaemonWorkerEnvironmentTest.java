@@ -107,9 +107,9 @@ class DaemonWorkerEnvironmentTest {
     }
 
     /** A refused start: its reply and the bytes it added to the daemon's log. */
-    private record Refusal(WorkerStartReply reply, long logBytes, List<String> logLines) {}
+    private record RefusedStart(WorkerStartReply reply, long logBytes, List<String> logLines) {}
 
-    private Refusal refusedStart(ControlClient client, String item) throws Exception {
+    private RefusedStart refusedStart(ControlClient client, String item) throws Exception {
         DaemonLog log = log();
         long before = log.size();
         int linesBefore = log.lines().size();
@@ -117,7 +117,7 @@ class DaemonWorkerEnvironmentTest {
         assertThat(reply.status()).as("the reply to a start with a %d-char item", item.length()).isNotEqualTo(UromStatus.SUCCESS);
         assertThat(reply.workerAddress()).isEmpty();
         List<String> lines = log.lines();
-        return new Refusal(reply, log.size() - before, lines.subList(linesBefore, lines.size()));
+        return new RefusedStart(reply, log.size() - before, lines.subList(linesBefore, lines.size()));
     }
 
     private static void assertOneShortLine(String message) {
@@ -134,9 +134,9 @@ class DaemonWorkerEnvironmentTest {
         String longValue = "UCX_RNDV_THRESH=" + "7".repeat(ITEM_CHARS - 16);
         String neverWithValue = "LD_PRELOAD=" + "/tmp/evil.so:".repeat(WorkerEnvironment.MAX_VALUE_BYTES / 13);
 
-        Map<String, Refusal> refusals = new LinkedHashMap<>();
+        Map<String, RefusedStart> refusals = new LinkedHashMap<>();
         for (String item : List.of(longName, noEquals, spaced, forgedLines, longValue, neverWithValue)) {
-            Refusal refusal = refusedStart(client, item);
+            RefusedStart refusal = refusedStart(client, item);
             refusals.put(item.substring(0, 12), refusal);
             assertThat(refusal.logBytes()).as("log bytes for the item starting %s", item.substring(0, 12)).isPositive()
                     .isLessThanOrEqualTo(MAX_LOG_BYTES_PER_REFUSAL);
@@ -145,18 +145,18 @@ class DaemonWorkerEnvironmentTest {
             assertOneShortLine(refusal.reply().message());
         }
 
-        Refusal name = refusals.get(longName.substring(0, 12));
+        RefusedStart name = refusals.get(longName.substring(0, 12));
         assertThat(name.reply().status()).isEqualTo(UromStatus.INVALID_VALUE);
         assertThat(name.reply().message()).startsWith("env item 'UCX_NNNN").contains("more characters)").contains("has an invalid name 'UCX_NNN");
         assertThat(name.logLines().get(0)).contains("refused: INVALID_VALUE env item 'UCX_NNNN");
         assertThat(refusals.get(noEquals.substring(0, 12)).reply().message()).startsWith("env item 'UCX_vvvv").endsWith("' is not NAME=value");
         assertThat(refusals.get(spaced.substring(0, 12)).reply().message()).startsWith("env item 'UCX_A=vvv").endsWith("' holds white space or a NUL");
-        Refusal forged = refusals.get(forgedLines.substring(0, 12));
+        RefusedStart forged = refusals.get(forgedLines.substring(0, 12));
         assertThat(forged.reply().message()).startsWith("env item 'UCX_B=\\n2030-01-01");
         assertThat(log().linesWith("forged")).as("lines a host forged into the log").allSatisfy(line -> assertThat(line).contains("WORKER_START from"));
         assertThat(refusals.get(longValue.substring(0, 12)).reply().message())
                 .isEqualTo("env UCX_RNDV_THRESH has a value of " + (ITEM_CHARS - 16) + " bytes; the limit is 4096");
-        Refusal never = refusals.get(neverWithValue.substring(0, 12));
+        RefusedStart never = refusals.get(neverWithValue.substring(0, 12));
         assertThat(never.reply().status()).isEqualTo(UromStatus.NOT_PERMITTED);
         assertThat(never.reply().message()).startsWith("env LD_PRELOAD is never passed to a worker").doesNotContain("/tmp/evil.so");
         assertThat(never.logLines().get(0)).doesNotContain("/tmp/evil.so");

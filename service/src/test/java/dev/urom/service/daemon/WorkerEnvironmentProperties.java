@@ -3,6 +3,7 @@ package dev.urom.service.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.service.logging.LogText;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -39,7 +40,7 @@ class WorkerEnvironmentProperties {
     void aNeverPassableNamePassesUnderNoPatternsAtAll(@ForAll("neverPassableNames") String name, @ForAll("patterns") List<String> patterns,
             @ForAll long caseBits) {
         String variant = mixCase(name, caseBits);
-        List<String> withTheNameItself = new java.util.ArrayList<>(patterns);
+        List<String> withTheNameItself = new ArrayList<>(patterns);
         withTheNameItself.add(variant);
         withTheNameItself.add("*");
 
