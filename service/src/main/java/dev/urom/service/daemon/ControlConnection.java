@@ -7,6 +7,7 @@ import dev.urom.framework.wire.Frame;
 import dev.urom.framework.wire.FrameChannel;
 import dev.urom.framework.wire.Handshake;
 import dev.urom.framework.wire.Message;
+import dev.urom.framework.wire.Protocol;
 import dev.urom.framework.wire.ServerHandshake;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.framework.wire.WireException;
@@ -20,6 +21,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
@@ -28,7 +30,8 @@ import org.apache.logging.log4j.Logger;
 /**
  * One host's control connection, served on its own thread: the handshake (which must end within
  * the handshake timeout, with frames of at most {@code Protocol.HANDSHAKE_FRAME_LIMIT} bytes until
- * then), the per-principal connection cap, then request after request until the host closes it. A
+ * then, and which ends with the per-principal connection cap), then request after request until the
+ * host closes it. A
  * frame that cannot be read (over the control limit, malformed, of an unknown type), a refused
  * handshake or a principal over its cap closes this connection only, with the reason logged at
  * WARN.
@@ -69,15 +72,11 @@ final class ControlConnection implements Runnable, AutoCloseable {
         Principal admitted = null;
         try {
             ControlAdmission.Connection rule = admission.forConnection(peerUid(channel.socket()));
-            Principal principal = Handshake.server(channel,
-                    new ServerHandshake(Proofs.Channel.CONTROL, rule, maxMessageSize, 0, 0), handshakeTimeout);
-            if (!limits.tryAcquire(principal)) {
-                String message = principal + " already has its maximum of " + limits.perPrincipal()
-                        + " connections (--max-connections-per-principal)";
-                refusals.warn("connections over the per-principal cap", "{} refused: {}", peer, message);
-                channel.send(0, new Message.ErrorReply(UromStatus.FULL, message));
+            Optional<Principal> opened = handshake(rule);
+            if (opened.isEmpty()) {
                 return;
             }
+            Principal principal = opened.get();
             admitted = principal;
             ControlSession session = new ControlSession(principal.isUnix() ? peer : peer + " as " + principal, principal, rule.key());
             LOG.debug("{} connected", session.peer());
@@ -105,6 +104,53 @@ final class ControlConnection implements Runnable, AutoCloseable {
             }
             channel.close();
             onEnd.accept(this);
+        }
+    }
+
+    /**
+     * Runs the handshake ({@link Handshake#server}'s steps, within the handshake timeout) and takes one
+     * of the principal's connections before HELLO_OK goes out, so that a principal over its cap is
+     * refused in the handshake itself: ERROR FULL instead of HELLO_OK, which its client reports as the
+     * reason it could not connect. Only a principal that has proved who it is takes a connection:
+     * a peer that merely claims a name holds none of that name's.
+     *
+     * @return the admitted principal, its connection counted; empty when it was over its cap (the
+     *     refusal is sent and logged)
+     * @throws UromException when the handshake refused the peer (the ERROR is sent)
+     */
+    private Optional<Principal> handshake(ControlAdmission.Connection rule) throws IOException, WireException, UromException {
+        ServerHandshake handshake = new ServerHandshake(Proofs.Channel.CONTROL, rule, maxMessageSize, 0, 0);
+        long deadline = System.nanoTime() + handshakeTimeout.toNanos();
+        int frameLimit = channel.frameLimit();
+        channel.setFrameLimit(Protocol.HANDSHAKE_FRAME_LIMIT);
+        while (true) {
+            Frame frame = channel.receiveWithin(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+            ServerHandshake.Step step = handshake.receive(frame.message());
+            switch (step.state()) {
+                case OPEN -> {
+                    Principal principal = handshake.principal();
+                    if (!limits.tryAcquire(principal)) {
+                        String message = principal + " already has its maximum of " + limits.perPrincipal()
+                                + " connections (--max-connections-per-principal)";
+                        refusals.warn("connections over the per-principal cap", "{} refused: {}", peer, message);
+                        channel.send(0, new Message.ErrorReply(UromStatus.FULL, message));
+                        return Optional.empty();
+                    }
+                    try {
+                        channel.send(0, step.reply());
+                    } catch (IOException e) {
+                        limits.release(principal);
+                        throw e;
+                    }
+                    channel.setFrameLimit(frameLimit);
+                    return Optional.of(principal);
+                }
+                case REFUSED -> {
+                    channel.send(0, step.reply());
+                    throw new UromException(((Message.ErrorReply) step.reply()).status(), step.logReason());
+                }
+                default -> channel.send(0, step.reply());
+            }
         }
     }
 

@@ -1,0 +1,118 @@
+package dev.urom.service.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.urom.spi.UromStatus;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The worker environment's allow-list, its never-passable set, its checks and how it builds an environment from nothing. */
+class WorkerEnvironmentTest {
+    private static final WorkerEnvironment DEFAULTS = new WorkerEnvironment(DaemonSecurity.DEFAULT_WORKER_ENV_ALLOW);
+    private static final WorkerEnvironment EVERYTHING = new WorkerEnvironment(List.of("*"));
+
+    @Test
+    void aPatternsStarMatchesAnyRunOfCharactersAndNamesMatchWithoutRegardToCase() {
+        assertThat(DEFAULTS.passable("UCX_TLS")).isTrue();
+        assertThat(DEFAULTS.passable("ucx_tls")).isTrue();
+        assertThat(DEFAULTS.passable("Ucc_Cls")).isTrue();
+        assertThat(DEFAULTS.passable("OMP_NUM_THREADS")).isTrue();
+        assertThat(DEFAULTS.passable("UCX_")).isTrue();
+        assertThat(DEFAULTS.passable("UCX")).isFalse();
+        assertThat(DEFAULTS.passable("XUCX_TLS")).isFalse();
+        assertThat(DEFAULTS.passable("NCCL_DEBUG")).isFalse();
+
+        WorkerEnvironment exact = new WorkerEnvironment(List.of("GREETING", "A*B", "*_THREADS"));
+        assertThat(exact.passable("greeting")).isTrue();
+        assertThat(exact.passable("GREETINGS")).isFalse();
+        assertThat(exact.passable("GREET")).isFalse();
+        assertThat(exact.passable("AB")).isTrue();
+        assertThat(exact.passable("AXYZB")).isTrue();
+        assertThat(exact.passable("ABC")).isFalse();
+        assertThat(exact.passable("MKL_NUM_THREADS")).isTrue();
+        assertThat(new WorkerEnvironment(List.of()).passable("UCX_TLS")).as("no patterns: nothing passes").isFalse();
+    }
+
+    @Test
+    void theNeverPassableSetWinsOverEveryPatternEvenOneThatNamesItExactly() {
+        List<String> never = List.of("LD_PRELOAD", "ld_preload", "LD_LIBRARY_PATH", "GCONV_PATH", "LOCPATH", "LC_ALL", "LANG", "LANGUAGE",
+                "GLIBC_TUNABLES", "MALLOC_CHECK_", "TMPDIR", "TMP", "TEMP", "XDG_RUNTIME_DIR", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS",
+                "_JAVA_OPTIONS", "CLASSPATH", "JNA_LIBRARY_PATH", "LOG4J_DEBUG", "LOG4J2_CONFIGURATION_FILE", "UROM_OWNER_UID", "PATH",
+                "HOME", "TZ", "UCX_MODULE_DIR", "UCX_GDB_COMMAND", "UCX_HANDLE_ERRORS", "UCX_DEBUG_SIGNO", "OMP_TOOL_LIBRARIES",
+                "OMP_TOOL", "UCC_TL_UCP_PLUGIN", "UCX_LOG_FILE", "UCX_PROFILE_FILE_NAME", "SOME_DLOPEN_NAME");
+        WorkerEnvironment namesThemAll = new WorkerEnvironment(never);
+        for (String name : never) {
+            assertThat(WorkerEnvironment.neverPassable(name)).as(name).isTrue();
+            assertThat(EVERYTHING.passable(name)).as("%s under *", name).isFalse();
+            assertThat(namesThemAll.passable(name)).as("%s named by a pattern", name).isFalse();
+            assertThat(DEFAULTS.check(List.of(name + "=x"))).as(name).hasValueSatisfying(refusal -> {
+                assertThat(refusal.status()).isEqualTo(UromStatus.NOT_PERMITTED);
+                assertThat(refusal.message()).startsWith("env " + name + " is never passed to a worker: ");
+            });
+        }
+        assertThat(EVERYTHING.passable("FOO")).isTrue();
+        assertThat(EVERYTHING.passable("UCX_TLS")).isTrue();
+    }
+
+    @Test
+    void checksTheFormAndSizeOfEveryItemBeforeAnyName() {
+        assertThat(DEFAULTS.check(List.of("LD_PRELOAD=/x.so", "BAD"))).contains(new Refusal(UromStatus.INVALID_VALUE,
+                "env item 'BAD' is not NAME=value"));
+        assertThat(DEFAULTS.check(List.of("UCX_TLS=" + "v".repeat(WorkerEnvironment.MAX_VALUE_BYTES)))).isEmpty();
+        assertThat(DEFAULTS.check(List.of("UCX_TLS=" + "v".repeat(WorkerEnvironment.MAX_VALUE_BYTES + 1)))).contains(new Refusal(
+                UromStatus.INVALID_VALUE, "env UCX_TLS has a value of 4097 bytes; the limit is 4096"));
+        assertThat(DEFAULTS.check(List.of("UCX_TLS=" + "é".repeat(WorkerEnvironment.MAX_VALUE_BYTES / 2 + 1)))).as("bytes, not characters")
+                .contains(new Refusal(UromStatus.INVALID_VALUE, "env UCX_TLS has a value of 4098 bytes; the limit is 4096"));
+        String longestName = "UCX_" + "N".repeat(WorkerEnvironment.MAX_NAME_CHARS - 4);
+        assertThat(DEFAULTS.check(List.of(longestName + "=1"))).isEmpty();
+        assertThat(DEFAULTS.check(List.of(longestName + "N=1"))).hasValueSatisfying(r -> assertThat(r.status()).isEqualTo(UromStatus.INVALID_VALUE));
+        assertThat(DEFAULTS.check(List.of("UCX_TLS=rc\u0000x"))).hasValueSatisfying(r -> assertThat(r.message())
+                .isEqualTo("env item 'UCX_TLS=rc\\x00x' holds white space or a NUL"));
+        assertThat(DEFAULTS.check(List.of("1UCX=1"))).hasValueSatisfying(r -> assertThat(r.status()).isEqualTo(UromStatus.INVALID_VALUE));
+        assertThat(DEFAULTS.check(List.of("UCX_TLS="))).as("an empty value").isEmpty();
+    }
+
+    @Test
+    void takesAtMostItsNumberOfItems() {
+        List<String> items = new ArrayList<>();
+        for (int i = 0; i < WorkerEnvironment.MAX_ITEMS; i++) {
+            items.add("UCX_ITEM_" + i + "=1");
+        }
+        assertThat(DEFAULTS.check(items)).isEmpty();
+        items.add("UCX_ONE_MORE=1");
+        assertThat(DEFAULTS.check(items)).contains(new Refusal(UromStatus.INVALID_VALUE, "129 env items: at most 128 are taken"));
+    }
+
+    @Test
+    void buildsFromNothingTheFixedValuesThenTheDaemonsPassableVariablesThenTheHostsItems() {
+        Map<String, String> fixed = new LinkedHashMap<>(Map.of("HOME", "/w", "TMPDIR", "/w", WorkerSupervisor.OWNER_UID_VARIABLE, "1000"));
+        Map<String, String> daemon = new LinkedHashMap<>();
+        daemon.put("PATH", "/daemon/bin");
+        daemon.put("HOME", "/root");
+        daemon.put("LD_PRELOAD", "/x.so");
+        daemon.put("JAVA_TOOL_OPTIONS", "-Dx=1");
+        daemon.put("UCX_MODULE_DIR", "/m");
+        daemon.put("SECRET_TOKEN", "s");
+        daemon.put("A-B", "odd name");
+        daemon.put("UCX_TLS", "rc");
+        daemon.put("UCX_RNDV_THRESH", "daemon");
+
+        Map<String, String> built = DEFAULTS.build(fixed, daemon, List.of("UCX_RNDV_THRESH=host", "OMP_NUM_THREADS=2"));
+
+        assertThat(built).containsExactlyInAnyOrderEntriesOf(Map.of(
+                "PATH", WorkerEnvironment.FIXED_PATH,
+                "LANG", WorkerEnvironment.FIXED_LANG,
+                "HOME", "/w",
+                "TMPDIR", "/w",
+                WorkerSupervisor.OWNER_UID_VARIABLE, "1000",
+                "UCX_TLS", "rc",
+                "UCX_RNDV_THRESH", "host",
+                "OMP_NUM_THREADS", "2"));
+        assertThat(EVERYTHING.build(fixed, Map.of(), List.of("HOME=/host"))).as("the fixed values win over anything").containsEntry("HOME", "/w");
+        assertThat(DEFAULTS.check(List.of("UCX_TLS=rc", "OMP_NUM_THREADS=2"))).isEqualTo(Optional.empty());
+    }
+}
