@@ -48,7 +48,7 @@ public final class Handshake {
         connection.setFrameLimit(Protocol.HANDSHAKE_FRAME_LIMIT);
         String principal = key.map(AuthKey::name).orElse("");
         Hello hello = Hello.of(role, principal);
-        connection.send(0, hello);
+        send(connection, hello, deadline);
         Message reply = receive(connection, deadline);
         byte[] macKey = key.map(k -> channel == Proofs.Channel.CONTROL ? Proofs.controlKey(k) : Proofs.dataKey(k)).orElse(null);
         Proofs.Transcript transcript = null;
@@ -62,7 +62,7 @@ public final class Handshake {
                         + " bytes instead of " + Proofs.NONCE_BYTES);
             }
             transcript = new Proofs.Transcript(channel, role.code(), principal, hello.nonce(), challenge.nonce());
-            connection.send(0, new Proof(Proofs.clientProof(macKey, transcript)));
+            send(connection, new Proof(Proofs.clientProof(macKey, transcript)), deadline);
             reply = receive(connection, deadline);
         }
         if (reply instanceof HelloOk ok) {
@@ -84,8 +84,7 @@ public final class Handshake {
             return ok;
         }
         if (reply instanceof ErrorReply e) {
-            UromStatus status = e.status().isSuccess() ? UromStatus.UNEXPECTED : e.status();
-            throw new UromException(status, e.message());
+            throw refusal(e);
         }
         throw new UromException(UromStatus.UNEXPECTED, "the handshake was answered with " + reply.messageType()
                 + (transcript == null ? " instead of HELLO_OK or CHALLENGE" : " instead of HELLO_OK"));
@@ -121,6 +120,32 @@ public final class Handshake {
                 }
             }
         }
+    }
+
+    /**
+     * Sends a client frame. A server that refuses at once (over a connection cap) may have written
+     * its ERROR and closed before this frame went out: when the send fails, that ERROR, if it is
+     * there, is the answer.
+     */
+    private static void send(FrameChannel connection, Message message, long deadline) throws IOException, UromException {
+        try {
+            connection.send(0, message);
+        } catch (IOException failed) {
+            Message queued;
+            try {
+                queued = receive(connection, deadline);
+            } catch (IOException | UromException unread) {
+                throw failed;
+            }
+            if (queued instanceof ErrorReply e) {
+                throw refusal(e);
+            }
+            throw failed;
+        }
+    }
+
+    private static UromException refusal(ErrorReply error) {
+        return new UromException(error.status().isSuccess() ? UromStatus.UNEXPECTED : error.status(), error.message());
     }
 
     private static Message receive(FrameChannel connection, long deadline) throws IOException, UromException {

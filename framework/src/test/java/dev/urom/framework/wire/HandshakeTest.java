@@ -74,6 +74,20 @@ class HandshakeTest {
     }
 
     @Test
+    void aRefusalThatCameBeforeTheHelloWentOutIsTheAnswerNotABrokenPipe() throws Exception {
+        try (WireSockets pair = WireSockets.open(dir);
+                FrameChannel client = new FrameChannel(pair.client(), Protocol.CONTROL_FRAME_LIMIT)) {
+            try (FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
+                server.send(0, new ErrorReply(UromStatus.FULL, "this daemon already has its maximum of 1 connections (--max-connections)"));
+            }
+
+            assertThatThrownBy(() -> Handshake.client(client, Role.HOST, Proofs.Channel.CONTROL, Optional.empty(), LIMIT))
+                    .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.FULL))
+                    .hasMessage("this daemon already has its maximum of 1 connections (--max-connections)");
+        }
+    }
+
+    @Test
     void anAdmittedClientLearnsTheLimitsAndWhoTheServerTakesItFor() throws Exception {
         try (WireSockets pair = WireSockets.open(dir);
                 FrameChannel client = new FrameChannel(pair.client(), Protocol.CONTROL_FRAME_LIMIT);
