@@ -50,7 +50,8 @@ final class UromPodChecks {
             "SETUID", "urom-launch's setresuid to the worker user",
             "SETGID", "urom-launch's setgroups and setresgid to the worker's groups",
             "CHOWN", "giving each worker its private directory, and the worker group the work directory",
-            "DAC_OVERRIDE", "copying a worker's crash report and class-data archive out of its 0700 directory, and removing it",
+            "DAC_OVERRIDE", "entering each worker's 0700 directory (urom-launch's chdir before the drop), copying the worker's crash report and "
+                    + "class-data archive out of it, and removing it",
             "KILL", "stopping workers, which run as another uid")));
     /** Daemon options that open what the manifests must keep closed. */
     private static final List<String> INSECURE_OPTIONS = List.of("--insecure-tcp", "--allow-insecure-plugin-dirs");
