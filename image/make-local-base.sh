@@ -49,6 +49,8 @@ elves() { find "$@" -type f \( -name '*.so*' -o -perm -u+x \) 2>/dev/null; }
         mkdir -p "$root$(dirname "$p")"; cp -a "$p" "$root$p" 2>/dev/null || true
       done
     done
+# Accounts as in the public base: root and nobody, no urom. The manifests give the workers a
+# UID:GID that needs no account, and test-image.sh runs them so, as on the public base.
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/sh\n' > "$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 

@@ -10,8 +10,16 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class DaemonSetManifestTest {
     private final StrictManifestReader reader = new StrictManifestReader();
@@ -24,6 +32,43 @@ class DaemonSetManifestTest {
     void daemonSetPodPassesTheDaemonChecks() {
         DaemonSet set = daemonSet(Manifests.text(Manifests.DAEMON_SET));
         UromPodChecks.check(Manifests.DAEMON_SET, set.getSpec().getTemplate().getSpec());
+    }
+
+    @Test
+    void keysComeFromASecretThatOnlyRootMayRead() {
+        PodSpec pod = daemonSet(Manifests.text(Manifests.DAEMON_SET)).getSpec().getTemplate().getSpec();
+        Container container = UromPodChecks.uromContainer(Manifests.DAEMON_SET, pod);
+        Volume keys = UromPodChecks.volumeMountedAt(Manifests.DAEMON_SET, pod, container, Path.of(ImageLayout.KEYS_DIR));
+        assertThat(keys.getSecret()).as("the DaemonSet's keys are a Secret").isNotNull();
+        assertThat(keys.getSecret().getDefaultMode()).as("defaultMode 0400, read as YAML's octal").isEqualTo(256);
+        assertThat(pod.getAutomountServiceAccountToken()).as("automountServiceAccountToken").isFalse();
+    }
+
+    /** Each edit breaks one thing the checks stand for in the DaemonSet's own parts; the checks must notice. */
+    static Stream<Arguments> brokenEdits() {
+        return Stream.of(
+                Arguments.of("key files readable by all", "defaultMode: 0400", "defaultMode: 0444"),
+                Arguments.of("key files writable by their owner", "defaultMode: 0400", "defaultMode: 0600"),
+                Arguments.of("one key file readable by all", "            defaultMode: 0400\n",
+                        "            defaultMode: 0400\n            items:\n              - key: jobA\n                path: jobA\n                mode: 0444\n"),
+                Arguments.of("keys optional", "            defaultMode: 0400\n", "            defaultMode: 0400\n            optional: true\n"),
+                Arguments.of("an fsGroup, which makes the keys group-readable", "      hostNetwork: true\n",
+                        "      hostNetwork: true\n      securityContext:\n        fsGroup: 2000\n"),
+                Arguments.of("keys neither a Secret nor a host folder", "          secret:\n            secretName: urom-keys\n            defaultMode: 0400\n",
+                        "          emptyDir: {}\n"),
+                Arguments.of("TCP hosts let in without a key", "--http-port 7301", "--http-port 7301 --insecure-tcp"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("brokenEdits")
+    void checksRefuseABrokenDaemonSet(String what, String original, String replacement) {
+        String text = Manifests.text(Manifests.DAEMON_SET);
+        assertThat(text).as("the edit '%s' must apply to the manifest", what).contains(original);
+        String broken = text.replaceFirst(Pattern.quote(original), Matcher.quoteReplacement(replacement));
+        DaemonSet set = reader.read("broken " + Manifests.DAEMON_SET, broken, DaemonSet.class);
+        assertThatThrownBy(() -> UromPodChecks.check("broken " + Manifests.DAEMON_SET, set.getSpec().getTemplate().getSpec()))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("broken " + Manifests.DAEMON_SET);
     }
 
     @Test
@@ -86,8 +131,12 @@ class DaemonSetManifestTest {
         PodSpec setSpec = daemonSet(Manifests.text(Manifests.DAEMON_SET)).getSpec().getTemplate().getSpec();
         assertThat(fromSet.getImage()).isEqualTo(fromPod.getImage());
         assertThat(fromSet.getResources()).isEqualTo(fromPod.getResources());
+        assertThat(fromSet.getSecurityContext()).isEqualTo(fromPod.getSecurityContext());
         assertThat(fromSet.getVolumeMounts()).isEqualTo(fromPod.getVolumeMounts());
-        assertThat(setSpec.getVolumes()).isEqualTo(staticSpec.getVolumes());
+        String keys = UromPodChecks.volumeMountedAt(Manifests.DAEMON_SET, setSpec, fromSet, Path.of(ImageLayout.KEYS_DIR)).getName();
+        assertThat(setSpec.getVolumes().stream().filter(v -> !v.getName().equals(keys)).toList())
+                .as("the volumes, apart from the keys (a static pod cannot use a Secret)")
+                .isEqualTo(staticSpec.getVolumes().stream().filter(v -> !v.getName().equals(keys)).toList());
         assertThat(UromPodChecks.env(Manifests.DAEMON_SET, fromSet, "UROM_PLUGIN_PATH"))
                 .isEqualTo(UromPodChecks.env(Manifests.STATIC_POD, fromPod, "UROM_PLUGIN_PATH"));
         String setArgs = UromPodChecks.env(Manifests.DAEMON_SET, fromSet, "SERVICE_ARGS");

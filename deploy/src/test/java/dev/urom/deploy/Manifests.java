@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 final class Manifests {
     static final String STATIC_POD = "urom-static-pod.yaml";
     static final String DAEMON_SET = "urom-daemonset.yaml";
+    static final String NETWORK_POLICY = "urom-networkpolicy.yaml";
 
     private Manifests() {}
 
