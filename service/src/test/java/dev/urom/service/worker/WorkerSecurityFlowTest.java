@@ -5,6 +5,7 @@ import static dev.urom.service.worker.DataSocketProbes.assertEchoed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.framework.wire.FrameCodec;
+import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Message.Command;
 import dev.urom.framework.wire.Message.Notify;
 import dev.urom.framework.wire.ServiceAddress;
@@ -71,7 +72,9 @@ class WorkerSecurityFlowTest {
     }
 
     private static Notify receive(Connected host) throws Exception {
-        return (Notify) host.channel().receiveWithin(PATIENCE).message();
+        Message message = host.channel().receiveWithin(PATIENCE).message();
+        assertThat(message).isInstanceOf(Notify.class);
+        return (Notify) message;
     }
 
     private static void send(Connected host, long context, byte[] payload) throws Exception {

@@ -11,6 +11,7 @@ import dev.urom.framework.security.UnixAccounts;
 import dev.urom.framework.wire.DomainPeer;
 import dev.urom.framework.wire.DomainPeer.PluginAddress;
 import dev.urom.framework.wire.Frame;
+import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Message.AddressReply;
 import dev.urom.framework.wire.Message.AddressRequest;
 import dev.urom.framework.wire.Message.Command;
@@ -109,7 +110,9 @@ class WorkerSecuritySealsTest {
     private static byte[] lookUp(long domainId) throws Exception {
         long context = REQUESTS.incrementAndGet();
         host.channel().send(0, new Command(PEER_ID, context, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(domainId).array()));
-        Notify answer = (Notify) host.channel().receiveWithin(PATIENCE).message();
+        Message message = host.channel().receiveWithin(PATIENCE).message();
+        assertThat(message).isInstanceOf(Notify.class);
+        Notify answer = (Notify) message;
         assertThat(answer.uromContext()).isEqualTo(context);
         assertThat(answer.status()).isEqualTo(UromStatus.SUCCESS);
         return answer.payload();
