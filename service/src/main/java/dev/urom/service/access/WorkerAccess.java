@@ -76,7 +76,12 @@ public final class WorkerAccess {
         if (words.length != 4 || !words[0].equals(WORD)) {
             throw new IllegalArgumentException("the daemon's first line is not ACCESS <owner> <data key> <seal key>");
         }
-        Principal owner = Principal.parse(words[1]);
+        Principal owner;
+        try {
+            owner = Principal.parse(words[1]);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the owner of the daemon's ACCESS line: " + e.getMessage());
+        }
         byte[] dataKey = words[2].equals("-") ? null : hex(words[2], "data key");
         if ((dataKey != null) != (owner.kind() == Principal.Kind.KEY)) {
             throw new IllegalArgumentException("a data key comes with a key principal, and only with one (owner " + owner + ")");
@@ -85,15 +90,16 @@ public final class WorkerAccess {
     }
 
     private static byte[] hex(String text, String what) {
+        byte[] bytes;
         try {
-            byte[] bytes = HEX.parseHex(text);
-            if (bytes.length != Proofs.MAC_BYTES) {
-                throw new IllegalArgumentException("the " + what + " has " + bytes.length + " bytes instead of " + Proofs.MAC_BYTES);
-            }
-            return bytes;
+            bytes = HEX.parseHex(text);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("the " + what + " is not " + Proofs.MAC_BYTES + " bytes of hex");
         }
+        if (bytes.length != Proofs.MAC_BYTES) {
+            throw new IllegalArgumentException("the " + what + " has " + bytes.length + " bytes instead of " + Proofs.MAC_BYTES);
+        }
+        return bytes;
     }
 
     @Override

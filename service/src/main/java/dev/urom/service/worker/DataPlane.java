@@ -407,10 +407,7 @@ final class DataPlane implements AutoCloseable {
                 connection.send(FrameCodec.encode(0, step.reply()));
                 LOG.info("worker {}: host connection {} opened by {}", workerId, connection.id(), connection.handshake().principal());
             }
-            case REFUSED -> {
-                ErrorReply refusal = (ErrorReply) step.reply();
-                refuse(connection, refusal.status(), step.logReason());
-            }
+            case REFUSED -> refuse(connection, (ErrorReply) step.reply(), step.logReason());
             default -> connection.send(FrameCodec.encode(0, step.reply()));
         }
     }
@@ -494,15 +491,25 @@ final class DataPlane implements AutoCloseable {
         }
     }
 
-    /** Logs the refusal, sends ERROR as far as the socket takes it, and closes the connection. */
+    /** {@link #refuse(HostConnection, ErrorReply, String)} with {@code reason} for the host and the log alike. */
     private void refuse(HostConnection connection, UromStatus status, String reason) {
+        refuse(connection, new ErrorReply(status, reason), reason);
+    }
+
+    /**
+     * Logs the refusal with {@code logReason} (its one line, rate-limited: the close logs nothing
+     * more), sends {@code reply} as far as the socket takes it, and closes the connection. The
+     * host sees the reply's message only: a handshake's log reason may say more than the host is told.
+     */
+    private void refuse(HostConnection connection, ErrorReply reply, String logReason) {
         stats.connectionRefused();
-        REFUSALS.warn("refused connections", "worker {}: host connection {} closed: {}", workerId, connection.id(), LogText.cut(reason));
+        REFUSALS.warn("refused connections", "worker {}: host connection {} closed: {}", workerId, connection.id(), LogText.cut(logReason));
+        connection.markRefused();
         try {
-            connection.send(FrameCodec.encode(0, new ErrorReply(status, reason)));
-            closeOrDrop(connection, reason);
+            connection.send(FrameCodec.encode(0, reply));
+            closeOrDrop(connection, logReason);
         } catch (IOException | IllegalArgumentException e) {
-            drop(connection, reason);
+            drop(connection, logReason);
         }
     }
 
@@ -517,7 +524,9 @@ final class DataPlane implements AutoCloseable {
         if (connections.remove(connection)) {
             connection.close();
             stats.connectionClosed(connection.id());
-            LOG.info("worker {}: host connection {} closed: {}", workerId, connection.id(), reason);
+            if (!connection.refused()) {
+                LOG.info("worker {}: host connection {} closed: {}", workerId, connection.id(), reason);
+            }
         }
     }
 

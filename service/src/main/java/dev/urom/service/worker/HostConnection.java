@@ -41,6 +41,7 @@ final class HostConnection {
     private int inFlight;
     private State state = State.AWAITING_HELLO;
     private String closeReason;
+    private boolean refused;
 
     /** @param handshakeDeadline the {@link System#nanoTime()} by which the handshake must have ended */
     HostConnection(long id, SocketChannel channel, SelectionKey key, FrameDecoder decoder, ServerHandshake handshake, long handshakeDeadline) {
@@ -88,6 +89,15 @@ final class HostConnection {
 
     void state(State newState) {
         state = newState;
+    }
+
+    /** Whether the worker refused this connection (its refusal is logged; its close is not). */
+    boolean refused() {
+        return refused;
+    }
+
+    void markRefused() {
+        refused = true;
     }
 
     /** Why the connection is closing (set with {@link #closeAfterOutput}); null while it is not. */

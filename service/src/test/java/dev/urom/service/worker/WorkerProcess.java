@@ -41,6 +41,7 @@ final class WorkerProcess {
 
     final Process process;
     final String replyLine;
+    /** What the daemon's first line told the worker; null when a test wrote a line of its own. */
     final WorkerAccess access;
     /** Where the worker's stderr, and so its log, goes. */
     final Path logFile;
@@ -77,11 +78,21 @@ final class WorkerProcess {
      * daemon's first line tells it is {@code access}.
      */
     static WorkerProcess start(Path logDir, List<String> jvmOptions, List<String> args, WorkerAccess access) throws IOException {
+        return start(logDir, jvmOptions, args, access, access.line());
+    }
+
+    /** Starts a worker whose first line from the daemon is {@code accessLine}, whatever it says. */
+    static WorkerProcess startWithAccessLine(Path logDir, List<String> args, String accessLine) throws IOException {
+        return start(logDir, List.of(), args, null, accessLine);
+    }
+
+    private static WorkerProcess start(Path logDir, List<String> jvmOptions, List<String> args, WorkerAccess access, String accessLine)
+            throws IOException {
         Files.createDirectories(logDir);
         Path logFile = Files.createTempFile(logDir, "worker-", ".log");
         ProcessBuilder builder = new ProcessBuilder(ChildJvm.command(WorkerMain.class, jvmOptions, args)).redirectError(logFile.toFile());
         Process process = builder.start();
-        process.getOutputStream().write((access.line() + "\n").getBytes(StandardCharsets.US_ASCII));
+        process.getOutputStream().write((accessLine + "\n").getBytes(StandardCharsets.US_ASCII));
         process.getOutputStream().flush();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         return new WorkerProcess(process, out.readLine(), access, logFile);
