@@ -3,6 +3,7 @@ package dev.urom.service.access;
 import static java.util.Objects.requireNonNull;
 
 import dev.urom.framework.auth.Principal;
+import dev.urom.framework.auth.Proofs;
 import dev.urom.framework.wire.Message.Hello;
 import dev.urom.framework.wire.ServerHandshake.Admission;
 import dev.urom.framework.wire.ServerHandshake.Decision;
@@ -14,7 +15,9 @@ import java.util.OptionalInt;
  * the kernel's credentials of the connecting process (and must not claim a key); a key owner must
  * claim its name and prove the data-channel key; an anonymous owner (a daemon with
  * {@code --insecure-tcp}) admits anyone who claims no key. Everyone else is refused with
- * NOT_PERMITTED.
+ * NOT_PERMITTED, except that a key worker challenges any name it is given, as if it were its
+ * owner's, and refuses the proof (AUTHENTICATION), so that a client cannot learn whose worker it is
+ * by trying names.
  *
  * <p>Immutable; {@link #forPeer} makes the admission of one connection.
  */
@@ -52,8 +55,13 @@ public final class WorkerAdmission {
                 }
                 return new Decision.Admit(owner);
             default:
-                if (!hello.principal().equals(owner.name())) {
+                if (hello.principal().isEmpty()) {
                     return new Decision.Refuse(UromStatus.NOT_PERMITTED, worker + " belongs to another principal");
+                }
+                if (!hello.principal().equals(owner.name())) {
+                    // challenged like the owner, so that trying names does not tell whose worker this is
+                    // (no proof can match the random key, so the principal given here is never admitted)
+                    return new Decision.ProveKey(owner, Proofs.randomSecret(32), worker + " belongs to another principal");
                 }
                 return new Decision.ProveKey(owner, access.dataKey().orElseThrow(), null);
         }

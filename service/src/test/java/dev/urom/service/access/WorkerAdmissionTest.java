@@ -93,10 +93,13 @@ class WorkerAdmissionTest {
     }
 
     @Test
-    void aKeyOwnedWorkerRefusesEveryoneWhoDoesNotClaimItsOwnersName() {
+    void aKeyOwnedWorkerRefusesAHostWithoutAKeyAndChallengesAnyOtherNameWithAKeyNoProofMatches() {
         for (OptionalInt peer : new OptionalInt[] {TCP, OptionalInt.of(0), OptionalInt.of(1000)}) {
             assertThat(decide(keyOwned(), peer, "")).isEqualTo(new Decision.Refuse(UromStatus.NOT_PERMITTED, OTHER_PRINCIPAL));
-            assertThat(decide(keyOwned(), peer, "bob")).isEqualTo(new Decision.Refuse(UromStatus.NOT_PERMITTED, OTHER_PRINCIPAL));
+            assertThat(decide(keyOwned(), peer, "bob")).isInstanceOfSatisfying(Decision.ProveKey.class, prove -> {
+                assertThat(prove.unknownReason()).isEqualTo(OTHER_PRINCIPAL);
+                assertThat(prove.macKey()).hasSize(32).isNotEqualTo(Proofs.dataKey(ALICE));
+            });
         }
     }
 

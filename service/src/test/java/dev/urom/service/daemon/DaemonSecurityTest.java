@@ -357,9 +357,10 @@ class DaemonSecurityTest {
                 return echoed;
             });
 
-            assertDataHandshakeRefused(Optional.of(key("bob")), UromStatus.NOT_PERMITTED, "worker 5 belongs to another principal");
+            // bob is challenged like the owner, so he cannot tell a worker of another principal from a wrong key
+            assertDataHandshakeRefused(Optional.of(key("bob")), UromStatus.AUTHENTICATION,
+                    "authentication failed: the proof does not match the key of principal 'bob'");
             assertDataHandshakeRefused(Optional.empty(), UromStatus.NOT_PERMITTED, "worker 5 belongs to another principal");
-            // the worker's refusal words it as its log does (DataPlane); either way it names the principal and the failed proof
             assertDataHandshakeRefused(Optional.of(AuthKey.of("alice", Proofs.controlKey(key("bob")))), UromStatus.AUTHENTICATION,
                     "principal 'alice'", "proof does not match the key");
             assertDataHandshakeRefused(Optional.of(AuthKey.of("alice", Proofs.dataKey(key("bob")))), UromStatus.AUTHENTICATION,
@@ -370,7 +371,8 @@ class DaemonSecurityTest {
                     .send(0, new Command(graphId, 1, GraphClient.loopbackCommand(42)))
                     .send(7, new AddressRequest(graphId))
                     .send(8, new DomainSet(0, List.of(new DomainPeer(0, List.of(), List.of()))));
-            assertThat(intruder.receive()).isEqualTo(new ErrorReply(UromStatus.NOT_PERMITTED, "worker 5 belongs to another principal"));
+            assertThat(intruder.receive()).isInstanceOf(Challenge.class);
+            assertThat(intruder.receive()).isEqualTo(new ErrorReply(UromStatus.UNEXPECTED, "after CHALLENGE the peer must send PROOF, not COMMAND"));
             assertThat(intruder.next()).as("anything after the refusal").isEmpty();
 
             List<Long> expected = new ArrayList<>();

@@ -70,14 +70,14 @@ class WorkerSecurityTcpTest {
     }
 
     @Test
-    void anotherPrincipalsKeyIsRefusedWithoutAChallenge() throws Exception {
+    void anotherPrincipalsKeyIsChallengedAndRefusedAsAWrongKeyIs() throws Exception {
         AuthKey intruder = AuthKey.of("intruder", "i".repeat(32).getBytes(StandardCharsets.US_ASCII));
         int before = logLines(worker, NOT_THE_OWNER);
 
         UromException refused = refusedHandshake(worker, Optional.of(intruder), Proofs.Channel.DATA);
 
-        assertThat(refused.status()).isEqualTo(UromStatus.NOT_PERMITTED);
-        assertThat(refused.getMessage()).isEqualTo(NOT_THE_OWNER);
+        assertThat(refused.status()).isEqualTo(UromStatus.AUTHENTICATION);
+        assertThat(refused.getMessage()).isEqualTo("authentication failed: the proof does not match the key of principal 'intruder'");
         awaitOneNewLogLine(worker, before, NOT_THE_OWNER);
         assertEchoed(owner, ECHO_ID, "after another principal");
     }
