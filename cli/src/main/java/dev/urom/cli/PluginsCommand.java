@@ -17,6 +17,7 @@ import dev.urom.framework.wire.ServicePlugin;
 import dev.urom.spi.PluginInfo;
 import java.io.PrintWriter;
 import java.math.BigInteger;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -54,6 +55,10 @@ final class PluginsCommand implements Callable<Integer> {
             description = "With --scan: probe plugins in directories or files that others than root and this user could write, with a warning, instead of rejecting them (for development).")
     boolean allowInsecure;
 
+    @Option(names = "--auth-key-file", paramLabel = "FILE",
+            description = "With --service: the key file to prove (default: the one UROM_AUTH_KEY_FILE names, if set).")
+    Path authKeyFile;
+
     private final Environment environment;
 
     PluginsCommand(Environment environment) {
@@ -69,6 +74,9 @@ final class PluginsCommand implements Callable<Integer> {
             }
             return listFromService(out);
         }
+        if (authKeyFile != null) {
+            throw new ParameterException(spec.commandLine(), "--auth-key-file goes with --service, not --scan");
+        }
         PluginScanner scanner = new PluginScanner(new DefaultCandidateProber(), ScanPolicy.secure().withAllowInsecure(allowInsecure));
         ScanResult result = new PluginDiscovery(scanner, new PluginIdRegistry()).scan(environment.requirePluginPath());
         if (json) {
@@ -82,6 +90,7 @@ final class PluginsCommand implements Callable<Integer> {
     private int listFromService(PrintWriter out) throws Exception {
         ServiceOptions options = new ServiceOptions();
         options.address = source.service;
+        options.authKeyFile = authKeyFile;
         List<ServicePlugin> plugins;
         try (UromService service = options.connect()) {
             plugins = service.plugins();
