@@ -309,7 +309,8 @@ final class DataPlane implements AutoCloseable {
                 key.attach(connection);
                 connections.add(connection);
                 stats.connectionAccepted();
-                LOG.info("worker {}: host connection {} accepted", workerId, connection.id());
+                // anyone may connect: the worker logs who at INFO once the handshake has said so
+                LOG.debug("worker {}: host connection {} accepted", workerId, connection.id());
             } catch (IOException e) {
                 LOG.warn("worker {}: setting up a host connection failed: {}", workerId, e.getMessage());
                 closeQuietly(channel);
@@ -524,8 +525,13 @@ final class DataPlane implements AutoCloseable {
         if (connections.remove(connection)) {
             connection.close();
             stats.connectionClosed(connection.id());
-            if (!connection.refused()) {
+            if (connection.refused()) {
+                return;
+            }
+            if (connection.handshake().state() == ServerHandshake.State.OPEN) {
                 LOG.info("worker {}: host connection {} closed: {}", workerId, connection.id(), reason);
+            } else {
+                LOG.debug("worker {}: host connection {} closed before its handshake ended: {}", workerId, connection.id(), LogText.cut(reason));
             }
         }
     }
