@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.framework.security.UnixAccount;
 import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.nativebridge.NativeArtifacts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -105,7 +106,7 @@ final class OsChildDaemon implements AutoCloseable {
             }
             List<String> java = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Djava.io.tmpdir=" + tmp,
-                    "-D" + dev.urom.nativebridge.NativeArtifacts.NATIVE_DIR_PROPERTY + "=" + spec.testbed.nativeDir(),
+                    "-D" + NativeArtifacts.NATIVE_DIR_PROPERTY + "=" + spec.testbed.nativeDir(),
                     "-cp", spec.testbed.classPath(), OsChildDaemonMain.class.getName(), "--log-dir", log.toString()));
             java.addAll(spec.options);
             List<String> command = spec.user == null ? java : OsTestbed.as(spec.user, List.of(), java);

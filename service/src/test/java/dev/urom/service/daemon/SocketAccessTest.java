@@ -109,11 +109,8 @@ class SocketAccessTest {
                 .containsExactly("directory", "0700", self);
         assertThat(pluginNames(plain.address())).as("the daemon's own user gets in").containsExactly("minimal");
 
-        try (UromService service = UromService.connect(plain.address().toString()); Worker worker = startWorker(service)) {
-            Path workerSocket = onlyWorkerSocket(plain);
-            assertThat(attributes(workerSocket)).extracting(Attributes::type, Attributes::mode, Attributes::uid)
-                    .as("the socket of the worker of %s", worker).containsExactly("socket", "0600", self);
-        }
+        withWorker(plain, workerSocket -> assertThat(attributes(workerSocket)).extracting(Attributes::type, Attributes::mode, Attributes::uid)
+                .as("the socket of a worker").containsExactly("socket", "0600", self));
     }
 
     @Test
@@ -125,6 +122,11 @@ class SocketAccessTest {
         assertThat(attributes(socket)).isEqualTo(new Attributes("socket", "0660", self, socketGroup));
         assertThat(attributes(runDirectory(grouped))).isEqualTo(new Attributes("directory", "0750", self, socketGroup));
         assertThat(pluginNames(grouped.address())).containsExactly("minimal");
+
+        // a root daemon gives a Unix user's worker to that user alone; any other shares it with the group
+        String workerMode = OsTestbed.runningAsRoot() ? "0600" : "0660";
+        withWorker(grouped, workerSocket -> assertThat(attributes(workerSocket)).extracting(Attributes::type, Attributes::mode, Attributes::uid)
+                .as("the socket of a worker").containsExactly("socket", workerMode, self));
     }
 
     @Test
@@ -133,9 +135,7 @@ class SocketAccessTest {
         UnixAccount nobody = OsTestbed.nobody();
         assertThat(connectAs(nobody, List.of(), plain.address().unixPath())).isEqualTo("EACCES");
 
-        try (UromService service = UromService.connect(plain.address().toString()); Worker worker = startWorker(service)) {
-            assertThat(connectAs(nobody, List.of(), onlyWorkerSocket(plain))).as("the socket of the worker of %s", worker).isEqualTo("EACCES");
-        }
+        withWorker(plain, workerSocket -> assertThat(connectAs(nobody, List.of(), workerSocket)).as("the socket of a worker").isEqualTo("EACCES"));
     }
 
     @Test
@@ -372,19 +372,40 @@ class SocketAccessTest {
         return socket.resolveSibling(socket.getFileName() + ".workers");
     }
 
-    private static Path onlyWorkerSocket(OsChildDaemon daemon) throws IOException {
-        try (Stream<Path> files = Files.list(runDirectory(daemon))) {
-            List<Path> sockets = files.filter(p -> p.getFileName().toString().endsWith(".sock")).toList();
-            assertThat(sockets).as("worker sockets in %s", runDirectory(daemon)).hasSize(1);
-            return sockets.get(0);
+    private interface SocketCheck {
+        void check(Path workerSocket) throws Exception;
+    }
+
+    /**
+     * Starts a worker of {@code daemon} with the echo plugin, runs {@code check} on its socket, stops
+     * it and waits until the daemon has removed the socket.
+     */
+    private static void withWorker(OsChildDaemon daemon, SocketCheck check) throws Exception {
+        Path socket;
+        try (UromService service = UromService.connect(daemon.address().toString())) {
+            long minimal = service.plugins().stream().filter(p -> p.name().equals("minimal")).findFirst().orElseThrow().id();
+            try (Worker worker = service.newWorker().plugins(minimal).build()) {
+                worker.start().get(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS);
+                socket = workerSocket(daemon, worker.id());
+                check.check(socket);
+            }
+        }
+        long deadline = System.nanoTime() + OsChildDaemon.PATIENCE.toNanos();
+        while (Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
+            assertThat(System.nanoTime()).as("the daemon removes %s once the worker has gone", socket).isLessThan(deadline);
+            Thread.sleep(20);
         }
     }
 
-    private static Worker startWorker(UromService service) throws Exception {
-        long minimal = service.plugins().stream().filter(p -> p.name().equals("minimal")).findFirst().orElseThrow().id();
-        Worker worker = service.newWorker().plugins(minimal).build();
-        worker.start().get(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS);
-        return worker;
+    /** The socket of worker {@code workerId}: {@code worker-<id>-<launch>.sock} in the run directory. */
+    private static Path workerSocket(OsChildDaemon daemon, long workerId) throws IOException {
+        String prefix = "worker-" + Long.toUnsignedString(workerId) + "-";
+        try (Stream<Path> files = Files.list(runDirectory(daemon))) {
+            List<Path> sockets = files.filter(p -> p.getFileName().toString().startsWith(prefix) && p.getFileName().toString().endsWith(".sock"))
+                    .toList();
+            assertThat(sockets).as("sockets of worker %s in %s", Long.toUnsignedString(workerId), runDirectory(daemon)).hasSize(1);
+            return sockets.get(0);
+        }
     }
 
     private static List<String> pluginNames(ServiceAddress address) throws Exception {
