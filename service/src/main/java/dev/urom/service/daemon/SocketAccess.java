@@ -4,6 +4,7 @@ import dev.urom.framework.auth.Principal;
 import dev.urom.framework.security.PathTrust;
 import dev.urom.framework.security.UnixAccounts;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -90,7 +91,13 @@ final class SocketAccess {
                         + "): remove it or give another --listen");
             }
         } else {
-            Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            refuseForeignParent(dir, parent);
+            try {
+                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            } catch (AccessDeniedException e) {
+                throw new IOException("the socket directory " + dir + " cannot be made: " + parent + " (" + describe(parent)
+                        + ") does not let " + UnixAccounts.describeUser(daemonUid) + " create it; give another --listen");
+            }
             made = true;
         }
         restrict(dir, directoryMode());
@@ -101,6 +108,30 @@ final class SocketAccess {
             }
             throw new IOException("the socket directory " + dir + " is not safe: " + problem.get());
         }
+    }
+
+    /**
+     * Refuses to make the socket directory in {@code parent} when another user than root and the
+     * daemon's owns it (as when someone else made {@code /tmp/urom-<user>} first): the check after
+     * making it would refuse it anyway, but the directory may not even be made there, and the
+     * system's "permission denied" would not say whose directory is in the way.
+     */
+    private void refuseForeignParent(Path dir, Path parent) throws IOException {
+        if (parent == null) {
+            return;
+        }
+        int owner = (Integer) Files.getAttribute(parent, "unix:uid");
+        if (owner != PathTrust.ROOT_UID && owner != daemonUid) {
+            throw new IOException("the socket directory " + dir + " would be made in " + parent + ", which is owned by "
+                    + UnixAccounts.describeUser(owner) + ", not by root or this daemon's user (" + UnixAccounts.describeUser(daemonUid)
+                    + "): someone else made it; remove it or give another --listen");
+        }
+    }
+
+    /** The mode and owner of {@code path} for a message: {@code mode 0755, owner root (uid 0)}. */
+    private static String describe(Path path) throws IOException {
+        Map<String, Object> attributes = Files.readAttributes(path, "unix:mode,uid");
+        return "mode " + PathTrust.octalMode((Integer) attributes.get("mode")) + ", owner " + UnixAccounts.describeUser((Integer) attributes.get("uid"));
     }
 
     /**

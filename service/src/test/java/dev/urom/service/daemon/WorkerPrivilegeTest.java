@@ -1,0 +1,211 @@
+package dev.urom.service.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.urom.framework.host.Notification;
+import dev.urom.framework.host.UromService;
+import dev.urom.framework.host.Worker;
+import dev.urom.framework.security.UnixAccount;
+import dev.urom.framework.security.UnixAccounts;
+import dev.urom.nativebridge.testkit.NativeFixtures;
+import dev.urom.spi.UromStatus;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Who a daemon's workers run as, and what they are given (WorkerRuntime, the launcher as the daemon
+ * uses it): real worker processes (WorkerMain with a compiled echo plugin) of child daemons run
+ * from a class path that the worker user can read, looked at through {@code /proc}: their ids, their
+ * supplementary groups, {@code NoNewPrivs}, their working directory and their whole environment;
+ * and a command must come back through them.
+ *
+ * <p>The privilege drop of a root daemon needs root: those tests are limited to root. For any user,
+ * a daemon that is not root (as root: run as nobody through setpriv) must run its workers as itself,
+ * with the same checks, and must refuse {@code --worker-user} of another user and {@code
+ * --worker-groups} with one line.
+ */
+class WorkerPrivilegeTest {
+    private static final Pattern ROOT_WORKERS_WARNING = Pattern.compile(
+            "\\S+ \\S+ WARN  \\[main\\] dev\\.urom\\.service\\.daemon\\.WorkerRuntime - workers run as root \\(--worker-user root\\): "
+                    + "a plugin's bug is then root's");
+
+    @TempDir
+    static Path shared;
+
+    private static OsTestbed testbed;
+    private static Path plugins;
+
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    @BeforeAll
+    static void stage() {
+        testbed = OsTestbed.in(shared);
+        plugins = testbed.publicDirectory("plugins");
+        OsTestbed.setMode(NativeFixtures.compileMinimalPlugin(plugins, "echo.so", 1), "rw-r--r--");
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = opened.size() - 1; i >= 0; i--) {
+            opened.get(i).close();
+        }
+    }
+
+    static boolean runningAsRoot() {
+        return OsTestbed.runningAsRoot();
+    }
+
+    /**
+     * A daemon with environment that a worker must not inherit (HOME, TMPDIR, XDG_CACHE_HOME, the
+     * daemon's own UROM_ variable) and one it passes on (UCX_TLS, by the default allow-list). It
+     * listens in its temporary directory, which is its user's.
+     */
+    private OsChildDaemon.Spec daemon(String... options) {
+        Path home = testbed.publicDirectory("daemon");
+        OsChildDaemon.Spec spec = new OsChildDaemon.Spec(testbed, home);
+        return spec.options("--listen", spec.tmpdir().resolve("s").resolve("urom.sock").toString(), "--plugin-path", plugins.toString())
+                .options(options)
+                .env("HOME", home.toString()).env("TMPDIR", home.toString()).env("XDG_CACHE_HOME", home.toString())
+                .env("UROM_TEST_DAEMON_ONLY", "secret").env("UCX_TLS", "tcp");
+    }
+
+    private OsChildDaemon started(OsChildDaemon.Spec spec) {
+        OsChildDaemon daemon = spec.start();
+        opened.add(daemon);
+        return daemon;
+    }
+
+    @Test
+    @EnabledIf("runningAsRoot")
+    void aRootDaemonRunsItsWorkersAsTheDefaultWorkerUser() throws Exception {
+        UnixAccount account = OsTestbed.defaultWorkerAccount();
+        OsChildDaemon daemon = started(daemon());
+
+        assertWorkerRunsAs(daemon, account, account.groups());
+        assertThat(warnings(daemon)).isEmpty();
+    }
+
+    @Test
+    @EnabledIf("runningAsRoot")
+    void aRootDaemonWithWorkerUserNobodyGivesItsWorkersExactlyTheWorkerGroups() throws Exception {
+        UnixAccount nobody = OsTestbed.nobody();
+        OsChildDaemon daemon = started(daemon("--worker-user", "nobody", "--worker-groups", "4242,4243"));
+
+        assertWorkerRunsAs(daemon, nobody, List.of(nobody.gid(), 4242, 4243));
+    }
+
+    @Test
+    @EnabledIf("runningAsRoot")
+    void workerUserRootGivesRootWorkersAndTheDaemonWarnsOfIt() throws Exception {
+        UnixAccount root = UnixAccounts.user(0).orElseThrow();
+        OsChildDaemon daemon = started(daemon("--worker-user", "root"));
+
+        assertWorkerRunsAs(daemon, root, root.groups());
+        assertThat(warnings(daemon)).hasSize(1);
+    }
+
+    @Test
+    void aDaemonThatIsNotRootRunsItsWorkersAsItself() throws Exception {
+        UnixAccount account = OsTestbed.nonRootDaemonAccount();
+        OsChildDaemon.Spec spec = daemon();
+        if (OsTestbed.runningAsRoot()) {
+            spec.user(account);
+        }
+        OsChildDaemon daemon = started(spec);
+        List<Integer> daemonGroups = OsProcessFacts.of(daemon.handle()).groups().stream().map(Long::intValue).toList();
+
+        assertWorkerRunsAs(daemon, account, daemonGroups);
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            --worker-user   | root      | --worker-user root: only a daemon running as root can start workers as another user; this one runs as {self}
+            --worker-groups | 4242      | --worker-groups: only a daemon running as root can choose its workers' groups
+            """)
+    void aDaemonThatIsNotRootRefusesAnotherWorkerIdentityInOneLine(String option, String value, String reason) throws Exception {
+        UnixAccount account = OsTestbed.nonRootDaemonAccount();
+        OsChildDaemon.Spec spec = daemon(option, value);
+        if (OsTestbed.runningAsRoot()) {
+            spec.user(account);
+        }
+        OsChildDaemon daemon = started(spec);
+
+        assertThat(daemon.failure()).isEqualTo("FAILED " + reason.replace("{self}", account.describe()) + "\n");
+    }
+
+    /**
+     * Starts a worker through the daemon and checks its process: all four uids and gids those of
+     * {@code account}, exactly {@code groups} as supplementary groups, NoNewPrivs, its private
+     * directory as working directory, HOME and TMPDIR, and an environment of the daemon's making
+     * only. Then a command goes through it and back.
+     */
+    private void assertWorkerRunsAs(OsChildDaemon daemon, UnixAccount account, Collection<Integer> groups) throws Exception {
+        UromService service = UromService.connect(daemon.address().toString());
+        opened.add(service);
+        long echo = service.plugins().get(0).id();
+        Worker worker = service.newWorker().plugins(echo).env("UCX_LOG_LEVEL=info").build();
+        opened.add(worker);
+        worker.start().get(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        OsProcessFacts process = OsProcessFacts.of(daemon.worker(worker.id()));
+
+        long uid = Integer.toUnsignedLong(account.uid());
+        long gid = Integer.toUnsignedLong(account.gid());
+        assertThat(process.ids("Uid")).as("real, effective, saved and file-system uids").containsExactly(uid, uid, uid, uid);
+        assertThat(process.ids("Gid")).as("real, effective, saved and file-system gids").containsExactly(gid, gid, gid, gid);
+        Set<Long> expectedGroups = new TreeSet<>();
+        groups.forEach(g -> expectedGroups.add(Integer.toUnsignedLong(g)));
+        assertThat(process.groups()).as("supplementary groups").isEqualTo(expectedGroups);
+        assertThat(process.status("NoNewPrivs")).containsExactly("1");
+
+        Path directory = process.cwd();
+        Path workRoot = directory.getParent();
+        assertThat(workRoot.getParent()).as("the work directory is in the daemon's java.io.tmpdir").isEqualTo(daemon.tmpdir().toRealPath());
+        assertThat(workRoot.getFileName().toString()).startsWith("urom-workers-");
+        assertThat(directory.getFileName().toString()).matches("worker-" + Long.toUnsignedString(worker.id()) + "-[0-9]+");
+        assertThat(modeAndOwner(directory)).as("the worker's private directory").isEqualTo("0700 " + uid);
+        boolean otherUser = account.uid() != OsProcessFacts.of(daemon.handle()).ids("Uid").get(1).intValue();
+        assertThat(modeAndOwner(workRoot)).as("the work directory").isEqualTo((otherUser ? "0710 " : "0700 ")
+                + OsProcessFacts.of(daemon.handle()).ids("Uid").get(1));
+
+        Map<String, String> expected = new LinkedHashMap<>();
+        expected.put("PATH", WorkerEnvironment.FIXED_PATH);
+        expected.put("LANG", WorkerEnvironment.FIXED_LANG);
+        expected.put("UCX_TLS", "tcp");
+        expected.put("UCX_LOG_LEVEL", "info");
+        expected.put("HOME", directory.toString());
+        expected.put("TMPDIR", directory.toString());
+        expected.put(WorkerSupervisor.OWNER_UID_VARIABLE, Integer.toUnsignedString(UnixAccounts.effectiveUid()));
+        assertThat(process.environment()).as("the worker's whole environment").containsExactlyInAnyOrderEntriesOf(expected);
+
+        Notification reply = worker.submit(echo, new byte[] {7}).get(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        assertThat(reply.status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(reply.payload()).containsExactly(7);
+    }
+
+    private static String modeAndOwner(Path path) throws IOException {
+        Map<String, Object> attributes = Files.readAttributes(path, "unix:mode,uid", LinkOption.NOFOLLOW_LINKS);
+        return String.format("%04o", (Integer) attributes.get("mode") & 07777) + " " + Integer.toUnsignedString((Integer) attributes.get("uid"));
+    }
+
+    private static List<String> warnings(OsChildDaemon daemon) throws IOException {
+        return Files.readAllLines(daemon.logFile()).stream().filter(line -> ROOT_WORKERS_WARNING.matcher(line).matches()).toList();
+    }
+}
