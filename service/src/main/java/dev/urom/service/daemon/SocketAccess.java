@@ -25,7 +25,7 @@ import java.util.Set;
  * root gives the socket of a Unix user's worker to that user alone (owner the user, mode 0600).
  *
  * <p>The daemon refuses to start when its socket directory exists as a symbolic link, owned by
- * another user, or writable by others, or when a directory above it could be changed by someone
+ * another user, or writable by others or by a group that is not its user's own, or when a directory above it could be changed by someone
  * else than root or the daemon's user (see {@link PathTrust#untrusted}).
  *
  * <p>Immutable and thread-safe.
@@ -76,9 +76,10 @@ final class SocketAccess {
         }
         boolean made = false;
         if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-            Map<String, Object> attributes = Files.readAttributes(dir, "unix:mode,uid", LinkOption.NOFOLLOW_LINKS);
+            Map<String, Object> attributes = Files.readAttributes(dir, "unix:mode,uid,gid", LinkOption.NOFOLLOW_LINKS);
             int mode = (Integer) attributes.get("mode");
             int uid = (Integer) attributes.get("uid");
+            int gid = (Integer) attributes.get("gid");
             if ((mode & 0170000) != 0040000) {
                 throw new IOException("the socket directory " + dir + " exists and is not a directory (a symbolic link is not taken either)");
             }
@@ -89,6 +90,10 @@ final class SocketAccess {
             if ((mode & 0002) != 0) {
                 throw new IOException("the socket directory " + dir + " may be written by others (mode " + PathTrust.octalMode(mode)
                         + "): remove it or give another --listen");
+            }
+            if ((mode & 0020) != 0 && !UnixAccounts.isPrivateGroup(uid, gid)) {
+                throw new IOException("the socket directory " + dir + " may be written by the members of " + UnixAccounts.describeGroup(gid)
+                        + " (mode " + PathTrust.octalMode(mode) + "): remove it or give another --listen");
             }
         } else {
             refuseForeignParent(dir, parent);

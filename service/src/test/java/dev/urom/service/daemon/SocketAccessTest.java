@@ -1,6 +1,7 @@
 package dev.urom.service.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.urom.framework.host.UromService;
@@ -160,6 +161,35 @@ class SocketAccessTest {
             assertThat(refused.getMessage()).isEqualTo("cannot listen on unix:" + before.socket() + ": the socket directory " + prepared
                     + " may be written by others (mode " + mode + "): remove it or give another --listen");
             before.assertUnchanged();
+        }
+    }
+
+    @Test
+    void aSocketDirectoryAGroupMayWriteIsRefusedUnlessTheGroupIsTheDaemonUsersOwn() throws Exception {
+        int uid = UnixAccounts.effectiveUid();
+        int gid = UnixAccounts.effectiveGid();
+        if (OsTestbed.runningAsRoot()) {
+            Path shared = Files.createDirectory(dir.resolve("shared"));
+            try (Prepared before = Prepared.in(shared)) {
+                OsTestbed.chown(shared, uid, UNLISTED_GROUP);
+                chmod(shared, "0770");
+                before.remember();
+                IOException refused = assertThrows(IOException.class, () -> startInProcess(before.socket()));
+
+                assertThat(refused.getMessage()).isEqualTo("cannot listen on unix:" + before.socket() + ": the socket directory " + shared
+                        + " may be written by the members of " + UnixAccounts.describeGroup(UNLISTED_GROUP)
+                        + " (mode 0770): remove it or give another --listen");
+                before.assertUnchanged();
+            }
+        }
+        Path own = Files.createDirectory(dir.resolve("own"));
+        chmod(own, "0770");
+        if (UnixAccounts.isPrivateGroup(uid, gid)) {
+            startInProcess(own.resolve("urom.sock"));
+            assertThat(modeOf(own)).as("the daemon's own group's directory, taken and closed up").isEqualTo("0700");
+        } else {
+            assertThatThrownBy(() -> startInProcess(own.resolve("urom.sock"))).hasMessageContaining("may be written by the members of "
+                    + UnixAccounts.describeGroup(gid));
         }
     }
 
