@@ -10,6 +10,7 @@ import dev.urom.nativebridge.NativeArtifacts;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -173,11 +174,36 @@ final class WorkerRuntime implements AutoCloseable {
         }
         Path root = Files.createTempDirectory(parent, "urom-workers-", PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
-        if (otherUser) {
-            Files.setAttribute(root, "unix:gid", account.gid());
-            Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwx--x---"));
+        try {
+            // a temporary directory that others may write without the sticky bit would let them swap this one
+            Optional<String> problem = PathTrust.untrusted(root, Set.copyOf(List.of(PathTrust.ROOT_UID, UnixAccounts.effectiveUid())));
+            if (problem.isPresent()) {
+                throw new IOException("the workers' directory " + root + " is not safe: " + problem.get()
+                        + "; give the daemon a java.io.tmpdir that only it (or root) may write, or one with the sticky bit");
+            }
+            if (otherUser) {
+                giveTo(root, "unix:gid", account.gid(), "group");
+                Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwx--x---"));
+            }
+            return root;
+        } catch (IOException | RuntimeException e) {
+            deleteTree(root);
+            throw e;
         }
-        return root;
+    }
+
+    /**
+     * Sets the owner or group ({@code attribute}, {@code what}) of a directory the daemon has just
+     * made; a refusal names the directory and the capability a root daemon in a container may lack.
+     */
+    private static void giveTo(Path dir, String attribute, int id, String what) throws IOException {
+        try {
+            Files.setAttribute(dir, attribute, id, LinkOption.NOFOLLOW_LINKS);
+        } catch (FileSystemException e) {
+            throw new IOException("cannot give " + dir + " to the workers' " + what + " (" + id + "): "
+                    + (e.getReason() != null ? e.getReason() : e.getClass().getSimpleName())
+                    + " (a daemon in a container needs the CHOWN capability)");
+        }
     }
 
     /** Where the workers' JNA finds its native library: the daemon's native directory, or a copy in the work directory. */
@@ -227,8 +253,13 @@ final class WorkerRuntime implements AutoCloseable {
         Path dir = workerDirectory(name);
         Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         if (otherUser) {
-            Files.setAttribute(dir, "unix:uid", account.uid(), LinkOption.NOFOLLOW_LINKS);
-            Files.setAttribute(dir, "unix:gid", account.gid(), LinkOption.NOFOLLOW_LINKS);
+            try {
+                giveTo(dir, "unix:uid", account.uid(), "user");
+                Files.setAttribute(dir, "unix:gid", account.gid(), LinkOption.NOFOLLOW_LINKS);
+            } catch (IOException e) {
+                deleteTree(dir);
+                throw e;
+            }
         }
         return dir;
     }
