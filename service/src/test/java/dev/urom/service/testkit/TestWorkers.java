@@ -7,8 +7,8 @@ import dev.urom.service.daemon.DaemonSecurity;
  * The security settings of tests that start workers with the test JVM's own class path. That class
  * path lies in the Maven repository under the user's home, which another user usually cannot read,
  * so these tests run their workers as the test's own user: a root test JVM says {@code --worker-user
- * root} explicitly, as an operator would have to. Dropping privileges is tested on its own, with a
- * class path copied where the worker user can read it.
+ * root} explicitly, as an operator would have to. Dropping privileges is tested by the service's
+ * {@code WorkerPrivilegeTest}, with a class path copied where the worker user can read it.
  */
 public final class TestWorkers {
     private TestWorkers() {}
