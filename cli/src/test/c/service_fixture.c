@@ -3,6 +3,7 @@
  *   'e' echo the command back at once
  *   'h' hold the command: it is answered only when a later 'r' arrives
  *   'r' release every held command (each answered SUCCESS with its own bytes), then answer itself
+ *   'n' answer with one byte: how many commands are held (at most 255)
  *   'c' crash the worker (SIGSEGV)
  * Anything else is refused with UROM_ERR_INVALID_VALUE.
  */
@@ -125,6 +126,16 @@ static urom_status_t fixture_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *
 				answer(f, (struct urom_worker_cmd_desc *)held);
 				free(held);
 			}
+			status = answer(f, cmd);
+			free(cmd);
+			break;
+		}
+		case 'n': {
+			unsigned count = 0;
+
+			for (urom_list_link_t *l = f->held.next; l != &f->held && count < 255; l = l->next)
+				count++;
+			cmd->worker_cmd.plugin_cmd[0] = (uint8_t)count;
 			status = answer(f, cmd);
 			free(cmd);
 			break;

@@ -194,6 +194,11 @@ class ServiceEndToEndTest {
         Notification refused = first.submit(fixtureId, op('e')).getNow(null);
         assertThat(refused).isNotNull();
         assertThat(refused.status()).isEqualTo(UromStatus.AGAIN);
+        // The two connections are read independently: the held commands must be in before the release.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS);
+        while (await(second.submit(fixtureId, op('n'))).payload()[0] != held.size()) {
+            assertThat(System.nanoTime()).as("the worker holds the first connection's %d commands", held.size()).isLessThan(deadline);
+        }
         // The second connection releases the first one's held commands; each answer goes home.
         assertThat(await(second.submit(fixtureId, op('r'))).status()).isEqualTo(UromStatus.SUCCESS);
         for (CompletableFuture<Notification> answer : held) {
