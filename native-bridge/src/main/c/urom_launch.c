@@ -63,6 +63,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "write_all.h"
+
 #define LISTEN_BACKLOG 128
 #define DEFAULT_SOCKET_MODE 0600
 #define MAX_ID 0xFFFFFFFEUL /* (uid_t)-1 means "no change" to the kernel */
@@ -91,20 +93,6 @@ struct launch_options {
 
 /* The socket file this process created, removed again when the launch fails. */
 static const char *bound_path;
-
-static void write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-}
 
 __attribute__((format(printf, 3, 0), noreturn)) static void fail_with(const char *status, int error,
 									const char *fmt, va_list ap)

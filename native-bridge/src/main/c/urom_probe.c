@@ -24,6 +24,8 @@
 
 #include <urom_plugin.h>
 
+#include "write_all.h"
+
 enum { PROBE_OK = 0, PROBE_REJECTED = 1, PROBE_USAGE = 2 };
 
 static int result_fd = -1;
@@ -41,20 +43,6 @@ static const char *status_name(int status)
 	if (status >= 0 && (size_t)status < sizeof(status_names) / sizeof(status_names[0]))
 		return status_names[status];
 	return "UNRECOGNIZED";
-}
-
-static void write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
 }
 
 /* Writes the one result line (newlines inside the text become spaces) and ends the process. */

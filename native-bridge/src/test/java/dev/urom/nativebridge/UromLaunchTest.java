@@ -73,7 +73,7 @@ class UromLaunchTest {
         launcher = NativeArtifacts.launcherExecutable();
         checker = TestPlugins.buildProgram(tools, "launch_check.c", "launch_check");
         listingLauncher = NativeFixtures.compileProgram(tools, "urom-launch-listing", Files.readString(LAUNCHER_SOURCE),
-                "-DUROM_LAUNCH_NO_CLOSE_RANGE");
+                "-DUROM_LAUNCH_NO_CLOSE_RANGE", "-I" + LAUNCHER_SOURCE.getParent());
         sharedLauncher = Files.copy(launcher, tools.resolve("urom-launch"), StandardCopyOption.REPLACE_EXISTING);
         for (Path path : List.of(tools, checker, listingLauncher, sharedLauncher)) {
             Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rwxr-xr-x"));

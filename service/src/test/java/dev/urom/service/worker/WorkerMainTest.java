@@ -26,10 +26,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -45,18 +45,12 @@ class WorkerMainTest {
     @TempDir
     Path dir;
 
-    private final List<WorkerProcess> workers = new ArrayList<>();
+    @RegisterExtension
+    final WorkerProcesses workers = new WorkerProcesses();
 
     @BeforeAll
     static void compilePlugins() {
         echo = WorkerFixtures.echo(pluginDir, "echo.so");
-    }
-
-    @AfterEach
-    void destroyWorkers() throws InterruptedException {
-        for (WorkerProcess worker : workers) {
-            worker.destroy();
-        }
     }
 
     private ServiceAddress socket() {

@@ -25,16 +25,15 @@ import dev.urom.spi.UromStatus;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIf;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -62,18 +61,12 @@ class WorkerSecurityAdmissionTest {
     @TempDir
     Path dir;
 
-    private final List<WorkerProcess> workers = new ArrayList<>();
+    @RegisterExtension
+    final WorkerProcesses workers = new WorkerProcesses();
 
     @BeforeAll
     static void compilePlugins() {
         echo = WorkerFixtures.echo(pluginDir, "echo.so");
-    }
-
-    @AfterEach
-    void destroyWorkers() throws InterruptedException {
-        for (WorkerProcess worker : workers) {
-            worker.destroy();
-        }
     }
 
     static boolean runningAsRoot() {

@@ -12,7 +12,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.framework.wire.FrameChannel;
 import dev.urom.framework.wire.FrameCodec;
-import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Message.Challenge;
 import dev.urom.framework.wire.Message.Command;
 import dev.urom.framework.wire.Message.ErrorReply;
@@ -20,6 +19,7 @@ import dev.urom.framework.wire.Message.Hello;
 import dev.urom.framework.wire.Message.HelloOk;
 import dev.urom.framework.wire.Message.Stop;
 import dev.urom.framework.wire.Message.StopOk;
+import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.MessageType;
 import dev.urom.framework.wire.Protocol;
 import dev.urom.framework.wire.Role;
@@ -34,10 +34,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -59,18 +59,12 @@ class WorkerSecurityLimitsTest {
     @TempDir
     Path dir;
 
-    private final List<WorkerProcess> workers = new ArrayList<>();
+    @RegisterExtension
+    final WorkerProcesses workers = new WorkerProcesses();
 
     @BeforeAll
     static void compilePlugins() {
         echo = WorkerFixtures.echo(pluginDir, "echo.so");
-    }
-
-    @AfterEach
-    void destroyWorkers() throws InterruptedException {
-        for (WorkerProcess worker : workers) {
-            worker.destroy();
-        }
     }
 
     private WorkerProcess start(ServiceAddress listen, WorkerAccess access, List<String> jvmOptions, int maxMessageSize, String... options)

@@ -26,7 +26,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -192,12 +191,7 @@ class SandboxPluginJavaTest {
         Path outside = Files.createDirectory(dir.resolve("outside"));
         Path target = Files.write(outside.resolve("secret.bin"), secret);
         try (ShmScratch shm = new ShmScratch()) {
-            Path sub = shm.directory();
-            Map<String, Path> throughLinks = new LinkedHashMap<>();
-            throughLinks.put("a link in /dev/shm", shm.link(target));
-            throughLinks.put("a link in a subdirectory of /dev/shm", ShmScratch.link(sub.resolve("link"), target));
-            throughLinks.put("a path whose directory is a link", ShmScratch.link(sub.resolve("hop"), outside).resolve("secret.bin"));
-            for (Map.Entry<String, Path> link : throughLinks.entrySet()) {
+            for (Map.Entry<String, Path> link : shm.pathsThroughLinksTo(target).entrySet()) {
                 WorkerNotification answer = peers.call(peers.a, new MemMap(peers.context(), 4096, bytes(link.getValue().toString())));
                 assertThat(answer.status()).as(link.getKey()).isEqualTo(UromStatus.NOT_PERMITTED);
             }

@@ -9,6 +9,8 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -44,6 +46,21 @@ final class ShmScratch implements AutoCloseable {
     /** A symbolic link to {@code target} directly in {@code /dev/shm}. */
     Path link(Path target) {
         return link(name("link"), target);
+    }
+
+    /**
+     * Paths in {@code /dev/shm} that reach {@code target} (a file outside) through a symbolic link
+     * at each place a host could put one, by what each shows: a link directly in {@code /dev/shm},
+     * a link in a subdirectory of it (which {@code protected_symlinks} does not cover), a path
+     * whose directory is a link.
+     */
+    Map<String, Path> pathsThroughLinksTo(Path target) {
+        Path sub = directory();
+        Map<String, Path> paths = new LinkedHashMap<>();
+        paths.put("a link in /dev/shm", link(target));
+        paths.put("a link in a subdirectory of /dev/shm", link(sub.resolve("link"), target));
+        paths.put("a path whose directory is a link", link(sub.resolve("hop"), target.getParent()).resolve(target.getFileName()));
+        return paths;
     }
 
     /** A symbolic link at {@code at} (in a directory of this scratch) to {@code target}. */
