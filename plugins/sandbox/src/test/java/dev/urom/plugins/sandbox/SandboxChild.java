@@ -103,8 +103,8 @@ final class SandboxChild {
         return bytes.length == 0 ? "-" : HEX.formatHex(bytes);
     }
 
-    /** Domain id 0 is the host's own plugin; nothing else exists. */
-    private static final class Alone implements DomainLookups {
+    /** Domain lookups of a host alone in its domain: domain id 0 is its own plugin; nothing else exists. */
+    static final class Alone implements DomainLookups {
         private final WorkerHost[] self;
         private final long pluginId;
 

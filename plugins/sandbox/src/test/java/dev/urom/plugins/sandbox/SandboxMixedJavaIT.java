@@ -8,10 +8,10 @@ import dev.urom.framework.worker.PluginLoader;
 import dev.urom.framework.worker.PluginSpec;
 import dev.urom.framework.worker.WorkerHost;
 import dev.urom.framework.worker.WorkerHostConfig;
+import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.plugins.sandbox.SandboxCommand.MemMap;
 import dev.urom.plugins.sandbox.SandboxCommand.TagRecv;
 import dev.urom.plugins.sandbox.SandboxCommand.TagSend;
-import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.spi.DomainLookups;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
@@ -181,30 +181,7 @@ class SandboxMixedJavaIT {
     private List<String> runAlone(Path plugin, List<SandboxCommand> commands) {
         long pluginId = 1L << 6;
         WorkerHost[] self = new WorkerHost[1];
-        DomainLookups domain = new DomainLookups() {
-            @Override
-            public byte[] address(long domainId) throws UromException {
-                if (domainId != 0) {
-                    throw new UromException(UromStatus.NOT_FOUND, "domain id " + domainId + " is unknown");
-                }
-                return self[0].plugin(pluginId).orElseThrow().address();
-            }
-
-            @Override
-            public int segment(long domainId, long va) throws UromException {
-                throw new UromException(UromStatus.NOT_SUPPORTED, "no segments");
-            }
-
-            @Override
-            public byte[] memoryHandle(long domainId, int segment) throws UromException {
-                throw new UromException(UromStatus.NOT_SUPPORTED, "no segments");
-            }
-
-            @Override
-            public byte[] memoryKey(long domainId, int segment) throws UromException {
-                throw new UromException(UromStatus.NOT_SUPPORTED, "no segments");
-            }
-        };
+        DomainLookups domain = new SandboxChild.Alone(self, pluginId);
         List<String> lines = new ArrayList<>();
         try (WorkerHost host = WorkerHost.open(3, List.of(new PluginSpec(plugin, pluginId)), PluginLoader.standard(),
                 WorkerHostConfig.defaults().withDomain(domain))) {
