@@ -274,7 +274,8 @@ class SandboxNativeIT {
         Path outside = Files.createDirectory(dir.resolve("outside"));
         Path target = Files.write(outside.resolve("secret.bin"), secret);
         try (ShmScratch shm = new ShmScratch()) {
-            for (Map.Entry<String, Path> link : shm.pathsThroughLinksTo(target).entrySet()) {
+            Map<String, Path> throughLinks = shm.pathsThroughLinksTo(target);
+            for (Map.Entry<String, Path> link : throughLinks.entrySet()) {
                 assertThat(refusal(memMap(1, 4096, link.getValue().toString()))).as(link.getKey()).isEqualTo(UromStatus.NOT_PERMITTED);
             }
             for (long memh = 1; memh <= throughLinks.size(); memh++) {

@@ -191,7 +191,8 @@ class SandboxPluginJavaTest {
         Path outside = Files.createDirectory(dir.resolve("outside"));
         Path target = Files.write(outside.resolve("secret.bin"), secret);
         try (ShmScratch shm = new ShmScratch()) {
-            for (Map.Entry<String, Path> link : shm.pathsThroughLinksTo(target).entrySet()) {
+            Map<String, Path> throughLinks = shm.pathsThroughLinksTo(target);
+            for (Map.Entry<String, Path> link : throughLinks.entrySet()) {
                 WorkerNotification answer = peers.call(peers.a, new MemMap(peers.context(), 4096, bytes(link.getValue().toString())));
                 assertThat(answer.status()).as(link.getKey()).isEqualTo(UromStatus.NOT_PERMITTED);
             }
