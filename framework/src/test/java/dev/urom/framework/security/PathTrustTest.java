@@ -174,17 +174,17 @@ class PathTrustTest {
     }
 
     @Test
-    void aFileUnderA0700DirectoryIsUnreadableByNobody() throws IOException {
+    void aFileUnderA0700DirectoryIsUnreadableByAnotherUser() throws IOException {
         Path closed = directory("closed", 0700);
         Path lib = Files.createDirectories(closed.resolve("x/lib"));
         Path jar = file(lib.resolve("a.jar"), 0644);
-        UnixAccount nobody = UnixAccounts.user("nobody").orElseThrow();
+        UnixAccount nobody = TestAccounts.anotherUser();
 
         Optional<String> problem = PathTrust.unreadable(jar, nobody);
         mode(closed, 0755);
         Optional<String> opened = PathTrust.unreadable(jar, nobody);
 
-        assertThat(problem).hasValue("nobody (uid " + nobody.uid() + ") cannot read " + jar + ": " + closed + " is mode 0700, owner "
+        assertThat(problem).hasValue(nobody.describe() + " cannot read " + jar + ": " + closed + " is mode 0700, owner "
                 + UnixAccounts.describeUser(ME) + ", group " + UnixAccounts.describeGroup(gid(closed)));
         assertThat(opened).isEmpty();
         assertThat(PathTrust.unreadable(jar, UnixAccounts.user(ME).orElseThrow())).isEmpty();

@@ -12,6 +12,17 @@ public final class TestAccounts {
         return ME == 0;
     }
 
+    /** An unprivileged account other than this test's user: {@code nobody}, or {@code daemon} when the tests run as nobody. */
+    public static UnixAccount anotherUser() {
+        for (String name : new String[] {"nobody", "daemon", "bin"}) {
+            var account = UnixAccounts.user(name);
+            if (account.isPresent() && account.get().uid() != ME && account.get().uid() != 0) {
+                return account.get();
+            }
+        }
+        throw new AssertionError("none of nobody, daemon and bin is an account other than uid " + ME);
+    }
+
     /** The first uid from 4000000 up that has no passwd entry. */
     public static int uidWithoutAccount() {
         for (int uid = 4_000_000; uid < 4_001_000; uid++) {
