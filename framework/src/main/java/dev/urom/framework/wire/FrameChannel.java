@@ -109,7 +109,7 @@ public final class FrameChannel implements AutoCloseable {
         ScheduledFuture<?> alarm = TIMEOUTS.schedule(() -> {
             expired.set(true);
             close();
-        }, Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
+        }, Math.max(1, timeout.toNanos()), TimeUnit.NANOSECONDS);
         try {
             return receive();
         } catch (IOException e) {

@@ -32,7 +32,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -45,7 +44,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -438,7 +436,7 @@ public final class Daemon implements AutoCloseable {
 
     private static Path prepareRunDir(Path socket, SocketAccess sockets) throws IOException {
         Path runDir = socket.resolveSibling(socket.getFileName() + RUN_DIR_SUFFIX);
-        deleteTree(runDir);
+        FileTrees.delete(runDir);
         Files.createDirectory(runDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         sockets.restrict(runDir, sockets.directoryMode());
         return runDir;
@@ -450,21 +448,10 @@ public final class Daemon implements AutoCloseable {
                 Files.deleteIfExists(address.unixPath());
             }
             if (runDir != null) {
-                deleteTree(runDir);
+                FileTrees.delete(runDir);
             }
         } catch (IOException e) {
             LOG.warn("removing the daemon's socket files failed: {}", e.getMessage());
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 

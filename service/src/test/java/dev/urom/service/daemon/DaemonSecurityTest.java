@@ -210,10 +210,8 @@ class DaemonSecurityTest {
     void aHostWithoutAKeyGetsOneAuthenticationErrorAndNothingElseEvenForRequestsSentAlongWithItsHello() throws Exception {
         List<WorkerInfo> before = daemon.workers();
         RawConnection host = raw(daemon.address());
-        host.send(0, Hello.of(Role.HOST))
-                .send(1, new PluginsRequest())
-                .send(2, new WorkersInGroupRequest(Protocol.ALL_GROUPS))
-                .send(3, new WorkerStartRequest(Protocol.ANY_WORKER, graphId, GROUP, List.of(), List.of()));
+        host.sendAtOnce(Hello.of(Role.HOST), new PluginsRequest(), new WorkersInGroupRequest(Protocol.ALL_GROUPS),
+                new WorkerStartRequest(Protocol.ANY_WORKER, graphId, GROUP, List.of(), List.of()));
 
         Message answer = host.receive();
 
@@ -239,7 +237,7 @@ class DaemonSecurityTest {
         assertThat(skipper.next()).isEmpty();
 
         RawConnection worker = raw(daemon.address());
-        worker.send(0, Hello.of(Role.WORKER, "alice")).send(1, new PluginsRequest());
+        worker.sendAtOnce(Hello.of(Role.WORKER, "alice"), new PluginsRequest());
         assertThat(worker.receive()).isEqualTo(new ErrorReply(UromStatus.NOT_PERMITTED, "the daemon serves hosts; this connection said it is a WORKER"));
         assertThat(worker.next()).isEmpty();
 
@@ -367,10 +365,8 @@ class DaemonSecurityTest {
                     "principal 'alice'", "proof does not match the key");
 
             RawConnection intruder = raw(aliceWorkerAddress);
-            intruder.send(0, Hello.of(Role.HOST, "bob"))
-                    .send(0, new Command(graphId, 1, GraphClient.loopbackCommand(42)))
-                    .send(7, new AddressRequest(graphId))
-                    .send(8, new DomainSet(0, List.of(new DomainPeer(0, List.of(), List.of()))));
+            intruder.sendAtOnce(Hello.of(Role.HOST, "bob"), new Command(graphId, 1, GraphClient.loopbackCommand(42)),
+                    new AddressRequest(graphId), new DomainSet(0, List.of(new DomainPeer(0, List.of(), List.of()))));
             assertThat(intruder.receive()).isInstanceOf(Challenge.class);
             assertThat(intruder.receive()).isEqualTo(new ErrorReply(UromStatus.UNEXPECTED, "after CHALLENGE the peer must send PROOF, not COMMAND"));
             assertThat(intruder.next()).as("anything after the refusal").isEmpty();

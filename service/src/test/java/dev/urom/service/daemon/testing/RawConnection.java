@@ -2,12 +2,16 @@ package dev.urom.service.daemon.testing;
 
 import dev.urom.framework.wire.Frame;
 import dev.urom.framework.wire.FrameChannel;
+import dev.urom.framework.wire.FrameCodec;
 import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Protocol;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.framework.wire.WireException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -50,6 +54,27 @@ public final class RawConnection implements AutoCloseable {
     /** Sends {@code message} with request id {@code requestId}. */
     public RawConnection send(long requestId, Message message) throws IOException {
         channel.send(requestId, message);
+        return this;
+    }
+
+    /**
+     * Sends {@code messages} (request ids 0, 1, 2, ...) in one write, so that they are all on their
+     * way before the peer can answer the first one by closing.
+     */
+    public RawConnection sendAtOnce(Message... messages) throws IOException {
+        List<ByteBuffer> frames = new ArrayList<>();
+        int bytes = 0;
+        for (int i = 0; i < messages.length; i++) {
+            ByteBuffer frame = FrameCodec.encode(i, messages[i]);
+            frames.add(frame);
+            bytes += frame.remaining();
+        }
+        ByteBuffer all = ByteBuffer.allocate(bytes);
+        frames.forEach(all::put);
+        all.flip();
+        while (all.hasRemaining()) {
+            channel.socket().write(all);
+        }
         return this;
     }
 
