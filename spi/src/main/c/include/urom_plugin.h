@@ -118,9 +118,35 @@ struct urom_worker_ctx {
 	void *plugin_ctx; /* set by open() */
 };
 
+/*
+ * Entry points keep default visibility even in a plugin built with -fvisibility=hidden: the
+ * attribute of these declarations carries over to definitions written without one.
+ */
+#define UROM_PLUGIN_EXPORT __attribute__((visibility("default")))
+
 /* The two symbols every plugin exports. */
-urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface);
-urom_status_t urom_plugin_get_version(uint64_t *version);
+UROM_PLUGIN_EXPORT urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface);
+UROM_PLUGIN_EXPORT urom_status_t urom_plugin_get_version(uint64_t *version);
+
+/*
+ * Optional entry points; a plugin without them is polled and reads only addresses that its own
+ * plugin id published.
+ *
+ * urom_plugin_get_transport: the transport the plugin's address belongs to, a static NUL-terminated
+ * ASCII name of 1 to 64 characters from [A-Za-z0-9._:/-]. A domain look-up may hand a plugin an
+ * address that another plugin published when both name the same transport.
+ *
+ * urom_plugin_get_wakeup_fd: after open, a descriptor that becomes readable when progress() has work
+ * (UCX: ucp_worker_get_efd). The worker neither reads nor closes it. UROM_ERR_NOT_SUPPORTED: this
+ * instance has none and is polled.
+ *
+ * urom_plugin_arm_wakeup: called before the worker sleeps on that descriptor (UCX: ucp_worker_arm).
+ * UROM_SUCCESS: armed, the worker may sleep until the descriptor is readable; UROM_ERR_AGAIN: work
+ * is pending, the worker calls progress() again instead.
+ */
+UROM_PLUGIN_EXPORT urom_status_t urom_plugin_get_transport(const char **name);
+UROM_PLUGIN_EXPORT urom_status_t urom_plugin_get_wakeup_fd(struct urom_worker_ctx *ctx, int *fd);
+UROM_PLUGIN_EXPORT urom_status_t urom_plugin_arm_wakeup(struct urom_worker_ctx *ctx);
 
 #ifndef __cplusplus
 _Static_assert(sizeof(UROM_LIST_LINK_T) == 16, "list link is two pointers");

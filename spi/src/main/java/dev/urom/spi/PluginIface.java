@@ -1,6 +1,8 @@
 package dev.urom.spi;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * A worker plugin: {@code struct urom_plugin_iface} in Java form, with its six operations in the
@@ -65,5 +67,34 @@ public interface PluginIface {
      */
     default byte[] packNotification(WorkerNotification notification) throws UromException {
         return notification.pack();
+    }
+
+    /**
+     * The transport the plugin's address belongs to ({@code urom_plugin_get_transport}): an ASCII
+     * name of 1 to 64 characters from {@code [A-Za-z0-9._:/-]}. A domain look-up may hand this
+     * plugin an address that another plugin published when both name the same transport. The
+     * default names none: look-ups return only addresses of this plugin's own id.
+     */
+    default Optional<String> transport() {
+        return Optional.empty();
+    }
+
+    /**
+     * After {@link #open}, a file descriptor that becomes readable when {@link #progress} has work
+     * ({@code urom_plugin_get_wakeup_fd}); the worker neither reads nor closes it. The default has
+     * none: the worker polls the plugin while its commands are in flight.
+     */
+    default OptionalInt wakeupFd() {
+        return OptionalInt.empty();
+    }
+
+    /**
+     * Called before the worker sleeps on {@link #wakeupFd()} ({@code urom_plugin_arm_wakeup}).
+     *
+     * @return true when armed (nothing pending: the worker may sleep until the descriptor is
+     *     readable), false when work is pending and the worker must call {@link #progress} again
+     */
+    default boolean armWakeup() throws UromException {
+        return false;
     }
 }
