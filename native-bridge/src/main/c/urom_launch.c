@@ -499,6 +499,31 @@ static int groups_are(const gid_t *wanted, size_t wanted_count, int *current_cou
 	return same;
 }
 
+/* Whether each of the wanted groups is gid or one of the process's supplementary groups. */
+static int groups_held(const gid_t *wanted, size_t wanted_count, gid_t gid)
+{
+	gid_t *current;
+	int count = getgroups(0, NULL), all = 1;
+
+	if (count < 0)
+		fail_call(errno, "getgroups failed");
+	current = calloc((size_t)count + 1, sizeof(gid_t));
+	if (current == NULL)
+		fail_call(errno, "calloc(%d group ids) failed", count + 1);
+	count = getgroups(count, current);
+	if (count < 0)
+		fail_call(errno, "getgroups failed");
+	for (size_t i = 0; i < wanted_count && all; i++) {
+		int held = wanted[i] == gid;
+
+		for (int j = 0; j < count && !held; j++)
+			held = wanted[i] == current[j];
+		all = held;
+	}
+	free(current);
+	return all;
+}
+
 struct process_ids {
 	uid_t uid[3]; /* real, effective, saved */
 	gid_t gid[3];
@@ -528,7 +553,28 @@ static int ids_are(const struct process_ids *ids, uid_t uid, gid_t gid)
 	(unsigned)(ids).uid[0], (unsigned)(ids).uid[1], (unsigned)(ids).uid[2], (unsigned)(ids).gid[0],    \
 		(unsigned)(ids).gid[1], (unsigned)(ids).gid[2]
 
-/* Only root changes ids; anyone else may only ask for the ids it has. */
+/*
+ * Whether this process is in a user namespace that denies setgroups(2) (unshare --map-root-user
+ * writes "deny"; the initial namespace always says "allow"). Its root cannot change groups, and
+ * has only the ids the namespace maps.
+ */
+static int setgroups_denied(void)
+{
+	char text[16] = { 0 };
+	int fd = open("/proc/self/setgroups", O_RDONLY | O_CLOEXEC);
+	ssize_t got;
+
+	if (fd < 0)
+		return 0;
+	got = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	return got > 0 && strncmp(text, "deny", 4) == 0;
+}
+
+/*
+ * Only root changes ids; anyone else, and root of a user namespace that denies setgroups, may only
+ * ask for the ids it has.
+ */
 static void drop_privileges(const struct launch_options *o)
 {
 	struct process_ids ids = current_ids();
@@ -543,6 +589,18 @@ static void drop_privileges(const struct launch_options *o)
 			fail("NOT_PERMITTED",
 			     "only root can start workers as another user: asked for groups %s, the process has %d different ones",
 			     o->groups_text, count);
+		return;
+	}
+	if (setgroups_denied()) {
+		/* groups cannot change here: each one asked for must be held already (the gid counts) */
+		if (!ids_are(&ids, o->uid, o->gid))
+			fail("NOT_PERMITTED",
+			     "root of a user namespace that denies setgroups cannot start workers as another user: asked for uid %u gid %u, the process has " IDS_FORMAT,
+			     (unsigned)o->uid, (unsigned)o->gid, IDS_VALUES(ids));
+		if (!groups_held(o->groups, o->group_count, o->gid))
+			fail("NOT_PERMITTED",
+			     "root of a user namespace that denies setgroups cannot change groups: asked for groups %s, not all held",
+			     o->groups_text != NULL ? o->groups_text : o->group_text);
 		return;
 	}
 	if (setgroups(o->group_count, o->groups) != 0)

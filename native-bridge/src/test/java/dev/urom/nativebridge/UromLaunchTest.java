@@ -299,6 +299,29 @@ class UromLaunchTest {
                 .containsEntry("socket_mode", "0600");
     }
 
+    /**
+     * Root of a user namespace made by {@code unshare --map-root-user} (any user may make one; it
+     * denies setgroups) keeps the ids it has, as a non-root launcher does: its own uid, gid and groups
+     * it holds pass; another uid, or a group it does not hold, is refused naming the namespace.
+     */
+    @Test
+    void rootOfAUserNamespaceThatDeniesSetgroupsKeepsItsIdsAndMayAskForNoOther() throws Exception {
+        List<String> unshare = List.of("unshare", "--user", "--map-root-user", "--");
+        List<String> same = new ArrayList<>(unshare);
+        same.addAll(launchOnTcp(List.of("--user", "0", "--group", "0", "--groups", "0")));
+        assertThat(succeeded(run(same, ""))).containsEntry("uids", "0,0,0").containsEntry("no_new_privs", "1");
+
+        List<String> other = new ArrayList<>(unshare);
+        other.addAll(launchOnTcp(List.of("--user", "65534", "--group", "0")));
+        assertFailed(run(other, ""), "NOT_PERMITTED", "root of a user namespace that denies setgroups cannot start workers as another user: "
+                + "asked for uid 65534 gid 0, the process has uids 0/0/0 gids 0/0/0 (real/effective/saved)");
+
+        List<String> otherGroup = new ArrayList<>(unshare);
+        otherGroup.addAll(launchOnTcp(List.of("--user", "0", "--group", "0", "--groups", "0,65534")));
+        assertFailed(run(otherGroup, ""), "NOT_PERMITTED",
+                "root of a user namespace that denies setgroups cannot change groups: asked for groups 0,65534, not all held");
+    }
+
     /** Everything a root daemon asks for when it starts a worker, at once. */
     @Test
     @EnabledIf("runningAsRoot")
