@@ -59,6 +59,10 @@ final class PingPongCommand implements Callable<Integer> {
             description = "Without --service, run as root: the user of the private daemon's workers (default: urom if it exists, else nobody).")
     String workerUser;
 
+    @Option(names = "--worker-env", paramLabel = "NAME=VALUE",
+            description = "Put NAME=VALUE in every rank's worker environment, e.g. UCX_TLS=tcp (repeatable).")
+    List<String> workerEnv = new ArrayList<>();
+
     /** Whether the ranks talk to a private daemon of this process (then without a key, whatever the environment says). */
     private boolean privateDaemon;
 
@@ -173,6 +177,9 @@ final class PingPongCommand implements Callable<Integer> {
                 "--rounds", Integer.toString(rounds)));
         if (authKeyFile != null) {
             command.addAll(List.of("--auth-key-file", authKeyFile.toString()));
+        }
+        for (String entry : workerEnv) {
+            command.addAll(List.of("--worker-env", entry));
         }
         ProcessBuilder builder = new ProcessBuilder(command);
         if (privateDaemon) {

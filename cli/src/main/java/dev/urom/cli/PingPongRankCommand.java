@@ -11,6 +11,7 @@ import dev.urom.spi.UromException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -21,13 +22,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * One rank of the ping-pong sample, as its own process ({@code urom ping-pong} starts them): starts
- * a sandbox worker, joins the domain of all ranks through the TCP rendezvous, then passes the
- * message around the ring: rank 0 sends it to rank 1 and waits for it to come back (tag 0x1234),
- * every other rank waits for it (tag 0x5678) and sends it on to {@code (rank + 1) % size}. Mask
- * 0xffff. Prints one line per thing it did; rank 0 adds the round-trip times.
+ * One rank of the ping-pong sample, as its own process: {@code urom ping-pong} starts them on one
+ * machine, and a launcher ({@code mpirun}, a batch system, a shell loop over ssh) starts them on
+ * several, each rank with the daemon of its own machine ({@code --service}). It starts a sandbox
+ * worker, joins the domain of all ranks through the TCP rendezvous (rank 0 listens on it, the others
+ * connect), then passes the message around the ring: rank 0 sends it to rank 1 and waits for it to
+ * come back (tag 0x1234), every other rank waits for it (tag 0x5678) and sends it on to {@code (rank
+ * + 1) % size}. Mask 0xffff. Prints one line per thing it did; rank 0 adds the round-trip times.
  */
-@Command(name = "ping-pong-rank", hidden = true, description = "One rank of the ping-pong sample (started by urom ping-pong).")
+@Command(name = "ping-pong-rank", description = "One rank of the ping-pong sample: run one per host with that host's daemon (urom ping-pong runs them all here).")
 final class PingPongRankCommand implements Callable<Integer> {
     static final long RANK0_TAG = 0x1234;
     static final long OTHERS_TAG = 0x5678;
@@ -37,20 +40,46 @@ final class PingPongRankCommand implements Callable<Integer> {
 
     @Mixin ServiceOptions service;
 
-    @Option(names = "--rank", required = true) int rank;
-    @Option(names = "--size", required = true) int size;
-    @Option(names = "--rendezvous", required = true, paramLabel = "HOST:PORT") String rendezvous;
-    @Option(names = "--message", required = true) String message;
-    @Option(names = "--plugin", required = true) String plugin;
-    @Option(names = "--rounds", defaultValue = "100") int rounds;
+    @Option(names = "--rank", required = true, paramLabel = "N", description = "This rank, 0 to --size - 1 (mpirun's OMPI_COMM_WORLD_RANK or PMI_RANK).")
+    int rank;
+
+    @Option(names = "--size", required = true, paramLabel = "N", description = "How many ranks there are, at least 2.")
+    int size;
+
+    @Option(names = "--rendezvous", required = true, paramLabel = "HOST:PORT",
+            description = "Where rank 0 listens for the others (rank 0: an address of its own host, port 0 picks one and prints it).")
+    String rendezvous;
+
+    @Option(names = "--message", required = true, paramLabel = "TEXT", description = "What the ranks pass around.")
+    String message;
+
+    @Option(names = "--plugin", required = true, paramLabel = "NAME", description = "The sandbox plugin of this rank's worker: worker_sandbox or worker_sandbox_java.")
+    String plugin;
+
+    @Option(names = "--rounds", defaultValue = "100", paramLabel = "N", description = "Round trips rank 0 times (default: ${DEFAULT-VALUE}); the same on every rank.")
+    int rounds;
+
+    @Option(names = "--worker-env", paramLabel = "NAME=VALUE",
+            description = "Put NAME=VALUE in the worker's environment, e.g. UCX_TLS=tcp or UCX_NET_DEVICES=eth0 (repeatable; the daemon's --worker-env-allow decides).")
+    List<String> workerEnv = new ArrayList<>();
 
     private long context;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        int colon = rendezvous.lastIndexOf(':');
-        InetSocketAddress address = new InetSocketAddress(rendezvous.substring(0, colon), Integer.parseInt(rendezvous.substring(colon + 1)));
+        if (size < 2) {
+            throw new CliFailure("--size " + size + ": the ping-pong needs at least 2 ranks");
+        }
+        if (rank < 0 || rank >= size) {
+            throw new CliFailure("--rank " + rank + ": not between 0 and --size - 1 (" + (size - 1) + ")");
+        }
+        for (String entry : workerEnv) {
+            if (entry.indexOf('=') <= 0) {
+                throw new CliFailure("--worker-env " + entry + ": not NAME=VALUE");
+            }
+        }
+        InetSocketAddress address = rendezvousAddress();
         try (UromService connection = service.connect();
                 TcpRendezvousAllgather oob = new TcpRendezvousAllgather(rank, size, address)) {
             if (rank == 0) {
@@ -60,7 +89,7 @@ final class PingPongRankCommand implements Callable<Integer> {
             }
             ServicePlugin sandbox = PluginVersions.require(connection.plugins(), plugin, 1);
             long id = sandbox.info().id();
-            try (Worker worker = connection.newWorker().plugins(id).build()) {
+            try (Worker worker = connection.newWorker().plugins(id).env(workerEnv.toArray(String[]::new)).build()) {
                 RemoteWorker.await(worker.start(), "starting a worker with " + plugin);
                 RemoteWorker.await(Domain.create(List.of(worker), new long[] {rank}, oob).start(), "starting the domain");
                 out.printf("rank %d: worker %d with %s (%s) joined the domain of %d ranks%n", rank, worker.id(), plugin, sandbox.kind(), size);
@@ -96,6 +125,21 @@ final class PingPongRankCommand implements Callable<Integer> {
             throw new CliFailure("rank " + rank + ": " + e.getMessage());
         }
         return 0;
+    }
+
+    private InetSocketAddress rendezvousAddress() {
+        int colon = rendezvous.lastIndexOf(':');
+        String host = colon > 0 ? rendezvous.substring(0, colon) : "";
+        int port = -1;
+        try {
+            port = colon > 0 ? Integer.parseInt(rendezvous.substring(colon + 1)) : -1;
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        if (host.isEmpty() || port < 0 || port > 65535) {
+            throw new CliFailure("--rendezvous " + rendezvous + ": not HOST:PORT with a port from 0 to 65535");
+        }
+        return new InetSocketAddress(host, port);
     }
 
     private void send(Worker worker, long id, long dest, long tag, byte[] bytes) {

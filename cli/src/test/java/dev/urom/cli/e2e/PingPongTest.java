@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -52,6 +53,27 @@ class PingPongTest {
         assertThat(run.errLines()).containsExactly("urom ping-pong: rank 0 did not start: urom ping-pong-rank: cannot connect to "
                 + address + ": No such file or directory");
         assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).count()).as("no rank left").isZero();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--rank 2 --size 2 --rendezvous 127.0.0.1:0 --worker-env UCX_TLS=tcp | --rank 2: not between 0 and --size - 1 (1)",
+        "--rank -1 --size 2 --rendezvous 127.0.0.1:0 | --rank -1: not between 0 and --size - 1 (1)",
+        "--rank 0 --size 1 --rendezvous 127.0.0.1:0 | --size 1: the ping-pong needs at least 2 ranks",
+        "--rank 0 --size 2 --rendezvous 127.0.0.1 | --rendezvous 127.0.0.1: not HOST:PORT with a port from 0 to 65535",
+        "--rank 0 --size 2 --rendezvous host:70000 | --rendezvous host:70000: not HOST:PORT with a port from 0 to 65535",
+        "--rank 0 --size 2 --rendezvous :7 | --rendezvous :7: not HOST:PORT with a port from 0 to 65535",
+        "--rank 0 --size 2 --rendezvous 127.0.0.1:0 --worker-env UCX_TLS | --worker-env UCX_TLS: not NAME=VALUE",
+    })
+    void aRankWithBadOptionsSaysWhichInOneLineBeforeItConnects(String options, String error, @TempDir Path dir) {
+        List<String> args = new java.util.ArrayList<>(List.of("ping-pong-rank", "--service", "unix:" + dir.resolve("none.sock"),
+                "--message", "x", "--plugin", "worker_sandbox"));
+        args.addAll(List.of(options.split(" ")));
+
+        CliRunner.Run run = CliRunner.run("/nonexistent", args.toArray(String[]::new));
+
+        assertThat(run.status()).isEqualTo(1);
+        assertThat(run.errLines()).containsExactly("urom ping-pong-rank: " + error);
     }
 
     @ParameterizedTest
