@@ -70,8 +70,8 @@ import org.apache.logging.log4j.Logger;
  * {@link WorkerHost#submit} with the connection's dest id; every
  * notification the host produces goes back, as a NOTIFY packed by its plugin's {@code
  * packNotification}, to the connection with that dest id (dropped when that connection has gone).
- * ADDRESS is answered (same request id) with the named plugin's {@code address()} and this
- * worker's seal over it; DOMAIN_SET installs the domain table into the {@link WorkerDomain} that the
+ * ADDRESS is answered (same request id) with the named plugin's {@code address()}, the transport it
+ * names ({@link WorkerHost#transport}) and this worker's seal over both; DOMAIN_SET installs the domain table into the {@link WorkerDomain} that the
  * plugins' look-ups read, or refuses it: NOT_PERMITTED when an address's seal does not match (it is
  * not one a worker of this owner published), INVALID_VALUE for a malformed table, each with a
  * one-line reason. STOP is answered with STOP_OK after the notifications of the same round, then the connection
@@ -431,11 +431,12 @@ final class DataPlane implements AutoCloseable {
                 LOG.warn("worker {}: plugin 0x{} answered no address", workerId, Long.toHexString(pluginId));
                 return AddressReply.failed(UromStatus.UNEXPECTED);
             }
-            if (address.length + Protocol.FRAME_HEADER_BYTES + 16 + Proofs.MAC_BYTES > frameLimit) {
+            String transport = host.transport(pluginId).orElse("");
+            if (address.length + Protocol.FRAME_HEADER_BYTES + 18 + transport.length() + Proofs.MAC_BYTES > frameLimit) {
                 LOG.warn("worker {}: plugin 0x{} has an address of {} bytes, over the frame limit", workerId, Long.toHexString(pluginId), address.length);
                 return AddressReply.failed(UromStatus.TOO_BIG);
             }
-            return new AddressReply(UromStatus.SUCCESS, address, Proofs.seal(sealKey, pluginId, address));
+            return new AddressReply(UromStatus.SUCCESS, address, transport, Proofs.seal(sealKey, pluginId, transport, address));
         } catch (UromException e) {
             LOG.warn("worker {}: plugin 0x{} gave no address: {}: {}", workerId, Long.toHexString(pluginId), e.status(), e.getMessage());
             return AddressReply.failed(e.status());
@@ -449,7 +450,7 @@ final class DataPlane implements AutoCloseable {
     private Optional<String> unsealed(DomainSet set) {
         for (DomainPeer peer : set.peers()) {
             for (DomainPeer.PluginAddress a : peer.addresses()) {
-                if (!Proofs.same(Proofs.seal(sealKey, a.pluginId(), a.address()), a.seal())) {
+                if (!Proofs.same(Proofs.seal(sealKey, a.pluginId(), a.transport(), a.address()), a.seal())) {
                     return Optional.of("the address of plugin id 0x" + Long.toHexString(a.pluginId()) + " at domain id "
                             + Long.toUnsignedString(peer.domainId()) + " is not one a worker of this owner published (its seal does not match)");
                 }

@@ -129,7 +129,13 @@ class WorkerSecuritySealsTest {
                 Arguments.of("the seal of another principal's workers",
                         new PluginAddress(PEER_ID, INTRUDER, Proofs.seal(WorkerProcess.KEY_ACCESS.sealKey(), PEER_ID, INTRUDER))),
                 Arguments.of("the seal of the same user's workers at another daemon",
-                        new PluginAddress(PEER_ID, INTRUDER, Proofs.seal(otherDaemon.sealKey(), PEER_ID, INTRUDER))));
+                        new PluginAddress(PEER_ID, INTRUDER, Proofs.seal(otherDaemon.sealKey(), PEER_ID, INTRUDER))),
+                Arguments.of("a sealed address relabelled with a transport",
+                        new PluginAddress(PEER_ID, INTRUDER, "ucp-tag", WorkerProcess.seal(PEER_ID, INTRUDER))),
+                Arguments.of("a sealed address relabelled with another transport",
+                        new PluginAddress(PEER_ID, INTRUDER, "tcp", Proofs.seal(WorkerProcess.ACCESS.sealKey(), PEER_ID, "ucp-tag", INTRUDER))),
+                Arguments.of("an address sealed with a transport, its transport dropped",
+                        new PluginAddress(PEER_ID, INTRUDER, Proofs.seal(WorkerProcess.ACCESS.sealKey(), PEER_ID, "ucp-tag", INTRUDER))));
     }
 
     @ParameterizedTest(name = "{0}")
