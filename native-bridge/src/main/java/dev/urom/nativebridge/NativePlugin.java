@@ -8,6 +8,7 @@ import com.sun.jna.Memory;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import dev.urom.spi.PluginIface;
+import dev.urom.spi.TransportName;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
@@ -19,6 +20,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.logging.log4j.LogManager;
@@ -37,9 +40,15 @@ import org.apache.logging.log4j.Logger;
  *   <li>NOT_FOUND: the file does not exist, or an entry symbol is missing;
  *   <li>UNSUPPORTED_VERSION: the table's API version (its low 32 bits, so both the {@code
  *       uint32_t} and the {@code size_t} field work) is not {@code UROM_PLUGIN_API_VERSION};
- *   <li>the plugin's own status when {@code urom_plugin_get_iface} or {@code
- *       urom_plugin_get_version} fails.
+ *   <li>the plugin's own status when {@code urom_plugin_get_iface}, {@code
+ *       urom_plugin_get_version} or the optional {@code urom_plugin_get_transport} fails;
+ *       INVALID_VALUE when the last gives NULL or a name that is not a {@link TransportName}.
  * </ul>
+ *
+ * <p>The optional entry points ({@code urom_plugin_get_transport}, and the pair {@code
+ * urom_plugin_get_wakeup_fd} / {@code urom_plugin_arm_wakeup}) are resolved once at load; the
+ * transport name is read then too. A plugin that exports only one of the wake-up pair is polled
+ * (logged). A DOCA plugin exports none of them.
  *
  * <p>Ownership: command descriptors are {@code malloc}ed and freed by the plugin with {@code
  * free()} (or by the bridge when the plugin leaves one on the list); notification descriptors are
@@ -58,6 +67,9 @@ public final class NativePlugin implements PluginIface {
     private static final Logger LOG = LogManager.getLogger(NativePlugin.class);
     private static final String GET_IFACE = "urom_plugin_get_iface";
     private static final String GET_VERSION = "urom_plugin_get_version";
+    private static final String GET_TRANSPORT = "urom_plugin_get_transport";
+    private static final String GET_WAKEUP_FD = "urom_plugin_get_wakeup_fd";
+    private static final String ARM_WAKEUP = "urom_plugin_arm_wakeup";
     private static final String[] ENTRY_NAMES = {"open", "close", "addr", "worker_cmd", "progress", "notif_pack"};
     private static final int MIN_PACK_CAPACITY = 4096;
     private static final int PACK_SLACK = 1024;
@@ -75,6 +87,12 @@ public final class NativePlugin implements PluginIface {
     private final Function openFn;
     private final Function closeFn;
     private final Function addrFn;
+    /** The optional entry points, resolved once at load; what a plugin lacks is null. */
+    private final Optional<String> transport;
+    private final Function wakeupFdFn;
+    private final Function armWakeupFn;
+    /** The wake-up descriptor, asked once after open: null until asked. */
+    private OptionalInt wakeupFd;
     private final Memory sizeCell = new Memory(8);
     // The scratch buffers keep their native memory while this object is reachable; each hot method
     // fences this object after its native call, so none is freed while C still uses it.
@@ -89,10 +107,13 @@ public final class NativePlugin implements PluginIface {
     private Memory workerCtx;
     private DomainCallbacks domainCallbacks;
 
-    private NativePlugin(Path path, long version, Memory iface) {
+    private NativePlugin(Path path, long version, Memory iface, Optional<String> transport, Function wakeupFdFn, Function armWakeupFn) {
         this.path = path;
         this.version = version;
         this.iface = iface;
+        this.transport = transport;
+        this.wakeupFdFn = wakeupFdFn;
+        this.armWakeupFn = armWakeupFn;
         this.openFn = Function.getFunction(iface.getPointer(Abi.IFACE_OPEN));
         this.closeFn = Function.getFunction(iface.getPointer(Abi.IFACE_CLOSE));
         this.addrFn = Function.getFunction(iface.getPointer(Abi.IFACE_ADDR));
@@ -147,7 +168,62 @@ public final class NativePlugin implements PluginIface {
         if (status != UromStatus.SUCCESS.code()) {
             throw new UromException(Abi.status(status), soPath + ": " + GET_VERSION + " returned " + Abi.describe(status));
         }
-        return new NativePlugin(soPath, versionCell.getLong(0), iface);
+        Optional<String> transport = transport(soPath, optionalSymbol(library, GET_TRANSPORT));
+        Function wakeupFd = optionalSymbol(library, GET_WAKEUP_FD);
+        Function arm = optionalSymbol(library, ARM_WAKEUP);
+        if ((wakeupFd == null) != (arm == null)) {
+            LOG.warn("{}: exports {} but not {}; it is polled", soPath, wakeupFd == null ? ARM_WAKEUP : GET_WAKEUP_FD,
+                    wakeupFd == null ? GET_WAKEUP_FD : ARM_WAKEUP);
+            wakeupFd = null;
+            arm = null;
+        }
+        return new NativePlugin(soPath, versionCell.getLong(0), iface, transport, wakeupFd, arm);
+    }
+
+    /** An optional entry point; null when the plugin does not export it. */
+    private static Function optionalSymbol(NativeLibrary library, String name) {
+        try {
+            return library.getFunction(name);
+        } catch (UnsatisfiedLinkError e) {
+            return null;
+        }
+    }
+
+    /**
+     * What {@code urom_plugin_get_transport} names, checked ({@link TransportName}); empty when the
+     * plugin does not export it.
+     */
+    private static Optional<String> transport(Path soPath, Function getTransport) throws UromException {
+        if (getTransport == null) {
+            return Optional.empty();
+        }
+        Memory cell = new Memory(8);
+        cell.setPointer(0, null);
+        int status = getTransport.invokeInt(new Object[] {cell});
+        if (status != UromStatus.SUCCESS.code()) {
+            throw new UromException(Abi.status(status), soPath + ": " + GET_TRANSPORT + " returned " + Abi.describe(status));
+        }
+        Pointer name = cell.getPointer(0);
+        if (name == null) {
+            throw new UromException(UromStatus.INVALID_VALUE, soPath + ": " + GET_TRANSPORT + " gave a NULL name");
+        }
+        // read at most one byte past the longest name: a name without its NUL there is too long anyway
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i <= TransportName.MAX_LENGTH; i++) {
+            byte b = name.getByte(i);
+            if (b == 0) {
+                break;
+            }
+            text.append((char) (b & 0xff));
+        }
+        String problem = TransportName.problem(text.toString()).orElse(null);
+        if (problem != null) {
+            if (text.length() > TransportName.MAX_LENGTH) {
+                problem = "has more than " + TransportName.MAX_LENGTH + " characters";
+            }
+            throw new UromException(UromStatus.INVALID_VALUE, soPath + ": " + GET_TRANSPORT + ": the transport name " + problem);
+        }
+        return Optional.of(text.toString());
     }
 
     private static NativeLibrary open(Path soPath) throws UromException {
@@ -420,6 +496,74 @@ public final class NativePlugin implements PluginIface {
             };
             throw new UromException(UromStatus.BAD_STATE, path + ": cannot call " + operation + ": " + reason);
         }
+    }
+
+    /** What {@code urom_plugin_get_transport} named when the plugin was loaded; empty when it exports none. */
+    @Override
+    public Optional<String> transport() {
+        return transport;
+    }
+
+    /**
+     * The descriptor of {@code urom_plugin_get_wakeup_fd}, asked once after open; empty when the
+     * plugin does not export the wake-up pair, answers NOT_SUPPORTED, fails (logged) or gives a
+     * negative descriptor (logged).
+     *
+     * @throws IllegalStateException when the plugin is not open
+     */
+    @Override
+    public OptionalInt wakeupFd() {
+        if (state != State.OPEN) {
+            throw new IllegalStateException(path + ": cannot ask for the wake-up descriptor: the plugin is not open");
+        }
+        if (wakeupFd == null) {
+            wakeupFd = askWakeupFd();
+        }
+        return wakeupFd;
+    }
+
+    private OptionalInt askWakeupFd() {
+        if (wakeupFdFn == null) {
+            return OptionalInt.empty();
+        }
+        Memory fdCell = new Memory(4);
+        fdCell.setInt(0, -1);
+        int status = wakeupFdFn.invokeInt(new Object[] {workerCtx, fdCell});
+        if (status == UromStatus.NOT_SUPPORTED.code()) {
+            return OptionalInt.empty();
+        }
+        if (status != UromStatus.SUCCESS.code()) {
+            LOG.warn("{}: {} returned {}; the plugin is polled", path, GET_WAKEUP_FD, Abi.describe(status));
+            return OptionalInt.empty();
+        }
+        int fd = fdCell.getInt(0);
+        if (fd < 0) {
+            LOG.warn("{}: {} gave descriptor {}; the plugin is polled", path, GET_WAKEUP_FD, fd);
+            return OptionalInt.empty();
+        }
+        return OptionalInt.of(fd);
+    }
+
+    /**
+     * {@code urom_plugin_arm_wakeup}: true on SUCCESS (armed), false on AGAIN or when the plugin
+     * does not export it.
+     *
+     * @throws UromException with the plugin's status for any other answer, BAD_STATE when not open
+     */
+    @Override
+    public boolean armWakeup() throws UromException {
+        requireState(State.OPEN, ARM_WAKEUP);
+        if (armWakeupFn == null) {
+            return false;
+        }
+        int status = armWakeupFn.invokeInt(new Object[] {workerCtx});
+        if (status == UromStatus.SUCCESS.code()) {
+            return true;
+        }
+        if (status == UromStatus.AGAIN.code()) {
+            return false;
+        }
+        throw new UromException(Abi.status(status), path + ": " + ARM_WAKEUP + " returned " + Abi.describe(status));
     }
 
     @Override

@@ -27,7 +27,7 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>Seals: a worker seals each plugin address it hands out (ADDRESS_REPLY) and accepts in a
  * DOMAIN_SET only addresses whose seal it can verify, that is addresses that a worker of the same
- * principal published.
+ * principal published. A seal covers the plugin id, the address's transport name and the address.
  *
  * <p>Stateless and thread-safe.
  */
@@ -124,10 +124,20 @@ public final class Proofs {
         return hmac(macKey, transcript.encode("server"));
     }
 
-    /** The seal of the address plugin {@code pluginId} published. */
+    /** The seal of the address plugin {@code pluginId} published without a transport name. */
     public static byte[] seal(byte[] sealKey, long pluginId, byte[] address) {
-        byte[] message = ByteBuffer.allocate(LABEL.length + 8 + address.length).order(ByteOrder.LITTLE_ENDIAN)
-                .put(LABEL).putLong(pluginId).put(address).array();
+        return seal(sealKey, pluginId, "", address);
+    }
+
+    /**
+     * The seal of the address plugin {@code pluginId} published, with the name of its transport
+     * ({@code ""}: none): the seal covers both, so a host can relabel neither. The transport name
+     * is length-prefixed, so no (transport, address) pair seals like another.
+     */
+    public static byte[] seal(byte[] sealKey, long pluginId, String transport, byte[] address) {
+        byte[] name = transport.getBytes(StandardCharsets.UTF_8);
+        byte[] message = ByteBuffer.allocate(LABEL.length + 8 + 2 + name.length + address.length).order(ByteOrder.LITTLE_ENDIAN)
+                .put(LABEL).putLong(pluginId).putShort((short) name.length).put(name).put(address).array();
         return hmac(sealKey, message);
     }
 

@@ -7,6 +7,7 @@ import dev.urom.spi.DomainLookups;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The domain of one worker process as its plugins see it: a live view that answers each plugin's
@@ -26,13 +27,22 @@ public final class WorkerDomain {
     }
 
     /**
-     * The look-ups of the plugin with {@code pluginId}: an address is the one the same plugin
-     * published at that peer; when the peer has no such plugin but published exactly one address,
-     * that one (so two implementations of one protocol under different ids, such as the C and the
-     * Java sandbox plugins, can reach each other).
+     * The look-ups of the plugin with {@code pluginId}, which named no transport: an address is
+     * only ever the one the same plugin id published at that peer.
      */
     public DomainLookups lookupsFor(long pluginId) {
-        return new PluginView(pluginId);
+        return new PluginView(pluginId, Optional.empty());
+    }
+
+    /**
+     * The look-ups of the plugin with {@code pluginId} that named {@code transport} (empty: none).
+     * The address of domain id D is the one the same plugin id published at D; otherwise, when the
+     * plugin names a transport, the one address at D whose plugin named the same transport, if
+     * exactly one did; otherwise NOT_FOUND. An address of a plugin that named no transport, or
+     * another one, is never handed to a plugin of another id.
+     */
+    public DomainLookups lookupsFor(long pluginId, Optional<String> transport) {
+        return new PluginView(pluginId, requireNonNull(transport, "transport is null"));
     }
 
     private DomainPeer peer(long domainId) throws UromException {
@@ -58,9 +68,11 @@ public final class WorkerDomain {
 
     private final class PluginView implements DomainLookups {
         private final long pluginId;
+        private final Optional<String> transport;
 
-        PluginView(long pluginId) {
+        PluginView(long pluginId, Optional<String> transport) {
             this.pluginId = pluginId;
+            this.transport = transport;
         }
 
         @Override
@@ -71,11 +83,24 @@ public final class WorkerDomain {
                     return a.address();
                 }
             }
-            if (addresses.size() == 1) {
-                return addresses.get(0).address();
+            String at = "the peer with domain id " + Long.toUnsignedString(domainId);
+            if (transport.isEmpty()) {
+                throw new UromException(UromStatus.NOT_FOUND, at + " published no address for plugin id 0x" + Long.toHexString(pluginId)
+                        + " (which names no transport)");
             }
-            throw new UromException(UromStatus.NOT_FOUND, "the peer with domain id " + Long.toUnsignedString(domainId)
-                    + " published no address for plugin id 0x" + Long.toHexString(pluginId));
+            DomainPeer.PluginAddress match = null;
+            int matches = 0;
+            for (DomainPeer.PluginAddress a : addresses) {
+                if (a.transport().equals(transport.get())) {
+                    match = a;
+                    matches++;
+                }
+            }
+            if (matches == 1) {
+                return match.address();
+            }
+            throw new UromException(UromStatus.NOT_FOUND, at + " published " + (matches == 0 ? "no address" : matches + " addresses")
+                    + " of transport " + transport.get() + " and none for plugin id 0x" + Long.toHexString(pluginId));
         }
 
         @Override

@@ -35,7 +35,8 @@ import java.util.concurrent.locks.LockSupport;
  * each other's plugin addresses (and the ranks' registered buffers) so that their plugins can
  * reach each other through {@code DomainLookups}.
  *
- * <p>{@link #start()} asks each local worker for the address of each of its plugins (ADDRESS),
+ * <p>{@link #start()} asks each local worker for the address of each of its plugins (ADDRESS: the
+ * address, the name of its transport and the worker's seal over both, passed on unchanged),
  * packs this rank's peers, exchanges them with every rank through the application's {@link
  * OobAllgather} (first every block's length, as 8 bytes, then the blocks padded to the longest)
  * and hands the whole table to each local worker (DOMAIN_SET).
@@ -194,7 +195,7 @@ public final class Domain {
                 throw new UromException(a.status(), "worker " + Long.toUnsignedString(worker.id()) + ": plugin id 0x"
                         + Long.toHexString(pluginId) + " gave no address: " + a.status());
             }
-            out.add(new DomainPeer.PluginAddress(pluginId, a.address(), a.seal()));
+            out.add(new DomainPeer.PluginAddress(pluginId, a.address(), a.transport(), a.seal()));
         }
         return out;
     }

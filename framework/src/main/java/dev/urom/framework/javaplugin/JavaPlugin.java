@@ -9,12 +9,15 @@ import dev.urom.spi.WorkerContext;
 import dev.urom.spi.WorkerNotification;
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
  * A loaded Java plugin: the {@code Plugin-Class} instance behind {@link PluginIface}, and the class
- * loader that owns it. Every call is passed to the instance; {@link #open} and {@link #close} run
+ * loader that owns it. Every call (the optional {@code transport}, {@code wakeupFd} and {@code
+ * armWakeup} included) is passed to the instance; {@link #open} and {@link #close} run
  * with the plugin's class loader as the thread's context class loader. {@link #close} closes the
  * plugin, then its class loader; a second call does nothing.
  *
@@ -105,6 +108,21 @@ public final class JavaPlugin implements PluginIface {
     @Override
     public byte[] packNotification(WorkerNotification notification) throws UromException {
         return delegate.packNotification(notification);
+    }
+
+    @Override
+    public Optional<String> transport() {
+        return delegate.transport();
+    }
+
+    @Override
+    public OptionalInt wakeupFd() {
+        return delegate.wakeupFd();
+    }
+
+    @Override
+    public boolean armWakeup() throws UromException {
+        return delegate.armWakeup();
     }
 
     @Override

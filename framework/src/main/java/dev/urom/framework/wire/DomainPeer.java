@@ -2,9 +2,11 @@ package dev.urom.framework.wire;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.spi.TransportName;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -30,29 +32,60 @@ public record DomainPeer(long domainId, List<PluginAddress> addresses, List<Segm
     }
 
     /**
-     * The address that the plugin with {@code pluginId} published ({@code addr}), with the seal of the
-     * worker that published it (ADDRESS_REPLY's).
+     * The address that the plugin with {@code pluginId} published ({@code addr}), the name of the
+     * transport it belongs to ({@code ""}: the plugin named none) and the seal of the worker that
+     * published it (ADDRESS_REPLY's), which covers all three.
+     *
+     * @throws IllegalArgumentException (constructor) when {@code transport} is neither empty nor a
+     *     {@link TransportName transport name}
      */
-    public record PluginAddress(long pluginId, byte[] address, byte[] seal) {
+    public record PluginAddress(long pluginId, byte[] address, String transport, byte[] seal) {
         public PluginAddress {
             requireNonNull(address, "address is null");
+            checkTransport(transport);
             requireNonNull(seal, "seal is null");
+        }
+
+        /** An address whose plugin named no transport. */
+        public PluginAddress(long pluginId, byte[] address, byte[] seal) {
+            this(pluginId, address, "", seal);
+        }
+
+        /** The transport's name; empty when the plugin named none. */
+        public Optional<String> transportName() {
+            return transport.isEmpty() ? Optional.empty() : Optional.of(transport);
         }
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof PluginAddress p && p.pluginId == pluginId && Arrays.equals(p.address, address) && Arrays.equals(p.seal, seal);
+            return o instanceof PluginAddress p && p.pluginId == pluginId && Arrays.equals(p.address, address) && p.transport.equals(transport)
+                    && Arrays.equals(p.seal, seal);
         }
 
         @Override
         public int hashCode() {
-            return (Long.hashCode(pluginId) * 31 + Arrays.hashCode(address)) * 31 + Arrays.hashCode(seal);
+            return ((Long.hashCode(pluginId) * 31 + Arrays.hashCode(address)) * 31 + transport.hashCode()) * 31 + Arrays.hashCode(seal);
         }
 
         @Override
         public String toString() {
-            return "PluginAddress[pluginId=0x" + Long.toHexString(pluginId) + ", address=" + address.length + " bytes, seal="
-                    + seal.length + " bytes]";
+            return "PluginAddress[pluginId=0x" + Long.toHexString(pluginId) + ", address=" + address.length + " bytes, transport="
+                    + transport + ", seal=" + seal.length + " bytes]";
+        }
+    }
+
+    /**
+     * Checks a transport field of the wire: {@code ""} (none) or a {@link TransportName transport name}.
+     *
+     * @throws IllegalArgumentException (one line) when it is neither
+     * @throws NullPointerException when it is null
+     */
+    static void checkTransport(String transport) {
+        requireNonNull(transport, "transport is null (use \"\" for none)");
+        if (!transport.isEmpty()) {
+            TransportName.problem(transport).ifPresent(p -> {
+                throw new IllegalArgumentException("the transport name " + p);
+            });
         }
     }
 

@@ -141,7 +141,8 @@ public final class FrameCodec {
         } else if (m instanceof AddressRequest a) {
             w.u64(a.pluginId());
         } else if (m instanceof AddressReply a) {
-            w.u32(a.status().code()).u32(0).u32(a.address().length).bytes(a.address()).u32(a.seal().length).bytes(a.seal());
+            w.u32(a.status().code()).u32(0).u32(a.address().length).bytes(a.address()).string("ADDRESS_REPLY transport", a.transport())
+                    .u32(a.seal().length).bytes(a.seal());
         } else if (m instanceof DomainSet d) {
             w.u64(d.ownDomainId()).u32(d.peers().size());
             for (DomainPeer peer : d.peers()) {
@@ -157,7 +158,8 @@ public final class FrameCodec {
     private static void writePeer(BodyWriter w, DomainPeer peer) {
         w.u64(peer.domainId()).u32(peer.addresses().size());
         for (DomainPeer.PluginAddress a : peer.addresses()) {
-            w.u64(a.pluginId()).u32(a.address().length).bytes(a.address()).u32(a.seal().length).bytes(a.seal());
+            w.u64(a.pluginId()).u32(a.address().length).bytes(a.address()).string("DOMAIN_SET transport", a.transport())
+                    .u32(a.seal().length).bytes(a.seal());
         }
         w.u32(peer.segments().size());
         for (DomainPeer.Segment s : peer.segments()) {
@@ -203,13 +205,14 @@ public final class FrameCodec {
         for (int i = 0; i < count; i++) {
             String at = "peers[" + i + "]";
             long domainId = r.u64(at + ".domain_id");
-            int addressCount = r.count(at + ".addresses", 16);
+            int addressCount = r.count(at + ".addresses", 18);
             List<DomainPeer.PluginAddress> addresses = new ArrayList<>(addressCount);
             for (int j = 0; j < addressCount; j++) {
                 String item = at + ".addresses[" + j + "]";
                 long pluginId = r.u64(item + ".plugin_id");
                 byte[] address = sizedBytes(r, item + ".address");
-                addresses.add(new DomainPeer.PluginAddress(pluginId, address, sizedBytes(r, item + ".seal")));
+                String transport = transport(r, item + ".transport");
+                addresses.add(new DomainPeer.PluginAddress(pluginId, address, transport, sizedBytes(r, item + ".seal")));
             }
             int segmentCount = r.count(at + ".segments", 24);
             List<DomainPeer.Segment> segments = new ArrayList<>(segmentCount);
@@ -227,6 +230,17 @@ public final class FrameCodec {
             }
         }
         return peers;
+    }
+
+    /** A transport field: {@code ""} (none) or a transport name; anything else is malformed. */
+    private static String transport(BodyReader r, String field) throws WireException {
+        String transport = r.string(field);
+        try {
+            DomainPeer.checkTransport(transport);
+        } catch (IllegalArgumentException e) {
+            throw r.malformed(field + ": " + e.getMessage());
+        }
+        return transport;
     }
 
     private static byte[] sizedBytes(BodyReader r, String field) throws WireException {
@@ -365,7 +379,8 @@ public final class FrameCodec {
                 UromStatus status = status(r);
                 r.skip(4, "reserved");
                 byte[] address = sizedBytes(r, "address");
-                return new AddressReply(status, address, sizedBytes(r, "seal"));
+                String transport = transport(r, "transport");
+                return new AddressReply(status, address, transport, sizedBytes(r, "seal"));
             }
             case DOMAIN_SET: {
                 long own = r.u64("own_domain_id");

@@ -3,6 +3,7 @@ package dev.urom.framework.wire;
 import static java.util.Objects.requireNonNull;
 
 import dev.urom.framework.auth.Proofs;
+import dev.urom.spi.TransportName;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerNotification;
@@ -381,19 +382,23 @@ public sealed interface Message {
     }
 
     /**
-     * ADDRESS_REPLY: the plugin's address and the worker's seal over it on SUCCESS; no bytes
-     * otherwise.
+     * ADDRESS_REPLY: the plugin's address, the name of its transport ({@code ""}: none) and the
+     * worker's seal over both on SUCCESS; no bytes and no name otherwise.
+     *
+     * @throws IllegalArgumentException (constructor) when {@code transport} is neither empty nor a
+     *     {@link TransportName transport name}
      */
-    record AddressReply(UromStatus status, byte[] address, byte[] seal) implements Message {
+    record AddressReply(UromStatus status, byte[] address, String transport, byte[] seal) implements Message {
         public AddressReply {
             requireNonNull(status, "status is null");
             requireNonNull(address, "address is null");
+            DomainPeer.checkTransport(transport);
             requireNonNull(seal, "seal is null");
         }
 
         /** A reply without an address: {@code status} says why. */
         public static AddressReply failed(UromStatus status) {
-            return new AddressReply(status, new byte[0], new byte[0]);
+            return new AddressReply(status, new byte[0], "", new byte[0]);
         }
 
         @Override
@@ -403,17 +408,19 @@ public sealed interface Message {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof AddressReply r && r.status == status && Arrays.equals(r.address, address) && Arrays.equals(r.seal, seal);
+            return o instanceof AddressReply r && r.status == status && Arrays.equals(r.address, address) && r.transport.equals(transport)
+                    && Arrays.equals(r.seal, seal);
         }
 
         @Override
         public int hashCode() {
-            return (status.hashCode() * 31 + Arrays.hashCode(address)) * 31 + Arrays.hashCode(seal);
+            return ((status.hashCode() * 31 + Arrays.hashCode(address)) * 31 + transport.hashCode()) * 31 + Arrays.hashCode(seal);
         }
 
         @Override
         public String toString() {
-            return "AddressReply[status=" + status + ", address=" + address.length + " bytes, seal=" + seal.length + " bytes]";
+            return "AddressReply[status=" + status + ", address=" + address.length + " bytes, transport=" + transport + ", seal="
+                    + seal.length + " bytes]";
         }
     }
 

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.urom.spi.DomainLookups;
 import dev.urom.spi.PluginIface;
+import dev.urom.spi.TransportName;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
@@ -40,7 +41,8 @@ import org.apache.logging.log4j.Logger;
  *       next {@link #progress}: an unknown id gets {@code NOT_FOUND}, a command larger than the
  *       maximum message size {@code TOO_BIG}, a {@link UromException} its status, anything else a
  *       plugin throws (errors such as {@link StackOverflowError} or {@link LinkageError} included)
- *       {@code UNEXPECTED}. Only a {@link VirtualMachineError} other than a stack overflow is let
+ *       {@code UNEXPECTED}. A plugin whose {@link PluginIface#transport()} is not a
+ *       {@link TransportName transport name} fails to load (INVALID_VALUE). Only a {@link VirtualMachineError} other than a stack overflow is let
  *       through: the worker process is then not worth keeping.
  *   <li><b>Ownership.</b> The host owns the plugins it opened and closes each one exactly once in
  *       {@link #close}. A plugin whose {@code open} failed is never closed (the C contract pairs
@@ -108,8 +110,26 @@ public final class WorkerHost implements AutoCloseable {
         if (plugin == null) {
             return new PluginFailure(spec, UromStatus.UNEXPECTED, "cannot be loaded: the loader returned no plugin");
         }
+        Optional<String> transport;
         try {
-            plugin.open(new HostedContext(workerId, spec.id(), config.domainFor(spec.id())));
+            transport = plugin.transport();
+        } catch (Throwable t) {
+            rethrowIfFatal(t);
+            LOG.error("worker {}: transport() of plugin '{}' ({}) threw", workerId, spec.name(), spec, t);
+            return new PluginFailure(spec, UromStatus.UNEXPECTED, "cannot be loaded: transport() threw " + describe(t));
+        }
+        if (transport == null) {
+            return new PluginFailure(spec, UromStatus.INVALID_VALUE, "cannot be loaded: transport() returned null, not an Optional");
+        }
+        if (transport.isPresent()) {
+            Optional<String> problem = TransportName.problem(transport.get());
+            if (problem.isPresent()) {
+                return new PluginFailure(spec, UromStatus.INVALID_VALUE, "cannot be loaded: the transport name " + problem.get());
+            }
+        }
+        hosted.transport = transport;
+        try {
+            plugin.open(new HostedContext(workerId, spec.id(), config.domainFor(spec.id(), transport)));
         } catch (UromException e) {
             return new PluginFailure(spec, e.status(), "open failed: " + e.getMessage());
         } catch (Throwable t) {
@@ -135,6 +155,16 @@ public final class WorkerHost implements AutoCloseable {
     public Optional<PluginIface> plugin(long id) {
         HostedPlugin hosted = plugins.get(id);
         return hosted == null ? Optional.empty() : Optional.ofNullable(hosted.plugin);
+    }
+
+    /**
+     * The transport that the opened plugin with this id names ({@link PluginIface#transport()},
+     * read once when it was loaded and checked); empty when it names none, or there is no such
+     * opened plugin.
+     */
+    public Optional<String> transport(long id) {
+        HostedPlugin hosted = plugins.get(id);
+        return hosted == null || hosted.plugin == null ? Optional.empty() : hosted.transport;
     }
 
     /** The plugins that could not be loaded or opened, by id, in the order of the specs. */
@@ -340,6 +370,7 @@ public final class WorkerHost implements AutoCloseable {
     private static final class HostedPlugin {
         final PluginSpec spec;
         PluginIface plugin;
+        Optional<String> transport = Optional.empty();
 
         HostedPlugin(PluginSpec spec) {
             this.spec = spec;

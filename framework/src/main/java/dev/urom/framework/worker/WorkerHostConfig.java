@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.urom.spi.DomainLookups;
 import dev.urom.spi.WorkerCommand;
+import java.util.Optional;
 import java.util.function.LongFunction;
 
 /**
@@ -11,11 +12,22 @@ import java.util.function.LongFunction;
  *
  * @param maxMessageSize the largest command accepted, header included ({@link
  *     WorkerCommand#sizeWithHeader()}); a larger one is answered with {@code TOO_BIG}
- * @param domains the peer look-ups of each plugin, by plugin id: called once per plugin when it is
- *     opened; what it answers is handed to that plugin in its {@code WorkerContext} and must
- *     never be null (a live view is what lets a domain set up after the plugins opened reach them)
+ * @param domains the peer look-ups of each plugin, by plugin id and the transport it names: called
+ *     once per plugin when it is opened; what it answers is handed to that plugin in its {@code
+ *     WorkerContext} and must never be null (a live view is what lets a domain set up after the
+ *     plugins opened reach them)
  */
-public record WorkerHostConfig(int maxMessageSize, LongFunction<DomainLookups> domains) {
+public record WorkerHostConfig(int maxMessageSize, PluginDomains domains) {
+    /** The look-ups of each plugin. */
+    @FunctionalInterface
+    public interface PluginDomains {
+        /**
+         * The look-ups for the plugin with {@code pluginId} that names {@code transport} ({@link
+         * dev.urom.spi.PluginIface#transport()}, checked; empty: none).
+         */
+        DomainLookups lookupsFor(long pluginId, Optional<String> transport);
+    }
+
     /** The service's default maximum message size, header included. */
     public static final int DEFAULT_MAX_MESSAGE_SIZE = 4096;
 
@@ -29,7 +41,7 @@ public record WorkerHostConfig(int maxMessageSize, LongFunction<DomainLookups> d
 
     /** {@value #DEFAULT_MAX_MESSAGE_SIZE} bytes, no domain. */
     public static WorkerHostConfig defaults() {
-        return new WorkerHostConfig(DEFAULT_MAX_MESSAGE_SIZE, id -> DomainLookups.none());
+        return new WorkerHostConfig(DEFAULT_MAX_MESSAGE_SIZE, (id, transport) -> DomainLookups.none());
     }
 
     public WorkerHostConfig withMaxMessageSize(int bytes) {
@@ -39,16 +51,22 @@ public record WorkerHostConfig(int maxMessageSize, LongFunction<DomainLookups> d
     /** The same look-ups for every plugin. */
     public WorkerHostConfig withDomain(DomainLookups lookups) {
         requireNonNull(lookups, "lookups is null");
-        return new WorkerHostConfig(maxMessageSize, id -> lookups);
+        return new WorkerHostConfig(maxMessageSize, (id, transport) -> lookups);
     }
 
-    /** Each plugin's own look-ups, by plugin id (see the {@code domains} component). */
+    /** Each plugin's own look-ups, by plugin id, whatever transport it names. */
     public WorkerHostConfig withDomain(LongFunction<DomainLookups> byPluginId) {
-        return new WorkerHostConfig(maxMessageSize, byPluginId);
+        requireNonNull(byPluginId, "byPluginId is null");
+        return new WorkerHostConfig(maxMessageSize, (id, transport) -> byPluginId.apply(id));
     }
 
-    /** The look-ups handed to the plugin with this id. */
-    DomainLookups domainFor(long pluginId) {
-        return requireNonNull(domains.apply(pluginId), "the domain look-ups for plugin id " + pluginId + " are null");
+    /** Each plugin's own look-ups, by plugin id and transport (see the {@code domains} component). */
+    public WorkerHostConfig withDomains(PluginDomains byPlugin) {
+        return new WorkerHostConfig(maxMessageSize, byPlugin);
+    }
+
+    /** The look-ups handed to the plugin with this id and transport. */
+    DomainLookups domainFor(long pluginId, Optional<String> transport) {
+        return requireNonNull(domains.lookupsFor(pluginId, transport), "the domain look-ups for plugin id " + pluginId + " are null");
     }
 }

@@ -48,6 +48,18 @@ class ProofsTest {
     }
 
     @Test
+    void aSealBindsTheTransportName() {
+        byte[] key = Proofs.sealKey(KEY);
+        byte[] seal = Proofs.seal(key, 1, "ucp-tag", "addr".getBytes());
+        assertThat(Proofs.same(seal, Proofs.seal(key, 1, "ucp-tag", "addr".getBytes()))).isTrue();
+        assertThat(Proofs.same(seal, Proofs.seal(key, 1, "ucp-tah", "addr".getBytes()))).as("another transport").isFalse();
+        assertThat(Proofs.same(seal, Proofs.seal(key, 1, "addr".getBytes()))).as("no transport").isFalse();
+        // the name is length-prefixed: moving bytes between the name and the address changes the seal
+        assertThat(Proofs.same(seal, Proofs.seal(key, 1, "ucp-ta", "gaddr".getBytes()))).isFalse();
+        assertThat(Proofs.same(Proofs.seal(key, 1, "", "a".getBytes()), Proofs.seal(key, 1, "a".getBytes()))).as("'' is none").isTrue();
+    }
+
+    @Test
     void noncesAreFresh() {
         assertThat(Proofs.nonce()).hasSize(Proofs.NONCE_BYTES).isNotEqualTo(Proofs.nonce());
     }

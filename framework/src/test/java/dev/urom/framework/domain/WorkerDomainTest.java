@@ -7,7 +7,9 @@ import dev.urom.framework.wire.DomainPeer;
 import dev.urom.spi.DomainLookups;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class WorkerDomainTest {
@@ -55,15 +57,64 @@ class WorkerDomainTest {
         assertNotFound(() -> a.address(11));
     }
 
-    @Test
-    void aPeerWithOnlyAnotherPluginGivesThatPluginsAddress() throws UromException {
-        WorkerDomain domain = new WorkerDomain();
-        DomainLookups a = domain.lookupsFor(PLUGIN_A);
-        DomainPeer onlyB = new DomainPeer(21, List.of(new DomainPeer.PluginAddress(PLUGIN_B, "b21".getBytes(), new byte[0])), List.of());
-        domain.install(DomainTable.of(10, List.of(peer(10, "a10", "b10"), onlyB)));
+    private static DomainPeer.PluginAddress at(long pluginId, String address, String transport) {
+        return new DomainPeer.PluginAddress(pluginId, address.getBytes(), transport, new byte[0]);
+    }
 
-        assertThat(a.address(21)).asString().as("the C and the Java sandbox plugins peer this way").isEqualTo("b21");
-        assertThat(a.address(10)).asString().isEqualTo("a10");
+    private static WorkerDomain domainOf(DomainPeer... others) {
+        WorkerDomain domain = new WorkerDomain();
+        List<DomainPeer> peers = new ArrayList<>(List.of(others));
+        peers.add(peer(10, "a10", "b10"));
+        domain.install(DomainTable.of(10, peers));
+        return domain;
+    }
+
+    private static void assertNotFound(ThrowingLookup lookup, String message) {
+        assertThatThrownBy(lookup::run).isInstanceOf(UromException.class).hasMessage(message)
+                .satisfies(e -> assertThat(((UromException) e).status()).isEqualTo(UromStatus.NOT_FOUND));
+    }
+
+    @Test
+    void theSamePluginIdWinsOverAnAddressOfTheSameTransport() throws UromException {
+        WorkerDomain domain = domainOf(new DomainPeer(21, List.of(at(PLUGIN_B, "b21", "ucp-tag"), at(PLUGIN_A, "a21", "unix")), List.of()));
+        assertThat(domain.lookupsFor(PLUGIN_A, Optional.of("ucp-tag")).address(21)).asString().isEqualTo("a21");
+    }
+
+    @Test
+    void anotherPluginsAddressOfTheSameTransportIsFound() throws UromException {
+        WorkerDomain domain = domainOf(new DomainPeer(21, List.of(at(PLUGIN_B, "b21", "ucp-tag"), at(0x40, "c21", "tcp")), List.of()));
+        assertThat(domain.lookupsFor(PLUGIN_A, Optional.of("ucp-tag")).address(21)).asString()
+                .as("the C and the Java sandbox plugins peer this way").isEqualTo("b21");
+        assertThat(domain.lookupsFor(PLUGIN_A, Optional.of("tcp")).address(21)).asString().isEqualTo("c21");
+        assertNotFound(() -> domain.lookupsFor(PLUGIN_A, Optional.of("ucp-tag-2")).address(21),
+                "the peer with domain id 21 published no address of transport ucp-tag-2 and none for plugin id 0x2");
+        assertNotFound(() -> domain.lookupsFor(PLUGIN_A, Optional.of("ucp")).address(21),
+                "the peer with domain id 21 published no address of transport ucp and none for plugin id 0x2");
+    }
+
+    @Test
+    void twoAddressesOfTheSameTransportAreNotFound() {
+        WorkerDomain domain = domainOf(new DomainPeer(21, List.of(at(PLUGIN_B, "b21", "ucp-tag"), at(0x40, "c21", "ucp-tag")), List.of()));
+        assertNotFound(() -> domain.lookupsFor(PLUGIN_A, Optional.of("ucp-tag")).address(21),
+                "the peer with domain id 21 published 2 addresses of transport ucp-tag and none for plugin id 0x2");
+    }
+
+    @Test
+    void aPluginWithoutATransportNeverGetsAnotherPluginsAddress() {
+        WorkerDomain domain = domainOf(new DomainPeer(21, List.of(at(PLUGIN_B, "b21", "")), List.of()),
+                new DomainPeer(22, List.of(at(PLUGIN_B, "b22", "ucp-tag")), List.of()));
+        String none = "the peer with domain id 21 published no address for plugin id 0x2 (which names no transport)";
+        assertNotFound(() -> domain.lookupsFor(PLUGIN_A).address(21), none);
+        assertNotFound(() -> domain.lookupsFor(PLUGIN_A, Optional.empty()).address(21), none);
+        assertNotFound(() -> domain.lookupsFor(PLUGIN_A, Optional.empty()).address(22),
+                "the peer with domain id 22 published no address for plugin id 0x2 (which names no transport)");
+    }
+
+    @Test
+    void anAddressWithoutATransportIsNeverHandedToAPluginOfAnotherId() {
+        WorkerDomain domain = domainOf(new DomainPeer(21, List.of(at(PLUGIN_B, "b21", "")), List.of()));
+        assertNotFound(() -> domain.lookupsFor(PLUGIN_A, Optional.of("ucp-tag")).address(21),
+                "the peer with domain id 21 published no address of transport ucp-tag and none for plugin id 0x2");
     }
 
     @Test

@@ -83,14 +83,25 @@ final class WireArbitraries {
                 Arbitraries.just(new Stop()),
                 Arbitraries.just(new StopOk()),
                 longs.map(AddressRequest::new),
-                Combinators.combine(statuses(), payloads(), payloads()).as(AddressReply::new),
+                Combinators.combine(statuses(), payloads(), transports(), payloads()).as(AddressReply::new),
                 Combinators.combine(longs, domainPeers().list().ofMaxSize(4)).as(DomainSet::new),
                 Combinators.combine(statuses(), utf8Strings(40)).as(DomainSetReply::new));
     }
 
+    /** Non-empty transport names: 1 to 64 characters of [A-Za-z0-9._:/-]. */
+    static Arbitrary<String> transportNames() {
+        return Arbitraries.strings().alpha().numeric().withChars('.', '_', ':', '/', '-').ofMinLength(1).ofMaxLength(64);
+    }
+
+    /** A transport field: "" (none) half the time, a name otherwise. */
+    static Arbitrary<String> transports() {
+        return Arbitraries.oneOf(Arbitraries.just(""), transportNames());
+    }
+
     static Arbitrary<DomainPeer> domainPeers() {
         Arbitrary<Long> longs = Arbitraries.longs();
-        Arbitrary<DomainPeer.PluginAddress> address = Combinators.combine(longs, payloads(), payloads()).as(DomainPeer.PluginAddress::new);
+        Arbitrary<DomainPeer.PluginAddress> address = Combinators.combine(longs, payloads(), transports(), payloads())
+                .as(DomainPeer.PluginAddress::new);
         Arbitrary<DomainPeer.Segment> segment = Combinators.combine(longs, longs, payloads(), payloads()).as(DomainPeer.Segment::new);
         return Combinators.combine(longs, address.list().ofMaxSize(3).uniqueElements(DomainPeer.PluginAddress::pluginId),
                 segment.list().ofMaxSize(3)).as(DomainPeer::new);

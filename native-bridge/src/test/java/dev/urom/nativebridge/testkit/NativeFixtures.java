@@ -120,6 +120,28 @@ public final class NativeFixtures {
         return compilePlugin(outDir, fileName, minimalPluginSource(version, nameWithoutExtension(fileName)));
     }
 
+    /**
+     * Compiles the wake-up fixture ({@code wakeup_plugin.c}, next to this class) into {@code
+     * outDir/fileName} with {@code flags}: a plugin whose WAIT command completes when a timer
+     * descriptor fires, which it exposes as its wake-up fd, that counts its progress and arm calls
+     * and can name a transport (the source's comment gives the commands and flags).
+     */
+    public static Path compileWakeupPlugin(Path outDir, String fileName, String... flags) {
+        return compilePlugin(outDir, fileName, wakeupPluginSource(), flags);
+    }
+
+    /** The C source of {@link #compileWakeupPlugin}. */
+    public static String wakeupPluginSource() {
+        try (var in = NativeFixtures.class.getResourceAsStream("wakeup_plugin.c")) {
+            if (in == null) {
+                throw new AssertionError("wakeup_plugin.c is missing next to " + NativeFixtures.class.getName());
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read wakeup_plugin.c", e);
+        }
+    }
+
     /** The C source of {@link #compileMinimalPlugin}. */
     public static String minimalPluginSource(long version, String address) {
         return """

@@ -29,6 +29,7 @@ import dev.urom.service.logging.LogText;
 import dev.urom.service.logging.RateLimitedLog;
 import dev.urom.service.metrics.WorkerStats;
 import dev.urom.service.metrics.WorkerStatsSnapshot;
+import dev.urom.service.os.WakeupWatcher;
 import dev.urom.spi.PluginIface;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
@@ -46,8 +47,10 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -70,8 +73,8 @@ import org.apache.logging.log4j.Logger;
  * {@link WorkerHost#submit} with the connection's dest id; every
  * notification the host produces goes back, as a NOTIFY packed by its plugin's {@code
  * packNotification}, to the connection with that dest id (dropped when that connection has gone).
- * ADDRESS is answered (same request id) with the named plugin's {@code address()} and this
- * worker's seal over it; DOMAIN_SET installs the domain table into the {@link WorkerDomain} that the
+ * ADDRESS is answered (same request id) with the named plugin's {@code address()}, the transport it
+ * names ({@link WorkerHost#transport}) and this worker's seal over both; DOMAIN_SET installs the domain table into the {@link WorkerDomain} that the
  * plugins' look-ups read, or refuses it: NOT_PERMITTED when an address's seal does not match (it is
  * not one a worker of this owner published), INVALID_VALUE for a malformed table, each with a
  * one-line reason. STOP is answered with STOP_OK after the notifications of the same round, then the connection
@@ -79,9 +82,14 @@ import org.apache.logging.log4j.Logger;
  * connection only (with a best-effort ERROR), logged as a warning.
  *
  * <p>While commands are in flight the loop polls ({@code selectNow} and {@code progress}): it spins
- * for 50 us, then parks between polls for 10 us doubling up to 100 us, because what a plugin waits
- * for (a peer's message on the plugin's own socket) is not in this selector. When idle it blocks in
- * {@code select}. Nothing on the path hands work to another thread.
+ * for 50 us; then, when every plugin with commands in flight has a wake-up descriptor ({@link
+ * PluginIface#wakeupFd()}) and {@link PluginIface#armWakeup()} says armed for each, it blocks in
+ * {@code select} until a host socket is ready or a {@link WakeupWatcher} sees one of those
+ * descriptors readable and wakes the selector (or {@value #ARMED_SELECT_MS} ms pass, less when a
+ * handshake deadline is nearer). Otherwise it parks between polls for 10 us doubling up to 100 us,
+ * because what such a plugin waits for (a peer's message on its own socket) is not in this
+ * selector. A plugin whose arm call fails is polled from then on (logged once). When idle it blocks
+ * in {@code select}. Every plugin call is made on this thread; the watcher only polls descriptors.
  *
  * <p>It counts what it does in a {@link WorkerStats}, which only its thread touches; another
  * thread gets a copy with {@link #requestSnapshot()}, served at the next turn of the loop.
@@ -114,6 +122,10 @@ final class DataPlane implements AutoCloseable {
     private static final long IDLE_SELECT_MS = 100;
     private static final long MIN_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(10);
     private static final long MAX_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+    /** The longest sleep on armed wake-up descriptors (nothing else needs the loop sooner but a handshake deadline). */
+    static final long ARMED_SELECT_MS = 1000;
+    private static final int FD_UNKNOWN = -2;
+    private static final int FD_NONE = -1;
     private static final byte[] NO_PAYLOAD = new byte[0];
     /** Where {@code struct urom_worker_notify} keeps len and status: after type and urom_context. */
     private static final int PACKED_LEN_OFFSET = 16;
@@ -145,6 +157,15 @@ final class DataPlane implements AutoCloseable {
     private final Consumer<WorkerNotification> onNotification = this::deliver;
     private long nextConnectionId = 1;
     private long inFlight;
+    /** Commands in flight by plugin id bit; commands of an id that is not a single bit count in {@link #otherInFlight}. */
+    private final long[] inFlightByBit = new long[64];
+    private long otherInFlight;
+    /** Each plugin id bit's wake-up descriptor: {@link #FD_UNKNOWN} until asked, {@link #FD_NONE} when polled. */
+    private final int[] wakeupFds = new int[64];
+    private final int[] armedFds = new int[64];
+    private WakeupWatcher watcher;
+    private boolean watcherFailed;
+    private boolean sleepArmed;
     private long acceptPausedUntil;
     private boolean acceptPaused;
     private boolean everConnected;
@@ -174,6 +195,7 @@ final class DataPlane implements AutoCloseable {
         this.handshakeTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(limits.handshakeTimeoutMillis());
         this.writeBuffer = ByteBuffer.allocateDirect(Protocol.LENGTH_FIELD_BYTES + frameLimit).order(ByteOrder.LITTLE_ENDIAN);
         this.selector = Selector.open();
+        Arrays.fill(wakeupFds, FD_UNKNOWN);
         server.configureBlocking(false);
         this.serverKey = server.register(selector, SelectionKey.OP_ACCEPT);
     }
@@ -190,7 +212,10 @@ final class DataPlane implements AutoCloseable {
         long parkNanos = 0;
         while (true) {
             activity = false;
-            if (inFlight > 0) {
+            if (sleepArmed) {
+                sleepArmed = false;
+                selector.select(onReady, armedTimeoutMillis(System.nanoTime()));
+            } else if (inFlight > 0) {
                 selector.selectNow(onReady);
             } else {
                 long timeout = IDLE_SELECT_MS;
@@ -228,11 +253,148 @@ final class DataPlane implements AutoCloseable {
                 spinStart = System.nanoTime();
             } else if (parkNanos == 0 && System.nanoTime() - spinStart <= SPIN_NANOS) {
                 Thread.onSpinWait();
+            } else if (armAll()) {
+                sleepArmed = true;
             } else {
                 // A plugin's own sockets (a peer's message) are not in this selector: poll, briefly.
                 parkNanos = Math.min(Math.max(MIN_PARK_NANOS, parkNanos * 2), MAX_PARK_NANOS);
                 LockSupport.parkNanos(parkNanos);
             }
+        }
+    }
+
+    /**
+     * Arms the wake-up descriptor of every plugin with commands in flight and hands them to the
+     * watcher. False (poll instead) when one has no descriptor, says AGAIN, or fails to arm.
+     */
+    private boolean armAll() {
+        if (otherInFlight > 0 || watcherFailed) {
+            return false;
+        }
+        if (watcher != null) {
+            forgetInvalid(watcher.takeInvalid());
+        }
+        int count = 0;
+        for (int bit = 0; bit < 64; bit++) {
+            if (inFlightByBit[bit] > 0) {
+                int fd = wakeupFd(bit);
+                if (fd < 0) {
+                    return false;
+                }
+                armedFds[count++] = fd;
+            }
+        }
+        if (count == 0) {
+            return false;
+        }
+        for (int bit = 0; bit < 64; bit++) {
+            if (inFlightByBit[bit] > 0 && !arm(bit)) {
+                return false;
+            }
+        }
+        if (watcher == null) {
+            try {
+                watcher = WakeupWatcher.start(selector::wakeup, "urom-wakeup-" + workerId);
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("worker {}: cannot watch wake-up descriptors ({}); plugins are polled", workerId, e.getMessage());
+                watcherFailed = true;
+                return false;
+            }
+        }
+        watcher.watch(Arrays.copyOf(armedFds, count));
+        return true;
+    }
+
+    /** The wake-up descriptor of the plugin with id bit {@code bit}, asked once; negative when it is polled. */
+    private int wakeupFd(int bit) {
+        int fd = wakeupFds[bit];
+        if (fd != FD_UNKNOWN) {
+            return fd;
+        }
+        PluginIface plugin = host.plugin(1L << bit).orElse(null);
+        fd = FD_NONE;
+        if (plugin != null) {
+            try {
+                OptionalInt given = plugin.wakeupFd();
+                if (given.isPresent() && given.getAsInt() >= 0) {
+                    fd = given.getAsInt();
+                    LOG.debug("worker {}: plugin 0x{} wakes the worker through descriptor {}", workerId, Long.toHexString(1L << bit), fd);
+                }
+            } catch (RuntimeException | StackOverflowError e) {
+                LOG.warn("worker {}: plugin 0x{} threw when asked for its wake-up descriptor; it is polled", workerId,
+                        Long.toHexString(1L << bit), e);
+            }
+        } else {
+            // no opened plugin (its commands are answered at once): ask again should it ever have commands in flight
+            return FD_NONE;
+        }
+        wakeupFds[bit] = fd;
+        return fd;
+    }
+
+    private boolean arm(int bit) {
+        PluginIface plugin = host.plugin(1L << bit).orElse(null);
+        if (plugin == null) {
+            return false;
+        }
+        try {
+            return plugin.armWakeup();
+        } catch (UromException e) {
+            LOG.warn("worker {}: plugin 0x{} could not arm its wake-up descriptor: {}: {}; it is polled from now on", workerId,
+                    Long.toHexString(1L << bit), e.status(), e.getMessage());
+        } catch (RuntimeException | StackOverflowError e) {
+            LOG.warn("worker {}: plugin 0x{} threw arming its wake-up descriptor; it is polled from now on", workerId,
+                    Long.toHexString(1L << bit), e);
+        }
+        wakeupFds[bit] = FD_NONE;
+        return false;
+    }
+
+    /** A descriptor that the watcher found closed: its plugin is polled from now on. */
+    private void forgetInvalid(int fd) {
+        if (fd < 0) {
+            return;
+        }
+        for (int bit = 0; bit < 64; bit++) {
+            if (wakeupFds[bit] == fd) {
+                LOG.warn("worker {}: the wake-up descriptor {} of plugin 0x{} is not open; it is polled from now on", workerId, fd,
+                        Long.toHexString(1L << bit));
+                wakeupFds[bit] = FD_NONE;
+            }
+        }
+    }
+
+    /** How long an armed sleep may last: {@link #ARMED_SELECT_MS}, or until the nearest handshake deadline or accept pause ends. */
+    private long armedTimeoutMillis(long now) {
+        long until = TimeUnit.MILLISECONDS.toNanos(ARMED_SELECT_MS);
+        for (int i = 0; i < connections.size(); i++) {
+            HostConnection connection = connections.get(i);
+            if (connection.state() == HostConnection.State.AWAITING_HELLO) {
+                until = Math.min(until, connection.handshakeDeadline() - now);
+            }
+        }
+        if (acceptPaused) {
+            until = Math.min(until, acceptPausedUntil - now);
+        }
+        return Math.max(1, TimeUnit.NANOSECONDS.toMillis(until) + 1);
+    }
+
+    private void countSubmitted(long type) {
+        if (Long.bitCount(type) == 1) {
+            inFlightByBit[Long.numberOfTrailingZeros(type)]++;
+        } else {
+            otherInFlight++;
+        }
+    }
+
+    private void countAnswered(long type) {
+        if (Long.bitCount(type) == 1) {
+            int bit = Long.numberOfTrailingZeros(type);
+            if (inFlightByBit[bit] > 0) {
+                inFlightByBit[bit]--;
+            }
+        } else if (otherInFlight > 0) {
+            otherInFlight--;
         }
     }
 
@@ -375,6 +537,7 @@ final class DataPlane implements AutoCloseable {
                         return;
                     }
                     inFlight++;
+                    countSubmitted(command.type());
                     connection.inFlight(connection.inFlight() + 1);
                     host.submit(new WorkerCommand(connection.id(), command.type(), command.uromContext(), command.payload()));
                 } else if (message instanceof AddressRequest request) {
@@ -431,11 +594,12 @@ final class DataPlane implements AutoCloseable {
                 LOG.warn("worker {}: plugin 0x{} answered no address", workerId, Long.toHexString(pluginId));
                 return AddressReply.failed(UromStatus.UNEXPECTED);
             }
-            if (address.length + Protocol.FRAME_HEADER_BYTES + 16 + Proofs.MAC_BYTES > frameLimit) {
+            String transport = host.transport(pluginId).orElse("");
+            if (address.length + Protocol.FRAME_HEADER_BYTES + 18 + transport.length() + Proofs.MAC_BYTES > frameLimit) {
                 LOG.warn("worker {}: plugin 0x{} has an address of {} bytes, over the frame limit", workerId, Long.toHexString(pluginId), address.length);
                 return AddressReply.failed(UromStatus.TOO_BIG);
             }
-            return new AddressReply(UromStatus.SUCCESS, address, Proofs.seal(sealKey, pluginId, address));
+            return new AddressReply(UromStatus.SUCCESS, address, transport, Proofs.seal(sealKey, pluginId, transport, address));
         } catch (UromException e) {
             LOG.warn("worker {}: plugin 0x{} gave no address: {}: {}", workerId, Long.toHexString(pluginId), e.status(), e.getMessage());
             return AddressReply.failed(e.status());
@@ -449,7 +613,7 @@ final class DataPlane implements AutoCloseable {
     private Optional<String> unsealed(DomainSet set) {
         for (DomainPeer peer : set.peers()) {
             for (DomainPeer.PluginAddress a : peer.addresses()) {
-                if (!Proofs.same(Proofs.seal(sealKey, a.pluginId(), a.address()), a.seal())) {
+                if (!Proofs.same(Proofs.seal(sealKey, a.pluginId(), a.transport(), a.address()), a.seal())) {
                     return Optional.of("the address of plugin id 0x" + Long.toHexString(a.pluginId()) + " at domain id "
                             + Long.toUnsignedString(peer.domainId()) + " is not one a worker of this owner published (its seal does not match)");
                 }
@@ -539,6 +703,7 @@ final class DataPlane implements AutoCloseable {
     private void deliver(WorkerNotification notification) {
         if (inFlight > 0) {
             inFlight--;
+            countAnswered(notification.type());
         }
         HostConnection connection = connection(notification.destId());
         if (connection != null && connection.inFlight() > 0) {
@@ -640,6 +805,9 @@ final class DataPlane implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (watcher != null) {
+            watcher.close();
+        }
         CompletableFuture<WorkerStatsSnapshot> pending = snapshotRequest.getAndSet(null);
         if (pending != null) {
             pending.completeExceptionally(new IllegalStateException("the data plane has closed"));

@@ -130,7 +130,7 @@ public final class WorkerMain {
         logger.info("worker {}: owned by {}", workerId, access.owner());
         WorkerDomain domain = new WorkerDomain();
         WorkerHost host = WorkerHost.open(workerId, arguments.plugins(), PluginLoader.standard(),
-                WorkerHostConfig.defaults().withMaxMessageSize(arguments.maxMessageSize()).withDomain(domain::lookupsFor));
+                WorkerHostConfig.defaults().withMaxMessageSize(arguments.maxMessageSize()).withDomains(domain::lookupsFor));
         if (!host.failures().isEmpty()) {
             PluginFailure failure = host.failures().values().iterator().next();
             host.close();

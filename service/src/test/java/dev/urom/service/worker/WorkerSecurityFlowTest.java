@@ -5,9 +5,9 @@ import static dev.urom.service.worker.DataSocketProbes.assertEchoed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.framework.wire.FrameCodec;
-import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Message.Command;
 import dev.urom.framework.wire.Message.Notify;
+import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.service.worker.WorkerProcess.Connected;
 import dev.urom.spi.UromStatus;

@@ -8,16 +8,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.urom.framework.auth.Principal;
 import dev.urom.framework.auth.Proofs;
 import dev.urom.framework.security.UnixAccounts;
-import dev.urom.framework.wire.DomainPeer;
 import dev.urom.framework.wire.DomainPeer.PluginAddress;
+import dev.urom.framework.wire.DomainPeer;
 import dev.urom.framework.wire.Frame;
-import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.Message.AddressReply;
 import dev.urom.framework.wire.Message.AddressRequest;
 import dev.urom.framework.wire.Message.Command;
 import dev.urom.framework.wire.Message.DomainSet;
 import dev.urom.framework.wire.Message.DomainSetReply;
 import dev.urom.framework.wire.Message.Notify;
+import dev.urom.framework.wire.Message;
 import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.service.access.WorkerAccess;
 import dev.urom.service.worker.WorkerProcess.Connected;
@@ -129,7 +129,13 @@ class WorkerSecuritySealsTest {
                 Arguments.of("the seal of another principal's workers",
                         new PluginAddress(PEER_ID, INTRUDER, Proofs.seal(WorkerProcess.KEY_ACCESS.sealKey(), PEER_ID, INTRUDER))),
                 Arguments.of("the seal of the same user's workers at another daemon",
-                        new PluginAddress(PEER_ID, INTRUDER, Proofs.seal(otherDaemon.sealKey(), PEER_ID, INTRUDER))));
+                        new PluginAddress(PEER_ID, INTRUDER, Proofs.seal(otherDaemon.sealKey(), PEER_ID, INTRUDER))),
+                Arguments.of("a sealed address relabelled with a transport",
+                        new PluginAddress(PEER_ID, INTRUDER, "ucp-tag", WorkerProcess.seal(PEER_ID, INTRUDER))),
+                Arguments.of("a sealed address relabelled with another transport",
+                        new PluginAddress(PEER_ID, INTRUDER, "tcp", Proofs.seal(WorkerProcess.ACCESS.sealKey(), PEER_ID, "ucp-tag", INTRUDER))),
+                Arguments.of("an address sealed with a transport, its transport dropped",
+                        new PluginAddress(PEER_ID, INTRUDER, Proofs.seal(WorkerProcess.ACCESS.sealKey(), PEER_ID, "ucp-tag", INTRUDER))));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,0 +1,233 @@
+package dev.urom.bench;
+
+import dev.urom.framework.host.Notification;
+import dev.urom.framework.host.UromService;
+import dev.urom.framework.host.Worker;
+import dev.urom.framework.wire.ServicePlugin;
+import dev.urom.service.daemon.Daemon;
+import dev.urom.service.daemon.DaemonConfig;
+import dev.urom.service.daemon.WorkerInfo;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The wake-up benchmark: a worker that sleeps on its plugin's wake-up descriptor against the same
+ * plugin polled, in one run:
+ * {@code java -cp bench/target/benchmarks.jar dev.urom.bench.WakeupBench [--seconds N] [--wakes N] [--json FILE]}
+ * (run from the project tree: it compiles {@code wakeup_plugin.c}, the native-bridge test fixture,
+ * with {@code cc} against {@code spi/src/main/c/include}).
+ *
+ * <p>Two builds of the fixture, {@code wakeup.so} (with {@code urom_plugin_get_wakeup_fd} and
+ * {@code urom_plugin_arm_wakeup}; its descriptor is a timerfd) and {@code polled.so} (built
+ * {@code -DNO_WAKEUP}: a DOCA-style plugin without them), each in its own worker of a private
+ * daemon. For each: (1) wake-up latency: {@code --wakes} WAIT commands of 2 ms one after the other,
+ * each measured from the moment the timer was due (the plugin reports it, CLOCK_MONOTONIC, the
+ * clock of {@link System#nanoTime()}) to the notification at this host (p50, p99); (2) idle CPU: a
+ * WAIT that never ends is posted and the worker's utime + stime ({@code /proc/<pid>/stat}) are read
+ * over {@code --seconds} seconds, in percent of one core (goal below 1%). Prints the table; exit
+ * status 0, 1 on failure (one line on stderr), 2 on a usage error. The run folder is deleted.
+ */
+public final class WakeupBench {
+    private static final long WAIT = 1;
+    private static final long WAIT_MICROS = 2_000;
+    private static final long ANSWER_TIMEOUT_S = 60;
+    private static final String FIXTURE = "native-bridge/src/test/resources/dev/urom/nativebridge/testkit/wakeup_plugin.c";
+    private static final String INCLUDE = "spi/src/main/c/include";
+
+    /** What one worker measured. */
+    record Result(LatencySummary wakeLatency, double idleCpuPercent) {}
+
+    private WakeupBench() {}
+
+    public static void main(String[] args) {
+        int seconds = 5;
+        int wakes = 200;
+        Path json = null;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                String value = i + 1 < args.length ? args[i + 1] : null;
+                switch (args[i]) {
+                    case "--seconds" -> seconds = positive(args[i], value);
+                    case "--wakes" -> wakes = positive(args[i], value);
+                    case "--json" -> json = Path.of(require(args[i], value));
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
+                i++;
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("WakeupBench: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        int s = seconds;
+        int w = wakes;
+        System.exit(Report.printRun("WakeupBench", json, () -> run(s, w)));
+    }
+
+    private static String require(String option, String value) {
+        if (value == null) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return value;
+    }
+
+    private static int positive(String option, String value) {
+        try {
+            int n = Integer.parseInt(require(option, value));
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new IllegalArgumentException(option + " needs a positive number, not " + value);
+    }
+
+    static Report run(int seconds, int wakes) throws IOException, InterruptedException {
+        Path root = projectRoot();
+        try (RunFolder folder = new RunFolder("urom-wakeup-bench-")) {
+            Path pluginDir = Files.createDirectories(folder.path().resolve("plugins"));
+            String source = Files.readString(root.resolve(FIXTURE), StandardCharsets.UTF_8);
+            compile(root, source, pluginDir.resolve("wakeup.so"), folder.path());
+            compile(root, source, pluginDir.resolve("polled.so"), folder.path(), "-DNO_WAKEUP");
+            DaemonConfig config = ServiceBench.privateDaemon(folder.path(), pluginDir, null);
+            long ticks = clockTicks();
+            Result wake;
+            Result polled;
+            try (Daemon daemon = Daemon.start(config); UromService service = UromService.connect(daemon.address().toString())) {
+                List<ServicePlugin> plugins = service.plugins();
+                wake = measure(daemon, service, id(plugins, "wakeup"), 1, seconds, wakes, ticks);
+                polled = measure(daemon, service, id(plugins, "polled"), 2, seconds, wakes, ticks);
+            } catch (UromException e) {
+                throw new IllegalStateException("the service failed: " + e.status() + ": " + e.getMessage(), e);
+            }
+            Map<String, Object> settings = new LinkedHashMap<>();
+            settings.put("seconds", seconds);
+            settings.put("wakes", wakes);
+            settings.put("waitMicros", WAIT_MICROS);
+            settings.put("cores", Runtime.getRuntime().availableProcessors());
+            List<Figure> figures = new ArrayList<>();
+            figures.add(Figure.atMost("idle_cpu_wakeup", "idle worker CPU, receive posted, wake-up fd", wake.idleCpuPercent(), "%", 1.0));
+            figures.add(Figure.compared("idle_cpu_vs_polled", "idle worker CPU, wake-up fd vs polled", wake.idleCpuPercent(), "%",
+                    "polled", polled.idleCpuPercent()));
+            figures.add(Figure.compared("wake_latency_p50", "fd fire -> notification p50, wake-up fd vs polled", wake.wakeLatency().p50Ns() / 1e3,
+                    "us", "polled", polled.wakeLatency().p50Ns() / 1e3));
+            figures.add(Figure.compared("wake_latency_p99", "fd fire -> notification p99, wake-up fd vs polled", wake.wakeLatency().p99Ns() / 1e3,
+                    "us", "polled", polled.wakeLatency().p99Ns() / 1e3));
+            return new Report(settings, figures);
+        }
+    }
+
+    private static Result measure(Daemon daemon, UromService service, long pluginId, long workerId, int seconds, int wakes, long ticks)
+            throws IOException, InterruptedException {
+        try (Worker worker = await(service.newWorker().id(workerId).plugins(pluginId).build().start())) {
+            long pid = daemon.workers().stream().filter(w -> w.id() == workerId).mapToLong(WorkerInfo::pid).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("worker " + workerId + " is not in the daemon's list"));
+            progress("worker " + workerId + " (pid " + pid + "): " + wakes + " wakes");
+            for (int i = 0; i < Math.max(20, wakes / 10); i++) {
+                waitOnce(worker, pluginId, WAIT_MICROS);
+            }
+            long[] latencies = new long[wakes];
+            for (int i = 0; i < wakes; i++) {
+                latencies[i] = waitOnce(worker, pluginId, WAIT_MICROS);
+            }
+            progress("worker " + workerId + ": idle CPU over " + seconds + " s with a receive posted");
+            worker.submit(pluginId, command(WAIT, 0));
+            // settle: the worker reaches its sleep (or its polling) before the window opens
+            TimeUnit.MILLISECONDS.sleep(500);
+            long before = cpuTicks(pid);
+            long start = System.nanoTime();
+            TimeUnit.SECONDS.sleep(seconds);
+            long used = cpuTicks(pid) - before;
+            double elapsed = (System.nanoTime() - start) / 1e9;
+            return new Result(LatencySummary.of(latencies), 100.0 * used / ticks / elapsed);
+        }
+    }
+
+    /** One WAIT of {@code micros}: the nanoseconds from when its timer was due to its notification here. */
+    private static long waitOnce(Worker worker, long pluginId, long micros) throws InterruptedException {
+        Notification answer = await(worker.submit(pluginId, command(WAIT, micros)));
+        long arrived = System.nanoTime();
+        if (answer.status() != UromStatus.SUCCESS || answer.payload().length != 8) {
+            throw new IllegalStateException("a WAIT was answered " + answer.status() + " with " + answer.payload().length + " bytes");
+        }
+        return arrived - ByteBuffer.wrap(answer.payload()).order(ByteOrder.LITTLE_ENDIAN).getLong();
+    }
+
+    private static byte[] command(long op, long arg) {
+        return ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(op).putLong(arg).array();
+    }
+
+    private static <T> T await(CompletableFuture<T> future) throws InterruptedException {
+        try {
+            return future.get(ANSWER_TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("no answer within " + ANSWER_TIMEOUT_S + " s");
+        }
+    }
+
+    private static long id(List<ServicePlugin> plugins, String name) {
+        return plugins.stream().filter(p -> p.name().equals(name)).mapToLong(ServicePlugin::id).findFirst()
+                .orElseThrow(() -> new IllegalStateException("the daemon did not list plugin " + name));
+    }
+
+    /** utime + stime of {@code pid}, in clock ticks (fields 14 and 15 of {@code /proc/<pid>/stat}). */
+    static long cpuTicks(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        // fields[0] is field 3 (state): utime is field 14, stime field 15
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
+    private static long clockTicks() throws IOException, InterruptedException {
+        Process getconf = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
+        String out = new String(getconf.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
+        if (getconf.waitFor() != 0) {
+            throw new IllegalStateException("getconf CLK_TCK failed: " + out);
+        }
+        return Long.parseLong(out);
+    }
+
+    private static void compile(Path root, String source, Path out, Path workDir, String... flags) throws IOException, InterruptedException {
+        Path c = Files.writeString(workDir.resolve(out.getFileName() + ".c"), source, StandardCharsets.UTF_8);
+        List<String> command = new ArrayList<>(List.of("cc", "-shared", "-fPIC", "-fvisibility=hidden", "-O2", "-I" + root.resolve(INCLUDE)));
+        command.addAll(List.of(flags));
+        command.addAll(List.of("-o", out.toString(), c.toString()));
+        Process cc = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (cc.waitFor() != 0) {
+            throw new IllegalStateException("cc failed for " + out.getFileName() + ": " + output.strip().replace('\n', ' '));
+        }
+    }
+
+    /** The first directory at or above the working directory that holds the fixture and the include directory. */
+    private static Path projectRoot() {
+        Path start = Path.of("").toAbsolutePath();
+        for (Path dir = start; dir != null; dir = dir.getParent()) {
+            if (Files.isRegularFile(dir.resolve(FIXTURE)) && Files.isRegularFile(dir.resolve(INCLUDE).resolve("urom_plugin.h"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException(FIXTURE + " not found at or above " + start + "; run WakeupBench from the project tree");
+    }
+
+    private static void progress(String line) {
+        System.err.println("WakeupBench: " + line);
+    }
+}
