@@ -1,43 +1,56 @@
 /*
  * urom-java sandbox sample plugin: MEM_MAP, TAG_SEND and TAG_RECV between
- * workers, over Unix stream sockets. docs/sandbox-protocol.md is the contract
- * (command and notification bytes, tag matching, the worker-to-worker frames).
+ * workers, over UCX's UCP tag matching. docs/sandbox-protocol.md is the
+ * contract (command and notification bytes, tag matching, worker to worker).
  *
- * Each open() creates one instance; all of its state hangs off plugin_ctx, so
- * several instances (and several copies of this library) live side by side in
- * one process. The worker drives an instance from one thread: nothing here
- * locks. No entry point blocks: every socket is non-blocking, partial reads
- * and writes are buffered, and progress() moves bytes when the sockets allow.
+ * Each open() creates one instance: one UCP context and one UCP worker
+ * (features TAG and WAKEUP, single-threaded), whose worker address is the
+ * plugin's address. All state hangs off plugin_ctx, so several instances (and
+ * several copies of this library) live side by side in one process. The
+ * worker drives an instance from one thread: nothing here locks. No entry
+ * point blocks: UCX requests complete in the callbacks that progress() runs
+ * (or at once, inside worker_cmd), and every completion queues one
+ * notification.
+ *
+ * A TAG_SEND is one ucp_tag_send_nbx on the peer's endpoint (created on the
+ * first send to that domain id from addr_lookup's address, kept, error mode
+ * PEER; a send UCX completes at once is answered at once); the UCP tag is the sandbox tag and the data is the message bytes,
+ * nothing else. A TAG_RECV is one ucp_tag_recv_nbx with tag and mask: UCP
+ * matches. A peer whose endpoint fails has its pending sends answered
+ * CONNECTION_RESET and is forgotten, so the next send to it connects again.
  *
  * MEM_MAP trusts nothing in the path a host sends: the file is opened beneath
  * its root (/dev/shm or a hugetlbfs mount) through no symbolic link, must be
  * owned by the worker's user or by UROM_OWNER_UID's (read in open()), and
- * stays open; TAG_SEND and TAG_RECV move region bytes with pread/pwrite on it
- * (sandbox_files.h), so a file that shrinks fails those commands with
- * IO_FAILED instead of raising SIGBUS in the worker.
+ * stays open; the mapping is registered with ucp_mem_map. UCX never reads or
+ * writes the mapping itself: TAG_SEND preads region bytes into a bounce
+ * buffer that UCX sends, and TAG_RECV receives into a bounce buffer that is
+ * pwritten into the file (sandbox_files.h), so a file that shrinks fails
+ * those commands with IO_FAILED instead of raising SIGBUS in the worker.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <ucp/api/ucp.h>
+#include <ucs/debug/debug.h>
 
 #include <urom_log.h>
 #include <urom_plugin.h>
 
 #include "sandbox_files.h"
 
-#define SANDBOX_EXPORT __attribute__((visibility("default")))
-
 #define SANDBOX_PLUGIN_VERSION 1
+#define SANDBOX_TRANSPORT "ucp-tag"
 
 #define CMD_MEM_MAP 0
 #define CMD_TAG_SEND 1
@@ -52,32 +65,19 @@
 #define NOTIF_TAG_RECV_BYTES (5 * 8 + 8)
 #define INLINE_RECV_BUFFER 1
 
-#define FRAME_MAGIC 0x58424453u
-#define FRAME_HELLO 1u
-#define FRAME_MESSAGE 2u
-#define FRAME_BYE 3u
-#define FRAME_HEADER_BYTES 8
-#define FRAME_MESSAGE_HEADER_BYTES (FRAME_HEADER_BYTES + 16)
-#define FRAME_MAX_MESSAGE ((uint64_t)64 << 20)
-#define UNKNOWN_DOMAIN_ID UINT64_MAX
+/* The longest message a plugin sends; a receive never takes more than this many bytes. */
+#define MAX_MESSAGE ((uint64_t)64 << 20)
 
-#define ADDRESS_SCHEME "unix:"
 #define SHM_ROOT "/dev/shm"
 #define OWNER_UID_VARIABLE "UROM_OWNER_UID"
 /* Host-supplied text (a path) is cut to this many characters in a log line. */
 #define LOGGED_TEXT_MAX 200
-#define READ_CHUNK 65536
-#define SOCKET_NAME_ATTEMPTS 1000
+/* progress() runs ucp_worker_progress until it reports nothing done, at most this many times. */
+#define PROGRESS_ROUNDS 64
+/* close() waits at most this long for the endpoints' forced closes to complete. */
+#define CLOSE_DEADLINE_NS 2000000000LL
 
 UROM_LOG_SOURCE(UROM::WORKER::SANDBOX);
-
-/* A byte queue: bytes live in data[start, end). */
-struct byte_queue {
-	uint8_t *data;
-	size_t start;
-	size_t end;
-	size_t capacity;
-};
 
 /* A MEM_MAP: the file stays open; its bytes move with pread/pwrite, base is for hugetlbfs (no write). */
 struct region {
@@ -86,19 +86,22 @@ struct region {
 	int fd;
 	uint8_t *base;
 	size_t length;
+	ucp_mem_h memh; /* the mapping, registered with UCP */
 };
 
-/* A connection to a peer, accepted or outgoing. */
-struct connection {
+struct sandbox;
+
+/*
+ * The endpoint to one peer (a domain id). On sb->peers while usable; after
+ * its error callback on sb->failed_peers until its forced close completes.
+ */
+struct peer {
 	urom_list_link_t link;
-	int fd;
-	int outgoing;
-	uint64_t peer_id; /* dest for an outgoing one, the HELLO's id for an accepted one */
-	int bye_received;
-	struct byte_queue in;
-	struct byte_queue out;
-	uint64_t bytes_queued;  /* ever appended to out */
-	uint64_t bytes_written; /* ever written to the socket */
+	struct sandbox *sb;
+	uint64_t dest;
+	ucp_ep_h ep;
+	void *close_request; /* the ucp_ep_close_nbx request once closing; NULL before */
+	int closing;
 };
 
 /* What a notification must echo from its command. */
@@ -109,47 +112,74 @@ struct reply_to {
 	uint64_t context;
 };
 
+/*
+ * A TAG_SEND whose UCX request is outstanding, on sb->sends until its
+ * callback. `answered` once its peer failed (answered CONNECTION_RESET then);
+ * `peer` is NULL from then on. `owned` is what the request reads from: the
+ * command descriptor (inline data) or a bounce buffer (region data).
+ */
 struct send_op {
 	urom_list_link_t link;
+	struct sandbox *sb;
 	struct reply_to reply;
-	struct connection *connection;
-	uint64_t frame_end; /* the connection's bytes_written once this frame is out */
+	struct peer *peer;
+	void *owned;
+	int answered;
 };
 
+/*
+ * A TAG_RECV whose UCX request is outstanding, on sb->receives until its
+ * callback. The answer is allocated when the receive is posted: an inline
+ * receive takes its message straight into the answer's payload; a region
+ * receive takes it into `bounce`, which is then written into the file.
+ */
 struct recv_op {
 	urom_list_link_t link;
+	struct sandbox *sb;
 	struct reply_to reply;
 	struct region *region; /* NULL: inline */
 	uint64_t buffer;
 	uint64_t count;
-	uint64_t tag;
-	uint64_t tag_mask;
-};
-
-struct unexpected {
-	urom_list_link_t link;
-	uint64_t tag;
-	uint64_t length;
-	uint8_t data[];
+	struct urom_worker_notif_desc *answer;
+	uint8_t *bounce;
+	void *request;
 };
 
 struct sandbox {
 	struct urom_worker_ctx *ctx;
-	int listen_fd;
-	struct sockaddr_un socket_address;
-	char address[sizeof(ADDRESS_SCHEME) + sizeof(((struct sockaddr_un *)0)->sun_path)];
+	ucp_context_h context;
+	ucp_worker_h worker;
+	ucp_address_t *address;
 	size_t address_len;
+	int wakeup_fd; /* -1: none, the instance is polled */
+	int closing;   /* set by close(): completions free their operation and answer nothing */
+	struct recv_op *posting; /* the receive being posted, while ucp_tag_recv_nbx runs */
+	int posting_completed;   /* set when that receive completed inside ucp_tag_recv_nbx */
 	uint64_t next_memh_id;
 	struct sandbox_owners owners;
 	urom_list_link_t notifications;
 	urom_list_link_t regions;
-	urom_list_link_t connections;
+	urom_list_link_t peers;
+	urom_list_link_t failed_peers;
 	urom_list_link_t sends;
 	urom_list_link_t receives;
-	urom_list_link_t unexpected;
-	struct pollfd *pollfds;
-	size_t pollfds_capacity;
 };
+
+/*
+ * libucs, once loaded, handles SIGSEGV, SIGBUS, SIGILL and SIGFPE itself (its
+ * error reports, UCX_ERROR_SIGNALS). The JVM that hosts every worker raises
+ * SIGSEGV on purpose (implicit null checks, safepoint polls) and must get it:
+ * with UCX's handler in place the JVM dies at its first such fault. So the
+ * plugin hands these signals back to the handlers that were there before, as
+ * soon as it is loaded (this constructor runs right after libucs's).
+ */
+__attribute__((constructor)) static void give_back_error_signals(void)
+{
+	static const int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE };
+
+	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
+		ucs_debug_disable_signal(signals[i]);
+}
 
 /* ---- lists and bytes ---- */
 
@@ -198,65 +228,6 @@ static uint64_t load_le64(const uint8_t *in)
 		value |= (uint64_t)in[i] << (8 * i);
 	return value;
 }
-
-static uint32_t load_le32(const uint8_t *in)
-{
-	uint32_t value = 0;
-
-	for (int i = 0; i < 4; i++)
-		value |= (uint32_t)in[i] << (8 * i);
-	return value;
-}
-
-static size_t queue_size(const struct byte_queue *queue)
-{
-	return queue->end - queue->start;
-}
-
-/* Makes room for `more` bytes after end; 0 on success. */
-static int queue_reserve(struct byte_queue *queue, size_t more)
-{
-	size_t used = queue_size(queue);
-	size_t needed;
-	uint8_t *grown;
-
-	if (queue->capacity - queue->end >= more)
-		return 0;
-	if (queue->start > 0) {
-		memmove(queue->data, queue->data + queue->start, used);
-		queue->start = 0;
-		queue->end = used;
-		if (queue->capacity - queue->end >= more)
-			return 0;
-	}
-	needed = used + more;
-	if (needed < used)
-		return -1;
-	if (needed < 2 * queue->capacity)
-		needed = 2 * queue->capacity;
-	grown = realloc(queue->data, needed);
-	if (grown == NULL)
-		return -1;
-	queue->data = grown;
-	queue->capacity = needed;
-	return 0;
-}
-
-static void queue_consume(struct byte_queue *queue, size_t bytes)
-{
-	queue->start += bytes;
-	if (queue->start == queue->end) {
-		queue->start = 0;
-		queue->end = 0;
-	}
-}
-
-static void queue_free(struct byte_queue *queue)
-{
-	free(queue->data);
-	memset(queue, 0, sizeof(*queue));
-}
-
 /* ---- notifications ---- */
 
 static struct urom_worker_notif_desc *notification_new(const struct reply_to *reply, urom_status_t status,
@@ -303,34 +274,26 @@ static void notify_tag_send(struct sandbox *sb, const struct reply_to *reply, ur
 	link_append(&sb->notifications, &desc->entry);
 }
 
-/* Answers a receive; `data` (inline receives only) holds `count` bytes. */
-static void notify_tag_recv(struct sandbox *sb, const struct recv_op *recv, uint64_t count, uint64_t sender_tag,
-			    urom_status_t status, const uint8_t *data)
-{
-	size_t inline_bytes = (recv->region == NULL && status == UROM_SUCCESS) ? count : 0;
-	struct urom_worker_notif_desc *desc = notification_new(&recv->reply, status, NOTIF_TAG_RECV_BYTES + inline_bytes);
-	uint8_t *out;
 
-	if (desc == NULL)
-		return;
-	out = desc->worker_notif.plugin_notif;
+/*
+ * Fills a TAG_RECV answer allocated with room for the inline data, which (an
+ * inline receive that succeeded) is already in place after the fixed part.
+ */
+static void fill_tag_recv(struct urom_worker_notif_desc *desc, const struct recv_op *recv, uint64_t count,
+			  uint64_t sender_tag, urom_status_t status)
+{
+	size_t inline_bytes = (recv->region == NULL && status == UROM_SUCCESS) ? (size_t)count : 0;
+	uint8_t *out = desc->worker_notif.plugin_notif;
+
+	desc->worker_notif.len = NOTIF_TAG_RECV_BYTES + inline_bytes;
+	desc->worker_notif.status = status;
 	store_le64(out, CMD_TAG_RECV);
 	store_le64(out + 8, recv->reply.context);
 	store_le64(out + 16, recv->region == NULL ? INLINE_RECV_BUFFER : recv->buffer);
-	store_le64(out + 24, count);
+	store_le64(out + 24, status == UROM_SUCCESS ? count : 0);
 	store_le64(out + 32, sender_tag);
 	store_le32(out + 40, (uint32_t)status);
 	store_le32(out + 44, 0);
-	if (inline_bytes > 0)
-		memcpy(out + NOTIF_TAG_RECV_BYTES, data, inline_bytes);
-	link_append(&sb->notifications, &desc->entry);
-}
-
-/* ---- tag matching ---- */
-
-static int tag_matches(uint64_t tag, uint64_t posted_tag, uint64_t mask)
-{
-	return (tag & mask) == (posted_tag & mask);
 }
 
 /* Logs a failed copy between a region and a message. */
@@ -340,338 +303,6 @@ static void log_region_failure(const char *what, const struct region *region, ui
 		     (unsigned long long)offset, (unsigned long long)count,
 		     error == -SANDBOX_FILE_TOO_SHORT ? "the file is now shorter than that (it shrank after MEM_MAP)" :
 							strerror(-error));
-}
-
-/*
- * Completes `recv` with a message; the caller frees both. A region receive
- * whose bytes cannot be written (the file shrank) fails with IO_FAILED.
- */
-static void complete_receive(struct sandbox *sb, const struct recv_op *recv, uint64_t tag, const uint8_t *data,
-			     uint64_t length)
-{
-	if (length > recv->count) {
-		UROM_LOG_DBG("message of %llu bytes (tag 0x%llx) is longer than the receive's %llu bytes",
-			     (unsigned long long)length, (unsigned long long)tag, (unsigned long long)recv->count);
-		notify_tag_recv(sb, recv, 0, tag, UROM_ERR_TOO_BIG, NULL);
-		return;
-	}
-	if (recv->region != NULL) {
-		int error = sandbox_write_at(recv->region->fd, recv->region->base, recv->buffer, data, (size_t)length);
-
-		if (error != 0) {
-			log_region_failure("TAG_RECV into", recv->region, recv->buffer, length, error);
-			notify_tag_recv(sb, recv, 0, tag, UROM_ERR_IO_FAILED, NULL);
-			return;
-		}
-	}
-	notify_tag_recv(sb, recv, length, tag, UROM_SUCCESS, data);
-}
-
-/* An arriving message goes to the oldest posted receive it matches, else to the unexpected queue. */
-static void deliver_message(struct sandbox *sb, uint64_t tag, const uint8_t *data, uint64_t length)
-{
-	struct unexpected *queued;
-
-	for (urom_list_link_t *it = sb->receives.next; it != &sb->receives; it = it->next) {
-		struct recv_op *recv = (struct recv_op *)it;
-
-		if (tag_matches(tag, recv->tag, recv->tag_mask)) {
-			link_remove(&recv->link);
-			complete_receive(sb, recv, tag, data, length);
-			free(recv);
-			return;
-		}
-	}
-	queued = malloc(sizeof(*queued) + length);
-	if (queued == NULL) {
-		UROM_LOG_ERR("cannot keep an unexpected message of %llu bytes (tag 0x%llx): dropped",
-			     (unsigned long long)length, (unsigned long long)tag);
-		return;
-	}
-	queued->tag = tag;
-	queued->length = length;
-	if (length > 0)
-		memcpy(queued->data, data, length);
-	link_append(&sb->unexpected, &queued->link);
-}
-
-static void fail_all_receives(struct sandbox *sb, urom_status_t status)
-{
-	while (!list_empty(&sb->receives)) {
-		struct recv_op *recv = (struct recv_op *)sb->receives.next;
-
-		link_remove(&recv->link);
-		notify_tag_recv(sb, recv, 0, 0, status, NULL);
-		free(recv);
-	}
-}
-
-/* ---- connections ---- */
-
-static struct connection *connection_new(int fd, int outgoing, uint64_t peer_id)
-{
-	struct connection *conn = calloc(1, sizeof(*conn));
-
-	if (conn == NULL)
-		return NULL;
-	conn->fd = fd;
-	conn->outgoing = outgoing;
-	conn->peer_id = peer_id;
-	return conn;
-}
-
-/* Closes the socket and frees the connection; the caller has taken it off its list. */
-static void connection_free(struct connection *conn)
-{
-	close(conn->fd);
-	queue_free(&conn->in);
-	queue_free(&conn->out);
-	free(conn);
-}
-
-/* Answers, with status, the sends on conn whose frames end at or before byte up_to. */
-static void finish_sends(struct sandbox *sb, const struct connection *conn, uint64_t up_to, urom_status_t status)
-{
-	urom_list_link_t *it = sb->sends.next;
-
-	while (it != &sb->sends) {
-		struct send_op *send = (struct send_op *)it;
-
-		it = it->next;
-		if (send->connection == conn && send->frame_end <= up_to) {
-			link_remove(&send->link);
-			notify_tag_send(sb, &send->reply, status);
-			free(send);
-		}
-	}
-}
-
-/* Writes what the socket takes now; -1 when the connection is broken. */
-static int connection_flush(struct sandbox *sb, struct connection *conn)
-{
-	while (queue_size(&conn->out) > 0) {
-		ssize_t written = send(conn->fd, conn->out.data + conn->out.start, queue_size(&conn->out),
-				       MSG_NOSIGNAL | MSG_DONTWAIT);
-
-		if (written < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				break;
-			UROM_LOG_WARN("write to peer %llu failed: %s", (unsigned long long)conn->peer_id, strerror(errno));
-			return -1;
-		}
-		queue_consume(&conn->out, (size_t)written);
-		conn->bytes_written += (uint64_t)written;
-	}
-	finish_sends(sb, conn, conn->bytes_written, UROM_SUCCESS);
-	return 0;
-}
-
-/*
- * Writes the header and fields of a frame after the output's end and returns
- * where its data_len data bytes go (NULL when out of memory). The frame is
- * part of the output once connection_commit_frame counts it.
- */
-static uint8_t *connection_begin_frame(struct connection *conn, uint32_t kind, const uint8_t *fields,
-				       size_t fields_len, size_t data_len)
-{
-	uint8_t *out;
-
-	if (queue_reserve(&conn->out, FRAME_HEADER_BYTES + fields_len + data_len) != 0)
-		return NULL;
-	out = conn->out.data + conn->out.end;
-	store_le32(out, FRAME_MAGIC);
-	store_le32(out + 4, kind);
-	if (fields_len > 0)
-		memcpy(out + FRAME_HEADER_BYTES, fields, fields_len);
-	return out + FRAME_HEADER_BYTES + fields_len;
-}
-
-static void connection_commit_frame(struct connection *conn, size_t frame_bytes)
-{
-	conn->out.end += frame_bytes;
-	conn->bytes_queued += frame_bytes;
-}
-
-/* Queues a frame without data; -1 when out of memory. */
-static int connection_queue_frame(struct connection *conn, uint32_t kind, const uint8_t *fields, size_t fields_len)
-{
-	if (connection_begin_frame(conn, kind, fields, fields_len, 0) == NULL)
-		return -1;
-	connection_commit_frame(conn, FRAME_HEADER_BYTES + fields_len);
-	return 0;
-}
-
-/*
- * Ends a connection. One that ended without BYE (or was dropped for a bad
- * frame) fails every waiting receive with CONNECTION_RESET; sends whose bytes
- * never left fail the same way.
- */
-static void connection_end(struct sandbox *sb, struct connection *conn, int clean)
-{
-	finish_sends(sb, conn, UINT64_MAX, UROM_ERR_CONNECTION_RESET);
-	if (!clean) {
-		UROM_LOG_WARN("connection with peer %llu ended without BYE: waiting receives fail with CONNECTION_RESET",
-			      (unsigned long long)conn->peer_id);
-		fail_all_receives(sb, UROM_ERR_CONNECTION_RESET);
-	}
-	link_remove(&conn->link);
-	connection_free(conn);
-}
-
-#define READ_ENDED 1
-#define READ_BROKEN (-1)
-#define READ_BAD_FRAME (-2)
-
-/* Handles the whole frames in the input; READ_BAD_FRAME when the connection must be dropped. */
-static int connection_parse(struct sandbox *sb, struct connection *conn)
-{
-	while (queue_size(&conn->in) >= FRAME_HEADER_BYTES) {
-		const uint8_t *frame = conn->in.data + conn->in.start;
-		size_t available = queue_size(&conn->in);
-		uint32_t magic = load_le32(frame);
-		uint32_t kind = load_le32(frame + 4);
-
-		if (magic != FRAME_MAGIC) {
-			UROM_LOG_ERR("frame with bad magic 0x%08x from peer %llu: connection dropped", magic,
-				     (unsigned long long)conn->peer_id);
-			return READ_BAD_FRAME;
-		}
-		if (kind == FRAME_HELLO) {
-			if (available < FRAME_HEADER_BYTES + 8)
-				return 0;
-			if (!conn->outgoing)
-				conn->peer_id = load_le64(frame + FRAME_HEADER_BYTES);
-			queue_consume(&conn->in, FRAME_HEADER_BYTES + 8);
-		} else if (kind == FRAME_MESSAGE) {
-			uint64_t tag, length;
-
-			if (available < FRAME_MESSAGE_HEADER_BYTES)
-				return 0;
-			tag = load_le64(frame + FRAME_HEADER_BYTES);
-			length = load_le64(frame + FRAME_HEADER_BYTES + 8);
-			if (length > FRAME_MAX_MESSAGE) {
-				UROM_LOG_ERR("message of %llu bytes from peer %llu exceeds the limit of %llu bytes: connection dropped",
-					     (unsigned long long)length, (unsigned long long)conn->peer_id,
-					     (unsigned long long)FRAME_MAX_MESSAGE);
-				return READ_BAD_FRAME;
-			}
-			if (available < FRAME_MESSAGE_HEADER_BYTES + length)
-				return 0;
-			deliver_message(sb, tag, frame + FRAME_MESSAGE_HEADER_BYTES, length);
-			queue_consume(&conn->in, FRAME_MESSAGE_HEADER_BYTES + (size_t)length);
-		} else if (kind == FRAME_BYE) {
-			conn->bye_received = 1;
-			queue_consume(&conn->in, FRAME_HEADER_BYTES);
-		} else {
-			UROM_LOG_ERR("frame of unknown kind %u from peer %llu: connection dropped", kind,
-				     (unsigned long long)conn->peer_id);
-			return READ_BAD_FRAME;
-		}
-	}
-	return 0;
-}
-
-/* Reads what the socket has: 0 while open, READ_ENDED at the end of the stream, else a READ_ error. */
-static int connection_read(struct sandbox *sb, struct connection *conn)
-{
-	for (;;) {
-		ssize_t got;
-
-		if (queue_reserve(&conn->in, READ_CHUNK) != 0) {
-			UROM_LOG_ERR("cannot grow the input buffer of the connection with peer %llu",
-				     (unsigned long long)conn->peer_id);
-			return READ_BROKEN;
-		}
-		got = recv(conn->fd, conn->in.data + conn->in.end, conn->in.capacity - conn->in.end, MSG_DONTWAIT);
-		if (got < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return 0;
-			if (errno != ECONNRESET)
-				UROM_LOG_WARN("read from peer %llu failed: %s", (unsigned long long)conn->peer_id,
-					      strerror(errno));
-			return READ_BROKEN;
-		}
-		if (got == 0)
-			return READ_ENDED;
-		conn->in.end += (size_t)got;
-		if (connection_parse(sb, conn) != 0)
-			return READ_BAD_FRAME;
-	}
-}
-
-static struct connection *outgoing_connection(struct sandbox *sb, uint64_t dest)
-{
-	for (urom_list_link_t *it = sb->connections.next; it != &sb->connections; it = it->next) {
-		struct connection *conn = (struct connection *)it;
-
-		if (conn->outgoing && conn->peer_id == dest)
-			return conn;
-	}
-	return NULL;
-}
-
-/* Finds or opens the connection to `dest`; a status when it cannot. */
-static urom_status_t connect_peer(struct sandbox *sb, uint64_t dest, struct connection **found)
-{
-	struct sockaddr_un peer;
-	struct connection *conn = outgoing_connection(sb, dest);
-	void *addr = NULL;
-	const char *text;
-	size_t path_len;
-	urom_status_t status;
-	uint8_t hello[8];
-	int fd;
-
-	if (conn != NULL) {
-		*found = conn;
-		return UROM_SUCCESS;
-	}
-	if (sb->ctx->domain_iface.addr_lookup == NULL)
-		return UROM_ERR_NOT_FOUND;
-	status = sb->ctx->domain_iface.addr_lookup(sb->ctx, dest, &addr);
-	if (status != UROM_SUCCESS || addr == NULL) {
-		UROM_LOG_DBG("no address for peer %llu (status %d)", (unsigned long long)dest, (int)status);
-		return status == UROM_SUCCESS ? UROM_ERR_NOT_FOUND : status;
-	}
-	text = addr;
-	path_len = strnlen(text, sizeof(sb->address));
-	if (strncmp(text, ADDRESS_SCHEME, strlen(ADDRESS_SCHEME)) != 0 || path_len == sizeof(sb->address) ||
-	    path_len - strlen(ADDRESS_SCHEME) >= sizeof(peer.sun_path) || text[strlen(ADDRESS_SCHEME)] != '/') {
-		UROM_LOG_ERR("the address of peer %llu is not a sandbox address (unix:<absolute path>)",
-			     (unsigned long long)dest);
-		return UROM_ERR_INVALID_VALUE;
-	}
-	memset(&peer, 0, sizeof(peer));
-	peer.sun_family = AF_UNIX;
-	memcpy(peer.sun_path, text + strlen(ADDRESS_SCHEME), path_len - strlen(ADDRESS_SCHEME));
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		UROM_LOG_ERR("cannot create a socket for peer %llu: %s", (unsigned long long)dest, strerror(errno));
-		return UROM_ERR_OPERATING_SYSTEM;
-	}
-	if (connect(fd, (struct sockaddr *)&peer, sizeof(peer)) != 0 && errno != EINPROGRESS) {
-		UROM_LOG_ERR("cannot connect to peer %llu at %s: %s", (unsigned long long)dest, peer.sun_path,
-			     strerror(errno));
-		close(fd);
-		return UROM_ERR_NOT_CONNECTED;
-	}
-	conn = connection_new(fd, 1, dest);
-	store_le64(hello, UNKNOWN_DOMAIN_ID);
-	if (conn == NULL || connection_queue_frame(conn, FRAME_HELLO, hello, sizeof(hello)) != 0) {
-		UROM_LOG_ERR("cannot allocate the connection to peer %llu", (unsigned long long)dest);
-		if (conn != NULL)
-			connection_free(conn);
-		else
-			close(fd);
-		return UROM_ERR_NO_MEMORY;
-	}
-	link_append(&sb->connections, &conn->link);
-	*found = conn;
-	return UROM_SUCCESS;
 }
 
 /* ---- memory regions ---- */
@@ -888,11 +519,23 @@ static urom_status_t check_mapped_file(const struct sandbox *sb, const char *pat
 	return UROM_SUCCESS;
 }
 
+/* Unregisters, unmaps and closes a region; the caller has taken it off its list (or never put it on). */
+static void region_free(struct sandbox *sb, struct region *region)
+{
+	if (region->memh != NULL)
+		ucp_mem_unmap(sb->context, region->memh);
+	munmap(region->base, region->length);
+	close(region->fd);
+	free(region);
+}
+
 static urom_status_t mem_map(struct sandbox *sb, const struct reply_to *reply, const uint8_t *cmd, uint64_t len)
 {
 	uint64_t length, path_len;
 	struct region *region;
 	char *path;
+	ucp_mem_map_params_t params;
+	ucs_status_t registered;
 	void *base;
 	int fd;
 	urom_status_t status;
@@ -933,40 +576,376 @@ static urom_status_t mem_map(struct sandbox *sb, const struct reply_to *reply, c
 		free(path);
 		return UROM_ERR_OPERATING_SYSTEM;
 	}
-	free(path);
 	region = calloc(1, sizeof(*region));
 	if (region == NULL) {
 		munmap(base, (size_t)length);
 		close(fd);
+		free(path);
 		return UROM_ERR_NO_MEMORY;
 	}
 	region->id = sb->next_memh_id++;
 	region->fd = fd;
 	region->base = base;
 	region->length = (size_t)length;
+	memset(&params, 0, sizeof(params));
+	params.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
+	params.address = base;
+	params.length = (size_t)length;
+	registered = ucp_mem_map(sb->context, &params, &region->memh);
+	if (registered != UCS_OK) {
+		UROM_LOG_ERR("MEM_MAP cannot register %llu bytes of %.*s with UCP: %s", (unsigned long long)length,
+			     LOGGED_TEXT_MAX, path, ucs_status_string(registered));
+		region->memh = NULL;
+		region_free(sb, region);
+		free(path);
+		return UROM_ERR_OPERATING_SYSTEM;
+	}
+	free(path);
 	status = notify_mem_map(sb, reply, region->id);
 	if (status != UROM_SUCCESS) {
-		munmap(base, (size_t)length);
-		close(fd);
-		free(region);
+		region_free(sb, region);
 		return status;
 	}
 	link_append(&sb->regions, &region->link);
 	return UROM_SUCCESS;
 }
 
+
+/* ---- peers ---- */
+
+static void send_op_free(struct send_op *send)
+{
+	free(send->owned);
+	free(send);
+}
+
+/*
+ * UCX's error callback for one peer's endpoint (error mode PEER): the peer
+ * died or cannot be reached. Its pending sends are answered CONNECTION_RESET
+ * now (their requests complete later, with an error, and answer nothing
+ * more); the peer is forgotten, so the next TAG_SEND to its domain id looks
+ * its address up again; progress() closes the endpoint.
+ */
+static void peer_failed(void *arg, ucp_ep_h ep, ucs_status_t status)
+{
+	struct peer *peer = arg;
+	struct sandbox *sb = peer->sb;
+
+	(void)ep;
+	if (sb->closing || peer->closing)
+		return;
+	UROM_LOG_WARN("peer %llu failed (%s): its pending sends fail with CONNECTION_RESET and the next send connects again",
+		      (unsigned long long)peer->dest, ucs_status_string(status));
+	for (urom_list_link_t *it = sb->sends.next; it != &sb->sends; it = it->next) {
+		struct send_op *send = (struct send_op *)it;
+
+		if (send->peer == peer && !send->answered) {
+			notify_tag_send(sb, &send->reply, UROM_ERR_CONNECTION_RESET);
+			send->answered = 1;
+			send->peer = NULL;
+		}
+	}
+	peer->closing = 1;
+	link_remove(&peer->link);
+	link_append(&sb->failed_peers, &peer->link);
+}
+
+/* Starts a forced close of a peer's endpoint; the request (if any) is kept in peer->close_request. */
+static void peer_start_close(struct sandbox *sb, struct peer *peer)
+{
+	ucp_request_param_t param = { .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_EP_CLOSE_FLAG_FORCE };
+	void *request = ucp_ep_close_nbx(peer->ep, &param);
+
+	(void)sb;
+	peer->closing = 1;
+	if (UCS_PTR_IS_PTR(request))
+		peer->close_request = request;
+	else if (UCS_PTR_IS_ERR(request))
+		UROM_LOG_DBG("closing the endpoint of peer %llu: %s", (unsigned long long)peer->dest,
+			     ucs_status_string(UCS_PTR_STATUS(request)));
+	peer->ep = NULL;
+}
+
+/* Frees the failed peers whose endpoints are closed, starting the closes not yet started. */
+static void reap_failed_peers(struct sandbox *sb)
+{
+	urom_list_link_t *it = sb->failed_peers.next;
+
+	while (it != &sb->failed_peers) {
+		struct peer *peer = (struct peer *)it;
+
+		it = it->next;
+		if (peer->ep != NULL)
+			peer_start_close(sb, peer);
+		if (peer->close_request != NULL) {
+			if (ucp_request_check_status(peer->close_request) == UCS_INPROGRESS)
+				continue;
+			ucp_request_free(peer->close_request);
+		}
+		link_remove(&peer->link);
+		free(peer);
+	}
+}
+
+/*
+ * Whether `addr` may be handed to ucp_ep_create. UCX trusts the address it
+ * is given and aborts the process on one of a format it does not know (a
+ * `unix:` text, say), so the plugin checks what it can without knowing the
+ * length: the low 4 bits of the first byte hold the address format's version,
+ * and UCX 1.13 reads versions 0 and 1 (its V1 and V2) only.
+ */
+static int ucp_address_plausible(const void *addr)
+{
+	return (*(const uint8_t *)addr & 0x0f) <= 1;
+}
+
+static struct peer *find_peer(struct sandbox *sb, uint64_t dest)
+{
+	for (urom_list_link_t *it = sb->peers.next; it != &sb->peers; it = it->next) {
+		struct peer *peer = (struct peer *)it;
+
+		if (peer->dest == dest)
+			return peer;
+	}
+	return NULL;
+}
+
+/*
+ * The endpoint to `dest`: the kept one, else one created from the domain's
+ * address for it. NOT_FOUND when the domain has none, NOT_CONNECTED when UCP
+ * cannot create an endpoint to it.
+ */
+static urom_status_t connect_peer(struct sandbox *sb, uint64_t dest, struct peer **found)
+{
+	struct peer *peer = find_peer(sb, dest);
+	ucp_ep_params_t params;
+	void *addr = NULL;
+	urom_status_t status;
+	ucs_status_t created;
+
+	if (peer != NULL) {
+		*found = peer;
+		return UROM_SUCCESS;
+	}
+	if (sb->ctx->domain_iface.addr_lookup == NULL) {
+		UROM_LOG_ERR("no address for peer %llu: the plugin is in no domain", (unsigned long long)dest);
+		return UROM_ERR_NOT_FOUND;
+	}
+	status = sb->ctx->domain_iface.addr_lookup(sb->ctx, dest, &addr);
+	if (status != UROM_SUCCESS || addr == NULL) {
+		UROM_LOG_ERR("no address for peer %llu (look-up status %d)", (unsigned long long)dest, (int)status);
+		return status == UROM_SUCCESS ? UROM_ERR_NOT_FOUND : status;
+	}
+	if (!ucp_address_plausible(addr)) {
+		UROM_LOG_ERR("the address of peer %llu is not a UCP worker address (header byte 0x%02x)",
+			     (unsigned long long)dest, *(const uint8_t *)addr);
+		return UROM_ERR_INVALID_VALUE;
+	}
+	peer = calloc(1, sizeof(*peer));
+	if (peer == NULL) {
+		UROM_LOG_ERR("cannot allocate the peer %llu", (unsigned long long)dest);
+		return UROM_ERR_NO_MEMORY;
+	}
+	peer->sb = sb;
+	peer->dest = dest;
+	memset(&params, 0, sizeof(params));
+	params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+			    UCP_EP_PARAM_FIELD_ERR_HANDLER;
+	params.address = addr;
+	params.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+	params.err_handler.cb = peer_failed;
+	params.err_handler.arg = peer;
+	created = ucp_ep_create(sb->worker, &params, &peer->ep);
+	if (created != UCS_OK) {
+		UROM_LOG_ERR("cannot create a UCP endpoint to peer %llu: %s", (unsigned long long)dest,
+			     ucs_status_string(created));
+		free(peer);
+		return UROM_ERR_NOT_CONNECTED;
+	}
+	link_append(&sb->peers, &peer->link);
+	*found = peer;
+	return UROM_SUCCESS;
+}
+
+/* ---- sends ---- */
+
+/* A send's request completed: answered with its status unless its peer's failure answered it already. */
+static void send_done(void *request, ucs_status_t status, void *user_data)
+{
+	struct send_op *send = user_data;
+	struct sandbox *sb = send->sb;
+
+	ucp_request_free(request);
+	link_remove(&send->link);
+	if (!sb->closing && !send->answered) {
+		if (status != UCS_OK)
+			UROM_LOG_WARN("TAG_SEND to peer %llu failed: %s", send->peer == NULL ? 0ULL : (unsigned long long)send->peer->dest,
+				      ucs_status_string(status));
+		notify_tag_send(sb, &send->reply, status == UCS_OK ? UROM_SUCCESS : UROM_ERR_CONNECTION_RESET);
+	}
+	send_op_free(send);
+}
+
+/*
+ * Posts the send of `count` bytes at `data` (kept alive by `owned`, which the
+ * plugin now owns) to `peer`. A send UCX completes at once is answered now.
+ */
+static urom_status_t post_send(struct sandbox *sb, const struct reply_to *reply, struct peer *peer, const void *data,
+			       uint64_t count, uint64_t tag, void *owned)
+{
+	struct send_op *send = calloc(1, sizeof(*send));
+	ucp_request_param_t param;
+	void *request;
+
+	if (send == NULL) {
+		UROM_LOG_ERR("cannot allocate a TAG_SEND of %llu bytes", (unsigned long long)count);
+		free(owned);
+		return UROM_ERR_NO_MEMORY;
+	}
+	send->sb = sb;
+	send->reply = *reply;
+	send->peer = peer;
+	send->owned = owned;
+	memset(&param, 0, sizeof(param));
+	param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_MEMORY_TYPE;
+	param.cb.send = send_done;
+	param.user_data = send;
+	param.memory_type = UCS_MEMORY_TYPE_HOST;
+	request = ucp_tag_send_nbx(peer->ep, data, (size_t)count, tag, &param);
+	if (UCS_PTR_IS_PTR(request)) {
+		link_append(&sb->sends, &send->link);
+		return UROM_SUCCESS;
+	}
+	send_op_free(send);
+	if (UCS_PTR_IS_ERR(request)) {
+		UROM_LOG_ERR("TAG_SEND to peer %llu failed at once: %s", (unsigned long long)peer->dest,
+			     ucs_status_string(UCS_PTR_STATUS(request)));
+		peer_failed(peer, peer->ep, UCS_PTR_STATUS(request));
+		return UROM_ERR_CONNECTION_RESET;
+	}
+	notify_tag_send(sb, reply, UROM_SUCCESS);
+	return UROM_SUCCESS;
+}
+
+/* ---- receives ---- */
+
+static void recv_op_free(struct recv_op *recv)
+{
+	free(recv->answer);
+	free(recv->bounce);
+	free(recv);
+}
+
+/*
+ * Answers a receive whose message arrived (status UCS_OK), was longer than
+ * the receive (MESSAGE_TRUNCATED: TOO_BIG) or failed; then frees it. A region
+ * receive's bytes go into the file; one that cannot be written (the file
+ * shrank) is answered IO_FAILED.
+ */
+static void finish_receive(struct sandbox *sb, struct recv_op *recv, ucs_status_t status, const ucp_tag_recv_info_t *info)
+{
+	uint64_t sender_tag = info == NULL ? 0 : info->sender_tag;
+	uint64_t length = info == NULL ? 0 : info->length;
+	urom_status_t answer = UROM_SUCCESS;
+
+	if (status == UCS_ERR_MESSAGE_TRUNCATED) {
+		UROM_LOG_DBG("message with tag 0x%llx is longer than the receive's %llu bytes", (unsigned long long)sender_tag,
+			     (unsigned long long)recv->count);
+		answer = UROM_ERR_TOO_BIG;
+	} else if (status != UCS_OK) {
+		UROM_LOG_ERR("TAG_RECV failed: %s", ucs_status_string(status));
+		answer = UROM_ERR_CONNECTION_RESET;
+		sender_tag = 0;
+	} else if (recv->region != NULL) {
+		int error = sandbox_write_at(recv->region->fd, recv->region->base, recv->buffer, recv->bounce, (size_t)length);
+
+		if (error != 0) {
+			log_region_failure("TAG_RECV into", recv->region, recv->buffer, length, error);
+			answer = UROM_ERR_IO_FAILED;
+		}
+	}
+	fill_tag_recv(recv->answer, recv, length, sender_tag, answer);
+	link_append(&sb->notifications, &recv->answer->entry);
+	recv->answer = NULL;
+	recv_op_free(recv);
+}
+
+/* `info` lies inside the request: it is copied before the request is freed. */
+static void recv_done(void *request, ucs_status_t status, const ucp_tag_recv_info_t *info, void *user_data)
+{
+	struct recv_op *recv = user_data;
+	struct sandbox *sb = recv->sb;
+	ucp_tag_recv_info_t copy = *info;
+
+	if (recv == sb->posting)
+		sb->posting_completed = 1;
+	ucp_request_free(request);
+	link_remove(&recv->link);
+	if (sb->closing)
+		recv_op_free(recv);
+	else
+		finish_receive(sb, recv, status, &copy);
+}
+
+/*
+ * Posts `recv` (its answer and bounce already allocated). The receive asks
+ * UCX never to complete at once (NO_IMM_CMPL): UCX before 1.16 does not fill
+ * recv_info when a receive completes at once, so neither the sender's tag nor
+ * the length would be known. A queued message that matches now runs
+ * recv_done inside ucp_tag_recv_nbx instead, which answers the receive and
+ * frees it; sb->posting tells the two apart.
+ */
+static urom_status_t post_receive(struct sandbox *sb, struct recv_op *recv, uint64_t tag, uint64_t tag_mask)
+{
+	uint64_t capacity = recv->count < MAX_MESSAGE ? recv->count : MAX_MESSAGE;
+	void *buffer = recv->region == NULL ? recv->answer->worker_notif.plugin_notif + NOTIF_TAG_RECV_BYTES :
+					      (void *)recv->bounce;
+	ucp_request_param_t param;
+	void *request;
+	int completed;
+
+	memset(&param, 0, sizeof(param));
+	param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_MEMORY_TYPE |
+			     UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
+	param.cb.recv = recv_done;
+	param.user_data = recv;
+	param.memory_type = UCS_MEMORY_TYPE_HOST;
+	link_append(&sb->receives, &recv->link);
+	sb->posting = recv;
+	sb->posting_completed = 0;
+	request = ucp_tag_recv_nbx(sb->worker, buffer, (size_t)capacity, tag, tag_mask, &param);
+	completed = sb->posting_completed;
+	sb->posting = NULL;
+	if (completed)
+		return UROM_SUCCESS; /* answered and freed by recv_done */
+	if (!UCS_PTR_IS_PTR(request)) {
+		UROM_LOG_ERR("TAG_RECV cannot be posted: %s", ucs_status_string(UCS_PTR_STATUS(request)));
+		link_remove(&recv->link);
+		recv_op_free(recv);
+		return UROM_ERR_DRIVER;
+	}
+	recv->request = request;
+	return UROM_SUCCESS;
+}
+
+
 /* ---- TAG_SEND / TAG_RECV ---- */
 
-static urom_status_t tag_send(struct sandbox *sb, const struct reply_to *reply, const uint8_t *cmd, uint64_t len)
+/*
+ * `desc` is the command's descriptor: an inline send keeps it (*kept set) as
+ * the buffer UCX sends from, until the send completes.
+ */
+static urom_status_t tag_send(struct sandbox *sb, const struct reply_to *reply, struct urom_worker_cmd_desc *desc,
+			      int *kept)
 {
+	const uint8_t *cmd = desc->worker_cmd.plugin_cmd;
+	uint64_t len = desc->worker_cmd.len;
 	uint64_t dest, buffer, count, tag, memh_id;
-	const uint8_t *data = NULL;
 	struct region *region = NULL;
-	struct connection *conn;
-	struct send_op *send;
-	uint8_t fields[16];
-	uint8_t *frame_data;
+	struct peer *peer;
+	uint8_t *bounce;
 	urom_status_t status;
+	int error;
 
 	if (len < TAG_SEND_FIXED_BYTES) {
 		UROM_LOG_ERR("TAG_SEND of %llu bytes is shorter than its fixed part (%d bytes)", (unsigned long long)len,
@@ -984,7 +963,6 @@ static urom_status_t tag_send(struct sandbox *sb, const struct reply_to *reply, 
 				     (unsigned long long)(len - TAG_SEND_FIXED_BYTES));
 			return UROM_ERR_INVALID_VALUE;
 		}
-		data = cmd + TAG_SEND_FIXED_BYTES;
 	} else {
 		if (len != TAG_SEND_FIXED_BYTES) {
 			UROM_LOG_ERR("TAG_SEND through memh_id %llu carries %llu unexpected inline bytes",
@@ -995,50 +973,38 @@ static urom_status_t tag_send(struct sandbox *sb, const struct reply_to *reply, 
 		if (status != UROM_SUCCESS)
 			return status;
 	}
-	if (count > FRAME_MAX_MESSAGE) {
+	if (count > MAX_MESSAGE) {
 		UROM_LOG_ERR("TAG_SEND of %llu bytes exceeds the message limit of %llu bytes", (unsigned long long)count,
-			     (unsigned long long)FRAME_MAX_MESSAGE);
+			     (unsigned long long)MAX_MESSAGE);
 		return UROM_ERR_INVALID_VALUE;
 	}
-	status = connect_peer(sb, dest, &conn);
+	status = connect_peer(sb, dest, &peer);
 	if (status != UROM_SUCCESS)
 		return status;
-	send = calloc(1, sizeof(*send));
-	store_le64(fields, tag);
-	store_le64(fields + 8, count);
-	frame_data = send == NULL ? NULL : connection_begin_frame(conn, FRAME_MESSAGE, fields, sizeof(fields), (size_t)count);
-	if (frame_data == NULL) {
-		UROM_LOG_ERR("cannot queue a TAG_SEND of %llu bytes", (unsigned long long)count);
-		free(send);
+	if (region == NULL) {
+		*kept = 1;
+		return post_send(sb, reply, peer, cmd + TAG_SEND_FIXED_BYTES, count, tag, desc);
+	}
+	bounce = malloc(count > 0 ? (size_t)count : 1);
+	if (bounce == NULL) {
+		UROM_LOG_ERR("cannot allocate %llu bytes for a TAG_SEND from memh_id %llu", (unsigned long long)count,
+			     (unsigned long long)memh_id);
 		return UROM_ERR_NO_MEMORY;
 	}
-	if (region == NULL) {
-		if (count > 0)
-			memcpy(frame_data, data, (size_t)count);
-	} else {
-		int error = sandbox_read_at(region->fd, buffer, frame_data, (size_t)count);
-
-		if (error != 0) {
-			log_region_failure("TAG_SEND from", region, buffer, count, error);
-			free(send);
-			return UROM_ERR_IO_FAILED;
-		}
+	error = sandbox_read_at(region->fd, buffer, bounce, (size_t)count);
+	if (error != 0) {
+		log_region_failure("TAG_SEND from", region, buffer, count, error);
+		free(bounce);
+		return UROM_ERR_IO_FAILED;
 	}
-	connection_commit_frame(conn, FRAME_MESSAGE_HEADER_BYTES + (size_t)count);
-	send->reply = *reply;
-	send->connection = conn;
-	send->frame_end = conn->bytes_queued;
-	link_append(&sb->sends, &send->link);
-	if (connection_flush(sb, conn) != 0)
-		connection_end(sb, conn, conn->bye_received);
-	return UROM_SUCCESS;
+	return post_send(sb, reply, peer, bounce, count, tag, bounce);
 }
 
 static urom_status_t tag_recv(struct sandbox *sb, const struct reply_to *reply, const uint8_t *cmd, uint64_t len)
 {
 	struct recv_op *recv;
 	struct region *region = NULL;
-	uint64_t memh_id;
+	uint64_t memh_id, capacity, tag, tag_mask;
 
 	if (len != TAG_RECV_FIXED_BYTES) {
 		UROM_LOG_ERR("TAG_RECV of %llu bytes: a TAG_RECV is exactly %d bytes", (unsigned long long)len,
@@ -1048,11 +1014,12 @@ static urom_status_t tag_recv(struct sandbox *sb, const struct reply_to *reply, 
 	recv = calloc(1, sizeof(*recv));
 	if (recv == NULL)
 		return UROM_ERR_NO_MEMORY;
+	recv->sb = sb;
 	recv->reply = *reply;
 	recv->buffer = load_le64(cmd + 16);
 	recv->count = load_le64(cmd + 24);
-	recv->tag = load_le64(cmd + 32);
-	recv->tag_mask = load_le64(cmd + 40);
+	tag = load_le64(cmd + 32);
+	tag_mask = load_le64(cmd + 40);
 	memh_id = load_le64(cmd + 48);
 	if (memh_id != 0) {
 		urom_status_t status = resolve_range(sb, memh_id, recv->buffer, recv->count, &region);
@@ -1063,22 +1030,19 @@ static urom_status_t tag_recv(struct sandbox *sb, const struct reply_to *reply, 
 		}
 	}
 	recv->region = region;
-	for (urom_list_link_t *it = sb->unexpected.next; it != &sb->unexpected; it = it->next) {
-		struct unexpected *queued = (struct unexpected *)it;
-
-		if (tag_matches(queued->tag, recv->tag, recv->tag_mask)) {
-			link_remove(&queued->link);
-			complete_receive(sb, recv, queued->tag, queued->data, queued->length);
-			free(queued);
-			free(recv);
-			return UROM_SUCCESS;
-		}
+	capacity = recv->count < MAX_MESSAGE ? recv->count : MAX_MESSAGE;
+	recv->answer = notification_new(reply, UROM_SUCCESS, NOTIF_TAG_RECV_BYTES + (region == NULL ? (size_t)capacity : 0));
+	recv->bounce = region == NULL ? NULL : malloc(capacity > 0 ? (size_t)capacity : 1);
+	if (recv->answer == NULL || (region != NULL && recv->bounce == NULL)) {
+		UROM_LOG_ERR("cannot allocate the buffers of a TAG_RECV of %llu bytes", (unsigned long long)capacity);
+		recv_op_free(recv);
+		return UROM_ERR_NO_MEMORY;
 	}
-	link_append(&sb->receives, &recv->link);
-	return UROM_SUCCESS;
+	return post_receive(sb, recv, tag, tag_mask);
 }
 
-static urom_status_t run_command(struct sandbox *sb, const struct urom_worker_cmd_desc *desc)
+/* Runs one command; *kept is set when the plugin keeps the descriptor (it frees it later). */
+static urom_status_t run_command(struct sandbox *sb, struct urom_worker_cmd_desc *desc, int *kept)
 {
 	const uint8_t *cmd = desc->worker_cmd.plugin_cmd;
 	uint64_t len = desc->worker_cmd.len;
@@ -1107,121 +1071,144 @@ static urom_status_t run_command(struct sandbox *sb, const struct urom_worker_cm
 	case CMD_MEM_MAP:
 		return mem_map(sb, &reply, cmd, len);
 	case CMD_TAG_SEND:
-		return tag_send(sb, &reply, cmd, len);
+		return tag_send(sb, &reply, desc, kept);
 	default:
 		return tag_recv(sb, &reply, cmd, len);
 	}
 }
 
-/* ---- the listening socket ---- */
-
-static urom_status_t listen_socket(struct sandbox *sb)
-{
-	const char *dir = getenv("TMPDIR");
-	int fd;
-
-	if (dir == NULL || dir[0] == '\0')
-		dir = "/tmp";
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		UROM_LOG_ERR("cannot create the listening socket: %s", strerror(errno));
-		return UROM_ERR_OPERATING_SYSTEM;
-	}
-	for (int n = 1; n <= SOCKET_NAME_ATTEMPTS; n++) {
-		struct sockaddr_un *address = &sb->socket_address;
-		int written;
-
-		memset(address, 0, sizeof(*address));
-		address->sun_family = AF_UNIX;
-		written = snprintf(address->sun_path, sizeof(address->sun_path), "%s/urom-sandbox-%ld-%d.sock", dir,
-				   (long)getpid(), n);
-		if (written < 0 || (size_t)written >= sizeof(address->sun_path) || address->sun_path[0] != '/') {
-			UROM_LOG_ERR("TMPDIR '%s' is not an absolute directory short enough for a Unix socket path (%zu bytes)",
-				     dir, sizeof(address->sun_path) - 1);
-			close(fd);
-			return UROM_ERR_BAD_CONFIG;
-		}
-		if (bind(fd, (struct sockaddr *)address, sizeof(*address)) == 0) {
-			if (listen(fd, SOMAXCONN) != 0) {
-				UROM_LOG_ERR("cannot listen on %s: %s", address->sun_path, strerror(errno));
-				unlink(address->sun_path);
-				close(fd);
-				return UROM_ERR_OPERATING_SYSTEM;
-			}
-			sb->listen_fd = fd;
-			sb->address_len = (size_t)snprintf(sb->address, sizeof(sb->address), "%s%s", ADDRESS_SCHEME,
-							   address->sun_path);
-			UROM_LOG_DBG("listening on %s", address->sun_path);
-			return UROM_SUCCESS;
-		}
-		if (errno != EADDRINUSE) {
-			UROM_LOG_ERR("cannot bind %s: %s", address->sun_path, strerror(errno));
-			close(fd);
-			return UROM_ERR_OPERATING_SYSTEM;
-		}
-	}
-	UROM_LOG_ERR("no free socket name urom-sandbox-%ld-<n>.sock in %s", (long)getpid(), dir);
-	close(fd);
-	return UROM_ERR_OPERATING_SYSTEM;
-}
-
-static void accept_connections(struct sandbox *sb)
-{
-	for (;;) {
-		struct connection *conn;
-		int fd = accept4(sb->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-
-		if (fd < 0) {
-			if (errno == EINTR || errno == ECONNABORTED)
-				continue;
-			if (errno != EAGAIN && errno != EWOULDBLOCK)
-				UROM_LOG_WARN("accept failed: %s", strerror(errno));
-			return;
-		}
-		conn = connection_new(fd, 0, UNKNOWN_DOMAIN_ID);
-		if (conn == NULL) {
-			UROM_LOG_ERR("cannot allocate an accepted connection: closed");
-			close(fd);
-			continue;
-		}
-		link_append(&sb->connections, &conn->link);
-	}
-}
-
 /* ---- entry points ---- */
 
+static int64_t monotonic_ns(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+/*
+ * Ends everything: posted receives are cancelled, every endpoint is closed by
+ * force (its pending sends are dropped, unanswered), the closes are given up
+ * to CLOSE_DEADLINE_NS to complete, then the UCP worker and context go.
+ */
 static void sandbox_free(struct sandbox *sb)
 {
-	while (!list_empty(&sb->connections)) {
-		struct connection *conn = (struct connection *)sb->connections.next;
+	urom_list_link_t *it;
 
-		link_remove(&conn->link);
-		connection_free(conn);
+	sb->closing = 1;
+	if (sb->worker != NULL) {
+		int64_t deadline;
+
+		it = sb->receives.next;
+		while (it != &sb->receives) {
+			struct recv_op *recv = (struct recv_op *)it;
+
+			it = it->next;
+			ucp_request_cancel(sb->worker, recv->request);
+		}
+		while (!list_empty(&sb->peers)) {
+			struct peer *peer = (struct peer *)sb->peers.next;
+
+			link_remove(&peer->link);
+			link_append(&sb->failed_peers, &peer->link);
+		}
+		deadline = monotonic_ns() + CLOSE_DEADLINE_NS;
+		for (;;) {
+			reap_failed_peers(sb);
+			if (list_empty(&sb->failed_peers) || monotonic_ns() > deadline)
+				break;
+			ucp_worker_progress(sb->worker);
+		}
+		if (!list_empty(&sb->failed_peers))
+			UROM_LOG_WARN("endpoints still closing after %lld ms: the UCP worker is destroyed anyway",
+				      CLOSE_DEADLINE_NS / 1000000);
+		if (sb->address != NULL)
+			ucp_worker_release_address(sb->worker, sb->address);
+		ucp_worker_destroy(sb->worker);
 	}
+	/* UCX calls nothing back from here on: what is left is only memory. */
 	while (!list_empty(&sb->regions)) {
 		struct region *region = (struct region *)sb->regions.next;
 
 		link_remove(&region->link);
-		munmap(region->base, region->length);
-		close(region->fd);
-		free(region);
+		region_free(sb, region);
 	}
-	urom_list_link_t *lists[] = { &sb->notifications, &sb->sends, &sb->receives, &sb->unexpected };
+	if (sb->context != NULL)
+		ucp_cleanup(sb->context);
+	while (!list_empty(&sb->failed_peers)) {
+		struct peer *peer = (struct peer *)sb->failed_peers.next;
 
-	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
-		while (!list_empty(lists[i])) {
-			urom_list_link_t *item = lists[i]->next;
+		link_remove(&peer->link);
+		free(peer);
+	}
+	while (!list_empty(&sb->sends)) {
+		struct send_op *send = (struct send_op *)sb->sends.next;
 
-			link_remove(item);
-			free(item);
-		}
+		link_remove(&send->link);
+		send_op_free(send);
 	}
-	if (sb->listen_fd >= 0) {
-		close(sb->listen_fd);
-		unlink(sb->socket_address.sun_path);
+	while (!list_empty(&sb->receives)) {
+		struct recv_op *recv = (struct recv_op *)sb->receives.next;
+
+		link_remove(&recv->link);
+		recv_op_free(recv);
 	}
-	free(sb->pollfds);
+	while (!list_empty(&sb->notifications)) {
+		urom_list_link_t *item = sb->notifications.next;
+
+		link_remove(item);
+		free(item);
+	}
 	free(sb);
+}
+
+/* Creates the UCP context and worker from UCX's own configuration (its UCX_* environment). */
+static urom_status_t open_ucp(struct sandbox *sb)
+{
+	ucp_config_t *config;
+	ucp_params_t params;
+	ucp_worker_params_t worker_params;
+	ucs_status_t status;
+
+	status = ucp_config_read(NULL, NULL, &config);
+	if (status != UCS_OK) {
+		UROM_LOG_ERR("cannot read the UCX configuration (UCX_* variables): %s", ucs_status_string(status));
+		return UROM_ERR_BAD_CONFIG;
+	}
+	memset(&params, 0, sizeof(params));
+	params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED | UCP_PARAM_FIELD_NAME;
+	params.features = UCP_FEATURE_TAG | UCP_FEATURE_WAKEUP;
+	params.mt_workers_shared = 0;
+	params.name = "urom-sandbox";
+	status = ucp_init(&params, config, &sb->context);
+	ucp_config_release(config);
+	if (status != UCS_OK) {
+		sb->context = NULL;
+		UROM_LOG_ERR("cannot initialize UCP (features TAG and WAKEUP): %s", ucs_status_string(status));
+		return UROM_ERR_INITIALIZATION;
+	}
+	memset(&worker_params, 0, sizeof(worker_params));
+	worker_params.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+	worker_params.thread_mode = UCS_THREAD_MODE_SINGLE;
+	status = ucp_worker_create(sb->context, &worker_params, &sb->worker);
+	if (status != UCS_OK) {
+		sb->worker = NULL;
+		UROM_LOG_ERR("cannot create the UCP worker: %s", ucs_status_string(status));
+		return UROM_ERR_INITIALIZATION;
+	}
+	status = ucp_worker_get_address(sb->worker, &sb->address, &sb->address_len);
+	if (status != UCS_OK) {
+		sb->address = NULL;
+		UROM_LOG_ERR("cannot get the UCP worker's address: %s", ucs_status_string(status));
+		return UROM_ERR_INITIALIZATION;
+	}
+	status = ucp_worker_get_efd(sb->worker, &sb->wakeup_fd);
+	if (status != UCS_OK) {
+		sb->wakeup_fd = -1;
+		UROM_LOG_WARN("the UCP worker has no wake-up descriptor (%s): the plugin is polled", ucs_status_string(status));
+	}
+	return UROM_SUCCESS;
 }
 
 static urom_status_t sandbox_open(struct urom_worker_ctx *ctx)
@@ -1244,16 +1231,16 @@ static urom_status_t sandbox_open(struct urom_worker_ctx *ctx)
 		return UROM_ERR_NO_MEMORY;
 	}
 	sb->ctx = ctx;
-	sb->listen_fd = -1;
+	sb->wakeup_fd = -1;
 	sb->next_memh_id = 1;
 	sb->owners = owners;
 	list_init(&sb->notifications);
 	list_init(&sb->regions);
-	list_init(&sb->connections);
+	list_init(&sb->peers);
+	list_init(&sb->failed_peers);
 	list_init(&sb->sends);
 	list_init(&sb->receives);
-	list_init(&sb->unexpected);
-	status = listen_socket(sb);
+	status = open_ucp(sb);
 	if (status != UROM_SUCCESS) {
 		sandbox_free(sb);
 		return status;
@@ -1262,24 +1249,15 @@ static urom_status_t sandbox_open(struct urom_worker_ctx *ctx)
 	return UROM_SUCCESS;
 }
 
-/* Says BYE on every connection (best effort: what the sockets take now) and frees everything. */
 static void sandbox_close(struct urom_worker_ctx *ctx)
 {
-	struct sandbox *sb;
-
 	if (ctx == NULL || ctx->plugin_ctx == NULL)
 		return;
-	sb = ctx->plugin_ctx;
-	for (urom_list_link_t *it = sb->connections.next; it != &sb->connections; it = it->next) {
-		struct connection *conn = (struct connection *)it;
-
-		if (connection_queue_frame(conn, FRAME_BYE, NULL, 0) == 0)
-			(void)connection_flush(sb, conn);
-	}
-	sandbox_free(sb);
+	sandbox_free(ctx->plugin_ctx);
 	ctx->plugin_ctx = NULL;
 }
 
+/* The UCP worker address, opaque bytes. */
 static urom_status_t sandbox_addr(struct urom_worker_ctx *ctx, void *addr, size_t *addr_len)
 {
 	struct sandbox *sb;
@@ -1311,70 +1289,19 @@ static urom_status_t sandbox_worker_cmd(struct urom_worker_ctx *ctx, urom_list_l
 	while (!list_empty(cmd_list)) {
 		struct urom_worker_cmd_desc *cmd = (struct urom_worker_cmd_desc *)cmd_list->next;
 		urom_status_t status;
+		int kept = 0;
 
 		link_remove(&cmd->entry);
-		status = run_command(sb, cmd);
-		free(cmd);
+		status = run_command(sb, cmd, &kept);
+		if (!kept)
+			free(cmd);
 		if (status != UROM_SUCCESS)
 			return status;
 	}
 	return UROM_SUCCESS;
 }
 
-/* Accepts, reads, writes; then hands out every notification ready. */
-static void poll_sockets(struct sandbox *sb)
-{
-	size_t count = 1;
-	size_t i;
-	urom_list_link_t *it;
-
-	for (it = sb->connections.next; it != &sb->connections; it = it->next)
-		count++;
-	if (count > sb->pollfds_capacity) {
-		struct pollfd *grown = realloc(sb->pollfds, count * 2 * sizeof(*grown));
-
-		if (grown == NULL) {
-			UROM_LOG_ERR("cannot grow the poll set to %zu sockets", count);
-			return;
-		}
-		sb->pollfds = grown;
-		sb->pollfds_capacity = count * 2;
-	}
-	sb->pollfds[0].fd = sb->listen_fd;
-	sb->pollfds[0].events = POLLIN;
-	sb->pollfds[0].revents = 0;
-	for (i = 1, it = sb->connections.next; it != &sb->connections; it = it->next, i++) {
-		struct connection *conn = (struct connection *)it;
-
-		sb->pollfds[i].fd = conn->fd;
-		sb->pollfds[i].events = (short)(POLLIN | (queue_size(&conn->out) > 0 ? POLLOUT : 0));
-		sb->pollfds[i].revents = 0;
-	}
-	if (poll(sb->pollfds, count, 0) <= 0)
-		return;
-	/* Connections accepted now are appended after the ones polled, so indexes stay aligned. */
-	it = sb->connections.next;
-	for (i = 1; i < count; i++) {
-		struct connection *conn = (struct connection *)it;
-		short revents = sb->pollfds[i].revents;
-		int ended = 0;
-
-		it = it->next;
-		if (revents & (POLLIN | POLLHUP | POLLERR)) {
-			int read_status = connection_read(sb, conn);
-
-			if (read_status != 0) {
-				connection_end(sb, conn, read_status != READ_BAD_FRAME && conn->bye_received);
-				ended = 1;
-			}
-		}
-		if (!ended && (revents & POLLOUT) && connection_flush(sb, conn) != 0)
-			connection_end(sb, conn, conn->bye_received);
-	}
-	if (sb->pollfds[0].revents & POLLIN)
-		accept_connections(sb);
-}
-
+/* Runs UCX's progress (its callbacks queue the answers), closes failed endpoints, hands out every answer. */
 static urom_status_t sandbox_progress(struct urom_worker_ctx *ctx, urom_list_link_t *notif_list)
 {
 	struct sandbox *sb;
@@ -1382,7 +1309,9 @@ static urom_status_t sandbox_progress(struct urom_worker_ctx *ctx, urom_list_lin
 	if (ctx == NULL || ctx->plugin_ctx == NULL || notif_list == NULL)
 		return UROM_ERR_INVALID_VALUE;
 	sb = ctx->plugin_ctx;
-	poll_sockets(sb);
+	for (int round = 0; round < PROGRESS_ROUNDS && ucp_worker_progress(sb->worker) != 0; round++)
+		;
+	reap_failed_peers(sb);
 	if (list_empty(&sb->notifications))
 		return UROM_ERR_EMPTY;
 	while (!list_empty(&sb->notifications)) {
@@ -1411,7 +1340,7 @@ static urom_status_t sandbox_notif_pack(struct urom_worker_notify *notif, size_t
 	return UROM_SUCCESS;
 }
 
-SANDBOX_EXPORT urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface)
+urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface)
 {
 	if (iface == NULL)
 		return UROM_ERR_INVALID_VALUE;
@@ -1425,10 +1354,59 @@ SANDBOX_EXPORT urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *ifa
 	return UROM_SUCCESS;
 }
 
-SANDBOX_EXPORT urom_status_t urom_plugin_get_version(uint64_t *version)
+urom_status_t urom_plugin_get_version(uint64_t *version)
 {
 	if (version == NULL)
 		return UROM_ERR_INVALID_VALUE;
 	*version = SANDBOX_PLUGIN_VERSION;
 	return UROM_SUCCESS;
+}
+
+/* "ucp-tag": the address is a UCP worker address, read by any plugin that speaks UCP tag matching. */
+urom_status_t urom_plugin_get_transport(const char **name)
+{
+	if (name == NULL)
+		return UROM_ERR_INVALID_VALUE;
+	*name = SANDBOX_TRANSPORT;
+	return UROM_SUCCESS;
+}
+
+/* The UCP worker's event descriptor (ucp_worker_get_efd); NOT_SUPPORTED when it has none. */
+urom_status_t urom_plugin_get_wakeup_fd(struct urom_worker_ctx *ctx, int *fd)
+{
+	struct sandbox *sb;
+
+	if (ctx == NULL || ctx->plugin_ctx == NULL || fd == NULL)
+		return UROM_ERR_INVALID_VALUE;
+	sb = ctx->plugin_ctx;
+	if (sb->wakeup_fd < 0)
+		return UROM_ERR_NOT_SUPPORTED;
+	*fd = sb->wakeup_fd;
+	return UROM_SUCCESS;
+}
+
+/*
+ * AGAIN while answers wait for progress() or UCX has unprocessed events
+ * (ucp_worker_arm: BUSY); SUCCESS once armed, the descriptor then becomes
+ * readable when UCX has something for progress().
+ */
+urom_status_t urom_plugin_arm_wakeup(struct urom_worker_ctx *ctx)
+{
+	struct sandbox *sb;
+	ucs_status_t status;
+
+	if (ctx == NULL || ctx->plugin_ctx == NULL)
+		return UROM_ERR_INVALID_VALUE;
+	sb = ctx->plugin_ctx;
+	if (sb->wakeup_fd < 0)
+		return UROM_ERR_NOT_SUPPORTED;
+	if (!list_empty(&sb->notifications))
+		return UROM_ERR_AGAIN;
+	status = ucp_worker_arm(sb->worker);
+	if (status == UCS_OK)
+		return UROM_SUCCESS;
+	if (status == UCS_ERR_BUSY)
+		return UROM_ERR_AGAIN;
+	UROM_LOG_ERR("cannot arm the UCP worker's wake-up: %s", ucs_status_string(status));
+	return UROM_ERR_OPERATING_SYSTEM;
 }

@@ -80,6 +80,8 @@ final class SandboxChildProcess implements AutoCloseable {
             ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderr.toFile());
             builder.environment().remove(FileOwners.VARIABLE);
             builder.environment().put("TMPDIR", dir.toString());
+            // UCX logs to stdout by default, which is the child's answer channel.
+            builder.environment().put("UCX_LOG_FILE", "stderr");
             builder.environment().putAll(environment);
             return new SandboxChildProcess(builder.start(), stderr);
         } catch (IOException e) {
@@ -105,6 +107,30 @@ final class SandboxChildProcess implements AutoCloseable {
             throw failure("the child answered '" + line + "' to await " + uromContext + ", then:\n" + restOfOutput());
         }
         return new Answer(uromContext, UromStatus.valueOf(words[2]), bytes(words[3]), bytes(words[4]));
+    }
+
+    /** The plugin's address. */
+    byte[] address() {
+        send("address 0");
+        String line = nextLine("the address");
+        String[] words = line.split(" ");
+        if (!words[0].equals("address") || words.length != 2) {
+            throw failure("the child answered '" + line + "' to address, then:\n" + restOfOutput());
+        }
+        return bytes(words[1]);
+    }
+
+    /** Makes {@code domainId} (not 0) the child's peer with {@code address}. */
+    void peer(long domainId, byte[] address) {
+        send("peer " + domainId + " " + HEX.formatHex(address));
+    }
+
+    /** Ends the child with SIGKILL (a worker that dies) and waits until it is gone. */
+    void kill() {
+        close();
+        if (process.isAlive()) {
+            throw failure("the child outlived SIGKILL for " + TIMEOUT);
+        }
     }
 
     /** Submits {@code payload} and waits for its answer. */

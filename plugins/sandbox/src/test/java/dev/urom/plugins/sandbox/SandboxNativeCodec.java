@@ -41,14 +41,6 @@ final class SandboxNativeCodec {
                 .putLong(memhId).array();
     }
 
-    static byte[] frame(int kind, long... words) {
-        ByteBuffer buffer = le(8 + 8 * words.length).putInt(0x58424453).putInt(kind);
-        for (long word : words) {
-            buffer.putLong(word);
-        }
-        return buffer.array();
-    }
-
     /** MEM_MAP's answer: the memh_id, after checking type and context. */
     static long memhId(WorkerNotification n, long context) {
         assertThat(n.status()).as("MEM_MAP status").isEqualTo(UromStatus.SUCCESS);
