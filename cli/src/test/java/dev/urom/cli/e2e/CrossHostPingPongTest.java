@@ -1,0 +1,194 @@
+package dev.urom.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.urom.cli.CliRunner;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The sandbox ping-pong across two hosts ({@link TwoHosts}: two network namespaces joined by a veth
+ * pair, each with its own /tmp and /dev/shm), the way ranks on two machines run it: each host has
+ * its own daemon on TCP with the same key, each rank talks to the daemon of its host ({@code
+ * ping-pong-rank --service}), the domain's allgather goes through rank 0's rendezvous across the
+ * link, and the workers exchange the message over the link. The link's packet counters show that
+ * the message went over it: each direction carries at least one packet per round trip.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class CrossHostPingPongTest {
+    private static final int ROUNDS = 200;
+    private static final long LIMIT_SECONDS = 120;
+    private static final int DAEMON_PORT = 7300;
+    private static final Pattern RENDEZVOUS = Pattern.compile("RENDEZVOUS (\\S+)");
+
+    private static Path dir;
+    private static Path key;
+    private static TwoHosts hosts;
+    private static final List<Started> daemons = new ArrayList<>();
+
+    @BeforeAll
+    static void startADaemonOnEachHost() throws Exception {
+        dir = Files.createTempDirectory(Path.of("target"), "cross-host-").toAbsolutePath();
+        Path keys = Files.createDirectories(dir.resolve("keys"));
+        Files.setAttribute(keys, "unix:mode", 0700);
+        key = keys.resolve("ranks.key");
+        assertThat(CliRunner.run(null, "keygen", key.toString()).status()).isZero();
+        hosts = TwoHosts.create();
+        for (int n = 0; n < 2; n++) {
+            Path host = Files.createDirectories(dir.resolve("host" + n));
+            Path plugins = ServiceHarness.sandboxPluginFolder(host);
+            List<String> command = java("daemon", "--listen", "tcp:" + TwoHosts.address(n) + ":" + DAEMON_PORT, "--auth-keys", keys.toString(),
+                    "--log-dir", host.resolve("log").toString(), "--worker-user", "root");
+            Started daemon = Started.start(hosts.on(n, command), List.of("UROM_PLUGIN_PATH=" + plugins));
+            daemons.add(daemon);
+            daemon.awaitLine("listening on");
+        }
+    }
+
+    @AfterAll
+    static void stopTheDaemonsAndTheHosts() throws Exception {
+        for (Started daemon : daemons) {
+            daemon.process.destroy();
+            if (!daemon.process.waitFor(LIMIT_SECONDS, TimeUnit.SECONDS)) {
+                daemon.process.destroyForcibly();
+            }
+        }
+        if (hosts != null) {
+            hosts.close();
+        }
+        if (dir != null) {
+            try (Stream<Path> tree = Files.walk(dir)) {
+                for (Path path : tree.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(path);
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "rank 0 {0}, rank 1 {1}")
+    @CsvSource({"worker_sandbox, worker_sandbox", "worker_sandbox_java, worker_sandbox_java", "worker_sandbox, worker_sandbox_java"})
+    void theMessageGoesToTheOtherHostAndBackOverTheLink(String plugin0, String plugin1) throws Exception {
+        long[] sentBefore = {packetsSent(0), packetsSent(1)};
+
+        List<Started> ranks = new ArrayList<>();
+        String out0;
+        String out1;
+        try {
+            ranks.add(Started.start(hosts.on(0, rank(0, plugin0, TwoHosts.address(0) + ":0")), List.of()));
+            Matcher rendezvous = RENDEZVOUS.matcher(ranks.get(0).awaitLine("RENDEZVOUS "));
+            assertThat(rendezvous.find()).isTrue();
+            ranks.add(Started.start(hosts.on(1, rank(1, plugin1, rendezvous.group(1))), List.of()));
+            out0 = ranks.get(0).awaitExit();
+            out1 = ranks.get(1).awaitExit();
+        } finally {
+            for (Started rank : ranks) {
+                rank.process.destroyForcibly().waitFor(LIMIT_SECONDS, TimeUnit.SECONDS);
+            }
+        }
+        assertThat(out0).contains("(" + kind(plugin0) + ") joined the domain of 2 ranks")
+                .contains("rank 0: sent 'hello' to rank 1; received 'hello' (tag 0x1234) back from rank 1")
+                .contains("rank 0: " + ROUNDS + " round trips through 2 ranks: p50 ");
+        assertThat(out1).contains("(" + kind(plugin1) + ") joined the domain of 2 ranks")
+                .contains("rank 1: received 'hello' (tag 0x5678); sent it to rank 0");
+        assertThat(packetsSent(0) - sentBefore[0]).as("packets host 0 sent on the link in %d round trips", ROUNDS).isGreaterThanOrEqualTo(ROUNDS);
+        assertThat(packetsSent(1) - sentBefore[1]).as("packets host 1 sent on the link in %d round trips", ROUNDS).isGreaterThanOrEqualTo(ROUNDS);
+    }
+
+    private static List<String> rank(int rank, String plugin, String rendezvous) {
+        return java("ping-pong-rank", "--service", "tcp:" + TwoHosts.address(rank) + ":" + DAEMON_PORT, "--auth-key-file", key.toString(),
+                "--rank", Integer.toString(rank), "--size", "2", "--rendezvous", rendezvous, "--message", "hello", "--plugin", plugin,
+                "--rounds", Integer.toString(ROUNDS));
+    }
+
+    private static String kind(String plugin) {
+        return plugin.endsWith("_java") ? "java" : "native";
+    }
+
+    /** The packets host {@code n} has sent on its end of the link. */
+    private static long packetsSent(int n) throws Exception {
+        Started cat = Started.start(hosts.on(n, List.of("cat", "/sys/class/net/veth" + n + "/statistics/tx_packets")), List.of());
+        return Long.parseLong(cat.awaitExit().strip());
+    }
+
+    /** {@code urom ARGS...} in a JVM of its own: this JVM's java and class path. */
+    private static List<String> java(String... args) {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), "dev.urom.cli.Main"));
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    /** A process whose output (stdout and stderr together) is read on another thread as it comes. */
+    private record Started(Process process, List<String> lines, CompletableFuture<Void> ended) {
+        static Started start(List<String> command, List<String> env) throws IOException {
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+            builder.environment().remove("UROM_AUTH_KEY_FILE");
+            builder.environment().remove("SERVICE_ARGS");
+            for (String entry : env) {
+                builder.environment().put(entry.substring(0, entry.indexOf('=')), entry.substring(entry.indexOf('=') + 1));
+            }
+            Process process = builder.start();
+            List<String> lines = Collections.synchronizedList(new ArrayList<>());
+            BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            CompletableFuture<Void> ended = CompletableFuture.runAsync(() -> {
+                try {
+                    String line;
+                    while ((line = reader.readLine()) != null) {
+                        lines.add(line);
+                    }
+                } catch (IOException e) {
+                    lines.add("(output unreadable: " + e.getMessage() + ")");
+                }
+            });
+            return new Started(process, lines, ended);
+        }
+
+        /** Waits (bounded) for a line containing {@code text} and returns it. */
+        String awaitLine(String text) throws Exception {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIMIT_SECONDS);
+            while (true) {
+                boolean over = ended.isDone() || System.nanoTime() - deadline >= 0;
+                synchronized (lines) {
+                    for (String line : lines) {
+                        if (line.contains(text)) {
+                            return line;
+                        }
+                    }
+                }
+                assertThat(over).as("the process ended or %d s passed before '%s'; its output: %s", LIMIT_SECONDS, text, lines).isFalse();
+                TimeUnit.MILLISECONDS.sleep(20);
+            }
+        }
+
+        /** Waits (bounded) for the process to end with status 0 and returns its output. */
+        String awaitExit() throws Exception {
+            boolean exited = process.waitFor(LIMIT_SECONDS, TimeUnit.SECONDS);
+            if (!exited) {
+                process.destroyForcibly();
+            }
+            ended.get(LIMIT_SECONDS, TimeUnit.SECONDS);
+            String output = String.join("\n", lines);
+            assertThat(exited).as("ended within %d s: %s", LIMIT_SECONDS, output).isTrue();
+            assertThat(process.exitValue()).as("exit status; output: %s", output).isZero();
+            return output;
+        }
+    }
+}

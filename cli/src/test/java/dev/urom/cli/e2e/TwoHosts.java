@@ -1,0 +1,143 @@
+package dev.urom.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Two hosts on this machine for the cross-host tests, joined by nothing but a network: each host is
+ * a network namespace with its own loopback and one end of a veth pair ({@link #address}: 10.77.0.1
+ * and 10.77.0.2 on 10.77.0.0/24), its own host name, and its own empty {@code /tmp} and {@code
+ * /dev/shm}, so that no Unix socket, shared-memory file or temporary file of one is visible on the
+ * other. Processes started with {@link #on} run there; they still share this machine's other files
+ * (the build, the Maven repository) and its process ids.
+ *
+ * <p>Any user can make them: everything lives in a user namespace owned by the test (made by {@code
+ * unshare --user --map-root-user}), whose root the processes run as; outside it they have the
+ * test's own identity. The namespaces are held by two holder processes and vanish once those and
+ * every process started in them have ended: {@link #close} ends the holders (the caller ends its own
+ * processes first). Needs {@code unshare} and {@code nsenter} (util-linux) and {@code ip}
+ * (iproute2), and a kernel that lets users make user namespaces.
+ *
+ * <p>Not thread-safe: one test drives it.
+ */
+final class TwoHosts implements AutoCloseable {
+    private static final long READY_SECONDS = 30;
+    private static final String[] ADDRESSES = {"10.77.0.1", "10.77.0.2"};
+
+    private final Process network;
+    private final List<Process> hosts;
+
+    private TwoHosts(Process network, List<Process> hosts) {
+        this.network = network;
+        this.hosts = hosts;
+    }
+
+    /**
+     * Makes the user namespace (with a network namespace of its own, where the veth pair is made), the
+     * two hosts' network namespaces and the veth pair between them, then a
+     * holder of each host's name, {@code /tmp} and {@code /dev/shm}.
+     *
+     * @throws AssertionError naming the step's output when a step fails
+     */
+    static TwoHosts create() throws Exception {
+        // ip netns add would also try to return to this machine's network namespace, which the user namespace may not
+        Process network = holder(List.of("unshare", "--user", "--map-root-user", "--mount", "--propagation", "private", "--net", "--",
+                "sh", "-c", String.join("; ", "set -e",
+                        "mount -t tmpfs urom-netns /run", "mkdir /run/netns", "touch /run/netns/host0 /run/netns/host1",
+                        "unshare --net=/run/netns/host0 true", "unshare --net=/run/netns/host1 true",
+                        "ip link add veth0 type veth peer name veth1",
+                        "ip link set veth0 netns host0", "ip link set veth1 netns host1",
+                        "ip -n host0 addr add " + ADDRESSES[0] + "/24 dev veth0", "ip -n host1 addr add " + ADDRESSES[1] + "/24 dev veth1",
+                        "for n in 0 1; do ip -n host$n link set lo up; ip -n host$n link set veth$n up; done",
+                        "echo READY", "exec cat")));
+        List<Process> hosts = new ArrayList<>();
+        try {
+            for (int n = 0; n < 2; n++) {
+                hosts.add(holder(List.of("nsenter", "--target", Long.toString(network.pid()), "--user", "--mount", "--",
+                        "ip", "netns", "exec", "host" + n, "unshare", "--mount", "--uts", "--propagation", "private", "--",
+                        "sh", "-c", String.join("; ", "set -e", "mount -t tmpfs urom-tmp /tmp", "chmod 1777 /tmp",
+                                "mount -t tmpfs urom-shm /dev/shm", "chmod 1777 /dev/shm", "hostname urom-host" + n,
+                                "echo READY", "exec cat"))));
+            }
+        } catch (Throwable e) {
+            hosts.forEach(Process::destroyForcibly);
+            network.destroyForcibly();
+            throw e;
+        }
+        return new TwoHosts(network, hosts);
+    }
+
+    /** Host {@code n}'s address on the link between the two. */
+    static String address(int n) {
+        return ADDRESSES[n];
+    }
+
+    /** {@code command}, to be run on host {@code n} (0 or 1) as the user namespace's root. */
+    List<String> on(int n, List<String> command) {
+        List<String> all = new ArrayList<>(List.of("nsenter", "--target", Long.toString(hosts.get(n).pid()), "--user", "--mount", "--net",
+                "--uts", "--"));
+        all.addAll(command);
+        return all;
+    }
+
+    /** Ends the holders; the namespaces go once nothing else runs in them. */
+    @Override
+    public void close() throws InterruptedException {
+        for (Process holder : hosts) {
+            end(holder);
+        }
+        end(network);
+    }
+
+    private static void end(Process holder) throws InterruptedException {
+        try {
+            holder.getOutputStream().close();
+        } catch (IOException e) {
+            // it ended already
+        }
+        if (!holder.waitFor(READY_SECONDS, TimeUnit.SECONDS)) {
+            holder.destroyForcibly().waitFor(READY_SECONDS, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Starts a holder: a shell that prints READY once set up, then waits until its stdin ends. */
+    private static Process holder(List<String> command) throws Exception {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        List<String> lines = Collections.synchronizedList(new ArrayList<>());
+        CompletableFuture<Boolean> ready = CompletableFuture.supplyAsync(() -> {
+            try {
+                String line;
+                while ((line = output.readLine()) != null) {
+                    if (line.equals("READY")) {
+                        return true;
+                    }
+                    lines.add(line);
+                }
+            } catch (IOException e) {
+                lines.add(e.toString());
+            }
+            return false;
+        });
+        boolean up;
+        try {
+            up = ready.get(READY_SECONDS, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            up = false;
+        }
+        if (!up) {
+            process.destroyForcibly();
+        }
+        assertThat(up).as("%s set up (its output: %s)", String.join(" ", command), lines).isTrue();
+        return process;
+    }
+}
