@@ -88,6 +88,8 @@ final class Ucp {
 
     static native long ucp_tag_recv_nbx(long worker, long buffer, long count, long tag, long tagMask, Pointer param);
 
+    static native long ucp_tag_probe_nb(long worker, long tag, long tagMask, int remove, long info);
+
     static native byte ucp_request_check_status(long request);
 
     static native byte ucp_tag_recv_request_test(long request, long info);

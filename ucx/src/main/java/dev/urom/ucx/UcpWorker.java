@@ -205,6 +205,14 @@ public final class UcpWorker implements AutoCloseable {
         return new UcpRequest(this, true, result, UcpLayout.UCS_INPROGRESS, 0, 0);
     }
 
+    /**
+     * Whether a message whose tag matches {@code tag} under {@code tagMask} has arrived and waits
+     * for a receive ({@code ucp_tag_probe_nb}, not removing it).
+     */
+    public boolean messageWaiting(long tag, long tagMask) {
+        return Ucp.ucp_tag_probe_nb(handle(), tag, tagMask, 0, infoAddress()) != 0;
+    }
+
     /** The scratch {@code ucp_request_param_t}, cleared, with {@code opAttrMask}. */
     private Memory requestParam(int opAttrMask) {
         scratch.clear();

@@ -184,6 +184,32 @@ class UcpWorkerTest {
         assertThat(pair.toB.closed()).isTrue();
     }
 
+    @Test
+    void aSendInFlightWhenThePeerCloseFailsAndTheEndpointIsReported() {
+        pair.connected();
+        int size = 1 << 20;
+        UcpRequest send = pair.a.tagSend(pair.toB, buffer(size), size, 5);
+        for (int i = 0; i < 100; i++) {
+            pair.a.progress();
+        }
+        assertThat(send.poll()).as("a rendezvous send waits for the receiver").isEqualTo(UcpLayout.UCS_INPROGRESS);
+
+        pair.b.close();
+
+        long deadline = System.nanoTime() + UcpPair.TIMEOUT.toNanos();
+        int status;
+        while ((status = send.poll()) == UcpLayout.UCS_INPROGRESS) {
+            pair.a.progress();
+            assertThat(System.nanoTime() - deadline).as("the send failed in time").isNegative();
+        }
+        assertThat(status).as(Ucx.describe(status)).isNegative();
+        assertThat(pair.a.takeFailedEndpoints()).containsExactly(pair.toB);
+        pair.toB.close(true);
+        for (int i = 0; i < 10; i++) {
+            pair.a.progress();
+        }
+    }
+
     /** Progresses B until a receive for {@code tag} is complete the moment it is posted. */
     private UcpRequest receiveOnceArrived(Memory into, long length, long tag) {
         long deadline = System.nanoTime() + UcpPair.TIMEOUT.toNanos();
