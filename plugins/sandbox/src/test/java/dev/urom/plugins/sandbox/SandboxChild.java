@@ -19,15 +19,19 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * The main class of a child JVM that hosts one sandbox plugin ({@code .so} or {@code .jar}, by the
  * worker's standard loader) alone in its domain: domain id 0 is the plugin itself, any other id is
  * unknown. What the plugin does to its process (a crash, the environment it reads when it opens)
- * stays in that process. {@link SandboxChildProcess} drives it; one line each way:
+ * stays in that process. Two children told each other's addresses ({@code peer}) are two workers of
+ * one domain. {@link SandboxChildProcess} drives it; one line each way:
  *
  * <ul>
  *   <li>at start it prints {@code opened}, or {@code open-failed <STATUS>};
@@ -35,15 +39,21 @@ import java.util.List;
  *   <li>{@code await <uromContext>} progresses until that command is answered and prints {@code
  *       answer <uromContext> <STATUS> <payload hex> <packed hex>} ({@code -} for no bytes), or
  *       {@code timeout <uromContext>};
+ *   <li>{@code address 0} prints {@code address <hex>}, the plugin's address;
+ *   <li>{@code peer 1 <hex>} makes that address domain id 1's (another child's plugin);
  *   <li>the end of its input closes the host; the process then exits 0.
  * </ul>
  *
+ * Commands are taken in order; awaits are answered in order while the host progresses all the time.
  * Logs go to stderr ({@code System.out} is stderr too, before anything logs). Arguments: the
- * plugin file and the plugin id. Single-threaded.
+ * plugin file and the plugin id. The host is driven from the main thread only; one more thread
+ * reads the input.
  */
 final class SandboxChild {
     static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final HexFormat HEX = HexFormat.of();
+    /** Marks the end of the input in the queue of lines (never a line: lines hold no NUL). */
+    private static final String END = "\0end";
 
     private SandboxChild() {}
 
@@ -53,41 +63,84 @@ final class SandboxChild {
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
         System.setOut(System.err);
         WorkerHost[] self = new WorkerHost[1];
-        WorkerHostConfig config = WorkerHostConfig.defaults().withMaxMessageSize(4 << 20).withDomain(new Alone(self, pluginId));
+        byte[][] peer = new byte[1][];
+        WorkerHostConfig config = WorkerHostConfig.defaults().withMaxMessageSize(4 << 20).withDomain(new Alone(self, pluginId, peer));
         try (WorkerHost host = WorkerHost.open(9, List.of(new PluginSpec(plugin, pluginId)), PluginLoader.standard(), config)) {
             self[0] = host;
             PluginFailure failure = host.failures().get(pluginId);
             out.println(failure == null ? "opened" : "open-failed " + failure.status());
-            List<WorkerNotification> answers = new ArrayList<>();
-            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            for (String line; (line = in.readLine()) != null; ) {
+            serve(host, pluginId, peer, out);
+        }
+    }
+
+    /**
+     * Reads the input on a thread of its own and progresses the host all along on this one, so that
+     * the plugin serves its peers (UCX wire-up, rendezvous) while the test talks to another child.
+     */
+    private static void serve(WorkerHost host, long pluginId, byte[][] peer, PrintStream out) {
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    lines.add(line);
+                }
+            } catch (IOException e) {
+                System.err.println("sandbox child: reading the input failed: " + e.getMessage());
+            }
+            lines.add(END);
+        }, "sandbox-child-input");
+        reader.setDaemon(true);
+        reader.start();
+        List<WorkerNotification> answers = new ArrayList<>();
+        ArrayDeque<long[]> awaits = new ArrayDeque<>();
+        while (true) {
+            String line = lines.poll();
+            if (line != null) {
+                if (line.equals(END)) {
+                    return;
+                }
                 String[] words = line.split(" ");
                 long uromContext = Long.parseLong(words[1]);
-                if (words[0].equals("submit")) {
-                    host.submit(new WorkerCommand(5, pluginId, uromContext, HEX.parseHex(words[2])));
-                } else {
-                    out.println(await(host, pluginId, uromContext, answers));
+                switch (words[0]) {
+                    case "submit" -> host.submit(new WorkerCommand(5, pluginId, uromContext, HEX.parseHex(words[2])));
+                    case "address" -> out.println("address " + hex(addressOf(host, pluginId)));
+                    case "peer" -> peer[0] = HEX.parseHex(words[2]);
+                    default -> awaits.add(new long[] {uromContext, System.nanoTime() + TIMEOUT.toNanos()});
                 }
+                continue;
+            }
+            int progressed = host.progress(answers::add);
+            long[] head = awaits.peek();
+            if (head != null) {
+                String answered = answer(host, pluginId, head[0], answers);
+                if (answered != null || System.nanoTime() - head[1] > 0) {
+                    awaits.remove();
+                    out.println(answered != null ? answered : "timeout " + head[0]);
+                }
+            }
+            if (progressed == 0) {
+                Thread.onSpinWait();
             }
         }
     }
 
-    private static String await(WorkerHost host, long pluginId, long uromContext, List<WorkerNotification> answers) {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (true) {
-            for (int i = 0; i < answers.size(); i++) {
-                WorkerNotification answer = answers.get(i);
-                if (answer.uromContext() == uromContext) {
-                    answers.remove(i);
-                    return "answer " + uromContext + " " + answer.status() + " " + hex(answer.payload()) + " " + hex(packed(host, pluginId, answer));
-                }
+    /** The answer line for {@code uromContext} if it came (removed from {@code answers}), else null. */
+    private static String answer(WorkerHost host, long pluginId, long uromContext, List<WorkerNotification> answers) {
+        for (int i = 0; i < answers.size(); i++) {
+            WorkerNotification answer = answers.get(i);
+            if (answer.uromContext() == uromContext) {
+                answers.remove(i);
+                return "answer " + uromContext + " " + answer.status() + " " + hex(answer.payload()) + " " + hex(packed(host, pluginId, answer));
             }
-            if (host.progress(answers::add) == 0) {
-                if (System.nanoTime() - deadline > 0) {
-                    return "timeout " + uromContext;
-                }
-                Thread.onSpinWait();
-            }
+        }
+        return null;
+    }
+
+    private static byte[] addressOf(WorkerHost host, long pluginId) {
+        try {
+            return host.plugin(pluginId).orElseThrow().address();
+        } catch (UromException e) {
+            throw new IllegalStateException("the plugin has no address: " + e.getMessage(), e);
         }
     }
 
@@ -103,18 +156,28 @@ final class SandboxChild {
         return bytes.length == 0 ? "-" : HEX.formatHex(bytes);
     }
 
-    /** Domain lookups of a host alone in its domain: domain id 0 is its own plugin; nothing else exists. */
+    /** Domain lookups: domain id 0 is the host's own plugin, id 1 the peer's address once told; nothing else exists. */
     static final class Alone implements DomainLookups {
         private final WorkerHost[] self;
         private final long pluginId;
+        private final byte[][] peer;
 
+        /** Alone in its domain: only domain id 0. */
         Alone(WorkerHost[] self, long pluginId) {
+            this(self, pluginId, new byte[1][]);
+        }
+
+        Alone(WorkerHost[] self, long pluginId, byte[][] peer) {
             this.self = self;
             this.pluginId = pluginId;
+            this.peer = peer;
         }
 
         @Override
         public byte[] address(long domainId) throws UromException {
+            if (domainId == 1 && peer[0] != null) {
+                return peer[0].clone();
+            }
             if (domainId != 0) {
                 throw new UromException(UromStatus.NOT_FOUND, "domain id " + domainId + " is unknown");
             }

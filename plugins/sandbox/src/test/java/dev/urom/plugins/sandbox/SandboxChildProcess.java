@@ -80,6 +80,8 @@ final class SandboxChildProcess implements AutoCloseable {
             ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderr.toFile());
             builder.environment().remove(FileOwners.VARIABLE);
             builder.environment().put("TMPDIR", dir.toString());
+            // UCX logs to stdout by default, which is the child's answer channel.
+            builder.environment().put("UCX_LOG_FILE", "stderr");
             builder.environment().putAll(environment);
             return new SandboxChildProcess(builder.start(), stderr);
         } catch (IOException e) {
@@ -121,6 +123,27 @@ final class SandboxChildProcess implements AutoCloseable {
     /** Submits {@code command} with its context as the {@code uromContext} and waits for its answer. */
     Answer call(SandboxCommand command) {
         return call(command.context(), command.encode());
+    }
+
+    /** The plugin's address (what the child's domain answers for its own domain id 0). */
+    byte[] address() {
+        send("address 0");
+        String line = nextLine("the plugin's address");
+        String[] words = line.split(" ");
+        if (!words[0].equals("address") || words.length != 2) {
+            throw failure("the child answered '" + line + "' to address");
+        }
+        return bytes(words[1]);
+    }
+
+    /** Makes {@code address} the one of domain id 1 in the child's domain. */
+    void peer(byte[] address) {
+        send("peer 1 " + HEX.formatHex(address));
+    }
+
+    /** Kills the child (SIGKILL) and waits for it to be gone. */
+    void kill() {
+        close();
     }
 
     /** Closes the child's input and waits for it to exit; its exit status. */
