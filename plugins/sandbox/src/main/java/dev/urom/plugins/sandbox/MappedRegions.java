@@ -147,29 +147,32 @@ final class MappedRegions {
     }
 
     /**
-     * Writes {@code data} at {@code offset} of region {@code memhId}; {@link #check} first.
+     * Writes the bytes remaining in {@code data} at {@code offset} of region {@code memhId}; {@link
+     * #check} first. {@code data}'s position is left where it was.
      *
      * @throws UromException {@code IO_FAILED} when the file is now shorter than {@code offset +
-     *     data.length} (nothing is written) or the write fails
+     *     data.remaining()} (nothing is written) or the write fails
      */
-    void write(long memhId, long offset, byte[] data) throws UromException {
-        if (data.length == 0) {
+    void write(long memhId, long offset, ByteBuffer data) throws UromException {
+        int count = data.remaining();
+        if (count == 0) {
             return;
         }
         Region region = region(memhId);
         try {
-            if (region.file().size() < offset + data.length) {
-                throw copyFailed("TAG_RECV into", memhId, offset, data.length, "the file is now shorter than that (it shrank after MEM_MAP)");
+            if (region.file().size() < offset + count) {
+                throw copyFailed("TAG_RECV into", memhId, offset, count, "the file is now shorter than that (it shrank after MEM_MAP)");
             }
             if (region.hugetlbfs()) {
-                KernelCopy.copy(ByteBuffer.wrap(data), region.mapping().slice((int) offset, data.length));
+                KernelCopy.copy(data.slice(), region.mapping().slice((int) offset, count));
                 return;
             }
-            for (int done = 0; done < data.length; ) {
-                done += region.file().write(ByteBuffer.wrap(data, done, Math.min(IO_CHUNK, data.length - done)), offset + done);
+            ByteBuffer source = data.slice();
+            for (int done = 0; done < count; ) {
+                done += region.file().write(source.slice(done, Math.min(IO_CHUNK, count - done)), offset + done);
             }
         } catch (IOException e) {
-            throw copyFailed("TAG_RECV into", memhId, offset, data.length, e.toString());
+            throw copyFailed("TAG_RECV into", memhId, offset, count, e.toString());
         }
     }
 

@@ -2,6 +2,7 @@ package dev.urom.plugins.sandbox;
 
 import static java.util.Objects.requireNonNull;
 
+import com.sun.jna.Memory;
 import dev.urom.plugins.sandbox.SandboxCommand.MemMap;
 import dev.urom.plugins.sandbox.SandboxCommand.TagRecv;
 import dev.urom.plugins.sandbox.SandboxCommand.TagSend;
@@ -14,79 +15,102 @@ import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerContext;
 import dev.urom.spi.WorkerNotification;
-import java.io.IOException;
-import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.urom.ucx.UcpContext;
+import dev.urom.ucx.UcpEndpoint;
+import dev.urom.ucx.UcpLayout;
+import dev.urom.ucx.UcpRequest;
+import dev.urom.ucx.UcpWorker;
+import dev.urom.ucx.Ucx;
+import dev.urom.ucx.UcxException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Function;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
  * The sandbox plugin in Java, the twin of {@code worker_sandbox.so}: MEM_MAP, TAG_SEND and TAG_RECV
- * between workers of a domain over Unix stream sockets, with the commands, notifications and
- * frames of {@code docs/sandbox-protocol.md}.
+ * between workers of a domain over UCX's UCP tag protocol (transport {@value #TRANSPORT}), with the
+ * commands and notifications of {@code docs/sandbox-protocol.md}.
  *
- * <p>{@link #open} creates the listening socket {@code urom-sandbox-<pid>-<n>.sock} in {@code
- * java.io.tmpdir}; its address is {@code unix:<path>}. A TAG_SEND looks its peer up in the domain
- * (when it has no connection to it yet), connects once and keeps the connection; its answer comes
- * once the MESSAGE frame is written to that connection. A TAG_RECV is matched by a {@link
- * TagMatcher}. Nothing blocks: {@link #progress} writes what the sockets take, accepts, reads what
- * has arrived and hands out the answers ready so far. {@link #close} says BYE to every peer it
- * sent to, closes every socket and removes the socket file.
+ * <p>{@link #open} creates one UCP context and one UCP worker ({@link dev.urom.ucx}); the plugin's
+ * address is the worker's address. A TAG_SEND looks its peer up in the domain (when it has no
+ * endpoint to it yet), creates one endpoint per peer and keeps it, and sends the message bytes with
+ * the sandbox tag as the UCP tag; its answer comes when UCX completes the send. A TAG_RECV posts a
+ * UCP receive with its tag and mask: UCX does the matching. Nothing blocks and no callback runs on
+ * the data path: {@link #progress} progresses the worker and polls the requests, oldest first. An
+ * endpoint that UCX reports failed (the peer died) fails that peer's sends still in flight with
+ * {@code CONNECTION_RESET} and is dropped; the next TAG_SEND to the peer looks it up again.
+ * Receives stay posted. {@link #wakeupFd} is the worker's event descriptor and {@link #armWakeup}
+ * arms it.
+ *
+ * <p>Message bytes live in native buffers the plugin owns (one per command, freed once UCX is done
+ * with it, at the latest when the worker is destroyed in {@link #close}). Region bytes move through
+ * the file, never the mapping: a send reads them into its buffer with {@code pread}, a receive
+ * lands in its buffer and is written with {@code pwrite} ({@link MappedRegions}), so a client that
+ * truncates a mapped file gets {@code IO_FAILED} where UCX touching the mapping would kill the
+ * worker with SIGBUS.
  *
  * <p>MEM_MAP opens its file through {@link MappedRegions}: beneath {@code /dev/shm} or a hugetlbfs
  * mount, through no symbolic link, owned by the worker's user or by {@code UROM_OWNER_UID}'s (read
- * at {@link #open} from the environment; {@code BAD_CONFIG} when it is not a uid). A region whose
- * file shrank fails TAG_SEND and TAG_RECV with {@code IO_FAILED}; the plugin keeps serving.
+ * at {@link #open} from the environment; {@code BAD_CONFIG} when it is not a uid).
  *
- * <p>Not thread-safe: the worker drives a plugin from one thread (see {@link PluginIface}).
+ * <p>Not thread-safe: the worker drives a plugin from one thread (see {@link PluginIface}), which is
+ * also the UCP worker's thread.
  */
 public final class SandboxPlugin implements PluginIface {
+    /** The transport name both sandbox plugins publish. */
+    public static final String TRANSPORT = "ucp-tag";
+    /** The longest message a TAG_SEND may carry, and the most a receive buffer holds. */
+    static final long MAX_MESSAGE_BYTES = 64L << 20;
+
     private static final Logger LOG = LogManager.getLogger(SandboxPlugin.class);
-    private static final String ADDRESS_PREFIX = "unix:";
     private static final long INLINE_RECEIVE_BUFFER = 1;
     private static final byte[] NO_DATA = new byte[0];
+    /** Progress rounds of the UCP worker per {@link #progress}, at most (each that found nothing ends it). */
+    private static final int PROGRESS_ROUNDS = 64;
 
-    /** A TAG_SEND whose frame is queued on a connection, answered once it is written (or the connection ends). */
-    private record PendingSend(WorkerCommand command, long context) {
+    private static final class Peer {
+        final long dest;
+        final UcpEndpoint endpoint;
+        final List<PendingSend> sends = new ArrayList<>();
+
+        Peer(long dest, UcpEndpoint endpoint) {
+            this.dest = dest;
+            this.endpoint = endpoint;
+        }
     }
 
-    private record PostedReceive(WorkerCommand command, TagRecv receive) {
+    private record PendingSend(WorkerCommand command, long context, UcpRequest request, Memory buffer, Peer peer) {}
+
+    private record PostedReceive(WorkerCommand command, TagRecv receive, UcpRequest request, Memory buffer) {
         long notifiedBuffer() {
             return receive.memhId() == 0 ? INLINE_RECEIVE_BUFFER : receive.buffer();
         }
     }
 
-    private record ArrivedMessage(long tag, byte[] data) {}
+    /** A request already answered whose buffer UCX may still use. */
+    private record Orphan(UcpRequest request, Memory buffer) {}
 
     private final ArrayDeque<WorkerNotification> ready = new ArrayDeque<>();
-    private final TagMatcher<PostedReceive, ArrivedMessage> matcher = new TagMatcher<>();
-    private final List<PeerConnection<PendingSend>> connections = new ArrayList<>();
-    private final Map<Long, PeerConnection<PendingSend>> outgoing = new HashMap<>();
-    private final FrameListener listener = new FrameListener();
-    private long accepted;
-    private final List<PendingSend> written = new ArrayList<>();
-    private final ByteBuffer scratch = ByteBuffer.allocateDirect(64 * 1024);
+    private final Map<Long, Peer> peers = new HashMap<>();
+    private final List<PendingSend> sends = new ArrayList<>();
+    private final List<PostedReceive> receives = new ArrayList<>();
+    private final List<Orphan> orphans = new ArrayList<>();
     private final Function<String, String> environment;
     private WorkerContext context;
     private MappedRegions regions;
-    private ServerSocketChannel server;
-    private Selector selector;
-    private Path socketPath;
+    private UcpContext ucp;
+    private UcpWorker worker;
     private byte[] address;
+    private int eventFd = -1;
+    private boolean progressCut;
 
     /** The plugin as the worker loads it: {@code UROM_OWNER_UID} comes from the process environment. */
     public SandboxPlugin() {
@@ -98,6 +122,13 @@ public final class SandboxPlugin implements PluginIface {
         this.environment = requireNonNull(environment, "environment is null");
     }
 
+    /**
+     * Reads the owners, then starts UCX.
+     *
+     * @throws UromException {@code BAD_CONFIG} for a malformed {@code UROM_OWNER_UID}; {@code
+     *     INITIALIZATION} when UCX cannot be loaded (missing, another version) or refuses the
+     *     context, worker, address or event descriptor
+     */
     @Override
     public void open(WorkerContext context) throws UromException {
         this.context = requireNonNull(context, "context is null");
@@ -109,43 +140,63 @@ public final class SandboxPlugin implements PluginIface {
             throw e;
         }
         regions = new MappedRegions(MappableRoots::ofSystem, owners);
-        Path directory = SocketFiles.directory();
         try {
-            server = SocketFiles.bind(directory);
-            socketPath = ((UnixDomainSocketAddress) server.getLocalAddress()).getPath().toAbsolutePath();
-            selector = Selector.open();
-            server.register(selector, SelectionKey.OP_ACCEPT);
-        } catch (IOException e) {
-            closeQuietly();
-            throw new UromException(UromStatus.IO_FAILED, "the sandbox plugin cannot listen on a Unix socket in " + directory + ": " + e.getMessage());
+            ucp = UcpContext.open();
+            worker = UcpWorker.open(ucp);
+            address = worker.address();
+            eventFd = worker.eventFd();
+        } catch (UcxException e) {
+            closeUcx();
+            String message = "the sandbox plugin cannot start UCX: " + e.getMessage();
+            LOG.error("sandbox plugin of worker {}: {}", context.workerId(), message);
+            throw new UromException(UromStatus.INITIALIZATION, message);
         }
-        address = (ADDRESS_PREFIX + socketPath).getBytes(StandardCharsets.UTF_8);
-        LOG.debug("sandbox plugin of worker {} listens on {}", context.workerId(), socketPath);
+        LOG.debug("sandbox plugin of worker {}: UCP worker address of {} bytes", context.workerId(), address.length);
     }
 
     @Override
     public void close() {
-        for (PeerConnection<PendingSend> connection : connections) {
-            sayBye(connection);
+        for (PostedReceive posted : receives) {
+            posted.request().cancel();
         }
-        connections.clear();
-        outgoing.clear();
-        closeQuietly();
+        if (worker != null) {
+            worker.progress();
+        }
+        List<Memory> buffers = new ArrayList<>();
+        for (PostedReceive posted : receives) {
+            posted.request().release();
+            buffers.add(posted.buffer());
+        }
+        for (PendingSend send : sends) {
+            send.request().release();
+            buffers.add(send.buffer());
+        }
+        for (Orphan orphan : orphans) {
+            orphan.request().release();
+            buffers.add(orphan.buffer());
+        }
+        receives.clear();
+        sends.clear();
+        orphans.clear();
+        peers.clear();
+        closeUcx();
+        buffers.forEach(Memory::close);
         ready.clear();
-        matcher.drainReceives();
         if (regions != null) {
             regions.clear();
         }
     }
 
-    /** Messages that arrived and wait for a matching TAG_RECV (for tests). */
-    int unexpectedMessages() {
-        return matcher.unexpectedCount();
-    }
-
-    /** Connections open now, opened and accepted (for tests). */
-    int openConnections() {
-        return connections.size();
+    /** Destroys the worker (which closes its endpoints) and the context; UCX touches no buffer after. */
+    private void closeUcx() {
+        if (worker != null) {
+            worker.close();
+            worker = null;
+        }
+        if (ucp != null) {
+            ucp.close();
+            ucp = null;
+        }
     }
 
     @Override
@@ -157,8 +208,54 @@ public final class SandboxPlugin implements PluginIface {
     }
 
     @Override
+    public Optional<String> transport() {
+        return Optional.of(TRANSPORT);
+    }
+
+    @Override
+    public OptionalInt wakeupFd() {
+        return worker == null ? OptionalInt.empty() : OptionalInt.of(eventFd);
+    }
+
+    /**
+     * Arms the UCP worker's event descriptor, unless answers are waiting or the last {@link
+     * #progress} stopped before UCX ran out of work.
+     *
+     * @throws UromException {@code BAD_STATE} before open; {@code IO_FAILED} when UCX fails to arm
+     */
+    @Override
+    public boolean armWakeup() throws UromException {
+        if (worker == null) {
+            throw new UromException(UromStatus.BAD_STATE, "the sandbox plugin is not open");
+        }
+        if (!ready.isEmpty() || progressCut) {
+            return false;
+        }
+        try {
+            return worker.arm();
+        } catch (UcxException e) {
+            throw new UromException(UromStatus.IO_FAILED, "the sandbox plugin cannot arm its wake-up: " + e.getMessage());
+        }
+    }
+
+    /** Whether a message with a tag matching {@code tag} under {@code mask} waits for a receive (for tests). */
+    boolean messageWaiting(long tag, long mask) {
+        return worker.messageWaiting(tag, mask);
+    }
+
+    /** Answers ready for the next {@link #progress} (for tests). */
+    int answersReady() {
+        return ready.size();
+    }
+
+    /** Endpoints kept now, one per peer sent to (for tests). */
+    int endpoints() {
+        return peers.size();
+    }
+
+    @Override
     public void workerCommand(WorkerCommand command) throws UromException {
-        if (selector == null) {
+        if (worker == null) {
             throw new UromException(UromStatus.BAD_STATE, "the sandbox plugin is not open");
         }
         SandboxCommand decoded = SandboxCommand.decode(command.payload());
@@ -174,14 +271,7 @@ public final class SandboxPlugin implements PluginIface {
         } else if (decoded instanceof TagSend send) {
             send(command, send);
         } else if (decoded instanceof TagRecv receive) {
-            if (receive.memhId() != 0) {
-                regions.check(receive.memhId(), receive.buffer(), receive.count());
-            }
-            PostedReceive posted = new PostedReceive(command, receive);
-            ArrivedMessage message = matcher.post(receive.tag(), receive.tagMask(), posted);
-            if (message != null) {
-                complete(posted, message);
-            }
+            receive(command, receive);
         }
     }
 
@@ -189,62 +279,108 @@ public final class SandboxPlugin implements PluginIface {
         if (send.memhId() != 0) {
             regions.check(send.memhId(), send.buffer(), send.count());
         }
-        if (Long.compareUnsigned(send.count(), Frames.MAX_MESSAGE_BYTES) > 0) {
+        if (Long.compareUnsigned(send.count(), MAX_MESSAGE_BYTES) > 0) {
             throw new UromException(UromStatus.INVALID_VALUE, "TAG_SEND of " + Long.toUnsignedString(send.count())
-                    + " bytes refused: a message is at most " + Frames.MAX_MESSAGE_BYTES + " bytes");
+                    + " bytes refused: a message is at most " + MAX_MESSAGE_BYTES + " bytes");
         }
-        PeerConnection<PendingSend> connection = connectionTo(send.dest());
-        ByteBuffer frame;
-        if (send.memhId() == 0) {
-            frame = Frames.message(send.tag(), send.data());
-        } else {
-            frame = Frames.messageHeader(send.tag(), (int) send.count());
-            try {
-                regions.read(send.memhId(), send.buffer(), frame);
-            } catch (UromException e) {
-                LOG.warn("sandbox plugin of worker {}: {}", context.workerId(), e.getMessage());
-                throw e;
+        Peer peer = peerFor(send.dest());
+        int count = (int) send.count();
+        Memory buffer = new Memory(Math.max(1, count));
+        try {
+            if (send.memhId() == 0) {
+                buffer.write(0, send.data(), 0, count);
+            } else {
+                try {
+                    regions.read(send.memhId(), send.buffer(), buffer.getByteBuffer(0, count));
+                } catch (UromException e) {
+                    LOG.warn("sandbox plugin of worker {}: {}", context.workerId(), e.getMessage());
+                    throw e;
+                }
             }
-            frame.flip();
+        } catch (UromException | RuntimeException e) {
+            buffer.close();
+            throw e;
         }
-        connection.enqueue(frame, new PendingSend(command, send.context()));
-        flush(connection);
+        UcpRequest request = worker.tagSend(peer.endpoint, buffer, count, send.tag());
+        PendingSend pending = new PendingSend(command, send.context(), request, buffer, peer);
+        int status = request.poll();
+        if (status == UcpLayout.UCS_INPROGRESS) {
+            peer.sends.add(pending);
+            sends.add(pending);
+        } else {
+            finishSend(pending, status);
+        }
     }
 
-    private PeerConnection<PendingSend> connectionTo(long dest) throws UromException {
-        PeerConnection<PendingSend> connection = outgoing.get(dest);
-        if (connection != null) {
-            return connection;
+    private Peer peerFor(long dest) throws UromException {
+        Peer peer = peers.get(dest);
+        if (peer != null) {
+            return peer;
         }
         byte[] peerAddress = context.domain().address(dest);
-        String text = new String(peerAddress, StandardCharsets.UTF_8);
-        if (!text.startsWith(ADDRESS_PREFIX + "/")) {
-            throw new UromException(UromStatus.INVALID_VALUE, "the address of peer " + Long.toUnsignedString(dest)
-                    + " ('" + text + "') is not a sandbox address (unix:<absolute path>)");
-        }
-        String path = text.substring(ADDRESS_PREFIX.length());
-        String description = "to peer " + Long.toUnsignedString(dest) + " at " + path;
+        UcpEndpoint endpoint;
         try {
-            connection = PeerConnection.connect(path, description, Frames.UNKNOWN_DOMAIN_ID, listener);
-            register(connection);
-        } catch (IOException | RuntimeException e) {
-            throw new UromException(UromStatus.NOT_CONNECTED, "cannot connect " + description + ": " + e.getMessage());
+            endpoint = worker.connect(peerAddress);
+        } catch (UcxException e) {
+            throw new UromException(UromStatus.NOT_CONNECTED, "cannot reach peer " + Long.toUnsignedString(dest) + ": " + e.getMessage());
         }
-        LOG.debug("sandbox plugin of worker {}: connected {}", context.workerId(), description);
-        outgoing.put(dest, connection);
-        return connection;
+        peer = new Peer(dest, endpoint);
+        peers.put(dest, peer);
+        LOG.debug("sandbox plugin of worker {}: endpoint to peer {}", context.workerId(), Long.toUnsignedString(dest));
+        return peer;
+    }
+
+    private void receive(WorkerCommand command, TagRecv receive) throws UromException {
+        if (receive.memhId() != 0) {
+            regions.check(receive.memhId(), receive.buffer(), receive.count());
+        }
+        long capacity = Long.compareUnsigned(receive.count(), MAX_MESSAGE_BYTES) > 0 ? MAX_MESSAGE_BYTES : receive.count();
+        Memory buffer = new Memory(Math.max(1, capacity));
+        UcpRequest request = worker.tagReceive(buffer, capacity, receive.tag(), receive.tagMask());
+        PostedReceive posted = new PostedReceive(command, receive, request, buffer);
+        int status = request.poll();
+        if (status == UcpLayout.UCS_INPROGRESS) {
+            receives.add(posted);
+        } else {
+            complete(posted, status);
+        }
     }
 
     @Override
     public void progress(List<? super WorkerNotification> notifications) throws UromException {
-        if (selector == null) {
+        if (worker == null) {
             return;
         }
-        pollSockets();
-        for (int i = 0; i < connections.size(); ) {
-            PeerConnection<PendingSend> connection = connections.get(i);
-            if (connection.idle() || !flush(connection)) {
-                i++;
+        int rounds = 0;
+        while (rounds < PROGRESS_ROUNDS && worker.progress() != 0) {
+            rounds++;
+        }
+        progressCut = rounds == PROGRESS_ROUNDS;
+        for (UcpEndpoint failed : worker.takeFailedEndpoints()) {
+            dropPeer(failed);
+        }
+        for (Iterator<PendingSend> it = sends.iterator(); it.hasNext(); ) {
+            PendingSend send = it.next();
+            int status = send.request().poll();
+            if (status != UcpLayout.UCS_INPROGRESS) {
+                it.remove();
+                send.peer().sends.remove(send);
+                finishSend(send, status);
+            }
+        }
+        for (Iterator<PostedReceive> it = receives.iterator(); it.hasNext(); ) {
+            PostedReceive posted = it.next();
+            int status = posted.request().poll();
+            if (status != UcpLayout.UCS_INPROGRESS) {
+                it.remove();
+                complete(posted, status);
+            }
+        }
+        for (Iterator<Orphan> it = orphans.iterator(); it.hasNext(); ) {
+            Orphan orphan = it.next();
+            if (orphan.request().poll() != UcpLayout.UCS_INPROGRESS) {
+                it.remove();
+                orphan.buffer().close();
             }
         }
         while (!ready.isEmpty()) {
@@ -252,196 +388,83 @@ public final class SandboxPlugin implements PluginIface {
         }
     }
 
-    /**
-     * Writes what {@code connection} takes now, answering each send written; ends it when it failed.
-     *
-     * @return whether the connection was ended (and left {@code connections})
-     */
-    private boolean flush(PeerConnection<PendingSend> connection) {
-        boolean alive = connection.flush(written);
-        for (PendingSend sent : written) {
-            answerSend(sent, UromStatus.SUCCESS);
+    /** The endpoint failed: its peer's sends in flight fail with CONNECTION_RESET, the endpoint is closed and forgotten. */
+    private void dropPeer(UcpEndpoint failed) {
+        Peer peer = null;
+        for (Peer candidate : peers.values()) {
+            if (candidate.endpoint == failed) {
+                peer = candidate;
+            }
         }
-        written.clear();
-        if (!alive) {
-            end(connection, connection.byeReceived());
+        if (peer == null) {
+            return;
         }
-        return !alive;
+        LOG.warn("sandbox plugin of worker {}: the endpoint to peer {} failed ({}); {} TAG_SEND in flight fail with CONNECTION_RESET",
+                context.workerId(), Long.toUnsignedString(peer.dest), Ucx.describe(failed.failure()), peer.sends.size());
+        for (PendingSend send : peer.sends) {
+            sends.remove(send);
+            answerSend(send, UromStatus.CONNECTION_RESET);
+            orphans.add(new Orphan(send.request(), send.buffer()));
+        }
+        peer.sends.clear();
+        peers.remove(peer.dest);
+        failed.close(true);
     }
 
-    /**
-     * Ends a connection: its unwritten sends fail with CONNECTION_RESET, and unless it ended cleanly
-     * (BYE received) so does every waiting TAG_RECV.
-     */
-    private void end(PeerConnection<PendingSend> connection, boolean clean) {
-        for (PendingSend unsent : connection.abandon()) {
-            answerSend(unsent, UromStatus.CONNECTION_RESET);
+    private void finishSend(PendingSend send, int ucsStatus) {
+        UromStatus status = ucsStatus == UcpLayout.UCS_OK ? UromStatus.SUCCESS : statusOf(ucsStatus);
+        if (status != UromStatus.SUCCESS) {
+            LOG.warn("sandbox plugin of worker {}: TAG_SEND to peer {} failed: {}", context.workerId(),
+                    Long.toUnsignedString(send.peer().dest), Ucx.describe(ucsStatus));
         }
-        if (!clean) {
-            List<PostedReceive> waiting = matcher.drainReceives();
-            LOG.warn("sandbox plugin of worker {}: the connection {} ended ({}); {} waiting TAG_RECV fail with CONNECTION_RESET",
-                    context.workerId(), connection.description(), connection.failure(), waiting.size());
-            for (PostedReceive posted : waiting) {
-                answerReceive(posted, UromStatus.CONNECTION_RESET, 0, 0, NO_DATA);
-            }
-        } else {
-            LOG.debug("sandbox plugin of worker {}: the connection {} ended after BYE", context.workerId(), connection.description());
-        }
-        connections.remove(connection);
-        outgoing.values().remove(connection);
-        SelectionKey key = connection.channel().keyFor(selector);
-        if (key != null) {
-            key.cancel();
-        }
-        connection.close();
+        answerSend(send, status);
+        send.buffer().close();
     }
 
     private void answerSend(PendingSend send, UromStatus status) {
         ready.add(WorkerNotification.replyTo(send.command(), status, new TagSendDone(send.context(), status).encode()));
     }
 
-    private void pollSockets() throws UromException {
-        try {
-            if (selector.selectNow() == 0) {
-                return;
-            }
-        } catch (IOException e) {
-            throw new UromException(UromStatus.IO_FAILED, "the sandbox plugin's selector failed: " + e.getMessage());
-        }
-        for (Iterator<SelectionKey> it = selector.selectedKeys().iterator(); it.hasNext(); ) {
-            SelectionKey key = it.next();
-            it.remove();
-            if (!key.isValid()) {
-                continue;
-            }
-            if (key.isAcceptable()) {
-                acceptAll();
-            } else if (key.isReadable()) {
-                @SuppressWarnings("unchecked")
-                PeerConnection<PendingSend> connection = (PeerConnection<PendingSend>) key.attachment();
-                read(connection);
-            }
-        }
+    /** The sandbox status of a failed UCP request. */
+    private static UromStatus statusOf(int ucsStatus) {
+        return switch (ucsStatus) {
+            case UcpLayout.UCS_ERR_MESSAGE_TRUNCATED -> UromStatus.TOO_BIG;
+            case UcpLayout.UCS_ERR_CONNECTION_RESET, UcpLayout.UCS_ERR_ENDPOINT_TIMEOUT, UcpLayout.UCS_ERR_UNREACHABLE,
+                    UcpLayout.UCS_ERR_CANCELED -> UromStatus.CONNECTION_RESET;
+            default -> UromStatus.IO_FAILED;
+        };
     }
 
-    private void acceptAll() {
-        while (true) {
-            try {
-                SocketChannel channel = server.accept();
-                if (channel == null) {
+    private void complete(PostedReceive posted, int ucsStatus) {
+        TagRecv receive = posted.receive();
+        UcpRequest request = posted.request();
+        try {
+            if (ucsStatus == UcpLayout.UCS_ERR_MESSAGE_TRUNCATED) {
+                answerReceive(posted, UromStatus.TOO_BIG, 0, request.senderTag(), NO_DATA);
+            } else if (ucsStatus != UcpLayout.UCS_OK) {
+                LOG.warn("sandbox plugin of worker {}: TAG_RECV failed: {}", context.workerId(), Ucx.describe(ucsStatus));
+                answerReceive(posted, statusOf(ucsStatus), 0, 0, NO_DATA);
+            } else if (receive.memhId() == 0) {
+                long length = request.length();
+                answerReceive(posted, UromStatus.SUCCESS, length, request.senderTag(), posted.buffer().getByteArray(0, (int) length));
+            } else {
+                long length = request.length();
+                try {
+                    regions.write(receive.memhId(), receive.buffer(), posted.buffer().getByteBuffer(0, length));
+                } catch (UromException e) {
+                    LOG.warn("sandbox plugin of worker {}: {}", context.workerId(), e.getMessage());
+                    answerReceive(posted, e.status(), 0, request.senderTag(), NO_DATA);
                     return;
                 }
-                channel.configureBlocking(false);
-                PeerConnection<PendingSend> connection = PeerConnection.accepted(channel, "accepted #" + ++accepted, listener);
-                register(connection);
-            } catch (IOException e) {
-                LOG.warn("sandbox plugin of worker {}: accepting a peer connection failed: {}", context.workerId(), e.getMessage());
-                return;
+                answerReceive(posted, UromStatus.SUCCESS, length, request.senderTag(), NO_DATA);
             }
-        }
-    }
-
-    private void register(PeerConnection<PendingSend> connection) throws IOException {
-        try {
-            connection.channel().register(selector, SelectionKey.OP_READ, connection);
-        } catch (IOException | RuntimeException e) {
-            connection.close();
-            throw e;
-        }
-        connections.add(connection);
-    }
-
-    private void read(PeerConnection<PendingSend> connection) {
-        PeerConnection.ReadEnd end = connection.read(scratch);
-        if (end != PeerConnection.ReadEnd.OPEN) {
-            end(connection, end == PeerConnection.ReadEnd.ENDED && connection.byeReceived());
-        }
-    }
-
-    /** Delivers the frames of every connection to the matcher. */
-    private final class FrameListener implements FrameReader.Listener {
-        @Override
-        public void hello(long senderDomainId) {
-            LOG.debug("sandbox plugin of worker {}: HELLO from peer {}", context.workerId(), Long.toUnsignedString(senderDomainId));
-        }
-
-        @Override
-        public void message(long tag, byte[] data) {
-            ArrivedMessage message = new ArrivedMessage(tag, data);
-            PostedReceive posted = matcher.arrive(tag, message);
-            if (posted != null) {
-                complete(posted, message);
-            }
-        }
-
-        @Override
-        public void bye() {
-            LOG.debug("sandbox plugin of worker {}: a peer said BYE", context.workerId());
-        }
-
-        @Override
-        public void protocolError(String reason) {
-            LOG.warn("sandbox plugin of worker {}: dropping a peer connection: {}", context.workerId(), reason);
-        }
-    }
-
-    private void complete(PostedReceive posted, ArrivedMessage message) {
-        TagRecv receive = posted.receive();
-        long length = message.data().length;
-        if (Long.compareUnsigned(length, receive.count()) > 0) {
-            answerReceive(posted, UromStatus.TOO_BIG, 0, message.tag(), NO_DATA);
-        } else if (receive.memhId() == 0) {
-            answerReceive(posted, UromStatus.SUCCESS, length, message.tag(), message.data());
-        } else {
-            try {
-                regions.write(receive.memhId(), receive.buffer(), message.data());
-            } catch (UromException e) {
-                LOG.warn("sandbox plugin of worker {}: {}", context.workerId(), e.getMessage());
-                answerReceive(posted, e.status(), 0, message.tag(), NO_DATA);
-                return;
-            }
-            answerReceive(posted, UromStatus.SUCCESS, length, message.tag(), NO_DATA);
+        } finally {
+            posted.buffer().close();
         }
     }
 
     private void answerReceive(PostedReceive posted, UromStatus status, long count, long senderTag, byte[] data) {
         TagRecvDone done = new TagRecvDone(posted.receive().context(), posted.notifiedBuffer(), count, senderTag, status, data);
         ready.add(WorkerNotification.replyTo(posted.command(), status, done.encode()));
-    }
-
-    /** Best effort, as the C plugin: BYE goes out if the socket takes it now. */
-    private void sayBye(PeerConnection<PendingSend> connection) {
-        connection.enqueue(Frames.bye(), null);
-        if (!connection.flush(new ArrayList<>()) || !connection.idle()) {
-            LOG.debug("sandbox plugin: BYE on the connection {} did not go out", connection.description());
-        }
-        connection.close();
-    }
-
-    private void closeQuietly() {
-        if (selector != null) {
-            try {
-                selector.close();
-            } catch (IOException e) {
-                LOG.debug("sandbox plugin: closing the selector failed: {}", e.getMessage());
-            }
-            selector = null;
-        }
-        if (server != null) {
-            try {
-                server.close();
-            } catch (IOException e) {
-                LOG.debug("sandbox plugin: closing the listening socket failed: {}", e.getMessage());
-            }
-            server = null;
-        }
-        if (socketPath != null) {
-            try {
-                Files.deleteIfExists(socketPath);
-            } catch (IOException e) {
-                LOG.warn("sandbox plugin: cannot remove its socket file {}: {}", socketPath, e.getMessage());
-            }
-            socketPath = null;
-        }
     }
 }

@@ -19,6 +19,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -26,14 +27,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The main class of a child JVM that hosts one sandbox plugin ({@code .so} or {@code .jar}, by the
  * worker's standard loader) alone in its domain: domain id 0 is the plugin itself, any other id is
  * unknown. What the plugin does to its process (a crash, the environment it reads when it opens)
  * stays in that process. Other domain ids become peers when the driver names their addresses
- * (another child's, for tests between worker processes). {@link SandboxChildProcess} drives it; one line each way:
+ * ({@code peer}): two children told each other's addresses are two workers of one domain.
+ * {@link SandboxChildProcess} drives it; one line each way:
  *
  * <ul>
  *   <li>at start it prints {@code opened}, or {@code open-failed <STATUS>};
@@ -47,21 +48,20 @@ import java.util.concurrent.TimeUnit;
  *   <li>the end of its input closes the host; the process then exits 0.
  * </ul>
  *
+ * Commands are taken in order; awaits are answered in order while the host progresses all the time.
  * Logs go to stderr ({@code System.out} is stderr too, before anything logs). Arguments: the
- * plugin file and the plugin id. The host is driven from the main thread alone; a second thread
- * only reads stdin. While no line waits, the host is progressed.
+ * plugin file and the plugin id. The host is driven from the main thread only; one more thread
+ * reads the input.
  */
 final class SandboxChild {
     static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final HexFormat HEX = HexFormat.of();
-    /** How long the idle child waits for its next input line before it progresses the host again. */
-    private static final Duration IDLE_PROGRESS = Duration.ofMillis(1);
-    /** Not a line the driver can send (it holds a NUL): the input ended. */
-    private static final String END_OF_INPUT = "\0end";
+    /** Marks the end of the input in the queue of lines (never a line: lines hold no NUL). */
+    private static final String END = "\0end";
 
     private SandboxChild() {}
 
-    public static void main(String[] args) throws IOException, InterruptedException {
+    public static void main(String[] args) throws IOException {
         Path plugin = Path.of(args[0]);
         long pluginId = Long.parseLong(args[1]);
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
@@ -73,50 +73,78 @@ final class SandboxChild {
             self[0] = host;
             PluginFailure failure = host.failures().get(pluginId);
             out.println(failure == null ? "opened" : "open-failed " + failure.status());
-            List<WorkerNotification> answers = new ArrayList<>();
-            BlockingQueue<String> lines = readLinesInBackground();
-            while (true) {
-                // Between lines the host keeps progressing, as a worker does: a peer's UCX handshake
-                // (endpoint wire-up) needs this side's progress while the driver waits on the peer.
-                String line = lines.poll(IDLE_PROGRESS.toNanos(), TimeUnit.NANOSECONDS);
-                if (line == null) {
-                    host.progress(answers::add);
-                    continue;
+            serve(host, pluginId, domain, out);
+        }
+    }
+
+    /**
+     * Reads the input on a thread of its own and progresses the host all along on this one, so that
+     * the plugin serves its peers (UCX wire-up, rendezvous) while the test talks to another child.
+     */
+    private static void serve(WorkerHost host, long pluginId, Alone domain, PrintStream out) {
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    lines.add(line);
                 }
-                if (line.equals(END_OF_INPUT)) {
-                    break;
+            } catch (IOException e) {
+                System.err.println("sandbox child: reading the input failed: " + e.getMessage());
+            }
+            lines.add(END);
+        }, "sandbox-child-input");
+        reader.setDaemon(true);
+        reader.start();
+        List<WorkerNotification> answers = new ArrayList<>();
+        ArrayDeque<long[]> awaits = new ArrayDeque<>();
+        while (true) {
+            String line = lines.poll();
+            if (line != null) {
+                if (line.equals(END)) {
+                    return;
                 }
                 String[] words = line.split(" ");
                 long uromContext = Long.parseLong(words[1]);
-                if (words[0].equals("submit")) {
-                    host.submit(new WorkerCommand(5, pluginId, uromContext, HEX.parseHex(words[2])));
-                } else if (words[0].equals("address")) {
-                    out.println("address " + hex(address(host, pluginId)));
-                } else if (words[0].equals("peer")) {
-                    domain.peers.put(uromContext, HEX.parseHex(words[2]));
-                } else {
-                    out.println(await(host, pluginId, uromContext, answers));
+                switch (words[0]) {
+                    case "submit" -> host.submit(new WorkerCommand(5, pluginId, uromContext, HEX.parseHex(words[2])));
+                    case "address" -> out.println("address " + hex(addressOf(host, pluginId)));
+                    case "peer" -> domain.peers.put(uromContext, HEX.parseHex(words[2]));
+                    default -> awaits.add(new long[] {uromContext, System.nanoTime() + TIMEOUT.toNanos()});
                 }
+                continue;
+            }
+            int progressed = host.progress(answers::add);
+            long[] head = awaits.peek();
+            if (head != null) {
+                String answered = answer(host, pluginId, head[0], answers);
+                if (answered != null || System.nanoTime() - head[1] > 0) {
+                    awaits.remove();
+                    out.println(answered != null ? answered : "timeout " + head[0]);
+                }
+            }
+            if (progressed == 0) {
+                Thread.onSpinWait();
             }
         }
     }
 
-    private static String await(WorkerHost host, long pluginId, long uromContext, List<WorkerNotification> answers) {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (true) {
-            for (int i = 0; i < answers.size(); i++) {
-                WorkerNotification answer = answers.get(i);
-                if (answer.uromContext() == uromContext) {
-                    answers.remove(i);
-                    return "answer " + uromContext + " " + answer.status() + " " + hex(answer.payload()) + " " + hex(packed(host, pluginId, answer));
-                }
+    /** The answer line for {@code uromContext} if it came (removed from {@code answers}), else null. */
+    private static String answer(WorkerHost host, long pluginId, long uromContext, List<WorkerNotification> answers) {
+        for (int i = 0; i < answers.size(); i++) {
+            WorkerNotification answer = answers.get(i);
+            if (answer.uromContext() == uromContext) {
+                answers.remove(i);
+                return "answer " + uromContext + " " + answer.status() + " " + hex(answer.payload()) + " " + hex(packed(host, pluginId, answer));
             }
-            if (host.progress(answers::add) == 0) {
-                if (System.nanoTime() - deadline > 0) {
-                    return "timeout " + uromContext;
-                }
-                Thread.onSpinWait();
-            }
+        }
+        return null;
+    }
+
+    private static byte[] addressOf(WorkerHost host, long pluginId) {
+        try {
+            return host.plugin(pluginId).orElseThrow().address();
+        } catch (UromException e) {
+            throw new IllegalStateException("the plugin has no address: " + e.getMessage(), e);
         }
     }
 
@@ -125,32 +153,6 @@ final class SandboxChild {
             return host.plugin(pluginId).orElseThrow().packNotification(answer);
         } catch (UromException e) {
             throw new IllegalStateException("packing the answer to context " + answer.uromContext() + " failed: " + e.getMessage(), e);
-        }
-    }
-
-    /** The lines of stdin, read by a daemon thread, then {@link #END_OF_INPUT}. */
-    private static BlockingQueue<String> readLinesInBackground() {
-        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    lines.add(line);
-                }
-            } catch (IOException e) {
-                System.err.println("sandbox child: reading stdin failed: " + e.getMessage());
-            }
-            lines.add(END_OF_INPUT);
-        }, "sandbox-child-stdin");
-        reader.setDaemon(true);
-        reader.start();
-        return lines;
-    }
-
-    private static byte[] address(WorkerHost host, long pluginId) {
-        try {
-            return host.plugin(pluginId).orElseThrow().address();
-        } catch (UromException e) {
-            throw new IllegalStateException("the plugin's address: " + e.getMessage(), e);
         }
     }
 
@@ -176,7 +178,7 @@ final class SandboxChild {
         public byte[] address(long domainId) throws UromException {
             byte[] peer = peers.get(domainId);
             if (peer != null) {
-                return peer;
+                return peer.clone();
             }
             if (domainId != 0) {
                 throw new UromException(UromStatus.NOT_FOUND, "domain id " + domainId + " is unknown");

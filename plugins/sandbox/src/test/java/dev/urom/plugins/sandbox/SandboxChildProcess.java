@@ -149,6 +149,11 @@ final class SandboxChildProcess implements AutoCloseable {
         return call(command.context(), command.encode());
     }
 
+    /** Makes {@code address} the one of domain id 1 in the child's domain. */
+    void peer(byte[] address) {
+        peer(1, address);
+    }
+
     /** Closes the child's input and waits for it to exit; its exit status. */
     int finish() {
         try {

@@ -12,7 +12,6 @@ import dev.urom.plugins.sandbox.SandboxNotification.TagSendDone;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
@@ -90,47 +89,6 @@ class SandboxCodecProperties {
         assertThat(((TagSendDone) SandboxNotification.decode(new TagSendDone(context, status).encode())).status()).isEqualTo(status);
     }
 
-    @Property
-    void framesSurviveAnySplitting(@ForAll("messages") List<byte[]> messages, @ForAll @IntRange(min = 1, max = 40) int chunk) {
-        ByteBuffer stream = ByteBuffer.allocate(1 << 16);
-        stream.put(Frames.hello(42));
-        for (int i = 0; i < messages.size(); i++) {
-            stream.put(Frames.message(i * 31L, messages.get(i)));
-        }
-        stream.put(Frames.bye()).flip();
-        List<String> events = new ArrayList<>();
-        FrameReader reader = new FrameReader(recorder(events));
-        while (stream.hasRemaining()) {
-            ByteBuffer piece = stream.slice();
-            piece.limit(Math.min(chunk, piece.remaining()));
-            stream.position(stream.position() + piece.limit());
-            reader.feed(piece);
-        }
-        List<String> expected = new ArrayList<>();
-        expected.add("hello 42");
-        for (int i = 0; i < messages.size(); i++) {
-            expected.add("message " + (i * 31L) + " " + HexFormat.of().formatHex(messages.get(i)));
-        }
-        expected.add("bye");
-        assertThat(events).isEqualTo(expected);
-        assertThat(reader.atFrameBoundary()).isTrue();
-    }
-
-    @Property
-    void aBadMagicOrKindOrLengthBreaksTheStream(@ForAll @IntRange(min = 0, max = 2) int fault) {
-        ByteBuffer frame = switch (fault) {
-            case 0 -> ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(0x12345678).putInt(1).flip();
-            case 1 -> ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(Frames.MAGIC).putInt(4).flip();
-            default -> ByteBuffer.allocate(24).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(Frames.MAGIC).putInt(Frames.MESSAGE)
-                    .putLong(1).putLong(Frames.MAX_MESSAGE_BYTES + 1).flip();
-        };
-        List<String> events = new ArrayList<>();
-        FrameReader reader = new FrameReader(recorder(events));
-        reader.feed(frame);
-        assertThat(reader.broken()).isTrue();
-        assertThat(events).singleElement().asString().startsWith("error ");
-    }
-
     @Test
     void exactBytesOfEachLayout() {
         HexFormat hex = HexFormat.of();
@@ -143,9 +101,6 @@ class SandboxCodecProperties {
                 .isEqualTo("0200000000000000" + "0300000000000000" + "0100000000000000" + "0200000000000000" + "7856000000000000"
                         + "00000000" + "00000000" + "aabb");
         assertThat(hex.formatHex(new MemMapDone(4, 1).encode())).isEqualTo("0000000000000000" + "0400000000000000" + "0100000000000000");
-        assertThat(hex.formatHex(toArray(Frames.message(0x1234, new byte[] {1}))))
-                .isEqualTo("53444258" + "02000000" + "3412000000000000" + "0100000000000000" + "01");
-        assertThat(hex.formatHex(toArray(Frames.bye()))).isEqualTo("53444258" + "03000000");
     }
 
     @Provide
@@ -161,40 +116,5 @@ class SandboxCodecProperties {
     @Provide
     Arbitrary<UromStatus> statuses() {
         return Arbitraries.of(UromStatus.class);
-    }
-
-    @Provide
-    Arbitrary<List<byte[]>> messages() {
-        return Arbitraries.bytes().array(byte[].class).ofMaxSize(100).list().ofMaxSize(8);
-    }
-
-    private static byte[] toArray(ByteBuffer buffer) {
-        byte[] bytes = new byte[buffer.remaining()];
-        buffer.duplicate().get(bytes);
-        return bytes;
-    }
-
-    private static FrameReader.Listener recorder(List<String> events) {
-        return new FrameReader.Listener() {
-            @Override
-            public void hello(long senderDomainId) {
-                events.add("hello " + senderDomainId);
-            }
-
-            @Override
-            public void message(long tag, byte[] data) {
-                events.add("message " + tag + " " + HexFormat.of().formatHex(data));
-            }
-
-            @Override
-            public void bye() {
-                events.add("bye");
-            }
-
-            @Override
-            public void protocolError(String reason) {
-                events.add("error " + reason);
-            }
-        };
     }
 }
