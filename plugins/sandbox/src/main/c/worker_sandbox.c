@@ -171,12 +171,17 @@ struct sandbox {
  * SIGSEGV on purpose (implicit null checks, safepoint polls) and must get it:
  * with UCX's handler in place the JVM dies at its first such fault. So the
  * plugin hands these signals back to the handlers that were there before, as
- * soon as it is loaded (this constructor runs right after libucs's).
+ * soon as it is loaded (this constructor runs right after libucs's). When
+ * UCX_ERROR_SIGNALS is set, UCX took only the signals it lists: the daemon sets
+ * it empty for every worker (and so does the Java UCX binding for its process),
+ * and then there is nothing to give back.
  */
 __attribute__((constructor)) static void give_back_error_signals(void)
 {
 	static const int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE };
 
+	if (getenv("UCX_ERROR_SIGNALS") != NULL)
+		return;
 	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
 		ucs_debug_disable_signal(signals[i]);
 }
