@@ -22,7 +22,9 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -30,17 +32,25 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
- * The sandbox benchmark: two sandbox workers of one domain exchanging messages, against the C
- * Unix-socket floor, in one run:
- * {@code java -cp bench/target/benchmarks.jar dev.urom.bench.SandboxBench [--json FILE] [--rounds N] [--messages N] [--regions N]}.
+ * The sandbox benchmark: two sandbox workers of one domain exchanging messages, against UCX's own
+ * {@code ucx_perftest} and the C Unix-socket floor, in one run:
+ * {@code java -cp bench/target/benchmarks.jar dev.urom.bench.SandboxBench [--json FILE] [--rounds N] [--messages N]
+ * [--regions N] [--bounces N]}.
  *
  * <p>Starts a private daemon in this process with copies of {@code worker_sandbox.so} and {@code
- * worker_sandbox_java.jar}; for each plugin, two workers in one domain (ids 0 and 1, one rank)
- * measure the ping-pong round trip of {@value #PING_BYTES} inline bytes (p50, p99), the one-way
- * bandwidth of the largest inline message the max message size allows and of {@value #REGION_BYTES}-byte
- * messages between two {@code /dev/shm} files mapped with MEM_MAP (its bytes checked in the
- * receiver's file), {@value #IN_FLIGHT} messages in flight. The floor, {@link FloorBaseline}, moves
- * the same sizes between two C processes. Prints a table on stdout and writes the JSON document when
+ * worker_sandbox_java.jar}. For each UCX setting ({@link #SETTINGS}: UCX's defaults, which use
+ * shared memory between two processes of one host, and {@code UCX_TLS=tcp}, over loopback), given
+ * to the workers' environment and to {@code ucx_perftest} alike, and for each plugin, two workers in
+ * one domain (ids 0 and 1, one rank) measure: the worker-to-worker round trip of {@value
+ * #PING_BYTES} bytes with no host in the loop (one BOUNCE, its mean) against twice {@code
+ * ucx_perftest -t tag_lat}'s one-way median, target at most {@value #BOUNCE_MAX_RATIO}×; the one-way
+ * bandwidth of {@value #REGION_BYTES}-byte messages between two {@code /dev/shm} files mapped with
+ * MEM_MAP (its bytes checked in the receiver's file), {@value #IN_FLIGHT} in flight, against {@code
+ * ucx_perftest -t tag_bw}, target at least {@value #REGION_MIN_RATIO}×; and, as before, against the
+ * floor, the host-driven ping-pong round trip of {@value #PING_BYTES} inline bytes (p50, p99) and
+ * the bandwidth of the largest inline message the max message size allows. A plugin that answers
+ * BOUNCE with NOT_SUPPORTED gets "not supported" rows. The floor, {@link FloorBaseline}, moves the
+ * same sizes between two C processes. Prints a table on stdout and writes the JSON document when
  * asked; progress goes to stderr. MB is 10^6 bytes.
  *
  * <p>Every process, socket and {@code /dev/shm} file it made is gone when it ends. Exit status 0
@@ -51,18 +61,48 @@ public final class SandboxBench {
     static final int IN_FLIGHT = 16;
     static final int PING_BYTES = 8;
     static final int REGION_BYTES = 1 << 20;
+    static final double BOUNCE_MAX_RATIO = 2.0;
+    static final double REGION_MIN_RATIO = 0.7;
+    /** {@code ucx_perftest -t tag_bw} sends this many times the sandbox's region messages (it is much faster per message). */
+    static final int PERFTEST_BANDWIDTH_FACTOR = 10;
     static final String NATIVE_PLUGIN_FILE = "worker_sandbox.so";
     static final String JAVA_PLUGIN_FILE = "worker_sandbox_java.jar";
     /** A directory holding both sandbox plugin files, instead of plugins/sandbox/target. */
     static final String DIR_PROPERTY = "urom.bench.sandbox.dir";
+    static final String NOT_SUPPORTED = "not supported";
     private static final long ANSWER_TIMEOUT_S = 120;
     private static final String SHM_DIR = "/dev/shm";
 
-    /** What one plugin measured: round trip in ns, bandwidths in bytes per second. */
-    record PluginResult(LatencySummary roundTrip, double inlineBytesPerSecond, double regionBytesPerSecond) {}
+    /**
+     * One UCX configuration: the variables given to the workers ({@code NAME=value}, on top of what
+     * they inherit) and to {@code ucx_perftest}.
+     */
+    record UcxSetting(String id, String label, Map<String, String> variables) {
+        List<String> env() {
+            return variables.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
+        }
+    }
+
+    /** UCX's defaults (no UCX_TLS: shared memory and CMA between two local processes), then TCP over loopback. */
+    static final List<UcxSetting> SETTINGS = List.of(
+            new UcxSetting("shm", "shared memory", Map.of()),
+            new UcxSetting("tcp", "TCP loopback", Map.of("UCX_TLS", "tcp")));
+
+    /**
+     * What one plugin measured on one setting: BOUNCE round trip in ns (empty: not supported), the
+     * ping-pong round trip in ns, bandwidths in bytes per second.
+     */
+    record PluginResult(OptionalDouble bounceRoundTripNs, LatencySummary roundTrip, double inlineBytesPerSecond,
+            double regionBytesPerSecond) {}
+
+    /** What ucx_perftest measured on one setting: tag_lat's round trip in ns, tag_bw's bytes per second. */
+    record UcxResult(double roundTripNs, double bytesPerSecond) {}
 
     /** What the floor measured: round trip in ns, bandwidths in bytes per second. */
     record FloorResult(FloorBaseline.Latency roundTrip, double inlineBytesPerSecond, double regionBytesPerSecond) {}
+
+    /** Everything measured on one setting: by plugin kind ({@code native}, {@code java}), and UCX's baseline. */
+    record SettingResult(UcxSetting setting, Map<String, PluginResult> plugins, UcxResult ucx) {}
 
     private SandboxBench() {}
 
@@ -90,16 +130,31 @@ public final class SandboxBench {
                 Files.copy(PluginFiles.locate("plugins/sandbox", DIR_PROPERTY, file), pluginDir.resolve(file),
                         StandardCopyOption.REPLACE_EXISTING);
             }
+            Map<String, String> inherited = inheritedUcxVariables();
+            if (!inherited.isEmpty()) {
+                progress("UCX variables of this environment apply to every setting, workers and ucx_perftest alike: " + inherited);
+            }
             DaemonConfig config = ServiceBench.privateDaemon(workDir, pluginDir, options.workerUser());
             int inlineBytes = config.maxMessageSize() - Message.Command.HEADER_BYTES - SandboxClient.TAG_COMMAND_BYTES;
-            Map<String, PluginResult> plugins = new LinkedHashMap<>();
+            List<SettingResult> settings = new ArrayList<>();
             progress("daemon on " + config.listen() + ", plugins " + pluginDir);
             try (Daemon daemon = Daemon.start(config); UromService service = UromService.connect(daemon.address().toString())) {
-                for (String kind : List.of("native", "java")) {
-                    String name = kind.equals("native") ? "worker_sandbox" : "worker_sandbox_java";
-                    long pluginId = ServiceBench.pluginId(service.plugins(), name);
-                    plugins.put(kind, measurePlugin(service, pluginId, name, inlineBytes, options, daemon.workerAccount().uid(), made));
-                    ServiceBench.awaitNoWorkers(daemon);
+                for (UcxSetting setting : SETTINGS) {
+                    Map<String, PluginResult> plugins = new LinkedHashMap<>();
+                    for (String kind : List.of("native", "java")) {
+                        String name = kind.equals("native") ? "worker_sandbox" : "worker_sandbox_java";
+                        long pluginId = ServiceBench.pluginId(service.plugins(), name);
+                        plugins.put(kind, measurePlugin(service, pluginId, name, setting, inlineBytes, options,
+                                daemon.workerAccount().uid(), made));
+                        ServiceBench.awaitNoWorkers(daemon);
+                    }
+                    UcxPerftest perftest = new UcxPerftest(children, setting.variables());
+                    progress("ucx_perftest, " + setting.label() + ": -t tag_lat -s " + PING_BYTES + " -n " + options.bounces());
+                    double ucxRoundTrip = perftest.run("tag_lat", PING_BYTES, options.bounces()).roundTripP50Ns();
+                    int bandwidthMessages = PERFTEST_BANDWIDTH_FACTOR * options.regions();
+                    progress("ucx_perftest, " + setting.label() + ": -t tag_bw -s " + REGION_BYTES + " -n " + bandwidthMessages);
+                    double ucxBandwidth = perftest.run("tag_bw", REGION_BYTES, bandwidthMessages).bytesPerSecond();
+                    settings.add(new SettingResult(setting, plugins, new UcxResult(ucxRoundTrip, ucxBandwidth)));
                 }
             } catch (UromException e) {
                 throw new IllegalStateException("service: " + e.status() + ": " + e.getMessage());
@@ -112,37 +167,60 @@ public final class SandboxBench {
                     SandboxBenchOptions.warmUp(options.messages()), options.messages(), IN_FLIGHT);
             double floorRegion = (double) REGION_BYTES * floorBaseline.opsPerSecond(workDir.resolve("floor.sock"), REGION_BYTES, 1,
                     SandboxBenchOptions.warmUp(options.regions()), options.regions(), IN_FLIGHT);
-            Map<String, Object> settings = new LinkedHashMap<>();
-            settings.put("rounds", options.rounds());
-            settings.put("inlineMessages", options.messages());
-            settings.put("regionMessages", options.regions());
-            settings.put("inFlight", IN_FLIGHT);
-            settings.put("pingBytes", PING_BYTES);
-            settings.put("inlineBytes", inlineBytes);
-            settings.put("regionBytes", REGION_BYTES);
-            settings.put("maxMessageSize", config.maxMessageSize());
-            settings.put("cpus", Runtime.getRuntime().availableProcessors());
-            settings.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-            return new Report(settings, figures(plugins, new FloorResult(floorLatency, floorInline, floorRegion), inlineBytes));
+            Map<String, Object> runSettings = new LinkedHashMap<>();
+            runSettings.put("rounds", options.rounds());
+            runSettings.put("inlineMessages", options.messages());
+            runSettings.put("regionMessages", options.regions());
+            runSettings.put("bounces", options.bounces());
+            runSettings.put("perftestBandwidthMessages", PERFTEST_BANDWIDTH_FACTOR * options.regions());
+            runSettings.put("inFlight", IN_FLIGHT);
+            runSettings.put("pingBytes", PING_BYTES);
+            runSettings.put("inlineBytes", inlineBytes);
+            runSettings.put("regionBytes", REGION_BYTES);
+            runSettings.put("maxMessageSize", config.maxMessageSize());
+            runSettings.put("ucxSettings", String.join("; ", SETTINGS.stream()
+                    .map(s -> s.id() + ": " + (s.variables().isEmpty() ? "UCX defaults" : String.join(" ", s.env()))).toList()));
+            runSettings.put("ucxInherited", inherited.toString());
+            runSettings.put("cpus", Runtime.getRuntime().availableProcessors());
+            runSettings.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+            return new Report(runSettings, figures(settings, new FloorResult(floorLatency, floorInline, floorRegion), inlineBytes));
         }
     }
 
-    private static PluginResult measurePlugin(UromService service, long pluginId, String name, int inlineBytes, SandboxBenchOptions options, int workerUid,
-            Consumer<Path> made) throws UromException, IOException, InterruptedException {
-        progress(name + ": two workers, one domain");
-        try (Worker sender = ServiceBench.started(service, pluginId); Worker receiver = ServiceBench.started(service, pluginId)) {
+    /** The UCX_* variables this process has, which the daemon passes on to its workers and ucx_perftest inherits. */
+    private static Map<String, String> inheritedUcxVariables() {
+        Map<String, String> ucx = new TreeMap<>();
+        System.getenv().forEach((name, value) -> {
+            if (name.startsWith("UCX_")) {
+                ucx.put(name, value);
+            }
+        });
+        return ucx;
+    }
+
+    private static PluginResult measurePlugin(UromService service, long pluginId, String name, UcxSetting setting, int inlineBytes,
+            SandboxBenchOptions options, int workerUid, Consumer<Path> made) throws UromException, IOException, InterruptedException {
+        String what = name + ", " + setting.label();
+        progress(what + ": two workers, one domain" + (setting.variables().isEmpty() ? "" : ", " + String.join(" ", setting.env())));
+        try (Worker sender = ServiceBench.started(service, pluginId, setting.env());
+                Worker receiver = ServiceBench.started(service, pluginId, setting.env())) {
             Domain domain = Domain.create(List.of(sender, receiver),
                     new long[] {SandboxTraffic.SENDER_DOMAIN_ID, SandboxTraffic.RECEIVER_DOMAIN_ID}, InProcessAllgather.group(1).get(0));
             startDomain(domain);
             pluginSockets(domain).forEach(made);
             SandboxTraffic traffic = new SandboxTraffic(sender, receiver, pluginId);
-            progress(name + ": " + options.rounds() + " round trips of " + PING_BYTES + " bytes");
+            progress(what + ": BOUNCE of " + options.bounces() + " round trips of " + PING_BYTES + " bytes");
+            OptionalDouble bounce = traffic.bounceRoundTripNs(PING_BYTES, options.bounces());
+            if (bounce.isEmpty()) {
+                progress(what + ": BOUNCE is not supported");
+            }
+            progress(what + ": " + options.rounds() + " round trips of " + PING_BYTES + " bytes");
             LatencySummary roundTrip = traffic.roundTrips(PING_BYTES, options.rounds());
-            progress(name + ": " + options.messages() + " inline messages of " + inlineBytes + " bytes, " + IN_FLIGHT + " in flight");
+            progress(what + ": " + options.messages() + " inline messages of " + inlineBytes + " bytes, " + IN_FLIGHT + " in flight");
             double inline = traffic.inlineBytesPerSecond(inlineBytes, options.messages(), IN_FLIGHT);
-            progress(name + ": " + options.regions() + " MEM_MAP messages of " + REGION_BYTES + " bytes, " + IN_FLIGHT + " in flight");
+            progress(what + ": " + options.regions() + " MEM_MAP messages of " + REGION_BYTES + " bytes, " + IN_FLIGHT + " in flight");
             double region = regionBandwidth(traffic, options.regions(), workerUid, made);
-            return new PluginResult(roundTrip, inline, region);
+            return new PluginResult(bounce, roundTrip, inline, region);
         }
     }
 
@@ -210,24 +288,42 @@ public final class SandboxBench {
         return sockets;
     }
 
-    static List<Figure> figures(Map<String, PluginResult> plugins, FloorResult floor, int inlineBytes) {
+    static List<Figure> figures(List<SettingResult> settings, FloorResult floor, int inlineBytes) {
         List<Figure> figures = new ArrayList<>();
         double floorP50 = micros(floor.roundTrip().p50Ns());
         double floorP99 = micros(floor.roundTrip().p99Ns());
         double floorInline = megabytes(floor.inlineBytesPerSecond());
         double floorRegion = megabytes(floor.regionBytesPerSecond());
-        for (Map.Entry<String, PluginResult> entry : plugins.entrySet()) {
-            String kind = entry.getKey();
-            String name = kind.equals("native") ? "C" : "Java";
-            PluginResult plugin = entry.getValue();
-            figures.add(Figure.compared("sandbox_round_trip_p50_" + kind, "round trip p50, " + PING_BYTES + " B, " + name + " plugin",
-                    micros(plugin.roundTrip().p50Ns()), "us", "floor p50", floorP50));
-            figures.add(Figure.compared("sandbox_round_trip_p99_" + kind, "round trip p99, " + PING_BYTES + " B, " + name + " plugin",
-                    micros(plugin.roundTrip().p99Ns()), "us", "floor p99", floorP99));
-            figures.add(Figure.compared("sandbox_inline_bandwidth_" + kind, "bandwidth inline " + inlineBytes + " B, " + name + " plugin",
-                    megabytes(plugin.inlineBytesPerSecond()), "MB/s", "floor", floorInline));
-            figures.add(Figure.compared("sandbox_region_bandwidth_" + kind, "bandwidth MEM_MAP 1 MiB, " + name + " plugin",
-                    megabytes(plugin.regionBytesPerSecond()), "MB/s", "floor", floorRegion));
+        for (SettingResult result : settings) {
+            String on = ", " + result.setting().label();
+            String suffix = "_" + result.setting().id();
+            double ucxRoundTrip = micros(result.ucx().roundTripNs());
+            double ucxBandwidth = megabytes(result.ucx().bytesPerSecond());
+            String latencyBaseline = "tag_lat x2";
+            String bandwidthBaseline = "tag_bw";
+            for (Map.Entry<String, PluginResult> entry : result.plugins().entrySet()) {
+                String kind = entry.getKey();
+                String name = kind.equals("native") ? "C" : "Java";
+                PluginResult plugin = entry.getValue();
+                String bounceId = "bounce_round_trip_" + kind + suffix;
+                String bounceLabel = "BOUNCE round trip, " + PING_BYTES + " B, " + name + " plugin" + on;
+                figures.add(plugin.bounceRoundTripNs().isPresent()
+                        ? Figure.atMostTimes(bounceId, bounceLabel, plugin.bounceRoundTripNs().getAsDouble() / 1000, "us", latencyBaseline,
+                                ucxRoundTrip, BOUNCE_MAX_RATIO)
+                        : Figure.unmeasured(bounceId, bounceLabel, "us", latencyBaseline, ucxRoundTrip, Figure.atMostTarget(BOUNCE_MAX_RATIO),
+                                NOT_SUPPORTED));
+                figures.add(Figure.atLeastTimes("sandbox_region_bandwidth_" + kind + suffix, "bandwidth MEM_MAP 1 MiB, " + name + " plugin" + on,
+                        megabytes(plugin.regionBytesPerSecond()), "MB/s", bandwidthBaseline, ucxBandwidth, REGION_MIN_RATIO));
+                figures.add(Figure.compared("sandbox_round_trip_p50_" + kind + suffix, "host ping-pong p50, " + PING_BYTES + " B, " + name
+                        + " plugin" + on, micros(plugin.roundTrip().p50Ns()), "us", "floor p50", floorP50));
+                figures.add(Figure.compared("sandbox_round_trip_p99_" + kind + suffix, "host ping-pong p99, " + PING_BYTES + " B, " + name
+                        + " plugin" + on, micros(plugin.roundTrip().p99Ns()), "us", "floor p99", floorP99));
+                figures.add(Figure.compared("sandbox_inline_bandwidth_" + kind + suffix, "bandwidth inline " + inlineBytes + " B, " + name
+                        + " plugin" + on, megabytes(plugin.inlineBytesPerSecond()), "MB/s", "floor", floorInline));
+            }
+            figures.add(Figure.plain("ucx_tag_lat_round_trip" + suffix, "ucx_perftest tag_lat round trip (2x one-way p50), " + PING_BYTES
+                    + " B" + on, ucxRoundTrip, "us"));
+            figures.add(Figure.plain("ucx_tag_bw" + suffix, "ucx_perftest tag_bw, 1 MiB" + on, ucxBandwidth, "MB/s"));
         }
         figures.add(Figure.plain("floor_round_trip_p50", "floor round trip p50, " + PING_BYTES + " B (C, Unix socket)", floorP50, "us"));
         figures.add(Figure.plain("floor_round_trip_p99", "floor round trip p99, " + PING_BYTES + " B (C, Unix socket)", floorP99, "us"));
@@ -236,7 +332,7 @@ public final class SandboxBench {
         return figures;
     }
 
-    private static double micros(long nanos) {
+    private static double micros(double nanos) {
         return nanos / 1000.0;
     }
 

@@ -47,13 +47,16 @@ final class UcxPerftest {
         this.ucxSettings = Map.copyOf(ucxSettings);
     }
 
-    /** {@code ucx_perftest -t TEST -s BYTES -n ITERATIONS} between a server and a client. */
+    /**
+     * {@code ucx_perftest -t TEST -s BYTES -n ITERATIONS -w WARM_UP} between a server and a client,
+     * the warm-up a tenth of the iterations (at least 1), as the sandbox's own figures do.
+     */
     Result run(String test, int bytes, int iterations) throws IOException, InterruptedException {
         String port = Integer.toString(freePort());
         Output server = Output.of(start(List.of(PROGRAM, "-p", port)));
         awaitListening(server, Integer.parseInt(port), test);
         List<String> client = new ArrayList<>(List.of(PROGRAM, "127.0.0.1", "-p", port, "-t", test, "-s", Integer.toString(bytes),
-                "-n", Integer.toString(iterations)));
+                "-n", Integer.toString(iterations), "-w", Integer.toString(SandboxBenchOptions.warmUp(iterations))));
         Output clientOutput = Output.of(start(client));
         List<String> output = await(clientOutput.ended, clientOutput.process, test);
         clientOutput.process.waitFor(LIMIT_S, TimeUnit.SECONDS);
