@@ -43,13 +43,16 @@ import java.util.function.Consumer;
  * to the workers' environment and to {@code ucx_perftest} alike, and for each plugin, two workers in
  * one domain (ids 0 and 1, one rank) measure: the worker-to-worker round trip of {@value
  * #PING_BYTES} bytes with no host in the loop (one BOUNCE, its mean) against twice {@code
- * ucx_perftest -t tag_lat}'s one-way median, target at most {@value #BOUNCE_MAX_RATIO}×; the one-way
+ * ucx_perftest -t tag_lat}'s one-way overall mean (its median is shown too), target at most
+ * {@value #BOUNCE_MAX_RATIO}×; the one-way
  * bandwidth of {@value #REGION_BYTES}-byte messages between two {@code /dev/shm} files mapped with
  * MEM_MAP (its bytes checked in the receiver's file), {@value #IN_FLIGHT} in flight, against {@code
  * ucx_perftest -t tag_bw}, target at least {@value #REGION_MIN_RATIO}×; and, as before, against the
  * floor, the host-driven ping-pong round trip of {@value #PING_BYTES} inline bytes (p50, p99) and
  * the bandwidth of the largest inline message the max message size allows. A plugin that answers
- * BOUNCE with NOT_SUPPORTED gets "not supported" rows. The floor, {@link FloorBaseline}, moves the
+ * BOUNCE with NOT_SUPPORTED gets "not supported" rows. {@code ucx_perftest -e} (endpoints with
+ * error handling, as the sandbox's) is shown beside: with UCX 1.13 it moves the lanes of two local
+ * processes off shared memory onto TCP. The floor, {@link FloorBaseline}, moves the
  * same sizes between two C processes. Prints a table on stdout and writes the JSON document when
  * asked; progress goes to stderr. MB is 10^6 bytes.
  *
@@ -95,8 +98,12 @@ public final class SandboxBench {
     record PluginResult(OptionalDouble bounceRoundTripNs, LatencySummary roundTrip, double inlineBytesPerSecond,
             double regionBytesPerSecond) {}
 
-    /** What ucx_perftest measured on one setting: tag_lat's round trip in ns, tag_bw's bytes per second. */
-    record UcxResult(double roundTripNs, double bytesPerSecond) {}
+    /**
+     * What ucx_perftest measured on one setting: tag_lat and tag_bw as they are, and with {@code -e}
+     * (endpoints with error handling, as the sandbox's: error mode PEER).
+     */
+    record UcxResult(UcxPerftest.Result latency, UcxPerftest.Result bandwidth, UcxPerftest.Result latencyWithErrors,
+            UcxPerftest.Result bandwidthWithErrors) {}
 
     /** What the floor measured: round trip in ns, bandwidths in bytes per second. */
     record FloorResult(FloorBaseline.Latency roundTrip, double inlineBytesPerSecond, double regionBytesPerSecond) {}
@@ -149,12 +156,18 @@ public final class SandboxBench {
                         ServiceBench.awaitNoWorkers(daemon);
                     }
                     UcxPerftest perftest = new UcxPerftest(children, setting.variables());
-                    progress("ucx_perftest, " + setting.label() + ": -t tag_lat -s " + PING_BYTES + " -n " + options.bounces());
-                    double ucxRoundTrip = perftest.run("tag_lat", PING_BYTES, options.bounces()).roundTripP50Ns();
                     int bandwidthMessages = PERFTEST_BANDWIDTH_FACTOR * options.regions();
-                    progress("ucx_perftest, " + setting.label() + ": -t tag_bw -s " + REGION_BYTES + " -n " + bandwidthMessages);
-                    double ucxBandwidth = perftest.run("tag_bw", REGION_BYTES, bandwidthMessages).bytesPerSecond();
-                    settings.add(new SettingResult(setting, plugins, new UcxResult(ucxRoundTrip, ucxBandwidth)));
+                    UcxPerftest.Result[] ucx = new UcxPerftest.Result[4];
+                    for (int i = 0; i < ucx.length; i++) {
+                        List<String> extra = i < 2 ? List.of() : List.of("-e");
+                        String test = i % 2 == 0 ? "tag_lat" : "tag_bw";
+                        int bytes = i % 2 == 0 ? PING_BYTES : REGION_BYTES;
+                        int iterations = i % 2 == 0 ? options.bounces() : bandwidthMessages;
+                        progress("ucx_perftest, " + setting.label() + ": -t " + test + " -s " + bytes + " -n " + iterations
+                                + (extra.isEmpty() ? "" : " " + String.join(" ", extra)));
+                        ucx[i] = perftest.run(test, bytes, iterations, extra);
+                    }
+                    settings.add(new SettingResult(setting, plugins, new UcxResult(ucx[0], ucx[1], ucx[2], ucx[3])));
                 }
             } catch (UromException e) {
                 throw new IllegalStateException("service: " + e.status() + ": " + e.getMessage());
@@ -297,9 +310,10 @@ public final class SandboxBench {
         for (SettingResult result : settings) {
             String on = ", " + result.setting().label();
             String suffix = "_" + result.setting().id();
-            double ucxRoundTrip = micros(result.ucx().roundTripNs());
-            double ucxBandwidth = megabytes(result.ucx().bytesPerSecond());
-            String latencyBaseline = "tag_lat x2";
+            double ucxRoundTrip = micros(result.ucx().latency().roundTripMeanNs());
+            double ucxBandwidth = megabytes(result.ucx().bandwidth().bytesPerSecond());
+            // BOUNCE gives a mean (elapsed over rounds): against tag_lat's mean, not its median.
+            String latencyBaseline = "tag_lat x2 mean";
             String bandwidthBaseline = "tag_bw";
             for (Map.Entry<String, PluginResult> entry : result.plugins().entrySet()) {
                 String kind = entry.getKey();
@@ -321,9 +335,15 @@ public final class SandboxBench {
                 figures.add(Figure.compared("sandbox_inline_bandwidth_" + kind + suffix, "bandwidth inline " + inlineBytes + " B, " + name
                         + " plugin" + on, megabytes(plugin.inlineBytesPerSecond()), "MB/s", "floor", floorInline));
             }
-            figures.add(Figure.plain("ucx_tag_lat_round_trip" + suffix, "ucx_perftest tag_lat round trip (2x one-way p50), " + PING_BYTES
-                    + " B" + on, ucxRoundTrip, "us"));
+            figures.add(Figure.plain("ucx_tag_lat_round_trip_p50" + suffix, "ucx_perftest tag_lat round trip (2x one-way p50), " + PING_BYTES
+                    + " B" + on, micros(result.ucx().latency().roundTripP50Ns()), "us"));
+            figures.add(Figure.plain("ucx_tag_lat_round_trip_mean" + suffix, "ucx_perftest tag_lat round trip (2x one-way mean), "
+                    + PING_BYTES + " B" + on, ucxRoundTrip, "us"));
             figures.add(Figure.plain("ucx_tag_bw" + suffix, "ucx_perftest tag_bw, 1 MiB" + on, ucxBandwidth, "MB/s"));
+            figures.add(Figure.plain("ucx_err_tag_lat_round_trip_mean" + suffix, "ucx_perftest -e (error handling) tag_lat round trip (2x"
+                    + " one-way mean), " + PING_BYTES + " B" + on, micros(result.ucx().latencyWithErrors().roundTripMeanNs()), "us"));
+            figures.add(Figure.plain("ucx_err_tag_bw" + suffix, "ucx_perftest -e (error handling) tag_bw, 1 MiB" + on,
+                    megabytes(result.ucx().bandwidthWithErrors().bytesPerSecond()), "MB/s"));
         }
         figures.add(Figure.plain("floor_round_trip_p50", "floor round trip p50, " + PING_BYTES + " B (C, Unix socket)", floorP50, "us"));
         figures.add(Figure.plain("floor_round_trip_p99", "floor round trip p99, " + PING_BYTES + " B (C, Unix socket)", floorP99, "us"));

@@ -27,8 +27,8 @@ class SandboxBenchIT {
 
         Report report = SandboxBench.run(new SandboxBenchOptions(null, 50, 200, 5, 200, TestWorkers.security().workerUser()), made::add);
 
-        // Per UCX setting (shm, tcp): 5 figures per plugin and 2 of ucx_perftest; then 4 of the floor.
-        assertThat(report.figures()).hasSize(2 * (2 * 5 + 2) + 4);
+        // Per UCX setting (shm, tcp): 5 figures per plugin and 5 of ucx_perftest; then 4 of the floor.
+        assertThat(report.figures()).hasSize(2 * (2 * 5 + 5) + 4);
         assertThat(report.figures()).filteredOn(f -> f.unmeasured() == null).allSatisfy(f -> assertThat(f.value()).isPositive());
         assertThat(report.figures()).filteredOn(f -> f.baselineValue() != null).hasSize(2 * 2 * 5)
                 .allSatisfy(f -> assertThat(f.baselineValue()).isPositive());
@@ -36,7 +36,7 @@ class SandboxBenchIT {
             assertThat(figure(report, "bounce_round_trip_native_" + setting)).satisfies(f -> {
                 assertThat(f.unmeasured()).isNull();
                 assertThat(f.met()).isNotNull();
-                assertThat(f.baselineLabel()).isEqualTo("tag_lat x2");
+                assertThat(f.baselineLabel()).isEqualTo("tag_lat x2 mean");
             });
             assertThat(figure(report, "sandbox_region_bandwidth_native_" + setting).met()).isNotNull();
             assertThat(figure(report, "sandbox_region_bandwidth_java_" + setting).met()).isNotNull();
@@ -48,7 +48,8 @@ class SandboxBenchIT {
         assertThat(report.targetsTotal() + report.targetsUnmeasured()).isEqualTo(2 * 2 * 2);
         assertThat(report.table()).contains("BOUNCE round trip, 8 B, C plugin, shared memory", "BOUNCE round trip, 8 B, C plugin, TCP loopback",
                 "bandwidth MEM_MAP 1 MiB, Java plugin, TCP loopback", "host ping-pong p50, 8 B, C plugin, shared memory",
-                "ucx_perftest tag_lat round trip (2x one-way p50), 8 B, TCP loopback", "floor bandwidth 4016 B", "targets met");
+                "ucx_perftest tag_lat round trip (2x one-way p50), 8 B, TCP loopback",
+                "ucx_perftest -e (error handling) tag_bw, 1 MiB, shared memory", "floor bandwidth 4016 B", "targets met");
         assertThat(made).as("every /dev/shm file and plugin socket made is gone").allSatisfy(path -> assertThat(path).doesNotExist());
         assertThat(made).as("two /dev/shm files per plugin and setting")
                 .filteredOn(path -> !path.getFileName().toString().endsWith(".sock")).hasSize(8);
