@@ -1,6 +1,7 @@
 /*
  * urom-java sandbox sample plugin: MEM_MAP, TAG_SEND and TAG_RECV between
- * workers, over UCX's UCP tag matching. docs/sandbox-protocol.md is the
+ * workers, over UCX's UCP tag matching, and BOUNCE, a benchmark of tag round
+ * trips between two workers with no host in the loop. docs/sandbox-protocol.md is the
  * contract (command and notification bytes, tag matching, worker to worker).
  *
  * Each open() creates one instance: one UCP context and one UCP worker
@@ -8,9 +9,10 @@
  * plugin's address. All state hangs off plugin_ctx, so several instances (and
  * several copies of this library) live side by side in one process. The
  * worker drives an instance from one thread: nothing here locks. No entry
- * point blocks: UCX requests complete in the callbacks that progress() runs
- * (or at once, inside worker_cmd), and every completion queues one
- * notification.
+ * point blocks, but for progress() running a BOUNCE (it holds the thread for
+ * the run, at most its bound): UCX requests complete in the callbacks that
+ * progress() runs (or at once, inside worker_cmd), and every completion
+ * queues one notification.
  *
  * A TAG_SEND is one ucp_tag_send_nbx on the peer's endpoint (created on the
  * first send to that domain id from addr_lookup's address, kept, error mode
@@ -27,6 +29,11 @@
  * buffer that UCX sends, and TAG_RECV receives into a bounce buffer that is
  * pwritten into the file (sandbox_files.h), so a file that shrinks fails
  * those commands with IO_FAILED instead of raising SIGBUS in the worker.
+ *
+ * A BOUNCE is checked and its peer connected by worker_cmd, then run by the
+ * next progress(): rounds of one ucp_tag_recv_nbx (its tag, full mask) and one
+ * ucp_tag_send_nbx on the peer's endpoint, ucp_worker_progress spun until both
+ * complete, up to UROM_SANDBOX_BOUNCE_TIMEOUT_MS (read in open()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -55,14 +62,17 @@
 #define CMD_MEM_MAP 0
 #define CMD_TAG_SEND 1
 #define CMD_TAG_RECV 2
+#define CMD_BOUNCE 3
 
 #define MEM_MAP_FIXED_BYTES (4 * 8)
 #define TAG_SEND_FIXED_BYTES (7 * 8)
 #define TAG_RECV_FIXED_BYTES (7 * 8)
+#define BOUNCE_BYTES (7 * 8)
 
 #define NOTIF_MEM_MAP_BYTES (3 * 8)
 #define NOTIF_TAG_SEND_BYTES (2 * 8 + 8)
 #define NOTIF_TAG_RECV_BYTES (5 * 8 + 8)
+#define NOTIF_BOUNCE_BYTES (4 * 8 + 8)
 #define INLINE_RECV_BUFFER 1
 
 /* The longest message a plugin sends; a receive never takes more than this many bytes. */
@@ -76,6 +86,18 @@
 #define PROGRESS_ROUNDS 64
 /* close() waits at most this long for the endpoints' forced closes to complete. */
 #define CLOSE_DEADLINE_NS 2000000000LL
+
+/* BOUNCE: the most bytes per message, the most iterations, the roles. */
+#define BOUNCE_MAX_COUNT 65536
+#define BOUNCE_MAX_ITERATIONS 1000000
+#define BOUNCE_INITIATOR 0
+#define BOUNCE_RESPONDER 1
+/* How long one BOUNCE may hold the worker's thread: this many ms, or UROM_SANDBOX_BOUNCE_TIMEOUT_MS's. */
+#define BOUNCE_TIMEOUT_VARIABLE "UROM_SANDBOX_BOUNCE_TIMEOUT_MS"
+#define BOUNCE_DEFAULT_TIMEOUT_MS 30000
+#define BOUNCE_MAX_TIMEOUT_MS 3600000
+/* A BOUNCE looks at the clock after this many ucp_worker_progress calls that did nothing. */
+#define BOUNCE_IDLE_POLLS_PER_CLOCK 256
 
 UROM_LOG_SOURCE(UROM::WORKER::SANDBOX);
 
@@ -145,6 +167,31 @@ struct recv_op {
 	void *request;
 };
 
+/*
+ * A BOUNCE: accepted by worker_cmd onto sb->bounces, run to its end by the
+ * next progress(). A request still outstanding when the run ends (a timeout,
+ * a failure) keeps the operation alive on sb->abandoned, since UCX may still
+ * write into its buffers, until the request's callback frees it.
+ */
+struct bounce_op {
+	urom_list_link_t link;
+	struct sandbox *sb;
+	struct reply_to reply;
+	uint64_t dest;
+	uint64_t count;
+	uint64_t tag;
+	uint64_t iterations;
+	uint64_t role;
+	uint8_t *send_buffer; /* the initiator's message */
+	uint8_t *recv_buffer; /* what arrives; the responder sends it back from here */
+	void *recv_request;   /* the outstanding receive's request, for a cancel */
+	int send_pending;
+	int recv_pending;
+	int abandoned;
+	ucs_status_t send_status;
+	ucs_status_t recv_status;
+};
+
 struct sandbox {
 	struct urom_worker_ctx *ctx;
 	ucp_context_h context;
@@ -156,6 +203,7 @@ struct sandbox {
 	struct recv_op *posting; /* the receive being posted, while ucp_tag_recv_nbx runs */
 	int posting_completed;   /* set when that receive completed inside ucp_tag_recv_nbx */
 	uint64_t next_memh_id;
+	int64_t bounce_timeout_ns;
 	struct sandbox_owners owners;
 	urom_list_link_t notifications;
 	urom_list_link_t regions;
@@ -163,6 +211,8 @@ struct sandbox {
 	urom_list_link_t failed_peers;
 	urom_list_link_t sends;
 	urom_list_link_t receives;
+	urom_list_link_t bounces;   /* accepted, not yet run */
+	urom_list_link_t abandoned; /* run, a request still outstanding */
 };
 
 /*
@@ -232,6 +282,14 @@ static uint64_t load_le64(const uint8_t *in)
 	for (int i = 0; i < 8; i++)
 		value |= (uint64_t)in[i] << (8 * i);
 	return value;
+}
+
+static int64_t monotonic_ns(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec;
 }
 /* ---- notifications ---- */
 
@@ -1046,6 +1104,256 @@ static urom_status_t tag_recv(struct sandbox *sb, const struct reply_to *reply, 
 	return post_receive(sb, recv, tag, tag_mask);
 }
 
+/* ---- BOUNCE ---- */
+
+static void bounce_op_free(struct bounce_op *op)
+{
+	free(op->send_buffer);
+	free(op->recv_buffer);
+	free(op);
+}
+
+/* Frees an abandoned operation once UCX holds none of its requests. */
+static void bounce_release_if_abandoned(struct bounce_op *op)
+{
+	if (op->abandoned && !op->send_pending && !op->recv_pending) {
+		link_remove(&op->link);
+		bounce_op_free(op);
+	}
+}
+
+static void bounce_send_done(void *request, ucs_status_t status, void *user_data)
+{
+	struct bounce_op *op = user_data;
+
+	ucp_request_free(request);
+	op->send_pending = 0;
+	op->send_status = status;
+	bounce_release_if_abandoned(op);
+}
+
+static void bounce_recv_done(void *request, ucs_status_t status, const ucp_tag_recv_info_t *info, void *user_data)
+{
+	struct bounce_op *op = user_data;
+
+	(void)info;
+	ucp_request_free(request);
+	op->recv_pending = 0;
+	op->recv_request = NULL;
+	op->recv_status = status;
+	bounce_release_if_abandoned(op);
+}
+
+/*
+ * Posts the receive of one message with exactly the bounce's tag (full mask:
+ * it takes no message of another tag). NO_IMM_CMPL, as for TAG_RECV: the
+ * callback always runs, inside ucp_tag_recv_nbx when a message is queued.
+ */
+static ucs_status_t bounce_post_recv(struct bounce_op *op)
+{
+	ucp_request_param_t param;
+	void *request;
+
+	memset(&param, 0, sizeof(param));
+	param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_MEMORY_TYPE |
+			     UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
+	param.cb.recv = bounce_recv_done;
+	param.user_data = op;
+	param.memory_type = UCS_MEMORY_TYPE_HOST;
+	op->recv_pending = 1;
+	op->recv_status = UCS_OK;
+	request = ucp_tag_recv_nbx(op->sb->worker, op->recv_buffer, (size_t)op->count, op->tag, UINT64_MAX, &param);
+	if (UCS_PTR_IS_ERR(request)) {
+		op->recv_pending = 0;
+		return UCS_PTR_STATUS(request);
+	}
+	if (op->recv_pending)
+		op->recv_request = request;
+	return UCS_OK;
+}
+
+/* Posts the send of one message from `data`; a send UCX completes at once is done now. */
+static ucs_status_t bounce_post_send(struct bounce_op *op, struct peer *peer, const void *data)
+{
+	ucp_request_param_t param;
+	void *request;
+
+	memset(&param, 0, sizeof(param));
+	param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_MEMORY_TYPE;
+	param.cb.send = bounce_send_done;
+	param.user_data = op;
+	param.memory_type = UCS_MEMORY_TYPE_HOST;
+	op->send_status = UCS_OK;
+	request = ucp_tag_send_nbx(peer->ep, data, (size_t)op->count, op->tag, &param);
+	if (UCS_PTR_IS_PTR(request)) {
+		op->send_pending = 1;
+		return UCS_OK;
+	}
+	return UCS_PTR_STATUS(request);
+}
+
+/*
+ * Progresses UCX until the operation's posted requests complete, the peer
+ * fails (CONNECTION_RESET), or the deadline passes (TIME_OUT).
+ */
+static urom_status_t bounce_wait(struct bounce_op *op, const struct peer *peer, int64_t deadline)
+{
+	unsigned idle = 0;
+
+	while (op->send_pending || op->recv_pending) {
+		if (peer->closing)
+			return UROM_ERR_CONNECTION_RESET;
+		if (ucp_worker_progress(op->sb->worker) != 0)
+			continue;
+		if (++idle % BOUNCE_IDLE_POLLS_PER_CLOCK == 0 && monotonic_ns() - deadline > 0)
+			return UROM_ERR_TIME_OUT;
+	}
+	if (peer->closing)
+		return UROM_ERR_CONNECTION_RESET;
+	return UROM_SUCCESS;
+}
+
+/* The status of a finished round's requests: a longer message is TOO_BIG, any other failure CONNECTION_RESET. */
+static urom_status_t bounce_round_status(const struct bounce_op *op)
+{
+	ucs_status_t failed = op->recv_status != UCS_OK ? op->recv_status : op->send_status;
+
+	if (failed == UCS_OK)
+		return UROM_SUCCESS;
+	UROM_LOG_ERR("BOUNCE with peer %llu, tag 0x%llx: %s %s", (unsigned long long)op->dest, (unsigned long long)op->tag,
+		     op->recv_status != UCS_OK ? "a receive failed:" : "a send failed:", ucs_status_string(failed));
+	return failed == UCS_ERR_MESSAGE_TRUNCATED ? UROM_ERR_TOO_BIG : UROM_ERR_CONNECTION_RESET;
+}
+
+/* One round: the initiator sends and waits for the answer; the responder waits for a message and sends it back. */
+static urom_status_t bounce_round(struct bounce_op *op, struct peer *peer, int64_t deadline)
+{
+	ucs_status_t posted = bounce_post_recv(op);
+	urom_status_t status;
+
+	if (posted != UCS_OK) {
+		UROM_LOG_ERR("BOUNCE cannot post its receive: %s", ucs_status_string(posted));
+		return UROM_ERR_DRIVER;
+	}
+	if (op->role == BOUNCE_INITIATOR) {
+		posted = bounce_post_send(op, peer, op->send_buffer);
+	} else {
+		status = bounce_wait(op, peer, deadline);
+		if (status != UROM_SUCCESS)
+			return status;
+		status = bounce_round_status(op);
+		if (status != UROM_SUCCESS)
+			return status;
+		posted = bounce_post_send(op, peer, op->recv_buffer);
+	}
+	if (posted != UCS_OK) {
+		UROM_LOG_ERR("BOUNCE send to peer %llu failed at once: %s", (unsigned long long)op->dest, ucs_status_string(posted));
+		peer_failed(peer, peer->ep, posted);
+		return UROM_ERR_CONNECTION_RESET;
+	}
+	status = bounce_wait(op, peer, deadline);
+	return status != UROM_SUCCESS ? status : bounce_round_status(op);
+}
+
+static void notify_bounce(struct sandbox *sb, const struct reply_to *reply, uint64_t elapsed_ns, uint64_t done,
+			  urom_status_t status)
+{
+	struct urom_worker_notif_desc *desc = notification_new(reply, status, NOTIF_BOUNCE_BYTES);
+
+	if (desc == NULL)
+		return;
+	store_le64(desc->worker_notif.plugin_notif, CMD_BOUNCE);
+	store_le64(desc->worker_notif.plugin_notif + 8, reply->context);
+	store_le64(desc->worker_notif.plugin_notif + 16, elapsed_ns);
+	store_le64(desc->worker_notif.plugin_notif + 24, done);
+	store_le32(desc->worker_notif.plugin_notif + 32, (uint32_t)status);
+	store_le32(desc->worker_notif.plugin_notif + 36, 0);
+	link_append(&sb->notifications, &desc->entry);
+}
+
+/*
+ * Runs a BOUNCE to its end on the calling thread: `iterations` rounds, or
+ * until a round fails or sb->bounce_timeout_ns has passed since the start.
+ * Answers it (elapsed time, rounds done, status) and frees it, or leaves it
+ * on sb->abandoned while one of its requests is outstanding.
+ */
+static void run_bounce(struct sandbox *sb, struct bounce_op *op)
+{
+	int64_t start = monotonic_ns();
+	int64_t deadline = start + sb->bounce_timeout_ns;
+	struct peer *peer;
+	urom_status_t status = connect_peer(sb, op->dest, &peer);
+	uint64_t done = 0;
+
+	while (status == UROM_SUCCESS && done < op->iterations) {
+		status = bounce_round(op, peer, deadline);
+		if (status == UROM_SUCCESS)
+			done++;
+	}
+	if (status == UROM_ERR_TIME_OUT)
+		UROM_LOG_ERR("BOUNCE with peer %llu, tag 0x%llx, timed out after %lld ms with %llu of %llu rounds done",
+			     (unsigned long long)op->dest, (unsigned long long)op->tag, (long long)(sb->bounce_timeout_ns / 1000000),
+			     (unsigned long long)done, (unsigned long long)op->iterations);
+	notify_bounce(sb, &op->reply, (uint64_t)(monotonic_ns() - start), done, status);
+	if (op->recv_pending && op->recv_request != NULL)
+		ucp_request_cancel(sb->worker, op->recv_request);
+	if (op->send_pending || op->recv_pending) {
+		op->abandoned = 1;
+		link_append(&sb->abandoned, &op->link);
+	} else {
+		bounce_op_free(op);
+	}
+}
+
+/* Checks a BOUNCE and connects to its peer; the next progress() runs it. */
+static urom_status_t bounce(struct sandbox *sb, const struct reply_to *reply, const uint8_t *cmd, uint64_t len)
+{
+	struct bounce_op *op;
+	struct peer *peer;
+	uint64_t dest, count, tag, iterations, role;
+	urom_status_t status;
+
+	if (len != BOUNCE_BYTES) {
+		UROM_LOG_ERR("BOUNCE of %llu bytes: a BOUNCE is exactly %d bytes", (unsigned long long)len, BOUNCE_BYTES);
+		return UROM_ERR_INVALID_VALUE;
+	}
+	dest = load_le64(cmd + 16);
+	count = load_le64(cmd + 24);
+	tag = load_le64(cmd + 32);
+	iterations = load_le64(cmd + 40);
+	role = load_le64(cmd + 48);
+	if (count > BOUNCE_MAX_COUNT || iterations == 0 || iterations > BOUNCE_MAX_ITERATIONS ||
+	    (role != BOUNCE_INITIATOR && role != BOUNCE_RESPONDER)) {
+		UROM_LOG_ERR("BOUNCE of count %llu, iterations %llu, role %llu refused: count 0 to %d, iterations 1 to %d, role 0 (initiator) or 1 (responder)",
+			     (unsigned long long)count, (unsigned long long)iterations, (unsigned long long)role,
+			     BOUNCE_MAX_COUNT, BOUNCE_MAX_ITERATIONS);
+		return UROM_ERR_INVALID_VALUE;
+	}
+	status = connect_peer(sb, dest, &peer);
+	if (status != UROM_SUCCESS)
+		return status;
+	op = calloc(1, sizeof(*op));
+	if (op != NULL) {
+		op->send_buffer = calloc(1, count > 0 ? (size_t)count : 1);
+		op->recv_buffer = malloc(count > 0 ? (size_t)count : 1);
+	}
+	if (op == NULL || op->send_buffer == NULL || op->recv_buffer == NULL) {
+		UROM_LOG_ERR("cannot allocate a BOUNCE of %llu bytes", (unsigned long long)count);
+		if (op != NULL)
+			bounce_op_free(op);
+		return UROM_ERR_NO_MEMORY;
+	}
+	op->sb = sb;
+	op->reply = *reply;
+	op->dest = dest;
+	op->count = count;
+	op->tag = tag;
+	op->iterations = iterations;
+	op->role = role;
+	link_append(&sb->bounces, &op->link);
+	return UROM_SUCCESS;
+}
+
 /* Runs one command; *kept is set when the plugin keeps the descriptor (it frees it later). */
 static urom_status_t run_command(struct sandbox *sb, struct urom_worker_cmd_desc *desc, int *kept)
 {
@@ -1059,8 +1367,8 @@ static urom_status_t run_command(struct sandbox *sb, struct urom_worker_cmd_desc
 		return UROM_ERR_INVALID_VALUE;
 	}
 	type = load_le64(cmd);
-	if (type != CMD_MEM_MAP && type != CMD_TAG_SEND && type != CMD_TAG_RECV) {
-		UROM_LOG_ERR("command type %llu is not supported (MEM_MAP 0, TAG_SEND 1, TAG_RECV 2)",
+	if (type != CMD_MEM_MAP && type != CMD_TAG_SEND && type != CMD_TAG_RECV && type != CMD_BOUNCE) {
+		UROM_LOG_ERR("command type %llu is not supported (MEM_MAP 0, TAG_SEND 1, TAG_RECV 2, BOUNCE 3)",
 			     (unsigned long long)type);
 		return UROM_ERR_NOT_SUPPORTED;
 	}
@@ -1077,20 +1385,14 @@ static urom_status_t run_command(struct sandbox *sb, struct urom_worker_cmd_desc
 		return mem_map(sb, &reply, cmd, len);
 	case CMD_TAG_SEND:
 		return tag_send(sb, &reply, desc, kept);
+	case CMD_BOUNCE:
+		return bounce(sb, &reply, cmd, len);
 	default:
 		return tag_recv(sb, &reply, cmd, len);
 	}
 }
 
 /* ---- entry points ---- */
-
-static int64_t monotonic_ns(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec;
-}
 
 /*
  * Ends everything: posted receives are cancelled, every endpoint is closed by
@@ -1111,6 +1413,12 @@ static void sandbox_free(struct sandbox *sb)
 
 			it = it->next;
 			ucp_request_cancel(sb->worker, recv->request);
+		}
+		for (it = sb->abandoned.next; it != &sb->abandoned; it = it->next) {
+			struct bounce_op *op = (struct bounce_op *)it;
+
+			if (op->recv_request != NULL)
+				ucp_request_cancel(sb->worker, op->recv_request);
 		}
 		while (!list_empty(&sb->peers)) {
 			struct peer *peer = (struct peer *)sb->peers.next;
@@ -1158,6 +1466,18 @@ static void sandbox_free(struct sandbox *sb)
 
 		link_remove(&recv->link);
 		recv_op_free(recv);
+	}
+	while (!list_empty(&sb->bounces)) {
+		struct bounce_op *op = (struct bounce_op *)sb->bounces.next;
+
+		link_remove(&op->link);
+		bounce_op_free(op);
+	}
+	while (!list_empty(&sb->abandoned)) {
+		struct bounce_op *op = (struct bounce_op *)sb->abandoned.next;
+
+		link_remove(&op->link);
+		bounce_op_free(op);
 	}
 	while (!list_empty(&sb->notifications)) {
 		urom_list_link_t *item = sb->notifications.next;
@@ -1216,9 +1536,34 @@ static urom_status_t open_ucp(struct sandbox *sb)
 	return UROM_SUCCESS;
 }
 
+/*
+ * The bound of one BOUNCE's run in ms from UROM_SANDBOX_BOUNCE_TIMEOUT_MS:
+ * unset, BOUNCE_DEFAULT_TIMEOUT_MS; else one or more decimal digits of value 1
+ * to BOUNCE_MAX_TIMEOUT_MS. 0 when the text is anything else.
+ */
+static uint64_t bounce_timeout_ms(const char *text)
+{
+	uint64_t value = 0;
+
+	if (text == NULL)
+		return BOUNCE_DEFAULT_TIMEOUT_MS;
+	if (text[0] == '\0')
+		return 0;
+	for (const char *digit = text; *digit != '\0'; digit++) {
+		if (*digit < '0' || *digit > '9')
+			return 0;
+		value = value * 10 + (uint64_t)(*digit - '0');
+		if (value > BOUNCE_MAX_TIMEOUT_MS)
+			return 0;
+	}
+	return value;
+}
+
 static urom_status_t sandbox_open(struct urom_worker_ctx *ctx)
 {
 	const char *owner_uid = getenv(OWNER_UID_VARIABLE);
+	const char *bounce_timeout = getenv(BOUNCE_TIMEOUT_VARIABLE);
+	uint64_t bounce_ms = bounce_timeout_ms(bounce_timeout);
 	struct sandbox_owners owners;
 	struct sandbox *sb;
 	urom_status_t status;
@@ -1230,6 +1575,11 @@ static urom_status_t sandbox_open(struct urom_worker_ctx *ctx)
 			     OWNER_UID_VARIABLE, LOGGED_TEXT_MAX, owner_uid);
 		return UROM_ERR_BAD_CONFIG;
 	}
+	if (bounce_ms == 0) {
+		UROM_LOG_ERR("%s='%.*s' is not a number of milliseconds (1 to %d): the sandbox plugin does not open",
+			     BOUNCE_TIMEOUT_VARIABLE, LOGGED_TEXT_MAX, bounce_timeout, BOUNCE_MAX_TIMEOUT_MS);
+		return UROM_ERR_BAD_CONFIG;
+	}
 	sb = calloc(1, sizeof(*sb));
 	if (sb == NULL) {
 		UROM_LOG_ERR("cannot allocate the sandbox plugin instance");
@@ -1238,6 +1588,7 @@ static urom_status_t sandbox_open(struct urom_worker_ctx *ctx)
 	sb->ctx = ctx;
 	sb->wakeup_fd = -1;
 	sb->next_memh_id = 1;
+	sb->bounce_timeout_ns = (int64_t)bounce_ms * 1000000LL;
 	sb->owners = owners;
 	list_init(&sb->notifications);
 	list_init(&sb->regions);
@@ -1245,6 +1596,8 @@ static urom_status_t sandbox_open(struct urom_worker_ctx *ctx)
 	list_init(&sb->failed_peers);
 	list_init(&sb->sends);
 	list_init(&sb->receives);
+	list_init(&sb->bounces);
+	list_init(&sb->abandoned);
 	status = open_ucp(sb);
 	if (status != UROM_SUCCESS) {
 		sandbox_free(sb);
@@ -1306,7 +1659,11 @@ static urom_status_t sandbox_worker_cmd(struct urom_worker_ctx *ctx, urom_list_l
 	return UROM_SUCCESS;
 }
 
-/* Runs UCX's progress (its callbacks queue the answers), closes failed endpoints, hands out every answer. */
+/*
+ * Runs the accepted BOUNCEs to their ends (each holds the thread for its run),
+ * then UCX's progress (its callbacks queue the answers), closes failed
+ * endpoints, hands out every answer.
+ */
 static urom_status_t sandbox_progress(struct urom_worker_ctx *ctx, urom_list_link_t *notif_list)
 {
 	struct sandbox *sb;
@@ -1314,6 +1671,12 @@ static urom_status_t sandbox_progress(struct urom_worker_ctx *ctx, urom_list_lin
 	if (ctx == NULL || ctx->plugin_ctx == NULL || notif_list == NULL)
 		return UROM_ERR_INVALID_VALUE;
 	sb = ctx->plugin_ctx;
+	while (!list_empty(&sb->bounces)) {
+		struct bounce_op *op = (struct bounce_op *)sb->bounces.next;
+
+		link_remove(&op->link);
+		run_bounce(sb, op);
+	}
 	for (int round = 0; round < PROGRESS_ROUNDS && ucp_worker_progress(sb->worker) != 0; round++)
 		;
 	reap_failed_peers(sb);
@@ -1391,7 +1754,7 @@ urom_status_t urom_plugin_get_wakeup_fd(struct urom_worker_ctx *ctx, int *fd)
 }
 
 /*
- * AGAIN while answers wait for progress() or UCX has unprocessed events
+ * AGAIN while answers or BOUNCEs wait for progress() or UCX has unprocessed events
  * (ucp_worker_arm: BUSY); SUCCESS once armed, the descriptor then becomes
  * readable when UCX has something for progress().
  */
@@ -1405,7 +1768,7 @@ urom_status_t urom_plugin_arm_wakeup(struct urom_worker_ctx *ctx)
 	sb = ctx->plugin_ctx;
 	if (sb->wakeup_fd < 0)
 		return UROM_ERR_NOT_SUPPORTED;
-	if (!list_empty(&sb->notifications))
+	if (!list_empty(&sb->notifications) || !list_empty(&sb->bounces))
 		return UROM_ERR_AGAIN;
 	status = ucp_worker_arm(sb->worker);
 	if (status == UCS_OK)

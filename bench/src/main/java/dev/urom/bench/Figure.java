@@ -11,42 +11,61 @@ package dev.urom.bench;
  * @param baselineLabel the figure compared against, or null
  * @param baselineValue its value in the same unit, or null
  * @param target the target as text ({@code ratio <= 1.5}), or null when the figure has none
- * @param met whether the target was met, or null when there is none
+ * @param met whether the target was met, or null when there is none or nothing was measured
+ * @param unmeasured why there is no value ({@code not supported}), or null when there is one; the
+ *     value is then NaN
  */
 record Figure(String id, String label, double value, String unit, String baselineLabel, Double baselineValue,
-        String target, Boolean met) {
+        String target, Boolean met, String unmeasured) {
 
     /** A figure with neither baseline nor target. */
     static Figure plain(String id, String label, double value, String unit) {
-        return new Figure(id, label, value, unit, null, null, null, null);
+        return new Figure(id, label, value, unit, null, null, null, null, null);
     }
 
     /** A figure compared with a baseline, without a target. */
     static Figure compared(String id, String label, double value, String unit, String baselineLabel, double baselineValue) {
-        return new Figure(id, label, value, unit, baselineLabel, baselineValue, null, null);
+        return new Figure(id, label, value, unit, baselineLabel, baselineValue, null, null, null);
     }
 
     /** A figure whose value over the baseline must be at most {@code maxRatio}. */
     static Figure atMostTimes(String id, String label, double value, String unit, String baselineLabel, double baselineValue,
             double maxRatio) {
-        return new Figure(id, label, value, unit, baselineLabel, baselineValue, "ratio <= " + maxRatio,
-                value / baselineValue <= maxRatio);
+        return new Figure(id, label, value, unit, baselineLabel, baselineValue, atMostTarget(maxRatio),
+                value / baselineValue <= maxRatio, null);
     }
 
     /** A figure whose value over the baseline must be at least {@code minRatio}. */
     static Figure atLeastTimes(String id, String label, double value, String unit, String baselineLabel, double baselineValue,
             double minRatio) {
-        return new Figure(id, label, value, unit, baselineLabel, baselineValue, "ratio >= " + minRatio,
-                value / baselineValue >= minRatio);
+        return new Figure(id, label, value, unit, baselineLabel, baselineValue, atLeastTarget(minRatio),
+                value / baselineValue >= minRatio, null);
     }
 
     /** A figure that must be at most {@code limit} (in its own unit). */
     static Figure atMost(String id, String label, double value, String unit, double limit) {
-        return new Figure(id, label, value, unit, null, null, "<= " + Report.number(limit) + " " + unit, value <= limit);
+        return new Figure(id, label, value, unit, null, null, "<= " + Report.number(limit) + " " + unit, value <= limit, null);
     }
 
-    /** value / baseline value, or null without a baseline. */
+    /**
+     * A figure with a baseline and a target ({@link #atMostTarget}, {@link #atLeastTarget}) that
+     * could not be measured, for the reason {@code why}: neither met nor missed.
+     */
+    static Figure unmeasured(String id, String label, String unit, String baselineLabel, double baselineValue, String target,
+            String why) {
+        return new Figure(id, label, Double.NaN, unit, baselineLabel, baselineValue, target, null, why);
+    }
+
+    static String atMostTarget(double maxRatio) {
+        return "ratio <= " + maxRatio;
+    }
+
+    static String atLeastTarget(double minRatio) {
+        return "ratio >= " + minRatio;
+    }
+
+    /** value / baseline value, or null without a baseline or without a value. */
     Double ratio() {
-        return baselineValue == null ? null : value / baselineValue;
+        return baselineValue == null || unmeasured != null ? null : value / baselineValue;
     }
 }

@@ -27,8 +27,9 @@ record Report(Map<String, Object> settings, List<Figure> figures) {
     }
 
     /**
-     * The table, one row per figure, columns padded; ends with a line counting the targets met.
-     * Without any target, the target columns and that line are left out.
+     * The table, one row per figure, columns padded; ends with a line counting the targets met (and
+     * those with a target that could not be measured). Without any target, the target columns and
+     * that line are left out.
      */
     String table() {
         boolean withTargets = targetsTotal() > 0;
@@ -38,11 +39,11 @@ record Report(Map<String, Object> settings, List<Figure> figures) {
         for (Figure figure : figures) {
             String[] row = {
                 figure.label(),
-                number(figure.value()) + " " + figure.unit(),
+                figure.unmeasured() != null ? figure.unmeasured() : number(figure.value()) + " " + figure.unit(),
                 figure.baselineLabel() == null ? "" : figure.baselineLabel() + " " + number(figure.baselineValue()) + " " + figure.unit(),
                 figure.ratio() == null ? "" : String.format(Locale.ROOT, "%.2fx", figure.ratio()),
                 figure.target() == null ? "" : figure.target(),
-                figure.met() == null ? "" : figure.met() ? "met" : "MISSED"
+                figure.met() == null ? (figure.unmeasured() != null && figure.target() != null ? "-" : "") : figure.met() ? "met" : "MISSED"
             };
             rows.add(Arrays.copyOf(row, header.length));
         }
@@ -64,7 +65,9 @@ record Report(Map<String, Object> settings, List<Figure> figures) {
             }
         }
         if (withTargets) {
-            out.append(targetsMet()).append(" of ").append(targetsTotal()).append(" targets met\n");
+            out.append(targetsMet()).append(" of ").append(targetsTotal()).append(" targets met");
+            long unmeasured = targetsUnmeasured();
+            out.append(unmeasured == 0 ? "" : " (" + unmeasured + " more not measured)").append('\n');
         }
         return out.toString();
     }
@@ -77,7 +80,15 @@ record Report(Map<String, Object> settings, List<Figure> figures) {
         return figures.stream().filter(f -> f.met() != null).count();
     }
 
-    /** The JSON document: {@code {"settings":{...},"figures":[{...}],"targetsMet":n,"targetsTotal":m}}. */
+    /** Figures with a target and no value ({@link Figure#unmeasured()}): not in {@link #targetsTotal()}. */
+    long targetsUnmeasured() {
+        return figures.stream().filter(f -> f.target() != null && f.unmeasured() != null).count();
+    }
+
+    /**
+     * The JSON document: {@code {"settings":{...},"figures":[{...}],"targetsMet":n,"targetsTotal":m}}; a
+     * figure's value is null when it was not measured ({@code "unmeasured"} says why).
+     */
     String json() {
         StringBuilder out = new StringBuilder("{\n  \"settings\": {");
         boolean first = true;
@@ -98,6 +109,7 @@ record Report(Map<String, Object> settings, List<Figure> figures) {
                     .append(", \"ratio\": ").append(value(f.ratio()))
                     .append(", \"target\": ").append(value(f.target()))
                     .append(", \"met\": ").append(value(f.met()))
+                    .append(", \"unmeasured\": ").append(value(f.unmeasured()))
                     .append('}');
         }
         out.append("\n  ],\n  \"targetsMet\": ").append(targetsMet())

@@ -4,22 +4,29 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The command line of {@link SandboxBench}: {@code [--json FILE] [--rounds N] [--messages N] [--regions N] [--worker-user USER]}.
+ * The command line of {@link SandboxBench}: {@code [--json FILE] [--rounds N] [--messages N] [--regions N] [--bounces N]
+ * [--worker-user USER]}.
  *
  * @param json where to write the JSON document, or null for none
  * @param rounds ping-pong round trips measured per plugin (after as many to warm up)
  * @param messages inline messages measured per plugin for the inline bandwidth (after a tenth as many)
- * @param regions 1 MiB region messages measured per plugin for the MEM_MAP bandwidth (after a tenth as many)
+ * @param regions 1 MiB region messages measured per plugin for the MEM_MAP bandwidth (after a tenth as many);
+ *     {@code ucx_perftest -t tag_bw} sends ten times as many
+ * @param bounces round trips of one BOUNCE per plugin (after a tenth as many), and the iterations of
+ *     {@code ucx_perftest -t tag_lat}; at most {@value #MAX_BOUNCES}, the most one BOUNCE does
  * @param workerUser who the private daemon's workers run as when the bench runs as root (null: the
  *     daemon's default)
  */
-record SandboxBenchOptions(Path json, int rounds, int messages, int regions, String workerUser) {
+record SandboxBenchOptions(Path json, int rounds, int messages, int regions, int bounces, String workerUser) {
     static final int DEFAULT_ROUNDS = 5_000;
     static final int DEFAULT_MESSAGES = 20_000;
     static final int DEFAULT_REGIONS = 500;
+    static final int DEFAULT_BOUNCES = 100_000;
     static final int MAX_COUNT = 10_000_000;
+    static final int MAX_BOUNCES = 1_000_000;
     static final String USAGE = "usage: SandboxBench [--json FILE] [--rounds N (default " + DEFAULT_ROUNDS + ")] [--messages N (default "
-            + DEFAULT_MESSAGES + ")] [--regions N (default " + DEFAULT_REGIONS + ")] [--worker-user USER]";
+            + DEFAULT_MESSAGES + ")] [--regions N (default " + DEFAULT_REGIONS + ")] [--bounces N (default " + DEFAULT_BOUNCES
+            + ", at most " + MAX_BOUNCES + ")] [--worker-user USER]";
 
     /** Unmeasured messages sent before {@code measured} ones. */
     static int warmUp(int measured) {
@@ -29,18 +36,20 @@ record SandboxBenchOptions(Path json, int rounds, int messages, int regions, Str
     /** Parses {@code args}; throws {@link IllegalArgumentException} with one line naming the option and the reason. */
     static SandboxBenchOptions parse(List<String> args) {
         Path[] json = {null};
-        int[] counts = {DEFAULT_ROUNDS, DEFAULT_MESSAGES, DEFAULT_REGIONS};
+        int[] counts = {DEFAULT_ROUNDS, DEFAULT_MESSAGES, DEFAULT_REGIONS, DEFAULT_BOUNCES};
         String[] workerUser = {null};
-        List<String> countOptions = List.of("--rounds", "--messages", "--regions");
-        OptionPairs.parse(args, List.of("--json", "--rounds", "--messages", "--regions", "--worker-user"), USAGE, (option, value) -> {
-            if (option.equals("--json")) {
-                json[0] = Path.of(value);
-            } else if (option.equals("--worker-user")) {
-                workerUser[0] = value;
-            } else {
-                counts[countOptions.indexOf(option)] = OptionPairs.count(option, value, 1, MAX_COUNT);
-            }
-        });
-        return new SandboxBenchOptions(json[0], counts[0], counts[1], counts[2], workerUser[0]);
+        List<String> countOptions = List.of("--rounds", "--messages", "--regions", "--bounces");
+        OptionPairs.parse(args, List.of("--json", "--rounds", "--messages", "--regions", "--bounces", "--worker-user"), USAGE,
+                (option, value) -> {
+                    if (option.equals("--json")) {
+                        json[0] = Path.of(value);
+                    } else if (option.equals("--worker-user")) {
+                        workerUser[0] = value;
+                    } else {
+                        counts[countOptions.indexOf(option)] = OptionPairs.count(option, value, 1,
+                                option.equals("--bounces") ? MAX_BOUNCES : MAX_COUNT);
+                    }
+                });
+        return new SandboxBenchOptions(json[0], counts[0], counts[1], counts[2], counts[3], workerUser[0]);
     }
 }

@@ -1,11 +1,17 @@
 package dev.urom.bench;
 
+import dev.urom.framework.host.SandboxClient.BounceRole;
+import dev.urom.framework.host.SandboxClient.Bounced;
 import dev.urom.framework.host.SandboxClient.Received;
 import dev.urom.framework.host.SandboxClient;
 import dev.urom.framework.host.Worker;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -34,6 +40,7 @@ final class SandboxTraffic {
     private static final long TAG_BACK = 2;
     private static final long TAG_INLINE = 3;
     private static final long TAG_REGION = 4;
+    private static final long TAG_BOUNCE = 5;
 
     private final Worker sender;
     private final Worker receiver;
@@ -78,6 +85,60 @@ final class SandboxTraffic {
             throw new IllegalStateException("round trip " + round + " came back with other bytes than it left with");
         }
         return took;
+    }
+
+    /**
+     * The mean worker-to-worker round trip in ns of one BOUNCE of {@code iterations} rounds of
+     * {@code bytes}, sender initiating, receiver responding (both submitted together, the responder
+     * first), after one of a tenth as many rounds: the initiator's elapsed time over its rounds.
+     * Empty when the plugin answers NOT_SUPPORTED. A run that reached the plugin's bound (TIME_OUT
+     * on both sides, the initiator with rounds done) is a measurement of the rounds done: the
+     * report's {@link Bounced#iterationsDone()} says how many. Any other failure throws.
+     */
+    Optional<Bounced> bounceRoundTrip(int bytes, int iterations) throws InterruptedException {
+        if (bounce(bytes, SandboxBenchOptions.warmUp(iterations)) == null) {
+            return Optional.empty();
+        }
+        return Optional.of(bounce(bytes, iterations));
+    }
+
+    /** One BOUNCE on both sides; the initiator's report, or null when the plugin does not support BOUNCE. */
+    private Bounced bounce(int bytes, int iterations) throws InterruptedException {
+        CompletableFuture<Bounced> responder = SandboxClient.bounce(receiver, pluginId, context(), SENDER_DOMAIN_ID, bytes, TAG_BOUNCE,
+                iterations, BounceRole.RESPONDER);
+        CompletableFuture<Bounced> initiator = SandboxClient.bounce(sender, pluginId, context(), RECEIVER_DOMAIN_ID, bytes, TAG_BOUNCE,
+                iterations, BounceRole.INITIATOR);
+        Bounced initiated = awaitBounce(initiator, "initiator");
+        Bounced responded = awaitBounce(responder, "responder");
+        if (initiated == null || responded == null) {
+            if (initiated != null || responded != null) {
+                throw new IllegalStateException("BOUNCE is supported by one worker of the plugin and not by the other");
+            }
+            return null;
+        }
+        boolean bounded = initiated.status() == UromStatus.TIME_OUT && initiated.iterationsDone() > 0
+                && responded.status() == UromStatus.TIME_OUT;
+        for (Bounced side : List.of(initiated, responded)) {
+            if (!bounded && (side.status() != UromStatus.SUCCESS || side.iterationsDone() != iterations)) {
+                throw new IllegalStateException("BOUNCE " + (side == initiated ? "initiator" : "responder") + " ended " + side.status()
+                        + " after " + side.iterationsDone() + " of " + iterations + " rounds");
+            }
+        }
+        return initiated;
+    }
+
+    /** What one side reported; null for NOT_SUPPORTED. */
+    private static Bounced awaitBounce(CompletableFuture<Bounced> side, String role) throws InterruptedException {
+        try {
+            return side.get(TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UromException u && u.status() == UromStatus.NOT_SUPPORTED) {
+                return null;
+            }
+            throw new IllegalStateException("BOUNCE " + role + " failed: " + e.getCause().getMessage());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("BOUNCE " + role + " unanswered after " + TIMEOUT_S + " s");
+        }
     }
 
     /**

@@ -135,7 +135,12 @@ final class ServiceBench {
     }
 
     static Worker started(UromService service, long mask) throws UromException, InterruptedException {
-        Worker worker = service.newWorker().plugins(mask).build();
+        return started(service, mask, List.of());
+    }
+
+    /** A started worker of the plugins {@code mask} with the environment entries {@code env} ({@code NAME=value}). */
+    static Worker started(UromService service, long mask, List<String> env) throws UromException, InterruptedException {
+        Worker worker = service.newWorker().plugins(mask).env(env.toArray(String[]::new)).build();
         try {
             return worker.start().get(ANSWER_TIMEOUT_S, TimeUnit.SECONDS);
         } catch (ExecutionException e) {

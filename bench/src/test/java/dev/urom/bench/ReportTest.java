@@ -46,8 +46,22 @@ class ReportTest {
         assertThat(json)
                 .contains("\"note\": \"a \\\"quoted\\\" word\"", "\"rounds\": 1000")
                 .contains("{\"id\": \"rt_p50\", \"label\": \"round trip p50\", \"value\": 30, \"unit\": \"us\", \"baseline\": \"floor p50\","
-                        + " \"baselineValue\": 20, \"ratio\": 1.5, \"target\": \"ratio <= 1.5\", \"met\": true}")
+                        + " \"baselineValue\": 20, \"ratio\": 1.5, \"target\": \"ratio <= 1.5\", \"met\": true, \"unmeasured\": null}")
                 .contains("\"id\": \"floor\"", "\"baseline\": null", "\"met\": null")
                 .contains("\"targetsMet\": 2", "\"targetsTotal\": 3");
+    }
+
+    @Test
+    void aFigureThatCouldNotBeMeasuredSaysWhyAndIsNeitherMetNorMissed() {
+        Report partial = new Report(Map.of(), List.of(
+                Figure.atMostTimes("b_c", "bounce, C", 3, "us", "ucx", 2, 2.0),
+                Figure.unmeasured("b_java", "bounce, Java", "us", "ucx", 2, Figure.atMostTarget(2.0), "not supported")));
+
+        List<String> lines = partial.table().lines().toList();
+        assertThat(lines.get(3)).contains("bounce, Java", "not supported", "ucx 2.00 us", "ratio <= 2.0").doesNotContain("x |", "MISSED", "met");
+        assertThat(lines.get(4)).isEqualTo("1 of 1 targets met (1 more not measured)");
+        assertThat(partial.json()).contains("{\"id\": \"b_java\", \"label\": \"bounce, Java\", \"value\": null, \"unit\": \"us\","
+                + " \"baseline\": \"ucx\", \"baselineValue\": 2, \"ratio\": null, \"target\": \"ratio <= 2.0\", \"met\": null,"
+                + " \"unmeasured\": \"not supported\"}");
     }
 }

@@ -15,14 +15,15 @@ class SandboxBenchOptionsTest {
     @Test
     void noArgumentsGiveTheDefaults() {
         assertThat(SandboxBenchOptions.parse(List.of())).isEqualTo(new SandboxBenchOptions(null,
-                SandboxBenchOptions.DEFAULT_ROUNDS, SandboxBenchOptions.DEFAULT_MESSAGES, SandboxBenchOptions.DEFAULT_REGIONS, null));
+                SandboxBenchOptions.DEFAULT_ROUNDS, SandboxBenchOptions.DEFAULT_MESSAGES, SandboxBenchOptions.DEFAULT_REGIONS,
+                SandboxBenchOptions.DEFAULT_BOUNCES, null));
     }
 
     @Test
     void everyOptionIsRead() {
         assertThat(SandboxBenchOptions.parse(List.of("--regions", "7", "--json", "out/s.json", "--rounds", "100", "--messages", "3",
-                "--worker-user", "nobody")))
-                .isEqualTo(new SandboxBenchOptions(Path.of("out/s.json"), 100, 3, 7, "nobody"));
+                "--worker-user", "nobody", "--bounces", "9")))
+                .isEqualTo(new SandboxBenchOptions(Path.of("out/s.json"), 100, 3, 7, 9, "nobody"));
     }
 
     @Property
@@ -38,6 +39,10 @@ class SandboxBenchOptionsTest {
                 .hasMessage("--regions '10000001' is not a whole number from 1 to 10000000");
         assertThatThrownBy(() -> SandboxBenchOptions.parse(List.of("--messages", "many")))
                 .hasMessage("--messages 'many' is not a whole number from 1 to 10000000");
+        assertThatThrownBy(() -> SandboxBenchOptions.parse(List.of("--bounces", "1000001")))
+                .hasMessage("--bounces '1000001' is not a whole number from 1 to 1000000");
+        assertThatThrownBy(() -> SandboxBenchOptions.parse(List.of("--bounces", "0")))
+                .hasMessage("--bounces '0' is not a whole number from 1 to 1000000");
     }
 
     @Test

@@ -10,13 +10,14 @@ import org.junit.jupiter.api.Test;
 /** {@link UcxPerftest}: its reading of {@code ucx_perftest}'s result line, and one real run. */
 class UcxPerftestTest {
     @Test
-    void theFinalLineGivesTwiceTheOneWayMedianAndTheOverallBandwidthInBytes() {
+    void theFinalLineGivesTwiceTheOneWayMedianAndOverallAverageAndTheOverallBandwidthInBytes() {
         List<String> output = List.of("| Stage | # iterations | 50.0%ile | average |",
                 "Final:                 10000      0.517     0.521     0.521       14.65      16.00     1920513     1920513");
 
         UcxPerftest.Result result = UcxPerftest.parseFinal(output, "tag_lat");
 
         assertThat(result.roundTripP50Ns()).isEqualTo(1034.0);
+        assertThat(result.roundTripMeanNs()).isEqualTo(1042.0);
         assertThat(result.bytesPerSecond()).isEqualTo(16.0 * 1024 * 1024);
     }
 
@@ -33,6 +34,7 @@ class UcxPerftestTest {
             UcxPerftest.Result result = new UcxPerftest(children, Map.of("UCX_TLS", "tcp")).run("tag_lat", 8, 200);
 
             assertThat(result.roundTripP50Ns()).isPositive();
+            assertThat(result.roundTripMeanNs()).isPositive();
             assertThat(result.bytesPerSecond()).isPositive();
         }
     }

@@ -17,6 +17,10 @@ final class SandboxNativeCodec {
     static final long MEM_MAP = 0;
     static final long TAG_SEND = 1;
     static final long TAG_RECV = 2;
+    static final long BOUNCE = 3;
+    static final int BOUNCE_BYTES = 56;
+    static final long INITIATOR = 0;
+    static final long RESPONDER = 1;
     static final int TAG_SEND_FIXED_BYTES = 56;
 
     private SandboxNativeCodec() {}
@@ -39,6 +43,24 @@ final class SandboxNativeCodec {
     static byte[] tagRecv(long context, long offset, long count, long tag, long mask, long memhId) {
         return le(56).putLong(TAG_RECV).putLong(context).putLong(offset).putLong(count).putLong(tag).putLong(mask)
                 .putLong(memhId).array();
+    }
+
+    static byte[] bounce(long context, long dest, long count, long tag, long iterations, long role) {
+        return le(BOUNCE_BYTES).putLong(BOUNCE).putLong(context).putLong(dest).putLong(count).putLong(tag).putLong(iterations)
+                .putLong(role).array();
+    }
+
+    record Bounced(long elapsedNs, long iterations, UromStatus status) {}
+
+    /** BOUNCE's answer, after checking type, context, length, the reserved field and the header's status. */
+    static Bounced bounced(WorkerNotification n, long context) {
+        ByteBuffer p = payload(n, 40);
+        assertThat(p.getLong()).as("type").isEqualTo(BOUNCE);
+        assertThat(p.getLong()).as("context").isEqualTo(context);
+        Bounced b = new Bounced(p.getLong(), p.getLong(), UromStatus.fromCode(p.getInt()));
+        assertThat(p.getInt()).as("reserved").isZero();
+        assertThat(n.status()).as("header status").isEqualTo(b.status());
+        return b;
     }
 
     /** MEM_MAP's answer: the memh_id, after checking type and context. */

@@ -313,7 +313,7 @@ class SandboxNativeIT {
 
     @Test
     void malformedCommandsAreRefused() {
-        assertThat(refusal(new byte[] {3, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0})).as("unknown type")
+        assertThat(refusal(new byte[] {4, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0})).as("unknown type")
                 .isEqualTo(UromStatus.NOT_SUPPORTED);
         assertThat(refusal(new byte[] {1, 0, 0})).as("no type").isEqualTo(UromStatus.INVALID_VALUE);
         assertThat(refusal(Arrays.copyOf(tagRecv(1, 0, 8, 1, 1, 0), 40))).as("short TAG_RECV")
