@@ -118,4 +118,21 @@ class DocaStyleWorkerTest {
         assertThat(next.uromContext()).as("the answer after the refused command's").isEqualTo(2);
         assertThat(next.status()).isEqualTo(UromStatus.SUCCESS);
     }
+
+    @Test
+    void aJavaPluginsPackerNeverPacksTheWorkersOwnAnswers() throws Exception {
+        Path jar = WorkerFixtures.javaPluginJar(dir.resolve("fixed_pack.jar"), "fixed_pack", "1", FixedPackJavaPlugin.class);
+        ServiceAddress socket = ServiceAddress.unix(dir.resolve("run").resolve("worker-7.sock"));
+        WorkerProcess worker = WorkerProcess.start(dir.resolve("log"), WorkerProcess.args(socket, MAX_MSG, List.of(jar + ":0x20")));
+        workers.add(worker);
+        Connected host = worker.connect();
+
+        host.channel().send(0, new Command(0x20, 1, new byte[0]));
+        assertThat(receiveNotify(host)).isEqualTo(new Notify(0x20, 1, UromStatus.INVALID_VALUE, new byte[0]));
+        host.channel().send(0, new Command(0x20, 2, new byte[MAX_MSG]));
+        assertThat(receiveNotify(host)).isEqualTo(new Notify(0x20, 2, UromStatus.TOO_BIG, new byte[0]));
+        host.channel().send(0, new Command(0x20, 3, new byte[] {1, 2, 3, 4, 5, 6, 7, 8}));
+        assertThat(receiveNotify(host)).as("the plugin's own answer, through its packer")
+                .isEqualTo(new Notify(0x20, 3, UromStatus.SUCCESS, new byte[] {1, 2, 3, 4, 5, 6, 7, 8}));
+    }
 }
