@@ -6,6 +6,11 @@
  * message goes to the sink the Java side registers with
  * urom_bridge_set_log_sink(); until then (or after the sink is cleared with
  * NULL) it goes to stderr. Safe to call from any thread.
+ *
+ * Loading it also makes the C library's stdout line-buffered: a worker's
+ * stdout is a pipe (the daemon's, or stderr's), which stdio would otherwise
+ * buffer in blocks, so a plugin's printf() lines would be lost when the worker
+ * dies by a signal. stderr is unbuffered already.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -18,6 +23,11 @@ typedef void (*urom_log_sink_t)(int level, const char *source, const char *file,
 				const char *message);
 
 static _Atomic(urom_log_sink_t) log_sink;
+
+__attribute__((constructor)) static void line_buffered_stdout(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+}
 
 UROM_BRIDGE_EXPORT void urom_bridge_set_log_sink(urom_log_sink_t sink)
 {

@@ -8,9 +8,17 @@
  *   "PROGFAIL"    the next progress hands over the queue and returns DRIVER
  *   "STRANGER"    free the descriptor and leave a node of the plugin's own on
  *                 the command list (it must not be freed by the caller)
- * notif_pack asks for (payload length + 64 KiB) bytes, so the first call with
- * a smaller buffer gets INVALID_VALUE and the size it needs; then it writes
- * the notification as the ABI lays it out, padded with 0xEE.
+ *   "PACK" + uint32 mode + uint32 size   queue one notification of size
+ *                 pattern bytes (number 0) that notif_pack packs as mode says:
+ *                 1 PAD   ask for (size + 64 KiB) bytes of payload, so a first
+ *                         call with less room gets INVALID_VALUE and the size it
+ *                         needs; then the payload followed by 64 KiB of 0xEE,
+ *                         the header's len saying so
+ *                 2 FAIL  return NO_MEMORY
+ *                 3 SHORT pack 8 bytes
+ *                 4 LIE   a header whose len is one more than the bytes after it
+ *                 5 OVER  report one byte more than the room it was given
+ * Otherwise notif_pack writes the notification as the ABI lays it out.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +27,8 @@
 
 #define EXPORT __attribute__((visibility("default")))
 #define PACK_EXTRA (64 * 1024)
+
+enum { PACK_PAD = 1, PACK_FAIL = 2, PACK_SHORT = 3, PACK_LIE = 4, PACK_OVER = 5 };
 
 static urom_list_link_t pending = {&pending, &pending};
 static urom_list_link_t stranger;
@@ -69,6 +79,19 @@ static urom_status_t dp_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmds)
 			for (uint32_t i = 0; i < size; i++)
 				n->worker_notif.plugin_notif[i] = (uint8_t)(k + i);
 		}
+	} else if (is(&c->worker_cmd, "PACK") && c->worker_cmd.len >= 12) {
+		uint32_t mode, size;
+		struct urom_worker_notif_desc *n;
+		memcpy(&mode, c->worker_cmd.plugin_cmd + 4, 4);
+		memcpy(&size, c->worker_cmd.plugin_cmd + 8, 4);
+		n = queue(c, size, size);
+		if (n == NULL) {
+			status = UROM_ERR_NO_MEMORY;
+		} else {
+			n->worker_notif.reserved = mode;
+			for (uint32_t i = 0; i < size; i++)
+				n->worker_notif.plugin_notif[i] = (uint8_t)i;
+		}
 	} else if (is(&c->worker_cmd, "BADLEN")) {
 		if (queue(c, (1ULL << 63) + 5, 0) == NULL)
 			status = UROM_ERR_NO_MEMORY;
@@ -96,13 +119,43 @@ static urom_status_t dp_progress(struct urom_worker_ctx *ctx, urom_list_link_t *
 
 static urom_status_t dp_pack(struct urom_worker_notify *n, size_t *len, void *out)
 {
-	size_t need = sizeof(*n) + n->len + PACK_EXTRA;
+	struct urom_worker_notify header = *n;
+	size_t need = sizeof(*n) + n->len;
+
+	header.reserved = 0;
+	switch (n->reserved) {
+	case PACK_PAD:
+		need += PACK_EXTRA;
+		if (*len < need) {
+			*len = need;
+			return UROM_ERR_INVALID_VALUE;
+		}
+		header.len = n->len + PACK_EXTRA;
+		memcpy(out, &header, sizeof(header));
+		memcpy((char *)out + sizeof(header), n->plugin_notif, n->len);
+		memset((char *)out + sizeof(*n) + n->len, 0xEE, PACK_EXTRA);
+		*len = need;
+		return UROM_SUCCESS;
+	case PACK_FAIL:
+		return UROM_ERR_NO_MEMORY;
+	case PACK_SHORT:
+		memcpy(out, &header, 8);
+		*len = 8;
+		return UROM_SUCCESS;
+	case PACK_OVER:
+		*len += 1;
+		return UROM_SUCCESS;
+	default:
+		break;
+	}
 	if (*len < need) {
 		*len = need;
 		return UROM_ERR_INVALID_VALUE;
 	}
-	memcpy(out, n, sizeof(*n) + n->len);
-	memset((char *)out + sizeof(*n) + n->len, 0xEE, PACK_EXTRA);
+	if (n->reserved == PACK_LIE)
+		header.len = n->len + 1;
+	memcpy(out, &header, sizeof(header));
+	memcpy((char *)out + sizeof(header), n->plugin_notif, n->len);
 	*len = need;
 	return UROM_SUCCESS;
 }

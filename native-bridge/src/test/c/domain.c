@@ -111,10 +111,15 @@ static urom_status_t d_progress(struct urom_worker_ctx *ctx, urom_list_link_t *o
 
 static urom_status_t d_pack(struct urom_worker_notify *n, size_t *len, void *out)
 {
-	(void)n;
-	(void)out;
-	*len = 0;
-	return UROM_ERR_NOT_SUPPORTED;
+	size_t need = sizeof(*n) + n->len;
+
+	if (*len < need) {
+		*len = need;
+		return UROM_ERR_INVALID_VALUE;
+	}
+	memcpy(out, n, need);
+	*len = need;
+	return UROM_SUCCESS;
 }
 
 EXPORT urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface)

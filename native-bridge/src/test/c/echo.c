@@ -4,7 +4,7 @@
  *   "FAIL"     take the descriptor, free it, return NOT_SUPPORTED
  *   "KEEPFAIL" leave the descriptor on the list, return AGAIN
  *   "KEEP"     leave the descriptor on the list, return SUCCESS
- * notif_pack writes "PK" and then the notification as the ABI lays it out.
+ * notif_pack writes the notification as the ABI lays it out.
  * fixture_heap_in_use() reports the process's malloc()ed bytes (mallinfo2).
  */
 #include <malloc.h>
@@ -102,13 +102,12 @@ static urom_status_t echo_progress(struct urom_worker_ctx *ctx, urom_list_link_t
 
 static urom_status_t echo_pack(struct urom_worker_notify *n, size_t *len, void *out)
 {
-	size_t need = 2 + sizeof(*n) + n->len;
+	size_t need = sizeof(*n) + n->len;
 	if (*len < need) {
 		*len = need;
 		return UROM_ERR_INVALID_VALUE;
 	}
-	memcpy(out, "PK", 2);
-	memcpy((char *)out + 2, n, sizeof(*n) + n->len);
+	memcpy(out, n, need);
 	*len = need;
 	return UROM_SUCCESS;
 }

@@ -36,25 +36,29 @@ final class BridgeDataPath {
     static final int RECORDS_COUNT = 136;
     static final int RECORDS_USED = 144;
     static final int RECORDS_NEEDED = 152;
-    // urom_bridge_pack.
-    static final int NOTIFY = 160;
-    static final int PACKED = 168;
-    static final int PACKED_CAPACITY = 176;
-    static final int PACKED_LEN = 184;
-    static final int BLOCK_SIZE = 192;
+    static final int BLOCK_SIZE = 160;
 
     /** {@link #urom_bridge_submit}'s flag: the command descriptor could not be allocated. */
     static final long SUBMIT_NO_MEMORY = 1L << 32;
     /** {@link #urom_bridge_submit}'s flag: worker_cmd left a node that is not ours on the list. */
     static final long SUBMIT_UNKNOWN_NODE = 2L << 32;
 
-    /** A notification record: dest_id, type, urom_context, len, status (int32), reserved, payload. */
+    /**
+     * A notification record: dest_id, type, urom_context, len, packed_len, status (int32),
+     * pack_status (int32), then the packed bytes (only when pack_status is SUCCESS).
+     */
     static final int RECORD_DEST_ID = 0;
     static final int RECORD_TYPE = 8;
     static final int RECORD_CONTEXT = 16;
     static final int RECORD_LEN = 24;
-    static final int RECORD_STATUS = 32;
-    static final int RECORD_HEADER = 40;
+    static final int RECORD_PACKED_LEN = 32;
+    static final int RECORD_STATUS = 40;
+    static final int RECORD_PACK_STATUS = 44;
+    static final int RECORD_HEADER = 48;
+    /** A record's pack_status when its len was out of range and notif_pack was not called. */
+    static final int PACK_SKIPPED = -1;
+    /** A record's pack_status when notif_pack reported more bytes than the room it was given. */
+    static final int PACK_OVERRAN = -2;
 
     private static boolean bound;
 
@@ -84,16 +88,14 @@ final class BridgeDataPath {
     static native long urom_bridge_submit(long block);
 
     /**
-     * Calls progress on the empty notification list, then copies the notifications as records
-     * into {@code RECORDS} (one longer than {@code MAX_LEN} as its header alone) and frees each one
-     * copied. One that does not fit stays on the list with everything behind it, and {@code
-     * RECORDS_NEEDED} gives its size (0 when the list is drained).
+     * Calls progress on the empty notification list, then packs each notification with the
+     * plugin's notif_pack, on the plugin's own descriptor, into a record in {@code RECORDS} (one
+     * longer than {@code MAX_LEN} is not packed: {@link #PACK_SKIPPED}), and frees each descriptor
+     * once packed. One that does not fit stays on the list with everything behind it, and {@code
+     * RECORDS_NEEDED} gives the room it needs (0 when the list is drained).
      */
     static native void urom_bridge_progress(long block);
 
-    /** Continues copying what {@link #urom_bridge_progress} left on the list, the same way. */
+    /** Continues packing what {@link #urom_bridge_progress} left on the list, the same way. */
     static native void urom_bridge_drain(long block);
-
-    /** Calls notif_pack on {@code NOTIFY} with {@code PACKED_CAPACITY} bytes at {@code PACKED}; returns its status. */
-    static native int urom_bridge_pack(long block);
 }

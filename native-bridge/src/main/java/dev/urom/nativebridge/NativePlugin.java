@@ -52,10 +52,22 @@ import org.apache.logging.log4j.Logger;
  *
  * <p>Ownership: command descriptors are {@code malloc}ed and freed by the plugin with {@code
  * free()} (or by the bridge when the plugin leaves one on the list); notification descriptors are
- * {@code malloc}ed by the plugin and freed by the bridge once copied. The data path ({@code
- * worker_cmd}, {@code progress}, {@code notif_pack}) goes through {@link BridgeDataPath}, one
- * crossing per call, with native scratch buffers owned by this instance that grow to the largest
- * message seen. A loaded library is never closed: it stays mapped until the process ends (end a
+ * {@code malloc}ed by the plugin and freed by the bridge, each only after the plugin's {@code
+ * notif_pack} has packed that same descriptor (a DOCA plugin may point from its notification into
+ * the rest of its allocation). The data path ({@code worker_cmd}, {@code progress} with {@code
+ * notif_pack}) goes through {@link BridgeDataPath}, one crossing per call, with native scratch
+ * buffers owned by this instance that grow to the largest message seen.
+ *
+ * <p>Notifications are therefore packed when {@link #progress} collects them: each {@link
+ * WorkerNotification} it delivers has the descriptor's {@code dest_id}, {@code type}, {@code
+ * urom_context} and {@code status} and, as its payload, the bytes {@code notif_pack} wrote after
+ * the 32-byte {@code struct urom_worker_notify} header; {@link #packNotification} is the default
+ * {@link WorkerNotification#pack()}, and so never calls the plugin (an answer the worker makes
+ * itself, such as a refused command's, never reaches a plugin's {@code notif_pack}, which may pack
+ * a fixed size whatever {@code len} says). A notification the plugin cannot pack (its {@code
+ * notif_pack} fails, reports more bytes than it had room for, packs less than a header, or packs a
+ * header whose {@code len} is not the number of bytes after it) is delivered as a failure with no
+ * payload, logged as a warning: the {@code notif_pack} status, or UNEXPECTED. A loaded library is never closed: it stays mapped until the process ends (end a
  * plugin by ending its worker process). The log bridge ({@link NativeLogBridge}) is installed,
  * and the data path bound, before the first plugin is loaded.
  *
@@ -71,8 +83,6 @@ public final class NativePlugin implements PluginIface {
     private static final String GET_WAKEUP_FD = "urom_plugin_get_wakeup_fd";
     private static final String ARM_WAKEUP = "urom_plugin_arm_wakeup";
     private static final String[] ENTRY_NAMES = {"open", "close", "addr", "worker_cmd", "progress", "notif_pack"};
-    private static final int MIN_PACK_CAPACITY = 4096;
-    private static final int PACK_SLACK = 1024;
     private static final long MAX_NATIVE_BYTES = Integer.MAX_VALUE - 64;
     private static final int SCRATCH_CAPACITY = 4096;
 
@@ -100,8 +110,6 @@ public final class NativePlugin implements PluginIface {
     private final NativeScratch block = new NativeScratch(BridgeDataPath.BLOCK_SIZE);
     private final NativeScratch commandPayload = new NativeScratch(SCRATCH_CAPACITY);
     private final NativeScratch notificationRecords = new NativeScratch(SCRATCH_CAPACITY);
-    private final NativeScratch notifyStruct = new NativeScratch(SCRATCH_CAPACITY);
-    private final NativeScratch packed = new NativeScratch(MIN_PACK_CAPACITY);
 
     private State state = State.LOADED;
     private Memory workerCtx;
@@ -379,6 +387,7 @@ public final class NativePlugin implements PluginIface {
         UromException invalid = readRecords(notifications, null);
         long needed;
         while ((needed = calls.getLong(BridgeDataPath.RECORDS_NEEDED)) != 0) {
+            checkSize(needed, "packed notification");
             notificationRecords.reserve(needed);
             setRecordsBuffer(calls);
             BridgeDataPath.urom_bridge_drain(block.address());
@@ -404,65 +413,50 @@ public final class NativePlugin implements PluginIface {
         int offset = 0;
         for (long i = 0; i < count; i++) {
             long length = records.getLong(offset + BridgeDataPath.RECORD_LEN);
-            if (length < 0 || length > MAX_NATIVE_BYTES) {
+            long packedLength = records.getLong(offset + BridgeDataPath.RECORD_PACKED_LEN);
+            int packStatus = records.getInt(offset + BridgeDataPath.RECORD_PACK_STATUS);
+            long destId = records.getLong(offset + BridgeDataPath.RECORD_DEST_ID);
+            long type = records.getLong(offset + BridgeDataPath.RECORD_TYPE);
+            long context = records.getLong(offset + BridgeDataPath.RECORD_CONTEXT);
+            UromStatus status = Abi.status(records.getInt(offset + BridgeDataPath.RECORD_STATUS));
+            int body = offset + BridgeDataPath.RECORD_HEADER;
+            offset = body;
+            if (packStatus == BridgeDataPath.PACK_SKIPPED) {
                 invalid = new UromException(UromStatus.INVALID_VALUE,
                         path + ": progress returned a notification of " + Long.toUnsignedString(length) + " bytes");
-                offset += BridgeDataPath.RECORD_HEADER;
                 continue;
             }
-            byte[] payload = new byte[(int) length];
-            records.get(offset + BridgeDataPath.RECORD_HEADER, payload);
-            notifications.add(new WorkerNotification(
-                    records.getLong(offset + BridgeDataPath.RECORD_DEST_ID),
-                    records.getLong(offset + BridgeDataPath.RECORD_TYPE),
-                    records.getLong(offset + BridgeDataPath.RECORD_CONTEXT),
-                    Abi.status(records.getInt(offset + BridgeDataPath.RECORD_STATUS)),
-                    payload));
-            offset += BridgeDataPath.RECORD_HEADER + (int) length;
+            String problem = null;
+            UromStatus failure = UromStatus.UNEXPECTED;
+            if (packStatus == BridgeDataPath.PACK_OVERRAN) {
+                problem = "notif_pack reported " + Long.toUnsignedString(packedLength) + " bytes, more than the room it was given";
+            } else if (packStatus != UromStatus.SUCCESS.code()) {
+                problem = "notif_pack returned " + Abi.describe(packStatus);
+                failure = Abi.status(packStatus);
+            } else {
+                offset += (int) packedLength;
+                if (packedLength < WorkerNotification.HEADER_BYTES) {
+                    problem = "notif_pack packed " + packedLength + " bytes, less than the " + WorkerNotification.HEADER_BYTES
+                            + "-byte header";
+                } else {
+                    long packedLen = records.getLong(body + Abi.NOTIFY_LEN);
+                    if (packedLen != packedLength - WorkerNotification.HEADER_BYTES) {
+                        problem = "notif_pack packed a header whose len says " + Long.toUnsignedString(packedLen) + " but "
+                                + (packedLength - WorkerNotification.HEADER_BYTES) + " bytes follow it";
+                    }
+                }
+            }
+            if (problem != null) {
+                LOG.warn("{}: the notification for context {} cannot be sent: {}; it is answered {} instead",
+                        path, Long.toUnsignedString(context), problem, failure);
+                notifications.add(new WorkerNotification(destId, type, context, failure, new byte[0]));
+                continue;
+            }
+            byte[] payload = new byte[(int) packedLength - WorkerNotification.HEADER_BYTES];
+            records.get(body + WorkerNotification.HEADER_BYTES, payload);
+            notifications.add(new WorkerNotification(destId, type, context, status, payload));
         }
         return invalid;
-    }
-
-    @Override
-    public byte[] packNotification(WorkerNotification notification) throws UromException {
-        requireNonNull(notification, "notification is null");
-        requireState(State.OPEN, "notif_pack");
-        byte[] payload = notification.payload();
-        checkSize((long) Abi.NOTIFY_PAYLOAD + payload.length + PACK_SLACK, "notification to pack");
-        notifyStruct.reserve(Abi.NOTIFY_PAYLOAD + Math.max(1, payload.length));
-        ByteBuffer notify = notifyStruct.view();
-        notify.putLong(Abi.NOTIFY_TYPE, notification.type());
-        notify.putLong(Abi.NOTIFY_CONTEXT, notification.uromContext());
-        notify.putLong(Abi.NOTIFY_LEN, payload.length);
-        notify.putInt(Abi.NOTIFY_STATUS, notification.status().code());
-        notify.putInt(Abi.NOTIFY_RESERVED, 0);
-        notify.put(Abi.NOTIFY_PAYLOAD, payload);
-
-        packed.reserve((long) Abi.NOTIFY_PAYLOAD + payload.length + PACK_SLACK);
-        ByteBuffer calls = block.view();
-        calls.putLong(BridgeDataPath.NOTIFY, notifyStruct.address());
-        long capacity = setPackedBuffer(calls);
-        int status = BridgeDataPath.urom_bridge_pack(block.address());
-        Reference.reachabilityFence(this);
-        long length = calls.getLong(BridgeDataPath.PACKED_LEN);
-        if (status == UromStatus.INVALID_VALUE.code() && length > capacity) {
-            checkSize(length, "packed notification");
-            packed.reserve(length);
-            capacity = setPackedBuffer(calls);
-            status = BridgeDataPath.urom_bridge_pack(block.address());
-            Reference.reachabilityFence(this);
-            length = calls.getLong(BridgeDataPath.PACKED_LEN);
-        }
-        if (status != UromStatus.SUCCESS.code()) {
-            throw new UromException(Abi.status(status), path + ": notif_pack returned " + Abi.describe(status));
-        }
-        if (length < 0 || length > capacity) {
-            throw new UromException(UromStatus.INVALID_VALUE,
-                    path + ": notif_pack reported " + length + " bytes in a buffer of " + capacity);
-        }
-        byte[] result = new byte[(int) length];
-        packed.view().get(0, result);
-        return result;
     }
 
     private void emptyList(int offset) {
@@ -473,12 +467,6 @@ public final class NativePlugin implements PluginIface {
     private void setRecordsBuffer(ByteBuffer calls) {
         calls.putLong(BridgeDataPath.RECORDS, notificationRecords.address());
         calls.putLong(BridgeDataPath.RECORDS_CAPACITY, notificationRecords.capacity());
-    }
-
-    private long setPackedBuffer(ByteBuffer calls) {
-        calls.putLong(BridgeDataPath.PACKED, packed.address());
-        calls.putLong(BridgeDataPath.PACKED_CAPACITY, packed.capacity());
-        return packed.capacity();
     }
 
     private void checkSize(long size, String what) throws UromException {

@@ -112,16 +112,56 @@ class NativePluginDataPathTest {
     }
 
     @Test
-    void packingRetriesWithTheSizeThePackerAskedFor() throws UromException {
-        for (int length : new int[] {0, 10, 100_000}) {
-            byte[] payload = pattern(length, length);
-            WorkerNotification notification = new WorkerNotification(1, 4, 40 + length, UromStatus.SUCCESS, payload);
-            byte[] packed = plugin.packNotification(notification);
-            byte[] header = notification.pack();
-            assertThat(packed).hasSize(header.length + 64 * 1024);
-            assertThat(Arrays.copyOfRange(packed, 0, header.length)).isEqualTo(header);
-            assertThat(packed[packed.length - 1]).isEqualTo((byte) 0xEE);
+    void progressPacksEachNotificationWithThePluginsPackerRetryingWithTheSizeItAskedFor() throws UromException {
+        int[] lengths = {0, 10, 100_000};
+        for (int length : lengths) {
+            plugin.workerCommand(new WorkerCommand(1, 4, 40 + length, pack(PACK_PAD, length)));
         }
+        List<WorkerNotification> out = new ArrayList<>();
+        plugin.progress(out);
+
+        assertThat(out).hasSize(lengths.length);
+        for (int i = 0; i < lengths.length; i++) {
+            WorkerNotification n = out.get(i);
+            assertThat(n.uromContext()).isEqualTo(40 + lengths[i]);
+            assertThat(n.status()).isEqualTo(UromStatus.SUCCESS);
+            byte[] payload = n.payload();
+            assertThat(payload).as("what notif_pack wrote after the header").hasSize(lengths[i] + 64 * 1024);
+            assertThat(Arrays.copyOfRange(payload, 0, lengths[i])).isEqualTo(pattern(0, lengths[i]));
+            assertThat(payload[payload.length - 1]).isEqualTo((byte) 0xEE);
+            assertThat(plugin.packNotification(n)).isEqualTo(n.pack());
+        }
+    }
+
+    @Test
+    void aNotificationThePluginCannotPackIsAFailureWithNoPayloadAndTheOthersStillCome() throws UromException {
+        plugin.workerCommand(new WorkerCommand(1, 4, 50, pack(PACK_FAIL, 16)));
+        plugin.workerCommand(new WorkerCommand(1, 4, 51, pack(PACK_SHORT, 16)));
+        plugin.workerCommand(new WorkerCommand(1, 4, 52, pack(PACK_LIE, 16)));
+        plugin.workerCommand(new WorkerCommand(1, 4, 53, pack(PACK_OVER, 16)));
+        plugin.workerCommand(new WorkerCommand(2, 4, 54, batch(1, 16)));
+
+        List<WorkerNotification> out = new ArrayList<>();
+        plugin.progress(out);
+
+        assertThat(out).extracting(WorkerNotification::uromContext).containsExactly(50L, 51L, 52L, 53L, 54L);
+        assertThat(out).extracting(WorkerNotification::status).containsExactly(
+                UromStatus.NO_MEMORY, UromStatus.UNEXPECTED, UromStatus.UNEXPECTED, UromStatus.UNEXPECTED, UromStatus.SUCCESS);
+        assertThat(out.subList(0, 4)).allSatisfy(n -> {
+            assertThat(n.payload()).isEmpty();
+            assertThat(n.destId()).isEqualTo(1);
+        });
+        assertThat(out.get(4).payload()).isEqualTo(pattern(0, 16));
+    }
+
+    private static final int PACK_PAD = 1;
+    private static final int PACK_FAIL = 2;
+    private static final int PACK_SHORT = 3;
+    private static final int PACK_LIE = 4;
+    private static final int PACK_OVER = 5;
+
+    private static byte[] pack(int mode, int size) {
+        return ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN).put(ascii("PACK")).putInt(mode).putInt(size).array();
     }
 
     private static byte[] batch(int count, int size) {

@@ -242,10 +242,10 @@ class ServiceEndToEndTest {
         assertThat(spaced.status()).isEqualTo(UromStatus.INVALID_VALUE);
         assertThat(spaced.getMessage()).contains("NAME=two words");
 
-        started(service.newWorker().plugins(graphId).env("UCX_UROM_TEST_MARK=e2e").build());
+        started(service.newWorker().plugins(graphId).env("UCX_TCP_CM_REUSEADDR=y").build());
         long pid = daemon.workers().get(0).pid();
         String environ = Files.readString(Path.of("/proc/" + pid + "/environ"), StandardCharsets.ISO_8859_1);
-        assertThat(environ.split("\0")).contains("UCX_UROM_TEST_MARK=e2e", "LANG=C.UTF-8")
+        assertThat(environ.split("\0")).contains("UCX_TCP_CM_REUSEADDR=y", "LANG=C.UTF-8")
                 .as("the daemon's own environment does not reach the worker").noneMatch(item -> item.startsWith("UROM_PLUGIN_PATH="));
     }
 

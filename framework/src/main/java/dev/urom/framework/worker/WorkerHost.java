@@ -41,9 +41,18 @@ import org.apache.logging.log4j.Logger;
  *       next {@link #progress}: an unknown id gets {@code NOT_FOUND}, a command larger than the
  *       maximum message size {@code TOO_BIG}, a {@link UromException} its status, anything else a
  *       plugin throws (errors such as {@link StackOverflowError} or {@link LinkageError} included)
- *       {@code UNEXPECTED}. A plugin whose {@link PluginIface#transport()} is not a
- *       {@link TransportName transport name} fails to load (INVALID_VALUE). Only a {@link VirtualMachineError} other than a stack overflow is let
- *       through: the worker process is then not worth keeping.
+ *       {@code UNEXPECTED}. A plugin whose {@link PluginIface#transport()} is not a {@link
+ *       TransportName transport name} fails to load (INVALID_VALUE). Only a {@link
+ *       VirtualMachineError} other than a stack overflow is let through: the worker process is then
+ *       not worth keeping. These answers are the worker's own:
+ *       {@link #isWorkerAnswer} tells them apart, and they are packed by the worker ({@link
+ *       WorkerNotification#pack()}), never by the plugin's {@code packNotification} (a DOCA
+ *       plugin's {@code notif_pack} may pack a fixed size whatever {@code len} says).
+ *   <li><b>One answer per refused command.</b> A plugin that refuses a command may also have
+ *       queued an answer for it (NVIDIA's sandbox both queues an error and returns it on an unknown
+ *       destination). The worker's answer wins and comes out first; a notification with the same
+ *       {@code destId} and {@code uromContext} that comes out of that plugin's next {@code
+ *       progress} is dropped, with a DEBUG line. Later rounds' notifications are not checked.
  *   <li><b>Ownership.</b> The host owns the plugins it opened and closes each one exactly once in
  *       {@link #close}. A plugin whose {@code open} failed is never closed (the C contract pairs
  *       {@code close} with a successful {@code open}); what it holds goes with the worker process.
@@ -53,6 +62,8 @@ public final class WorkerHost implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(WorkerHost.class);
     private static final int SPINS_BEFORE_PARKING = 1_000;
     private static final long MAX_PARK_NANOS = 1_000_000L;
+    /** The payload of every answer the worker makes itself: its identity marks them ({@link #isWorkerAnswer}). */
+    private static final byte[] WORKER_ANSWER = new byte[0];
 
     private final long workerId;
     private final int maxMessageSize;
@@ -141,6 +152,20 @@ public final class WorkerHost implements AutoCloseable {
         return null;
     }
 
+    /**
+     * Whether {@code notification} is an answer this host made itself (an unknown plugin id, a
+     * command too big, a plugin that failed to load or refused the command), rather than one a
+     * plugin produced. Such an answer carries no payload and is packed with {@link
+     * WorkerNotification#pack()}.
+     */
+    public static boolean isWorkerAnswer(WorkerNotification notification) {
+        return notification.payload() == WORKER_ANSWER;
+    }
+
+    private static WorkerNotification workerAnswer(WorkerCommand command, UromStatus status) {
+        return new WorkerNotification(command.destId(), command.type(), command.uromContext(), status, WORKER_ANSWER);
+    }
+
     /** The id of the worker this host drives. */
     public long workerId() {
         return workerId;
@@ -184,29 +209,31 @@ public final class WorkerHost implements AutoCloseable {
         HostedPlugin hosted = plugins.get(command.type());
         if (hosted == null) {
             LOG.debug("worker {}: command for unknown plugin id {} refused", workerId, PluginSpec.formatId(command.type()));
-            pending.add(WorkerNotification.failure(command, UromStatus.NOT_FOUND));
+            pending.add(workerAnswer(command, UromStatus.NOT_FOUND));
             return;
         }
         if (command.sizeWithHeader() > maxMessageSize) {
             LOG.warn("worker {}: command of {} bytes for plugin '{}' exceeds the maximum message size of {} bytes",
                     workerId, command.sizeWithHeader(), hosted.spec.name(), maxMessageSize);
-            pending.add(WorkerNotification.failure(command, UromStatus.TOO_BIG));
+            pending.add(workerAnswer(command, UromStatus.TOO_BIG));
             return;
         }
         PluginIface plugin = hosted.plugin;
         if (plugin == null) {
-            pending.add(WorkerNotification.failure(command, failures.get(command.type()).status()));
+            pending.add(workerAnswer(command, failures.get(command.type()).status()));
             return;
         }
         try {
             plugin.workerCommand(command);
         } catch (UromException e) {
             LOG.debug("worker {}: plugin '{}' refused a command: {}: {}", workerId, hosted.spec.name(), e.status(), e.getMessage());
-            pending.add(WorkerNotification.failure(command, e.status()));
+            pending.add(workerAnswer(command, e.status()));
+            hosted.refused(command);
         } catch (Throwable t) {
             rethrowIfFatal(t);
             LOG.error("worker {}: plugin '{}' threw on a command (context {})", workerId, hosted.spec.name(), command.uromContext(), t);
-            pending.add(WorkerNotification.failure(command, UromStatus.UNEXPECTED));
+            pending.add(workerAnswer(command, UromStatus.UNEXPECTED));
+            hosted.refused(command);
         }
     }
 
@@ -250,6 +277,7 @@ public final class WorkerHost implements AutoCloseable {
     private int progressOne(HostedPlugin hosted, Consumer<? super WorkerNotification> sink) {
         List<WorkerNotification> buffer = progressBuffer;
         buffer.clear();
+        List<Refused> refused = hosted.takeRefused();
         try {
             hosted.plugin.progress(buffer);
         } catch (UromException e) {
@@ -264,6 +292,12 @@ public final class WorkerHost implements AutoCloseable {
         for (int i = 0; i < buffer.size(); i++) {
             Object notification = buffer.get(i);
             if (notification instanceof WorkerNotification n) {
+                if (!refused.isEmpty() && refused.remove(new Refused(n.destId(), n.uromContext()))) {
+                    LOG.debug("worker {}: plugin '{}' answered context {} of host connection {} ({}) after refusing it; "
+                            + "the worker's answer stands and this one is dropped",
+                            workerId, hosted.spec.name(), Long.toUnsignedString(n.uromContext()), n.destId(), n.status());
+                    continue;
+                }
                 sink.accept(n);
                 delivered++;
             } else {
@@ -313,7 +347,7 @@ public final class WorkerHost implements AutoCloseable {
                 if (System.nanoTime() - deadline >= 0) {
                     LOG.warn("worker {}: no answer to context {} from plugin id {} within {}",
                             workerId, command.uromContext(), PluginSpec.formatId(command.type()), timeout);
-                    return WorkerNotification.failure(command, UromStatus.TIME_OUT);
+                    return workerAnswer(command, UromStatus.TIME_OUT);
                 }
                 Thread.onSpinWait();
             }
@@ -366,16 +400,34 @@ public final class WorkerHost implements AutoCloseable {
         return t.getMessage() == null ? t.getClass().getName() : t.getClass().getName() + ": " + t.getMessage();
     }
 
-    /** One plugin slot: its spec and, once opened, the plugin. */
+    /** One plugin slot: its spec, once opened the plugin, and the commands it refused since its last progress. */
     private static final class HostedPlugin {
         final PluginSpec spec;
         PluginIface plugin;
         Optional<String> transport = Optional.empty();
+        private List<Refused> refused = List.of();
 
         HostedPlugin(PluginSpec spec) {
             this.spec = spec;
         }
+
+        void refused(WorkerCommand command) {
+            if (refused.isEmpty()) {
+                refused = new ArrayList<>();
+            }
+            refused.add(new Refused(command.destId(), command.uromContext()));
+        }
+
+        /** The commands refused since the last call, which starts a new list. */
+        List<Refused> takeRefused() {
+            List<Refused> taken = refused;
+            refused = List.of();
+            return taken;
+        }
     }
+
+    /** A command a plugin refused, by its host connection and context. */
+    private record Refused(long destId, long uromContext) {}
 
     /** The context each plugin is opened with. */
     private record HostedContext(long workerId, long pluginId, DomainLookups domain) implements WorkerContext {}

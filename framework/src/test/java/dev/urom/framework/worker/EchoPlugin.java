@@ -22,6 +22,8 @@ class EchoPlugin implements PluginIface {
     int closes;
     Throwable failOpen;
     Throwable failCommand;
+    /** When set, a command is answered with this status on the next progress and then refused with it too. */
+    UromException queueAndFailCommand;
     Throwable failProgress;
     Throwable failClose;
 
@@ -52,6 +54,10 @@ class EchoPlugin implements PluginIface {
     @Override
     public void workerCommand(WorkerCommand command) throws UromException {
         throwIfSet(failCommand);
+        if (queueAndFailCommand != null) {
+            pending.add(WorkerNotification.replyTo(command, queueAndFailCommand.status(), (tag + ":queued").getBytes()));
+            throw queueAndFailCommand;
+        }
         byte[] reply = (tag + ":" + new String(command.payload())).getBytes();
         pending.add(WorkerNotification.replyTo(command, UromStatus.SUCCESS, reply));
     }

@@ -123,6 +123,59 @@ class WorkerHostTest {
     }
 
     @Test
+    void theWorkersOwnAnswersAreMarkedAndCarryNoPayloadAndAPluginsAreNot() {
+        host = openAll();
+        pluginB.failCommand = new UromException(UromStatus.INVALID_VALUE, "bad command");
+
+        WorkerNotification refused = host.call(command(B, 5, "x"), TIMEOUT);
+        WorkerNotification unknown = host.call(new WorkerCommand(3, 1L << 40, 6, bytes(1)), TIMEOUT);
+        WorkerNotification answered = host.call(command(A, 7, "y"), TIMEOUT);
+        WorkerNotification copy = new WorkerNotification(refused.destId(), refused.type(), refused.uromContext(), refused.status(), new byte[0]);
+
+        assertThat(List.of(refused, unknown)).allSatisfy(n -> {
+            assertThat(WorkerHost.isWorkerAnswer(n)).as("%s", n).isTrue();
+            assertThat(n.payload()).isEmpty();
+        });
+        assertThat(WorkerHost.isWorkerAnswer(answered)).isFalse();
+        assertThat(WorkerHost.isWorkerAnswer(copy)).as("a plugin's notification with no payload").isFalse();
+        assertThat(WorkerHost.isWorkerAnswer(WorkerNotification.failure(command(A, 8, "z"), UromStatus.AGAIN))).isFalse();
+    }
+
+    @Test
+    void aPluginThatQueuesAnAnswerAndRefusesTheCommandGivesOneAnswerTheWorkers() {
+        host = openAll();
+        pluginB.queueAndFailCommand = new UromException(UromStatus.NOT_FOUND, "no such peer");
+        host.submit(command(B, 5, "x"));
+        pluginB.queueAndFailCommand = null;
+        host.submit(command(B, 6, "y"));
+        host.submit(new WorkerCommand(2, B, 5, "same context, other connection".getBytes()));
+
+        List<WorkerNotification> out = new ArrayList<>();
+        host.progress(out::add);
+        host.progress(out::add);
+
+        assertThat(out).extracting(WorkerNotification::uromContext).containsExactly(5L, 6L, 5L);
+        WorkerNotification first = out.get(0);
+        assertThat(first.status()).isEqualTo(UromStatus.NOT_FOUND);
+        assertThat(WorkerHost.isWorkerAnswer(first)).as("the worker's answer, not the plugin's").isTrue();
+        assertThat(out.get(1).payload()).asString().isEqualTo("b:y");
+        assertThat(out.get(2).destId()).isEqualTo(2);
+    }
+
+    @Test
+    void aLaterAnswerWithTheContextOfARefusedCommandIsDelivered() {
+        host = openAll();
+        pluginB.failCommand = new UromException(UromStatus.INVALID_VALUE, "bad command");
+        assertThat(host.call(command(B, 5, "x"), TIMEOUT).status()).isEqualTo(UromStatus.INVALID_VALUE);
+        pluginB.failCommand = null;
+
+        WorkerNotification again = host.call(command(B, 5, "x again"), TIMEOUT);
+
+        assertThat(again.status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(again.payload()).asString().isEqualTo("b:x again");
+    }
+
+    @Test
     void anyOtherThrowableFromAPluginBecomesUnexpectedAndTheHostGoesOn() {
         host = openAll();
         List<Throwable> failures = List.of(

@@ -1,7 +1,10 @@
 package dev.urom.nativebridge.testkit;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -234,6 +237,56 @@ public final class NativeFixtures {
                 	return UROM_SUCCESS;
                 }
                 """.formatted(address.replace("\\", "\\\\").replace("\"", "\\\""), Long.toUnsignedString(version));
+    }
+
+    /** The DOCA-style fixture's command ops (see {@link #compileDocaStyle}). */
+    public static final long DOCA_STYLE_SEND = 1;
+    public static final long DOCA_STYLE_RECV = 2;
+    public static final long DOCA_STYLE_SAY = 3;
+    public static final long DOCA_STYLE_ABORT = 4;
+    public static final long DOCA_STYLE_CRASH = 5;
+    /** Bytes of the DOCA-style fixture's command and of its notification struct. */
+    public static final int DOCA_STYLE_COMMAND_BYTES = 24;
+    public static final int DOCA_STYLE_NOTIFICATION_BYTES = 40;
+
+    /**
+     * Compiles {@code doca_style.c} (a resource of this test kit) into {@code outDir/fileName} the
+     * way the README's DOCA recipe builds a DOCA plugin: compat headers, {@code
+     * -fvisibility=hidden}, entry points defined without a visibility attribute ({@code
+     * explicitExport} adds {@code DOCA_EXPORTED} to them). The plugin is written with the habits of
+     * NVIDIA's samples that a worker must cope with: an inline receive whose notification points at
+     * data later in the same allocation, a {@code notif_pack} of a fixed size that ignores {@code
+     * len}, an error both queued and returned for one command; and commands that write to stdout and
+     * stderr, abort in glibc (a double free) or crash. The source's comment gives the command and
+     * notification layouts; {@link #docaStyleCommand} builds a command and the byte of its inline
+     * data at index i is {@link #docaStyleDataByte}.
+     */
+    public static Path compileDocaStyle(Path outDir, String fileName, boolean explicitExport) {
+        String source;
+        try (InputStream in = NativeFixtures.class.getResourceAsStream("doca_style.c")) {
+            if (in == null) {
+                throw new AssertionError("the test kit lacks its resource doca_style.c");
+            }
+            source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the test kit's doca_style.c", e);
+        }
+        List<String> flags = new ArrayList<>(List.of(docaCompatFlags()));
+        if (explicitExport) {
+            flags.add("-DSTYLE_EXPLICIT_EXPORT");
+        }
+        return compilePlugin(outDir, fileName, source, flags.toArray(String[]::new));
+    }
+
+    /** A command of the DOCA-style fixture: op, context and its argument, little-endian. */
+    public static byte[] docaStyleCommand(long op, long context, long argument) {
+        return ByteBuffer.allocate(DOCA_STYLE_COMMAND_BYTES).order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(op).putLong(context).putLong(argument).array();
+    }
+
+    /** Byte {@code i} of the DOCA-style fixture's inline receive data. */
+    public static byte docaStyleDataByte(int i) {
+        return (byte) (i * 7 + 3);
     }
 
     private static String nameWithoutExtension(String fileName) {

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.urom.service.logging.LogText;
 import dev.urom.spi.UromStatus;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,6 +26,14 @@ import java.util.regex.Pattern;
  * or run ({@code *_PATH}, {@code *_DIR}, {@code *_FILE}, {@code *_LIBRARIES}, {@code *_MODULE_DIR},
  * {@code *GDB*}, ...: UCX's {@code UCX_MODULE_DIR} and {@code UCX_GDB_COMMAND}, OpenMP's {@code
  * OMP_TOOL_LIBRARIES}). Names are compared without regard to case.
+ *
+ * <p>UCX's own variables ({@code UCX_*}) are read by every UCX plugin, so a host may pass only the
+ * reviewed ones of {@link #REVIEWED_UCX}, each with a value of its pattern (or empty): transports
+ * and devices, thresholds, log level, a few switches; none of them names a file, a directory or a
+ * library, or makes UCX run a program (checked against UCX 1.13's {@code ucx_info -c}). Any other
+ * {@code UCX_*} name from a host is refused NOT_PERMITTED, a reviewed one with another value
+ * INVALID_VALUE, whatever the patterns say; the patterns must still admit a reviewed name. The
+ * daemon's own environment (the operator's) is not held to this list.
  *
  * <p>The environment is then built from nothing: the daemon's fixed values ({@code PATH}, {@code
  * LANG=C.UTF-8}, and those the caller adds), the daemon's own variables that pass the same rules (the
@@ -52,6 +61,10 @@ final class WorkerEnvironment {
             "_SCRIPT", "_EXEC");
     private static final List<String> NEVER_INFIXES = List.of("_FILE_", "GDB", "DLOPEN", "HANDLE_ERRORS", "DEBUG_SIGNO", "PRELOAD");
 
+    /** UCX's variables a host may pass, with the pattern of their values (matched without regard to case). */
+    static final Map<String, Pattern> REVIEWED_UCX = reviewedUcx();
+    private static final String UCX_PREFIX = "UCX_";
+
     private final List<String> allowPatterns;
     private final List<Pattern> allowed;
 
@@ -63,6 +76,28 @@ final class WorkerEnvironment {
             compiled.add(Pattern.compile(Pattern.quote(glob.toUpperCase(Locale.ROOT)).replace("*", "\\E.*\\Q")));
         }
         this.allowed = List.copyOf(compiled);
+    }
+
+    private static Map<String, Pattern> reviewedUcx() {
+        String names = "[A-Za-z0-9_]+(:aux)?";
+        String devices = "[A-Za-z0-9_.:-]+";
+        String size = "auto|inf|[0-9]{1,19}([kmgt]b?|b)?";
+        String bool = "y|yes|on|1|n|no|off|0";
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put("UCX_TLS", "\\^?" + names + "(," + names + ")*");
+        values.put("UCX_NET_DEVICES", "\\^?" + devices + "(," + devices + ")*");
+        values.put("UCX_RNDV_THRESH", size);
+        values.put("UCX_ZCOPY_THRESH", size);
+        values.put("UCX_MAX_RNDV_RAILS", "[0-9]{1,2}");
+        values.put("UCX_LOG_LEVEL", "fatal|error|warn|diag|info|debug");
+        values.put("UCX_MEMTYPE_CACHE", bool + "|try|auto");
+        values.put("UCX_SOCKADDR_TLS_PRIORITY", "[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*");
+        values.put("UCX_TCP_CM_REUSEADDR", bool);
+        values.put("UCX_POSIX_USE_PROC_LINK", bool);
+        values.put("UCX_WARN_UNUSED_ENV_VARS", bool);
+        Map<String, Pattern> compiled = new LinkedHashMap<>();
+        values.forEach((name, value) -> compiled.put(name, Pattern.compile("(" + value + ")?", Pattern.CASE_INSENSITIVE)));
+        return Collections.unmodifiableMap(compiled);
     }
 
     /** Whether {@code name} is in the fixed set no pattern can open. */
@@ -101,9 +136,19 @@ final class WorkerEnvironment {
                 return refuse(UromStatus.NOT_PERMITTED, "env " + name + " is never passed to a worker: the C library, the loader, the JVM, "
                         + "JNA or Log4j reads it, or it names a file, library or command the worker would use");
             }
+            String upper = name.toUpperCase(Locale.ROOT);
+            if (upper.startsWith(UCX_PREFIX) && !REVIEWED_UCX.containsKey(upper)) {
+                return refuse(UromStatus.NOT_PERMITTED, "env " + name + " is not one of the UCX variables a host may pass ("
+                        + String.join(", ", REVIEWED_UCX.keySet()) + ")");
+            }
             if (!passable(name)) {
                 return refuse(UromStatus.NOT_PERMITTED, "env " + name + " is not one the operator allows (--worker-env-allow "
                         + String.join(",", allowPatterns) + ")");
+            }
+            Pattern value = REVIEWED_UCX.get(upper);
+            if (value != null && !value.matcher(item.substring(item.indexOf('=') + 1)).matches()) {
+                return refuse(UromStatus.INVALID_VALUE, "env " + name + " has a value that is not one UCX takes for it (" + value.pattern()
+                        .substring(1, value.pattern().length() - 2) + ")");
             }
         }
         return Optional.empty();

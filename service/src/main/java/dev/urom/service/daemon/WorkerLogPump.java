@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.concurrent.CompletableFuture;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -34,6 +36,9 @@ import org.apache.logging.log4j.Logger;
  * once (WARN, in the daemon's log) and goes on reading, dropping lines until a write succeeds
  * again, so the worker is never left blocked on a full pipe.
  *
+ * <p>The daemon adds the last line itself: {@link #appendExit} writes how the worker ended (its
+ * exit status, or the signal that killed it) after the worker's own lines, in the file's layout.
+ *
  * <p>Thread-safe. The pump owns the stream from {@link #start} on and closes it at its end.
  */
 public final class WorkerLogPump {
@@ -43,6 +48,7 @@ public final class WorkerLogPump {
     /** Room for the longest UTF-8 sequence that can start at the last kept byte. */
     private static final int LINE_BUFFER_BYTES = MAX_LINE_BYTES + 3;
     private static final int READ_BUFFER_BYTES = 64 * 1024;
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
 
     private final long pid;
     private final InputStream stderr;
@@ -54,6 +60,7 @@ public final class WorkerLogPump {
     private long bytesBeyondBuffer;
     private RollingLogFile log;
     private boolean failing;
+    private boolean ended;
 
     private WorkerLogPump(long pid, InputStream stderr, Path file, LogRolling rolling) {
         this.pid = pid;
@@ -89,6 +96,21 @@ public final class WorkerLogPump {
         return done.copy();
     }
 
+    /**
+     * Appends the daemon's line on how the worker ended ({@code how}: "was killed by signal 6
+     * (SIGABRT)"), in the layout of the worker's own lines, after everything the worker wrote once
+     * its stream has ended (a process the worker left behind may still hold the stream: then at
+     * once). A write that fails is reported like any other.
+     */
+    public synchronized void appendExit(String how) {
+        String level = how.startsWith("exited with status 0") ? "INFO " : "WARN ";
+        append(LocalDateTime.now().format(TIME) + " " + level + " [" + Thread.currentThread().getName() + "] "
+                + WorkerSupervisor.class.getName() + " - worker process " + pid + " " + how + "\n");
+        if (ended) {
+            closeLog();
+        }
+    }
+
     private void run() {
         try (InputStream in = stderr) {
             open();
@@ -102,15 +124,18 @@ public final class WorkerLogPump {
         } catch (RuntimeException e) {
             LOG.error("copying the stderr of worker pid {} to {} failed", pid, file, e);
         } finally {
-            if (lineLength > 0 || bytesBeyondBuffer > 0) {
-                writeLine();
+            synchronized (this) {
+                if (lineLength > 0 || bytesBeyondBuffer > 0) {
+                    writeLine();
+                }
+                closeLog();
+                ended = true;
             }
-            closeLog();
             done.complete(null);
         }
     }
 
-    private void take(byte[] buffer, int length) {
+    private synchronized void take(byte[] buffer, int length) {
         int start = 0;
         for (int i = 0; i < length; i++) {
             if (buffer[i] == '\n') {
@@ -151,7 +176,7 @@ public final class WorkerLogPump {
         return " … (" + bytesCut + " more bytes)";
     }
 
-    private void open() {
+    private synchronized void open() {
         try {
             log = RollingLogFile.open(file, rolling);
         } catch (IOException e) {

@@ -491,6 +491,7 @@ final class WorkerSupervisor implements AutoCloseable {
         Optional<CrashReport.Findings> crash = CrashReport.read(keepCrashReport(worker, process.pid()));
         removeFiles(worker);
         String how = ExitStatus.describe(status) + crash.map(CrashReport.Findings::summary).orElse("");
+        worker.logPump.appendExit(how);
         if (status == 0) {
             LOG.info("worker {} (pid {}) {}", Long.toUnsignedString(worker.id), process.pid(), how);
         } else {

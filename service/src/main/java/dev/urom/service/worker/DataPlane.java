@@ -72,9 +72,11 @@ import org.apache.logging.log4j.Logger;
  * {@link #OUTPUT_PAUSE_BYTES} (or two frames) of its output wait to be written. A COMMAND goes to
  * {@link WorkerHost#submit} with the connection's dest id; every
  * notification the host produces goes back, as a NOTIFY packed by its plugin's {@code
- * packNotification}, to the connection with that dest id (dropped when that connection has gone).
+ * packNotification} (the worker's own answers, {@link WorkerHost#isWorkerAnswer}, packed by the
+ * worker), to the connection with that dest id (dropped when that connection has gone).
  * ADDRESS is answered (same request id) with the named plugin's {@code address()}, the transport it
- * names ({@link WorkerHost#transport}) and this worker's seal over both; DOMAIN_SET installs the domain table into the {@link WorkerDomain} that the
+ * names ({@link WorkerHost#transport}) and this worker's seal over both; DOMAIN_SET installs the
+ * domain table into the {@link WorkerDomain} that the
  * plugins' look-ups read, or refuses it: NOT_PERMITTED when an address's seal does not match (it is
  * not one a worker of this owner published), INVALID_VALUE for a malformed table, each with a
  * one-line reason. STOP is answered with STOP_OK after the notifications of the same round, then the connection
@@ -743,7 +745,8 @@ final class DataPlane implements AutoCloseable {
         PluginIface plugin = host.plugin(n.type()).orElse(null);
         byte[] packed;
         try {
-            packed = plugin == null ? n.pack() : plugin.packNotification(n);
+            // the worker's own answers never go through a plugin's packer (WorkerHost's contract)
+            packed = plugin == null || WorkerHost.isWorkerAnswer(n) ? n.pack() : plugin.packNotification(n);
         } catch (UromException e) {
             LOG.warn("worker {}: plugin 0x{} could not pack a notification (context {}): {}: {}",
                     workerId, Long.toHexString(n.type()), n.uromContext(), e.status(), e.getMessage());

@@ -228,7 +228,7 @@ class DaemonWorkerEnvironmentTest {
         clients.add(client);
         plugin = ((PluginsReply) client.call(new PluginsRequest())).plugins().get(0).id();
 
-        WorkerStartReply reply = client.start(ANY, plugin, List.of("UCX_RNDV_THRESH=host", "UCX_NET_DEVICES=mlx5_0:1", "OMP_NUM_THREADS=2",
+        WorkerStartReply reply = client.start(ANY, plugin, List.of("UCX_RNDV_THRESH=16k", "UCX_NET_DEVICES=mlx5_0:1", "OMP_NUM_THREADS=2",
                 "UCC_CLS=basic"));
         assertThat(reply.status()).as(reply.message()).isEqualTo(UromStatus.SUCCESS);
         ProcessHandle worker = child.toHandle().children().filter(p -> commandLine(p).contains(FakeWorkerMain.class.getName()))
@@ -244,7 +244,7 @@ class DaemonWorkerEnvironmentTest {
                 "TMPDIR", workerDirectory,
                 WorkerSupervisor.OWNER_UID_VARIABLE, Integer.toString(UnixAccounts.effectiveUid()),
                 "UCX_TLS", "rc",
-                "UCX_RNDV_THRESH", "host",
+                "UCX_RNDV_THRESH", "16k",
                 "UCX_NET_DEVICES", "mlx5_0:1",
                 "OMP_NUM_THREADS", "2",
                 "UCC_CLS", "basic")));

@@ -3,11 +3,14 @@ package dev.urom.service.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.spi.UromStatus;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** The worker environment's allow-list, its never-passable set, its checks and how it builds an environment from nothing. */
@@ -67,7 +70,7 @@ class WorkerEnvironmentTest {
                 UromStatus.INVALID_VALUE, "env UCX_TLS has a value of 4097 bytes; the limit is 4096"));
         assertThat(DEFAULTS.check(List.of("UCX_TLS=" + "é".repeat(WorkerEnvironment.MAX_VALUE_BYTES / 2 + 1)))).as("bytes, not characters")
                 .contains(new Refusal(UromStatus.INVALID_VALUE, "env UCX_TLS has a value of 4098 bytes; the limit is 4096"));
-        String longestName = "UCX_" + "N".repeat(WorkerEnvironment.MAX_NAME_CHARS - 4);
+        String longestName = "OMP_" + "N".repeat(WorkerEnvironment.MAX_NAME_CHARS - 4);
         assertThat(DEFAULTS.check(List.of(longestName + "=1"))).isEmpty();
         assertThat(DEFAULTS.check(List.of(longestName + "N=1"))).hasValueSatisfying(r -> assertThat(r.status()).isEqualTo(UromStatus.INVALID_VALUE));
         assertThat(DEFAULTS.check(List.of("UCX_TLS=rc\u0000x"))).hasValueSatisfying(r -> assertThat(r.message())
@@ -80,10 +83,10 @@ class WorkerEnvironmentTest {
     void takesAtMostItsNumberOfItems() {
         List<String> items = new ArrayList<>();
         for (int i = 0; i < WorkerEnvironment.MAX_ITEMS; i++) {
-            items.add("UCX_ITEM_" + i + "=1");
+            items.add("OMP_ITEM_" + i + "=1");
         }
         assertThat(DEFAULTS.check(items)).isEmpty();
-        items.add("UCX_ONE_MORE=1");
+        items.add("OMP_ONE_MORE=1");
         assertThat(DEFAULTS.check(items)).contains(new Refusal(UromStatus.INVALID_VALUE, "129 env items: at most 128 are taken"));
     }
 
@@ -114,5 +117,65 @@ class WorkerEnvironmentTest {
                 "OMP_NUM_THREADS", "2"));
         assertThat(EVERYTHING.build(fixed, Map.of(), List.of("HOME=/host"))).as("the fixed values win over anything").containsEntry("HOME", "/w");
         assertThat(DEFAULTS.check(List.of("UCX_TLS=rc", "OMP_NUM_THREADS=2"))).isEqualTo(Optional.empty());
+    }
+
+    @Test
+    void aHostMayPassOnlyTheReviewedUcxVariables() {
+        assertThat(WorkerEnvironment.REVIEWED_UCX.keySet()).containsExactly("UCX_TLS", "UCX_NET_DEVICES", "UCX_RNDV_THRESH",
+                "UCX_ZCOPY_THRESH", "UCX_MAX_RNDV_RAILS", "UCX_LOG_LEVEL", "UCX_MEMTYPE_CACHE", "UCX_SOCKADDR_TLS_PRIORITY",
+                "UCX_TCP_CM_REUSEADDR", "UCX_POSIX_USE_PROC_LINK", "UCX_WARN_UNUSED_ENV_VARS");
+        for (String name : List.of("UCX_IB_GID_INDEX", "UCX_ERROR_MAIL_TO", "UCX_ERROR_SIGNALS", "UCX_IB_SL", "UCX_RC_TIMEOUT",
+                "UCX_TCP_KEEPINTVL", "UCX_MEM_MODULE_UNLOAD_PREVENT_MODE", "UCX_", "ucx_ib_gid_index")) {
+            assertThat(DEFAULTS.check(List.of(name + "=1"))).as(name).hasValueSatisfying(r -> {
+                assertThat(r.status()).isEqualTo(UromStatus.NOT_PERMITTED);
+                assertThat(r.message()).startsWith("env " + name + " is not one of the UCX variables a host may pass (UCX_TLS, ");
+            });
+        }
+        assertThat(EVERYTHING.check(List.of("UCX_IB_GID_INDEX=3"))).as("whatever the patterns say").map(Refusal::status)
+                .contains(UromStatus.NOT_PERMITTED);
+        assertThat(new WorkerEnvironment(List.of("OMP_*")).check(List.of("UCX_TLS=rc"))).as("the patterns must admit a reviewed name too")
+                .hasValueSatisfying(r -> assertThat(r.message()).startsWith("env UCX_TLS is not one the operator allows"));
+    }
+
+    @Test
+    void theReviewedUcxVariablesTakeTheValuesUcxTakesAndNothingElse() {
+        List<String> good = List.of("UCX_TLS=rc,sm,self", "UCX_TLS=^ib", "UCX_TLS=tcp", "UCX_TLS=rc_x,dc:aux", "UCX_TLS=", "ucx_tls=shm",
+                "UCX_NET_DEVICES=mlx5_0:1,eth0", "UCX_NET_DEVICES=all", "UCX_NET_DEVICES=enp1s0f0.100",
+                "UCX_RNDV_THRESH=auto", "UCX_RNDV_THRESH=8k", "UCX_RNDV_THRESH=16KB", "UCX_RNDV_THRESH=inf", "UCX_ZCOPY_THRESH=4096",
+                "UCX_MAX_RNDV_RAILS=2", "UCX_LOG_LEVEL=warn", "UCX_LOG_LEVEL=DEBUG", "UCX_MEMTYPE_CACHE=try", "UCX_MEMTYPE_CACHE=n",
+                "UCX_SOCKADDR_TLS_PRIORITY=rdmacm,tcp", "UCX_TCP_CM_REUSEADDR=y", "UCX_POSIX_USE_PROC_LINK=no",
+                "UCX_WARN_UNUSED_ENV_VARS=off");
+        for (String item : good) {
+            assertThat(DEFAULTS.check(List.of(item))).as(item).isEmpty();
+        }
+        List<String> bad = List.of("UCX_TLS=/tmp/x.so", "UCX_TLS=rc;sm", "UCX_TLS=rc,", "UCX_NET_DEVICES=../eth0/", "UCX_RNDV_THRESH=8q",
+                "UCX_RNDV_THRESH=-1", "UCX_ZCOPY_THRESH=12345678901234567890", "UCX_MAX_RNDV_RAILS=100", "UCX_LOG_LEVEL=trace",
+                "UCX_LOG_LEVEL=data", "UCX_MEMTYPE_CACHE=maybe", "UCX_SOCKADDR_TLS_PRIORITY=tcp,/x", "UCX_TCP_CM_REUSEADDR=2",
+                "UCX_POSIX_USE_PROC_LINK=true", "UCX_WARN_UNUSED_ENV_VARS=yes,no");
+        for (String item : bad) {
+            String name = item.substring(0, item.indexOf('='));
+            String value = item.substring(item.indexOf('=') + 1);
+            assertThat(DEFAULTS.check(List.of(item))).as(item).hasValueSatisfying(r -> {
+                assertThat(r.status()).isEqualTo(UromStatus.INVALID_VALUE);
+                assertThat(r.message()).startsWith("env " + name + " has a value that is not one UCX takes for it (").doesNotContain(value);
+            });
+        }
+    }
+
+    @Test
+    void everyReviewedUcxVariableIsOneTheInstalledUcxKnows() throws Exception {
+        Process info;
+        try {
+            info = new ProcessBuilder("ucx_info", "-c").redirectErrorStream(true).start();
+        } catch (IOException e) {
+            Assumptions.abort("ucx_info (Debian's ucx-utils) is not installed: " + e.getMessage());
+            return;
+        }
+        info.getOutputStream().close();
+        String config = new String(info.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(info.waitFor()).isZero();
+        for (String name : WorkerEnvironment.REVIEWED_UCX.keySet()) {
+            assertThat(config.lines()).as("ucx_info -c names %s", name).anyMatch(line -> line.startsWith(name + "="));
+        }
     }
 }

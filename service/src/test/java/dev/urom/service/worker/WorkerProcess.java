@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -78,19 +79,25 @@ final class WorkerProcess {
      * daemon's first line tells it is {@code access}.
      */
     static WorkerProcess start(Path logDir, List<String> jvmOptions, List<String> args, WorkerAccess access) throws IOException {
-        return start(logDir, jvmOptions, args, access, access.line());
+        return start(logDir, jvmOptions, args, access, access.line(), Map.of());
+    }
+
+    /** Starts a worker with {@link #ACCESS} and {@code env} added to the test JVM's environment. */
+    static WorkerProcess start(Path logDir, List<String> args, Map<String, String> env) throws IOException {
+        return start(logDir, List.of(), args, ACCESS, ACCESS.line(), env);
     }
 
     /** Starts a worker whose first line from the daemon is {@code accessLine}, whatever it says. */
     static WorkerProcess startWithAccessLine(Path logDir, List<String> args, String accessLine) throws IOException {
-        return start(logDir, List.of(), args, null, accessLine);
+        return start(logDir, List.of(), args, null, accessLine, Map.of());
     }
 
-    private static WorkerProcess start(Path logDir, List<String> jvmOptions, List<String> args, WorkerAccess access, String accessLine)
-            throws IOException {
+    private static WorkerProcess start(Path logDir, List<String> jvmOptions, List<String> args, WorkerAccess access, String accessLine,
+            Map<String, String> env) throws IOException {
         Files.createDirectories(logDir);
         Path logFile = Files.createTempFile(logDir, "worker-", ".log");
         ProcessBuilder builder = new ProcessBuilder(ChildJvm.command(WorkerMain.class, jvmOptions, args)).redirectError(logFile.toFile());
+        builder.environment().putAll(env);
         Process process = builder.start();
         process.getOutputStream().write((accessLine + "\n").getBytes(StandardCharsets.US_ASCII));
         process.getOutputStream().flush();
