@@ -36,7 +36,7 @@ import java.util.regex.Pattern;
  * daemon's own environment (the operator's) is not held to this list.
  *
  * <p>The environment is then built from nothing: the daemon's fixed values ({@code PATH}, {@code
- * LANG=C.UTF-8}, and those the caller adds), the daemon's own variables that pass the same rules (the
+ * LANG=C.UTF-8}, {@code UCX_ERROR_SIGNALS} empty, and those the caller adds), the daemon's own variables that pass the same rules (the
  * operator's defaults, such as {@code UCX_TLS} in a pod spec), then the host's, which win.
  *
  * <p>Immutable and thread-safe.
@@ -55,7 +55,12 @@ final class WorkerEnvironment {
             "NSS_", "RES_", "RESOLV_");
     private static final Set<String> NEVER_NAMES = Set.of("LOCPATH", "GETCONF_DIR", "HOSTALIASES", "LOCALDOMAIN", "NIS_PATH", "NLSPATH",
             "TMPDIR", "TMP", "TEMP", "TZ", "TZDIR", "CLASSPATH", "PATH", "HOME", "USER", "LOGNAME", "SHELL", "ENV", "IFS", "PS4", "CDPATH",
-            "POSIXLY_CORRECT", "MAIL", "TERMINFO", "TERMCAP");
+            "POSIXLY_CORRECT", "MAIL", "TERMINFO", "TERMCAP", "UCX_ERROR_SIGNALS");
+    /**
+     * Set empty in every worker: UCX must not take over the signals the worker's JVM uses itself
+     * (SIGSEGV, SIGBUS, ...), whichever library loads libucs first.
+     */
+    static final String UCX_ERROR_SIGNALS = "UCX_ERROR_SIGNALS";
     private static final List<String> NEVER_SUFFIXES = List.of("_PATH", "_DIR", "_DIRS", "_FILE", "_FILES", "_DEST", "_COMMAND", "_CMD",
             "_LIB", "_LIBS", "_LIBRARY", "_LIBRARIES", "_PRELOAD", "_PLUGIN", "_PLUGINS", "_MODULE", "_MODULES", "_TOOL", "_TOOLS",
             "_SCRIPT", "_EXEC");
@@ -95,6 +100,9 @@ final class WorkerEnvironment {
         values.put("UCX_TCP_CM_REUSEADDR", bool);
         values.put("UCX_POSIX_USE_PROC_LINK", bool);
         values.put("UCX_WARN_UNUSED_ENV_VARS", bool);
+        values.put("UCX_SYSV_ERROR_HANDLING", bool);
+        values.put("UCX_POSIX_ERROR_HANDLING", bool);
+        values.put("UCX_KEEPALIVE_INTERVAL", "inf|auto|[0-9]{1,10}(\\.[0-9]{1,6})?(s|ms|us|ns|m|h)?");
         Map<String, Pattern> compiled = new LinkedHashMap<>();
         values.forEach((name, value) -> compiled.put(name, Pattern.compile("(" + value + ")?", Pattern.CASE_INSENSITIVE)));
         return Collections.unmodifiableMap(compiled);
@@ -194,6 +202,7 @@ final class WorkerEnvironment {
             int equals = item.indexOf('=');
             env.put(item.substring(0, equals), item.substring(equals + 1));
         }
+        env.put(UCX_ERROR_SIGNALS, "");
         env.putAll(fixed);
         return env;
     }

@@ -46,7 +46,8 @@ class WorkerEnvironmentTest {
                 "GLIBC_TUNABLES", "MALLOC_CHECK_", "TMPDIR", "TMP", "TEMP", "XDG_RUNTIME_DIR", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS",
                 "_JAVA_OPTIONS", "CLASSPATH", "JNA_LIBRARY_PATH", "LOG4J_DEBUG", "LOG4J2_CONFIGURATION_FILE", "UROM_OWNER_UID", "PATH",
                 "HOME", "TZ", "UCX_MODULE_DIR", "UCX_GDB_COMMAND", "UCX_HANDLE_ERRORS", "UCX_DEBUG_SIGNO", "OMP_TOOL_LIBRARIES",
-                "OMP_TOOL", "UCC_TL_UCP_PLUGIN", "UCX_LOG_FILE", "UCX_PROFILE_FILE_NAME", "SOME_DLOPEN_NAME");
+                "OMP_TOOL", "UCC_TL_UCP_PLUGIN", "UCX_LOG_FILE", "UCX_PROFILE_FILE_NAME", "SOME_DLOPEN_NAME", "UCX_ERROR_SIGNALS",
+                "ucx_error_signals");
         WorkerEnvironment namesThemAll = new WorkerEnvironment(never);
         for (String name : never) {
             assertThat(WorkerEnvironment.neverPassable(name)).as(name).isTrue();
@@ -103,10 +104,12 @@ class WorkerEnvironmentTest {
         daemon.put("A-B", "odd name");
         daemon.put("UCX_TLS", "rc");
         daemon.put("UCX_RNDV_THRESH", "daemon");
+        daemon.put("UCX_ERROR_SIGNALS", "SEGV");
 
         Map<String, String> built = DEFAULTS.build(fixed, daemon, List.of("UCX_RNDV_THRESH=host", "OMP_NUM_THREADS=2"));
 
         assertThat(built).containsExactlyInAnyOrderEntriesOf(Map.of(
+                WorkerEnvironment.UCX_ERROR_SIGNALS, "",
                 "PATH", WorkerEnvironment.FIXED_PATH,
                 "LANG", WorkerEnvironment.FIXED_LANG,
                 "HOME", "/w",
@@ -123,8 +126,9 @@ class WorkerEnvironmentTest {
     void aHostMayPassOnlyTheReviewedUcxVariables() {
         assertThat(WorkerEnvironment.REVIEWED_UCX.keySet()).containsExactly("UCX_TLS", "UCX_NET_DEVICES", "UCX_RNDV_THRESH",
                 "UCX_ZCOPY_THRESH", "UCX_MAX_RNDV_RAILS", "UCX_LOG_LEVEL", "UCX_MEMTYPE_CACHE", "UCX_SOCKADDR_TLS_PRIORITY",
-                "UCX_TCP_CM_REUSEADDR", "UCX_POSIX_USE_PROC_LINK", "UCX_WARN_UNUSED_ENV_VARS");
-        for (String name : List.of("UCX_IB_GID_INDEX", "UCX_ERROR_MAIL_TO", "UCX_ERROR_SIGNALS", "UCX_IB_SL", "UCX_RC_TIMEOUT",
+                "UCX_TCP_CM_REUSEADDR", "UCX_POSIX_USE_PROC_LINK", "UCX_WARN_UNUSED_ENV_VARS", "UCX_SYSV_ERROR_HANDLING",
+                "UCX_POSIX_ERROR_HANDLING", "UCX_KEEPALIVE_INTERVAL");
+        for (String name : List.of("UCX_IB_GID_INDEX", "UCX_ERROR_MAIL_TO", "UCX_IB_SL", "UCX_RC_TIMEOUT",
                 "UCX_TCP_KEEPINTVL", "UCX_MEM_MODULE_UNLOAD_PREVENT_MODE", "UCX_", "ucx_ib_gid_index")) {
             assertThat(DEFAULTS.check(List.of(name + "=1"))).as(name).hasValueSatisfying(r -> {
                 assertThat(r.status()).isEqualTo(UromStatus.NOT_PERMITTED);
@@ -144,14 +148,16 @@ class WorkerEnvironmentTest {
                 "UCX_RNDV_THRESH=auto", "UCX_RNDV_THRESH=8k", "UCX_RNDV_THRESH=16KB", "UCX_RNDV_THRESH=inf", "UCX_ZCOPY_THRESH=4096",
                 "UCX_MAX_RNDV_RAILS=2", "UCX_LOG_LEVEL=warn", "UCX_LOG_LEVEL=DEBUG", "UCX_MEMTYPE_CACHE=try", "UCX_MEMTYPE_CACHE=n",
                 "UCX_SOCKADDR_TLS_PRIORITY=rdmacm,tcp", "UCX_TCP_CM_REUSEADDR=y", "UCX_POSIX_USE_PROC_LINK=no",
-                "UCX_WARN_UNUSED_ENV_VARS=off");
+                "UCX_WARN_UNUSED_ENV_VARS=off", "UCX_SYSV_ERROR_HANDLING=y", "UCX_POSIX_ERROR_HANDLING=no",
+                "UCX_KEEPALIVE_INTERVAL=20000000.00us", "UCX_KEEPALIVE_INTERVAL=1s", "UCX_KEEPALIVE_INTERVAL=inf");
         for (String item : good) {
             assertThat(DEFAULTS.check(List.of(item))).as(item).isEmpty();
         }
         List<String> bad = List.of("UCX_TLS=/tmp/x.so", "UCX_TLS=rc;sm", "UCX_TLS=rc,", "UCX_NET_DEVICES=../eth0/", "UCX_RNDV_THRESH=8q",
                 "UCX_RNDV_THRESH=-1", "UCX_ZCOPY_THRESH=12345678901234567890", "UCX_MAX_RNDV_RAILS=100", "UCX_LOG_LEVEL=trace",
                 "UCX_LOG_LEVEL=data", "UCX_MEMTYPE_CACHE=maybe", "UCX_SOCKADDR_TLS_PRIORITY=tcp,/x", "UCX_TCP_CM_REUSEADDR=2",
-                "UCX_POSIX_USE_PROC_LINK=true", "UCX_WARN_UNUSED_ENV_VARS=yes,no");
+                "UCX_POSIX_USE_PROC_LINK=true", "UCX_WARN_UNUSED_ENV_VARS=yes,no", "UCX_SYSV_ERROR_HANDLING=maybe",
+                "UCX_KEEPALIVE_INTERVAL=1sec", "UCX_KEEPALIVE_INTERVAL=-5ms");
         for (String item : bad) {
             String name = item.substring(0, item.indexOf('='));
             String value = item.substring(item.indexOf('=') + 1);
