@@ -59,8 +59,9 @@ class WorkerEnvironmentProperties {
 
         Map<String, String> built = environment.build(fixed, daemon, hostItems);
 
-        Set<String> fixedNames = new HashSet<>(List.of("PATH", "LANG", "HOME", "TMPDIR"));
+        Set<String> fixedNames = new HashSet<>(List.of("PATH", "LANG", "HOME", "TMPDIR", WorkerEnvironment.UCX_ERROR_SIGNALS));
         assertThat(built).containsEntry("PATH", WorkerEnvironment.FIXED_PATH).containsEntry("LANG", WorkerEnvironment.FIXED_LANG)
+                .containsEntry(WorkerEnvironment.UCX_ERROR_SIGNALS, "")
                 .containsEntry("HOME", "/w").containsEntry("TMPDIR", "/w");
         built.keySet().stream().filter(name -> !fixedNames.contains(name)).forEach(name -> {
             assertThat(environment.passable(name)).as(name).isTrue();

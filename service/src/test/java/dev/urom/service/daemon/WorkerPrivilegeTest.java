@@ -188,6 +188,7 @@ class WorkerPrivilegeTest {
         Map<String, String> expected = new LinkedHashMap<>();
         expected.put("PATH", WorkerEnvironment.FIXED_PATH);
         expected.put("LANG", WorkerEnvironment.FIXED_LANG);
+        expected.put(WorkerEnvironment.UCX_ERROR_SIGNALS, "");
         expected.put("UCX_TLS", "tcp");
         expected.put("UCX_LOG_LEVEL", "info");
         expected.put("HOME", directory.toString());
