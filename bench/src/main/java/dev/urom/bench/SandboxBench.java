@@ -39,8 +39,9 @@ import java.util.function.Consumer;
  * [--regions N] [--bounces N]}.
  *
  * <p>Starts a private daemon in this process with copies of {@code worker_sandbox.so} and {@code
- * worker_sandbox_java.jar}. For each UCX setting ({@link #SETTINGS}: UCX's defaults, which use
- * shared memory between two processes of one host, and {@code UCX_TLS=tcp}, over loopback), given
+ * worker_sandbox_java.jar}. For each UCX setting ({@link #SETTINGS}: shared memory between two
+ * processes of one host, with {@code UCX_SYSV_ERROR_HANDLING=y} and {@code UCX_POSIX_ERROR_HANDLING=y},
+ * and {@code UCX_TLS=tcp}, over loopback), given
  * to the workers' environment and to {@code ucx_perftest} alike, and for each plugin, two workers in
  * one domain (ids 0 and 1, one rank) measure: the worker-to-worker round trip of {@value
  * #PING_BYTES} bytes with no host in the loop (one BOUNCE, its mean) against twice {@code
@@ -52,8 +53,8 @@ import java.util.function.Consumer;
  * floor, the host-driven ping-pong round trip of {@value #PING_BYTES} inline bytes (p50, p99) and
  * the bandwidth of the largest inline message the max message size allows. A plugin that answers
  * BOUNCE with NOT_SUPPORTED gets "not supported" rows. {@code ucx_perftest -e} (endpoints with
- * error handling, as the sandbox's) is shown beside: with UCX 1.13 it moves the lanes of two local
- * processes off shared memory onto TCP. The floor, {@link FloorBaseline}, moves the
+ * error handling, as the sandbox's) is shown beside: with UCX 1.13 and without the two settings it
+ * moves the lanes of two local processes off shared memory onto TCP. The floor, {@link FloorBaseline}, moves the
  * same sizes between two C processes. Prints a table on stdout and writes the JSON document when
  * asked; progress goes to stderr. MB is 10^6 bytes.
  *
@@ -87,9 +88,12 @@ public final class SandboxBench {
         }
     }
 
-    /** UCX's defaults (no UCX_TLS: shared memory and CMA between two local processes), then TCP over loopback. */
+    /**
+     * Shared memory (UCX's transports, with error handling allowed on sysv and posix, which the
+     * sandbox's error-handling endpoints need to use them), then TCP over loopback.
+     */
     static final List<UcxSetting> SETTINGS = List.of(
-            new UcxSetting("shm", "shared memory", Map.of()),
+            new UcxSetting("shm", "shared memory", Map.of("UCX_SYSV_ERROR_HANDLING", "y", "UCX_POSIX_ERROR_HANDLING", "y")),
             new UcxSetting("tcp", "TCP loopback", Map.of("UCX_TLS", "tcp")));
 
     /**
