@@ -237,17 +237,18 @@ class DaemonWorkerEnvironmentTest {
 
         String workerDirectory = environment.get("HOME");
         assertThat(workerDirectory).isNotNull().endsWith("/worker-0-1");
-        assertThat(environment).isEqualTo(new TreeMap<>(Map.of(
-                "PATH", WorkerEnvironment.FIXED_PATH,
-                "LANG", WorkerEnvironment.FIXED_LANG,
-                "HOME", workerDirectory,
-                "TMPDIR", workerDirectory,
-                WorkerSupervisor.OWNER_UID_VARIABLE, Integer.toString(UnixAccounts.effectiveUid()),
-                "UCX_TLS", "rc",
-                "UCX_RNDV_THRESH", "16k",
-                "UCX_NET_DEVICES", "mlx5_0:1",
-                "OMP_NUM_THREADS", "2",
-                "UCC_CLS", "basic")));
+        assertThat(environment).isEqualTo(new TreeMap<>(Map.ofEntries(
+                Map.entry("PATH", WorkerEnvironment.FIXED_PATH),
+                Map.entry("LANG", WorkerEnvironment.FIXED_LANG),
+                Map.entry(WorkerEnvironment.UCX_ERROR_SIGNALS, ""),
+                Map.entry("HOME", workerDirectory),
+                Map.entry("TMPDIR", workerDirectory),
+                Map.entry(WorkerSupervisor.OWNER_UID_VARIABLE, Integer.toString(UnixAccounts.effectiveUid())),
+                Map.entry("UCX_TLS", "rc"),
+                Map.entry("UCX_RNDV_THRESH", "16k"),
+                Map.entry("UCX_NET_DEVICES", "mlx5_0:1"),
+                Map.entry("OMP_NUM_THREADS", "2"),
+                Map.entry("UCC_CLS", "basic"))));
     }
 
     /** Starts {@link ChildDaemonMain} with exactly {@code environment} and waits for its READY line. */
