@@ -153,7 +153,10 @@ class ServiceEndToEndTest {
         assertThat(worker.state()).isEqualTo(Worker.State.IDLE);
         ServiceHarness.awaitExit(processes);
         awaitNoWorkerListed();
-        assertThat(Files.readAllLines(workerLog)).as("the worker's log, to its very last line").last().asString().endsWith(": stopped");
+        List<String> log = Files.readAllLines(workerLog);
+        assertThat(log).as("the worker's log, to its very last line").hasSizeGreaterThan(1).last().asString()
+                .endsWith("worker process " + processes.get(0).pid() + " exited with status 0");
+        assertThat(log.get(log.size() - 2)).as("the worker's own last line, before the daemon's note of its exit").endsWith(": stopped");
     }
 
     @Test
