@@ -1488,14 +1488,6 @@ static void sandbox_free(struct sandbox *sb)
 	free(sb);
 }
 
-/*
- * UCX 1.13 leaves its shared-memory transports (sysv, posix) out of endpoints that
- * handle peer failures, as the sandbox's do, unless told they may: without these,
- * two workers of one host talk over TCP on the loopback. A value the environment
- * already holds (a host's choice) is kept.
- */
-static const char *const shared_memory_error_handling[] = { "UCX_SYSV_ERROR_HANDLING", "UCX_POSIX_ERROR_HANDLING" };
-
 /* Creates the UCP context and worker from UCX's own configuration (its UCX_* environment). */
 static urom_status_t open_ucp(struct sandbox *sb)
 {
@@ -1504,8 +1496,6 @@ static urom_status_t open_ucp(struct sandbox *sb)
 	ucp_worker_params_t worker_params;
 	ucs_status_t status;
 
-	for (size_t i = 0; i < sizeof(shared_memory_error_handling) / sizeof(shared_memory_error_handling[0]); i++)
-		setenv(shared_memory_error_handling[i], "y", 0);
 	status = ucp_config_read(NULL, NULL, &config);
 	if (status != UCS_OK) {
 		UROM_LOG_ERR("cannot read the UCX configuration (UCX_* variables): %s", ucs_status_string(status));

@@ -27,7 +27,6 @@ public final class UcpContext implements AutoCloseable {
         int[] version = Ucx.version();
         Ucx.checkVersion(version[0], version[1], version[2]);
         long[] config = new long[1];
-        LibC.allowSharedMemoryWithErrorHandling();
         int status = Ucp.ucp_config_read(null, null, config);
         if (status != UcpLayout.UCS_OK) {
             throw UcxException.failed("ucp_config_read (the UCX_* environment)", status);
