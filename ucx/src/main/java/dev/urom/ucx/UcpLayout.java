@@ -37,6 +37,7 @@ public final class UcpLayout {
     public static final int REQUEST_PARAM_SIZE = 72;
     public static final int REQUEST_PARAM_OP_ATTR_MASK = 0;
     public static final int REQUEST_PARAM_FLAGS = 4;
+    public static final int REQUEST_PARAM_MEMORY_TYPE = 48;
 
     /** {@code ucp_tag_recv_info_t}. */
     public static final int TAG_RECV_INFO_SIZE = 16;
@@ -53,8 +54,11 @@ public final class UcpLayout {
     public static final long EP_PARAM_FIELD_ERR_HANDLER = 1L << 2;
     public static final int ERR_HANDLING_MODE_PEER = 1;
     public static final int OP_ATTR_FIELD_FLAGS = 1 << 4;
+    public static final int OP_ATTR_FIELD_MEMORY_TYPE = 1 << 6;
     public static final int OP_ATTR_FLAG_NO_IMM_CMPL = 1 << 16;
     public static final int EP_CLOSE_FLAG_FORCE = 1;
+    /** {@code UCS_MEMORY_TYPE_HOST}, a 4-byte enum in {@code ucp_request_param_t}. */
+    public static final int MEMORY_TYPE_HOST = 0;
 
     /** {@code sizeof(ucs_status_t)}: a packed enum, one signed byte (returned in the low byte of a register). */
     public static final int STATUS_SIZE = 1;

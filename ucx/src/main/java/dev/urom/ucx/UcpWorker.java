@@ -29,6 +29,11 @@ public final class UcpWorker implements AutoCloseable {
     private static final int INFO_OFFSET = 80;
 
     private final Memory scratch = new Memory(INFO_OFFSET + UcpLayout.TAG_RECV_INFO_SIZE);
+    /**
+     * The request params of every {@link UcpTagPair}, filled once here and never written again: a
+     * send's (memory type host), then a receive's (memory type host, no immediate completion).
+     */
+    private final Memory pairParams = pairParams();
     private final Map<Long, UcpEndpoint> endpoints = new HashMap<>();
     private final List<UcpEndpoint> failed = new ArrayList<>();
     private final List<Long> closing = new ArrayList<>();
@@ -168,6 +173,25 @@ public final class UcpWorker implements AutoCloseable {
         return endpoint;
     }
 
+    /**
+     * A receive slot and a send slot on {@code endpoint}, for posting round after round without
+     * allocating ({@link UcpTagPair}).
+     */
+    public UcpTagPair tagPair(UcpEndpoint endpoint) {
+        return new UcpTagPair(this, endpoint, pairParams, pairParams.share(UcpLayout.REQUEST_PARAM_SIZE));
+    }
+
+    private static Memory pairParams() {
+        Memory params = new Memory(2L * UcpLayout.REQUEST_PARAM_SIZE);
+        params.clear();
+        params.setInt(UcpLayout.REQUEST_PARAM_OP_ATTR_MASK, UcpLayout.OP_ATTR_FIELD_MEMORY_TYPE);
+        params.setInt(UcpLayout.REQUEST_PARAM_MEMORY_TYPE, UcpLayout.MEMORY_TYPE_HOST);
+        params.setInt(UcpLayout.REQUEST_PARAM_SIZE + UcpLayout.REQUEST_PARAM_OP_ATTR_MASK,
+                UcpLayout.OP_ATTR_FIELD_MEMORY_TYPE | UcpLayout.OP_ATTR_FLAG_NO_IMM_CMPL);
+        params.setInt(UcpLayout.REQUEST_PARAM_SIZE + UcpLayout.REQUEST_PARAM_MEMORY_TYPE, UcpLayout.MEMORY_TYPE_HOST);
+        return params;
+    }
+
     /** The endpoints whose error {@link #progress} reported since the last call, oldest first. */
     public List<UcpEndpoint> takeFailedEndpoints() {
         List<UcpEndpoint> taken = List.copyOf(failed);
@@ -281,5 +305,6 @@ public final class UcpWorker implements AutoCloseable {
         Ucp.ucp_worker_destroy(handle);
         handle = 0;
         scratch.close();
+        pairParams.close();
     }
 }

@@ -43,6 +43,8 @@ class UcpLayoutTest {
         expected.put("sizeof(ucp_request_param_t)", (long) UcpLayout.REQUEST_PARAM_SIZE);
         expected.put("offsetof(ucp_request_param_t, op_attr_mask)", (long) UcpLayout.REQUEST_PARAM_OP_ATTR_MASK);
         expected.put("offsetof(ucp_request_param_t, flags)", (long) UcpLayout.REQUEST_PARAM_FLAGS);
+        expected.put("offsetof(ucp_request_param_t, memory_type)", (long) UcpLayout.REQUEST_PARAM_MEMORY_TYPE);
+        expected.put("sizeof(((ucp_request_param_t *)0)->memory_type)", 4L);
         expected.put("sizeof(ucp_tag_recv_info_t)", (long) UcpLayout.TAG_RECV_INFO_SIZE);
         expected.put("offsetof(ucp_tag_recv_info_t, sender_tag)", (long) UcpLayout.TAG_RECV_INFO_SENDER_TAG);
         expected.put("offsetof(ucp_tag_recv_info_t, length)", (long) UcpLayout.TAG_RECV_INFO_LENGTH);
@@ -59,7 +61,9 @@ class UcpLayoutTest {
         expected.put("UCP_EP_PARAM_FIELD_ERR_HANDLER", UcpLayout.EP_PARAM_FIELD_ERR_HANDLER);
         expected.put("UCP_ERR_HANDLING_MODE_PEER", (long) UcpLayout.ERR_HANDLING_MODE_PEER);
         expected.put("UCP_OP_ATTR_FIELD_FLAGS", (long) UcpLayout.OP_ATTR_FIELD_FLAGS);
+        expected.put("UCP_OP_ATTR_FIELD_MEMORY_TYPE", (long) UcpLayout.OP_ATTR_FIELD_MEMORY_TYPE);
         expected.put("UCP_OP_ATTR_FLAG_NO_IMM_CMPL", (long) UcpLayout.OP_ATTR_FLAG_NO_IMM_CMPL);
+        expected.put("UCS_MEMORY_TYPE_HOST", (long) UcpLayout.MEMORY_TYPE_HOST);
         expected.put("UCP_EP_CLOSE_FLAG_FORCE", (long) UcpLayout.EP_CLOSE_FLAG_FORCE);
         expected.put("UCS_OK", (long) UcpLayout.UCS_OK);
         expected.put("UCS_INPROGRESS", (long) UcpLayout.UCS_INPROGRESS);

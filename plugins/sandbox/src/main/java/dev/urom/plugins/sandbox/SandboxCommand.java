@@ -10,7 +10,8 @@ import java.nio.ByteOrder;
 /**
  * The sandbox plugin's command bytes ({@code docs/sandbox-protocol.md}, "Commands"): a {@code u64
  * type} and a fixed part of u64 fields, little-endian, then the inline bytes of MEM_MAP (the path)
- * and of an inline TAG_SEND (the data).
+ * and of an inline TAG_SEND (the data). Decoding checks the layout only (type, lengths); the values
+ * (a BOUNCE's ranges, say) are the plugin's to check.
  *
  * <p>Records are immutable except for the arrays they hold, which they do not copy: whoever builds
  * one must not change the array afterwards. Safe to share between threads once built.
@@ -19,6 +20,11 @@ public sealed interface SandboxCommand {
     long MEM_MAP = 0;
     long TAG_SEND = 1;
     long TAG_RECV = 2;
+    long BOUNCE = 3;
+    /** A BOUNCE's {@code role}: the initiator sends first and waits for the answer. */
+    long BOUNCE_INITIATOR = 0;
+    /** A BOUNCE's {@code role}: the responder waits for a message and sends it back. */
+    long BOUNCE_RESPONDER = 1;
 
     /** The command's {@code type}. */
     long type();
@@ -89,12 +95,33 @@ public sealed interface SandboxCommand {
     }
 
     /**
+     * BOUNCE with the peer of domain id {@code dest}: {@code iterations} round trips of {@code
+     * count}-byte messages with tag {@code tag}, as initiator ({@code role} {@value #BOUNCE_INITIATOR})
+     * or responder ({@value #BOUNCE_RESPONDER}).
+     */
+    record Bounce(long context, long dest, long count, long tag, long iterations, long role) implements SandboxCommand {
+        static final int BYTES = 8 * 7;
+
+        @Override
+        public long type() {
+            return BOUNCE;
+        }
+
+        @Override
+        public byte[] encode() {
+            return littleEndian(BYTES).putLong(BOUNCE).putLong(context).putLong(dest).putLong(count).putLong(tag).putLong(iterations)
+                    .putLong(role).array();
+        }
+    }
+
+    /**
      * Reads a command.
      *
      * @throws UromException {@code NOT_SUPPORTED} for an unknown type; {@code INVALID_VALUE} for a
      *     command shorter than 8 bytes or than its fixed part, or whose trailing bytes are not
      *     exactly its path ({@code path_len}) or inline data ({@code count}, none when {@code
-     *     memh_id != 0}); each message names the field and the lengths
+     *     memh_id != 0}), or a TAG_RECV or BOUNCE of other than 56 bytes; each message names the
+     *     field and the lengths
      */
     static SandboxCommand decode(byte[] payload) throws UromException {
         if (payload.length < 8) {
@@ -137,8 +164,15 @@ public sealed interface SandboxCommand {
             }
             return new TagRecv(in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong());
         }
+        if (type == BOUNCE) {
+            requireFixed("BOUNCE", payload, Bounce.BYTES);
+            if (payload.length != Bounce.BYTES) {
+                throw invalid("sandbox BOUNCE of " + payload.length + " bytes refused: a BOUNCE is exactly " + Bounce.BYTES + " bytes");
+            }
+            return new Bounce(in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong());
+        }
         throw new UromException(UromStatus.NOT_SUPPORTED, "sandbox command type " + Long.toUnsignedString(type)
-                + " is not supported: the sandbox plugin knows MEM_MAP (0), TAG_SEND (1) and TAG_RECV (2)");
+                + " is not supported: the sandbox plugin knows MEM_MAP (0), TAG_SEND (1), TAG_RECV (2) and BOUNCE (3)");
     }
 
     private static void requireFixed(String name, byte[] payload, int fixedBytes) throws UromException {

@@ -61,6 +61,24 @@ public sealed interface SandboxNotification {
     }
 
     /**
+     * The answer to a BOUNCE that ran: {@code elapsedNs} from the start of its run to its end, the
+     * rounds done, and how it ended.
+     */
+    record BounceDone(long context, long elapsedNs, long iterationsDone, UromStatus status) implements SandboxNotification {
+        static final int BYTES = 40;
+
+        public BounceDone {
+            requireNonNull(status, "status is null");
+        }
+
+        @Override
+        public byte[] encode() {
+            return littleEndian(BYTES).putLong(SandboxCommand.BOUNCE).putLong(context).putLong(elapsedNs).putLong(iterationsDone)
+                    .putInt(status.code()).putInt(0).array();
+        }
+    }
+
+    /**
      * Reads a notification (for tests and tools; the plugin only writes them).
      *
      * @throws IllegalArgumentException naming the type or the length that is wrong
@@ -93,6 +111,15 @@ public sealed interface SandboxNotification {
             byte[] data = new byte[in.remaining()];
             in.get(data);
             return new TagRecvDone(context, buffer, count, senderTag, status, data);
+        }
+        if (type == SandboxCommand.BOUNCE) {
+            requireLength("BOUNCE", bytes.length == BounceDone.BYTES, bytes.length);
+            long context = in.getLong();
+            long elapsedNs = in.getLong();
+            long done = in.getLong();
+            UromStatus status = UromStatus.fromCode(in.getInt());
+            in.getInt();
+            return new BounceDone(context, elapsedNs, done, status);
         }
         throw new IllegalArgumentException("sandbox notification type " + Long.toUnsignedString(type) + " is unknown");
     }

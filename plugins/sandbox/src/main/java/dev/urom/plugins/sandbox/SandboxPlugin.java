@@ -3,9 +3,12 @@ package dev.urom.plugins.sandbox;
 import static java.util.Objects.requireNonNull;
 
 import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+import dev.urom.plugins.sandbox.SandboxCommand.Bounce;
 import dev.urom.plugins.sandbox.SandboxCommand.MemMap;
 import dev.urom.plugins.sandbox.SandboxCommand.TagRecv;
 import dev.urom.plugins.sandbox.SandboxCommand.TagSend;
+import dev.urom.plugins.sandbox.SandboxNotification.BounceDone;
 import dev.urom.plugins.sandbox.SandboxNotification.MemMapDone;
 import dev.urom.plugins.sandbox.SandboxNotification.TagRecvDone;
 import dev.urom.plugins.sandbox.SandboxNotification.TagSendDone;
@@ -19,6 +22,7 @@ import dev.urom.ucx.UcpContext;
 import dev.urom.ucx.UcpEndpoint;
 import dev.urom.ucx.UcpLayout;
 import dev.urom.ucx.UcpRequest;
+import dev.urom.ucx.UcpTagPair;
 import dev.urom.ucx.UcpWorker;
 import dev.urom.ucx.Ucx;
 import dev.urom.ucx.UcxException;
@@ -36,15 +40,17 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * The sandbox plugin in Java, the twin of {@code worker_sandbox.so}: MEM_MAP, TAG_SEND and TAG_RECV
- * between workers of a domain over UCX's UCP tag protocol (transport {@value #TRANSPORT}), with the
- * commands and notifications of {@code docs/sandbox-protocol.md}.
+ * between workers of a domain over UCX's UCP tag protocol (transport {@value #TRANSPORT}), and
+ * BOUNCE, tag round trips between two workers with no host in the loop, with the commands and
+ * notifications of {@code docs/sandbox-protocol.md}.
  *
  * <p>{@link #open} creates one UCP context and one UCP worker ({@link dev.urom.ucx}); the plugin's
  * address is the worker's address. A TAG_SEND looks its peer up in the domain (when it has no
  * endpoint to it yet), creates one endpoint per peer and keeps it, and sends the message bytes with
  * the sandbox tag as the UCP tag; its answer comes when UCX completes the send. A TAG_RECV posts a
- * UCP receive with its tag and mask: UCX does the matching. Nothing blocks and no callback runs on
- * the data path: {@link #progress} progresses the worker and polls the requests, oldest first. An
+ * UCP receive with its tag and mask: UCX does the matching. Nothing blocks but a BOUNCE's run
+ * (below), and no callback runs on the data path: {@link #progress} progresses the worker and polls
+ * the requests, oldest first. An
  * endpoint that UCX reports failed (the peer died) fails that peer's sends still in flight with
  * {@code CONNECTION_RESET} and is dropped; the next TAG_SEND to the peer looks it up again.
  * Receives stay posted. {@link #wakeupFd} is the worker's event descriptor and {@link #armWakeup}
@@ -56,6 +62,13 @@ import org.apache.logging.log4j.Logger;
  * lands in its buffer and is written with {@code pwrite} ({@link MappedRegions}), so a client that
  * truncates a mapped file gets {@code IO_FAILED} where UCX touching the mapping would kill the
  * worker with SIGBUS.
+ *
+ * <p>A BOUNCE is checked, its peer connected and its two message buffers allocated by {@link
+ * #workerCommand}; the next {@link #progress} runs it to its end before anything else, holding the
+ * thread: each round posts one receive (the bounce's tag, full mask) and one send from the same
+ * {@link UcpTagPair} and spins {@code ucp_worker_progress} until both complete, with no allocation
+ * and no JNA structure per round. A run ends after its rounds, at its first failed round, or at
+ * the bound {@code UROM_SANDBOX_BOUNCE_TIMEOUT_MS} ({@link BounceBound}, read at {@link #open}).
  *
  * <p>MEM_MAP opens its file through {@link MappedRegions}: beneath {@code /dev/shm} or a hugetlbfs
  * mount, through no symbolic link, owned by the worker's user or by {@code UROM_OWNER_UID}'s (read
@@ -75,6 +88,12 @@ public final class SandboxPlugin implements PluginIface {
     private static final byte[] NO_DATA = new byte[0];
     /** Progress rounds of the UCP worker per {@link #progress}, at most (each that found nothing ends it). */
     private static final int PROGRESS_ROUNDS = 64;
+    /** A BOUNCE's most bytes per message and most rounds. */
+    static final long BOUNCE_MAX_COUNT = 65536;
+    static final long BOUNCE_MAX_ITERATIONS = 1_000_000;
+    /** A BOUNCE looks at the clock (and tests its requests) after this many progress calls that did nothing. */
+    private static final int BOUNCE_IDLE_POLLS_PER_CLOCK = 256;
+    private static final long FULL_MASK = -1L;
 
     private static final class Peer {
         final long dest;
@@ -98,11 +117,19 @@ public final class SandboxPlugin implements PluginIface {
     /** A request already answered whose buffer UCX may still use. */
     private record Orphan(UcpRequest request, Memory buffer) {}
 
+    /** A BOUNCE accepted, not yet run: its buffers hold {@code max(1, count)} bytes, the send buffer zeroed. */
+    private record PendingBounce(WorkerCommand command, Bounce bounce, Memory sendBuffer, Memory receiveBuffer) {}
+
+    /** A BOUNCE answered whose pair still has a request in UCX's hands: its buffers live until the pair settles. */
+    private record AbandonedBounce(UcpTagPair pair, Memory sendBuffer, Memory receiveBuffer) {}
+
     private final ArrayDeque<WorkerNotification> ready = new ArrayDeque<>();
     private final Map<Long, Peer> peers = new HashMap<>();
     private final List<PendingSend> sends = new ArrayList<>();
     private final List<PostedReceive> receives = new ArrayList<>();
     private final List<Orphan> orphans = new ArrayList<>();
+    private final ArrayDeque<PendingBounce> bounces = new ArrayDeque<>();
+    private final List<AbandonedBounce> abandonedBounces = new ArrayList<>();
     private final Function<String, String> environment;
     private WorkerContext context;
     private MappedRegions regions;
@@ -111,21 +138,26 @@ public final class SandboxPlugin implements PluginIface {
     private byte[] address;
     private int eventFd = -1;
     private boolean progressCut;
+    private long bounceBoundNs;
 
-    /** The plugin as the worker loads it: {@code UROM_OWNER_UID} comes from the process environment. */
+    /**
+     * The plugin as the worker loads it: {@code UROM_OWNER_UID} and {@code
+     * UROM_SANDBOX_BOUNCE_TIMEOUT_MS} come from the process environment.
+     */
     public SandboxPlugin() {
         this(System::getenv);
     }
 
-    /** A plugin that reads {@code UROM_OWNER_UID} from {@code environment} (name to value, null when unset). */
+    /** A plugin that reads its variables from {@code environment} (name to value, null when unset). */
     SandboxPlugin(Function<String, String> environment) {
         this.environment = requireNonNull(environment, "environment is null");
     }
 
     /**
-     * Reads the owners, then starts UCX.
+     * Reads the owners and the BOUNCE bound, then starts UCX.
      *
-     * @throws UromException {@code BAD_CONFIG} for a malformed {@code UROM_OWNER_UID}; {@code
+     * @throws UromException {@code BAD_CONFIG} for a malformed {@code UROM_OWNER_UID} or {@code
+     *     UROM_SANDBOX_BOUNCE_TIMEOUT_MS}; {@code
      *     INITIALIZATION} when UCX cannot be loaded (missing, another version) or refuses the
      *     context, worker, address or event descriptor
      */
@@ -135,6 +167,7 @@ public final class SandboxPlugin implements PluginIface {
         FileOwners owners;
         try {
             owners = FileOwners.fromEnvironment(environment, FileOwners.effectiveUid());
+            bounceBoundNs = BounceBound.nanosFromEnvironment(environment);
         } catch (UromException e) {
             LOG.error("sandbox plugin of worker {}: {}", context.workerId(), e.getMessage());
             throw e;
@@ -159,6 +192,9 @@ public final class SandboxPlugin implements PluginIface {
         for (PostedReceive posted : receives) {
             posted.request().cancel();
         }
+        for (AbandonedBounce abandoned : abandonedBounces) {
+            abandoned.pair().cancelReceive();
+        }
         if (worker != null) {
             worker.progress();
         }
@@ -175,6 +211,17 @@ public final class SandboxPlugin implements PluginIface {
             orphan.request().release();
             buffers.add(orphan.buffer());
         }
+        for (AbandonedBounce abandoned : abandonedBounces) {
+            abandoned.pair().release();
+            buffers.add(abandoned.sendBuffer());
+            buffers.add(abandoned.receiveBuffer());
+        }
+        for (PendingBounce pending : bounces) {
+            buffers.add(pending.sendBuffer());
+            buffers.add(pending.receiveBuffer());
+        }
+        abandonedBounces.clear();
+        bounces.clear();
         receives.clear();
         sends.clear();
         orphans.clear();
@@ -218,8 +265,8 @@ public final class SandboxPlugin implements PluginIface {
     }
 
     /**
-     * Arms the UCP worker's event descriptor, unless answers are waiting or the last {@link
-     * #progress} stopped before UCX ran out of work.
+     * Arms the UCP worker's event descriptor, unless answers are waiting, a BOUNCE waits for its
+     * run, or the last {@link #progress} stopped before UCX ran out of work.
      *
      * @throws UromException {@code BAD_STATE} before open; {@code IO_FAILED} when UCX fails to arm
      */
@@ -228,7 +275,7 @@ public final class SandboxPlugin implements PluginIface {
         if (worker == null) {
             throw new UromException(UromStatus.BAD_STATE, "the sandbox plugin is not open");
         }
-        if (!ready.isEmpty() || progressCut) {
+        if (!ready.isEmpty() || progressCut || !bounces.isEmpty()) {
             return false;
         }
         try {
@@ -272,7 +319,27 @@ public final class SandboxPlugin implements PluginIface {
             send(command, send);
         } else if (decoded instanceof TagRecv receive) {
             receive(command, receive);
+        } else if (decoded instanceof Bounce bounce) {
+            acceptBounce(command, bounce);
         }
+    }
+
+    /** Checks a BOUNCE's values, connects to its peer and allocates its buffers; the next {@link #progress} runs it. */
+    private void acceptBounce(WorkerCommand command, Bounce bounce) throws UromException {
+        if (Long.compareUnsigned(bounce.count(), BOUNCE_MAX_COUNT) > 0 || bounce.iterations() == 0
+                || Long.compareUnsigned(bounce.iterations(), BOUNCE_MAX_ITERATIONS) > 0
+                || (bounce.role() != SandboxCommand.BOUNCE_INITIATOR && bounce.role() != SandboxCommand.BOUNCE_RESPONDER)) {
+            String message = "BOUNCE of count " + Long.toUnsignedString(bounce.count()) + ", iterations "
+                    + Long.toUnsignedString(bounce.iterations()) + ", role " + Long.toUnsignedString(bounce.role()) + " refused: count 0 to "
+                    + BOUNCE_MAX_COUNT + ", iterations 1 to " + BOUNCE_MAX_ITERATIONS + ", role 0 (initiator) or 1 (responder)";
+            LOG.warn("sandbox plugin of worker {}: {}", context.workerId(), message);
+            throw new UromException(UromStatus.INVALID_VALUE, message);
+        }
+        peerFor(bounce.dest());
+        long bytes = Math.max(1, bounce.count());
+        Memory sendBuffer = new Memory(bytes);
+        sendBuffer.clear();
+        bounces.add(new PendingBounce(command, bounce, sendBuffer, new Memory(bytes)));
     }
 
     private void send(WorkerCommand command, TagSend send) throws UromException {
@@ -351,6 +418,9 @@ public final class SandboxPlugin implements PluginIface {
         if (worker == null) {
             return;
         }
+        while (!bounces.isEmpty()) {
+            runBounce(bounces.remove());
+        }
         int rounds = 0;
         while (rounds < PROGRESS_ROUNDS && worker.progress() != 0) {
             rounds++;
@@ -383,9 +453,140 @@ public final class SandboxPlugin implements PluginIface {
                 orphan.buffer().close();
             }
         }
+        for (Iterator<AbandonedBounce> it = abandonedBounces.iterator(); it.hasNext(); ) {
+            AbandonedBounce abandoned = it.next();
+            if (abandoned.pair().test()) {
+                it.remove();
+                abandoned.sendBuffer().close();
+                abandoned.receiveBuffer().close();
+            }
+        }
         while (!ready.isEmpty()) {
             notifications.add(ready.remove());
         }
+    }
+
+    /**
+     * Runs a BOUNCE to its end on this thread: its rounds, or until a round fails or the bound has
+     * passed since the start, and answers it (the time from the start to the end, by {@link
+     * System#nanoTime}; the rounds done; the status). A receive still posted is cancelled; the
+     * buffers are freed, or kept until UCX is done with them.
+     */
+    private void runBounce(PendingBounce pending) {
+        Bounce bounce = pending.bounce();
+        long start = System.nanoTime();
+        long deadline = start + bounceBoundNs;
+        UromStatus status = UromStatus.SUCCESS;
+        long done = 0;
+        UcpTagPair pair = null;
+        Peer peer = null;
+        try {
+            peer = peerFor(bounce.dest());
+        } catch (UromException e) {
+            LOG.warn("sandbox plugin of worker {}: BOUNCE with peer {}: {}", context.workerId(), Long.toUnsignedString(bounce.dest()),
+                    e.getMessage());
+            status = e.status();
+        }
+        if (peer != null) {
+            pair = worker.tagPair(peer.endpoint);
+            boolean initiator = bounce.role() == SandboxCommand.BOUNCE_INITIATOR;
+            long sendAddress = Pointer.nativeValue(pending.sendBuffer());
+            long receiveAddress = Pointer.nativeValue(pending.receiveBuffer());
+            long count = bounce.count();
+            long tag = bounce.tag();
+            long iterations = bounce.iterations();
+            while (status == UromStatus.SUCCESS && done < iterations) {
+                status = bounceRound(pair, peer, initiator, sendAddress, receiveAddress, count, tag, deadline);
+                if (status == UromStatus.SUCCESS) {
+                    done++;
+                }
+            }
+        }
+        long elapsed = System.nanoTime() - start;
+        if (status == UromStatus.TIME_OUT) {
+            LOG.error("sandbox plugin of worker {}: BOUNCE with peer {}, tag 0x{}, timed out after {} ms with {} of {} rounds done",
+                    context.workerId(), Long.toUnsignedString(bounce.dest()), Long.toHexString(bounce.tag()), bounceBoundNs / 1_000_000, done,
+                    bounce.iterations());
+        }
+        ready.add(WorkerNotification.replyTo(pending.command(), status, new BounceDone(bounce.context(), elapsed, done, status).encode()));
+        if (pair != null) {
+            pair.cancelReceive();
+            if (pair.pending()) {
+                abandonedBounces.add(new AbandonedBounce(pair, pending.sendBuffer(), pending.receiveBuffer()));
+                return;
+            }
+        }
+        pending.sendBuffer().close();
+        pending.receiveBuffer().close();
+    }
+
+    /**
+     * One round: the initiator sends and waits for the answer; the responder waits for a message and
+     * sends it back (the {@code count} bytes of its receive buffer).
+     */
+    private UromStatus bounceRound(UcpTagPair pair, Peer peer, boolean initiator, long sendAddress, long receiveAddress, long count,
+            long tag, long deadline) {
+        int posted = pair.postReceive(receiveAddress, count, tag, FULL_MASK);
+        if (posted < 0) {
+            LOG.error("sandbox plugin of worker {}: BOUNCE cannot post its receive: {}", context.workerId(), Ucx.describe(posted));
+            return UromStatus.DRIVER;
+        }
+        if (initiator) {
+            posted = pair.postSend(sendAddress, count, tag);
+        } else {
+            UromStatus status = bounceWait(pair, peer.endpoint, deadline);
+            if (status != UromStatus.SUCCESS) {
+                return status;
+            }
+            status = bounceRoundStatus(pair, peer);
+            if (status != UromStatus.SUCCESS) {
+                return status;
+            }
+            posted = pair.postSend(receiveAddress, count, tag);
+        }
+        if (posted < 0) {
+            LOG.error("sandbox plugin of worker {}: BOUNCE send to peer {} failed at once: {}", context.workerId(),
+                    Long.toUnsignedString(peer.dest), Ucx.describe(posted));
+            dropPeer(peer.endpoint);
+            return UromStatus.CONNECTION_RESET;
+        }
+        UromStatus status = bounceWait(pair, peer.endpoint, deadline);
+        return status != UromStatus.SUCCESS ? status : bounceRoundStatus(pair, peer);
+    }
+
+    /**
+     * Progresses UCX until the pair's requests complete (SUCCESS), the endpoint fails
+     * (CONNECTION_RESET), or {@code deadline} passes (TIME_OUT). The clock and the requests are
+     * looked at again after every {@value #BOUNCE_IDLE_POLLS_PER_CLOCK} progress calls that did
+     * nothing; a progress that did something tests the requests.
+     */
+    private static UromStatus bounceWait(UcpTagPair pair, UcpEndpoint endpoint, long deadline) {
+        int idle = 0;
+        pair.test();
+        while (pair.pending()) {
+            if (endpoint.failure() != 0) {
+                return UromStatus.CONNECTION_RESET;
+            }
+            if (pair.progress() != 0) {
+                continue;
+            }
+            if (++idle % BOUNCE_IDLE_POLLS_PER_CLOCK == 0 && !pair.test() && System.nanoTime() - deadline > 0) {
+                return UromStatus.TIME_OUT;
+            }
+        }
+        return endpoint.failure() != 0 ? UromStatus.CONNECTION_RESET : UromStatus.SUCCESS;
+    }
+
+    /** A finished round's status: a longer message is TOO_BIG, any other failed request CONNECTION_RESET. */
+    private UromStatus bounceRoundStatus(UcpTagPair pair, Peer peer) {
+        int receive = pair.receiveStatus();
+        int failed = receive != UcpLayout.UCS_OK ? receive : pair.sendStatus();
+        if (failed == UcpLayout.UCS_OK) {
+            return UromStatus.SUCCESS;
+        }
+        LOG.error("sandbox plugin of worker {}: BOUNCE with peer {}: a {} failed: {}", context.workerId(), Long.toUnsignedString(peer.dest),
+                receive != UcpLayout.UCS_OK ? "receive" : "send", Ucx.describe(failed));
+        return failed == UcpLayout.UCS_ERR_MESSAGE_TRUNCATED ? UromStatus.TOO_BIG : UromStatus.CONNECTION_RESET;
     }
 
     /** The endpoint failed: its peer's sends in flight fail with CONNECTION_RESET, the endpoint is closed and forgotten. */

@@ -9,7 +9,6 @@ import static dev.urom.plugins.sandbox.SandboxNativeCodec.tagSendInline;
 import static dev.urom.plugins.sandbox.SandboxNativeCodec.tagSendRegion;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.plugins.sandbox.SandboxChildProcess.Answer;
 import dev.urom.plugins.sandbox.SandboxNativeCodec.Received;
 import dev.urom.spi.UromStatus;
@@ -41,21 +40,6 @@ class SandboxChildIT {
     private static final long MASK = 0xffff;
     private static final int REGION = 1 << 20;
 
-    enum Plugin {
-        NATIVE("urom.sandbox.so"),
-        JAVA("urom.sandbox.jar");
-
-        private final String property;
-
-        Plugin(String property) {
-            this.property = property;
-        }
-
-        Path file() {
-            return NativeFixtures.builtFile(property);
-        }
-    }
-
     @TempDir
     Path dir;
 
@@ -67,8 +51,8 @@ class SandboxChildIT {
     }
 
     @ParameterizedTest
-    @EnumSource(Plugin.class)
-    void aMappedFileThatShrinksFailsTheCopiesAndThePluginKeepsServing(Plugin plugin) throws IOException {
+    @EnumSource(SandboxPluginFile.class)
+    void aMappedFileThatShrinksFailsTheCopiesAndThePluginKeepsServing(SandboxPluginFile plugin) throws IOException {
         Path file = shm.file(new byte[REGION]);
         try (SandboxChildProcess child = start(plugin, Map.of())) {
             long memh = memhId(child.call(1, memMap(1, REGION, file.toString())).notification(), 1);
@@ -100,8 +84,8 @@ class SandboxChildIT {
     }
 
     @ParameterizedTest
-    @EnumSource(Plugin.class)
-    void aFileOfTheWorkersOwnUserIsMappedWhateverUromOwnerUidSays(Plugin plugin) {
+    @EnumSource(SandboxPluginFile.class)
+    void aFileOfTheWorkersOwnUserIsMappedWhateverUromOwnerUidSays(SandboxPluginFile plugin) {
         Path file = shm.file(new byte[4096]);
         long me = OwnerFixtures.uidOf(file);
         for (long owner : new long[] {me, me == OwnerFixtures.NOBODY ? 1 : OwnerFixtures.NOBODY}) {
@@ -118,9 +102,9 @@ class SandboxChildIT {
      * for the Java plugin by {@code FileOwnersTest}.
      */
     @ParameterizedTest
-    @EnumSource(Plugin.class)
+    @EnumSource(SandboxPluginFile.class)
     @EnabledIf("dev.urom.plugins.sandbox.OwnerFixtures#runningAsRoot")
-    void aFileOfAnotherUserIsMappedOnlyWhenUromOwnerUidIsThatUser(Plugin plugin) {
+    void aFileOfAnotherUserIsMappedOnlyWhenUromOwnerUidIsThatUser(SandboxPluginFile plugin) {
         Path file = OwnerFixtures.chown(shm.file(new byte[4096]), OwnerFixtures.NOBODY);
         Map<String, UromStatus> expected = new LinkedHashMap<>();
         Map<String, UromStatus> actual = new LinkedHashMap<>();
@@ -136,25 +120,25 @@ class SandboxChildIT {
 
     @ParameterizedTest(name = "{0} UROM_OWNER_UID=''{1}''")
     @MethodSource("malformedUromOwnerUids")
-    void aMalformedUromOwnerUidKeepsThePluginFromOpening(Plugin plugin, String value) {
+    void aMalformedUromOwnerUidKeepsThePluginFromOpening(SandboxPluginFile plugin, String value) {
         try (SandboxChildProcess child = start(plugin, Map.of(FileOwners.VARIABLE, value))) {
             assertThat(child.openResult()).isEqualTo("open-failed BAD_CONFIG");
         }
     }
 
     @ParameterizedTest
-    @EnumSource(Plugin.class)
-    void theLargestUidOpens(Plugin plugin) {
+    @EnumSource(SandboxPluginFile.class)
+    void theLargestUidOpens(SandboxPluginFile plugin) {
         try (SandboxChildProcess child = start(plugin, Map.of(FileOwners.VARIABLE, Long.toString(FileOwners.MAX_UID)))) {
             assertThat(child.openResult()).isEqualTo("opened");
         }
     }
 
     static Stream<Arguments> malformedUromOwnerUids() {
-        return Stream.of(Plugin.values()).flatMap(plugin -> Stream.of("", "abc", "4294967295").map(value -> Arguments.of(plugin, value)));
+        return Stream.of(SandboxPluginFile.values()).flatMap(plugin -> Stream.of("", "abc", "4294967295").map(value -> Arguments.of(plugin, value)));
     }
 
-    private SandboxChildProcess start(Plugin plugin, Map<String, String> environment) {
+    private SandboxChildProcess start(SandboxPluginFile plugin, Map<String, String> environment) {
         return SandboxChildProcess.start(plugin.file(), environment, dir);
     }
 }

@@ -3,9 +3,11 @@ package dev.urom.plugins.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.urom.plugins.sandbox.SandboxCommand.Bounce;
 import dev.urom.plugins.sandbox.SandboxCommand.MemMap;
 import dev.urom.plugins.sandbox.SandboxCommand.TagRecv;
 import dev.urom.plugins.sandbox.SandboxCommand.TagSend;
+import dev.urom.plugins.sandbox.SandboxNotification.BounceDone;
 import dev.urom.plugins.sandbox.SandboxNotification.MemMapDone;
 import dev.urom.plugins.sandbox.SandboxNotification.TagRecvDone;
 import dev.urom.plugins.sandbox.SandboxNotification.TagSendDone;
@@ -56,6 +58,14 @@ class SandboxCodecProperties {
     }
 
     @Property
+    void bounceRoundTrips(@ForAll long context, @ForAll long dest, @ForAll long count, @ForAll long tag, @ForAll long iterations,
+            @ForAll long role) throws UromException {
+        Bounce command = new Bounce(context, dest, count, tag, iterations, role);
+        assertThat(command.encode()).hasSize(56);
+        assertThat(SandboxCommand.decode(command.encode())).isEqualTo(command);
+    }
+
+    @Property
     void anyTruncationOrExtensionOfACommandIsInvalid(@ForAll("commands") SandboxCommand command, @ForAll @IntRange(min = 1, max = 9) int delta,
             @ForAll boolean extend) {
         byte[] bytes = command.encode();
@@ -67,7 +77,7 @@ class SandboxCodecProperties {
 
     @Property
     void unknownTypesAreNotSupported(@ForAll long type, @ForAll @Size(max = 80) byte[] rest) {
-        if (type >= 0 && type <= 2) {
+        if (type >= 0 && type <= 3) {
             return;
         }
         byte[] bytes = ByteBuffer.allocate(8 + rest.length).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(type).put(rest).array();
@@ -89,6 +99,13 @@ class SandboxCodecProperties {
         assertThat(((TagSendDone) SandboxNotification.decode(new TagSendDone(context, status).encode())).status()).isEqualTo(status);
     }
 
+    @Property
+    void bounceNotificationsRoundTrip(@ForAll long context, @ForAll long elapsedNs, @ForAll long done, @ForAll("statuses") UromStatus status) {
+        BounceDone bounce = new BounceDone(context, elapsedNs, done, status);
+        assertThat(bounce.encode()).hasSize(40);
+        assertThat(SandboxNotification.decode(bounce.encode())).isEqualTo(bounce);
+    }
+
     @Test
     void exactBytesOfEachLayout() {
         HexFormat hex = HexFormat.of();
@@ -101,6 +118,10 @@ class SandboxCodecProperties {
                 .isEqualTo("0200000000000000" + "0300000000000000" + "0100000000000000" + "0200000000000000" + "7856000000000000"
                         + "00000000" + "00000000" + "aabb");
         assertThat(hex.formatHex(new MemMapDone(4, 1).encode())).isEqualTo("0000000000000000" + "0400000000000000" + "0100000000000000");
+        assertThat(hex.formatHex(new Bounce(6, 1, 8, 0x70, 200, 1).encode())).isEqualTo("0300000000000000" + "0600000000000000"
+                + "0100000000000000" + "0800000000000000" + "7000000000000000" + "c800000000000000" + "0100000000000000");
+        assertThat(hex.formatHex(new BounceDone(6, 0x1234, 200, UromStatus.TIME_OUT).encode())).isEqualTo("0300000000000000"
+                + "0600000000000000" + "3412000000000000" + "c800000000000000" + "09000000" + "00000000");
     }
 
     @Provide
@@ -110,7 +131,8 @@ class SandboxCodecProperties {
         Arbitrary<SandboxCommand> sends = Arbitraries.bytes().array(byte[].class).ofMaxSize(20).map(d -> new TagSend(1, 2, 3, d.length, 4, 0, d));
         Arbitrary<SandboxCommand> regionSends = any.map(m -> new TagSend(1, 2, 3, 4, 5, m == 0 ? 1 : m, new byte[0]));
         Arbitrary<SandboxCommand> receives = any.map(m -> new TagRecv(1, 2, 3, 4, 5, m));
-        return Arbitraries.oneOf(memMaps, sends, regionSends, receives);
+        Arbitrary<SandboxCommand> bounces = any.map(c -> new Bounce(1, 2, c, 4, 5, 0));
+        return Arbitraries.oneOf(memMaps, sends, regionSends, receives, bounces);
     }
 
     @Provide

@@ -9,6 +9,7 @@ import dev.urom.framework.worker.PluginSpec;
 import dev.urom.framework.worker.WorkerHost;
 import dev.urom.framework.worker.WorkerHostConfig;
 import dev.urom.nativebridge.testkit.NativeFixtures;
+import dev.urom.plugins.sandbox.SandboxCommand.Bounce;
 import dev.urom.plugins.sandbox.SandboxCommand.MemMap;
 import dev.urom.plugins.sandbox.SandboxCommand.TagRecv;
 import dev.urom.plugins.sandbox.SandboxCommand.TagSend;
@@ -174,6 +175,10 @@ class SandboxMixedJavaIT {
         commands.add(new TagRecv(17, 16, 64, 0x43, -1, 2));
         commands.add(new TagSend(18, 0, 16, 4, 0x44, 2, new byte[0]));
         commands.add(new TagRecv(19, 100, 4, 0x44, -1, 1));
+        commands.add(new Bounce(20, 5, 8, 0x45, 10, SandboxCommand.BOUNCE_INITIATOR));
+        commands.add(new Bounce(21, 0, 65537, 0x45, 10, SandboxCommand.BOUNCE_INITIATOR));
+        commands.add(new Bounce(22, 0, 8, 0x45, 0, SandboxCommand.BOUNCE_RESPONDER));
+        commands.add(new Bounce(23, 0, 8, 0x45, 10, 2));
         return commands;
     }
 

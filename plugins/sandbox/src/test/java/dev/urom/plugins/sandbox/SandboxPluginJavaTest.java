@@ -224,7 +224,7 @@ class SandboxPluginJavaTest {
     @Test
     void unknownTypesShortCommandsAndUnknownPeersAreRefused() {
         long context = peers.context();
-        peers.a.submit(new WorkerCommand(7, SandboxJavaPeers.PLUGIN_ID, context, ByteBuffer.allocate(16).putLong(0x0300000000000000L).array()));
+        peers.a.submit(new WorkerCommand(7, SandboxJavaPeers.PLUGIN_ID, context, ByteBuffer.allocate(16).putLong(0x0400000000000000L).array()));
         assertThat(peers.await(peers.a, context).status()).isEqualTo(UromStatus.NOT_SUPPORTED);
 
         long shortOne = peers.context();
