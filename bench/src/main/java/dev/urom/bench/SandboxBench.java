@@ -7,13 +7,11 @@ import dev.urom.framework.host.SandboxClient;
 import dev.urom.framework.host.UromService;
 import dev.urom.framework.host.Worker;
 import dev.urom.framework.security.UnixAccounts;
-import dev.urom.framework.wire.DomainPeer;
 import dev.urom.framework.wire.Message;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.spi.UromException;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -132,7 +130,7 @@ public final class SandboxBench {
 
     /**
      * Runs the benchmark; {@code made} hears of every file outside the run's temp folder that the
-     * run or its workers made ({@code /dev/shm} files, plugin sockets), each gone when this returns.
+     * run or its workers made (its {@code /dev/shm} files), each gone when this returns.
      */
     static Report run(SandboxBenchOptions options, Consumer<Path> made) throws IOException, InterruptedException {
         try (RunFolder run = new RunFolder("urom-sandbox-bench"); ChildProcesses children = new ChildProcesses()) {
@@ -225,7 +223,6 @@ public final class SandboxBench {
             Domain domain = Domain.create(List.of(sender, receiver),
                     new long[] {SandboxTraffic.SENDER_DOMAIN_ID, SandboxTraffic.RECEIVER_DOMAIN_ID}, InProcessAllgather.group(1).get(0));
             startDomain(domain);
-            pluginSockets(domain).forEach(made);
             SandboxTraffic traffic = new SandboxTraffic(sender, receiver, pluginId);
             progress(what + ": BOUNCE of " + options.bounces() + " round trips of " + PING_BYTES + " bytes");
             Optional<Bounced> bounce = traffic.bounceRoundTrip(PING_BYTES, options.bounces());
@@ -291,22 +288,6 @@ public final class SandboxBench {
         } catch (TimeoutException e) {
             throw new IllegalStateException("the domain did not start within " + ANSWER_TIMEOUT_S + " s");
         }
-    }
-
-    /** The Unix sockets the domain's plugins listen on (addresses {@code unix:<path>}, a native one NUL-terminated). */
-    static List<Path> pluginSockets(Domain domain) {
-        List<Path> sockets = new ArrayList<>();
-        for (DomainPeer peer : domain.peers()) {
-            for (DomainPeer.PluginAddress address : peer.addresses()) {
-                String text = new String(address.address(), StandardCharsets.UTF_8);
-                int end = text.indexOf('\0');
-                text = end < 0 ? text : text.substring(0, end);
-                if (text.startsWith("unix:")) {
-                    sockets.add(Path.of(text.substring("unix:".length())));
-                }
-            }
-        }
-        return sockets;
     }
 
     static List<Figure> figures(List<SettingResult> settings, FloorResult floor, int inlineBytes) {
