@@ -479,40 +479,40 @@ static int same_group_set(const gid_t *a, size_t a_count, const gid_t *b, size_t
 	return 1;
 }
 
+/* The process's supplementary groups (malloc'd; the caller frees them); *count receives their number. */
+static gid_t *current_groups(int *count)
+{
+	gid_t *current;
+	int n = getgroups(0, NULL);
+
+	if (n < 0)
+		fail_call(errno, "getgroups failed");
+	current = calloc((size_t)n + 1, sizeof(gid_t));
+	if (current == NULL)
+		fail_call(errno, "calloc(%d group ids) failed", n + 1);
+	n = getgroups(n, current);
+	if (n < 0)
+		fail_call(errno, "getgroups failed");
+	*count = n;
+	return current;
+}
+
 /* Whether the supplementary groups are exactly the given set; *current_count receives their number. */
 static int groups_are(const gid_t *wanted, size_t wanted_count, int *current_count)
 {
-	gid_t *current;
-	int count = getgroups(0, NULL), same;
+	gid_t *current = current_groups(current_count);
+	int same = same_group_set(wanted, wanted_count, current, (size_t)*current_count);
 
-	if (count < 0)
-		fail_call(errno, "getgroups failed");
-	current = calloc((size_t)count + 1, sizeof(gid_t));
-	if (current == NULL)
-		fail_call(errno, "calloc(%d group ids) failed", count + 1);
-	count = getgroups(count, current);
-	if (count < 0)
-		fail_call(errno, "getgroups failed");
-	same = same_group_set(wanted, wanted_count, current, (size_t)count);
 	free(current);
-	*current_count = count;
 	return same;
 }
 
 /* Whether each of the wanted groups is gid or one of the process's supplementary groups. */
 static int groups_held(const gid_t *wanted, size_t wanted_count, gid_t gid)
 {
-	gid_t *current;
-	int count = getgroups(0, NULL), all = 1;
+	int count, all = 1;
+	gid_t *current = current_groups(&count);
 
-	if (count < 0)
-		fail_call(errno, "getgroups failed");
-	current = calloc((size_t)count + 1, sizeof(gid_t));
-	if (current == NULL)
-		fail_call(errno, "calloc(%d group ids) failed", count + 1);
-	count = getgroups(count, current);
-	if (count < 0)
-		fail_call(errno, "getgroups failed");
 	for (size_t i = 0; i < wanted_count && all; i++) {
 		int held = wanted[i] == gid;
 
