@@ -62,7 +62,7 @@ final class TwoHosts implements AutoCloseable {
         List<Process> hosts = new ArrayList<>();
         try {
             for (int n = 0; n < 2; n++) {
-                hosts.add(holder(List.of("nsenter", "--target", Long.toString(network.pid()), "--user", "--mount", "--",
+                hosts.add(holder(List.of("nsenter", "--target", Long.toString(network.pid()), "--user", "--preserve-credentials", "--mount", "--",
                         "ip", "netns", "exec", "host" + n, "unshare", "--mount", "--uts", "--propagation", "private", "--",
                         "sh", "-c", String.join("; ", "set -e", "mount -t tmpfs urom-tmp /tmp", "chmod 1777 /tmp",
                                 "mount -t tmpfs urom-shm /dev/shm", "chmod 1777 /dev/shm", "hostname urom-host" + n,
@@ -81,9 +81,13 @@ final class TwoHosts implements AutoCloseable {
         return ADDRESSES[n];
     }
 
-    /** {@code command}, to be run on host {@code n} (0 or 1) as the user namespace's root. */
+    /**
+     * {@code command}, to be run on host {@code n} (0 or 1) as the user namespace's root: the
+     * test's own uid, which the namespace maps to 0 ({@code --preserve-credentials}: the namespace
+     * denies setgroups, which nsenter would otherwise call).
+     */
     List<String> on(int n, List<String> command) {
-        List<String> all = new ArrayList<>(List.of("nsenter", "--target", Long.toString(hosts.get(n).pid()), "--user", "--mount", "--net",
+        List<String> all = new ArrayList<>(List.of("nsenter", "--target", Long.toString(hosts.get(n).pid()), "--user", "--preserve-credentials", "--mount", "--net",
                 "--uts", "--"));
         all.addAll(command);
         return all;
