@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The sandbox ping-pong across two hosts ({@link TwoHosts}: two network namespaces joined by a veth
- * pair, each with its own /tmp and /dev/shm), the way ranks on two machines run it: each host has
+ * pair, each with its own /dev/shm, IPC and temporary directory), the way ranks on two machines run it: each host has
  * its own daemon on TCP with the same key, each rank talks to the daemon of its host ({@code
  * ping-pong-rank --service}), the domain's allgather goes through rank 0's rendezvous across the
  * link, and the workers exchange the message over the link. The link's packet counters show that
@@ -55,7 +55,7 @@ class CrossHostPingPongTest {
         for (int n = 0; n < 2; n++) {
             Path host = Files.createDirectories(dir.resolve("host" + n));
             Path plugins = ServiceHarness.sandboxPluginFolder(host);
-            List<String> command = java("daemon", "--listen", "tcp:" + TwoHosts.address(n) + ":" + DAEMON_PORT, "--auth-keys", keys.toString(),
+            List<String> command = java(n, "daemon", "--listen", "tcp:" + TwoHosts.address(n) + ":" + DAEMON_PORT, "--auth-keys", keys.toString(),
                     "--log-dir", host.resolve("log").toString(), "--worker-user", "root");
             Started daemon = Started.start(hosts.on(n, command), List.of("UROM_PLUGIN_PATH=" + plugins));
             daemons.add(daemon);
@@ -113,7 +113,7 @@ class CrossHostPingPongTest {
     }
 
     private static List<String> rank(int rank, String plugin, String rendezvous) {
-        return java("ping-pong-rank", "--service", "tcp:" + TwoHosts.address(rank) + ":" + DAEMON_PORT, "--auth-key-file", key.toString(),
+        return java(rank, "ping-pong-rank", "--service", "tcp:" + TwoHosts.address(rank) + ":" + DAEMON_PORT, "--auth-key-file", key.toString(),
                 "--rank", Integer.toString(rank), "--size", "2", "--rendezvous", rendezvous, "--message", "hello", "--plugin", plugin,
                 "--rounds", Integer.toString(ROUNDS));
     }
@@ -128,12 +128,23 @@ class CrossHostPingPongTest {
         return Long.parseLong(cat.awaitExit().strip());
     }
 
-    /** {@code urom ARGS...} in a JVM of its own: this JVM's java and class path. */
-    private static List<String> java(String... args) {
+    /** {@code urom ARGS...} in a JVM of its own on host {@code n}: this JVM's java and class path, the host's temporary directory. */
+    private static List<String> java(int n, String... args) {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), "dev.urom.cli.Main"));
+                "-XX:TieredStopAtLevel=1", "-Djava.io.tmpdir=" + temporaryDirectory(n), "-cp", System.getProperty("java.class.path"),
+                "dev.urom.cli.Main"));
         command.addAll(List.of(args));
         return command;
+    }
+
+    private static Path temporaryDirectory(int n) {
+        Path tmp = dir.resolve("host" + n).resolve("tmp");
+        try {
+            Files.createDirectories(tmp);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return tmp;
     }
 
     /** A process whose output (stdout and stderr together) is read on another thread as it comes. */

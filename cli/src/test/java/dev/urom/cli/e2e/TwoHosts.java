@@ -15,10 +15,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * Two hosts on this machine for the cross-host tests, joined by nothing but a network: each host is
  * a network namespace with its own loopback and one end of a veth pair ({@link #address}: 10.77.0.1
- * and 10.77.0.2 on 10.77.0.0/24), its own host name, and its own empty {@code /tmp} and {@code
- * /dev/shm}, so that no Unix socket, shared-memory file or temporary file of one is visible on the
- * other. Processes started with {@link #on} run there; they still share this machine's other files
- * (the build, the Maven repository) and its process ids.
+ * and 10.77.0.2 on 10.77.0.0/24), its own host name, its own System V IPC and its own empty {@code
+ * /dev/shm}, so that no shared-memory segment or file of one is visible on the other (abstract Unix
+ * sockets go with the network namespace). Processes started with {@link #on} run there; they still
+ * share this machine's other files (the build, the Maven repository, which may lie under {@code
+ * /tmp}: each host's temporary files go in a directory the caller gives it) and its process ids.
  *
  * <p>Any user can make them: everything lives in a user namespace owned by the test (made by {@code
  * unshare --user --map-root-user}), whose root the processes run as; outside it they have the
@@ -44,7 +45,7 @@ final class TwoHosts implements AutoCloseable {
     /**
      * Makes the user namespace (with a network namespace of its own, where the veth pair is made), the
      * two hosts' network namespaces and the veth pair between them, then a
-     * holder of each host's name, {@code /tmp} and {@code /dev/shm}.
+     * holder of each host's name, IPC and {@code /dev/shm}.
      *
      * @throws AssertionError naming the step's output when a step fails
      */
@@ -63,9 +64,8 @@ final class TwoHosts implements AutoCloseable {
         try {
             for (int n = 0; n < 2; n++) {
                 hosts.add(holder(List.of("nsenter", "--target", Long.toString(network.pid()), "--user", "--preserve-credentials", "--mount", "--",
-                        "ip", "netns", "exec", "host" + n, "unshare", "--mount", "--uts", "--propagation", "private", "--",
-                        "sh", "-c", String.join("; ", "set -e", "mount -t tmpfs urom-tmp /tmp", "chmod 1777 /tmp",
-                                "mount -t tmpfs urom-shm /dev/shm", "chmod 1777 /dev/shm", "hostname urom-host" + n,
+                        "ip", "netns", "exec", "host" + n, "unshare", "--mount", "--uts", "--ipc", "--propagation", "private", "--",
+                        "sh", "-c", String.join("; ", "set -e", "mount -t tmpfs urom-shm /dev/shm", "chmod 1777 /dev/shm", "hostname urom-host" + n,
                                 "echo READY", "exec cat"))));
             }
         } catch (Throwable e) {
