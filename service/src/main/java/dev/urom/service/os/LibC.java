@@ -7,7 +7,7 @@ import com.sun.jna.NativeLibrary;
 /**
  * The few libc calls of this package, bound once by JNA direct mapping (no proxy, no per-call
  * reflection). Package-private: callers use {@link Affinity}, {@link ParentDeath}, {@link
- * DaemonChannel} and {@link DescriptorInput}.
+ * DaemonChannel}, {@link DescriptorInput} and {@link WakeupWatcher}.
  *
  * <p>Linux on a 64-bit platform only ({@code size_t} and {@code pid_t} are passed as {@code long}
  * and {@code int}). Thread-safe: each method is one system call. A failing call throws {@link
@@ -44,6 +44,11 @@ final class LibC {
     static native long read(int fd, byte[] bytes, long count) throws LastErrorException;
 
     static native int close(int fd) throws LastErrorException;
+
+    static native int eventfd(int initval, int flags) throws LastErrorException;
+
+    /** {@code poll(2)} on {@code nfds} {@code struct pollfd}s packed two ints each (fd, then events and revents). */
+    static native int poll(int[] fds, long nfds, int timeout) throws LastErrorException;
 
     /** The {@code strerror} text of the failure with its number, e.g. "Invalid argument (errno 22)". */
     static String describe(LastErrorException e) {

@@ -1,8 +1,6 @@
 package dev.urom.service.os;
 
 import com.sun.jna.LastErrorException;
-import com.sun.jna.Native;
-import com.sun.jna.NativeLibrary;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
@@ -32,6 +30,8 @@ public final class WakeupWatcher implements AutoCloseable {
     private static final int EINTR = 4;
     private static final int EFD_CLOEXEC = 0x80000;
     private static final int EFD_NONBLOCK = 0x800;
+    /** The eventfd counter increment 1, as the 8 little-endian bytes write(2) takes. */
+    private static final byte[] ONE = {1, 0, 0, 0, 0, 0, 0, 0};
 
     private final Runnable wake;
     private final int control;
@@ -56,9 +56,9 @@ public final class WakeupWatcher implements AutoCloseable {
     public static WakeupWatcher start(Runnable wake, String name) throws IOException {
         int control;
         try {
-            control = Calls.eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+            control = LibC.eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
         } catch (LastErrorException e) {
-            throw new IOException("eventfd failed: " + Calls.strerror(e.getErrorCode()), e);
+            throw new IOException("eventfd failed: " + LibC.describe(e), e);
         } catch (UnsatisfiedLinkError e) {
             throw new IOException("libc's poll or eventfd cannot be bound: " + e.getMessage(), e);
         }
@@ -68,15 +68,16 @@ public final class WakeupWatcher implements AutoCloseable {
     }
 
     /**
-     * Watches {@code fds} from now on, in place of any earlier set: the wake action runs once one of
-     * them is ready. Handing it the set it is already watching costs nothing.
+     * Watches the first {@code count} of {@code fds} from now on, in place of any earlier set: the
+     * wake action runs once one of them is ready. Handing it the set it is already watching costs
+     * nothing (no copy, no signal).
      */
-    public void watch(int[] fds) {
+    public void watch(int[] fds, int count) {
         int[] current = watched.get();
-        if (current != null && Arrays.equals(current, fds)) {
+        if (current != null && Arrays.equals(current, 0, current.length, fds, 0, count)) {
             return;
         }
-        watched.set(fds.clone());
+        watched.set(Arrays.copyOf(fds, count));
         signal();
     }
 
@@ -91,7 +92,7 @@ public final class WakeupWatcher implements AutoCloseable {
 
     private void signal() {
         try {
-            Calls.write(control, new long[] {1}, 8);
+            LibC.write(control, ONE, ONE.length);
         } catch (LastErrorException e) {
             // EAGAIN: the counter is already non-zero, so the watcher will look again anyway
         }
@@ -99,7 +100,7 @@ public final class WakeupWatcher implements AutoCloseable {
 
     private void run() {
         int[] pollfds = new int[2];
-        long[] drain = new long[1];
+        byte[] drain = new byte[8];
         while (!closed) {
             int[] set = watched.get();
             int count = 1 + (set == null ? 0 : set.length);
@@ -113,10 +114,10 @@ public final class WakeupWatcher implements AutoCloseable {
                 pollfds[2 * i + 1] = POLLIN;
             }
             try {
-                Calls.poll(pollfds, count, -1);
+                LibC.poll(pollfds, count, -1);
             } catch (LastErrorException e) {
                 if (e.getErrorCode() != EINTR) {
-                    LOG.error("polling the wake-up descriptors failed: {}; the worker's data plane is woken instead", Calls.strerror(e.getErrorCode()));
+                    LOG.error("polling the wake-up descriptors failed: {}; the worker's data plane is woken instead", LibC.describe(e));
                     watched.compareAndSet(set, null);
                     wake.run();
                 }
@@ -124,7 +125,7 @@ public final class WakeupWatcher implements AutoCloseable {
             }
             if (revents(pollfds, 0) != 0) {
                 try {
-                    Calls.read(control, drain, 8);
+                    LibC.read(control, drain, drain.length);
                 } catch (LastErrorException e) {
                     // EAGAIN: drained already
                 }
@@ -166,31 +167,10 @@ public final class WakeupWatcher implements AutoCloseable {
         }
         if (!thread.isAlive()) {
             try {
-                Calls.close(control);
+                LibC.close(control);
             } catch (LastErrorException e) {
-                LOG.debug("closing the watcher's eventfd failed: {}", Calls.strerror(e.getErrorCode()));
+                LOG.debug("closing the watcher's eventfd failed: {}", LibC.describe(e));
             }
         }
-    }
-
-    /** The libc calls of the watcher, bound once by JNA direct mapping. */
-    private static final class Calls {
-        static {
-            Native.register(Calls.class, NativeLibrary.getInstance("c"));
-        }
-
-        private Calls() {}
-
-        static native int eventfd(int initval, int flags) throws LastErrorException;
-
-        static native int poll(int[] fds, long nfds, int timeout) throws LastErrorException;
-
-        static native long read(int fd, long[] buffer, long count) throws LastErrorException;
-
-        static native long write(int fd, long[] buffer, long count) throws LastErrorException;
-
-        static native int close(int fd) throws LastErrorException;
-
-        static native String strerror(int errnum);
     }
 }

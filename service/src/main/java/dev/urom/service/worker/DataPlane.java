@@ -303,7 +303,7 @@ final class DataPlane implements AutoCloseable {
                 return false;
             }
         }
-        watcher.watch(Arrays.copyOf(armedFds, count));
+        watcher.watch(armedFds, count);
         return true;
     }
 
