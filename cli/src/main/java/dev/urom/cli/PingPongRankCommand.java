@@ -6,6 +6,7 @@ import dev.urom.framework.host.PluginVersions;
 import dev.urom.framework.host.SandboxClient;
 import dev.urom.framework.host.UromService;
 import dev.urom.framework.host.Worker;
+import dev.urom.framework.wire.ServiceAddress;
 import dev.urom.framework.wire.ServicePlugin;
 import dev.urom.spi.UromException;
 import java.io.PrintWriter;
@@ -127,19 +128,14 @@ final class PingPongRankCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** {@code --rendezvous}, read as a TCP service address is ({@code HOST:PORT}, an IPv6 host in brackets). */
     private InetSocketAddress rendezvousAddress() {
-        int colon = rendezvous.lastIndexOf(':');
-        String host = colon > 0 ? rendezvous.substring(0, colon) : "";
-        int port = -1;
         try {
-            port = colon > 0 ? Integer.parseInt(rendezvous.substring(colon + 1)) : -1;
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        if (host.isEmpty() || port < 0 || port > 65535) {
+            ServiceAddress parsed = ServiceAddress.parse("tcp:" + rendezvous);
+            return new InetSocketAddress(parsed.host(), parsed.port());
+        } catch (IllegalArgumentException e) {
             throw new CliFailure("--rendezvous " + rendezvous + ": not HOST:PORT with a port from 0 to 65535");
         }
-        return new InetSocketAddress(host, port);
     }
 
     private void send(Worker worker, long id, long dest, long tag, byte[] bytes) {
