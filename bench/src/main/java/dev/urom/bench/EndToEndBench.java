@@ -1,8 +1,8 @@
 package dev.urom.bench;
 
-import dev.urom.framework.host.GraphClient;
-import dev.urom.framework.wire.FrameCodec;
-import dev.urom.framework.wire.Message;
+import dev.urom.plugins.graph.host.GraphClient;
+import dev.urom.wire.FrameCodec;
+import dev.urom.wire.Message;
 import dev.urom.spi.UromStatus;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package dev.urom.bench;
 
-import dev.urom.framework.auth.AuthKey;
-import dev.urom.framework.host.UromService;
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.auth.AuthKey;
+import dev.urom.host.UromService;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.daemon.DaemonSecurity;

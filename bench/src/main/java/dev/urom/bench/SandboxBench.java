@@ -1,13 +1,13 @@
 package dev.urom.bench;
 
-import dev.urom.framework.domain.InProcessAllgather;
-import dev.urom.framework.host.Domain;
-import dev.urom.framework.host.SandboxClient.Bounced;
-import dev.urom.framework.host.SandboxClient;
-import dev.urom.framework.host.UromService;
-import dev.urom.framework.host.Worker;
+import dev.urom.oob.InProcessAllgather;
+import dev.urom.host.Domain;
+import dev.urom.plugins.sandbox.host.SandboxClient.Bounced;
+import dev.urom.plugins.sandbox.host.SandboxClient;
+import dev.urom.host.UromService;
+import dev.urom.host.Worker;
 import dev.urom.framework.security.UnixAccounts;
-import dev.urom.framework.wire.Message;
+import dev.urom.wire.Message;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.spi.UromException;

@@ -1,10 +1,10 @@
 package dev.urom.bench;
 
-import dev.urom.framework.host.SandboxClient.BounceRole;
-import dev.urom.framework.host.SandboxClient.Bounced;
-import dev.urom.framework.host.SandboxClient.Received;
-import dev.urom.framework.host.SandboxClient;
-import dev.urom.framework.host.Worker;
+import dev.urom.plugins.sandbox.host.SandboxClient.BounceRole;
+import dev.urom.plugins.sandbox.host.SandboxClient.Bounced;
+import dev.urom.plugins.sandbox.host.SandboxClient.Received;
+import dev.urom.plugins.sandbox.host.SandboxClient;
+import dev.urom.host.Worker;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import java.nio.ByteBuffer;

@@ -1,12 +1,12 @@
 package dev.urom.bench;
 
-import dev.urom.framework.host.GraphClient;
-import dev.urom.framework.host.PluginVersions;
-import dev.urom.framework.host.UromService;
-import dev.urom.framework.host.Worker;
-import dev.urom.framework.wire.Message;
-import dev.urom.framework.wire.ServiceAddress;
-import dev.urom.framework.wire.ServicePlugin;
+import dev.urom.plugins.graph.host.GraphClient;
+import dev.urom.host.PluginVersions;
+import dev.urom.host.UromService;
+import dev.urom.host.Worker;
+import dev.urom.wire.Message;
+import dev.urom.wire.ServiceAddress;
+import dev.urom.wire.ServicePlugin;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.daemon.DaemonSecurity;

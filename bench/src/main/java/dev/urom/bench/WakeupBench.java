@@ -1,9 +1,9 @@
 package dev.urom.bench;
 
-import dev.urom.framework.host.Notification;
-import dev.urom.framework.host.UromService;
-import dev.urom.framework.host.Worker;
-import dev.urom.framework.wire.ServicePlugin;
+import dev.urom.host.Notification;
+import dev.urom.host.UromService;
+import dev.urom.host.Worker;
+import dev.urom.wire.ServicePlugin;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.daemon.WorkerInfo;

@@ -1,6 +1,6 @@
 package dev.urom.bench;
 
-import dev.urom.framework.host.GraphClient;
+import dev.urom.plugins.graph.host.GraphClient;
 import dev.urom.framework.javaplugin.JavaPluginLoader;
 import dev.urom.framework.worker.PluginLoader;
 import dev.urom.framework.worker.PluginSpec;

@@ -1,10 +1,10 @@
 package dev.urom.cli;
 
-import dev.urom.framework.host.GraphClient;
-import dev.urom.framework.host.PluginVersions;
-import dev.urom.framework.host.UromService;
-import dev.urom.framework.host.Worker;
-import dev.urom.framework.wire.ServicePlugin;
+import dev.urom.plugins.graph.host.GraphClient;
+import dev.urom.host.PluginVersions;
+import dev.urom.host.UromService;
+import dev.urom.host.Worker;
+import dev.urom.wire.ServicePlugin;
 import dev.urom.spi.UromException;
 import java.io.PrintWriter;
 import java.util.ArrayList;

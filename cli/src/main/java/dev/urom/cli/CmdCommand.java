@@ -1,6 +1,6 @@
 package dev.urom.cli;
 
-import dev.urom.framework.host.Notification;
+import dev.urom.host.Notification;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

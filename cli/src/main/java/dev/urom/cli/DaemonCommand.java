@@ -1,6 +1,6 @@
 package dev.urom.cli;
 
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.daemon.DaemonSecurity;

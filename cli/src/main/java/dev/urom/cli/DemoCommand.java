@@ -1,8 +1,8 @@
 package dev.urom.cli;
 
 import dev.urom.framework.discovery.DiscoveredPlugin;
-import dev.urom.framework.host.GraphClient;
-import dev.urom.framework.host.UromService;
+import dev.urom.plugins.graph.host.GraphClient;
+import dev.urom.host.UromService;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerNotification;

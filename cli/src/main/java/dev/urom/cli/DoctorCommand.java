@@ -13,7 +13,7 @@ import dev.urom.cli.doctor.ListenAddressCheck;
 import dev.urom.cli.doctor.LogDirectoryCheck;
 import dev.urom.cli.doctor.PluginDirectoriesCheck;
 import dev.urom.cli.doctor.PluginProbeCheck;
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.service.daemon.DaemonConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.urom.cli;
 
-import dev.urom.framework.auth.AuthKey;
+import dev.urom.auth.AuthKey;
 import dev.urom.spi.UromException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

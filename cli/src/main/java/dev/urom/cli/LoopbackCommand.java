@@ -1,6 +1,6 @@
 package dev.urom.cli;
 
-import dev.urom.framework.host.GraphClient;
+import dev.urom.plugins.graph.host.GraphClient;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

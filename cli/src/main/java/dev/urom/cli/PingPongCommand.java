@@ -1,6 +1,6 @@
 package dev.urom.cli;
 
-import dev.urom.framework.auth.AuthKey;
+import dev.urom.auth.AuthKey;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,13 +1,13 @@
 package dev.urom.cli;
 
-import dev.urom.framework.domain.TcpRendezvousAllgather;
-import dev.urom.framework.host.Domain;
-import dev.urom.framework.host.PluginVersions;
-import dev.urom.framework.host.SandboxClient;
-import dev.urom.framework.host.UromService;
-import dev.urom.framework.host.Worker;
-import dev.urom.framework.wire.ServiceAddress;
-import dev.urom.framework.wire.ServicePlugin;
+import dev.urom.oob.TcpRendezvousAllgather;
+import dev.urom.host.Domain;
+import dev.urom.host.PluginVersions;
+import dev.urom.plugins.sandbox.host.SandboxClient;
+import dev.urom.host.UromService;
+import dev.urom.host.Worker;
+import dev.urom.wire.ServiceAddress;
+import dev.urom.wire.ServicePlugin;
 import dev.urom.spi.UromException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;

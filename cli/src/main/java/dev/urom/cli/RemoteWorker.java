@@ -1,9 +1,9 @@
 package dev.urom.cli;
 
-import dev.urom.framework.host.Notification;
-import dev.urom.framework.host.UromService;
-import dev.urom.framework.host.Worker;
-import dev.urom.framework.wire.ServicePlugin;
+import dev.urom.host.Notification;
+import dev.urom.host.UromService;
+import dev.urom.host.Worker;
+import dev.urom.wire.ServicePlugin;
 import dev.urom.spi.UromException;
 import java.time.Duration;
 import java.util.List;

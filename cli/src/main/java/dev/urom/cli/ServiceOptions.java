@@ -1,7 +1,7 @@
 package dev.urom.cli;
 
-import dev.urom.framework.auth.AuthKey;
-import dev.urom.framework.host.UromService;
+import dev.urom.auth.AuthKey;
+import dev.urom.host.UromService;
 import dev.urom.spi.UromException;
 import java.nio.file.Path;
 import java.util.Optional;

@@ -3,7 +3,7 @@ package dev.urom.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.service.logging.LogRolling;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

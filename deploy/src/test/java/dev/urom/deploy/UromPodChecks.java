@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.urom.cli.DaemonOptions;
 import dev.urom.framework.discovery.PluginPath;
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.daemon.DaemonSecurity;
 import io.fabric8.kubernetes.api.model.Capabilities;

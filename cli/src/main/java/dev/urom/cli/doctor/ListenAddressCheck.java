@@ -1,12 +1,12 @@
 package dev.urom.cli.doctor;
 
-import dev.urom.framework.auth.Proofs;
-import dev.urom.framework.wire.FrameChannel;
-import dev.urom.framework.wire.Handshake;
-import dev.urom.framework.wire.Message.HelloOk;
-import dev.urom.framework.wire.Protocol;
-import dev.urom.framework.wire.Role;
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.auth.Proofs;
+import dev.urom.wire.FrameChannel;
+import dev.urom.wire.Handshake;
+import dev.urom.wire.Message.HelloOk;
+import dev.urom.wire.Protocol;
+import dev.urom.wire.Role;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import java.io.IOException;

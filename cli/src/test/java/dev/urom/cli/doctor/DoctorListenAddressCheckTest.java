@@ -2,13 +2,13 @@ package dev.urom.cli.doctor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.framework.auth.Principal;
-import dev.urom.framework.auth.Proofs;
-import dev.urom.framework.wire.FrameChannel;
-import dev.urom.framework.wire.Handshake;
-import dev.urom.framework.wire.Protocol;
-import dev.urom.framework.wire.ServerHandshake;
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.auth.Principal;
+import dev.urom.auth.Proofs;
+import dev.urom.wire.FrameChannel;
+import dev.urom.wire.Handshake;
+import dev.urom.wire.Protocol;
+import dev.urom.wire.ServerHandshake;
+import dev.urom.wire.ServiceAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;

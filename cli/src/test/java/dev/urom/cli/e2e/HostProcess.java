@@ -1,7 +1,7 @@
 package dev.urom.cli.e2e;
 
-import dev.urom.framework.host.UromService;
-import dev.urom.framework.host.Worker;
+import dev.urom.host.UromService;
+import dev.urom.host.Worker;
 
 /**
  * A host application as its own process, for the host-disconnect test: connects to the daemon at

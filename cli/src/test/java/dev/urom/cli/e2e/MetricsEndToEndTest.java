@@ -2,12 +2,12 @@ package dev.urom.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.framework.host.GraphClient;
-import dev.urom.framework.host.Notification;
-import dev.urom.framework.host.UromService;
-import dev.urom.framework.host.Worker;
-import dev.urom.framework.wire.ServiceAddress;
-import dev.urom.framework.wire.ServicePlugin;
+import dev.urom.plugins.graph.host.GraphClient;
+import dev.urom.host.Notification;
+import dev.urom.host.UromService;
+import dev.urom.host.Worker;
+import dev.urom.wire.ServiceAddress;
+import dev.urom.wire.ServicePlugin;
 import dev.urom.spi.UromStatus;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;

@@ -2,6 +2,9 @@ package dev.urom.framework.auth;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.auth.AuthKey;
+import dev.urom.auth.KeyFileRules;
+import dev.urom.auth.Principal;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.urom.framework.domain;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.urom.framework.wire.DomainPeer;
+import dev.urom.wire.DomainPeer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,7 +2,7 @@ package dev.urom.framework.domain;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.urom.framework.wire.DomainPeer;
+import dev.urom.wire.DomainPeer;
 import dev.urom.spi.DomainLookups;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;

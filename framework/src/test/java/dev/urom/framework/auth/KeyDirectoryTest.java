@@ -3,8 +3,11 @@ package dev.urom.framework.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.urom.auth.AuthKey;
+import dev.urom.auth.KeyFileRules;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -39,11 +42,11 @@ class KeyDirectoryTest {
         key("jobB.key", SECRET_B);
         KeyDirectory directory = KeyDirectory.open(keys);
         assertThat(directory.principals()).containsExactly("jobA", "jobB");
-        assertThat(directory.lookup("jobB")).get().satisfies(k -> assertThat(new String(k.secret())).isEqualTo(SECRET_B));
+        assertThat(directory.lookup("jobB")).get().satisfies(k -> assertThat(k.sameSecretAs(AuthKey.of("expected", SECRET_B.getBytes(StandardCharsets.UTF_8)))).isTrue());
         assertThat(directory.lookup("jobC")).isEmpty();
         assertThat(directory.lookup("../keys/jobA")).isEmpty();
         Files.writeString(keys.resolve("jobA"), SECRET_B);
-        assertThat(directory.lookup("jobA")).get().satisfies(k -> assertThat(new String(k.secret())).isEqualTo(SECRET_B));
+        assertThat(directory.lookup("jobA")).get().satisfies(k -> assertThat(k.sameSecretAs(AuthKey.of("expected", SECRET_B.getBytes(StandardCharsets.UTF_8)))).isTrue());
         Files.delete(keys.resolve("jobA"));
         assertThat(directory.lookup("jobA")).as("a removed key takes effect at once").isEmpty();
     }
@@ -70,7 +73,7 @@ class KeyDirectoryTest {
         Files.setAttribute(keys, "unix:mode", 01777);
         KeyDirectory directory = KeyDirectory.open(keys);
         assertThat(directory.principals()).containsExactly("jobA");
-        assertThat(directory.lookup("jobA")).get().satisfies(k -> assertThat(new String(k.secret())).isEqualTo(SECRET_A));
+        assertThat(directory.lookup("jobA")).get().satisfies(k -> assertThat(k.sameSecretAs(AuthKey.of("expected", SECRET_A.getBytes(StandardCharsets.UTF_8)))).isTrue());
     }
 
     @Test

@@ -3,7 +3,7 @@ package dev.urom.framework.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.urom.framework.wire.DomainPeer;
+import dev.urom.wire.DomainPeer;
 import dev.urom.spi.DomainLookups;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;

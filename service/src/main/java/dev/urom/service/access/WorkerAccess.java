@@ -2,9 +2,9 @@ package dev.urom.service.access;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.urom.framework.auth.AuthKey;
-import dev.urom.framework.auth.Principal;
-import dev.urom.framework.auth.Proofs;
+import dev.urom.auth.AuthKey;
+import dev.urom.auth.Principal;
+import dev.urom.auth.Proofs;
 import java.util.HexFormat;
 import java.util.Optional;
 

@@ -2,11 +2,11 @@ package dev.urom.service.access;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.urom.framework.auth.Principal;
-import dev.urom.framework.auth.Proofs;
-import dev.urom.framework.wire.Message.Hello;
-import dev.urom.framework.wire.ServerHandshake.Admission;
-import dev.urom.framework.wire.ServerHandshake.Decision;
+import dev.urom.auth.Principal;
+import dev.urom.auth.Proofs;
+import dev.urom.wire.Message.Hello;
+import dev.urom.wire.ServerHandshake.Admission;
+import dev.urom.wire.ServerHandshake.Decision;
 import dev.urom.spi.UromStatus;
 import java.util.OptionalInt;
 

@@ -1,6 +1,6 @@
 package dev.urom.service.daemon;
 
-import dev.urom.framework.auth.Principal;
+import dev.urom.auth.Principal;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -1,13 +1,13 @@
 package dev.urom.service.daemon;
 
-import dev.urom.framework.auth.AuthKey;
+import dev.urom.auth.AuthKey;
 import dev.urom.framework.auth.KeyDirectory;
-import dev.urom.framework.auth.Principal;
-import dev.urom.framework.auth.Proofs;
-import dev.urom.framework.wire.Message.Hello;
-import dev.urom.framework.wire.Role;
-import dev.urom.framework.wire.ServerHandshake.Decision;
-import dev.urom.framework.wire.ServerHandshake;
+import dev.urom.auth.Principal;
+import dev.urom.auth.Proofs;
+import dev.urom.wire.Message.Hello;
+import dev.urom.wire.Role;
+import dev.urom.wire.ServerHandshake.Decision;
+import dev.urom.wire.ServerHandshake;
 import dev.urom.spi.UromStatus;
 import java.util.Optional;
 import java.util.OptionalInt;

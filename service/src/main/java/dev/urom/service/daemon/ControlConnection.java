@@ -1,16 +1,16 @@
 package dev.urom.service.daemon;
 
-import dev.urom.framework.auth.Principal;
-import dev.urom.framework.auth.Proofs;
+import dev.urom.auth.Principal;
+import dev.urom.auth.Proofs;
 import dev.urom.framework.security.PeerCredentials;
-import dev.urom.framework.wire.Frame;
-import dev.urom.framework.wire.FrameChannel;
-import dev.urom.framework.wire.Handshake;
-import dev.urom.framework.wire.Message;
-import dev.urom.framework.wire.Protocol;
-import dev.urom.framework.wire.ServerHandshake;
-import dev.urom.framework.wire.ServiceAddress;
-import dev.urom.framework.wire.WireException;
+import dev.urom.wire.Frame;
+import dev.urom.wire.FrameChannel;
+import dev.urom.wire.Handshake;
+import dev.urom.wire.Message;
+import dev.urom.wire.Protocol;
+import dev.urom.wire.ServerHandshake;
+import dev.urom.wire.ServiceAddress;
+import dev.urom.wire.WireException;
 import dev.urom.service.logging.LogText;
 import dev.urom.service.logging.RateLimitedLog;
 import dev.urom.spi.UromException;

@@ -2,8 +2,8 @@ package dev.urom.service.daemon;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.urom.framework.auth.AuthKey;
-import dev.urom.framework.auth.Principal;
+import dev.urom.auth.AuthKey;
+import dev.urom.auth.Principal;
 import java.util.Optional;
 
 /**

@@ -1,8 +1,8 @@
 package dev.urom.service.daemon;
 
 import dev.urom.framework.discovery.PluginPath;
-import dev.urom.framework.wire.Message;
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.Message;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.service.logging.LogLevels;
 import dev.urom.service.logging.LogRolling;
 import java.nio.file.Path;

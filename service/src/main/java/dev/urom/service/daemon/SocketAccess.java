@@ -1,6 +1,6 @@
 package dev.urom.service.daemon;
 
-import dev.urom.framework.auth.Principal;
+import dev.urom.auth.Principal;
 import dev.urom.framework.security.PathTrust;
 import dev.urom.framework.security.UnixAccounts;
 import java.io.IOException;

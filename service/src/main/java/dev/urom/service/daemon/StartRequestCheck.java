@@ -1,6 +1,6 @@
 package dev.urom.service.daemon;
 
-import dev.urom.framework.wire.Message.WorkerStartRequest;
+import dev.urom.wire.Message.WorkerStartRequest;
 import dev.urom.spi.UromStatus;
 import java.util.Optional;
 

@@ -1,13 +1,13 @@
 package dev.urom.service.daemon;
 
-import dev.urom.framework.auth.Principal;
-import dev.urom.framework.auth.Proofs;
+import dev.urom.auth.Principal;
+import dev.urom.auth.Proofs;
 import dev.urom.framework.discovery.DiscoveredPlugin;
 import dev.urom.framework.discovery.PluginIdRegistry;
-import dev.urom.framework.wire.Message.WorkerStartReply;
-import dev.urom.framework.wire.Message.WorkerStartRequest;
-import dev.urom.framework.wire.Protocol;
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.Message.WorkerStartReply;
+import dev.urom.wire.Message.WorkerStartRequest;
+import dev.urom.wire.Protocol;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.framework.worker.PluginSpec;
 import dev.urom.service.access.WorkerAccess;
 import dev.urom.service.logging.LogText;

@@ -1,7 +1,7 @@
 package dev.urom.service.worker;
 
-import dev.urom.framework.wire.FrameDecoder;
-import dev.urom.framework.wire.ServerHandshake;
+import dev.urom.wire.FrameDecoder;
+import dev.urom.wire.ServerHandshake;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;

@@ -2,7 +2,7 @@ package dev.urom.service.worker;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.framework.worker.PluginSpec;
 import dev.urom.framework.worker.WorkerHostConfig;
 import dev.urom.service.logging.LogLevels;

@@ -2,7 +2,7 @@ package dev.urom.service.worker;
 
 import dev.urom.framework.domain.WorkerDomain;
 import dev.urom.framework.security.UnixAccounts;
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.framework.worker.PluginFailure;
 import dev.urom.framework.worker.PluginLoader;
 import dev.urom.framework.worker.PluginSpec;

@@ -3,8 +3,8 @@ package dev.urom.service.access;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.urom.framework.auth.AuthKey;
-import dev.urom.framework.auth.Principal;
+import dev.urom.auth.AuthKey;
+import dev.urom.auth.Principal;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;

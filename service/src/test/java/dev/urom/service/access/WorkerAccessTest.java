@@ -3,9 +3,9 @@ package dev.urom.service.access;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.urom.framework.auth.AuthKey;
-import dev.urom.framework.auth.Principal;
-import dev.urom.framework.auth.Proofs;
+import dev.urom.auth.AuthKey;
+import dev.urom.auth.Principal;
+import dev.urom.auth.Proofs;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Optional;

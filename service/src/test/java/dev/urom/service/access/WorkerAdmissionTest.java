@@ -2,17 +2,17 @@ package dev.urom.service.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.framework.auth.AuthKey;
-import dev.urom.framework.auth.Principal;
-import dev.urom.framework.auth.Proofs;
-import dev.urom.framework.wire.Message.Challenge;
-import dev.urom.framework.wire.Message.ErrorReply;
-import dev.urom.framework.wire.Message.Hello;
-import dev.urom.framework.wire.Message.HelloOk;
-import dev.urom.framework.wire.Message.Proof;
-import dev.urom.framework.wire.Role;
-import dev.urom.framework.wire.ServerHandshake;
-import dev.urom.framework.wire.ServerHandshake.Decision;
+import dev.urom.auth.AuthKey;
+import dev.urom.auth.Principal;
+import dev.urom.auth.Proofs;
+import dev.urom.wire.Message.Challenge;
+import dev.urom.wire.Message.ErrorReply;
+import dev.urom.wire.Message.Hello;
+import dev.urom.wire.Message.HelloOk;
+import dev.urom.wire.Message.Proof;
+import dev.urom.wire.Role;
+import dev.urom.wire.ServerHandshake;
+import dev.urom.wire.ServerHandshake.Decision;
 import dev.urom.spi.UromStatus;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;

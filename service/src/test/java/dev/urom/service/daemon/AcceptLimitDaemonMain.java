@@ -1,6 +1,6 @@
 package dev.urom.service.daemon;
 
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.service.testkit.TestWorkers;
 import java.io.File;
 import java.io.IOException;

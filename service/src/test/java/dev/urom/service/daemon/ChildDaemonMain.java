@@ -1,6 +1,6 @@
 package dev.urom.service.daemon;
 
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.service.daemon.testing.FakeWorkerMain;
 import dev.urom.service.testkit.TestWorkers;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.urom.service.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.framework.auth.Principal;
+import dev.urom.auth.Principal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

@@ -2,13 +2,13 @@ package dev.urom.service.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.framework.auth.AuthKey;
+import dev.urom.auth.AuthKey;
 import dev.urom.framework.auth.KeyDirectory;
-import dev.urom.framework.auth.Principal;
-import dev.urom.framework.auth.Proofs;
-import dev.urom.framework.wire.Message.Hello;
-import dev.urom.framework.wire.Role;
-import dev.urom.framework.wire.ServerHandshake.Decision;
+import dev.urom.auth.Principal;
+import dev.urom.auth.Proofs;
+import dev.urom.wire.Message.Hello;
+import dev.urom.wire.Role;
+import dev.urom.wire.ServerHandshake.Decision;
 import dev.urom.service.testkit.TestKeys;
 import dev.urom.spi.UromStatus;
 import java.nio.file.Path;

@@ -2,10 +2,10 @@ package dev.urom.service.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.framework.wire.Message.PluginsReply;
-import dev.urom.framework.wire.Message.PluginsRequest;
-import dev.urom.framework.wire.ServiceAddress;
-import dev.urom.framework.wire.ServicePlugin;
+import dev.urom.wire.Message.PluginsReply;
+import dev.urom.wire.Message.PluginsRequest;
+import dev.urom.wire.ServiceAddress;
+import dev.urom.wire.ServicePlugin;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.service.daemon.testing.ControlClient;
 import dev.urom.service.os.ChildJvm;

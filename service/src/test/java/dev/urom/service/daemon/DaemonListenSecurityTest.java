@@ -3,12 +3,12 @@ package dev.urom.service.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.urom.framework.auth.AuthKey;
+import dev.urom.auth.AuthKey;
 import dev.urom.framework.security.UnixAccounts;
-import dev.urom.framework.wire.Message.HelloOk;
-import dev.urom.framework.wire.Message.PluginsReply;
-import dev.urom.framework.wire.Message.PluginsRequest;
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.Message.HelloOk;
+import dev.urom.wire.Message.PluginsReply;
+import dev.urom.wire.Message.PluginsRequest;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.service.daemon.testing.ControlClient;
 import dev.urom.service.daemon.testing.DaemonLog;
 import dev.urom.service.testkit.TestKeys;

@@ -3,11 +3,11 @@ package dev.urom.service.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.framework.security.UnixAccounts;
-import dev.urom.framework.wire.Message.PluginsReply;
-import dev.urom.framework.wire.Message.PluginsRequest;
-import dev.urom.framework.wire.Message.WorkerStartReply;
-import dev.urom.framework.wire.Protocol;
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.Message.PluginsReply;
+import dev.urom.wire.Message.PluginsRequest;
+import dev.urom.wire.Message.WorkerStartReply;
+import dev.urom.wire.Protocol;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.service.daemon.testing.Await;
 import dev.urom.service.daemon.testing.ControlClient;

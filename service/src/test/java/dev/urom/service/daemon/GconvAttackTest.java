@@ -2,15 +2,15 @@ package dev.urom.service.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.framework.host.Notification;
-import dev.urom.framework.host.UromService;
-import dev.urom.framework.host.Worker;
+import dev.urom.host.Notification;
+import dev.urom.host.UromService;
+import dev.urom.host.Worker;
 import dev.urom.framework.security.UnixAccount;
-import dev.urom.framework.wire.Message.PluginsReply;
-import dev.urom.framework.wire.Message.PluginsRequest;
-import dev.urom.framework.wire.Message.WorkerStartReply;
-import dev.urom.framework.wire.Protocol;
-import dev.urom.framework.wire.ServicePlugin;
+import dev.urom.wire.Message.PluginsReply;
+import dev.urom.wire.Message.PluginsRequest;
+import dev.urom.wire.Message.WorkerStartReply;
+import dev.urom.wire.Protocol;
+import dev.urom.wire.ServicePlugin;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.service.daemon.testing.ControlClient;
 import dev.urom.spi.UromStatus;

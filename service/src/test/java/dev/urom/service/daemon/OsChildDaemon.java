@@ -3,7 +3,7 @@ package dev.urom.service.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.framework.security.UnixAccount;
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.nativebridge.NativeArtifacts;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.urom.service.daemon;
 
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.ServiceAddress;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -2,7 +2,7 @@ package dev.urom.service.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.service.testkit.TestWorkers;
 import java.io.File;
 import java.io.IOException;

@@ -2,9 +2,9 @@ package dev.urom.service.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.framework.host.Notification;
-import dev.urom.framework.host.UromService;
-import dev.urom.framework.host.Worker;
+import dev.urom.host.Notification;
+import dev.urom.host.UromService;
+import dev.urom.host.Worker;
 import dev.urom.framework.security.UnixAccount;
 import dev.urom.framework.security.UnixAccounts;
 import dev.urom.nativebridge.testkit.NativeFixtures;

@@ -1,6 +1,6 @@
 package dev.urom.service.testkit;
 
-import dev.urom.framework.auth.AuthKey;
+import dev.urom.auth.AuthKey;
 import dev.urom.spi.UromException;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -2,10 +2,10 @@ package dev.urom.service.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.framework.wire.Message.Command;
-import dev.urom.framework.wire.Message.Notify;
-import dev.urom.framework.wire.Message;
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.Message.Command;
+import dev.urom.wire.Message.Notify;
+import dev.urom.wire.Message;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.service.worker.WorkerProcess.Connected;
 import dev.urom.spi.UromStatus;

@@ -2,15 +2,15 @@ package dev.urom.service.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.framework.domain.InProcessAllgather;
-import dev.urom.framework.domain.OobAllgather;
-import dev.urom.framework.host.Domain;
-import dev.urom.framework.host.Notification;
-import dev.urom.framework.host.UromService;
-import dev.urom.framework.host.Worker;
-import dev.urom.framework.wire.DomainPeer;
-import dev.urom.framework.wire.ServiceAddress;
-import dev.urom.framework.wire.ServicePlugin;
+import dev.urom.oob.InProcessAllgather;
+import dev.urom.oob.OobAllgather;
+import dev.urom.host.Domain;
+import dev.urom.host.Notification;
+import dev.urom.host.UromService;
+import dev.urom.host.Worker;
+import dev.urom.wire.DomainPeer;
+import dev.urom.wire.ServiceAddress;
+import dev.urom.wire.ServicePlugin;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;

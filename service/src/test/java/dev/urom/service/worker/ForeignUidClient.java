@@ -2,11 +2,11 @@ package dev.urom.service.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.framework.wire.Frame;
-import dev.urom.framework.wire.FrameCodec;
-import dev.urom.framework.wire.FrameDecoder;
-import dev.urom.framework.wire.Message;
-import dev.urom.framework.wire.Protocol;
+import dev.urom.wire.Frame;
+import dev.urom.wire.FrameCodec;
+import dev.urom.wire.FrameDecoder;
+import dev.urom.wire.Message;
+import dev.urom.wire.Protocol;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -3,7 +3,7 @@ package dev.urom.service.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.framework.worker.PluginSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -5,10 +5,10 @@ import static dev.urom.service.worker.DataSocketProbes.awaitOneNewLogLine;
 import static dev.urom.service.worker.DataSocketProbes.logLines;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.framework.wire.FrameCodec;
-import dev.urom.framework.wire.Message.Hello;
-import dev.urom.framework.wire.Role;
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.FrameCodec;
+import dev.urom.wire.Message.Hello;
+import dev.urom.wire.Role;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.service.worker.WorkerProcess.Connected;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;

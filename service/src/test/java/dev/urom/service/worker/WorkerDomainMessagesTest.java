@@ -2,14 +2,14 @@ package dev.urom.service.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.framework.auth.Proofs;
-import dev.urom.framework.wire.DomainPeer;
-import dev.urom.framework.wire.Frame;
-import dev.urom.framework.wire.Message.AddressReply;
-import dev.urom.framework.wire.Message.AddressRequest;
-import dev.urom.framework.wire.Message.DomainSet;
-import dev.urom.framework.wire.Message.DomainSetReply;
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.auth.Proofs;
+import dev.urom.wire.DomainPeer;
+import dev.urom.wire.Frame;
+import dev.urom.wire.Message.AddressReply;
+import dev.urom.wire.Message.AddressRequest;
+import dev.urom.wire.Message.DomainSet;
+import dev.urom.wire.Message.DomainSetReply;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.service.worker.WorkerProcess.Connected;
 import dev.urom.spi.UromStatus;

@@ -2,16 +2,16 @@ package dev.urom.service.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.framework.auth.AuthKey;
-import dev.urom.framework.auth.Principal;
-import dev.urom.framework.auth.Proofs;
+import dev.urom.auth.AuthKey;
+import dev.urom.auth.Principal;
+import dev.urom.auth.Proofs;
 import dev.urom.framework.security.UnixAccounts;
-import dev.urom.framework.wire.FrameChannel;
-import dev.urom.framework.wire.Handshake;
-import dev.urom.framework.wire.Message.HelloOk;
-import dev.urom.framework.wire.Protocol;
-import dev.urom.framework.wire.Role;
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.FrameChannel;
+import dev.urom.wire.Handshake;
+import dev.urom.wire.Message.HelloOk;
+import dev.urom.wire.Protocol;
+import dev.urom.wire.Role;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.service.access.WorkerAccess;
 import dev.urom.service.os.ChildJvm;
 import java.io.BufferedReader;

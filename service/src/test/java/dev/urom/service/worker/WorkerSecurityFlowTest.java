@@ -4,11 +4,11 @@ import static dev.urom.service.worker.DataSocketProbes.PATIENCE;
 import static dev.urom.service.worker.DataSocketProbes.assertEchoed;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.framework.wire.FrameCodec;
-import dev.urom.framework.wire.Message.Command;
-import dev.urom.framework.wire.Message.Notify;
-import dev.urom.framework.wire.Message;
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.wire.FrameCodec;
+import dev.urom.wire.Message.Command;
+import dev.urom.wire.Message.Notify;
+import dev.urom.wire.Message;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.service.worker.WorkerProcess.Connected;
 import dev.urom.spi.UromStatus;
 import java.io.IOException;

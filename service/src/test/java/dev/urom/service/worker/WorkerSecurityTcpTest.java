@@ -6,9 +6,9 @@ import static dev.urom.service.worker.DataSocketProbes.logLines;
 import static dev.urom.service.worker.DataSocketProbes.refusedHandshake;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.framework.auth.AuthKey;
-import dev.urom.framework.auth.Proofs;
-import dev.urom.framework.wire.ServiceAddress;
+import dev.urom.auth.AuthKey;
+import dev.urom.auth.Proofs;
+import dev.urom.wire.ServiceAddress;
 import dev.urom.service.worker.WorkerProcess.Connected;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;

@@ -1,12 +1,12 @@
 package dev.urom.service.daemon.testing;
 
-import dev.urom.framework.wire.Frame;
-import dev.urom.framework.wire.FrameChannel;
-import dev.urom.framework.wire.FrameCodec;
-import dev.urom.framework.wire.Message;
-import dev.urom.framework.wire.Protocol;
-import dev.urom.framework.wire.ServiceAddress;
-import dev.urom.framework.wire.WireException;
+import dev.urom.wire.Frame;
+import dev.urom.wire.FrameChannel;
+import dev.urom.wire.FrameCodec;
+import dev.urom.wire.Message;
+import dev.urom.wire.Protocol;
+import dev.urom.wire.ServiceAddress;
+import dev.urom.wire.WireException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;

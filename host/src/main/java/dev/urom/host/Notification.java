@@ -1,0 +1,50 @@
+package dev.urom.host;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.urom.spi.UromStatus;
+import java.util.Arrays;
+
+/**
+ * The outcome of one submitted command.
+ *
+ * <p>Immutable by convention: the arrays are not copied and must not be changed. {@code equals}
+ * compares array contents.
+ *
+ * @param status SUCCESS, the plugin's status, or a host-side condition (BAD_STATE, AGAIN, TOO_BIG,
+ *     CONNECTION_RESET)
+ * @param payload the plugin's notification bytes, headers stripped (empty for host-side conditions)
+ * @param userData the bytes given to {@link Worker#submit(long, byte[], byte[])} (empty when none)
+ */
+public record Notification(UromStatus status, byte[] payload, byte[] userData) {
+    static final byte[] NONE = new byte[0];
+
+    public Notification {
+        requireNonNull(status, "status is null");
+        requireNonNull(payload, "payload is null");
+        requireNonNull(userData, "userData is null");
+    }
+
+    static Notification failed(UromStatus status, byte[] userData) {
+        return new Notification(status, NONE, userData);
+    }
+
+    public boolean isSuccess() {
+        return status.isSuccess();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Notification n && n.status == status && Arrays.equals(n.payload, payload) && Arrays.equals(n.userData, userData);
+    }
+
+    @Override
+    public int hashCode() {
+        return (status.hashCode() * 31 + Arrays.hashCode(payload)) * 31 + Arrays.hashCode(userData);
+    }
+
+    @Override
+    public String toString() {
+        return "Notification[status=" + status + ", payload=" + payload.length + " bytes, userData=" + userData.length + " bytes]";
+    }
+}

@@ -1,0 +1,36 @@
+package dev.urom.wire;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.urom.spi.PluginInfo;
+
+/**
+ * One plugin as the daemon reports it in PLUGINS_REPLY.
+ *
+ * @param info id, version and name
+ * @param kind {@link #NATIVE} or {@link #JAVA}
+ */
+public record ServicePlugin(PluginInfo info, String kind) {
+    public static final String NATIVE = "native";
+    public static final String JAVA = "java";
+
+    public ServicePlugin {
+        requireNonNull(info, "info is null");
+        requireNonNull(kind, "kind is null");
+        if (!kind.equals(NATIVE) && !kind.equals(JAVA)) {
+            throw new IllegalArgumentException("plugin kind '" + kind + "' is neither 'native' nor 'java'");
+        }
+    }
+
+    public long id() {
+        return info.id();
+    }
+
+    public String name() {
+        return info.name();
+    }
+
+    public long version() {
+        return info.version();
+    }
+}
