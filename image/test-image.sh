@@ -6,8 +6,9 @@
 #
 #   1. make-local-base.sh: a base image tar (this machine's Java 17 + /bin/sh + their libraries),
 #      unless target/local-base.tar exists (delete it to remake it);
-#   2. mvn -o -f image/pom.xml -Pimage package -Dimage.base=tar://.../local-base.tar
-#      -> target/urom-image.tar (docker-save layout, the layers Jib made);
+#   2. mvn -f image/pom.xml -Pimage package -Dimage.base=tar://.../local-base.tar (offline when
+#      the Jib plugin is cached, online once otherwise) -> target/urom-image.tar (docker-save
+#      layout, the layers Jib made);
 #   3. unpacks the layers in manifest order into a fresh rootfs, reads Entrypoint/Env from the
 #      image config, and checks the launcher, urom-launch and urom-probe are mode 0755;
 #   4. reads the container's settings from the DaemonSet manifest: SERVICE_ARGS (used as they are:
@@ -34,8 +35,8 @@
 #      in the log folder;
 #   9. stops the daemon with SIGTERM and removes the rootfs (KEEP=1 keeps it).
 #
-# Needs root (unshare/mount/chroot), jq, capsh (libcap), nsenter, ip, curl, Maven with
-# jib-maven-plugin in ~/.m2, and the distribution built first (mvn -B -q package -DskipTests at the
+# Needs root (unshare/mount/chroot), jq, capsh (libcap), nsenter, ip, curl, Maven (which fetches
+# jib-maven-plugin on the first run, then builds offline), and the distribution built first (mvn -B -q package -DskipTests at the
 # repository root). Exit 0 when all checks pass.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -68,8 +69,20 @@ service="tcp:127.0.0.1:${listen##*:}"
 every_cap="$(capsh --print | sed -n 's/^Bounding set =//p')"
 dropped_caps="$(tr , '\n' <<<"$every_cap" | grep -vxF -f <(tr , '\n' <<<"$kept_caps") | paste -sd, -)"
 
+mkdir -p "$here/target"
 [ -f "$base" ] || "$here/make-local-base.sh" "$base"
-mvn -B -q -o -f "$here/pom.xml" -Pimage package -Dimage.base="tar://$base" -Dimage.tar="$image"
+# Offline when the Jib plugin is already in the local Maven repository; on a fresh machine Maven
+# fetches it (and only what is missing) once.
+jib_build=(-B -q -f "$here/pom.xml" -Pimage package -Dimage.base="tar://$base" -Dimage.tar="$image")
+if ! mvn -o "${jib_build[@]}" >"$here/target/jib-offline.log" 2>&1; then
+  if grep -q "offline mode" "$here/target/jib-offline.log"; then
+    echo "test-image: the Jib plugin is not in the local Maven repository yet; fetching it once"
+    mvn "${jib_build[@]}"
+  else
+    cat "$here/target/jib-offline.log" >&2
+    fail "the image build failed (log above)"
+  fi
+fi
 [ -f "$image" ] || fail "Jib wrote no $image"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/urom-image.XXXXXX")"

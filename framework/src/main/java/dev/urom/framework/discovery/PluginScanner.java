@@ -169,6 +169,12 @@ public final class PluginScanner {
         }
     }
 
+    /** For a missing directory whose name holds ':', the reminder that the path separator is ';'. */
+    private static String separatorHint(Path directory) {
+        return directory.toString().contains(":")
+                ? " (" + PluginPath.ENVIRONMENT_VARIABLE + " separates directories with ';', not ':')" : "";
+    }
+
     /**
      * The candidate files of {@code directory}, the first {@value #MAX_CANDIDATES_PER_DIRECTORY} in
      * name order; a warning when it cannot be listed.
@@ -177,7 +183,7 @@ public final class PluginScanner {
         if (!Files.isDirectory(directory)) {
             return new Listing(directory, List.of(), 0, Files.exists(directory)
                     ? PluginPath.ENVIRONMENT_VARIABLE + " entry " + directory + " is not a directory; skipped"
-                    : PluginPath.ENVIRONMENT_VARIABLE + " directory " + directory + " does not exist; skipped");
+                    : PluginPath.ENVIRONMENT_VARIABLE + " directory " + directory + " does not exist; skipped" + separatorHint(directory));
         }
         List<String> names = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {

@@ -223,6 +223,17 @@ class PluginDiscoveryTest {
     }
 
     @Test
+    void aPathJoinedWithColonsIsOneMissingDirectoryAndTheWarningNamesTheSeparator() {
+        String colonJoined = dir + ":" + work.resolve("other");
+
+        ScanResult result = discovery().scan(colonJoined);
+
+        assertThat(result.warnings()).containsExactly("UROM_PLUGIN_PATH directory " + colonJoined
+                + " does not exist; skipped (UROM_PLUGIN_PATH separates directories with ';', not ':')");
+        assertThat(result.plugins()).isEmpty();
+    }
+
+    @Test
     void otherFilesAreIgnored() throws IOException {
         Files.writeString(dir.resolve("README.txt"), "not a plugin");
         fixtures.install(GOOD_V1, dir.resolve("libversioned.so.1"));

@@ -1,0 +1,136 @@
+package dev.urom.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.urom.auth.KeyFileRules;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's host example, run as a user would: {@code bin/urom daemon} from the distribution on a
+ * socket in a temporary directory, and {@link GraphLoopback} in a JVM of its own whose class path is
+ * the example's classes and the two jars of the distribution's {@code lib/} that {@code urom-host}
+ * brings (urom-host and urom-spi), nothing else.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class GraphLoopbackIT {
+    private static final Path REPO = Path.of(System.getProperty("urom.repo", ".."));
+    private static final Path LIB = REPO.resolve("cli/target/urom/lib");
+
+    @TempDir
+    Path dir;
+    private Process daemon;
+    private final List<String> daemonOutput = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void startDaemon() throws Exception {
+        List<String> command = new ArrayList<>(List.of(REPO.resolve("bin/urom").toString(), "daemon",
+                "--listen", address(), "--log-dir", dir.resolve("log").toString()));
+        if (KeyFileRules.effectiveUid() == 0) {
+            // The build's tree may lie where the default worker user cannot read it (CI clones under /root).
+            command.addAll(List.of("--worker-user", "root"));
+        }
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().keySet().removeAll(List.of("UROM_PLUGIN_PATH", "UROM_HOME", "SERVICE_ARGS"));
+        daemon = builder.start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
+        CompletableFuture<Boolean> listening = CompletableFuture.supplyAsync(() -> {
+            try {
+                for (String line; (line = out.readLine()) != null; ) {
+                    daemonOutput.add(line);
+                    if (line.contains("listening on")) {
+                        CompletableFuture.runAsync(() -> drain(out));
+                        return true;
+                    }
+                }
+            } catch (IOException e) {
+                daemonOutput.add(e.toString());
+            }
+            return false;
+        });
+        assertThat(listening.get(120, TimeUnit.SECONDS)).as("daemon output: %s", daemonOutput).isTrue();
+    }
+
+    @AfterEach
+    void stopDaemon() throws Exception {
+        if (daemon != null) {
+            List<ProcessHandle> children = daemon.descendants().toList();
+            daemon.destroy();
+            assertThat(daemon.waitFor(60, TimeUnit.SECONDS)).as("daemon ended").isTrue();
+            for (ProcessHandle child : children) {
+                child.onExit().get(60, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
+    void theExampleLoopsItsValueBackThroughAWorkerProcessWithOnlyUromHostOnItsClassPath() throws Exception {
+        Result result = example(address(), "42");
+        assertThat(result.exit).as(result.toString()).isZero();
+        assertThat(result.out).matches("loopback 42 -> 42 via worker \\d+\\n");
+
+        Result unsigned = example(address(), "18446744073709551615");
+        assertThat(unsigned.out).as(unsigned.toString()).startsWith("loopback 18446744073709551615 -> 18446744073709551615 via worker ");
+    }
+
+    @Test
+    void withoutADaemonTheExampleSaysInOneLineWhereItCouldNotConnect() throws Exception {
+        String nowhere = "unix:" + dir.resolve("nobody-listens.sock");
+        Result result = example(nowhere);
+        assertThat(result.exit).isEqualTo(1);
+        assertThat(result.out).isEmpty();
+        assertThat(result.err).startsWith("graph-loopback: cannot connect to " + nowhere).doesNotContain("\tat ");
+        assertThat(result.err.lines()).hasSize(1);
+    }
+
+    private String address() {
+        return "unix:" + dir.resolve("urom.sock");
+    }
+
+    private Result example(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-cp", String.join(File.pathSeparator, System.getProperty("urom.examples.classes"),
+                        onlyJar("urom-host-"), onlyJar("urom-spi-")),
+                GraphLoopback.class.getName()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectOutput(dir.resolve("out").toFile()).redirectError(dir.resolve("err").toFile()).start();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("example ended").isTrue();
+        return new Result(p.exitValue(), Files.readString(dir.resolve("out")), Files.readString(dir.resolve("err")));
+    }
+
+    private static String onlyJar(String prefix) throws IOException {
+        try (Stream<Path> jars = Files.list(LIB)) {
+            List<Path> found = jars.filter(p -> p.getFileName().toString().startsWith(prefix) && p.toString().endsWith(".jar")).toList();
+            assertThat(found).as("%s*.jar in %s", prefix, LIB).hasSize(1);
+            return found.get(0).toString();
+        }
+    }
+
+    private static void drain(BufferedReader out) {
+        try {
+            while (out.readLine() != null) {
+                // keep the daemon's pipe from filling up
+            }
+        } catch (IOException ignored) {
+            // the daemon ended
+        }
+    }
+
+    private record Result(int exit, String out, String err) {}
+}
