@@ -40,7 +40,6 @@ static const char *status_name(urom_status_t status)
 
 /* Generous bounds: the build machine is shared. */
 #define WAIT_MS 20000
-#define ROUNDS 100000
 
 static struct urom_plugin_iface iface;
 static urom_status_t (*get_transport)(const char **);
@@ -186,10 +185,20 @@ static struct urom_worker_notif_desc *take(struct instance *in, uint64_t uctx)
 	return NULL;
 }
 
+/* Milliseconds of CLOCK_MONOTONIC: the loops below are bounded by time, not by a count of rounds,
+ * so that a loaded machine slows them down without failing them. */
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
 /* Progresses both instances until `in` answered `uctx`. */
 static struct urom_worker_notif_desc *await_answer(struct instance *in, uint64_t uctx)
 {
-	for (int i = 0; i < ROUNDS; i++) {
+	for (uint64_t end = now_ms() + WAIT_MS; now_ms() < end;) {
 		struct urom_worker_notif_desc *desc = take(in, uctx);
 
 		if (desc != NULL)
@@ -211,7 +220,7 @@ static int readable(int fd, int timeout_ms)
 /* Progress and arm until arm says SUCCESS (UCX may have start-up events); the number of AGAINs seen. */
 static void arm_until_armed(struct instance *in)
 {
-	for (int i = 0; i < ROUNDS; i++) {
+	for (uint64_t end = now_ms() + WAIT_MS; now_ms() < end;) {
 		urom_status_t status = arm_wakeup(&in->ctx);
 
 		if (status == UROM_SUCCESS)
@@ -250,7 +259,7 @@ static void case_wakeup(void)
 	free(desc);
 	printf(" message=%s", readable(fd, WAIT_MS) ? "readable" : "quiet");
 	printf(" arm=%s", status_name(arm_wakeup(&peers[1].ctx)));
-	for (int i = 0; i < ROUNDS && (desc = take(&peers[1], 1)) == NULL; i++)
+	for (uint64_t end = now_ms() + WAIT_MS; (desc = take(&peers[1], 1)) == NULL && now_ms() < end;)
 		progress(&peers[1]);
 	if (desc == NULL)
 		fail("the receive was not answered");

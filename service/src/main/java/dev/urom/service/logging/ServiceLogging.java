@@ -40,7 +40,8 @@ public final class ServiceLogging {
     /** The daemon's log file name. */
     public static final String DAEMON_LOG_FILE = "urom_daemon_dev.log";
     /** Logger name prefixes that follow the SDK level. */
-    public static final List<String> SDK_LOGGERS = List.of("dev.urom.framework", "dev.urom.nativebridge", "org.pf4j");
+    public static final List<String> SDK_LOGGERS = List.of("dev.urom.framework", "dev.urom.nativebridge", "dev.urom.host", "dev.urom.wire",
+            "dev.urom.auth", "dev.urom.oob", "org.pf4j");
     /** The layout of every line. */
     public static final String PATTERN = "%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level [%t] %logger - %msg%n";
 

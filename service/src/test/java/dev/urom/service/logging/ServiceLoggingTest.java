@@ -56,6 +56,18 @@ class ServiceLoggingTest {
     }
 
     @Test
+    void theHostLibrarysSystemLoggerLinesLandInTheLogAtTheSdkLevel() throws Exception {
+        Path file = ServiceLogging.configure(dir, "host.log", 60, 30);
+
+        System.getLogger("dev.urom.host.Worker").log(System.Logger.Level.ERROR, "host-error {0}", "seven");
+        System.getLogger("dev.urom.host.Worker").log(System.Logger.Level.WARNING, "host-warn");
+        System.getLogger("dev.urom.wire.FrameChannel").log(System.Logger.Level.WARNING, "wire-warn");
+
+        assertThat(Files.readString(file)).contains("ERROR [" + Thread.currentThread().getName() + "] dev.urom.host.Worker - host-error seven")
+                .doesNotContain("host-warn", "wire-warn");
+    }
+
+    @Test
     void disableSilencesTheProgramButNotTheSdk() throws Exception {
         Path file = ServiceLogging.configure(dir, "off.log", 10, 70);
 
