@@ -51,8 +51,13 @@ public final class PluginDiscovery {
      *
      * @throws IllegalArgumentException when the path holds an entry that is not a valid path
      */
-    public synchronized ScanResult scan(String uromPluginPath) {
-        ScanOutcome outcome = scanner.scan(uromPluginPath);
+    public ScanResult scan(String uromPluginPath) {
+        return scan(PluginPath.parse(uromPluginPath));
+    }
+
+    /** Scans {@code directories}, in order, and gives the accepted plugins their ids. */
+    public synchronized ScanResult scan(List<Path> directories) {
+        ScanOutcome outcome = scanner.scan(directories);
         PluginIdRegistry.Assignment assignment = registry.assign(outcome.plugins());
         List<Rejection> rejected = new ArrayList<>(outcome.rejected());
         rejected.addAll(assignment.rejected());
