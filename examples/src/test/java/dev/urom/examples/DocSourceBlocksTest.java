@@ -1,0 +1,55 @@
+package dev.urom.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README and the pages of {@code docs/} show example programs verbatim: each fenced block that
+ * follows a line {@code <!-- source: PATH -->} must be the file at PATH (relative to the
+ * repository), byte for byte, so the code a reader copies is the program that its test compiles
+ * and runs.
+ */
+class DocSourceBlocksTest {
+    private static final Path REPO = Path.of(System.getProperty("urom.repo", ".."));
+    private static final Pattern SOURCE_BLOCK = Pattern.compile("<!-- source: (\\S+) -->\\n```\\w*\\n(.*?)```\\n", Pattern.DOTALL);
+
+    @Test
+    void everySourceBlockOfTheReadmeAndTheDocsIsItsFile() throws IOException {
+        List<String> checked = new ArrayList<>();
+        for (Path page : pages()) {
+            Matcher block = SOURCE_BLOCK.matcher(Files.readString(page));
+            while (block.find()) {
+                assertThat(block.group(2)).as("%s: the block of %s", REPO.relativize(page), block.group(1))
+                        .isEqualTo(Files.readString(REPO.resolve(block.group(1))));
+                checked.add(block.group(1));
+            }
+        }
+        assertThat(checked).contains("examples/src/main/java/dev/urom/examples/GraphLoopback.java",
+                "plugins/graph/src/test/java/dev/urom/plugins/graph/embedding/EmbeddingExample.java");
+    }
+
+    @Test
+    void aBlockThatDiffersFromItsFileByOneCharacterIsCaught() throws IOException {
+        String readme = Files.readString(REPO.resolve("README.md"));
+        Matcher block = SOURCE_BLOCK.matcher(readme.replaceFirst("worker.start\\(\\)", "worker.stArt()"));
+        assertThat(block.find()).isTrue();
+        assertThat(block.group(2)).isNotEqualTo(Files.readString(REPO.resolve(block.group(1))));
+    }
+
+    private static List<Path> pages() throws IOException {
+        List<Path> pages = new ArrayList<>(List.of(REPO.resolve("README.md")));
+        try (Stream<Path> docs = Files.list(REPO.resolve("docs"))) {
+            docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
+        }
+        return pages;
+    }
+}
