@@ -248,6 +248,29 @@ class CliTest {
     }
 
     @Test
+    void demoRefusesRoundsOutsideItsRangeWithOneLineNamingTheOption() {
+        for (String rounds : List.of("0", "-1", "100000001")) {
+            CliRunner.Run result = run(plugins.toString(), "demo", "--rounds", rounds);
+
+            assertThat(result.status()).as(rounds).isEqualTo(2);
+            assertThat(result.out()).as(rounds).isEmpty();
+            assertThat(result.errLines()).as(rounds)
+                    .containsExactly("urom demo: --rounds " + rounds + " is not between 1 and 100000000", "(see: urom demo --help)");
+        }
+    }
+
+    @Test
+    void aLoopbackValueThatIsNotAnUnsigned64BitNumberIsAUsageErrorNamingTheOption() {
+        for (String value : List.of("-3", "18446744073709551616", "0x10000000000000000", "0xfg", "12a", "0x")) {
+            CliRunner.Run result = run(plugins.toString(), "loopback", "--service", "unix:/nonexistent/urom.sock", "--value", value);
+
+            assertThat(result.status()).as(value).isEqualTo(2);
+            assertThat(result.errLines()).as(value).hasSize(2);
+            assertThat(result.errLines().get(0)).as(value).startsWith("urom loopback: Invalid value for option '--value': '" + value + "'");
+        }
+    }
+
+    @Test
     void demoRunsTheGraphPluginsInProcessAndThroughAPrivateDaemonAndThePingPong() throws IOException {
         Path sandbox = Path.of(System.getProperty("urom.sandbox.build", "../plugins/sandbox/target"));
         Files.copy(sandbox.resolve("worker_sandbox.so"), plugins.resolve("worker_sandbox.so"));

@@ -94,12 +94,25 @@ class ServiceCommandsTest {
     @Test
     void loopbackThroughEitherGraphPlugin() {
         CliRunner.Run c = urom("loopback", "--service", daemon.address, "--value", "7");
-        CliRunner.Run java = urom("loopback", "--service", daemon.address, "--value", "-3", "--plugin", "worker_graph_java");
+        CliRunner.Run java = urom("loopback", "--service", daemon.address, "--value", "0xfffffffffffffffd", "--plugin", "worker_graph_java");
 
         assertThat(c.status()).as(c.err()).isZero();
         assertThat(c.out()).startsWith("loopback 7 -> 7 via worker_graph on worker ");
         assertThat(java.status()).as(java.err()).isZero();
-        assertThat(java.out()).startsWith("loopback -3 -> -3 via worker_graph_java on worker ");
+        assertThat(java.out()).startsWith("loopback 0xfffffffffffffffd -> 0xfffffffffffffffd via worker_graph_java on worker ");
+    }
+
+    @Test
+    void loopbackOfTheLargestUnsignedValuePrintsItUnsignedInTheBaseItWasGivenIn() {
+        for (String plugin : List.of("worker_graph", "worker_graph_java")) {
+            CliRunner.Run decimal = urom("loopback", "--service", daemon.address, "--value", "18446744073709551615", "--plugin", plugin);
+            CliRunner.Run hex = urom("loopback", "--service", daemon.address, "--value", "0xffffffffffffffff", "--plugin", plugin);
+
+            assertThat(decimal.status()).as(decimal.err()).isZero();
+            assertThat(decimal.out()).startsWith("loopback 18446744073709551615 -> 18446744073709551615 via " + plugin + " on worker ");
+            assertThat(hex.status()).as(hex.err()).isZero();
+            assertThat(hex.out()).startsWith("loopback 0xffffffffffffffff -> 0xffffffffffffffff via " + plugin + " on worker ");
+        }
     }
 
     @Test
