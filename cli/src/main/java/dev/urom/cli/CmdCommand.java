@@ -12,7 +12,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code urom cmd --service ADDR --plugin NAME|ID --payload-hex HEX [--worker-id N]}: starts or
  * joins a worker with that plugin, sends one command, prints the status and the payload. Exit
- * status 0 when the plugin answered SUCCESS.
+ * status 0 when the plugin answered SUCCESS; otherwise 1 and one line on stderr, {@code urom cmd:
+ * <STATUS>: <message>}, the message being the one a Java plugin failed with (the answer's payload).
  */
 @Command(name = "cmd", description = "Send one command to a plugin through a daemon's worker, print the answer.")
 final class CmdCommand implements Callable<Integer> {
@@ -38,7 +39,11 @@ final class CmdCommand implements Callable<Integer> {
             out.println("worker: " + Long.toUnsignedString(worker.worker().id()));
             out.println("status: " + answer.status() + " (" + answer.status().code() + ")");
             out.println("payload: " + Hex.format(answer.payload()));
-            return answer.status().isSuccess() ? 0 : Main.FAILED;
+            if (!answer.status().isSuccess()) {
+                spec.commandLine().getErr().println("urom cmd: " + FailureMessage.describe(answer.status(), answer.payload()));
+                return Main.FAILED;
+            }
+            return 0;
         }
     }
 }

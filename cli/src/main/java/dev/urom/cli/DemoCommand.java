@@ -1,8 +1,8 @@
 package dev.urom.cli;
 
 import dev.urom.framework.discovery.DiscoveredPlugin;
-import dev.urom.plugins.graph.host.GraphClient;
 import dev.urom.host.UromService;
+import dev.urom.plugins.graph.host.GraphClient;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerNotification;
@@ -18,6 +18,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -36,7 +37,11 @@ final class DemoCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
 
-    @Option(names = "--rounds", defaultValue = "20000", paramLabel = "N", description = "Loopbacks per plugin for the timing (default: ${DEFAULT-VALUE}).")
+    /** The most loopbacks per plugin that {@code --rounds} allows. */
+    static final int MAX_ROUNDS = 100_000_000;
+
+    @Option(names = "--rounds", defaultValue = "20000", paramLabel = "N",
+            description = "Loopbacks per plugin for the timing, 1 to " + MAX_ROUNDS + " (default: ${DEFAULT-VALUE}).")
     int rounds;
 
     @Option(names = "--worker-user", paramLabel = "USER",
@@ -51,6 +56,9 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (rounds < 1 || rounds > MAX_ROUNDS) {
+            throw new ParameterException(spec.commandLine(), "--rounds " + rounds + " is not between 1 and " + MAX_ROUNDS);
+        }
         PrintWriter out = spec.commandLine().getOut();
         long scanStart = System.nanoTime();
         LocalPlugins plugins = LocalPlugins.scan(environment);

@@ -14,7 +14,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code urom exec --plugin NAME --payload-hex HEX}: loads one plugin from UROM_PLUGIN_PATH in this
  * process, sends it one command and prints the status and the notification payload. Exit status
- * 0 when the plugin answered SUCCESS, 1 otherwise.
+ * 0 when the plugin answered SUCCESS; otherwise 1 and one line on stderr, {@code urom exec:
+ * <STATUS>: <message>}, the message being the one a Java plugin failed with (the answer's payload).
  */
 @Command(name = "exec", description = "Load one plugin in this process, send it one command, print the answer.")
 final class ExecCommand implements Callable<Integer> {
@@ -44,7 +45,11 @@ final class ExecCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             out.println("status: " + answer.status() + " (" + answer.status().code() + ")");
             out.println("payload: " + Hex.format(answer.payload()));
-            return answer.status().isSuccess() ? 0 : Main.FAILED;
+            if (!answer.status().isSuccess()) {
+                spec.commandLine().getErr().println("urom exec: " + FailureMessage.describe(answer.status(), answer.payload()));
+                return Main.FAILED;
+            }
+            return 0;
         }
     }
 }

@@ -10,7 +10,9 @@ import picocli.CommandLine;
 /**
  * The {@code urom} command line. Every failure reaches the user as one line on stderr, {@code
  * urom <command>: <what went wrong>}, and a non-zero exit status: 1 for a failure, 2 for a usage
- * error. Stack traces go to the log only.
+ * error. A usage error is followed by a second line naming a command that shows the usage, {@code
+ * (see: urom <command> --help)}. Every command answers {@code --help} and {@code -h}, and {@code urom
+ * help [COMMAND]}, with its usage and exit status 0. Stack traces go to the log only.
  */
 @Command(
         name = "urom",
@@ -20,7 +22,8 @@ import picocli.CommandLine;
         description = "urom-java: the UROM offload service and its plugin framework.",
         subcommands = {
             DaemonCommand.class, PluginsCommand.class, WorkersCommand.class, CmdCommand.class, LoopbackCommand.class,
-            PingPongCommand.class, PingPongRankCommand.class, ExecCommand.class, DemoCommand.class, DoctorCommand.class, KeygenCommand.class
+            PingPongCommand.class, PingPongRankCommand.class, ExecCommand.class, DemoCommand.class, DoctorCommand.class, KeygenCommand.class,
+            CommandLine.HelpCommand.class
         })
 public final class Main implements Runnable {
     /** Exit status of a command that failed. */
@@ -30,7 +33,7 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: daemon, plugins, workers, cmd, loopback, ping-pong, exec, demo, doctor or keygen");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: " + String.join(", ", spec.subcommands().keySet()));
     }
 
     public static void main(String[] args) {
@@ -44,9 +47,7 @@ public final class Main implements Runnable {
     /** Runs one command line in the given environment and streams, and returns its exit status. */
     static int run(String[] args, Environment environment, PrintWriter out, PrintWriter err) {
         args = withServiceArgs(args, environment);
-        CommandLine line = new CommandLine(new Main(), new CommandFactory(environment));
-        // An option given twice takes its last value: the command line overrides SERVICE_ARGS.
-        line.setOverwrittenOptionsAllowed(true);
+        CommandLine line = commandLine(environment);
         line.setOut(out);
         line.setErr(err);
         line.setExecutionExceptionHandler((ex, cmd, parsed) -> {
@@ -59,14 +60,46 @@ public final class Main implements Runnable {
             }
             return FAILED;
         });
-        line.setParameterExceptionHandler((ex, parsed) -> {
-            err.println(ex.getCommandLine().getCommandName().equals("urom")
-                    ? "urom: " + ex.getMessage()
-                    : "urom " + ex.getCommandLine().getCommandName() + ": " + ex.getMessage());
-            err.println("(see: urom " + (ex.getCommandLine().getCommandName().equals("urom") ? "" : ex.getCommandLine().getCommandName() + " ") + "--help)");
+        line.setParameterExceptionHandler((reported, parsed) -> {
+            CommandLine.ParameterException ex = unknownOptionFirst(reported);
+            err.println(qualifiedName(ex.getCommandLine()) + ": " + ex.getMessage() + didYouMean(ex));
+            err.println("(see: " + qualifiedName(ex.getCommandLine()) + " --help)");
             return CommandLine.ExitCode.USAGE;
         });
         return line.execute(args);
+    }
+
+    /** The whole command tree, each command built with {@code environment}; the streams and handlers are the caller's to set. */
+    static CommandLine commandLine(Environment environment) {
+        CommandLine line = new CommandLine(new Main(), new CommandFactory(environment));
+        // An option given twice takes its last value: the command line overrides SERVICE_ARGS.
+        line.setOverwrittenOptionsAllowed(true);
+        return line;
+    }
+
+    /**
+     * Picocli checks the required options before it complains of arguments it did not match: an
+     * unknown option (often a misspelled required one) is the better report, so it goes first.
+     */
+    private static CommandLine.ParameterException unknownOptionFirst(CommandLine.ParameterException ex) {
+        CommandLine command = ex.getCommandLine();
+        if (ex instanceof CommandLine.UnmatchedArgumentException || command.getUnmatchedArguments().isEmpty()) {
+            return ex;
+        }
+        return new CommandLine.UnmatchedArgumentException(command, command.getUnmatchedArguments());
+    }
+
+    /** For a mistyped command or option, what picocli finds close to it: {@code  (did you mean: daemon?)}; otherwise empty. */
+    private static String didYouMean(CommandLine.ParameterException ex) {
+        if (ex instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
+            return " (did you mean: " + String.join(" or ", unmatched.getSuggestions()) + "?)";
+        }
+        return "";
+    }
+
+    /** {@code urom}, or {@code urom <command> [<subcommand>...]}: how the user names {@code command}. */
+    static String qualifiedName(CommandLine command) {
+        return command.getCommandSpec().qualifiedName();
     }
 
     /** For {@code urom daemon}, the words of SERVICE_ARGS go before the command-line arguments. */

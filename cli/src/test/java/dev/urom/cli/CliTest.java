@@ -11,10 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.Attributes;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -205,7 +201,7 @@ class CliTest {
     @Test
     void execOfAPluginThatFailsToLoadIsOneLine() throws IOException {
         // The scan checks the class without running it; loading runs its constructor, which throws.
-        writePluginJar(plugins.resolve("exploding.jar"), ExplodingPlugin.class);
+        PluginJars.write(plugins.resolve("exploding.jar"), "exploding", ExplodingPlugin.class);
         assertThat(run(plugins.toString(), "plugins", "--scan").out()).contains("exploding");
 
         CliRunner.Run result = run(plugins.toString(), "exec", "--plugin", "exploding", "--payload-hex", "00");
@@ -215,19 +211,26 @@ class CliTest {
         assertThat(result.errLines().get(0)).startsWith("urom exec: cannot load plugin 'exploding'").contains("exploding.jar");
     }
 
-    private static void writePluginJar(Path jar, Class<?> pluginClass) throws IOException {
-        Manifest manifest = new Manifest();
-        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        manifest.getMainAttributes().putValue("Plugin-Id", "exploding");
-        manifest.getMainAttributes().putValue("Plugin-Version", "1");
-        manifest.getMainAttributes().putValue("Plugin-Class", pluginClass.getName());
-        String entry = pluginClass.getName().replace('.', '/') + ".class";
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest);
-                var in = pluginClass.getClassLoader().getResourceAsStream(entry)) {
-            out.putNextEntry(new JarEntry(entry));
-            in.transferTo(out);
-            out.closeEntry();
-        }
+    @Test
+    void execOfAJavaPluginThatRefusesPrintsTheStatusAndItsMessage() throws IOException {
+        PluginJars.write(plugins.resolve("refusing.jar"), "refusing", RefusingPlugin.class);
+
+        CliRunner.Run refused = run(plugins.toString(), "exec", "--plugin", "refusing", "--payload-hex", "0102");
+        CliRunner.Run threw = run(plugins.toString(), "exec", "--plugin", "refusing", "--payload-hex", "ff");
+
+        assertThat(refused.status()).isEqualTo(1);
+        assertThat(refused.out()).startsWith("status: INVALID_VALUE (6)\npayload: ");
+        assertThat(refused.errLines()).containsExactly("urom exec: INVALID_VALUE: " + RefusingPlugin.message(new byte[] {1, 2}));
+        assertThat(threw.status()).isEqualTo(1);
+        assertThat(threw.errLines()).containsExactly("urom exec: UNEXPECTED: java.lang.IllegalStateException: refusing plugin: lost its state");
+    }
+
+    @Test
+    void execOfANativePluginsFailureWithoutAMessagePrintsTheStatusAlone() {
+        CliRunner.Run result = run(plugins.toString(), "exec", "--plugin", "worker_graph", "--payload-hex", "00");
+
+        assertThat(result.status()).isEqualTo(1);
+        assertThat(result.errLines()).containsExactly("urom exec: INVALID_VALUE");
     }
 
     @Test
@@ -245,6 +248,29 @@ class CliTest {
 
         assertThat(result.status()).isEqualTo(2);
         assertThat(result.err()).contains("--payload-hex");
+    }
+
+    @Test
+    void demoRefusesRoundsOutsideItsRangeWithOneLineNamingTheOption() {
+        for (String rounds : List.of("0", "-1", "100000001")) {
+            CliRunner.Run result = run(plugins.toString(), "demo", "--rounds", rounds);
+
+            assertThat(result.status()).as(rounds).isEqualTo(2);
+            assertThat(result.out()).as(rounds).isEmpty();
+            assertThat(result.errLines()).as(rounds)
+                    .containsExactly("urom demo: --rounds " + rounds + " is not between 1 and 100000000", "(see: urom demo --help)");
+        }
+    }
+
+    @Test
+    void aLoopbackValueThatIsNotAnUnsigned64BitNumberIsAUsageErrorNamingTheOption() {
+        for (String value : List.of("-3", "18446744073709551616", "0x10000000000000000", "0xfg", "12a", "0x")) {
+            CliRunner.Run result = run(plugins.toString(), "loopback", "--service", "unix:/nonexistent/urom.sock", "--value", value);
+
+            assertThat(result.status()).as(value).isEqualTo(2);
+            assertThat(result.errLines()).as(value).hasSize(2);
+            assertThat(result.errLines().get(0)).as(value).startsWith("urom loopback: Invalid value for option '--value': '" + value + "'");
+        }
     }
 
     @Test

@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import dev.urom.auth.AuthKey;
 import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.FrameChannel;
 import dev.urom.wire.Handshake;
 import dev.urom.wire.Message.HelloOk;
@@ -14,13 +16,14 @@ import dev.urom.wire.Message.WorkerStartReply;
 import dev.urom.wire.Message.WorkerStartRequest;
 import dev.urom.wire.Message.WorkersInGroupReply;
 import dev.urom.wire.Message.WorkersInGroupRequest;
+import dev.urom.wire.Message.WorkersInfoReply;
+import dev.urom.wire.Message.WorkersInfoRequest;
 import dev.urom.wire.Message;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.Role;
 import dev.urom.wire.ServiceAddress;
 import dev.urom.wire.ServicePlugin;
-import dev.urom.spi.UromException;
-import dev.urom.spi.UromStatus;
+import dev.urom.wire.ServiceWorker;
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
@@ -167,6 +170,15 @@ public final class UromService implements AutoCloseable {
     /** Ids of the running workers of group {@code gid}. */
     public List<Long> workersInGroup(long gid) throws UromException {
         return expect(control.request(new WorkersInGroupRequest(gid)), WorkersInGroupReply.class).workerIds();
+    }
+
+    /**
+     * The caller's workers of group {@code gid} ({@link Protocol#ALL_GROUPS}: of every group), starting
+     * or running, with their state, process, uptime and the commands they have served, ascending by
+     * id (unsigned). A daemon that predates WORKERS_INFO closes the connection instead of answering.
+     */
+    public List<ServiceWorker> workersInfo(long gid) throws UromException {
+        return expect(control.request(new WorkersInfoRequest(gid)), WorkersInfoReply.class).workers();
     }
 
     /** A builder for a worker of this service; nothing starts until {@link Worker#start()}. */

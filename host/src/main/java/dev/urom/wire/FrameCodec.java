@@ -1,5 +1,7 @@
 package dev.urom.wire;
 
+import dev.urom.spi.PluginInfo;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.Message.AddressReply;
 import dev.urom.wire.Message.AddressRequest;
 import dev.urom.wire.Message.Challenge;
@@ -19,8 +21,8 @@ import dev.urom.wire.Message.WorkerStartReply;
 import dev.urom.wire.Message.WorkerStartRequest;
 import dev.urom.wire.Message.WorkersInGroupReply;
 import dev.urom.wire.Message.WorkersInGroupRequest;
-import dev.urom.spi.PluginInfo;
-import dev.urom.spi.UromStatus;
+import dev.urom.wire.Message.WorkersInfoReply;
+import dev.urom.wire.Message.WorkersInfoRequest;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -137,6 +139,17 @@ public final class FrameCodec {
             w.u32(r.workerIds().size());
             for (long id : r.workerIds()) {
                 w.u64(id);
+            }
+        } else if (m instanceof WorkersInfoRequest g) {
+            w.u64(g.gid());
+        } else if (m instanceof WorkersInfoReply r) {
+            w.u32(r.workers().size());
+            for (ServiceWorker worker : r.workers()) {
+                w.u64(worker.id()).u64(worker.gid()).u64(worker.pluginMask()).u32(worker.state().code()).u32(0)
+                        .u64(worker.pid()).u64(worker.uptimeMillis()).u64(worker.commandsServed()).u32(worker.plugins().size());
+                for (String plugin : worker.plugins()) {
+                    w.string("WORKERS_INFO_REPLY plugin name", plugin);
+                }
             }
         } else if (m instanceof AddressRequest a) {
             w.u64(a.pluginId());
@@ -353,6 +366,10 @@ public final class FrameCodec {
                 }
                 return new WorkersInGroupReply(ids);
             }
+            case WORKERS_INFO:
+                return new WorkersInfoRequest(r.u64("gid"));
+            case WORKERS_INFO_REPLY:
+                return workersInfo(r);
             case COMMAND: {
                 long pluginType = r.u64("type");
                 long context = r.u64("urom_context");
@@ -404,6 +421,39 @@ public final class FrameCodec {
         } catch (IllegalArgumentException e) {
             throw r.malformed(e.getMessage());
         }
+    }
+
+    /** The bytes of one WORKERS_INFO_REPLY item with no plugin name: six u64, two u32 and the names' count. */
+    private static final int WORKER_INFO_MIN_BYTES = 6 * 8 + 2 * 4 + 4;
+
+    private static WorkersInfoReply workersInfo(BodyReader r) throws WireException {
+        int count = r.count("workers", WORKER_INFO_MIN_BYTES);
+        List<ServiceWorker> workers = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            String at = "workers[" + i + "]";
+            long id = r.u64(at + ".worker_id");
+            long gid = r.u64(at + ".gid");
+            long mask = r.u64(at + ".plugin_mask");
+            long stateCode = r.u32(at + ".state");
+            ServiceWorker.State state = ServiceWorker.State.fromCode(stateCode);
+            if (state == null) {
+                throw r.malformed(at + ".state " + stateCode + " is not a worker state (1 starting, 2 running)");
+            }
+            r.skip(4, at + ".reserved");
+            long pid = r.u64(at + ".pid");
+            long uptime = r.u64(at + ".uptime_ms");
+            long commands = r.u64(at + ".commands");
+            if (pid < -1 || uptime < 0) {
+                throw r.malformed(at + (pid < -1 ? ".pid " + pid + " is neither a process id nor -1" : ".uptime_ms is over 2^63-1"));
+            }
+            int names = r.count(at + ".plugins", 2);
+            List<String> plugins = new ArrayList<>(names);
+            for (int j = 0; j < names; j++) {
+                plugins.add(r.string(at + ".plugins[" + j + "]"));
+            }
+            workers.add(new ServiceWorker(id, gid, mask, state, pid, uptime, commands, plugins));
+        }
+        return new WorkersInfoReply(workers);
     }
 
     private static List<ServicePlugin> plugins(BodyReader r) throws WireException {

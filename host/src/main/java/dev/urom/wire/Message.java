@@ -256,6 +256,26 @@ public sealed interface Message {
         }
     }
 
+    /** WORKERS_INFO: the caller's workers of group {@code gid} ({@link Protocol#ALL_GROUPS}: of every group), described. */
+    record WorkersInfoRequest(long gid) implements Message {
+        @Override
+        public MessageType messageType() {
+            return MessageType.WORKERS_INFO;
+        }
+    }
+
+    /** WORKERS_INFO_REPLY. */
+    record WorkersInfoReply(List<ServiceWorker> workers) implements Message {
+        public WorkersInfoReply {
+            workers = List.copyOf(requireNonNull(workers, "workers is null"));
+        }
+
+        @Override
+        public MessageType messageType() {
+            return MessageType.WORKERS_INFO_REPLY;
+        }
+    }
+
     /** COMMAND: {@code struct urom_worker_cmd}; {@code type} is the plugin id. */
     record Command(long type, long uromContext, byte[] payload) implements Message {
         /** Bytes before the payload: type, urom_context, len. */

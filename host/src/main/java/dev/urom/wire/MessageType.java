@@ -13,6 +13,8 @@ public enum MessageType {
     WORKER_START_REPLY(13),
     WORKERS_IN_GROUP(14),
     WORKERS_IN_GROUP_REPLY(15),
+    WORKERS_INFO(16),
+    WORKERS_INFO_REPLY(17),
     COMMAND(20),
     NOTIFY(21),
     STOP(22),

@@ -1,5 +1,7 @@
 package dev.urom.wire;
 
+import dev.urom.spi.PluginInfo;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.Message.AddressReply;
 import dev.urom.wire.Message.AddressRequest;
 import dev.urom.wire.Message.Command;
@@ -17,8 +19,6 @@ import dev.urom.wire.Message.WorkerStartReply;
 import dev.urom.wire.Message.WorkerStartRequest;
 import dev.urom.wire.Message.WorkersInGroupReply;
 import dev.urom.wire.Message.WorkersInGroupRequest;
-import dev.urom.spi.PluginInfo;
-import dev.urom.spi.UromStatus;
 import java.nio.charset.StandardCharsets;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -58,6 +58,15 @@ final class WireArbitraries {
                 .as((bit, version, name, kind) -> new ServicePlugin(new PluginInfo(1L << bit, version, name), kind));
     }
 
+    /** Workers as WORKERS_INFO_REPLY describes them: any ids, masks and counts; a pid or -1; an uptime of at least 0. */
+    static Arbitrary<ServiceWorker> serviceWorkers() {
+        Arbitrary<Long> longs = Arbitraries.longs();
+        Arbitrary<Long> pids = Arbitraries.oneOf(Arbitraries.just(-1L), Arbitraries.longs().greaterOrEqual(0));
+        Arbitrary<Long> uptimes = Arbitraries.longs().greaterOrEqual(0);
+        return Combinators.combine(longs, longs, longs, Arbitraries.of(ServiceWorker.State.class), pids, uptimes, longs,
+                utf8Strings(20).list().ofMaxSize(4)).as(ServiceWorker::new);
+    }
+
     static Arbitrary<Message> messages() {
         Arbitrary<Long> longs = Arbitraries.longs();
         return Arbitraries.oneOf(
@@ -78,6 +87,8 @@ final class WireArbitraries {
                 Combinators.combine(statuses(), longs, longs, longs, utf8Strings(30), utf8Strings(30)).as(WorkerStartReply::new),
                 longs.map(WorkersInGroupRequest::new),
                 longs.list().ofMaxSize(10).map(WorkersInGroupReply::new),
+                longs.map(Message.WorkersInfoRequest::new),
+                serviceWorkers().list().ofMaxSize(5).map(Message.WorkersInfoReply::new),
                 Combinators.combine(longs, longs, payloads()).as(Command::new),
                 Combinators.combine(longs, longs, statuses(), payloads()).as(Notify::new),
                 Arbitraries.just(new Stop()),

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.urom.cli.CliRunner;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
+import dev.urom.plugins.graph.host.GraphClient;
 import dev.urom.wire.ServicePlugin;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -94,30 +95,85 @@ class ServiceCommandsTest {
     @Test
     void loopbackThroughEitherGraphPlugin() {
         CliRunner.Run c = urom("loopback", "--service", daemon.address, "--value", "7");
-        CliRunner.Run java = urom("loopback", "--service", daemon.address, "--value", "-3", "--plugin", "worker_graph_java");
+        CliRunner.Run java = urom("loopback", "--service", daemon.address, "--value", "0xfffffffffffffffd", "--plugin", "worker_graph_java");
 
         assertThat(c.status()).as(c.err()).isZero();
         assertThat(c.out()).startsWith("loopback 7 -> 7 via worker_graph on worker ");
         assertThat(java.status()).as(java.err()).isZero();
-        assertThat(java.out()).startsWith("loopback -3 -> -3 via worker_graph_java on worker ");
+        assertThat(java.out()).startsWith("loopback 0xfffffffffffffffd -> 0xfffffffffffffffd via worker_graph_java on worker ");
     }
 
     @Test
-    void workersListsRunningWorkersByGroup() throws Exception {
+    void loopbackOfTheLargestUnsignedValuePrintsItUnsignedInTheBaseItWasGivenIn() {
+        for (String plugin : List.of("worker_graph", "worker_graph_java")) {
+            CliRunner.Run decimal = urom("loopback", "--service", daemon.address, "--value", "18446744073709551615", "--plugin", plugin);
+            CliRunner.Run hex = urom("loopback", "--service", daemon.address, "--value", "0xffffffffffffffff", "--plugin", plugin);
+
+            assertThat(decimal.status()).as(decimal.err()).isZero();
+            assertThat(decimal.out()).startsWith("loopback 18446744073709551615 -> 18446744073709551615 via " + plugin + " on worker ");
+            assertThat(hex.status()).as(hex.err()).isZero();
+            assertThat(hex.out()).startsWith("loopback 0xffffffffffffffff -> 0xffffffffffffffff via " + plugin + " on worker ");
+        }
+    }
+
+    @Test
+    void workersDescribesTheCallersRunningWorkersAsJsonAndAsATable() throws Exception {
         try (UromService service = UromService.connect(daemon.address)) {
             long graph = graphId("worker_graph");
             try (Worker even = service.newWorker().id(40).gid(0).plugins(graph).build();
                     Worker odd = service.newWorker().id(41).gid(1).plugins(graph).build()) {
                 even.start().get(60, TimeUnit.SECONDS);
                 odd.start().get(60, TimeUnit.SECONDS);
+                for (int i = 0; i < 3; i++) {
+                    assertThat(GraphClient.loopback(even, graph, i).get(60, TimeUnit.SECONDS)).isEqualTo(i);
+                }
+                List<Long> pids = daemon.workers().stream().map(ProcessHandle::pid).toList();
 
+                // The daemon waits at most 1 s for a worker's fresh counts; a slow answer shows the last ones, so ask again.
                 CliRunner.Run all = urom("workers", "--service", daemon.address, "--json");
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!all.out().contains("\"commands\":3") && System.nanoTime() < deadline) {
+                    all = urom("workers", "--service", daemon.address, "--json");
+                }
+                CliRunner.Run table = urom("workers", "--service", daemon.address);
                 CliRunner.Run group = urom("workers", "--service", daemon.address, "--gid", "1");
 
-                assertThat(new ObjectMapper().readTree(all.out()).get("workers")).extracting(JsonNode::asLong).containsExactly(40L, 41L);
-                assertThat(group.out()).isEqualTo("41\n");
+                assertThat(all.status()).as(all.err()).isZero();
+                JsonNode workers = new ObjectMapper().readTree(all.out());
+                assertThat(workers.isArray()).isTrue();
+                assertThat(workers).extracting(w -> w.get("id").asLong()).containsExactly(40L, 41L);
+                assertThat(workers).extracting(w -> w.get("gid").asLong()).containsExactly(0L, 1L);
+                assertThat(workers).extracting(w -> w.get("state").asText()).containsOnly("running");
+                assertThat(workers).extracting(w -> w.get("plugins").toString()).containsOnly("[\"worker_graph\"]");
+                assertThat(workers).extracting(w -> w.get("pid").asLong()).containsExactlyInAnyOrderElementsOf(pids);
+                assertThat(workers).extracting(w -> w.get("uptime_ms").asLong()).allSatisfy(ms -> assertThat(ms).isNotNegative());
+                assertThat(workers).extracting(w -> w.get("commands").asLong()).containsExactly(3L, 0L);
+
+                List<String> lines = List.of(table.out().split("\n"));
+                assertThat(table.status()).as(table.err()).isZero();
+                assertThat(lines).hasSize(3);
+                assertThat(lines.get(0)).matches("ID +GID +STATE +PLUGINS +PID +UPTIME +COMMANDS");
+                for (String column : List.of("GID", "STATE", "PLUGINS", "PID", "UPTIME", "COMMANDS")) {
+                    int at = lines.get(0).indexOf(column);
+                    assertThat(lines.subList(1, 3)).as(column + " starts at " + at).allSatisfy(row -> {
+                        assertThat(row.charAt(at - 1)).isEqualTo(' ');
+                        assertThat(row.charAt(at)).isNotEqualTo(' ');
+                    });
+                }
+                assertThat(lines.get(1)).startsWith("40").contains(" running ").contains(" worker_graph ").endsWith(" 3");
+                assertThat(lines.get(2)).startsWith("41").endsWith(" 0");
+                assertThat(group.out()).startsWith("ID ").contains("\n41 ").doesNotContain("\n40 ");
             }
         }
+    }
+
+    @Test
+    void workersOfAGroupWithoutWorkersSaysSo() {
+        CliRunner.Run none = urom("workers", "--service", daemon.address, "--gid", "7");
+        CliRunner.Run json = urom("workers", "--service", daemon.address, "--json");
+
+        assertThat(none.out()).isEqualTo("(no workers in gid 7)\n");
+        assertThat(json.out()).isEqualTo("[]\n");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.urom.framework.worker;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.nativebridge.NativePlugin;
 import dev.urom.spi.DomainLookups;
 import dev.urom.spi.PluginIface;
 import dev.urom.spi.TransportName;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
@@ -37,11 +39,15 @@ import org.apache.logging.log4j.Logger;
  *   <li><b>Failures never stop the host.</b> A plugin that cannot be loaded or opened is recorded in
  *       {@link #failures()}; its commands are answered with its failure status. A command that
  *       cannot be delivered or that its plugin refuses is answered with an error notification
- *       (same {@code destId}, {@code type}, {@code uromContext}, no payload) that comes out of the
+ *       (same {@code destId}, {@code type}, {@code uromContext}, no payload but a Java plugin's failure message, below) that comes out of the
  *       next {@link #progress}: an unknown id gets {@code NOT_FOUND}, a command larger than the
  *       maximum message size {@code TOO_BIG}, a {@link UromException} its status, anything else a
  *       plugin throws (errors such as {@link StackOverflowError} or {@link LinkageError} included)
- *       {@code UNEXPECTED}. A plugin whose {@link PluginIface#transport()} is not a {@link
+ *       {@code UNEXPECTED}. A plugin's refusal is logged on one line (WARN for a {@link
+ *       UromException}, ERROR for anything else, the stack trace at DEBUG), its message cut to
+ *       {@value FailureText#MAX_CHARS} characters; when the plugin is a Java plugin (not a {@link
+ *       NativePlugin}), the answer carries that message as its payload, UTF-8, at most {@value
+ *       #MAX_MESSAGE_BYTES} bytes (and never more than the maximum message size allows). A plugin whose {@link PluginIface#transport()} is not a {@link
  *       TransportName transport name} fails to load (INVALID_VALUE). Only a {@link
  *       VirtualMachineError} other than a stack overflow is let through: the worker process is then
  *       not worth keeping. These answers are the worker's own:
@@ -61,9 +67,16 @@ import org.apache.logging.log4j.Logger;
 public final class WorkerHost implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(WorkerHost.class);
     private static final int SPINS_BEFORE_PARKING = 1_000;
+    /** The most bytes of a Java plugin's failure message that its failure answer carries. */
+    static final int MAX_MESSAGE_BYTES = 512;
     private static final long MAX_PARK_NANOS = 1_000_000L;
-    /** The payload of every answer the worker makes itself: its identity marks them ({@link #isWorkerAnswer}). */
+    /** The payload of every answer the worker makes itself without a message: its identity marks them ({@link #isWorkerAnswer}). */
     private static final byte[] WORKER_ANSWER = new byte[0];
+    /**
+     * The payloads of the worker's answers that carry a Java plugin's failure message, by identity
+     * (an array's equals is its identity); an entry goes when its notification is garbage.
+     */
+    private static final Set<byte[]> MESSAGE_ANSWERS = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
     private final long workerId;
     private final int maxMessageSize;
@@ -155,15 +168,33 @@ public final class WorkerHost implements AutoCloseable {
     /**
      * Whether {@code notification} is an answer this host made itself (an unknown plugin id, a
      * command too big, a plugin that failed to load or refused the command), rather than one a
-     * plugin produced. Such an answer carries no payload and is packed with {@link
+     * plugin produced. Such an answer carries no payload (or a Java plugin's failure message) and is packed with {@link
      * WorkerNotification#pack()}.
      */
     public static boolean isWorkerAnswer(WorkerNotification notification) {
-        return notification.payload() == WORKER_ANSWER;
+        byte[] payload = notification.payload();
+        return payload == WORKER_ANSWER || (payload.length > 0 && MESSAGE_ANSWERS.contains(payload));
     }
 
     private static WorkerNotification workerAnswer(WorkerCommand command, UromStatus status) {
         return new WorkerNotification(command.destId(), command.type(), command.uromContext(), status, WORKER_ANSWER);
+    }
+
+    /**
+     * The worker's answer to a command that a Java plugin refused: its status, and the failure
+     * message as UTF-8 (one line, see {@link FailureText}), cut to what a notification of the
+     * maximum message size holds. A native plugin's refusal gets no payload, as before.
+     */
+    private WorkerNotification refusal(WorkerCommand command, UromStatus status, PluginIface plugin, String message) {
+        if (plugin instanceof NativePlugin || message.isEmpty()) {
+            return workerAnswer(command, status);
+        }
+        byte[] payload = FailureText.utf8(message, Math.min(MAX_MESSAGE_BYTES, maxMessageSize - WorkerNotification.HEADER_BYTES));
+        if (payload.length == 0) {
+            return workerAnswer(command, status);
+        }
+        MESSAGE_ANSWERS.add(payload);
+        return new WorkerNotification(command.destId(), command.type(), command.uromContext(), status, payload);
     }
 
     /** The id of the worker this host drives. */
@@ -226,13 +257,18 @@ public final class WorkerHost implements AutoCloseable {
         try {
             plugin.workerCommand(command);
         } catch (UromException e) {
-            LOG.debug("worker {}: plugin '{}' refused a command: {}: {}", workerId, hosted.spec.name(), e.status(), e.getMessage());
-            pending.add(workerAnswer(command, e.status()));
+            String message = FailureText.oneLine(e.getMessage());
+            LOG.warn("worker {}: plugin '{}' refused a command (context {}): {}: {}",
+                    workerId, hosted.spec.name(), Long.toUnsignedString(command.uromContext()), e.status(), message);
+            pending.add(refusal(command, e.status(), plugin, message));
             hosted.refused(command);
         } catch (Throwable t) {
             rethrowIfFatal(t);
-            LOG.error("worker {}: plugin '{}' threw on a command (context {})", workerId, hosted.spec.name(), command.uromContext(), t);
-            pending.add(workerAnswer(command, UromStatus.UNEXPECTED));
+            String message = FailureText.oneLine(describe(t));
+            LOG.error("worker {}: plugin '{}' threw on a command (context {}): {}",
+                    workerId, hosted.spec.name(), Long.toUnsignedString(command.uromContext()), message);
+            LOG.debug("worker {}: what plugin '{}' threw", workerId, hosted.spec.name(), t);
+            pending.add(refusal(command, UromStatus.UNEXPECTED, plugin, message));
             hosted.refused(command);
         }
     }

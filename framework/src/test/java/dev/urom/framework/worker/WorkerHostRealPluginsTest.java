@@ -120,8 +120,13 @@ class WorkerHostRealPluginsTest {
         assertThat(echoed.uromContext()).isEqualTo(11);
         assertThat(echoed.destId()).isEqualTo(99);
 
-        assertThat(host.call(command(4, 12, "x"), TIMEOUT).status()).isEqualTo(UromStatus.NOT_SUPPORTED);
-        assertThat(host.call(command(1, 13, ""), TIMEOUT).status()).isEqualTo(UromStatus.INVALID_VALUE);
+        WorkerNotification nativeRefusal = host.call(command(4, 12, "x"), TIMEOUT);
+        assertThat(nativeRefusal.status()).isEqualTo(UromStatus.NOT_SUPPORTED);
+        assertThat(nativeRefusal.payload()).as("a native plugin's refusal carries no message").isEmpty();
+        WorkerNotification javaRefusal = host.call(command(1, 13, ""), TIMEOUT);
+        assertThat(javaRefusal.status()).isEqualTo(UromStatus.INVALID_VALUE);
+        assertThat(javaRefusal.payload()).asString(StandardCharsets.UTF_8).isEqualTo("reversing plugin: the command is empty");
+        assertThat(WorkerHost.isWorkerAnswer(javaRefusal)).isTrue();
         assertThat(host.call(command(8, 14, "x"), TIMEOUT).status()).isEqualTo(UromStatus.NOT_FOUND);
 
         PluginIface javaPlugin = host.plugin(1).orElseThrow();

@@ -9,6 +9,7 @@ import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerNotification;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -123,7 +124,7 @@ class WorkerHostTest {
     }
 
     @Test
-    void theWorkersOwnAnswersAreMarkedAndCarryNoPayloadAndAPluginsAreNot() {
+    void theWorkersOwnAnswersAreMarkedAndCarryNoPayloadOrTheRefusalsMessageAndAPluginsAreNot() {
         host = openAll();
         pluginB.failCommand = new UromException(UromStatus.INVALID_VALUE, "bad command");
 
@@ -131,14 +132,52 @@ class WorkerHostTest {
         WorkerNotification unknown = host.call(new WorkerCommand(3, 1L << 40, 6, bytes(1)), TIMEOUT);
         WorkerNotification answered = host.call(command(A, 7, "y"), TIMEOUT);
         WorkerNotification copy = new WorkerNotification(refused.destId(), refused.type(), refused.uromContext(), refused.status(), new byte[0]);
+        WorkerNotification sameBytes = new WorkerNotification(refused.destId(), refused.type(), refused.uromContext(), refused.status(),
+                refused.payload().clone());
 
-        assertThat(List.of(refused, unknown)).allSatisfy(n -> {
-            assertThat(WorkerHost.isWorkerAnswer(n)).as("%s", n).isTrue();
-            assertThat(n.payload()).isEmpty();
-        });
+        assertThat(List.of(refused, unknown)).allSatisfy(n -> assertThat(WorkerHost.isWorkerAnswer(n)).as("%s", n).isTrue());
+        assertThat(unknown.payload()).isEmpty();
+        assertThat(refused.payload()).asString(StandardCharsets.UTF_8).isEqualTo("bad command");
         assertThat(WorkerHost.isWorkerAnswer(answered)).isFalse();
         assertThat(WorkerHost.isWorkerAnswer(copy)).as("a plugin's notification with no payload").isFalse();
+        assertThat(WorkerHost.isWorkerAnswer(sameBytes)).as("a plugin's notification with the same bytes").isFalse();
         assertThat(WorkerHost.isWorkerAnswer(WorkerNotification.failure(command(A, 8, "z"), UromStatus.AGAIN))).isFalse();
+    }
+
+    @Test
+    void anythingElseAPluginThrowsOnACommandIsUnexpectedWithTheExceptionAsTheMessage() {
+        host = openAll();
+        pluginB.failCommand = new IllegalStateException("the plugin lost its state");
+
+        WorkerNotification refused = host.call(command(B, 5, "x"), TIMEOUT);
+
+        assertThat(refused.status()).isEqualTo(UromStatus.UNEXPECTED);
+        assertThat(refused.payload()).asString(StandardCharsets.UTF_8)
+                .isEqualTo("java.lang.IllegalStateException: the plugin lost its state");
+    }
+
+    @Test
+    void aLongMultiLineRefusalMessageIsCutToOneLineInTheAnswer() {
+        host = openAll();
+        pluginB.failCommand = new UromException(UromStatus.INVALID_VALUE, "first line\nsecond line\r\n" + "é".repeat(5000));
+
+        WorkerNotification refused = host.call(command(B, 5, "x"), TIMEOUT);
+
+        assertThat(refused.payload().length).isBetween(100, WorkerHost.MAX_MESSAGE_BYTES);
+        String message = new String(refused.payload(), StandardCharsets.UTF_8);
+        assertThat(message).startsWith("first line second line  éé").doesNotContain("\n").doesNotContain("\r").doesNotContain("\uFFFD");
+    }
+
+    @Test
+    void aRefusalMessageNeverMakesTheAnswerLargerThanTheMaximumMessageSize() {
+        host = open(WorkerHostConfig.defaults().withMaxMessageSize(WorkerNotification.HEADER_BYTES + 4), "/plugins/a.jar:1");
+        pluginA.failCommand = new UromException(UromStatus.INVALID_VALUE, "a message longer than four bytes");
+
+        WorkerNotification refused = host.call(new WorkerCommand(1, A, 1, bytes(1)), TIMEOUT);
+
+        assertThat(refused.status()).isEqualTo(UromStatus.INVALID_VALUE);
+        assertThat(refused.payload()).asString(StandardCharsets.UTF_8).isEqualTo("a me");
+        assertThat(WorkerHost.isWorkerAnswer(refused)).isTrue();
     }
 
     @Test

@@ -3,6 +3,8 @@ package dev.urom.service.daemon;
 import dev.urom.framework.discovery.DiscoveredPlugin;
 import dev.urom.framework.discovery.PluginDiscovery;
 import dev.urom.framework.discovery.ScanResult;
+import dev.urom.service.logging.RateLimitedLog;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.Message.ErrorReply;
 import dev.urom.wire.Message.PluginsReply;
 import dev.urom.wire.Message.PluginsRequest;
@@ -10,10 +12,10 @@ import dev.urom.wire.Message.WorkerStartReply;
 import dev.urom.wire.Message.WorkerStartRequest;
 import dev.urom.wire.Message.WorkersInGroupReply;
 import dev.urom.wire.Message.WorkersInGroupRequest;
+import dev.urom.wire.Message.WorkersInfoReply;
+import dev.urom.wire.Message.WorkersInfoRequest;
 import dev.urom.wire.Message;
 import dev.urom.wire.ServicePlugin;
-import dev.urom.service.logging.RateLimitedLog;
-import dev.urom.spi.UromStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -22,13 +24,16 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * Answers the control requests of an admitted host: PLUGINS, WORKER_START (of a worker the host's
- * principal owns, or a new one), WORKERS_IN_GROUP (of the principal's own workers). Any other
+ * principal owns, or a new one), WORKERS_IN_GROUP and WORKERS_INFO (of the principal's own workers;
+ * WORKERS_INFO first asks them for fresh counts, waiting at most {@link #STATS_WAIT}). Any other
  * message gets ERROR NOT_SUPPORTED. Refusals are logged at WARN with the peer and the reason.
  *
  * <p>Thread-safe: called from every connection's thread at once.
  */
 final class ControlRequests {
     private static final Logger LOG = LogManager.getLogger(ControlRequests.class);
+    /** How long WORKERS_INFO waits for the workers' counts; a worker that has not answered by then shows its last ones. */
+    static final Duration STATS_WAIT = Duration.ofSeconds(1);
     private final RateLimitedLog refusals = new RateLimitedLog(LOG, 20, Duration.ofSeconds(10));
 
     private final String pluginPath;
@@ -54,6 +59,10 @@ final class ControlRequests {
             }
             if (request instanceof WorkersInGroupRequest group) {
                 return new WorkersInGroupReply(supervisor.workersInGroup(group.gid(), session.principal()));
+            }
+            if (request instanceof WorkersInfoRequest info) {
+                supervisor.refreshStats(STATS_WAIT);
+                return new WorkersInfoReply(supervisor.workersInfo(info.gid(), session.principal()));
             }
             String message = request.messageType() + " is not a request the daemon serves";
             refusals.warn("requests the daemon does not serve", "{} refused from {}: {}", request.messageType(), session.peer(), message);

@@ -4,16 +4,18 @@ import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
 import dev.urom.framework.discovery.DiscoveredPlugin;
 import dev.urom.framework.discovery.PluginIdRegistry;
-import dev.urom.wire.Message.WorkerStartReply;
-import dev.urom.wire.Message.WorkerStartRequest;
-import dev.urom.wire.Protocol;
-import dev.urom.wire.ServiceAddress;
 import dev.urom.framework.worker.PluginSpec;
 import dev.urom.service.access.WorkerAccess;
 import dev.urom.service.logging.LogText;
 import dev.urom.service.logging.RateLimitedLog;
 import dev.urom.service.metrics.WorkerStatsBook;
+import dev.urom.service.metrics.WorkerStatsSnapshot;
 import dev.urom.spi.UromStatus;
+import dev.urom.wire.Message.WorkerStartReply;
+import dev.urom.wire.Message.WorkerStartRequest;
+import dev.urom.wire.Protocol;
+import dev.urom.wire.ServiceAddress;
+import dev.urom.wire.ServiceWorker;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -201,6 +203,26 @@ final class WorkerSupervisor implements AutoCloseable {
         return missed;
     }
 
+    /**
+     * {@code principal}'s workers of group {@code gid} (of every group for {@link Protocol#ALL_GROUPS}),
+     * starting or running, ascending (unsigned) by id, with their latest counts from the book: call
+     * {@link #refreshStats} first for fresh ones.
+     */
+    synchronized List<ServiceWorker> workersInfo(long gid, Principal principal) {
+        long now = System.nanoTime();
+        return workers.values().stream()
+                .filter(w -> w.owner.equals(principal) && (gid == Protocol.ALL_GROUPS || w.gid == gid))
+                .sorted(Comparator.comparing((Worker w) -> w.id, Long::compareUnsigned))
+                .map(w -> {
+                    long pid = w.process == null ? -1 : w.process.pid();
+                    long commands = pid < 0 ? 0 : stats.latest(pid).map(WorkerStatsSnapshot::commands).orElse(0L);
+                    ServiceWorker.State state = w.state == WorkerInfo.State.RUNNING ? ServiceWorker.State.RUNNING : ServiceWorker.State.STARTING;
+                    return new ServiceWorker(w.id, w.gid, w.mask, state, pid, Math.max(0, (now - w.createdNanos) / 1_000_000), commands,
+                            w.pluginNames);
+                })
+                .toList();
+    }
+
     /** The workers now in the table, by id. */
     synchronized List<WorkerInfo> snapshot() {
         return workers.values().stream()
@@ -313,10 +335,16 @@ final class WorkerSupervisor implements AutoCloseable {
             return refused(request, new Refusal(UromStatus.NOT_FOUND, e.getMessage()), peer);
         }
         List<PluginSpec> specs = new ArrayList<>();
+        List<DiscoveredPlugin> chosen = new ArrayList<>();
         for (DiscoveredPlugin plugin : plugins) {
             if ((plugin.id() & worker.mask) != 0) {
                 specs.add(new PluginSpec(plugin.path(), plugin.id()));
+                chosen.add(plugin);
             }
+        }
+        chosen.sort(Comparator.comparing(DiscoveredPlugin::id, Long::compareUnsigned));
+        synchronized (this) {
+            worker.pluginNames = chosen.stream().map(p -> p.info().name()).toList();
         }
         Listen listen = listenOf.apply(worker.name(), worker.owner);
         worker.socketFile = listen.socketFile();
@@ -628,6 +656,10 @@ final class WorkerSupervisor implements AutoCloseable {
         WorkerStatsLink stats;
         WorkerLogPump logPump;
         Path socketFile;
+        /** When the start began (System.nanoTime): uptimes count from it. */
+        final long createdNanos = System.nanoTime();
+        /** The names of its plugins, by id, once the start has found them. */
+        List<String> pluginNames = List.of();
         String address = "";
         WorkerInfo.State state = WorkerInfo.State.STARTING;
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The daemon's record of its workers' counts: the latest snapshot of each live worker, and the
@@ -27,6 +28,11 @@ public final class WorkerStatsBook {
         if (last != null) {
             ended = WorkerStatsSnapshot.sum(List.of(ended, last.ended()));
         }
+    }
+
+    /** The latest counts of live worker {@code key}; empty before its first or after it has ended. */
+    public synchronized Optional<WorkerStatsSnapshot> latest(long key) {
+        return Optional.ofNullable(live.get(key));
     }
 
     /** Every worker's counts added: the ended ones and the latest of each live one. */

@@ -28,6 +28,15 @@ public record WorkerStatsSnapshot(long sequence, long connectionsAccepted, long 
         plugins = Map.copyOf(plugins);
     }
 
+    /** The commands this snapshot's plugins received, all added (at most {@link Long#MAX_VALUE}). */
+    public long commands() {
+        long commands = 0;
+        for (PluginCounts counts : plugins.values()) {
+            commands = PluginCounts.add(commands, counts.commands());
+        }
+        return commands;
+    }
+
     /** The same counts with no connection open: what is left of a worker that has ended. */
     public WorkerStatsSnapshot ended() {
         return new WorkerStatsSnapshot(sequence, connectionsAccepted, 0, connectionsRefused, plugins);

@@ -6,9 +6,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.urom.auth.AuthKey;
 import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
-import dev.urom.plugins.graph.host.GraphClient;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
+import dev.urom.nativebridge.testkit.NativeFixtures;
+import dev.urom.plugins.graph.host.GraphClient;
+import dev.urom.service.daemon.testing.Await;
+import dev.urom.service.daemon.testing.ControlClient;
+import dev.urom.service.daemon.testing.DaemonLog;
+import dev.urom.service.daemon.testing.RawConnection;
+import dev.urom.service.testkit.TestKeys;
+import dev.urom.service.testkit.TestWorkers;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.DomainPeer;
 import dev.urom.wire.Handshake;
 import dev.urom.wire.Message.AddressReply;
@@ -27,20 +36,14 @@ import dev.urom.wire.Message.WorkerStartReply;
 import dev.urom.wire.Message.WorkerStartRequest;
 import dev.urom.wire.Message.WorkersInGroupReply;
 import dev.urom.wire.Message.WorkersInGroupRequest;
+import dev.urom.wire.Message.WorkersInfoReply;
+import dev.urom.wire.Message.WorkersInfoRequest;
 import dev.urom.wire.Message;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.Role;
 import dev.urom.wire.ServiceAddress;
 import dev.urom.wire.ServicePlugin;
-import dev.urom.nativebridge.testkit.NativeFixtures;
-import dev.urom.service.daemon.testing.Await;
-import dev.urom.service.daemon.testing.ControlClient;
-import dev.urom.service.daemon.testing.DaemonLog;
-import dev.urom.service.daemon.testing.RawConnection;
-import dev.urom.service.testkit.TestKeys;
-import dev.urom.service.testkit.TestWorkers;
-import dev.urom.spi.UromException;
-import dev.urom.spi.UromStatus;
+import dev.urom.wire.ServiceWorker;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -333,6 +336,24 @@ class DaemonSecurityTest {
             assertThat(alice.workersInGroup(GROUP)).containsExactly(ALICE_WORKER);
             assertThat(alice.workersInGroup(Protocol.ALL_GROUPS)).containsExactly(ALICE_WORKER);
             assertThat(worker(own.workerId()).owner()).isEqualTo(Principal.key("bob"));
+        } finally {
+            ProcessHandle.of(worker(own.workerId()).pid()).ifPresent(ProcessHandle::destroy);
+        }
+    }
+
+    @Test
+    void workersInfoDescribesOnlyTheCallersOwnWorkers() throws Exception {
+        ControlClient bob = control("bob");
+        WorkerStartReply own = bob.start(Protocol.ANY_WORKER, graphId, GROUP, List.of(), List.of());
+        assertThat(own.status()).as(own.message()).isEqualTo(UromStatus.SUCCESS);
+        try {
+            List<ServiceWorker> bobs = ((WorkersInfoReply) bob.call(new WorkersInfoRequest(Protocol.ALL_GROUPS))).workers();
+            List<ServiceWorker> alices = alice.workersInfo(Protocol.ALL_GROUPS);
+
+            assertThat(bobs).extracting(ServiceWorker::id).containsExactly(own.workerId());
+            assertThat(bobs.get(0).pid()).isEqualTo(worker(own.workerId()).pid());
+            assertThat(bobs.get(0).state()).isEqualTo(ServiceWorker.State.RUNNING);
+            assertThat(alices).extracting(ServiceWorker::id).containsExactly(ALICE_WORKER);
         } finally {
             ProcessHandle.of(worker(own.workerId()).pid()).ifPresent(ProcessHandle::destroy);
         }

@@ -3,6 +3,12 @@ package dev.urom.service.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.auth.AuthKey;
+import dev.urom.nativebridge.testkit.NativeFixtures;
+import dev.urom.service.daemon.testing.ControlClient;
+import dev.urom.service.daemon.testing.FakeWorkerMain;
+import dev.urom.service.testkit.TestKeys;
+import dev.urom.service.testkit.TestWorkers;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.FrameChannel;
 import dev.urom.wire.Message.ErrorReply;
 import dev.urom.wire.Message.Hello;
@@ -12,17 +18,14 @@ import dev.urom.wire.Message.StopOk;
 import dev.urom.wire.Message.WorkerStartReply;
 import dev.urom.wire.Message.WorkersInGroupReply;
 import dev.urom.wire.Message.WorkersInGroupRequest;
+import dev.urom.wire.Message.WorkersInfoReply;
+import dev.urom.wire.Message.WorkersInfoRequest;
 import dev.urom.wire.Message;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.Role;
 import dev.urom.wire.ServiceAddress;
 import dev.urom.wire.ServicePlugin;
-import dev.urom.nativebridge.testkit.NativeFixtures;
-import dev.urom.service.daemon.testing.ControlClient;
-import dev.urom.service.daemon.testing.FakeWorkerMain;
-import dev.urom.service.testkit.TestKeys;
-import dev.urom.service.testkit.TestWorkers;
-import dev.urom.spi.UromStatus;
+import dev.urom.wire.ServiceWorker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -291,6 +294,30 @@ class DaemonTest {
         assertThat(((WorkersInGroupReply) client.call(new WorkersInGroupRequest(0))).workerIds()).containsExactly(0L, 2L);
         assertThat(((WorkersInGroupReply) client.call(new WorkersInGroupRequest(1))).workerIds()).containsExactly(1L, 3L);
         assertThat(((WorkersInGroupReply) client.call(new WorkersInGroupRequest(2))).workerIds()).isEmpty();
+    }
+
+    @Test
+    void workersInfoDescribesEachWorkerOfTheGroupWithItsProcessAndPlugins() throws Exception {
+        ControlClient client = daemonAndClient(config());
+        for (int i = 0; i < 3; i++) {
+            assertThat(client.start(ANY, alpha, i % 2, List.of(), List.of()).status()).isEqualTo(UromStatus.SUCCESS);
+        }
+
+        List<ServiceWorker> even = ((WorkersInfoReply) client.call(new WorkersInfoRequest(0))).workers();
+        List<ServiceWorker> all = ((WorkersInfoReply) client.call(new WorkersInfoRequest(Protocol.ALL_GROUPS))).workers();
+
+        assertThat(even).extracting(ServiceWorker::id).containsExactly(0L, 2L);
+        assertThat(all).extracting(ServiceWorker::id).containsExactly(0L, 1L, 2L);
+        List<WorkerInfo> table = daemons.get(0).workers();
+        for (ServiceWorker worker : all) {
+            WorkerInfo known = table.stream().filter(w -> w.id() == worker.id()).findFirst().orElseThrow();
+            assertThat(worker.pid()).isEqualTo(known.pid()).isPositive();
+            assertThat(worker.gid()).isEqualTo(worker.id() % 2);
+            assertThat(worker.pluginMask()).isEqualTo(alpha);
+            assertThat(worker.state()).isEqualTo(ServiceWorker.State.RUNNING);
+            assertThat(worker.plugins()).hasSize(1);
+            assertThat(worker.uptimeMillis()).isNotNegative();
+        }
     }
 
     @Test

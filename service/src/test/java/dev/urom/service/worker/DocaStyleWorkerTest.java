@@ -2,15 +2,16 @@ package dev.urom.service.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.nativebridge.testkit.NativeFixtures;
+import dev.urom.service.worker.WorkerProcess.Connected;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.Message.Command;
 import dev.urom.wire.Message.Notify;
 import dev.urom.wire.Message;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.nativebridge.testkit.NativeFixtures;
-import dev.urom.service.worker.WorkerProcess.Connected;
-import dev.urom.spi.UromStatus;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -128,7 +129,8 @@ class DocaStyleWorkerTest {
         Connected host = worker.connect();
 
         host.channel().send(0, new Command(0x20, 1, new byte[0]));
-        assertThat(receiveNotify(host)).isEqualTo(new Notify(0x20, 1, UromStatus.INVALID_VALUE, new byte[0]));
+        assertThat(receiveNotify(host)).as("the worker's own answer, with the Java plugin's message, not through its packer")
+                .isEqualTo(new Notify(0x20, 1, UromStatus.INVALID_VALUE, "an empty command".getBytes(StandardCharsets.UTF_8)));
         host.channel().send(0, new Command(0x20, 2, new byte[MAX_MSG]));
         assertThat(receiveNotify(host)).isEqualTo(new Notify(0x20, 2, UromStatus.TOO_BIG, new byte[0]));
         host.channel().send(0, new Command(0x20, 3, new byte[] {1, 2, 3, 4, 5, 6, 7, 8}));
