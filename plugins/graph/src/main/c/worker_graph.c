@@ -135,14 +135,14 @@ static urom_status_t graph_answer(struct graph_instance *instance, const struct 
 	struct graph_message message;
 
 	if (cmd->worker_cmd.len != GRAPH_PAYLOAD_BYTES) {
-		UROM_LOG_ERR("command of %llu bytes refused: a graph command is exactly %d bytes",
+		UROM_LOG_ERR("graph command of %llu bytes refused: a graph command is exactly %d bytes",
 			     (unsigned long long)cmd->worker_cmd.len, GRAPH_PAYLOAD_BYTES);
 		return UROM_ERR_INVALID_VALUE;
 	}
 	message.type = load_le64(cmd->worker_cmd.plugin_cmd);
 	message.data = load_le64(cmd->worker_cmd.plugin_cmd + 8);
 	if (message.type != GRAPH_CMD_LOOPBACK) {
-		UROM_LOG_ERR("command type %llu is not supported: the graph plugin knows only LOOPBACK (%d)",
+		UROM_LOG_ERR("graph command type %llu is not supported: the graph plugin knows only LOOPBACK (%d)",
 			     (unsigned long long)message.type, GRAPH_CMD_LOOPBACK);
 		return UROM_ERR_NOT_SUPPORTED;
 	}

@@ -226,11 +226,12 @@ class CliTest {
     }
 
     @Test
-    void execOfANativePluginsFailureWithoutAMessagePrintsTheStatusAlone() {
+    void execOfANativePluginsFailurePrintsTheErrorItLogged() {
         CliRunner.Run result = run(plugins.toString(), "exec", "--plugin", "worker_graph", "--payload-hex", "00");
 
         assertThat(result.status()).isEqualTo(1);
-        assertThat(result.errLines()).containsExactly("urom exec: INVALID_VALUE");
+        assertThat(result.errLines()).containsExactly(
+                "urom exec: INVALID_VALUE: graph command of 1 bytes refused: a graph command is exactly 16 bytes");
     }
 
     @Test

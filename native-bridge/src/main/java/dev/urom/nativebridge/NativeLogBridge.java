@@ -8,6 +8,7 @@ import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.Map;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
@@ -35,6 +36,8 @@ public final class NativeLogBridge {
     }
 
     private static final Object LOCK = new Object();
+    /** Per thread: the last error a plugin logged while a {@link #captureErrors()} is open, or null when none is. */
+    private static final ThreadLocal<String[]> CAPTURE = new ThreadLocal<>();
     // Strong references for the life of the process: native code holds the callback's address.
     private static NativeLibrary bridgeLibrary;
     private static LogSink sink;
@@ -100,12 +103,46 @@ public final class NativeLogBridge {
         return Level.TRACE;
     }
 
+    /**
+     * Starts remembering, on this thread, the last message of level ERROR or worse that native code
+     * logs (whatever the loggers' levels), until {@link ErrorCapture#close()}: a plugin's reason for
+     * refusing the call made in between. Captures do not nest.
+     */
+    public static ErrorCapture captureErrors() {
+        String[] last = new String[1];
+        CAPTURE.set(last);
+        return new ErrorCapture(last);
+    }
+
+    /** What {@link #captureErrors()} caught on its thread. Not thread-safe: one thread opens and closes it. */
+    public static final class ErrorCapture implements AutoCloseable {
+        private final String[] last;
+
+        private ErrorCapture(String[] last) {
+            this.last = last;
+        }
+
+        /** The last error message logged since the capture opened, if any. */
+        public Optional<String> lastError() {
+            return Optional.ofNullable(last[0]);
+        }
+
+        @Override
+        public void close() {
+            CAPTURE.remove();
+        }
+    }
+
     private static void deliver(int nativeLevel, Pointer source, Pointer file, int line, Pointer function, Pointer message) {
         // An exception must never unwind into native code.
         try {
             Level level = level(nativeLevel);
             if (level == null) {
                 return;
+            }
+            String[] capture = CAPTURE.get();
+            if (capture != null && level.isMoreSpecificThan(Level.ERROR)) {
+                capture[0] = text(message);
             }
             String loggerName = text(source);
             Logger logger = LogManager.getLogger(loggerName == null || loggerName.isEmpty() ? UNNAMED_SOURCE : loggerName);

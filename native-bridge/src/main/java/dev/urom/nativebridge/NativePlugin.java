@@ -356,7 +356,12 @@ public final class NativePlugin implements PluginIface {
         calls.putLong(BridgeDataPath.UROM_CONTEXT, command.uromContext());
         calls.putLong(BridgeDataPath.PAYLOAD, commandPayload.address());
         calls.putLong(BridgeDataPath.LEN, payload.length);
-        long result = BridgeDataPath.urom_bridge_submit(block.address());
+        long result;
+        Optional<String> reason;
+        try (NativeLogBridge.ErrorCapture errors = NativeLogBridge.captureErrors()) {
+            result = BridgeDataPath.urom_bridge_submit(block.address());
+            reason = errors.lastError();
+        }
         Reference.reachabilityFence(this);
         if ((result & BridgeDataPath.SUBMIT_NO_MEMORY) != 0) {
             throw new UromException(UromStatus.NO_MEMORY,
@@ -367,7 +372,8 @@ public final class NativePlugin implements PluginIface {
         }
         int status = (int) result;
         if (status != UromStatus.SUCCESS.code()) {
-            throw new UromException(Abi.status(status), path + ": worker_cmd returned " + Abi.describe(status));
+            // The plugin's own reason when it logged one while refusing, as a Java plugin's exception gives it.
+            throw new UromException(Abi.status(status), reason.orElse("worker_cmd returned " + Abi.describe(status)));
         }
     }
 

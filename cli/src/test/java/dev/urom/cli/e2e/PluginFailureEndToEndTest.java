@@ -55,12 +55,13 @@ class PluginFailureEndToEndTest {
     }
 
     @Test
-    void cmdOfANativePluginsFailurePrintsItsStatusAsBefore() throws Exception {
+    void cmdOfANativePluginsFailurePrintsTheErrorThePluginLoggedInTheWorker() throws Exception {
         CliRunner.Run run = CliRunner.run(null, "cmd", "--service", daemon.address, "--plugin", "worker_graph", "--payload-hex", "00");
 
         assertThat(run.status()).isEqualTo(1);
         assertThat(run.out()).contains("status: INVALID_VALUE (6)");
-        assertThat(run.errLines()).containsExactly("urom cmd: INVALID_VALUE");
+        assertThat(run.errLines()).containsExactly(
+                "urom cmd: INVALID_VALUE: graph command of 1 bytes refused: a graph command is exactly 16 bytes");
         ServiceHarness.awaitExit(daemon.workers());
     }
 

@@ -2,7 +2,6 @@ package dev.urom.framework.worker;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.urom.nativebridge.NativePlugin;
 import dev.urom.spi.DomainLookups;
 import dev.urom.spi.PluginIface;
 import dev.urom.spi.TransportName;
@@ -39,15 +38,17 @@ import org.apache.logging.log4j.Logger;
  *   <li><b>Failures never stop the host.</b> A plugin that cannot be loaded or opened is recorded in
  *       {@link #failures()}; its commands are answered with its failure status. A command that
  *       cannot be delivered or that its plugin refuses is answered with an error notification
- *       (same {@code destId}, {@code type}, {@code uromContext}, no payload but a Java plugin's failure message, below) that comes out of the
+ *       (same {@code destId}, {@code type}, {@code uromContext}; no payload but a refusal's
+ *       message, below) that comes out of the
  *       next {@link #progress}: an unknown id gets {@code NOT_FOUND}, a command larger than the
  *       maximum message size {@code TOO_BIG}, a {@link UromException} its status, anything else a
  *       plugin throws (errors such as {@link StackOverflowError} or {@link LinkageError} included)
  *       {@code UNEXPECTED}. A plugin's refusal is logged on one line (WARN for a {@link
  *       UromException}, ERROR for anything else, the stack trace at DEBUG), its message cut to
- *       {@value FailureText#MAX_CHARS} characters; when the plugin is a Java plugin (not a {@link
- *       NativePlugin}), the answer carries that message as its payload, UTF-8, at most {@value
- *       #MAX_MESSAGE_BYTES} bytes (and never more than the maximum message size allows). A plugin whose {@link PluginIface#transport()} is not a {@link
+ *       {@value FailureText#MAX_CHARS} characters, and the answer carries that message as its
+ *       payload, UTF-8, at most {@value #MAX_MESSAGE_BYTES} bytes (and never more than the maximum
+ *       message size allows): a Java plugin's exception message, a native plugin's last error log
+ *       line during the refused {@code worker_cmd}. A plugin whose {@link PluginIface#transport()} is not a {@link
  *       TransportName transport name} fails to load (INVALID_VALUE). Only a {@link
  *       VirtualMachineError} other than a stack overflow is let through: the worker process is then
  *       not worth keeping. These answers are the worker's own:
@@ -181,12 +182,13 @@ public final class WorkerHost implements AutoCloseable {
     }
 
     /**
-     * The worker's answer to a command that a Java plugin refused: its status, and the failure
-     * message as UTF-8 (one line, see {@link FailureText}), cut to what a notification of the
-     * maximum message size holds. A native plugin's refusal gets no payload, as before.
+     * The worker's answer to a command that a plugin refused: its status, and the failure message as
+     * UTF-8 (one line, see {@link FailureText}), cut to what a notification of the maximum message
+     * size holds: a Java plugin's exception message, or the last error a native plugin logged while
+     * refusing (else {@code worker_cmd returned STATUS}).
      */
-    private WorkerNotification refusal(WorkerCommand command, UromStatus status, PluginIface plugin, String message) {
-        if (plugin instanceof NativePlugin || message.isEmpty()) {
+    private WorkerNotification refusal(WorkerCommand command, UromStatus status, String message) {
+        if (message.isEmpty()) {
             return workerAnswer(command, status);
         }
         byte[] payload = FailureText.utf8(message, Math.min(MAX_MESSAGE_BYTES, maxMessageSize - WorkerNotification.HEADER_BYTES));
@@ -260,7 +262,7 @@ public final class WorkerHost implements AutoCloseable {
             String message = FailureText.oneLine(e.getMessage());
             LOG.warn("worker {}: plugin '{}' refused a command (context {}): {}: {}",
                     workerId, hosted.spec.name(), Long.toUnsignedString(command.uromContext()), e.status(), message);
-            pending.add(refusal(command, e.status(), plugin, message));
+            pending.add(refusal(command, e.status(), message));
             hosted.refused(command);
         } catch (Throwable t) {
             rethrowIfFatal(t);
@@ -268,7 +270,7 @@ public final class WorkerHost implements AutoCloseable {
             LOG.error("worker {}: plugin '{}' threw on a command (context {}): {}",
                     workerId, hosted.spec.name(), Long.toUnsignedString(command.uromContext()), message);
             LOG.debug("worker {}: what plugin '{}' threw", workerId, hosted.spec.name(), t);
-            pending.add(refusal(command, UromStatus.UNEXPECTED, plugin, message));
+            pending.add(refusal(command, UromStatus.UNEXPECTED, message));
             hosted.refused(command);
         }
     }
