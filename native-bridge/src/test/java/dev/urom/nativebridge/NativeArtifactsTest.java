@@ -62,16 +62,35 @@ class NativeArtifactsTest {
             put(out, "dev/urom/nativebridge/native/urom-probe", "probe bytes");
             put(out, "dev/urom/nativebridge/native/urom-launch", "launcher bytes");
         }
+        Path extracted = null;
         try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
-            Path extracted = NativeArtifacts.locate(null, loader);
-            assertThat(extracted).isNotEqualTo(dir);
+            extracted = NativeArtifacts.locate(null, loader);
+            assertThat(extracted).isNotEqualTo(dir).hasParent(NativeArtifacts.temporaryDirectory(System.getenv("TMPDIR")));
+            assertThat(extracted.getFileName().toString()).startsWith("urom-native-" + ProcessHandle.current().pid() + "-");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(extracted))).isEqualTo("rwxr-xr-x");
             assertThat(extracted.resolve("liburom_bridge.so")).hasContent("bridge bytes");
             assertThat(extracted.resolve("urom-probe")).hasContent("probe bytes").isExecutable();
             assertThat(extracted.resolve("urom-launch")).hasContent("launcher bytes");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(extracted.resolve("urom-launch"))))
                     .isEqualTo("rwxr-xr-x");
+        } finally {
+            if (extracted != null) {
+                for (String name : new String[] {"liburom_bridge.so", "urom-probe", "urom-launch", ""}) {
+                    Files.deleteIfExists(extracted.resolve(name));
+                }
+            }
         }
+    }
+
+    @Test
+    void extractsIntoTmpdirWhenItNamesADirectoryElseIntoJavaIoTmpdir() throws IOException {
+        Path javaTmp = Path.of(System.getProperty("java.io.tmpdir"));
+        assertThat(NativeArtifacts.temporaryDirectory(dir.toString())).isEqualTo(dir);
+        assertThat(NativeArtifacts.temporaryDirectory(null)).isEqualTo(javaTmp);
+        assertThat(NativeArtifacts.temporaryDirectory("")).isEqualTo(javaTmp);
+        assertThat(NativeArtifacts.temporaryDirectory("relative")).isEqualTo(javaTmp);
+        assertThat(NativeArtifacts.temporaryDirectory(dir.resolve("missing").toString())).isEqualTo(javaTmp);
+        assertThat(NativeArtifacts.temporaryDirectory(Files.writeString(dir.resolve("file"), "").toString())).isEqualTo(javaTmp);
     }
 
     @Test
