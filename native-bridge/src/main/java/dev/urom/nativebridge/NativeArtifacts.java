@@ -26,8 +26,9 @@ import java.util.Map;
  *       are plain files in one directory, otherwise (inside a jar) copied once per JVM into a
  *       fresh temporary directory that only this user may write (mode 0755, each file 0755: the
  *       workers of a root daemon run them as another user) and that is deleted when the JVM exits.
- *       The directory, {@code urom-native-PID-*}, is made in {@code $TMPDIR} when that names a
- *       directory, else in {@code java.io.tmpdir}.
+ *       The directory, {@code urom-native-PID-*}, is made in {@code java.io.tmpdir}, or in {@code
+ *       $TMPDIR} when {@code java.io.tmpdir} is the JVM's default {@code /tmp} and {@code $TMPDIR}
+ *       names a directory.
  * </ol>
  *
  * <p>Thread-safe; the files are located on first use. Failures throw {@link
@@ -133,15 +134,20 @@ public final class NativeArtifacts {
         }
     }
 
-    /** Where to extract: {@code $TMPDIR} (the given value) when it is an absolute path to a directory, else {@code java.io.tmpdir}. */
+    /**
+     * Where to extract: {@code java.io.tmpdir}, except that its default {@code /tmp} (the JVM's on
+     * Linux, whatever {@code TMPDIR} says) gives way to {@code $TMPDIR} (the given value) when that
+     * is an absolute path to a directory. An explicit {@code -Djava.io.tmpdir} stays the choice.
+     */
     static Path temporaryDirectory(String tmpdir) {
-        if (tmpdir != null && !tmpdir.isBlank()) {
+        Path javaTmp = Path.of(System.getProperty("java.io.tmpdir"));
+        if (javaTmp.equals(Path.of("/tmp")) && tmpdir != null && !tmpdir.isBlank()) {
             Path dir = Path.of(tmpdir);
             if (dir.isAbsolute() && Files.isDirectory(dir)) {
                 return dir;
             }
         }
-        return Path.of(System.getProperty("java.io.tmpdir"));
+        return javaTmp;
     }
 
     private static void copy(URL from, Path to, String permissions) throws IOException {

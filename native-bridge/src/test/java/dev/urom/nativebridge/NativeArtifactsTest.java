@@ -83,14 +83,23 @@ class NativeArtifactsTest {
     }
 
     @Test
-    void extractsIntoTmpdirWhenItNamesADirectoryElseIntoJavaIoTmpdir() throws IOException {
-        Path javaTmp = Path.of(System.getProperty("java.io.tmpdir"));
-        assertThat(NativeArtifacts.temporaryDirectory(dir.toString())).isEqualTo(dir);
-        assertThat(NativeArtifacts.temporaryDirectory(null)).isEqualTo(javaTmp);
-        assertThat(NativeArtifacts.temporaryDirectory("")).isEqualTo(javaTmp);
-        assertThat(NativeArtifacts.temporaryDirectory("relative")).isEqualTo(javaTmp);
-        assertThat(NativeArtifacts.temporaryDirectory(dir.resolve("missing").toString())).isEqualTo(javaTmp);
-        assertThat(NativeArtifacts.temporaryDirectory(Files.writeString(dir.resolve("file"), "").toString())).isEqualTo(javaTmp);
+    void extractsIntoTmpdirWhenItNamesADirectoryAndJavaIoTmpdirIsTheDefault() throws IOException {
+        String javaTmp = System.getProperty("java.io.tmpdir");
+        try {
+            System.setProperty("java.io.tmpdir", "/tmp");
+            assertThat(NativeArtifacts.temporaryDirectory(dir.toString())).isEqualTo(dir);
+            assertThat(NativeArtifacts.temporaryDirectory(null)).isEqualTo(Path.of("/tmp"));
+            assertThat(NativeArtifacts.temporaryDirectory("")).isEqualTo(Path.of("/tmp"));
+            assertThat(NativeArtifacts.temporaryDirectory("relative")).isEqualTo(Path.of("/tmp"));
+            assertThat(NativeArtifacts.temporaryDirectory(dir.resolve("missing").toString())).isEqualTo(Path.of("/tmp"));
+            assertThat(NativeArtifacts.temporaryDirectory(Files.writeString(dir.resolve("file"), "").toString())).isEqualTo(Path.of("/tmp"));
+
+            Path chosen = Files.createDirectory(dir.resolve("chosen"));
+            System.setProperty("java.io.tmpdir", chosen.toString());
+            assertThat(NativeArtifacts.temporaryDirectory(dir.toString())).as("an explicit java.io.tmpdir").isEqualTo(chosen);
+        } finally {
+            System.setProperty("java.io.tmpdir", javaTmp);
+        }
     }
 
     @Test
