@@ -26,6 +26,9 @@ import java.util.Map;
  *       are plain files in one directory, otherwise (inside a jar) copied once per JVM into a
  *       fresh temporary directory that only this user may write (mode 0755, each file 0755: the
  *       workers of a root daemon run them as another user) and that is deleted when the JVM exits.
+ *       The directory, {@code urom-native-PID-*}, is made in {@code java.io.tmpdir}, or in {@code
+ *       $TMPDIR} when {@code java.io.tmpdir} is the JVM's default {@code /tmp} and {@code $TMPDIR}
+ *       names a directory.
  * </ol>
  *
  * <p>Thread-safe; the files are located on first use. Failures throw {@link
@@ -40,6 +43,8 @@ public final class NativeArtifacts {
     static final String LAUNCHER_EXECUTABLE = "urom-launch";
     private static final List<String> FILES = List.of(BRIDGE_LIBRARY, PROBE_EXECUTABLE, LAUNCHER_EXECUTABLE);
     private static final String RESOURCE_DIR = "dev/urom/nativebridge/native/";
+    /** The name of an extracted directory: this prefix, the JVM's pid, a dash and a random part. */
+    public static final String EXTRACTED_PREFIX = "urom-native-";
 
     private NativeArtifacts() {}
 
@@ -115,7 +120,8 @@ public final class NativeArtifacts {
 
     private static Path extract(Map<String, URL> resources) {
         try {
-            Path dir = Files.createTempDirectory("urom-native-",
+            Path dir = Files.createTempDirectory(temporaryDirectory(System.getenv("TMPDIR")),
+                    EXTRACTED_PREFIX + ProcessHandle.current().pid() + "-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
             // deleteOnExit runs in reverse order of registration: files first, then the directory.
             dir.toFile().deleteOnExit();
@@ -127,6 +133,23 @@ public final class NativeArtifacts {
             throw new UncheckedIOException("cannot extract the native files into a temporary directory: " + e.getMessage(), e);
         }
     }
+
+    /**
+     * Where to extract: {@code java.io.tmpdir}, except that its default {@code /tmp} (the JVM's on
+     * Linux, whatever {@code TMPDIR} says) gives way to {@code $TMPDIR} (the given value) when that
+     * is an absolute path to a directory. An explicit {@code -Djava.io.tmpdir} stays the choice.
+     */
+    static Path temporaryDirectory(String tmpdir) {
+        Path javaTmp = Path.of(System.getProperty("java.io.tmpdir"));
+        if (javaTmp.equals(Path.of("/tmp")) && tmpdir != null && !tmpdir.isBlank()) {
+            Path dir = Path.of(tmpdir);
+            if (dir.isAbsolute() && Files.isDirectory(dir)) {
+                return dir;
+            }
+        }
+        return javaTmp;
+    }
+
     private static void copy(URL from, Path to, String permissions) throws IOException {
         to.toFile().deleteOnExit();
         try (InputStream in = from.openStream()) {

@@ -62,15 +62,43 @@ class NativeArtifactsTest {
             put(out, "dev/urom/nativebridge/native/urom-probe", "probe bytes");
             put(out, "dev/urom/nativebridge/native/urom-launch", "launcher bytes");
         }
+        Path extracted = null;
         try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
-            Path extracted = NativeArtifacts.locate(null, loader);
-            assertThat(extracted).isNotEqualTo(dir);
+            extracted = NativeArtifacts.locate(null, loader);
+            assertThat(extracted).isNotEqualTo(dir).hasParent(NativeArtifacts.temporaryDirectory(System.getenv("TMPDIR")));
+            assertThat(extracted.getFileName().toString()).startsWith("urom-native-" + ProcessHandle.current().pid() + "-");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(extracted))).isEqualTo("rwxr-xr-x");
             assertThat(extracted.resolve("liburom_bridge.so")).hasContent("bridge bytes");
             assertThat(extracted.resolve("urom-probe")).hasContent("probe bytes").isExecutable();
             assertThat(extracted.resolve("urom-launch")).hasContent("launcher bytes");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(extracted.resolve("urom-launch"))))
                     .isEqualTo("rwxr-xr-x");
+        } finally {
+            if (extracted != null) {
+                for (String name : new String[] {"liburom_bridge.so", "urom-probe", "urom-launch", ""}) {
+                    Files.deleteIfExists(extracted.resolve(name));
+                }
+            }
+        }
+    }
+
+    @Test
+    void extractsIntoTmpdirWhenItNamesADirectoryAndJavaIoTmpdirIsTheDefault() throws IOException {
+        String javaTmp = System.getProperty("java.io.tmpdir");
+        try {
+            System.setProperty("java.io.tmpdir", "/tmp");
+            assertThat(NativeArtifacts.temporaryDirectory(dir.toString())).isEqualTo(dir);
+            assertThat(NativeArtifacts.temporaryDirectory(null)).isEqualTo(Path.of("/tmp"));
+            assertThat(NativeArtifacts.temporaryDirectory("")).isEqualTo(Path.of("/tmp"));
+            assertThat(NativeArtifacts.temporaryDirectory("relative")).isEqualTo(Path.of("/tmp"));
+            assertThat(NativeArtifacts.temporaryDirectory(dir.resolve("missing").toString())).isEqualTo(Path.of("/tmp"));
+            assertThat(NativeArtifacts.temporaryDirectory(Files.writeString(dir.resolve("file"), "").toString())).isEqualTo(Path.of("/tmp"));
+
+            Path chosen = Files.createDirectory(dir.resolve("chosen"));
+            System.setProperty("java.io.tmpdir", chosen.toString());
+            assertThat(NativeArtifacts.temporaryDirectory(dir.toString())).as("an explicit java.io.tmpdir").isEqualTo(chosen);
+        } finally {
+            System.setProperty("java.io.tmpdir", javaTmp);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.urom.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.nativebridge.NativeArtifacts;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.service.testkit.TestWorkers;
 import java.io.BufferedReader;
@@ -89,6 +90,8 @@ final class ServiceHarness implements AutoCloseable {
     static List<String> daemonCommand(List<String> jvmOptions, String... args) {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
+        // the test JVM's native files, as bin/urom names the distribution's: the daemon extracts none of its own
+        command.add("-D" + NativeArtifacts.NATIVE_DIR_PROPERTY + "=" + NativeArtifacts.launcherExecutable().getParent());
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.urom.cli.Main", "daemon"));
         command.addAll(List.of(args));

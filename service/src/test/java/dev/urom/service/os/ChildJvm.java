@@ -1,5 +1,6 @@
 package dev.urom.service.os;
 
+import dev.urom.nativebridge.NativeArtifacts;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,6 +20,8 @@ public final class ChildJvm {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-XX:TieredStopAtLevel=1");
         command.add("-Xshare:auto");
+        // the test JVM's native files, as a daemon gives its workers: a child extracts none of its own
+        command.add("-D" + NativeArtifacts.NATIVE_DIR_PROPERTY + "=" + NativeArtifacts.launcherExecutable().getParent());
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
