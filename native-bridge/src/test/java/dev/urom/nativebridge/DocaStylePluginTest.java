@@ -93,12 +93,13 @@ class DocaStylePluginTest {
     }
 
     @Test
-    void aCommandThePluginRefusesThrowsItsStatusAndQueuesNothing() throws UromException {
+    void aCommandThePluginRefusesThrowsItsStatusWithTheErrorItLoggedAndQueuesNothing() throws UromException {
         NativePlugin plugin = NativePlugin.load(plain);
         plugin.open(TestContext.withoutDomain());
         try {
             assertThatThrownBy(() -> plugin.workerCommand(new WorkerCommand(9, PLUGIN_ID, 1, new byte[3])))
                     .isInstanceOf(UromException.class)
+                    .hasMessage("command of 3 bytes refused")
                     .extracting(e -> ((UromException) e).status()).isEqualTo(UromStatus.INVALID_VALUE);
             List<WorkerNotification> out = new ArrayList<>();
             plugin.progress(out);

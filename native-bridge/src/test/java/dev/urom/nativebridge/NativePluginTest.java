@@ -110,7 +110,7 @@ class NativePluginTest {
         NativePlugin plugin = openEcho();
         assertThatThrownBy(() -> plugin.workerCommand(new WorkerCommand(1, 4, 0, ascii("FAIL now"))))
                 .isInstanceOf(UromException.class)
-                .hasMessage(echo + ": worker_cmd returned NOT_SUPPORTED (4)")
+                .hasMessage("worker_cmd returned NOT_SUPPORTED (4)")
                 .extracting(e -> ((UromException) e).status()).isEqualTo(UromStatus.NOT_SUPPORTED);
         assertThatThrownBy(() -> plugin.workerCommand(new WorkerCommand(1, 4, 0, ascii("KEEPFAIL"))))
                 .extracting(e -> ((UromException) e).status()).isEqualTo(UromStatus.AGAIN);
