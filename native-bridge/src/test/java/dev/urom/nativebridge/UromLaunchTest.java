@@ -35,7 +35,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -45,8 +44,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Runs the built {@code urom-launch} for real, with {@code src/test/c/launch_check.c} as the
  * program it execs; the checker reports what its process looks like on stderr.
  *
- * <p>The privilege drop itself and changing a socket file's owner need root; those tests are
- * limited to root. The refusal to change ids as non-root runs everywhere: directly when the tests
+ * <p>The privilege drop itself and giving a socket file to another user need root; without it those
+ * tests check the same calls where another user meets them: the drop as root of a user namespace
+ * that maps only its uid (where the kernel refuses the drop's setgroups), the chown with its own ids
+ * and with a group it does not hold. The refusal to change ids as non-root runs everywhere: directly when the tests
  * are not root, and as root through the launcher itself dropped to uid 65534 first.
  */
 class UromLaunchTest {
@@ -264,39 +265,81 @@ class UromLaunchTest {
         assertThat(socket).as("the socket file the launcher bound").doesNotExist();
     }
 
+    /**
+     * As root the launcher drops to the worker's ids and groups and cannot take root back. Another
+     * user reaches the same drop as root of a user namespace that maps its uid only ({@code unshare
+     * --map-user=0}: setgroups stays allowed there, but with no gid mapped the kernel refuses it), and
+     * the launch stops at the refused setgroups, the first call of the drop, in one line; its own ids
+     * it keeps, with root out of reach.
+     */
     @Test
-    @EnabledIf("runningAsRoot")
-    void asRootDropsToTheWorkerIdsAndGroupsForGood() throws Exception {
-        Map<String, String> facts = succeeded(run(launch(launcher, List.of("--listen-tcp", "127.0.0.1",
-                "--user", "65534", "--group", "65534", "--groups", "65534,4242")), ""));
-        assertThat(facts).containsEntry("uids", "65534,65534,65534").containsEntry("gids", "65534,65534,65534")
-                .containsEntry("setuid0", "EPERM").containsEntry("setgid0", "EPERM").containsEntry("no_new_privs", "1");
-        assertThat(sortedIds(facts.get("groups"))).containsExactly(4242L, 65534L);
+    void dropsToTheWorkerIdsAndGroupsForGood() throws Exception {
+        List<String> options = List.of("--listen-tcp", "127.0.0.1", "--user", "65534", "--group", "65534", "--groups", "65534,4242");
+        if (runningAsRoot()) {
+            Map<String, String> facts = succeeded(run(launch(launcher, options), ""));
+            assertThat(facts).containsEntry("uids", "65534,65534,65534").containsEntry("gids", "65534,65534,65534")
+                    .containsEntry("setuid0", "EPERM").containsEntry("setgid0", "EPERM").containsEntry("no_new_privs", "1");
+            assertThat(sortedIds(facts.get("groups"))).containsExactly(4242L, 65534L);
+            return;
+        }
+
+        assertFailed(run(asRootOfANamespaceOfTheUidOnly(launch(sharedLauncher, options)), ""), "NOT_PERMITTED",
+                "setgroups(65534,4242) failed: Operation not permitted");
+        assertThat(keepingItsOwnIds(true)).containsEntry("setuid0", "EPERM").containsEntry("no_new_privs", "1");
     }
 
+    /**
+     * Without {@code --groups} the worker has its group alone, none of the launcher's: as root that
+     * is what the worker ends up with; for another user, in the namespace of {@link
+     * #dropsToTheWorkerIdsAndGroupsForGood}, the launcher still calls setgroups, with that group
+     * alone (a launcher that left the groups as they were would get as far as setresgid).
+     */
     @Test
-    @EnabledIf("runningAsRoot")
-    void asRootWithoutGroupsTheWorkerHasOnlyItsGroup() throws Exception {
-        Map<String, String> facts = succeeded(run(launch(launcher, List.of("--listen-tcp", "127.0.0.1",
-                "--user", "65534", "--group", "4243")), ""));
-        assertThat(facts).containsEntry("uids", "65534,65534,65534").containsEntry("gids", "4243,4243,4243")
-                .containsEntry("groups", "4243").containsEntry("setuid0", "EPERM").containsEntry("setgid0", "EPERM");
+    void withoutGroupsTheWorkerHasOnlyItsGroup() throws Exception {
+        List<String> options = List.of("--listen-tcp", "127.0.0.1", "--user", "65534", "--group", "4243");
+        if (runningAsRoot()) {
+            Map<String, String> facts = succeeded(run(launch(launcher, options), ""));
+            assertThat(facts).containsEntry("uids", "65534,65534,65534").containsEntry("gids", "4243,4243,4243")
+                    .containsEntry("groups", "4243").containsEntry("setuid0", "EPERM").containsEntry("setgid0", "EPERM");
+            return;
+        }
+
+        assertFailed(run(asRootOfANamespaceOfTheUidOnly(launch(sharedLauncher, options)), ""), "NOT_PERMITTED",
+                "setgroups(4243) failed: Operation not permitted");
+        Identity self = Identity.ofThisProcess();
+        assertThat(keepingItsOwnIds(false)).containsEntry("gids", join(self.gids(), ",")).containsEntry("groups", join(self.groups(), ","));
     }
 
+    /**
+     * The socket file gets the owner and group asked for. Root gives it to another user; another
+     * user may give it only to itself and its own group, and the same chown refuses a group it does
+     * not hold (so the chown is made, with the ids asked for).
+     */
     @Test
-    @EnabledIf("runningAsRoot")
-    void asRootGivesTheSocketFileItsOwner() throws Exception {
+    void givesTheSocketFileItsOwner() throws Exception {
+        Identity self = Identity.ofThisProcess();
+        String uid = runningAsRoot() ? "65534" : Long.toString(self.effectiveUid());
+        String gid = runningAsRoot() ? "65534" : Long.toString(self.gids().get(1));
+        String otherGid = runningAsRoot() ? "4242" : gid;
         Path socket = dir.resolve("worker.sock");
         Map<String, String> both = succeeded(run(launch(launcher, List.of("--listen-unix", socket.toString(),
-                "--socket-owner", "65534:65534", "--socket-mode", "0660")), ""));
-        assertThat(both).containsEntry("socket_uid", "65534").containsEntry("socket_gid", "65534")
+                "--socket-owner", uid + ":" + gid, "--socket-mode", "0660")), ""));
+        assertThat(both).containsEntry("socket_uid", uid).containsEntry("socket_gid", gid)
                 .containsEntry("socket_mode", "0660");
 
         Path second = dir.resolve("second.sock");
         Map<String, String> groupOnly = succeeded(run(launch(launcher, List.of("--listen-unix", second.toString(),
-                "--socket-owner", "-1:4242")), ""));
-        assertThat(groupOnly).containsEntry("socket_uid", "0").containsEntry("socket_gid", "4242")
+                "--socket-owner", "-1:" + otherGid)), ""));
+        assertThat(groupOnly).containsEntry("socket_uid", Long.toString(self.effectiveUid())).containsEntry("socket_gid", otherGid)
                 .containsEntry("socket_mode", "0600");
+
+        if (!runningAsRoot()) {
+            long notHeld = Stream.iterate(self.gids().get(1) + 1, g -> g + 1).filter(g -> !self.groups().contains(g)).findFirst().orElseThrow();
+            Path third = dir.resolve("third.sock");
+            assertFailed(run(launch(launcher, List.of("--listen-unix", third.toString(), "--socket-owner", "-1:" + notHeld)), ""),
+                    "NOT_PERMITTED", "chown(" + third + ", -1:" + notHeld + ") failed: Operation not permitted");
+            assertThat(third).as("the socket file the launcher bound").doesNotExist();
+        }
     }
 
     /**
@@ -322,26 +365,57 @@ class UromLaunchTest {
                 "root of a user namespace that denies setgroups cannot change groups: asked for groups 0,65534, not all held");
     }
 
-    /** Everything a root daemon asks for when it starts a worker, at once. */
+    /**
+     * Everything a daemon asks for when it starts a worker, at once: a root daemon gives the socket
+     * to the worker's user and drops to it; another daemon's worker keeps the daemon's user, its
+     * socket the daemon's with mode 0600 (as {@code SocketAccess} and {@code WorkerRuntime} ask).
+     */
     @Test
-    @EnabledIf("runningAsRoot")
-    void asRootSetsUpAWorkerTheWayTheDaemonDoes() throws Exception {
+    void setsUpAWorkerTheWayTheDaemonDoes() throws Exception {
+        Identity self = Identity.ofThisProcess();
+        String uid = runningAsRoot() ? "65534" : Long.toString(self.effectiveUid());
         Path sockets = Files.createDirectory(tools.resolve("daemon-" + System.nanoTime()),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         Path work = Files.createDirectory(dir.resolve("worker-1"));
-        Files.setOwner(work, work.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("65534"));
         Path socket = sockets.resolve("worker-1.sock");
-        Map<String, String> facts = succeeded(run(launch(sharedLauncher, List.of("--listen-unix", socket.toString(),
-                "--socket-owner", "65534:65534", "--socket-mode", "0600", "--chdir", work.toString(),
-                "--user", "65534", "--group", "65534", "--parent-pid", Long.toString(ProcessHandle.current().pid()))),
-                "worker commands"));
+        List<String> options = new ArrayList<>(List.of("--listen-unix", socket.toString(), "--socket-mode", "0600"));
+        if (runningAsRoot()) {
+            Files.setOwner(work, work.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("65534"));
+            options.addAll(List.of("--socket-owner", "65534:65534"));
+        }
+        options.addAll(List.of("--chdir", work.toString()));
+        if (runningAsRoot()) {
+            options.addAll(List.of("--user", "65534", "--group", "65534"));
+        }
+        options.addAll(List.of("--parent-pid", Long.toString(ProcessHandle.current().pid())));
+        Map<String, String> facts = succeeded(run(launch(sharedLauncher, options), "worker commands"));
         assertThat(facts).containsEntry("fd0_listening", "1").containsEntry("fd0_address", socket.toString())
-                .containsEntry("socket_uid", "65534").containsEntry("socket_mode", "0600")
+                .containsEntry("socket_uid", uid).containsEntry("socket_mode", "0600")
                 .containsEntry("fds", "0,1,2,3")
                 .containsEntry("fd3_hex", HexFormat.of().formatHex("worker commands".getBytes(StandardCharsets.UTF_8)))
-                .containsEntry("cwd", work.toRealPath().toString()).containsEntry("uids", "65534,65534,65534")
-                .containsEntry("groups", "65534").containsEntry("no_new_privs", "1").containsEntry("pdeathsig", "9")
+                .containsEntry("cwd", work.toRealPath().toString()).containsEntry("uids", uid + "," + uid + "," + uid)
+                .containsEntry("groups", runningAsRoot() ? "65534" : join(self.groups(), ","))
+                .containsEntry("no_new_privs", "1").containsEntry("pdeathsig", "9")
                 .containsEntry("setuid0", "EPERM");
+    }
+
+    /** {@code command} as root of a new user namespace that maps this user's uid to 0 and no gid. */
+    private static List<String> asRootOfANamespaceOfTheUidOnly(List<String> command) {
+        List<String> all = new ArrayList<>(List.of("unshare", "--user", "--map-user=0", "--"));
+        all.addAll(command);
+        return all;
+    }
+
+    /** What the checker reports when a non-root launcher is asked for its own ids (and its groups, when {@code withGroups}). */
+    private Map<String, String> keepingItsOwnIds(boolean withGroups) throws Exception {
+        Identity self = Identity.ofThisProcess();
+        List<String> options = new ArrayList<>(List.of("--user", Long.toString(self.effectiveUid()), "--group", Long.toString(self.gids().get(1))));
+        if (withGroups && !self.groups().isEmpty()) {
+            options.addAll(List.of("--groups", join(self.groups(), ",")));
+        }
+        Map<String, String> facts = succeeded(run(launchOnTcp(options), ""));
+        assertThat(facts).containsEntry("uids", join(self.uids(), ","));
+        return facts;
     }
 
     static boolean runningAsRoot() {

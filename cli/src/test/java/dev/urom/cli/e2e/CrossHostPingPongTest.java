@@ -3,7 +3,6 @@ package dev.urom.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.cli.CliRunner;
-import dev.urom.framework.security.UnixAccounts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -22,7 +21,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -34,15 +32,13 @@ import org.junit.jupiter.params.provider.CsvSource;
  * link, and the workers exchange the message over the link. The link's packet counters show that
  * the message went over it: each direction carries at least one packet per round trip.
  *
- * <p>Root only (CI runs as root). {@link TwoHosts} works for any user, but in the user namespace of
- * a non-root test every file of the machine's root (/, /tmp, the JDK) has an owner the namespace
- * cannot name (the overflow uid, nobody), and the daemon rightly refuses a java.io.tmpdir and plugin
- * directories below directories of an unknown owner. What the test covers apart from the network
- * (ping-pong-rank against a keyed TCP daemon, C, Java and mixed) runs for any user in PingPongTest
- * and KeyedServiceCommandsTest.
+ * <p>For any user. In the user namespace of a test that is not root every file of the machine's root
+ * (/, /tmp, the JDK) has an owner the namespace cannot name (the overflow uid, nobody), and the
+ * daemon rightly refuses a java.io.tmpdir and plugin directories below directories of an unknown
+ * owner; so {@link TwoHosts} gives such a test a new root where the directories above its own tree
+ * (this test's directory in target) are the namespace root's, as the machine's are root's for root.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
-@EnabledIf("runningAsRoot")
 class CrossHostPingPongTest {
     private static final int ROUNDS = 200;
     private static final long LIMIT_SECONDS = 120;
@@ -61,7 +57,7 @@ class CrossHostPingPongTest {
         Files.setAttribute(keys, "unix:mode", 0700);
         key = keys.resolve("ranks.key");
         assertThat(CliRunner.run(null, "keygen", key.toString()).status()).isZero();
-        hosts = TwoHosts.create();
+        hosts = TwoHosts.create(dir);
         for (int n = 0; n < 2; n++) {
             Path host = Files.createDirectories(dir.resolve("host" + n));
             Path plugins = ServiceHarness.sandboxPluginFolder(host);
@@ -91,10 +87,6 @@ class CrossHostPingPongTest {
                 }
             }
         }
-    }
-
-    static boolean runningAsRoot() {
-        return UnixAccounts.effectiveUid() == 0;
     }
 
     @ParameterizedTest(name = "rank 0 {0}, rank 1 {1}")

@@ -2,10 +2,13 @@ package dev.urom.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.framework.security.UnixAccounts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -23,7 +26,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Any user can make them: everything lives in a user namespace owned by the test (made by {@code
  * unshare --user --map-root-user}), whose root the processes run as; outside it they have the
- * test's own identity. The namespaces are held by two holder processes and vanish once those and
+ * test's own identity. For a test that is not root the namespace's file system is this machine's
+ * under a new root ({@link #NEW_ROOT}), so that the test's own tree lies below directories of the
+ * namespace's root only. The namespaces are held by two holder processes and vanish once those and
  * every process started in them have ended: {@link #close} ends the holders (the caller ends its own
  * processes first). Needs {@code unshare} and {@code nsenter} (util-linux) and {@code ip}
  * (iproute2), and a kernel that lets users make user namespaces.
@@ -33,6 +38,28 @@ import java.util.concurrent.TimeUnit;
 final class TwoHosts implements AutoCloseable {
     private static final long READY_SECONDS = 30;
     private static final String[] ADDRESSES = {"10.77.0.1", "10.77.0.2"};
+
+    /**
+     * For a test that is not root: a shell fragment, its arguments the directories of {@link
+     * #directoriesAbove}, that makes the mount namespace's root a new tmpfs of the namespace's root
+     * (pivot_root), where every entry of the old root is bound in its place except the chain down
+     * to the test's own tree: those directories are made anew, each with the entries of the old one
+     * bound in. Seen from the namespace, the machine's own files keep an owner it cannot name (the
+     * overflow uid), but the test's tree and everything above it have owners the daemon trusts
+     * (root of the namespace, which is the test's user), as they have for root outside. /run is
+     * left empty, for the network namespaces.
+     */
+    private static final String NEW_ROOT = """
+            new=/run; mount -t tmpfs urom-root "$new"
+            mirror() { for e in "${1%/}"/* "${1%/}"/.[!.]*; do
+              if [ ! -e "$e" ] && [ ! -L "$e" ] || [ "$e" = "$2" ]; then continue; fi
+              if [ "$e" = /run ]; then mkdir "$new/run"
+              elif [ -L "$e" ]; then ln -s "$(readlink "$e")" "$new$e"
+              elif [ -d "$e" ]; then mkdir "$new$e"; mount --rbind "$e" "$new$e"
+              else touch "$new$e"; mount --bind "$e" "$new$e"; fi
+            done; }
+            previous=/; for level in "$@"; do mkdir "$new$level"; mirror "$previous" "$level"; previous=$level; done
+            mirror "$previous" ""; mkdir "$new/.old-root"; pivot_root "$new" "$new/.old-root"; cd /""";
 
     private final Process network;
     private final List<Process> hosts;
@@ -49,17 +76,22 @@ final class TwoHosts implements AutoCloseable {
      *
      * @throws AssertionError naming the step's output when a step fails
      */
-    static TwoHosts create() throws Exception {
+    static TwoHosts create(Path ownTree) throws Exception {
+        List<String> ownersChain = UnixAccounts.effectiveUid() == 0 ? null : directoriesAbove(ownTree);
         // ip netns add would also try to return to this machine's network namespace, which the user namespace may not
-        Process network = holder(List.of("unshare", "--user", "--map-root-user", "--mount", "--propagation", "private", "--net", "--",
-                "sh", "-c", String.join("; ", "set -e",
+        List<String> command = new ArrayList<>(List.of("unshare", "--user", "--map-root-user", "--mount", "--propagation", "private", "--net", "--",
+                "sh", "-c", String.join("; ", "set -e", ownersChain == null ? "true" : NEW_ROOT,
                         "mount -t tmpfs urom-netns /run", "mkdir /run/netns", "touch /run/netns/host0 /run/netns/host1",
                         "unshare --net=/run/netns/host0 true", "unshare --net=/run/netns/host1 true",
                         "ip link add veth0 type veth peer name veth1",
                         "ip link set veth0 netns host0", "ip link set veth1 netns host1",
                         "ip -n host0 addr add " + ADDRESSES[0] + "/24 dev veth0", "ip -n host1 addr add " + ADDRESSES[1] + "/24 dev veth1",
                         "for n in 0 1; do ip -n host$n link set lo up; ip -n host$n link set veth$n up; done",
-                        "echo READY", "exec cat")));
+                        "echo READY", "exec cat"), "sh"));
+        if (ownersChain != null) {
+            command.addAll(ownersChain);
+        }
+        Process network = holder(command);
         List<Process> hosts = new ArrayList<>();
         try {
             for (int n = 0; n < 2; n++) {
@@ -74,6 +106,26 @@ final class TwoHosts implements AutoCloseable {
             throw e;
         }
         return new TwoHosts(network, hosts);
+    }
+
+    /**
+     * The directories from {@code /} (excluded) down to the highest directory above {@code ownTree}
+     * (or {@code ownTree} itself) that the test's user owns along with everything below it to {@code
+     * ownTree}, excluded: the directories of others that {@link #NEW_ROOT} replaces by the
+     * namespace root's.
+     */
+    private static List<String> directoriesAbove(Path ownTree) throws IOException {
+        Path top = ownTree.toRealPath();
+        int me = UnixAccounts.effectiveUid();
+        assertThat((Integer) Files.getAttribute(top, "unix:uid")).as("owner of %s", top).isEqualTo(me);
+        while (top.getParent() != null && (Integer) Files.getAttribute(top.getParent(), "unix:uid") == me) {
+            top = top.getParent();
+        }
+        List<String> above = new ArrayList<>();
+        for (Path dir = top.getParent(); dir != null && dir.getParent() != null; dir = dir.getParent()) {
+            above.add(0, dir.toString());
+        }
+        return above;
     }
 
     /** Host {@code n}'s address on the link between the two. */

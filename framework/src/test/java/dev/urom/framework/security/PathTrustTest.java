@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -11,14 +12,14 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The trust and readability checks against real files and modes in a temporary directory (made
  * 0755 first, so only what a test sets up can fail). Runs as root and as any other user: where a
  * case needs a second identity (a foreign owner, a group the user is not in), root makes it with
- * chown and another user gets the same check through a trusted set or a synthetic reader.
+ * chown and another user gets the same check through a trusted set, a synthetic reader or a user namespace
+ * that maps its own ids to the ones root would set.
  */
 class PathTrustTest {
     private static final int ME = UnixAccounts.effectiveUid();
@@ -61,15 +62,24 @@ class PathTrustTest {
                 .startsWith(file + " is mode 0646, owner ").endsWith(": writable by others");
     }
 
+    /**
+     * Root chowns the directory to a gid that names no group. Another user cannot, so it looks at its
+     * own directory from a user namespace that maps its uid to 0 and its gid to such a gid: there the
+     * directory is {@code 0:GID} exactly as root builds it, and a child JVM inside runs the check.
+     */
     @Test
-    @EnabledIf("runsAsRoot")
-    void groupWritableFailsWhenTheGroupIsNotTheOwnersPrivateGroup() throws IOException {
+    void groupWritableFailsWhenTheGroupIsNotTheOwnersPrivateGroup() throws Exception {
         Path dir = directory("shared", 0775);
         int gid = TestAccounts.gidWithoutGroup();
-        Files.setAttribute(dir, "unix:gid", gid);
+        String expected = dir + " is mode 0775, owner root (uid 0), group gid " + gid
+                + ": writable by its group, which is not the owner's private group";
+        if (ROOT) {
+            Files.setAttribute(dir, "unix:gid", gid);
+            assertThat(PathTrust.untrusted(dir, TRUSTED)).hasValue(expected);
+            return;
+        }
 
-        assertThat(PathTrust.untrusted(dir, TRUSTED)).hasValue(dir + " is mode 0775, owner root (uid 0), group gid " + gid
-                + ": writable by its group, which is not the owner's private group");
+        assertThat(untrustedAsRootOfANamespace(dir, gid)).isEqualTo(expected);
     }
 
     @Test
@@ -254,8 +264,30 @@ class PathTrustTest {
         assertThat(PathTrust.octalMode(04755)).isEqualTo("4755");
     }
 
-    static boolean runsAsRoot() {
-        return ROOT;
+    /**
+     * What {@link PathTrust#untrusted} says of {@code dir} to a JVM in a new user namespace that maps
+     * this user's uid to 0 and its gid to {@code gid}, trusting that root: the problem, or
+     * {@code "trusted"}.
+     */
+    private static String untrustedAsRootOfANamespace(Path dir, int gid) throws IOException, InterruptedException {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process child = new ProcessBuilder("unshare", "--user", "--map-user=0", "--map-group=" + gid, "--", java.toString(),
+                "-cp", System.getProperty("java.class.path"), InANamespace.class.getName(), dir.toString())
+                .redirectErrorStream(true).start();
+        child.getOutputStream().close();
+        String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertThat(child.waitFor()).as("the child JVM in the namespace said: %s", output).isZero();
+        return output;
+    }
+
+    /** The child JVM of {@link #untrustedAsRootOfANamespace}. */
+    static final class InANamespace {
+        public static void main(String[] args) {
+            if (UnixAccounts.effectiveUid() != 0) {
+                throw new IllegalStateException("not root of the namespace: uid " + UnixAccounts.effectiveUid());
+            }
+            System.out.println(PathTrust.untrusted(Path.of(args[0]), Set.of(0)).orElse("trusted"));
+        }
     }
 
     /**

@@ -4,17 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.urom.host.UromService;
-import dev.urom.host.Worker;
 import dev.urom.framework.security.UnixAccount;
 import dev.urom.framework.security.UnixAccounts;
+import dev.urom.host.UromService;
+import dev.urom.host.Worker;
+import dev.urom.nativebridge.testkit.NativeFixtures;
+import dev.urom.service.daemon.testing.ControlClient;
+import dev.urom.service.testkit.TestWorkers;
 import dev.urom.wire.Message.PluginsReply;
 import dev.urom.wire.Message.PluginsRequest;
 import dev.urom.wire.ServiceAddress;
 import dev.urom.wire.ServicePlugin;
-import dev.urom.nativebridge.testkit.NativeFixtures;
-import dev.urom.service.daemon.testing.ControlClient;
-import dev.urom.service.testkit.TestWorkers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.StandardProtocolFamily;
@@ -25,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +34,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -43,10 +43,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * daemon refuses to take (SocketAccess). Two child daemons started under {@code umask 000} serve
  * the whole class: one with no socket group, one with {@code --socket-group}.
  *
- * <p>A client of another uid is made with {@code setpriv} and so needs root: those tests are limited
- * to root. The property they prove, that the kernel keeps others out, follows from the modes and
- * owners that the tests for every user check on the same daemons (0700/0600, 0750/0660 of the
- * group). A socket directory of another user is made with chown as root; as another user the test
+ * <p>A client of another uid is made with {@code setpriv} and so needs root; without root those
+ * tests apply the kernel's rule for another uid to the modes and owners of the same sockets, which
+ * is the property they prove: the kernel keeps others out (0700/0600, 0750/0660 of the group). A socket directory of another user is made with chown as root; as another user the test
  * takes {@code /}, root's, and the default directory's refusal runs for the daemon of a non-root user
  * either way (as root through setpriv).
  */
@@ -130,24 +129,29 @@ class SocketAccessTest {
                 .as("the socket of a worker").containsExactly("socket", workerMode, self));
     }
 
+    /**
+     * As root a client of another uid (setpriv) meets EACCES from the kernel. Another user cannot be
+     * a second uid: the kernel's rule for one (search on each directory above the socket, write on
+     * the socket, by the owner's, group's or others' bits) is applied to the stat of the same
+     * sockets, after the real probe of the daemon's own user agrees with it.
+     */
     @Test
-    @EnabledIf("runningAsRoot")
     void anotherUidCannotConnectToTheDaemonOrItsWorkersUnderUmask000() throws Exception {
-        UnixAccount nobody = OsTestbed.nobody();
-        assertThat(connectAs(nobody, List.of(), plain.address().unixPath())).isEqualTo("EACCES");
+        UnixAccount other = runningAsRoot() ? OsTestbed.nobody() : stranger();
+        Path socket = plain.address().unixPath();
+        assertThat(connectAsAnother(other, List.of(), socket)).isEqualTo("EACCES");
 
-        withWorker(plain, workerSocket -> assertThat(connectAs(nobody, List.of(), workerSocket)).as("the socket of a worker").isEqualTo("EACCES"));
+        withWorker(plain, workerSocket -> assertThat(connectAsAnother(other, List.of(), workerSocket)).as("the socket of a worker").isEqualTo("EACCES"));
     }
 
     @Test
-    @EnabledIf("runningAsRoot")
     void aMemberOfTheSocketGroupGetsInAndAnotherUidDoesNot() throws Exception {
-        UnixAccount nobody = OsTestbed.nobody();
+        UnixAccount other = runningAsRoot() ? OsTestbed.nobody() : stranger();
         Path socket = grouped.address().unixPath();
 
-        assertThat(connectAs(nobody, List.of(UNLISTED_GROUP), socket)).isEqualTo("connected");
-        assertThat(connectAs(nobody, List.of(), socket)).isEqualTo("EACCES");
-        assertThat(connectAs(nobody, List.of(UNLISTED_GROUP + 1), socket)).isEqualTo("EACCES");
+        assertThat(connectAsAnother(other, List.of(socketGroup), socket)).isEqualTo("connected");
+        assertThat(connectAsAnother(other, List.of(), socket)).isEqualTo("EACCES");
+        assertThat(connectAsAnother(other, List.of(socketGroup + 1), socket)).isEqualTo("EACCES");
     }
 
     @ParameterizedTest(name = "mode {0}")
@@ -445,6 +449,48 @@ class SocketAccessTest {
     }
 
     /** What {@code connect_probe} says, run as {@code account} with exactly {@code groups}. */
+    /** A uid and gid other than this user's, with no groups, for a test that cannot make them real. */
+    private static UnixAccount stranger() {
+        int uid = UnixAccounts.effectiveUid() + 1;
+        int gid = UnixAccounts.effectiveGid() + 1;
+        return new UnixAccount("stranger", uid, gid, List.of(gid));
+    }
+
+    /**
+     * What the kernel answers {@code account}, with exactly {@code groups} besides its own group,
+     * connecting to {@code socket}: as root through {@link #connectAs}; else by the kernel's rule on
+     * the modes and owners of the socket and the directories above it, checked first against the
+     * real answer to this user.
+     */
+    private String connectAsAnother(UnixAccount account, List<Integer> groups, Path socket) throws Exception {
+        if (runningAsRoot()) {
+            return connectAs(account, groups, socket);
+        }
+        assertThat(connectAs(OsTestbed.self(), List.of(), socket)).as("the kernel's answer to this user").isEqualTo("connected");
+        assertThat(byTheKernelsRule(UnixAccounts.effectiveUid(), List.of(UnixAccounts.effectiveGid()), socket))
+                .as("the rule's answer to this user").isEqualTo("connected");
+        List<Integer> all = new ArrayList<>(groups);
+        all.add(account.gid());
+        return byTheKernelsRule(account.uid(), all, socket);
+    }
+
+    /** Search ({@code x}) on every directory above {@code socket} and write on it, by the class of bits that applies to {@code uid} and {@code groups}. */
+    private static String byTheKernelsRule(int uid, List<Integer> groups, Path socket) {
+        for (Path dir = socket.toAbsolutePath().getParent(); dir != null; dir = dir.getParent()) {
+            if (!allows(dir, uid, groups, 1)) {
+                return "EACCES";
+            }
+        }
+        return allows(socket, uid, groups, 2) ? "connected" : "EACCES";
+    }
+
+    private static boolean allows(Path path, int uid, List<Integer> groups, int bit) {
+        Attributes attributes = attributes(path);
+        int mode = Integer.parseInt(attributes.mode(), 8);
+        int shift = attributes.uid() == uid ? 6 : groups.contains(attributes.gid()) ? 3 : 0;
+        return (mode >> shift & bit) != 0;
+    }
+
     private String connectAs(UnixAccount account, List<Integer> groups, Path socket) throws Exception {
         Process client = new ProcessBuilder(OsTestbed.as(account, groups, List.of(probe.toString(), socket.toString())))
                 .redirectErrorStream(true).start();

@@ -2,11 +2,11 @@ package dev.urom.service.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.framework.security.UnixAccount;
+import dev.urom.framework.security.UnixAccounts;
 import dev.urom.host.Notification;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
-import dev.urom.framework.security.UnixAccount;
-import dev.urom.framework.security.UnixAccounts;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.spi.UromStatus;
 import java.io.IOException;
@@ -25,7 +25,6 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -37,7 +36,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * supplementary groups, {@code NoNewPrivs}, their working directory and their whole environment;
  * and a command must come back through them.
  *
- * <p>The privilege drop of a root daemon needs root: those tests are limited to root. For any user,
+ * <p>The privilege drop of a root daemon needs root; without it the same options meet a daemon that
+ * is not root, which runs its workers as itself and refuses what it cannot give. For any user,
  * a daemon that is not root (as root: run as nobody through setpriv) must run its workers as itself,
  * with the same checks, and must refuse {@code --worker-user} of another user and {@code
  * --worker-groups} with one line.
@@ -93,31 +93,52 @@ class WorkerPrivilegeTest {
         return daemon;
     }
 
+    /**
+     * Told nothing, a root daemon runs its workers as {@code urom} (or nobody) with that user's
+     * groups; another daemon runs them as itself with its own groups. Neither warns.
+     */
     @Test
-    @EnabledIf("runningAsRoot")
-    void aRootDaemonRunsItsWorkersAsTheDefaultWorkerUser() throws Exception {
+    void aDaemonRunsItsWorkersAsTheDefaultWorkerUser() throws Exception {
         UnixAccount account = OsTestbed.defaultWorkerAccount();
         OsChildDaemon daemon = started(daemon());
 
-        assertWorkerRunsAs(daemon, account, account.groups());
+        assertWorkerRunsAs(daemon, account, runningAsRoot() ? account.groups() : groupsOf(daemon));
         assertThat(warnings(daemon)).isEmpty();
     }
 
+    /**
+     * A root daemon with {@code --worker-user nobody --worker-groups 4242,4243} gives its workers
+     * exactly nobody's group and those. Another daemon may name only itself, whose workers then have
+     * the daemon's groups, and no groups at all: the same options with its own name fail in one line.
+     */
     @Test
-    @EnabledIf("runningAsRoot")
-    void aRootDaemonWithWorkerUserNobodyGivesItsWorkersExactlyTheWorkerGroups() throws Exception {
-        UnixAccount nobody = OsTestbed.nobody();
-        OsChildDaemon daemon = started(daemon("--worker-user", "nobody", "--worker-groups", "4242,4243"));
+    void workerUserAndWorkerGroupsGiveTheWorkersExactlyThoseGroups() throws Exception {
+        if (runningAsRoot()) {
+            UnixAccount nobody = OsTestbed.nobody();
+            OsChildDaemon daemon = started(daemon("--worker-user", "nobody", "--worker-groups", "4242,4243"));
 
-        assertWorkerRunsAs(daemon, nobody, List.of(nobody.gid(), 4242, 4243));
+            assertWorkerRunsAs(daemon, nobody, List.of(nobody.gid(), 4242, 4243));
+            return;
+        }
+        UnixAccount self = OsTestbed.self();
+        OsChildDaemon daemon = started(daemon("--worker-user", self.name()));
+        assertWorkerRunsAs(daemon, self, groupsOf(daemon));
+
+        OsChildDaemon withGroups = started(daemon("--worker-user", self.name(), "--worker-groups", "4242,4243"));
+        assertThat(withGroups.failure()).isEqualTo("FAILED --worker-groups: only a daemon running as root can choose its workers' groups\n");
     }
 
+    /** {@code --worker-user root} gives a root daemon root workers, and a warning; any other daemon refuses it in one line. */
     @Test
-    @EnabledIf("runningAsRoot")
     void workerUserRootGivesRootWorkersAndTheDaemonWarnsOfIt() throws Exception {
         UnixAccount root = UnixAccounts.user(0).orElseThrow();
         OsChildDaemon daemon = started(daemon("--worker-user", "root"));
 
+        if (!runningAsRoot()) {
+            assertThat(daemon.failure()).isEqualTo("FAILED --worker-user root: only a daemon running as root can start workers as another user; "
+                    + "this one runs as " + OsTestbed.self().describe() + "\n");
+            return;
+        }
         assertWorkerRunsAs(daemon, root, root.groups());
         assertThat(warnings(daemon)).hasSize(1);
     }
@@ -130,9 +151,12 @@ class WorkerPrivilegeTest {
             spec.user(account);
         }
         OsChildDaemon daemon = started(spec);
-        List<Integer> daemonGroups = OsProcessFacts.of(daemon.handle()).groups().stream().map(Long::intValue).toList();
 
-        assertWorkerRunsAs(daemon, account, daemonGroups);
+        assertWorkerRunsAs(daemon, account, groupsOf(daemon));
+    }
+
+    private static List<Integer> groupsOf(OsChildDaemon daemon) {
+        return OsProcessFacts.of(daemon.handle()).groups().stream().map(Long::intValue).toList();
     }
 
     @ParameterizedTest(name = "{0} {1}")

@@ -2,12 +2,13 @@ package dev.urom.service.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.framework.security.UnixAccounts;
+import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.wire.Frame;
 import dev.urom.wire.FrameCodec;
 import dev.urom.wire.FrameDecoder;
 import dev.urom.wire.Message;
 import dev.urom.wire.Protocol;
-import dev.urom.nativebridge.testkit.NativeFixtures;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -20,8 +21,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A data-socket client of another Unix user, for tests that run as root: a small C program run
- * under {@code setpriv} as uid and gid {@value #UID} with no supplementary groups, which connects to
+ * A data-socket client in a process of its own, of another Unix user when the tests run as root: a
+ * small C program run as {@link #UID} (as root under {@code setpriv}, uid and gid 65534 with no
+ * supplementary groups; as any other user, that user itself, who cannot take another uid), which connects to
  * a Unix socket, sends the bytes it is given and prints the first frame it receives. The kernel's
  * peer credentials of its connection are that user's, whatever it sends.
  *
@@ -30,8 +32,9 @@ import java.util.concurrent.TimeUnit;
  * #openSocket}. Immutable.
  */
 final class ForeignUidClient {
-    /** The user the client runs as: {@code nobody} on most systems. */
-    static final int UID = 65534;
+    private static final boolean ROOT = UnixAccounts.effectiveUid() == 0;
+    /** The user the client runs as: as root 65534 ({@code nobody} on most systems), else the tests' own user. */
+    static final int UID = ROOT ? 65534 : UnixAccounts.effectiveUid();
     private static final String SOURCE = """
             #include <errno.h>
             #include <stdint.h>
@@ -171,8 +174,9 @@ final class ForeignUidClient {
 
     /** Connects to {@code socket} as {@link #UID}, sends {@code first} and returns the first frame the other side answers. */
     Frame exchange(Path socket, Message first) throws Exception {
-        Process process = new ProcessBuilder(List.of("setpriv", "--reuid", Integer.toString(UID), "--regid", Integer.toString(UID),
-                "--clear-groups", program.toString(), socket.toString())).redirectErrorStream(true).start();
+        List<String> command = ROOT ? List.of("setpriv", "--reuid", Integer.toString(UID), "--regid", Integer.toString(UID),
+                "--clear-groups", program.toString(), socket.toString()) : List.of(program.toString(), socket.toString());
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         try {
             ByteBuffer frame = FrameCodec.encode(0, first);
             byte[] bytes = new byte[frame.remaining()];

@@ -12,16 +12,16 @@ import dev.urom.auth.AuthKey;
 import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
 import dev.urom.framework.security.UnixAccounts;
+import dev.urom.service.access.WorkerAccess;
+import dev.urom.service.worker.WorkerProcess.Connected;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.FrameChannel;
 import dev.urom.wire.Message.ErrorReply;
 import dev.urom.wire.Message.Hello;
 import dev.urom.wire.Message.HelloOk;
 import dev.urom.wire.Role;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.service.access.WorkerAccess;
-import dev.urom.service.worker.WorkerProcess.Connected;
-import dev.urom.spi.UromException;
-import dev.urom.spi.UromStatus;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -32,7 +32,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,8 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  * on a Unix socket the kernel's word on the peer's uid decides for a Unix owner and a key's proof
  * for a key owner; on TCP only a key's proof does.
  *
- * <p>Being another uid takes root; {@link #asRootAnotherUsersClientIsRefusedAndTheOwnersAdmitted}
- * runs only as root. The same property, a uid other than the owner's refused, holds without root in
+ * <p>Being another uid takes root; without it {@link #anotherUsersClientIsRefusedAndTheOwnersAdmitted}
+ * swaps the roles, its client being this user and the other worker another uid's. The same property, a uid other than the owner's refused, holds without root in
  * {@link #aUnixWorkerRefusesAUidThatIsNotItsOwnersWithOrWithoutAClaim}: there the worker belongs to
  * another uid and this test's own uid is the stranger.
  */
@@ -167,35 +166,41 @@ class WorkerSecurityAdmissionTest {
     }
 
     /**
-     * As root, a client of another uid ({@link ForeignUidClient}) meets two workers on sockets it may
-     * connect to: the one of root, this test's user, refuses it; the one of its own uid lets it in
-     * and refuses root. Root is no one's owner but its own.
+     * A client in a process of its own ({@link ForeignUidClient}) meets two workers on sockets it may
+     * connect to: one of another uid refuses it, the one of its own uid lets it in. As root the
+     * client is uid 65534, the other worker is root's (this test's) and that one of the client's
+     * refuses root: root is no one's owner but its own. As another user, who cannot be a second uid,
+     * the client is this user and the other worker belongs to uid + 1.
      */
     @Test
-    @EnabledIf("runningAsRoot")
-    void asRootAnotherUsersClientIsRefusedAndTheOwnersAdmitted() throws Exception {
+    void anotherUsersClientIsRefusedAndTheOwnersAdmitted() throws Exception {
         ForeignUidClient.openForSearch(dir);
         ForeignUidClient client = ForeignUidClient.compile(dir.resolve("client"));
         Path sockets = dir.resolve("sockets");
+        int other = runningAsRoot() ? SELF : SELF + 1;
 
-        Path rootsSocket = sockets.resolve("root.sock");
-        WorkerProcess roots = start(ServiceAddress.unix(rootsSocket), WorkerProcess.ACCESS);
+        Path othersSocket = sockets.resolve("other.sock");
+        WorkerProcess others = start(ServiceAddress.unix(othersSocket), ownedBy(Principal.unix(other)));
         ForeignUidClient.openForSearch(sockets);
-        ForeignUidClient.openSocket(rootsSocket);
-        int before = logLines(roots, NOT_THE_OWNER);
-        assertThat(client.exchange(rootsSocket, Hello.of(Role.HOST)).message()).as("uid %d at root's worker", ForeignUidClient.UID)
+        ForeignUidClient.openSocket(othersSocket);
+        int before = logLines(others, NOT_THE_OWNER);
+        assertThat(client.exchange(othersSocket, Hello.of(Role.HOST)).message()).as("uid %d at the worker of uid %d", ForeignUidClient.UID, other)
                 .isEqualTo(new ErrorReply(UromStatus.NOT_PERMITTED, NOT_THE_OWNER));
-        awaitOneNewLogLine(roots, before, NOT_THE_OWNER);
-        assertThat(roots.connect(Optional.empty()).hello().principal()).isEqualTo("unix:0");
+        awaitOneNewLogLine(others, before, NOT_THE_OWNER);
+        if (runningAsRoot()) {
+            assertThat(others.connect(Optional.empty()).hello().principal()).isEqualTo("unix:0");
+        }
 
-        Path nobodysSocket = sockets.resolve("nobody.sock");
-        WorkerProcess nobodys = start(ServiceAddress.unix(nobodysSocket), ownedBy(Principal.unix(ForeignUidClient.UID)));
-        ForeignUidClient.openSocket(nobodysSocket);
-        UromException rootRefused = refusedHandshake(nobodys, Optional.empty(), Proofs.Channel.DATA);
-        assertThat(rootRefused.status()).isEqualTo(UromStatus.NOT_PERMITTED);
-        assertThat(rootRefused.getMessage()).isEqualTo(NOT_THE_OWNER);
+        Path clientsSocket = sockets.resolve("client.sock");
+        WorkerProcess clients = start(ServiceAddress.unix(clientsSocket), ownedBy(Principal.unix(ForeignUidClient.UID)));
+        ForeignUidClient.openSocket(clientsSocket);
+        if (runningAsRoot()) {
+            UromException rootRefused = refusedHandshake(clients, Optional.empty(), Proofs.Channel.DATA);
+            assertThat(rootRefused.status()).isEqualTo(UromStatus.NOT_PERMITTED);
+            assertThat(rootRefused.getMessage()).isEqualTo(NOT_THE_OWNER);
+        }
         // last: the worker ends when its owner's client, its only host, goes
-        assertThat(client.exchange(nobodysSocket, Hello.of(Role.HOST)).message()).as("uid %d at its own worker", ForeignUidClient.UID)
+        assertThat(client.exchange(clientsSocket, Hello.of(Role.HOST)).message()).as("uid %d at its own worker", ForeignUidClient.UID)
                 .isInstanceOfSatisfying(HelloOk.class, ok -> assertThat(ok.principal()).isEqualTo("unix:" + ForeignUidClient.UID));
     }
 }
