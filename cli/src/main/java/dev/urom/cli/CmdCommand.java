@@ -40,7 +40,7 @@ final class CmdCommand implements Callable<Integer> {
             out.println("status: " + answer.status() + " (" + answer.status().code() + ")");
             out.println("payload: " + Hex.format(answer.payload()));
             if (!answer.status().isSuccess()) {
-                spec.commandLine().getErr().println("urom cmd: " + FailureMessage.describe(answer.status(), answer.payload()));
+                spec.commandLine().getErr().println("urom cmd: " + FailureMessage.describe(answer.status(), answer.reason()));
                 return Main.FAILED;
             }
             return 0;

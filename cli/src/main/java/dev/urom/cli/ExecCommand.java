@@ -1,6 +1,7 @@
 package dev.urom.cli;
 
 import dev.urom.framework.discovery.DiscoveredPlugin;
+import dev.urom.framework.worker.WorkerHost;
 import dev.urom.spi.WorkerNotification;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -46,7 +47,7 @@ final class ExecCommand implements Callable<Integer> {
             out.println("status: " + answer.status() + " (" + answer.status().code() + ")");
             out.println("payload: " + Hex.format(answer.payload()));
             if (!answer.status().isSuccess()) {
-                spec.commandLine().getErr().println("urom exec: " + FailureMessage.describe(answer.status(), answer.payload()));
+                spec.commandLine().getErr().println("urom exec: " + FailureMessage.describe(answer.status(), WorkerHost.refusalReason(answer).orElse("")));
                 return Main.FAILED;
             }
             return 0;

@@ -152,7 +152,7 @@ final class DataConnection {
                         continue;
                     }
                     outstanding.decrementAndGet();
-                    p.future.complete(new Notification(n.status(), n.payload(), p.userData));
+                    p.future.complete(new Notification(n.status(), n.payload(), p.userData, n.reason()));
                 } else if (m instanceof StopOk) {
                     reason = "stopped";
                     break;

@@ -15,14 +15,23 @@ import java.util.Arrays;
  *     CONNECTION_RESET)
  * @param payload the plugin's notification bytes, headers stripped (empty for host-side conditions)
  * @param userData the bytes given to {@link Worker#submit(long, byte[], byte[])} (empty when none)
+ * @param reason why the plugin refused the command, on one line, when it said (a Java plugin's
+ *     exception message, the error a native plugin logged); empty otherwise. Diagnostic text for
+ *     people, beside the plugin's bytes and never in them.
  */
-public record Notification(UromStatus status, byte[] payload, byte[] userData) {
+public record Notification(UromStatus status, byte[] payload, byte[] userData, String reason) {
     static final byte[] NONE = new byte[0];
 
     public Notification {
         requireNonNull(status, "status is null");
         requireNonNull(payload, "payload is null");
         requireNonNull(userData, "userData is null");
+        requireNonNull(reason, "reason is null");
+    }
+
+    /** A notification without a reason. */
+    public Notification(UromStatus status, byte[] payload, byte[] userData) {
+        this(status, payload, userData, "");
     }
 
     static Notification failed(UromStatus status, byte[] userData) {
@@ -35,16 +44,18 @@ public record Notification(UromStatus status, byte[] payload, byte[] userData) {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Notification n && n.status == status && Arrays.equals(n.payload, payload) && Arrays.equals(n.userData, userData);
+        return o instanceof Notification n && n.status == status && Arrays.equals(n.payload, payload) && Arrays.equals(n.userData, userData)
+                && n.reason.equals(reason);
     }
 
     @Override
     public int hashCode() {
-        return (status.hashCode() * 31 + Arrays.hashCode(payload)) * 31 + Arrays.hashCode(userData);
+        return ((status.hashCode() * 31 + Arrays.hashCode(payload)) * 31 + Arrays.hashCode(userData)) * 31 + reason.hashCode();
     }
 
     @Override
     public String toString() {
-        return "Notification[status=" + status + ", payload=" + payload.length + " bytes, userData=" + userData.length + " bytes]";
+        return "Notification[status=" + status + ", payload=" + payload.length + " bytes, userData=" + userData.length + " bytes"
+                + (reason.isEmpty() ? "" : ", reason=" + reason) + "]";
     }
 }

@@ -74,10 +74,16 @@ public final class FrameCodec {
             return new ByteBuffer[] {head, ByteBuffer.wrap(c.payload())};
         }
         if (m instanceof Notify n) {
-            ByteBuffer head = header(requestId, m, Notify.HEADER_BYTES, n.payload().length)
+            byte[] reason = n.reason().getBytes(StandardCharsets.UTF_8);
+            int trailer = reason.length == 0 ? 0 : 2 + reason.length;
+            ByteBuffer head = header(requestId, m, Notify.HEADER_BYTES, n.payload().length + trailer)
                     .putLong(n.type()).putLong(n.uromContext()).putLong(n.payload().length)
                     .putInt(n.status().code()).putInt(0).flip();
-            return new ByteBuffer[] {head, ByteBuffer.wrap(n.payload())};
+            if (trailer == 0) {
+                return new ByteBuffer[] {head, ByteBuffer.wrap(n.payload())};
+            }
+            ByteBuffer tail = reasonTrailer(reason);
+            return new ByteBuffer[] {head, ByteBuffer.wrap(n.payload()), tail};
         }
         BodyWriter w = new BodyWriter(128);
         w.u32(0).u16(m.messageType().code()).u16(0).u64(requestId);
@@ -85,6 +91,11 @@ public final class FrameCodec {
         int frameLength = w.position() - Protocol.LENGTH_FIELD_BYTES;
         w.patchU32(0, frameLength);
         return new ByteBuffer[] {w.finish()};
+    }
+
+    /** {@code u16 reason_len} and the reason's bytes, little-endian as every field. */
+    static ByteBuffer reasonTrailer(byte[] reason) {
+        return ByteBuffer.allocate(2 + reason.length).order(ByteOrder.LITTLE_ENDIAN).putShort((short) reason.length).put(reason).flip();
     }
 
     private static ByteBuffer header(long requestId, Message m, int fixedBytes, int payloadBytes) {
@@ -385,10 +396,19 @@ public final class FrameCodec {
                 long len = r.u64("len");
                 UromStatus status = status(r);
                 r.skip(4, "reserved");
-                if (len != r.remaining()) {
+                if (Long.compareUnsigned(len, r.remaining()) > 0) {
                     throw r.malformed("len says " + Long.toUnsignedString(len) + " bytes but " + r.remaining() + " follow");
                 }
-                return new Notify(pluginType, context, status, r.bytes(len, "plugin_notif"));
+                byte[] notif = r.bytes(len, "plugin_notif");
+                if (r.remaining() == 0) {
+                    return new Notify(pluginType, context, status, notif);
+                }
+                int reasonLength = r.u16("reason_len");
+                if (reasonLength == 0 || reasonLength > Notify.MAX_REASON_BYTES || reasonLength != r.remaining()) {
+                    throw r.malformed("reason_len " + reasonLength + " does not fit: " + r.remaining()
+                            + " bytes follow and a reason is 1 to " + Notify.MAX_REASON_BYTES + " bytes");
+                }
+                return new Notify(pluginType, context, status, notif, new String(r.bytes(reasonLength, "reason"), StandardCharsets.UTF_8));
             }
             case ADDRESS:
                 return new AddressRequest(r.u64("plugin_id"));

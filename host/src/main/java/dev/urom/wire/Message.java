@@ -9,6 +9,7 @@ import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerNotification;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
@@ -313,15 +314,29 @@ public sealed interface Message {
 
     /**
      * NOTIFY: {@code struct urom_worker_notify} exactly as a plugin's {@code notif_pack} lays it out
-     * (32-byte header, then the plugin's notification bytes).
+     * (32-byte header, then the plugin's notification bytes), and, for a command its plugin refused,
+     * the reason after them ({@code u16 reason_len}, UTF-8): diagnostic text beside the plugin's
+     * bytes, never in them. Empty when there is none.
      */
-    record Notify(long type, long uromContext, UromStatus status, byte[] payload) implements Message {
+    record Notify(long type, long uromContext, UromStatus status, byte[] payload, String reason) implements Message {
         /** Bytes before the payload: type, urom_context, len, status, reserved. */
         public static final int HEADER_BYTES = WorkerNotification.HEADER_BYTES;
+        /** The most bytes of a reason, in UTF-8. */
+        public static final int MAX_REASON_BYTES = 512;
 
         public Notify {
             requireNonNull(status, "status is null");
             requireNonNull(payload, "payload is null");
+            requireNonNull(reason, "reason is null");
+            int bytes = reason.getBytes(StandardCharsets.UTF_8).length;
+            if (bytes > MAX_REASON_BYTES) {
+                throw new IllegalArgumentException("a NOTIFY reason of " + bytes + " bytes is over the limit of " + MAX_REASON_BYTES);
+            }
+        }
+
+        /** A NOTIFY without a reason. */
+        public Notify(long type, long uromContext, UromStatus status, byte[] payload) {
+            this(type, uromContext, status, payload, "");
         }
 
         /**
@@ -362,18 +377,20 @@ public sealed interface Message {
         @Override
         public boolean equals(Object o) {
             return o instanceof Notify n && n.type == type && n.uromContext == uromContext && n.status == status
-                    && Arrays.equals(n.payload, payload);
+                    && Arrays.equals(n.payload, payload) && n.reason.equals(reason);
         }
 
         @Override
         public int hashCode() {
-            return (Long.hashCode(type) * 31 + Long.hashCode(uromContext)) * 31 * 31 + status.hashCode() * 31 + Arrays.hashCode(payload);
+            return ((Long.hashCode(type) * 31 + Long.hashCode(uromContext)) * 31 * 31 + status.hashCode() * 31 + Arrays.hashCode(payload)) * 31
+                    + reason.hashCode();
         }
 
         @Override
         public String toString() {
             return "Notify[type=0x" + Long.toHexString(type) + ", uromContext=" + uromContext + ", status=" + status + ", payload="
-                    + (payload.length <= 32 ? HexFormat.of().formatHex(payload) : payload.length + " bytes") + "]";
+                    + (payload.length <= 32 ? HexFormat.of().formatHex(payload) : payload.length + " bytes")
+                    + (reason.isEmpty() ? "" : ", reason=" + reason) + "]";
         }
     }
 

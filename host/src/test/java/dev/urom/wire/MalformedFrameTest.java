@@ -119,6 +119,20 @@ class MalformedFrameTest {
     }
 
     @Test
+    void aNotifyReasonWhoseLengthDisagreesWithTheBytesAfterThePayloadIsRefused() {
+        byte[] n = body(new Notify(1, 2, UromStatus.INVALID_VALUE, new byte[0], "why"));
+        assertThat(n).hasSize(Notify.HEADER_BYTES + 2 + 3);
+        ByteBuffer.wrap(n).order(ByteOrder.LITTLE_ENDIAN).putShort(Notify.HEADER_BYTES, (short) 4);
+        assertRefused(content(21, n), WireException.Reason.MALFORMED,
+                "NOTIFY: reason_len 4 does not fit: 3 bytes follow and a reason is 1 to 512 bytes");
+
+        byte[] lone = java.util.Arrays.copyOf(body(new Notify(1, 2, UromStatus.INVALID_VALUE, new byte[0])), Notify.HEADER_BYTES + 1);
+        assertRefused(content(21, lone), WireException.Reason.MALFORMED, "NOTIFY: body ends inside reason_len (needs 2 bytes, 1 left)");
+        assertThatThrownBy(() -> new Notify(1, 2, UromStatus.INVALID_VALUE, new byte[0], "é".repeat(257)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("a NOTIFY reason of 514 bytes is over the limit of 512");
+    }
+
+    @Test
     void decoderRefusesAnOverLimitLengthBeforeAllocating() {
         FrameDecoder decoder = new FrameDecoder(Protocol.CONTROL_FRAME_LIMIT);
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();

@@ -91,6 +91,7 @@ final class WireArbitraries {
                 serviceWorkers().list().ofMaxSize(5).map(Message.WorkersInfoReply::new),
                 Combinators.combine(longs, longs, payloads()).as(Command::new),
                 Combinators.combine(longs, longs, statuses(), payloads()).as(Notify::new),
+                Combinators.combine(longs, longs, statuses(), payloads(), utf8Strings(100)).as(Notify::new),
                 Arbitraries.just(new Stop()),
                 Arbitraries.just(new StopOk()),
                 longs.map(AddressRequest::new),

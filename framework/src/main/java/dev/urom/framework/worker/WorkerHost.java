@@ -10,6 +10,7 @@ import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerContext;
 import dev.urom.spi.WorkerNotification;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -38,17 +39,16 @@ import org.apache.logging.log4j.Logger;
  *   <li><b>Failures never stop the host.</b> A plugin that cannot be loaded or opened is recorded in
  *       {@link #failures()}; its commands are answered with its failure status. A command that
  *       cannot be delivered or that its plugin refuses is answered with an error notification
- *       (same {@code destId}, {@code type}, {@code uromContext}; no payload but a refusal's
- *       message, below) that comes out of the
+ *       (same {@code destId}, {@code type}, {@code uromContext}, no payload) that comes out of the
  *       next {@link #progress}: an unknown id gets {@code NOT_FOUND}, a command larger than the
  *       maximum message size {@code TOO_BIG}, a {@link UromException} its status, anything else a
  *       plugin throws (errors such as {@link StackOverflowError} or {@link LinkageError} included)
  *       {@code UNEXPECTED}. A plugin's refusal is logged on one line (WARN for a {@link
  *       UromException}, ERROR for anything else, the stack trace at DEBUG), its message cut to
- *       {@value FailureText#MAX_CHARS} characters, and the answer carries that message as its
- *       payload, UTF-8, at most {@value #MAX_MESSAGE_BYTES} bytes (and never more than the maximum
- *       message size allows): a Java plugin's exception message, a native plugin's last error log
- *       line during the refused {@code worker_cmd}. A plugin whose {@link PluginIface#transport()} is not a {@link
+ *       {@value FailureText#MAX_CHARS} characters, and the answer (without payload) has that message
+ *       as its {@link #refusalReason}, at most {@value #MAX_MESSAGE_BYTES} UTF-8 bytes: a Java
+ *       plugin's exception message, a native plugin's last error log line during the refused
+ *       {@code worker_cmd}. A plugin whose {@link PluginIface#transport()} is not a {@link
  *       TransportName transport name} fails to load (INVALID_VALUE). Only a {@link
  *       VirtualMachineError} other than a stack overflow is let through: the worker process is then
  *       not worth keeping. These answers are the worker's own:
@@ -74,10 +74,10 @@ public final class WorkerHost implements AutoCloseable {
     /** The payload of every answer the worker makes itself without a message: its identity marks them ({@link #isWorkerAnswer}). */
     private static final byte[] WORKER_ANSWER = new byte[0];
     /**
-     * The payloads of the worker's answers that carry a Java plugin's failure message, by identity
-     * (an array's equals is its identity); an entry goes when its notification is garbage.
+     * The reasons of the worker's refusals, by the identity of each refusal's own empty payload (an
+     * array's equals is its identity); an entry goes when its notification is garbage.
      */
-    private static final Set<byte[]> MESSAGE_ANSWERS = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+    private static final Map<byte[], String> REFUSAL_REASONS = Collections.synchronizedMap(new WeakHashMap<>());
 
     private final long workerId;
     private final int maxMessageSize;
@@ -174,7 +174,18 @@ public final class WorkerHost implements AutoCloseable {
      */
     public static boolean isWorkerAnswer(WorkerNotification notification) {
         byte[] payload = notification.payload();
-        return payload == WORKER_ANSWER || (payload.length > 0 && MESSAGE_ANSWERS.contains(payload));
+        return payload == WORKER_ANSWER || (payload.length == 0 && REFUSAL_REASONS.containsKey(payload));
+    }
+
+    /**
+     * Why the plugin refused the command that {@code notification} answers, when this host made it
+     * for a refusal: a Java plugin's exception message, the error a native plugin logged while
+     * refusing (else {@code worker_cmd returned STATUS}); one line of at most {@value
+     * #MAX_MESSAGE_BYTES} UTF-8 bytes. Empty for every other notification.
+     */
+    public static Optional<String> refusalReason(WorkerNotification notification) {
+        byte[] payload = notification.payload();
+        return payload.length == 0 ? Optional.ofNullable(REFUSAL_REASONS.get(payload)) : Optional.empty();
     }
 
     private static WorkerNotification workerAnswer(WorkerCommand command, UromStatus status) {
@@ -188,15 +199,15 @@ public final class WorkerHost implements AutoCloseable {
      * refusing (else {@code worker_cmd returned STATUS}).
      */
     private WorkerNotification refusal(WorkerCommand command, UromStatus status, String message) {
-        if (message.isEmpty()) {
+        // What a NOTIFY frame of the maximum message size holds beside an empty payload.
+        String reason = new String(FailureText.utf8(message, Math.min(MAX_MESSAGE_BYTES, maxMessageSize - WorkerNotification.HEADER_BYTES)),
+                StandardCharsets.UTF_8);
+        if (reason.isEmpty()) {
             return workerAnswer(command, status);
         }
-        byte[] payload = FailureText.utf8(message, Math.min(MAX_MESSAGE_BYTES, maxMessageSize - WorkerNotification.HEADER_BYTES));
-        if (payload.length == 0) {
-            return workerAnswer(command, status);
-        }
-        MESSAGE_ANSWERS.add(payload);
-        return new WorkerNotification(command.destId(), command.type(), command.uromContext(), status, payload);
+        byte[] ownPayload = new byte[0];
+        REFUSAL_REASONS.put(ownPayload, reason);
+        return new WorkerNotification(command.destId(), command.type(), command.uromContext(), status, ownPayload);
     }
 
     /** The id of the worker this host drives. */

@@ -6,6 +6,18 @@ import dev.urom.auth.Proofs;
 import dev.urom.framework.domain.DomainTable;
 import dev.urom.framework.domain.WorkerDomain;
 import dev.urom.framework.security.PeerCredentials;
+import dev.urom.framework.worker.WorkerHost;
+import dev.urom.service.access.WorkerAdmission;
+import dev.urom.service.logging.LogText;
+import dev.urom.service.logging.RateLimitedLog;
+import dev.urom.service.metrics.WorkerStats;
+import dev.urom.service.metrics.WorkerStatsSnapshot;
+import dev.urom.service.os.WakeupWatcher;
+import dev.urom.spi.PluginIface;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
+import dev.urom.spi.WorkerCommand;
+import dev.urom.spi.WorkerNotification;
 import dev.urom.wire.DomainPeer;
 import dev.urom.wire.Frame;
 import dev.urom.wire.FrameCodec;
@@ -23,18 +35,6 @@ import dev.urom.wire.MessageType;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.ServerHandshake;
 import dev.urom.wire.WireException;
-import dev.urom.framework.worker.WorkerHost;
-import dev.urom.service.access.WorkerAdmission;
-import dev.urom.service.logging.LogText;
-import dev.urom.service.logging.RateLimitedLog;
-import dev.urom.service.metrics.WorkerStats;
-import dev.urom.service.metrics.WorkerStatsSnapshot;
-import dev.urom.service.os.WakeupWatcher;
-import dev.urom.spi.PluginIface;
-import dev.urom.spi.UromException;
-import dev.urom.spi.UromStatus;
-import dev.urom.spi.WorkerCommand;
-import dev.urom.spi.WorkerNotification;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -45,6 +45,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -719,18 +720,31 @@ final class DataPlane implements AutoCloseable {
         }
         byte[] packed = pack(notification);
         stats.notified(notification.destId(), notification.type(), notification.uromContext(), packedStatus(packed), System.nanoTime());
-        sendNotify(connection, packed);
+        sendNotify(connection, packed, WorkerHost.refusalReason(notification).orElse(""));
     }
 
     /** Writes a NOTIFY frame around {@code packed} (a whole {@code struct urom_worker_notify}). */
     private void sendNotify(HostConnection connection, byte[] packed) {
+        sendNotify(connection, packed, "");
+    }
+
+    /**
+     * Writes a NOTIFY frame around {@code packed} and, when there is one, the refusal's reason after
+     * it ({@code u16 reason_len}, UTF-8; docs/wire-protocol.md).
+     */
+    private void sendNotify(HostConnection connection, byte[] packed, String reason) {
+        byte[] reasonBytes = reason.getBytes(StandardCharsets.UTF_8);
+        int trailer = reasonBytes.length == 0 ? 0 : 2 + reasonBytes.length;
         writeBuffer.clear();
-        writeBuffer.putInt(Protocol.FRAME_HEADER_BYTES + packed.length)
+        writeBuffer.putInt(Protocol.FRAME_HEADER_BYTES + packed.length + trailer)
                 .putShort((short) MessageType.NOTIFY.code())
                 .putShort((short) 0)
                 .putLong(0)
-                .put(packed)
-                .flip();
+                .put(packed);
+        if (trailer > 0) {
+            writeBuffer.putShort((short) reasonBytes.length).put(reasonBytes);
+        }
+        writeBuffer.flip();
         try {
             connection.send(writeBuffer);
         } catch (IOException e) {

@@ -11,7 +11,6 @@ import dev.urom.wire.Message;
 import dev.urom.wire.ServiceAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -129,8 +128,8 @@ class DocaStyleWorkerTest {
         Connected host = worker.connect();
 
         host.channel().send(0, new Command(0x20, 1, new byte[0]));
-        assertThat(receiveNotify(host)).as("the worker's own answer, with the Java plugin's message, not through its packer")
-                .isEqualTo(new Notify(0x20, 1, UromStatus.INVALID_VALUE, "an empty command".getBytes(StandardCharsets.UTF_8)));
+        assertThat(receiveNotify(host)).as("the worker's own answer, not through its packer, with the Java plugin's message as the reason")
+                .isEqualTo(new Notify(0x20, 1, UromStatus.INVALID_VALUE, new byte[0], "an empty command"));
         host.channel().send(0, new Command(0x20, 2, new byte[MAX_MSG]));
         assertThat(receiveNotify(host)).isEqualTo(new Notify(0x20, 2, UromStatus.TOO_BIG, new byte[0]));
         host.channel().send(0, new Command(0x20, 3, new byte[] {1, 2, 3, 4, 5, 6, 7, 8}));
