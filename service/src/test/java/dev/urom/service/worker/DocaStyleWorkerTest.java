@@ -95,10 +95,10 @@ class DocaStyleWorkerTest {
     }
 
     @Test
-    void commandsThePluginOrTheWorkerRefusesAreAnsweredByTheWorkerWithTheirStatusAndNoPayload() throws Exception {
+    void commandsThePluginOrTheWorkerRefusesAreAnsweredByTheWorkerWithTheirStatusNoPayloadAndThePluginsReason() throws Exception {
         Connected host = start().connect();
         host.channel().send(0, new Command(PLUGIN_ID, 1, new byte[5]));
-        assertThat(receiveNotify(host)).as("worker_cmd's INVALID_VALUE").isEqualTo(new Notify(PLUGIN_ID, 1, UromStatus.INVALID_VALUE, new byte[0]));
+        assertThat(receiveNotify(host)).as("worker_cmd's INVALID_VALUE").isEqualTo(new Notify(PLUGIN_ID, 1, UromStatus.INVALID_VALUE, new byte[0], "command of 5 bytes refused"));
 
         host.channel().send(0, new Command(PLUGIN_ID, 2, new byte[MAX_MSG]));
         assertThat(receiveNotify(host)).as("over the maximum message size").isEqualTo(new Notify(PLUGIN_ID, 2, UromStatus.TOO_BIG, new byte[0]));
@@ -113,7 +113,7 @@ class DocaStyleWorkerTest {
         send(host, 1, NativeFixtures.DOCA_STYLE_SEND, 99);
         send(host, 2, NativeFixtures.DOCA_STYLE_RECV, 16);
 
-        assertThat(receiveNotify(host)).isEqualTo(new Notify(PLUGIN_ID, 1, UromStatus.NOT_FOUND, new byte[0]));
+        assertThat(receiveNotify(host)).isEqualTo(new Notify(PLUGIN_ID, 1, UromStatus.NOT_FOUND, new byte[0], "no peer at destination 99"));
         Notify next = receiveNotify(host);
         assertThat(next.uromContext()).as("the answer after the refused command's").isEqualTo(2);
         assertThat(next.status()).isEqualTo(UromStatus.SUCCESS);
