@@ -10,7 +10,6 @@ import dev.urom.host.UromService;
 import dev.urom.host.Worker;
 import dev.urom.spi.UromStatus;
 import dev.urom.wire.ServicePlugin;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -66,7 +65,7 @@ class PluginFailureEndToEndTest {
     }
 
     @Test
-    void theNotificationCarriesTheMessageAndTheWorkersLogHasItOnOneWarnLine() throws Exception {
+    void theNotificationCarriesTheReasonBesideAnEmptyPayloadAndTheWorkersLogHasItOnOneWarnLine() throws Exception {
         byte[] command = {1, 2, 3};
         List<ProcessHandle> processes;
         try (UromService service = UromService.connect(daemon.address)) {
@@ -78,7 +77,8 @@ class PluginFailureEndToEndTest {
                 Notification answer = worker.submit(id, command).get(60, TimeUnit.SECONDS);
 
                 assertThat(answer.status()).isEqualTo(UromStatus.INVALID_VALUE);
-                assertThat(answer.payload()).asString(StandardCharsets.UTF_8).isEqualTo(RefusingPlugin.message(command));
+                assertThat(answer.payload()).isEmpty();
+                assertThat(answer.reason()).isEqualTo(RefusingPlugin.message(command));
             }
         }
         assertThat(processes).hasSize(1);
