@@ -10,16 +10,19 @@ import dev.urom.nativebridge.NativeArtifacts;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.logging.log4j.LogManager;
@@ -49,6 +52,8 @@ import org.apache.logging.log4j.Logger;
  * <p>Thread-safe.
  */
 final class WorkerRuntime implements AutoCloseable {
+    /** The name of a daemon's workers' directory: this, its pid, a dash, a random part. */
+    static final String WORK_ROOT_PREFIX = "urom-workers-";
     private static final Logger LOG = LogManager.getLogger(WorkerRuntime.class);
     private static final String JNA_LIBRARY = "libjnidispatch.so";
     /** Where JNA's jar holds this platform's library (linux-x86-64, linux-aarch64, ...). */
@@ -162,6 +167,45 @@ final class WorkerRuntime implements AutoCloseable {
         }
     }
 
+    /**
+     * Deletes the workers' directories that daemons of this user left in {@code parent} when they
+     * were killed ({@code urom-workers-<pid>-*}, where no process {@code pid} runs any more): a
+     * daemon ended by SIGKILL cannot remove its own. Only real directories (no symbolic link) owned
+     * by this process's uid are touched, and none of a live pid (a reused pid keeps its directory
+     * until that process is gone too). Failures are logged, never thrown.
+     */
+    static void sweepDeadDaemons(Path parent, long ownPid) {
+        int uid = UnixAccounts.effectiveUid();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(parent, WORK_ROOT_PREFIX + "*")) {
+            for (Path entry : entries) {
+                OptionalLong pid = daemonPid(entry.getFileName().toString());
+                if (pid.isEmpty() || pid.getAsLong() == ownPid || ProcessHandle.of(pid.getAsLong()).isPresent()) {
+                    continue;
+                }
+                BasicFileAttributes attributes = Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                if (attributes.isDirectory() && Integer.valueOf(uid).equals(Files.getAttribute(entry, "unix:uid", LinkOption.NOFOLLOW_LINKS))) {
+                    LOG.info("deleting {}, left by daemon {} that is gone", entry, pid.getAsLong());
+                    deleteTree(entry);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("cannot look for directories of ended daemons in {}: {}", parent, e.getMessage());
+        }
+    }
+
+    /** The pid in {@code urom-workers-<pid>-<random>}; empty for any other name. */
+    static OptionalLong daemonPid(String name) {
+        if (!name.startsWith(WORK_ROOT_PREFIX)) {
+            return OptionalLong.empty();
+        }
+        String rest = name.substring(WORK_ROOT_PREFIX.length());
+        int dash = rest.indexOf('-');
+        if (dash <= 0 || dash > 10 || !rest.substring(0, dash).chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(Long.parseLong(rest.substring(0, dash)));
+    }
+
     private static Path makeWorkRoot(UnixAccount account, boolean otherUser) throws IOException {
         Path parent = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
         if (otherUser) {
@@ -170,8 +214,9 @@ final class WorkerRuntime implements AutoCloseable {
                 throw new IOException(problem.get() + "; the daemon makes its workers' directories there (java.io.tmpdir)");
             }
         }
-        Path root = Files.createTempDirectory(parent, "urom-workers-", PosixFilePermissions.asFileAttribute(
-                PosixFilePermissions.fromString("rwx------")));
+        sweepDeadDaemons(parent, ProcessHandle.current().pid());
+        Path root = Files.createTempDirectory(parent, WORK_ROOT_PREFIX + ProcessHandle.current().pid() + "-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         try {
             // a temporary directory that others may write without the sticky bit would let them swap this one
             Optional<String> problem = PathTrust.untrusted(root, Set.copyOf(List.of(PathTrust.ROOT_UID, UnixAccounts.effectiveUid())));

@@ -57,4 +57,35 @@ class WorkerRuntimeTest {
             assertThat(left).as("the work directory is gone after close").isEmpty();
         }
     }
+
+    @Test
+    void startingDeletesTheWorkDirectoriesOfDaemonsThatAreGoneAndNothingElse() throws Exception {
+        Path tmp = Files.createDirectory(dir.resolve("tmp"));
+        System.setProperty("java.io.tmpdir", tmp.toString());
+        Process ended = new ProcessBuilder("true").start();
+        ended.waitFor();
+        long gonePid = ended.pid();
+        Path gone = Files.createDirectories(tmp.resolve("urom-workers-" + gonePid + "-123").resolve("worker-0-1"));
+        Path live = Files.createDirectory(tmp.resolve("urom-workers-" + ProcessHandle.current().parent().orElseThrow().pid() + "-456"));
+        Path oldStyle = Files.createDirectory(tmp.resolve("urom-workers-789"));
+        Path link = Files.createSymbolicLink(tmp.resolve("urom-workers-" + gonePid + "-777"), live);
+
+        try (WorkerRuntime runtime = WorkerRuntime.start(TestWorkers.security())) {
+            assertThat(gone.getParent()).as("the directory of a daemon that is gone").doesNotExist();
+            assertThat(live).as("a live daemon's").isDirectory();
+            assertThat(oldStyle).as("a name without a pid").isDirectory();
+            assertThat(link).as("a symbolic link is never followed nor deleted").isSymbolicLink();
+            assertThat(runtime.workerDirectory("worker-0-1").getParent().getFileName().toString())
+                    .startsWith("urom-workers-" + ProcessHandle.current().pid() + "-");
+        }
+    }
+
+    @Test
+    void theDaemonPidIsReadFromTheNameOnly() {
+        assertThat(WorkerRuntime.daemonPid("urom-workers-4242-98765")).hasValue(4242);
+        assertThat(WorkerRuntime.daemonPid("urom-workers-98765")).isEmpty();
+        assertThat(WorkerRuntime.daemonPid("urom-workers--1-2")).isEmpty();
+        assertThat(WorkerRuntime.daemonPid("urom-workers-12345678901-2")).isEmpty();
+        assertThat(WorkerRuntime.daemonPid("urom-private-4242-1")).isEmpty();
+    }
 }
