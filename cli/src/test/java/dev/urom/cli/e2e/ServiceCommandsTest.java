@@ -234,7 +234,7 @@ class ServiceCommandsTest {
                 assertThat(fallback.resolve("urom_worker_" + pid + "_dev.log")).as("the worker logs where the daemon does").exists();
                 assertThat(ServiceHarness.commandLine(process.toHandle().children().findFirst().orElseThrow()))
                         .as("a crash report goes to the worker's own directory first (the daemon copies it into the log directory)")
-                        .containsPattern("-XX:ErrorFile=" + tmp + "/urom-workers-[0-9]+/worker-0-1/urom_worker_%p_crash.log");
+                        .containsPattern("-XX:ErrorFile=" + tmp + "/urom-workers-[0-9]+-[0-9]+/worker-0-1/urom_worker_%p_crash.log");
             }
         } finally {
             process.destroy();
