@@ -143,6 +143,9 @@ env -i "${env[@]}" SERVICE_ARGS="$service_args" \
     mount --bind "$r" "$r"
     mount --rbind /dev "$r/dev"
     mount -t proc proc "$r/proc"
+    # /sys read-only, as container runtimes give it: UCX finds the network interfaces there.
+    mkdir -p "$r/sys"
+    mount -t sysfs -o ro,nosuid,nodev,noexec sysfs "$r/sys"
     mount --bind "$hosts" "$r/etc/hosts"
     mount -t tmpfs -o mode=1777,nosuid,nodev urom-tmp "$r/tmp"
     mount --bind "$logs" "$r/var/log/doca/urom"
