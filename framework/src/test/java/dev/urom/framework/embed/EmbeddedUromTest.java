@@ -8,6 +8,7 @@ import dev.urom.framework.discovery.DiscoveredPlugin;
 import dev.urom.framework.discovery.PluginKind;
 import dev.urom.framework.embed.fixtures.ThreadNamePlugin;
 import dev.urom.framework.javaplugin.PluginJarBuilder;
+import dev.urom.framework.worker.RefusingNativePlugin;
 import dev.urom.framework.worker.fixtures.ReversingPlugin;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.spi.PluginInfo;
@@ -37,75 +38,6 @@ import org.junit.jupiter.api.io.TempDir;
  * processes, PF4J jars loaded in their own class loaders.
  */
 class EmbeddedUromTest {
-    /**
-     * A native plugin that appends a line to MARK_FILE when it is closed and refuses every command;
-     * built with -DFAIL_OPEN its open fails with NO_MEMORY.
-     */
-    private static final String MARKING_PLUGIN = """
-            #include <stdio.h>
-            #include <stdlib.h>
-            #include <urom_plugin.h>
-
-            #define EXPORT __attribute__((visibility("default")))
-
-            static urom_status_t mark_open(struct urom_worker_ctx *ctx)
-            {
-            	(void)ctx;
-            #ifdef FAIL_OPEN
-            	return UROM_ERR_NO_MEMORY;
-            #else
-            	return UROM_SUCCESS;
-            #endif
-            }
-            static void mark_close(struct urom_worker_ctx *ctx)
-            {
-            	(void)ctx;
-            #ifdef MARK_FILE
-            	FILE *f = fopen(MARK_FILE, "a");
-            	if (f != NULL) {
-            		fputs("closed\\n", f);
-            		fclose(f);
-            	}
-            #endif
-            }
-            static urom_status_t mark_addr(struct urom_worker_ctx *ctx, void *addr, size_t *len)
-            {
-            	(void)ctx; (void)addr; *len = 0; return UROM_SUCCESS;
-            }
-            static urom_status_t mark_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmds)
-            {
-            	(void)ctx;
-            	while (cmds->next != cmds) {
-            		urom_list_link_t *n = cmds->next;
-            		n->prev->next = n->next;
-            		n->next->prev = n->prev;
-            		free(n);
-            	}
-            	return UROM_ERR_NOT_SUPPORTED;
-            }
-            static urom_status_t mark_progress(struct urom_worker_ctx *ctx, urom_list_link_t *out)
-            {
-            	(void)ctx; (void)out; return UROM_ERR_EMPTY;
-            }
-            static urom_status_t mark_pack(struct urom_worker_notify *n, size_t *len, void *out)
-            {
-            	(void)n; (void)len; (void)out; return UROM_ERR_NOT_SUPPORTED;
-            }
-
-            EXPORT urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface)
-            {
-            	iface->api_version = UROM_PLUGIN_API_VERSION;
-            	iface->open = mark_open;
-            	iface->close = mark_close;
-            	iface->addr = mark_addr;
-            	iface->worker_cmd = mark_cmd;
-            	iface->progress = mark_progress;
-            	iface->notif_pack = mark_pack;
-            	return UROM_SUCCESS;
-            }
-
-            EXPORT urom_status_t urom_plugin_get_version(uint64_t *version) { *version = 5; return UROM_SUCCESS; }
-            """;
 
     @TempDir
     static Path fixtureDir;
@@ -122,7 +54,7 @@ class EmbeddedUromTest {
     @BeforeAll
     static void compileFixtures() {
         echoSo = NativeFixtures.compileMinimalPlugin(fixtureDir, "echo.so", 3);
-        failingOpenSo = NativeFixtures.compilePlugin(fixtureDir, "failing_open.so", MARKING_PLUGIN, "-DFAIL_OPEN");
+        failingOpenSo = NativeFixtures.compilePlugin(fixtureDir, "failing_open.so", RefusingNativePlugin.source(), "-DFAIL_OPEN");
     }
 
     /** {@code echo.so} (native, version 3, echoes the payload) and {@code reverse.jar} (Java, version 7, reverses it). */
@@ -280,7 +212,7 @@ class EmbeddedUromTest {
     @Test
     void closingClosesEveryPluginOnceAndTheWorkersItOpened() throws UromException, IOException {
         Path marks = work.resolve("marks.txt");
-        NativeFixtures.compilePlugin(dir, "marking.so", MARKING_PLUGIN, "-DMARK_FILE=\"" + marks + "\"");
+        NativeFixtures.compilePlugin(dir, "marking.so", RefusingNativePlugin.source(), "-DMARK_FILE=\"" + marks + "\"");
         urom = EmbeddedUrom.builder().pluginPath(dir.toString()).build();
 
         InProcessWorker closedByItself = urom.openInProcess("marking");

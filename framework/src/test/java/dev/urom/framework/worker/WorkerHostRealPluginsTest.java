@@ -30,62 +30,6 @@ import org.junit.jupiter.api.io.TempDir;
 class WorkerHostRealPluginsTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    /** A native plugin that refuses every command with NOT_SUPPORTED; built with -DFAIL_OPEN its open fails. */
-    private static final String REFUSING_PLUGIN = """
-            #include <stdlib.h>
-            #include <urom_plugin.h>
-
-            #define EXPORT __attribute__((visibility("default")))
-
-            static urom_status_t refuse_open(struct urom_worker_ctx *ctx)
-            {
-            	(void)ctx;
-            #ifdef FAIL_OPEN
-            	return UROM_ERR_NO_MEMORY;
-            #else
-            	return UROM_SUCCESS;
-            #endif
-            }
-            static void refuse_close(struct urom_worker_ctx *ctx) { (void)ctx; }
-            static urom_status_t refuse_addr(struct urom_worker_ctx *ctx, void *addr, size_t *len)
-            {
-            	(void)ctx; (void)addr; *len = 0; return UROM_SUCCESS;
-            }
-            static urom_status_t refuse_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmds)
-            {
-            	(void)ctx;
-            	while (cmds->next != cmds) {
-            		urom_list_link_t *n = cmds->next;
-            		n->prev->next = n->next;
-            		n->next->prev = n->prev;
-            		free(n);
-            	}
-            	return UROM_ERR_NOT_SUPPORTED;
-            }
-            static urom_status_t refuse_progress(struct urom_worker_ctx *ctx, urom_list_link_t *out)
-            {
-            	(void)ctx; (void)out; return UROM_ERR_EMPTY;
-            }
-            static urom_status_t refuse_pack(struct urom_worker_notify *n, size_t *len, void *out)
-            {
-            	(void)n; (void)len; (void)out; return UROM_ERR_NOT_SUPPORTED;
-            }
-
-            EXPORT urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface)
-            {
-            	iface->api_version = UROM_PLUGIN_API_VERSION;
-            	iface->open = refuse_open;
-            	iface->close = refuse_close;
-            	iface->addr = refuse_addr;
-            	iface->worker_cmd = refuse_cmd;
-            	iface->progress = refuse_progress;
-            	iface->notif_pack = refuse_pack;
-            	return UROM_SUCCESS;
-            }
-
-            EXPORT urom_status_t urom_plugin_get_version(uint64_t *version) { *version = 1; return UROM_SUCCESS; }
-            """;
-
     @TempDir
     Path dir;
 
@@ -102,7 +46,7 @@ class WorkerHostRealPluginsTest {
     void aJavaJarAndNativePluginsAnswerInTheSameHost() throws IOException {
         Path jar = reversingPluginJar("reverse.jar");
         Path echo = NativeFixtures.compileMinimalPlugin(dir, "echo.so", 3);
-        Path refusing = NativeFixtures.compilePlugin(dir, "refusing.so", REFUSING_PLUGIN);
+        Path refusing = NativeFixtures.compilePlugin(dir, "refusing.so", RefusingNativePlugin.source());
 
         host = WorkerHost.open(5, PluginSpec.parseAll(List.of(jar + ":1", echo + ":0x2", refusing + ":4")),
                 PluginLoader.standard(), WorkerHostConfig.defaults());
@@ -163,7 +107,7 @@ class WorkerHostRealPluginsTest {
     @Test
     void pluginFilesThatCannotBeLoadedOrOpenedAreRecordedAndTheOthersWork() throws IOException {
         Path echo = NativeFixtures.compileMinimalPlugin(dir, "echo.so", 1);
-        Path failingOpen = NativeFixtures.compilePlugin(dir, "failing_open.so", REFUSING_PLUGIN, "-DFAIL_OPEN");
+        Path failingOpen = NativeFixtures.compilePlugin(dir, "failing_open.so", RefusingNativePlugin.source(), "-DFAIL_OPEN");
         Path notAPlugin = Files.writeString(dir.resolve("notes.txt"), "hello");
         Path noDescriptor = dir.resolve("plain.jar");
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(noDescriptor))) {
