@@ -17,6 +17,8 @@ import java.util.Set;
  * daemon's key directory. Stateless; Linux only (the effective uid comes from {@code /proc/self/status}).
  */
 public final class KeyFileRules {
+    /** Read once: nothing in these processes changes its ids after the JVM has started. */
+    private static volatile Integer effectiveUid;
     private KeyFileRules() {}
 
     /** The one-line problem with {@code file}, or empty when it may hold a key. */
@@ -67,6 +69,15 @@ public final class KeyFileRules {
      * @throws IllegalStateException when that file cannot be read or has no such line
      */
     public static int effectiveUid() {
+        Integer known = effectiveUid;
+        if (known == null) {
+            known = readEffectiveUid();
+            effectiveUid = known;
+        }
+        return known;
+    }
+
+    private static int readEffectiveUid() {
         Path status = Path.of("/proc/self/status");
         try {
             for (String line : Files.readAllLines(status)) {

@@ -74,16 +74,12 @@ public final class FrameCodec {
             return new ByteBuffer[] {head, ByteBuffer.wrap(c.payload())};
         }
         if (m instanceof Notify n) {
-            byte[] reason = n.reason().getBytes(StandardCharsets.UTF_8);
-            int trailer = reason.length == 0 ? 0 : 2 + reason.length;
-            ByteBuffer head = header(requestId, m, Notify.HEADER_BYTES, n.payload().length + trailer)
+            ByteBuffer tail = n.reason().isEmpty() ? null : reasonTrailer(n.reason().getBytes(StandardCharsets.UTF_8));
+            ByteBuffer head = header(requestId, m, Notify.HEADER_BYTES, n.payload().length + (tail == null ? 0 : tail.remaining()))
                     .putLong(n.type()).putLong(n.uromContext()).putLong(n.payload().length)
                     .putInt(n.status().code()).putInt(0).flip();
-            if (trailer == 0) {
-                return new ByteBuffer[] {head, ByteBuffer.wrap(n.payload())};
-            }
-            ByteBuffer tail = reasonTrailer(reason);
-            return new ByteBuffer[] {head, ByteBuffer.wrap(n.payload()), tail};
+            return tail == null ? new ByteBuffer[] {head, ByteBuffer.wrap(n.payload())}
+                    : new ByteBuffer[] {head, ByteBuffer.wrap(n.payload()), tail};
         }
         BodyWriter w = new BodyWriter(128);
         w.u32(0).u16(m.messageType().code()).u16(0).u64(requestId);
@@ -93,8 +89,11 @@ public final class FrameCodec {
         return new ByteBuffer[] {w.finish()};
     }
 
-    /** {@code u16 reason_len} and the reason's bytes, little-endian as every field. */
-    static ByteBuffer reasonTrailer(byte[] reason) {
+    /**
+     * What follows a refused command's NOTIFY after its {@code plugin_notif}: {@code u16 reason_len}
+     * and the reason's UTF-8 bytes (1 to {@link Notify#MAX_REASON_BYTES}), little-endian as every field.
+     */
+    public static ByteBuffer reasonTrailer(byte[] reason) {
         return ByteBuffer.allocate(2 + reason.length).order(ByteOrder.LITTLE_ENDIAN).putShort((short) reason.length).put(reason).flip();
     }
 

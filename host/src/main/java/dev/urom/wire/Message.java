@@ -328,9 +328,10 @@ public sealed interface Message {
             requireNonNull(status, "status is null");
             requireNonNull(payload, "payload is null");
             requireNonNull(reason, "reason is null");
-            int bytes = reason.getBytes(StandardCharsets.UTF_8).length;
-            if (bytes > MAX_REASON_BYTES) {
-                throw new IllegalArgumentException("a NOTIFY reason of " + bytes + " bytes is over the limit of " + MAX_REASON_BYTES);
+            // Most notifications have none: nothing to encode on the data path then.
+            if (!reason.isEmpty() && reason.getBytes(StandardCharsets.UTF_8).length > MAX_REASON_BYTES) {
+                throw new IllegalArgumentException("a NOTIFY reason of " + reason.getBytes(StandardCharsets.UTF_8).length
+                        + " bytes is over the limit of " + MAX_REASON_BYTES);
             }
         }
 

@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
  * separators become a space, and the text is cut to at most {@value #MAX_CHARS} characters, a cut
  * one ending in {@code …}. Stateless and thread-safe.
  */
-final class FailureText {
+public final class FailureText {
     /** The most characters a {@link #oneLine} result holds, its cut marker included. */
     static final int MAX_CHARS = 300;
     private static final String CUT = "…";
@@ -20,7 +20,7 @@ final class FailureText {
     private FailureText() {}
 
     /** {@code text} on one line of at most {@value #MAX_CHARS} characters; {@code null} gives {@code ""}. */
-    static String oneLine(String text) {
+    public static String oneLine(String text) {
         if (text == null) {
             return "";
         }

@@ -733,16 +733,15 @@ final class DataPlane implements AutoCloseable {
      * it ({@code u16 reason_len}, UTF-8; docs/wire-protocol.md).
      */
     private void sendNotify(HostConnection connection, byte[] packed, String reason) {
-        byte[] reasonBytes = reason.getBytes(StandardCharsets.UTF_8);
-        int trailer = reasonBytes.length == 0 ? 0 : 2 + reasonBytes.length;
+        ByteBuffer trailer = reason.isEmpty() ? null : FrameCodec.reasonTrailer(reason.getBytes(StandardCharsets.UTF_8));
         writeBuffer.clear();
-        writeBuffer.putInt(Protocol.FRAME_HEADER_BYTES + packed.length + trailer)
+        writeBuffer.putInt(Protocol.FRAME_HEADER_BYTES + packed.length + (trailer == null ? 0 : trailer.remaining()))
                 .putShort((short) MessageType.NOTIFY.code())
                 .putShort((short) 0)
                 .putLong(0)
                 .put(packed);
-        if (trailer > 0) {
-            writeBuffer.putShort((short) reasonBytes.length).put(reasonBytes);
+        if (trailer != null) {
+            writeBuffer.put(trailer);
         }
         writeBuffer.flip();
         try {
