@@ -17,11 +17,12 @@ final class RunFolder implements AutoCloseable {
     private final Thread cleanup;
 
     /**
-     * A new folder in the temp directory whose name starts with {@code prefix}, mode 0755: the
-     * workers of a root daemon run as another user and must read the plugins copied into it.
+     * A new folder in the temp directory named {@code <prefix>-<this pid>-<random>}, mode 0755: the
+     * workers of a root daemon run as another user and must read the plugins copied into it. The
+     * pid tells apart the folders of benchmark runs going on at the same time.
      */
     RunFolder(String prefix) throws IOException {
-        path = Files.createTempDirectory(prefix, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+        path = Files.createTempDirectory(namePrefix(prefix), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         cleanup = new Thread(() -> deleteTree(path), "urom-bench-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
     }
@@ -55,5 +56,10 @@ final class RunFolder implements AutoCloseable {
         } catch (IOException e) {
             System.err.println("bench: cannot remove " + root + ": " + e.getMessage());
         }
+    }
+
+    /** The start of the names of this process's run folders made with {@code prefix}. */
+    static String namePrefix(String prefix) {
+        return prefix + "-" + ProcessHandle.current().pid() + "-";
     }
 }

@@ -99,7 +99,7 @@ public final class WakeupBench {
 
     static Report run(int seconds, int wakes) throws IOException, InterruptedException {
         Path root = projectRoot();
-        try (RunFolder folder = new RunFolder("urom-wakeup-bench-")) {
+        try (RunFolder folder = new RunFolder("urom-wakeup-bench")) {
             Path pluginDir = Files.createDirectories(folder.path().resolve("plugins"));
             String source = Files.readString(root.resolve(FIXTURE), StandardCharsets.UTF_8);
             compile(root, source, pluginDir.resolve("wakeup.so"), folder.path());

@@ -66,7 +66,7 @@ class SandboxBenchIT {
 
     private static long runFolders(Path tmp) throws Exception {
         try (Stream<Path> entries = Files.list(tmp)) {
-            return entries.filter(p -> p.getFileName().toString().startsWith("urom-sandbox-bench")).count();
+            return entries.filter(p -> p.getFileName().toString().startsWith(RunFolder.namePrefix("urom-sandbox-bench"))).count();
         }
     }
 }
