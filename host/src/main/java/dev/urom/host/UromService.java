@@ -12,6 +12,8 @@ import dev.urom.wire.Handshake;
 import dev.urom.wire.Message.HelloOk;
 import dev.urom.wire.Message.PluginsReply;
 import dev.urom.wire.Message.PluginsRequest;
+import dev.urom.wire.Message.ServiceInfoReply;
+import dev.urom.wire.Message.ServiceInfoRequest;
 import dev.urom.wire.Message.WorkerStartReply;
 import dev.urom.wire.Message.WorkerStartRequest;
 import dev.urom.wire.Message.WorkersInGroupReply;
@@ -179,6 +181,16 @@ public final class UromService implements AutoCloseable {
      */
     public List<ServiceWorker> workersInfo(long gid) throws UromException {
         return expect(control.request(new WorkersInfoRequest(gid)), WorkersInfoReply.class).workers();
+    }
+
+    /**
+     * What the daemon lets workers have: the CPUs they may be pinned to and the most workers a
+     * principal may have. Asked anew at each call. A daemon that predates SERVICE_INFO closes the
+     * connection instead of answering (NOT_CONNECTED).
+     */
+    public ServiceInfo serviceInfo() throws UromException {
+        ServiceInfoReply reply = expect(control.request(new ServiceInfoRequest()), ServiceInfoReply.class);
+        return new ServiceInfo(reply.cpus(), reply.maxWorkers());
     }
 
     /** A builder for a worker of this service; nothing starts until {@link Worker#start()}. */

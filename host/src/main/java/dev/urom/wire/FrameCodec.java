@@ -15,6 +15,8 @@ import dev.urom.wire.Message.Notify;
 import dev.urom.wire.Message.PluginsReply;
 import dev.urom.wire.Message.PluginsRequest;
 import dev.urom.wire.Message.Proof;
+import dev.urom.wire.Message.ServiceInfoReply;
+import dev.urom.wire.Message.ServiceInfoRequest;
 import dev.urom.wire.Message.Stop;
 import dev.urom.wire.Message.StopOk;
 import dev.urom.wire.Message.WorkerStartReply;
@@ -161,6 +163,12 @@ public final class FrameCodec {
                     w.string("WORKERS_INFO_REPLY plugin name", plugin);
                 }
             }
+        } else if (m instanceof ServiceInfoReply r) {
+            w.u32(r.cpus().size());
+            for (int cpu : r.cpus()) {
+                w.u32(cpu);
+            }
+            w.u32(r.maxWorkers()).u32(0);
         } else if (m instanceof AddressRequest a) {
             w.u64(a.pluginId());
         } else if (m instanceof AddressReply a) {
@@ -173,7 +181,7 @@ public final class FrameCodec {
             }
         } else if (m instanceof DomainSetReply d) {
             w.u32(d.status().code()).string("DOMAIN_SET_REPLY message", d.message());
-        } else if (!(m instanceof PluginsRequest || m instanceof Stop || m instanceof StopOk)) {
+        } else if (!(m instanceof PluginsRequest || m instanceof ServiceInfoRequest || m instanceof Stop || m instanceof StopOk)) {
             throw new IllegalArgumentException("no encoding for " + m.getClass().getName());
         }
     }
@@ -380,6 +388,10 @@ public final class FrameCodec {
                 return new WorkersInfoRequest(r.u64("gid"));
             case WORKERS_INFO_REPLY:
                 return workersInfo(r);
+            case SERVICE_INFO:
+                return new ServiceInfoRequest();
+            case SERVICE_INFO_REPLY:
+                return serviceInfo(r);
             case COMMAND: {
                 long pluginType = r.u64("type");
                 long context = r.u64("urom_context");
@@ -473,6 +485,31 @@ public final class FrameCodec {
             workers.add(new ServiceWorker(id, gid, mask, state, pid, uptime, commands, plugins));
         }
         return new WorkersInfoReply(workers);
+    }
+
+    private static ServiceInfoReply serviceInfo(BodyReader r) throws WireException {
+        int count = r.count("cpus", 4);
+        if (count > ServiceInfoReply.MAX_CPUS) {
+            throw r.malformed("cpus count " + count + " is over the limit of " + ServiceInfoReply.MAX_CPUS);
+        }
+        List<Integer> cpus = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            long cpu = r.u32("cpus[" + i + "]");
+            if (cpu >= ServiceInfoReply.MAX_CPUS) {
+                throw r.malformed("cpus[" + i + "] " + cpu + " is not below " + ServiceInfoReply.MAX_CPUS);
+            }
+            cpus.add((int) cpu);
+        }
+        long maxWorkers = r.u32("max_workers");
+        if (maxWorkers > Integer.MAX_VALUE) {
+            throw r.malformed("max_workers " + maxWorkers + " is out of range");
+        }
+        r.skip(4, "reserved");
+        try {
+            return new ServiceInfoReply(cpus, (int) maxWorkers);
+        } catch (IllegalArgumentException e) {
+            throw r.malformed(e.getMessage());
+        }
     }
 
     private static List<ServicePlugin> plugins(BodyReader r) throws WireException {

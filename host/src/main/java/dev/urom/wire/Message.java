@@ -277,6 +277,52 @@ public sealed interface Message {
         }
     }
 
+    /** SERVICE_INFO: asks the daemon what any of its workers may be given: the CPUs and how many workers. */
+    record ServiceInfoRequest() implements Message {
+        @Override
+        public MessageType messageType() {
+            return MessageType.SERVICE_INFO;
+        }
+    }
+
+    /**
+     * SERVICE_INFO_REPLY: the CPUs a WORKER_START may name, strictly ascending, at most {@link
+     * #MAX_CPUS} of them, each below {@link #MAX_CPUS}; and the most workers one principal may have
+     * (0: no bound).
+     *
+     * @throws IllegalArgumentException (constructor) for a list that breaks those rules or a
+     *     negative {@code maxWorkers}
+     */
+    record ServiceInfoReply(List<Integer> cpus, int maxWorkers) implements Message {
+        /** The most entries of {@code cpus}, and the bound of each: CPU numbers are below it. */
+        public static final int MAX_CPUS = 1 << 16;
+
+        public ServiceInfoReply {
+            cpus = List.copyOf(requireNonNull(cpus, "cpus is null"));
+            if (cpus.size() > MAX_CPUS) {
+                throw new IllegalArgumentException("SERVICE_INFO_REPLY names " + cpus.size() + " cpus; the limit is " + MAX_CPUS);
+            }
+            int previous = -1;
+            for (int cpu : cpus) {
+                if (cpu < 0 || cpu >= MAX_CPUS) {
+                    throw new IllegalArgumentException("cpu " + cpu + " is not below " + MAX_CPUS);
+                }
+                if (cpu <= previous) {
+                    throw new IllegalArgumentException("cpu " + cpu + " follows cpu " + previous + ": the list is not strictly ascending");
+                }
+                previous = cpu;
+            }
+            if (maxWorkers < 0) {
+                throw new IllegalArgumentException("SERVICE_INFO_REPLY max workers " + maxWorkers + " is negative");
+            }
+        }
+
+        @Override
+        public MessageType messageType() {
+            return MessageType.SERVICE_INFO_REPLY;
+        }
+    }
+
     /** COMMAND: {@code struct urom_worker_cmd}; {@code type} is the plugin id. */
     record Command(long type, long uromContext, byte[] payload) implements Message {
         /** Bytes before the payload: type, urom_context, len. */

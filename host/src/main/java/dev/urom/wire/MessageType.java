@@ -15,6 +15,8 @@ public enum MessageType {
     WORKERS_IN_GROUP_REPLY(15),
     WORKERS_INFO(16),
     WORKERS_INFO_REPLY(17),
+    SERVICE_INFO(18),
+    SERVICE_INFO_REPLY(19),
     COMMAND(20),
     NOTIFY(21),
     STOP(22),

@@ -13,6 +13,8 @@ import dev.urom.wire.Message.HelloOk;
 import dev.urom.wire.Message.Notify;
 import dev.urom.wire.Message.PluginsReply;
 import dev.urom.wire.Message.PluginsRequest;
+import dev.urom.wire.Message.ServiceInfoReply;
+import dev.urom.wire.Message.ServiceInfoRequest;
 import dev.urom.wire.Message.Stop;
 import dev.urom.wire.Message.StopOk;
 import dev.urom.wire.Message.WorkerStartReply;
@@ -20,6 +22,7 @@ import dev.urom.wire.Message.WorkerStartRequest;
 import dev.urom.wire.Message.WorkersInGroupReply;
 import dev.urom.wire.Message.WorkersInGroupRequest;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -67,6 +70,12 @@ final class WireArbitraries {
                 utf8Strings(20).list().ofMaxSize(4)).as(ServiceWorker::new);
     }
 
+    /** CPU lists as SERVICE_INFO_REPLY carries them: distinct CPUs below 65536, ascending. */
+    static Arbitrary<List<Integer>> cpuLists() {
+        return Arbitraries.integers().between(0, ServiceInfoReply.MAX_CPUS - 1).set().ofMaxSize(20)
+                .map(cpus -> cpus.stream().sorted().toList());
+    }
+
     static Arbitrary<Message> messages() {
         Arbitrary<Long> longs = Arbitraries.longs();
         return Arbitraries.oneOf(
@@ -89,6 +98,8 @@ final class WireArbitraries {
                 longs.list().ofMaxSize(10).map(WorkersInGroupReply::new),
                 longs.map(Message.WorkersInfoRequest::new),
                 serviceWorkers().list().ofMaxSize(5).map(Message.WorkersInfoReply::new),
+                Arbitraries.just(new ServiceInfoRequest()),
+                Combinators.combine(cpuLists(), Arbitraries.integers().greaterOrEqual(0)).as(ServiceInfoReply::new),
                 Combinators.combine(longs, longs, payloads()).as(Command::new),
                 Combinators.combine(longs, longs, statuses(), payloads()).as(Notify::new),
                 Combinators.combine(longs, longs, statuses(), payloads(), utf8Strings(100)).as(Notify::new),

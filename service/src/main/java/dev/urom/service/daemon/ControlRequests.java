@@ -8,6 +8,8 @@ import dev.urom.spi.UromStatus;
 import dev.urom.wire.Message.ErrorReply;
 import dev.urom.wire.Message.PluginsReply;
 import dev.urom.wire.Message.PluginsRequest;
+import dev.urom.wire.Message.ServiceInfoReply;
+import dev.urom.wire.Message.ServiceInfoRequest;
 import dev.urom.wire.Message.WorkerStartReply;
 import dev.urom.wire.Message.WorkerStartRequest;
 import dev.urom.wire.Message.WorkersInGroupReply;
@@ -25,8 +27,10 @@ import org.apache.logging.log4j.Logger;
 /**
  * Answers the control requests of an admitted host: PLUGINS, WORKER_START (of a worker the host's
  * principal owns, or a new one), WORKERS_IN_GROUP and WORKERS_INFO (of the principal's own workers;
- * WORKERS_INFO first asks them for fresh counts, waiting at most {@link #STATS_WAIT}). Any other
- * message gets ERROR NOT_SUPPORTED. Refusals are logged at WARN with the peer and the reason.
+ * WORKERS_INFO first asks them for fresh counts, waiting at most {@link #STATS_WAIT}), and
+ * SERVICE_INFO (the same for every principal: the cpus a WORKER_START may name and the most workers
+ * a principal may have). Any other message gets ERROR NOT_SUPPORTED. Refusals are logged at WARN
+ * with the peer and the reason.
  *
  * <p>Thread-safe: called from every connection's thread at once.
  */
@@ -40,12 +44,21 @@ final class ControlRequests {
     private final PluginDiscovery discovery;
     private final StartRequestCheck check;
     private final WorkerSupervisor supervisor;
+    private final CpuSet allowedCpus;
+    private final int maxWorkersPerPrincipal;
 
-    ControlRequests(String pluginPath, PluginDiscovery discovery, StartRequestCheck check, WorkerSupervisor supervisor) {
+    /**
+     * @param allowedCpus the cpus {@code check} lets a WORKER_START name
+     * @param maxWorkersPerPrincipal the most workers one principal may have ({@link DaemonConfig#maxWorkersPerPrincipal()})
+     */
+    ControlRequests(String pluginPath, PluginDiscovery discovery, StartRequestCheck check, WorkerSupervisor supervisor, CpuSet allowedCpus,
+            int maxWorkersPerPrincipal) {
         this.pluginPath = pluginPath;
         this.discovery = discovery;
         this.check = check;
         this.supervisor = supervisor;
+        this.allowedCpus = allowedCpus;
+        this.maxWorkersPerPrincipal = maxWorkersPerPrincipal;
     }
 
     /** The reply to {@code request} of an admitted connection. */
@@ -63,6 +76,9 @@ final class ControlRequests {
             if (request instanceof WorkersInfoRequest info) {
                 supervisor.refreshStats(STATS_WAIT);
                 return new WorkersInfoReply(supervisor.workersInfo(info.gid(), session.principal()));
+            }
+            if (request instanceof ServiceInfoRequest) {
+                return new ServiceInfoReply(allowedCpus.toList(), maxWorkersPerPrincipal);
             }
             String message = request.messageType() + " is not a request the daemon serves";
             refusals.warn("requests the daemon does not serve", "{} refused from {}: {}", request.messageType(), session.peer(), message);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.BitSet;
+import java.util.List;
 
 /**
  * A set of cpu numbers in the kernel's list form ({@code 0-3,8,10-11}), as {@code
@@ -66,6 +67,11 @@ final class CpuSet {
 
     boolean contains(int cpu) {
         return cpu >= 0 && cpus.get(cpu);
+    }
+
+    /** The cpus, ascending. */
+    List<Integer> toList() {
+        return cpus.stream().boxed().toList();
     }
 
     @Override

@@ -113,8 +113,10 @@ public final class Daemon implements AutoCloseable {
         this.sockets = sockets;
         this.runtime = runtime;
         this.supervisor = new WorkerSupervisor(config, discovery.registry(), runtime, this::workerListen, metrics, workerStats);
+        CpuSet cpus = CpuSet.ofThisProcess();
         this.requests = new ControlRequests(config.pluginPath(), discovery,
-                new StartRequestCheck(CpuSet.ofThisProcess(), new WorkerEnvironment(config.security().workerEnvAllow())), supervisor);
+                new StartRequestCheck(cpus, new WorkerEnvironment(config.security().workerEnvAllow())), supervisor, cpus,
+                config.maxWorkersPerPrincipal());
         this.metrics.watch(supervisor::snapshot, connections::size, discovery, this::freshWorkerTotals);
         this.acceptor = DaemonThreads.daemon(this::acceptLoop, "urom-daemon-accept");
     }

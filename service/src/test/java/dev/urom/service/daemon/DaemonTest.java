@@ -3,9 +3,12 @@ package dev.urom.service.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.auth.AuthKey;
+import dev.urom.host.ServiceInfo;
+import dev.urom.host.UromService;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.service.daemon.testing.ControlClient;
 import dev.urom.service.daemon.testing.FakeWorkerMain;
+import dev.urom.service.os.ChildJvm;
 import dev.urom.service.testkit.TestKeys;
 import dev.urom.service.testkit.TestWorkers;
 import dev.urom.spi.UromStatus;
@@ -14,6 +17,8 @@ import dev.urom.wire.Message.ErrorReply;
 import dev.urom.wire.Message.Hello;
 import dev.urom.wire.Message.PluginsReply;
 import dev.urom.wire.Message.PluginsRequest;
+import dev.urom.wire.Message.ServiceInfoReply;
+import dev.urom.wire.Message.ServiceInfoRequest;
 import dev.urom.wire.Message.StopOk;
 import dev.urom.wire.Message.WorkerStartReply;
 import dev.urom.wire.Message.WorkersInGroupReply;
@@ -26,10 +31,13 @@ import dev.urom.wire.Role;
 import dev.urom.wire.ServiceAddress;
 import dev.urom.wire.ServicePlugin;
 import dev.urom.wire.ServiceWorker;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,6 +45,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -319,6 +328,73 @@ class DaemonTest {
             assertThat(worker.uptimeMillis()).isNotNegative();
         }
     }
+
+    @Test
+    void serviceInfoGivesEveryPrincipalTheDaemonsCpusAndItsWorkersPerPrincipal() throws Exception {
+        Daemon daemon = start(withKeys(config().withMaxWorkers(8)
+                .withSecurity(TestWorkers.security().withMaxWorkersPerPrincipal(3))));
+        List<Integer> daemonCpus = CpuSet.ofThisProcess().toList();
+
+        try (UromService unixUser = UromService.connect(daemon.address().toString(), Optional.empty());
+                UromService keyHolder = UromService.connect(daemon.address().toString(), key())) {
+            ServiceInfo info = unixUser.serviceInfo();
+
+            assertThat(info.cpus()).isNotEmpty().isSorted().isEqualTo(daemonCpus);
+            assertThat(info.maxWorkers()).isEqualTo(3);
+            assertThat(keyHolder.principal()).isNotEqualTo(unixUser.principal());
+            assertThat(keyHolder.serviceInfo()).isEqualTo(info);
+            assertThat(unixUser.serviceInfo()).as("asked again on the same connection").isEqualTo(info);
+        }
+    }
+
+    @Test
+    void serviceInfoSaysMaxWorkersWhenNoPrincipalBoundIsSetAndItsCpusAreAllAWorkerStartMayName() throws Exception {
+        ControlClient client = daemonAndClient(config().withMaxWorkers(4));
+
+        ServiceInfoReply reply = (ServiceInfoReply) client.call(new ServiceInfoRequest());
+
+        assertThat(reply.maxWorkers()).isEqualTo(4);
+        WorkerStartReply started = client.start(ANY, alpha, 0, List.of(), reply.cpus());
+        assertThat(started.status()).as(started.message()).isEqualTo(UromStatus.SUCCESS);
+        int beyond = reply.cpus().get(reply.cpus().size() - 1) + 1;
+        assertRefused(client.start(ANY, alpha, 0, List.of(), List.of(beyond)), UromStatus.INVALID_VALUE,
+                "cpu " + beyond + " is not in the daemon's cpu set " + CpuSet.ofThisProcess());
+    }
+
+    @Test
+    void aDaemonStartedUnderTasksetAnswersExactlyItsOneCpu() throws Exception {
+        // taskset is util-linux's, which .ci/run installs.
+        int cpu = firstAllowedCpu();
+        List<String> command = new ArrayList<>(List.of("taskset", "-c", Integer.toString(cpu)));
+        command.addAll(ChildJvm.command(ChildDaemonMain.class, List.of(),
+                List.of(dir.resolve("child.sock").toString(), dir.resolve("child-log").toString(), pluginDir.toString())));
+        Path stderr = dir.resolve("child-stderr.txt");
+        Process child = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+            String ready = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return out.readLine();
+                } catch (IOException e) {
+                    return null;
+                }
+            }).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            assertThat(ready).as("the child daemon's first line (stderr: %s)", Files.readString(stderr)).startsWith("READY ");
+
+            try (UromService service = UromService.connect(ready.substring("READY ".length()), Optional.empty())) {
+                ServiceInfo info = service.serviceInfo();
+
+                assertThat(info.cpus()).containsExactly(cpu);
+                assertThat(info.maxWorkers()).isEqualTo(DaemonConfig.DEFAULT_MAX_WORKERS);
+            }
+        } finally {
+            child.getOutputStream().close();
+            if (!child.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+                child.destroyForcibly();
+            }
+        }
+    }
+
 
     @Test
     void beyondMaxWorkersTheAnswerIsFull() throws Exception {
