@@ -42,6 +42,14 @@ typedef urom_status_t doca_error_t;
 #define DOCA_ERROR_SKIPPED UROM_ERR_SKIPPED
 #define DOCA_ERROR_DEVICE_FATAL_ERROR UROM_ERR_DEVICE_FATAL_ERROR
 
+/* The first failure wins: r takes t only while r is still SUCCESS. */
+#define DOCA_ERROR_PROPAGATE(r, t) \
+	do { \
+		if ((r) == DOCA_SUCCESS) \
+			(r) = (t); \
+	} while (0)
+#define DOCA_IS_ERROR(r) ((r) != DOCA_SUCCESS)
+
 /* Only the name of a status is offered; DOCA's longer description reuses it. */
 static inline const char *doca_error_get_name(doca_error_t error)
 {
