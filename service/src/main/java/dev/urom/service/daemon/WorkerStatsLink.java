@@ -8,9 +8,13 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -20,6 +24,12 @@ import org.apache.logging.log4j.Logger;
  * the worker's stdin as {@code STATS <n>}, answers come back on its stdout (after its READY line)
  * and land in the {@link WorkerStatsBook}. At end of file (the worker has ended) the worker's
  * latest counts, normally its final ones, are retired in the book.
+ *
+ * <p>It also tells whether the worker still takes hosts ({@link #liveness}): a worker writes
+ * {@value StatsLine#ENDING} on the same stdout when it decides to end, before any host can learn
+ * that its STOP was taken, and this link reads the lines in the order they were written. So when the
+ * answer to a request arrives with no ENDING (and no end of file) before it, the worker had not
+ * decided to end when it answered.
  *
  * <p>Thread-safe. One daemon thread per link reads the worker's stdout until it ends; a line that
  * cannot be read is logged at WARN and skipped.
@@ -33,7 +43,19 @@ final class WorkerStatsLink {
     private final WorkerStatsBook book;
     private final AtomicLong requests = new AtomicLong();
     private final Map<Long, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
+    /** Completes when the worker has said ENDING, or its stdout has ended: before any answer read after that. */
+    private final CompletableFuture<Void> ending = new CompletableFuture<>();
     private volatile boolean ended;
+
+    /** Whether a worker takes hosts, as {@link #liveness} found. */
+    enum Liveness {
+        /** It answered a request without having said ENDING before. */
+        SERVING,
+        /** It has said ENDING, or it has ended. */
+        ENDING,
+        /** It has neither answered nor said ENDING in time. */
+        SILENT
+    }
 
     private WorkerStatsLink(String name, long key, OutputStream stdin, WorkerStatsBook book) {
         this.name = name;
@@ -78,6 +100,26 @@ final class WorkerStatsLink {
         return answered;
     }
 
+    /**
+     * Asks the worker for its counts and waits, at most {@code timeout}, for its answer or its
+     * ENDING, whichever it wrote first; blocks the caller.
+     */
+    Liveness liveness(Duration timeout) {
+        CompletableFuture<Void> answered = request();
+        try {
+            CompletableFuture.anyOf(answered, ending).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            return Liveness.ENDING;
+        } catch (TimeoutException e) {
+            return Liveness.SILENT;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Liveness.SILENT;
+        }
+        // the reader completes ending before it reads any later answer: an answer seen without it came first
+        return ending.isDone() || answered.isCompletedExceptionally() ? Liveness.ENDING : Liveness.SERVING;
+    }
+
     private void read(InputStream stdout) {
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(stdout, StandardCharsets.UTF_8))) {
             String line;
@@ -88,6 +130,7 @@ final class WorkerStatsLink {
             LOG.debug("{}: reading its counts ended: {}", name, e.getMessage());
         } finally {
             ended = true;
+            ending.complete(null);
             book.retire(key);
             pending.values().forEach(f -> f.completeExceptionally(new IOException(name + " has ended")));
             pending.clear();
@@ -95,6 +138,11 @@ final class WorkerStatsLink {
     }
 
     private void accept(String line) {
+        if (line.equals(StatsLine.ENDING)) {
+            LOG.debug("{}: ending", name);
+            ending.complete(null);
+            return;
+        }
         StatsLine.Reply reply;
         try {
             reply = StatsLine.parseReply(line);

@@ -62,8 +62,33 @@ import org.apache.logging.log4j.Logger;
  * afresh). A worker holds a lease on its plugin ids from before it is spawned until its process
  * exits.
  *
+ * <p>A start never joins a worker that is ending. A worker ends when its last host connection has
+ * stopped or closed, but stays in the table, running, until its process has exited and been reaped;
+ * a host that stops its worker and at once starts the same id must get a new worker, not the address
+ * of one that will refuse it. The orders that make this hold:
+ * <ol>
+ *   <li>the worker's data plane, when a STOP leaves it no connection, writes {@code ENDING} on its
+ *       stdout and only then the STOP_OK (see {@code DataPlane}); so ENDING is in the pipe before
+ *       that host can learn its STOP was taken, and so before the host's next WORKER_START. When
+ *       its last connection closes without STOP, or no host came, it writes ENDING before it
+ *       answers any further question;
+ *   <li>before it joins, a start asks the worker for its counts on its stdin ({@link
+ *       WorkerStatsLink#liveness}), after the WORKER_START has arrived; the worker answers on its
+ *       stdout, after anything it wrote before it read the question, ENDING included, and this
+ *       daemon reads those lines in order: an answer with no ENDING before it means the worker had
+ *       not decided to end when it answered (its data plane answers only after it has read what
+ *       its hosts sent before the question, a STOP or a close among them);
+ *   <li>on ENDING (or the end of the worker's stdout) the start waits, at most the start timeout,
+ *       for the worker's reap, which takes it out of the table first, then starts afresh; a worker
+ *       that neither answers nor says ENDING within {@value #JOIN_ANSWER_MILLIS} ms is not joined:
+ *       the start is refused TIME_OUT.
+ * </ol>
+ * A join pays that one round trip. Only a join that races another host's stop (the worker's last
+ * host, stopping at the same moment) can still reach the worker as it ends, which then refuses the
+ * connection.
+ *
  * <p>Thread-safe: the table is guarded by this object's lock; nothing that blocks (spawning,
- * waiting for the status line) runs under it.
+ * waiting for the status line, a worker's answer or its exit) runs under it.
  */
 final class WorkerSupervisor implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(WorkerSupervisor.class);
@@ -73,6 +98,8 @@ final class WorkerSupervisor implements AutoCloseable {
     private static final long EXIT_GRACE_SECONDS = 10;
     private static final long STDIN_GRACE_MILLIS = 3000;
     private static final long LOG_DRAIN_MILLIS = 2000;
+    /** How long a join waits for the worker's answer (a worker's data plane answers within a turn of its loop). */
+    private static final long JOIN_ANSWER_MILLIS = 5000;
     /** The variable that tells a worker's plugins the uid of the Unix user who owns it (docs/security.md). */
     static final String OWNER_UID_VARIABLE = "UROM_OWNER_UID";
 
@@ -128,6 +155,9 @@ final class WorkerSupervisor implements AutoCloseable {
         while (true) {
             Worker existing;
             Worker created = null;
+            Worker running = null;
+            WorkerStatsLink link = null;
+            String name = null;
             synchronized (this) {
                 if (closed) {
                     return refused(request, new Refusal(UromStatus.SHUTDOWN, "the daemon is shutting down"), peer);
@@ -151,13 +181,60 @@ final class WorkerSupervisor implements AutoCloseable {
                     return refused(request, new Refusal(UromStatus.NOT_PERMITTED, "worker " + Long.toUnsignedString(id)
                             + " belongs to another principal"), peer);
                 } else if (existing.state == WorkerInfo.State.RUNNING) {
-                    return join(existing, request, peer);
+                    running = existing;
+                    link = existing.stats;
+                    name = "worker " + Long.toUnsignedString(id) + " (pid " + existing.process.pid() + ")";
                 }
             }
             if (created != null) {
                 return launch(created, request, plugins, peer);
             }
-            existing.settled.join();
+            if (running == null) {
+                existing.settled.join();
+                continue;
+            }
+            WorkerStartReply reply = joinUnlessEnding(running, link, name, request, peer);
+            if (reply != null) {
+                return reply;
+            }
+        }
+    }
+
+    /**
+     * Joins {@code worker} when it answers that it still takes hosts; otherwise waits for it to be
+     * gone. Called without the lock.
+     *
+     * @param link the worker's stats link
+     * @return the reply, or null when the caller is to look at the table again
+     */
+    private WorkerStartReply joinUnlessEnding(Worker worker, WorkerStatsLink link, String name, WorkerStartRequest request, String peer) {
+        return switch (link.liveness(Duration.ofMillis(JOIN_ANSWER_MILLIS))) {
+            case SERVING -> {
+                synchronized (this) {
+                    yield !closed && workers.get(worker.id) == worker ? join(worker, request, peer) : null;
+                }
+            }
+            case ENDING -> awaitGone(worker, name, request, peer);
+            case SILENT -> refused(request, new Refusal(UromStatus.TIME_OUT, name + " did not answer the daemon within "
+                    + JOIN_ANSWER_MILLIS + " ms; it was not joined"), peer);
+        };
+    }
+
+    /** Waits, at most the start timeout, until the ending {@code worker} is reaped; null then, a refusal when it is not. */
+    private WorkerStartReply awaitGone(Worker worker, String name, WorkerStartRequest request, String peer) {
+        LOG.info("{} is ending; the start for {} waits for it to exit", name, peer);
+        long timeoutMs = config.workerStartTimeout().toMillis();
+        try {
+            worker.gone.get(timeoutMs, TimeUnit.MILLISECONDS);
+            return null;
+        } catch (TimeoutException e) {
+            return refused(request, new Refusal(UromStatus.TIME_OUT, name + " is ending but has not exited within " + timeoutMs
+                    + " ms; start it again later"), peer);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return refused(request, new Refusal(UromStatus.SHUTDOWN, "interrupted while waiting for " + name + " to exit"), peer);
+        } catch (ExecutionException e) {
+            return null;
         }
     }
 
@@ -533,6 +610,7 @@ final class WorkerSupervisor implements AutoCloseable {
         worker.lease.close();
         closeQuietly(process);
         worker.settled.complete(null);
+        worker.gone.complete(null);
     }
 
     /** Waits until the worker's last log lines are in its file (a process it left behind may hold the pipe: then not for long). */
@@ -639,7 +717,7 @@ final class WorkerSupervisor implements AutoCloseable {
         }
     }
 
-    /** One entry of the table; fields other than {@code settled} are guarded by the supervisor's lock. */
+    /** One entry of the table; fields other than {@code settled} and {@code gone} are guarded by the supervisor's lock. */
     private static final class Worker {
         final long id;
         /** Which launch this is: its files are named after it, so a late reap never takes a later worker's of the same id. */
@@ -650,6 +728,8 @@ final class WorkerSupervisor implements AutoCloseable {
         final Principal owner;
         /** Completes when the start ends, whichever way. */
         final CompletableFuture<Void> settled = new CompletableFuture<>();
+        /** Completes when the reaped process is out of the table. */
+        final CompletableFuture<Void> gone = new CompletableFuture<>();
         Process process;
         PluginIdRegistry.Lease lease;
         WorkerCommandLine.Launch launch;

@@ -9,13 +9,18 @@ import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
  * The lines a daemon and its worker exchange over the worker's stdin and stdout about counts.
  * The daemon asks with {@code STATS <n>} (n: a request number); the worker answers {@code STATS
  * <n> <json>}, and as it ends writes {@code STATS final <json>}. The JSON is a {@link
- * WorkerStatsSnapshot} on one line.
+ * WorkerStatsSnapshot} on one line. Between them, a worker that has decided to end writes {@value
+ * #ENDING} once, before any host can learn it has stopped; lines come out in the order they are
+ * written, so a daemon that has read the answer to a request without an ENDING before it knows
+ * that the worker had not decided to end when it answered.
  *
  * <p>Thread-safe and stateless.
  */
 public final class StatsLine {
     /** The tag of the snapshot a worker writes as it ends. */
     public static final String FINAL = "final";
+    /** The line a worker writes, once, when it has decided to end: it takes no new hosts from then on. */
+    public static final String ENDING = "ENDING";
     private static final String PREFIX = "STATS ";
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)

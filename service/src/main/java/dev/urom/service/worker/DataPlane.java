@@ -95,11 +95,21 @@ import org.apache.logging.log4j.Logger;
  * in {@code select}. Every plugin call is made on this thread; the watcher only polls descriptors.
  *
  * <p>It counts what it does in a {@link WorkerStats}, which only its thread touches; another
- * thread gets a copy with {@link #requestSnapshot()}, served at the next turn of the loop.
+ * thread gets a copy with {@link #requestSnapshot()}, served at the end of the first turn of the
+ * loop whose {@code select} began after the request: by then the loop has read what the hosts had
+ * sent before it (a STOP, a closed connection) and acted on it.
  *
  * <p>Not thread-safe apart from {@link #requestSnapshot()}: {@link #run} and {@link #close} are
  * called by the thread that owns the worker host. {@link #run} returns when the worker should end: its last connection closed after at
  * least one handshake, or no host completed a handshake within the idle timeout.
+ *
+ * <p>The worker decides to end once, and says so first: when a round's STOPs leave no connection
+ * that is handshaking or open, when the last connection closes, at the idle timeout, or at {@link
+ * #close}, the loop runs the {@code ending} action it was given (which tells the daemon, see {@link
+ * dev.urom.service.metrics.StatsLine#ENDING}) before it writes those STOP_OKs and before it answers
+ * any later snapshot request. From then on it accepts no host: a connection that still arrives is
+ * answered ERROR SHUTDOWN and closed. So no host can learn its STOP was taken, and no snapshot
+ * request made after a host stopped or closed can be answered, before the daemon has the ENDING.
  */
 final class DataPlane implements AutoCloseable {
     /**
@@ -142,7 +152,10 @@ final class DataPlane implements AutoCloseable {
     private final WorkerHost host;
     private final WorkerDomain domain;
     private final WorkerStats stats;
+    /** A snapshot request not yet taken by the loop. */
     private final AtomicReference<CompletableFuture<WorkerStatsSnapshot>> snapshotRequest = new AtomicReference<>();
+    /** The request the loop took at the start of this turn, answered at its end (only the loop's thread touches it). */
+    private CompletableFuture<WorkerStatsSnapshot> takenRequest;
     private final ServerSocketChannel server;
     private final SelectionKey serverKey;
     private final Selector selector;
@@ -158,6 +171,7 @@ final class DataPlane implements AutoCloseable {
     private final List<HostConnection> connections = new ArrayList<>();
     private final Consumer<SelectionKey> onReady = this::onReady;
     private final Consumer<WorkerNotification> onNotification = this::deliver;
+    private final Runnable ending;
     private long nextConnectionId = 1;
     private long inFlight;
     /** Commands in flight by plugin id bit; commands of an id that is not a single bit count in {@link #otherInFlight}. */
@@ -174,16 +188,19 @@ final class DataPlane implements AutoCloseable {
     private boolean everConnected;
     private boolean stopsPending;
     private boolean activity;
+    /** The worker has decided to end (and said so): it takes no new connection. */
+    private boolean endingAnnounced;
     private volatile boolean closed;
 
     /**
      * @param server bound, in any blocking mode; owned by the caller
      * @param admission who may connect
      * @param sealKey the key of this worker's address seals
+     * @param ending run once, on the loop's thread, when the worker decides to end; it has told the daemon when it returns
      * @throws IOException when the selector cannot be opened or the server registered
      */
     DataPlane(long workerId, WorkerHost host, WorkerDomain domain, WorkerStats stats, ServerSocketChannel server, Limits limits,
-            WorkerAdmission admission, byte[] sealKey) throws IOException {
+            WorkerAdmission admission, byte[] sealKey, Runnable ending) throws IOException {
         this.workerId = workerId;
         this.host = requireNonNull(host, "host is null");
         this.domain = requireNonNull(domain, "domain is null");
@@ -192,6 +209,7 @@ final class DataPlane implements AutoCloseable {
         this.limits = requireNonNull(limits, "limits is null");
         this.admission = requireNonNull(admission, "admission is null");
         this.sealKey = requireNonNull(sealKey, "sealKey is null").clone();
+        this.ending = requireNonNull(ending, "ending is null");
         this.frameLimit = Protocol.dataFrameLimit(limits.maxMessageSize());
         this.outputPauseBytes = Math.max(OUTPUT_PAUSE_BYTES, 2 * (Protocol.LENGTH_FIELD_BYTES + frameLimit));
         this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(limits.idleTimeoutMillis());
@@ -215,7 +233,12 @@ final class DataPlane implements AutoCloseable {
         long parkNanos = 0;
         while (true) {
             activity = false;
-            if (sleepArmed) {
+            // taken before this turn's select, answered after it: the turn reads what came before the request
+            takenRequest = snapshotRequest.getAndSet(null);
+            if (takenRequest != null) {
+                sleepArmed = false;
+                selector.selectNow(onReady);
+            } else if (sleepArmed) {
                 sleepArmed = false;
                 selector.select(onReady, armedTimeoutMillis(System.nanoTime()));
             } else if (inFlight > 0) {
@@ -240,14 +263,13 @@ final class DataPlane implements AutoCloseable {
                 serverKey.interestOps(SelectionKey.OP_ACCEPT);
             }
             dropLateHandshakes(now);
-            if (snapshotRequest.get() != null) {
-                snapshotRequest.getAndSet(null).complete(stats.snapshot());
+            String end = endReason(idleDeadline);
+            if (takenRequest != null) {
+                takenRequest.complete(stats.snapshot());
+                takenRequest = null;
             }
-            if (everConnected && connections.isEmpty()) {
-                return "the last host connection has closed";
-            }
-            if (!everConnected && System.nanoTime() - idleDeadline >= 0) {
-                return "no host connected within " + TimeUnit.NANOSECONDS.toMillis(idleTimeoutNanos) + " ms";
+            if (end != null) {
+                return end;
             }
             if (activity || inFlight == 0) {
                 spinStart = 0;
@@ -263,6 +285,29 @@ final class DataPlane implements AutoCloseable {
                 parkNanos = Math.min(Math.max(MIN_PARK_NANOS, parkNanos * 2), MAX_PARK_NANOS);
                 LockSupport.parkNanos(parkNanos);
             }
+        }
+    }
+
+    /** Why the worker ends now (having said that it ends), or null while it serves. */
+    private String endReason(long idleDeadline) {
+        String reason = null;
+        if (everConnected && connections.isEmpty()) {
+            reason = "the last host connection has closed";
+        } else if (!everConnected && System.nanoTime() - idleDeadline >= 0) {
+            reason = "no host connected within " + TimeUnit.NANOSECONDS.toMillis(idleTimeoutNanos) + " ms";
+        }
+        if (reason != null) {
+            announceEnding();
+        }
+        return reason;
+    }
+
+    /** Decides that the worker ends, telling the daemon first; once. */
+    private void announceEnding() {
+        if (!endingAnnounced) {
+            endingAnnounced = true;
+            ending.run();
+            LOG.debug("worker {}: ending; the daemon has been told", workerId);
         }
     }
 
@@ -402,8 +447,9 @@ final class DataPlane implements AutoCloseable {
     }
 
     /**
-     * Asks the loop for a copy of its counts, taken at its next turn. Thread-safe; a request made
-     * while another is pending shares its answer. Completes exceptionally once the plane is closed.
+     * Asks the loop for a copy of its counts, taken at the end of the first turn whose {@code select}
+     * begins after this call. Thread-safe; a request made while another is pending (not yet taken
+     * by a turn) shares its answer. Completes exceptionally once the plane is closed.
      */
     CompletableFuture<WorkerStatsSnapshot> requestSnapshot() {
         CompletableFuture<WorkerStatsSnapshot> request = new CompletableFuture<>();
@@ -456,6 +502,12 @@ final class DataPlane implements AutoCloseable {
             if (channel == null) {
                 return;
             }
+            if (endingAnnounced) {
+                String reason = "worker " + Long.toUnsignedString(workerId) + " is ending: its last host connection has stopped or closed";
+                REFUSALS.warn("connections to an ending worker", "worker {}: host connection refused: {}", workerId, reason);
+                refuseUnaccepted(channel, UromStatus.SHUTDOWN, reason);
+                continue;
+            }
             if (connections.size() >= limits.maxConnections()) {
                 refuseOverLimit(channel);
                 continue;
@@ -485,12 +537,17 @@ final class DataPlane implements AutoCloseable {
 
     /** A connection over the limit: ERROR FULL as far as the socket takes it, then closed. */
     private void refuseOverLimit(SocketChannel channel) {
-        stats.connectionRefused();
         String reason = "worker " + Long.toUnsignedString(workerId) + " has its maximum of " + limits.maxConnections() + " host connections";
         REFUSALS.warn("connections over the limit", "worker {}: host connection refused: {}", workerId, reason);
+        refuseUnaccepted(channel, UromStatus.FULL, reason);
+    }
+
+    /** A connection not taken on: ERROR {@code status} as far as the socket takes it, then closed. */
+    private void refuseUnaccepted(SocketChannel channel, UromStatus status, String reason) {
+        stats.connectionRefused();
         try {
             channel.configureBlocking(false);
-            channel.write(FrameCodec.encode(0, new ErrorReply(UromStatus.FULL, reason)));
+            channel.write(FrameCodec.encode(0, new ErrorReply(status, reason)));
         } catch (IOException e) {
             // the refusal is best effort
         }
@@ -643,9 +700,15 @@ final class DataPlane implements AutoCloseable {
         return new DomainSetReply(UromStatus.SUCCESS, "");
     }
 
-    /** Answers every STOP of this round with STOP_OK and closes those connections. */
+    /**
+     * Answers every STOP of this round with STOP_OK and closes those connections; when that leaves
+     * no connection that is handshaking or open, the worker says it ends before the first STOP_OK.
+     */
     private void finishStops() {
         stopsPending = false;
+        if (everConnected && noneServing()) {
+            announceEnding();
+        }
         for (int i = connections.size() - 1; i >= 0; i--) {
             HostConnection connection = connections.get(i);
             if (connection.state() == HostConnection.State.STOPPING) {
@@ -657,6 +720,17 @@ final class DataPlane implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** True when every connection is stopping or closing: none is handshaking or open. */
+    private boolean noneServing() {
+        for (int i = 0; i < connections.size(); i++) {
+            HostConnection.State state = connections.get(i).state();
+            if (state != HostConnection.State.STOPPING && state != HostConnection.State.CLOSING) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** {@link #refuse(HostConnection, ErrorReply, String)} with {@code reason} for the host and the log alike. */
@@ -820,14 +894,17 @@ final class DataPlane implements AutoCloseable {
     /** Closes every host connection and the selector (not the server channel or the host). */
     @Override
     public void close() {
+        announceEnding();
         closed = true;
         if (watcher != null) {
             watcher.close();
         }
-        CompletableFuture<WorkerStatsSnapshot> pending = snapshotRequest.getAndSet(null);
-        if (pending != null) {
-            pending.completeExceptionally(new IllegalStateException("the data plane has closed"));
+        for (CompletableFuture<WorkerStatsSnapshot> pending : Arrays.asList(snapshotRequest.getAndSet(null), takenRequest)) {
+            if (pending != null) {
+                pending.completeExceptionally(new IllegalStateException("the data plane has closed"));
+            }
         }
+        takenRequest = null;
         for (HostConnection connection : new ArrayList<>(connections)) {
             drop(connection, "the worker is ending");
         }

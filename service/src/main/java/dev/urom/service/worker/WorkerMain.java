@@ -45,7 +45,9 @@ import org.apache.logging.log4j.Logger;
  * keys its hosts prove; nothing is served before it. Its stdout ({@link DaemonChannel}) first
  * carries {@code READY <address>} once every plugin is open and the worker listens, or {@code
  * FAILED <STATUS> <reason>} and then closes. A running worker answers each {@code STATS <n>} line on
- * the daemon's pipe with its counts ({@link StatsLine}), and writes its final counts as it ends.
+ * the daemon's pipe with its counts ({@link StatsLine}), writes {@value StatsLine#ENDING} when its
+ * data plane decides to end (before it tells the last host that its STOP was taken: the daemon then
+ * joins no host to this worker), and writes its final counts as it ends.
  * Exit status:
  * 0 when its hosts are done or none came within the idle timeout, 1 for a failed start or when the
  * daemon is gone (stdin closed), 2 for a bad command line. A worker is killed with its parent
@@ -151,7 +153,8 @@ public final class WorkerMain {
         DataPlane.Limits limits = new DataPlane.Limits(arguments.maxMessageSize(), arguments.idleTimeoutMs(), arguments.maxInflight(),
                 arguments.maxConnections(), arguments.handshakeTimeoutMs());
         WorkerAdmission admission = new WorkerAdmission(access, "worker " + Long.toUnsignedString(workerId));
-        try (DataPlane dataPlane = new DataPlane(workerId, host, domain, stats, server, limits, admission, access.sealKey())) {
+        try (DataPlane dataPlane = new DataPlane(workerId, host, domain, stats, server, limits, admission, access.sealKey(),
+                () -> reply.send(StatsLine.ENDING))) {
             plane = dataPlane;
             reply.send("READY " + address);
             logger.info("worker {}: ready on {}", workerId, address);

@@ -58,6 +58,8 @@ class WorkerConnectionFloodLogTest {
         worker = WorkerProcess.start(dir.resolve("log"), List.of(), args, WorkerProcess.KEY_ACCESS);
         Connected owner = worker.connect(Optional.of(WorkerProcess.TEST_KEY));
         String opened = "opened by " + WorkerProcess.TEST_KEY.principal().text();
+        // The owner's own line may reach the log after its handshake ended: wait for it before counting.
+        awaitOneNewLogLine(worker, 0, opened);
         int openedBefore = logLines(worker, opened);
         int linesBefore = Files.readAllLines(worker.logFile, StandardCharsets.UTF_8).size();
         ByteBuffer hello = FrameCodec.encode(0, Hello.of(Role.HOST, ""));

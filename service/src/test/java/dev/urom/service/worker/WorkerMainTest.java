@@ -225,6 +225,40 @@ class WorkerMainTest {
     }
 
     @Test
+    void theLastStopIsAnsweredOnlyOnceTheDaemonHasBeenToldTheWorkerIsEnding() throws Exception {
+        WorkerProcess worker = startEcho();
+        Connected first = worker.connect();
+        Connected second = worker.connect();
+        first.channel().send(0, new Stop());
+        assertThat(first.channel().receive().message()).isEqualTo(new StopOk());
+        askForCounts(worker, 1);
+        assertThat(worker.stdout.readLine()).as("a worker that still serves a host answers; it is not ending").startsWith("STATS 1 {");
+
+        second.channel().send(0, new Stop());
+        assertThat(second.channel().receive().message()).isEqualTo(new StopOk());
+        assertThat(worker.stdout.ready()).as("the daemon's pipe holds a line when the last STOP_OK arrives").isTrue();
+        assertThat(worker.stdout.readLine()).isEqualTo("ENDING");
+        assertThat(worker.stdout.readLine()).startsWith("STATS final {");
+        assertThat(worker.stdout.readLine()).isNull();
+        assertThat(worker.awaitExit()).isZero();
+    }
+
+    @Test
+    void aRequestForCountsAfterTheLastHostClosedIsAnsweredOnlyAfterEnding() throws Exception {
+        WorkerProcess worker = startEcho();
+        Connected host = worker.connect();
+        host.channel().close();
+        askForCounts(worker, 5);
+        assertThat(worker.stdout.readLine()).as("the first line after the last host closed its connection").isEqualTo("ENDING");
+        String next = worker.stdout.readLine();
+        if (next.startsWith("STATS 5 ")) {
+            next = worker.stdout.readLine();
+        }
+        assertThat(next).startsWith("STATS final {");
+        assertThat(worker.awaitExit()).isZero();
+    }
+
+    @Test
     void theWorkerEndsWhenItsLastHostDisconnects() throws Exception {
         WorkerProcess worker = startEcho();
         Connected first = worker.connect();
@@ -241,6 +275,8 @@ class WorkerMainTest {
     void theWorkerEndsWhenNoHostConnectsWithinTheIdleTimeout() throws Exception {
         WorkerProcess worker = startEcho("--idle-timeout-ms", "300");
         worker.readyAddress();
+        assertThat(worker.stdout.readLine()).isEqualTo("ENDING");
+        assertThat(worker.stdout.readLine()).startsWith("STATS final {");
         assertThat(worker.awaitExit()).isZero();
         assertThat(socket().unixPath()).doesNotExist();
         String log = worker.log();
@@ -356,6 +392,12 @@ class WorkerMainTest {
                 new Notify(0x10, 1, UromStatus.SUCCESS, bytes("cba")), new Notify(ECHO_ID, 2, UromStatus.SUCCESS, bytes("abc")));
         String log = worker.log();
         assertThat(log).contains("test.java.echo - java echo plugin opened");
+    }
+
+    /** Writes the daemon's {@code STATS <n>} on the worker's stdin. */
+    private static void askForCounts(WorkerProcess worker, long n) throws IOException {
+        worker.process.getOutputStream().write(("STATS " + n + "\n").getBytes(StandardCharsets.US_ASCII));
+        worker.process.getOutputStream().flush();
     }
 
     private static void assertStillServed(Connected host) throws Exception {

@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A {@link WorkerMain} child process for tests: started as the daemon starts one (its access line,
- * owned by this test's Unix user, written first on its stdin), with its single stdout line read.
+ * owned by this test's Unix user, written first on its stdin), with its first stdout line read.
  * {@link #destroy()} kills it; tests call it from {@code @AfterEach}.
  */
 final class WorkerProcess {
@@ -42,15 +42,18 @@ final class WorkerProcess {
 
     final Process process;
     final String replyLine;
+    /** The rest of its stdout, after the reply line. */
+    final BufferedReader stdout;
     /** What the daemon's first line told the worker; null when a test wrote a line of its own. */
     final WorkerAccess access;
     /** Where the worker's stderr, and so its log, goes. */
     final Path logFile;
     final List<FrameChannel> channels = new ArrayList<>();
 
-    private WorkerProcess(Process process, String replyLine, WorkerAccess access, Path logFile) {
+    private WorkerProcess(Process process, BufferedReader stdout, WorkerAccess access, Path logFile) throws IOException {
         this.process = process;
-        this.replyLine = replyLine;
+        this.stdout = stdout;
+        this.replyLine = stdout.readLine();
         this.access = access;
         this.logFile = logFile;
     }
@@ -102,7 +105,7 @@ final class WorkerProcess {
         process.getOutputStream().write((accessLine + "\n").getBytes(StandardCharsets.US_ASCII));
         process.getOutputStream().flush();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        return new WorkerProcess(process, out.readLine(), access, logFile);
+        return new WorkerProcess(process, out, access, logFile);
     }
 
     /** What the worker has written to its stderr: its log. */

@@ -1,9 +1,13 @@
 package dev.urom.service.daemon.testing;
 
-import dev.urom.wire.ServiceAddress;
+import dev.urom.service.metrics.StatsLine;
+import dev.urom.service.metrics.WorkerStatsSnapshot;
 import dev.urom.service.os.DescriptorInput;
+import dev.urom.wire.ServiceAddress;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +24,9 @@ import java.util.TreeMap;
  *
  * <ul>
  *   <li>{@code FAKE_MODE} unset or {@code ready}: prints {@code READY <the address of the listening
- *       socket it inherited>}, then waits for EOF on the daemon's pipe and exits 0;
+ *       socket it inherited>}, then answers each {@code STATS <n>} on the daemon's pipe with empty
+ *       counts, as a running worker does (the daemon asks before it joins a worker), until EOF
+ *       there, and exits 0;
  *   <li>{@code ready_exit_N}: prints READY, then exits with status N;
  *   <li>{@code failed_STATUS}: prints {@code FAILED STATUS fake worker told to fail} and exits 1;
  *   <li>{@code exit_N}: exits with status N without a line;
@@ -62,12 +68,14 @@ public final class FakeWorkerMain {
                 }
             }
         }
-        if (mode.equals("ready") || mode.startsWith("ready_exit_")) {
+        if (mode.equals("ready")) {
+            out.println("READY " + listening);
+            answerUntilEof(daemon, out);
+            System.exit(0);
+        } else if (mode.startsWith("ready_exit_")) {
             out.println("READY " + listening);
             out.close();
-            if (mode.startsWith("ready_exit_")) {
-                System.exit(Integer.parseInt(mode.substring("ready_exit_".length())));
-            }
+            System.exit(Integer.parseInt(mode.substring("ready_exit_".length())));
         } else if (mode.startsWith("failed_")) {
             out.println("FAILED " + mode.substring("failed_".length()) + " fake worker told to fail");
             out.close();
@@ -84,6 +92,18 @@ public final class FakeWorkerMain {
             // wait for the daemon to close its pipe (its first line, the access, is read and ignored)
         }
         System.exit(0);
+    }
+
+    /** Answers the daemon's requests for counts (after its first line, the access, read and ignored) until its pipe ends. */
+    private static void answerUntilEof(InputStream daemon, PrintStream out) throws IOException {
+        BufferedReader lines = new BufferedReader(new InputStreamReader(daemon, StandardCharsets.US_ASCII));
+        String line;
+        while ((line = lines.readLine()) != null) {
+            long request = StatsLine.parseRequest(line);
+            if (request >= 0) {
+                out.println(StatsLine.reply(Long.toString(request), WorkerStatsSnapshot.EMPTY));
+            }
+        }
     }
 
     private static String option(String[] args, String name) {
