@@ -21,6 +21,12 @@
  * matches. A peer whose endpoint fails has its pending sends answered
  * CONNECTION_RESET and is forgotten, so the next send to it connects again.
  *
+ * TAG_SEND and TAG_RECV are also accepted DOCA-sized (a fixed part of 64 or 72
+ * bytes, the size of DOCA's command struct, whose fields lie where ours do):
+ * such a command is answered in DOCA's layout, a 48-byte TAG_SEND answer and
+ * UCX's ucs_status_t inside both answers, so NVIDIA's own host code works
+ * unchanged (docs/sandbox-protocol.md, "DOCA-sized commands").
+ *
  * MEM_MAP trusts nothing in the path a host sends: the file is opened beneath
  * its root (/dev/shm or a hugetlbfs mount) through no symbolic link, must be
  * owned by the worker's user or by UROM_OWNER_UID's (read in open()), and
@@ -68,11 +74,22 @@
 #define TAG_SEND_FIXED_BYTES (7 * 8)
 #define TAG_RECV_FIXED_BYTES (7 * 8)
 #define BOUNCE_BYTES (7 * 8)
+/*
+ * The fixed part of DOCA's TAG_SEND and TAG_RECV: sizeof its command struct,
+ * u64 type and a union whose largest member is MEM_MAP's (u64 context,
+ * ucp_mem_map_params_t, size_t), from a host built with UCX 1.13 (40-byte
+ * params) or with UCX 1.14 and later (48 bytes: they add exported_memh_buffer).
+ * Bytes 56.. are ignored.
+ */
+#define DOCA_FIXED_BYTES_UCX_1_13 64
+#define DOCA_FIXED_BYTES_UCX_1_14 72
 
 #define NOTIF_MEM_MAP_BYTES (3 * 8)
 #define NOTIF_TAG_SEND_BYTES (2 * 8 + 8)
 #define NOTIF_TAG_RECV_BYTES (5 * 8 + 8)
 #define NOTIF_BOUNCE_BYTES (4 * 8 + 8)
+/* DOCA's notification struct: u64 type and the union of the answers (TAG_RECV's, 40 bytes, the largest). */
+#define NOTIF_DOCA_BYTES 48
 #define INLINE_RECV_BUFFER 1
 
 /* The longest message a plugin sends; a receive never takes more than this many bytes. */
@@ -126,12 +143,13 @@ struct peer {
 	int closing;
 };
 
-/* What a notification must echo from its command. */
+/* What a notification must echo from its command, and in which layout (doca_layout: DOCA's). */
 struct reply_to {
 	uint64_t dest_id;
 	uint64_t type;
 	uint64_t urom_context;
 	uint64_t context;
+	int doca_layout;
 };
 
 /*
@@ -284,6 +302,12 @@ static uint64_t load_le64(const uint8_t *in)
 	return value;
 }
 
+/* Whether len is the size of a TAG_SEND's or TAG_RECV's fixed part: ours or DOCA's. */
+static int tag_fixed_size(uint64_t len)
+{
+	return len == TAG_SEND_FIXED_BYTES || len == DOCA_FIXED_BYTES_UCX_1_13 || len == DOCA_FIXED_BYTES_UCX_1_14;
+}
+
 static int64_t monotonic_ns(void)
 {
 	struct timespec now;
@@ -324,16 +348,50 @@ static urom_status_t notify_mem_map(struct sandbox *sb, const struct reply_to *r
 	return UROM_SUCCESS;
 }
 
+/*
+ * The UCX status nearest to one of ours, what an answer in DOCA's layout
+ * carries; ucs_status_t is a one-byte enum in UCX's header, stored here as a
+ * little-endian i32 (its first byte is the enum's). The Java plugin's
+ * UcsStatus holds the same values.
+ */
+static int32_t ucs_status_of(urom_status_t status)
+{
+	switch (status) {
+	case UROM_SUCCESS:
+		return UCS_OK; /* 0 */
+	case UROM_ERR_TOO_BIG:
+		return UCS_ERR_MESSAGE_TRUNCATED; /* -9 */
+	case UROM_ERR_CONNECTION_RESET:
+		return UCS_ERR_CONNECTION_RESET; /* -25 */
+	case UROM_ERR_NOT_FOUND:
+		return UCS_ERR_NO_ELEM; /* -12 */
+	case UROM_ERR_INVALID_VALUE:
+		return UCS_ERR_INVALID_PARAM; /* -5 */
+	case UROM_ERR_IO_FAILED:
+		return UCS_ERR_IO_ERROR; /* -3 */
+	default:
+		return UCS_ERR_NO_MESSAGE; /* -1 */
+	}
+}
+
+/* The status field of an answer: ours, or in DOCA's layout the UCX status. */
+static uint32_t answer_status(const struct reply_to *reply, urom_status_t status)
+{
+	return reply->doca_layout ? (uint32_t)ucs_status_of(status) : (uint32_t)status;
+}
+
+/* 24 bytes in our layout, 48 in DOCA's (zero after the status). */
 static void notify_tag_send(struct sandbox *sb, const struct reply_to *reply, urom_status_t status)
 {
-	struct urom_worker_notif_desc *desc = notification_new(reply, status, NOTIF_TAG_SEND_BYTES);
+	size_t len = reply->doca_layout ? NOTIF_DOCA_BYTES : NOTIF_TAG_SEND_BYTES;
+	struct urom_worker_notif_desc *desc = notification_new(reply, status, len);
 
 	if (desc == NULL)
 		return;
+	memset(desc->worker_notif.plugin_notif, 0, len);
 	store_le64(desc->worker_notif.plugin_notif, CMD_TAG_SEND);
 	store_le64(desc->worker_notif.plugin_notif + 8, reply->context);
-	store_le32(desc->worker_notif.plugin_notif + 16, (uint32_t)status);
-	store_le32(desc->worker_notif.plugin_notif + 20, 0);
+	store_le32(desc->worker_notif.plugin_notif + 16, answer_status(reply, status));
 	link_append(&sb->notifications, &desc->entry);
 }
 
@@ -355,7 +413,7 @@ static void fill_tag_recv(struct urom_worker_notif_desc *desc, const struct recv
 	store_le64(out + 16, recv->region == NULL ? INLINE_RECV_BUFFER : recv->buffer);
 	store_le64(out + 24, status == UROM_SUCCESS ? count : 0);
 	store_le64(out + 32, sender_tag);
-	store_le32(out + 40, (uint32_t)status);
+	store_le32(out + 40, answer_status(&recv->reply, status));
 	store_le32(out + 44, 0);
 }
 
@@ -996,14 +1054,15 @@ static urom_status_t post_receive(struct sandbox *sb, struct recv_op *recv, uint
 
 /*
  * `desc` is the command's descriptor: an inline send keeps it (*kept set) as
- * the buffer UCX sends from, until the send completes.
+ * the buffer UCX sends from, until the send completes. The fixed part is ours
+ * or DOCA's, told by the length (inline: len - count); reply->doca_layout is
+ * set for DOCA's.
  */
-static urom_status_t tag_send(struct sandbox *sb, const struct reply_to *reply, struct urom_worker_cmd_desc *desc,
-			      int *kept)
+static urom_status_t tag_send(struct sandbox *sb, struct reply_to *reply, struct urom_worker_cmd_desc *desc, int *kept)
 {
 	const uint8_t *cmd = desc->worker_cmd.plugin_cmd;
 	uint64_t len = desc->worker_cmd.len;
-	uint64_t dest, buffer, count, tag, memh_id;
+	uint64_t dest, buffer, count, tag, memh_id, fixed;
 	struct region *region = NULL;
 	struct peer *peer;
 	uint8_t *bounce;
@@ -1021,17 +1080,22 @@ static urom_status_t tag_send(struct sandbox *sb, const struct reply_to *reply, 
 	tag = load_le64(cmd + 40);
 	memh_id = load_le64(cmd + 48);
 	if (memh_id == 0) {
-		if (count != len - TAG_SEND_FIXED_BYTES) {
-			UROM_LOG_ERR("TAG_SEND count %llu differs from its %llu inline data bytes", (unsigned long long)count,
-				     (unsigned long long)(len - TAG_SEND_FIXED_BYTES));
+		if (count > len || !tag_fixed_size(len - count)) {
+			UROM_LOG_ERR("TAG_SEND count %llu does not match the %llu bytes after its first %d (the fixed part is %d, %d or %d bytes, then count data bytes)",
+				     (unsigned long long)count, (unsigned long long)(len - TAG_SEND_FIXED_BYTES),
+				     TAG_SEND_FIXED_BYTES, TAG_SEND_FIXED_BYTES, DOCA_FIXED_BYTES_UCX_1_13,
+				     DOCA_FIXED_BYTES_UCX_1_14);
 			return UROM_ERR_INVALID_VALUE;
 		}
+		fixed = len - count;
 	} else {
-		if (len != TAG_SEND_FIXED_BYTES) {
-			UROM_LOG_ERR("TAG_SEND through memh_id %llu carries %llu unexpected inline bytes",
-				     (unsigned long long)memh_id, (unsigned long long)(len - TAG_SEND_FIXED_BYTES));
+		if (!tag_fixed_size(len)) {
+			UROM_LOG_ERR("TAG_SEND of %llu bytes through memh_id %llu: it is exactly its fixed part (%d, %d or %d bytes)",
+				     (unsigned long long)len, (unsigned long long)memh_id, TAG_SEND_FIXED_BYTES,
+				     DOCA_FIXED_BYTES_UCX_1_13, DOCA_FIXED_BYTES_UCX_1_14);
 			return UROM_ERR_INVALID_VALUE;
 		}
+		fixed = len;
 		status = resolve_range(sb, memh_id, buffer, count, &region);
 		if (status != UROM_SUCCESS)
 			return status;
@@ -1041,12 +1105,13 @@ static urom_status_t tag_send(struct sandbox *sb, const struct reply_to *reply, 
 			     (unsigned long long)MAX_MESSAGE);
 		return UROM_ERR_INVALID_VALUE;
 	}
+	reply->doca_layout = fixed != TAG_SEND_FIXED_BYTES;
 	status = connect_peer(sb, dest, &peer);
 	if (status != UROM_SUCCESS)
 		return status;
 	if (region == NULL) {
 		*kept = 1;
-		return post_send(sb, reply, peer, cmd + TAG_SEND_FIXED_BYTES, count, tag, desc);
+		return post_send(sb, reply, peer, cmd + fixed, count, tag, desc);
 	}
 	bounce = malloc(count > 0 ? (size_t)count : 1);
 	if (bounce == NULL) {
@@ -1063,17 +1128,19 @@ static urom_status_t tag_send(struct sandbox *sb, const struct reply_to *reply, 
 	return post_send(sb, reply, peer, bounce, count, tag, bounce);
 }
 
-static urom_status_t tag_recv(struct sandbox *sb, const struct reply_to *reply, const uint8_t *cmd, uint64_t len)
+/* A TAG_RECV is exactly its fixed part, ours or DOCA's; reply->doca_layout is set for DOCA's. */
+static urom_status_t tag_recv(struct sandbox *sb, struct reply_to *reply, const uint8_t *cmd, uint64_t len)
 {
 	struct recv_op *recv;
 	struct region *region = NULL;
 	uint64_t memh_id, capacity, tag, tag_mask;
 
-	if (len != TAG_RECV_FIXED_BYTES) {
-		UROM_LOG_ERR("TAG_RECV of %llu bytes: a TAG_RECV is exactly %d bytes", (unsigned long long)len,
-			     TAG_RECV_FIXED_BYTES);
+	if (!tag_fixed_size(len)) {
+		UROM_LOG_ERR("TAG_RECV of %llu bytes: a TAG_RECV is exactly %d, %d or %d bytes", (unsigned long long)len,
+			     TAG_RECV_FIXED_BYTES, DOCA_FIXED_BYTES_UCX_1_13, DOCA_FIXED_BYTES_UCX_1_14);
 		return UROM_ERR_INVALID_VALUE;
 	}
+	reply->doca_layout = len != TAG_RECV_FIXED_BYTES;
 	recv = calloc(1, sizeof(*recv));
 	if (recv == NULL)
 		return UROM_ERR_NO_MEMORY;
@@ -1380,6 +1447,7 @@ static urom_status_t run_command(struct sandbox *sb, struct urom_worker_cmd_desc
 	reply.type = desc->worker_cmd.type;
 	reply.urom_context = desc->worker_cmd.urom_context;
 	reply.context = load_le64(cmd + 8);
+	reply.doca_layout = 0;
 	switch (type) {
 	case CMD_MEM_MAP:
 		return mem_map(sb, &reply, cmd, len);

@@ -10,9 +10,18 @@ import java.nio.ByteOrder;
  * The sandbox plugin's notification bytes ({@code docs/sandbox-protocol.md}, "Notifications"),
  * little-endian, each starting with the {@code u64 type} of the command it answers.
  *
+ * <p>A DOCA-sized TAG_SEND or TAG_RECV ({@code docs/sandbox-protocol.md}, "DOCA-sized commands") is
+ * answered in DOCA's layout ({@code docaLayout}): the TAG_SEND answer is {@value #DOCA_BYTES}
+ * bytes, the size of DOCA's notification struct, zero after its status; the TAG_RECV answer keeps
+ * our layout, which is DOCA's; and the status inside either is UCX's {@code ucs_status_t} ({@link
+ * UcsStatus#of}) instead of our status code. The descriptor's status stays ours in both layouts.
+ *
  * <p>Records are immutable except for the array {@link TagRecvDone} holds, which it does not copy.
  */
 public sealed interface SandboxNotification {
+    /** The size of DOCA's notification struct, {@code u64 type} and the union of the answers. */
+    int DOCA_BYTES = 48;
+
     /** This notification in its wire form. */
     byte[] encode();
 
@@ -26,25 +35,36 @@ public sealed interface SandboxNotification {
         }
     }
 
-    /** The answer to a TAG_SEND. */
-    record TagSendDone(long context, UromStatus status) implements SandboxNotification {
+    /**
+     * The answer to a TAG_SEND: {@value #BYTES} bytes with our status code, or ({@code docaLayout})
+     * {@value SandboxNotification#DOCA_BYTES} bytes with its {@code ucs_status_t}.
+     */
+    record TagSendDone(long context, UromStatus status, boolean docaLayout) implements SandboxNotification {
         static final int BYTES = 24;
 
         public TagSendDone {
             requireNonNull(status, "status is null");
         }
 
+        /** The answer in our layout. */
+        public TagSendDone(long context, UromStatus status) {
+            this(context, status, false);
+        }
+
         @Override
         public byte[] encode() {
-            return littleEndian(BYTES).putLong(SandboxCommand.TAG_SEND).putLong(context).putInt(status.code()).putInt(0).array();
+            int code = docaLayout ? UcsStatus.of(status) : status.code();
+            return littleEndian(docaLayout ? DOCA_BYTES : BYTES).putLong(SandboxCommand.TAG_SEND).putLong(context).putInt(code).putInt(0)
+                    .array();
         }
     }
 
     /**
      * The answer to a TAG_RECV: {@code data} is the received bytes of an inline receive that
-     * succeeded, and empty otherwise.
+     * succeeded, and empty otherwise. The same layout either way; {@code docaLayout}, the status
+     * field is its {@code ucs_status_t}.
      */
-    record TagRecvDone(long context, long buffer, long count, long senderTag, UromStatus status, byte[] data)
+    record TagRecvDone(long context, long buffer, long count, long senderTag, UromStatus status, byte[] data, boolean docaLayout)
             implements SandboxNotification {
         static final int FIXED_BYTES = 48;
 
@@ -53,10 +73,16 @@ public sealed interface SandboxNotification {
             requireNonNull(data, "data is null");
         }
 
+        /** The answer in our layout. */
+        public TagRecvDone(long context, long buffer, long count, long senderTag, UromStatus status, byte[] data) {
+            this(context, buffer, count, senderTag, status, data, false);
+        }
+
         @Override
         public byte[] encode() {
+            int code = docaLayout ? UcsStatus.of(status) : status.code();
             return littleEndian(FIXED_BYTES + data.length).putLong(SandboxCommand.TAG_RECV).putLong(context).putLong(buffer)
-                    .putLong(count).putLong(senderTag).putInt(status.code()).putInt(0).put(data).array();
+                    .putLong(count).putLong(senderTag).putInt(code).putInt(0).put(data).array();
         }
     }
 
@@ -79,7 +105,8 @@ public sealed interface SandboxNotification {
     }
 
     /**
-     * Reads a notification (for tests and tools; the plugin only writes them).
+     * Reads a notification of our layout (for tests and tools; the plugin only writes them). A
+     * DOCA-layout answer is not read back: its {@code ucs_status_t} does not name one status of ours.
      *
      * @throws IllegalArgumentException naming the type or the length that is wrong
      */

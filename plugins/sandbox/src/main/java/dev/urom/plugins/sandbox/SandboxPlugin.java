@@ -42,7 +42,9 @@ import org.apache.logging.log4j.Logger;
  * The sandbox plugin in Java, the twin of {@code worker_sandbox.so}: MEM_MAP, TAG_SEND and TAG_RECV
  * between workers of a domain over UCX's UCP tag protocol (transport {@value #TRANSPORT}), and
  * BOUNCE, tag round trips between two workers with no host in the loop, with the commands and
- * notifications of {@code docs/sandbox-protocol.md}.
+ * notifications of {@code docs/sandbox-protocol.md}. A DOCA-sized TAG_SEND or TAG_RECV (its
+ * fixed part as long as DOCA's, for NVIDIA's own host code) is answered in DOCA's layout, with
+ * UCX statuses inside ({@link SandboxNotification}).
  *
  * <p>{@link #open} creates one UCP context and one UCP worker ({@link dev.urom.ucx}); the plugin's
  * address is the worker's address. A TAG_SEND looks its peer up in the domain (when it has no
@@ -106,7 +108,8 @@ public final class SandboxPlugin implements PluginIface {
         }
     }
 
-    private record PendingSend(WorkerCommand command, long context, UcpRequest request, Memory buffer, Peer peer) {}
+    /** A TAG_SEND in flight; {@code docaLayout}: it was DOCA-sized, and is answered in DOCA's layout. */
+    private record PendingSend(WorkerCommand command, long context, boolean docaLayout, UcpRequest request, Memory buffer, Peer peer) {}
 
     private record PostedReceive(WorkerCommand command, TagRecv receive, UcpRequest request, Memory buffer) {
         long notifiedBuffer() {
@@ -369,7 +372,7 @@ public final class SandboxPlugin implements PluginIface {
             throw e;
         }
         UcpRequest request = worker.tagSend(peer.endpoint, buffer, count, send.tag());
-        PendingSend pending = new PendingSend(command, send.context(), request, buffer, peer);
+        PendingSend pending = new PendingSend(command, send.context(), send.docaSized(), request, buffer, peer);
         int status = request.poll();
         if (status == UcpLayout.UCS_INPROGRESS) {
             peer.sends.add(pending);
@@ -623,7 +626,7 @@ public final class SandboxPlugin implements PluginIface {
     }
 
     private void answerSend(PendingSend send, UromStatus status) {
-        ready.add(WorkerNotification.replyTo(send.command(), status, new TagSendDone(send.context(), status).encode()));
+        ready.add(WorkerNotification.replyTo(send.command(), status, new TagSendDone(send.context(), status, send.docaLayout()).encode()));
     }
 
     /** The sandbox status of a failed UCP request. */
@@ -665,7 +668,8 @@ public final class SandboxPlugin implements PluginIface {
     }
 
     private void answerReceive(PostedReceive posted, UromStatus status, long count, long senderTag, byte[] data) {
-        TagRecvDone done = new TagRecvDone(posted.receive().context(), posted.notifiedBuffer(), count, senderTag, status, data);
+        TagRecvDone done = new TagRecvDone(posted.receive().context(), posted.notifiedBuffer(), count, senderTag, status, data,
+                posted.receive().docaSized());
         ready.add(WorkerNotification.replyTo(posted.command(), status, done.encode()));
     }
 }

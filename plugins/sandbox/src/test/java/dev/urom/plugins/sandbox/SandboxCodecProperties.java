@@ -13,9 +13,15 @@ import dev.urom.plugins.sandbox.SandboxNotification.TagRecvDone;
 import dev.urom.plugins.sandbox.SandboxNotification.TagSendDone;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -23,9 +29,10 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
-/** Round trips of every command, notification and frame layout, and the exact bytes of each. */
+/** Round trips of every command, notification and frame layout (DOCA-sized ones included), and the exact bytes of each. */
 class SandboxCodecProperties {
     @Property
     void memMapRoundTrips(@ForAll long context, @ForAll long length, @ForAll @Size(max = 64) byte[] path) throws UromException {
@@ -68,6 +75,9 @@ class SandboxCodecProperties {
     @Property
     void anyTruncationOrExtensionOfACommandIsInvalid(@ForAll("commands") SandboxCommand command, @ForAll @IntRange(min = 1, max = 9) int delta,
             @ForAll boolean extend) {
+        if (extend && delta == 8 && (command instanceof TagSend || command instanceof TagRecv)) {
+            return; // a fixed part of 64 bytes: DOCA-sized (docaSizedTagSendsRoundTripAndIgnoreTheBytesAfterOurFields)
+        }
         byte[] bytes = command.encode();
         int length = extend ? bytes.length + delta : Math.max(0, bytes.length - delta);
         byte[] changed = java.util.Arrays.copyOf(bytes, length);
@@ -122,6 +132,124 @@ class SandboxCodecProperties {
                 + "0100000000000000" + "0800000000000000" + "7000000000000000" + "c800000000000000" + "0100000000000000");
         assertThat(hex.formatHex(new BounceDone(6, 0x1234, 200, UromStatus.TIME_OUT).encode())).isEqualTo("0300000000000000"
                 + "0600000000000000" + "3412000000000000" + "c800000000000000" + "09000000" + "00000000");
+    }
+
+    @Property
+    void docaSizedTagSendsRoundTripAndIgnoreTheBytesAfterOurFields(@ForAll("docaFixedSizes") int fixed, @ForAll long context,
+            @ForAll long dest, @ForAll long tag, @ForAll @Size(max = 64) byte[] data, @ForAll long memhId,
+            @ForAll @Size(min = 16, max = 16) byte[] ignored) throws UromException {
+        TagSend command = memhId == 0 ? new TagSend(context, dest, 0, data.length, tag, 0, data, fixed)
+                : new TagSend(context, dest, 16, 32, tag, memhId, new byte[0], fixed);
+        byte[] bytes = command.encode();
+        assertThat(bytes).hasSize(fixed + command.data().length);
+        assertThat(Arrays.copyOfRange(bytes, 56, fixed)).as("zeros after our fields").containsOnly(0);
+        System.arraycopy(ignored, 0, bytes, 56, fixed - 56);
+        TagSend decoded = (TagSend) SandboxCommand.decode(bytes);
+        assertThat(decoded.fixedBytes()).isEqualTo(fixed);
+        assertThat(decoded.docaSized()).isTrue();
+        assertThat(decoded.encode()).isEqualTo(command.encode());
+        assertThat(decoded.data()).isEqualTo(command.data());
+    }
+
+    @Property
+    void docaSizedTagRecvsRoundTripAndIgnoreTheBytesAfterOurFields(@ForAll("docaFixedSizes") int fixed, @ForAll long context,
+            @ForAll long buffer, @ForAll long count, @ForAll long tag, @ForAll long mask, @ForAll long memhId,
+            @ForAll @Size(min = 16, max = 16) byte[] ignored) throws UromException {
+        TagRecv command = new TagRecv(context, buffer, count, tag, mask, memhId, fixed);
+        byte[] bytes = command.encode();
+        assertThat(bytes).hasSize(fixed);
+        System.arraycopy(ignored, 0, bytes, 56, fixed - 56);
+        assertThat(SandboxCommand.decode(bytes)).isEqualTo(command);
+        assertThat(command.docaSized()).isTrue();
+        assertThat(new TagRecv(context, buffer, count, tag, mask, memhId).docaSized()).isFalse();
+    }
+
+    /** Only 56, 64 and 72 bytes are a fixed part: TAG_SEND's (inline: length - count) and TAG_RECV's. */
+    @Property
+    void aFixedPartOfAnotherSizeIsInvalid(@ForAll @IntRange(min = 56, max = 200) int fixed, @ForAll @Size(max = 16) byte[] data) {
+        if (fixed == 56 || fixed == 64 || fixed == 72) {
+            return;
+        }
+        byte[] inline = resized(new TagSend(1, 2, 0, data.length, 4, 0, data).encode(), fixed, data);
+        byte[] region = resized(new TagSend(1, 2, 0, 8, 4, 1, new byte[0]).encode(), fixed, new byte[0]);
+        byte[] receive = resized(new TagRecv(1, 2, 3, 4, 5, 0).encode(), fixed, new byte[0]);
+        for (byte[] bytes : List.of(inline, region, receive)) {
+            assertThatThrownBy(() -> SandboxCommand.decode(bytes)).isInstanceOfSatisfying(UromException.class,
+                    e -> assertThat(e.status()).isEqualTo(UromStatus.INVALID_VALUE));
+        }
+        assertThatThrownBy(() -> new TagRecv(1, 2, 3, 4, 5, 0, fixed)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** Fixed parts of 88 and 96 bytes (no host's: DOCA's command struct is 64 or 72 bytes) are INVALID_VALUE. */
+    @Test
+    void fixedPartsOf88And96BytesAreInvalid() {
+        for (int fixed : List.of(88, 96)) {
+            byte[] receive = resized(new TagRecv(1, 0, 8, 4, -1, 0).encode(), fixed, new byte[0]);
+            byte[] send = resized(new TagSend(1, 0, 0, 3, 4, 0, new byte[] {1, 2, 3}).encode(), fixed, new byte[] {1, 2, 3});
+            for (byte[] bytes : List.of(receive, send)) {
+                assertThatThrownBy(() -> SandboxCommand.decode(bytes)).as("%d bytes", fixed).isInstanceOfSatisfying(UromException.class,
+                        e -> assertThat(e.status()).isEqualTo(UromStatus.INVALID_VALUE));
+            }
+        }
+    }
+
+    @Test
+    void exactBytesOfTheDocaLayout() {
+        HexFormat hex = HexFormat.of();
+        String zeros = "00".repeat(8);
+        assertThat(hex.formatHex(new TagRecv(5, 1, 2, 0x1234, 0xffff, 0, 64).encode())).isEqualTo(
+                "0200000000000000" + "0500000000000000" + "0100000000000000" + "0200000000000000" + "3412000000000000"
+                        + "ffff000000000000" + "0000000000000000" + zeros);
+        assertThat(hex.formatHex(new TagSend(7, 1, 0, 2, 0x99, 0, new byte[] {(byte) 0xaa, (byte) 0xbb}, 72).encode())).isEqualTo(
+                "0100000000000000" + "0700000000000000" + "0100000000000000" + "0000000000000000" + "0200000000000000"
+                        + "9900000000000000" + "0000000000000000" + zeros + "00".repeat(8) + "aabb");
+        assertThat(hex.formatHex(new TagSendDone(9, UromStatus.SUCCESS, true).encode()))
+                .isEqualTo("0100000000000000" + "0900000000000000" + "00000000" + "00".repeat(28));
+        assertThat(hex.formatHex(new TagSendDone(9, UromStatus.CONNECTION_RESET, true).encode()))
+                .isEqualTo("0100000000000000" + "0900000000000000" + "e7ffffff" + "00".repeat(28));
+        assertThat(hex.formatHex(new TagRecvDone(3, 1, 0, 0x5678, UromStatus.TOO_BIG, new byte[0], true).encode()))
+                .isEqualTo("0200000000000000" + "0300000000000000" + "0100000000000000" + "0000000000000000" + "7856000000000000"
+                        + "f7ffffff" + "00000000");
+        assertThat(hex.formatHex(new TagRecvDone(3, 1, 2, 0x5678, UromStatus.SUCCESS, new byte[] {(byte) 0xaa, (byte) 0xbb}, true)
+                .encode())).isEqualTo(hex.formatHex(new TagRecvDone(3, 1, 2, 0x5678, UromStatus.SUCCESS,
+                        new byte[] {(byte) 0xaa, (byte) 0xbb}).encode()));
+    }
+
+    /** The nearest UCX status to each of ours; the numbers are UCX's ucs_status_t. */
+    @Test
+    void docaLayoutStatusesAreUcxStatuses() {
+        Map<UromStatus, Integer> mapped = Map.of(UromStatus.SUCCESS, 0, UromStatus.TOO_BIG, -9, UromStatus.CONNECTION_RESET, -25,
+                UromStatus.NOT_FOUND, -12, UromStatus.INVALID_VALUE, -5, UromStatus.IO_FAILED, -3);
+        for (UromStatus status : UromStatus.values()) {
+            assertThat(UcsStatus.of(status)).as("%s", status).isEqualTo(mapped.getOrDefault(status, -1));
+        }
+    }
+
+    /** UcsStatus's constants against UCX's own header, where the build machine has it. */
+    @Test
+    void ucsConstantsAreTheHeaders() throws IOException {
+        Path header = Path.of("/usr/include/ucs/type/status.h");
+        Assumptions.assumeTrue(Files.isReadable(header), "no UCX header at " + header);
+        String text = Files.readString(header);
+        Map<String, Integer> constants = Map.of("UCS_OK", UcsStatus.UCS_OK, "UCS_ERR_NO_MESSAGE", UcsStatus.UCS_ERR_NO_MESSAGE,
+                "UCS_ERR_IO_ERROR", UcsStatus.UCS_ERR_IO_ERROR, "UCS_ERR_INVALID_PARAM", UcsStatus.UCS_ERR_INVALID_PARAM,
+                "UCS_ERR_MESSAGE_TRUNCATED", UcsStatus.UCS_ERR_MESSAGE_TRUNCATED, "UCS_ERR_NO_ELEM", UcsStatus.UCS_ERR_NO_ELEM,
+                "UCS_ERR_CONNECTION_RESET", UcsStatus.UCS_ERR_CONNECTION_RESET);
+        constants.forEach((name, value) -> assertThat(Pattern.compile("\\b" + name + "\\s*=\\s*" + value + "\\s*,").matcher(text).find())
+                .as("%s = %d in %s", name, value, header).isTrue());
+    }
+
+    /** {@code ours}'s first 56 bytes, zeros up to {@code fixed}, then {@code data}. */
+    private static byte[] resized(byte[] ours, int fixed, byte[] data) {
+        byte[] bytes = new byte[fixed + data.length];
+        System.arraycopy(ours, 0, bytes, 0, 56);
+        System.arraycopy(data, 0, bytes, fixed, data.length);
+        return bytes;
+    }
+
+    @Provide
+    Arbitrary<Integer> docaFixedSizes() {
+        return Arbitraries.of(SandboxCommand.DOCA_FIXED_BYTES_UCX_1_13, SandboxCommand.DOCA_FIXED_BYTES_UCX_1_14);
     }
 
     @Provide

@@ -13,19 +13,28 @@ import dev.urom.plugins.sandbox.SandboxCommand.Bounce;
 import dev.urom.plugins.sandbox.SandboxCommand.MemMap;
 import dev.urom.plugins.sandbox.SandboxCommand.TagRecv;
 import dev.urom.plugins.sandbox.SandboxCommand.TagSend;
+import dev.urom.plugins.sandbox.SandboxNotification.TagRecvDone;
+import dev.urom.plugins.sandbox.SandboxNotification.TagSendDone;
 import dev.urom.spi.DomainLookups;
+import dev.urom.spi.PluginIface;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerNotification;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -34,7 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code worker_sandbox.so} and the packaged {@code worker_sandbox_java.jar}, both loaded by the
- * worker's standard loader: they talk to each other, and answer the same commands with the same bytes.
+ * worker's standard loader: they talk to each other, and answer the same commands with the same bytes,
+ * our layout's and the DOCA-sized ones'.
  */
 class SandboxMixedJavaIT {
     private static final long MASK = 0xffff;
@@ -112,6 +122,195 @@ class SandboxMixedJavaIT {
         }
     }
 
+    /**
+     * DOCA-sized TAG_SEND and TAG_RECV (fixed parts of 64 and 72 bytes, the bytes after our fields
+     * not zero), mixed with ours, and fixed parts of no known size, on each plugin alone: both give
+     * the same answers, byte for byte, and those are DOCA's layout for a DOCA-sized command and ours
+     * otherwise; a DOCA MEM_MAP (an exported memory handle) stays INVALID_VALUE.
+     */
+    @Test
+    void bothPluginsAnswerDocaSizedCommandsWithTheSameBytes() throws IOException {
+        Path shm = Files.write(Path.of("/dev/shm", "urom-sandbox-doca-" + UUID.randomUUID()), new byte[256]);
+        try {
+            byte[] three = {1, 2, 3};
+            byte[] five = {5, 4, 3, 2, 1};
+            byte[] sixteen = new byte[16];
+            Arrays.fill(sixteen, (byte) 0x16);
+            byte[] eight = {8, 7, 6, 5, 4, 3, 2, 1};
+            List<Sent> commands = new ArrayList<>();
+            Map<Long, WorkerNotification> expected = new HashMap<>();
+            // a DOCA-sized receive and send of each size, inline
+            commands.add(doca(new TagRecv(1, 0, 8, 0x51, -1, 0, 64)));
+            expected.put(1L, answer(1, UromStatus.SUCCESS, new TagRecvDone(1, 1, 3, 0x51, UromStatus.SUCCESS, three, true)));
+            commands.add(doca(new TagSend(2, 0, 0, 3, 0x51, 0, three, 64)));
+            expected.put(2L, answer(2, UromStatus.SUCCESS, new TagSendDone(2, UromStatus.SUCCESS, true)));
+            commands.add(doca(new TagRecv(3, 0, 64, 0x52, -1, 0, 72)));
+            expected.put(3L, answer(3, UromStatus.SUCCESS, new TagRecvDone(3, 1, 5, 0x52, UromStatus.SUCCESS, five, true)));
+            commands.add(doca(new TagSend(4, 0, 0, 5, 0x52, 0, five, 72)));
+            expected.put(4L, answer(4, UromStatus.SUCCESS, new TagSendDone(4, UromStatus.SUCCESS, true)));
+            // a DOCA-sized receive shorter than the message (ours): UCS_ERR_MESSAGE_TRUNCATED in 48 bytes
+            commands.add(doca(new TagRecv(5, 0, 2, 0x53, -1, 0, 64)));
+            expected.put(5L, answer(5, UromStatus.TOO_BIG, new TagRecvDone(5, 1, 0, 0x53, UromStatus.TOO_BIG, new byte[0], true)));
+            commands.add(doca(new TagSend(6, 0, 0, 4, 0x53, 0, new byte[] {1, 2, 3, 4})));
+            expected.put(6L, answer(6, UromStatus.SUCCESS, new TagSendDone(6, UromStatus.SUCCESS)));
+            // each command is answered in its own layout; the send is 72 bytes in all, DOCA's 64 and 8 of data
+            commands.add(doca(new TagRecv(7, 0, 8, 0x54, -1, 0)));
+            expected.put(7L, answer(7, UromStatus.SUCCESS, new TagRecvDone(7, 1, 8, 0x54, UromStatus.SUCCESS, eight)));
+            commands.add(doca(new TagSend(8, 0, 0, 8, 0x54, 0, eight, 64)));
+            expected.put(8L, answer(8, UromStatus.SUCCESS, new TagSendDone(8, UromStatus.SUCCESS, true)));
+            // 72 bytes in all, 16 of them data: ours (length - count is 56)
+            commands.add(doca(new TagRecv(9, 0, 64, 0x55, -1, 0, 72)));
+            expected.put(9L, answer(9, UromStatus.SUCCESS, new TagRecvDone(9, 1, 16, 0x55, UromStatus.SUCCESS, sixteen, true)));
+            commands.add(doca(new TagSend(10, 0, 0, 16, 0x55, 0, sixteen)));
+            expected.put(10L, answer(10, UromStatus.SUCCESS, new TagSendDone(10, UromStatus.SUCCESS)));
+            // regions: a DOCA-sized send from one (exactly 72 bytes) into a DOCA-sized receive into it
+            commands.add(doca(new MemMap(11, 256, shm.toString().getBytes(StandardCharsets.UTF_8))));
+            expected.put(11L, answer(11, UromStatus.SUCCESS, new SandboxNotification.MemMapDone(11, 1)));
+            commands.add(doca(new TagRecv(12, 100, 16, 0x56, -1, 1, 64)));
+            expected.put(12L, answer(12, UromStatus.SUCCESS, new TagRecvDone(12, 100, 16, 0x56, UromStatus.SUCCESS, new byte[0], true)));
+            commands.add(doca(new TagSend(13, 0, 0, 16, 0x56, 1, new byte[0], 72)));
+            expected.put(13L, answer(13, UromStatus.SUCCESS, new TagSendDone(13, UromStatus.SUCCESS, true)));
+            // refusals, answered by the worker with no payload, as for ours
+            commands.add(new Sent(14, resized(new TagRecv(14, 0, 8, 0x57, -1, 0).encode(), 88, new byte[0])));
+            expected.put(14L, refusal(14, UromStatus.INVALID_VALUE));
+            commands.add(new Sent(15, resized(new TagSend(15, 0, 0, 3, 0x57, 0, three).encode(), 96, three)));
+            expected.put(15L, refusal(15, UromStatus.INVALID_VALUE));
+            commands.add(new Sent(16, resized(new TagSend(16, 0, 0, 8, 0x57, 1, new byte[0]).encode(), 80, new byte[0])));
+            expected.put(16L, refusal(16, UromStatus.INVALID_VALUE));
+            commands.add(doca(new TagSend(17, 5, 0, 1, 0x57, 0, new byte[] {1}, 64)));
+            expected.put(17L, refusal(17, UromStatus.NOT_FOUND));
+            commands.add(doca(new TagRecv(18, 0, 8, 0x57, -1, 9, 72)));
+            expected.put(18L, refusal(18, UromStatus.NOT_FOUND));
+            commands.add(new Sent(19, docaMemMap(19)));
+            expected.put(19L, refusal(19, UromStatus.INVALID_VALUE));
+
+            List<Answer> nativeRun = answersAlone(so(), commands);
+            Files.write(shm, new byte[256]);
+            List<Answer> javaRun = answersAlone(jar(), commands);
+
+            assertThat(javaRun.stream().map(Answer::line)).containsExactlyElementsOf(nativeRun.stream().map(Answer::line).toList());
+            assertThat(nativeRun).hasSize(commands.size());
+            for (Answer answer : nativeRun) {
+                WorkerNotification n = answer.notification();
+                WorkerNotification wanted = expected.get(n.uromContext());
+                assertThat(n.status()).as("status of context %d", n.uromContext()).isEqualTo(wanted.status());
+                assertThat(HexFormat.of().formatHex(n.payload())).as("payload of context %d", n.uromContext())
+                        .isEqualTo(HexFormat.of().formatHex(wanted.payload()));
+                assertThat(HexFormat.of().formatHex(answer.packed())).as("packed answer to context %d", n.uromContext())
+                        .isEqualTo(HexFormat.of().formatHex(n.pack()));
+            }
+            assertThat(nativeRun.get(1).packed()).as("a DOCA TAG_SEND answer packed").hasSize(WorkerNotification.HEADER_BYTES + 48);
+        } finally {
+            Files.deleteIfExists(shm);
+        }
+    }
+
+    /**
+     * A DOCA-sized send from one worker to another, received by a DOCA-sized receive, and one longer
+     * than its receive (UCS_ERR_MESSAGE_TRUNCATED in a 48-byte answer), both ways, between every pair
+     * of the two plugins: the same answers from each, in DOCA's layout.
+     */
+    @Test
+    void docaSizedMessagesBetweenTwoWorkersOfEitherPluginGetDocasAnswers() throws IOException {
+        Path so = so();
+        Path soA = Files.copy(so, dir.resolve("worker_sandbox_a.so"), StandardCopyOption.REPLACE_EXISTING);
+        Path soB = Files.copy(so, dir.resolve("worker_sandbox_b.so"), StandardCopyOption.REPLACE_EXISTING);
+        Map<String, List<String>> runs = new LinkedHashMap<>();
+        for (List<Path> pair : List.of(List.of(soA, soB), List.of(soA, jar()), List.of(jar(), soB), List.of(jar(), jar()))) {
+            try (SandboxJavaPeers peers = new SandboxJavaPeers(PluginLoader.standard(), pair.get(0), pair.get(1))) {
+                runs.put(pair.get(0).getFileName() + " to " + pair.get(1).getFileName(), docaExchange(peers));
+            }
+        }
+        List<String> first = runs.values().iterator().next();
+        runs.forEach((pair, lines) -> assertThat(lines).as(pair).isEqualTo(first));
+    }
+
+    /** The exchanges of {@link #docaSizedMessagesBetweenTwoWorkersOfEitherPluginGetDocasAnswers}, A to B then B to A. */
+    private static List<String> docaExchange(SandboxJavaPeers peers) {
+        List<String> lines = new ArrayList<>();
+        for (boolean aToB : List.of(true, false)) {
+            WorkerHost from = aToB ? peers.a : peers.b;
+            WorkerHost to = aToB ? peers.b : peers.a;
+            long toDomain = aToB ? SandboxJavaPeers.DOMAIN_B : SandboxJavaPeers.DOMAIN_A;
+            int receiveFixed = aToB ? 64 : 72;
+            int sendFixed = aToB ? 72 : 64;
+            byte[] data = ("doca " + (aToB ? "a to b" : "b to a")).getBytes(StandardCharsets.UTF_8);
+
+            long recv = peers.context();
+            peers.submit(to, new TagRecv(recv, 0, 64, 0x61, -1, 0, receiveFixed));
+            long send = peers.context();
+            WorkerNotification sent = peers.call(from, new TagSend(send, toDomain, 0, data.length, 0x61, 0, data, sendFixed));
+            assertThat(sent.status()).isEqualTo(UromStatus.SUCCESS);
+            assertThat(sent.payload()).isEqualTo(new TagSendDone(send, UromStatus.SUCCESS, true).encode()).hasSize(48);
+            WorkerNotification received = peers.await(to, recv);
+            assertThat(received.status()).isEqualTo(UromStatus.SUCCESS);
+            assertThat(received.payload()).hasSize(48 + data.length)
+                    .isEqualTo(new TagRecvDone(recv, 1, data.length, 0x61, UromStatus.SUCCESS, data, true).encode());
+            lines.add(line(peers, from, sent));
+            lines.add(line(peers, to, received));
+
+            long shortRecv = peers.context();
+            peers.submit(to, new TagRecv(shortRecv, 0, 2, 0x62, -1, 0, sendFixed));
+            long longSend = peers.context();
+            WorkerNotification longSent = peers.call(from, new TagSend(longSend, toDomain, 0, data.length, 0x62, 0, data, receiveFixed));
+            assertThat(longSent.payload()).isEqualTo(new TagSendDone(longSend, UromStatus.SUCCESS, true).encode());
+            WorkerNotification truncated = peers.await(to, shortRecv);
+            assertThat(truncated.status()).as("the descriptor's status stays ours").isEqualTo(UromStatus.TOO_BIG);
+            assertThat(truncated.payload()).hasSize(48)
+                    .isEqualTo(new TagRecvDone(shortRecv, 1, 0, 0x62, UromStatus.TOO_BIG, new byte[0], true).encode());
+            assertThat(ByteBuffer.wrap(truncated.payload()).order(ByteOrder.LITTLE_ENDIAN).getInt(40)).as("UCS_ERR_MESSAGE_TRUNCATED")
+                    .isEqualTo(-9);
+            lines.add(line(peers, from, longSent));
+            lines.add(line(peers, to, truncated));
+        }
+        return lines;
+    }
+
+    private static String line(SandboxJavaPeers peers, WorkerHost host, WorkerNotification n) {
+        byte[] packed = pack(SandboxJavaPeers.plugin(host), n);
+        assertThat(packed).as("packed answer to context %d", n.uromContext()).isEqualTo(n.pack());
+        return "context=" + n.uromContext() + " status=" + n.status() + " packed=" + HexFormat.of().formatHex(packed);
+    }
+
+    /** A DOCA-sized command with bytes 56.. of its fixed part not zero (they are ignored); any other command as it encodes. */
+    private static Sent doca(SandboxCommand command) {
+        byte[] bytes = command.encode();
+        int fixed = command instanceof TagSend send ? send.fixedBytes() : command instanceof TagRecv receive ? receive.fixedBytes() : 0;
+        for (int i = SandboxCommand.TAG_FIXED_BYTES; i < fixed; i++) {
+            bytes[i] = (byte) (0xA5 ^ i);
+        }
+        return new Sent(command.context(), bytes);
+    }
+
+    /** {@code ours}'s first 56 bytes, zeros up to {@code fixed}, then {@code data}. */
+    private static byte[] resized(byte[] ours, int fixed, byte[] data) {
+        byte[] bytes = new byte[fixed + data.length];
+        System.arraycopy(ours, 0, bytes, 0, SandboxCommand.TAG_FIXED_BYTES);
+        System.arraycopy(data, 0, bytes, fixed, data.length);
+        return bytes;
+    }
+
+    /**
+     * DOCA's MEM_MAP as a host built with UCX 1.14 or later sends it: {@code type}, {@code context},
+     * a 48-byte {@code ucp_mem_map_params_t} (field mask, address, length, flags, prot, memory type,
+     * the exported handle's address), the exported handle's length, then the handle.
+     */
+    private static byte[] docaMemMap(long context) {
+        byte[] handle = new byte[16];
+        Arrays.fill(handle, (byte) 0x3c);
+        return ByteBuffer.allocate(72 + handle.length).order(ByteOrder.LITTLE_ENDIAN).putLong(SandboxCommand.MEM_MAP).putLong(context)
+                .putLong(0x47L).putLong(0x7f12_3456_0000L).putLong(4096).putInt(0).putInt(3).putInt(0).putInt(0)
+                .putLong(0x7f12_3457_0000L).putLong(handle.length).put(handle).array();
+    }
+
+    private static WorkerNotification answer(long context, UromStatus status, SandboxNotification payload) {
+        return new WorkerNotification(0, 5, context, status, payload.encode());
+    }
+
+    private static WorkerNotification refusal(long context, UromStatus status) {
+        return new WorkerNotification(0, 5, context, status, new byte[0]);
+    }
+
     private List<String> shrinkAndForeignRun(Path plugin) throws IOException {
         List<String> lines = new ArrayList<>();
         try (ShmScratch shm = new ShmScratch();
@@ -184,17 +383,34 @@ class SandboxMixedJavaIT {
 
     /** Runs {@code commands} one by one on a host alone in its domain; one line per answer, packed bytes included. */
     private List<String> runAlone(Path plugin, List<SandboxCommand> commands) {
+        return answersAlone(plugin, commands.stream().map(c -> new Sent(c.context(), c.encode())).toList()).stream().map(Answer::line)
+                .toList();
+    }
+
+    /** A command's bytes, as a host sends them, and the context it is submitted with. */
+    private record Sent(long context, byte[] bytes) {}
+
+    /** An answer: the worker's notification and the bytes the plugin packs it into. */
+    private record Answer(WorkerNotification notification, byte[] packed) {
+        String line() {
+            return "context=" + notification.uromContext() + " status=" + notification.status() + " packed="
+                    + HexFormat.of().formatHex(packed);
+        }
+    }
+
+    /** Runs {@code commands} one by one on a host alone in its domain; the answers by context. */
+    private List<Answer> answersAlone(Path plugin, List<Sent> commands) {
         long pluginId = 1L << 6;
         WorkerHost[] self = new WorkerHost[1];
         DomainLookups domain = new SandboxChild.Alone(self, pluginId);
-        List<String> lines = new ArrayList<>();
+        List<Answer> packedAnswers = new ArrayList<>();
         try (WorkerHost host = WorkerHost.open(3, List.of(new PluginSpec(plugin, pluginId)), PluginLoader.standard(),
                 WorkerHostConfig.defaults().withDomain(domain))) {
             self[0] = host;
             assertThat(host.failures()).isEmpty();
             List<WorkerNotification> answers = new ArrayList<>();
-            for (SandboxCommand command : commands) {
-                host.submit(new WorkerCommand(5, pluginId, command.context(), command.encode()));
+            for (Sent command : commands) {
+                host.submit(new WorkerCommand(5, pluginId, command.context(), command.bytes()));
             }
             long deadline = System.nanoTime() + SandboxJavaPeers.TIMEOUT.toNanos();
             while (answers.size() < commands.size()) {
@@ -204,16 +420,18 @@ class SandboxMixedJavaIT {
             }
             answers.sort((x, y) -> Long.compare(x.uromContext(), y.uromContext()));
             for (WorkerNotification n : answers) {
-                byte[] packed;
-                try {
-                    packed = host.plugin(pluginId).orElseThrow().packNotification(n);
-                } catch (UromException e) {
-                    throw new AssertionError("packing failed: " + e.getMessage(), e);
-                }
-                lines.add("context=" + n.uromContext() + " status=" + n.status() + " packed=" + HexFormat.of().formatHex(packed));
+                packedAnswers.add(new Answer(n, pack(host.plugin(pluginId).orElseThrow(), n)));
             }
         }
-        return lines;
+        return packedAnswers;
+    }
+
+    private static byte[] pack(PluginIface plugin, WorkerNotification n) {
+        try {
+            return plugin.packNotification(n);
+        } catch (UromException e) {
+            throw new AssertionError("packing failed: " + e.getMessage(), e);
+        }
     }
 
     private static Path so() {
