@@ -4,7 +4,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The command line of {@link EndToEndBench}: {@code [--json FILE] [--rounds N] [--starts N] [--worker-user USER]}.
+ * The command line of {@link EndToEndBench}: {@code [--json FILE] [--rounds N] [--starts N] [--worker-user USER]
+ * [--c-host-wait event|spin]}.
  *
  * @param json where to write the JSON document, or null for none
  * @param rounds round trips measured per latency figure (after as many to warm up); each
@@ -12,15 +13,23 @@ import java.util.List;
  * @param starts worker starts measured (after one to warm up)
  * @param workerUser who the private daemon's workers run as when the bench runs as root (null: the
  *     daemon's default)
+ * @param cHostWait how the C host waits for its progress engine: {@code event} (the default) sleeps on
+ *     its notification handle, as the Java host's reader thread blocks; {@code spin} polls, as DOCA's
+ *     samples do, which pays off only with a core to spare
  */
-record BenchOptions(Path json, int rounds, int starts, String workerUser) {
+record BenchOptions(Path json, int rounds, int starts, String workerUser, CHostBaseline.Wait cHostWait) {
     static final int DEFAULT_ROUNDS = 20_000;
     static final int DEFAULT_STARTS = 5;
     static final int THROUGHPUT_FACTOR = 5;
     static final int MAX_ROUNDS = 10_000_000;
     static final int MAX_STARTS = 1000;
     static final String USAGE = "usage: EndToEndBench [--json FILE] [--rounds N (default " + DEFAULT_ROUNDS + ")] [--starts N (default "
-            + DEFAULT_STARTS + ")] [--worker-user USER]";
+            + DEFAULT_STARTS + ")] [--worker-user USER] [--c-host-wait event|spin (default event)]";
+
+    /** The options of a run with these settings and the C host waiting on events. */
+    BenchOptions(Path json, int rounds, int starts, String workerUser) {
+        this(json, rounds, starts, workerUser, CHostBaseline.Wait.EVENT);
+    }
 
     /** Commands measured per throughput figure. */
     int throughputRounds() {
@@ -33,14 +42,22 @@ record BenchOptions(Path json, int rounds, int starts, String workerUser) {
         int[] rounds = {DEFAULT_ROUNDS};
         int[] starts = {DEFAULT_STARTS};
         String[] workerUser = {null};
-        OptionPairs.parse(args, List.of("--json", "--rounds", "--starts", "--worker-user"), USAGE, (option, value) -> {
+        CHostBaseline.Wait[] wait = {CHostBaseline.Wait.EVENT};
+        OptionPairs.parse(args, List.of("--json", "--rounds", "--starts", "--worker-user", "--c-host-wait"), USAGE, (option, value) -> {
             switch (option) {
                 case "--json" -> json[0] = Path.of(value);
                 case "--rounds" -> rounds[0] = OptionPairs.count(option, value, 100, MAX_ROUNDS);
                 case "--worker-user" -> workerUser[0] = value;
+                case "--c-host-wait" -> {
+                    try {
+                        wait[0] = CHostBaseline.Wait.parse(value);
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException(option + " " + e.getMessage());
+                    }
+                }
                 default -> starts[0] = OptionPairs.count(option, value, 1, MAX_STARTS);
             }
         });
-        return new BenchOptions(json[0], rounds[0], starts[0], workerUser[0]);
+        return new BenchOptions(json[0], rounds[0], starts[0], workerUser[0], wait[0]);
     }
 }

@@ -13,11 +13,13 @@ import java.util.Map;
 
 /**
  * The end-to-end benchmark of the service, against its two baselines, in one run:
- * {@code java -cp bench/target/benchmarks.jar dev.urom.bench.EndToEndBench [--json FILE] [--rounds N] [--starts N]}.
+ * {@code java -cp bench/target/benchmarks.jar dev.urom.bench.EndToEndBench [--json FILE] [--rounds N] [--starts N]
+ * [--worker-user USER] [--c-host-wait event|spin]}.
  *
  * <p>Measures graph LOOPBACK round trips through a private daemon and its worker process (C and
- * Java graph plugin; one command in flight, then {@value #IN_FLIGHT}), the worker start, the floor
- * ({@link FloorBaseline}) and the peer ({@link GrpcEchoBaseline}); prints a table on stdout and
+ * Java graph plugin; one command in flight, then {@value #IN_FLIGHT}) from the Java host and, against
+ * the same daemon, from the C host ({@link CHostBaseline}, DOCA's host API), the worker start, the
+ * floor ({@link FloorBaseline}) and the peer ({@link GrpcEchoBaseline}); prints a table on stdout and
  * writes the JSON document when asked. Progress goes to stderr.
  *
  * <p>Every process and socket it made is gone when it ends, normally or by Ctrl-C. Exit status 0
@@ -29,6 +31,11 @@ public final class EndToEndBench {
     static final double ROUND_TRIP_MAX_TIMES_FLOOR = 1.5;
     static final double THROUGHPUT_MIN_TIMES_GRPC = 3.0;
     static final double WORKER_START_MAX_MS = 250;
+    /** The C host at least as fast as the Java host: its p50 at most 1.0 times the Java host's, its throughput at least 1.0 times. */
+    static final double C_HOST_ROUND_TRIP_MAX_TIMES_JAVA_HOST = 1.0;
+    static final double C_HOST_THROUGHPUT_MIN_TIMES_JAVA_HOST = 1.0;
+    /** The graph plugin of each kind that ServiceBench measures. */
+    static final Map<String, String> PLUGINS_BY_KIND = orderedPlugins();
 
     private EndToEndBench() {}
 
@@ -58,22 +65,30 @@ public final class EndToEndBench {
             progress("peer: gRPC unary, " + commandBody + "-byte requests, " + notifyBody + "-byte replies");
             GrpcEchoBaseline.Result grpc = new GrpcEchoBaseline(children)
                     .run(workDir.resolve("grpc.sock"), commandBody, notifyBody, options.rounds(), options.throughputRounds(), IN_FLIGHT);
-            ServiceBench.Result service = new ServiceBench(workDir, options.workerUser(), EndToEndBench::progress)
-                    .run(options.rounds(), options.throughputRounds(), IN_FLIGHT, options.starts());
+            CHostBaseline cHost = new CHostBaseline(CHostBaseline.locateProgram(), children);
+            ServiceBench.WithSameDaemon<Map<String, CHostBaseline.Result>> measured = new ServiceBench(workDir, options.workerUser(),
+                    EndToEndBench::progress).run(options.rounds(), options.throughputRounds(), IN_FLIGHT, options.starts(), daemon -> {
+                        progress("C host: " + CHostBaseline.PROGRAM_NAME + " (" + options.cHostWait().argument() + "), one worker per plugin, "
+                                + options.rounds() + " round trips, then " + options.throughputRounds() + " with " + IN_FLIGHT + " in flight");
+                        return cHost.run(daemon, workDir, PLUGINS_BY_KIND, options.rounds(), options.throughputRounds(), IN_FLIGHT,
+                                options.cHostWait());
+                    });
             Map<String, Object> settings = new LinkedHashMap<>();
             settings.put("rounds", options.rounds());
             settings.put("throughputCommands", options.throughputRounds());
             settings.put("inFlight", IN_FLIGHT);
             settings.put("workerStarts", options.starts());
+            settings.put("cHostWait", options.cHostWait().argument());
             settings.put("commandFrameBytes", commandFrame);
             settings.put("notifyFrameBytes", notifyFrame);
             settings.put("cpus", Runtime.getRuntime().availableProcessors());
             settings.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-            return new Report(settings, figures(floor, grpc, service));
+            return new Report(settings, figures(floor, grpc, measured.service(), measured.alongside()));
         }
     }
 
-    static List<Figure> figures(FloorBaseline.Result floor, GrpcEchoBaseline.Result grpc, ServiceBench.Result service) {
+    static List<Figure> figures(FloorBaseline.Result floor, GrpcEchoBaseline.Result grpc, ServiceBench.Result service,
+            Map<String, CHostBaseline.Result> cHost) {
         List<Figure> figures = new ArrayList<>();
         double floorP50 = micros(floor.p50Ns());
         double floorP99 = micros(floor.p99Ns());
@@ -91,6 +106,19 @@ public final class EndToEndBench {
             figures.add(Figure.atLeastTimes("throughput_" + kind, "throughput " + IN_FLIGHT + " in flight, " + name + " plugin",
                     plugin.opsPerSecond(), "ops/s", "gRPC", grpc.opsPerSecond(), THROUGHPUT_MIN_TIMES_GRPC));
         }
+        for (String kind : PLUGINS_BY_KIND.keySet()) {
+            ServiceBench.PluginResult javaHost = service.plugin(kind);
+            CHostBaseline.Result c = cHostResult(cHost, kind);
+            String name = kind.equals("native") ? "C" : "Java";
+            figures.add(Figure.atMostTimes("c_host_round_trip_p50_" + kind, "C host round trip p50, " + name + " plugin", micros(c.p50Ns()),
+                    "us", "Java host p50", micros(javaHost.roundTrip().p50Ns()), C_HOST_ROUND_TRIP_MAX_TIMES_JAVA_HOST));
+            figures.add(Figure.compared("c_host_round_trip_p99_" + kind, "C host round trip p99, " + name + " plugin", micros(c.p99Ns()),
+                    "us", "Java host p99", micros(javaHost.roundTrip().p99Ns())));
+            figures.add(Figure.atLeastTimes("c_host_throughput_" + kind, "C host throughput " + IN_FLIGHT + " in flight, " + name + " plugin",
+                    c.opsPerSecond(), "ops/s", "Java host", javaHost.opsPerSecond(), C_HOST_THROUGHPUT_MIN_TIMES_JAVA_HOST));
+            figures.add(Figure.plain("c_host_cpu_per_op_" + kind, "C host CPU per command " + IN_FLIGHT + " in flight, " + name + " plugin",
+                    c.cpuNsPerOp() / 1000.0, "us"));
+        }
         figures.add(Figure.atMost("worker_start_p50", "worker start p50 (C + Java plugin)", service.workerStartP50Ms(), "ms",
                 WORKER_START_MAX_MS));
         figures.add(Figure.plain("floor_round_trip_p50", "floor round trip p50 (C, Unix socket)", floorP50, "us"));
@@ -103,6 +131,21 @@ public final class EndToEndBench {
         figures.add(Figure.compared("grpc_throughput", "gRPC throughput " + IN_FLIGHT + " in flight", grpc.opsPerSecond(), "ops/s",
                 "floor", floor.opsPerSecond()));
         return figures;
+    }
+
+    private static CHostBaseline.Result cHostResult(Map<String, CHostBaseline.Result> cHost, String kind) {
+        CHostBaseline.Result result = cHost.get(kind);
+        if (result == null) {
+            throw new IllegalStateException("no C host figures for the " + kind + " graph plugin");
+        }
+        return result;
+    }
+
+    private static Map<String, String> orderedPlugins() {
+        Map<String, String> plugins = new LinkedHashMap<>();
+        plugins.put("native", ServiceBench.NATIVE_PLUGIN_NAME);
+        plugins.put("java", ServiceBench.JAVA_PLUGIN_NAME);
+        return java.util.Collections.unmodifiableMap(plugins);
     }
 
     private static double micros(long nanos) {

@@ -3,12 +3,9 @@ package dev.urom.bench;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -47,23 +44,7 @@ final class FloorBaseline {
 
     /** The program the build made, located as the class comment says. */
     static Path locateProgram() {
-        String configured = System.getProperty(PROGRAM_PROPERTY);
-        Path program;
-        if (configured != null && !configured.isBlank()) {
-            program = Path.of(configured).toAbsolutePath();
-        } else {
-            try {
-                Path codeSource = Path.of(FloorBaseline.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-                program = codeSource.toAbsolutePath().getParent().resolve(PROGRAM_NAME);
-            } catch (URISyntaxException | SecurityException e) {
-                throw new IllegalStateException("cannot tell where " + PROGRAM_NAME + " is; set -D" + PROGRAM_PROPERTY + "=<path>");
-            }
-        }
-        if (!Files.isExecutable(program)) {
-            throw new IllegalStateException(program + " is missing or not executable; build the bench module"
-                    + " (mvn -o package -pl bench) or set -D" + PROGRAM_PROPERTY + "=<path>");
-        }
-        return program;
+        return NativePrograms.locate(PROGRAM_NAME, PROGRAM_PROPERTY);
     }
 
     /**
@@ -167,27 +148,11 @@ final class FloorBaseline {
 
     /** Parses a result line {@code "<mode> key=value key=value ..."}. */
     static Map<String, String> parseLine(String mode, String line) {
-        String[] words = line.split("\\s+");
-        if (words.length < 2 || !words[0].equals(mode)) {
-            throw new IllegalStateException(PROGRAM_NAME + " " + mode + " printed '" + line + "', not a " + mode + " result");
-        }
-        Map<String, String> fields = new HashMap<>();
-        for (int i = 1; i < words.length; i++) {
-            int equals = words[i].indexOf('=');
-            if (equals <= 0) {
-                throw new IllegalStateException(PROGRAM_NAME + " " + mode + " printed '" + words[i] + "', not key=value");
-            }
-            fields.put(words[i].substring(0, equals), words[i].substring(equals + 1));
-        }
-        return fields;
+        return NativePrograms.parseLine(PROGRAM_NAME, mode, line);
     }
 
     private static String field(Map<String, String> fields, String key) {
-        String value = fields.get(key);
-        if (value == null) {
-            throw new IllegalStateException(PROGRAM_NAME + " printed no " + key);
-        }
-        return value;
+        return NativePrograms.field(PROGRAM_NAME, fields, key);
     }
 
     private static long number(Map<String, String> fields, String key) {

@@ -31,7 +31,8 @@ import java.util.function.Consumer;
  * The service side of the end-to-end benchmark: a private daemon started in this process on a
  * Unix socket in the run's folder, with copies of both graph plugins as its plugin path; the host
  * API ({@link UromService}, {@link Worker}, {@link GraphClient}) drives one worker process loaded
- * with both plugins, then starts and stops workers to time their start.
+ * with both plugins, lets whatever else is to be measured against the same daemon run ({@link
+ * SameDaemon}), then starts and stops workers to time their start.
  *
  * <p>Not thread-safe. Failures throw
  * {@link IllegalStateException} with one line; the daemon and every worker are gone when
@@ -58,6 +59,18 @@ final class ServiceBench {
             return result;
         }
     }
+
+    /**
+     * Something else measured against the daemon of the run while it is up (after the Java host's
+     * figures, before the worker starts), given the daemon's address; every worker it started must
+     * be stopping when it returns.
+     */
+    interface SameDaemon<T> {
+        T measure(ServiceAddress daemon) throws IOException, InterruptedException;
+    }
+
+    /** What {@link #run} measured: the Java host's figures, then the others'. */
+    record WithSameDaemon<T>(Result service, T alongside) {}
 
     private final Path workDir;
     private final String workerUser;
@@ -87,7 +100,9 @@ final class ServiceBench {
                 .withSecurity(DaemonSecurity.defaults().withWorkerUser(workerUser)));
     }
 
-    Result run(int rounds, int throughputRounds, int inFlight, int starts) throws IOException, InterruptedException {
+    /** The Java host's figures, with {@code alongside} measured against the same daemon. */
+    <T> WithSameDaemon<T> run(int rounds, int throughputRounds, int inFlight, int starts, SameDaemon<T> alongside)
+            throws IOException, InterruptedException {
         Path pluginDir = Files.createDirectories(workDir.resolve("plugins"));
         for (String file : List.of(GraphPluginFiles.NATIVE_FILE, GraphPluginFiles.JAVA_FILE)) {
             Files.copy(GraphPluginFiles.locate(file), pluginDir.resolve(file), StandardCopyOption.REPLACE_EXISTING);
@@ -111,6 +126,8 @@ final class ServiceBench {
                 javaResult = measure(worker, javaId, rounds, throughputRounds, inFlight);
             }
             awaitNoWorkers(daemon);
+            T other = alongside.measure(daemon.address());
+            awaitNoWorkers(daemon);
             progress.accept("service: " + starts + " worker starts (after one to warm up)");
             long[] startNs = new long[starts];
             for (int i = -1; i < starts; i++) {
@@ -123,7 +140,8 @@ final class ServiceBench {
                     startNs[i] = took;
                 }
             }
-            return new Result(Map.of("native", nativeResult, "java", javaResult), LatencySummary.of(startNs).p50Ns() / 1e6);
+            return new WithSameDaemon<>(new Result(Map.of("native", nativeResult, "java", javaResult),
+                    LatencySummary.of(startNs).p50Ns() / 1e6), other);
         } catch (UromException e) {
             throw new IllegalStateException("service: " + e.status() + ": " + e.getMessage());
         }

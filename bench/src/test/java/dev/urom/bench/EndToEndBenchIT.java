@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * One short real run: a daemon in this JVM, a worker process with both graph plugins, the C floor
- * and the gRPC peer. Needs plugins/graph built (see {@link GraphPluginFiles}).
+ * One short real run: a daemon in this JVM, a worker process with both graph plugins, the C host
+ * (a worker per plugin), the C floor and the gRPC peer. Needs plugins/graph built (see {@link
+ * GraphPluginFiles}) and the bench module's programs (host-c's libraries).
  */
 @Timeout(300)
 class EndToEndBenchIT {
@@ -23,9 +24,10 @@ class EndToEndBenchIT {
 
         Report report = EndToEndBench.run(new BenchOptions(null, 200, 1, TestWorkers.security().workerUser()));
 
-        assertThat(report.figures()).hasSize(14).allSatisfy(f -> assertThat(f.value()).isPositive());
-        assertThat(report.targetsTotal()).isEqualTo(5);
-        assertThat(report.table()).contains("round trip p50, C plugin", "throughput 16 in flight, Java plugin", "worker start p50");
+        assertThat(report.figures()).hasSize(22).allSatisfy(f -> assertThat(f.value()).isPositive());
+        assertThat(report.targetsTotal()).isEqualTo(9);
+        assertThat(report.table()).contains("round trip p50, C plugin", "throughput 16 in flight, Java plugin", "worker start p50",
+                "C host round trip p50, C plugin", "C host throughput 16 in flight, Java plugin");
         assertThat(runFolders(tmp)).isEqualTo(runFoldersBefore);
         assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive)).isEmpty();
     }
