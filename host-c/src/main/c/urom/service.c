@@ -196,6 +196,13 @@ size_t urom_service_max_msg(const struct doca_urom_service *svc)
 	return svc->daemon_max_msg != 0 && svc->daemon_max_msg < svc->max_msg ? svc->daemon_max_msg : svc->max_msg;
 }
 
+void urom_service_use(struct doca_urom_service *svc, int delta)
+{
+	pthread_mutex_lock(&svc->lock);
+	svc->users = delta < 0 ? svc->users - 1 : svc->users + 1;
+	pthread_mutex_unlock(&svc->lock);
+}
+
 doca_error_t urom_service_count_start(struct doca_urom_service *svc)
 {
 	doca_error_t status = DOCA_SUCCESS;
@@ -475,8 +482,12 @@ doca_error_t doca_urom_service_destroy(struct doca_urom_service *svc)
 		return DOCA_ERROR_INVALID_VALUE;
 	if (svc->ctx.state != DOCA_CTX_STATE_IDLE)
 		return DOCA_ERROR_NOT_PERMITTED;
-	if (svc->users != 0)
+	pthread_mutex_lock(&svc->lock);
+	if (svc->users != 0) {
+		pthread_mutex_unlock(&svc->lock);
 		return DOCA_ERROR_IN_USE;
+	}
+	pthread_mutex_unlock(&svc->lock);
 	urom_ctx_fini(&svc->ctx);
 	disconnect(svc);
 	pthread_mutex_destroy(&svc->lock);

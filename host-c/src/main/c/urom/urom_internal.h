@@ -85,6 +85,8 @@ bool urom_service_poll(struct doca_urom_service *svc, struct urom_request *req);
 void urom_service_forget(struct doca_urom_service *svc, struct urom_request *req);
 /* The channel's message size: the smaller of the program's and the daemon's (the program's before start). */
 size_t urom_service_max_msg(const struct doca_urom_service *svc);
+/* Counts the workers that name the service (+1 / -1), from any thread. */
+void urom_service_use(struct doca_urom_service *svc, int delta);
 /* Counts a worker the service started, refusing one past max_workers (FULL). */
 doca_error_t urom_service_count_start(struct doca_urom_service *svc);
 

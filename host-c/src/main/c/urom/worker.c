@@ -478,7 +478,7 @@ doca_error_t doca_urom_worker_destroy(struct doca_urom_worker *w)
 		return DOCA_ERROR_NOT_PERMITTED;
 	urom_ctx_fini(&w->ctx);
 	if (w->svc != NULL)
-		w->svc->users--;
+		urom_service_use(w->svc, -1);
 	close_data(w);
 	free_env(w);
 	free(w);
@@ -501,9 +501,9 @@ doca_error_t doca_urom_worker_set_service(struct doca_urom_worker *w, struct doc
 	if (svc == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
 	if (w->svc != NULL)
-		w->svc->users--;
+		urom_service_use(w->svc, -1);
 	w->svc = svc;
-	svc->users++;
+	urom_service_use(svc, 1);
 	return DOCA_SUCCESS;
 }
 

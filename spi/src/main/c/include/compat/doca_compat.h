@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+/* DOCA's headers bring these along; programs written against them rely on it (calloc, free). */
+#include <stdlib.h>
 #include <string.h>
 
 #include <urom_version.h>
