@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <sys/epoll.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -229,6 +230,40 @@ static void a_worker_starts_in_progress_loops_a_value_back_and_stops(void **unus
 
 	assert_int_equal(doca_ctx_stop(doca_urom_worker_as_ctx(worker)), DOCA_ERROR_IN_PROGRESS);
 	assert_int_equal(doca_urom_worker_destroy(worker), DOCA_ERROR_NOT_PERMITTED);
+	assert_int_equal(it_worker_stop(&host, worker), DOCA_SUCCESS);
+}
+
+static void in_event_mode_the_notification_handle_wakes_the_program_for_a_completion(void **unused)
+{
+	struct doca_urom_worker *worker = running_worker(DOCA_UROM_WORKER_ID_ANY, 0, graph_id);
+	doca_notification_handle_t handle;
+	struct epoll_event ev = {.events = EPOLLIN};
+	struct loopback result;
+	int ep = epoll_create1(EPOLL_CLOEXEC), woken = 0;
+
+	(void)unused;
+	assert_true(ep >= 0);
+	assert_int_equal(doca_pe_get_notification_handle(host.pe, &handle), DOCA_SUCCESS);
+	assert_int_equal(epoll_ctl(ep, EPOLL_CTL_ADD, handle, &ev), 0);
+	while (doca_pe_progress(host.pe))
+		;
+	assert_int_equal(submit_loopback(worker, 77, &result), DOCA_SUCCESS);
+	/* Sleep on the handle, as an event-driven program does, and progress only when it fires. */
+	while (!result.done) {
+		int n;
+
+		assert_int_equal(doca_pe_request_notification(host.pe), DOCA_SUCCESS);
+		n = epoll_wait(ep, &ev, 1, 60000);
+		assert_true(n == 1);
+		woken++;
+		assert_int_equal(doca_pe_clear_notification(host.pe, handle), DOCA_SUCCESS);
+		while (doca_pe_progress(host.pe))
+			;
+		assert_true(woken < 1000);
+	}
+	assert_int_equal(result.status, DOCA_SUCCESS);
+	assert_true(result.data == 77);
+	close(ep);
 	assert_int_equal(it_worker_stop(&host, worker), DOCA_SUCCESS);
 }
 
@@ -613,6 +648,7 @@ int main(void)
 		cmocka_unit_test(the_plugin_list_names_every_plugin_of_the_daemon_with_one_bit_each),
 		cmocka_unit_test(the_cpu_set_is_the_cpus_the_daemon_may_run_workers_on),
 		cmocka_unit_test(a_worker_starts_in_progress_loops_a_value_back_and_stops),
+		cmocka_unit_test(in_event_mode_the_notification_handle_wakes_the_program_for_a_completion),
 		cmocka_unit_test(a_second_worker_with_a_running_id_joins_that_worker),
 		cmocka_unit_test(an_environment_the_daemon_does_not_allow_leaves_the_worker_idle),
 		cmocka_unit_test(a_worker_takes_a_cpu_set_within_the_services),
