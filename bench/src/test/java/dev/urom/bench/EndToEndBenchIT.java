@@ -34,7 +34,7 @@ class EndToEndBenchIT {
 
     private static long runFolders(Path tmp) throws Exception {
         try (Stream<Path> entries = Files.list(tmp)) {
-            return entries.filter(p -> p.getFileName().toString().startsWith("urom-e2e")).count();
+            return entries.filter(p -> p.getFileName().toString().startsWith(RunFolder.namePrefix("urom-e2e"))).count();
         }
     }
 }
