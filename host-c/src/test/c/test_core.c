@@ -538,14 +538,23 @@ static void test_notification(void **state)
 	assert_int_equal(doca_pe_request_notification(e->pe), DOCA_SUCCESS);
 	assert_true(readable(h));
 	assert_int_equal(doca_pe_clear_notification(e->pe, h), DOCA_SUCCESS);
-	/* Events queued and delivered after the clear leave nothing to wake for once re-armed. */
+	/* Events queued while the handle is not armed do not signal it (the program is progressing),
+	 * and once they are delivered, arming it finds nothing to wake for. */
 	e->f.reports[e->f.n_reports++] = DOCA_CTX_STATE_RUNNING;
 	while (progress(e->pe))
 		;
 	assert_int_equal(state_of(&e->f), DOCA_CTX_STATE_RUNNING);
-	assert_true(readable(h));
+	assert_false(readable(h));
 	assert_int_equal(doca_pe_request_notification(e->pe), DOCA_SUCCESS);
 	assert_false(readable(h));
+	/* Armed, the event a synchronous stop queues (its state-changed callback) signals it. */
+	e->f.stop_result = DOCA_SUCCESS;
+	assert_int_equal(doca_ctx_stop(&e->f.ctx), DOCA_SUCCESS);
+	assert_true(readable(h));
+	assert_int_equal(doca_pe_clear_notification(e->pe, h), DOCA_SUCCESS);
+	assert_false(readable(h));
+	while (progress(e->pe))
+		;
 	/* A descriptor a context watches makes the handle readable while it is. */
 	assert_int_equal(pipe(fds), 0);
 	assert_int_equal(urom_pe_watch_fd(e->pe, fds[0]), DOCA_SUCCESS);

@@ -33,6 +33,9 @@ struct doca_pe {
 	/* The notification handle (epoll) and the eventfd in it that stands for "events are queued". */
 	int epoll_fd;
 	int event_fd;
+	/* Between doca_pe_request_notification() and doca_pe_clear_notification(): only then does a
+	 * queued event write the eventfd (a program that polls pays no system call for it). */
+	bool armed;
 	bool signalled;
 	/* Inside doca_pe_progress(): callbacks must not progress again, nor destroy the engine. */
 	bool in_progress;

@@ -6,10 +6,10 @@
  * I/O (ops->progress) until one of them queues an event.
  *
  * Event mode: the notification handle is an epoll descriptor holding an eventfd, which the engine
- * signals whenever an event is queued, and the descriptors the contexts registered with
- * urom_pe_watch_fd() (level-triggered). doca_pe_request_notification() signals at once if events are
- * already queued (and drops a stale signal if none are); doca_pe_clear_notification() drains the
- * eventfd.
+ * signals while events are queued and the handle is armed, and the descriptors the contexts registered with
+ * urom_pe_watch_fd() (level-triggered). doca_pe_request_notification() arms it and signals at once
+ * if events are already queued (and drops a stale signal if none are); doca_pe_clear_notification()
+ * disarms it and drains the eventfd. Unarmed, queuing an event costs no system call.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -27,7 +27,7 @@ static void pe_signal(struct doca_pe *pe)
 {
 	uint64_t one = 1;
 
-	if (pe->signalled)
+	if (pe->signalled || !pe->armed)
 		return;
 	/* Cannot fail short of a counter overflow, which clear_notification() keeps far away. */
 	if (write(pe->event_fd, &one, sizeof(one)) == (ssize_t)sizeof(one))
@@ -285,6 +285,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_pe_request_notification(struct doca_pe *pe)
 {
 	if (pe == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
+	pe->armed = true;
 	if (pe->head != NULL) {
 		pe_signal(pe);
 		return DOCA_SUCCESS;
@@ -298,7 +299,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_pe_clear_notification(struct doca_pe *pe, do
 {
 	if (pe == NULL || handle != pe->epoll_fd)
 		return DOCA_ERROR_INVALID_VALUE;
-	return pe_drain(pe);
+	pe->armed = false;
+	return pe->signalled ? pe_drain(pe) : DOCA_SUCCESS;
 }
 
 UROM_INTERNAL doca_error_t urom_pe_watch_fd(struct doca_pe *pe, int fd)

@@ -380,8 +380,9 @@ static int service_progress(struct doca_ctx *ctx)
 	struct doca_urom_service_get_workers_by_gid_task **at;
 	int did;
 
+	/* Nothing asked, nothing to read: a program polling its engine pays no system call for the service. */
 	pthread_mutex_lock(&svc->lock);
-	did = pump_locked(svc);
+	did = svc->pending != NULL ? pump_locked(svc) : 0;
 	expire_locked(svc);
 	pthread_mutex_unlock(&svc->lock);
 	at = &svc->gid_tasks;
