@@ -85,25 +85,40 @@ doca_error_t sample_start_service(struct doca_pe *pe, struct doca_dev *dev, stru
 	return DOCA_SUCCESS;
 }
 
-doca_error_t sample_stop_service(struct doca_pe *pe, struct doca_urom_service *service)
+doca_error_t sample_stop_ctx(struct doca_pe *pe, struct doca_ctx *ctx, const char *what)
 {
-	struct doca_ctx *ctx = doca_urom_service_as_ctx(service);
 	enum doca_ctx_states state = DOCA_CTX_STATE_IDLE;
+	int64_t deadline = sample_now_ms() + SAMPLE_STEP_TIMEOUT_MS;
 	doca_error_t result;
 
 	doca_ctx_get_state(ctx, &state);
 	if (state != DOCA_CTX_STATE_IDLE) {
 		result = doca_ctx_stop(ctx);
-		if (result == DOCA_ERROR_IN_PROGRESS)
-			result = sample_wait_state(pe, ctx, DOCA_CTX_STATE_STOPPING, SAMPLE_STEP_TIMEOUT_MS, &state);
-		if (result != DOCA_SUCCESS) {
-			DOCA_LOG_ERR("Stopping the UROM service failed: %s", doca_error_get_descr(result));
+		if (result != DOCA_SUCCESS && result != DOCA_ERROR_IN_PROGRESS) {
+			DOCA_LOG_ERR("Stopping %s failed: %s", what, doca_error_get_descr(result));
 			return result;
 		}
 	}
-	/* Deliver what the stop queued before the service goes. */
+	while (doca_ctx_get_state(ctx, &state) == DOCA_SUCCESS && state != DOCA_CTX_STATE_IDLE) {
+		if (sample_now_ms() > deadline) {
+			DOCA_LOG_ERR("%s did not stop within %d s", what, SAMPLE_STEP_TIMEOUT_MS / 1000);
+			return DOCA_ERROR_TIME_OUT;
+		}
+		if (doca_pe_progress(pe) == 0)
+			usleep(100);
+	}
+	/* Deliver what the stop queued (its state change) before the context goes. */
 	while (doca_pe_progress(pe))
 		;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t sample_stop_service(struct doca_pe *pe, struct doca_urom_service *service)
+{
+	doca_error_t result = sample_stop_ctx(pe, doca_urom_service_as_ctx(service), "the UROM service");
+
+	if (result != DOCA_SUCCESS)
+		return result;
 	result = doca_urom_service_destroy(service);
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Destroying the UROM service failed: %s", doca_error_get_descr(result));
@@ -202,30 +217,10 @@ doca_error_t sample_start_worker(struct doca_pe *pe, struct doca_urom_service *s
 
 doca_error_t sample_stop_worker(struct doca_pe *pe, struct doca_urom_worker *worker)
 {
-	struct doca_ctx *ctx = doca_urom_worker_as_ctx(worker);
-	enum doca_ctx_states state = DOCA_CTX_STATE_IDLE;
-	int64_t deadline = sample_now_ms() + SAMPLE_STEP_TIMEOUT_MS;
-	doca_error_t result;
+	doca_error_t result = sample_stop_ctx(pe, doca_urom_worker_as_ctx(worker), "a UROM worker");
 
-	doca_ctx_get_state(ctx, &state);
-	if (state != DOCA_CTX_STATE_IDLE) {
-		result = doca_ctx_stop(ctx);
-		if (result != DOCA_SUCCESS && result != DOCA_ERROR_IN_PROGRESS) {
-			DOCA_LOG_ERR("Stopping a UROM worker failed: %s", doca_error_get_descr(result));
-			return result;
-		}
-	}
-	while (doca_ctx_get_state(ctx, &state) == DOCA_SUCCESS && state != DOCA_CTX_STATE_IDLE) {
-		if (sample_now_ms() > deadline) {
-			DOCA_LOG_ERR("A UROM worker did not stop within %d s", SAMPLE_STEP_TIMEOUT_MS / 1000);
-			return DOCA_ERROR_TIME_OUT;
-		}
-		if (doca_pe_progress(pe) == 0)
-			usleep(100);
-	}
-	/* Deliver what the stop queued (its state change) before the worker goes. */
-	while (doca_pe_progress(pe))
-		;
+	if (result != DOCA_SUCCESS)
+		return result;
 	result = doca_urom_worker_destroy(worker);
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Destroying a UROM worker failed: %s", doca_error_get_descr(result));

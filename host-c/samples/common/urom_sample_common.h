@@ -31,6 +31,9 @@ doca_error_t sample_open_device(const char *ibdev_name, struct doca_dev **dev);
 
 /* Creates a service for dev on pe and starts it (synchronous: RUNNING on success). */
 doca_error_t sample_start_service(struct doca_pe *pe, struct doca_dev *dev, struct doca_urom_service **service);
+/* Stops ctx (when not IDLE), progresses pe until it is IDLE and delivers what the stop queued; what
+ * names it in the error line. */
+doca_error_t sample_stop_ctx(struct doca_pe *pe, struct doca_ctx *ctx, const char *what);
 /* Stops (when not IDLE) and destroys a service. */
 doca_error_t sample_stop_service(struct doca_pe *pe, struct doca_urom_service *service);
 

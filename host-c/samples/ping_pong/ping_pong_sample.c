@@ -263,22 +263,10 @@ static doca_error_t start_domain(struct doca_pe *pe, struct doca_urom_worker *wo
 
 static doca_error_t stop_domain(struct doca_pe *pe, struct doca_urom_domain *domain)
 {
-	struct doca_ctx *ctx = doca_urom_domain_as_ctx(domain);
-	enum doca_ctx_states state = DOCA_CTX_STATE_IDLE;
-	doca_error_t result;
+	doca_error_t result = sample_stop_ctx(pe, doca_urom_domain_as_ctx(domain), "the domain");
 
-	doca_ctx_get_state(ctx, &state);
-	if (state != DOCA_CTX_STATE_IDLE) {
-		result = doca_ctx_stop(ctx);
-		if (result == DOCA_ERROR_IN_PROGRESS)
-			result = sample_wait_state(pe, ctx, DOCA_CTX_STATE_STOPPING, SAMPLE_STEP_TIMEOUT_MS, &state);
-		if (result != DOCA_SUCCESS) {
-			DOCA_LOG_ERR("Stopping the domain failed: %s", doca_error_get_descr(result));
-			return result;
-		}
-	}
-	while (doca_pe_progress(pe))
-		;
+	if (result != DOCA_SUCCESS)
+		return result;
 	result = doca_urom_domain_destroy(domain);
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Destroying the domain failed: %s", doca_error_get_descr(result));

@@ -494,24 +494,25 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_level_set_global_upper_limit(uint32_t up
 	return DOCA_SUCCESS;
 }
 
-DOCA_EXPERIMENTAL uint32_t doca_log_level_get_global_lower_limit(void)
+/* A global level, read under the lock its setters hold. */
+static uint32_t locked_level(const uint32_t *level)
 {
-	uint32_t level;
+	uint32_t value;
 
 	pthread_mutex_lock(&log_lock);
-	level = global_lower;
+	value = *level;
 	pthread_mutex_unlock(&log_lock);
-	return level;
+	return value;
+}
+
+DOCA_EXPERIMENTAL uint32_t doca_log_level_get_global_lower_limit(void)
+{
+	return locked_level(&global_lower);
 }
 
 DOCA_EXPERIMENTAL uint32_t doca_log_level_get_global_upper_limit(void)
 {
-	uint32_t level;
-
-	pthread_mutex_lock(&log_lock);
-	level = global_upper;
-	pthread_mutex_unlock(&log_lock);
-	return level;
+	return locked_level(&global_upper);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_sdk_level(struct doca_log_backend *backend, uint32_t level)
@@ -572,12 +573,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_level_set_global_sdk_limit(uint32_t leve
 
 DOCA_EXPERIMENTAL uint32_t doca_log_level_get_global_sdk_limit(void)
 {
-	uint32_t level;
-
-	pthread_mutex_lock(&log_lock);
-	level = global_sdk;
-	pthread_mutex_unlock(&log_lock);
-	return level;
+	return locked_level(&global_sdk);
 }
 
 /* ---- DOCA's direct entry points ---- */

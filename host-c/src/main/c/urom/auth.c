@@ -184,14 +184,11 @@ static void proof(const uint8_t *mac_key, size_t mac_key_len, const char *side, 
 	urom_writer_free(&w);
 }
 
-static doca_error_t send_frame(struct urom_conn *c, struct urom_writer *w, size_t start, int64_t deadline)
+static doca_error_t send_frame(struct urom_conn *c, int64_t deadline)
 {
-	doca_error_t status;
+	doca_error_t status = urom_conn_send_frame(c);
 	int64_t left;
 
-	urom_w_frame_end(w, start);
-	status = urom_conn_send(c, w);
-	urom_writer_free(w);
 	if (status != DOCA_SUCCESS)
 		return status;
 	left = deadline - urom_now_ms();
@@ -233,12 +230,12 @@ doca_error_t urom_handshake(struct urom_conn *c, int channel, const struct urom_
 	const uint8_t *mac_key_p = NULL;
 	size_t mac_key_len = 0;
 	bool challenged = false;
-	struct urom_writer w;
+	struct urom_writer *w;
 	struct urom_frame f;
 	struct urom_reader r;
 	const char *principal = key == NULL ? "" : key->name;
 	doca_error_t status;
-	size_t start, n;
+	size_t n;
 
 	memset(ok, 0, sizeof(*ok));
 	c->frame_limit = UROM_HANDSHAKE_FRAME_LIMIT;
@@ -256,14 +253,13 @@ doca_error_t urom_handshake(struct urom_conn *c, int channel, const struct urom_
 			mac_key_len = sizeof(mac_key);
 		}
 	}
-	urom_writer_init(&w, UROM_HANDSHAKE_FRAME_LIMIT + 4);
-	start = urom_w_frame_begin(&w, UROM_MSG_HELLO, 0);
-	urom_w_u32(&w, UROM_WIRE_MAGIC);
-	urom_w_u16(&w, UROM_WIRE_VERSION);
-	urom_w_u16(&w, UROM_ROLE_HOST);
-	urom_w_bytes(&w, client_nonce, sizeof(client_nonce));
-	urom_w_string(&w, principal);
-	status = send_frame(c, &w, start, deadline);
+	w = urom_conn_begin(c, UROM_MSG_HELLO, 0);
+	urom_w_u32(w, UROM_WIRE_MAGIC);
+	urom_w_u16(w, UROM_WIRE_VERSION);
+	urom_w_u16(w, UROM_ROLE_HOST);
+	urom_w_bytes(w, client_nonce, sizeof(client_nonce));
+	urom_w_string(w, principal);
+	status = send_frame(c, deadline);
 	if (status != DOCA_SUCCESS)
 		goto out;
 	status = receive(c, deadline, &f);
@@ -289,10 +285,9 @@ doca_error_t urom_handshake(struct urom_conn *c, int channel, const struct urom_
 		memcpy(server_nonce, nonce, sizeof(server_nonce));
 		challenged = true;
 		proof(mac_key_p, mac_key_len, "client", channel, principal, client_nonce, server_nonce, mac);
-		urom_writer_init(&w, 128);
-		start = urom_w_frame_begin(&w, UROM_MSG_PROOF, 0);
-		urom_w_bytes(&w, mac, sizeof(mac));
-		status = send_frame(c, &w, start, deadline);
+		w = urom_conn_begin(c, UROM_MSG_PROOF, 0);
+		urom_w_bytes(w, mac, sizeof(mac));
+		status = send_frame(c, deadline);
 		if (status != DOCA_SUCCESS)
 			goto out;
 		status = receive(c, deadline, &f);

@@ -171,6 +171,7 @@ void urom_conn_close(struct urom_conn *c)
 		close(c->fd);
 	free(c->in);
 	free(c->out);
+	urom_writer_free(&c->frame);
 	c->fd = -1;
 	c->in = c->out = NULL;
 	c->in_len = c->in_cap = c->in_consumed = 0;
@@ -203,10 +204,19 @@ bool urom_conn_pending_output(const struct urom_conn *c)
 	return c->out_off < c->out_len;
 }
 
-doca_error_t urom_conn_send(struct urom_conn *c, const struct urom_writer *frame)
+struct urom_writer *urom_conn_begin(struct urom_conn *c, uint16_t type, uint64_t request_id)
 {
+	urom_writer_reset(&c->frame, c->frame_limit + 4);
+	urom_w_frame_begin(&c->frame, type, request_id);
+	return &c->frame;
+}
+
+doca_error_t urom_conn_send_frame(struct urom_conn *c)
+{
+	const struct urom_writer *frame = &c->frame;
 	size_t need;
 
+	urom_w_frame_end(&c->frame, 0);
 	if (c->broken)
 		return c->broken_status;
 	if (frame->failed)
@@ -373,6 +383,11 @@ doca_error_t urom_conn_wait(struct urom_conn *c, int timeout_ms, struct urom_fra
 		if (status != DOCA_SUCCESS)
 			return status;
 	}
+}
+
+void urom_conn_await(struct urom_conn *c, int timeout_ms)
+{
+	wait_fd(c, urom_conn_pending_output(c) ? POLLIN | POLLOUT : POLLIN, urom_now_ms() + timeout_ms);
 }
 
 doca_error_t urom_conn_drain(struct urom_conn *c, int timeout_ms)

@@ -41,6 +41,8 @@ struct urom_conn {
 	size_t out_len;
 	size_t out_off;
 	size_t out_cap;
+	/* The frame being built (urom_conn_begin); its buffer is kept from frame to frame. */
+	struct urom_writer frame;
 	bool broken;
 	doca_error_t broken_status;
 	char err[UROM_CONN_ERR_MAX];
@@ -51,8 +53,12 @@ void urom_conn_init(struct urom_conn *c);
  * NOT_CONNECTED (nobody listens), INVALID_VALUE (bad address), TIME_OUT, with err set. */
 doca_error_t urom_conn_open(struct urom_conn *c, const char *address, int timeout_ms);
 void urom_conn_close(struct urom_conn *c);
-/* Queues one frame and writes what the socket takes now. AGAIN when too much output waits. */
-doca_error_t urom_conn_send(struct urom_conn *c, const struct urom_writer *frame);
+/* Starts the connection's next frame (type, flags 0, request id); the caller appends its body to the
+ * writer returned, valid until urom_conn_send_frame(). */
+struct urom_writer *urom_conn_begin(struct urom_conn *c, uint16_t type, uint64_t request_id);
+/* Queues the frame begun with urom_conn_begin() and writes what the socket takes now. TOO_BIG when it
+ * passed the connection's frame limit, AGAIN when too much output waits (nothing is queued then). */
+doca_error_t urom_conn_send_frame(struct urom_conn *c);
 /* Writes queued output without blocking. */
 doca_error_t urom_conn_flush(struct urom_conn *c);
 /* True while output waits. */
@@ -64,6 +70,8 @@ doca_error_t urom_conn_read(struct urom_conn *c);
 bool urom_conn_next(struct urom_conn *c, struct urom_frame *f);
 /* Waits up to timeout_ms for a complete frame (flushing output meanwhile). TIME_OUT, or the break. */
 doca_error_t urom_conn_wait(struct urom_conn *c, int timeout_ms, struct urom_frame *f);
+/* Waits up to timeout_ms until the socket has input (or takes output, while some waits); reads nothing. */
+void urom_conn_await(struct urom_conn *c, int timeout_ms);
 /* Waits up to timeout_ms until all output is written. */
 doca_error_t urom_conn_drain(struct urom_conn *c, int timeout_ms);
 

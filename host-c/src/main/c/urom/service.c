@@ -143,12 +143,9 @@ static void expire_locked(struct doca_urom_service *svc)
 doca_error_t urom_service_request(struct doca_urom_service *svc, uint16_t type, const void *body, size_t body_len,
 				  struct urom_request *req)
 {
-	struct urom_writer w;
 	doca_error_t status;
-	size_t start;
 
 	urom_request_reset(req);
-	urom_writer_init(&w, UROM_CONTROL_FRAME_LIMIT + 4);
 	pthread_mutex_lock(&svc->lock);
 	if (svc->control.fd < 0 || svc->control.broken) {
 		pthread_mutex_unlock(&svc->lock);
@@ -156,16 +153,13 @@ doca_error_t urom_service_request(struct doca_urom_service *svc, uint16_t type, 
 	}
 	req->id = ++svc->next_request_id;
 	req->deadline_ms = urom_now_ms() + UROM_REQUEST_TIMEOUT_MS;
-	start = urom_w_frame_begin(&w, type, req->id);
-	urom_w_raw(&w, body, body_len);
-	urom_w_frame_end(&w, start);
-	status = w.failed ? DOCA_ERROR_TOO_BIG : urom_conn_send(&svc->control, &w);
+	urom_w_raw(urom_conn_begin(&svc->control, type, req->id), body, body_len);
+	status = urom_conn_send_frame(&svc->control);
 	if (status == DOCA_SUCCESS) {
 		req->next = svc->pending;
 		svc->pending = req;
 	}
 	pthread_mutex_unlock(&svc->lock);
-	urom_writer_free(&w);
 	return status;
 }
 
@@ -227,21 +221,14 @@ static doca_error_t sync_request(struct doca_urom_service *svc, uint16_t type, u
 		snprintf(msg, msg_size, "%s", svc->control.err);
 		return status;
 	}
+	/* The service's own poll files the reply (and fails it if the connection breaks). */
 	while (!urom_service_poll(svc, req)) {
-		struct urom_frame f;
-
 		if (urom_now_ms() > deadline) {
 			urom_service_forget(svc, req);
 			snprintf(msg, msg_size, "no answer within %d s", UROM_HANDSHAKE_TIMEOUT_MS / 1000);
 			return DOCA_ERROR_TIME_OUT;
 		}
-		pthread_mutex_lock(&svc->lock);
-		status = urom_conn_wait(&svc->control, 100, &f);
-		if (status == DOCA_SUCCESS && !urom_request_file(&svc->pending, &f))
-			UROM_LOG(DOCA_LOG_LEVEL_DEBUG, "service %s: dropped a reply (type %u)", svc->address, f.type);
-		else if (status != DOCA_SUCCESS && status != DOCA_ERROR_TIME_OUT)
-			urom_request_fail_all(&svc->pending, DOCA_ERROR_NOT_CONNECTED);
-		pthread_mutex_unlock(&svc->lock);
+		urom_conn_await(&svc->control, 100);
 	}
 	return urom_request_outcome(req, expected, msg, msg_size);
 }

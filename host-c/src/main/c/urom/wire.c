@@ -10,6 +10,13 @@ void urom_writer_init(struct urom_writer *w, size_t limit)
 	w->limit = limit;
 }
 
+void urom_writer_reset(struct urom_writer *w, size_t limit)
+{
+	w->len = 0;
+	w->failed = false;
+	w->limit = limit;
+}
+
 void urom_writer_free(struct urom_writer *w)
 {
 	free(w->data);

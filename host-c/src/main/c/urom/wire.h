@@ -67,6 +67,8 @@ struct urom_writer {
 /* A writer whose buffer may grow to limit bytes. */
 void urom_writer_init(struct urom_writer *w, size_t limit);
 void urom_writer_free(struct urom_writer *w);
+/* Empties the writer for reuse, keeping its buffer, with a new limit. */
+void urom_writer_reset(struct urom_writer *w, size_t limit);
 void urom_w_u8(struct urom_writer *w, uint8_t v);
 void urom_w_u16(struct urom_writer *w, uint16_t v);
 void urom_w_u32(struct urom_writer *w, uint32_t v);

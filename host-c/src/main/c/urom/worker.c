@@ -176,21 +176,15 @@ int urom_worker_pump(struct doca_urom_worker *w)
 doca_error_t urom_worker_request(struct doca_urom_worker *w, uint16_t type, const void *body, size_t body_len,
 				 struct urom_request *req)
 {
-	struct urom_writer wr;
 	doca_error_t status;
-	size_t start;
 
 	if (w->phase != UROM_WORKER_RUNNING)
 		return DOCA_ERROR_BAD_STATE;
 	urom_request_reset(req);
 	req->id = ++w->next_request_id;
 	req->deadline_ms = urom_now_ms() + UROM_REQUEST_TIMEOUT_MS;
-	urom_writer_init(&wr, w->data.frame_limit + 4);
-	start = urom_w_frame_begin(&wr, type, req->id);
-	urom_w_raw(&wr, body, body_len);
-	urom_w_frame_end(&wr, start);
-	status = wr.failed ? DOCA_ERROR_TOO_BIG : urom_conn_send(&w->data, &wr);
-	urom_writer_free(&wr);
+	urom_w_raw(urom_conn_begin(&w->data, type, req->id), body, body_len);
+	status = urom_conn_send_frame(&w->data);
 	if (status == DOCA_SUCCESS) {
 		req->next = w->requests;
 		w->requests = req;
@@ -205,15 +199,10 @@ bool urom_worker_running(const struct doca_urom_worker *w)
 
 static doca_error_t send_stop(struct doca_urom_worker *w)
 {
-	struct urom_writer wr;
 	doca_error_t status;
-	size_t start;
 
-	urom_writer_init(&wr, 64);
-	start = urom_w_frame_begin(&wr, UROM_MSG_STOP, 0);
-	urom_w_frame_end(&wr, start);
-	status = urom_conn_send(&w->data, &wr);
-	urom_writer_free(&wr);
+	urom_conn_begin(&w->data, UROM_MSG_STOP, 0);
+	status = urom_conn_send_frame(&w->data);
 	w->phase = UROM_WORKER_STOP_SENT;
 	w->stop_deadline_ms = urom_now_ms() + STOP_TIMEOUT_MS;
 	return status;
@@ -395,10 +384,9 @@ static doca_error_t cmd_task_submit(struct doca_task *task)
 {
 	struct doca_urom_worker_cmd_task *t = (struct doca_urom_worker_cmd_task *)task;
 	struct doca_urom_worker *w = t->worker;
-	struct urom_writer wr;
+	struct urom_writer *wr;
 	doca_error_t status;
 	uint32_t slot;
-	size_t start;
 
 	if (w->phase != UROM_WORKER_RUNNING)
 		return DOCA_ERROR_BAD_STATE;
@@ -410,15 +398,12 @@ static doca_error_t cmd_task_submit(struct doca_task *task)
 	while (w->slots[slot] != NULL)
 		slot = (slot + 1) % w->n_slots;
 	t->context = (++w->sequence << SLOT_BITS) | slot;
-	urom_writer_init(&wr, w->data.frame_limit + 4);
-	start = urom_w_frame_begin(&wr, UROM_MSG_COMMAND, 0);
-	urom_w_u64(&wr, t->plugin);
-	urom_w_u64(&wr, t->context);
-	urom_w_u64(&wr, t->payload.data_len);
-	urom_w_raw(&wr, t->payload.data, t->payload.data_len);
-	urom_w_frame_end(&wr, start);
-	status = wr.failed ? DOCA_ERROR_TOO_BIG : urom_conn_send(&w->data, &wr);
-	urom_writer_free(&wr);
+	wr = urom_conn_begin(&w->data, UROM_MSG_COMMAND, 0);
+	urom_w_u64(wr, t->plugin);
+	urom_w_u64(wr, t->context);
+	urom_w_u64(wr, t->payload.data_len);
+	urom_w_raw(wr, t->payload.data, t->payload.data_len);
+	status = urom_conn_send_frame(&w->data);
 	if (status == DOCA_SUCCESS) {
 		w->slots[slot] = t;
 		w->inflight++;
