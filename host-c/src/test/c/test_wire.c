@@ -2,7 +2,8 @@
  * The wire codec of libdoca_urom (urom/wire.c): fields round-trip, the writer never passes its limit,
  * the reader never reads past its body and says so once, list counts are checked before anything is
  * allocated, and frames carry their length. Random round trips (seeded, so a failure reproduces) stand
- * in for property tests. Plus HMAC-SHA256 against RFC 4231's first vector.
+ * in for property tests. Plus HMAC-SHA256 against RFC 4231's first vector, and the handshake against
+ * a hostile service on a socketpair (oversized, truncated, refusing, silent, unchallenged answers).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,7 +14,12 @@
 
 #include <cmocka.h>
 
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include "auth.h"
+#include "conn.h"
 #include "wire.h"
 
 static void fields_written_are_read_back_in_order(void **unused)
@@ -211,6 +217,146 @@ static void hmac_sha256_matches_rfc_4231_case_1(void **unused)
 	assert_memory_equal(mac, expected, sizeof(expected));
 }
 
+/* ---- a hostile service: what the handshake does with answers nobody honest sends ---- */
+
+struct hostile {
+	struct urom_conn client;
+	int server;
+};
+
+static void hostile_open(struct hostile *h)
+{
+	int sv[2];
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	urom_conn_init(&h->client);
+	h->client.fd = sv[0];
+	assert_int_equal(fcntl(sv[0], F_SETFL, O_NONBLOCK), 0);
+	h->server = sv[1];
+}
+
+static void hostile_close(struct hostile *h)
+{
+	urom_conn_close(&h->client);
+	if (h->server >= 0)
+		close(h->server);
+}
+
+/* The server's answer: a frame of type with body, its length field replaced by length when non-zero. */
+static void answer(struct hostile *h, uint16_t type, const void *body, size_t len, uint32_t length)
+{
+	struct urom_writer w;
+	size_t start;
+
+	urom_writer_init(&w, 4096);
+	start = urom_w_frame_begin(&w, type, 0);
+	urom_w_raw(&w, body, len);
+	urom_w_frame_end(&w, start);
+	if (length != 0)
+		memcpy(w.data, &length, 4);
+	assert_int_equal(write(h->server, w.data, w.len), (ssize_t)w.len);
+	urom_writer_free(&w);
+}
+
+static void a_frame_announcing_a_gigabyte_breaks_the_handshake_without_waiting_for_it(void **unused)
+{
+	struct hostile h;
+	struct urom_hello_ok ok;
+
+	(void)unused;
+	hostile_open(&h);
+	answer(&h, UROM_MSG_HELLO_OK, "", 0, 1u << 30);
+	assert_int_equal(urom_handshake(&h.client, UROM_CHANNEL_CONTROL, NULL, 5000, &ok), DOCA_ERROR_TOO_BIG);
+	assert_non_null(strstr(h.client.err, "over the connection's limit"));
+	/* Only what arrived was buffered, never the announced gigabyte. */
+	assert_true(h.client.in_cap <= 65536);
+	hostile_close(&h);
+}
+
+static void a_truncated_hello_ok_is_unexpected(void **unused)
+{
+	struct hostile h;
+	struct urom_hello_ok ok;
+	uint8_t body[6] = {2, 0, 0, 0, 0, 16};
+
+	(void)unused;
+	hostile_open(&h);
+	answer(&h, UROM_MSG_HELLO_OK, body, sizeof(body), 0);
+	assert_int_equal(urom_handshake(&h.client, UROM_CHANNEL_CONTROL, NULL, 5000, &ok), DOCA_ERROR_UNEXPECTED);
+	assert_string_equal(h.client.err, "its HELLO_OK is malformed");
+	hostile_close(&h);
+}
+
+static void an_error_answer_gives_its_status_and_a_message_without_control_characters(void **unused)
+{
+	struct hostile h;
+	struct urom_hello_ok ok;
+	struct urom_writer body;
+
+	(void)unused;
+	hostile_open(&h);
+	urom_writer_init(&body, 256);
+	urom_w_u32(&body, DOCA_ERROR_AUTHENTICATION);
+	urom_w_string(&body, "no\nway\033[2J");
+	answer(&h, UROM_MSG_ERROR, body.data, body.len, 0);
+	assert_int_equal(urom_handshake(&h.client, UROM_CHANNEL_CONTROL, NULL, 5000, &ok), DOCA_ERROR_AUTHENTICATION);
+	assert_string_equal(h.client.err, "no?way?[2J");
+	urom_writer_free(&body);
+	/* A status outside DOCA's codes is not believed. */
+	hostile_close(&h);
+	hostile_open(&h);
+	urom_writer_init(&body, 256);
+	urom_w_u32(&body, 9999);
+	urom_w_string(&body, "x");
+	answer(&h, UROM_MSG_ERROR, body.data, body.len, 0);
+	assert_int_equal(urom_handshake(&h.client, UROM_CHANNEL_CONTROL, NULL, 5000, &ok), DOCA_ERROR_UNEXPECTED);
+	urom_writer_free(&body);
+	hostile_close(&h);
+}
+
+static void a_service_that_hangs_up_or_stays_silent_ends_the_handshake(void **unused)
+{
+	struct hostile h;
+	struct urom_hello_ok ok;
+
+	(void)unused;
+	hostile_open(&h);
+	close(h.server);
+	h.server = -1;
+	assert_int_equal(urom_handshake(&h.client, UROM_CHANNEL_CONTROL, NULL, 5000, &ok), DOCA_ERROR_CONNECTION_RESET);
+	hostile_close(&h);
+	hostile_open(&h);
+	assert_int_equal(urom_handshake(&h.client, UROM_CHANNEL_CONTROL, NULL, 200, &ok), DOCA_ERROR_TIME_OUT);
+	assert_string_equal(h.client.err, "the handshake did not end within the time limit");
+	hostile_close(&h);
+}
+
+static void a_key_holder_refuses_a_service_that_lets_it_in_unchallenged(void **unused)
+{
+	struct hostile h;
+	struct urom_hello_ok ok;
+	struct urom_key key = {.name = "alice", .secret_len = 32};
+	struct urom_writer body;
+
+	(void)unused;
+	memset(key.secret, 7, 32);
+	hostile_open(&h);
+	urom_writer_init(&body, 256);
+	urom_w_u16(&body, 2);
+	urom_w_u16(&body, 0);
+	urom_w_u32(&body, 4096);
+	urom_w_u64(&body, 1);
+	urom_w_u32(&body, 64);
+	urom_w_u32(&body, 0);
+	urom_w_string(&body, "key:alice");
+	urom_w_bytes(&body, NULL, 0);
+	answer(&h, UROM_MSG_HELLO_OK, body.data, body.len, 0);
+	assert_int_equal(urom_handshake(&h.client, UROM_CHANNEL_CONTROL, &key, 5000, &ok), DOCA_ERROR_AUTHENTICATION);
+	assert_non_null(strstr(h.client.err, "without asking for the key of 'alice'"));
+	urom_writer_free(&body);
+	hostile_close(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +368,11 @@ int main(void)
 		cmocka_unit_test(a_frame_carries_the_length_of_what_follows_its_length_field),
 		cmocka_unit_test(random_records_round_trip),
 		cmocka_unit_test(hmac_sha256_matches_rfc_4231_case_1),
+		cmocka_unit_test(a_frame_announcing_a_gigabyte_breaks_the_handshake_without_waiting_for_it),
+		cmocka_unit_test(a_truncated_hello_ok_is_unexpected),
+		cmocka_unit_test(an_error_answer_gives_its_status_and_a_message_without_control_characters),
+		cmocka_unit_test(a_service_that_hangs_up_or_stays_silent_ends_the_handshake),
+		cmocka_unit_test(a_key_holder_refuses_a_service_that_lets_it_in_unchallenged),
 	};
 
 	return cmocka_run_group_tests_name("wire", tests, NULL, NULL);
