@@ -1,0 +1,102 @@
+package dev.urom.testkit;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.urom.framework.worker.WorkerHost;
+import dev.urom.spi.UromStatus;
+import dev.urom.spi.WorkerCommand;
+import dev.urom.spi.WorkerNotification;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Optional;
+import org.assertj.core.api.AbstractAssert;
+
+/**
+ * AssertJ assertions on one {@link WorkerNotification}; each failure message shows the whole
+ * notification (payloads in hex, cut short) and, for payloads, the first byte that differs. Made by
+ * {@link PluginAssertions#assertThat(WorkerNotification)}.
+ */
+public final class NotificationAssert extends AbstractAssert<NotificationAssert, WorkerNotification> {
+    NotificationAssert(WorkerNotification actual) {
+        super(actual, NotificationAssert.class);
+    }
+
+    public NotificationAssert hasStatus(UromStatus expected) {
+        requireNonNull(expected, "expected is null");
+        isNotNull();
+        if (actual.status() != expected) {
+            failWithMessage("expected status %s but got %s in %s", expected, actual.status(), Notifications.describe(actual));
+        }
+        return this;
+    }
+
+    /** Status SUCCESS. */
+    public NotificationAssert isSuccessful() {
+        return hasStatus(UromStatus.SUCCESS);
+    }
+
+    /** An answer to {@code command}: the same {@code destId}, {@code type} and {@code uromContext}. */
+    public NotificationAssert answers(WorkerCommand command) {
+        requireNonNull(command, "command is null");
+        isNotNull();
+        if (actual.destId() != command.destId() || actual.type() != command.type() || actual.uromContext() != command.uromContext()) {
+            failWithMessage("expected an answer to %s (same dest, type and context) but got %s",
+                    Notifications.describe(command), Notifications.describe(actual));
+        }
+        return this;
+    }
+
+    public NotificationAssert hasPayload(byte[] expected) {
+        requireNonNull(expected, "expected is null");
+        isNotNull();
+        byte[] payload = actual.payload();
+        if (!Arrays.equals(payload, expected)) {
+            int at = Arrays.mismatch(payload, expected);
+            String where = at >= Math.min(payload.length, expected.length)
+                    ? "lengths differ: " + payload.length + " bytes, expected " + expected.length
+                    : String.format("first difference at byte %d: 0x%02x, expected 0x%02x", at, payload[at], expected[at]);
+            failWithMessage("expected payload %s but got %s (%s) in %s",
+                    Notifications.hex(expected), Notifications.hex(payload), where, Notifications.describe(actual));
+        }
+        return this;
+    }
+
+    /** The payload, in hex (upper or lower case, no separators). */
+    public NotificationAssert hasPayloadHex(String expectedHex) {
+        requireNonNull(expectedHex, "expectedHex is null");
+        return hasPayload(HexFormat.of().parseHex(expectedHex));
+    }
+
+    public NotificationAssert hasEmptyPayload() {
+        return hasPayload(new byte[0]);
+    }
+
+    /**
+     * A refusal with this status: the worker's answer to a command that it or the plugin refused
+     * (no payload). Its reason is what {@link #hasReasonContaining} reads.
+     */
+    public NotificationAssert isRefusedWith(UromStatus expected) {
+        hasStatus(expected);
+        if (expected == UromStatus.SUCCESS || !WorkerHost.isWorkerAnswer(actual)) {
+            failWithMessage("expected the worker's refusal with %s but got %s, which the plugin made",
+                    expected, Notifications.describe(actual));
+        }
+        return this;
+    }
+
+    /**
+     * A refusal whose reason contains {@code text}: a Java plugin's exception message, or the error a
+     * native plugin logged while refusing.
+     */
+    public NotificationAssert hasReasonContaining(String text) {
+        requireNonNull(text, "text is null");
+        isNotNull();
+        Optional<String> reason = WorkerHost.refusalReason(actual);
+        if (reason.isEmpty() || !reason.get().contains(text)) {
+            failWithMessage("expected a refusal whose reason contains \"%s\" but got %s", text,
+                    reason.map(r -> "reason \"" + r + "\" in " + Notifications.describe(actual))
+                            .orElse("no reason in " + Notifications.describe(actual)));
+        }
+        return this;
+    }
+}

@@ -1,0 +1,28 @@
+package dev.urom.testkit;
+
+import dev.urom.spi.WorkerNotification;
+import java.util.List;
+import org.assertj.core.api.Assertions;
+
+/**
+ * AssertJ's {@link Assertions} with the kit's assertions on notifications: {@code import static
+ * dev.urom.testkit.PluginAssertions.*} gives a plugin's test both.
+ *
+ * <pre>{@code
+ * assertThat(worker.call(command)).isSuccessful().hasPayload(expected);
+ * assertThatNotifications(worker.awaitNotifications(3)).answerInOrder(first, second, third);
+ * }</pre>
+ */
+public class PluginAssertions extends Assertions {
+    protected PluginAssertions() {}
+
+    /** Assertions on one notification: status, payload, which command it answers, a refusal's reason. */
+    public static NotificationAssert assertThat(WorkerNotification actual) {
+        return new NotificationAssert(actual);
+    }
+
+    /** Assertions on notifications in the order they came. */
+    public static NotificationListAssert assertThatNotifications(List<WorkerNotification> actual) {
+        return new NotificationListAssert(actual);
+    }
+}

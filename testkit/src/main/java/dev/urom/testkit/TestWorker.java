@@ -1,0 +1,296 @@
+package dev.urom.testkit;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.urom.framework.worker.WorkerHost;
+import dev.urom.spi.PluginIface;
+import dev.urom.spi.UromException;
+import dev.urom.spi.WorkerCommand;
+import dev.urom.spi.WorkerNotification;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
+
+/**
+ * One plugin loaded and opened in this process by the framework's worker host, driven by the test
+ * command by command: {@link #send} hands it a command, {@link #progress} makes one round of
+ * progress, the waits ({@link #call}, {@link #awaitAnswer}, {@link #awaitNotifications}) make
+ * progress until what they wait for has come, or fail the test after the worker's time limit
+ * ({@link PluginTestKit.Builder#timeout}) with an {@link AssertionError} that lists what came
+ * instead.
+ *
+ * <p>Notifications that come while the test waits for something else are kept, in order, as
+ * {@linkplain #unclaimed() unclaimed}; a wait takes the first that matches. Commands the worker
+ * refuses itself (over the maximum message size) and commands the plugin refuses (a {@code
+ * worker_cmd} that returns an error, a Java plugin that throws) are answered with the error status
+ * and no payload, as a real worker answers them; {@link PluginAssertions} reads a refusal's reason.
+ *
+ * <h2>Contract</h2>
+ * <ul>
+ *   <li><b>One thread.</b> The thread that opened the worker drives it; any other thread gets an
+ *       {@link IllegalStateException}.
+ *   <li><b>In a domain</b> ({@link TestDomain}), every wait makes progress on every worker of it.
+ *   <li><b>Ownership.</b> {@link #close()} closes the plugin once; a worker opened alone ({@link
+ *       PluginTestKit.Builder#open()}) closes its domain with it. After it, everything but {@link
+ *       #close()} throws {@link IllegalStateException}.
+ * </ul>
+ */
+public final class TestWorker implements AutoCloseable {
+    private static final int SPINS_BEFORE_PARKING = 1_000;
+    private static final long MAX_PARK_NANOS = 1_000_000L;
+
+    private final TestDomain domain;
+    private final int domainId;
+    private final WorkerHost host;
+    private final PluginIface plugin;
+    private final String name;
+    private final long pluginId;
+    private final long destId;
+    private final Duration timeout;
+    private final List<WorkerNotification> unclaimed = new ArrayList<>();
+    private long nextContext = 1;
+    private boolean alone;
+    private boolean closed;
+
+    TestWorker(TestDomain domain, int domainId, WorkerHost host, PluginTestKit.Builder settings) {
+        this.domain = domain;
+        this.domainId = domainId;
+        this.host = host;
+        this.pluginId = settings.pluginId();
+        this.plugin = host.plugin(pluginId).orElseThrow();
+        this.name = settings.fileName().orElse(plugin.getClass().getSimpleName());
+        this.destId = settings.destId();
+        this.timeout = settings.timeout();
+    }
+
+    /** Makes this worker the owner of its one-worker domain: closing it closes the domain. */
+    TestWorker detachFromDomain() {
+        alone = true;
+        return this;
+    }
+
+    /** The plugin's name: its file name less the extension, or its class's simple name. */
+    public String pluginName() {
+        return name;
+    }
+
+    /** The plugin's id: the {@code type} of the commands sent to it. */
+    public long pluginId() {
+        return pluginId;
+    }
+
+    /** This worker's place in its domain (0 when alone). */
+    public int domainId() {
+        return domainId;
+    }
+
+    /** The plugin itself, opened; for what the kit does not wrap. Call it from the driving thread only. */
+    public PluginIface plugin() {
+        checkUsable();
+        return plugin;
+    }
+
+    /**
+     * The address the plugin publishes to its domain ({@code addr}).
+     *
+     * @throws AssertionError when the plugin fails to give one, with its status and reason
+     */
+    public byte[] address() {
+        checkUsable();
+        try {
+            return plugin.address();
+        } catch (UromException e) {
+            throw new AssertionError(where() + ": addr failed: " + e.status() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * What the plugin's {@code notif_pack} makes of {@code notification}: the bytes a host receives.
+     *
+     * @throws AssertionError when the plugin fails to pack it, with its status and reason
+     */
+    public byte[] pack(WorkerNotification notification) {
+        requireNonNull(notification, "notification is null");
+        checkUsable();
+        try {
+            return plugin.packNotification(notification);
+        } catch (UromException e) {
+            throw new AssertionError(where() + ": notif_pack of " + Notifications.describe(notification) + " failed: "
+                    + e.status() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Sends {@code payload} as a command with the next context number (1, 2, ...); returns the command sent. */
+    public WorkerCommand send(byte[] payload) {
+        return send(nextContext++, payload);
+    }
+
+    /** Sends {@code payload} as a command with this {@code uromContext}; returns the command sent. The payload is copied. */
+    public WorkerCommand send(long uromContext, byte[] payload) {
+        requireNonNull(payload, "payload is null");
+        checkUsable();
+        WorkerCommand command = new WorkerCommand(destId, pluginId, uromContext, payload.clone());
+        host.submit(command);
+        return command;
+    }
+
+    /** Sends {@code payload} and waits for its answer ({@link #awaitAnswer}). */
+    public WorkerNotification call(byte[] payload) {
+        return awaitAnswer(send(payload));
+    }
+
+    /**
+     * Waits for the notification that answers {@code command}: the first with its {@code type} and
+     * {@code uromContext}. Takes it out of the unclaimed ones.
+     *
+     * @throws AssertionError when none comes within the time limit
+     */
+    public WorkerNotification awaitAnswer(WorkerCommand command) {
+        requireNonNull(command, "command is null");
+        return awaitNotification(n -> n.type() == command.type() && n.uromContext() == command.uromContext(),
+                "answer to " + Notifications.describe(command));
+    }
+
+    /**
+     * Waits for the first notification that {@code wanted} accepts, and takes it out of the
+     * unclaimed ones.
+     *
+     * @param description what is awaited, for the failure message
+     * @throws AssertionError when none comes within the time limit
+     */
+    public WorkerNotification awaitNotification(Predicate<WorkerNotification> wanted, String description) {
+        requireNonNull(wanted, "wanted is null");
+        requireNonNull(description, "description is null");
+        checkUsable();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Waiting waiting = new Waiting();
+        while (true) {
+            for (int i = 0; i < unclaimed.size(); i++) {
+                if (wanted.test(unclaimed.get(i))) {
+                    return unclaimed.remove(i);
+                }
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                throw new AssertionError(where() + ": no " + description + " within " + timeout
+                        + "; unclaimed notifications: " + Notifications.describe(unclaimed));
+            }
+            waiting.idleIf(domain.progress() == 0);
+        }
+    }
+
+    /**
+     * Waits until {@code count} notifications are unclaimed and takes them, in the order they came.
+     *
+     * @throws AssertionError when fewer come within the time limit
+     */
+    public List<WorkerNotification> awaitNotifications(int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("count " + count + " is negative");
+        }
+        checkUsable();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Waiting waiting = new Waiting();
+        while (unclaimed.size() < count) {
+            if (System.nanoTime() - deadline >= 0) {
+                throw new AssertionError(where() + ": " + unclaimed.size() + " of " + count + " notifications within " + timeout
+                        + ": " + Notifications.describe(unclaimed));
+            }
+            waiting.idleIf(domain.progress() == 0);
+        }
+        List<WorkerNotification> taken = new ArrayList<>(unclaimed.subList(0, count));
+        unclaimed.subList(0, count).clear();
+        return taken;
+    }
+
+    /**
+     * Makes {@code rounds} rounds of progress (of the whole domain) and fails when any notification
+     * for this worker is unclaimed afterwards: for a command that must not be answered by the plugin.
+     *
+     * @throws AssertionError naming the notifications that came
+     */
+    public void assertNoNotificationAfter(int rounds) {
+        if (rounds < 1) {
+            throw new IllegalArgumentException("rounds " + rounds + " is not positive");
+        }
+        checkUsable();
+        for (int i = 0; i < rounds; i++) {
+            domain.progress();
+        }
+        if (!unclaimed.isEmpty()) {
+            throw new AssertionError(where() + ": expected no notification after " + rounds + " rounds of progress, but got "
+                    + Notifications.describe(unclaimed));
+        }
+    }
+
+    /**
+     * One round of progress of this worker's whole domain; what comes out is kept as unclaimed.
+     *
+     * @return how many notifications came (to any worker of the domain)
+     */
+    public int progress() {
+        checkUsable();
+        return domain.progress();
+    }
+
+    /** The notifications that came and no wait took yet, in order (a copy). */
+    public List<WorkerNotification> unclaimed() {
+        checkUsable();
+        return List.copyOf(unclaimed);
+    }
+
+    /** Closes the plugin (and, for a worker opened alone, its domain). Idempotent. */
+    @Override
+    public void close() {
+        if (alone) {
+            domain.close();
+        } else {
+            domain.checkThread();
+            closeOwn();
+        }
+    }
+
+    int progressOwn() {
+        return closed ? 0 : host.progress(unclaimed::add);
+    }
+
+    void closeOwn() {
+        if (!closed) {
+            closed = true;
+            unclaimed.clear();
+            host.close();
+        }
+    }
+
+    private void checkUsable() {
+        domain.checkThread();
+        if (closed) {
+            throw new IllegalStateException(where() + " is closed");
+        }
+    }
+
+    private String where() {
+        return "worker " + domainId + " (plugin '" + name + "')";
+    }
+
+    /** Spins a while when idle, then parks for growing short spells, never longer than a millisecond. */
+    private static final class Waiting {
+        private int idleRounds;
+        private long parkNanos = 1_000L;
+
+        void idleIf(boolean idle) {
+            if (!idle) {
+                idleRounds = 0;
+                parkNanos = 1_000L;
+                return;
+            }
+            if (++idleRounds < SPINS_BEFORE_PARKING) {
+                Thread.onSpinWait();
+                return;
+            }
+            LockSupport.parkNanos(parkNanos);
+            parkNanos = Math.min(parkNanos * 2, MAX_PARK_NANOS);
+        }
+    }
+}
