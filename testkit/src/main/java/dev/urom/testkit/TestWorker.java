@@ -131,7 +131,16 @@ public final class TestWorker implements AutoCloseable {
     public WorkerCommand send(long uromContext, byte[] payload) {
         requireNonNull(payload, "payload is null");
         checkUsable();
-        WorkerCommand command = new WorkerCommand(destId, pluginId, uromContext, payload.clone());
+        return send(new WorkerCommand(destId, pluginId, uromContext, payload.clone()));
+    }
+
+    /**
+     * Sends {@code command} as it is: its own {@code destId}, {@code type} (a type that is not this
+     * plugin's id is answered NOT_FOUND by the worker) and {@code uromContext}.
+     */
+    public WorkerCommand send(WorkerCommand command) {
+        requireNonNull(command, "command is null");
+        checkUsable();
         host.submit(command);
         return command;
     }

@@ -79,6 +79,17 @@ class PluginTestKitTest {
     }
 
     @Test
+    void aCommandSentAsItIsKeepsItsHeaderAndAnotherPluginsIdIsNotFound() {
+        try (TestWorker worker = scripted()) {
+            WorkerCommand own = worker.send(new WorkerCommand(-1, PluginTestKit.DEFAULT_PLUGIN_ID, Long.MIN_VALUE, ascii("echo e")));
+            WorkerCommand other = worker.send(new WorkerCommand(5, 1L << 9, 3, ascii("echo e")));
+
+            assertThat(worker.awaitAnswer(own)).answers(own).isSuccessful();
+            assertThat(worker.awaitAnswer(other)).answers(other).isRefusedWith(UromStatus.NOT_FOUND);
+        }
+    }
+
+    @Test
     void aWaitFailsAfterItsTimeLimitListingWhatCameInstead() {
         try (TestWorker worker = PluginTestKit.plugin(ScriptedPlugin::new).timeout(SHORT).open()) {
             worker.send(ascii("echo other"));

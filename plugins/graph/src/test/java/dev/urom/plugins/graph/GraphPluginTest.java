@@ -1,14 +1,16 @@
 package dev.urom.plugins.graph;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static dev.urom.testkit.PluginAssertions.assertThat;
+import static dev.urom.testkit.PluginAssertions.assertThatNotifications;
+import static dev.urom.testkit.PluginAssertions.assertThatThrownBy;
 
-import dev.urom.spi.DomainLookups;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
-import dev.urom.spi.WorkerContext;
 import dev.urom.spi.WorkerNotification;
+import dev.urom.testkit.PluginTestKit;
+import dev.urom.testkit.TestDomain;
+import dev.urom.testkit.TestWorker;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -18,76 +20,69 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+/** The graph plugin in a worker of the test kit, as a worker process would host it. */
 class GraphPluginTest {
     private static final long PLUGIN_ID = 1L << 3;
 
-    private final GraphPlugin plugin = new GraphPlugin();
+    private TestWorker worker;
 
     @BeforeEach
     void open() {
-        plugin.open(contextOf(PLUGIN_ID));
+        worker = PluginTestKit.plugin(GraphPlugin::new).pluginId(PLUGIN_ID).destId(77).open();
     }
 
     @AfterEach
     void close() {
-        plugin.close();
+        worker.close();
     }
 
     @ParameterizedTest
     @ValueSource(longs = {0, 1, -1, Long.MIN_VALUE, Long.MAX_VALUE, 0x0123_4567_89ab_cdefL})
-    void loopbackEchoesTheDataWithSuccessAndTheCommandsHeaders(long data) throws UromException {
-        plugin.workerCommand(new WorkerCommand(77, PLUGIN_ID, 0xfeed_beefL, GraphMessage.loopback(data).encode()));
+    void loopbackEchoesTheDataWithSuccessAndTheCommandsHeaders(long data) {
+        WorkerCommand command = worker.send(0xfeed_beefL, GraphMessage.loopback(data).encode());
 
-        List<WorkerNotification> notifications = progress();
-
-        assertThat(notifications).singleElement().satisfies(n -> {
-            assertThat(n.destId()).isEqualTo(77);
-            assertThat(n.type()).isEqualTo(PLUGIN_ID);
-            assertThat(n.uromContext()).isEqualTo(0xfeed_beefL);
-            assertThat(n.status()).isEqualTo(UromStatus.SUCCESS);
-            assertThat(n.payload()).isEqualTo(GraphMessage.loopback(data).encode());
-        });
+        assertThat(worker.awaitAnswer(command)).answers(command).isSuccessful().hasPayload(GraphMessage.loopback(data).encode());
+        worker.assertNoNotificationAfter(10);
     }
 
     @Test
-    void answersComeOutOnceAndInTheOrderTheCommandsWentIn() throws UromException {
-        for (long data = 1; data <= 5; data++) {
-            plugin.workerCommand(new WorkerCommand(data, PLUGIN_ID, 0, GraphMessage.loopback(data * 10).encode()));
+    void answersComeOutOnceAndInTheOrderTheCommandsWentIn() {
+        WorkerCommand[] commands = new WorkerCommand[5];
+        for (int i = 0; i < commands.length; i++) {
+            commands[i] = worker.send(GraphMessage.loopback(i * 10L).encode());
         }
 
-        assertThat(progress()).extracting(WorkerNotification::destId).containsExactly(1L, 2L, 3L, 4L, 5L);
-        assertThat(progress()).as("second progress after everything was handed out").isEmpty();
+        assertThatNotifications(worker.awaitNotifications(5)).areAllSuccessful().answerInOrder(commands);
+        worker.assertNoNotificationAfter(10);
     }
 
     @Test
     void progressWithNothingPendingAddsNothing() {
-        assertThat(progress()).isEmpty();
+        assertThat(worker.progress()).isZero();
+        worker.assertNoNotificationAfter(10);
     }
 
     @ParameterizedTest
     @ValueSource(ints = {0, 8, 15, 17, 24})
-    void aPayloadOfAnyOtherLengthIsInvalidAndGetsNoNotification(int length) {
-        assertThatThrownBy(() -> plugin.workerCommand(new WorkerCommand(1, PLUGIN_ID, 2, new byte[length])))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.INVALID_VALUE));
-
-        assertThat(progress()).isEmpty();
+    void aPayloadOfAnyOtherLengthIsInvalidAndGetsNoNotificationFromThePlugin(int length) {
+        assertThat(worker.call(new byte[length])).isRefusedWith(UromStatus.INVALID_VALUE)
+                .hasReasonContaining("graph command of " + length + " bytes refused");
+        worker.assertNoNotificationAfter(10);
     }
 
     @ParameterizedTest
     @ValueSource(longs = {1, 2, -1, Long.MIN_VALUE})
-    void anUnknownTypeIsNotSupportedAndGetsNoNotification(long type) {
-        assertThatThrownBy(() -> plugin.workerCommand(new WorkerCommand(1, PLUGIN_ID, 2, new GraphMessage(type, 5).encode())))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_SUPPORTED))
-                .hasMessageContaining(Long.toUnsignedString(type));
-
-        assertThat(progress()).isEmpty();
+    void anUnknownTypeIsNotSupportedAndGetsNoNotificationFromThePlugin(long type) {
+        assertThat(worker.call(new GraphMessage(type, 5).encode())).isRefusedWith(UromStatus.NOT_SUPPORTED)
+                .hasReasonContaining(Long.toUnsignedString(type));
+        worker.assertNoNotificationAfter(10);
     }
 
     @Test
-    void packedNotificationIsTheNotifyHeaderThenThePayload() throws UromException {
-        plugin.workerCommand(new WorkerCommand(9, PLUGIN_ID, 0x1122_3344_5566_7788L, GraphMessage.loopback(-2).encode()));
+    void packedNotificationIsTheNotifyHeaderThenThePayload() {
+        WorkerCommand command = worker.send(0x1122_3344_5566_7788L, GraphMessage.loopback(-2).encode());
 
-        byte[] packed = plugin.packNotification(progress().get(0));
+        byte[] packed = worker.pack(worker.awaitAnswer(command));
 
         assertThat(HexFormat.of().formatHex(packed)).isEqualTo(
                 "0800000000000000" // type = plugin id
@@ -100,52 +95,27 @@ class GraphPluginTest {
     }
 
     @Test
-    void addressIsEightBytesAndDiffersBetweenInstances() throws UromException {
-        GraphPlugin other = new GraphPlugin();
-        other.open(contextOf(PLUGIN_ID));
+    void addressIsEightBytesAndDiffersBetweenInstances() {
+        try (TestDomain domain = PluginTestKit.plugin(GraphPlugin::new).openDomain(2)) {
+            assertThat(domain.worker(0).address()).hasSize(GraphPlugin.ADDRESS_BYTES);
+            assertThat(domain.worker(1).address()).hasSize(GraphPlugin.ADDRESS_BYTES).isNotEqualTo(domain.worker(0).address());
+        }
+    }
 
-        assertThat(plugin.address()).hasSize(GraphPlugin.ADDRESS_BYTES);
-        assertThat(other.address()).hasSize(GraphPlugin.ADDRESS_BYTES).isNotEqualTo(plugin.address());
-        other.close();
+    @Test
+    void closeDropsUnclaimedAnswers() throws UromException {
+        worker.send(GraphMessage.loopback(3).encode());
+
+        worker.plugin().close();
+
+        List<WorkerNotification> afterClose = new ArrayList<>();
+        worker.plugin().progress(afterClose);
+        assertThat(afterClose).isEmpty();
     }
 
     @Test
     void addressBeforeOpenIsABadState() {
         assertThatThrownBy(() -> new GraphPlugin().address())
                 .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.BAD_STATE));
-    }
-
-    @Test
-    void closeDropsUnclaimedAnswers() throws UromException {
-        plugin.workerCommand(new WorkerCommand(1, PLUGIN_ID, 2, GraphMessage.loopback(3).encode()));
-
-        plugin.close();
-
-        assertThat(progress()).isEmpty();
-    }
-
-    private List<WorkerNotification> progress() {
-        List<WorkerNotification> out = new ArrayList<>();
-        plugin.progress(out);
-        return out;
-    }
-
-    private static WorkerContext contextOf(long pluginId) {
-        return new WorkerContext() {
-            @Override
-            public long workerId() {
-                return 1;
-            }
-
-            @Override
-            public long pluginId() {
-                return pluginId;
-            }
-
-            @Override
-            public DomainLookups domain() {
-                return DomainLookups.none();
-            }
-        };
     }
 }

@@ -1,0 +1,323 @@
+/*
+ * urom_testkit.h: the C side of the plugin authors' test kit, header only.
+ *
+ * Loads a plugin (.so) into the test program, as a worker does (dlopen, then
+ * urom_plugin_get_iface and open), hands it commands one by one and makes
+ * progress until the notification that answers a command comes, or a time
+ * limit passes. The plugin sees no domain: its peer look-ups answer
+ * UROM_ERR_NOT_FOUND. Build a test with
+ *     cc $(pkg-config --cflags urom-plugin) test.c -ldl
+ *
+ * One plugin per struct urom_testkit_plugin, driven by one thread. Every
+ * function reports why it failed on one line on stderr. The checks count
+ * passes and failures; urom_testkit_summary() prints them and gives the exit
+ * status.
+ */
+#ifndef UROM_TESTKIT_H_
+#define UROM_TESTKIT_H_
+
+#include <dlfcn.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "urom_plugin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define UROM_TESTKIT_DEFAULT_TIMEOUT_MS 10000u
+
+struct urom_testkit_plugin {
+	void *library;
+	struct urom_worker_ctx ctx;
+	urom_list_link_t received; /* notifications that came and no wait took yet */
+	uint64_t plugin_id;        /* the type of every command; 1 unless set before open */
+	uint64_t dest_id;          /* the host connection the commands come from; 1 unless set */
+	uint64_t next_context;
+	unsigned timeout_ms;       /* of each wait; UROM_TESTKIT_DEFAULT_TIMEOUT_MS unless set */
+	int opened;
+};
+
+static unsigned urom_testkit_passed_;
+static unsigned urom_testkit_failed_;
+
+static const char *const urom_testkit_status_names_[] = {
+	"SUCCESS", "UNKNOWN", "NOT_PERMITTED", "IN_USE", "NOT_SUPPORTED", "AGAIN", "INVALID_VALUE", "NO_MEMORY",
+	"INITIALIZATION", "TIME_OUT", "SHUTDOWN", "CONNECTION_RESET", "CONNECTION_ABORTED", "CONNECTION_INPROGRESS",
+	"NOT_CONNECTED", "NO_LOCK", "NOT_FOUND", "IO_FAILED", "BAD_STATE", "UNSUPPORTED_VERSION", "OPERATING_SYSTEM",
+	"DRIVER", "UNEXPECTED", "ALREADY_EXIST", "FULL", "EMPTY", "IN_PROGRESS", "TOO_BIG", "AUTHENTICATION",
+	"BAD_CONFIG", "SKIPPED", "DEVICE_FATAL_ERROR",
+};
+
+__attribute__((unused)) static const char *urom_testkit_status_name(urom_status_t status)
+{
+	if ((unsigned)status < sizeof(urom_testkit_status_names_) / sizeof(urom_testkit_status_names_[0]))
+		return urom_testkit_status_names_[status];
+	return "(not a urom status)";
+}
+
+__attribute__((unused)) static int urom_testkit_check_(int ok, const char *file, int line, const char *what)
+{
+	if (ok) {
+		urom_testkit_passed_++;
+	} else {
+		urom_testkit_failed_++;
+		fprintf(stderr, "FAILED %s:%d: %s\n", file, line, what);
+	}
+	return ok;
+}
+
+/* Counts a check; prints the expression and where it is when it is false. */
+#define UROM_TEST_CHECK(condition) urom_testkit_check_(!!(condition), __FILE__, __LINE__, #condition)
+
+/* Counts a check that a status is the one expected; prints both names when not. */
+#define UROM_TEST_CHECK_STATUS(actual, expected)                                                                   \
+	do {                                                                                                       \
+		urom_status_t actual_ = (actual), expected_ = (expected);                                          \
+		if (!urom_testkit_check_(actual_ == expected_, __FILE__, __LINE__, #actual " == " #expected))      \
+			fprintf(stderr, "       got %s, expected %s\n", urom_testkit_status_name(actual_),           \
+				urom_testkit_status_name(expected_));                                              \
+	} while (0)
+
+static urom_status_t urom_testkit_no_peer_(struct urom_worker_ctx *ctx, uint64_t domain_id, void **addr)
+{
+	(void)ctx;
+	(void)domain_id;
+	(void)addr;
+	return UROM_ERR_NOT_FOUND;
+}
+
+static urom_status_t urom_testkit_no_segment_(struct urom_worker_ctx *ctx, uint64_t domain_id, uint64_t va, int *seg)
+{
+	(void)ctx;
+	(void)domain_id;
+	(void)va;
+	(void)seg;
+	return UROM_ERR_NOT_FOUND;
+}
+
+static urom_status_t urom_testkit_no_key_(struct urom_worker_ctx *ctx, uint64_t domain_id, int seg, size_t *len, void **key)
+{
+	(void)ctx;
+	(void)domain_id;
+	(void)seg;
+	(void)len;
+	(void)key;
+	return UROM_ERR_NOT_FOUND;
+}
+
+static void urom_testkit_link_remove_(urom_list_link_t *link)
+{
+	link->prev->next = link->next;
+	link->next->prev = link->prev;
+}
+
+static void urom_testkit_link_append_(urom_list_link_t *head, urom_list_link_t *link)
+{
+	link->prev = head->prev;
+	link->next = head;
+	head->prev->next = link;
+	head->prev = link;
+}
+
+/*
+ * Loads the plugin at path and opens it. Settings made in *plugin before the
+ * call (plugin_id, dest_id, timeout_ms) are kept; zero means the default.
+ */
+__attribute__((unused)) static urom_status_t urom_testkit_open(struct urom_testkit_plugin *plugin, const char *path)
+{
+	urom_status_t (*get_iface)(struct urom_plugin_iface *);
+	urom_status_t status;
+
+	plugin->library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (plugin->library == NULL) {
+		fprintf(stderr, "urom_testkit: cannot load plugin %s: %s\n", path, dlerror());
+		return UROM_ERR_NOT_FOUND;
+	}
+	*(void **)&get_iface = dlsym(plugin->library, "urom_plugin_get_iface");
+	if (get_iface == NULL) {
+		fprintf(stderr, "urom_testkit: plugin %s exports no urom_plugin_get_iface (built with -fvisibility=hidden "
+				"without the header's declaration?)\n", path);
+		dlclose(plugin->library);
+		return UROM_ERR_NOT_FOUND;
+	}
+	memset(&plugin->ctx, 0, sizeof(plugin->ctx));
+	status = get_iface(&plugin->ctx.iface);
+	if (status != UROM_SUCCESS || plugin->ctx.iface.api_version != UROM_PLUGIN_API_VERSION) {
+		fprintf(stderr, "urom_testkit: plugin %s: urom_plugin_get_iface gave %s, API version %zu (this kit: %zu)\n", path,
+			urom_testkit_status_name(status), (size_t)plugin->ctx.iface.api_version, (size_t)UROM_PLUGIN_API_VERSION);
+		dlclose(plugin->library);
+		return status != UROM_SUCCESS ? status : UROM_ERR_UNSUPPORTED_VERSION;
+	}
+	plugin->ctx.domain_iface.addr_lookup = urom_testkit_no_peer_;
+	plugin->ctx.domain_iface.seg_lookup = urom_testkit_no_segment_;
+	plugin->ctx.domain_iface.memh_lookup = urom_testkit_no_key_;
+	plugin->ctx.domain_iface.mkey_lookup = urom_testkit_no_key_;
+	plugin->received.prev = &plugin->received;
+	plugin->received.next = &plugin->received;
+	if (plugin->plugin_id == 0)
+		plugin->plugin_id = 1;
+	if (plugin->dest_id == 0)
+		plugin->dest_id = 1;
+	if (plugin->timeout_ms == 0)
+		plugin->timeout_ms = UROM_TESTKIT_DEFAULT_TIMEOUT_MS;
+	plugin->next_context = 1;
+	status = plugin->ctx.iface.open(&plugin->ctx);
+	if (status != UROM_SUCCESS) {
+		fprintf(stderr, "urom_testkit: plugin %s: open failed: %s\n", path, urom_testkit_status_name(status));
+		dlclose(plugin->library);
+		return status;
+	}
+	plugin->opened = 1;
+	return UROM_SUCCESS;
+}
+
+/*
+ * Hands the plugin one command carrying len bytes of payload, with the next
+ * context number, stored in *context. Returns what worker_cmd returned: a
+ * refused command is never answered by the plugin.
+ */
+__attribute__((unused)) static urom_status_t urom_testkit_send(struct urom_testkit_plugin *plugin, const void *payload,
+								 size_t len, uint64_t *context)
+{
+	struct urom_worker_cmd_desc *command;
+	urom_list_link_t commands = {&commands, &commands};
+	urom_status_t status;
+
+	command = malloc(sizeof(*command) + len);
+	if (command == NULL) {
+		fprintf(stderr, "urom_testkit: no memory for a command of %zu bytes\n", len);
+		return UROM_ERR_NO_MEMORY;
+	}
+	command->dest_id = plugin->dest_id;
+	command->worker_cmd.type = plugin->plugin_id;
+	command->worker_cmd.urom_context = plugin->next_context++;
+	command->worker_cmd.len = len;
+	if (len > 0)
+		memcpy(command->worker_cmd.plugin_cmd, payload, len);
+	if (context != NULL)
+		*context = command->worker_cmd.urom_context;
+	urom_testkit_link_append_(&commands, &command->entry);
+	status = plugin->ctx.iface.worker_cmd(&plugin->ctx, &commands);
+	while (commands.next != &commands) { /* what the plugin did not take stays the caller's */
+		urom_list_link_t *left = commands.next;
+
+		urom_testkit_link_remove_(left);
+		free(left);
+	}
+	return status;
+}
+
+/* One round of progress; what comes is kept for the waits. Returns how many came. */
+__attribute__((unused)) static unsigned urom_testkit_progress(struct urom_testkit_plugin *plugin)
+{
+	urom_list_link_t fresh = {&fresh, &fresh};
+	urom_status_t status;
+	unsigned count = 0;
+
+	status = plugin->ctx.iface.progress(&plugin->ctx, &fresh);
+	if (status != UROM_SUCCESS && status != UROM_ERR_EMPTY)
+		fprintf(stderr, "urom_testkit: progress failed: %s\n", urom_testkit_status_name(status));
+	while (fresh.next != &fresh) {
+		urom_list_link_t *link = fresh.next;
+
+		urom_testkit_link_remove_(link);
+		urom_testkit_link_append_(&plugin->received, link);
+		count++;
+	}
+	return count;
+}
+
+static uint64_t urom_testkit_now_ms_(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)now.tv_sec * 1000u + (uint64_t)now.tv_nsec / 1000000u;
+}
+
+/*
+ * Makes progress until the notification answering the command with this
+ * context comes, and hands it over (free it with urom_testkit_release). NULL
+ * after the plugin's time limit, with one line on stderr.
+ */
+__attribute__((unused)) static struct urom_worker_notify *urom_testkit_await(struct urom_testkit_plugin *plugin,
+									      uint64_t context)
+{
+	uint64_t deadline = urom_testkit_now_ms_() + plugin->timeout_ms;
+	unsigned idle = 0;
+
+	for (;;) {
+		for (urom_list_link_t *link = plugin->received.next; link != &plugin->received; link = link->next) {
+			struct urom_worker_notif_desc *desc = (struct urom_worker_notif_desc *)link;
+
+			if (desc->worker_notif.urom_context == context && desc->worker_notif.type == plugin->plugin_id) {
+				urom_testkit_link_remove_(link);
+				return &desc->worker_notif;
+			}
+		}
+		if (urom_testkit_now_ms_() >= deadline) {
+			fprintf(stderr, "urom_testkit: no answer to context %llu within %u ms\n", (unsigned long long)context,
+				plugin->timeout_ms);
+			return NULL;
+		}
+		if (urom_testkit_progress(plugin) == 0 && ++idle > 1000) {
+			struct timespec pause = {0, 100000};
+
+			nanosleep(&pause, NULL);
+		} else {
+			sched_yield();
+		}
+	}
+}
+
+/* Notifications that came and no wait took yet. */
+__attribute__((unused)) static unsigned urom_testkit_unclaimed(const struct urom_testkit_plugin *plugin)
+{
+	unsigned count = 0;
+
+	for (const urom_list_link_t *link = plugin->received.next; link != &plugin->received; link = link->next)
+		count++;
+	return count;
+}
+
+/* Frees a notification that urom_testkit_await handed over. */
+__attribute__((unused)) static void urom_testkit_release(struct urom_worker_notify *notification)
+{
+	if (notification != NULL)
+		free((char *)notification - offsetof(struct urom_worker_notif_desc, worker_notif));
+}
+
+/* Frees what is unclaimed, closes the plugin and unloads it. */
+__attribute__((unused)) static void urom_testkit_close(struct urom_testkit_plugin *plugin)
+{
+	if (!plugin->opened)
+		return;
+	while (plugin->received.next != &plugin->received) {
+		urom_list_link_t *link = plugin->received.next;
+
+		urom_testkit_link_remove_(link);
+		free(link);
+	}
+	plugin->ctx.iface.close(&plugin->ctx);
+	dlclose(plugin->library);
+	plugin->opened = 0;
+}
+
+/* Prints "NAME: N passed, M failed"; the exit status for main: 0 when nothing failed. */
+__attribute__((unused)) static int urom_testkit_summary(const char *name)
+{
+	printf("%s: %u passed, %u failed\n", name, urom_testkit_passed_, urom_testkit_failed_);
+	return urom_testkit_failed_ == 0 && urom_testkit_passed_ > 0 ? 0 : 1;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UROM_TESTKIT_H_ */
