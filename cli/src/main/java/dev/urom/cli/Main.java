@@ -22,7 +22,7 @@ import picocli.CommandLine;
         description = "urom-java: the UROM offload service and its plugin framework.",
         subcommands = {
             DaemonCommand.class, PluginsCommand.class, WorkersCommand.class, CmdCommand.class, LoopbackCommand.class,
-            PingPongCommand.class, PingPongRankCommand.class, ExecCommand.class, DemoCommand.class, DoctorCommand.class, KeygenCommand.class,
+            PingPongCommand.class, PingPongRankCommand.class, ExecCommand.class, DemoCommand.class, DoctorCommand.class, KeygenCommand.class, NewPluginCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class Main implements Runnable {
