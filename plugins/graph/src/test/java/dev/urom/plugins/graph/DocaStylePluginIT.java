@@ -1,15 +1,14 @@
 package dev.urom.plugins.graph;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static dev.urom.testkit.PluginAssertions.assertThat;
 
-import dev.urom.framework.worker.PluginSpec;
-import dev.urom.framework.worker.WorkerHost;
 import dev.urom.nativebridge.NativePlugin;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerNotification;
+import dev.urom.testkit.TestWorker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -31,7 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * A plugin written the DOCA way ({@code src/test/c/doca_style_counter.c}: DOCA's headers, log
  * macros, status codes, {@code DOCA_STRUCT_CTOR}, UCX's list helpers) builds unchanged against the
  * compatibility headers, once with UCX's {@code <ucs/datastruct/list.h>} and once with the
- * fallback copy, and both builds behave the same through the worker host.
+ * fallback copy, and both builds behave the same in a test kit worker.
  */
 class DocaStylePluginIT {
     static final String SOURCE_PROPERTY = "graph.doca.style.source";
@@ -59,7 +58,7 @@ class DocaStylePluginIT {
     }
 
     @Test
-    void theUcxBuildReallyUsedUcxsHeaderAndTheOtherTheFallback() throws UromException {
+    void theUcxBuildReallyUsedUcxsHeaderAndTheOtherTheFallback() {
         assertThat(addressOf(withUcx)).as("list header compiled into the UCX build: with -idirafter the system's "
                 + "<ucs/datastruct/list.h> must win; install libucx-dev").isEqualTo("ucx");
         assertThat(addressOf(withFallback)).as("list header compiled into the fallback build").isEqualTo("fallback");
@@ -68,17 +67,15 @@ class DocaStylePluginIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("builds")
     void addsKeepARunningSumAndCopyTheHeaders(Path plugin) {
-        try (WorkerHost host = GraphHosts.open(3, new PluginSpec(plugin, PLUGIN_ID))) {
+        try (TestWorker worker = GraphHosts.kit(plugin, PLUGIN_ID).open()) {
             long[] values = {5, -3, 10, Long.MAX_VALUE};
             long sum = 0;
             for (int i = 0; i < values.length; i++) {
                 sum += values[i];
-                WorkerNotification answer = host.call(new WorkerCommand(100 + i, PLUGIN_ID, i, add(values[i])), GraphHosts.TIMEOUT);
+                WorkerCommand command = worker.send(new WorkerCommand(100 + i, PLUGIN_ID, i, add(values[i])));
 
-                assertThat(answer.status()).as("status of ADD %d", values[i]).isEqualTo(UromStatus.SUCCESS);
-                assertThat(answer.destId()).isEqualTo(100 + i);
-                assertThat(answer.type()).isEqualTo(PLUGIN_ID);
-                assertThat(answer.payload()).as("sum after ADD %d", values[i]).isEqualTo(message(0, sum));
+                assertThat(worker.awaitAnswer(command)).as("answer to ADD %d", values[i])
+                        .answers(command).isSuccessful().hasPayload(message(0, sum));
             }
         }
     }
@@ -86,25 +83,22 @@ class DocaStylePluginIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("builds")
     void refusedCommandsLeaveTheSumAlone(Path plugin) {
-        try (WorkerHost host = GraphHosts.open(3, new PluginSpec(plugin, PLUGIN_ID))) {
-            host.call(new WorkerCommand(1, PLUGIN_ID, 1, add(7)), GraphHosts.TIMEOUT);
+        try (TestWorker worker = GraphHosts.kit(plugin, PLUGIN_ID).open()) {
+            worker.call(add(7));
 
-            assertThat(host.call(new WorkerCommand(1, PLUGIN_ID, 2, new byte[15]), GraphHosts.TIMEOUT).status())
-                    .isEqualTo(UromStatus.INVALID_VALUE);
-            assertThat(host.call(new WorkerCommand(1, PLUGIN_ID, 3, message(9, 100)), GraphHosts.TIMEOUT).status())
-                    .isEqualTo(UromStatus.NOT_SUPPORTED);
-            assertThat(host.call(new WorkerCommand(1, PLUGIN_ID, 4, add(1)), GraphHosts.TIMEOUT).payload())
-                    .isEqualTo(message(0, 8));
+            assertThat(worker.call(new byte[15])).isRefusedWith(UromStatus.INVALID_VALUE);
+            assertThat(worker.call(message(9, 100))).isRefusedWith(UromStatus.NOT_SUPPORTED);
+            assertThat(worker.call(add(1))).hasPayload(message(0, 8));
         }
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("builds")
-    void notificationsPackAsHeaderThenPayload(Path plugin) throws UromException {
-        try (WorkerHost host = GraphHosts.open(3, new PluginSpec(plugin, PLUGIN_ID))) {
-            WorkerNotification answer = host.call(new WorkerCommand(1, PLUGIN_ID, 0x55, add(-1)), GraphHosts.TIMEOUT);
+    void notificationsPackAsHeaderThenPayload(Path plugin) {
+        try (TestWorker worker = GraphHosts.kit(plugin, PLUGIN_ID).open()) {
+            WorkerNotification answer = worker.awaitAnswer(worker.send(0x55, add(-1)));
 
-            assertThat(HexFormat.of().formatHex(GraphHosts.plugin(host, PLUGIN_ID).packNotification(answer))).isEqualTo(
+            assertThat(HexFormat.of().formatHex(worker.pack(answer))).isEqualTo(
                     "0200000000000000" + "5500000000000000" + "1000000000000000" + "00000000" + "00000000"
                             + "0000000000000000" + "ffffffffffffffff");
         }
@@ -123,19 +117,19 @@ class DocaStylePluginIT {
 
     private static List<String> run(Path plugin) {
         List<String> lines = new ArrayList<>();
-        try (WorkerHost host = GraphHosts.open(4, new PluginSpec(plugin, PLUGIN_ID))) {
+        try (TestWorker worker = GraphHosts.kit(plugin, PLUGIN_ID).open()) {
             byte[][] payloads = {add(1), add(2), new byte[0], message(1, 5), add(-10), new byte[17], add(Long.MIN_VALUE)};
             for (int i = 0; i < payloads.length; i++) {
-                WorkerNotification n = host.call(new WorkerCommand(i * 3L, PLUGIN_ID, i, payloads[i]), GraphHosts.TIMEOUT);
+                WorkerNotification n = worker.awaitAnswer(worker.send(new WorkerCommand(i * 3L, PLUGIN_ID, i, payloads[i])));
                 lines.add(n.destId() + " " + n.uromContext() + " " + n.status() + " " + HexFormat.of().formatHex(n.payload()));
             }
         }
         return lines;
     }
 
-    private static String addressOf(Path plugin) throws UromException {
-        try (WorkerHost host = GraphHosts.open(5, new PluginSpec(plugin, PLUGIN_ID))) {
-            return new String(GraphHosts.plugin(host, PLUGIN_ID).address(), StandardCharsets.US_ASCII);
+    private static String addressOf(Path plugin) {
+        try (TestWorker worker = GraphHosts.kit(plugin, PLUGIN_ID).open()) {
+            return new String(worker.address(), StandardCharsets.US_ASCII);
         }
     }
 

@@ -1,13 +1,13 @@
 package dev.urom.plugins.graph;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static dev.urom.testkit.PluginAssertions.assertThat;
+import static dev.urom.testkit.PluginAssertions.assertThatNotifications;
 
-import dev.urom.framework.worker.PluginSpec;
 import dev.urom.framework.worker.WorkerHost;
-import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerNotification;
+import dev.urom.testkit.TestWorker;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
@@ -22,18 +22,19 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The contract of the graph plugin, run once against {@code worker_graph.so} and once against
- * {@code worker_graph_java.jar}, both loaded through the worker host.
+ * {@code worker_graph_java.jar}, each loaded from its file into a test kit worker.
  */
 class GraphContractIT {
-    private static final long WORKER_ID = 42;
     private static final long PLUGIN_ID = 1L << 5;
     private static final long RANDOM_SEED = new Random().nextLong();
+    /** Rounds of progress in which nothing more may come once every command is answered. */
+    private static final int QUIET_ROUNDS = 10;
 
-    private WorkerHost host;
+    private TestWorker worker;
 
     static Stream<Named<Path>> plugins() {
-        return Stream.of(Named.of("native worker_graph.so", GraphHosts.nativePlugin()),
-                Named.of("java worker_graph_java.jar", GraphHosts.javaPlugin()));
+        return Stream.of(Named.of("native worker_graph.so", GraphPluginFiles.nativePlugin()),
+                Named.of("java worker_graph_java.jar", GraphPluginFiles.javaPlugin()));
     }
 
     static Stream<Arguments> pluginsAndLoopbackValues() {
@@ -53,79 +54,72 @@ class GraphContractIT {
     }
 
     @AfterEach
-    void closeHost() {
-        if (host != null) {
-            host.close();
+    void closeWorker() {
+        if (worker != null) {
+            worker.close();
         }
     }
 
     @ParameterizedTest(name = "{0}: LOOPBACK {1}")
     @MethodSource("pluginsAndLoopbackValues")
     void loopbackEchoesTheDataWithSuccess(Path plugin, long data) {
-        host = GraphHosts.open(WORKER_ID, new PluginSpec(plugin, PLUGIN_ID));
+        worker = GraphHosts.kit(plugin, PLUGIN_ID).destId(3).open();
 
-        WorkerNotification answer = host.call(new WorkerCommand(3, PLUGIN_ID, 11, GraphMessage.loopback(data).encode()), GraphHosts.TIMEOUT);
+        WorkerCommand command = worker.send(11, GraphMessage.loopback(data).encode());
 
-        assertThat(answer.status()).as("status (random seed %d)", RANDOM_SEED).isEqualTo(UromStatus.SUCCESS);
-        assertThat(answer.payload()).as("payload (random seed %d)", RANDOM_SEED).isEqualTo(GraphMessage.loopback(data).encode());
+        assertThat(worker.awaitAnswer(command)).as("random seed %d", RANDOM_SEED)
+                .answers(command).isSuccessful().hasPayload(GraphMessage.loopback(data).encode());
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("plugins")
     void everyAnswerCarriesItsCommandsDestIdTypeAndContext(Path plugin) {
-        host = GraphHosts.open(WORKER_ID, new PluginSpec(plugin, PLUGIN_ID));
+        worker = GraphHosts.kit(plugin, PLUGIN_ID).open();
         long[][] headers = {{0, 0}, {1, -1}, {-1, Long.MIN_VALUE}, {Long.MAX_VALUE, 0x0123_4567_89ab_cdefL}};
-
-        for (long[] header : headers) {
-            host.submit(new WorkerCommand(header[0], PLUGIN_ID, header[1], GraphMessage.loopback(header[0] ^ header[1]).encode()));
-        }
-        List<WorkerNotification> answers = GraphHosts.awaitNotifications(host, headers.length);
+        WorkerCommand[] commands = new WorkerCommand[headers.length];
 
         for (int i = 0; i < headers.length; i++) {
-            WorkerNotification answer = answers.get(i);
-            assertThat(answer.destId()).as("destId of answer %d", i).isEqualTo(headers[i][0]);
-            assertThat(answer.type()).as("type of answer %d", i).isEqualTo(PLUGIN_ID);
-            assertThat(answer.uromContext()).as("uromContext of answer %d", i).isEqualTo(headers[i][1]);
-            assertThat(answer.status()).as("status of answer %d", i).isEqualTo(UromStatus.SUCCESS);
+            commands[i] = worker.send(new WorkerCommand(headers[i][0], PLUGIN_ID, headers[i][1],
+                    GraphMessage.loopback(headers[i][0] ^ headers[i][1]).encode()));
         }
+
+        assertThatNotifications(worker.awaitNotifications(headers.length)).areAllSuccessful().answerInOrder(commands);
+        worker.assertNoNotificationAfter(QUIET_ROUNDS);
     }
 
     @ParameterizedTest(name = "{0}: {1} bytes")
     @MethodSource("pluginsAndWrongLengths")
     void aPayloadThatIsNotSixteenBytesIsInvalid(Path plugin, int length) {
-        host = GraphHosts.open(WORKER_ID, new PluginSpec(plugin, PLUGIN_ID));
+        worker = GraphHosts.kit(plugin, PLUGIN_ID).destId(5).open();
 
-        WorkerNotification answer = host.call(new WorkerCommand(5, PLUGIN_ID, 6, new byte[length]), GraphHosts.TIMEOUT);
+        WorkerNotification answer = worker.awaitAnswer(worker.send(6, new byte[length]));
 
-        assertThat(answer.status()).isEqualTo(UromStatus.INVALID_VALUE);
-        assertThat(answer.payload()).isEmpty();
+        assertThat(answer).isRefusedWith(UromStatus.INVALID_VALUE).hasEmptyPayload();
         // The reason beside it: the C plugin's error log line, the Java plugin's exception, word for word.
         assertThat(WorkerHost.refusalReason(answer)).hasValue("graph command of " + length + " bytes refused: a graph command is exactly 16 bytes");
-        assertThat(host.progress(n -> {})).as("notifications after the refusal").isZero();
+        worker.assertNoNotificationAfter(QUIET_ROUNDS);
     }
 
     @ParameterizedTest(name = "{0}: type {1}")
     @MethodSource("pluginsAndUnknownTypes")
     void anUnknownCommandTypeIsNotSupported(Path plugin, long type) {
-        host = GraphHosts.open(WORKER_ID, new PluginSpec(plugin, PLUGIN_ID));
+        worker = GraphHosts.kit(plugin, PLUGIN_ID).destId(5).open();
 
-        WorkerNotification answer = host.call(new WorkerCommand(5, PLUGIN_ID, 6, new GraphMessage(type, 9).encode()), GraphHosts.TIMEOUT);
+        WorkerNotification answer = worker.awaitAnswer(worker.send(6, new GraphMessage(type, 9).encode()));
 
-        assertThat(answer.status()).isEqualTo(UromStatus.NOT_SUPPORTED);
-        assertThat(answer.payload()).isEmpty();
+        assertThat(answer).isRefusedWith(UromStatus.NOT_SUPPORTED).hasEmptyPayload();
         assertThat(WorkerHost.refusalReason(answer)).hasValue("graph command type " + Long.toUnsignedString(type)
                 + " is not supported: the graph plugin knows only LOOPBACK (0)");
-        assertThat(host.progress(n -> {})).as("notifications after the refusal").isZero();
+        worker.assertNoNotificationAfter(QUIET_ROUNDS);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("plugins")
-    void packedNotificationIsTheNotifyHeaderThenThePayload(Path plugin) throws UromException {
-        host = GraphHosts.open(WORKER_ID, new PluginSpec(plugin, PLUGIN_ID));
-        WorkerNotification answer = host.call(
-                new WorkerCommand(9, PLUGIN_ID, 0x1122_3344_5566_7788L, GraphMessage.loopback(-2).encode()), GraphHosts.TIMEOUT);
+    void packedNotificationIsTheNotifyHeaderThenThePayload(Path plugin) {
+        worker = GraphHosts.kit(plugin, PLUGIN_ID).destId(9).open();
+        WorkerNotification answer = worker.awaitAnswer(worker.send(0x1122_3344_5566_7788L, GraphMessage.loopback(-2).encode()));
 
-        byte[] packed = GraphHosts.plugin(host, PLUGIN_ID).packNotification(answer);
+        byte[] packed = worker.pack(answer);
 
         assertThat(HexFormat.of().formatHex(packed)).isEqualTo(
                 "2000000000000000" // type = plugin id 1 << 5
@@ -140,32 +134,31 @@ class GraphContractIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("plugins")
     void nothingPendingMeansNoNotification(Path plugin) {
-        host = GraphHosts.open(WORKER_ID, new PluginSpec(plugin, PLUGIN_ID));
+        worker = GraphHosts.kit(plugin, PLUGIN_ID).open();
 
-        assertThat(host.progress(n -> {})).isZero();
+        assertThat(worker.progress()).isZero();
+        worker.assertNoNotificationAfter(QUIET_ROUNDS);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("plugins")
-    void addressIsEightBytes(Path plugin) throws UromException {
-        host = GraphHosts.open(WORKER_ID, new PluginSpec(plugin, PLUGIN_ID));
+    void addressIsEightBytes(Path plugin) {
+        worker = GraphHosts.kit(plugin, PLUGIN_ID).open();
 
-        assertThat(GraphHosts.plugin(host, PLUGIN_ID).address()).hasSize(GraphPlugin.ADDRESS_BYTES);
+        assertThat(worker.address()).hasSize(GraphPlugin.ADDRESS_BYTES);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("plugins")
     void manyCommandsAreAnsweredOnceEachInOrder(Path plugin) {
-        host = GraphHosts.open(WORKER_ID, new PluginSpec(plugin, PLUGIN_ID));
-        int count = 500;
+        worker = GraphHosts.kit(plugin, PLUGIN_ID).destId(1).open();
+        WorkerCommand[] commands = new WorkerCommand[500];
 
-        for (int i = 0; i < count; i++) {
-            host.submit(new WorkerCommand(1, PLUGIN_ID, i, GraphMessage.loopback(i * 7L).encode()));
+        for (int i = 0; i < commands.length; i++) {
+            commands[i] = worker.send(i, GraphMessage.loopback(i * 7L).encode());
         }
-        List<WorkerNotification> answers = GraphHosts.awaitNotifications(host, count);
 
-        assertThat(answers).extracting(WorkerNotification::uromContext)
-                .containsExactlyElementsOf(LongStream.range(0, count).boxed().toList());
-        assertThat(host.progress(n -> {})).as("notifications after all were answered").isZero();
+        assertThatNotifications(worker.awaitNotifications(commands.length)).areAllSuccessful().answerInOrder(commands);
+        worker.assertNoNotificationAfter(QUIET_ROUNDS);
     }
 }

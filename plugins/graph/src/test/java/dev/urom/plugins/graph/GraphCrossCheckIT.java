@@ -1,6 +1,6 @@
 package dev.urom.plugins.graph;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static dev.urom.testkit.PluginAssertions.assertThat;
 
 import dev.urom.framework.javaplugin.JavaPlugin;
 import dev.urom.framework.javaplugin.JavaPluginLoader;
@@ -8,9 +8,9 @@ import dev.urom.framework.worker.PluginSpec;
 import dev.urom.framework.worker.WorkerHost;
 import dev.urom.nativebridge.NativePlugin;
 import dev.urom.spi.UromException;
-import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerNotification;
+import dev.urom.testkit.TestWorker;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -22,16 +22,16 @@ class GraphCrossCheckIT {
     private static final long PLUGIN_ID = 1L << 2;
 
     @Test
-    void bothPluginsAnswerTheSameCommandsWithTheSameBytes() throws UromException {
+    void bothPluginsAnswerTheSameCommandsWithTheSameBytes() {
         long seed = new Random().nextLong();
         List<WorkerCommand> commands = mixedCommands(new Random(seed));
 
         List<String> nativeRun;
         List<String> javaRun;
-        try (WorkerHost nativeHost = GraphHosts.open(7, new PluginSpec(GraphHosts.nativePlugin(), PLUGIN_ID));
-                WorkerHost javaHost = GraphHosts.open(7, new PluginSpec(GraphHosts.javaPlugin(), PLUGIN_ID))) {
-            nativeRun = run(nativeHost, commands);
-            javaRun = run(javaHost, commands);
+        try (TestWorker nativeWorker = GraphHosts.kit(GraphPluginFiles.nativePlugin(), PLUGIN_ID).open();
+                TestWorker javaWorker = GraphHosts.kit(GraphPluginFiles.javaPlugin(), PLUGIN_ID).open()) {
+            nativeRun = run(nativeWorker, commands);
+            javaRun = run(javaWorker, commands);
         }
 
         assertThat(nativeRun).as("one line per notification").hasSize(commands.size());
@@ -44,51 +44,47 @@ class GraphCrossCheckIT {
 
     @Test
     void bothPluginsAnswerVersionOne() throws UromException {
-        assertThat(NativePlugin.load(GraphHosts.nativePlugin()).version()).isEqualTo(1);
-        JavaPlugin javaPlugin = JavaPluginLoader.instantiate(GraphHosts.javaPlugin());
+        assertThat(NativePlugin.load(GraphPluginFiles.nativePlugin()).version()).isEqualTo(1);
+        JavaPlugin javaPlugin = JavaPluginLoader.instantiate(GraphPluginFiles.javaPlugin());
         assertThat(javaPlugin.version()).isEqualTo(1);
     }
 
+    /** On a worker host: the test kit hosts one plugin per worker. */
     @Test
     void oneWorkerDispatchesToBothPluginsByTheirIds() {
         long nativeId = 1L << 8;
         long javaId = 1L << 9;
         try (WorkerHost host = GraphHosts.open(8,
-                new PluginSpec(GraphHosts.nativePlugin(), nativeId), new PluginSpec(GraphHosts.javaPlugin(), javaId))) {
-            WorkerNotification fromNative = host.call(new WorkerCommand(1, nativeId, 100, GraphMessage.loopback(-100).encode()), GraphHosts.TIMEOUT);
-            WorkerNotification fromJava = host.call(new WorkerCommand(1, javaId, 200, GraphMessage.loopback(-200).encode()), GraphHosts.TIMEOUT);
+                new PluginSpec(GraphPluginFiles.nativePlugin(), nativeId), new PluginSpec(GraphPluginFiles.javaPlugin(), javaId))) {
+            WorkerCommand toNative = new WorkerCommand(1, nativeId, 100, GraphMessage.loopback(-100).encode());
+            WorkerCommand toJava = new WorkerCommand(1, javaId, 200, GraphMessage.loopback(-200).encode());
 
-            assertThat(fromNative.type()).isEqualTo(nativeId);
-            assertThat(fromNative.payload()).isEqualTo(GraphMessage.loopback(-100).encode());
-            assertThat(fromJava.type()).isEqualTo(javaId);
-            assertThat(fromJava.payload()).isEqualTo(GraphMessage.loopback(-200).encode());
-            assertThat(fromNative.status()).isEqualTo(UromStatus.SUCCESS);
-            assertThat(fromJava.status()).isEqualTo(UromStatus.SUCCESS);
+            assertThat(host.call(toNative, GraphHosts.TIMEOUT)).answers(toNative).isSuccessful().hasPayload(GraphMessage.loopback(-100).encode());
+            assertThat(host.call(toJava, GraphHosts.TIMEOUT)).answers(toJava).isSuccessful().hasPayload(GraphMessage.loopback(-200).encode());
         }
     }
 
     @Test
     void theJavaPluginRunsFromItsJarNotFromTheTestClassPath() {
-        try (WorkerHost host = GraphHosts.open(9, new PluginSpec(GraphHosts.javaPlugin(), PLUGIN_ID))) {
-            assertThat(GraphHosts.plugin(host, PLUGIN_ID)).isInstanceOfSatisfying(JavaPlugin.class, plugin -> {
+        try (TestWorker worker = GraphHosts.kit(GraphPluginFiles.javaPlugin(), PLUGIN_ID).open()) {
+            assertThat(worker.plugin()).isInstanceOfSatisfying(JavaPlugin.class, plugin -> {
                 assertThat(plugin.instance().getClass().getName()).isEqualTo(GraphPlugin.class.getName());
                 assertThat(plugin.instance().getClass().getClassLoader()).isNotSameAs(GraphPlugin.class.getClassLoader());
             });
         }
     }
 
-    /** Submits the commands in order, then renders every notification and its packed bytes as one line. */
-    private static List<String> run(WorkerHost host, List<WorkerCommand> commands) throws UromException {
+    /** Sends the commands in order, then renders every notification and its packed bytes as one line. */
+    private static List<String> run(TestWorker worker, List<WorkerCommand> commands) {
         for (WorkerCommand command : commands) {
-            host.submit(command);
+            worker.send(command);
         }
-        List<WorkerNotification> notifications = GraphHosts.awaitNotifications(host, commands.size());
-        List<byte[]> packed = GraphHosts.pack(GraphHosts.plugin(host, PLUGIN_ID), notifications);
+        List<WorkerNotification> notifications = worker.awaitNotifications(commands.size());
+        worker.assertNoNotificationAfter(10);
         List<String> lines = new ArrayList<>();
-        for (int i = 0; i < notifications.size(); i++) {
-            WorkerNotification n = notifications.get(i);
+        for (WorkerNotification n : notifications) {
             lines.add("destId=" + n.destId() + " type=" + n.type() + " context=" + n.uromContext() + " status=" + n.status()
-                    + " payload=" + HexFormat.of().formatHex(n.payload()) + " packed=" + HexFormat.of().formatHex(packed.get(i)));
+                    + " payload=" + HexFormat.of().formatHex(n.payload()) + " packed=" + HexFormat.of().formatHex(worker.pack(n)));
         }
         return lines;
     }
