@@ -85,6 +85,20 @@ public final class NotificationAssert extends AbstractAssert<NotificationAssert,
     }
 
     /**
+     * A refusal whose reason is exactly {@code expected}: a Java plugin's exception message, or the
+     * error a native plugin logged while refusing.
+     */
+    public NotificationAssert hasReason(String expected) {
+        requireNonNull(expected, "expected is null");
+        isNotNull();
+        Optional<String> reason = WorkerHost.refusalReason(actual);
+        if (!reason.equals(Optional.of(expected))) {
+            failWithMessage("expected a refusal with the reason \"%s\" but got %s", expected, reasonOf(reason));
+        }
+        return this;
+    }
+
+    /**
      * A refusal whose reason contains {@code text}: a Java plugin's exception message, or the error a
      * native plugin logged while refusing.
      */
@@ -93,10 +107,12 @@ public final class NotificationAssert extends AbstractAssert<NotificationAssert,
         isNotNull();
         Optional<String> reason = WorkerHost.refusalReason(actual);
         if (reason.isEmpty() || !reason.get().contains(text)) {
-            failWithMessage("expected a refusal whose reason contains \"%s\" but got %s", text,
-                    reason.map(r -> "reason \"" + r + "\" in " + Notifications.describe(actual))
-                            .orElse("no reason in " + Notifications.describe(actual)));
+            failWithMessage("expected a refusal whose reason contains \"%s\" but got %s", text, reasonOf(reason));
         }
         return this;
+    }
+
+    private String reasonOf(Optional<String> reason) {
+        return reason.map(r -> "reason \"" + r + "\" in " + Notifications.describe(actual)).orElse("no reason in " + Notifications.describe(actual));
     }
 }

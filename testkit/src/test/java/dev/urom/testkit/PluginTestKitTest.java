@@ -62,6 +62,9 @@ class PluginTestKitTest {
             WorkerNotification answer = worker.call(ascii("refuse because"));
 
             assertThat(answer).isRefusedWith(UromStatus.INVALID_VALUE).hasEmptyPayload().hasReasonContaining("refused as asked: because");
+            assertThat(answer).hasReason("refused as asked: because");
+            assertThatThrownBy(() -> assertThat(answer).hasReason("refused as asked"))
+                    .hasMessageContaining("expected a refusal with the reason \"refused as asked\" but got reason \"refused as asked: because\"");
             assertThatThrownBy(() -> assertThat(answer).hasReasonContaining("something else"))
                     .hasMessageContaining("reason \"refused as asked: because\"");
             assertThatThrownBy(() -> assertThat(worker.call(ascii("echo x"))).isRefusedWith(UromStatus.SUCCESS))

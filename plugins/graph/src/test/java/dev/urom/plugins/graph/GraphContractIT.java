@@ -3,7 +3,6 @@ package dev.urom.plugins.graph;
 import static dev.urom.testkit.PluginAssertions.assertThat;
 import static dev.urom.testkit.PluginAssertions.assertThatNotifications;
 
-import dev.urom.framework.worker.WorkerHost;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerNotification;
@@ -96,7 +95,7 @@ class GraphContractIT {
 
         assertThat(answer).isRefusedWith(UromStatus.INVALID_VALUE).hasEmptyPayload();
         // The reason beside it: the C plugin's error log line, the Java plugin's exception, word for word.
-        assertThat(WorkerHost.refusalReason(answer)).hasValue("graph command of " + length + " bytes refused: a graph command is exactly 16 bytes");
+        assertThat(answer).hasReason("graph command of " + length + " bytes refused: a graph command is exactly 16 bytes");
         worker.assertNoNotificationAfter(QUIET_ROUNDS);
     }
 
@@ -108,7 +107,7 @@ class GraphContractIT {
         WorkerNotification answer = worker.awaitAnswer(worker.send(6, new GraphMessage(type, 9).encode()));
 
         assertThat(answer).isRefusedWith(UromStatus.NOT_SUPPORTED).hasEmptyPayload();
-        assertThat(WorkerHost.refusalReason(answer)).hasValue("graph command type " + Long.toUnsignedString(type)
+        assertThat(answer).hasReason("graph command type " + Long.toUnsignedString(type)
                 + " is not supported: the graph plugin knows only LOOPBACK (0)");
         worker.assertNoNotificationAfter(QUIET_ROUNDS);
     }
