@@ -2,13 +2,14 @@ package dev.urom.auth;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.spi.Api;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -35,6 +36,7 @@ import java.util.Set;
  *
  * <p>Immutable and thread-safe; {@link #toString()} never shows the secret.
  */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public final class AuthKey {
     /** The environment variable naming a host's key file. */
     public static final String ENVIRONMENT_VARIABLE = "UROM_AUTH_KEY_FILE";
@@ -96,6 +98,7 @@ public final class AuthKey {
     }
 
     /** The key {@code name} from {@code file}, which one of {@code owners} must own. */
+    @Api(status = Api.Status.INTERNAL, since = "0.1")
     public static AuthKey read(Path file, String name, Set<Integer> owners) throws UromException {
         Optional<String> problem = KeyFileRules.problem(file, owners);
         if (problem.isPresent()) {

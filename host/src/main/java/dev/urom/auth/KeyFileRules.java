@@ -1,5 +1,6 @@
 package dev.urom.auth;
 
+import dev.urom.spi.Api;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -16,6 +17,7 @@ import java.util.Set;
  * and readable by its group only when root owns it. Shared by the host's {@link AuthKey} and the
  * daemon's key directory. Stateless; Linux only (the effective uid comes from {@code /proc/self/status}).
  */
+@Api(status = Api.Status.INTERNAL, since = "0.1")
 public final class KeyFileRules {
     /** Read once: nothing in these processes changes its ids after the JVM has started. */
     private static volatile Integer effectiveUid;

@@ -2,6 +2,7 @@ package dev.urom.auth;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.spi.Api;
 import java.util.regex.Pattern;
 
 /**
@@ -13,6 +14,7 @@ import java.util.regex.Pattern;
  * <p>The text form ({@link #text()}) is {@code unix:<uid>}, {@code key:<name>} or {@code
  * anonymous}; {@link #parse} reads it back. Immutable; equal when kind and name are equal.
  */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public record Principal(Kind kind, String name) {
     /** Key names: a letter or digit, then letters, digits, '.', '_' or '-'; at most 64 characters. */
     public static final Pattern KEY_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");

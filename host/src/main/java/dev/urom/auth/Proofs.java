@@ -2,6 +2,7 @@ package dev.urom.auth;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.spi.Api;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -31,6 +32,7 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>Stateless and thread-safe.
  */
+@Api(status = Api.Status.INTERNAL, since = "0.1")
 public final class Proofs {
     public static final int NONCE_BYTES = 32;
     public static final int MAC_BYTES = 32;

@@ -4,17 +4,18 @@ import static java.util.Objects.requireNonNull;
 
 import dev.urom.oob.OobAllgather;
 import dev.urom.oob.OobRequest;
+import dev.urom.spi.Api;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.DomainPeer;
 import dev.urom.wire.FrameCodec;
-import dev.urom.wire.Message;
 import dev.urom.wire.Message.AddressReply;
 import dev.urom.wire.Message.AddressRequest;
 import dev.urom.wire.Message.DomainSet;
 import dev.urom.wire.Message.DomainSetReply;
 import dev.urom.wire.Message.ErrorReply;
+import dev.urom.wire.Message;
 import dev.urom.wire.WireException;
-import dev.urom.spi.UromException;
-import dev.urom.spi.UromStatus;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
@@ -45,6 +46,7 @@ import java.util.concurrent.locks.LockSupport;
  * from there. Failures complete the future with a {@link UromException} whose message is one line
  * naming what is wrong.
  */
+@Api(status = Api.Status.MAINTAINED, since = "0.1")
 public final class Domain {
     /** How long one allgather round or one worker reply may take. */
     static final Duration PATIENCE = Duration.ofMinutes(2);

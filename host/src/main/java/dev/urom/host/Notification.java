@@ -2,6 +2,7 @@ package dev.urom.host;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.spi.Api;
 import dev.urom.spi.UromStatus;
 import java.util.Arrays;
 
@@ -19,6 +20,7 @@ import java.util.Arrays;
  *     exception message, the error a native plugin logged); empty otherwise. Diagnostic text for
  *     people, beside the plugin's bytes and never in them.
  */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public record Notification(UromStatus status, byte[] payload, byte[] userData, String reason) {
     static final byte[] NONE = new byte[0];
 

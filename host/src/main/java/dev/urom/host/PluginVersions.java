@@ -1,11 +1,13 @@
 package dev.urom.host;
 
-import dev.urom.wire.ServicePlugin;
+import dev.urom.spi.Api;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
+import dev.urom.wire.ServicePlugin;
 import java.util.List;
 
 /** Checks that the service offers a plugin in the version a host was written for. Stateless. */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public final class PluginVersions {
     private PluginVersions() {
     }

@@ -2,6 +2,7 @@ package dev.urom.host;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.spi.Api;
 import java.util.List;
 
 /**
@@ -13,6 +14,7 @@ import java.util.List;
  * @param maxWorkers the most workers one principal may have at once, starting or running (a start
  *     beyond it is refused with FULL); 0 when the daemon sets no bound
  */
+@Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
 public record ServiceInfo(List<Integer> cpus, int maxWorkers) {
     public ServiceInfo {
         cpus = List.copyOf(requireNonNull(cpus, "cpus is null"));

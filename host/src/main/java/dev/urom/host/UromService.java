@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.urom.auth.AuthKey;
 import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
+import dev.urom.spi.Api;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.wire.FrameChannel;
@@ -46,6 +47,7 @@ import java.util.Optional;
  * handshake at most 10 seconds. {@link #close()} closes only the control connection: started
  * workers keep their own connections.
  */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public final class UromService implements AutoCloseable {
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
     static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
@@ -179,6 +181,7 @@ public final class UromService implements AutoCloseable {
      * or running, with their state, process, uptime and the commands they have served, ascending by
      * id (unsigned). A daemon that predates WORKERS_INFO closes the connection instead of answering.
      */
+    @Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
     public List<ServiceWorker> workersInfo(long gid) throws UromException {
         return expect(control.request(new WorkersInfoRequest(gid)), WorkersInfoReply.class).workers();
     }
@@ -188,6 +191,7 @@ public final class UromService implements AutoCloseable {
      * principal may have. Asked anew at each call. A daemon that predates SERVICE_INFO closes the
      * connection instead of answering (NOT_CONNECTED).
      */
+    @Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
     public ServiceInfo serviceInfo() throws UromException {
         ServiceInfoReply reply = expect(control.request(new ServiceInfoRequest()), ServiceInfoReply.class);
         return new ServiceInfo(reply.cpus(), reply.maxWorkers());

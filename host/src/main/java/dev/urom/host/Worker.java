@@ -3,6 +3,7 @@ package dev.urom.host;
 import static java.util.Objects.requireNonNull;
 
 import dev.urom.auth.Proofs;
+import dev.urom.spi.Api;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.wire.FrameChannel;
@@ -33,6 +34,7 @@ import java.util.function.Consumer;
  * they must not block. {@link #submit} never throws for a run-time condition: its future always
  * completes normally, with a {@link Notification} whose status says what happened.
  */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public final class Worker implements AutoCloseable {
     private static final Logger LOG = System.getLogger(Worker.class.getName());
     private static final long CLOSE_WAIT_SECONDS = 10;

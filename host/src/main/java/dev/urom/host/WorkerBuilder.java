@@ -2,6 +2,7 @@ package dev.urom.host;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.spi.Api;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.ServicePlugin;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.List;
  * Collects the settings of one worker. Not thread-safe. Each setter checks its argument and
  * throws {@link IllegalArgumentException} naming it.
  */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public final class WorkerBuilder {
     /** Default number of commands that may be outstanding at once. */
     public static final int DEFAULT_MAX_INFLIGHT = 64;

@@ -1,5 +1,6 @@
 package dev.urom.oob;
 
+import dev.urom.spi.Api;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import java.util.Map;
  *
  * <p>Thread-safe: each rank's view may be used from its own thread.
  */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public final class InProcessAllgather implements OobAllgather {
     private final Group group;
     private final int index;

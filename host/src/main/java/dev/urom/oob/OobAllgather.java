@@ -1,5 +1,6 @@
 package dev.urom.oob;
 
+import dev.urom.spi.Api;
 import dev.urom.spi.UromException;
 
 /**
@@ -10,6 +11,7 @@ import dev.urom.spi.UromException;
  * <p>Implementations say their own thread-safety; {@code dev.urom.host.Domain} calls one instance from one
  * thread at a time.
  */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public interface OobAllgather {
     /**
      * Starts an allgather: {@code len} bytes of {@code send} go to every rank, and {@code recv}

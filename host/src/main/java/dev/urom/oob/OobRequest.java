@@ -2,6 +2,7 @@ package dev.urom.oob;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.spi.Api;
 import dev.urom.spi.UromException;
 import java.util.concurrent.CompletableFuture;
 
@@ -12,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
  * <p>Thread-safe: the allgather's own thread completes it, the caller polls it through {@link
  * OobAllgather#test}.
  */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public final class OobRequest {
     private final CompletableFuture<Void> done = new CompletableFuture<>();
 

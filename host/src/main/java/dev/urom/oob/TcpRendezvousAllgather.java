@@ -2,17 +2,17 @@ package dev.urom.oob;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.spi.Api;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PushbackInputStream;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.io.PushbackInputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -37,6 +37,7 @@ import java.util.concurrent.TimeUnit;
  * #allgather} never blocks. A failed round leaves the instance broken: later rounds fail too.
  * {@link #close} closes the sockets. Rank 0 binds its listening socket in the constructor.
  */
+@Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
 public final class TcpRendezvousAllgather implements OobAllgather, AutoCloseable {
     private static final long CONNECT_PATIENCE_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final int STATUS_OK = 0;

@@ -2,6 +2,7 @@ package dev.urom.wire;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.spi.Api;
 import dev.urom.spi.TransportName;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -18,6 +19,7 @@ import java.util.Set;
  *
  * @throws IllegalArgumentException (constructor) when two addresses name the same plugin id
  */
+@Api(status = Api.Status.MAINTAINED, since = "0.1")
 public record DomainPeer(long domainId, List<PluginAddress> addresses, List<Segment> segments) {
     public DomainPeer {
         addresses = List.copyOf(requireNonNull(addresses, "addresses is null"));

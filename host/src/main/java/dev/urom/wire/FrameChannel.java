@@ -2,6 +2,7 @@ package dev.urom.wire;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.spi.Api;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -27,6 +28,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>A frame's buffer grows as its bytes arrive (up to the length its field announced, which the
  * limit bounds), so a peer that announces a large frame and sends nothing more costs nothing.
  */
+@Api(status = Api.Status.INTERNAL, since = "0.1")
 public final class FrameChannel implements AutoCloseable {
     private final SocketChannel channel;
     private final ReentrantLock sendLock = new ReentrantLock();

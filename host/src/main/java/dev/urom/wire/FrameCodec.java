@@ -1,5 +1,6 @@
 package dev.urom.wire;
 
+import dev.urom.spi.Api;
 import dev.urom.spi.PluginInfo;
 import dev.urom.spi.UromStatus;
 import dev.urom.wire.Message.AddressReply;
@@ -38,6 +39,7 @@ import java.util.List;
  * that cannot be represented (a string over 65535 bytes); decoding throws {@link WireException}
  * for anything malformed, never an unchecked exception.
  */
+@Api(status = Api.Status.INTERNAL, since = "0.1")
 public final class FrameCodec {
     /** Bytes of one PLUGINS_REPLY item. */
     static final int PLUGIN_ITEM_BYTES = 72;

@@ -1,5 +1,6 @@
 package dev.urom.wire;
 
+import dev.urom.spi.Api;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import java.util.List;
  * that length), so a peer that announces a large frame and sends nothing more costs nothing. After a
  * {@link WireException} the stream cannot be resynchronised: close the connection.
  */
+@Api(status = Api.Status.INTERNAL, since = "0.1")
 public final class FrameDecoder {
     private final ByteBuffer lengthField = ByteBuffer.allocate(Protocol.LENGTH_FIELD_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     /** The first buffer of a partial frame; it doubles as bytes arrive. */

@@ -3,13 +3,14 @@ package dev.urom.wire;
 import dev.urom.auth.AuthKey;
 import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
+import dev.urom.spi.Api;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.Message.Challenge;
 import dev.urom.wire.Message.ErrorReply;
 import dev.urom.wire.Message.Hello;
 import dev.urom.wire.Message.HelloOk;
 import dev.urom.wire.Message.Proof;
-import dev.urom.spi.UromException;
-import dev.urom.spi.UromStatus;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
@@ -25,6 +26,7 @@ import java.util.Optional;
  * duration of the call. While a handshake runs, frames are limited to {@link
  * Protocol#HANDSHAKE_FRAME_LIMIT} bytes; the caller sets the connection's own limit afterwards.
  */
+@Api(status = Api.Status.INTERNAL, since = "0.1")
 public final class Handshake {
     private Handshake() {
     }

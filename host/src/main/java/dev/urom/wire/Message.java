@@ -3,6 +3,7 @@ package dev.urom.wire;
 import static java.util.Objects.requireNonNull;
 
 import dev.urom.auth.Proofs;
+import dev.urom.spi.Api;
 import dev.urom.spi.TransportName;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
@@ -21,6 +22,7 @@ import java.util.List;
  * not copied: whoever builds one of these hands its array over and must not change it afterwards.
  * Their {@code equals} compares array contents.
  */
+@Api(status = Api.Status.INTERNAL, since = "0.1")
 public sealed interface Message {
 
     /** The type code this message travels under. */

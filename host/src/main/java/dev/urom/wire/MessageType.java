@@ -1,6 +1,9 @@
 package dev.urom.wire;
 
+import dev.urom.spi.Api;
+
 /** The message types of the wire protocol with their codes. */
+@Api(status = Api.Status.INTERNAL, since = "0.1")
 public enum MessageType {
     HELLO(1),
     HELLO_OK(2),

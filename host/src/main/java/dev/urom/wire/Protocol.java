@@ -1,8 +1,11 @@
 package dev.urom.wire;
 
+import dev.urom.spi.Api;
+
 /**
  * Constants of the wire protocol (docs/wire-protocol.md), version 2.
  */
+@Api(status = Api.Status.INTERNAL, since = "0.1")
 public final class Protocol {
     /** The protocol version this code speaks. */
     public static final int VERSION = 2;
@@ -15,6 +18,7 @@ public final class Protocol {
     /** Worker id that lets the daemon choose one. */
     public static final long ANY_WORKER = -1L;
     /** Group id of a WORKERS_IN_GROUP request that asks for every running worker, whatever its group. */
+    @Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
     public static final long ALL_GROUPS = -1L;
     /** Bytes of a frame before its body, after the length field: type, flags, request id. */
     public static final int FRAME_HEADER_BYTES = 12;

@@ -1,6 +1,9 @@
 package dev.urom.wire;
 
+import dev.urom.spi.Api;
+
 /** Who opens a connection, as HELLO announces it. */
+@Api(status = Api.Status.INTERNAL, since = "0.1")
 public enum Role {
     HOST(1),
     WORKER(2);

@@ -4,12 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
+import dev.urom.spi.Api;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.Message.Challenge;
 import dev.urom.wire.Message.ErrorReply;
 import dev.urom.wire.Message.Hello;
 import dev.urom.wire.Message.HelloOk;
 import dev.urom.wire.Message.Proof;
-import dev.urom.spi.UromStatus;
 import java.util.Optional;
 
 /**
@@ -22,6 +23,7 @@ import java.util.Optional;
  * say more (an unknown principal and a wrong key look the same to the client). Not thread-safe: one
  * per connection, driven by one thread.
  */
+@Api(status = Api.Status.INTERNAL, since = "0.1")
 public final class ServerHandshake {
     /** What a server decides about a HELLO. */
     public sealed interface Decision {

@@ -2,6 +2,7 @@ package dev.urom.wire;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.spi.Api;
 import dev.urom.spi.PluginInfo;
 
 /**
@@ -10,6 +11,7 @@ import dev.urom.spi.PluginInfo;
  * @param info id, version and name
  * @param kind {@link #NATIVE} or {@link #JAVA}
  */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public record ServicePlugin(PluginInfo info, String kind) {
     public static final String NATIVE = "native";
     public static final String JAVA = "java";

@@ -7,6 +7,7 @@ package dev.urom.spi;
  *
  * <p>Called by a plugin only from the thread that drives it.
  */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public interface DomainLookups {
     /** The address ({@code addr}) that the plugin of the peer with this domain id published. */
     byte[] address(long domainId) throws UromException;

@@ -28,6 +28,7 @@ import java.util.OptionalInt;
  * Java plugin gets its own class loader, and the {@code dev.urom.spi} package always comes from the
  * worker's.
  */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public interface PluginIface {
     /**
      * Opens the plugin for a worker and acquires its resources ({@code open}).

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
  * @param name the plugin's file name without its extension, at most {@link #NAME_MAX_BYTES} bytes
  *     of UTF-8
  */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public record PluginInfo(long id, long version, String name) {
     /** Longest name: {@code plugin_name[48]} less its terminating NUL. */
     public static final int NAME_MAX_BYTES = 47;

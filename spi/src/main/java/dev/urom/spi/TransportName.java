@@ -9,6 +9,7 @@ import java.util.Optional;
  *
  * <p>Stateless and thread-safe.
  */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public final class TransportName {
     /** The longest transport name, in characters (bytes: the name is ASCII). */
     public static final int MAX_LENGTH = 64;

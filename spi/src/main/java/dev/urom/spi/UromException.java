@@ -7,6 +7,7 @@ import static java.util.Objects.requireNonNull;
  * status other than {@link UromStatus#SUCCESS}. The worker turns it into a notification that
  * carries {@link #status()}.
  */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public class UromException extends Exception {
     private static final long serialVersionUID = 1L;
 

@@ -6,6 +6,7 @@ package dev.urom.spi;
  *
  * <p>Immutable; safe to share between threads.
  */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public enum UromStatus {
     SUCCESS(0),
     UNKNOWN(1),

@@ -13,6 +13,7 @@ import static java.util.Objects.requireNonNull;
  * @param uromContext the framework's context; a reply carries it back unchanged
  * @param payload the plugin command bytes ({@code plugin_cmd}, {@code len} of them)
  */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public record WorkerCommand(long destId, long type, long uromContext, byte[] payload) {
     /** Bytes of {@code struct urom_worker_cmd} before {@code plugin_cmd}: type, context, len. */
     public static final int HEADER_BYTES = 24;

@@ -7,6 +7,7 @@ package dev.urom.spi;
  * <p>Valid from {@link PluginIface#open} until {@link PluginIface#close}; used from the thread that
  * drives the plugin.
  */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public interface WorkerContext {
     /** The id of the worker that loaded the plugin. */
     long workerId();

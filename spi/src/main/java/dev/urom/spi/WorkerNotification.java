@@ -16,6 +16,7 @@ import java.nio.ByteOrder;
  * @param status the outcome
  * @param payload the plugin notification bytes ({@code plugin_notif})
  */
+@Api(status = Api.Status.STABLE, since = "0.1")
 public record WorkerNotification(long destId, long type, long uromContext, UromStatus status, byte[] payload) {
     /** Bytes of {@code struct urom_worker_notify} before {@code plugin_notif}. */
     public static final int HEADER_BYTES = 32;
