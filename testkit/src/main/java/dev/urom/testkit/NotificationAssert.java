@@ -3,6 +3,7 @@ package dev.urom.testkit;
 import static java.util.Objects.requireNonNull;
 
 import dev.urom.framework.worker.WorkerHost;
+import dev.urom.spi.Api;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerNotification;
@@ -16,6 +17,7 @@ import org.assertj.core.api.AbstractAssert;
  * notification (payloads in hex, cut short) and, for payloads, the first byte that differs. Made by
  * {@link PluginAssertions#assertThat(WorkerNotification)}.
  */
+@Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
 public final class NotificationAssert extends AbstractAssert<NotificationAssert, WorkerNotification> {
     NotificationAssert(WorkerNotification actual) {
         super(actual, NotificationAssert.class);

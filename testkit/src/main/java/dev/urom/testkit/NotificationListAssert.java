@@ -2,6 +2,7 @@ package dev.urom.testkit;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.spi.Api;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerNotification;
@@ -12,6 +13,7 @@ import org.assertj.core.api.AbstractAssert;
  * AssertJ assertions on notifications in the order they came; failures show every notification.
  * Made by {@link PluginAssertions#assertThatNotifications}.
  */
+@Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
 public final class NotificationListAssert extends AbstractAssert<NotificationListAssert, List<WorkerNotification>> {
     NotificationListAssert(List<WorkerNotification> actual) {
         super(actual, NotificationListAssert.class);

@@ -1,5 +1,6 @@
 package dev.urom.testkit;
 
+import dev.urom.spi.Api;
 import dev.urom.spi.WorkerNotification;
 import java.util.List;
 import org.assertj.core.api.Assertions;
@@ -13,6 +14,7 @@ import org.assertj.core.api.Assertions;
  * assertThatNotifications(worker.awaitNotifications(3)).answerInOrder(first, second, third);
  * }</pre>
  */
+@Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
 public class PluginAssertions extends Assertions {
     protected PluginAssertions() {}
 

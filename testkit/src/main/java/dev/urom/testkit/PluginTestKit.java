@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.urom.framework.discovery.PluginKind;
 import dev.urom.framework.worker.PluginLoader;
 import dev.urom.framework.worker.WorkerHostConfig;
+import dev.urom.spi.Api;
 import dev.urom.spi.PluginIface;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
@@ -38,6 +39,7 @@ import java.util.function.Supplier;
  * <p>A {@link Builder} is not thread-safe and may open any number of workers; each opened worker
  * belongs to the thread that opens it (see {@link TestWorker}).
  */
+@Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
 public final class PluginTestKit {
     /** How long a wait lasts unless {@link Builder#timeout} says otherwise. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);

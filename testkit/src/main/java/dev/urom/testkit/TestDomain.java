@@ -3,6 +3,7 @@ package dev.urom.testkit;
 import dev.urom.framework.worker.PluginSpec;
 import dev.urom.framework.worker.WorkerHost;
 import dev.urom.framework.worker.WorkerHostConfig;
+import dev.urom.spi.Api;
 import dev.urom.spi.DomainLookups;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
@@ -34,6 +35,7 @@ import java.util.stream.Stream;
  *       plugin once) and deletes the plugin copies it made. Idempotent.
  * </ul>
  */
+@Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
 public final class TestDomain implements AutoCloseable {
     private final List<TestWorker> workers = new ArrayList<>();
     private final Thread owner = Thread.currentThread();

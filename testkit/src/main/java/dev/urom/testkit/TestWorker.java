@@ -3,6 +3,7 @@ package dev.urom.testkit;
 import static java.util.Objects.requireNonNull;
 
 import dev.urom.framework.worker.WorkerHost;
+import dev.urom.spi.Api;
 import dev.urom.spi.PluginIface;
 import dev.urom.spi.UromException;
 import dev.urom.spi.WorkerCommand;
@@ -37,6 +38,7 @@ import java.util.function.Predicate;
  *       #close()} throws {@link IllegalStateException}.
  * </ul>
  */
+@Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
 public final class TestWorker implements AutoCloseable {
     private static final int SPINS_BEFORE_PARKING = 1_000;
     private static final long MAX_PARK_NANOS = 1_000_000L;
