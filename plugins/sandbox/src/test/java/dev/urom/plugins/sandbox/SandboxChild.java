@@ -164,7 +164,7 @@ final class SandboxChild {
      * Domain lookups of a host that is domain id 0 of its domain: id 0 is its own plugin, other ids
      * are the peers the driver named; nothing else exists.
      */
-    static final class Alone implements DomainLookups {
+    private static final class Alone implements DomainLookups {
         private final WorkerHost[] self;
         private final long pluginId;
         final Map<Long, byte[]> peers = new HashMap<>();

@@ -1,13 +1,14 @@
 package dev.urom.plugins.sandbox;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static dev.urom.plugins.sandbox.SandboxWorkers.await;
+import static dev.urom.plugins.sandbox.SandboxWorkers.call;
+import static dev.urom.plugins.sandbox.SandboxWorkers.javaJar;
+import static dev.urom.plugins.sandbox.SandboxWorkers.nativePlugin;
+import static dev.urom.plugins.sandbox.SandboxWorkers.send;
+import static dev.urom.testkit.PluginAssertions.assertThat;
 
 import dev.urom.framework.javaplugin.JavaPlugin;
 import dev.urom.framework.javaplugin.JavaPluginLoader;
-import dev.urom.framework.worker.PluginLoader;
-import dev.urom.framework.worker.PluginSpec;
-import dev.urom.framework.worker.WorkerHost;
-import dev.urom.framework.worker.WorkerHostConfig;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.plugins.sandbox.SandboxCommand.Bounce;
 import dev.urom.plugins.sandbox.SandboxCommand.MemMap;
@@ -15,12 +16,12 @@ import dev.urom.plugins.sandbox.SandboxCommand.TagRecv;
 import dev.urom.plugins.sandbox.SandboxCommand.TagSend;
 import dev.urom.plugins.sandbox.SandboxNotification.TagRecvDone;
 import dev.urom.plugins.sandbox.SandboxNotification.TagSendDone;
-import dev.urom.spi.DomainLookups;
-import dev.urom.spi.PluginIface;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
-import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerNotification;
+import dev.urom.testkit.PluginTestKit;
+import dev.urom.testkit.TestDomain;
+import dev.urom.testkit.TestWorker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -28,10 +29,10 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -48,6 +49,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SandboxMixedJavaIT {
     private static final long MASK = 0xffff;
+    private static final long DOMAIN_A = 0;
+    private static final long DOMAIN_B = 1;
 
     @TempDir
     Path dir;
@@ -62,23 +65,23 @@ class SandboxMixedJavaIT {
 
     @Test
     void aNativeAndAJavaPluginPingPong() {
-        try (SandboxJavaPeers peers = new SandboxJavaPeers(PluginLoader.standard(), so(), jar())) {
+        try (TestDomain domain = PluginTestKit.domain(nativePlugin(), javaJar())) {
+            TestWorker a = domain.worker(0);
+            TestWorker b = domain.worker(1);
+            long context = 1000;
             for (int round = 0; round < 20; round++) {
                 byte[] ping = ("ping " + round).getBytes(StandardCharsets.UTF_8);
                 byte[] pong = ("pong " + round + "!").getBytes(StandardCharsets.UTF_8);
-                long recvB = peers.context();
-                peers.submit(peers.b, new TagRecv(recvB, 0, 64, 0x1234, MASK, 0));
-                assertThat(peers.call(peers.a, new TagSend(peers.context(), SandboxJavaPeers.DOMAIN_B, 0, ping.length, 0xAA_1234L, 0, ping))
-                        .status()).isEqualTo(UromStatus.SUCCESS);
-                assertThat(peers.await(peers.b, recvB).payload())
-                        .isEqualTo(new SandboxNotification.TagRecvDone(recvB, 1, ping.length, 0xAA_1234L, UromStatus.SUCCESS, ping).encode());
+                long recvB = context++;
+                send(b, new TagRecv(recvB, 0, 64, 0x1234, MASK, 0));
+                assertThat(call(a, new TagSend(context++, DOMAIN_B, 0, ping.length, 0xAA_1234L, 0, ping))).isSuccessful();
+                assertThat(await(b, recvB))
+                        .hasPayload(new TagRecvDone(recvB, 1, ping.length, 0xAA_1234L, UromStatus.SUCCESS, ping).encode());
 
-                long recvA = peers.context();
-                peers.submit(peers.a, new TagRecv(recvA, 0, 64, 0x5678, MASK, 0));
-                assertThat(peers.call(peers.b, new TagSend(peers.context(), SandboxJavaPeers.DOMAIN_A, 0, pong.length, 0x5678, 0, pong))
-                        .status()).isEqualTo(UromStatus.SUCCESS);
-                assertThat(peers.await(peers.a, recvA).payload())
-                        .isEqualTo(new SandboxNotification.TagRecvDone(recvA, 1, pong.length, 0x5678, UromStatus.SUCCESS, pong).encode());
+                long recvA = context++;
+                send(a, new TagRecv(recvA, 0, 64, 0x5678, MASK, 0));
+                assertThat(call(b, new TagSend(context++, DOMAIN_A, 0, pong.length, 0x5678, 0, pong))).isSuccessful();
+                assertThat(await(a, recvA)).hasPayload(new TagRecvDone(recvA, 1, pong.length, 0x5678, UromStatus.SUCCESS, pong).encode());
             }
         }
     }
@@ -89,9 +92,9 @@ class SandboxMixedJavaIT {
         try (ShmScratch links = new ShmScratch()) {
             List<SandboxCommand> commands = commandSequence(shm);
             commands.addAll(symbolicLinkMaps(links));
-            List<String> nativeRun = runAlone(so(), commands);
+            List<String> nativeRun = runAlone(nativePlugin(), commands);
             Files.write(shm, new byte[256]);
-            List<String> javaRun = runAlone(jar(), commands);
+            List<String> javaRun = runAlone(javaJar(), commands);
 
             assertThat(javaRun).isEqualTo(nativeRun);
             assertThat(nativeRun).hasSize(commands.size())
@@ -184,9 +187,9 @@ class SandboxMixedJavaIT {
             commands.add(new Sent(19, docaMemMap(19)));
             expected.put(19L, refusal(19, UromStatus.INVALID_VALUE));
 
-            List<Answer> nativeRun = answersAlone(so(), commands);
+            List<Answer> nativeRun = answersAlone(nativePlugin(), commands);
             Files.write(shm, new byte[256]);
-            List<Answer> javaRun = answersAlone(jar(), commands);
+            List<Answer> javaRun = answersAlone(javaJar(), commands);
 
             assertThat(javaRun.stream().map(Answer::line)).containsExactlyElementsOf(nativeRun.stream().map(Answer::line).toList());
             assertThat(nativeRun).hasSize(commands.size());
@@ -211,63 +214,66 @@ class SandboxMixedJavaIT {
      * of the two plugins: the same answers from each, in DOCA's layout.
      */
     @Test
-    void docaSizedMessagesBetweenTwoWorkersOfEitherPluginGetDocasAnswers() throws IOException {
-        Path so = so();
-        Path soA = Files.copy(so, dir.resolve("worker_sandbox_a.so"), StandardCopyOption.REPLACE_EXISTING);
-        Path soB = Files.copy(so, dir.resolve("worker_sandbox_b.so"), StandardCopyOption.REPLACE_EXISTING);
+    void docaSizedMessagesBetweenTwoWorkersOfEitherPluginGetDocasAnswers() {
         Map<String, List<String>> runs = new LinkedHashMap<>();
-        for (List<Path> pair : List.of(List.of(soA, soB), List.of(soA, jar()), List.of(jar(), soB), List.of(jar(), jar()))) {
-            try (SandboxJavaPeers peers = new SandboxJavaPeers(PluginLoader.standard(), pair.get(0), pair.get(1))) {
-                runs.put(pair.get(0).getFileName() + " to " + pair.get(1).getFileName(), docaExchange(peers));
+        for (List<PluginTestKit.Builder> pair : List.of(List.of(nativePlugin(), nativePlugin()), List.of(nativePlugin(), javaJar()),
+                List.of(javaJar(), nativePlugin()), List.of(javaJar(), javaJar()))) {
+            try (TestDomain domain = PluginTestKit.domain(pair.get(0), pair.get(1))) {
+                runs.put(domain.worker(0).pluginName() + " to " + domain.worker(1).pluginName(), docaExchange(domain));
             }
         }
+        assertThat(runs).hasSize(4);
         List<String> first = runs.values().iterator().next();
         runs.forEach((pair, lines) -> assertThat(lines).as(pair).isEqualTo(first));
     }
 
-    /** The exchanges of {@link #docaSizedMessagesBetweenTwoWorkersOfEitherPluginGetDocasAnswers}, A to B then B to A. */
-    private static List<String> docaExchange(SandboxJavaPeers peers) {
+    /**
+     * The exchanges of {@link #docaSizedMessagesBetweenTwoWorkersOfEitherPluginGetDocasAnswers}, A to
+     * B then B to A; the same contexts in every domain, so that the packed answers compare.
+     */
+    private static List<String> docaExchange(TestDomain domain) {
         List<String> lines = new ArrayList<>();
+        long context = 1000;
         for (boolean aToB : List.of(true, false)) {
-            WorkerHost from = aToB ? peers.a : peers.b;
-            WorkerHost to = aToB ? peers.b : peers.a;
-            long toDomain = aToB ? SandboxJavaPeers.DOMAIN_B : SandboxJavaPeers.DOMAIN_A;
+            TestWorker from = domain.worker(aToB ? 0 : 1);
+            TestWorker to = domain.worker(aToB ? 1 : 0);
+            long toDomain = to.domainId();
             int receiveFixed = aToB ? 64 : 72;
             int sendFixed = aToB ? 72 : 64;
             byte[] data = ("doca " + (aToB ? "a to b" : "b to a")).getBytes(StandardCharsets.UTF_8);
 
-            long recv = peers.context();
-            peers.submit(to, new TagRecv(recv, 0, 64, 0x61, -1, 0, receiveFixed));
-            long send = peers.context();
-            WorkerNotification sent = peers.call(from, new TagSend(send, toDomain, 0, data.length, 0x61, 0, data, sendFixed));
-            assertThat(sent.status()).isEqualTo(UromStatus.SUCCESS);
-            assertThat(sent.payload()).isEqualTo(new TagSendDone(send, UromStatus.SUCCESS, true).encode()).hasSize(48);
-            WorkerNotification received = peers.await(to, recv);
-            assertThat(received.status()).isEqualTo(UromStatus.SUCCESS);
-            assertThat(received.payload()).hasSize(48 + data.length)
-                    .isEqualTo(new TagRecvDone(recv, 1, data.length, 0x61, UromStatus.SUCCESS, data, true).encode());
-            lines.add(line(peers, from, sent));
-            lines.add(line(peers, to, received));
+            long recv = context++;
+            send(to, new TagRecv(recv, 0, 64, 0x61, -1, 0, receiveFixed));
+            long send = context++;
+            WorkerNotification sent = call(from, new TagSend(send, toDomain, 0, data.length, 0x61, 0, data, sendFixed));
+            assertThat(sent).isSuccessful().hasPayload(new TagSendDone(send, UromStatus.SUCCESS, true).encode());
+            assertThat(sent.payload()).hasSize(48);
+            WorkerNotification received = await(to, recv);
+            assertThat(received).isSuccessful()
+                    .hasPayload(new TagRecvDone(recv, 1, data.length, 0x61, UromStatus.SUCCESS, data, true).encode());
+            assertThat(received.payload()).hasSize(48 + data.length);
+            lines.add(line(from, sent));
+            lines.add(line(to, received));
 
-            long shortRecv = peers.context();
-            peers.submit(to, new TagRecv(shortRecv, 0, 2, 0x62, -1, 0, sendFixed));
-            long longSend = peers.context();
-            WorkerNotification longSent = peers.call(from, new TagSend(longSend, toDomain, 0, data.length, 0x62, 0, data, receiveFixed));
-            assertThat(longSent.payload()).isEqualTo(new TagSendDone(longSend, UromStatus.SUCCESS, true).encode());
-            WorkerNotification truncated = peers.await(to, shortRecv);
-            assertThat(truncated.status()).as("the descriptor's status stays ours").isEqualTo(UromStatus.TOO_BIG);
-            assertThat(truncated.payload()).hasSize(48)
-                    .isEqualTo(new TagRecvDone(shortRecv, 1, 0, 0x62, UromStatus.TOO_BIG, new byte[0], true).encode());
+            long shortRecv = context++;
+            send(to, new TagRecv(shortRecv, 0, 2, 0x62, -1, 0, sendFixed));
+            long longSend = context++;
+            WorkerNotification longSent = call(from, new TagSend(longSend, toDomain, 0, data.length, 0x62, 0, data, receiveFixed));
+            assertThat(longSent).hasPayload(new TagSendDone(longSend, UromStatus.SUCCESS, true).encode());
+            WorkerNotification truncated = await(to, shortRecv);
+            assertThat(truncated).as("the descriptor's status stays ours").hasStatus(UromStatus.TOO_BIG)
+                    .hasPayload(new TagRecvDone(shortRecv, 1, 0, 0x62, UromStatus.TOO_BIG, new byte[0], true).encode());
+            assertThat(truncated.payload()).hasSize(48);
             assertThat(ByteBuffer.wrap(truncated.payload()).order(ByteOrder.LITTLE_ENDIAN).getInt(40)).as("UCS_ERR_MESSAGE_TRUNCATED")
                     .isEqualTo(-9);
-            lines.add(line(peers, from, longSent));
-            lines.add(line(peers, to, truncated));
+            lines.add(line(from, longSent));
+            lines.add(line(to, truncated));
         }
         return lines;
     }
 
-    private static String line(SandboxJavaPeers peers, WorkerHost host, WorkerNotification n) {
-        byte[] packed = pack(SandboxJavaPeers.plugin(host), n);
+    private static String line(TestWorker worker, WorkerNotification n) {
+        byte[] packed = worker.pack(n);
         assertThat(packed).as("packed answer to context %d", n.uromContext()).isEqualTo(n.pack());
         return "context=" + n.uromContext() + " status=" + n.status() + " packed=" + HexFormat.of().formatHex(packed);
     }
@@ -382,7 +388,7 @@ class SandboxMixedJavaIT {
     }
 
     /** Runs {@code commands} one by one on a host alone in its domain; one line per answer, packed bytes included. */
-    private List<String> runAlone(Path plugin, List<SandboxCommand> commands) {
+    private static List<String> runAlone(PluginTestKit.Builder plugin, List<SandboxCommand> commands) {
         return answersAlone(plugin, commands.stream().map(c -> new Sent(c.context(), c.encode())).toList()).stream().map(Answer::line)
                 .toList();
     }
@@ -398,39 +404,16 @@ class SandboxMixedJavaIT {
         }
     }
 
-    /** Runs {@code commands} one by one on a host alone in its domain; the answers by context. */
-    private List<Answer> answersAlone(Path plugin, List<Sent> commands) {
-        long pluginId = 1L << 6;
-        WorkerHost[] self = new WorkerHost[1];
-        DomainLookups domain = new SandboxChild.Alone(self, pluginId);
-        List<Answer> packedAnswers = new ArrayList<>();
-        try (WorkerHost host = WorkerHost.open(3, List.of(new PluginSpec(plugin, pluginId)), PluginLoader.standard(),
-                WorkerHostConfig.defaults().withDomain(domain))) {
-            self[0] = host;
-            assertThat(host.failures()).isEmpty();
-            List<WorkerNotification> answers = new ArrayList<>();
+    /** Runs {@code commands} one by one on a worker alone in its domain; the answers by context, one each. */
+    private static List<Answer> answersAlone(PluginTestKit.Builder plugin, List<Sent> commands) {
+        try (TestWorker worker = plugin.open()) {
             for (Sent command : commands) {
-                host.submit(new WorkerCommand(5, pluginId, command.context(), command.bytes()));
+                worker.send(command.context(), command.bytes());
             }
-            long deadline = System.nanoTime() + SandboxJavaPeers.TIMEOUT.toNanos();
-            while (answers.size() < commands.size()) {
-                if (host.progress(answers::add) == 0 && System.nanoTime() - deadline > 0) {
-                    throw new AssertionError("only " + answers.size() + " of " + commands.size() + " answers from " + plugin.getFileName());
-                }
-            }
-            answers.sort((x, y) -> Long.compare(x.uromContext(), y.uromContext()));
-            for (WorkerNotification n : answers) {
-                packedAnswers.add(new Answer(n, pack(host.plugin(pluginId).orElseThrow(), n)));
-            }
-        }
-        return packedAnswers;
-    }
-
-    private static byte[] pack(PluginIface plugin, WorkerNotification n) {
-        try {
-            return plugin.packNotification(n);
-        } catch (UromException e) {
-            throw new AssertionError("packing failed: " + e.getMessage(), e);
+            List<WorkerNotification> answers = new ArrayList<>(worker.awaitNotifications(commands.size()));
+            worker.assertNoNotificationAfter(10);
+            answers.sort(Comparator.comparingLong(WorkerNotification::uromContext));
+            return answers.stream().map(n -> new Answer(n, worker.pack(n))).toList();
         }
     }
 
