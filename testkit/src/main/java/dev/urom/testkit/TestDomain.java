@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * Several {@link TestWorker}s of one job in this process, whose plugins find each other as the
  * workers of a domain do: the plugin of domain id N looks up the address that the plugin of the
  * worker with domain id N publishes ({@code addr}). Memory segments are not published: their
- * look-ups fail with NOT_SUPPORTED.
+ * look-ups fail with NOT_SUPPORTED. A closed worker's address is NOT_FOUND.
  *
  * <h2>Contract</h2>
  * <ul>
@@ -179,7 +179,11 @@ public final class TestDomain implements AutoCloseable {
                 throw new UromException(UromStatus.NOT_FOUND, "domain id " + Long.toUnsignedString(domainId)
                         + " is not in the test domain of " + workers.size() + " workers");
             }
-            return workers.get((int) domainId).plugin().address();
+            TestWorker peer = workers.get((int) domainId);
+            if (peer.isClosed()) {
+                throw new UromException(UromStatus.NOT_FOUND, "the worker with domain id " + domainId + " of the test domain is closed");
+            }
+            return peer.plugin().address();
         }
 
         @Override

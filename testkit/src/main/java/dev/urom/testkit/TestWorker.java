@@ -245,6 +245,52 @@ public final class TestWorker implements AutoCloseable {
         return domain.progress();
     }
 
+    /**
+     * One round of progress of this worker alone, its peers idle (a test of what a plugin does while
+     * its peer does not progress); what comes out is kept as unclaimed.
+     *
+     * @return how many notifications came
+     */
+    public int progressAlone() {
+        checkUsable();
+        return progressOwn();
+    }
+
+    /** A state of the plugin that a test waits for; it may fail as the plugin's own calls do. */
+    @FunctionalInterface
+    public interface Condition {
+        boolean holds() throws UromException;
+    }
+
+    /**
+     * Makes progress on the whole domain until {@code condition} holds (a plugin's own state, read
+     * through {@link #plugin()}), checked before each round.
+     *
+     * @param description what is awaited, for the failure message
+     * @throws AssertionError when it does not hold within the time limit, or when it throws
+     */
+    public void awaitCondition(Condition condition, String description) {
+        requireNonNull(condition, "condition is null");
+        requireNonNull(description, "description is null");
+        checkUsable();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Waiting waiting = new Waiting();
+        while (true) {
+            try {
+                if (condition.holds()) {
+                    return;
+                }
+            } catch (UromException e) {
+                throw new AssertionError(where() + ": while waiting until " + description + ": " + e.status() + ": " + e.getMessage(), e);
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                throw new AssertionError(where() + ": not within " + timeout + ": " + description
+                        + "; unclaimed notifications: " + Notifications.describe(unclaimed));
+            }
+            waiting.idleIf(domain.progress() == 0);
+        }
+    }
+
     /** The notifications that came and no wait took yet, in order (a copy). */
     public List<WorkerNotification> unclaimed() {
         checkUsable();
@@ -260,6 +306,10 @@ public final class TestWorker implements AutoCloseable {
             domain.checkThread();
             closeOwn();
         }
+    }
+
+    boolean isClosed() {
+        return closed;
     }
 
     int progressOwn() {

@@ -151,6 +151,37 @@ class PluginTestKitTest {
     }
 
     @Test
+    void progressAloneLeavesThePeersIdleAndAClosedPeerIsNotFound() {
+        try (TestDomain domain = PluginTestKit.plugin(ScriptedPlugin::new).openDomain(2)) {
+            domain.worker(1).send(ascii("echo b"));
+            domain.worker(0).progressAlone();
+            domain.worker(0).progressAlone();
+
+            assertThat(domain.worker(1).unclaimed()).isEmpty();
+            assertThat(domain.worker(1).progressAlone()).isEqualTo(1);
+            domain.worker(1).close();
+            assertThat(domain.worker(0).call(ascii("peer 1"))).isRefusedWith(UromStatus.NOT_FOUND)
+                    .hasReason("the worker with domain id 1 of the test domain is closed");
+        }
+    }
+
+    @Test
+    void aConditionIsAwaitedWhileTheDomainProgresses() {
+        try (TestDomain domain = PluginTestKit.plugin(ScriptedPlugin::new).timeout(SHORT).openDomain(2)) {
+            TestWorker a = domain.worker(0);
+            TestWorker b = domain.worker(1);
+            b.send(ascii("echo from b"));
+
+            a.awaitCondition(() -> !b.unclaimed().isEmpty(), "b's answer came");
+            assertThatThrownBy(() -> a.awaitCondition(() -> false, "never"))
+                    .hasMessageStartingWith("worker 0 (plugin 'ScriptedPlugin'): not within PT0.2S: never");
+            assertThatThrownBy(() -> a.awaitCondition(() -> {
+                throw new dev.urom.spi.UromException(UromStatus.BAD_STATE, "gone");
+            }, "a failing state")).hasMessage("worker 0 (plugin 'ScriptedPlugin'): while waiting until a failing state: BAD_STATE: gone");
+        }
+    }
+
+    @Test
     void aLoneWorkerIsInADomainOfItself() {
         try (TestWorker worker = scripted()) {
             assertThat(worker.call(ascii("peer 0"))).hasPayload(ascii("worker 1"));

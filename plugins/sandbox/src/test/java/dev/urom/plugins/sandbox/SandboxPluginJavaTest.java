@@ -2,7 +2,6 @@ package dev.urom.plugins.sandbox;
 
 import static dev.urom.plugins.sandbox.SandboxWorkers.await;
 import static dev.urom.plugins.sandbox.SandboxWorkers.call;
-import static dev.urom.plugins.sandbox.SandboxWorkers.progressUntil;
 import static dev.urom.plugins.sandbox.SandboxWorkers.send;
 import static dev.urom.testkit.PluginAssertions.assertThat;
 import static dev.urom.testkit.PluginAssertions.assertThatThrownBy;
@@ -24,7 +23,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -90,7 +88,7 @@ class SandboxPluginJavaTest {
         byte[] data = {1, 2, 3};
         assertSendSucceeded(call(a, inlineSend(DOMAIN_B, PING, data)));
         SandboxPlugin pluginB = (SandboxPlugin) b.plugin();
-        progressUntil(b, () -> pluginB.messageWaiting(PING, MASK), "the message reached B's unexpected queue");
+        b.awaitCondition(() -> pluginB.messageWaiting(PING, MASK), "the message reached B's unexpected queue");
 
         TagRecv receive = new TagRecv(context(), 0, 3, PING, MASK, 0);
         send(b, receive);
@@ -240,7 +238,7 @@ class SandboxPluginJavaTest {
     void aMessageAlreadyThereThatIsLongerThanTheReceiveIsTooBigAtOnce() throws UromException {
         assertSendSucceeded(call(a, inlineSend(DOMAIN_B, PONG, new byte[9])));
         SandboxPlugin pluginB = (SandboxPlugin) b.plugin();
-        progressUntil(b, () -> pluginB.messageWaiting(PONG, MASK), "the message reached B");
+        b.awaitCondition(() -> pluginB.messageWaiting(PONG, MASK), "the message reached B");
         long receive = context();
         send(b, new TagRecv(receive, 0, 8, PONG, MASK, 0));
 
@@ -279,7 +277,7 @@ class SandboxPluginJavaTest {
         SandboxPlugin pluginB = (SandboxPlugin) b.plugin();
         long receive = context();
         send(b, new TagRecv(receive, 0, 8, PING, MASK, 0));
-        progressUntil(b, pluginB::armWakeup, "B armed, the receive posted and nothing ready");
+        b.awaitCondition(pluginB::armWakeup, "B armed, the receive posted and nothing ready");
         assertThat(WakeupFds.readable(pluginB.wakeupFd().getAsInt(), 0)).as("nothing arrived yet").isFalse();
 
         send(a, inlineSend(DOMAIN_B, PING, new byte[] {4, 2}));
@@ -313,11 +311,10 @@ class SandboxPluginJavaTest {
         long memh = mapped(call(b, new MemMap(context(), size, bytes(shmFile.toString()))));
         TagSend large = new TagSend(context(), DOMAIN_A, 0, size, PING, memh, new byte[0]);
         send(b, large);
-        List<WorkerNotification> none = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
-            b.plugin().progress(none);
+            b.progressAlone();
         }
-        assertThat(none).as("a rendezvous send waits for the receiver, which does not progress").isEmpty();
+        assertThat(b.unclaimed()).as("a rendezvous send waits for the receiver, which does not progress").isEmpty();
 
         a.plugin().close();
 
@@ -335,18 +332,13 @@ class SandboxPluginJavaTest {
         return nextContext++;
     }
 
-    /**
-     * Progresses {@code worker}'s plugin alone, its peer idle, until it gives answers; the kit's
-     * progress would move the peer too.
-     */
-    private static List<WorkerNotification> answersOfAlone(TestWorker worker) throws UromException {
-        List<WorkerNotification> answers = new ArrayList<>();
+    /** Progresses {@code worker} alone, its peer idle, until it gives answers, and takes them. */
+    private static List<WorkerNotification> answersOfAlone(TestWorker worker) {
         long deadline = System.nanoTime() + SandboxWorkers.TIMEOUT.toNanos();
-        while (answers.isEmpty()) {
-            worker.plugin().progress(answers);
+        while (worker.progressAlone() == 0) {
             assertThat(System.nanoTime() - deadline).as("worker %d answered in time", worker.domainId()).isNegative();
         }
-        return answers;
+        return worker.awaitNotifications(worker.unclaimed().size());
     }
 
     private static void assertRefused(TestWorker worker, SandboxCommand command, UromStatus status) {

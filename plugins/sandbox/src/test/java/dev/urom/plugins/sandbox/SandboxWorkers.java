@@ -1,7 +1,6 @@
 package dev.urom.plugins.sandbox;
 
 import dev.urom.nativebridge.testkit.NativeFixtures;
-import dev.urom.spi.UromException;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerNotification;
 import dev.urom.testkit.PluginTestKit;
@@ -11,7 +10,7 @@ import java.time.Duration;
 /**
  * The sandbox plugins in the test kit: the built {@code worker_sandbox.so}, the packaged {@code
  * worker_sandbox_java.jar}, or a {@link SandboxPlugin} from the test class path, each with a
- * generous time limit; and the waits the sandbox's tests share. A sandbox command answers with its
+ * generous time limit; and the sends and waits of sandbox commands. A sandbox command answers with its
  * own {@code context}, so it is sent with that context as its {@code uromContext} and awaited by it.
  * Stateless; the workers passed in are driven as the kit says (from the thread that opened them).
  */
@@ -46,28 +45,5 @@ final class SandboxWorkers {
     /** Waits for {@code worker}'s answer to the command sent with {@code uromContext}. */
     static WorkerNotification await(TestWorker worker, long uromContext) {
         return worker.awaitNotification(n -> n.uromContext() == uromContext, "answer to context " + uromContext);
-    }
-
-    /** What a test waits for in a plugin's state; it may fail as the plugin's calls do. */
-    @FunctionalInterface
-    interface Condition {
-        boolean holds() throws UromException;
-    }
-
-    /**
-     * Makes progress on {@code worker}'s domain until {@code condition} holds.
-     *
-     * @throws AssertionError naming {@code what} when it does not hold within {@link #TIMEOUT}
-     */
-    static void progressUntil(TestWorker worker, Condition condition, String what) throws UromException {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (!condition.holds()) {
-            if (System.nanoTime() - deadline >= 0) {
-                throw new AssertionError("not within " + TIMEOUT + ": " + what);
-            }
-            if (worker.progress() == 0) {
-                Thread.onSpinWait();
-            }
-        }
     }
 }
