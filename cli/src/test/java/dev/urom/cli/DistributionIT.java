@@ -36,24 +36,28 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class DistributionIT {
     private static final Path REPO = Path.of(System.getProperty("urom.repo", "..")).toAbsolutePath().normalize();
-    private static final String NAME = System.getProperty("urom.dist.name");
-    private static final String VERSION = NAME.substring("urom-".length());
     private static final long COMMAND_SECONDS = 120;
 
     @TempDir static Path unpacked;
     private static Path dist;
+    private static String version;
 
     @TempDir Path work;
 
     @BeforeAll
     static void unpack() throws Exception {
-        Path archive = Path.of(System.getProperty("urom.dist.archive"));
+        String archiveProperty = System.getProperty("urom.dist.archive");
+        String name = System.getProperty("urom.dist.name");
+        assertThat(archiveProperty).as("system property urom.dist.archive: failsafe sets it after package "
+                + "(mvn verify -Dit.test=DistributionIT; surefire's -Dtest runs before the archive exists)").isNotNull();
+        Path archive = Path.of(archiveProperty);
         assertThat(archive).as("the distribution's archive; build it with package").isRegularFile();
         String listing = run(unpacked, Map.of(), "tar", "-tzf", archive.toString());
-        assertThat(listing.lines()).as("every entry under the single top folder").allMatch(entry -> entry.startsWith(NAME + "/"));
+        assertThat(listing.lines()).as("every entry under the single top folder").allMatch(entry -> entry.startsWith(name + "/"));
         // -p: the modes as the archive has them, whatever the umask of whoever runs the test.
         run(unpacked, Map.of(), "tar", "-xpzf", archive.toString());
-        dist = unpacked.resolve(NAME);
+        dist = unpacked.resolve(name);
+        version = name.substring("urom-".length());
     }
 
     @Test
@@ -66,7 +70,7 @@ class DistributionIT {
                 .contains("libdoca_urom.so", "libdoca_common.so", "libdoca_argp.so", "liburom_bridge.so");
         assertThat(filesUnder(dist).filter(file -> file.toString().endsWith(".so")))
                 .allSatisfy(library -> assertThat(mode(library)).as("%s", library).isEqualTo("rwxr-xr-x"));
-        assertThat(dist.resolve("lib/urom-spi-" + VERSION + ".jar")).isRegularFile();
+        assertThat(dist.resolve("lib/urom-spi-" + version + ".jar")).isRegularFile();
         assertThat(dist.resolve("lib/pkgconfig")).isDirectoryContaining("glob:**/urom-plugin.pc")
                 .isDirectoryContaining("glob:**/doca-urom.pc").isDirectoryContaining("glob:**/doca-common.pc")
                 .isDirectoryContaining("glob:**/doca-argp.pc");
@@ -115,6 +119,7 @@ class DistributionIT {
 
         String out = exec(dist.resolve("bin/urom"), plugins, "sdk_graph", "00000000000000002a00000000000000");
 
+        assertThat(exportedSymbols(plugins.resolve("sdk_graph.so"))).containsExactly("urom_plugin_get_iface", "urom_plugin_get_version");
         assertThat(out).contains("status: SUCCESS (0)", "payload: 00000000000000002a00000000000000");
     }
 
@@ -134,6 +139,7 @@ class DistributionIT {
 
         String added = exec(link, plugins, "sdk_counter", "00000000000000000500000000000000");
 
+        assertThat(exportedSymbols(plugins.resolve("sdk_counter.so"))).containsExactly("urom_plugin_get_iface", "urom_plugin_get_version");
         assertThat(added).contains("status: SUCCESS (0)", "payload: 00000000000000000500000000000000");
         ProcessResult unknownOp = runForStatus(work, pluginEnv(plugins), link.toString(), "exec", "--plugin", "sdk_counter",
                 "--payload-hex", "01000000000000000500000000000000");
@@ -171,7 +177,7 @@ class DistributionIT {
     void aJavaPluginCompiledAgainstTheUnpackedSpiJarRunsUnderTheUnpackedLauncher() throws Exception {
         Path classes = Files.createDirectories(work.resolve("classes"));
         int compiled = ToolProvider.getSystemJavaCompiler().run(null, null, null, "--release", "17", "-d", classes.toString(),
-                "-classpath", dist.resolve("lib/urom-spi-" + VERSION + ".jar").toString(),
+                "-classpath", dist.resolve("lib/urom-spi-" + version + ".jar").toString(),
                 resource("sdk/java/sdk/example/ReversePlugin.java").toString());
         assertThat(compiled).as("javac's exit status").isZero();
         Path plugins = pluginDir("java");
@@ -203,7 +209,7 @@ class DistributionIT {
         Files.writeString(project.resolve("pom.xml"), Files.readString(resource("sdk/maven/pom.xml"))
                 .replace("@SDK_REPO@", dist.resolve("share/maven").toUri().toString())
                 .replace("@BUILD_REPO@", buildRepo.toUri().toString())
-                .replace("@VERSION@", VERSION));
+                .replace("@VERSION@", version));
         Path settings = Files.writeString(work.resolve("settings.xml"), "<settings/>\n");
         // A local repository of its own: what comes from share/maven is told apart from what the outer build installed.
         Path localRepo = work.resolve("m2");
@@ -215,12 +221,18 @@ class DistributionIT {
         Path jar = project.resolve("target/reverse_plugin.jar");
         assertThat(jar).isRegularFile();
         for (String artifact : List.of("urom-spi", "urom-testkit", "urom-framework", "urom-native-bridge", "urom-host")) {
-            assertThat(Files.readString(localRepo.resolve("dev/urom").resolve(artifact).resolve(VERSION).resolve("_remote.repositories")))
+            assertThat(Files.readString(localRepo.resolve("dev/urom").resolve(artifact).resolve(version).resolve("_remote.repositories")))
                     .as("%s came from the distribution's repository", artifact).contains(">urom-sdk=");
         }
         Path plugins = pluginDir("maven");
         Files.copy(jar, plugins.resolve("reverse_plugin.jar"));
         assertThat(exec(dist.resolve("bin/urom"), plugins, "reverse_plugin", "aabbcc")).contains("status: SUCCESS (0)", "payload: ccbbaa");
+    }
+
+    /** The names of the functions and data a shared object defines in its dynamic symbol table, sorted. */
+    private List<String> exportedSymbols(Path library) throws Exception {
+        return run(work, Map.of(), "nm", "-D", "--defined-only", library.toString()).lines()
+                .map(line -> line.substring(line.lastIndexOf(' ') + 1)).sorted().toList();
     }
 
     private static String mode(Path path) throws IOException {
