@@ -37,6 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
 class DistributionIT {
     private static final Path REPO = Path.of(System.getProperty("urom.repo", "..")).toAbsolutePath().normalize();
     private static final long COMMAND_SECONDS = 120;
+    /** The graph sample's LOOPBACK of 42, which a new plugin project answers with the same bytes. */
+    private static final String LOOPBACK_42 = "0000000000000000" + "2a00000000000000";
 
     @TempDir static Path unpacked;
     private static Path dist;
@@ -199,34 +201,63 @@ class DistributionIT {
     }
 
     @Test
-    void aMavenProjectOutsideTheRepositoryBuildsOfflineAgainstShareMaven() throws Exception {
-        Path project = Files.createDirectories(work.resolve("reverse_plugin"));
-        Path sources = Files.createDirectories(project.resolve("src/main/java/sdk/example"));
-        Path tests = Files.createDirectories(project.resolve("src/test/java/sdk/example"));
-        Files.copy(resource("sdk/java/sdk/example/ReversePlugin.java"), sources.resolve("ReversePlugin.java"));
-        Files.copy(resource("sdk/maven/ReversePluginTest.java"), tests.resolve("ReversePluginTest.java"));
+    void newPluginWritesACProjectThatBuildsAndTestsItselfAgainstTheUnpackedSdkAndRunsInAWorker() throws Exception {
+        Path launcher = dist.resolve("bin/urom");
+
+        String wrote = run(work, Map.of(), launcher.toString(), "new-plugin", "demo_c", "--lang", "c");
+
+        Path project = work.resolve("demo_c");
+        assertThat(wrote).contains("wrote " + project + ", plugin worker_demo_c in c");
+        String test = run(project, Map.of("PKG_CONFIG_PATH", dist.resolve("lib/pkgconfig").toString()), "make", "--no-print-directory", "test");
+        assertThat(test).containsPattern("test_worker_demo_c: [1-9][0-9]* passed, 0 failed");
+        Path plugins = pluginDir("demo_c");
+        Files.copy(project.resolve("worker_demo_c.so"), plugins.resolve("worker_demo_c.so"));
+        assertThat(exec(launcher, plugins, "worker_demo_c", LOOPBACK_42)).contains("status: SUCCESS (0)", "payload: " + LOOPBACK_42);
+    }
+
+    @Test
+    void newPluginWritesAJavaProjectThatBuildsAndTestsItselfOfflineAgainstShareMavenAndRunsInAWorker() throws Exception {
+        Path launcher = dist.resolve("bin/urom");
+
+        run(work, Map.of(), launcher.toString(), "new-plugin", "demo_java", "--lang", "java");
+
+        Path project = work.resolve("demo_java");
+        // Third-party artifacts from the local repository of the build that runs this test, through a profile
+        // of the test's own settings: the generated pom is built as it was written.
         Path buildRepo = Path.of(System.getProperty("urom.maven.repo.local"));
-        Files.writeString(project.resolve("pom.xml"), Files.readString(resource("sdk/maven/pom.xml"))
-                .replace("@SDK_REPO@", dist.resolve("share/maven").toUri().toString())
-                .replace("@BUILD_REPO@", buildRepo.toUri().toString())
-                .replace("@VERSION@", version));
-        Path settings = Files.writeString(work.resolve("settings.xml"), "<settings/>\n");
+        Path settings = Files.writeString(work.resolve("settings.xml"), """
+                <settings><profiles><profile><id>build</id>
+                  <activation><activeByDefault>true</activeByDefault></activation>
+                  <repositories><repository><id>build</id><url>%1$s</url></repository></repositories>
+                  <pluginRepositories><pluginRepository><id>build</id><url>%1$s</url></pluginRepository></pluginRepositories>
+                </profile></profiles></settings>
+                """.formatted(buildRepo.toUri()));
         // A local repository of its own: what comes from share/maven is told apart from what the outer build installed.
         Path localRepo = work.resolve("m2");
         Path mvn = Path.of(System.getProperty("urom.maven.home"), "bin", "mvn");
 
-        run(project, Map.of(), mvn.toString(), "-o", "-B", "-q", "-s", settings.toString(), "-Dmaven.repo.local=" + localRepo,
-                "-Daether.offline.protocols=file", "package");
+        run(project, Map.of(), mvn.toString(), "-o", "-B", "-q", "-s", settings.toString(), "-Dmaven.repo.local=" + localRepo, "package");
 
-        Path jar = project.resolve("target/reverse_plugin.jar");
-        assertThat(jar).isRegularFile();
+        String report = Files.readString(project.resolve("target/surefire-reports/TEST-com.example.demo_java.DemoJavaPluginTest.xml"));
+        assertThat(report).containsPattern("tests=\"[1-9][0-9]*\"").contains("failures=\"0\"", "errors=\"0\"");
         for (String artifact : List.of("urom-spi", "urom-testkit", "urom-framework", "urom-native-bridge", "urom-host")) {
             assertThat(Files.readString(localRepo.resolve("dev/urom").resolve(artifact).resolve(version).resolve("_remote.repositories")))
                     .as("%s came from the distribution's repository", artifact).contains(">urom-sdk=");
         }
-        Path plugins = pluginDir("maven");
-        Files.copy(jar, plugins.resolve("reverse_plugin.jar"));
-        assertThat(exec(dist.resolve("bin/urom"), plugins, "reverse_plugin", "aabbcc")).contains("status: SUCCESS (0)", "payload: ccbbaa");
+        Path plugins = pluginDir("demo_java");
+        Files.copy(project.resolve("target/worker_demo_java.jar"), plugins.resolve("worker_demo_java.jar"));
+        assertThat(exec(launcher, plugins, "worker_demo_java", LOOPBACK_42)).contains("status: SUCCESS (0)", "payload: " + LOOPBACK_42);
+    }
+
+    @Test
+    void newPluginRefusesAFolderThatExistsWithOneLineAndWritesNothing() throws Exception {
+        Path existing = Files.createDirectory(work.resolve("taken"));
+
+        ProcessResult result = runForStatus(work, Map.of(), dist.resolve("bin/urom").toString(), "new-plugin", "taken", "--lang", "java");
+
+        assertThat(result.status()).isEqualTo(1);
+        assertThat(result.output().strip()).isEqualTo("urom new-plugin: " + existing + " already exists; name a new folder (another plugin name or --dir)");
+        assertThat(Files.list(existing)).isEmpty();
     }
 
     /** The names of the functions and data a shared object defines in its dynamic symbol table, sorted. */

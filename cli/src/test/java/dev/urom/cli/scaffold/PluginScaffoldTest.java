@@ -84,7 +84,7 @@ class PluginScaffoldTest {
 
         List<Path> written = graph().write(new ScaffoldNames("demo_java", "org.acme.plugins"), Language.JAVA, project, SDK);
 
-        assertThat(written).containsExactly(Path.of("pom.xml"),
+        assertThat(written).containsExactly(Path.of("pom.xml"), Path.of(".mvn/maven.config"),
                 Path.of("src/main/java/org/acme/plugins/DemoJavaPlugin.java"),
                 Path.of("src/main/java/org/acme/plugins/DemoJavaMessage.java"),
                 Path.of("src/test/java/org/acme/plugins/DemoJavaPluginTest.java"),
