@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -49,10 +50,10 @@ final class NewPluginCommand implements Callable<Integer> {
         PluginScaffold.Language lang = switch (language) {
             case "c" -> PluginScaffold.Language.C;
             case "java" -> PluginScaffold.Language.JAVA;
-            default -> throw new CliFailure("--lang '" + language + "' is not a plugin language; use c or java");
+            default -> throw new ParameterException(spec.commandLine(), "--lang '" + language + "' is not a plugin language; use c or java");
         };
         if (javaPackage != null && lang != PluginScaffold.Language.JAVA) {
-            throw new CliFailure("--package is for --lang java only");
+            throw new ParameterException(spec.commandLine(), "--package is for --lang java only");
         }
         ScaffoldNames names;
         try {
@@ -101,7 +102,7 @@ final class NewPluginCommand implements Callable<Integer> {
                 jar = null;
             }
             if (jar == null || !Files.isRegularFile(jar) || jar.getParent() == null || jar.getParent().getParent() == null) {
-                throw new CliFailure("urom new-plugin runs from a distribution (its bin/urom), not from " + (jar == null ? "here" : jar));
+                throw new CliFailure("not run from a distribution but from " + (jar == null ? "an unknown place" : jar) + "; use the bin/urom of one");
             }
             home = jar.getParent().getParent();
         }
