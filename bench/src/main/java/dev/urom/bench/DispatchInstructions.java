@@ -24,7 +24,8 @@ import java.util.Map;
  * counts, each step between successive counts is a row of its own; steps that agree say the commands
  * ran in a steady state (compiled) rather than while the JIT was still at work.
  *
- * <p>valgrind is {@code valgrind} on the PATH, or system property {@value #VALGRIND_PROPERTY}. Exit
+ * <p>valgrind runs with exact registers at memory accesses and checks all code for changes, which
+ * HotSpot's compiled code needs; it slows valgrind, not what it counts. valgrind is {@code valgrind} on the PATH, or system property {@value #VALGRIND_PROPERTY}. Exit
  * status 0, 1 with one line on stderr when a run fails, 2 on a usage error.
  */
 public final class DispatchInstructions {
@@ -34,6 +35,14 @@ public final class DispatchInstructions {
     static final String USAGE = "usage: DispatchInstructions [--warm-up N (default " + DEFAULT_WARM_UP + ")] [--commands A,B[,C...] (default "
             + DEFAULT_COMMANDS.get(0) + "," + DEFAULT_COMMANDS.get(1) + ")] [--json FILE]";
     private static final String SUMMARY = "summary:";
+    /**
+     * HotSpot turns the SIGSEGV of an implicit null check or a safepoint poll into its own work by
+     * the faulting instruction's address: without registers exact at every memory access, valgrind
+     * reports the start of its block instead and the JVM dies of a SIGSEGV in compiled code.
+     */
+    private static final String PRECISE_FAULTS = "--vex-iropt-register-updates=allregs-at-mem-access";
+    /** The JIT patches compiled code in place. */
+    private static final String SELF_MODIFYING_CODE = "--smc-check=all";
 
     /** The command line. */
     record Options(int warmUp, List<Integer> commands, Path json) {
@@ -126,7 +135,8 @@ public final class DispatchInstructions {
             throws IOException, InterruptedException {
         Files.createDirectories(folder);
         String valgrind = System.getProperty(VALGRIND_PROPERTY, "valgrind");
-        List<String> command = List.of(valgrind, "--tool=callgrind", "--callgrind-out-file=" + folder.resolve("callgrind.%p.out"),
+        List<String> command = List.of(valgrind, "--tool=callgrind", PRECISE_FAULTS, SELF_MODIFYING_CODE,
+                "--callgrind-out-file=" + folder.resolve("callgrind.%p.out"),
                 JavaCommand.java(), "-cp", System.getProperty("java.class.path"), DispatchDriver.class.getName(), kind,
                 Integer.toString(warmUp), Integer.toString(commands));
         Path log = folder.resolve("valgrind.log");
