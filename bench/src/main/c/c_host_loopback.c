@@ -22,6 +22,11 @@
  * where the percentiles are nearest-rank ones of the ROUNDS samples and cpu_ns_per_op is this
  * process's CPU time (CLOCK_PROCESS_CPUTIME_ID) over the throughput phase divided by THROUGHPUT.
  *
+ * Around the measured phases it pauses, so that its parent can read the CPU time of this program and
+ * of its worker: it prints "warm" after the warm-up, "rounds_done" after the measured round trips and
+ * "throughput_done" after the measured throughput (before stopping the worker), each on a line of its
+ * own, and each time waits for a line, or end of file, on stdin.
+ *
  * Errors: one line on stderr, "c_host_loopback: what failed: why", exit status 1; usage errors exit
  * 2. The library's own error messages are caught (an SDK log backend into a buffer) and the last one
  * ends that line instead of being printed on their own.
@@ -36,6 +41,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <doca_buf.h>
 #include <doca_ctx.h>
@@ -428,6 +434,22 @@ static uint64_t plugin_id(struct doca_urom_service *service, const char *name)
 	fail("the daemon has no plugin %s; it has %s", name, count == 0 ? "none" : known);
 }
 
+/* Prints `marker` on a line of its own, then waits for a line or end of file on stdin. */
+static void pause_at(const char *marker)
+{
+	char c;
+	ssize_t n;
+
+	printf("%s\n", marker);
+	fflush(stdout);
+	while ((n = read(STDIN_FILENO, &c, 1)) != 0) {
+		if (n < 0 && errno != EINTR)
+			fail("cannot read stdin after '%s': %s", marker, strerror(errno));
+		if (n == 1 && c == '\n')
+			return;
+	}
+}
+
 static uint32_t power_of_two_at_least(long n)
 {
 	uint32_t p = 1;
@@ -510,12 +532,15 @@ int main(int argc, char **argv)
 	round_trips(worker, plugin, &value, rounds, NULL);
 	pipelined(worker, plugin, &value, throughput, in_flight);
 
+	pause_at("warm");
 	round_trips(worker, plugin, &value, rounds, samples);
+	pause_at("rounds_done");
 	cpu_start = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	wall_start = clock_ns(CLOCK_MONOTONIC);
 	pipelined(worker, plugin, &value, throughput, in_flight);
 	wall_ns = clock_ns(CLOCK_MONOTONIC) - wall_start;
 	cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
+	pause_at("throughput_done");
 
 	status = doca_ctx_stop(doca_urom_worker_as_ctx(worker));
 	if (status == DOCA_ERROR_IN_PROGRESS)

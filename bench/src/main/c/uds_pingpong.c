@@ -17,6 +17,10 @@
  *       IN_FLIGHT messages in flight on one connection; prints
  *       "throughput rounds=N in_flight=K seconds=.. ops_per_s=.."
  *
+ * The two clients pause around their measured rounds so that the parent can read the CPU time of
+ * every process involved: after the warm-up they print "warm", after the measured rounds (still
+ * connected) "done", and each time wait for a line, or end of file, on stdin.
+ *
  * Messages are 1 to MAX_MESSAGE (1 MiB) bytes.
  *
  * Errors: one line on stderr naming the call and the reason, exit status 1; usage errors exit 2.
@@ -112,6 +116,22 @@ static struct sockaddr_un address_of(const char *path)
 	}
 	strcpy(address.sun_path, path);
 	return address;
+}
+
+/* Prints `marker` on a line of its own, then waits for a line or end of file on stdin. */
+static void pause_at(const char *marker)
+{
+	char c;
+	ssize_t n;
+
+	printf("%s\n", marker);
+	fflush(stdout);
+	while ((n = read(STDIN_FILENO, &c, 1)) != 0) {
+		if (n < 0 && errno != EINTR)
+			fail("read (stdin)");
+		if (n == 1 && c == '\n')
+			return;
+	}
 }
 
 static void on_signal(int signal_number)
@@ -244,6 +264,7 @@ static int run_latency(size_t request_bytes, size_t reply_bytes, long warmup, lo
 		write_fully(fd, request, request_bytes);
 		read_fully(fd, reply, reply_bytes);
 	}
+	pause_at("warm");
 	uint64_t total = 0;
 	for (long i = 0; i < rounds; i++) {
 		uint64_t start = now_ns();
@@ -255,6 +276,7 @@ static int run_latency(size_t request_bytes, size_t reply_bytes, long warmup, lo
 		samples[i] = now_ns() - start;
 		total += samples[i];
 	}
+	pause_at("done");
 	close(fd);
 	qsort(samples, (size_t)rounds, sizeof(uint64_t), compare_u64);
 	printf("latency rounds=%ld p50_ns=%llu p99_ns=%llu mean_ns=%llu\n", rounds,
@@ -294,7 +316,9 @@ static int run_throughput(size_t request_bytes, size_t reply_bytes, long warmup,
 	int fd = connect_to_server();
 	if (warmup > 0)
 		pipelined(fd, request_bytes, reply_bytes, warmup, in_flight);
+	pause_at("warm");
 	uint64_t elapsed = pipelined(fd, request_bytes, reply_bytes, rounds, in_flight);
+	pause_at("done");
 	close(fd);
 	double seconds = (double)elapsed / 1e9;
 	printf("throughput rounds=%ld in_flight=%ld seconds=%.6f ops_per_s=%.0f\n", rounds, in_flight, seconds,

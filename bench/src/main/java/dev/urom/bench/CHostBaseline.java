@@ -1,7 +1,12 @@
 package dev.urom.bench;
 
 import dev.urom.wire.ServiceAddress;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.StringWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 
 /**
  * The C host: {@code c_host_loopback} (bench/src/main/c), a program written against DOCA's host API
@@ -59,10 +65,17 @@ final class CHostBaseline {
     /**
      * What the C host measured with one plugin.
      *
-     * @param cpuNsPerOp the program's CPU time (user and system, all its threads) per command over the
-     *     throughput phase
+     * @param roundTripCpu the CPU time of the program ({@code host}) and of its worker process over the
+     *     measured round trips, read at the program's pauses
+     * @param throughputCpu the same over the measured commands with several in flight
      */
-    record Result(long p50Ns, long p99Ns, double opsPerSecond, double cpuNsPerOp) {}
+    record Result(long p50Ns, long p99Ns, double opsPerSecond, CpuCost roundTripCpu, CpuCost throughputCpu) {}
+
+    /** The figures of the program's result line. */
+    record Line(long p50Ns, long p99Ns, double opsPerSecond) {}
+
+    /** The lines the program pauses at, in order: before the measured round trips, after them, after the throughput. */
+    private static final List<String> PAUSES = List.of("warm", "rounds_done", "throughput_done");
 
     private final Path program;
     private final ChildProcesses children;
@@ -82,36 +95,71 @@ final class CHostBaseline {
      * worker_graph}, ...) against {@code daemon}, one after the other: each starts one worker, warms
      * it up with the traffic it then measures, {@code rounds} round trips and {@code throughputRounds}
      * commands with {@code inFlight} in flight, and stops it. The service file is written into
-     * {@code workDir}. Answers the results by kind, in the order given.
+     * {@code workDir}. {@code workerPid} answers the process id of the worker a program started, asked
+     * once it is warm. Answers the results by kind, in the order given.
      */
-    Map<String, Result> run(ServiceAddress daemon, Path workDir, Map<String, String> pluginsByKind, int rounds, int throughputRounds,
-            int inFlight, Wait wait) throws IOException, InterruptedException {
+    Map<String, Result> run(ServiceAddress daemon, LongSupplier workerPid, Path workDir, Map<String, String> pluginsByKind, int rounds,
+            int throughputRounds, int inFlight, Wait wait) throws IOException, InterruptedException {
         Path serviceFile = workDir.resolve("doca_urom_services");
         Files.writeString(serviceFile, "# written by EndToEndBench for " + PROGRAM_NAME + "\n"
                 + serviceLine(hostname(), daemon) + "\n", StandardCharsets.US_ASCII);
         Map<String, Result> results = new LinkedHashMap<>();
         for (Map.Entry<String, String> plugin : pluginsByKind.entrySet()) {
-            results.put(plugin.getKey(), run(serviceFile, workDir, plugin.getValue(), rounds, throughputRounds, inFlight, wait));
+            results.put(plugin.getKey(), run(serviceFile, workerPid, workDir, plugin.getValue(), rounds, throughputRounds, inFlight, wait));
         }
         return results;
     }
 
-    private Result run(Path serviceFile, Path workDir, String plugin, int rounds, int throughputRounds, int inFlight, Wait wait)
-            throws IOException, InterruptedException {
+    private Result run(Path serviceFile, LongSupplier workerPid, Path workDir, String plugin, int rounds, int throughputRounds,
+            int inFlight, Wait wait) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(program.toString(), PCI_ADDRESS, plugin, Integer.toString(rounds),
                 Integer.toString(throughputRounds), Integer.toString(inFlight), wait.argument()));
         Path errors = workDir.resolve(PROGRAM_NAME + "." + plugin + ".err");
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(errors.toFile());
         builder.environment().put(SERVICE_FILE_ENV, serviceFile.toString());
         Process process = children.start(builder);
-        process.getOutputStream().close();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
-        int status = process.waitFor();
-        if (status != 0) {
-            throw new IllegalStateException(PROGRAM_NAME + " " + plugin + " ended with status " + status
-                    + lastLine(Files.readString(errors, StandardCharsets.UTF_8)).map(line -> ": " + withoutName(line)).orElse(""));
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
+        Writer in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.US_ASCII);
+        Map<String, Long> path = new LinkedHashMap<>();
+        List<CpuCost.Snapshot> atPauses = new ArrayList<>();
+        for (String pause : PAUSES) {
+            String line = out.readLine();
+            if (!pause.equals(line)) {
+                in.close();
+                throw failure(process, plugin, errors, "printed " + (line == null ? "nothing" : "'" + line + "'")
+                        + " where it pauses with '" + pause + "'");
+            }
+            if (path.isEmpty()) {
+                path.put("host", process.pid());
+                path.put("worker", workerPid.getAsLong());
+            }
+            atPauses.add(CpuCost.snapshot(path));
+            in.write('\n');
+            in.flush();
         }
-        return parse(output);
+        in.close();
+        StringWriter output = new StringWriter();
+        out.transferTo(output);
+        if (process.waitFor() != 0) {
+            throw failure(process, plugin, errors, "");
+        }
+        Line line = parse(output.toString().trim());
+        return new Result(line.p50Ns(), line.p99Ns(), line.opsPerSecond(), CpuCost.between(atPauses.get(0), atPauses.get(1), rounds),
+                CpuCost.between(atPauses.get(1), atPauses.get(2), throughputRounds));
+    }
+
+    /**
+     * The one-line failure of a run of the program for {@code plugin}: its exit status and its last
+     * error line when it ended with one, otherwise {@code otherwise}.
+     */
+    private static IllegalStateException failure(Process process, String plugin, Path errors, String otherwise)
+            throws IOException, InterruptedException {
+        int status = process.waitFor();
+        if (status == 0) {
+            return new IllegalStateException(PROGRAM_NAME + " " + plugin + " " + otherwise);
+        }
+        return new IllegalStateException(PROGRAM_NAME + " " + plugin + " ended with status " + status
+                + lastLine(Files.readString(errors, StandardCharsets.UTF_8)).map(line -> ": " + withoutName(line)).orElse(""));
     }
 
     /** The line of the service file for {@code hostname} whose device names {@code daemon}. */
@@ -141,12 +189,11 @@ final class CHostBaseline {
     }
 
     /** Parses the program's result line {@code "c_host key=value ..."}. */
-    static Result parse(String line) {
+    static Line parse(String line) {
         Map<String, String> fields = NativePrograms.parseLine(PROGRAM_NAME, RESULT_WORD, line);
-        return new Result((long) NativePrograms.number(PROGRAM_NAME, fields, "p50_ns"),
+        return new Line((long) NativePrograms.number(PROGRAM_NAME, fields, "p50_ns"),
                 (long) NativePrograms.number(PROGRAM_NAME, fields, "p99_ns"),
-                NativePrograms.number(PROGRAM_NAME, fields, "ops_per_s"),
-                NativePrograms.number(PROGRAM_NAME, fields, "cpu_ns_per_op"));
+                NativePrograms.number(PROGRAM_NAME, fields, "ops_per_s"));
     }
 
     private static Optional<String> lastLine(String text) {

@@ -1,5 +1,9 @@
 package dev.urom.bench;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * One line of the end-to-end report: a measured value, optionally set against a baseline and a
  * target.
@@ -14,37 +18,43 @@ package dev.urom.bench;
  * @param met whether the target was met, or null when there is none or nothing was measured
  * @param unmeasured why there is no value ({@code not supported}), or null when there is one; the
  *     value is then NaN
+ * @param parts what the value is the sum of, in {@code unit}, by part in order (a CPU cost by
+ *     process: {@code host}, {@code worker}); empty when it is not a sum
  */
 record Figure(String id, String label, double value, String unit, String baselineLabel, Double baselineValue,
-        String target, Boolean met, String unmeasured) {
+        String target, Boolean met, String unmeasured, Map<String, Double> parts) {
+
+    Figure {
+        parts = Collections.unmodifiableMap(new LinkedHashMap<>(parts));
+    }
 
     /** A figure with neither baseline nor target. */
     static Figure plain(String id, String label, double value, String unit) {
-        return new Figure(id, label, value, unit, null, null, null, null, null);
+        return new Figure(id, label, value, unit, null, null, null, null, null, Map.of());
     }
 
     /** A figure compared with a baseline, without a target. */
     static Figure compared(String id, String label, double value, String unit, String baselineLabel, double baselineValue) {
-        return new Figure(id, label, value, unit, baselineLabel, baselineValue, null, null, null);
+        return new Figure(id, label, value, unit, baselineLabel, baselineValue, null, null, null, Map.of());
     }
 
     /** A figure whose value over the baseline must be at most {@code maxRatio}. */
     static Figure atMostTimes(String id, String label, double value, String unit, String baselineLabel, double baselineValue,
             double maxRatio) {
         return new Figure(id, label, value, unit, baselineLabel, baselineValue, atMostTarget(maxRatio),
-                value / baselineValue <= maxRatio, null);
+                value / baselineValue <= maxRatio, null, Map.of());
     }
 
     /** A figure whose value over the baseline must be at least {@code minRatio}. */
     static Figure atLeastTimes(String id, String label, double value, String unit, String baselineLabel, double baselineValue,
             double minRatio) {
         return new Figure(id, label, value, unit, baselineLabel, baselineValue, atLeastTarget(minRatio),
-                value / baselineValue >= minRatio, null);
+                value / baselineValue >= minRatio, null, Map.of());
     }
 
     /** A figure that must be at most {@code limit} (in its own unit). */
     static Figure atMost(String id, String label, double value, String unit, double limit) {
-        return new Figure(id, label, value, unit, null, null, "<= " + Report.number(limit) + " " + unit, value <= limit, null);
+        return new Figure(id, label, value, unit, null, null, "<= " + Report.number(limit) + " " + unit, value <= limit, null, Map.of());
     }
 
     /**
@@ -53,7 +63,17 @@ record Figure(String id, String label, double value, String unit, String baselin
      */
     static Figure unmeasured(String id, String label, String unit, String baselineLabel, double baselineValue, String target,
             String why) {
-        return new Figure(id, label, Double.NaN, unit, baselineLabel, baselineValue, target, null, why);
+        return new Figure(id, label, Double.NaN, unit, baselineLabel, baselineValue, target, null, why, Map.of());
+    }
+
+    /**
+     * The CPU time per operation of {@code cost}, in microseconds, with its processes as parts,
+     * compared with that of {@code baseline} (measured the same way), or standing alone when
+     * {@code baseline} is null.
+     */
+    static Figure cpuPerOp(String id, String label, CpuCost cost, String baselineLabel, CpuCost baseline) {
+        return new Figure(id, label, cost.totalNanosPerOp() / 1000.0, "us", baseline == null ? null : baselineLabel,
+                baseline == null ? null : baseline.totalNanosPerOp() / 1000.0, null, null, null, cost.microsPerOpByProcess());
     }
 
     static String atMostTarget(double maxRatio) {

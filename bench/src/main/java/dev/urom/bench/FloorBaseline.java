@@ -3,9 +3,12 @@ package dev.urom.bench;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -27,12 +30,20 @@ final class FloorBaseline {
     /** The largest message the program takes (its MAX_MESSAGE). */
     static final int MAX_MESSAGE_BYTES = 1 << 20;
 
-    /** What the floor measured. */
     /**
+     * What the floor measured.
+     *
      * @param relayP50Ns round trip p50 through a relay process (two hops): what a data path
      *     through the daemon would cost at the least
+     * @param roundTripCpu the client's and the server's CPU time over the measured round trips
+     * @param throughputCpu the same over the measured messages with several in flight
+     * @param relayCpu the client's, the relay's and the server's over the round trips through the relay
      */
-    record Result(long p50Ns, long p99Ns, double opsPerSecond, long relayP50Ns) {}
+    record Result(long p50Ns, long p99Ns, double opsPerSecond, long relayP50Ns, CpuCost roundTripCpu, CpuCost throughputCpu,
+            CpuCost relayCpu) {}
+
+    /** A client's result line and the CPU time of the processes on its path over its measured rounds. */
+    private record ClientRun(Map<String, String> fields, CpuCost cpu) {}
 
     private final Path program;
     private final ChildProcesses children;
@@ -55,18 +66,23 @@ final class FloorBaseline {
             throws IOException, InterruptedException {
         Process server = startServer(socket, requestBytes, replyBytes);
         try {
-            Map<String, String> latency = client("latency", socket, requestBytes, replyBytes,
+            Map<String, Long> serverOnly = Map.of("server", server.pid());
+            ClientRun latency = client("latency", socket, requestBytes, replyBytes, serverOnly, rounds,
                     Integer.toString(rounds), Integer.toString(rounds));
-            Map<String, String> throughput = client("throughput", socket, requestBytes, replyBytes,
+            ClientRun throughput = client("throughput", socket, requestBytes, replyBytes, serverOnly, throughputRounds,
                     Integer.toString(throughputRounds), Integer.toString(throughputRounds), Integer.toString(inFlight));
             Path relaySocket = socket.resolveSibling(socket.getFileName() + ".relay");
             Process relay = startAndAwaitReady(new ProcessBuilder(program.toString(), "relay", relaySocket.toString(),
                     Integer.toString(requestBytes), Integer.toString(replyBytes), socket.toString()));
             try {
-                Map<String, String> relayed = client("latency", relaySocket, requestBytes, replyBytes,
+                Map<String, Long> relayAndServer = new LinkedHashMap<>();
+                relayAndServer.put("relay", relay.pid());
+                relayAndServer.put("server", server.pid());
+                ClientRun relayed = client("latency", relaySocket, requestBytes, replyBytes, relayAndServer, rounds,
                         Integer.toString(rounds), Integer.toString(rounds));
-                return new Result(number(latency, "p50_ns"), number(latency, "p99_ns"),
-                        Double.parseDouble(field(throughput, "ops_per_s")), number(relayed, "p50_ns"));
+                return new Result(number(latency.fields(), "p50_ns"), number(latency.fields(), "p99_ns"),
+                        Double.parseDouble(field(throughput.fields(), "ops_per_s")), number(relayed.fields(), "p50_ns"),
+                        latency.cpu(), throughput.cpu(), relayed.cpu());
             } finally {
                 stop(relay);
             }
@@ -85,8 +101,8 @@ final class FloorBaseline {
     Latency latency(Path socket, int requestBytes, int replyBytes, int rounds) throws IOException, InterruptedException {
         Process server = startServer(socket, requestBytes, replyBytes);
         try {
-            Map<String, String> latency = client("latency", socket, requestBytes, replyBytes,
-                    Integer.toString(rounds), Integer.toString(rounds));
+            Map<String, String> latency = client("latency", socket, requestBytes, replyBytes, Map.of("server", server.pid()), rounds,
+                    Integer.toString(rounds), Integer.toString(rounds)).fields();
             return new Latency(number(latency, "p50_ns"), number(latency, "p99_ns"));
         } finally {
             stop(server);
@@ -102,8 +118,8 @@ final class FloorBaseline {
             throws IOException, InterruptedException {
         Process server = startServer(socket, requestBytes, replyBytes);
         try {
-            Map<String, String> throughput = client("throughput", socket, requestBytes, replyBytes,
-                    Integer.toString(warmUp), Integer.toString(messages), Integer.toString(inFlight));
+            Map<String, String> throughput = client("throughput", socket, requestBytes, replyBytes, Map.of("server", server.pid()),
+                    messages, Integer.toString(warmUp), Integer.toString(messages), Integer.toString(inFlight)).fields();
             return Double.parseDouble(field(throughput, "ops_per_s"));
         } finally {
             stop(server);
@@ -132,18 +148,52 @@ final class FloorBaseline {
         process.waitFor();
     }
 
-    private Map<String, String> client(String mode, Path socket, int requestBytes, int replyBytes, String... counts)
-            throws IOException, InterruptedException {
+    /**
+     * Runs a client of {@code mode} with {@code counts} and reads its result line; the CPU time of
+     * the client and of {@code peers} (role → pid) is read at its pauses around its {@code measured}
+     * rounds.
+     */
+    private ClientRun client(String mode, Path socket, int requestBytes, int replyBytes, Map<String, Long> peers, long measured,
+            String... counts) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(program.toString(), mode, socket.toString(),
                 Integer.toString(requestBytes), Integer.toString(replyBytes)));
         command.addAll(List.of(counts));
         Process client = children.start(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT));
-        String output = new String(client.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+        Map<String, Long> path = new LinkedHashMap<>();
+        path.put("client", client.pid());
+        path.putAll(peers);
+        BufferedReader out = new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.US_ASCII));
+        Writer in = new OutputStreamWriter(client.getOutputStream(), StandardCharsets.US_ASCII);
+        awaitPause(client, out, mode, "warm");
+        CpuCost.Snapshot before = CpuCost.snapshot(path);
+        resume(in);
+        awaitPause(client, out, mode, "done");
+        CpuCost.Snapshot after = CpuCost.snapshot(path);
+        resume(in);
+        in.close();
+        String line = out.readLine();
+        out.transferTo(Writer.nullWriter());
         int status = client.waitFor();
         if (status != 0) {
             throw new IllegalStateException(program + " " + mode + " ended with status " + status);
         }
-        return parseLine(mode, output);
+        return new ClientRun(parseLine(mode, line == null ? "" : line.trim()), CpuCost.between(before, after, measured));
+    }
+
+    private void awaitPause(Process client, BufferedReader out, String mode, String marker) throws IOException, InterruptedException {
+        String line = out.readLine();
+        if (line == null && client.waitFor() != 0) {
+            throw new IllegalStateException(program + " " + mode + " ended with status " + client.exitValue());
+        }
+        if (!marker.equals(line)) {
+            throw new IllegalStateException(program + " " + mode + " said " + (line == null ? "nothing" : "'" + line + "'")
+                    + " where it pauses with '" + marker + "'");
+        }
+    }
+
+    private static void resume(Writer in) throws IOException {
+        in.write('\n');
+        in.flush();
     }
 
     /** Parses a result line {@code "<mode> key=value key=value ..."}. */

@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,8 +30,14 @@ import java.util.concurrent.atomic.AtomicReference;
 final class GrpcEchoBaseline {
     private static final long CALL_TIMEOUT_S = 60;
 
-    /** What the peer measured. */
-    record Result(long p50Ns, long p99Ns, double opsPerSecond) {}
+    /**
+     * What the peer measured.
+     *
+     * @param roundTripCpu the CPU time of this JVM (the client, every thread) and of the server's over
+     *     the measured calls with one in flight
+     * @param throughputCpu the same over the measured calls with several in flight
+     */
+    record Result(long p50Ns, long p99Ns, double opsPerSecond, CpuCost roundTripCpu, CpuCost throughputCpu) {}
 
     private final ChildProcesses children;
 
@@ -61,11 +69,18 @@ final class GrpcEchoBaseline {
                     .directExecutor()
                     .build();
             byte[] request = new byte[requestBytes];
+            Map<String, Long> path = new LinkedHashMap<>();
+            path.put("client", ProcessHandle.current().pid());
+            path.put("server", server.pid());
             roundTrips(channel, request, rounds);
+            CpuCost.Snapshot roundTripsBegin = CpuCost.snapshot(path);
             LatencySummary latency = LatencySummary.of(roundTrips(channel, request, rounds));
+            CpuCost roundTripCpu = CpuCost.between(roundTripsBegin, CpuCost.snapshot(path), rounds);
             pipelined(channel, request, throughputRounds, inFlight);
+            CpuCost.Snapshot pipelinedBegin = CpuCost.snapshot(path);
             double opsPerSecond = pipelined(channel, request, throughputRounds, inFlight);
-            return new Result(latency.p50Ns(), latency.p99Ns(), opsPerSecond);
+            CpuCost throughputCpu = CpuCost.between(pipelinedBegin, CpuCost.snapshot(path), throughputRounds);
+            return new Result(latency.p50Ns(), latency.p99Ns(), opsPerSecond, roundTripCpu, throughputCpu);
         } finally {
             if (channel != null) {
                 channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);

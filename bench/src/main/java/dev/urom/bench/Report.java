@@ -20,6 +20,7 @@ import java.util.Map;
 record Report(Map<String, Object> settings, List<Figure> figures) {
     private static final MathContext SIGNIFICANT = new MathContext(6);
     private static final String[] HEADER = {"figure", "value", "baseline", "ratio", "target", "met?"};
+    private static final String PARTS_HEADER = "per process";
 
     Report {
         settings = Map.copyOf(settings);
@@ -29,23 +30,33 @@ record Report(Map<String, Object> settings, List<Figure> figures) {
     /**
      * The table, one row per figure, columns padded; ends with a line counting the targets met (and
      * those with a target that could not be measured). Without any target, the target columns and
-     * that line are left out.
+     * that line are left out; with any figure that has {@link Figure#parts()}, a last column lists
+     * them ({@code host 12.1 + worker 8.30}).
      */
     String table() {
         boolean withTargets = targetsTotal() > 0;
-        String[] header = withTargets ? HEADER : Arrays.copyOf(HEADER, 4);
+        boolean withParts = figures.stream().anyMatch(f -> !f.parts().isEmpty());
+        List<String> columns = new ArrayList<>(Arrays.asList(HEADER).subList(0, withTargets ? HEADER.length : 4));
+        if (withParts) {
+            columns.add(PARTS_HEADER);
+        }
+        String[] header = columns.toArray(String[]::new);
         List<String[]> rows = new ArrayList<>();
         rows.add(header);
         for (Figure figure : figures) {
-            String[] row = {
+            List<String> row = new ArrayList<>(List.of(
                 figure.label(),
                 figure.unmeasured() != null ? figure.unmeasured() : number(figure.value()) + " " + figure.unit(),
                 figure.baselineLabel() == null ? "" : figure.baselineLabel() + " " + number(figure.baselineValue()) + " " + figure.unit(),
-                figure.ratio() == null ? "" : String.format(Locale.ROOT, "%.2fx", figure.ratio()),
-                figure.target() == null ? "" : figure.target(),
-                figure.met() == null ? (figure.unmeasured() != null && figure.target() != null ? "-" : "") : figure.met() ? "met" : "MISSED"
-            };
-            rows.add(Arrays.copyOf(row, header.length));
+                figure.ratio() == null ? "" : String.format(Locale.ROOT, "%.2fx", figure.ratio())));
+            if (withTargets) {
+                row.add(figure.target() == null ? "" : figure.target());
+                row.add(figure.met() == null ? (figure.unmeasured() != null && figure.target() != null ? "-" : "") : figure.met() ? "met" : "MISSED");
+            }
+            if (withParts) {
+                row.add(String.join(" + ", figure.parts().entrySet().stream().map(p -> p.getKey() + " " + number(p.getValue())).toList()));
+            }
+            rows.add(row.toArray(String[]::new));
         }
         int[] widths = new int[header.length];
         for (String[] row : rows) {
@@ -87,7 +98,8 @@ record Report(Map<String, Object> settings, List<Figure> figures) {
 
     /**
      * The JSON document: {@code {"settings":{...},"figures":[{...}],"targetsMet":n,"targetsTotal":m}}; a
-     * figure's value is null when it was not measured ({@code "unmeasured"} says why).
+     * figure's value is null when it was not measured ({@code "unmeasured"} says why); a figure with
+     * {@link Figure#parts()} has them last, as {@code "parts": {"host": 12.1, "worker": 8.3}}.
      */
     String json() {
         StringBuilder out = new StringBuilder("{\n  \"settings\": {");
@@ -109,8 +121,17 @@ record Report(Map<String, Object> settings, List<Figure> figures) {
                     .append(", \"ratio\": ").append(value(f.ratio()))
                     .append(", \"target\": ").append(value(f.target()))
                     .append(", \"met\": ").append(value(f.met()))
-                    .append(", \"unmeasured\": ").append(value(f.unmeasured()))
-                    .append('}');
+                    .append(", \"unmeasured\": ").append(value(f.unmeasured()));
+            if (!f.parts().isEmpty()) {
+                out.append(", \"parts\": {");
+                boolean firstPart = true;
+                for (Map.Entry<String, Double> part : f.parts().entrySet()) {
+                    out.append(firstPart ? "" : ", ").append(quote(part.getKey())).append(": ").append(value(part.getValue()));
+                    firstPart = false;
+                }
+                out.append('}');
+            }
+            out.append('}');
         }
         out.append("\n  ],\n  \"targetsMet\": ").append(targetsMet())
                 .append(",\n  \"targetsTotal\": ").append(targetsTotal()).append("\n}\n");

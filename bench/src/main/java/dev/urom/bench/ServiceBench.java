@@ -10,12 +10,14 @@ import dev.urom.wire.ServicePlugin;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.daemon.DaemonSecurity;
+import dev.urom.service.daemon.WorkerInfo;
 import dev.urom.spi.UromException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -46,8 +48,14 @@ final class ServiceBench {
     private static final long ANSWER_TIMEOUT_S = 60;
     private static final Duration WORKER_EXIT_WAIT = Duration.ofSeconds(20);
 
-    /** What one graph plugin measured through the service. */
-    record PluginResult(LatencySummary roundTrip, double opsPerSecond) {}
+    /**
+     * What one graph plugin measured through the service.
+     *
+     * @param roundTripCpu the CPU time of the host (this JVM, every thread: the host API, and the
+     *     daemon, idle meanwhile) and of the worker process over the measured round trips
+     * @param throughputCpu the same over the measured commands with several in flight
+     */
+    record PluginResult(LatencySummary roundTrip, double opsPerSecond, CpuCost roundTripCpu, CpuCost throughputCpu) {}
 
     /** Everything the service measured; {@code plugins} by kind ({@code native}, {@code java}). */
     record Result(Map<String, PluginResult> plugins, double workerStartP50Ms) {
@@ -62,11 +70,11 @@ final class ServiceBench {
 
     /**
      * Something else measured against the daemon of the run while it is up (after the Java host's
-     * figures, before the worker starts), given the daemon's address; every worker it started must
-     * be stopping when it returns.
+     * figures, before the worker starts), given the daemon (its address, its workers' processes);
+     * every worker it started must be stopping when it returns.
      */
     interface SameDaemon<T> {
-        T measure(ServiceAddress daemon) throws IOException, InterruptedException;
+        T measure(Daemon daemon) throws IOException, InterruptedException;
     }
 
     /** What {@link #run} measured: the Java host's figures, then the others'. */
@@ -117,16 +125,19 @@ final class ServiceBench {
             PluginResult nativeResult;
             PluginResult javaResult;
             try (Worker worker = started(service, mask)) {
+                Map<String, Long> path = new LinkedHashMap<>();
+                path.put("host", ProcessHandle.current().pid());
+                path.put("worker", onlyWorkerPid(daemon));
                 progress.accept("service: warming up both plugins");
                 warmUp(worker, nativeId, rounds, throughputRounds, inFlight);
                 warmUp(worker, javaId, rounds, throughputRounds, inFlight);
                 progress.accept("service: C plugin, " + rounds + " round trips, then " + throughputRounds + " with " + inFlight + " in flight");
-                nativeResult = measure(worker, nativeId, rounds, throughputRounds, inFlight);
+                nativeResult = measure(worker, nativeId, rounds, throughputRounds, inFlight, path);
                 progress.accept("service: Java plugin, " + rounds + " round trips, then " + throughputRounds + " with " + inFlight + " in flight");
-                javaResult = measure(worker, javaId, rounds, throughputRounds, inFlight);
+                javaResult = measure(worker, javaId, rounds, throughputRounds, inFlight, path);
             }
             awaitNoWorkers(daemon);
-            T other = alongside.measure(daemon.address());
+            T other = alongside.measure(daemon);
             awaitNoWorkers(daemon);
             progress.accept("service: " + starts + " worker starts (after one to warm up)");
             long[] startNs = new long[starts];
@@ -189,10 +200,25 @@ final class ServiceBench {
         pipelined(worker, pluginId, throughputRounds, inFlight);
     }
 
-    private static PluginResult measure(Worker worker, long pluginId, int rounds, int throughputRounds, int inFlight)
-            throws InterruptedException {
+    /** The figures of one plugin, with the CPU time of the processes of {@code path} (role → pid) over each phase. */
+    private static PluginResult measure(Worker worker, long pluginId, int rounds, int throughputRounds, int inFlight,
+            Map<String, Long> path) throws InterruptedException {
+        CpuCost.Snapshot roundTripsBegin = CpuCost.snapshot(path);
         LatencySummary latency = LatencySummary.of(roundTrips(worker, pluginId, rounds));
-        return new PluginResult(latency, pipelined(worker, pluginId, throughputRounds, inFlight));
+        CpuCost.Snapshot pipelinedBegin = CpuCost.snapshot(path);
+        double opsPerSecond = pipelined(worker, pluginId, throughputRounds, inFlight);
+        CpuCost.Snapshot end = CpuCost.snapshot(path);
+        return new PluginResult(latency, opsPerSecond, CpuCost.between(roundTripsBegin, pipelinedBegin, rounds),
+                CpuCost.between(pipelinedBegin, end, throughputRounds));
+    }
+
+    /** The process id of the daemon's one running worker. */
+    static long onlyWorkerPid(Daemon daemon) {
+        List<WorkerInfo> workers = daemon.workers().stream().filter(w -> w.pid() > 0).toList();
+        if (workers.size() != 1) {
+            throw new IllegalStateException("expected one worker process, the daemon has " + workers.size() + ": " + workers);
+        }
+        return workers.get(0).pid();
     }
 
     private static long[] roundTrips(Worker worker, long pluginId, int rounds) throws InterruptedException {

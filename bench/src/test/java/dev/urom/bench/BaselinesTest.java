@@ -22,6 +22,14 @@ class BaselinesTest {
             assertThat(result.p50Ns()).isPositive().isLessThanOrEqualTo(result.p99Ns());
             assertThat(result.opsPerSecond()).isPositive();
             assertThat(result.relayP50Ns()).isPositive();
+            assertThat(result.roundTripCpu().nanosByProcess()).containsOnlyKeys("client", "server").allSatisfy((role, ns) ->
+                    assertThat(ns).as(role).isPositive());
+            assertThat(result.roundTripCpu().operations()).isEqualTo(500);
+            assertThat(result.throughputCpu().nanosByProcess()).containsOnlyKeys("client", "server").allSatisfy((role, ns) ->
+                    assertThat(ns).as(role).isPositive());
+            assertThat(result.throughputCpu().operations()).isEqualTo(2000);
+            assertThat(result.relayCpu().nanosByProcess()).containsOnlyKeys("client", "relay", "server").allSatisfy((role, ns) ->
+                    assertThat(ns).as(role).isPositive());
         }
         assertThat(socket).doesNotExist();
         assertThat(dir.resolve("floor.sock.relay")).doesNotExist();
@@ -43,6 +51,10 @@ class BaselinesTest {
 
             assertThat(result.p50Ns()).isPositive().isLessThanOrEqualTo(result.p99Ns());
             assertThat(result.opsPerSecond()).isPositive();
+            assertThat(result.roundTripCpu().nanosByProcess()).containsOnlyKeys("client", "server").allSatisfy((role, ns) ->
+                    assertThat(ns).as(role).isPositive());
+            assertThat(result.throughputCpu().operations()).isEqualTo(1000);
+            assertThat(result.throughputCpu().totalNanosPerOp()).isPositive();
         }
         assertThat(Files.exists(socket)).isFalse();
     }

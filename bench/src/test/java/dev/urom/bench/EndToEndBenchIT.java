@@ -1,6 +1,7 @@
 package dev.urom.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.urom.service.testkit.TestWorkers;
 import java.nio.file.Files;
@@ -24,9 +25,17 @@ class EndToEndBenchIT {
 
         Report report = EndToEndBench.run(new BenchOptions(null, 200, 1, TestWorkers.security().workerUser()));
 
-        assertThat(report.figures()).hasSize(22).allSatisfy(f -> assertThat(f.value()).isPositive());
+        assertThat(report.figures()).hasSize(33).allSatisfy(f -> assertThat(f.value()).isPositive());
         assertThat(report.targetsTotal()).isEqualTo(9);
-        assertThat(report.table()).contains("round trip p50, C plugin", "throughput 16 in flight, Java plugin", "worker start p50",
+        assertThat(report.figures().subList(0, 13)).allSatisfy(f -> {
+            assertThat(f.id()).contains("cpu_");
+            assertThat(f.parts()).hasSizeGreaterThanOrEqualTo(2).allSatisfy((process, micros) -> assertThat(micros).as(f.id() + " " + process).isPositive());
+            assertThat(f.value()).isCloseTo(f.parts().values().stream().mapToDouble(Double::doubleValue).sum(), within(1e-9));
+        });
+        assertThat(report.figures()).filteredOn(f -> f.id().startsWith("cpu_") || f.id().startsWith("c_host_cpu_"))
+                .hasSize(8).allSatisfy(f -> assertThat(f.parts()).containsOnlyKeys("host", "worker"))
+                .allSatisfy(f -> assertThat(f.ratio()).isPositive());
+        assertThat(report.table()).contains("CPU per round trip, C plugin", "per process", "round trip p50, C plugin", "throughput 16 in flight, Java plugin", "worker start p50",
                 "C host round trip p50, C plugin", "C host throughput 16 in flight, Java plugin");
         assertThat(runFolders(tmp)).isEqualTo(runFoldersBefore);
         assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive)).isEmpty();

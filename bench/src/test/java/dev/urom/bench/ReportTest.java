@@ -64,4 +64,27 @@ class ReportTest {
                 + " \"baseline\": \"ucx\", \"baselineValue\": 2, \"ratio\": null, \"target\": \"ratio <= 2.0\", \"met\": null,"
                 + " \"unmeasured\": \"not supported\"}");
     }
+
+    @Test
+    void cpuFiguresListTheirProcessesInALastColumnAndInTheJson() {
+        Map<String, Long> nanos = new java.util.LinkedHashMap<>();
+        nanos.put("host", 12_000_000L);
+        nanos.put("worker", 8_300_000L);
+        Map<String, Long> floorNanos = new java.util.LinkedHashMap<>();
+        floorNanos.put("client", 5_000_000L);
+        floorNanos.put("server", 3_000_000L);
+        Report cpu = new Report(Map.of(), List.of(
+                Figure.cpuPerOp("cpu_rt", "CPU per round trip", new CpuCost(nanos, 1000), "floor", new CpuCost(floorNanos, 1000)),
+                Figure.plain("rt_p50", "round trip p50", 30, "us")));
+
+        List<String> lines = cpu.table().lines().toList();
+
+        assertThat(lines.get(0)).endsWith("| per process");
+        assertThat(lines.get(2)).contains("CPU per round trip", "20.3 us", "floor 8.00 us", "2.54x").endsWith("| host 12.0 + worker 8.30");
+        assertThat(lines.get(3)).contains("round trip p50").doesNotContain("host");
+        assertThat(cpu.json())
+                .contains("\"id\": \"cpu_rt\"", "\"value\": 20.3", "\"ratio\": 2.5375", "\"unmeasured\": null, \"parts\": {\"host\": 12, \"worker\": 8.3}}")
+                .contains("{\"id\": \"rt_p50\", \"label\": \"round trip p50\", \"value\": 30, \"unit\": \"us\", \"baseline\": null,"
+                        + " \"baselineValue\": null, \"ratio\": null, \"target\": null, \"met\": null, \"unmeasured\": null}");
+    }
 }
