@@ -7,6 +7,7 @@ import dev.urom.service.daemon.DaemonSecurity;
 import dev.urom.service.daemon.HttpEndpoint;
 import dev.urom.service.logging.LogLevels;
 import dev.urom.service.logging.LogRolling;
+import dev.urom.service.logging.WorkerLogRetention;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -58,6 +59,14 @@ final class DaemonCommand implements Callable<Integer> {
     @Option(names = "--log-file-count", paramLabel = "N",
             description = "How many files of each log are kept, the current one included; older ones are deleted (default 5, 2 to 100).")
     Integer logFileCount;
+
+    @Option(names = "--worker-log-count", paramLabel = "N",
+            description = "How many ended workers' logs (urom_worker_<pid>_dev.log and its rolled files, _crash.log) are kept, the newest; older ones are deleted (default 64, 0 to 100000).")
+    Integer workerLogCount;
+
+    @Option(names = "--worker-log-max-age", paramLabel = "AGE",
+            description = "Delete an ended worker's logs this long after their last write: seconds, or Ns, Nm, Nh, Nd (default 7d).")
+    String workerLogMaxAge;
 
     @Option(names = "--http-port", paramLabel = "PORT", description = "Serve /healthz, /readyz and /metrics (Prometheus) over HTTP on this port (default: off).")
     Integer httpPort;
@@ -227,6 +236,11 @@ final class DaemonCommand implements Callable<Integer> {
                 LogRolling rolling = config.logRolling();
                 config = config.withLogRolling(new LogRolling(logFileSize == null ? rolling.maxFileBytes() : logFileSize,
                         logFileCount == null ? rolling.maxFiles() : logFileCount));
+            }
+            if (workerLogCount != null || workerLogMaxAge != null) {
+                WorkerLogRetention retention = config.workerLogRetention();
+                config = config.withWorkerLogRetention(new WorkerLogRetention(workerLogCount == null ? retention.maxEndedWorkers() : workerLogCount,
+                        workerLogMaxAge == null ? retention.maxAge() : WorkerLogRetention.parseAge(workerLogMaxAge)));
             }
             return config.withSecurity(security(config.security()));
         } catch (IllegalArgumentException e) {

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.urom.wire.ServiceAddress;
 import dev.urom.service.logging.LogRolling;
+import dev.urom.service.logging.WorkerLogRetention;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class DaemonOptionsTest {
@@ -41,6 +43,30 @@ class DaemonOptionsTest {
                 .hasMessage("--log-file-count 1 is not between 2 and 100 (the current file and the rolled ones)");
         assertThatThrownBy(() -> DaemonOptions.parse("--log-file-size 10M", ""))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("Invalid value for option '--log-file-size': '10M' is not a long");
+    }
+
+    @Test
+    void workerLogRetentionTakesTheCountAndTheAgeAndDefaultsTheOneNotGiven() {
+        assertThat(DaemonOptions.parse("--worker-log-count 8 --worker-log-max-age 12h", "").config().workerLogRetention())
+                .isEqualTo(new WorkerLogRetention(8, Duration.ofHours(12)));
+        assertThat(DaemonOptions.parse("--worker-log-count=0", "").config().workerLogRetention())
+                .isEqualTo(new WorkerLogRetention(0, Duration.ofDays(7)));
+        assertThat(DaemonOptions.parse("--worker-log-max-age 600", "").config().workerLogRetention())
+                .isEqualTo(new WorkerLogRetention(64, Duration.ofMinutes(10)));
+        assertThat(DaemonOptions.parse("-l 60", "").config().workerLogRetention()).isEqualTo(WorkerLogRetention.DEFAULT);
+    }
+
+    @Test
+    void aBadWorkerLogRetentionIsOneLine() {
+        assertThatThrownBy(() -> DaemonOptions.parse("--worker-log-count -1", ""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--worker-log-count -1 is not between 0 and 100000");
+        assertThatThrownBy(() -> DaemonOptions.parse("--worker-log-count many", ""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("Invalid value for option '--worker-log-count': 'many' is not an int");
+        assertThatThrownBy(() -> DaemonOptions.parse("--worker-log-max-age 2w", ""))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--worker-log-max-age '2w' is not a duration (N seconds, or Ns, Nm, Nh, Nd)");
+        assertThatThrownBy(() -> DaemonOptions.parse("--worker-log-max-age 0", ""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--worker-log-max-age 0s is not positive");
     }
 
     @Test

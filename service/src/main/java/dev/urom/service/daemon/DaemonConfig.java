@@ -5,6 +5,7 @@ import dev.urom.wire.Message;
 import dev.urom.wire.ServiceAddress;
 import dev.urom.service.logging.LogLevels;
 import dev.urom.service.logging.LogRolling;
+import dev.urom.service.logging.WorkerLogRetention;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,6 +31,8 @@ import java.util.List;
  * @param workerMainClass the worker's main class (tests put a stand-in here)
  * @param logRolling when the daemon's and the workers' log files roll and how many are kept
  *     ({@code --log-file-size}, {@code --log-file-count})
+ * @param workerLogRetention how many ended workers' logs are kept, and how long ({@code
+ *     --worker-log-count}, {@code --worker-log-max-age})
  * @param security who may use the daemon, and what its workers run as and may be given
  */
 public record DaemonConfig(
@@ -45,6 +48,7 @@ public record DaemonConfig(
         List<String> workerJvmOptions,
         String workerMainClass,
         LogRolling logRolling,
+        WorkerLogRetention workerLogRetention,
         DaemonSecurity security) {
 
     public static final int DEFAULT_LOG_LEVEL = 50;
@@ -103,6 +107,9 @@ public record DaemonConfig(
         if (logRolling == null) {
             throw new IllegalArgumentException("log rolling is missing");
         }
+        if (workerLogRetention == null) {
+            throw new IllegalArgumentException("worker log retention is missing");
+        }
         if (security == null) {
             throw new IllegalArgumentException("security settings are missing");
         }
@@ -111,13 +118,14 @@ public record DaemonConfig(
     /**
      * The defaults: listen on {@link ServiceAddress#defaultListen()}, levels 50 and 40, 4096-byte
      * messages, 64 workers, logs in {@code /var/log/doca/urom} rolled as {@link
-     * LogRolling#DEFAULT}, the plugin path of the environment ({@code UROM_PLUGIN_PATH}, empty when
+     * LogRolling#DEFAULT}, ended workers' logs kept as {@link WorkerLogRetention#DEFAULT}, the plugin path of the environment ({@code UROM_PLUGIN_PATH}, empty when
      * unset).
      */
     public static DaemonConfig defaults() {
         return new DaemonConfig(ServiceAddress.defaultListen(), DEFAULT_LOG_LEVEL, DEFAULT_SDK_LOG_LEVEL, DEFAULT_MAX_MESSAGE_SIZE,
                 DEFAULT_MAX_WORKERS, DEFAULT_LOG_DIR, System.getenv(PluginPath.ENVIRONMENT_VARIABLE), DEFAULT_WORKER_IDLE_TIMEOUT,
-                DEFAULT_WORKER_START_TIMEOUT, DEFAULT_WORKER_JVM_OPTIONS, DEFAULT_WORKER_MAIN_CLASS, LogRolling.DEFAULT, DaemonSecurity.defaults());
+                DEFAULT_WORKER_START_TIMEOUT, DEFAULT_WORKER_JVM_OPTIONS, DEFAULT_WORKER_MAIN_CLASS, LogRolling.DEFAULT,
+                WorkerLogRetention.DEFAULT, DaemonSecurity.defaults());
     }
 
     /**
@@ -138,67 +146,72 @@ public record DaemonConfig(
 
     public DaemonConfig withListen(ServiceAddress value) {
         return new DaemonConfig(value, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, security);
+                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, security);
     }
 
     public DaemonConfig withLogLevel(int value) {
         return new DaemonConfig(listen, value, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, security);
+                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, security);
     }
 
     public DaemonConfig withSdkLogLevel(int value) {
         return new DaemonConfig(listen, logLevel, value, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, security);
+                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, security);
     }
 
     public DaemonConfig withMaxMessageSize(int value) {
         return new DaemonConfig(listen, logLevel, sdkLogLevel, value, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, security);
+                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, security);
     }
 
     public DaemonConfig withMaxWorkers(int value) {
         return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, value, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, security);
+                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, security);
     }
 
     public DaemonConfig withLogDir(Path value) {
         return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, value, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, security);
+                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, security);
     }
 
     public DaemonConfig withPluginPath(String value) {
         return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, value, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, security);
+                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, security);
     }
 
     public DaemonConfig withWorkerIdleTimeout(Duration value) {
         return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, value,
-                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, security);
+                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, security);
     }
 
     public DaemonConfig withWorkerStartTimeout(Duration value) {
         return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                value, workerJvmOptions, workerMainClass, logRolling, security);
+                value, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, security);
     }
 
     public DaemonConfig withWorkerJvmOptions(List<String> value) {
         return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, value, workerMainClass, logRolling, security);
+                workerStartTimeout, value, workerMainClass, logRolling, workerLogRetention, security);
     }
 
     public DaemonConfig withWorkerMainClass(String value) {
         return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, value, logRolling, security);
+                workerStartTimeout, workerJvmOptions, value, logRolling, workerLogRetention, security);
     }
 
     public DaemonConfig withLogRolling(LogRolling value) {
         return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass, value, security);
+                workerStartTimeout, workerJvmOptions, workerMainClass, value, workerLogRetention, security);
+    }
+
+    public DaemonConfig withWorkerLogRetention(WorkerLogRetention value) {
+        return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
+                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, value, security);
     }
 
     public DaemonConfig withSecurity(DaemonSecurity value) {
         return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, value);
+                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, value);
     }
 
     /** The most workers one principal may have: {@code --max-workers-per-principal}, or {@code --max-workers} when that is 0. */

@@ -4,6 +4,7 @@ import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
 import dev.urom.framework.discovery.DiscoveredPlugin;
 import dev.urom.framework.discovery.PluginIdRegistry;
+import dev.urom.framework.security.UnixAccounts;
 import dev.urom.framework.worker.PluginSpec;
 import dev.urom.service.access.WorkerAccess;
 import dev.urom.service.logging.LogText;
@@ -25,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -37,6 +39,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -114,6 +117,11 @@ final class WorkerSupervisor implements AutoCloseable {
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("urom-worker-timers"));
     private final Map<Long, Worker> workers = new HashMap<>();
     private final Set<Process> live = new HashSet<>();
+    /** How many workers with each pid have a log being written (a pid may be reused before its last log closes). */
+    private final Map<Long, Integer> loggingPids = new HashMap<>();
+    private final WorkerLogPruner logPruner;
+    private final ExecutorService pruning = Executors.newSingleThreadExecutor(DaemonThreads.named("urom-worker-log-pruner"));
+    private final AtomicBoolean prunePending = new AtomicBoolean();
     private final byte[] daemonSecret = Proofs.randomSecret(32);
     private long launches;
     private final WorkerEnvironment environment;
@@ -142,6 +150,8 @@ final class WorkerSupervisor implements AutoCloseable {
         this.listenOf = listenOf;
         this.metrics = metrics;
         this.stats = stats;
+        this.logPruner = new WorkerLogPruner(config.logDir(), config.workerLogRetention(), UnixAccounts.effectiveUid(), Clock.systemUTC());
+        pruneWorkerLogs();
     }
 
     /**
@@ -354,6 +364,7 @@ final class WorkerSupervisor implements AutoCloseable {
         late.forEach(Process::destroyForcibly);
         awaitExits(late, TimeUnit.SECONDS.toMillis(EXIT_GRACE_SECONDS));
         timers.shutdownNow();
+        pruning.shutdown();
     }
 
     /** Waits until every process has ended or {@code millis} have passed, whichever is first. */
@@ -454,6 +465,9 @@ final class WorkerSupervisor implements AutoCloseable {
      * log, and tells it who may use it.
      */
     private void register(Worker worker, Process process, PluginIdRegistry.Lease lease, WorkerCommandLine.Launch launch) {
+        synchronized (this) {
+            loggingPids.merge(process.pid(), 1, Integer::sum);
+        }
         WorkerLogPump pump = WorkerLogPump.start(process.pid(), process.getErrorStream(), config.logDir(), config.logRolling());
         synchronized (this) {
             worker.process = process;
@@ -597,6 +611,7 @@ final class WorkerSupervisor implements AutoCloseable {
         removeFiles(worker);
         String how = ExitStatus.describe(status) + crash.map(CrashReport.Findings::summary).orElse("");
         worker.logPump.appendExit(how);
+        worker.logPump.done().whenComplete((ignored, failure) -> logEnded(process.pid()));
         if (status == 0) {
             LOG.info("worker {} (pid {}) {}", Long.toUnsignedString(worker.id), process.pid(), how);
         } else {
@@ -611,6 +626,42 @@ final class WorkerSupervisor implements AutoCloseable {
         closeQuietly(process);
         worker.settled.complete(null);
         worker.gone.complete(null);
+    }
+
+    /** Once a worker's log is closed, it may be pruned: prunes the ended workers' logs. */
+    private void logEnded(long pid) {
+        synchronized (this) {
+            loggingPids.computeIfPresent(pid, (p, count) -> count == 1 ? null : count - 1);
+        }
+        pruneWorkerLogs();
+    }
+
+    /**
+     * Has the pruning thread prune the ended workers' logs (a pass already asked for and not yet
+     * begun covers this request too), and pass again while a pass stops at its limit.
+     */
+    private void pruneWorkerLogs() {
+        if (!prunePending.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            pruning.execute(() -> {
+                prunePending.set(false);
+                Set<Long> running;
+                synchronized (this) {
+                    running = Set.copyOf(loggingPids.keySet());
+                }
+                WorkerLogPruner.Pass pass = logPruner.prune(running);
+                if (pass.deleted() > 0) {
+                    LOG.debug("pruned {} files of ended workers' logs in {}", pass.deleted(), config.logDir());
+                }
+                if (pass.moreDue()) {
+                    pruneWorkerLogs();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            prunePending.set(false);
+        }
     }
 
     /** Waits until the worker's last log lines are in its file (a process it left behind may hold the pipe: then not for long). */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.urom.wire.ServiceAddress;
 import dev.urom.service.logging.LogLevels;
 import dev.urom.service.logging.LogRolling;
+import dev.urom.service.logging.WorkerLogRetention;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -29,6 +30,7 @@ class DaemonConfigTest {
         assertThat(defaults.workerJvmOptions()).containsExactly("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto");
         assertThat(defaults.workerMainClass()).isEqualTo("dev.urom.service.worker.WorkerMain");
         assertThat(defaults.logRolling()).isEqualTo(new LogRolling(10 << 20, 5));
+        assertThat(defaults.workerLogRetention()).isEqualTo(WorkerLogRetention.DEFAULT);
     }
 
     @Test

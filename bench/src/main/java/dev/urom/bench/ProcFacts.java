@@ -1,0 +1,81 @@
+package dev.urom.bench;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * What Linux's {@code /proc} says about a process: its resident set, open descriptors and threads
+ * ({@code /proc/PID/status}, {@code /proc/PID/fd}), and its children with their states ({@code
+ * /proc/PID/stat} of every process). Reading another user's {@code fd} folder takes the rights to
+ * it (the same user, or root). Stateless; a process that ends while it is read is reported absent.
+ */
+final class ProcFacts {
+    private static final Path PROC = Path.of("/proc");
+
+    private ProcFacts() {}
+
+    /** One process's use: resident set in KiB, open file descriptors, threads. */
+    record Usage(long rssKb, int fds, int threads) {}
+
+    /** A child process and its state letter ({@code Z} a zombie). */
+    record Child(long pid, char state) {
+        boolean zombie() {
+            return state == 'Z';
+        }
+    }
+
+    /** The use of process {@code pid}; empty when it is gone. */
+    static Optional<Usage> usage(long pid) {
+        Path dir = PROC.resolve(Long.toString(pid));
+        try {
+            long rss = 0;
+            int threads = 0;
+            for (String line : Files.readAllLines(dir.resolve("status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    rss = Long.parseLong(line.substring(6).strip().split("\\s+")[0]);
+                } else if (line.startsWith("Threads:")) {
+                    threads = Integer.parseInt(line.substring(8).strip());
+                }
+            }
+            int fds;
+            try (Stream<Path> entries = Files.list(dir.resolve("fd"))) {
+                fds = (int) entries.count();
+            }
+            return Optional.of(new Usage(rss, fds, threads));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The children of process {@code parent}, zombies included. */
+    static List<Child> children(long parent) {
+        List<Child> children = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC, p -> p.getFileName().toString().chars().allMatch(Character::isDigit))) {
+            for (Path entry : entries) {
+                stat(entry).filter(s -> s.parent == parent).ifPresent(s -> children.add(new Child(s.pid, s.state)));
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot list /proc: " + e.getMessage());
+        }
+        return children;
+    }
+
+    private record Stat(long pid, char state, long parent) {}
+
+    /** {@code pid (comm) S ppid ...}: the name may hold spaces and parentheses, so the fields follow its last ')'. */
+    private static Optional<Stat> stat(Path dir) {
+        try {
+            String text = Files.readString(dir.resolve("stat"));
+            String[] fields = text.substring(text.lastIndexOf(')') + 2).split(" ");
+            return Optional.of(new Stat(Long.parseLong(dir.getFileName().toString()), fields[0].charAt(0), Long.parseLong(fields[1])));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+}
