@@ -18,8 +18,9 @@ import java.util.Map;
  *
  * <p>{@link #used} between two {@link Snapshot}s is the nanosecond sum over the threads when every
  * thread of the first snapshot is still there in the second (a thread started in between counts
- * whole), and otherwise the difference of {@code utime + stime} at tick resolution ({@link
- * #nanosPerTick()}): the CPU time of a thread that ended in between is kept only there.
+ * whole) and the ticks agree with it, and otherwise the difference of {@code utime + stime} at tick
+ * resolution ({@link #nanosPerTick()}): the CPU time of a thread that ended in between, or that
+ * started and ended in between, is kept only there.
  *
  * <p>Stateless and thread-safe. {@link #snapshot} throws {@link IllegalStateException} with one line
  * naming the process when it is gone or its {@code /proc} files cannot be read.
@@ -30,6 +31,8 @@ final class ProcessCpu {
     /** {@code utime} and {@code stime} are the 14th and 15th fields of the stat line; these are their indexes after the name. */
     private static final int UTIME_AFTER_NAME = 11;
     private static final int STIME_AFTER_NAME = 12;
+    /** How far the ticks' sum may lag or lead the threads' nanoseconds by rounding alone. */
+    private static final int TICKS_OF_ROUNDING = 2;
     private static volatile long nanosPerTick;
 
     private ProcessCpu() {}
@@ -72,14 +75,16 @@ final class ProcessCpu {
         if (before.pid() != after.pid()) {
             throw new IllegalArgumentException("snapshots of processes " + before.pid() + " and " + after.pid());
         }
-        if (after.nanosByThread().keySet().containsAll(before.nanosByThread().keySet())) {
-            long used = 0;
-            for (Map.Entry<Long, Long> thread : after.nanosByThread().entrySet()) {
-                used += thread.getValue() - before.nanosByThread().getOrDefault(thread.getKey(), 0L);
-            }
-            return used;
+        long byTicks = (after.ticks() - before.ticks()) * nanosPerTick();
+        if (!after.nanosByThread().keySet().containsAll(before.nanosByThread().keySet())) {
+            return byTicks;
         }
-        return (after.ticks() - before.ticks()) * nanosPerTick();
+        long byThreads = 0;
+        for (Map.Entry<Long, Long> thread : after.nanosByThread().entrySet()) {
+            byThreads += thread.getValue() - before.nanosByThread().getOrDefault(thread.getKey(), 0L);
+        }
+        // A thread that started and ended in between is in neither list of threads, only in the ticks.
+        return byTicks > byThreads + TICKS_OF_ROUNDING * nanosPerTick() ? byTicks : byThreads;
     }
 
     /** The first field of a {@code schedstat} line: nanoseconds spent on a CPU. */

@@ -23,8 +23,37 @@ class ProcessCpuTest {
         ProcessCpu.Snapshot after = ProcessCpu.snapshot(pid);
 
         assertThat(before.nanosByThread()).containsKey(pid).hasSizeGreaterThan(1);
-        assertThat(ProcessCpu.used(before, after)).isGreaterThanOrEqualTo(spun);
+        // The spinning thread started and ended between the snapshots: only the process's ticks hold its time.
+        assertThat(ProcessCpu.used(before, after)).isGreaterThanOrEqualTo(spun - 2 * ProcessCpu.nanosPerTick());
         assertThat(after.ticks()).isGreaterThanOrEqualTo(before.ticks());
+    }
+
+    @Test
+    void aThreadStartedInBetweenAndStillThereCountsToTheNanosecond() throws Exception {
+        long pid = ProcessHandle.current().pid();
+        java.util.concurrent.CountDownLatch spun = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch measured = new java.util.concurrent.CountDownLatch(1);
+        long[] used = new long[1];
+        ProcessCpu.Snapshot before = ProcessCpu.snapshot(pid);
+        Thread spinner = new Thread(() -> {
+            used[0] = spinFor(50_000_000);
+            spun.countDown();
+            try {
+                measured.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        spinner.start();
+        try {
+            spun.await();
+            ProcessCpu.Snapshot after = ProcessCpu.snapshot(pid);
+
+            assertThat(ProcessCpu.used(before, after)).isGreaterThanOrEqualTo(used[0]);
+        } finally {
+            measured.countDown();
+            spinner.join();
+        }
     }
 
     @Test
@@ -98,17 +127,20 @@ class ProcessCpuTest {
 
     /** Runs a busy loop on a new thread until that thread has used {@code nanos} of CPU; answers what it used. */
     private static long spinOnAnotherThread(long nanos) throws InterruptedException {
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         long[] used = new long[1];
-        Thread spinner = new Thread(() -> {
-            long start = threads.getCurrentThreadCpuTime();
-            while (threads.getCurrentThreadCpuTime() - start < nanos) {
-                Thread.onSpinWait();
-            }
-            used[0] = threads.getCurrentThreadCpuTime() - start;
-        });
+        Thread spinner = new Thread(() -> used[0] = spinFor(nanos));
         spinner.start();
         spinner.join();
         return used[0];
+    }
+
+    /** Spins until this thread has used {@code nanos} of CPU; returns what it used. */
+    private static long spinFor(long nanos) {
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long start = threads.getCurrentThreadCpuTime();
+        while (threads.getCurrentThreadCpuTime() - start < nanos) {
+            Thread.onSpinWait();
+        }
+        return threads.getCurrentThreadCpuTime() - start;
     }
 }
