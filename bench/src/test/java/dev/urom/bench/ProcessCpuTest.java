@@ -104,13 +104,16 @@ class ProcessCpuTest {
     }
 
     @Test
-    void aThreadThatEndedInBetweenFallsBackToTheTicksOfTheProcess() {
+    void aThreadThatEndedOrCameAndWentInBetweenFallsBackToTheTicksOfTheProcess() {
         ProcessCpu.Snapshot before = new ProcessCpu.Snapshot(7, Map.of(7L, 1_000L, 8L, 5_000L), 10);
         ProcessCpu.Snapshot threadEnded = new ProcessCpu.Snapshot(7, Map.of(7L, 4_000L), 13);
-        ProcessCpu.Snapshot threadStarted = new ProcessCpu.Snapshot(7, Map.of(7L, 4_000L, 8L, 6_000L, 9L, 2_500L), 13);
+        ProcessCpu.Snapshot threadStarted = new ProcessCpu.Snapshot(7, Map.of(7L, 4_000L, 8L, 6_000L, 9L, 2_500L), 11);
+        // Ticks far ahead of every thread's nanoseconds: a thread started and ended in between.
+        ProcessCpu.Snapshot threadCameAndWent = new ProcessCpu.Snapshot(7, Map.of(7L, 4_000L, 8L, 6_000L), 15);
 
         assertThat(ProcessCpu.used(before, threadStarted)).isEqualTo(3_000 + 1_000 + 2_500);
         assertThat(ProcessCpu.used(before, threadEnded)).isEqualTo(3 * ProcessCpu.nanosPerTick());
+        assertThat(ProcessCpu.used(before, threadCameAndWent)).isEqualTo(5 * ProcessCpu.nanosPerTick());
         assertThat(ProcessCpu.nanosPerTick()).isEqualTo(1_000_000_000L / clockTicksPerSecond());
         assertThatThrownBy(() -> ProcessCpu.used(before, new ProcessCpu.Snapshot(8, Map.of(), 0)))
                 .hasMessage("snapshots of processes 7 and 8");
