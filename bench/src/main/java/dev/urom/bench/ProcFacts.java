@@ -68,11 +68,19 @@ final class ProcFacts {
 
     private record Stat(long pid, char state, long parent) {}
 
-    /** {@code pid (comm) S ppid ...}: the name may hold spaces and parentheses, so the fields follow its last ')'. */
+    /**
+     * The fields of a {@code /proc/PID/stat} line {@code "PID (NAME) STATE PPID ..."} after the name,
+     * the state first: the name may hold blanks and parentheses, so they are counted from its last
+     * {@code ')'}. Empty when the line has no name.
+     */
+    static String[] statFieldsAfterName(String line) {
+        int nameEnd = line.lastIndexOf(')');
+        return nameEnd < 0 ? new String[0] : line.substring(nameEnd + 1).trim().split(" ");
+    }
+
     private static Optional<Stat> stat(Path dir) {
         try {
-            String text = Files.readString(dir.resolve("stat"));
-            String[] fields = text.substring(text.lastIndexOf(')') + 2).split(" ");
+            String[] fields = statFieldsAfterName(Files.readString(dir.resolve("stat")));
             return Optional.of(new Stat(Long.parseLong(dir.getFileName().toString()), fields[0].charAt(0), Long.parseLong(fields[1])));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();

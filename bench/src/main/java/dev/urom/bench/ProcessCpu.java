@@ -102,8 +102,7 @@ final class ProcessCpu {
      * blanks and parentheses: the fields are counted from the last {@code ')'}.
      */
     static long statTicks(String line) {
-        int nameEnd = line.lastIndexOf(')');
-        String[] fields = nameEnd < 0 ? new String[0] : line.substring(nameEnd + 1).trim().split(" ");
+        String[] fields = ProcFacts.statFieldsAfterName(line);
         if (fields.length <= STIME_AFTER_NAME) {
             throw new IllegalStateException("stat line '" + line.trim() + "' has no utime and stime");
         }

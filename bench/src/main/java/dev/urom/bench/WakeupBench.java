@@ -105,13 +105,12 @@ public final class WakeupBench {
             compile(root, source, pluginDir.resolve("wakeup.so"), folder.path());
             compile(root, source, pluginDir.resolve("polled.so"), folder.path(), "-DNO_WAKEUP");
             DaemonConfig config = ServiceBench.privateDaemon(folder.path(), pluginDir, null);
-            long ticks = clockTicks();
             Result wake;
             Result polled;
             try (Daemon daemon = Daemon.start(config); UromService service = UromService.connect(daemon.address().toString())) {
                 List<ServicePlugin> plugins = service.plugins();
-                wake = measure(daemon, service, id(plugins, "wakeup"), 1, seconds, wakes, ticks);
-                polled = measure(daemon, service, id(plugins, "polled"), 2, seconds, wakes, ticks);
+                wake = measure(daemon, service, id(plugins, "wakeup"), 1, seconds, wakes);
+                polled = measure(daemon, service, id(plugins, "polled"), 2, seconds, wakes);
             } catch (UromException e) {
                 throw new IllegalStateException("the service failed: " + e.status() + ": " + e.getMessage(), e);
             }
@@ -132,7 +131,7 @@ public final class WakeupBench {
         }
     }
 
-    private static Result measure(Daemon daemon, UromService service, long pluginId, long workerId, int seconds, int wakes, long ticks)
+    private static Result measure(Daemon daemon, UromService service, long pluginId, long workerId, int seconds, int wakes)
             throws IOException, InterruptedException {
         try (Worker worker = await(service.newWorker().id(workerId).plugins(pluginId).build().start())) {
             long pid = daemon.workers().stream().filter(w -> w.id() == workerId).mapToLong(WorkerInfo::pid).findFirst()
@@ -149,12 +148,11 @@ public final class WakeupBench {
             worker.submit(pluginId, command(WAIT, 0));
             // settle: the worker reaches its sleep (or its polling) before the window opens
             TimeUnit.MILLISECONDS.sleep(500);
-            long before = cpuTicks(pid);
+            ProcessCpu.Snapshot before = ProcessCpu.snapshot(pid);
             long start = System.nanoTime();
             TimeUnit.SECONDS.sleep(seconds);
-            long used = cpuTicks(pid) - before;
-            double elapsed = (System.nanoTime() - start) / 1e9;
-            return new Result(LatencySummary.of(latencies), 100.0 * used / ticks / elapsed);
+            long usedNanos = ProcessCpu.used(before, ProcessCpu.snapshot(pid));
+            return new Result(LatencySummary.of(latencies), 100.0 * usedNanos / (System.nanoTime() - start));
         }
     }
 
@@ -185,23 +183,6 @@ public final class WakeupBench {
     private static long id(List<ServicePlugin> plugins, String name) {
         return plugins.stream().filter(p -> p.name().equals(name)).mapToLong(ServicePlugin::id).findFirst()
                 .orElseThrow(() -> new IllegalStateException("the daemon did not list plugin " + name));
-    }
-
-    /** utime + stime of {@code pid}, in clock ticks (fields 14 and 15 of {@code /proc/<pid>/stat}). */
-    static long cpuTicks(long pid) throws IOException {
-        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        // fields[0] is field 3 (state): utime is field 14, stime field 15
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-    }
-
-    private static long clockTicks() throws IOException, InterruptedException {
-        Process getconf = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
-        String out = new String(getconf.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
-        if (getconf.waitFor() != 0) {
-            throw new IllegalStateException("getconf CLK_TCK failed: " + out);
-        }
-        return Long.parseLong(out);
     }
 
     private static void compile(Path root, String source, Path out, Path workDir, String... flags) throws IOException, InterruptedException {
