@@ -2,6 +2,7 @@ package dev.urom.cli.scaffold;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.framework.worker.FailureText;
 import java.util.Locale;
 import java.util.regex.Pattern;
 import javax.lang.model.SourceVersion;
@@ -30,11 +31,11 @@ public record ScaffoldNames(String name, String javaPackage) {
         requireNonNull(name, "name is null");
         requireNonNull(javaPackage, "javaPackage is null");
         if (name.isEmpty() || name.length() > MAX_NAME_CHARS) {
-            throw new IllegalArgumentException("plugin name '" + printable(name) + "' has " + name.length()
+            throw new IllegalArgumentException("plugin name '" + FailureText.oneLine(name) + "' has " + name.length()
                     + " characters; it needs 1 to " + MAX_NAME_CHARS);
         }
         if (!NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("plugin name '" + printable(name)
+            throw new IllegalArgumentException("plugin name '" + FailureText.oneLine(name)
                     + "' is not lower-case letters, digits and underscores starting with a letter");
         }
         if (name.endsWith("_") || name.contains("__")) {
@@ -49,7 +50,7 @@ public record ScaffoldNames(String name, String javaPackage) {
      */
     public void checkJavaPackage() {
         if (!SourceVersion.isName(javaPackage) || !javaPackage.equals(javaPackage.toLowerCase(Locale.ROOT))) {
-            throw new IllegalArgumentException("Java package '" + printable(javaPackage)
+            throw new IllegalArgumentException("Java package '" + FailureText.oneLine(javaPackage)
                     + "' is not a lower-case Java package name (dot-separated identifiers, no keyword); choose one with --package");
         }
     }
@@ -82,12 +83,5 @@ public record ScaffoldNames(String name, String javaPackage) {
     /** The package as a relative folder path: dots become slashes. */
     public String packagePath() {
         return javaPackage.replace('.', '/');
-    }
-
-    /** At most 60 characters, control characters shown as '?': for messages about text the user typed. */
-    private static String printable(String text) {
-        String cut = text.length() > 60 ? text.substring(0, 60) + "..." : text;
-        return cut.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
-                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
     }
 }
