@@ -2,6 +2,7 @@ package dev.urom.testkit;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.urom.framework.worker.IdleBackoff;
 import dev.urom.framework.worker.WorkerHost;
 import dev.urom.spi.Api;
 import dev.urom.spi.PluginIface;
@@ -11,8 +12,9 @@ import dev.urom.spi.WorkerNotification;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * One plugin loaded and opened in this process by the framework's worker host, driven by the test
@@ -40,9 +42,6 @@ import java.util.function.Predicate;
  */
 @Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
 public final class TestWorker implements AutoCloseable {
-    private static final int SPINS_BEFORE_PARKING = 1_000;
-    private static final long MAX_PARK_NANOS = 1_000_000L;
-
     private final TestDomain domain;
     private final int domainId;
     private final WorkerHost host;
@@ -175,20 +174,17 @@ public final class TestWorker implements AutoCloseable {
         requireNonNull(wanted, "wanted is null");
         requireNonNull(description, "description is null");
         checkUsable();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Waiting waiting = new Waiting();
-        while (true) {
+        WorkerNotification[] taken = new WorkerNotification[1];
+        progressUntil(() -> {
             for (int i = 0; i < unclaimed.size(); i++) {
                 if (wanted.test(unclaimed.get(i))) {
-                    return unclaimed.remove(i);
+                    taken[0] = unclaimed.remove(i);
+                    return true;
                 }
             }
-            if (System.nanoTime() - deadline >= 0) {
-                throw new AssertionError(where() + ": no " + description + " within " + timeout
-                        + "; unclaimed notifications: " + Notifications.describe(unclaimed));
-            }
-            waiting.idleIf(domain.progress() == 0);
-        }
+            return false;
+        }, () -> "no " + description + " within " + timeout + "; unclaimed notifications: " + Notifications.describe(unclaimed));
+        return taken[0];
     }
 
     /**
@@ -201,15 +197,8 @@ public final class TestWorker implements AutoCloseable {
             throw new IllegalArgumentException("count " + count + " is negative");
         }
         checkUsable();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Waiting waiting = new Waiting();
-        while (unclaimed.size() < count) {
-            if (System.nanoTime() - deadline >= 0) {
-                throw new AssertionError(where() + ": " + unclaimed.size() + " of " + count + " notifications within " + timeout
-                        + ": " + Notifications.describe(unclaimed));
-            }
-            waiting.idleIf(domain.progress() == 0);
-        }
+        progressUntil(() -> unclaimed.size() >= count,
+                () -> unclaimed.size() + " of " + count + " notifications within " + timeout + ": " + Notifications.describe(unclaimed));
         List<WorkerNotification> taken = new ArrayList<>(unclaimed.subList(0, count));
         unclaimed.subList(0, count).clear();
         return taken;
@@ -273,21 +262,24 @@ public final class TestWorker implements AutoCloseable {
         requireNonNull(condition, "condition is null");
         requireNonNull(description, "description is null");
         checkUsable();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Waiting waiting = new Waiting();
-        while (true) {
+        progressUntil(() -> {
             try {
-                if (condition.holds()) {
-                    return;
-                }
+                return condition.holds();
             } catch (UromException e) {
                 throw new AssertionError(where() + ": while waiting until " + description + ": " + e.status() + ": " + e.getMessage(), e);
             }
+        }, () -> "not within " + timeout + ": " + description + "; unclaimed notifications: " + Notifications.describe(unclaimed));
+    }
+
+    /** Makes progress on the whole domain until {@code done}, checked before each round, or fails with {@code whyNot} after the time limit. */
+    private void progressUntil(BooleanSupplier done, Supplier<String> whyNot) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        IdleBackoff backoff = new IdleBackoff();
+        while (!done.getAsBoolean()) {
             if (System.nanoTime() - deadline >= 0) {
-                throw new AssertionError(where() + ": not within " + timeout + ": " + description
-                        + "; unclaimed notifications: " + Notifications.describe(unclaimed));
+                throw new AssertionError(where() + ": " + whyNot.get());
             }
-            waiting.idleIf(domain.progress() == 0);
+            backoff.after(domain.progress() == 0);
         }
     }
 
@@ -333,25 +325,5 @@ public final class TestWorker implements AutoCloseable {
 
     private String where() {
         return "worker " + domainId + " (plugin '" + name + "')";
-    }
-
-    /** Spins a while when idle, then parks for growing short spells, never longer than a millisecond. */
-    private static final class Waiting {
-        private int idleRounds;
-        private long parkNanos = 1_000L;
-
-        void idleIf(boolean idle) {
-            if (!idle) {
-                idleRounds = 0;
-                parkNanos = 1_000L;
-                return;
-            }
-            if (++idleRounds < SPINS_BEFORE_PARKING) {
-                Thread.onSpinWait();
-                return;
-            }
-            LockSupport.parkNanos(parkNanos);
-            parkNanos = Math.min(parkNanos * 2, MAX_PARK_NANOS);
-        }
     }
 }

@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.WeakHashMap;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -67,10 +66,8 @@ import org.apache.logging.log4j.Logger;
  */
 public final class WorkerHost implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(WorkerHost.class);
-    private static final int SPINS_BEFORE_PARKING = 1_000;
     /** The most bytes of a Java plugin's failure message that its failure answer carries. */
     static final int MAX_MESSAGE_BYTES = 512;
-    private static final long MAX_PARK_NANOS = 1_000_000L;
     /** The payload of every answer the worker makes itself without a message: its identity marks them ({@link #isWorkerAnswer}). */
     private static final byte[] WORKER_ANSWER = new byte[0];
     /**
@@ -384,12 +381,9 @@ public final class WorkerHost implements AutoCloseable {
             }
         };
         try {
-            long parkNanos = 1_000L;
-            for (int round = 0; ; round++) {
-                if (progress(sink) == 0 && round >= SPINS_BEFORE_PARKING) {
-                    LockSupport.parkNanos(parkNanos);
-                    parkNanos = Math.min(parkNanos * 2, MAX_PARK_NANOS);
-                }
+            IdleBackoff backoff = new IdleBackoff();
+            while (true) {
+                boolean idle = progress(sink) == 0;
                 if (answer[0] != null) {
                     return answer[0];
                 }
@@ -398,7 +392,7 @@ public final class WorkerHost implements AutoCloseable {
                             workerId, command.uromContext(), PluginSpec.formatId(command.type()), timeout);
                     return workerAnswer(command, UromStatus.TIME_OUT);
                 }
-                Thread.onSpinWait();
+                backoff.after(idle);
             }
         } finally {
             pending.addAll(others);
