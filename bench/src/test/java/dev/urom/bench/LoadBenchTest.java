@@ -1,0 +1,68 @@
+package dev.urom.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.urom.plugins.graph.host.GraphClient;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LoadBenchTest {
+    private static final LatencyHistogram.Data NO_LATENCY = new LatencyHistogram().data();
+
+    @Test
+    void aWorkerWithUnansweredCommandsIsNamedWithItsHostAndTheCount() {
+        LoadTally.Worker worker = new LoadTally.Worker(2, "worker_graph", 100, 100, 88, 0, 0, 12, "no answer for 60 s", 1, NO_LATENCY);
+
+        assertThat(LoadBench.workerFailure(3, worker))
+                .contains("host 3 worker 2 (worker_graph): 12 LOOPBACKs unanswered; first: no answer for 60 s");
+    }
+
+    @Test
+    void wrongBytesFailuresAndCommandsNeverSentAreEachCounted() {
+        LoadTally.Worker worker = new LoadTally.Worker(0, "worker_graph_java", 100, 90, 85, 3, 2, 0, "LOOPBACK of 7 came back as 8", 1, NO_LATENCY);
+
+        assertThat(LoadBench.workerFailure(1, worker)).contains("host 1 worker 0 (worker_graph_java): 10 LOOPBACKs never sent, 3 answered with wrong"
+                + " bytes, 2 failed; first: LOOPBACK of 7 came back as 8");
+        assertThat(LoadBench.workerFailure(1, new LoadTally.Worker(0, "worker_graph", 100, 100, 100, 0, 0, 0, null, 1, NO_LATENCY))).isEmpty();
+    }
+
+    @Test
+    void theHostsCountsAreSummedPerPluginForTheMetricsComparison() {
+        List<LoadTally> tallies = List.of(
+                new LoadTally(0, 1, List.of(new LoadTally.Worker(0, "worker_graph", 10, 10, 9, 1, 0, 0, null, 1, NO_LATENCY),
+                        new LoadTally.Worker(1, "worker_graph_java", 10, 10, 10, 0, 0, 0, null, 1, NO_LATENCY))),
+                new LoadTally(1, 1, List.of(new LoadTally.Worker(0, "worker_graph_java", 10, 8, 6, 0, 1, 1, null, 1, NO_LATENCY))));
+
+        assertThat(LoadBench.hostCounts(tallies)).containsExactly(
+                Map.entry("worker_graph", new LoadMetricsCheck.HostCounts(10, 10, 10)),
+                Map.entry("worker_graph_java", new LoadMetricsCheck.HostCounts(18, 16, 17)));
+    }
+
+    @Test
+    void aTallyTravelsAsOneLineOfJson() {
+        LatencyHistogram latency = new LatencyHistogram();
+        latency.record(12_345);
+        LoadTally tally = new LoadTally(5, 99, List.of(new LoadTally.Worker(1, "worker_graph", 3, 3, 3, 0, 0, 0, null, 42, latency.data())));
+
+        String line = tally.json();
+        LoadTally back = LoadTally.parse(line);
+
+        assertThat(line).doesNotContain("\n");
+        assertThat(back.host()).isEqualTo(5);
+        assertThat(back.workers().get(0).answered()).isEqualTo(3);
+        assertThat(LatencyHistogram.of(back.workers().get(0).latency()).percentileNs(0.5)).isEqualTo(latency.percentileNs(0.5));
+    }
+
+    @Test
+    void onlyALoopbackAnswerYieldsItsValue() {
+        long value = LoadHostMain.value(7, 3, 99);
+
+        assertThat(LoadHostMain.Traffic.echoed(GraphClient.loopbackCommand(value))).isEqualTo(value);
+        assertThat(LoadHostMain.Traffic.echoed(new byte[15])).isEqualTo(-1);
+        byte[] otherType = GraphClient.loopbackCommand(value);
+        otherType[0] = 1;
+        assertThat(LoadHostMain.Traffic.echoed(otherType)).isEqualTo(-1);
+        assertThat(LoadHostMain.value(7, 3, 99)).isNotEqualTo(LoadHostMain.value(7, 2, 99)).isNotEqualTo(LoadHostMain.value(6, 3, 99));
+    }
+}
