@@ -5,6 +5,8 @@ import java.awt.Color;
 import java.awt.Font;
 import java.awt.geom.Ellipse2D;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -20,7 +22,9 @@ import java.util.TreeSet;
 import java.util.stream.IntStream;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.annotations.XYTitleAnnotation;
 import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.block.BlockBorder;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.axis.ValueAxis;
@@ -29,6 +33,7 @@ import org.jfree.chart.plot.Plot;
 import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.title.LegendTitle;
 import org.jfree.chart.title.TextTitle;
 import org.jfree.chart.ui.RectangleAnchor;
 import org.jfree.chart.ui.TextAnchor;
@@ -55,6 +60,11 @@ final class Plots {
     /** Points per curve over time, at most: every sample up to this, else each bucket's lowest and highest. */
     static final int MAX_TIME_POINTS = 2000;
     private static final Color GRID = new Color(0xd0, 0xd0, 0xd0);
+    /** Room above a panel's curves, as a share of their range, where its legend goes. */
+    private static final double PANEL_LEGEND_MARGIN = 0.35;
+    /** Series colours, in order: distinct from each other and from the grey of axes, grid and text. */
+    private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0xff7f0e),
+        new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x17becf), new Color(0xbcbd22)};
 
     static {
         System.setProperty("java.awt.headless", "true");
@@ -134,6 +144,7 @@ final class Plots {
             renderer.setSeriesLinesVisible(series, sampled);
             renderer.setSeriesShapesVisible(series, !sampled);
             renderer.setSeriesStroke(series, new BasicStroke(2f));
+            renderer.setSeriesPaint(series, PALETTE[series % PALETTE.length]);
             renderer.setSeriesShape(series, new Ellipse2D.Double(-5, -5, 10, 10));
             series++;
         }
@@ -143,7 +154,7 @@ final class Plots {
         LogAxis y = new LogAxis("round trip, µs (log scale)");
         y.setBase(10);
         y.setSmallestValue(0.001);
-        y.setNumberFormatOverride(decimal("#,##0.###"));
+        y.setNumberFormatOverride(new SignificantFormat());
         XYPlot plot = plot(data, x, y, renderer);
         ValueMarker median = new ValueMarker(nines(0.5), Color.GRAY, new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
                 new float[] {4f, 4f}, 0f));
@@ -154,7 +165,7 @@ final class Plots {
         write(png, chart(title, subtitle, plot), LATENCY_WIDTH, LATENCY_HEIGHT);
     }
 
-    /** One chart of {@code panels}, one above the other, all against the same x axis ({@code xLabel}). */
+    /** One chart of {@code panels}, one above the other, each with its legend inside, all against the same x axis ({@code xLabel}). */
     static void overTime(Path png, String title, String subtitle, String xLabel, List<Panel> panels) throws IOException {
         if (panels.isEmpty()) {
             throw new IllegalArgumentException("no panels to draw");
@@ -173,13 +184,24 @@ final class Plots {
             XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, false);
             for (int i = 0; i < panel.lines().size(); i++) {
                 renderer.setSeriesStroke(i, new BasicStroke(2f));
+                renderer.setSeriesPaint(i, PALETTE[i % PALETTE.length]);
             }
             NumberAxis y = new NumberAxis(panel.axisLabel());
             y.setAutoRangeIncludesZero(true);
             y.setLabelFont(y.getLabelFont().deriveFont(Font.PLAIN, 11f));
-            combined.add(plot(data, null, y, renderer), 1);
+            y.setUpperMargin(PANEL_LEGEND_MARGIN);
+            XYPlot plot = plot(data, null, y, renderer);
+            LegendTitle legend = new LegendTitle(plot);
+            legend.setBackgroundPaint(new Color(255, 255, 255, 220));
+            legend.setFrame(new BlockBorder(GRID));
+            XYTitleAnnotation inside = new XYTitleAnnotation(0.005, 0.99, legend, RectangleAnchor.TOP_LEFT);
+            inside.setMaxWidth(0.9);
+            plot.addAnnotation(inside);
+            combined.add(plot, 1);
         }
-        write(png, chart(title, subtitle, combined), OVER_TIME_WIDTH, PANEL_HEIGHT * panels.size() + 160);
+        JFreeChart chart = chart(title, subtitle, combined);
+        chart.removeLegend();
+        write(png, chart, OVER_TIME_WIDTH, PANEL_HEIGHT * panels.size() + 160);
     }
 
     /**
@@ -255,6 +277,28 @@ final class Plots {
             Files.move(partial, png, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {
             Files.deleteIfExists(partial);
+        }
+    }
+
+    /** The tick labels of a log axis: two significant digits, no exponent (158489.3 → 160,000; 6.31 → 6.3). */
+    private static final class SignificantFormat extends NumberFormat {
+        private static final MathContext TWO_DIGITS = new MathContext(2);
+        private final DecimalFormat plain = decimal("#,##0.###");
+
+        @Override
+        public StringBuffer format(double value, StringBuffer to, FieldPosition position) {
+            return to.append(plain.format(value == 0 || !Double.isFinite(value) ? value
+                    : new BigDecimal(value).round(TWO_DIGITS).doubleValue()));
+        }
+
+        @Override
+        public StringBuffer format(long value, StringBuffer to, FieldPosition position) {
+            return format((double) value, to, position);
+        }
+
+        @Override
+        public Number parse(String text, ParsePosition position) {
+            throw new UnsupportedOperationException("a log axis only formats");
         }
     }
 
