@@ -85,7 +85,8 @@ public final class EndToEndBench {
             settings.put("notifyFrameBytes", notifyFrame);
             settings.put("cpus", Runtime.getRuntime().availableProcessors());
             settings.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-            return new Report(settings, figures(floor, grpc, measured.service(), measured.alongside()));
+            return new Report(settings, figures(floor, grpc, measured.service(), measured.alongside()),
+                    LatencyChart.endToEnd(floor, grpc, measured.service(), measured.alongside()));
         }
     }
 

@@ -36,8 +36,9 @@ final class GrpcEchoBaseline {
      * @param roundTripCpu the CPU time of this JVM (the client, every thread) and of the server's over
      *     the measured calls with one in flight
      * @param throughputCpu the same over the measured calls with several in flight
+     * @param roundTripCurve the distribution of the measured calls with one in flight, for a chart
      */
-    record Result(long p50Ns, long p99Ns, double opsPerSecond, CpuCost roundTripCpu, CpuCost throughputCpu) {}
+    record Result(long p50Ns, long p99Ns, double opsPerSecond, CpuCost roundTripCpu, CpuCost throughputCpu, LatencyCurve roundTripCurve) {}
 
     private final ChildProcesses children;
 
@@ -80,7 +81,7 @@ final class GrpcEchoBaseline {
             CpuCost.Snapshot pipelinedBegin = CpuCost.snapshot(path);
             double opsPerSecond = pipelined(channel, request, throughputRounds, inFlight);
             CpuCost throughputCpu = CpuCost.between(pipelinedBegin, CpuCost.snapshot(path), throughputRounds);
-            return new Result(latency.p50Ns(), latency.p99Ns(), opsPerSecond, roundTripCpu, throughputCpu);
+            return new Result(latency.p50Ns(), latency.p99Ns(), opsPerSecond, roundTripCpu, throughputCpu, latency.curve());
         } finally {
             if (channel != null) {
                 channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);

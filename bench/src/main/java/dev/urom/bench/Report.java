@@ -13,11 +13,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The figures of one end-to-end run, as a text table and as a JSON document.
+ * The figures of one end-to-end run, as a text table and as a JSON document, and the latency
+ * distributions behind them ({@code latencies}, name → curve, in order; may be empty), which
+ * {@link #printRun} draws next to the JSON ({@link LatencyChart}).
  *
  * <p>Immutable. {@link #writeJson} throws {@link IOException} when the file cannot be written.
  */
-record Report(Map<String, Object> settings, List<Figure> figures) {
+record Report(Map<String, Object> settings, List<Figure> figures, Map<String, LatencyCurve> latencies) {
     private static final MathContext SIGNIFICANT = new MathContext(6);
     private static final String[] HEADER = {"figure", "value", "baseline", "ratio", "target", "met?"};
     private static final String PARTS_HEADER = "per process";
@@ -25,6 +27,12 @@ record Report(Map<String, Object> settings, List<Figure> figures) {
     Report {
         settings = Map.copyOf(settings);
         figures = List.copyOf(figures);
+        latencies = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(latencies));
+    }
+
+    /** A report without latency distributions. */
+    Report(Map<String, Object> settings, List<Figure> figures) {
+        this(settings, figures, Map.of());
     }
 
     /**
@@ -144,8 +152,10 @@ record Report(Map<String, Object> settings, List<Figure> figures) {
     }
 
     /**
-     * Runs a benchmark's main: prints the table, writes the JSON when {@code json} is not null,
-     * and returns the exit status (0, or 1 after one line on stderr naming {@code program}).
+     * Runs a benchmark's main: prints the table, writes the JSON when {@code json} is not null and
+     * then, with any latencies, their chart next to it ({@link LatencyChart#write}), and returns the
+     * exit status (0, or 1 after one line on stderr naming {@code program}). A chart that cannot be
+     * drawn is one line on stderr and leaves the status 0: the figures are measured and written.
      */
     static int printRun(String program, Path json, Run run) {
         try {
@@ -154,6 +164,7 @@ record Report(Map<String, Object> settings, List<Figure> figures) {
             if (json != null) {
                 report.writeJson(json);
                 System.out.println("JSON written to " + json);
+                LatencyChart.write(program, json, report);
             }
             return 0;
         } catch (IOException | java.io.UncheckedIOException | IllegalStateException | IllegalArgumentException e) {

@@ -199,7 +199,8 @@ public final class SandboxBench {
             runSettings.put("ucxInherited", inherited.toString());
             runSettings.put("cpus", Runtime.getRuntime().availableProcessors());
             runSettings.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-            return new Report(runSettings, figures(settings, new FloorResult(floorLatency, floorInline, floorRegion), inlineBytes));
+            return new Report(runSettings, figures(settings, new FloorResult(floorLatency, floorInline, floorRegion), inlineBytes),
+                    LatencyChart.sandbox(settings, floorLatency));
         }
     }
 

@@ -143,6 +143,7 @@ public final class SoakBench {
             if (options.json() != null) {
                 Files.writeString(options.json(), json(result), StandardCharsets.UTF_8);
                 System.out.println("JSON written to " + options.json());
+                SoakChart.write("SoakBench", options.json(), result);
             }
             if (options.csv() != null) {
                 Files.writeString(options.csv(), csv(result.samples()), StandardCharsets.UTF_8);

@@ -15,12 +15,13 @@ class EndToEndBenchTest {
             cpu(1000, "client", 5_000_000, "server", 3_000_000), cpu(5000, "client", 12_000_000, "server", 8_000_000),
             cpu(1000, "client", 5_000_000, "relay", 6_000_000, "server", 3_000_000));
     private final GrpcEchoBaseline.Result grpc = new GrpcEchoBaseline.Result(80_000, 300_000, 20_000,
-            cpu(1000, "client", 60_000_000, "server", 40_000_000), cpu(5000, "client", 150_000_000, "server", 100_000_000));
+            cpu(1000, "client", 60_000_000, "server", 40_000_000), cpu(5000, "client", 150_000_000, "server", 100_000_000),
+            LatencyCurve.known(80_000, 300_000));
 
     private final ServiceBench.Result service = new ServiceBench.Result(Map.of(
-            "native", new ServiceBench.PluginResult(new LatencySummary(10, 15_000, 40_000, 16_000), 60_000,
+            "native", new ServiceBench.PluginResult(new LatencySummary(10, 15_000, 40_000, 16_000, LatencyCurve.known(15_000, 40_000)), 60_000,
                     cpu(1000, "host", 10_000_000, "worker", 6_000_000), cpu(5000, "host", 30_000_000, "worker", 20_000_000)),
-            "java", new ServiceBench.PluginResult(new LatencySummary(10, 16_000, 50_000, 17_000), 59_000,
+            "java", new ServiceBench.PluginResult(new LatencySummary(10, 16_000, 50_000, 17_000, LatencyCurve.known(16_000, 50_000)), 59_000,
                     cpu(1000, "host", 10_000_000, "worker", 8_000_000), cpu(5000, "host", 30_000_000, "worker", 25_000_000))), 300);
     /** As fast as the Java host with the C plugin (met, the ratio exactly 1); slower with the Java plugin. */
     private final Map<String, CHostBaseline.Result> cHost = Map.of(

@@ -3,14 +3,17 @@ package dev.urom.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.service.testkit.TestWorkers;
+import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A short real soak: a daemon process, its long-lived worker under load and cycles of four
@@ -22,7 +25,7 @@ class SoakBenchIT {
     private static final int KEPT_LOGS = 2;
 
     @Test
-    void aShortSoakSamplesEveryProcessAndJudgesEachSeries() throws Exception {
+    void aShortSoakSamplesEveryProcessAndJudgesEachSeries(@TempDir Path out) throws Exception {
         Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
         long runFoldersBefore = runFolders(tmp);
         SoakOptions options = SoakOptions.parse(List.of("--seconds", "40", "--sample-seconds", "1", "--worker-log-count", Integer.toString(KEPT_LOGS)));
@@ -72,6 +75,10 @@ class SoakBenchIT {
         assertThat(csv.get(0).split(",")).containsExactlyElementsOf(SoakBench.COLUMNS);
         assertThat(csv.subList(1, csv.size())).allSatisfy(row -> assertThat(row.split(",")).hasSameSizeAs(SoakBench.COLUMNS));
         assertThat(SoakBench.json(result)).contains("\"samples\": [", "\"verdicts\": [", "\"series\": \"daemon_rss_kb\"");
+        assertThat(SoakChart.write("SoakBench", out.resolve("soak.json"), result)).isTrue();
+        BufferedImage chart = ImageIO.read(out.resolve("soak-soak.png").toFile());
+        assertThat(chart.getHeight()).isEqualTo(Plots.PANEL_HEIGHT * SoakChart.panels(samples).size() + 160);
+        assertThat(PlotsTest.coloured(chart)).as("the real samples' curves").isGreaterThan(1_000);
         assertThat(runFolders(tmp)).isEqualTo(runFoldersBefore);
         assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive)).isEmpty();
     }
