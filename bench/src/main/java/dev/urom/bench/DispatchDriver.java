@@ -2,17 +2,33 @@ package dev.urom.bench;
 
 /**
  * What {@link DispatchInstructions} runs under callgrind: {@code DispatchDriver native|java WARM_UP
- * COMMANDS} opens an {@link InProcessDispatch} on that graph plugin, sends {@code WARM_UP} and then
- * {@code COMMANDS} LOOPBACKs one after the other, closes it and prints {@code dispatched N}.
+ * COMMANDS} opens an {@link InProcessDispatch} on that graph plugin, sends {@code WARM_UP} LOOPBACKs
+ * and then, inside a {@link CallgrindWindow}, {@code COMMANDS} more, one after the other, closes it
+ * and prints {@code dispatched N}. Only the window is instrumented, and its dump holds the counts
+ * of this (the main) thread alone.
  *
- * <p>Exit status 0, 1 with one line on stderr when the plugin does not open or a LOOPBACK fails, 2
+ * <p>Exit status 0, 1 with one line on stderr when the plugin or {@code libcallgrind_window.so} does not open or a LOOPBACK fails, 2
  * on a usage error.
  */
 public final class DispatchDriver {
     static final String USAGE = "usage: DispatchDriver native|java WARM_UP COMMANDS";
     static final int MAX_COMMANDS = 100_000_000;
 
+    /**
+     * The warm-up calls {@link #send} many times with this many commands, so that the JIT compiles
+     * it as a method (not only its loop, on stack), the code the window then runs.
+     */
+    private static final int WARM_UP_BATCH = 100;
+
     private DispatchDriver() {}
+
+    /** Sends {@code count} LOOPBACKs, the first of data {@code data + 1}; answers the last data sent. */
+    private static long send(InProcessDispatch dispatch, long data, int count) {
+        for (int i = 0; i < count; i++) {
+            dispatch.loopback(++data);
+        }
+        return data;
+    }
 
     public static void main(String[] args) {
         int warmUp;
@@ -29,10 +45,14 @@ public final class DispatchDriver {
             return;
         }
         try (InProcessDispatch dispatch = InProcessDispatch.open(args[0])) {
+            CallgrindWindow.register();
             long data = 0;
-            for (long i = 0; i < (long) warmUp + commands; i++) {
-                dispatch.loopback(++data);
+            for (int sent = 0; sent < warmUp; sent += WARM_UP_BATCH) {
+                data = send(dispatch, data, Math.min(WARM_UP_BATCH, warmUp - sent));
             }
+            CallgrindWindow.open();
+            data = send(dispatch, data, commands);
+            CallgrindWindow.close();
             System.out.println("dispatched " + data);
         } catch (IllegalStateException | IllegalArgumentException e) {
             System.err.println("DispatchDriver: " + e.getMessage());

@@ -10,50 +10,50 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The arithmetic and parsing of the instruction count, and the dispatch its driver runs, both plugins for real (without valgrind). */
+/** The figures and options of the instruction count, and the dispatch its driver runs, both plugins for real (without valgrind). */
 @Timeout(120)
 class DispatchInstructionsTest {
 
     @Test
-    void startUpCancelsOutOfTheDifferenceBetweenRuns() {
-        List<Integer> commands = List.of(1000, 3000, 5000);
-        Map<String, List<Long>> counted = Map.of(
-                "native", List.of(900_000_000L + 1000 * 4_000L, 900_000_000L + 3000 * 4_000L, 900_000_000L + 5000 * 4_000L),
-                "java", List.of(950_000_000L + 1000 * 6_000L, 950_000_000L + 3000 * 6_000L, 950_000_000L + 5000 * 6_100L));
+    void eachRunIsARowAndTheMeansCompareTheJavaPluginWithTheCPlugin() {
+        Map<String, List<CallgrindParts>> windows = Map.of(
+                "native", List.of(new CallgrindParts(2, 42_900_000, Map.of(13, 37_000L)), new CallgrindParts(2, 42_800_000, Map.of(13, 15_000L))),
+                "java", List.of(new CallgrindParts(2, 5_150_000, Map.of()), new CallgrindParts(2, 5_150_000, Map.of())));
 
-        assertThat(DispatchInstructions.figures(commands, counted))
-                .extracting(Figure::id, Figure::value, Figure::baselineValue, Figure::ratio)
+        List<Figure> figures = DispatchInstructions.figures(10_000, windows);
+
+        assertThat(figures).extracting(Figure::id, Figure::value, Figure::baselineValue)
                 .containsExactly(
-                        tuple("instructions_native", 4000.0, null, null),
-                        tuple("instructions_java", 6000.0, 4000.0, 1.5),
-                        tuple("instructions_native_2", 4000.0, null, null),
-                        tuple("instructions_java_2", 6250.0, 4000.0, 1.5625));
-        assertThat(DispatchInstructions.figures(commands, counted).get(1).label())
-                .isEqualTo("instructions per command, Java plugin (1000 to 3000)");
+                        tuple("instructions_native_run_1", 4290.0, null),
+                        tuple("instructions_native_others_run_1", 3.7, null),
+                        tuple("instructions_native_run_2", 4280.0, null),
+                        tuple("instructions_native_others_run_2", 1.5, null),
+                        tuple("instructions_native", 4285.0, null),
+                        tuple("instructions_native_spread", 10.0 / 4285.0 * 100, null),
+                        tuple("instructions_java_run_1", 515.0, null),
+                        tuple("instructions_java_others_run_1", 0.0, null),
+                        tuple("instructions_java_run_2", 515.0, null),
+                        tuple("instructions_java_others_run_2", 0.0, null),
+                        tuple("instructions_java", 515.0, 4285.0),
+                        tuple("instructions_java_spread", 0.0, null));
+        assertThat(figures.get(0).label()).isEqualTo("instructions per command, C plugin, run 1: dispatching thread");
+        assertThat(figures.get(1).label()).isEqualTo("instructions per command, C plugin, run 1: the JVM's other threads (1 ran)");
+        assertThat(figures.get(10).label()).isEqualTo("instructions per command, Java plugin: dispatching thread, mean of 2 runs");
+        assertThat(figures.get(10).ratio()).isEqualTo(515.0 / 4285.0);
     }
 
     @Test
-    void callgrindSummaryLineGivesTheInstructions() {
-        List<String> output = List.of("# callgrind format", "version: 1", "events: Ir", "fl=(1) a.c", "fn=(1) main", "16 3",
-                "summary: 123456789", "totals: 123456789");
-
-        assertThat(DispatchInstructions.summary(output, "cg.out")).isEqualTo(123_456_789L);
-        assertThatThrownBy(() -> DispatchInstructions.summary(List.of("events: Ir", "16 3"), "cg.out"))
-                .hasMessage("cg.out has no 'summary:' line: not a finished callgrind output");
-        assertThatThrownBy(() -> DispatchInstructions.summary(List.of("summary: lots"), "cg.out"))
-                .hasMessage("cg.out: 'summary: lots' does not count instructions");
-    }
-
-    @Test
-    void optionsNeedGrowingCounts() {
+    void optionsNeedTwoRunsAndACommand() {
         DispatchInstructions.Options defaults = DispatchInstructions.Options.parse(List.of());
         assertThat(defaults.warmUp()).isEqualTo(20_000);
-        assertThat(defaults.commands()).containsExactly(10_000, 30_000);
-        assertThat(DispatchInstructions.Options.parse(List.of("--warm-up", "5", "--commands", "1,2,4")).commands()).containsExactly(1, 2, 4);
-        assertThatThrownBy(() -> DispatchInstructions.Options.parse(List.of("--commands", "10")))
-                .hasMessage("--commands '10' needs two counts at least");
-        assertThatThrownBy(() -> DispatchInstructions.Options.parse(List.of("--commands", "10,10")))
-                .hasMessage("--commands '10,10' does not grow from count to count");
+        assertThat(defaults.commands()).isEqualTo(10_000);
+        assertThat(defaults.runs()).isEqualTo(2);
+        DispatchInstructions.Options given = DispatchInstructions.Options.parse(List.of("--warm-up", "5", "--commands", "7", "--runs", "3"));
+        assertThat(List.of(given.warmUp(), given.commands(), given.runs())).containsExactly(5, 7, 3);
+        assertThatThrownBy(() -> DispatchInstructions.Options.parse(List.of("--runs", "1")))
+                .hasMessage("--runs '1' is not a whole number from 2 to 100");
+        assertThatThrownBy(() -> DispatchInstructions.Options.parse(List.of("--commands", "0")))
+                .hasMessage("--commands '0' is not a whole number from 1 to 100000000");
         assertThatThrownBy(() -> DispatchInstructions.Options.parse(List.of("--warm-up", "-1")))
                 .hasMessage("--warm-up '-1' is not a whole number from 0 to 100000000");
     }
@@ -68,6 +68,17 @@ class DispatchInstructionsTest {
             }
         }
         assertThatThrownBy(() -> InProcessDispatch.open("rust")).hasMessage("plugin 'rust' is neither native nor java");
+    }
+
+    @Test
+    void driverSendsTheWarmUpAndTheWindowWithoutValgrindToo() throws Exception {
+        Process driver = new ProcessBuilder(JavaCommand.java(), "-cp", System.getProperty("java.class.path"), DispatchDriver.class.getName(),
+                "java", "250", "30").redirectErrorStream(true).start();
+        driver.getOutputStream().close();
+        String output = new String(driver.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+        assertThat(driver.waitFor()).as(output).isZero();
+        assertThat(output).endsWith("dispatched 280\n");
     }
 
     @Test
