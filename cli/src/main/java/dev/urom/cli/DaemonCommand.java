@@ -1,6 +1,5 @@
 package dev.urom.cli;
 
-import dev.urom.wire.ServiceAddress;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.daemon.DaemonSecurity;
@@ -8,11 +7,13 @@ import dev.urom.service.daemon.HttpEndpoint;
 import dev.urom.service.logging.LogLevels;
 import dev.urom.service.logging.LogRolling;
 import dev.urom.service.logging.WorkerLogRetention;
+import dev.urom.wire.ServiceAddress;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
@@ -67,6 +68,11 @@ final class DaemonCommand implements Callable<Integer> {
     @Option(names = "--worker-log-max-age", paramLabel = "AGE",
             description = "Delete an ended worker's logs this long after their last write: seconds, or Ns, Nm, Nh, Nd (default 7d).")
     String workerLogMaxAge;
+
+    @Option(names = "--worker-jvm-option", paramLabel = "OPTION",
+            description = "A JVM option for every worker (-X... or -D...), after the defaults (" + DaemonConfig.DEFAULT_WORKER_JVM_OPTIONS_TEXT
+                    + "), so that it wins over one of them; repeat it for more.")
+    List<String> workerJvmOptions;
 
     @Option(names = "--http-port", paramLabel = "PORT", description = "Serve /healthz, /readyz and /metrics (Prometheus) over HTTP on this port (default: off).")
     Integer httpPort;
@@ -241,6 +247,11 @@ final class DaemonCommand implements Callable<Integer> {
                 WorkerLogRetention retention = config.workerLogRetention();
                 config = config.withWorkerLogRetention(new WorkerLogRetention(workerLogCount == null ? retention.maxEndedWorkers() : workerLogCount,
                         workerLogMaxAge == null ? retention.maxAge() : WorkerLogRetention.parseAge(workerLogMaxAge)));
+            }
+            if (workerJvmOptions != null) {
+                List<String> options = new ArrayList<>(config.workerJvmOptions());
+                options.addAll(workerJvmOptions);
+                config = config.withWorkerJvmOptions(options);
             }
             return config.withSecurity(security(config.security()));
         } catch (IllegalArgumentException e) {

@@ -3,11 +3,13 @@ package dev.urom.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.urom.wire.ServiceAddress;
+import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.logging.LogRolling;
 import dev.urom.service.logging.WorkerLogRetention;
+import dev.urom.wire.ServiceAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DaemonOptionsTest {
@@ -67,6 +69,26 @@ class DaemonOptionsTest {
                 .hasMessage("--worker-log-max-age '2w' is not a duration (N seconds, or Ns, Nm, Nh, Nd)");
         assertThatThrownBy(() -> DaemonOptions.parse("--worker-log-max-age 0", ""))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("--worker-log-max-age 0s is not positive");
+    }
+
+    @Test
+    void workerJvmOptionsComeAfterTheDefaultsInTheirOrder() {
+        assertThat(DaemonOptions.parse("--worker-jvm-option=-Xmx24m --worker-jvm-option -Dx=y", "").config().workerJvmOptions())
+                .containsExactlyElementsOf(concat(DaemonConfig.DEFAULT_WORKER_JVM_OPTIONS, List.of("-Xmx24m", "-Dx=y")));
+        assertThat(DaemonOptions.parse("-l 60", "").config().workerJvmOptions()).isEqualTo(DaemonConfig.DEFAULT_WORKER_JVM_OPTIONS);
+    }
+
+    @Test
+    void aWorkerJvmOptionOtherThanXOrDIsOneLine() {
+        assertThatThrownBy(() -> DaemonOptions.parse("--worker-jvm-option=-javaagent:/tmp/a.jar", ""))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("worker JVM option '-javaagent:/tmp/a.jar' is not one a worker takes: only -X... and -D... options, at most 256 characters, no spaces");
+        assertThatThrownBy(() -> DaemonOptions.parse("--worker-jvm-option=-X" + "m".repeat(255), ""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 256 characters");
+    }
+
+    private static List<String> concat(List<String> first, List<String> second) {
+        return java.util.stream.Stream.concat(first.stream(), second.stream()).toList();
     }
 
     @Test

@@ -1,16 +1,18 @@
 package dev.urom.service.daemon;
 
 import dev.urom.framework.discovery.PluginPath;
-import dev.urom.wire.Message;
-import dev.urom.wire.ServiceAddress;
+import dev.urom.framework.worker.FailureText;
 import dev.urom.service.logging.LogLevels;
 import dev.urom.service.logging.LogRolling;
 import dev.urom.service.logging.WorkerLogRetention;
+import dev.urom.wire.Message;
+import dev.urom.wire.ServiceAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Everything the daemon is started with. Validated in the constructor: every refusal is an
@@ -62,7 +64,12 @@ public record DaemonConfig(
     public static final Path DEFAULT_LOG_DIR = Path.of("/var/log/doca/urom");
     public static final Duration DEFAULT_WORKER_IDLE_TIMEOUT = Duration.ofSeconds(30);
     public static final Duration DEFAULT_WORKER_START_TIMEOUT = Duration.ofSeconds(20);
-    public static final List<String> DEFAULT_WORKER_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto");
+    /** The workers' JVM options by default, separated by spaces (a constant, so that {@code urom daemon --help} can show it). */
+    public static final String DEFAULT_WORKER_JVM_OPTIONS_TEXT = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto";
+    public static final List<String> DEFAULT_WORKER_JVM_OPTIONS = List.of(DEFAULT_WORKER_JVM_OPTIONS_TEXT.split(" "));
+    public static final int MAX_WORKER_JVM_OPTION_LENGTH = 256;
+    /** A worker JVM option: {@code -X...} (including {@code -XX:}) or {@code -D...}, printable ASCII without spaces. */
+    private static final Pattern WORKER_JVM_OPTION = Pattern.compile("-[XD][\\x21-\\x7e]{1," + (MAX_WORKER_JVM_OPTION_LENGTH - 2) + "}");
     public static final String DEFAULT_WORKER_MAIN_CLASS = "dev.urom.service.worker.WorkerMain";
 
     public DaemonConfig {
@@ -98,6 +105,10 @@ public record DaemonConfig(
         for (String option : workerJvmOptions) {
             if (option == null || option.isBlank()) {
                 throw new IllegalArgumentException("worker JVM options " + workerJvmOptions + " hold an empty option");
+            }
+            if (!WORKER_JVM_OPTION.matcher(option).matches()) {
+                throw new IllegalArgumentException("worker JVM option '" + FailureText.oneLine(option)
+                        + "' is not one a worker takes: only -X... and -D... options, at most " + MAX_WORKER_JVM_OPTION_LENGTH + " characters, no spaces");
             }
         }
         workerJvmOptions = List.copyOf(workerJvmOptions);

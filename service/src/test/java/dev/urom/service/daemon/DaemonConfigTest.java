@@ -3,10 +3,10 @@ package dev.urom.service.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.urom.wire.ServiceAddress;
 import dev.urom.service.logging.LogLevels;
 import dev.urom.service.logging.LogRolling;
 import dev.urom.service.logging.WorkerLogRetention;
+import dev.urom.wire.ServiceAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -65,6 +65,9 @@ class DaemonConfigTest {
         assertRefused(() -> defaults.withWorkerIdleTimeout(Duration.ofSeconds(-1)), "worker idle timeout -1000 ms is not positive");
         assertRefused(() -> defaults.withWorkerIdleTimeout(null), "worker idle timeout is missing");
         assertRefused(() -> defaults.withWorkerJvmOptions(Arrays.asList("-Xmx64m", " ")), "worker JVM options [-Xmx64m,  ] hold an empty option");
+        assertRefused(() -> defaults.withWorkerJvmOptions(List.of("-Xmx64m", "-cp")), "worker JVM option '-cp' is not one a worker takes: only -X... and -D... options, at most 256 characters, no spaces");
+        assertRefused(() -> defaults.withWorkerJvmOptions(List.of("-Dname=a b")), "worker JVM option '-Dname=a b' is not one a worker takes: only -X... and -D... options, at most 256 characters, no spaces");
+        assertRefused(() -> defaults.withWorkerJvmOptions(List.of("-X\nfake")), "worker JVM option '-X fake' is not one a worker takes: only -X... and -D... options, at most 256 characters, no spaces");
         assertRefused(() -> defaults.withWorkerMainClass("a b"), "worker main class 'a b' is not a class name");
         assertRefused(() -> defaults.withLogRolling(null), "log rolling is missing");
         assertThat(defaults.withMaxMessageSize(88).maxMessageSize()).isEqualTo(88);
