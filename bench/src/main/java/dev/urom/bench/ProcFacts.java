@@ -11,7 +11,8 @@ import java.util.stream.Stream;
 
 /**
  * What Linux's {@code /proc} says about a process: its resident set, open descriptors and threads
- * ({@code /proc/PID/status}, {@code /proc/PID/fd}), and its children with their states ({@code
+ * ({@code /proc/PID/status}, {@code /proc/PID/fd}), its proportional set ({@code
+ * /proc/PID/smaps_rollup}), and its children with their states ({@code
  * /proc/PID/stat} of every process). Reading another user's {@code fd} folder takes the rights to
  * it (the same user, or root). Stateless; a process that ends while it is read is reported absent.
  */
@@ -51,6 +52,36 @@ final class ProcFacts {
         } catch (IOException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * A process's memory in KiB, from {@code /proc/PID/smaps_rollup}: its resident set, and its
+     * proportional set (each resident page divided by the processes that map it), in all, of
+     * anonymous memory and of files.
+     */
+    record Memory(long rssKb, long pssKb, long pssAnonKb, long pssFileKb) {}
+
+    /** The memory of process {@code pid}; empty when it is gone or its smaps cannot be read. */
+    static Optional<Memory> memory(long pid) {
+        try {
+            return Optional.of(memory(Files.readAllLines(PROC.resolve(Long.toString(pid)).resolve("smaps_rollup"))));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The figures of the lines of an {@code smaps_rollup} file ({@code "Pss_Anon:  1234 kB"}); a line that is missing counts 0. */
+    static Memory memory(List<String> smapsRollup) {
+        long[] kb = new long[4];
+        List<String> names = List.of("Rss:", "Pss:", "Pss_Anon:", "Pss_File:");
+        for (String line : smapsRollup) {
+            String[] fields = line.strip().split("\\s+");
+            int index = names.indexOf(fields[0]);
+            if (index >= 0 && fields.length >= 2) {
+                kb[index] = Long.parseLong(fields[1]);
+            }
+        }
+        return new Memory(kb[0], kb[1], kb[2], kb[3]);
     }
 
     /** The children of process {@code parent}, zombies included. */

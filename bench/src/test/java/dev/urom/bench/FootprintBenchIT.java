@@ -1,0 +1,48 @@
+package dev.urom.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A small real footprint run: the distribution's daemon (cli/target/urom), one worker of each kind,
+ * two single starts and four workers at once. It checks that every figure was measured and holds
+ * together (a proportional set within its resident set, every kind present), never how small or
+ * fast, and that no worker outlives the run.
+ */
+@Timeout(300)
+class FootprintBenchIT {
+    @Test
+    void everyKindOfWorkerIsMeasuredAloneAndAtOnceAndNothingIsLeft() throws Exception {
+        FootprintOptions options = FootprintOptions.parse(List.of("--workers", "4", "--starts", "2"));
+        List<String> progress = new ArrayList<>();
+
+        FootprintBench.Result result = FootprintBench.run(options, progress::add);
+
+        assertThat(result.alone()).containsOnlyKeys(FootprintBench.Kind.values());
+        assertThat(result.alone().values()).allSatisfy(FootprintBenchIT::measured);
+        measured(result.floor());
+        assertThat(result.atOnce().workers()).isEqualTo(4);
+        assertThat(result.atOnce().byKind()).containsOnlyKeys(FootprintBench.Kind.C, FootprintBench.Kind.JAVA);
+        assertThat(result.atOnce().byKind().values()).allSatisfy(FootprintBenchIT::measured);
+        assertThat(result.atOnce().totalPssKb()).isGreaterThanOrEqualTo(4 * Math.min(result.atOnce().byKind().get(FootprintBench.Kind.C).memory().pssKb(),
+                result.atOnce().byKind().get(FootprintBench.Kind.JAVA).memory().pssKb()));
+        assertThat(result.atOnce().toRunningMs()).isPositive();
+        assertThat(result.atOnce().daemonRssKb()).isPositive();
+        assertThat(result.workerStarts().count()).isEqualTo(2);
+        assertThat(result.workerStarts().wallP50Ms()).isPositive();
+        assertThat(result.floorStarts().wallP50Ms()).isPositive();
+        assertThat(FootprintBench.table(result)).contains("4 workers at once to RUNNING");
+        assertThat(FootprintBench.json(result)).contains("\"at_once\": {\"workers\": 4");
+        assertThat(progress).anyMatch(line -> line.startsWith("daemon pid "));
+        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)).as("no daemon or worker outlives the run").isEmpty();
+    }
+
+    private static void measured(FootprintBench.Process process) {
+        assertThat(process.memory().pssKb()).isPositive().isLessThanOrEqualTo(process.memory().rssKb());
+        assertThat(process.memory().pssAnonKb()).isPositive().isLessThanOrEqualTo(process.memory().pssKb());
+    }
+}
