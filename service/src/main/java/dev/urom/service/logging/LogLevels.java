@@ -1,16 +1,22 @@
 package dev.urom.service.logging;
 
+import java.util.List;
 import org.apache.logging.log4j.Level;
 
 /**
  * The service's numeric log levels (the DOCA scale) and their Log4j2 levels: 10 DISABLE (OFF),
- * 20 CRITICAL (FATAL), 30 ERROR, 40 WARNING (WARN), 50 INFO, 60 DEBUG, 70 TRACE.
+ * 20 CRITICAL (FATAL), 30 ERROR, 40 WARNING (WARN), 50 INFO, 60 DEBUG, 70 TRACE; and which
+ * loggers take the SDK level rather than the program level.
  *
  * <p>Stateless.
  */
 public final class LogLevels {
     /** The levels a user may give, in order. */
     public static final String ACCEPTED = "10 (disable), 20 (critical), 30 (error), 40 (warning), 50 (info), 60 (debug), 70 (trace)";
+
+    /** Logger name prefixes that follow the SDK level; every other logger follows the program level. */
+    public static final List<String> SDK_LOGGERS = List.of("dev.urom.framework", "dev.urom.nativebridge", "dev.urom.host", "dev.urom.wire",
+            "dev.urom.auth", "dev.urom.oob", "org.pf4j");
 
     private LogLevels() {}
 

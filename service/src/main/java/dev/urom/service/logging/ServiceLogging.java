@@ -22,15 +22,15 @@ import org.apache.logging.log4j.core.config.builder.api.LayoutComponentBuilder;
 import org.apache.logging.log4j.core.config.builder.impl.BuiltConfiguration;
 
 /**
- * Configures Log4j2 for a service process (daemon or worker), programmatically: either one rolling
- * file ({@code <logDir>/<fileName>}, appended to, rolled by size as {@link LogRolling} says: {@code
- * <fileName>.1} the newest rolled file), optionally with WARN and above on stderr as well; or
- * everything on stderr ({@link #configureStderr}). Each line holds time, level, thread, logger and
- * message ({@link #PATTERN}), in UTF-8.
+ * Configures log4j-core for the daemon (and any process that logs to its own files),
+ * programmatically: one rolling file ({@code <logDir>/<fileName>}, appended to, rolled by size as
+ * {@link LogRolling} says: {@code <fileName>.1} the newest rolled file), optionally with WARN and
+ * above on stderr as well. Each line holds time, level, thread, logger and message ({@link
+ * #PATTERN}), in UTF-8. Workers log to stderr without log4j-core ({@link StderrLoggerContextFactory}).
  *
  * <p>Two levels: the program level is the root logger's (the service's own messages, native
  * plugins' log sources, Java plugins' loggers); the SDK level applies to the framework internals
- * ({@link #SDK_LOGGERS}).
+ * ({@link LogLevels#SDK_LOGGERS}).
  *
  * <p>When the log directory cannot be created or written, one line goes to stderr and the file
  * goes to {@code ${java.io.tmpdir}/urom-<user>/log} instead. Each call replaces the whole Log4j2
@@ -39,9 +39,6 @@ import org.apache.logging.log4j.core.config.builder.impl.BuiltConfiguration;
 public final class ServiceLogging {
     /** The daemon's log file name. */
     public static final String DAEMON_LOG_FILE = "urom_daemon_dev.log";
-    /** Logger name prefixes that follow the SDK level. */
-    public static final List<String> SDK_LOGGERS = List.of("dev.urom.framework", "dev.urom.nativebridge", "dev.urom.host", "dev.urom.wire",
-            "dev.urom.auth", "dev.urom.oob", "org.pf4j");
     /** The layout of every line. */
     public static final String PATTERN = "%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level [%t] %logger - %msg%n";
 
@@ -109,20 +106,6 @@ public final class ServiceLogging {
         }
         start(routeAll(builder, program, sdk, warningsToStderr ? List.of(FILE_APPENDER, STDERR_APPENDER) : List.of(FILE_APPENDER)));
         return file;
-    }
-
-    /**
-     * Replaces the process's Log4j2 configuration: every line at the given levels goes to stderr,
-     * in the layout of the log files (a worker whose stderr the daemon writes to its log file).
-     *
-     * @throws IllegalArgumentException one line when a level is not a valid numeric level
-     */
-    public static synchronized void configureStderr(int programLevel, int sdkLevel) {
-        Level program = LogLevels.fromNumeric(programLevel);
-        Level sdk = LogLevels.fromNumeric(sdkLevel);
-        ConfigurationBuilder<BuiltConfiguration> builder = newBuilder();
-        builder.add(stderrAppender(builder));
-        start(routeAll(builder, program, sdk, List.of(STDERR_APPENDER)));
     }
 
     /** The fallback log directory: {@code ${java.io.tmpdir}/urom-<user>/log}. */
@@ -197,7 +180,7 @@ public final class ServiceLogging {
 
     /** The root logger at the program level and the SDK loggers at theirs, all to {@code appenders}. */
     private static BuiltConfiguration routeAll(ConfigurationBuilder<BuiltConfiguration> builder, Level program, Level sdk, List<String> appenders) {
-        for (String name : SDK_LOGGERS) {
+        for (String name : LogLevels.SDK_LOGGERS) {
             var logger = builder.newLogger(name, sdk).addAttribute("additivity", false);
             appenders.forEach(appender -> logger.add(builder.newAppenderRef(appender)));
             builder.add(logger);

@@ -2,7 +2,6 @@ package dev.urom.service.worker;
 
 import dev.urom.framework.domain.WorkerDomain;
 import dev.urom.framework.security.UnixAccounts;
-import dev.urom.wire.ServiceAddress;
 import dev.urom.framework.worker.PluginFailure;
 import dev.urom.framework.worker.PluginLoader;
 import dev.urom.framework.worker.PluginSpec;
@@ -10,7 +9,7 @@ import dev.urom.framework.worker.WorkerHost;
 import dev.urom.framework.worker.WorkerHostConfig;
 import dev.urom.service.access.WorkerAccess;
 import dev.urom.service.access.WorkerAdmission;
-import dev.urom.service.logging.ServiceLogging;
+import dev.urom.service.logging.StderrLoggerContextFactory;
 import dev.urom.service.metrics.StatsLine;
 import dev.urom.service.metrics.WorkerStats;
 import dev.urom.service.metrics.WorkerStatsSnapshot;
@@ -20,6 +19,7 @@ import dev.urom.service.os.DescriptorInput;
 import dev.urom.service.os.ParentDeath;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
+import dev.urom.wire.ServiceAddress;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channel;
@@ -69,6 +69,7 @@ public final class WorkerMain {
     private WorkerMain() {}
 
     public static void main(String[] args) {
+        StderrLoggerContextFactory.select();
         WorkerArguments arguments;
         try {
             arguments = WorkerArguments.parse(args);
@@ -79,9 +80,9 @@ public final class WorkerMain {
             System.exit(EXIT_USAGE);
             return;
         }
-        // Log4j2 and JNA each take a good part of the start-up: configure logging on a second thread
-        // while this one loads JNA for the stdout hand-over and the parent-death signal.
-        FutureTask<Void> logging = new FutureTask<>(() -> ServiceLogging.configureStderr(arguments.logLevel(), arguments.sdkLogLevel()), null);
+        // Logging and JNA each take a part of the start-up: set logging up on a second thread while
+        // this one loads JNA for the stdout hand-over and the parent-death signal.
+        FutureTask<Void> logging = new FutureTask<>(() -> StderrLoggerContextFactory.configure(arguments.logLevel(), arguments.sdkLogLevel()), null);
         Thread loggingThread = new Thread(logging, "urom-logging-setup");
         loggingThread.setDaemon(true);
         loggingThread.start();

@@ -205,35 +205,6 @@ class ServiceLoggingTest {
     }
 
     @Test
-    void configureStderrSendsEveryLevelInTheFileLayoutToStderr() {
-        PrintStream savedErr = System.err;
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try {
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            ServiceLogging.configureStderr(60, 30);
-            LogManager.getLogger("dev.urom.service.worker.WorkerMain").debug("program debug é");
-            LogManager.getLogger("dev.urom.service.worker.WorkerMain").trace("program trace");
-            LogManager.getLogger("dev.urom.framework.worker.WorkerHost").error("sdk error");
-            LogManager.getLogger("dev.urom.framework.worker.WorkerHost").warn("sdk warning");
-        } finally {
-            Configurator.reconfigure();
-            System.setErr(savedErr);
-        }
-        List<String> lines = err.toString(StandardCharsets.UTF_8).lines().toList();
-        assertThat(lines).hasSize(2);
-        assertThat(lines.get(0)).matches("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} DEBUG \\[.*\\] dev\\.urom\\.service\\.worker\\.WorkerMain - program debug é");
-        assertThat(lines.get(1)).endsWith(" ERROR [" + Thread.currentThread().getName() + "] dev.urom.framework.worker.WorkerHost - sdk error");
-        assertThat(dir).isEmptyDirectory();
-    }
-
-    @Test
-    void configureStderrRefusesABadLevel() {
-        assertThatThrownBy(() -> ServiceLogging.configureStderr(50, 41))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("log level 41 is not one of " + LogLevels.ACCEPTED);
-    }
-
-    @Test
     void workerFileNameCarriesThePid() {
         assertThat(ServiceLogging.workerLogFile(1234)).isEqualTo("urom_worker_1234_dev.log");
     }
