@@ -27,7 +27,8 @@ class DaemonConfigTest {
         assertThat(defaults.pluginPath()).isEqualTo(System.getenv().getOrDefault("UROM_PLUGIN_PATH", ""));
         assertThat(defaults.workerIdleTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(defaults.workerStartTimeout()).isEqualTo(Duration.ofSeconds(20));
-        assertThat(defaults.workerJvmOptions()).containsExactly("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto");
+        assertThat(defaults.workerJvmOptions()).containsExactly("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+                "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0", "-Xms8m", "-Xmn4m", "-Xmx512m");
         assertThat(defaults.workerMainClass()).isEqualTo("dev.urom.service.worker.WorkerMain");
         assertThat(defaults.logRolling()).isEqualTo(new LogRolling(10 << 20, 5));
         assertThat(defaults.workerLogRetention()).isEqualTo(WorkerLogRetention.DEFAULT);
