@@ -158,7 +158,7 @@ public final class FootprintBench {
                 Map<Kind, Long> masks = Map.of(Kind.C, nativeId, Kind.JAVA, javaId, Kind.BOTH, nativeId | javaId);
 
                 progress.accept("one worker to make the class-data archive");
-                awaitExit(ServiceBench.started(service, masks.get(Kind.BOTH)), daemon.pid());
+                awaitExit(service, ServiceBench.started(service, masks.get(Kind.BOTH)), daemon.pid());
 
                 Map<Kind, Process> alone = new LinkedHashMap<>();
                 for (Kind kind : Kind.values()) {
@@ -172,7 +172,7 @@ public final class FootprintBench {
                         }
                     }
                     alone.put(kind, measure(pid(service, worker)));
-                    awaitExit(worker, daemon.pid());
+                    awaitExit(service, worker, daemon.pid());
                 }
 
                 progress.accept(options.starts() + " single starts, both plugins");
@@ -183,7 +183,7 @@ public final class FootprintBench {
                     Worker worker = ServiceBench.started(service, masks.get(Kind.BOTH));
                     wall.add(System.nanoTime() - began);
                     cpu.add(measure(pid(service, worker)).cpuMs());
-                    awaitExit(worker, daemon.pid());
+                    awaitExit(service, worker, daemon.pid());
                 }
                 Starts workerStarts = new Starts(options.starts(), p50(wall) / 1e6, p50d(cpu));
 
@@ -242,7 +242,7 @@ public final class FootprintBench {
             return new AtOnce(count, (lastRunning - began) / 1e6, means, totalPss, daemonRss);
         } finally {
             workers.forEach(Worker::close);
-            awaitNoChildren(daemonPid);
+            awaitNoWorkers(service, daemonPid);
         }
     }
 
@@ -341,10 +341,13 @@ public final class FootprintBench {
         }
     }
 
-    /** Waits until the daemon {@code daemonPid} has no live children: its workers have all ended. */
-    private static void awaitNoChildren(long daemonPid) throws InterruptedException {
+    /**
+     * Waits until the daemon {@code daemonPid} has no live children and reports no workers to
+     * {@code service}: its workers have all ended and left its table.
+     */
+    private static void awaitNoWorkers(UromService service, long daemonPid) throws InterruptedException, UromException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ANSWER_TIMEOUT_S);
-        while (ProcFacts.children(daemonPid).stream().anyMatch(c -> !c.zombie())) {
+        while (ProcFacts.children(daemonPid).stream().anyMatch(c -> !c.zombie()) || !service.workersInfo(Protocol.ALL_GROUPS).isEmpty()) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("workers of the daemon still run " + ANSWER_TIMEOUT_S + " s after they were stopped");
             }
@@ -352,9 +355,9 @@ public final class FootprintBench {
         }
     }
 
-    private static void awaitExit(Worker worker, long daemonPid) throws InterruptedException {
+    private static void awaitExit(UromService service, Worker worker, long daemonPid) throws InterruptedException, UromException {
         worker.close();
-        awaitNoChildren(daemonPid);
+        awaitNoWorkers(service, daemonPid);
     }
 
     private static void check(CompletableFuture<Long> answer, long expected) throws InterruptedException {
