@@ -32,7 +32,7 @@ class StaticPodManifestTest {
         return Stream.of(
                 Arguments.of("hugepages limit differs from request", "          hugepages-2Mi: 512Mi\n        limits:", "          hugepages-2Mi: 256Mi\n        limits:"),
                 Arguments.of("hugepages not whole pages", "hugepages-2Mi: 512Mi", "hugepages-2Mi: 3Mi"),
-                Arguments.of("no memory request", "        requests:\n          memory: 1Gi\n", "        requests:\n"),
+                Arguments.of("no memory request", "        requests:\n          memory: 2Gi\n", "        requests:\n"),
                 Arguments.of("plugin folder not mounted", "          mountPath: /opt/urom/plugins/worker_sandbox", "          mountPath: /opt/urom/sandbox"),
                 Arguments.of("plugin folder not a hostPath", "      hostPath:\n        path: /opt/urom/plugins/worker_graph\n        type: DirectoryOrCreate", "      emptyDir: {}"),
                 Arguments.of("plugin folder outside the image layout", "value: \"/opt/urom/plugins/worker_graph;", "value: \"/opt/mellanox/plugins/worker_graph;"),
