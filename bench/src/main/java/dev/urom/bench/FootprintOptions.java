@@ -11,8 +11,9 @@ import java.util.List;
  *
  * @param workers how many workers are requested at once (default 64, the daemon's default most)
  * @param starts how many single starts give the start p50 (default 10)
- * @param dist the distribution whose {@code bin/urom daemon} runs (default {@code cli/target/urom} of the first
- *     directory at or above the working directory that has one)
+ * @param dist the distribution whose {@code bin/urom daemon} runs (default: system property {@value
+ *     #DIST_PROPERTY}, else {@code cli/target/urom} of the first directory at or above the working
+ *     directory that has one)
  * @param javaHome the JDK the daemon, its workers and the bare-JVM floor run on (default this JVM's)
  * @param workerJvmOptions the daemon's {@code --worker-jvm-option}s, in order
  * @param holdSeconds how long the workers requested at once stay up once measured, for a look at them
@@ -22,6 +23,7 @@ import java.util.List;
 record FootprintOptions(int workers, int starts, Path dist, Path javaHome, List<String> workerJvmOptions, int holdSeconds, Path json) {
     static final int DEFAULT_WORKERS = 64;
     static final int DEFAULT_STARTS = 10;
+    static final String DIST_PROPERTY = "urom.bench.dist";
     private static final Path DIST = Path.of("cli", "target", "urom");
     static final String USAGE = "usage: FootprintBench [--workers N (default 64)] [--starts N (default 10)] [--dist DIR (default cli/target/urom)]"
             + " [--java-home DIR] [--worker-jvm-option OPTION]... [--hold-seconds N] [--json FILE]";
@@ -53,6 +55,10 @@ record FootprintOptions(int workers, int starts, Path dist, Path javaHome, List<
     }
 
     private static Path defaultDist() {
+        String configured = System.getProperty(DIST_PROPERTY);
+        if (configured != null && !configured.isBlank()) {
+            return Path.of(configured);
+        }
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             if (Files.isExecutable(dir.resolve(DIST).resolve("bin").resolve("urom"))) {
                 return dir.resolve(DIST);
