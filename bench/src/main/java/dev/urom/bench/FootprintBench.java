@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -76,18 +78,19 @@ public final class FootprintBench {
     /** One process's figures: its memory, and the CPU it had used when measured (ms). */
     record Process(ProcFacts.Memory memory, double cpuMs) {}
 
-    /** A start p50 (ms of wall time) and the CPU of the process at that moment (p50, ms). */
-    record Starts(int count, double wallP50Ms, double cpuP50Ms) {}
+    /** Starts: each one's wall time (ns), their p50 (ms) and the CPU of the process at that moment (p50, ms). */
+    record Starts(int count, double wallP50Ms, double cpuP50Ms, long[] wallNs) {}
 
     /**
      * Many workers requested at once.
      *
      * @param toRunningMs from the first request to the last RUNNING
+     * @param toRunningNs from the first request to each one's RUNNING
      * @param byKind the workers' mean figures by kind
      * @param totalPssKb every worker's proportional set summed
      * @param daemonRssKb the daemon's resident set with all of them up
      */
-    record AtOnce(int workers, double toRunningMs, Map<Kind, Process> byKind, long totalPssKb, long daemonRssKb) {}
+    record AtOnce(int workers, double toRunningMs, long[] toRunningNs, Map<Kind, Process> byKind, long totalPssKb, long daemonRssKb) {}
 
     record Result(FootprintOptions options, Starts floorStarts, Process floor, Map<Kind, Process> alone, Starts workerStarts, AtOnce atOnce) {}
 
@@ -106,6 +109,7 @@ public final class FootprintBench {
             if (options.json() != null) {
                 Files.writeString(options.json(), json(result), StandardCharsets.UTF_8);
                 System.out.println("JSON written to " + options.json());
+                writeChart(options.json(), result);
             }
             System.exit(0);
         } catch (IOException | RuntimeException e) {
@@ -143,7 +147,7 @@ public final class FootprintBench {
                 process.getOutputStream().close();
                 process.waitFor(DAEMON_START_S, TimeUnit.SECONDS);
             }
-            Starts floorStarts = new Starts(options.starts(), p50(floorWall) / 1e6, p50d(floorCpu));
+            Starts floorStarts = starts(floorWall, floorCpu);
 
             Path pluginDir = Files.createDirectories(run.path().resolve("plugins"));
             for (String file : List.of(GraphPluginFiles.NATIVE_FILE, GraphPluginFiles.JAVA_FILE)) {
@@ -185,7 +189,7 @@ public final class FootprintBench {
                     cpu.add(measure(pid(service, worker)).cpuMs());
                     awaitExit(service, worker, daemon.pid());
                 }
-                Starts workerStarts = new Starts(options.starts(), p50(wall) / 1e6, p50d(cpu));
+                Starts workerStarts = starts(wall, cpu);
 
                 progress.accept(options.workers() + " workers requested at once");
                 AtOnce atOnce = atOnce(service, options.workers(), nativeId, javaId, daemon.pid(), options.holdSeconds(), progress);
@@ -211,11 +215,19 @@ public final class FootprintBench {
                 starts.add(worker.start());
             }
             Map<Long, Double> cpuAtRunning = new LinkedHashMap<>();
-            long lastRunning = began;
+            AtomicLongArray running = new AtomicLongArray(count);
+            for (int i = 0; i < count; i++) {
+                int index = i;
+                starts.get(i).thenRun(() -> running.set(index, System.nanoTime()));
+            }
             for (int i = 0; i < count; i++) {
                 await(starts.get(i), "worker " + i + " of " + count + " to start");
             }
-            lastRunning = System.nanoTime();
+            long lastRunning = System.nanoTime();
+            long[] toRunning = new long[count];
+            for (int i = 0; i < count; i++) {
+                toRunning[i] = (running.get(i) == 0 ? lastRunning : running.get(i)) - began;
+            }
             Map<Long, Long> pids = service.workersInfo(Protocol.ALL_GROUPS).stream()
                     .collect(Collectors.toMap(ServiceWorker::id, ServiceWorker::pid));
             for (Worker worker : workers) {
@@ -239,7 +251,7 @@ public final class FootprintBench {
                 progress.accept("holding the workers up for " + holdSeconds + " s: pids " + pids.values());
                 Thread.sleep(TimeUnit.SECONDS.toMillis(holdSeconds));
             }
-            return new AtOnce(count, (lastRunning - began) / 1e6, means, totalPss, daemonRss);
+            return new AtOnce(count, (lastRunning - began) / 1e6, toRunning, means, totalPss, daemonRss);
         } finally {
             workers.forEach(Worker::close);
             awaitNoWorkers(service, daemonPid);
@@ -377,8 +389,29 @@ public final class FootprintBench {
         }
     }
 
-    private static long p50(List<Long> values) {
-        return LatencySummary.of(values.stream().mapToLong(Long::longValue).toArray()).p50Ns();
+    private static Starts starts(List<Long> wallNs, List<Double> cpuMs) {
+        long[] wall = wallNs.stream().mapToLong(Long::longValue).toArray();
+        return new Starts(wall.length, LatencySummary.of(wall).p50Ns() / 1e6, p50d(cpuMs), wall);
+    }
+
+    /**
+     * {@code FILE-latency.png} next to {@code json}: the floor's starts, the single starts and the
+     * workers requested at once, each to RUNNING, as a percentile chart.
+     */
+    static boolean writeChart(Path json, Result r) {
+        Map<String, LatencyCurve> curves = new LinkedHashMap<>();
+        curves.put("floor: a JVM that does nothing, to READY", sortedCurve(r.floorStarts().wallNs()));
+        curves.put("single worker starts", sortedCurve(r.workerStarts().wallNs()));
+        curves.put(r.atOnce().workers() + " workers requested at once", sortedCurve(r.atOnce().toRunningNs()));
+        Path png = LatencyChart.pathFor(json);
+        return Plots.render("FootprintBench", png, () -> Plots.latency(png, "FootprintBench: time to RUNNING",
+                "worker JVM options: defaults" + (r.options().workerJvmOptions().isEmpty() ? "" : " + " + r.options().workerJvmOptions()), curves));
+    }
+
+    private static LatencyCurve sortedCurve(long[] ns) {
+        long[] sorted = ns.clone();
+        Arrays.sort(sorted);
+        return LatencyCurve.ofSorted(sorted, LatencyCurve.MAX_POINTS);
     }
 
     private static double p50d(List<Double> values) {

@@ -3,6 +3,7 @@ package dev.urom.bench;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * Round-trip times in nanoseconds, counted in buckets of bounded size so that millions of samples
@@ -78,6 +79,42 @@ final class LatencyHistogram {
             }
         }
         return maxNs;
+    }
+
+    /**
+     * The distribution as a {@link LatencyCurve}, as {@link LatencyCurve#ofSorted} draws samples: at
+     * most {@code maxPoints} ranks spread over the nines, the smallest, the largest and the kept
+     * percentiles among them, each at its bucket's highest value (never above the largest sample).
+     *
+     * @throws IllegalArgumentException when the histogram is empty or {@code maxPoints} is below 8
+     */
+    LatencyCurve curve(int maxPoints) {
+        if (total == 0) {
+            throw new IllegalArgumentException("no samples to draw");
+        }
+        if (maxPoints < 8) {
+            throw new IllegalArgumentException("a curve needs room for 8 points, not " + maxPoints);
+        }
+        TreeSet<Long> ranks = new TreeSet<>(List.of(1L, total));
+        for (double fraction : LatencyCurve.KEPT_FRACTIONS) {
+            ranks.add(Math.max(1, Math.min(total, (long) Math.ceil(fraction * total))));
+        }
+        int spread = maxPoints - ranks.size();
+        double topNines = Math.log10(2.0 * total);
+        for (int i = 0; i < spread && ranks.size() < maxPoints; i++) {
+            double fraction = 1 - Math.pow(10, -topNines * i / (spread - 1));
+            ranks.add(Math.max(1, Math.min(total, Math.round(fraction * total + 0.5))));
+        }
+        List<LatencyCurve.Point> points = new ArrayList<>(ranks.size());
+        long seen = 0;
+        int bucket = -1;
+        for (long rank : ranks) {
+            while (seen < rank) {
+                seen += counts[++bucket];
+            }
+            points.add(new LatencyCurve.Point((rank - 0.5) / total, Math.min(highestIn(bucket), maxNs)));
+        }
+        return new LatencyCurve(points, true);
     }
 
     Data data() {

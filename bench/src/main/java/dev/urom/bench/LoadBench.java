@@ -139,6 +139,7 @@ public final class LoadBench {
             if (options.json() != null) {
                 Files.writeString(options.json(), json(result), StandardCharsets.UTF_8);
                 System.out.println("JSON written to " + options.json());
+                writeChart(options.json(), result);
             }
             if (!result.passed()) {
                 System.err.println("load: FAILED: " + result.failures().get(0)
@@ -494,6 +495,29 @@ public final class LoadBench {
 
     private static String micros(long nanos) {
         return String.format(Locale.ROOT, "%.1f us", nanos / 1000.0);
+    }
+
+    /**
+     * {@code FILE-latency.png} next to {@code json}: the latency under load of every command and of
+     * each plugin's, as a percentile chart; nothing when no command was answered.
+     */
+    static boolean writeChart(Path json, Result r) {
+        if (r.latency(null).count() == 0) {
+            return false;
+        }
+        Map<String, LatencyCurve> curves = new LinkedHashMap<>();
+        curves.put("every command", r.latency(null).curve(LatencyCurve.MAX_POINTS));
+        for (String plugin : List.of(ServiceBench.NATIVE_PLUGIN_NAME, ServiceBench.JAVA_PLUGIN_NAME)) {
+            LatencyHistogram latency = r.latency(plugin);
+            if (latency.count() > 0) {
+                curves.put(plugin, latency.curve(LatencyCurve.MAX_POINTS));
+            }
+        }
+        Path png = LatencyChart.pathFor(json);
+        LoadOptions o = r.options();
+        return Plots.render("LoadBench", png, () -> Plots.latency(png, "LoadBench: command latency under load, write to answer",
+                o.hosts() + " hosts x " + o.workersPerHost() + " workers x " + o.commands() + " commands, " + o.inFlight() + " in flight per worker",
+                curves));
     }
 
     static String json(Result r) {

@@ -2,10 +2,14 @@ package dev.urom.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.awt.image.BufferedImage;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A small real footprint run: the distribution's daemon (cli/target/urom), one worker of each kind,
@@ -15,6 +19,9 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(300)
 class FootprintBenchIT {
+    @TempDir
+    Path dir;
+
     @Test
     void everyKindOfWorkerIsMeasuredAloneAndAtOnceAndNothingIsLeft() throws Exception {
         FootprintOptions options = FootprintOptions.parse(List.of("--workers", "4", "--starts", "2"));
@@ -37,6 +44,13 @@ class FootprintBenchIT {
         assertThat(result.floorStarts().wallP50Ms()).isPositive();
         assertThat(FootprintBench.table(result)).contains("4 workers at once to RUNNING");
         assertThat(FootprintBench.json(result)).contains("\"at_once\": {\"workers\": 4");
+        assertThat(result.atOnce().toRunningNs()).hasSize(4);
+        for (long ns : result.atOnce().toRunningNs()) {
+            assertThat(ns).isPositive().isLessThanOrEqualTo(Math.round(result.atOnce().toRunningMs() * 1e6));
+        }
+        assertThat(FootprintBench.writeChart(dir.resolve("footprint.json"), result)).isTrue();
+        BufferedImage chart = ImageIO.read(LatencyChart.pathFor(dir.resolve("footprint.json")).toFile());
+        assertThat(chart.getWidth()).isEqualTo(Plots.LATENCY_WIDTH);
         assertThat(progress).anyMatch(line -> line.startsWith("daemon pid "));
         assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)).as("no daemon or worker outlives the run").isEmpty();
     }

@@ -64,6 +64,29 @@ class LatencyHistogramTest {
     }
 
     @Test
+    void itsCurveKeepsTheEndsAndThePercentilesWithinTheLimitOfPoints() {
+        LatencyHistogram histogram = new LatencyHistogram();
+        for (long i = 1; i <= 300_000; i++) {
+            histogram.record(i * i % 9_999_991);
+        }
+
+        LatencyCurve curve = histogram.curve(500);
+
+        assertThat(curve.sampled()).isTrue();
+        assertThat(curve.points()).as("ranks near the top fall together").hasSizeLessThanOrEqualTo(500).hasSizeGreaterThan(300);
+        assertThat(curve.points()).isSortedAccordingTo((a, b) -> Double.compare(a.fraction(), b.fraction()));
+        assertThat(curve.points()).isSortedAccordingTo((a, b) -> Long.compare(a.ns(), b.ns()));
+        assertThat(curve.points().get(curve.points().size() - 1).ns()).isEqualTo(histogram.maxNs());
+        for (double fraction : LatencyCurve.KEPT_FRACTIONS) {
+            assertThat(curve.points()).as("p%s", fraction * 100).anyMatch(p -> p.ns() == histogram.percentileNs(fraction)
+                    && Math.abs(p.fraction() - fraction) < 1e-5);
+        }
+        assertThat(curve.points().get(0).ns()).isEqualTo(histogram.percentileNs(0));
+        assertThatThrownBy(() -> new LatencyHistogram().curve(500)).hasMessage("no samples to draw");
+        assertThatThrownBy(() -> histogram.curve(7)).hasMessage("a curve needs room for 8 points, not 7");
+    }
+
+    @Test
     void dataNoHistogramCouldHaveWrittenIsRefused() {
         assertThatThrownBy(() -> LatencyHistogram.of(new LatencyHistogram.Data(new long[][] {{1_000_000, 1}}, 0, 0)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("latency bucket [1000000, 1]");

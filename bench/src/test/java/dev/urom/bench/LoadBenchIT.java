@@ -3,11 +3,13 @@ package dev.urom.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.service.testkit.TestWorkers;
+import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -58,6 +60,16 @@ class LoadBenchIT {
         assertThat(LoadBench.table(result)).contains("commands 8000, answered 8000, errors 0", "equal")
                 .doesNotContain("DIFFERENT", "FAILED");
         assertThat(LoadBench.json(result)).contains("\"passed\" : true", "\"p999\"");
+        Path json = Files.createTempDirectory("urom-load-chart").resolve("load.json");
+        try {
+            assertThat(LoadBench.writeChart(json, result)).isTrue();
+            BufferedImage chart = ImageIO.read(LatencyChart.pathFor(json).toFile());
+            assertThat(chart.getWidth()).isEqualTo(Plots.LATENCY_WIDTH);
+            assertThat(chart.getHeight()).isEqualTo(Plots.LATENCY_HEIGHT);
+        } finally {
+            Files.deleteIfExists(LatencyChart.pathFor(json));
+            Files.delete(json.getParent());
+        }
         assertThat(progress).anyMatch(l -> l.startsWith("every host has its result"));
         assertThat(runFolders(tmp)).isEqualTo(runFoldersBefore);
         assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive)).isEmpty();
