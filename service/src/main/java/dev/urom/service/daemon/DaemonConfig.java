@@ -69,8 +69,8 @@ public record DaemonConfig(
      * --help} can show it), each measured with FootprintBench: the serial collector and C1 alone (the
      * least memory and threads); class-data archives mapped where they were dumped
      * ({@code ArchiveRelocationMode=0}: relocating them, the default since JDK 17.0.x, writes to every
-     * page and so makes the archives private to each worker, some 8 MiB of the JDK's and as much of
-     * the worker class path's); a heap that starts at 8 MiB with a 4 MiB young generation (the
+     * page and so makes the archives private to each worker, some 6 MiB of the JDK's and 7 of the
+     * worker class path's); a heap that starts at 8 MiB with a 4 MiB young generation (the
      * start-up's garbage otherwise spreads over a 100 MiB eden that it all touches) and is bounded at
      * 512 MiB, above which {@code --worker-jvm-option=-Xmx...} raises it.
      */
