@@ -41,6 +41,11 @@ final class DaemonMetrics {
     private final Counter statsTimeouts = Counter.builder().name("urom_worker_stats_timeouts")
             .help("Scrapes for which a running worker did not report its counts in time (its last counts were used)").register(registry);
 
+    /** What {@link #watch} was given to count the workers' commands afresh; asked once per scrape, before the scrape. */
+    private volatile Supplier<WorkerStatsSnapshot> freshWorkerTotals = () -> WorkerStatsSnapshot.EMPTY;
+    /** The workers' totals of the scrape in progress (or the last). */
+    private volatile WorkerStatsSnapshot scrapedWorkerTotals = WorkerStatsSnapshot.EMPTY;
+
     DaemonMetrics() {
         workerStarts.initLabelValues(OUTCOME_STARTED, UromStatus.SUCCESS.name());
         workerExits.initLabelValues("normal", "none");
@@ -51,7 +56,7 @@ final class DaemonMetrics {
      *
      * @param workers the daemon's worker table
      * @param openControlConnections how many host connections the daemon has open
-     * @param workerTotals the workers' counts summed, fresh for this scrape
+     * @param workerTotals the workers' counts summed, fresh at each call (asked once per scrape)
      */
     void watch(Supplier<List<WorkerInfo>> workers, IntSupplier openControlConnections, PluginDiscovery discovery,
             Supplier<WorkerStatsSnapshot> workerTotals) {
@@ -74,7 +79,8 @@ final class DaemonMetrics {
         CounterWithCallback.builder().name("urom_plugin_probe_rejections")
                 .help("Plugin files whose probe rejected them (a file is probed again only when it changes)")
                 .callback(callback -> callback.call(discovery.scanner().probeRejectionCount())).register(registry);
-        registry.register(new WorkerStatsCollector(workerTotals));
+        freshWorkerTotals = workerTotals;
+        registry.register(new WorkerStatsCollector(() -> scrapedWorkerTotals));
     }
 
     void workerStart(String outcome, UromStatus status) {
@@ -108,8 +114,12 @@ final class DaemonMetrics {
         return writer.getContentType();
     }
 
-    /** Scrapes every metric and writes them in the Prometheus text format. */
+    /**
+     * Asks for the workers' totals, then scrapes every metric and writes them in the Prometheus text
+     * format: so that the scrape shows the stats timeouts of its own request.
+     */
     void writeTo(OutputStream out) throws IOException {
+        scrapedWorkerTotals = freshWorkerTotals.get();
         writer.write(out, registry.scrape());
     }
 }
