@@ -3,18 +3,19 @@ package dev.urom.service.daemon;
 import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
 import dev.urom.framework.security.PeerCredentials;
+import dev.urom.service.logging.LogText;
+import dev.urom.service.logging.RateLimitedLog;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.Frame;
 import dev.urom.wire.FrameChannel;
 import dev.urom.wire.Handshake;
+import dev.urom.wire.Message.WorkerStartRequest;
 import dev.urom.wire.Message;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.ServerHandshake;
 import dev.urom.wire.ServiceAddress;
 import dev.urom.wire.WireException;
-import dev.urom.service.logging.LogText;
-import dev.urom.service.logging.RateLimitedLog;
-import dev.urom.spi.UromException;
-import dev.urom.spi.UromStatus;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -31,7 +32,7 @@ import org.apache.logging.log4j.Logger;
  * One host's control connection, served on its own thread: the handshake (which must end within
  * the handshake timeout, with frames of at most {@code Protocol.HANDSHAKE_FRAME_LIMIT} bytes until
  * then, and which ends with the per-principal connection cap), then request after request until the
- * host closes it. A
+ * host closes it, WORKER_STARTs handed to the {@link WorkerStartLane} so that several run at once. A
  * frame that cannot be read (over the control limit, malformed, of an unknown type), a refused
  * handshake or a principal over its cap closes this connection only, with the reason logged at
  * WARN.
@@ -49,13 +50,17 @@ final class ControlConnection implements Runnable, AutoCloseable {
     private final ControlAdmission admission;
     private final ConnectionLimits limits;
     private final ControlRequests requests;
+    private final WorkerStartLane startLane;
     private final RateLimitedLog refusals;
     private final Consumer<ControlConnection> onEnd;
     private volatile boolean closing;
 
-    /** @param refusals the daemon's log of what hosts cause at will (rate-limited) */
+    /**
+     * @param startLane where WORKER_START requests are served beside this connection's thread
+     * @param refusals the daemon's log of what hosts cause at will (rate-limited)
+     */
     ControlConnection(FrameChannel channel, String peer, int maxMessageSize, Duration handshakeTimeout, ControlAdmission admission,
-            ConnectionLimits limits, ControlRequests requests, RateLimitedLog refusals, Consumer<ControlConnection> onEnd) {
+            ConnectionLimits limits, ControlRequests requests, WorkerStartLane startLane, RateLimitedLog refusals, Consumer<ControlConnection> onEnd) {
         this.channel = channel;
         this.peer = peer;
         this.maxMessageSize = maxMessageSize;
@@ -63,6 +68,7 @@ final class ControlConnection implements Runnable, AutoCloseable {
         this.admission = admission;
         this.limits = limits;
         this.requests = requests;
+        this.startLane = startLane;
         this.refusals = refusals;
         this.onEnd = onEnd;
     }
@@ -83,8 +89,10 @@ final class ControlConnection implements Runnable, AutoCloseable {
             InetAddress local = localAddress(channel.socket());
             while (true) {
                 Frame frame = channel.receive();
-                Message reply = requests.handle(frame.message(), session);
-                channel.send(frame.requestId(), reachable(reply, local));
+                if (frame.message() instanceof WorkerStartRequest && startLane.trySubmit(() -> answerBeside(frame, session, local))) {
+                    continue;
+                }
+                answer(frame, session, local);
             }
         } catch (EOFException e) {
             LOG.debug("{} closed", peer);
@@ -104,6 +112,20 @@ final class ControlConnection implements Runnable, AutoCloseable {
             }
             channel.close();
             onEnd.accept(this);
+        }
+    }
+
+    private void answer(Frame frame, ControlSession session, InetAddress local) throws IOException {
+        Message reply = requests.handle(frame.message(), session);
+        channel.send(frame.requestId(), reachable(reply, local));
+    }
+
+    /** {@link #answer} on a thread of the start lane: a reply that cannot be sent (the host has gone) ends nothing else. */
+    private void answerBeside(Frame frame, ControlSession session, InetAddress local) {
+        try {
+            answer(frame, session, local);
+        } catch (IOException e) {
+            LOG.debug("{}: the answer to {} could not be sent: {}", session.peer(), frame.message().messageType(), e.getMessage());
         }
     }
 

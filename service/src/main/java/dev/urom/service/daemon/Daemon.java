@@ -85,6 +85,7 @@ public final class Daemon implements AutoCloseable {
     private final Path runDir;
     private final WorkerSupervisor supervisor;
     private final ControlRequests requests;
+    private final WorkerStartLane startLane;
     private final PluginDiscovery discovery;
     private final DaemonMetrics metrics = new DaemonMetrics();
     private final WorkerStatsBook workerStats = new WorkerStatsBook();
@@ -117,6 +118,7 @@ public final class Daemon implements AutoCloseable {
         this.requests = new ControlRequests(config.pluginPath(), discovery,
                 new StartRequestCheck(cpus, new WorkerEnvironment(config.security().workerEnvAllow())), supervisor, cpus,
                 config.maxWorkersPerPrincipal());
+        this.startLane = new WorkerStartLane(config.maxWorkers());
         this.metrics.watch(supervisor::snapshot, connections::size, discovery, this::freshWorkerTotals);
         this.acceptor = DaemonThreads.daemon(this::acceptLoop, "urom-daemon-accept");
     }
@@ -312,6 +314,7 @@ public final class Daemon implements AutoCloseable {
             joinQuietly(acceptor);
             connections.forEach(ControlConnection::close);
             supervisor.close();
+            startLane.close();
             runtime.close();
             connectionThreads.shutdownNow();
             try {
@@ -399,7 +402,7 @@ public final class Daemon implements AutoCloseable {
                 continue;
             }
             ControlConnection connection = new ControlConnection(channel, peer, config.maxMessageSize(), config.security().handshakeTimeout(),
-                    admission, connectionLimits, requests, hostRefusals, connections::remove);
+                    admission, connectionLimits, requests, startLane, hostRefusals, connections::remove);
             connections.add(connection);
             try {
                 connectionThreads.execute(connection);

@@ -12,6 +12,7 @@ import dev.urom.service.os.ChildJvm;
 import dev.urom.service.testkit.TestKeys;
 import dev.urom.service.testkit.TestWorkers;
 import dev.urom.spi.UromStatus;
+import dev.urom.wire.Frame;
 import dev.urom.wire.FrameChannel;
 import dev.urom.wire.Message.ErrorReply;
 import dev.urom.wire.Message.Hello;
@@ -21,6 +22,7 @@ import dev.urom.wire.Message.ServiceInfoReply;
 import dev.urom.wire.Message.ServiceInfoRequest;
 import dev.urom.wire.Message.StopOk;
 import dev.urom.wire.Message.WorkerStartReply;
+import dev.urom.wire.Message.WorkerStartRequest;
 import dev.urom.wire.Message.WorkersInGroupReply;
 import dev.urom.wire.Message.WorkersInGroupRequest;
 import dev.urom.wire.Message.WorkersInfoReply;
@@ -481,6 +483,19 @@ class DaemonTest {
         await("the silent worker is gone", () -> !alive(pid));
         await("the silent worker is reaped", () -> logHas("worker 0 (pid " + pid + ") was killed by signal 9 (SIGKILL)"));
         assertThat(daemons.get(0).workers()).isEmpty();
+    }
+
+    @Test
+    void startsAskedOnOneConnectionRunSideBySideAndEachAnswerCarriesItsRequestId() throws Exception {
+        ControlClient client = daemonAndClient(config().withWorkerStartTimeout(Duration.ofSeconds(30)));
+
+        client.send(new WorkerStartRequest(ANY, alpha, 0, List.of("FAKE_MODE=silent"), List.of()));
+        long ready = client.send(new WorkerStartRequest(ANY, alpha, 0, List.of(), List.of()));
+        Frame first = client.receive();
+
+        assertThat(first.requestId()).as("the second start is answered while the first still waits for its worker's READY").isEqualTo(ready);
+        assertThat(((WorkerStartReply) first.message()).status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(daemons.get(0).workers()).as("both workers are in the table, the silent one still starting").hasSize(2);
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.urom.service.daemon.testing;
 
 import dev.urom.auth.AuthKey;
 import dev.urom.auth.Proofs;
+import dev.urom.spi.UromException;
 import dev.urom.wire.Frame;
 import dev.urom.wire.FrameChannel;
 import dev.urom.wire.Handshake;
@@ -13,7 +14,6 @@ import dev.urom.wire.Protocol;
 import dev.urom.wire.Role;
 import dev.urom.wire.ServiceAddress;
 import dev.urom.wire.WireException;
-import dev.urom.spi.UromException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -59,6 +59,18 @@ public final class ControlClient implements AutoCloseable {
 
     public HelloOk hello() {
         return hello;
+    }
+
+    /** Sends {@code request} without waiting for its reply; returns its request id. */
+    public long send(Message request) throws IOException {
+        long id = requestIds.incrementAndGet();
+        channel.send(id, request);
+        return id;
+    }
+
+    /** The next frame the daemon sends. */
+    public Frame receive() throws IOException, WireException {
+        return channel.receive();
     }
 
     /** Sends {@code request} and returns the reply, checking that it echoes the request id. */
