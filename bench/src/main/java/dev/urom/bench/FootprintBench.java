@@ -44,7 +44,8 @@ import java.util.stream.Collectors;
  *       to each of its plugins: resident and proportional set, and the CPU it used to get there;
  *   <li>{@code --starts} single starts of a worker with both plugins, one after the other: p50 of
  *       request to RUNNING, and the worker's CPU at RUNNING;
- *   <li>{@code --workers} workers requested at once, C and Java plugin alternately: the time until
+ *   <li>{@code --workers} workers requested at once, each by a host connection of its own (as the ranks
+ *       of a node would), C and Java plugin alternately: the time until
  *       the last is RUNNING, each one's CPU at that moment, then one LOOPBACK through each (every
  *       answer checked) and each one's memory with all of them up.
  * </ol>
@@ -191,8 +192,8 @@ public final class FootprintBench {
                 }
                 Starts workerStarts = starts(wall, cpu);
 
-                progress.accept(options.workers() + " workers requested at once");
-                AtOnce atOnce = atOnce(service, options.workers(), nativeId, javaId, daemon.pid(), options.holdSeconds(), progress);
+                progress.accept(options.workers() + " workers requested at once, each by a host connection of its own");
+                AtOnce atOnce = atOnce(service, address, options.workers(), nativeId, javaId, daemon.pid(), options.holdSeconds(), progress);
                 return new Result(options, floorStarts, floor, alone, workerStarts, atOnce);
             } catch (UromException e) {
                 throw new IllegalStateException("footprint: " + e.status() + ": " + e.getMessage());
@@ -203,14 +204,19 @@ public final class FootprintBench {
         }
     }
 
-    private static AtOnce atOnce(UromService service, int count, long nativeId, long javaId, long daemonPid, int holdSeconds, Consumer<String> progress)
-            throws UromException, InterruptedException {
+    /** {@code count} workers requested at once, each by a host connection of its own, as the ranks of a node would. */
+    private static AtOnce atOnce(UromService service, String address, int count, long nativeId, long javaId, long daemonPid, int holdSeconds,
+            Consumer<String> progress) throws UromException, InterruptedException {
         List<Worker> workers = new ArrayList<>();
+        List<UromService> hosts = new ArrayList<>();
         try {
+            for (int i = 0; i < count; i++) {
+                hosts.add(UromService.connect(address));
+            }
             List<CompletableFuture<Worker>> starts = new ArrayList<>();
             long began = System.nanoTime();
             for (int i = 0; i < count; i++) {
-                Worker worker = service.newWorker().plugins(i % 2 == 0 ? nativeId : javaId).build();
+                Worker worker = hosts.get(i).newWorker().plugins(i % 2 == 0 ? nativeId : javaId).build();
                 workers.add(worker);
                 starts.add(worker.start());
             }
@@ -255,6 +261,7 @@ public final class FootprintBench {
         } finally {
             workers.forEach(Worker::close);
             awaitNoWorkers(service, daemonPid);
+            hosts.forEach(UromService::close);
         }
     }
 
@@ -289,7 +296,8 @@ public final class FootprintBench {
     private static ProcessBuilder daemonCommand(FootprintOptions options, Path runDir, Path pluginDir) throws IOException {
         List<String> command = new ArrayList<>(List.of(options.dist().resolve("bin").resolve("urom").toString(), "daemon",
                 "--listen", "unix:" + Files.createDirectories(runDir.resolve("daemon")).resolve("daemon.sock"),
-                "--log-dir", runDir.resolve("log").toString(), "--max-workers", Integer.toString(Integer.highestOneBit(options.workers() * 2 - 1))));
+                "--log-dir", runDir.resolve("log").toString(), "--max-workers", Integer.toString(Integer.highestOneBit(options.workers() * 2 - 1)),
+                "--max-connections-per-principal", Integer.toString(options.workers() + 1), "--max-connections", Integer.toString(options.workers() + 8)));
         for (String option : options.workerJvmOptions()) {
             command.add("--worker-jvm-option=" + option);
         }
