@@ -413,7 +413,8 @@ public final class FootprintBench {
         curves.put(r.atOnce().workers() + " workers requested at once", sortedCurve(r.atOnce().toRunningNs()));
         Path png = LatencyChart.pathFor(json);
         return Plots.render("FootprintBench", png, () -> Plots.latency(png, "FootprintBench: time to RUNNING",
-                "worker JVM options: defaults" + (r.options().workerJvmOptions().isEmpty() ? "" : " + " + r.options().workerJvmOptions()), curves));
+                "worker JVM options: defaults" + (r.options().workerJvmOptions().isEmpty() ? "" : " + " + r.options().workerJvmOptions()),
+                "start to RUNNING", curves));
     }
 
     private static LatencyCurve sortedCurve(long[] ns) {

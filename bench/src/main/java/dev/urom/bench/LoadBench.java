@@ -517,7 +517,7 @@ public final class LoadBench {
         LoadOptions o = r.options();
         return Plots.render("LoadBench", png, () -> Plots.latency(png, "LoadBench: command latency under load, write to answer",
                 o.hosts() + " hosts x " + o.workersPerHost() + " workers x " + o.commands() + " commands, " + o.inFlight() + " in flight per worker",
-                curves));
+                "command, write to answer", curves));
     }
 
     static String json(Result r) {

@@ -125,6 +125,11 @@ final class Plots {
      * µs on a log scale. A sampled curve is a line; one known by a few percentiles only, marks.
      */
     static void latency(Path png, String title, String subtitle, Map<String, LatencyCurve> curves) throws IOException {
+        latency(png, title, subtitle, "round trip", curves);
+    }
+
+    /** The same chart of what {@code measured} names ("round trip", "command", "start to RUNNING"), in its axis labels. */
+    static void latency(Path png, String title, String subtitle, String measured, Map<String, LatencyCurve> curves) throws IOException {
         if (curves.isEmpty()) {
             throw new IllegalArgumentException("no latency curves to draw");
         }
@@ -148,10 +153,10 @@ final class Plots {
             renderer.setSeriesShape(series, new Ellipse2D.Double(-5, -5, 10, 10));
             series++;
         }
-        NumberAxis x = new NumberAxis("round trips at most this long, %");
+        NumberAxis x = new NumberAxis("share at most this long, %");
         x.setRange(0, Math.ceil(topNines * 10) / 10 + 0.05);
         x.setTickUnit(new NumberTickUnit(1, new NinesFormat()));
-        LogAxis y = new LogAxis("round trip, µs (log scale)");
+        LogAxis y = new LogAxis(measured + ", µs (log scale)");
         y.setBase(10);
         y.setSmallestValue(0.001);
         y.setNumberFormatOverride(new SignificantFormat());
