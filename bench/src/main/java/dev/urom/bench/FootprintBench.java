@@ -77,7 +77,7 @@ public final class FootprintBench {
     }
 
     /** One process's figures: its memory, and the CPU it had used when measured (ms). */
-    record Process(ProcFacts.Memory memory, double cpuMs) {}
+    record Measured(ProcFacts.Memory memory, double cpuMs) {}
 
     /** Starts: each one's wall time (ns), their p50 (ms) and the CPU of the process at that moment (p50, ms). */
     record Starts(int count, double wallP50Ms, double cpuP50Ms, long[] wallNs) {}
@@ -91,9 +91,9 @@ public final class FootprintBench {
      * @param totalPssKb every worker's proportional set summed
      * @param daemonRssKb the daemon's resident set with all of them up
      */
-    record AtOnce(int workers, double toRunningMs, long[] toRunningNs, Map<Kind, Process> byKind, long totalPssKb, long daemonRssKb) {}
+    record AtOnce(int workers, double toRunningMs, long[] toRunningNs, Map<Kind, Measured> byKind, long totalPssKb, long daemonRssKb) {}
 
-    record Result(FootprintOptions options, Starts floorStarts, Process floor, Map<Kind, Process> alone, Starts workerStarts, AtOnce atOnce) {}
+    record Result(FootprintOptions options, Starts floorStarts, Measured floor, Map<Kind, Measured> alone, Starts workerStarts, AtOnce atOnce) {}
 
     public static void main(String[] args) {
         FootprintOptions options;
@@ -127,19 +127,19 @@ public final class FootprintBench {
             Path floorClasses = floorClassPath(run.path().resolve("floor"));
             List<Long> floorWall = new ArrayList<>();
             List<Double> floorCpu = new ArrayList<>();
-            Process floor = null;
+            Measured floor = null;
             for (int i = -1; i < options.starts(); i++) {
                 List<String> command = new ArrayList<>(List.of(options.javaHome().resolve("bin").resolve("java").toString()));
                 command.addAll(floorJvmOptions(options));
                 command.addAll(List.of("-cp", floorClasses.toString(), FootprintFloor.class.getName()));
                 long began = System.nanoTime();
-                java.lang.Process process = children.start(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD));
+                Process process = children.start(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD));
                 String ready = firstLine(process.getInputStream(), DAEMON_START_S);
                 long took = System.nanoTime() - began;
                 if (!"READY".equals(ready)) {
                     throw new IllegalStateException("the floor JVM did not start: " + command);
                 }
-                Process now = measure(process.pid());
+                Measured now = measure(process.pid());
                 if (i >= 0) {
                     floorWall.add(took);
                     floorCpu.add(now.cpuMs());
@@ -154,7 +154,7 @@ public final class FootprintBench {
             for (String file : List.of(GraphPluginFiles.NATIVE_FILE, GraphPluginFiles.JAVA_FILE)) {
                 Files.copy(GraphPluginFiles.locate(file), pluginDir.resolve(file), StandardCopyOption.REPLACE_EXISTING);
             }
-            java.lang.Process daemon = children.start(daemonCommand(options, run.path(), pluginDir));
+            Process daemon = children.start(daemonCommand(options, run.path(), pluginDir));
             String address = listeningAddress(daemon, run.path().resolve("daemon.stderr"));
             progress.accept("daemon pid " + daemon.pid() + " on " + address + ", worker JVM options " + options.workerJvmOptions());
             try (UromService service = UromService.connect(address)) {
@@ -165,7 +165,7 @@ public final class FootprintBench {
                 progress.accept("one worker to make the class-data archive");
                 awaitExit(service, ServiceBench.started(service, masks.get(Kind.BOTH)), daemon.pid());
 
-                Map<Kind, Process> alone = new LinkedHashMap<>();
+                Map<Kind, Measured> alone = new LinkedHashMap<>();
                 for (Kind kind : Kind.values()) {
                     progress.accept("one worker alone, " + kind.label);
                     Worker worker = ServiceBench.started(service, masks.get(kind));
@@ -242,16 +242,16 @@ public final class FootprintBench {
             for (int i = 0; i < count; i++) {
                 check(GraphClient.loopback(workers.get(i), i % 2 == 0 ? nativeId : javaId, i), i);
             }
-            Map<Kind, List<Process>> byKind = new LinkedHashMap<>();
+            Map<Kind, List<Measured>> byKind = new LinkedHashMap<>();
             long totalPss = 0;
             for (int i = 0; i < count; i++) {
                 Worker worker = workers.get(i);
                 ProcFacts.Memory memory = memoryOf(pidOf(pids, worker));
                 totalPss += memory.pssKb();
-                byKind.computeIfAbsent(i % 2 == 0 ? Kind.C : Kind.JAVA, k -> new ArrayList<>()).add(new Process(memory, cpuAtRunning.get(worker.id())));
+                byKind.computeIfAbsent(i % 2 == 0 ? Kind.C : Kind.JAVA, k -> new ArrayList<>()).add(new Measured(memory, cpuAtRunning.get(worker.id())));
             }
             long daemonRss = ProcFacts.usage(daemonPid).map(ProcFacts.Usage::rssKb).orElse(0L);
-            Map<Kind, Process> means = new LinkedHashMap<>();
+            Map<Kind, Measured> means = new LinkedHashMap<>();
             byKind.forEach((kind, list) -> means.put(kind, mean(list)));
             if (holdSeconds > 0) {
                 progress.accept("holding the workers up for " + holdSeconds + " s: pids " + pids.values());
@@ -265,11 +265,11 @@ public final class FootprintBench {
         }
     }
 
-    private static Process mean(List<Process> processes) {
+    private static Measured mean(List<Measured> processes) {
         int n = processes.size();
-        return new Process(new ProcFacts.Memory(processes.stream().mapToLong(p -> p.memory().rssKb()).sum() / n,
+        return new Measured(new ProcFacts.Memory(processes.stream().mapToLong(p -> p.memory().rssKb()).sum() / n,
                 processes.stream().mapToLong(p -> p.memory().pssKb()).sum() / n, processes.stream().mapToLong(p -> p.memory().pssAnonKb()).sum() / n,
-                processes.stream().mapToLong(p -> p.memory().pssFileKb()).sum() / n), processes.stream().mapToDouble(Process::cpuMs).average().orElse(0));
+                processes.stream().mapToLong(p -> p.memory().pssFileKb()).sum() / n), processes.stream().mapToDouble(Measured::cpuMs).average().orElse(0));
     }
 
     /** The floor's JVM options: the workers' defaults (as the daemon gives them) and then the run's own. */
@@ -308,7 +308,7 @@ public final class FootprintBench {
         return builder;
     }
 
-    private static String listeningAddress(java.lang.Process daemon, Path stderr) throws IOException, InterruptedException {
+    private static String listeningAddress(Process daemon, Path stderr) throws IOException, InterruptedException {
         String line = firstLine(daemon.getInputStream(), DAEMON_START_S);
         Matcher matcher = line == null ? null : LISTENING.matcher(line);
         if (matcher == null || !matcher.matches()) {
@@ -344,8 +344,8 @@ public final class FootprintBench {
         return pid;
     }
 
-    private static Process measure(long pid) {
-        return new Process(memoryOf(pid), cpuMs(pid));
+    private static Measured measure(long pid) {
+        return new Measured(memoryOf(pid), cpuMs(pid));
     }
 
     private static ProcFacts.Memory memoryOf(long pid) {
@@ -444,7 +444,7 @@ public final class FootprintBench {
         return out.toString();
     }
 
-    private static void row(StringBuilder out, String name, Process p) {
+    private static void row(StringBuilder out, String name, Measured p) {
         out.append(String.format(Locale.ROOT, "%-44s %10d %10d %10d %10.1f%n", name, p.memory().pssKb(), p.memory().rssKb(), p.memory().pssAnonKb(), p.cpuMs()));
     }
 
@@ -468,7 +468,7 @@ public final class FootprintBench {
         return out.toString();
     }
 
-    private static String process(Process p) {
+    private static String process(Measured p) {
         return String.format(Locale.ROOT, "{\"rss_kb\": %d, \"pss_kb\": %d, \"pss_anon_kb\": %d, \"pss_file_kb\": %d, \"cpu_ms\": %.1f}", p.memory().rssKb(),
                 p.memory().pssKb(), p.memory().pssAnonKb(), p.memory().pssFileKb(), p.cpuMs());
     }

@@ -55,7 +55,7 @@ class FootprintBenchIT {
         assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)).as("no daemon or worker outlives the run").isEmpty();
     }
 
-    private static void measured(FootprintBench.Process process) {
+    private static void measured(FootprintBench.Measured process) {
         assertThat(process.memory().pssKb()).isPositive().isLessThanOrEqualTo(process.memory().rssKb());
         assertThat(process.memory().pssAnonKb()).isPositive().isLessThanOrEqualTo(process.memory().pssKb());
     }
