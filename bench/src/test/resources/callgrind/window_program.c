@@ -1,7 +1,8 @@
 /*
  * What CallgrindPartsTest runs under callgrind: window_program N adds N numbers before the window
- * (not counted), and in it starts a thread that adds 5000, adds N itself, closes the window while
- * the thread still waits, then lets the thread end and adds N more (not counted).
+ * (not counted), and in it starts a thread that adds 5000, waits until that thread has added them
+ * (so that they fall in the window whatever valgrind's scheduling), adds N itself, closes the window
+ * while the thread still waits, then lets the thread end and adds N more (not counted).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -13,7 +14,9 @@ void urom_callgrind_window_close(void);
 static volatile long total;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t window_closed = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t background_added = PTHREAD_COND_INITIALIZER;
 static int closed;
+static int added;
 
 static void add(long n) {
     for (long i = 0; i < n; i++) {
@@ -25,6 +28,8 @@ static void *background(void *unused) {
     (void) unused;
     add(5000);
     pthread_mutex_lock(&lock);
+    added = 1;
+    pthread_cond_signal(&background_added);
     while (!closed) {
         pthread_cond_wait(&window_closed, &lock);
     }
@@ -44,6 +49,11 @@ int main(int argc, char **argv) {
     if (pthread_create(&thread, NULL, background, NULL) != 0) {
         return 1;
     }
+    pthread_mutex_lock(&lock);
+    while (!added) {
+        pthread_cond_wait(&background_added, &lock);
+    }
+    pthread_mutex_unlock(&lock);
     add(n);
     urom_callgrind_window_close();
     pthread_mutex_lock(&lock);

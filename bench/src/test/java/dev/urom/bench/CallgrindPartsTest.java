@@ -2,6 +2,7 @@ package dev.urom.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(120)
 class CallgrindPartsTest {
+    /** The most instructions by which blocking or not on a lock moves a thread's count. */
+    private static final long WAITING = 2_000;
+
     @TempDir
     Path temp;
 
@@ -68,16 +72,20 @@ class CallgrindPartsTest {
         CallgrindParts twice = countUnderCallgrind(program, 40_000, "twice");
         CallgrindParts thrice = countUnderCallgrind(program, 60_000, "thrice");
 
-        assertThat(again).as("the same run counts the same").isEqualTo(small);
+        // Whether a thread had to block on the other (a futex wait or not) moves a count by a few hundred
+        // instructions from run to run; the additions themselves count exactly the same.
+        assertThat(again.windowThread()).isEqualTo(small.windowThread());
+        assertThat(again.windowInstructions()).as("the same run counts the same, but for waiting").isCloseTo(small.windowInstructions(), within(WAITING));
+        assertThat(again.otherInstructions()).isCloseTo(small.otherInstructions(), within(WAITING));
         long perStep = twice.windowInstructions() - small.windowInstructions();
         assertThat(thrice.windowInstructions() - twice.windowInstructions()).as("each 20000 more additions in the window")
-                .isEqualTo(perStep);
+                .isCloseTo(perStep, within(2 * WAITING));
         // Before and after the window the program adds as much again each, uncounted: only starting the thread comes on top.
         assertThat(small.windowInstructions()).isBetween(perStep, perStep + 20_000);
         assertThat(small.otherThreads()).hasSize(1);
         assertThat(small.otherInstructions()).as("5000 additions of the background thread")
                 .isBetween(perStep * 5000 / 20_000, perStep * 5000 / 20_000 + 20_000);
-        assertThat(twice.otherInstructions()).isEqualTo(small.otherInstructions());
+        assertThat(twice.otherInstructions()).isCloseTo(small.otherInstructions(), within(WAITING));
     }
 
     private Path compileWindowProgram() throws Exception {
