@@ -301,6 +301,9 @@ public final class FootprintBench {
         for (String option : options.workerJvmOptions()) {
             command.add("--worker-jvm-option=" + option);
         }
+        if (options.workerUser() != null) {
+            command.addAll(List.of("--worker-user", options.workerUser()));
+        }
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(runDir.resolve("daemon.stderr").toFile());
         builder.environment().put("UROM_PLUGIN_PATH", pluginDir.toString());
         builder.environment().put("PATH", options.javaHome().resolve("bin") + java.io.File.pathSeparator + System.getenv().getOrDefault("PATH", ""));

@@ -2,6 +2,7 @@ package dev.urom.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.service.testkit.TestWorkers;
 import java.awt.image.BufferedImage;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A small real footprint run: the distribution's daemon (cli/target/urom), one worker of each kind,
- * two single starts and four workers at once. It checks that every figure was measured and holds
+ * two single starts and four workers at once, the workers as the test's own user (as root: root,
+ * since another user may not read the checkout). It checks that every figure was measured and holds
  * together (a proportional set within its resident set, every kind present), never how small or
  * fast, and that no worker outlives the run.
  */
@@ -24,7 +26,12 @@ class FootprintBenchIT {
 
     @Test
     void everyKindOfWorkerIsMeasuredAloneAndAtOnceAndNothingIsLeft() throws Exception {
-        FootprintOptions options = FootprintOptions.parse(List.of("--workers", "4", "--starts", "2"));
+        List<String> args = new ArrayList<>(List.of("--workers", "4", "--starts", "2"));
+        String workerUser = TestWorkers.security().workerUser();
+        if (workerUser != null) {
+            args.addAll(List.of("--worker-user", workerUser));
+        }
+        FootprintOptions options = FootprintOptions.parse(args);
         List<String> progress = new ArrayList<>();
 
         FootprintBench.Result result = FootprintBench.run(options, progress::add);

@@ -19,7 +19,7 @@ class FootprintOptionsTest {
         Path dist = distribution();
 
         FootprintOptions options = FootprintOptions.parse(List.of("--workers", "8", "--starts", "2", "--dist", dist.toString(), "--worker-jvm-option",
-                "-Xmn2m", "--worker-jvm-option", "-Dx=y", "--hold-seconds", "5", "--json", "out.json"));
+                "-Xmn2m", "--worker-jvm-option", "-Dx=y", "--hold-seconds", "5", "--worker-user", "urom", "--json", "out.json"));
 
         assertThat(options.workers()).isEqualTo(8);
         assertThat(options.starts()).isEqualTo(2);
@@ -27,6 +27,7 @@ class FootprintOptionsTest {
         assertThat(options.javaHome()).isEqualTo(Path.of(System.getProperty("java.home")));
         assertThat(options.workerJvmOptions()).containsExactly("-Xmn2m", "-Dx=y");
         assertThat(options.holdSeconds()).isEqualTo(5);
+        assertThat(options.workerUser()).isEqualTo("urom");
         assertThat(options.json()).isEqualTo(Path.of("out.json"));
     }
 
