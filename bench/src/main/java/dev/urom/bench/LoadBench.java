@@ -23,6 +23,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 
 /**
  * The load run: {@code java -cp bench/target/benchmarks.jar dev.urom.bench.LoadBench [--hosts 8]
@@ -48,6 +49,8 @@ import java.util.function.Consumer;
  * on stderr names the first, with how many more), 2 a usage error.
  */
 public final class LoadBench {
+    /** A worker's plugin argument: an absolute path, a colon, the id in decimal. */
+    private static final Pattern PLUGIN_ARGUMENT = Pattern.compile("/.*:[0-9]+");
     private static final Duration DAEMON_START_WAIT = Duration.ofSeconds(60);
     private static final Duration HOST_START_WAIT_PER_WORKER = Duration.ofSeconds(60);
     private static final Duration EXIT_WAIT = Duration.ofSeconds(60);
@@ -318,7 +321,17 @@ public final class LoadBench {
         }
     }
 
-    /** The daemon's live workers (pid → the graph plugin it runs), told apart by the plugin file on their command line. */
+    /**
+     * The graph plugin a worker runs, by the {@code PATH:ID} arguments that end its command line: a
+     * plugin file's name elsewhere on it (its class path may hold the Java plugin's jar) says nothing.
+     */
+    static String pluginOf(List<String> arguments) {
+        boolean java = arguments.stream().anyMatch(a -> PLUGIN_ARGUMENT.matcher(a).matches() && a.contains("/" + GraphPluginFiles.JAVA_FILE + ":"));
+        boolean c = arguments.stream().anyMatch(a -> PLUGIN_ARGUMENT.matcher(a).matches() && a.contains("/" + GraphPluginFiles.NATIVE_FILE + ":"));
+        return java == c ? "other" : java ? ServiceBench.JAVA_PLUGIN_NAME : ServiceBench.NATIVE_PLUGIN_NAME;
+    }
+
+    /** The daemon's live workers (pid → the graph plugin it runs), told apart by their plugin arguments. */
     private static Map<Long, String> workerPlugins(long daemonPid, int expected) {
         Map<Long, String> plugins = new LinkedHashMap<>();
         for (ProcFacts.Child child : ProcFacts.children(daemonPid)) {
@@ -331,8 +344,7 @@ public final class LoadBench {
             } catch (IOException e) {
                 throw new IllegalStateException("cannot read the command line of worker " + child.pid() + ": " + e.getMessage());
             }
-            plugins.put(child.pid(), commandLine.contains(GraphPluginFiles.JAVA_FILE) ? ServiceBench.JAVA_PLUGIN_NAME
-                    : commandLine.contains(GraphPluginFiles.NATIVE_FILE) ? ServiceBench.NATIVE_PLUGIN_NAME : "other");
+            plugins.put(child.pid(), pluginOf(List.of(commandLine.split("\0"))));
         }
         if (plugins.size() != expected || plugins.containsValue("other")) {
             throw new IllegalStateException("the daemon runs " + plugins.size() + " workers " + plugins + ", not the " + expected + " graph workers started");

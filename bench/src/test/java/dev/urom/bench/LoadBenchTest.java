@@ -65,4 +65,18 @@ class LoadBenchTest {
         assertThat(LoadHostMain.Traffic.echoed(otherType)).isEqualTo(-1);
         assertThat(LoadHostMain.value(7, 3, 99)).isNotEqualTo(LoadHostMain.value(7, 2, 99)).isNotEqualTo(LoadHostMain.value(6, 3, 99));
     }
+
+    @Test
+    void aWorkerIsToldApartByItsPluginArgumentsNotByItsClassPath() {
+        List<String> java = List.of("/usr/bin/java", "-cp", "/repo/plugins/graph/target/worker_graph_java.jar:/repo/lib/a.jar",
+                "dev.urom.service.worker.WorkerMain", "--worker-id", "3", "/run/plugins/worker_graph_java.jar:2");
+        List<String> c = List.of("/usr/bin/java", "-cp", "/repo/plugins/graph/target/worker_graph_java.jar:/repo/lib/a.jar",
+                "dev.urom.service.worker.WorkerMain", "--worker-id", "4", "/run/plugins/worker_graph.so:1");
+        List<String> both = List.of("java", "/run/plugins/worker_graph.so:1", "/run/plugins/worker_graph_java.jar:2");
+
+        assertThat(LoadBench.pluginOf(java)).isEqualTo("worker_graph_java");
+        assertThat(LoadBench.pluginOf(c)).isEqualTo("worker_graph");
+        assertThat(LoadBench.pluginOf(both)).isEqualTo("other");
+        assertThat(LoadBench.pluginOf(List.of("java", "-cp", "/x/worker_graph.so"))).isEqualTo("other");
+    }
 }
