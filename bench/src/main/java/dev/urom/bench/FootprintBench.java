@@ -6,15 +6,13 @@ import dev.urom.plugins.graph.host.GraphClient;
 import dev.urom.spi.UromException;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.ServiceWorker;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -27,8 +25,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -61,7 +57,7 @@ public final class FootprintBench {
     private static final long ANSWER_TIMEOUT_S = 120;
     private static final long DAEMON_START_S = 60;
     private static final int WARM_LOOPBACKS = 100;
-    private static final Pattern LISTENING = Pattern.compile("urom daemon: listening on (\\S+?);.*");
+    private static final String LISTENING = "urom daemon: listening on ";
 
     private FootprintBench() {}
 
@@ -133,12 +129,10 @@ public final class FootprintBench {
                 command.addAll(floorJvmOptions(options));
                 command.addAll(List.of("-cp", floorClasses.toString(), FootprintFloor.class.getName()));
                 long began = System.nanoTime();
-                Process process = children.start(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD));
-                String ready = firstLine(process.getInputStream(), DAEMON_START_S);
+                Path stderr = run.path().resolve("floor.stderr");
+                Process process = children.start(new ProcessBuilder(command).redirectError(stderr.toFile()));
+                new ChildOutput(process, "the floor JVM", stderr).expect("READY", Duration.ofSeconds(DAEMON_START_S));
                 long took = System.nanoTime() - began;
-                if (!"READY".equals(ready)) {
-                    throw new IllegalStateException("the floor JVM did not start: " + command);
-                }
                 Measured now = measure(process.pid());
                 if (i >= 0) {
                     floorWall.add(took);
@@ -311,28 +305,11 @@ public final class FootprintBench {
         return builder;
     }
 
-    private static String listeningAddress(Process daemon, Path stderr) throws IOException, InterruptedException {
-        String line = firstLine(daemon.getInputStream(), DAEMON_START_S);
-        Matcher matcher = line == null ? null : LISTENING.matcher(line);
-        if (matcher == null || !matcher.matches()) {
-            throw new IllegalStateException("the daemon did not start: " + (line != null ? line : Files.readString(stderr).strip()));
-        }
-        return matcher.group(1);
-    }
-
-    private static String firstLine(InputStream stream, long timeoutSeconds) throws InterruptedException {
-        CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
-            try {
-                return new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8)).readLine();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
-        try {
-            return line.get(timeoutSeconds, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            return null;
-        }
+    /** The address of the daemon's {@code urom daemon: listening on ADDRESS; ...} line. */
+    private static String listeningAddress(Process daemon, Path stderr) throws InterruptedException {
+        String rest = new ChildOutput(daemon, "the daemon", stderr).expect(LISTENING, Duration.ofSeconds(DAEMON_START_S));
+        int end = rest.indexOf(';');
+        return end < 0 ? rest.strip() : rest.substring(0, end);
     }
 
     private static long pid(UromService service, Worker worker) throws UromException {

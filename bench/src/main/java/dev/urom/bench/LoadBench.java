@@ -3,9 +3,7 @@ package dev.urom.bench;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -19,8 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -59,7 +55,6 @@ public final class LoadBench {
     private static final long SLOWEST_COMMANDS_PER_SECOND = 200;
     private static final int LIVE_SCRAPE_TRIES = 10;
     private static final String STATS_TIMEOUTS = "urom_worker_stats_timeouts_total";
-    private static final String EOF = "\u0000EOF";
     private static final List<String> HOST_JAVA_OPTIONS = List.of("-XX:+UseSerialGC", "-Xmx256m");
 
     private LoadBench() {}
@@ -181,7 +176,7 @@ public final class LoadBench {
                     "127.0.0.1"));
             Path daemonStderr = run.path().resolve("daemon.stderr");
             Process daemon = children.start(new ProcessBuilder(command).redirectError(daemonStderr.toFile()));
-            Lines daemonOut = new Lines(daemon, "daemon", daemonStderr);
+            ChildOutput daemonOut = new ChildOutput(daemon, "daemon", daemonStderr);
             String address = daemonOut.expect("READY ", DAEMON_START_WAIT);
             URI metrics = URI.create(daemonOut.expect("METRICS ", DAEMON_START_WAIT));
             progress.accept("daemon pid " + daemon.pid() + " on " + address + ", metrics " + metrics);
@@ -363,7 +358,7 @@ public final class LoadBench {
     }
 
     /** One host process and its output. */
-    private record Host(int index, Process process, Lines out) {
+    private record Host(int index, Process process, ChildOutput out) {
         static Host start(ChildProcesses children, Path runDir, String address, int index, LoadOptions options) throws IOException {
             List<String> command = new ArrayList<>(List.of(JavaCommand.java()));
             command.addAll(HOST_JAVA_OPTIONS);
@@ -371,7 +366,7 @@ public final class LoadBench {
                     Integer.toString(options.workersPerHost()), Integer.toString(options.commands()), Integer.toString(options.inFlight())));
             Path stderr = runDir.resolve("host-" + index + ".stderr");
             Process process = children.start(new ProcessBuilder(command).redirectError(stderr.toFile()));
-            return new Host(index, process, new Lines(process, "host " + index, stderr));
+            return new Host(index, process, new ChildOutput(process, "host " + index, stderr));
         }
 
         void send(String line) throws IOException {
@@ -381,65 +376,6 @@ public final class LoadBench {
         }
     }
 
-    /** The stdout lines of a child process, read by a thread of their own so that every wait for one has a deadline. */
-    private static final class Lines {
-        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        private final Process process;
-        private final String name;
-        private final Path stderr;
-
-        Lines(Process process, String name, Path stderr) {
-            this.process = process;
-            this.name = name;
-            this.stderr = stderr;
-            Thread reader = new Thread(this::read, "urom-load-" + name.replace(' ', '-'));
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        private void read() {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    lines.add(line);
-                }
-            } catch (IOException e) {
-                // the process has gone: said as EOF
-            }
-            lines.add(EOF);
-        }
-
-        /**
-         * What follows {@code prefix} on the next line, waiting at most {@code wait}.
-         *
-         * @throws IllegalStateException when the line is another, the process ends first, or the wait ends
-         */
-        String expect(String prefix, Duration wait) throws InterruptedException {
-            String line = lines.poll(wait.toNanos(), TimeUnit.NANOSECONDS);
-            if (line == null) {
-                throw new IllegalStateException(name + " said no " + prefix.strip() + " within " + wait.toSeconds() + " s");
-            }
-            if (line.equals(EOF)) {
-                process.waitFor(5, TimeUnit.SECONDS);
-                throw new IllegalStateException(name + " ended" + (process.isAlive() ? "" : " with status " + process.exitValue()) + " before "
-                        + prefix.strip() + ": " + lastError());
-            }
-            if (!line.startsWith(prefix)) {
-                throw new IllegalStateException(name + " said '" + line + "' instead of " + prefix.strip());
-            }
-            return line.substring(prefix.length());
-        }
-
-        /** The last line of the process's stderr, or a note that it has none. */
-        String lastError() {
-            try {
-                List<String> all = Files.readAllLines(stderr, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).toList();
-                return all.isEmpty() ? "(nothing on stderr)" : all.get(all.size() - 1).strip();
-            } catch (IOException e) {
-                return "(its stderr cannot be read: " + e.getMessage() + ")";
-            }
-        }
-    }
 
     private static final String[] PLUGINS = {ServiceBench.NATIVE_PLUGIN_NAME, ServiceBench.JAVA_PLUGIN_NAME};
 

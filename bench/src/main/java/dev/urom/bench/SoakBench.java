@@ -6,9 +6,7 @@ import dev.urom.plugins.graph.host.GraphClient;
 import dev.urom.service.logging.LogRolling;
 import dev.urom.service.logging.ServiceLogging;
 import dev.urom.spi.UromException;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -186,23 +184,8 @@ public final class SoakBench {
         }
     }
 
-    private static String readyAddress(Process daemon, Path stderr) throws IOException, InterruptedException {
-        CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
-            try {
-                return new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8)).readLine();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
-        try {
-            String ready = line.get(DAEMON_START_WAIT.toSeconds(), TimeUnit.SECONDS);
-            if (ready != null && ready.startsWith("READY ")) {
-                return ready.substring(6);
-            }
-        } catch (ExecutionException | TimeoutException e) {
-            // said below
-        }
-        throw new IllegalStateException("the soak's daemon did not start: " + Files.readString(stderr).strip());
+    private static String readyAddress(Process daemon, Path stderr) throws InterruptedException {
+        return new ChildOutput(daemon, "the soak's daemon", stderr).expect("READY ", DAEMON_START_WAIT);
     }
 
     /** One run against a started daemon. */
