@@ -34,35 +34,47 @@ record LatencyCurve(List<Point> points, boolean sampled) {
     /** The curve of {@code sortedNs} (ascending, not empty), at most {@code maxPoints} (at least 8) of them. */
     static LatencyCurve ofSorted(long[] sortedNs, int maxPoints) {
         int n = sortedNs.length;
+        TreeSet<Long> ranks = ranks(n, maxPoints);
+        List<Point> points = new ArrayList<>(ranks.size());
+        for (long rank : ranks) {
+            points.add(new Point((rank - 0.5) / n, sortedNs[(int) rank - 1]));
+        }
+        return new LatencyCurve(points, true);
+    }
+
+    /**
+     * The ranks (1-based) a curve of {@code n} samples draws: all of them when they are at most
+     * {@code maxPoints}, else the smallest, the largest, the nearest ranks of {@link #KEPT_FRACTIONS}
+     * and the rest spread evenly over the nines, at most {@code maxPoints} in all.
+     *
+     * @throws IllegalArgumentException when there are no samples or {@code maxPoints} is below 8
+     */
+    static TreeSet<Long> ranks(long n, int maxPoints) {
         if (n == 0) {
             throw new IllegalArgumentException("no samples to draw");
         }
         if (maxPoints < 8) {
             throw new IllegalArgumentException("a curve needs room for 8 points, not " + maxPoints);
         }
-        TreeSet<Integer> ranks = new TreeSet<>();
+        TreeSet<Long> ranks = new TreeSet<>();
         if (n <= maxPoints) {
-            for (int rank = 1; rank <= n; rank++) {
+            for (long rank = 1; rank <= n; rank++) {
                 ranks.add(rank);
             }
-        } else {
-            ranks.add(1);
-            ranks.add(n);
-            for (double fraction : KEPT_FRACTIONS) {
-                ranks.add(nearestRank(n, fraction));
-            }
-            int spread = maxPoints - ranks.size();
-            double topNines = Math.log10(2.0 * n);
-            for (int i = 0; i < spread; i++) {
-                double fraction = 1 - Math.pow(10, -topNines * i / (spread - 1));
-                ranks.add(Math.max(1, Math.min(n, (int) Math.round(fraction * n + 0.5))));
-            }
+            return ranks;
         }
-        List<Point> points = new ArrayList<>(ranks.size());
-        for (int rank : ranks) {
-            points.add(new Point((rank - 0.5) / n, sortedNs[rank - 1]));
+        ranks.add(1L);
+        ranks.add(n);
+        for (double fraction : KEPT_FRACTIONS) {
+            ranks.add(Math.max(1, Math.min(n, (long) Math.ceil(fraction * n))));
         }
-        return new LatencyCurve(points, true);
+        int spread = maxPoints - ranks.size();
+        double topNines = Math.log10(2.0 * n);
+        for (int i = 0; i < spread; i++) {
+            double fraction = 1 - Math.pow(10, -topNines * i / (spread - 1));
+            ranks.add(Math.max(1, Math.min(n, Math.round(fraction * n + 0.5))));
+        }
+        return ranks;
     }
 
     /** The curve of a program that reports only its p50 and p99. */

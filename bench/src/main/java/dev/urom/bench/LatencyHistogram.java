@@ -89,22 +89,7 @@ final class LatencyHistogram {
      * @throws IllegalArgumentException when the histogram is empty or {@code maxPoints} is below 8
      */
     LatencyCurve curve(int maxPoints) {
-        if (total == 0) {
-            throw new IllegalArgumentException("no samples to draw");
-        }
-        if (maxPoints < 8) {
-            throw new IllegalArgumentException("a curve needs room for 8 points, not " + maxPoints);
-        }
-        TreeSet<Long> ranks = new TreeSet<>(List.of(1L, total));
-        for (double fraction : LatencyCurve.KEPT_FRACTIONS) {
-            ranks.add(Math.max(1, Math.min(total, (long) Math.ceil(fraction * total))));
-        }
-        int spread = maxPoints - ranks.size();
-        double topNines = Math.log10(2.0 * total);
-        for (int i = 0; i < spread && ranks.size() < maxPoints; i++) {
-            double fraction = 1 - Math.pow(10, -topNines * i / (spread - 1));
-            ranks.add(Math.max(1, Math.min(total, Math.round(fraction * total + 0.5))));
-        }
+        TreeSet<Long> ranks = LatencyCurve.ranks(total, maxPoints);
         List<LatencyCurve.Point> points = new ArrayList<>(ranks.size());
         long seen = 0;
         int bucket = -1;
