@@ -333,12 +333,7 @@ public final class FootprintBench {
     }
 
     private static double cpuMs(long pid) {
-        try {
-            return ProcessCpu.statTicks(Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII))
-                    * ProcessCpu.nanosPerTick() / 1e6;
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read the CPU time of process " + pid + ": " + e.getMessage());
-        }
+        return ProcessCpu.lifetimeNanos(pid) / 1e6;
     }
 
     /**

@@ -113,6 +113,21 @@ final class ProcessCpu {
         }
     }
 
+    /**
+     * The CPU time process {@code pid} has used since it started, every thread that ever ran in it,
+     * from {@code utime + stime} (clock-tick resolution).
+     *
+     * @throws IllegalStateException when its {@code stat} cannot be read
+     */
+    static long lifetimeNanos(long pid) {
+        Path stat = PROC.resolve(Long.toString(pid)).resolve("stat");
+        try {
+            return statTicks(Files.readString(stat, StandardCharsets.US_ASCII)) * nanosPerTick();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the CPU time of process " + pid + " in " + stat + ": " + e.getMessage());
+        }
+    }
+
     /** Nanoseconds per clock tick of {@code /proc/PID/stat}: {@code getconf CLK_TCK}, read once (100 when it cannot be run). */
     static long nanosPerTick() {
         long known = nanosPerTick;

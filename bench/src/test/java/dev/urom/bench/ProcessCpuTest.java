@@ -146,4 +146,14 @@ class ProcessCpuTest {
         }
         return threads.getCurrentThreadCpuTime() - start;
     }
+
+    @Test
+    void aProcessLifetimeCpuIsItsTicksAndAGoneOneIsOneLine() throws Exception {
+        assertThat(ProcessCpu.lifetimeNanos(ProcessHandle.current().pid())).as("this JVM has run").isPositive();
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+
+        assertThatThrownBy(() -> ProcessCpu.lifetimeNanos(gone.pid())).isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("cannot read the CPU time of process " + gone.pid());
+    }
 }
