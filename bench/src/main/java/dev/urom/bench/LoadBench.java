@@ -281,20 +281,19 @@ public final class LoadBench {
 
     /**
      * The comparison with a scrape taken while the workers run in which every worker reported its
-     * counts in time. A scrape shows {@value #STATS_TIMEOUTS} as it was before the scrape asked the
-     * workers, so a scrape was fresh when the next one shows the same number of timeouts; it takes
-     * at most {@value #LIVE_SCRAPE_TRIES} scrapes (a worker's first answer may be slow), then
-     * compares the last one.
+     * counts in time. A scrape counts its own stats timeouts in {@value #STATS_TIMEOUTS}, so one that
+     * shows the same number as the scrape before it waited on no worker; it takes at most {@value
+     * #LIVE_SCRAPE_TRIES} scrapes (a worker's first answer may be slow), then compares the last one.
      */
     private static LoadMetricsCheck liveScrape(URI metrics, Map<String, LoadMetricsCheck.HostCounts> counts, int workers)
             throws IOException, InterruptedException {
         MetricsScrape scrape = MetricsScrape.fetch(metrics, SCRAPE_TIMEOUT);
         for (int i = 1; i < LIVE_SCRAPE_TRIES; i++) {
-            MetricsScrape next = MetricsScrape.fetch(metrics, SCRAPE_TIMEOUT);
-            if (next.value(STATS_TIMEOUTS) == scrape.value(STATS_TIMEOUTS)) {
+            double before = scrape.value(STATS_TIMEOUTS);
+            scrape = MetricsScrape.fetch(metrics, SCRAPE_TIMEOUT);
+            if (scrape.value(STATS_TIMEOUTS) == before) {
                 break;
             }
-            scrape = next;
         }
         return LoadMetricsCheck.compare("while the workers run", scrape, counts, workers);
     }
