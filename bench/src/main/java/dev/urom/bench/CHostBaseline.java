@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.LongSupplier;
 
 /**
  * The C host: {@code c_host_loopback} (bench/src/main/c), a program written against DOCA's host API
@@ -74,6 +73,20 @@ final class CHostBaseline {
     /** The figures of the program's result line. */
     record Line(long p50Ns, long p99Ns, double opsPerSecond) {}
 
+    /**
+     * The daemon's workers as the runs need them. A worker whose program has ended may stay in the
+     * daemon's table for a while (its JVM still exiting: writing a class-data archive takes seconds),
+     * so a run first waits for the table to empty; only then is the worker its program starts the
+     * only one.
+     */
+    interface DaemonWorkers {
+        /** Returns once the daemon has no worker. */
+        void awaitNone() throws InterruptedException;
+
+        /** The process id of the daemon's only worker. */
+        long onlyPid();
+    }
+
     /** The lines the program pauses at, in order: before the measured round trips, after them, after the throughput. */
     private static final List<String> PAUSES = List.of("warm", "rounds_done", "throughput_done");
 
@@ -95,22 +108,23 @@ final class CHostBaseline {
      * worker_graph}, ...) against {@code daemon}, one after the other: each starts one worker, warms
      * it up with the traffic it then measures, {@code rounds} round trips and {@code throughputRounds}
      * commands with {@code inFlight} in flight, and stops it. The service file is written into
-     * {@code workDir}. {@code workerPid} answers the process id of the worker a program started, asked
-     * once it is warm. Answers the results by kind, in the order given.
+     * {@code workDir}. Each program starts once {@code workers} has none, and its worker's process
+     * id is asked once it is warm. Answers the results by kind, in the order given.
      */
-    Map<String, Result> run(ServiceAddress daemon, LongSupplier workerPid, Path workDir, Map<String, String> pluginsByKind, int rounds,
+    Map<String, Result> run(ServiceAddress daemon, DaemonWorkers workers, Path workDir, Map<String, String> pluginsByKind, int rounds,
             int throughputRounds, int inFlight, Wait wait) throws IOException, InterruptedException {
         Path serviceFile = workDir.resolve("doca_urom_services");
         Files.writeString(serviceFile, "# written by EndToEndBench for " + PROGRAM_NAME + "\n"
                 + serviceLine(hostname(), daemon) + "\n", StandardCharsets.US_ASCII);
         Map<String, Result> results = new LinkedHashMap<>();
         for (Map.Entry<String, String> plugin : pluginsByKind.entrySet()) {
-            results.put(plugin.getKey(), run(serviceFile, workerPid, workDir, plugin.getValue(), rounds, throughputRounds, inFlight, wait));
+            workers.awaitNone();
+            results.put(plugin.getKey(), run(serviceFile, workers, workDir, plugin.getValue(), rounds, throughputRounds, inFlight, wait));
         }
         return results;
     }
 
-    private Result run(Path serviceFile, LongSupplier workerPid, Path workDir, String plugin, int rounds, int throughputRounds,
+    private Result run(Path serviceFile, DaemonWorkers workers, Path workDir, String plugin, int rounds, int throughputRounds,
             int inFlight, Wait wait) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(program.toString(), PCI_ADDRESS, plugin, Integer.toString(rounds),
                 Integer.toString(throughputRounds), Integer.toString(inFlight), wait.argument()));
@@ -131,7 +145,7 @@ final class CHostBaseline {
             }
             if (path.isEmpty()) {
                 path.put("host", process.pid());
-                path.put("worker", workerPid.getAsLong());
+                path.put("worker", workers.onlyPid());
             }
             atPauses.add(CpuCost.snapshot(path));
             in.write('\n');

@@ -72,7 +72,7 @@ public final class EndToEndBench {
                     EndToEndBench::progress).run(options.rounds(), options.throughputRounds(), IN_FLIGHT, options.starts(), daemon -> {
                         progress("C host: " + CHostBaseline.PROGRAM_NAME + " (" + options.cHostWait().argument() + "), one worker per plugin, "
                                 + options.rounds() + " round trips, then " + options.throughputRounds() + " with " + IN_FLIGHT + " in flight");
-                        return cHost.run(daemon.address(), () -> ServiceBench.onlyWorkerPid(daemon), workDir, PLUGINS_BY_KIND, options.rounds(), options.throughputRounds(), IN_FLIGHT,
+                        return cHost.run(daemon.address(), ServiceBench.workersOf(daemon), workDir, PLUGINS_BY_KIND, options.rounds(), options.throughputRounds(), IN_FLIGHT,
                                 options.cHostWait());
                     });
             Map<String, Object> settings = new LinkedHashMap<>();

@@ -213,6 +213,21 @@ final class ServiceBench {
     }
 
     /** The process id of the daemon's one running worker. */
+    /** {@code daemon}'s workers as the C host's runs need them. */
+    static CHostBaseline.DaemonWorkers workersOf(Daemon daemon) {
+        return new CHostBaseline.DaemonWorkers() {
+            @Override
+            public void awaitNone() throws InterruptedException {
+                awaitNoWorkers(daemon);
+            }
+
+            @Override
+            public long onlyPid() {
+                return onlyWorkerPid(daemon);
+            }
+        };
+    }
+
     static long onlyWorkerPid(Daemon daemon) {
         List<WorkerInfo> workers = daemon.workers().stream().filter(w -> w.pid() > 0).toList();
         if (workers.size() != 1) {

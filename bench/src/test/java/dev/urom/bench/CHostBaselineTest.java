@@ -92,8 +92,14 @@ class CHostBaselineTest {
         try (ChildProcesses children = new ChildProcesses()) {
             CHostBaseline baseline = new CHostBaseline(CHostBaseline.locateProgram(), children);
 
-            assertThatThrownBy(() -> baseline.run(ServiceAddress.parse("unix:" + dir.resolve("nobody.sock")), () -> {
-                throw new AssertionError("the program asked for its worker before it had one");
+            assertThatThrownBy(() -> baseline.run(ServiceAddress.parse("unix:" + dir.resolve("nobody.sock")), new CHostBaseline.DaemonWorkers() {
+                @Override
+                public void awaitNone() {}
+
+                @Override
+                public long onlyPid() {
+                    throw new AssertionError("the program asked for its worker before it had one");
+                }
             }, dir,
                     Map.of("native", "worker_graph"), 10, 10, 16, CHostBaseline.Wait.EVENT))
                     .isInstanceOf(IllegalStateException.class)

@@ -126,6 +126,18 @@ class DistributionIT {
     }
 
     @Test
+    void aPluginNamedInUtf8RunsFromAShellWithoutALocale() throws Exception {
+        Path plugins = Files.createDirectories(work.resolve("plügins"));
+        Files.copy(dist.resolve("plugins/worker_graph/worker_graph.so"), plugins.resolve("wörker_graph.so"));
+
+        String scan = run(work, pluginEnv(plugins), dist.resolve("bin/urom").toString(), "plugins", "--scan");
+        String out = exec(dist.resolve("bin/urom"), plugins, "wörker_graph", LOOPBACK_42);
+
+        assertThat(scan).contains("wörker_graph", plugins.resolve("wörker_graph.so").toString());
+        assertThat(out).contains("status: SUCCESS (0)", "payload: " + LOOPBACK_42);
+    }
+
+    @Test
     void aDocaStylePluginBuildsWithTheDocaUromFlagsAloneAndRunsThroughALinkToTheLauncher() throws Exception {
         // DOCA's samples define the two entry points without any attribute: the headers must export them.
         String fixture = Files.readString(REPO.resolve("plugins/graph/src/test/c/doca_style_counter.c"));
@@ -327,7 +339,10 @@ class DistributionIT {
 
     private record ProcessResult(int status, String output) {}
 
-    /** Runs the command in {@code dir} (UROM_HOME and UROM_PLUGIN_PATH unset unless {@code env} sets them); fails unless it exits 0. */
+    /**
+     * Runs the command in {@code dir} (UROM_HOME, UROM_PLUGIN_PATH and the locale unset unless {@code
+     * env} sets them); fails unless it exits 0.
+     */
     private static String run(Path dir, Map<String, String> env, String... command) throws Exception {
         ProcessResult result = runForStatus(dir, env, command);
         assertThat(result.status()).as("%s exits 0; it printed:%n%s", String.join(" ", command), result.output()).isZero();
@@ -339,7 +354,9 @@ class DistributionIT {
         try {
             ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
                     .redirectOutput(output.toFile());
-            builder.environment().keySet().removeAll(List.of("UROM_HOME", "UROM_PLUGIN_PATH", "PKG_CONFIG_PATH"));
+            builder.environment().keySet().removeAll(List.of("UROM_HOME", "UROM_PLUGIN_PATH", "PKG_CONFIG_PATH", "LANG", "LANGUAGE"));
+            // No locale, as in a plain login shell: the launcher must choose a character set itself.
+            builder.environment().keySet().removeIf(name -> name.startsWith("LC_"));
             builder.environment().putAll(env);
             Process process = builder.start();
             if (!process.waitFor(COMMAND_SECONDS, TimeUnit.SECONDS)) {

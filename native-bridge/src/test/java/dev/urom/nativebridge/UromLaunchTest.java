@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.urom.nativebridge.testkit.NativeFixtures;
+import dev.urom.nativebridge.testkit.UserNamespaces;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -349,6 +350,7 @@ class UromLaunchTest {
      */
     @Test
     void rootOfAUserNamespaceThatDeniesSetgroupsKeepsItsIdsAndMayAskForNoOther() throws Exception {
+        UserNamespaces.assumeAvailable();
         List<String> unshare = List.of("unshare", "--user", "--map-root-user", "--");
         List<String> same = new ArrayList<>(unshare);
         same.addAll(launchOnTcp(List.of("--user", "0", "--group", "0", "--groups", "0")));
@@ -401,6 +403,7 @@ class UromLaunchTest {
 
     /** {@code command} as root of a new user namespace that maps this user's uid to 0 and no gid. */
     private static List<String> asRootOfANamespaceOfTheUidOnly(List<String> command) {
+        UserNamespaces.assumeAvailable();
         List<String> all = new ArrayList<>(List.of("unshare", "--user", "--map-user=0", "--"));
         all.addAll(command);
         return all;

@@ -3,6 +3,7 @@ package dev.urom.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.framework.security.UnixAccounts;
+import dev.urom.nativebridge.testkit.UserNamespaces;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -38,6 +39,7 @@ import java.util.concurrent.TimeUnit;
 final class TwoHosts implements AutoCloseable {
     private static final long READY_SECONDS = 30;
     private static final String[] ADDRESSES = {"10.77.0.1", "10.77.0.2"};
+    private static final List<String> ADMINISTRATION_TOOLS = List.of("/usr/local/sbin", "/usr/sbin", "/sbin");
 
     /**
      * For a test that is not root: a shell fragment, its arguments the directories of {@link
@@ -77,6 +79,7 @@ final class TwoHosts implements AutoCloseable {
      * @throws AssertionError naming the step's output when a step fails
      */
     static TwoHosts create(Path ownTree) throws Exception {
+        UserNamespaces.assumeAvailable();
         List<String> ownersChain = UnixAccounts.effectiveUid() == 0 ? null : directoriesAbove(ownTree);
         // ip netns add would also try to return to this machine's network namespace, which the user namespace may not
         List<String> command = new ArrayList<>(List.of("unshare", "--user", "--map-root-user", "--mount", "--propagation", "private", "--net", "--",
@@ -166,8 +169,26 @@ final class TwoHosts implements AutoCloseable {
     }
 
     /** Starts a holder: a shell that prints READY once set up, then waits until its stdin ends. */
+    /**
+     * {@code path} with the administration tools' directories after it: {@code ip} and {@code
+     * pivot_root} live in {@code /usr/sbin}, which a plain login shell of a user who is not root
+     * (Debian's default PATH, {@code su}, cron, {@code env -i}) does not search.
+     */
+    static String withAdministrationTools(String path) {
+        StringBuilder all = new StringBuilder(path);
+        List<String> present = List.of(path.split(":"));
+        for (String dir : ADMINISTRATION_TOOLS) {
+            if (!present.contains(dir)) {
+                all.append(all.length() == 0 ? "" : ":").append(dir);
+            }
+        }
+        return all.toString();
+    }
+
     private static Process holder(List<String> command) throws Exception {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("PATH", withAdministrationTools(builder.environment().getOrDefault("PATH", "")));
+        Process process = builder.start();
         BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         List<String> lines = Collections.synchronizedList(new ArrayList<>());
         CompletableFuture<Boolean> ready = CompletableFuture.supplyAsync(() -> {

@@ -3,6 +3,7 @@ package dev.urom.framework.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 
+import dev.urom.nativebridge.testkit.UserNamespaces;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -270,6 +271,7 @@ class PathTrustTest {
      * {@code "trusted"}.
      */
     private static String untrustedAsRootOfANamespace(Path dir, int gid) throws IOException, InterruptedException {
+        UserNamespaces.assumeAvailable();
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process child = new ProcessBuilder("unshare", "--user", "--map-user=0", "--map-group=" + gid, "--", java.toString(),
                 "-cp", System.getProperty("java.class.path"), InANamespace.class.getName(), dir.toString())

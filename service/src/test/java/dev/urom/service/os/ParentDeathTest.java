@@ -3,6 +3,7 @@ package dev.urom.service.os;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.framework.security.UnixAccounts;
+import dev.urom.nativebridge.testkit.UserNamespaces;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -42,6 +43,7 @@ class ParentDeathTest {
         // A user who is not root needs a user namespace of its own to make a pid namespace.
         List<String> command = new ArrayList<>(List.of("unshare"));
         if (UnixAccounts.effectiveUid() != 0) {
+            UserNamespaces.assumeAvailable();
             command.addAll(List.of("--user", "--map-root-user"));
         }
         command.addAll(List.of("--pid", "--fork", "--kill-child", "sh", "-c", quotedProbe() + " & wait"));
