@@ -61,6 +61,7 @@ class SetupScriptTest {
             Files.createDirectories(file.getParent());
             Files.writeString(file, "/* stand-in */\n");
         }
+        ucxVersion(13);
         osRelease("ID=debian\nVERSION_ID=\"12\"\n");
     }
 
@@ -167,6 +168,20 @@ class SetupScriptTest {
     }
 
     @Test
+    void aUcxOtherThanOneThirteenIsAProblemThatNoPackageFixes() throws Exception {
+        osRelease("ID=ubuntu\nID_LIKE=debian\nVERSION_ID=\"24.04\"\n");
+        script("id", "echo 0");
+        ucxVersion(16);
+
+        Result result = run("");
+
+        assertThat(result.exit).as(result.toString()).isEqualTo(1);
+        assertThat(result.out).contains("problem: UCX is 1.16, and the Java sandbox plugin's binding knows UCX 1.13 only");
+        assertThat(result.lastErrLine()).isEqualTo("setup: nothing to install, but 1 problem(s) above that no package fixes");
+        assertThat(aptLog).doesNotExist();
+    }
+
+    @Test
     void anUnknownArgumentIsAUsageError() throws Exception {
         Result result = run("--install-everything");
 
@@ -204,6 +219,11 @@ class SetupScriptTest {
         Files.deleteIfExists(file);
         Files.writeString(file, "#!" + bash + "\n" + body + "\n");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    private void ucxVersion(int minor) throws IOException {
+        Path file = Files.createDirectories(sysRoot.resolve("usr/include/ucp/api")).resolve("ucp_version.h");
+        Files.writeString(file, "#define UCP_API_MAJOR    1\n#define UCP_API_MINOR    " + minor + "\n");
     }
 
     private void osRelease(String text) throws IOException {
