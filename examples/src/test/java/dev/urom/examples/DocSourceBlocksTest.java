@@ -39,8 +39,8 @@ class DocSourceBlocksTest {
 
     @Test
     void aBlockThatDiffersFromItsFileByOneCharacterIsCaught() throws IOException {
-        String readme = Files.readString(REPO.resolve("README.md"));
-        Matcher block = SOURCE_BLOCK.matcher(readme.replaceFirst("worker.start\\(\\)", "worker.stArt()"));
+        String page = Files.readString(REPO.resolve("docs/host-api.md"));
+        Matcher block = SOURCE_BLOCK.matcher(page.replaceFirst("worker.start\\(\\)", "worker.stArt()"));
         assertThat(block.find()).isTrue();
         assertThat(block.group(2)).isNotEqualTo(Files.readString(REPO.resolve(block.group(1))));
     }

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's host example, run as a user would: {@code bin/urom daemon} from the distribution on a
+ * The documentation's host example (docs/host-api.md), run as a user would: {@code bin/urom daemon} from the distribution on a
  * socket in a temporary directory, and {@link GraphLoopback} in a JVM of its own whose class path is
  * the example's classes and the two jars of the distribution's {@code lib/} that {@code urom-host}
  * brings (urom-host and urom-spi), nothing else.
