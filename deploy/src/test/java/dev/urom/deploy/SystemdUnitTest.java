@@ -32,6 +32,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The systemd unit ({@code deploy/systemd/urom.service}) and its environment file
@@ -156,6 +158,23 @@ class SystemdUnitTest {
         Map<String, String> env = new HashMap<>(environment());
         env.put("SERVICE_ARGS", env.get("SERVICE_ARGS") + " --worker-usr urom");
         assertThatThrownBy(() -> parse(env)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--worker-usr");
+    }
+
+    /** What the reader would have to interpret as systemd does is refused, naming the file and the line, not read another way. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"SERVICE_ARGS=\"--worker-user urom\"", "SERVICE_ARGS=--log-dir $LOGS", "SERVICE_ARGS=--worker-user urom \\",
+            "export SERVICE_ARGS=-l 60", "SERVICE_ARGS=-l 60\nSERVICE_ARGS=-l 70", "SERVICE_ARGS=--log-dir /var/log/%n"})
+    void anEnvironmentFileThatSystemdWouldReadOtherwiseIsRefused(String text) {
+        assertThatThrownBy(() -> SystemdUnit.parseEnvironment("test.env", "# comment\n" + text + "\n"))
+                .isInstanceOf(ManifestException.class).hasMessageStartingWith("test.env:");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"ExecStart=/opt/urom/bin/urom daemon \\", "Description=before any section\n[Service]",
+            "[Service]\nExecStart=/opt/urom/bin/urom daemon %i", "[Service]\nnot an entry", "[Service]\n[Service]"})
+    void aUnitThatSystemdWouldReadOtherwiseIsRefused(String text) {
+        assertThatThrownBy(() -> SystemdUnit.parse("test.service", text + "\n")).isInstanceOf(ManifestException.class)
+                .hasMessageStartingWith("test.service:");
     }
 
     private static DaemonOptions parse(Map<String, String> env) {
