@@ -165,7 +165,8 @@ class LicenceHeadersTest {
         }
         Process git;
         try {
-            git = new ProcessBuilder("git", "-C", REPO.toString(), "ls-files", "-z")
+            // safe.directory: a checkout of another user (the suite run by a user on root's clone) is still this build's own tree.
+            git = new ProcessBuilder("git", "-c", "safe.directory=" + REPO, "-C", REPO.toString(), "ls-files", "-z")
                     .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         } catch (IOException e) {
             return Optional.empty();
