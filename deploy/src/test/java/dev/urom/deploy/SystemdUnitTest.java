@@ -233,7 +233,7 @@ class SystemdUnitTest {
 
     /**
      * Starts the daemon as the unit does (its ExecStart and environment file with the distribution
-     * in place of {@link #PREFIX}, systemd's PATH and nothing else of this test's environment),
+     * in place of {@link #PREFIX}, its UMask, systemd's PATH and nothing else of this test's environment),
      * with only what this machine lacks given on the command line, which comes after SERVICE_ARGS:
      * a socket and a log directory of the test's own instead of {@code /run/urom} and
      * {@code /var/log/doca/urom}, and this test's user and group instead of the accounts the guide
@@ -244,7 +244,8 @@ class SystemdUnitTest {
     void theDaemonStartedAsTheUnitStartsItServes(@TempDir Path dir) throws Exception {
         Path dist = distribution();
         SystemdUnit unit = unit();
-        List<String> command = new ArrayList<>();
+        // The unit's UMask, through a shell that sets it and executes the unit's command line.
+        List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "umask " + unit.one("Service", "UMask") + " && exec \"$@\"", "sh"));
         for (String word : unit.one("Service", "ExecStart").split("\\s+")) {
             command.add(word.startsWith(PREFIX + "/") ? dist + word.substring(PREFIX.length()) : word);
         }
