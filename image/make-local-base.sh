@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make-local-base.sh OUT.tar [JAVA_HOME]
 # Makes a minimal base image from this machine, for building and testing the image where no
 # container registry is reachable: this machine's Java 17 runtime (bin, conf, lib; no jmods,

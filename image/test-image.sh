@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # test-image.sh: builds the service's image with Jib on a locally made base and runs its entrypoint
 # without a container engine, the way deploy/k8s/urom-daemonset.yaml runs it, then checks from
 # outside that the daemon answers hosts that prove a key, and only those, and that its workers do

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* urom-java C samples: the shared steps (urom_sample_common.h). */
 #include "urom_sample_common.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java C samples: what both samples do the same way (find the device, start and stop the
  * service and workers, wait for a context's state while progressing its engine).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java C sample: several workers of one service, each driven by its own thread, then the
  * service's view of their groups.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* urom-java C sample: the command line of multi_workers_bootstrap. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java C sample: two MPI ranks, one sandbox worker each, one domain; rank 0 sends a message to
  * rank 1's worker, which rank 1 sends back with another tag. MPI serves only as the domain's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* urom-java C sample: the command line of ping_pong, run as two MPI ranks. */
 #include <stdio.h>
 #include <stdlib.h>

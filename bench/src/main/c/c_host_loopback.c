@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * c_host_loopback: the C host of the end-to-end benchmark. A program written against DOCA's host API
  * (doca_urom.h and the DOCA Core headers, nothing else of urom-java) that drives one worker of the

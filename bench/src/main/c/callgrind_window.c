@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libcallgrind_window.so: the window DispatchDriver counts, marked for valgrind's callgrind by its
  * client requests. Outside valgrind each request is a few no-op instructions.

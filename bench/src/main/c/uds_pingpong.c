@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * uds_pingpong: the floor for the end-to-end benchmark. Two processes exchange fixed-size
  * messages over a Unix-domain stream socket, as the host and a worker exchange a COMMAND frame

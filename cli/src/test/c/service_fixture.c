@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A plugin for the end-to-end tests of the service. Its command is one byte:
  *   'e' echo the command back at once

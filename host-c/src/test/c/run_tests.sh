@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Runs each cmocka test program given, adds up cmocka's counts and ends with
 #   host-c unit tests: N passed, N failed
 # A program that crashed (no cmocka summary) or exited non-zero with nothing failed (a sanitizer's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libdoca_argp: params of every type through their callbacks, the built-in flags, and the errors of a
  * command line (each one line on stderr, then the usage line). -h and -v end the program, so they run

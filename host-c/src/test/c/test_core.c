@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libdoca_common's core: progress engines, the context state machine and tasks (against a fake context
  * implementation written here), and buffers.

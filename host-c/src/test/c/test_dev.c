@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libdoca_common's devices: the lines of DOCA_UROM_SERVICE_FILE meant for this host, their checks and
  * warnings, PCI addresses, daemon addresses; and the calls that only exist for NVIDIA's samples/common.c

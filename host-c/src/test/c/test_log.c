@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libdoca_common's logging: DOCA_LOG_* of this program (through urom_log.h's urom_log_write) and the
  * library's own SDK messages, through the backends. The log's state is process-wide and backends are

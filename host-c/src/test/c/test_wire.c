@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The wire codec of libdoca_urom (urom/wire.c): fields round-trip, the writer never passes its limit,
  * the reader never reads past its body and says so once, list counts are checked before anything is

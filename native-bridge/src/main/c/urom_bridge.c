@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * liburom_bridge.so: the worker's end of native plugin logging.
  *

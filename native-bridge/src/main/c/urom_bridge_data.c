@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * liburom_bridge.so: the data path between NativePlugin and a plugin's
  * interface table.

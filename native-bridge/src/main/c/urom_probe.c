@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-probe <absolute .so path>: loads a native plugin in a process of its
  * own and reports on stdout exactly one line:

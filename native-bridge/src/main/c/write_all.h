@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * write_all: writes len bytes of buf to fd, resuming after short writes and
  * EINTR; gives up on any other error. Shared by urom-probe and urom-launch,

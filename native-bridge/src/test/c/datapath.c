@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Test fixture for the bridge's data path. Commands steer what the plugin
  * queues; progress hands everything queued over at once.

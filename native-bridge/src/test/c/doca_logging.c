@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Test fixture written the DOCA way (compat headers): logs a warning from
  * open() through DOCA_LOG_WARN under the source UROM::TEST::LOG.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Test fixture: each command { u64 op; u64 domain_id; u64 size } calls one
  * domain look-up of the worker context and answers with a notification whose

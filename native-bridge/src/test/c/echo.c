@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Test fixture: answers every command with a notification that copies it.
  * Payload prefixes steer worker_cmd:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* List helpers shared by the test fixtures (urom_plugin.h's link type). */
 #ifndef FIXTURE_LIST_H_
 #define FIXTURE_LIST_H_

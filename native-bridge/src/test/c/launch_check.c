@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * launch_check [accept]: the program the urom-launch tests have the launcher
  * exec. It reports what it finds as key=value lines on stderr:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Test fixture with compile-time defects, for load and probe failures:
  *   -DOMIT_GET_IFACE / -DOMIT_GET_VERSION   leave an entry symbol out

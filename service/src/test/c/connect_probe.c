@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * connect_probe SOCKET: the client the socket-access tests run as another
  * identity. It connects a Unix stream socket to SOCKET and writes one line on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A gconv module as a hostile client would ship one: its constructor, which
  * runs as soon as the C library loads it, appends one line ("loaded uid U pid

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A native plugin whose open() calls iconv_open(UROM_ICONV_CHARSET, "UTF-8"),
  * the way a plugin's strerror or message conversion reaches the C library's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * plugin_driver PLUGIN.so: loads a native plugin and calls it the way a
  * worker does, outside any worker: urom_plugin_get_iface, open, one empty

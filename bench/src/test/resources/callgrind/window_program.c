@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What CallgrindPartsTest runs under callgrind: window_program N adds N numbers before the window
  * (not counted), and in it starts a thread that adds 5000, waits until that thread has added them

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* urom-java C host integration tests: the daemon and host fixtures. */
 #define _GNU_SOURCE
 #include "it_daemon.h"

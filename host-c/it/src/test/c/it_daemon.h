@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java C host integration tests: a real daemon (bin/urom daemon) on a Unix socket in a fresh
  * temporary directory, and the DOCA_UROM_SERVICE_FILE that makes it this host's device "urom0" at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The C host library proving a key (UROM_AUTH_KEY_FILE) to a daemon started with --auth-keys: on the
  * control channel and, with the key derived from it, on a worker's data channel; and the refusals of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The C samples (host-c/samples), built from the distribution as a user builds them (the Makefile's
  * `samples` target puts them in $UROM_IT_SAMPLES), run against a real daemon: their exit status

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The plugins' C host helpers against one real daemon: the graph helper's loopback, the sandbox
  * helper's MEM_MAP and its refusals, and a domain of two processes (this one and a forked one, each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The C host library against one real daemon: the plugin list, the CPU set, workers' lifecycle,
  * joining by id, refused environments, in-flight limits, message sizes, a worker killed with

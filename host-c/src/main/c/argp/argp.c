@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libdoca_argp: DOCA's command-line parser (doca_argp.h states the contract).
  *

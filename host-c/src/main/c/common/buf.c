@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libdoca_common: buffers. This library's buffers are the ones embedded in tasks (urom_buf_init): a
  * fixed region of memory, never chained, never returned to an inventory. Everything is bounds-checked:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libdoca_common, private to the files of common/: the progress engine's layout and its event queue, shared by
  * pe.c (engines, delivery), ctx.c (the state machine) and task.c (submission, completion).

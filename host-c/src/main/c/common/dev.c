@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libdoca_common: devices, read from the service file (DOCA_UROM_SERVICE_FILE).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libdoca_common: logging. Application messages (DOCA_LOG_* in a program, which urom_log.h formats and
  * hands to urom_log_write() below) and SDK messages (urom_sdk_log(), this library's own) each go to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libdoca_common: memory maps and buffer inventories, which this library does not provide (see
  * doca_mmap.h and doca_buf_inventory.h): every call answers DOCA_ERROR_NOT_SUPPORTED, or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libdoca_common: tasks. A task is submitted to its context (ops->submit, only while RUNNING) and, once
  * the implementation completes it (urom_task_complete), handed back to its owner by doca_pe_progress()

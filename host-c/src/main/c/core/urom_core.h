@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java host library, internal: the contract between DOCA Core (libdoca_common: progress
  * engines, contexts, tasks, buffers) and the objects built on it (libdoca_urom: service, worker,

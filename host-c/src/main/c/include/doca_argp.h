@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java: DOCA's command-line parser (libdoca_argp), as far as DOCA programs such as the UROM samples
  * use it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java: DOCA Core buffers. A buffer is a region [head, head + len) holding data at
  * [data, data + data_len), which must lie inside it.

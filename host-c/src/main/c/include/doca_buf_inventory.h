@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java: DOCA Core buffer inventories, declared so that programs (and NVIDIA's shared
  * samples/common.c) that mention them build and link. Buffers of an inventory point into a memory map

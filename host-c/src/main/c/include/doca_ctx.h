@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java: DOCA Core contexts. Every UROM object (service, worker, domain) is a context that is
  * connected to a progress engine and moves IDLE -> STARTING -> RUNNING -> STOPPING -> IDLE.

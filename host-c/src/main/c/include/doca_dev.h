@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java: DOCA Core devices. A device of this library is not a piece of hardware: it is one line of
  * the file named by the environment variable DOCA_UROM_SERVICE_FILE that is meant for this host, and it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java: DOCA Core memory maps, declared so that programs (and NVIDIA's shared samples/common.c)
  * that mention them build and link. A UROM host program moves its data through command payloads and

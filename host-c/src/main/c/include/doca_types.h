@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java: the DOCA Core types that host programs share (union doca_data,
  * the notification handle of a progress engine, access flags, PCI function types).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java: DOCA UROM's host API (service, workers, command tasks, domains) over the urom wire
  * protocol (docs/wire-protocol.md). Programs written for DOCA UROM build against this header

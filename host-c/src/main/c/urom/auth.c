@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* urom-java host library: key files and the connecting side of the handshake. */
 #include "auth.h"
 

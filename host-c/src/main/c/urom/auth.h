@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java host library, internal: the host's identity and the handshake that opens every
  * connection (docs/wire-protocol.md "Handshake", docs/security.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* urom-java host library: framed, non-blocking stream connections. */
 #include "conn.h"
 

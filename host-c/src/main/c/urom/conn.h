@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java host library, internal: one framed stream connection (Unix socket or TCP) to the daemon
  * or to a worker, non-blocking underneath.

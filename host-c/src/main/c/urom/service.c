@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* urom-java host library: the UROM service context and its get-workers-by-gid tasks. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java host library, internal: the UROM objects (service, worker, domain) as the three source
  * files that implement them see each other.

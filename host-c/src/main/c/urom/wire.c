@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* urom-java host library: little-endian field writer and reader of the wire protocol. */
 #include "wire.h"
 

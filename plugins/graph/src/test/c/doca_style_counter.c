@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A test fixture written the way a DOCA UROM plugin is written: DOCA's
  * headers, DOCA's status codes and log macros, DOCA_STRUCT_CTOR on the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Tests of worker_graph.so through the C test kit (urom_testkit.h): the
  * plugin is loaded into this program as a worker loads it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* See sandbox_files.h. */
 #define _GNU_SOURCE
 #include "sandbox_files.h"

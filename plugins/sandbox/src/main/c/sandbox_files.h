@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * How the sandbox plugin opens the files a host names in MEM_MAP, decides
  * whose files it accepts, and copies bytes between a mapped file and its own

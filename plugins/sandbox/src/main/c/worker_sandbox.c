@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java sandbox sample plugin: MEM_MAP, TAG_SEND and TAG_RECV between
  * workers, over UCX's UCP tag matching, and BOUNCE, a benchmark of tag round

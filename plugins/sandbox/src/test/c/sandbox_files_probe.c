@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Drives sandbox_files.c for SandboxFilesNativeIT: one command per run, one
  * line of output, exit status 0 (2 for a usage error). The test decides what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Drives worker_sandbox.so's optional entry points and UCX completions
  * directly, without a worker: two plugin instances A (domain id 0) and B

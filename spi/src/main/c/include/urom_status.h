@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java: status codes shared by the plugin ABI and the wire protocol.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java: the plugin API release that the interface table's leading field
  * carries, and that the worker accepts.

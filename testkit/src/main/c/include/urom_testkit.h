@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom_testkit.h: the C side of the plugin authors' test kit, header only.
  *

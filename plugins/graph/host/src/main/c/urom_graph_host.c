@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* urom-java: the graph plugin's C host helper (urom_graph_host.h). */
 #include "urom_graph_host.h"
 

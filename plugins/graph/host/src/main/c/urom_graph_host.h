@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java: the graph plugin's C host helper, for programs built on DOCA UROM's host API
  * (doca_urom.h). It speaks the graph plugin's one command, LOOPBACK: the worker answers with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* urom-java: the sandbox plugin's C host helper (urom_sandbox_host.h). */
 #include "urom_sandbox_host.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java: the sandbox plugin's C host helper, for programs built on DOCA UROM's host API
  * (doca_urom.h). It speaks the command and notification bytes of urom-java's sandbox plugins

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java DOCA compatibility: the visibility and struct-version macros that
  * DOCA plugin sources use. The version a plugin stamps into its interface

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java DOCA compatibility: doca_error_t is the framework's status type,
  * so a plugin written against DOCA returns values the worker reads directly.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java DOCA compatibility: DOCA_LOG_REGISTER and DOCA_LOG_* write into
  * the worker's log through urom_log.h, keeping the level and the source name.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java DOCA compatibility: the DOCA UROM plugin header, expressed as the
  * framework's own ABI (urom_plugin.h) with UCX's list link and DOCA's

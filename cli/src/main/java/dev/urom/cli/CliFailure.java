@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.urom.cli;
 
 /** A failure the user caused or can fix; its message is the one line the user sees. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.urom.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -90,6 +91,11 @@ class DistributionIT {
         assertThat(dist.resolve("share/doc/urom/README.md")).isRegularFile();
         assertThat(names(dist.resolve("share/doc/urom/docs"), "*.md")).containsAll(names(REPO.resolve("docs"), "*.md"));
         assertThat(dist.resolve("share/doc/urom/SDK.md")).isRegularFile();
+        assertThat(dist.resolve("share/doc/urom/CHANGELOG.md")).hasSameTextualContentAs(REPO.resolve("CHANGELOG.md"));
+        assertThat(dist.resolve("LICENSE")).as("the licence, at the top").hasSameTextualContentAs(REPO.resolve("LICENSE"));
+        assertThat(dist.resolve("NOTICE")).as("the notice, at the top").hasSameTextualContentAs(REPO.resolve("NOTICE"));
+        assertThat(dist.resolve("share/urom/systemd/urom.service")).hasSameTextualContentAs(REPO.resolve("deploy/systemd/urom.service"));
+        assertThat(dist.resolve("share/urom/systemd/urom.env")).hasSameTextualContentAs(REPO.resolve("deploy/systemd/urom.env"));
     }
 
     @Test

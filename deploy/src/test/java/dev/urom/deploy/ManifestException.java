@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.urom.deploy;
 
 /** A manifest that cannot be read or is not what it claims to be; the message is one line naming the manifest and the field. */

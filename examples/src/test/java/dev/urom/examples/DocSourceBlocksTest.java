@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.urom.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,11 +17,18 @@ import org.junit.jupiter.api.Test;
  * The README and the pages of {@code docs/} show example programs verbatim: each fenced block that
  * follows a line {@code <!-- source: PATH -->} must be the file at PATH (relative to the
  * repository), byte for byte, so the code a reader copies is the program that its test compiles
- * and runs.
+ * and runs. Only the file's licence line ({@code // SPDX-License-Identifier: Apache-2.0} as its
+ * first line) is not shown: code a reader copies into their program is theirs to license.
  */
 class DocSourceBlocksTest {
     private static final Path REPO = Path.of(System.getProperty("urom.repo", ".."));
     private static final Pattern SOURCE_BLOCK = Pattern.compile("<!-- source: (\\S+) -->\\n```\\w*\\n(.*?)```\\n", Pattern.DOTALL);
+    private static final String LICENCE_LINE = "// SPDX-License-Identifier: Apache-2.0\n";
+
+    /** What a page shows of a source file: the file less its licence line. */
+    static String shown(String file) {
+        return file.startsWith(LICENCE_LINE) ? file.substring(LICENCE_LINE.length()) : file;
+    }
 
     @Test
     void everySourceBlockOfTheReadmeAndTheDocsIsItsFile() throws IOException {
@@ -29,7 +37,7 @@ class DocSourceBlocksTest {
             Matcher block = SOURCE_BLOCK.matcher(Files.readString(page));
             while (block.find()) {
                 assertThat(block.group(2)).as("%s: the block of %s", REPO.relativize(page), block.group(1))
-                        .isEqualTo(Files.readString(REPO.resolve(block.group(1))));
+                        .isEqualTo(shown(Files.readString(REPO.resolve(block.group(1)))));
                 checked.add(block.group(1));
             }
         }
@@ -43,6 +51,14 @@ class DocSourceBlocksTest {
         Matcher block = SOURCE_BLOCK.matcher(page.replaceFirst("worker.start\\(\\)", "worker.stArt()"));
         assertThat(block.find()).isTrue();
         assertThat(block.group(2)).isNotEqualTo(Files.readString(REPO.resolve(block.group(1))));
+    }
+
+    @Test
+    void theLicenceLineAloneIsLeftOutOfWhatIsShown() {
+        assertThat(shown(LICENCE_LINE + "package a;\n")).isEqualTo("package a;\n");
+        assertThat(shown("package a;\n")).isEqualTo("package a;\n");
+        assertThat(shown("// SPDX-License-Identifier: MIT\npackage a;\n")).as("another line is shown").startsWith("// SPDX");
+        assertThat(shown("package a;\n" + LICENCE_LINE)).as("the line elsewhere is shown").endsWith(LICENCE_LINE);
     }
 
     private static List<Path> pages() throws IOException {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.urom.wire;
 
 /** Checks a frame's length field against a limit, before anything is allocated for the frame. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.urom.spi;
 
 /** The look-ups of a worker that belongs to no domain. Stateless. */

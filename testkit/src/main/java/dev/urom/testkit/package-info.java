@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The plugin authors' test kit: a plugin, native ({@code .so}) or Java (a PF4J plugin jar or a
  * {@link dev.urom.spi.PluginIface} made in the test), loaded into the test's own process and

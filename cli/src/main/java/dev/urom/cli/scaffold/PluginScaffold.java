@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.urom.cli.scaffold;
 
 import static java.util.Objects.requireNonNull;
@@ -36,6 +37,10 @@ import java.util.stream.Collectors;
  * @NAME@}, {@code @package@}, {@code @packagePath@} (see {@link ScaffoldNames}), and the SDK's
  * {@code @uromVersion@}, {@code @uromHome@}, {@code @uromMavenRepository@}.
  *
+ * <p>The project is its author's to license: the line {@code SPDX-License-Identifier: Apache-2.0}
+ * that this repository's files carry is left out of every file written (the first comment line of
+ * a template that holds it alone, as a line, hash, block or XML comment).
+ *
  * <p>Immutable once loaded; {@link #write} may be called from any thread. Failures are {@link
  * ScaffoldException}s with one line naming the file and the reason.
  */
@@ -64,6 +69,9 @@ public final class PluginScaffold {
 
     static final String MANIFEST = "scaffold/scaffold.json";
     private static final Pattern LEFT_OVER = Pattern.compile("@[A-Za-z]+@");
+    /** This repository's licence line, a comment line of its own in any of the templates' syntaxes. */
+    private static final Pattern OUR_LICENCE_LINE = Pattern.compile(
+            "^[ \\t]*(?://|#|/\\*|<!--)[ \\t]*SPDX-License-Identifier: Apache-2\\.0[ \\t]*(?:\\*/|-->)?[ \\t]*\\r?\\n", Pattern.MULTILINE);
     private static final long MAX_TEMPLATE_BYTES = 1 << 20;
 
     /** The manifest's form. */
@@ -139,7 +147,8 @@ public final class PluginScaffold {
             Path target = relative(render(file.getKey(), placeholders, placeholderWords), "project path " + file.getKey());
             Path source = templates.resolve(relative(file.getValue(), "template path " + file.getValue()));
             boolean projectFile = file.getValue().startsWith("scaffold/");
-            String text = render(read(source), projectFile ? placeholders : sampleNames, projectFile ? placeholderWords : sampleWords);
+            String template = OUR_LICENCE_LINE.matcher(read(source)).replaceFirst("");
+            String text = render(template, projectFile ? placeholders : sampleNames, projectFile ? placeholderWords : sampleWords);
             Matcher leftOver = LEFT_OVER.matcher(text);
             if (leftOver.find()) {
                 throw new ScaffoldException("template " + source + " has the unknown placeholder " + leftOver.group());

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.urom.cli.scaffold;
 
 /** A project that cannot be written; the message is one line naming the file or folder and the reason. */

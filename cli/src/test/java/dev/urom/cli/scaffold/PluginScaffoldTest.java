@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.urom.cli.scaffold;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -227,5 +228,41 @@ class PluginScaffoldTest {
         Matcher junit = Pattern.compile("<junit.version>([^<]+)</junit.version>").matcher(template);
         assertThat(junit.find()).isTrue();
         assertThat(rootPom).contains("<junit.version>" + junit.group(1) + "</junit.version>");
+    }
+
+    /** The project is its author's: our licence line, in each comment syntax, is not written into it; other lines stay. */
+    @Test
+    void ourLicenceLineIsLeftOutOfTheProject(@TempDir Path dir) throws Exception {
+        String licence = "SPDX-License-Identifier: Apache-2.0";
+        Files.createDirectories(dir.resolve("scaffold"));
+        Files.createDirectories(dir.resolve("src"));
+        Files.writeString(dir.resolve("src/worker_x.c"), "/* " + licence + " */\n/* worker_x */\nint x;\n");
+        Files.writeString(dir.resolve("src/X.java"), "// " + licence + "\npackage x;\n// " + licence + " (a second line stays)\n");
+        Files.writeString(dir.resolve("scaffold/Makefile"), "# " + licence + "\nall:\n");
+        Files.writeString(dir.resolve("scaffold/pom.xml"), "<?xml version=\"1.0\"?>\n<!-- " + licence + " -->\n<project/>\n");
+        Files.writeString(dir.resolve("scaffold/NOTES"), "# SPDX-License-Identifier: MIT\n");
+        Files.writeString(dir.resolve("scaffold/scaffold.json"),
+                "{\"sample\": \"x\", \"replace\": {\"worker_x\": \"worker_@name@\"}, \"languages\": {\"c\": {"
+                        + "\"worker_@name@.c\": \"src/worker_x.c\", \"X.java\": \"src/X.java\", \"Makefile\": \"scaffold/Makefile\","
+                        + " \"pom.xml\": \"scaffold/pom.xml\", \"NOTES\": \"scaffold/NOTES\"}}}");
+        Path project = dir.resolve("p");
+
+        PluginScaffold.load(dir).write(ScaffoldNames.of("demo"), Language.C, project, SDK);
+
+        assertThat(read(project.resolve("worker_demo.c"))).isEqualTo("/* worker_demo */\nint x;\n");
+        assertThat(read(project.resolve("X.java"))).isEqualTo("package x;\n// " + licence + " (a second line stays)\n");
+        assertThat(read(project.resolve("Makefile"))).isEqualTo("all:\n");
+        assertThat(read(project.resolve("pom.xml"))).isEqualTo("<?xml version=\"1.0\"?>\n<project/>\n");
+        assertThat(read(project.resolve("NOTES"))).as("another licence is not ours to drop").isEqualTo("# SPDX-License-Identifier: MIT\n");
+    }
+
+    @Test
+    void theGraphProjectsCarryNoLicenceLineOfOurs(@TempDir Path dir) throws Exception {
+        graph().write(ScaffoldNames.of("demo_c"), Language.C, dir.resolve("c"), SDK);
+        graph().write(new ScaffoldNames("demo_java", "org.acme.plugins"), Language.JAVA, dir.resolve("java"), SDK);
+        try (Stream<Path> files = Files.walk(dir)) {
+            assertThat(files.filter(Files::isRegularFile).toList())
+                    .allSatisfy(file -> assertThat(read(file)).as("%s", file).doesNotContain("SPDX-License-Identifier"));
+        }
     }
 }

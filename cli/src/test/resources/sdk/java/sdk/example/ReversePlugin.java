@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package sdk.example;
 
 import dev.urom.spi.PluginIface;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.urom.framework.worker;
 
 import java.util.concurrent.locks.LockSupport;

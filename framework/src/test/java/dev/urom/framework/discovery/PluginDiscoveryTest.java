@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.urom.framework.discovery;
 
 import static dev.urom.framework.discovery.NativeFixtureSet.CTOR_EXIT;

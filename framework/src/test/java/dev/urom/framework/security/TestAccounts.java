@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.urom.framework.security;
 
 /** Ids that this machine has no account or group for, to build identities no one has. For tests. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A native plugin for the framework's tests: refuses every command with NOT_SUPPORTED.
  * -DFAIL_OPEN: its open fails with NO_MEMORY. -DMARK_FILE="path": its close appends a line there.

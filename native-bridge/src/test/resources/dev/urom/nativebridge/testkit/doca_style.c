@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Test fixture written the way DOCA's sample plugins are (compat headers,
  * doca_error_t, ucs_list_* helpers, DOCA_LOG_*, entry points without any

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Test fixture: a plugin whose work completes when a timer file descriptor fires, and which
  * exposes that descriptor as its wake-up fd. Commands are { u64 op; u64 arg }:

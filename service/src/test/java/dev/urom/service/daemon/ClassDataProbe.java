@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.urom.service.daemon;
 
 /** A stand-in worker for the class-data tests: prints its one line on stdout and exits 0. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package dev.urom.service.os;
 
 /** Child side of {@link ParentDeathTest}: arms {@link ParentDeath}, prints {@code ARMED <pid>}, then idles. */

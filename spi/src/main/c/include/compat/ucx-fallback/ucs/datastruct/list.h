@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * urom-java: stand-in for UCX's <ucs/datastruct/list.h>, used only when UCX's
  * headers are not installed (this directory is searched with -idirafter).
