@@ -66,7 +66,7 @@ class LicenceHeadersTest {
             return Optional.of(Kind.HASH);
         }
         if (name.endsWith(".md") || name.equals("LICENSE") || name.equals("NOTICE") || name.endsWith(".json") || name.equals("maven.config")
-                || name.endsWith(".api") || name.equals(".keep") || name.equals(".gitignore") || path.startsWith(".ci/")) {
+                || name.endsWith(".api") || name.equals(".keep") || name.equals(".gitignore")) {
             return Optional.of(Kind.EXEMPT);
         }
         return Optional.empty();
