@@ -24,12 +24,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code urom daemon}: runs the service until it is stopped (SIGTERM or SIGINT). The words of
+ * {@code urom daemon}: runs the service until it is stopped (SIGTERM or SIGINT), and exits 0 when
+ * that stop went cleanly; 2 for a bad option, 1 when it cannot start. The words of
  * {@code SERVICE_ARGS} are read before the command-line arguments (see {@link Main}), so the
  * guide's container manifest works unchanged, and an option given in both takes the command line's
  * value.
  */
-@Command(name = "daemon", description = "Run the UROM service: discover plugins, spawn and supervise workers.")
+@Command(name = "daemon", description = "Run the UROM service: discover plugins, spawn and supervise workers, until SIGTERM or SIGINT (then exit status 0).")
 final class DaemonCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
@@ -145,20 +146,35 @@ final class DaemonCommand implements Callable<Integer> {
         }
         HttpEndpoint http = startHttp(daemon, options);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            // Read first: once the daemon is closed, call() returns and main may ask to exit too.
+            boolean stoppedBySignal = !Main.exitRequested();
             daemon.close();
             if (http != null) {
                 http.close();
             }
             LogManager.shutdown();
+            if (stoppedBySignal) {
+                // SIGTERM or SIGINT asked for this stop and it went cleanly: 0, not the JVM's 128 + signal.
+                Runtime.getRuntime().halt(0);
+            }
         }, "urom-daemon-shutdown"));
         if (config.pluginPath().isBlank()) {
             spec.commandLine().getErr().println("urom daemon: " + Environment.PLUGIN_PATH + " is not set: the daemon reports no plugins");
         }
-        out.println("urom daemon: listening on " + daemon.address() + "; log " + logFile
-                + (http == null ? "" : "; health and metrics on http://" + http.address().getHostString() + ":" + http.address().getPort()));
+        out.println(listeningLine(daemon.address().toString(), logFile,
+                http == null ? null : "http://" + http.address().getHostString() + ":" + http.address().getPort()));
         out.flush();
         daemon.awaitTermination();
         return 0;
+    }
+
+    /**
+     * {@code urom daemon: listening on ADDR (log: FILE)}, or with an HTTP endpoint {@code urom daemon:
+     * listening on ADDR (log: FILE; health and metrics: URL)}: the address is the word after {@code
+     * listening on}, ended by a space, for scripts to take.
+     */
+    static String listeningLine(String address, Path logFile, String httpUrl) {
+        return "urom daemon: listening on " + address + " (log: " + logFile + (httpUrl == null ? "" : "; health and metrics: " + httpUrl) + ")";
     }
 
     private static HttpEndpoint startHttp(Daemon daemon, DaemonOptions options) {
@@ -208,10 +224,10 @@ final class DaemonCommand implements Callable<Integer> {
         return security;
     }
 
-    /** The options as given, checked; throws {@link CliFailure} with one line for a bad one. */
+    /** The options as given, checked; throws a {@linkplain CliFailure#usage usage failure} with one line for a bad one. */
     DaemonOptions options() {
         if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
-            throw new CliFailure("--http-port " + httpPort + " is not a port (0..65535)");
+            throw CliFailure.usage("--http-port " + httpPort + " is not a port (0..65535)");
         }
         return new DaemonOptions(config(), httpPort == null ? OptionalInt.empty() : OptionalInt.of(httpPort), httpHost);
     }
@@ -221,10 +237,10 @@ final class DaemonCommand implements Callable<Integer> {
             DaemonConfig config = DaemonConfig.defaults()
                     .withPluginPath(environment.uromPluginPath() == null ? "" : environment.uromPluginPath());
             if (logLevel != null) {
-                config = config.withLogLevel(LogLevels.parse(logLevel));
+                config = config.withLogLevel(level("--log-level", logLevel));
             }
             if (sdkLogLevel != null) {
-                config = config.withSdkLogLevel(LogLevels.parse(sdkLogLevel));
+                config = config.withSdkLogLevel(level("--sdk-log-level", sdkLogLevel));
             }
             if (maxMessageSize != null) {
                 config = config.withMaxMessageSize(maxMessageSize);
@@ -233,7 +249,7 @@ final class DaemonCommand implements Callable<Integer> {
                 config = config.withMaxWorkers(maxWorkers);
             }
             if (listen != null) {
-                config = config.withListen(ServiceAddress.parse(listen));
+                config = config.withListen(listenAddress());
             }
             if (logDir != null) {
                 config = config.withLogDir(logDir);
@@ -255,7 +271,23 @@ final class DaemonCommand implements Callable<Integer> {
             }
             return config.withSecurity(security(config.security()));
         } catch (IllegalArgumentException e) {
-            throw new CliFailure(e.getMessage());
+            throw CliFailure.usage(e.getMessage());
+        }
+    }
+
+    private static int level(String option, String text) {
+        try {
+            return LogLevels.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+        }
+    }
+
+    private ServiceAddress listenAddress() {
+        try {
+            return ServiceAddress.parse(listen);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--listen: " + e.getMessage(), e);
         }
     }
 }

@@ -257,8 +257,10 @@ class ServiceCommandsTest {
                     break;
                 }
             }
-            assertThat(listening).contains("; health and metrics on http://127.0.0.1:");
-            String url = listening.substring(listening.indexOf("http://")) + "/healthz";
+            assertThat(listening).matches("urom daemon: listening on unix:" + java.util.regex.Pattern.quote(own.resolve("d.sock").toString())
+                    + " \\(log: " + java.util.regex.Pattern.quote(own.resolve("log/urom_daemon_dev.log").toString())
+                    + "; health and metrics: http://127\\.0\\.0\\.1:[0-9]+\\)");
+            String url = listening.substring(listening.indexOf("http://"), listening.lastIndexOf(')')) + "/healthz";
             java.net.http.HttpResponse<String> health = java.net.http.HttpClient.newHttpClient().send(
                     java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString());
