@@ -84,6 +84,18 @@ class ServiceCommandsTest {
     }
 
     @Test
+    void cmdOfAnOversizedPayloadNamesItsSizeAndTheDaemonsLimit() {
+        String payload = "00".repeat(4096);
+
+        CliRunner.Run run = urom("cmd", "--service", daemon.address, "--plugin", "worker_graph", "--payload-hex", payload);
+
+        assertThat(run.status()).isEqualTo(1);
+        assertThat(run.out()).contains("status: TOO_BIG (27)");
+        assertThat(run.errLines()).containsExactly("urom cmd: TOO_BIG: a command of 4120 bytes (24-byte header + 4096 bytes of payload)"
+                + " is over the daemon's max message size of 4096 bytes (urom daemon -m, --max-msg-size)");
+    }
+
+    @Test
     void cmdOfAnUnknownPluginIsOneLine() {
         CliRunner.Run run = urom("cmd", "--service", daemon.address, "--plugin", "nope", "--payload-hex", "00");
 
@@ -184,21 +196,22 @@ class ServiceCommandsTest {
         assertThat(missing.status()).isEqualTo(1);
         assertThat(missing.errLines()).hasSize(1);
         assertThat(missing.errLines().get(0)).startsWith("urom plugins: ").contains("nobody.sock");
-        assertThat(malformed.status()).isEqualTo(1);
-        assertThat(malformed.errLines()).hasSize(1);
-        assertThat(malformed.errLines().get(0)).startsWith("urom workers: ").contains("carrier-pigeon:7");
+        assertThat(malformed.status()).isEqualTo(2);
+        assertThat(malformed.errLines()).hasSize(2);
+        assertThat(malformed.errLines().get(0)).startsWith("urom workers: --service: ").contains("carrier-pigeon:7");
+        assertThat(malformed.errLines().get(1)).isEqualTo("(see: urom workers --help)");
     }
 
     @Test
-    void badDaemonOptionsAreOneLineEach() {
+    void badDaemonOptionsAreUsageErrorsOfOneLineAndTheHint() {
         CliRunner.Run workers = urom("daemon", "--max-workers", "3");
         CliRunner.Run level = urom("daemon", "-l", "55");
 
-        assertThat(workers.status()).isEqualTo(1);
-        assertThat(workers.errLines()).containsExactly("urom daemon: --max-workers 3 is not a power of two");
-        assertThat(level.status()).isEqualTo(1);
-        assertThat(level.errLines()).hasSize(1);
-        assertThat(level.errLines().get(0)).startsWith("urom daemon: ").contains("55");
+        assertThat(workers.status()).isEqualTo(2);
+        assertThat(workers.errLines()).containsExactly("urom daemon: --max-workers 3 is not a power of two", "(see: urom daemon --help)");
+        assertThat(level.status()).isEqualTo(2);
+        assertThat(level.errLines()).hasSize(2);
+        assertThat(level.errLines().get(0)).startsWith("urom daemon: --log-level: ").contains("55");
     }
 
     @Test
