@@ -35,35 +35,38 @@ final class DaemonCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
     @Option(names = {"-l", "--log-level"}, paramLabel = "N",
-            description = "Level of the program's own messages: 10 DISABLE, 20 CRITICAL, 30 ERROR, 40 WARNING, 50 INFO (default), 60 DEBUG, 70 TRACE.")
+            description = "Level of the program's own messages: 10 DISABLE, 20 CRITICAL, 30 ERROR, 40 WARNING, 50 INFO, 60 DEBUG, 70 TRACE (default 50).")
     String logLevel;
 
-    @Option(names = "--sdk-log-level", paramLabel = "N", description = "Level of the framework's internal messages, same scale (default 40).")
+    @Option(names = "--sdk-log-level", paramLabel = "N", description = "Level of the framework's internal messages, on the scale of --log-level (default 40).")
     String sdkLogLevel;
 
-    @Option(names = {"-m", "--max-msg-size"}, paramLabel = "BYTES", description = "Largest command or notification, header included (default 4096).")
+    @Option(names = {"-m", "--max-msg-size"}, paramLabel = "BYTES", description = "Largest command or notification in bytes, its 24-byte header included, " + DaemonConfig.MIN_MAX_MESSAGE_SIZE + " to "
+                    + DaemonConfig.MAX_MAX_MESSAGE_SIZE + " (default 4096); a larger command is refused TOO_BIG.")
     Integer maxMessageSize;
 
-    @Option(names = "--max-workers", paramLabel = "N", description = "Most workers at once, a power of two (default 64).")
+    @Option(names = "--max-workers", paramLabel = "N", description = "Most workers at once, a power of two up to " + DaemonConfig.MAX_MAX_WORKERS + " (default 64).")
     Integer maxWorkers;
 
     @Option(names = "--listen", paramLabel = "ADDR",
-            description = "unix:PATH or tcp:HOST:PORT (default: tcp:0.0.0.0:7300 in Kubernetes, unix:/run/urom/urom.sock as root, else a socket under XDG_RUNTIME_DIR or the temp dir).")
+            description = "Where hosts connect: unix:PATH or tcp:HOST:PORT; a TCP address needs --auth-keys or --insecure-tcp (default: what urom address"
+                    + " prints, as the daemon's user: tcp:0.0.0.0:7300 when KUBERNETES_SERVICE_HOST is set, unix:/run/urom/urom.sock for root, else"
+                    + " unix:$XDG_RUNTIME_DIR/urom/urom.sock, or unix:<temp dir>/urom-<user>/urom/urom.sock without XDG_RUNTIME_DIR).")
     String listen;
 
     @Option(names = "--log-dir", paramLabel = "DIR", description = "Where urom_daemon_dev.log and the workers' logs go (default /var/log/doca/urom).")
     Path logDir;
 
     @Option(names = "--log-file-size", paramLabel = "BYTES",
-            description = "Roll a log file (urom_daemon_dev.log, each worker's) once it reaches this size: it becomes NAME.1, NAME.1 becomes NAME.2, ... (default 10485760, at least 4096).")
+            description = "Roll a log file (urom_daemon_dev.log, each worker's) once it reaches this size: it becomes NAME.1, NAME.1 becomes NAME.2, ... (default 10485760; at least 4096).")
     Long logFileSize;
 
     @Option(names = "--log-file-count", paramLabel = "N",
-            description = "How many files of each log are kept, the current one included; older ones are deleted (default 5, 2 to 100).")
+            description = "How many files of each log are kept, the current one included; older ones are deleted (default 5; 2 to 100).")
     Integer logFileCount;
 
     @Option(names = "--worker-log-count", paramLabel = "N",
-            description = "How many ended workers' logs (urom_worker_<pid>_dev.log and its rolled files, _crash.log) are kept, the newest; older ones are deleted (default 64, 0 to 100000).")
+            description = "How many ended workers' logs (urom_worker_<pid>_dev.log and its rolled files, _crash.log) are kept, the newest; older ones are deleted (default 64; 0 to 100000).")
     Integer workerLogCount;
 
     @Option(names = "--worker-log-max-age", paramLabel = "AGE",
@@ -83,7 +86,7 @@ final class DaemonCommand implements Callable<Integer> {
     String httpHost;
 
     @Option(names = "--auth-keys", paramLabel = "DIR",
-            description = "Directory of key files, one per principal (named after it); hosts prove them on TCP (and may on a Unix socket).")
+            description = "Directory of key files, one per principal (named after it; urom keygen writes one); hosts prove them on TCP (and may on a Unix socket) (default: none).")
     Path authKeys;
 
     @Option(names = "--insecure-tcp", description = "Let TCP hosts in without a key, all as one anonymous principal (not for production).")

@@ -16,9 +16,8 @@ import picocli.CommandLine.Option;
  */
 final class ServiceOptions {
     /** The description of every {@code --service} option that defaults to the daemon's address. */
-    static final String SERVICE_DESCRIPTION = "The daemon's address: unix:PATH or tcp:HOST:PORT (default: where urom daemon listens by default,"
-            + " as urom address prints: tcp:0.0.0.0:7300 in Kubernetes, unix:/run/urom/urom.sock as root, else urom/urom.sock under"
-            + " XDG_RUNTIME_DIR or, without it, under <temp dir>/urom-<user>).";
+    static final String SERVICE_DESCRIPTION = "The daemon's address: unix:PATH or tcp:HOST:PORT (default: the daemon's default address,"
+            + " which urom address prints; see urom daemon --listen).";
 
     @Option(names = "--service", paramLabel = "ADDR", description = SERVICE_DESCRIPTION)
     String address;
