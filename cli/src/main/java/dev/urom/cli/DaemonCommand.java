@@ -232,7 +232,14 @@ final class DaemonCommand implements Callable<Integer> {
         if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
             throw CliFailure.usage("--http-port " + httpPort + " is not a port (0..65535)");
         }
-        return new DaemonOptions(config(), httpPort == null ? OptionalInt.empty() : OptionalInt.of(httpPort), httpHost);
+        DaemonConfig config = config();
+        if (listen != null && !config.listen().isUnix() && config.security().authKeys() == null && !config.security().insecureTcp()) {
+            // The daemon refuses this too when it starts (also for the default TCP address in Kubernetes);
+            // for a --listen given here, it is the usage error it is.
+            throw CliFailure.usage("--listen " + config.listen() + " (TCP) needs --auth-keys DIR (one key file per principal; urom keygen"
+                    + " writes one), or --insecure-tcp to let anyone who reaches the port in");
+        }
+        return new DaemonOptions(config, httpPort == null ? OptionalInt.empty() : OptionalInt.of(httpPort), httpHost);
     }
 
     private DaemonConfig config() {

@@ -43,6 +43,7 @@ class UsageErrorTest {
                 daemon("--max-connections", "0"),
                 daemon("--max-workers-per-principal", "-1"),
                 daemon("--worker-env-allow", "A B"),
+                daemon("--listen", "tcp:127.0.0.1:0"),
                 Arguments.of("doctor", List.of("doctor", "--listen", "udp:x"), "--listen"),
                 Arguments.of("exec", List.of("exec", "--plugin", "worker_graph", "--payload-hex", "zz"), "--payload-hex"),
                 Arguments.of("cmd", List.of("cmd", "--plugin", "worker_graph", "--payload-hex", "0"), "--payload-hex"),
