@@ -173,7 +173,7 @@ until grep -q "listening on" "$work/daemon.out" 2>/dev/null; do
 done
 jvm="$(pgrep -P "$daemon_pid")"
 [ "$(wc -w <<<"$jvm")" = 1 ] || fail "expected one process under unshare (the daemon), found: $jvm"
-echo "test-image: daemon listening ($(grep -o 'listening on [^;]*' "$work/daemon.out")), pid 1 of its namespaces, SERVICE_ARGS from $(basename "$manifest")"
+echo "test-image: daemon listening ($(grep -o 'listening on [^ ]*' "$work/daemon.out")), pid 1 of its namespaces, SERVICE_ARGS from $(basename "$manifest")"
 
 # What the daemon runs with.
 daemon_caps="$(capsh --decode="$(awk '/^CapEff:/ { print $2 }' "/proc/$jvm/status")" | sed 's/^0x[0-9a-f]*=//')"

@@ -306,10 +306,10 @@ public final class FootprintBench {
         return builder;
     }
 
-    /** The address of the daemon's {@code urom daemon: listening on ADDRESS; ...} line. */
+    /** The address of the daemon's {@code urom daemon: listening on ADDRESS (log: ...)} line. */
     private static String listeningAddress(Process daemon, Path stderr) throws InterruptedException {
         String rest = new ChildOutput(daemon, "the daemon", stderr).expect(LISTENING, Duration.ofSeconds(DAEMON_START_S));
-        int end = rest.indexOf(';');
+        int end = rest.indexOf(' ');
         return end < 0 ? rest.strip() : rest.substring(0, end);
     }
 

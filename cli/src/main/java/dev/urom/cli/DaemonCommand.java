@@ -25,45 +25,49 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code urom daemon}: runs the service until it is stopped (SIGTERM or SIGINT). The words of
+ * {@code urom daemon}: runs the service until it is stopped (SIGTERM or SIGINT), and exits 0 when
+ * that stop went cleanly; 2 for a bad option, 1 when it cannot start. The words of
  * {@code SERVICE_ARGS} are read before the command-line arguments (see {@link Main}), so the
  * guide's container manifest works unchanged, and an option given in both takes the command line's
  * value.
  */
-@Command(name = "daemon", description = "Run the UROM service: discover plugins, spawn and supervise workers.")
+@Command(name = "daemon", description = "Run the UROM service: discover plugins, spawn and supervise workers, until SIGTERM or SIGINT (then exit status 0).")
 final class DaemonCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
     @Option(names = {"-l", "--log-level"}, paramLabel = "N",
-            description = "Level of the program's own messages: 10 DISABLE, 20 CRITICAL, 30 ERROR, 40 WARNING, 50 INFO (default), 60 DEBUG, 70 TRACE.")
+            description = "Level of the program's own messages: 10 DISABLE, 20 CRITICAL, 30 ERROR, 40 WARNING, 50 INFO, 60 DEBUG, 70 TRACE (default 50).")
     String logLevel;
 
-    @Option(names = "--sdk-log-level", paramLabel = "N", description = "Level of the framework's internal messages, same scale (default 40).")
+    @Option(names = "--sdk-log-level", paramLabel = "N", description = "Level of the framework's internal messages, on the scale of --log-level (default 40).")
     String sdkLogLevel;
 
-    @Option(names = {"-m", "--max-msg-size"}, paramLabel = "BYTES", description = "Largest command or notification, header included (default 4096).")
+    @Option(names = {"-m", "--max-msg-size"}, paramLabel = "BYTES", description = "Largest command or notification in bytes, its 24-byte header included, " + DaemonConfig.MIN_MAX_MESSAGE_SIZE + " to "
+                    + DaemonConfig.MAX_MAX_MESSAGE_SIZE + " (default 4096); a larger command is refused TOO_BIG.")
     Integer maxMessageSize;
 
-    @Option(names = "--max-workers", paramLabel = "N", description = "Most workers at once, a power of two (default 64).")
+    @Option(names = "--max-workers", paramLabel = "N", description = "Most workers at once, a power of two up to " + DaemonConfig.MAX_MAX_WORKERS + " (default 64).")
     Integer maxWorkers;
 
     @Option(names = "--listen", paramLabel = "ADDR",
-            description = "unix:PATH or tcp:HOST:PORT (default: tcp:0.0.0.0:7300 in Kubernetes, unix:/run/urom/urom.sock as root, else a socket under XDG_RUNTIME_DIR or the temp dir).")
+            description = "Where hosts connect: unix:PATH or tcp:HOST:PORT; a TCP address needs --auth-keys or --insecure-tcp (default: what urom address"
+                    + " prints, as the daemon's user: tcp:0.0.0.0:7300 when KUBERNETES_SERVICE_HOST is set, unix:/run/urom/urom.sock for root, else"
+                    + " unix:$XDG_RUNTIME_DIR/urom/urom.sock, or unix:<temp dir>/urom-<user>/urom/urom.sock without XDG_RUNTIME_DIR).")
     String listen;
 
     @Option(names = "--log-dir", paramLabel = "DIR", description = "Where urom_daemon_dev.log and the workers' logs go (default /var/log/doca/urom).")
     Path logDir;
 
     @Option(names = "--log-file-size", paramLabel = "BYTES",
-            description = "Roll a log file (urom_daemon_dev.log, each worker's) once it reaches this size: it becomes NAME.1, NAME.1 becomes NAME.2, ... (default 10485760, at least 4096).")
+            description = "Roll a log file (urom_daemon_dev.log, each worker's) once it reaches this size: it becomes NAME.1, NAME.1 becomes NAME.2, ... (default 10485760; at least 4096).")
     Long logFileSize;
 
     @Option(names = "--log-file-count", paramLabel = "N",
-            description = "How many files of each log are kept, the current one included; older ones are deleted (default 5, 2 to 100).")
+            description = "How many files of each log are kept, the current one included; older ones are deleted (default 5; 2 to 100).")
     Integer logFileCount;
 
     @Option(names = "--worker-log-count", paramLabel = "N",
-            description = "How many ended workers' logs (urom_worker_<pid>_dev.log and its rolled files, _crash.log) are kept, the newest; older ones are deleted (default 64, 0 to 100000).")
+            description = "How many ended workers' logs (urom_worker_<pid>_dev.log and its rolled files, _crash.log) are kept, the newest; older ones are deleted (default 64; 0 to 100000).")
     Integer workerLogCount;
 
     @Option(names = "--worker-log-max-age", paramLabel = "AGE",
@@ -83,7 +87,7 @@ final class DaemonCommand implements Callable<Integer> {
     String httpHost;
 
     @Option(names = "--auth-keys", paramLabel = "DIR",
-            description = "Directory of key files, one per principal (named after it); hosts prove them on TCP (and may on a Unix socket).")
+            description = "Directory of key files, one per principal (named after it; urom keygen writes one); hosts prove them on TCP (and may on a Unix socket) (default: none).")
     Path authKeys;
 
     @Option(names = "--insecure-tcp", description = "Let TCP hosts in without a key, all as one anonymous principal (not for production).")
@@ -146,20 +150,35 @@ final class DaemonCommand implements Callable<Integer> {
         }
         HttpEndpoint http = startHttp(daemon, options);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            // Read first: once the daemon is closed, call() returns and main may ask to exit too.
+            boolean stoppedBySignal = !Main.exitRequested();
             daemon.close();
             if (http != null) {
                 http.close();
             }
             LogManager.shutdown();
+            if (stoppedBySignal) {
+                // SIGTERM or SIGINT asked for this stop and it went cleanly: 0, not the JVM's 128 + signal.
+                Runtime.getRuntime().halt(0);
+            }
         }, "urom-daemon-shutdown"));
         if (config.pluginPath().isBlank()) {
             spec.commandLine().getErr().println("urom daemon: " + Environment.PLUGIN_PATH + " is not set: the daemon reports no plugins");
         }
-        out.println("urom daemon: listening on " + daemon.address() + "; log " + logFile
-                + (http == null ? "" : "; health and metrics on http://" + http.address().getHostString() + ":" + http.address().getPort()));
+        out.println(listeningLine(daemon.address().toString(), logFile,
+                http == null ? null : "http://" + http.address().getHostString() + ":" + http.address().getPort()));
         out.flush();
         daemon.awaitTermination();
         return 0;
+    }
+
+    /**
+     * {@code urom daemon: listening on ADDR (log: FILE)}, or with an HTTP endpoint {@code urom daemon:
+     * listening on ADDR (log: FILE; health and metrics: URL)}: the address is the word after {@code
+     * listening on}, ended by a space, for scripts to take.
+     */
+    static String listeningLine(String address, Path logFile, String httpUrl) {
+        return "urom daemon: listening on " + address + " (log: " + logFile + (httpUrl == null ? "" : "; health and metrics: " + httpUrl) + ")";
     }
 
     private static HttpEndpoint startHttp(Daemon daemon, DaemonOptions options) {
@@ -209,12 +228,19 @@ final class DaemonCommand implements Callable<Integer> {
         return security;
     }
 
-    /** The options as given, checked; throws {@link CliFailure} with one line for a bad one. */
+    /** The options as given, checked; throws a {@linkplain CliFailure#usage usage failure} with one line for a bad one. */
     DaemonOptions options() {
         if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
-            throw new CliFailure("--http-port " + httpPort + " is not a port (0..65535)");
+            throw CliFailure.usage("--http-port " + httpPort + " is not a port (0..65535)");
         }
-        return new DaemonOptions(config(), httpPort == null ? OptionalInt.empty() : OptionalInt.of(httpPort), httpHost);
+        DaemonConfig config = config();
+        if (listen != null && !config.listen().isUnix() && config.security().authKeys() == null && !config.security().insecureTcp()) {
+            // The daemon refuses this too when it starts (also for the default TCP address in Kubernetes);
+            // for a --listen given here, it is the usage error it is.
+            throw CliFailure.usage("--listen " + config.listen() + " (TCP) needs --auth-keys DIR (one key file per principal; urom keygen"
+                    + " writes one), or --insecure-tcp to let anyone who reaches the port in");
+        }
+        return new DaemonOptions(config, httpPort == null ? OptionalInt.empty() : OptionalInt.of(httpPort), httpHost);
     }
 
     private DaemonConfig config() {
@@ -222,10 +248,10 @@ final class DaemonCommand implements Callable<Integer> {
             DaemonConfig config = DaemonConfig.defaults()
                     .withPluginPath(environment.uromPluginPath() == null ? "" : environment.uromPluginPath());
             if (logLevel != null) {
-                config = config.withLogLevel(LogLevels.parse(logLevel));
+                config = config.withLogLevel(level("--log-level", logLevel));
             }
             if (sdkLogLevel != null) {
-                config = config.withSdkLogLevel(LogLevels.parse(sdkLogLevel));
+                config = config.withSdkLogLevel(level("--sdk-log-level", sdkLogLevel));
             }
             if (maxMessageSize != null) {
                 config = config.withMaxMessageSize(maxMessageSize);
@@ -234,7 +260,7 @@ final class DaemonCommand implements Callable<Integer> {
                 config = config.withMaxWorkers(maxWorkers);
             }
             if (listen != null) {
-                config = config.withListen(ServiceAddress.parse(listen));
+                config = config.withListen(listenAddress());
             }
             if (logDir != null) {
                 config = config.withLogDir(logDir);
@@ -256,7 +282,23 @@ final class DaemonCommand implements Callable<Integer> {
             }
             return config.withSecurity(security(config.security()));
         } catch (IllegalArgumentException e) {
-            throw new CliFailure(e.getMessage());
+            throw CliFailure.usage(e.getMessage());
+        }
+    }
+
+    private static int level(String option, String text) {
+        try {
+            return LogLevels.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+        }
+    }
+
+    private ServiceAddress listenAddress() {
+        try {
+            return ServiceAddress.parse(listen);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--listen: " + e.getMessage(), e);
         }
     }
 }

@@ -28,28 +28,42 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code urom doctor [--json] [--sys-root DIR] [--log-dir DIR] [--listen ADDR]}: checks what the
- * daemon needs on this machine and prints, for each check, ok or FAIL with what is wrong and what to
- * do. Exit status 0 when every check passes, 1 otherwise.
+ * {@code urom doctor [--json] [--sys-root DIR] [--log-dir DIR] [--listen ADDR] [--auth-keys DIR]
+ * [--insecure-tcp]}: checks what the daemon needs on this machine and grades each check: ok; WARN
+ * when the daemon serves here but something matters elsewhere (a device deployment's hugepages) or
+ * later; FAIL when the daemon would not start or serve here. Prints what was found and, for WARN and
+ * FAIL, what to do. Exit status 0 when no check FAILs (WARNs allowed), 1 otherwise.
  */
-@Command(name = "doctor", description = "Check this machine for what the daemon needs: hugepages, hugetlbfs, plugins, log directory, listen address, Java.")
+@Command(name = "doctor",
+        description = "Check this machine for what the daemon needs (plugins, log directory, listen address and keys, Java; hugepages and"
+                + " hugetlbfs for a device deployment) and grade each check ok, WARN or FAIL. Exit status 0 when nothing FAILs, 1 otherwise.")
 final class DoctorCommand implements Callable<Integer> {
     /** How long a process on the listen address has to answer the UROM handshake. */
     private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(5);
 
     @Spec CommandSpec spec;
 
-    @Option(names = "--json", description = "Print one JSON document: {\"ok\", \"checks\": [{\"name\", \"ok\", \"detail\", \"advice\"}]}.")
+    @Option(names = "--json", description = "Print one JSON document: {\"ok\", \"checks\": [{\"name\", \"grade\" (ok, warn or fail),"
+            + " \"ok\" (not fail), \"detail\", \"advice\" (null when the grade is ok)}]}; \"ok\" is false when a check fails.")
     boolean json;
 
     @Option(names = "--sys-root", paramLabel = "DIR", description = "Read sys/... and proc/mounts under DIR (default /).")
     Path sysRoot = Path.of("/");
 
-    @Option(names = "--log-dir", paramLabel = "DIR", description = "The daemon's log directory (default /var/log/doca/urom).")
+    @Option(names = "--log-dir", paramLabel = "DIR",
+            description = "The daemon's --log-dir (default /var/log/doca/urom); when the daemon cannot use it, it logs to <temp dir>/urom-<user>/log.")
     Path logDir = DaemonConfig.DEFAULT_LOG_DIR;
 
-    @Option(names = "--listen", paramLabel = "ADDR", description = "The daemon's listen address, unix:PATH or tcp:HOST:PORT (default: the daemon's).")
+    @Option(names = "--listen", paramLabel = "ADDR",
+            description = "The daemon's --listen address, unix:PATH or tcp:HOST:PORT (default: the daemon's default, as urom address prints).")
     String listen;
+
+    @Option(names = "--auth-keys", paramLabel = "DIR",
+            description = "The daemon's --auth-keys directory: checked as the daemon checks it; a TCP address needs it or --insecure-tcp.")
+    Path authKeys;
+
+    @Option(names = "--insecure-tcp", description = "The daemon is given --insecure-tcp: a TCP address without --auth-keys is a WARN, not a FAIL.")
+    boolean insecureTcp;
 
     private final Environment environment;
 
@@ -78,7 +92,7 @@ final class DoctorCommand implements Callable<Integer> {
         try {
             address = listen == null ? ServiceAddress.defaultListen() : ServiceAddress.parse(listen);
         } catch (IllegalArgumentException e) {
-            throw new CliFailure("--listen " + listen + ": " + e.getMessage());
+            throw CliFailure.usage("--listen " + listen + ": " + e.getMessage());
         }
         return List.of(
                 new HugepagesCheck(sysRoot),
@@ -86,20 +100,29 @@ final class DoctorCommand implements Callable<Integer> {
                 new PluginDirectoriesCheck(environment.uromPluginPath()),
                 new PluginProbeCheck(environment.uromPluginPath()),
                 new LogDirectoryCheck(logDir),
-                new ListenAddressCheck(address, HANDSHAKE_TIMEOUT),
+                new ListenAddressCheck(address, HANDSHAKE_TIMEOUT, authKeys, insecureTcp),
                 new JavaVersionCheck(Runtime.version()));
     }
 
     private static void print(List<CheckResult> results, PrintWriter out) {
         int failed = 0;
+        int warned = 0;
         for (CheckResult result : results) {
-            out.printf("%-4s  %s: %s%n", result.ok() ? "ok" : "FAIL", result.name(), result.detail());
-            if (!result.ok()) {
+            out.printf("%-4s  %s: %s%n", result.grade().label(), result.name(), result.detail());
+            if (result.grade() != CheckResult.Grade.OK) {
                 out.println("      what to do: " + result.advice());
-                failed++;
             }
+            failed += result.grade() == CheckResult.Grade.FAIL ? 1 : 0;
+            warned += result.grade() == CheckResult.Grade.WARN ? 1 : 0;
         }
-        out.println(failed == 0 ? "all " + results.size() + " checks passed" : failed + " of " + results.size() + " checks failed");
+        String warnings = warned + " of " + results.size() + " checks warned";
+        if (failed > 0) {
+            out.println(failed + " of " + results.size() + " checks failed" + (warned > 0 ? "; " + warnings : ""));
+        } else if (warned > 0) {
+            out.println("no check failed: the daemon can serve here; " + warnings);
+        } else {
+            out.println("all " + results.size() + " checks passed");
+        }
     }
 
     static String toJson(boolean ok, List<CheckResult> results) throws Exception {
@@ -110,6 +133,7 @@ final class DoctorCommand implements Callable<Integer> {
         for (CheckResult result : results) {
             checks.addObject()
                     .put("name", result.name())
+                    .put("grade", result.grade().name().toLowerCase(java.util.Locale.ROOT))
                     .put("ok", result.ok())
                     .put("detail", result.detail())
                     .put("advice", result.advice());

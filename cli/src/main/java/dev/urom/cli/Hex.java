@@ -18,11 +18,11 @@ final class Hex {
             digits = digits.substring(2);
         }
         if (digits.length() % 2 != 0) {
-            throw new CliFailure(option + " '" + text + "': odd number of hex digits (" + digits.length() + ")");
+            throw CliFailure.usage(option + " '" + text + "': odd number of hex digits (" + digits.length() + ")");
         }
         for (int i = 0; i < digits.length(); i++) {
             if (Character.digit(digits.charAt(i), 16) < 0) {
-                throw new CliFailure(option + " '" + text + "': '" + digits.charAt(i) + "' is not a hex digit");
+                throw CliFailure.usage(option + " '" + text + "': '" + digits.charAt(i) + "' is not a hex digit");
             }
         }
         return HexFormat.of().parseHex(digits);

@@ -11,7 +11,7 @@ import picocli.CommandLine;
 /**
  * The {@code urom} command line. Every failure reaches the user as one line on stderr, {@code
  * urom <command>: <what went wrong>}, and a non-zero exit status: 1 for a failure, 2 for a usage
- * error. A usage error is followed by a second line naming a command that shows the usage, {@code
+ * error (an option or argument that does not parse, or whose value is out of range). A usage error is followed by a second line naming a command that shows the usage, {@code
  * (see: urom <command> --help)}. Every command answers {@code --help} and {@code -h}, and {@code urom
  * help [COMMAND]}, with its usage and exit status 0. Stack traces go to the log only.
  */
@@ -22,7 +22,7 @@ import picocli.CommandLine;
         versionProvider = Main.Version.class,
         description = "urom-java: the UROM offload service and its plugin framework.",
         subcommands = {
-            DaemonCommand.class, PluginsCommand.class, WorkersCommand.class, CmdCommand.class, LoopbackCommand.class,
+            DaemonCommand.class, AddressCommand.class, PluginsCommand.class, WorkersCommand.class, CmdCommand.class, LoopbackCommand.class,
             PingPongCommand.class, PingPongRankCommand.class, ExecCommand.class, DemoCommand.class, DoctorCommand.class, KeygenCommand.class, NewPluginCommand.class,
             CommandLine.HelpCommand.class
         })
@@ -42,7 +42,16 @@ public final class Main implements Runnable {
             // Before Log4j2 starts: the daemon's own shutdown hook stops logging after its last lines.
             System.setProperty("log4j2.shutdownHookEnabled", "false");
         }
-        System.exit(run(args, Environment.system(), new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        int status = run(args, Environment.system(), new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+        exitRequested = true;
+        System.exit(status);
+    }
+
+    /** Whether {@link #main} has its command's status and is exiting with it (not a signal stopping the process). */
+    private static volatile boolean exitRequested;
+
+    static boolean exitRequested() {
+        return exitRequested;
     }
 
     /** Runs one command line in the given environment and streams, and returns its exit status. */
@@ -53,7 +62,11 @@ public final class Main implements Runnable {
         line.setErr(err);
         line.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             String command = cmd.getCommandName();
-            if (ex instanceof CliFailure failure) {
+            if (ex instanceof CliFailure failure && failure.isUsage()) {
+                err.println(qualifiedName(cmd) + ": " + failure.getMessage());
+                err.println("(see: " + qualifiedName(cmd) + " --help)");
+                return CommandLine.ExitCode.USAGE;
+            } else if (ex instanceof CliFailure failure) {
                 err.println("urom " + command + ": " + failure.getMessage());
             } else {
                 org.apache.logging.log4j.LogManager.getLogger(Main.class).error("urom {} failed", command, ex);

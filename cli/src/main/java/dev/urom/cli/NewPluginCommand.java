@@ -63,10 +63,10 @@ final class NewPluginCommand implements Callable<Integer> {
                 names.checkJavaPackage();
             }
         } catch (IllegalArgumentException e) {
-            throw new CliFailure(e.getMessage());
+            throw CliFailure.usage(e.getMessage());
         }
         if (!Files.isDirectory(dir)) {
-            throw new CliFailure("--dir " + dir + " is not a folder");
+            throw CliFailure.usage("--dir " + dir + " is not a folder");
         }
         PluginScaffold.Sdk sdk = distribution();
         Path project = dir.toAbsolutePath().normalize().resolve(name);

@@ -76,17 +76,17 @@ final class PingPongCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (ranks < 2) {
-            throw new CliFailure("--ranks " + ranks + ": the ping-pong needs at least 2 ranks");
+            throw CliFailure.usage("--ranks " + ranks + ": the ping-pong needs at least 2 ranks");
         }
         if (!List.of(NATIVE_SANDBOX, JAVA_SANDBOX, "mixed").contains(plugin)) {
-            throw new CliFailure("--plugin " + plugin + ": use worker_sandbox, worker_sandbox_java or mixed");
+            throw CliFailure.usage("--plugin " + plugin + ": use worker_sandbox, worker_sandbox_java or mixed");
         }
         PrintWriter out = spec.commandLine().getOut();
         if (service != null) {
             return run(service, out);
         }
         if (authKeyFile != null) {
-            throw new CliFailure("--auth-key-file goes with --service: the private daemon takes hosts without keys");
+            throw CliFailure.usage("--auth-key-file goes with --service: the private daemon takes hosts without keys");
         }
         try (PrivateDaemon daemon = PrivateDaemon.start(environment.requirePluginPath(), workerUser)) {
             privateDaemon = true;

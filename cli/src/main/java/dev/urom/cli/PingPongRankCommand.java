@@ -71,14 +71,14 @@ final class PingPongRankCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         if (size < 2) {
-            throw new CliFailure("--size " + size + ": the ping-pong needs at least 2 ranks");
+            throw CliFailure.usage("--size " + size + ": the ping-pong needs at least 2 ranks");
         }
         if (rank < 0 || rank >= size) {
-            throw new CliFailure("--rank " + rank + ": not between 0 and --size - 1 (" + (size - 1) + ")");
+            throw CliFailure.usage("--rank " + rank + ": not between 0 and --size - 1 (" + (size - 1) + ")");
         }
         for (String entry : workerEnv) {
             if (entry.indexOf('=') <= 0) {
-                throw new CliFailure("--worker-env " + entry + ": not NAME=VALUE");
+                throw CliFailure.usage("--worker-env " + entry + ": not NAME=VALUE");
             }
         }
         InetSocketAddress address = rendezvousAddress();
@@ -135,7 +135,7 @@ final class PingPongRankCommand implements Callable<Integer> {
             ServiceAddress parsed = ServiceAddress.parse("tcp:" + rendezvous);
             return new InetSocketAddress(parsed.host(), parsed.port());
         } catch (IllegalArgumentException e) {
-            throw new CliFailure("--rendezvous " + rendezvous + ": not HOST:PORT with a port from 0 to 65535");
+            throw CliFailure.usage("--rendezvous " + rendezvous + ": not HOST:PORT with a port from 0 to 65535");
         }
     }
 

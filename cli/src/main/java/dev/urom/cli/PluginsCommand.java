@@ -31,21 +31,21 @@ import picocli.CommandLine.Spec;
 /**
  * {@code urom plugins --scan [--json] [--allow-insecure-plugin-dirs]}: what a scan of
  * UROM_PLUGIN_PATH in this process finds (with the daemon's default trust rules unless insecure
- * directories are allowed); {@code urom plugins --service ADDR [--json]}: what a running daemon
- * reports.
+ * directories are allowed); {@code urom plugins [--service ADDR] [--json]}: what a running daemon
+ * reports, the daemon at its default address when no {@code --service} is given.
  */
-@Command(name = "plugins", description = "List the plugins that a scan of UROM_PLUGIN_PATH finds (--scan), or that a daemon reports (--service).")
+@Command(name = "plugins", description = "List the plugins that a running daemon reports (the default, or --service), or that a scan of UROM_PLUGIN_PATH finds (--scan).")
 final class PluginsCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @ArgGroup(exclusive = true, multiplicity = "1")
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
     Source source;
 
     static final class Source {
         @Option(names = "--scan", required = true, description = "Scan UROM_PLUGIN_PATH in this process.")
         boolean scan;
 
-        @Option(names = "--service", required = true, paramLabel = "ADDR", description = "Ask the daemon at unix:PATH or tcp:HOST:PORT.")
+        @Option(names = "--service", required = true, paramLabel = "ADDR", description = ServiceOptions.SERVICE_DESCRIPTION)
         String service;
     }
 
@@ -57,7 +57,7 @@ final class PluginsCommand implements Callable<Integer> {
     boolean allowInsecure;
 
     @Option(names = "--auth-key-file", paramLabel = "FILE",
-            description = "With --service: the key file to prove (default: the one UROM_AUTH_KEY_FILE names, if set).")
+            description = "When asking a daemon: the key file to prove (default: the one UROM_AUTH_KEY_FILE names, if set).")
     Path authKeyFile;
 
     private final Environment environment;
@@ -69,7 +69,7 @@ final class PluginsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        if (source.service != null) {
+        if (source == null || !source.scan) {
             if (allowInsecure) {
                 throw new ParameterException(spec.commandLine(), "--allow-insecure-plugin-dirs goes with --scan, not --service");
             }
@@ -90,7 +90,7 @@ final class PluginsCommand implements Callable<Integer> {
 
     private int listFromService(PrintWriter out) throws Exception {
         ServiceOptions options = new ServiceOptions();
-        options.address = source.service;
+        options.address = source == null ? null : source.service;
         options.authKeyFile = authKeyFile;
         List<ServicePlugin> plugins;
         try (UromService service = options.connect()) {

@@ -49,7 +49,7 @@ final class WorkersCommand implements Callable<Integer> {
         try (UromService connection = service.connect()) {
             workers = connection.workersInfo(gid == null ? Protocol.ALL_GROUPS : gid.bits());
         } catch (UromException e) {
-            throw new CliFailure("listing the workers of " + service.address + ": " + e.getMessage());
+            throw new CliFailure("listing the workers of " + service.address() + ": " + e.getMessage());
         }
         PrintWriter out = spec.commandLine().getOut();
         if (json) {

@@ -146,24 +146,25 @@ class CliTest {
     }
 
     @Test
-    void aDaemonWithAnHttpPortOutOfRangeIsOneLineAndStartsNothing(@TempDir Path dir) {
+    void aDaemonWithAnHttpPortOutOfRangeIsAUsageErrorAndStartsNothing(@TempDir Path dir) {
         CliRunner.Run result = run(plugins.toString(), "daemon", "--listen", "unix:" + dir.resolve("d.sock"),
                 "--log-dir", dir.resolve("log").toString(), "--http-port", "65536");
 
-        assertThat(result.status()).isEqualTo(1);
-        assertThat(result.errLines()).containsExactly("urom daemon: --http-port 65536 is not a port (0..65535)");
+        assertThat(result.status()).isEqualTo(2);
+        assertThat(result.errLines()).containsExactly("urom daemon: --http-port 65536 is not a port (0..65535)", "(see: urom daemon --help)");
         assertThat(dir.resolve("d.sock")).doesNotExist();
         assertThat(dir.resolve("log")).doesNotExist();
     }
 
     @Test
-    void aDaemonWithABadLogFileCountIsOneLineAndStartsNothing(@TempDir Path dir) {
+    void aDaemonWithABadLogFileCountIsAUsageErrorAndStartsNothing(@TempDir Path dir) {
         CliRunner.Run result = run(plugins.toString(), "daemon", "--listen", "unix:" + dir.resolve("d.sock"),
                 "--log-dir", dir.resolve("log").toString(), "--log-file-count", "0");
 
-        assertThat(result.status()).isEqualTo(1);
+        assertThat(result.status()).isEqualTo(2);
         assertThat(result.errLines())
-                .containsExactly("urom daemon: --log-file-count 0 is not between 2 and 100 (the current file and the rolled ones)");
+                .containsExactly("urom daemon: --log-file-count 0 is not between 2 and 100 (the current file and the rolled ones)",
+                        "(see: urom daemon --help)");
         assertThat(dir.resolve("d.sock")).doesNotExist();
         assertThat(dir.resolve("log")).doesNotExist();
     }
@@ -182,10 +183,10 @@ class CliTest {
         CliRunner.Run odd = run(plugins.toString(), "exec", "--plugin", "worker_graph", "--payload-hex", "abc");
         CliRunner.Run notHex = run(plugins.toString(), "exec", "--plugin", "worker_graph", "--payload-hex", "zz");
 
-        assertThat(odd.status()).isEqualTo(1);
-        assertThat(odd.errLines()).containsExactly("urom exec: --payload-hex 'abc': odd number of hex digits (3)");
-        assertThat(notHex.status()).isEqualTo(1);
-        assertThat(notHex.errLines()).containsExactly("urom exec: --payload-hex 'zz': 'z' is not a hex digit");
+        assertThat(odd.status()).isEqualTo(2);
+        assertThat(odd.errLines()).containsExactly("urom exec: --payload-hex 'abc': odd number of hex digits (3)", "(see: urom exec --help)");
+        assertThat(notHex.status()).isEqualTo(2);
+        assertThat(notHex.errLines()).containsExactly("urom exec: --payload-hex 'zz': 'z' is not a hex digit", "(see: urom exec --help)");
     }
 
     @Test

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 class DaemonOptionsTest {
     @Test
     void serviceArgsAreReadAsUromDaemonReadsThem() {
-        DaemonOptions options = DaemonOptions.parse("-l 60  -m 8192 --listen tcp:0.0.0.0:7300 --log-dir=/var/log/x --http-port 7301 --http-host 0.0.0.0 -l 70",
-                "/a;/b");
+        DaemonOptions options = DaemonOptions.parse("-l 60  -m 8192 --listen tcp:0.0.0.0:7300 --auth-keys /etc/urom/keys --log-dir=/var/log/x"
+                + " --http-port 7301 --http-host 0.0.0.0 -l 70", "/a;/b");
 
         assertThat(options.config().logLevel()).as("the last -l wins").isEqualTo(70);
         assertThat(options.config().maxMessageSize()).isEqualTo(8192);
@@ -26,6 +26,16 @@ class DaemonOptionsTest {
         assertThat(options.config().pluginPath()).isEqualTo("/a;/b");
         assertThat(options.httpPort()).hasValue(7301);
         assertThat(options.httpHost()).isEqualTo("0.0.0.0");
+        assertThat(options.config().security().authKeys()).isEqualTo(Path.of("/etc/urom/keys"));
+    }
+
+    @Test
+    void aTcpListenWithoutKeysOrInsecureTcpIsRefusedAsTheDaemonWouldRefuseIt() {
+        assertThatThrownBy(() -> DaemonOptions.parse("--listen tcp:0.0.0.0:7300", ""))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--listen tcp:0.0.0.0:7300 (TCP) needs --auth-keys DIR (one key file per principal; urom keygen writes one),"
+                        + " or --insecure-tcp to let anyone who reaches the port in");
+        assertThat(DaemonOptions.parse("--listen tcp:0.0.0.0:7300 --insecure-tcp", "").config().security().insecureTcp()).isTrue();
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.urom.service.logging.ServiceLogging;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -21,7 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code urom doctor} against a fabricated machine: a system root with {@code sys/...} and {@code
  * proc/mounts}, a plugin directory with the real graph plugins (system property {@code
  * urom.graph.build}), a log directory and a Unix socket path, all under a temporary directory.
- * Each test breaks one thing and checks that exactly that check fails, with its advice.
+ * Each test breaks one thing and checks that exactly that check is graded WARN (the daemon still
+ * serves here) or FAIL (it would not), with its advice, and the exit status that follows: 1 only
+ * when something FAILs.
  */
 class DoctorCommandTest {
     @TempDir Path dir;
@@ -76,13 +79,22 @@ class DoctorCommandTest {
     }
 
     private static List<String> failedNames(JsonNode json) {
-        List<String> failed = new ArrayList<>();
+        return namesGraded(json, "fail");
+    }
+
+    private static List<String> warnedNames(JsonNode json) {
+        return namesGraded(json, "warn");
+    }
+
+    private static List<String> namesGraded(JsonNode json, String grade) {
+        List<String> names = new ArrayList<>();
         for (JsonNode check : json.get("checks")) {
-            if (!check.get("ok").asBoolean()) {
-                failed.add(check.get("name").asText());
+            assertThat(check.get("ok").asBoolean()).as(check.toString()).isEqualTo(!check.get("grade").asText().equals("fail"));
+            if (check.get("grade").asText().equals(grade)) {
+                names.add(check.get("name").asText());
             }
         }
-        return failed;
+        return names;
     }
 
     @Test
@@ -90,7 +102,7 @@ class DoctorCommandTest {
         CliRunner.Run run = doctor(plugins.toString());
 
         assertThat(run.status()).as(run.out() + run.err()).isZero();
-        assertThat(run.out()).doesNotContain("FAIL").contains("all 7 checks passed")
+        assertThat(run.out()).doesNotContain("FAIL").doesNotContain("WARN").contains("all 7 checks passed")
                 .contains("ok    hugepages: 2048 hugepages of 2 MiB allocated")
                 .contains("ok    hugetlbfs: mounted at /mnt/huge")
                 .contains("worker_graph (native)").contains("worker_graph_java (java)")
@@ -101,8 +113,10 @@ class DoctorCommandTest {
     }
 
     @Test
-    void jsonHasOneEntryPerCheckWithNameOkDetailAndAdvice() throws IOException {
+    void jsonHasOneEntryPerCheckWithNameGradeOkDetailAndAdvice() throws IOException {
         Files.writeString(nrHugepages, "0\n");
+        Files.delete(plugins.resolve("worker_graph.so"));
+        Files.delete(plugins.resolve("worker_graph_java.jar"));
 
         JsonNode json = doctorJson(plugins.toString());
 
@@ -111,57 +125,117 @@ class DoctorCommandTest {
         List<String> names = new ArrayList<>();
         for (JsonNode check : json.get("checks")) {
             names.add(check.get("name").asText());
+            assertThat(check.get("grade").asText()).isIn("ok", "warn", "fail");
             assertThat(check.get("ok").isBoolean()).isTrue();
             assertThat(check.get("detail").asText()).isNotBlank();
             assertThat(check.has("advice")).isTrue();
-            assertThat(check.get("advice").isNull()).isEqualTo(check.get("ok").asBoolean());
+            assertThat(check.get("advice").isNull()).isEqualTo(check.get("grade").asText().equals("ok"));
         }
         assertThat(names).containsExactly("hugepages", "hugetlbfs", "plugin directories", "plugins", "log directory", "listen address", "java");
-        assertThat(failedNames(json)).containsExactly("hugepages");
+        assertThat(warnedNames(json)).containsExactly("hugepages");
+        assertThat(failedNames(json)).containsExactly("plugins");
     }
 
     @Test
-    void noHugepagesAllocatedFailsWithTheAdviceAndExitStatusOne() throws IOException {
+    void noHugepagesAllocatedIsAWarningWithTheAdviceAndExitStatusZero() throws IOException {
         Files.writeString(nrHugepages, "0\n");
 
         CliRunner.Run run = doctor(plugins.toString());
 
-        assertThat(run.status()).isEqualTo(1);
-        assertThat(run.out()).contains("FAIL  hugepages: no 2 MiB hugepages are allocated")
+        assertThat(run.status()).as(run.out()).isZero();
+        assertThat(run.out()).contains("WARN  hugepages: no 2 MiB hugepages are allocated")
+                .contains("the daemon serves without them, only a device deployment needs them")
                 .contains("echo 2048 | sudo tee /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages")
                 .contains("journalctl -u kubelet")
-                .contains("1 of 7 checks failed");
+                .contains("no check failed: the daemon can serve here; 1 of 7 checks warned")
+                .doesNotContain("FAIL");
     }
 
     @Test
-    void aKernelWithoutHugepagesFailsTheHugepagesCheck() throws IOException {
+    void aDevelopersMachineWithoutDeviceSetUpExitsZeroWithThreeWarnings() throws IOException {
+        Files.delete(nrHugepages);
+        Files.writeString(mounts, "proc /proc proc rw 0 0\n");
+        logs = Files.writeString(dir.resolve("a-file"), "x").resolve("urom");
+
+        CliRunner.Run run = doctor(plugins.toString());
+
+        assertThat(run.status()).as(run.out()).isZero();
+        assertThat(run.out()).contains("WARN  hugepages: ").contains("WARN  hugetlbfs: ").contains("WARN  log directory: ")
+                .contains("no check failed: the daemon can serve here; 3 of 7 checks warned").doesNotContain("FAIL");
+    }
+
+    @Test
+    void aFailureAmongWarningsExitsOneAndCountsBoth() throws IOException {
+        Files.delete(nrHugepages);
+
+        CliRunner.Run run = doctor(null);
+
+        assertThat(run.status()).isEqualTo(1);
+        assertThat(run.out()).contains("WARN  hugepages: ").contains("FAIL  plugins: ").contains("2 of 7 checks failed; 1 of 7 checks warned");
+    }
+
+    @Test
+    void aTcpListenAddressWithoutKeysFailsAsTheDaemonWouldRefuseIt() throws IOException {
+        CliRunner.Run run = doctor(plugins.toString(), "--listen", "tcp:127.0.0.1:0");
+
+        assertThat(run.status()).isEqualTo(1);
+        assertThat(run.out()).contains("FAIL  listen address: the daemon refuses to listen on tcp:127.0.0.1:0 without keys")
+                .contains("--auth-keys DIR").contains("--insecure-tcp");
+    }
+
+    @Test
+    void aTcpListenAddressWithTheDaemonsKeysPasses() throws IOException {
+        Path keys = Files.createDirectories(dir.resolve("keys"));
+        Files.setPosixFilePermissions(keys, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        assertThat(CliRunner.run(null, "keygen", keys.resolve("jobA.key").toString()).status()).isZero();
+
+        CliRunner.Run run = doctor(plugins.toString(), "--listen", "tcp:127.0.0.1:0", "--auth-keys", keys.toString());
+
+        assertThat(run.status()).as(run.out()).isZero();
+        assertThat(run.out()).contains("ok    listen address: tcp:127.0.0.1:0 is free").contains("all 7 checks passed");
+    }
+
+    @Test
+    void aTcpListenAddressWithInsecureTcpIsAWarning() throws IOException {
+        CliRunner.Run run = doctor(plugins.toString(), "--listen", "tcp:127.0.0.1:0", "--insecure-tcp");
+
+        assertThat(run.status()).as(run.out()).isZero();
+        assertThat(run.out()).contains("WARN  listen address: tcp:127.0.0.1:0 is free; with --insecure-tcp");
+    }
+
+    @Test
+    void aKernelWithoutHugepagesWarnsInTheHugepagesCheck() throws IOException {
         Files.delete(nrHugepages);
 
         JsonNode json = doctorJson(plugins.toString());
 
-        assertThat(failedNames(json)).containsExactly("hugepages");
+        assertThat(json.get("ok").asBoolean()).isTrue();
+        assertThat(failedNames(json)).isEmpty();
+        assertThat(warnedNames(json)).containsExactly("hugepages");
         assertThat(check(json, "hugepages").get("detail").asText()).contains(nrHugepages.toString()).contains("does not exist");
         assertThat(check(json, "hugepages").get("advice").asText()).contains("nr_hugepages").contains("journalctl -u kubelet");
     }
 
     @Test
-    void noHugetlbfsMountFailsWithTheMountCommand() throws IOException {
+    void noHugetlbfsMountWarnsWithTheMountCommand() throws IOException {
         Files.writeString(mounts, "proc /proc proc rw 0 0\ntmpfs /run tmpfs rw 0 0\n");
 
         JsonNode json = doctorJson(plugins.toString());
 
-        assertThat(failedNames(json)).containsExactly("hugetlbfs");
+        assertThat(failedNames(json)).isEmpty();
+        assertThat(warnedNames(json)).containsExactly("hugetlbfs");
         assertThat(check(json, "hugetlbfs").get("advice").asText()).contains("mount -t hugetlbfs -o pagesize=2M nodev /mnt/huge");
     }
 
     @Test
-    void aMissingPluginDirectoryIsNamed() throws IOException {
+    void aMissingPluginDirectoryBesideAGoodOneIsNamedInAWarning() throws IOException {
         Path missing = dir.resolve("no-such-plugins");
 
         JsonNode json = doctorJson(plugins + ";" + missing);
 
-        assertThat(failedNames(json)).containsExactly("plugin directories");
-        assertThat(check(json, "plugin directories").get("detail").asText()).isEqualTo(missing + " does not exist");
+        assertThat(failedNames(json)).isEmpty();
+        assertThat(warnedNames(json)).containsExactly("plugin directories");
+        assertThat(check(json, "plugin directories").get("detail").asText()).isEqualTo(missing + " does not exist; the daemon scans the other 1");
         assertThat(check(json, "plugin directories").get("advice").asText()).contains("UROM_PLUGIN_PATH").contains("hostPath");
         assertThat(check(json, "plugins").get("detail").asText()).isEqualTo("2 accepted: worker_graph (native), worker_graph_java (java)");
     }
@@ -188,27 +262,30 @@ class DoctorCommandTest {
     }
 
     @Test
-    void aRejectedPluginIsReportedWithItsReason() throws IOException {
+    void aRejectedPluginBesideAcceptedOnesIsAWarningWithItsReason() throws IOException {
         Files.writeString(plugins.resolve("not_a_plugin.so"), "this is text, not ELF\n");
 
         JsonNode json = doctorJson(plugins.toString());
 
-        assertThat(failedNames(json)).containsExactly("plugins");
+        assertThat(failedNames(json)).isEmpty();
+        assertThat(warnedNames(json)).containsExactly("plugins");
         JsonNode probe = check(json, "plugins");
         assertThat(probe.get("detail").asText()).contains("2 accepted: ").contains("1 rejected: ").contains("not_a_plugin.so");
         assertThat(probe.get("advice").asText()).contains("rejected");
     }
 
     @Test
-    void aLogDirectoryUnderARegularFileIsNotWritable() throws IOException {
+    void aLogDirectoryUnderARegularFileIsAWarningNamingTheFallback() throws IOException {
         Path file = Files.writeString(dir.resolve("a-file"), "x");
         logs = file.resolve("logs");
 
         JsonNode json = doctorJson(plugins.toString());
 
-        assertThat(failedNames(json)).containsExactly("log directory");
-        assertThat(check(json, "log directory").get("detail").asText()).contains(logs.toString()).contains(file + " is not a directory");
-        assertThat(check(json, "log directory").get("advice").asText()).contains("--log-dir").contains("fallback");
+        assertThat(failedNames(json)).isEmpty();
+        assertThat(warnedNames(json)).containsExactly("log directory");
+        assertThat(check(json, "log directory").get("detail").asText()).contains(logs.toString()).contains(file + " is not a directory")
+                .contains("the daemon logs to its fallback " + ServiceLogging.fallbackDir().toAbsolutePath().resolve("urom_daemon_dev.log"));
+        assertThat(check(json, "log directory").get("advice").asText()).contains("--log-dir");
     }
 
     @Test
@@ -223,7 +300,7 @@ class DoctorCommandTest {
     }
 
     @Test
-    void aStaleSocketFileFailsWithAdviceToRemoveIt() throws IOException {
+    void aStaleSocketFileIsAWarningSinceTheDaemonRemovesIt() throws IOException {
         Files.createDirectories(socket.getParent());
         try (ServerSocketChannel dead = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
             dead.bind(UnixDomainSocketAddress.of(socket));
@@ -232,18 +309,20 @@ class DoctorCommandTest {
 
         JsonNode json = doctorJson(plugins.toString());
 
-        assertThat(failedNames(json)).containsExactly("listen address");
+        assertThat(failedNames(json)).isEmpty();
+        assertThat(warnedNames(json)).containsExactly("listen address");
         assertThat(check(json, "listen address").get("detail").asText()).contains(socket.toString()).contains("stale");
         assertThat(check(json, "listen address").get("advice").asText()).contains("rm " + socket);
         assertThat(socket).exists();
     }
 
     @Test
-    void anInvalidListenAddressIsOneLineOnStderr() {
+    void anInvalidListenAddressIsAUsageErrorWithTheHint() {
         CliRunner.Run run = CliRunner.run(plugins.toString(), "doctor", "--sys-root", sysRoot.toString(), "--listen", "udp:x");
 
-        assertThat(run.status()).isEqualTo(1);
-        assertThat(run.errLines()).hasSize(1);
+        assertThat(run.status()).isEqualTo(2);
+        assertThat(run.errLines()).hasSize(2);
         assertThat(run.err()).startsWith("urom doctor: --listen udp:x: ").contains("udp:x");
+        assertThat(run.errLines().get(1)).isEqualTo("(see: urom doctor --help)");
     }
 }

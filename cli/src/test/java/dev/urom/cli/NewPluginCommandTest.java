@@ -41,13 +41,14 @@ class NewPluginCommandTest {
         CliRunner.Run keyword = newPlugin("int", "--lang", "java", "--dir", dir.toString());
         CliRunner.Run folder = newPlugin("demo", "--lang", "c", "--dir", dir.resolve("absent").toString());
 
-        assertThat(name.status()).isEqualTo(1);
-        assertThat(name.err().strip()).isEqualTo("urom new-plugin: plugin name 'Demo' is not lower-case letters, digits and underscores starting with a letter");
-        assertThat(keyword.status()).isEqualTo(1);
-        assertThat(keyword.err().strip()).isEqualTo("urom new-plugin: Java package 'com.example.int' is not a lower-case Java package name"
+        assertThat(name.status()).isEqualTo(2);
+        assertThat(name.errLines()).containsExactly(
+                "urom new-plugin: plugin name 'Demo' is not lower-case letters, digits and underscores starting with a letter", "(see: urom new-plugin --help)");
+        assertThat(keyword.status()).isEqualTo(2);
+        assertThat(keyword.errLines().get(0)).isEqualTo("urom new-plugin: Java package 'com.example.int' is not a lower-case Java package name"
                 + " (dot-separated identifiers, no keyword); choose one with --package");
-        assertThat(folder.status()).isEqualTo(1);
-        assertThat(folder.err().strip()).isEqualTo("urom new-plugin: --dir " + dir.resolve("absent") + " is not a folder");
+        assertThat(folder.status()).isEqualTo(2);
+        assertThat(folder.errLines().get(0)).isEqualTo("urom new-plugin: --dir " + dir.resolve("absent") + " is not a folder");
         assertThat(Files.list(dir)).isEmpty();
     }
 

@@ -11,7 +11,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.ExecutionException;
 
-/** One LOOPBACK through the graph plugin of a running daemon: {@code GraphLoopback ADDRESS [VALUE]}. */
+/**
+ * One LOOPBACK through the graph plugin of a running daemon: {@code GraphLoopback [ADDRESS [VALUE]]};
+ * without an address, the daemon's default one ({@code urom address} prints it).
+ */
 public final class GraphLoopback {
     public static void main(String[] args) throws ExecutionException, InterruptedException {
         try {
@@ -23,10 +26,10 @@ public final class GraphLoopback {
     }
 
     static void run(String[] args) throws UromException, ExecutionException, InterruptedException {
-        String address = args.length > 0 ? args[0] : "unix:/run/urom/urom.sock";
         long value = args.length > 1 ? Long.parseUnsignedLong(args[1]) : 42;
         // The key in the file UROM_AUTH_KEY_FILE names, if it is set (always needed on TCP).
-        try (UromService service = UromService.connect(address)) {
+        // No address: where `urom daemon` listens by default.
+        try (UromService service = args.length > 0 ? UromService.connect(args[0]) : UromService.connect()) {
             ServicePlugin graph = PluginVersions.require(service.plugins(), "worker_graph", 1);
             try (Worker worker = service.newWorker().gid(0).plugins(graph.id()).maxInflight(64).build()) {
                 worker.start().get();                                  // IDLE -> STARTING -> RUNNING

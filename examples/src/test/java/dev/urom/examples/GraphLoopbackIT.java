@@ -12,7 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -41,16 +43,22 @@ class GraphLoopbackIT {
 
     @BeforeEach
     void startDaemon() throws Exception {
-        List<String> command = new ArrayList<>(List.of(REPO.resolve("bin/urom").toString(), "daemon",
-                "--listen", address(), "--log-dir", dir.resolve("log").toString()));
+        daemon = daemon(List.of("--listen", address()), Map.of());
+    }
+
+    /** {@code bin/urom daemon ARGS} with the environment's variables changed as {@code env} says (a null value removes one). */
+    private Process daemon(List<String> args, Map<String, String> env) throws Exception {
+        List<String> command = new ArrayList<>(List.of(REPO.resolve("bin/urom").toString(), "daemon", "--log-dir", dir.resolve("log").toString()));
+        command.addAll(args);
         if (KeyFileRules.effectiveUid() == 0) {
             // The build's tree may lie where the default worker user cannot read it (CI clones under /root).
             command.addAll(List.of("--worker-user", "root"));
         }
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().keySet().removeAll(List.of("UROM_PLUGIN_PATH", "UROM_HOME", "SERVICE_ARGS"));
-        daemon = builder.start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
+        apply(env, builder);
+        Process started = builder.start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(started.getInputStream(), StandardCharsets.UTF_8));
         CompletableFuture<Boolean> listening = CompletableFuture.supplyAsync(() -> {
             try {
                 for (String line; (line = out.readLine()) != null; ) {
@@ -66,10 +74,25 @@ class GraphLoopbackIT {
             return false;
         });
         assertThat(listening.get(120, TimeUnit.SECONDS)).as("daemon output: %s", daemonOutput).isTrue();
+        return started;
+    }
+
+    private static void apply(Map<String, String> env, ProcessBuilder builder) {
+        env.forEach((name, value) -> {
+            if (value == null) {
+                builder.environment().remove(name);
+            } else {
+                builder.environment().put(name, value);
+            }
+        });
     }
 
     @AfterEach
     void stopDaemon() throws Exception {
+        stop(daemon);
+    }
+
+    private static void stop(Process daemon) throws Exception {
         if (daemon != null) {
             List<ProcessHandle> children = daemon.descendants().toList();
             daemon.destroy();
@@ -100,17 +123,58 @@ class GraphLoopbackIT {
         assertThat(result.err.lines()).hasSize(1);
     }
 
+    @Test
+    void withoutAnAddressTheExampleFindsADaemonStartedWithoutListenInAPlainShell() throws Exception {
+        // A plain login shell: no XDG_RUNTIME_DIR; the daemon's launcher and the example's JVM share a temp dir.
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        Map<String, String> env = new HashMap<>();
+        env.put("XDG_RUNTIME_DIR", null);
+        env.put("KUBERNETES_SERVICE_HOST", null);
+        env.put("UROM_JAVA_OPTS", "-Djava.io.tmpdir=" + tmp);
+        Process plain = daemon(List.of("--log-dir", dir.resolve("log-plain").toString()), env);
+        try {
+            Result result = example(env, List.of("-Djava.io.tmpdir=" + tmp));
+            assertThat(result.exit).as(result.toString()).isZero();
+            assertThat(result.out).matches("loopback 42 -> 42 via worker \\d+\\n");
+        } finally {
+            stop(plain);
+        }
+    }
+
+    @Test
+    void withoutAnAddressTheExampleFindsADaemonStartedWithoutListenUnderXdgRuntimeDir() throws Exception {
+        Path runtime = Files.createDirectories(dir.resolve("xdg"));
+        Map<String, String> env = new HashMap<>();
+        env.put("XDG_RUNTIME_DIR", runtime.toString());
+        env.put("KUBERNETES_SERVICE_HOST", null);
+        Process desktop = daemon(List.of("--log-dir", dir.resolve("log-xdg").toString()), env);
+        try {
+            Result result = example(env, List.of());
+            assertThat(result.exit).as(result.toString()).isZero();
+            assertThat(result.out).matches("loopback 42 -> 42 via worker \\d+\\n");
+        } finally {
+            stop(desktop);
+        }
+    }
+
     private String address() {
         return "unix:" + dir.resolve("urom.sock");
     }
 
     private Result example(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-cp", String.join(File.pathSeparator, System.getProperty("urom.examples.classes"),
+        return example(Map.of(), List.of(), args);
+    }
+
+    private Result example(Map<String, String> env, List<String> jvmOptions, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", String.join(File.pathSeparator, System.getProperty("urom.examples.classes"),
                         onlyJar("urom-host-"), onlyJar("urom-spi-")),
                 GraphLoopback.class.getName()));
         command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectOutput(dir.resolve("out").toFile()).redirectError(dir.resolve("err").toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(dir.resolve("out").toFile()).redirectError(dir.resolve("err").toFile());
+        apply(env, builder);
+        Process p = builder.start();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("example ended").isTrue();
         return new Result(p.exitValue(), Files.readString(dir.resolve("out")), Files.readString(dir.resolve("err")));
     }

@@ -18,8 +18,8 @@ import java.util.Arrays;
  * @param payload the plugin's notification bytes, headers stripped (empty for host-side conditions)
  * @param userData the bytes given to {@link Worker#submit(long, byte[], byte[])} (empty when none)
  * @param reason why the plugin refused the command, on one line, when it said (a Java plugin's
- *     exception message, the error a native plugin logged); empty otherwise. Diagnostic text for
- *     people, beside the plugin's bytes and never in them.
+ *     exception message, the error a native plugin logged); for TOO_BIG, the command's size and the
+ *     limit; empty otherwise. Diagnostic text for people, beside the plugin's bytes and never in them.
  */
 @Api(status = Api.Status.STABLE, since = "0.1")
 public record Notification(UromStatus status, byte[] payload, byte[] userData, String reason) {
@@ -39,6 +39,10 @@ public record Notification(UromStatus status, byte[] payload, byte[] userData, S
 
     static Notification failed(UromStatus status, byte[] userData) {
         return new Notification(status, NONE, userData);
+    }
+
+    static Notification failed(UromStatus status, byte[] userData, String reason) {
+        return new Notification(status, NONE, userData, reason);
     }
 
     public boolean isSuccess() {

@@ -68,6 +68,17 @@ public final class UromService implements AutoCloseable {
     }
 
     /**
+     * Connects to the daemon at its default address, {@link ServiceAddress#defaultListen()}: where
+     * {@code urom daemon} listens when given no {@code --listen} (and what {@code urom address}
+     * prints), with the key as {@link #connect(String)}.
+     *
+     * @throws UromException as {@link #connect(String)}; a NOT_CONNECTED message names the address tried
+     */
+    public static UromService connect() throws UromException {
+        return connect(ServiceAddress.defaultListen().toString());
+    }
+
+    /**
      * Connects to the daemon at {@code address} ({@code unix:/path} or {@code tcp:host:port}) with the
      * key in the file that {@value AuthKey#ENVIRONMENT_VARIABLE} names, or without a key when it is
      * unset.

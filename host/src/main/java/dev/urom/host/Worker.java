@@ -213,8 +213,8 @@ public final class Worker implements AutoCloseable {
     /**
      * Sends a command to plugin {@code pluginId}. The future completes with the plugin's status and
      * notification payload, or at once with BAD_STATE (not RUNNING), AGAIN (max in-flight
-     * reached) or TOO_BIG (24 + payload bytes over the max message size; nothing is sent), or
-     * with CONNECTION_RESET when the connection ends first.
+     * reached) or TOO_BIG (24 + payload bytes over the max message size; nothing is sent; the
+     * reason gives both sizes), or with CONNECTION_RESET when the connection ends first.
      *
      * @param userData at most {@value #USER_DATA_MAX_BYTES} bytes handed back in the notification;
      *     never sent
@@ -231,9 +231,16 @@ public final class Worker implements AutoCloseable {
             return CompletableFuture.completedFuture(Notification.failed(UromStatus.BAD_STATE, userData));
         }
         if ((long) Command.HEADER_BYTES + payload.length > maxMessageSize) {
-            return CompletableFuture.completedFuture(Notification.failed(UromStatus.TOO_BIG, userData));
+            return CompletableFuture.completedFuture(Notification.failed(UromStatus.TOO_BIG, userData, tooBig(payload.length, maxMessageSize)));
         }
         return c.submit(pluginId, payload, userData);
+    }
+
+    /** Why a command of {@code payloadBytes} is TOO_BIG: its size, the limit, and where the limit comes from. */
+    static String tooBig(int payloadBytes, long maxMessageSize) {
+        return "a command of " + (Command.HEADER_BYTES + (long) payloadBytes) + " bytes (" + Command.HEADER_BYTES + "-byte header + "
+                + payloadBytes + " bytes of payload) is over the daemon's max message size of " + maxMessageSize
+                + " bytes (urom daemon -m, --max-msg-size)";
     }
 
     /**

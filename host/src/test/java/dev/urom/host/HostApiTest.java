@@ -187,7 +187,10 @@ class HostApiTest {
         Notification fits = await(w.submit(GRAPH, new byte[MAX_MSG - 24]));
 
         assertThat(tooBig.status()).isEqualTo(UromStatus.TOO_BIG);
+        assertThat(tooBig.reason()).isEqualTo("a command of " + (MAX_MSG + 1) + " bytes (24-byte header + " + (MAX_MSG - 24 + 1)
+                + " bytes of payload) is over the daemon's max message size of " + MAX_MSG + " bytes (urom daemon -m, --max-msg-size)");
         assertThat(fits.status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(fits.reason()).isEmpty();
         assertThat(fits.payload()).hasSize(MAX_MSG - 24);
         assertThat(fake.commandsReceived).hasValue(1);
         assertThat(w.state()).isEqualTo(Worker.State.RUNNING);

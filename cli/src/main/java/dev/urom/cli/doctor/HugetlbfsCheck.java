@@ -9,11 +9,15 @@ import java.util.List;
 
 /**
  * Is a hugetlbfs mounted? Looks for a {@code hugetlbfs} line in {@code proc/mounts} under a system
- * root ({@code /} on a real machine). Stateless.
+ * root ({@code /} on a real machine). None is a WARN, never a FAIL: only a device deployment needs
+ * one. Stateless.
  */
 public final class HugetlbfsCheck implements Check {
     static final String NAME = "hugetlbfs";
     static final String ADVICE = "mount one: sudo mkdir -p /mnt/huge && sudo mount -t hugetlbfs -o pagesize=2M nodev /mnt/huge";
+
+    /** Why a missing hugetlbfs is only a warning. */
+    static final String ONLY_FOR_DEVICES = "; the daemon serves without one, only a device deployment needs it";
 
     private final Path mounts;
 
@@ -27,7 +31,7 @@ public final class HugetlbfsCheck implements Check {
         try {
             lines = Files.readAllLines(mounts);
         } catch (IOException e) {
-            return CheckResult.failed(NAME, "cannot read " + mounts + ": " + e, ADVICE);
+            return CheckResult.warned(NAME, "cannot read " + mounts + ": " + e + ONLY_FOR_DEVICES, ADVICE);
         }
         List<String> mountPoints = new ArrayList<>();
         for (String line : lines) {
@@ -37,7 +41,7 @@ public final class HugetlbfsCheck implements Check {
             }
         }
         if (mountPoints.isEmpty()) {
-            return CheckResult.failed(NAME, "no hugetlbfs is mounted (" + mounts + " has no hugetlbfs line)", ADVICE);
+            return CheckResult.warned(NAME, "no hugetlbfs is mounted (" + mounts + " has no hugetlbfs line)" + ONLY_FOR_DEVICES, ADVICE);
         }
         return CheckResult.passed(NAME, "mounted at " + String.join(", ", mountPoints));
     }

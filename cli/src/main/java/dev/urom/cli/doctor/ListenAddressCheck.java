@@ -2,6 +2,7 @@
 package dev.urom.cli.doctor;
 
 import dev.urom.auth.Proofs;
+import dev.urom.framework.auth.KeyDirectory;
 import dev.urom.wire.FrameChannel;
 import dev.urom.wire.Handshake;
 import dev.urom.wire.Message.HelloOk;
@@ -28,26 +29,67 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Is the daemon's listen address free, or held by a live daemon? A Unix socket file that nobody
- * answers on is stale; a TCP port that cannot be bound and does not answer the UROM handshake is
- * held by another program. Binds (and releases at once) a TCP port to test it; never removes
- * anything. Each handshake is given {@code timeout} before the answer counts as missing.
- * Stateless.
+ * Would the daemon start on its listen address, with the key options it is given? It refuses a TCP
+ * address without {@code --auth-keys} or {@code --insecure-tcp}, and a key directory it cannot use
+ * (FAIL); it serves a TCP address with {@code --insecure-tcp} alone, to anyone (WARN). The address
+ * must be free or held by a live daemon: a Unix socket file that nobody answers on is stale (a WARN:
+ * the daemon removes it when it starts); a TCP port that cannot be bound and does not answer the
+ * UROM handshake is held by another program (FAIL). Binds (and releases at once) a TCP port to test
+ * it; never removes anything. Each handshake is given {@code timeout} before the answer counts as
+ * missing. Stateless.
  */
 public final class ListenAddressCheck implements Check {
     static final String NAME = "listen address";
 
     private final ServiceAddress address;
     private final Duration timeout;
+    private final Path authKeys;
+    private final boolean insecureTcp;
 
-    public ListenAddressCheck(ServiceAddress address, Duration timeout) {
+    /**
+     * @param address the daemon's listen address
+     * @param timeout how long a handshake may take
+     * @param authKeys the daemon's {@code --auth-keys} directory, or null when it has none
+     * @param insecureTcp whether the daemon is given {@code --insecure-tcp}
+     */
+    public ListenAddressCheck(ServiceAddress address, Duration timeout, Path authKeys, boolean insecureTcp) {
         this.address = address;
         this.timeout = timeout;
+        this.authKeys = authKeys;
+        this.insecureTcp = insecureTcp;
     }
 
     @Override
     public CheckResult run() {
-        return address.isUnix() ? checkUnix(address.unixPath()) : checkTcp();
+        CheckResult keys = keysProblem();
+        if (keys != null) {
+            return keys;
+        }
+        CheckResult found = address.isUnix() ? checkUnix(address.unixPath()) : checkTcp();
+        if (!address.isUnix() && authKeys == null && found.grade() == CheckResult.Grade.OK) {
+            return CheckResult.warned(NAME, found.detail() + "; with --insecure-tcp any client that reaches it may start workers without a key",
+                    "give urom daemon --auth-keys DIR instead, one key file per principal (urom keygen makes one)");
+        }
+        return found;
+    }
+
+    /** Why the daemon would refuse to start with these keys on this address, or null when it would not. */
+    private CheckResult keysProblem() {
+        if (authKeys != null) {
+            try {
+                KeyDirectory.open(authKeys);
+            } catch (UromException e) {
+                return CheckResult.failed(NAME, "the daemon would not start: --auth-keys " + authKeys + ": " + e.getMessage(),
+                        "fix the key directory (urom keygen makes a key file), or give another --auth-keys DIR");
+            }
+            return null;
+        }
+        if (!address.isUnix() && !insecureTcp) {
+            return CheckResult.failed(NAME, "the daemon refuses to listen on " + address + " without keys to know who connects",
+                    "give urom daemon and urom doctor --auth-keys DIR (one key file per principal; urom keygen makes one),"
+                            + " or --insecure-tcp to let anyone who reaches the port in");
+        }
+        return null;
     }
 
     private CheckResult checkUnix(Path socket) {
@@ -62,8 +104,8 @@ public final class ListenAddressCheck implements Check {
         try {
             channel = address.connect();
         } catch (ConnectException refused) {
-            return CheckResult.failed(NAME, socket + " is a stale socket file: no process answers on it",
-                    "remove it (rm " + socket + "); the daemon also removes a stale socket file when it starts");
+            return CheckResult.warned(NAME, socket + " is a stale socket file: no process answers on it; the daemon removes it when it starts",
+                    "nothing is needed; to tidy up, remove it (rm " + socket + ")");
         } catch (IOException e) {
             return CheckResult.failed(NAME, "cannot connect to " + address + ": " + e.getMessage(),
                     "check the permissions of " + socket + " and its directory, or give the daemon another --listen address");

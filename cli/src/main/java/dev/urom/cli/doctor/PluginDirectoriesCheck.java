@@ -13,7 +13,8 @@ import java.util.Set;
 /**
  * Is {@code UROM_PLUGIN_PATH} set, and is each of its directories present, readable, and trusted
  * as the daemon's scan requires ({@link PathTrust#untrusted}: owned by root or this user, and no
- * one else can write it or a directory above it)? Stateless.
+ * one else can write it or a directory above it)? A directory that fails this is a WARN while
+ * another one passes (the daemon scans the others), a FAIL when none does. Stateless.
  */
 public final class PluginDirectoriesCheck implements Check {
     static final String NAME = "plugin directories";
@@ -39,6 +40,7 @@ public final class PluginDirectoriesCheck implements Check {
         }
         List<String> problems = new ArrayList<>();
         List<String> untrusted = new ArrayList<>();
+        int usable = 0;
         Set<Integer> trustedOwners = ScanPolicy.secure().trustedOwners();
         for (Path directory : directories) {
             if (!Files.exists(directory)) {
@@ -48,7 +50,11 @@ public final class PluginDirectoriesCheck implements Check {
             } else if (!Files.isReadable(directory) || !Files.isExecutable(directory)) {
                 problems.add(directory + " is not readable");
             } else {
-                PathTrust.untrusted(directory, trustedOwners).ifPresent(untrusted::add);
+                var distrust = PathTrust.untrusted(directory, trustedOwners);
+                distrust.ifPresent(untrusted::add);
+                if (distrust.isEmpty()) {
+                    usable++;
+                }
             }
         }
         if (!problems.isEmpty() || !untrusted.isEmpty()) {
@@ -63,7 +69,10 @@ public final class PluginDirectoriesCheck implements Check {
             }
             List<String> all = new ArrayList<>(problems);
             all.addAll(untrusted);
-            return CheckResult.failed(NAME, String.join("; ", all), String.join("; ", advice));
+            if (usable == 0) {
+                return CheckResult.failed(NAME, String.join("; ", all), String.join("; ", advice));
+            }
+            return CheckResult.warned(NAME, String.join("; ", all) + "; the daemon scans the other " + usable, String.join("; ", advice));
         }
         return CheckResult.passed(NAME, directories.size() + " readable and trusted: "
                 + String.join(";", directories.stream().map(Path::toString).toList()));

@@ -10,8 +10,8 @@ import java.util.List;
 
 /**
  * Does every plugin on {@code UROM_PLUGIN_PATH} pass the probe? Scans the path as the daemon
- * does; fails when a candidate is rejected or when no plugin is accepted. Stateless; each run
- * scans anew.
+ * does; fails when no plugin is accepted (the daemon would serve nothing), warns when some
+ * candidate is rejected beside accepted ones (the daemon skips it). Stateless; each run scans anew.
  */
 public final class PluginProbeCheck implements Check {
     static final String NAME = "plugins";
@@ -49,8 +49,9 @@ public final class PluginProbeCheck implements Check {
         }
         reasons.addAll(result.warnings());
         String detail = acceptedText + "; " + result.rejected().size() + " rejected" + (reasons.isEmpty() ? "" : ": " + String.join("; ", reasons));
-        return CheckResult.failed(NAME, detail, accepted.isEmpty()
-                ? "put the plugins (.so files, or Java plugin jars) into a directory of UROM_PLUGIN_PATH"
-                : "fix or remove each rejected file; the daemon skips it and reports only what loads");
+        if (accepted.isEmpty()) {
+            return CheckResult.failed(NAME, detail, "put the plugins (.so files, or Java plugin jars) into a directory of UROM_PLUGIN_PATH");
+        }
+        return CheckResult.warned(NAME, detail, "fix or remove each rejected file; the daemon skips it and reports only what loads");
     }
 }

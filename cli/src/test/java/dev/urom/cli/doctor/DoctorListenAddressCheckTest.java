@@ -48,7 +48,7 @@ class DoctorListenAddressCheckTest {
         try (ServerSocketChannel server = address.bind()) {
             CompletableFuture<Void> daemon = answerOneHandshake(server);
 
-            CheckResult result = new ListenAddressCheck(address, TIMEOUT).run();
+            CheckResult result = new ListenAddressCheck(address, TIMEOUT, null, false).run();
 
             assertThat(result.ok()).as(result.detail()).isTrue();
             assertThat(result.detail()).startsWith("a daemon is listening on " + address).contains("max message size 4096");
@@ -69,7 +69,7 @@ class DoctorListenAddressCheckTest {
                 }
             });
 
-            CheckResult result = new ListenAddressCheck(ServiceAddress.tcp("127.0.0.1", port), TIMEOUT).run();
+            CheckResult result = new ListenAddressCheck(ServiceAddress.tcp("127.0.0.1", port), TIMEOUT, keys(), false).run();
 
             assertThat(result.ok()).isFalse();
             assertThat(result.detail()).contains("tcp:127.0.0.1:" + port).contains("in use by another program");
@@ -84,7 +84,7 @@ class DoctorListenAddressCheckTest {
             int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
             CompletableFuture<Void> daemon = answerOneHandshake(server);
 
-            CheckResult result = new ListenAddressCheck(ServiceAddress.tcp("127.0.0.1", port), TIMEOUT).run();
+            CheckResult result = new ListenAddressCheck(ServiceAddress.tcp("127.0.0.1", port), TIMEOUT, keys(), false).run();
 
             assertThat(result.ok()).as(result.detail()).isTrue();
             assertThat(result.detail()).startsWith("a daemon is listening");
@@ -93,18 +93,70 @@ class DoctorListenAddressCheckTest {
     }
 
     @Test
-    void aFreeTcpPortIsOk() {
-        CheckResult result = new ListenAddressCheck(ServiceAddress.tcp("127.0.0.1", 0), TIMEOUT).run();
+    void aFreeTcpPortWithKeysIsOk() throws Exception {
+        CheckResult result = new ListenAddressCheck(ServiceAddress.tcp("127.0.0.1", 0), TIMEOUT, keys(), false).run();
 
-        assertThat(result.ok()).as(result.detail()).isTrue();
+        assertThat(result.grade()).as(result.detail()).isEqualTo(CheckResult.Grade.OK);
         assertThat(result.detail()).endsWith(" is free");
+    }
+
+    @Test
+    void aTcpAddressWithoutKeysFailsAsTheDaemonRefusesToStart() {
+        CheckResult result = new ListenAddressCheck(ServiceAddress.tcp("0.0.0.0", 0), TIMEOUT, null, false).run();
+
+        assertThat(result.grade()).isEqualTo(CheckResult.Grade.FAIL);
+        assertThat(result.detail()).isEqualTo("the daemon refuses to listen on tcp:0.0.0.0:0 without keys to know who connects");
+        assertThat(result.advice()).contains("--auth-keys DIR").contains("--insecure-tcp").contains("urom keygen");
+    }
+
+    @Test
+    void aTcpAddressWithInsecureTcpAloneIsAWarning() {
+        CheckResult result = new ListenAddressCheck(ServiceAddress.tcp("127.0.0.1", 0), TIMEOUT, null, true).run();
+
+        assertThat(result.grade()).isEqualTo(CheckResult.Grade.WARN);
+        assertThat(result.ok()).isTrue();
+        assertThat(result.detail()).contains(" is free; with --insecure-tcp any client that reaches it may start workers without a key");
+        assertThat(result.advice()).contains("--auth-keys DIR");
+    }
+
+    @Test
+    void aKeyDirectoryTheDaemonWouldRefuseFailsWithItsReasonOnAnyAddress() throws Exception {
+        Path missing = dir.resolve("no-keys");
+
+        for (ServiceAddress address : java.util.List.of(ServiceAddress.tcp("127.0.0.1", 0), ServiceAddress.unix(dir.resolve("u.sock")))) {
+            CheckResult result = new ListenAddressCheck(address, TIMEOUT, missing, true).run();
+
+            assertThat(result.grade()).as(address.toString()).isEqualTo(CheckResult.Grade.FAIL);
+            assertThat(result.detail()).isEqualTo("the daemon would not start: --auth-keys " + missing + ": key directory " + missing + " does not exist");
+        }
+    }
+
+    @Test
+    void aStaleUnixSocketIsAWarningSinceTheDaemonRemovesIt() throws Exception {
+        ServiceAddress address = ServiceAddress.unix(dir.resolve("stale.sock"));
+        address.bind().close();
+
+        CheckResult result = new ListenAddressCheck(address, TIMEOUT, null, false).run();
+
+        assertThat(result.grade()).isEqualTo(CheckResult.Grade.WARN);
+        assertThat(result.detail()).contains("stale").contains("the daemon removes it when it starts");
+    }
+
+    /** A key directory the daemon accepts: mode 0700, one key that urom keygen's code wrote. */
+    private Path keys() throws Exception {
+        Path keys = Files.createDirectories(dir.resolve("keys"));
+        Files.setPosixFilePermissions(keys, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        if (!Files.exists(keys.resolve("jobA.key"))) {
+            dev.urom.auth.AuthKey.generate(keys.resolve("jobA.key"));
+        }
+        return keys;
     }
 
     @Test
     void aRegularFileAtTheSocketPathFails() throws Exception {
         Path file = Files.writeString(dir.resolve("urom.sock"), "not a socket");
 
-        CheckResult result = new ListenAddressCheck(ServiceAddress.unix(file), TIMEOUT).run();
+        CheckResult result = new ListenAddressCheck(ServiceAddress.unix(file), TIMEOUT, null, false).run();
 
         assertThat(result.ok()).isFalse();
         assertThat(result.detail()).isEqualTo(file + " exists and is not a socket");

@@ -142,9 +142,9 @@ class MetricsEndToEndTest {
     }
 
     private static String metricsUrl(ServiceHarness daemon) {
-        String line = daemon.output().stream().filter(l -> l.contains("health and metrics on http://")).findFirst().orElseThrow(
+        String line = daemon.output().stream().filter(l -> l.contains("health and metrics: http://")).findFirst().orElseThrow(
                 () -> new AssertionError("the daemon did not say where it serves HTTP: " + daemon.output()));
-        return line.substring(line.indexOf("http://")).strip() + "/metrics";
+        return line.substring(line.indexOf("http://"), line.lastIndexOf(')')) + "/metrics";
     }
 
     /** Scrapes until {@code done} holds: exits are counted when the daemon reaps a process, just after it has gone. */

@@ -66,23 +66,24 @@ class PingPongTest {
         "--rank 0 --size 2 --rendezvous :7 | --rendezvous :7: not HOST:PORT with a port from 0 to 65535",
         "--rank 0 --size 2 --rendezvous 127.0.0.1:0 --worker-env UCX_TLS | --worker-env UCX_TLS: not NAME=VALUE",
     })
-    void aRankWithBadOptionsSaysWhichInOneLineBeforeItConnects(String options, String error, @TempDir Path dir) {
+    void aRankWithBadOptionsIsAUsageErrorSayingWhichBeforeItConnects(String options, String error, @TempDir Path dir) {
         List<String> args = new java.util.ArrayList<>(List.of("ping-pong-rank", "--service", "unix:" + dir.resolve("none.sock"),
                 "--message", "x", "--plugin", "worker_sandbox"));
         args.addAll(List.of(options.split(" ")));
 
         CliRunner.Run run = CliRunner.run("/nonexistent", args.toArray(String[]::new));
 
-        assertThat(run.status()).isEqualTo(1);
-        assertThat(run.errLines()).containsExactly("urom ping-pong-rank: " + error);
+        assertThat(run.status()).isEqualTo(2);
+        assertThat(run.errLines()).containsExactly("urom ping-pong-rank: " + error, "(see: urom ping-pong-rank --help)");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"1", "0"})
-    void fewerThanTwoRanksIsOneLine(String ranks) {
+    void fewerThanTwoRanksIsAUsageError(String ranks) {
         CliRunner.Run run = CliRunner.run("/nonexistent", "ping-pong", "--ranks", ranks, "--message", "x");
 
-        assertThat(run.status()).isEqualTo(1);
-        assertThat(run.errLines()).containsExactly("urom ping-pong: --ranks " + ranks + ": the ping-pong needs at least 2 ranks");
+        assertThat(run.status()).isEqualTo(2);
+        assertThat(run.errLines()).containsExactly("urom ping-pong: --ranks " + ranks + ": the ping-pong needs at least 2 ranks",
+                "(see: urom ping-pong --help)");
     }
 }

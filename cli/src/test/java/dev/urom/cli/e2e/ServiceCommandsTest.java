@@ -85,6 +85,18 @@ class ServiceCommandsTest {
     }
 
     @Test
+    void cmdOfAnOversizedPayloadNamesItsSizeAndTheDaemonsLimit() {
+        String payload = "00".repeat(4096);
+
+        CliRunner.Run run = urom("cmd", "--service", daemon.address, "--plugin", "worker_graph", "--payload-hex", payload);
+
+        assertThat(run.status()).isEqualTo(1);
+        assertThat(run.out()).contains("status: TOO_BIG (27)");
+        assertThat(run.errLines()).containsExactly("urom cmd: TOO_BIG: a command of 4120 bytes (24-byte header + 4096 bytes of payload)"
+                + " is over the daemon's max message size of 4096 bytes (urom daemon -m, --max-msg-size)");
+    }
+
+    @Test
     void cmdOfAnUnknownPluginIsOneLine() {
         CliRunner.Run run = urom("cmd", "--service", daemon.address, "--plugin", "nope", "--payload-hex", "00");
 
@@ -185,21 +197,22 @@ class ServiceCommandsTest {
         assertThat(missing.status()).isEqualTo(1);
         assertThat(missing.errLines()).hasSize(1);
         assertThat(missing.errLines().get(0)).startsWith("urom plugins: ").contains("nobody.sock");
-        assertThat(malformed.status()).isEqualTo(1);
-        assertThat(malformed.errLines()).hasSize(1);
-        assertThat(malformed.errLines().get(0)).startsWith("urom workers: ").contains("carrier-pigeon:7");
+        assertThat(malformed.status()).isEqualTo(2);
+        assertThat(malformed.errLines()).hasSize(2);
+        assertThat(malformed.errLines().get(0)).startsWith("urom workers: --service: ").contains("carrier-pigeon:7");
+        assertThat(malformed.errLines().get(1)).isEqualTo("(see: urom workers --help)");
     }
 
     @Test
-    void badDaemonOptionsAreOneLineEach() {
+    void badDaemonOptionsAreUsageErrorsOfOneLineAndTheHint() {
         CliRunner.Run workers = urom("daemon", "--max-workers", "3");
         CliRunner.Run level = urom("daemon", "-l", "55");
 
-        assertThat(workers.status()).isEqualTo(1);
-        assertThat(workers.errLines()).containsExactly("urom daemon: --max-workers 3 is not a power of two");
-        assertThat(level.status()).isEqualTo(1);
-        assertThat(level.errLines()).hasSize(1);
-        assertThat(level.errLines().get(0)).startsWith("urom daemon: ").contains("55");
+        assertThat(workers.status()).isEqualTo(2);
+        assertThat(workers.errLines()).containsExactly("urom daemon: --max-workers 3 is not a power of two", "(see: urom daemon --help)");
+        assertThat(level.status()).isEqualTo(2);
+        assertThat(level.errLines()).hasSize(2);
+        assertThat(level.errLines().get(0)).startsWith("urom daemon: --log-level: ").contains("55");
     }
 
     @Test
@@ -258,8 +271,10 @@ class ServiceCommandsTest {
                     break;
                 }
             }
-            assertThat(listening).contains("; health and metrics on http://127.0.0.1:");
-            String url = listening.substring(listening.indexOf("http://")) + "/healthz";
+            assertThat(listening).matches("urom daemon: listening on unix:" + java.util.regex.Pattern.quote(own.resolve("d.sock").toString())
+                    + " \\(log: " + java.util.regex.Pattern.quote(own.resolve("log/urom_daemon_dev.log").toString())
+                    + "; health and metrics: http://127\\.0\\.0\\.1:[0-9]+\\)");
+            String url = listening.substring(listening.indexOf("http://"), listening.lastIndexOf(')')) + "/healthz";
             java.net.http.HttpResponse<String> health = java.net.http.HttpClient.newHttpClient().send(
                     java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString());
