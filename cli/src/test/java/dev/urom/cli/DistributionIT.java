@@ -108,6 +108,9 @@ class DistributionIT {
         assertThat(ours).contains("urom_plugin.h", "urom_status.h", "urom_log.h", "urom_version.h", "doca_urom_plugin.h", "doca_urom.h");
         assertThat(ours).allSatisfy(header -> assertThat(dist.resolve("include").resolve(header)).isRegularFile());
         assertThat(dist.resolve("include/ucx-fallback/ucs/datastruct/list.h")).isRegularFile();
+        // Made from its template by host-c's build: the DOCA API level and this release.
+        assertThat(dist.resolve("include/doca_version.h")).content()
+                .contains("#define UROM_VERSION_STRING \"" + version + "\"").doesNotContain("@");
     }
 
     @Test
