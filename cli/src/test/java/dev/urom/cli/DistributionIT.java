@@ -204,6 +204,35 @@ class DistributionIT {
     }
 
     @Test
+    void aPluginThatCallsUcxBuiltWithTheLineOfPluginAuthorsMdIsListedAndWithoutItsLibrariesIsRefusedNamingTheSymbol() throws Exception {
+        String doc = Files.readString(REPO.resolve("docs/plugin-authors.md"));
+        String section = doc.substring(doc.indexOf("## A plugin written for DOCA UROM"));
+        int start = section.indexOf("```\n") + 4;
+        String block = section.substring(start, section.indexOf("\n```", start));
+        assertThat(block.lines().findFirst()).hasValue("export PKG_CONFIG_PATH=<sdk>/lib/pkgconfig");
+        String documented = block.substring(block.indexOf('\n') + 1);
+        assertThat(documented).startsWith("cc ").contains("my_plugin.c", "my_plugin.so", "$(pkg-config --libs ucx)");
+        Path sources = REPO.resolve("plugins/sandbox/src/main/c");
+        for (String file : List.of("worker_sandbox.c", "sandbox_files.c", "sandbox_files.h")) {
+            Files.copy(sources.resolve(file), work.resolve(file));
+        }
+        String linked = documented.replace("my_plugin.c", "worker_sandbox.c sandbox_files.c").replace("my_plugin.so", "worker_doca_ucx.so");
+        String unlinked = linked.replace("-Wl,-z,defs ", "").replace("$(pkg-config --libs ucx)", "").replace("worker_doca_ucx.so", "worker_unlinked.so");
+        Map<String, String> env = Map.of("PKG_CONFIG_PATH", dist.resolve("lib/pkgconfig").toString());
+
+        run(work, env, "sh", "-c", linked);
+        run(work, env, "sh", "-c", unlinked);
+        Path plugins = pluginDir("doca_ucx");
+        Files.copy(work.resolve("worker_doca_ucx.so"), plugins.resolve("worker_doca_ucx.so"));
+        Files.copy(work.resolve("worker_unlinked.so"), plugins.resolve("worker_unlinked.so"));
+        String scan = run(work, pluginEnv(plugins), dist.resolve("bin/urom").toString(), "plugins", "--scan");
+
+        assertThat(scan).containsPattern("native +worker_doca_ucx +" + java.util.regex.Pattern.quote(plugins.resolve("worker_doca_ucx.so").toString()))
+                .contains(plugins.resolve("worker_unlinked.so") + ": undefined symbol ")
+                .contains(": the plugin calls UCX but was not linked with it; add $(pkg-config --libs ucx) to its link line");
+    }
+
+    @Test
     void newPluginWritesACProjectThatBuildsAndTestsItselfAgainstTheUnpackedSdkAndRunsInAWorker() throws Exception {
         Path launcher = dist.resolve("bin/urom");
 
