@@ -76,6 +76,28 @@ class PluginScaffoldTest {
         assertThat(make.exitValue()).as("make test:\n%s", output).isZero();
         assertThat(output).containsPattern("test_worker_demo_c: [1-9][0-9]* passed, 0 failed");
         assertThat(project.resolve("worker_demo_c.so")).isRegularFile();
+        // The refusals the test provokes are the plugin's errors, marked as expected; no other line reads as a failure.
+        assertThat(output).contains("expected: [worker_demo_c] ERROR demo_c command of 15 bytes refused");
+        assertThat(output.lines().filter(PluginScaffoldTest::readsAsAFailure)).as("make test:\n%s", output).isEmpty();
+    }
+
+    /** A line of a test's output that a reader takes for a failure: an error, a raw log level, a failed check. */
+    private static boolean readsAsAFailure(String line) {
+        if (line.startsWith("expected: ") || line.matches(".*: [0-9]+ passed, 0 failed")) {
+            return false;
+        }
+        return line.matches("(?i).*\\b(error|errors|crit|fail|failed|failure|fatal)\\b.*") || line.matches(".*\\[[^]]*] [0-9]+ .*");
+    }
+
+    @Test
+    void aLineThatReadsAsAFailureIsToldFromAnExpectedRefusal() {
+        assertThat(readsAsAFailure("[worker_demo] 30 demo command of 15 bytes refused")).isTrue();
+        assertThat(readsAsAFailure("[worker_demo] ERROR demo command of 15 bytes refused")).isTrue();
+        assertThat(readsAsAFailure("FAILED test.c:80: answer != NULL")).isTrue();
+        assertThat(readsAsAFailure("test_worker_demo: 40 passed, 1 failed")).isTrue();
+        assertThat(readsAsAFailure("expected: [worker_demo] ERROR demo command of 15 bytes refused")).isFalse();
+        assertThat(readsAsAFailure("test_worker_demo: 41 passed, 0 failed")).isFalse();
+        assertThat(readsAsAFailure("cc -O1 -g -rdynamic -Wall -Wextra -Werror -o test_worker_demo test_worker_demo.c -ldl")).isFalse();
     }
 
     @Test
