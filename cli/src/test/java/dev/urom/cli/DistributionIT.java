@@ -239,8 +239,17 @@ class DistributionIT {
         String wrote = run(work, Map.of(), launcher.toString(), "new-plugin", "demo_c", "--lang", "c");
 
         Path project = work.resolve("demo_c");
-        assertThat(wrote).contains("wrote " + project + ", plugin worker_demo_c in c");
-        String test = run(project, Map.of("PKG_CONFIG_PATH", dist.resolve("lib/pkgconfig").toString()), "make", "--no-print-directory", "test");
+        assertThat(wrote).contains("wrote " + project + ", plugin worker_demo_c in c", "build and test it: cd " + project + " && make test");
+        // Moved one folder deeper, the project no longer finds its SDK by its relative path: one line says so, and UROM_HOME names it.
+        Path moved = Files.createDirectories(work.resolve("moved")).resolve("demo_c");
+        run(work, Map.of(), "cp", "-R", project.toString(), moved.toString());
+        ProcessResult lost = runForStatus(moved, Map.of(), "make", "--no-print-directory", "test");
+        assertThat(lost.status()).isNotZero();
+        assertThat(lost.output().strip()).endsWith("the urom SDK is not found (pkg-config knows no urom-plugin):"
+                + " export UROM_HOME=DIR, the folder with bin/urom and lib/pkgconfig.  Stop.").doesNotContain("\n");
+        assertThat(run(moved, Map.of("UROM_HOME", dist.toString()), "make", "--no-print-directory", "test"))
+                .containsPattern("test_worker_demo_c: [1-9][0-9]* passed, 0 failed");
+        String test = run(project, Map.of(), "make", "--no-print-directory", "test");
         assertThat(test).containsPattern("test_worker_demo_c: [1-9][0-9]* passed, 0 failed");
         Path plugins = pluginDir("demo_c");
         Files.copy(project.resolve("worker_demo_c.so"), plugins.resolve("worker_demo_c.so"));
@@ -267,6 +276,12 @@ class DistributionIT {
         // A local repository of its own: what comes from share/maven is told apart from what the outer build installed.
         Path localRepo = work.resolve("m2");
         Path mvn = Path.of(System.getProperty("urom.maven.home"), "bin", "mvn");
+
+        // UROM_HOME wins over the SDK the project found from its own folder: naming a folder that is no SDK fails the build.
+        ProcessResult elsewhere = runForStatus(project, Map.of("UROM_HOME", work.resolve("no-sdk").toString()), mvn.toString(), "-o", "-B",
+                "-q", "-s", settings.toString(), "-Dmaven.repo.local=" + work.resolve("m2-elsewhere"), "package");
+        assertThat(elsewhere.status()).as(elsewhere.output()).isNotZero();
+        assertThat(elsewhere.output()).contains("dev.urom:urom-spi:jar:" + version);
 
         run(project, Map.of(), mvn.toString(), "-o", "-B", "-q", "-s", settings.toString(), "-Dmaven.repo.local=" + localRepo, "package");
 

@@ -33,8 +33,10 @@ import java.util.stream.Collectors;
  * maps each language to its files, project path to template path (both relative; a project path
  * may hold placeholders). Sample files get both the replacements and the placeholders; files under
  * {@code scaffold/} only the placeholders. Placeholders: {@code @name@}, {@code @Name@}, {@code
- * @NAME@}, {@code @package@}, {@code @packagePath@} (see {@link ScaffoldNames}), and the SDK's
- * {@code @uromVersion@}, {@code @uromHome@}, {@code @uromMavenRepository@}.
+ * @NAME@}, {@code @package@}, {@code @packagePath@} (see {@link ScaffoldNames}), the SDK's
+ * {@code @uromVersion@}, and {@code @uromHomeFromProject@}, the SDK's folder relative to the
+ * project's ({@code ../../opt/urom}). No placeholder gives an absolute path: a project finds its SDK
+ * through {@code UROM_HOME} when that is set, else through that relative path.
  *
  * <p>Immutable once loaded; {@link #write} may be called from any thread. Failures are {@link
  * ScaffoldException}s with one line naming the file and the reason.
@@ -54,11 +56,6 @@ public final class PluginScaffold {
         public Sdk {
             requireNonNull(home, "home is null");
             requireNonNull(version, "version is null");
-        }
-
-        /** The Maven repository inside the SDK, as a URL. */
-        public String mavenRepository() {
-            return home.resolve("share/maven").toUri().toString();
         }
     }
 
@@ -129,7 +126,7 @@ public final class PluginScaffold {
         if (files == null) {
             throw new ScaffoldException("the " + sample() + " templates have no " + language.key() + " project");
         }
-        Map<String, String> placeholders = placeholders(names, sdk);
+        Map<String, String> placeholders = placeholders(names, sdk, project);
         Map<String, String> sampleNames = new LinkedHashMap<>(placeholders);
         manifest.replace().forEach((from, to) -> sampleNames.put(from, render(to, placeholders, null)));
         Pattern sampleWords = alternatives(sampleNames.keySet());
@@ -170,7 +167,7 @@ public final class PluginScaffold {
         return written;
     }
 
-    private static Map<String, String> placeholders(ScaffoldNames names, Sdk sdk) {
+    private static Map<String, String> placeholders(ScaffoldNames names, Sdk sdk, Path project) {
         Map<String, String> values = new LinkedHashMap<>();
         values.put("@name@", names.name());
         values.put("@Name@", names.javaPrefix());
@@ -178,8 +175,8 @@ public final class PluginScaffold {
         values.put("@package@", names.javaPackage());
         values.put("@packagePath@", names.packagePath());
         values.put("@uromVersion@", sdk.version());
-        values.put("@uromHome@", sdk.home().toString());
-        values.put("@uromMavenRepository@", sdk.mavenRepository());
+        String fromProject = project.toAbsolutePath().normalize().relativize(sdk.home().toAbsolutePath().normalize()).toString();
+        values.put("@uromHomeFromProject@", fromProject.isEmpty() ? "." : fromProject);
         return values;
     }
 
