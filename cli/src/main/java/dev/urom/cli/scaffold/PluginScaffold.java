@@ -62,6 +62,8 @@ public final class PluginScaffold {
     static final String MANIFEST = "scaffold/scaffold.json";
     private static final Pattern LEFT_OVER = Pattern.compile("@[A-Za-z]+@");
     private static final long MAX_TEMPLATE_BYTES = 1 << 20;
+    /** What a Makefile word, an XML text and a file: URL all keep as it is. */
+    private static final Pattern UNSAFE_IN_PATH = Pattern.compile("[^A-Za-z0-9._+/-]");
 
     /** The manifest's form. */
     record Manifest(String sample, Map<String, String> replace, Map<String, Map<String, String>> languages) {}
@@ -167,7 +169,7 @@ public final class PluginScaffold {
         return written;
     }
 
-    private static Map<String, String> placeholders(ScaffoldNames names, Sdk sdk, Path project) {
+    private static Map<String, String> placeholders(ScaffoldNames names, Sdk sdk, Path project) throws ScaffoldException {
         Map<String, String> values = new LinkedHashMap<>();
         values.put("@name@", names.name());
         values.put("@Name@", names.javaPrefix());
@@ -176,8 +178,24 @@ public final class PluginScaffold {
         values.put("@packagePath@", names.packagePath());
         values.put("@uromVersion@", sdk.version());
         String fromProject = project.toAbsolutePath().normalize().relativize(sdk.home().toAbsolutePath().normalize()).toString();
+        Matcher unsafe = UNSAFE_IN_PATH.matcher(fromProject);
+        if (unsafe.find()) {
+            throw new ScaffoldException("the SDK's folder seen from the project, " + printable(fromProject) + ", holds "
+                    + describe(unsafe.group().charAt(0)) + ", which its Makefile or pom.xml cannot carry; write the project"
+                    + " (--dir) or unpack the SDK where the path between them has only letters, digits and . _ - + /");
+        }
         values.put("@uromHomeFromProject@", fromProject.isEmpty() ? "." : fromProject);
         return values;
+    }
+
+    private static String describe(char c) {
+        return c == ' ' ? "a space" : c < 0x20 || c == 0x7f ? String.format("the control character U+%04X", (int) c) : "'" + c + "'";
+    }
+
+    /** The path with control characters shown as '?', for a one-line message. */
+    private static String printable(String path) {
+        return path.codePoints().map(c -> c < 0x20 || c == 0x7f ? '?' : c)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
     }
 
     /** One pass over {@code text}: each word of {@code values} found is replaced by its value, longest words first. */

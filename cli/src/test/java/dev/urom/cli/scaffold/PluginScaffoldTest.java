@@ -120,6 +120,21 @@ class PluginScaffoldTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"my sdk", "a&b", "x$y", "q\"uote", "tab\tbed", "new\nline", "é"})
+    void anSdkFolderThatAMakefileOrAPomCannotCarryIsRefusedInOneLineBeforeAnythingIsWritten(String folder, @TempDir Path dir) {
+        PluginScaffold.Sdk sdk = new PluginScaffold.Sdk(dir.resolve(folder).resolve("urom-1.0"), "1.0");
+        Path project = dir.resolve("demo");
+
+        assertThatThrownBy(() -> graph().write(ScaffoldNames.of("demo"), Language.C, project, sdk))
+                .isInstanceOf(ScaffoldException.class)
+                .hasMessageStartingWith("the SDK's folder seen from the project, ../")
+                .hasMessageEndingWith("which its Makefile or pom.xml cannot carry; write the project (--dir) or unpack the SDK"
+                        + " where the path between them has only letters, digits and . _ - + /")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n", "\t"));
+        assertThat(project).doesNotExist();
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"C", "JAVA"})
     void pluginAuthorsMdNamesEveryFileAProjectHolds(String language, @TempDir Path dir) throws Exception {
         String doc = read(REPOSITORY.resolve("docs/plugin-authors.md"));
