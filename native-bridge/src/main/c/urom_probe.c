@@ -110,7 +110,8 @@ int main(int argc, char **argv)
 	if (argc != 2 || argv[1][0] != '/')
 		finish(PROBE_USAGE, "rejected usage: urom-probe <absolute path of a .so>");
 
-	handle = dlopen(argv[1], RTLD_LAZY | RTLD_LOCAL);
+	/* RTLD_NOW, as the worker: a function no loaded library defines is found here, not at a command. */
+	handle = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
 	if (handle == NULL)
 		finish(PROBE_REJECTED, "rejected not a loadable shared object: %s", loader_reason(argv[1]));
 

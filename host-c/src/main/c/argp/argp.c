@@ -17,10 +17,10 @@
 
 #include <doca_argp.h>
 #include <doca_log.h>
+#include <doca_version.h>
 
 #define ARGP_NAME_MAX 64
 #define ARGP_TEXT_MAX 1024
-#define ARGP_VERSION "urom-java DOCA host library 3.0.0"
 
 enum builtin { BUILTIN_NONE, BUILTIN_HELP, BUILTIN_VERSION, BUILTIN_LOG_LEVEL, BUILTIN_SDK_LOG_LEVEL, BUILTIN_JSON };
 
@@ -492,7 +492,7 @@ static doca_error_t apply_builtin(const struct doca_argp_param *p, const char *l
 			if (result != DOCA_SUCCESS)
 				return result;
 		} else {
-			printf("%s: %s\n", program(), ARGP_VERSION);
+			printf("%s: DOCA %s\n", program(), doca_version_runtime());
 			fflush(stdout);
 		}
 		free_all();

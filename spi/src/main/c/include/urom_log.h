@@ -7,7 +7,9 @@
  * formatted in the plugin and handed to urom_log_write(), which the worker
  * process provides (the native bridge library, loaded before any plugin).
  * The reference is weak, so a plugin also loads in a process without the
- * bridge (a probe, a C test): there the message goes to stderr.
+ * bridge (a probe, a C test): there the message goes to stderr as
+ * "[SOURCE] LEVEL message", the level by name. A C test built with the test
+ * kit (urom_testkit.h) and linked with -rdynamic receives the messages itself.
  *
  * Levels use the service's numeric scale (10 = disabled ... 70 = trace).
  */
@@ -37,6 +39,29 @@ extern void urom_log_write(int level, const char *source, const char *file, int 
 
 #define UROM_LOG_MESSAGE_MAX 1024
 
+/* The name of a level (ERROR, WARNING, ...); "LEVEL" for a number that is none. */
+__attribute__((unused)) static const char *urom_log_level_name(int level)
+{
+	switch (level) {
+	case UROM_LOG_LEVEL_DISABLE:
+		return "DISABLE";
+	case UROM_LOG_LEVEL_CRIT:
+		return "CRIT";
+	case UROM_LOG_LEVEL_ERROR:
+		return "ERROR";
+	case UROM_LOG_LEVEL_WARNING:
+		return "WARNING";
+	case UROM_LOG_LEVEL_INFO:
+		return "INFO";
+	case UROM_LOG_LEVEL_DEBUG:
+		return "DEBUG";
+	case UROM_LOG_LEVEL_TRACE:
+		return "TRACE";
+	default:
+		return "LEVEL";
+	}
+}
+
 __attribute__((format(printf, 6, 7), unused)) static void
 urom_log_emit(int level, const char *source, const char *file, int line, const char *func, const char *fmt, ...)
 {
@@ -49,7 +74,7 @@ urom_log_emit(int level, const char *source, const char *file, int line, const c
 	if (urom_log_write != NULL)
 		urom_log_write(level, source, file, line, func, message);
 	else
-		fprintf(stderr, "[%s] %d %s\n", source, level, message);
+		fprintf(stderr, "[%s] %s %s\n", source, urom_log_level_name(level), message);
 }
 
 #define UROM_LOG_SOURCE(name) static const char urom_log_source_name_[] __attribute__((unused)) = #name

@@ -7,8 +7,10 @@
  *   urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface);
  *   urom_status_t urom_plugin_get_version(uint64_t *version);
  *
- * The worker opens the object with RTLD_LAZY | RTLD_LOCAL, asks for the
- * interface table once, copies it into the worker context and drives the
+ * The worker opens the object with RTLD_NOW | RTLD_LOCAL, so every function
+ * the plugin calls must resolve at load (link it with the libraries that
+ * define them, e.g. $(pkg-config --libs ucx)); it asks for the interface
+ * table once, copies it into the worker context and drives the
  * plugin from a single thread. Layouts are LP64, naturally aligned and
  * little-endian; the static assertions at the end pin every offset the Java
  * side reads.

@@ -7,7 +7,13 @@
  * progress until the notification that answers a command comes, or a time
  * limit passes. The plugin sees no domain: its peer look-ups answer
  * UROM_ERR_NOT_FOUND. Build a test with
- *     cc $(pkg-config --cflags urom-plugin) test.c -ldl
+ *     cc -rdynamic $(pkg-config --cflags urom-plugin) test.c -ldl
+ *
+ * -rdynamic exports the kit's urom_log_write, so the plugin's log messages
+ * (UROM_LOG_*, DOCA_LOG_*) come to the kit, which prints each on stderr as
+ * "[SOURCE] LEVEL message", or, when a test expects it (UROM_TEST_EXPECT_LOG),
+ * as "expected: [SOURCE] LEVEL message". The kit is one translation unit's:
+ * include it in the test's only .c file.
  *
  * One plugin per struct urom_testkit_plugin, driven by one thread. Every
  * function reports why it failed on one line on stderr. The checks count
@@ -19,12 +25,14 @@
 
 #include <dlfcn.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "urom_log.h"
 #include "urom_plugin.h"
 
 #ifdef __cplusplus
@@ -85,6 +93,63 @@ __attribute__((unused)) static int urom_testkit_check_(int ok, const char *file,
 				urom_testkit_status_name(expected_));                                              \
 	} while (0)
 
+/* The level UROM_TEST_EXPECT_LOG waits for (0: none), and how many messages came at it meanwhile. */
+static int urom_testkit_expected_level_;
+static unsigned urom_testkit_expected_seen_;
+
+/*
+ * The plugin's log, when the test is linked with -rdynamic (urom_log.h declares
+ * it weak; this is its definition). A message at the level a running
+ * UROM_TEST_EXPECT_LOG names is marked "expected: ".
+ */
+__attribute__((visibility("default"))) void urom_log_write(int level, const char *source, const char *file, int line,
+							   const char *func, const char *message)
+{
+	int expected = urom_testkit_expected_level_ != 0 && level == urom_testkit_expected_level_;
+
+	(void)file;
+	(void)line;
+	(void)func;
+	if (expected)
+		urom_testkit_expected_seen_++;
+	fprintf(stderr, "%s[%s] %s %s\n", expected ? "expected: " : "", source != NULL ? source : "?",
+		urom_log_level_name(level), message != NULL ? message : "");
+}
+
+/* Whether the plugin's messages reach urom_log_write above: the program exports it (-rdynamic). */
+static int urom_testkit_log_reaches_kit_(void)
+{
+	return dlsym(RTLD_DEFAULT, "urom_log_write") != NULL;
+}
+
+__attribute__((unused)) static void urom_testkit_expect_begin_(int level)
+{
+	urom_testkit_expected_level_ = level;
+	urom_testkit_expected_seen_ = 0;
+}
+
+__attribute__((unused)) static unsigned urom_testkit_expect_end_(void)
+{
+	urom_testkit_expected_level_ = 0;
+	if (urom_testkit_expected_seen_ == 0 && !urom_testkit_log_reaches_kit_())
+		fprintf(stderr, "urom_testkit: the plugin's log does not reach the kit: link the test with -rdynamic\n");
+	return urom_testkit_expected_seen_;
+}
+
+/*
+ * Runs statement (a command the plugin is to refuse, say) expecting the plugin
+ * to log at least one message at level (UROM_LOG_LEVEL_ERROR, ...): those
+ * print as "expected: [SOURCE] LEVEL message", and the expectation counts as
+ * one check, which fails when no such message came.
+ */
+#define UROM_TEST_EXPECT_LOG(level, statement)                                                                     \
+	do {                                                                                                       \
+		urom_testkit_expect_begin_(level);                                                                 \
+		statement;                                                                                         \
+		urom_testkit_check_(urom_testkit_expect_end_() > 0, __FILE__, __LINE__,                            \
+				    "a " #level " message from the plugin during " #statement);                     \
+	} while (0)
+
 static urom_status_t urom_testkit_no_peer_(struct urom_worker_ctx *ctx, uint64_t domain_id, void **addr)
 {
 	(void)ctx;
@@ -135,6 +200,9 @@ __attribute__((unused)) static urom_status_t urom_testkit_open(struct urom_testk
 	urom_status_t (*get_iface)(struct urom_plugin_iface *);
 	urom_status_t status;
 
+	if (!urom_testkit_log_reaches_kit_())
+		fprintf(stderr, "urom_testkit: the test is not linked with -rdynamic: the plugin's log goes to stderr "
+				"without the kit, and UROM_TEST_EXPECT_LOG cannot see it\n");
 	plugin->library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (plugin->library == NULL) {
 		fprintf(stderr, "urom_testkit: cannot load plugin %s: %s\n", path, dlerror());

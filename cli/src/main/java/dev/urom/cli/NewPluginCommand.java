@@ -79,11 +79,9 @@ final class NewPluginCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.println("wrote " + project + ", plugin " + names.pluginName() + " in " + lang.key() + " (from the " + SAMPLE + " sample):");
         written.forEach(file -> out.println("  " + file));
-        if (lang == PluginScaffold.Language.C) {
-            out.println("build and test it: cd " + project + " && PKG_CONFIG_PATH=" + sdk.home().resolve("lib/pkgconfig") + " make test");
-        } else {
-            out.println("build and test it: cd " + project + " && mvn package");
-        }
+        String build = lang == PluginScaffold.Language.C ? "make test" : "mvn package";
+        out.println("build and test it: cd " + project + " && " + build);
+        out.println("(it finds this SDK from its own folder; after moving either, export UROM_HOME=" + sdk.home() + ")");
         return 0;
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.service.testkit.TestWorkers;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -67,6 +68,25 @@ class CliTest {
         assertThat(json.get("rejected")).hasSize(1);
         assertThat(json.get("rejected").get(0).get("path").asText()).endsWith("not_a_plugin.so");
         assertThat(json.get("rejected").get(0).get("reason").asText()).contains("not_a_plugin.so");
+    }
+
+    @Test
+    void scanRejectsAPluginThatCallsUcxWithoutBeingLinkedWithItNamingTheSymbolAndKeepsTheOthers() throws Exception {
+        String echoClose = "static void echo_close(struct urom_worker_ctx *ctx) { (void)ctx; }";
+        String source = NativeFixtures.minimalPluginSource(1, "unlinked");
+        assertThat(source).contains(echoClose);
+        Path unlinked = NativeFixtures.compilePlugin(plugins, "worker_unlinked.so", source.replace(echoClose,
+                "extern int ucp_config_read(void);\nstatic void echo_close(struct urom_worker_ctx *ctx) { (void)ctx; (void)ucp_config_read(); }"));
+
+        CliRunner.Run result = run(plugins.toString(), "plugins", "--scan", "--json");
+
+        assertThat(result.status()).as(result.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(result.out());
+        assertThat(json.get("plugins")).extracting(plugin -> plugin.get("name").asText())
+                .containsExactlyInAnyOrder("worker_graph", "worker_graph_java");
+        assertThat(json.get("rejected")).hasSize(1);
+        assertThat(json.get("rejected").get(0).get("reason").asText()).isEqualTo(unlinked + ": undefined symbol ucp_config_read:"
+                + " the plugin calls UCX but was not linked with it; add $(pkg-config --libs ucx) to its link line");
     }
 
     @Test

@@ -114,6 +114,9 @@ class DistributionIT {
         assertThat(ours).contains("urom_plugin.h", "urom_status.h", "urom_log.h", "urom_version.h", "doca_urom_plugin.h", "doca_urom.h");
         assertThat(ours).allSatisfy(header -> assertThat(dist.resolve("include").resolve(header)).isRegularFile());
         assertThat(dist.resolve("include/ucx-fallback/ucs/datastruct/list.h")).isRegularFile();
+        // Made from its template by host-c's build: the DOCA API level and this release.
+        assertThat(dist.resolve("include/doca_version.h")).content()
+                .contains("#define UROM_VERSION_STRING \"" + version + "\"").doesNotContain("@");
     }
 
     @Test
@@ -219,14 +222,52 @@ class DistributionIT {
     }
 
     @Test
+    void aPluginThatCallsUcxBuiltWithTheLineOfPluginAuthorsMdIsListedAndWithoutItsLibrariesIsRefusedNamingTheSymbol() throws Exception {
+        String doc = Files.readString(REPO.resolve("docs/plugin-authors.md"));
+        String section = doc.substring(doc.indexOf("## A plugin written for DOCA UROM"));
+        int start = section.indexOf("```\n") + 4;
+        String block = section.substring(start, section.indexOf("\n```", start));
+        assertThat(block.lines().findFirst()).hasValue("export PKG_CONFIG_PATH=<sdk>/lib/pkgconfig");
+        String documented = block.substring(block.indexOf('\n') + 1);
+        assertThat(documented).startsWith("cc ").contains("my_plugin.c", "my_plugin.so", "$(pkg-config --libs ucx)");
+        Path sources = REPO.resolve("plugins/sandbox/src/main/c");
+        for (String file : List.of("worker_sandbox.c", "sandbox_files.c", "sandbox_files.h")) {
+            Files.copy(sources.resolve(file), work.resolve(file));
+        }
+        String linked = documented.replace("my_plugin.c", "worker_sandbox.c sandbox_files.c").replace("my_plugin.so", "worker_doca_ucx.so");
+        String unlinked = linked.replace("-Wl,-z,defs ", "").replace("$(pkg-config --libs ucx)", "").replace("worker_doca_ucx.so", "worker_unlinked.so");
+        Map<String, String> env = Map.of("PKG_CONFIG_PATH", dist.resolve("lib/pkgconfig").toString());
+
+        run(work, env, "sh", "-c", linked);
+        run(work, env, "sh", "-c", unlinked);
+        Path plugins = pluginDir("doca_ucx");
+        Files.copy(work.resolve("worker_doca_ucx.so"), plugins.resolve("worker_doca_ucx.so"));
+        Files.copy(work.resolve("worker_unlinked.so"), plugins.resolve("worker_unlinked.so"));
+        String scan = run(work, pluginEnv(plugins), dist.resolve("bin/urom").toString(), "plugins", "--scan");
+
+        assertThat(scan).containsPattern("native +worker_doca_ucx +" + java.util.regex.Pattern.quote(plugins.resolve("worker_doca_ucx.so").toString()))
+                .contains(plugins.resolve("worker_unlinked.so") + ": undefined symbol ")
+                .contains(": the plugin calls UCX but was not linked with it; add $(pkg-config --libs ucx) to its link line");
+    }
+
+    @Test
     void newPluginWritesACProjectThatBuildsAndTestsItselfAgainstTheUnpackedSdkAndRunsInAWorker() throws Exception {
         Path launcher = dist.resolve("bin/urom");
 
         String wrote = run(work, Map.of(), launcher.toString(), "new-plugin", "demo_c", "--lang", "c");
 
         Path project = work.resolve("demo_c");
-        assertThat(wrote).contains("wrote " + project + ", plugin worker_demo_c in c");
-        String test = run(project, Map.of("PKG_CONFIG_PATH", dist.resolve("lib/pkgconfig").toString()), "make", "--no-print-directory", "test");
+        assertThat(wrote).contains("wrote " + project + ", plugin worker_demo_c in c", "build and test it: cd " + project + " && make test");
+        // Moved one folder deeper, the project no longer finds its SDK by its relative path: one line says so, and UROM_HOME names it.
+        Path moved = Files.createDirectories(work.resolve("moved")).resolve("demo_c");
+        run(work, Map.of(), "cp", "-R", project.toString(), moved.toString());
+        ProcessResult lost = runForStatus(moved, Map.of(), "make", "--no-print-directory", "test");
+        assertThat(lost.status()).isNotZero();
+        assertThat(lost.output().strip()).endsWith("the urom SDK is not found (pkg-config knows no urom-plugin):"
+                + " export UROM_HOME=DIR, the folder with bin/urom and lib/pkgconfig.  Stop.").doesNotContain("\n");
+        assertThat(run(moved, Map.of("UROM_HOME", dist.toString()), "make", "--no-print-directory", "test"))
+                .containsPattern("test_worker_demo_c: [1-9][0-9]* passed, 0 failed");
+        String test = run(project, Map.of(), "make", "--no-print-directory", "test");
         assertThat(test).containsPattern("test_worker_demo_c: [1-9][0-9]* passed, 0 failed");
         Path plugins = pluginDir("demo_c");
         Files.copy(project.resolve("worker_demo_c.so"), plugins.resolve("worker_demo_c.so"));
@@ -253,6 +294,12 @@ class DistributionIT {
         // A local repository of its own: what comes from share/maven is told apart from what the outer build installed.
         Path localRepo = work.resolve("m2");
         Path mvn = Path.of(System.getProperty("urom.maven.home"), "bin", "mvn");
+
+        // UROM_HOME wins over the SDK the project found from its own folder: naming a folder that is no SDK fails the build.
+        ProcessResult elsewhere = runForStatus(project, Map.of("UROM_HOME", work.resolve("no-sdk").toString()), mvn.toString(), "-o", "-B",
+                "-q", "-s", settings.toString(), "-Dmaven.repo.local=" + work.resolve("m2-elsewhere"), "package");
+        assertThat(elsewhere.status()).as(elsewhere.output()).isNotZero();
+        assertThat(elsewhere.output()).contains("dev.urom:urom-spi:jar:" + version);
 
         run(project, Map.of(), mvn.toString(), "-o", "-B", "-q", "-s", settings.toString(), "-Dmaven.repo.local=" + localRepo, "package");
 

@@ -37,7 +37,7 @@ final class Abi {
     static final int NOTIFY_RESERVED = 28;
     static final int NOTIFY_PAYLOAD = 32;
 
-    static final int RTLD_LAZY = 0x1;
+    static final int RTLD_NOW = 0x2;
     static final int RTLD_LOCAL = 0x0;
 
     private Abi() {}

@@ -31,12 +31,15 @@ import org.apache.logging.log4j.Logger;
 /**
  * One native plugin ({@code .so}) behind {@link PluginIface}, called through JNA.
  *
- * <p>{@link #load} opens the file {@code RTLD_LAZY | RTLD_LOCAL} (so two plugins' symbols never
- * collide), checks both entry points and the API version, and reads the interface table once.
+ * <p>{@link #load} opens the file {@code RTLD_NOW | RTLD_LOCAL} (every symbol bound at once, so a
+ * function no library defines fails the load, naming it, rather than the first call that needs it;
+ * two plugins' symbols never collide), checks both entry points and the API version, and reads the
+ * interface table once.
  * Load failures throw {@link UromException} with one line naming the file:
  *
  * <ul>
- *   <li>INVALID_VALUE: the path is not absolute, the file is not a loadable shared object, or the
+ *   <li>INVALID_VALUE: the path is not absolute, the file is not a loadable shared object (an
+ *       undefined symbol among them: the message names it and what to link), or the
  *       table leaves an entry point NULL;
  *   <li>NOT_FOUND: the file does not exist, or an entry symbol is missing;
  *   <li>UNSUPPORTED_VERSION: the table's API version (its low 32 bits, so both the {@code
@@ -239,10 +242,9 @@ public final class NativePlugin implements PluginIface {
         NativeLibrary library;
         try {
             library = NativeLibrary.getInstance(soPath.toString(),
-                    Map.of(Library.OPTION_OPEN_FLAGS, Abi.RTLD_LAZY | Abi.RTLD_LOCAL));
+                    Map.of(Library.OPTION_OPEN_FLAGS, Abi.RTLD_NOW | Abi.RTLD_LOCAL));
         } catch (UnsatisfiedLinkError e) {
-            throw new UromException(UromStatus.INVALID_VALUE,
-                    soPath + ": not a loadable shared object: " + dlopenReason(soPath, e), e);
+            throw new UromException(UromStatus.INVALID_VALUE, soPath + ": " + LoaderReason.explain(dlopenReason(soPath, e)), e);
         }
         LOADED.add(library);
         return library;

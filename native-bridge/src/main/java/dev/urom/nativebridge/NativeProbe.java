@@ -17,13 +17,17 @@ import java.util.concurrent.TimeUnit;
  * Probes a native plugin in a child process ({@code urom-probe}, see {@link NativeArtifacts}), so
  * that a plugin whose constructor crashes, exits or hangs only gets itself rejected.
  *
- * <p>The child loads the file {@code RTLD_LAZY | RTLD_LOCAL}, checks both entry points and the
- * API version, and prints one result line. Every rejection reason is one line naming the file.
+ * <p>The child loads the file {@code RTLD_NOW | RTLD_LOCAL}, as a worker does, so a plugin that
+ * calls a function no library defines is rejected here, naming the symbol, instead of killing its
+ * worker at the first command. It checks both entry points and the API version, and prints one
+ * result line. Every rejection reason is one line naming the file.
  *
  * <p>Stateless and thread-safe: each call runs its own child process, started without a shell.
  */
 public final class NativeProbe {
     private static final int MAX_RESULT_BYTES = 8192;
+    /** How the probe's line starts when dlopen fails; the loader's reason follows. */
+    private static final String NOT_LOADABLE = "not a loadable shared object: ";
     private static final Map<Integer, String> SIGNAL_NAMES = Map.ofEntries(
             Map.entry(1, "SIGHUP"), Map.entry(2, "SIGINT"), Map.entry(3, "SIGQUIT"), Map.entry(4, "SIGILL"),
             Map.entry(5, "SIGTRAP"), Map.entry(6, "SIGABRT"), Map.entry(7, "SIGBUS"), Map.entry(8, "SIGFPE"),
@@ -88,6 +92,8 @@ public final class NativeProbe {
                     // falls through to the unexpected-line rejection
                 }
             }
+        } else if (line.startsWith("rejected " + NOT_LOADABLE)) {
+            return ProbeOutcome.rejected(file + ": " + LoaderReason.explain(line.substring(("rejected " + NOT_LOADABLE).length())));
         } else if (line.startsWith("rejected ")) {
             return ProbeOutcome.rejected(file + ": " + line.substring("rejected ".length()));
         }

@@ -45,6 +45,23 @@ class NativePluginLoadTest {
     }
 
     @Test
+    void refusesAPluginThatCallsAFunctionNoLibraryDefinesAtLoadRatherThanAtItsFirstCommand() {
+        Path so = TestPlugins.build(dir, "variants.c", "unlinked_ucx.so", "-DUNDEFINED_CALL=ucp_config_read");
+        assertFails(() -> NativePlugin.load(so), UromStatus.INVALID_VALUE, so + ": undefined symbol ucp_config_read:"
+                + " the plugin calls UCX but was not linked with it; add $(pkg-config --libs ucx) to its link line");
+    }
+
+    @Test
+    void loadsThatPluginLinkedWithUcx() throws UromException {
+        Path so = TestPlugins.build(dir, "variants.c", "linked_ucx.so", "-DUNDEFINED_CALL=ucp_config_read",
+                "-Wl,--no-as-needed", "-lucp", "-lucs");
+        NativePlugin plugin = NativePlugin.load(so);
+        assertThat(plugin.version()).isEqualTo(5);
+        plugin.open(TestContext.withoutDomain());
+        plugin.close();
+    }
+
+    @Test
     void refusesAPluginWithoutGetIface() {
         Path so = TestPlugins.build(dir, "variants.c", "no_iface.so", "-DOMIT_GET_IFACE");
         assertFails(() -> NativePlugin.load(so), UromStatus.NOT_FOUND, so + ": missing symbol urom_plugin_get_iface");

@@ -41,6 +41,37 @@ class NativeProbeTest {
     }
 
     @Test
+    void rejectsAPluginThatCallsAFunctionNoLibraryDefinesNamingTheSymbolAndWhatToLink() {
+        Path ucx = TestPlugins.build(dir, "variants.c", "unlinked_ucx.so", "-DUNDEFINED_CALL=ucp_config_read");
+        Path other = TestPlugins.build(dir, "variants.c", "unlinked.so", "-DUNDEFINED_CALL=urom_test_defined_nowhere");
+
+        assertThat(NativeProbe.probe(ucx, GENEROUS)).isEqualTo(ProbeOutcome.rejected(ucx + ": undefined symbol ucp_config_read:"
+                + " the plugin calls UCX but was not linked with it; add $(pkg-config --libs ucx) to its link line"));
+        assertThat(NativeProbe.probe(other, GENEROUS)).isEqualTo(ProbeOutcome.rejected(other + ": undefined symbol urom_test_defined_nowhere:"
+                + " link the plugin with the library that defines it (-lNAME on its link line), or define it"));
+    }
+
+    @Test
+    void acceptsThatPluginOnceLinkedWithTheLibraryThatDefinesTheFunction() {
+        Path linked = TestPlugins.build(dir, "variants.c", "linked_ucx.so", "-DUNDEFINED_CALL=ucp_config_read",
+                "-Wl,--no-as-needed", "-lucp", "-lucs");
+
+        assertThat(NativeProbe.probe(linked, GENEROUS)).isEqualTo(ProbeOutcome.accepted(5));
+    }
+
+    @Test
+    void namesTheLibraryWhenTheUndefinedSymbolIsInALibraryThePluginNeeds() {
+        Path library = NativeFixtures.compilePlugin(dir, "libneedsmore.so",
+                "extern int urom_test_defined_nowhere(void);\n"
+                        + "__attribute__((visibility(\"default\"))) int urom_test_helper(void) { return urom_test_defined_nowhere(); }\n");
+        Path plugin = TestPlugins.build(dir, "variants.c", "uses_helper.so", "-DUNDEFINED_CALL=urom_test_helper",
+                "-Wl,--no-as-needed", "-L" + dir, "-lneedsmore", "-Wl,-rpath," + dir);
+
+        assertThat(NativeProbe.probe(plugin, GENEROUS)).isEqualTo(ProbeOutcome.rejected(plugin + ": the library " + library
+                + ", which it needs, has the undefined symbol urom_test_defined_nowhere"));
+    }
+
+    @Test
     void rejectsAFailingGetIfaceAndAWrongApiVersion() {
         Path failing = TestPlugins.build(dir, "variants.c", "fails.so", "-DIFACE_STATUS=UROM_ERR_INVALID_VALUE");
         assertThat(NativeProbe.probe(failing, GENEROUS).reason())

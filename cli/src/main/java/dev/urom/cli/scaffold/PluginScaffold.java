@@ -34,8 +34,10 @@ import java.util.stream.Collectors;
  * maps each language to its files, project path to template path (both relative; a project path
  * may hold placeholders). Sample files get both the replacements and the placeholders; files under
  * {@code scaffold/} only the placeholders. Placeholders: {@code @name@}, {@code @Name@}, {@code
- * @NAME@}, {@code @package@}, {@code @packagePath@} (see {@link ScaffoldNames}), and the SDK's
- * {@code @uromVersion@}, {@code @uromHome@}, {@code @uromMavenRepository@}.
+ * @NAME@}, {@code @package@}, {@code @packagePath@} (see {@link ScaffoldNames}), the SDK's
+ * {@code @uromVersion@}, and {@code @uromHomeFromProject@}, the SDK's folder relative to the
+ * project's ({@code ../../opt/urom}). No placeholder gives an absolute path: a project finds its SDK
+ * through {@code UROM_HOME} when that is set, else through that relative path.
  *
  * <p>The project is its author's to license: the line {@code SPDX-License-Identifier: Apache-2.0}
  * that this repository's files carry is left out of every file written (the first comment line of
@@ -60,11 +62,6 @@ public final class PluginScaffold {
             requireNonNull(home, "home is null");
             requireNonNull(version, "version is null");
         }
-
-        /** The Maven repository inside the SDK, as a URL. */
-        public String mavenRepository() {
-            return home.resolve("share/maven").toUri().toString();
-        }
     }
 
     static final String MANIFEST = "scaffold/scaffold.json";
@@ -73,6 +70,8 @@ public final class PluginScaffold {
     private static final Pattern OUR_LICENCE_LINE = Pattern.compile(
             "^[ \\t]*(?://|#|/\\*|<!--)[ \\t]*SPDX-License-Identifier: Apache-2\\.0[ \\t]*(?:\\*/|-->)?[ \\t]*\\r?\\n", Pattern.MULTILINE);
     private static final long MAX_TEMPLATE_BYTES = 1 << 20;
+    /** What a Makefile word, an XML text and a file: URL all keep as it is. */
+    private static final Pattern UNSAFE_IN_PATH = Pattern.compile("[^A-Za-z0-9._+/-]");
 
     /** The manifest's form. */
     record Manifest(String sample, Map<String, String> replace, Map<String, Map<String, String>> languages) {}
@@ -137,7 +136,7 @@ public final class PluginScaffold {
         if (files == null) {
             throw new ScaffoldException("the " + sample() + " templates have no " + language.key() + " project");
         }
-        Map<String, String> placeholders = placeholders(names, sdk);
+        Map<String, String> placeholders = placeholders(names, sdk, project);
         Map<String, String> sampleNames = new LinkedHashMap<>(placeholders);
         manifest.replace().forEach((from, to) -> sampleNames.put(from, render(to, placeholders, null)));
         Pattern sampleWords = alternatives(sampleNames.keySet());
@@ -179,7 +178,7 @@ public final class PluginScaffold {
         return written;
     }
 
-    private static Map<String, String> placeholders(ScaffoldNames names, Sdk sdk) {
+    private static Map<String, String> placeholders(ScaffoldNames names, Sdk sdk, Path project) throws ScaffoldException {
         Map<String, String> values = new LinkedHashMap<>();
         values.put("@name@", names.name());
         values.put("@Name@", names.javaPrefix());
@@ -187,9 +186,25 @@ public final class PluginScaffold {
         values.put("@package@", names.javaPackage());
         values.put("@packagePath@", names.packagePath());
         values.put("@uromVersion@", sdk.version());
-        values.put("@uromHome@", sdk.home().toString());
-        values.put("@uromMavenRepository@", sdk.mavenRepository());
+        String fromProject = project.toAbsolutePath().normalize().relativize(sdk.home().toAbsolutePath().normalize()).toString();
+        Matcher unsafe = UNSAFE_IN_PATH.matcher(fromProject);
+        if (unsafe.find()) {
+            throw new ScaffoldException("the SDK's folder seen from the project, " + printable(fromProject) + ", holds "
+                    + describe(unsafe.group().charAt(0)) + ", which its Makefile or pom.xml cannot carry; write the project"
+                    + " (--dir) or unpack the SDK where the path between them has only letters, digits and . _ - + /");
+        }
+        values.put("@uromHomeFromProject@", fromProject.isEmpty() ? "." : fromProject);
         return values;
+    }
+
+    private static String describe(char c) {
+        return c == ' ' ? "a space" : c < 0x20 || c == 0x7f ? String.format("the control character U+%04X", (int) c) : "'" + c + "'";
+    }
+
+    /** The path with control characters shown as '?', for a one-line message. */
+    private static String printable(String path) {
+        return path.codePoints().map(c -> c < 0x20 || c == 0x7f ? '?' : c)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
     }
 
     /** One pass over {@code text}: each word of {@code values} found is replaced by its value, longest words first. */

@@ -65,10 +65,13 @@ class PluginScaffoldTest {
 
         List<Path> written = graph().write(ScaffoldNames.of("demo_c"), Language.C, project, SDK);
 
-        assertThat(written).containsExactly(Path.of("Makefile"), Path.of("worker_demo_c.c"), Path.of("test_worker_demo_c.c"), Path.of("README.md"));
+        assertThat(written).containsExactly(Path.of("Makefile"), Path.of("urom-sdk.mk"), Path.of("worker_demo_c.c"),
+                Path.of("test_worker_demo_c.c"), Path.of("README.md"));
         assertThat(sampleNamesLeftIn(project)).isEmpty();
         assertThat(read(project.resolve("worker_demo_c.c"))).contains("UROM_LOG_SOURCE(worker_demo_c);", "demo_c_open", "DEMO_C_EXPORT");
-        assertThat(read(project.resolve("README.md"))).contains("/opt/urom-sdk/bin/urom exec --plugin worker_demo_c", "of urom-java\n9.8.7");
+        String sdkFromProject = project.relativize(SDK.home()).toString();
+        assertThat(read(project.resolve("README.md"))).contains(sdkFromProject + "/bin/urom exec --plugin worker_demo_c", "of urom-java\n9.8.7");
+        assertThat(read(project.resolve("urom-sdk.mk"))).contains("UROM_HOME ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))" + sdkFromProject + ")");
         String flags = "UROM_CFLAGS=-I" + NativeFixtures.includeDir() + " -I" + REPOSITORY.resolve("testkit/src/main/c/include");
         Process make = new ProcessBuilder("make", "--no-print-directory", flags, "test").directory(project.toFile())
                 .redirectErrorStream(true).start();
@@ -77,6 +80,73 @@ class PluginScaffoldTest {
         assertThat(make.exitValue()).as("make test:\n%s", output).isZero();
         assertThat(output).containsPattern("test_worker_demo_c: [1-9][0-9]* passed, 0 failed");
         assertThat(project.resolve("worker_demo_c.so")).isRegularFile();
+        // The refusals the test provokes are the plugin's errors, marked as expected; no other line reads as a failure.
+        assertThat(output).contains("expected: [worker_demo_c] ERROR demo_c command of 15 bytes refused");
+        assertThat(output.lines().filter(PluginScaffoldTest::readsAsAFailure)).as("make test:\n%s", output).isEmpty();
+    }
+
+    /** A line of a test's output that a reader takes for a failure: an error, a raw log level, a failed check. */
+    private static boolean readsAsAFailure(String line) {
+        if (line.startsWith("expected: ") || line.matches(".*: [0-9]+ passed, 0 failed")) {
+            return false;
+        }
+        return line.matches("(?i).*\\b(error|errors|crit|fail|failed|failure|fatal)\\b.*") || line.matches(".*\\[[^]]*] [0-9]+ .*");
+    }
+
+    @Test
+    void aLineThatReadsAsAFailureIsToldFromAnExpectedRefusal() {
+        assertThat(readsAsAFailure("[worker_demo] 30 demo command of 15 bytes refused")).isTrue();
+        assertThat(readsAsAFailure("[worker_demo] ERROR demo command of 15 bytes refused")).isTrue();
+        assertThat(readsAsAFailure("FAILED test.c:80: answer != NULL")).isTrue();
+        assertThat(readsAsAFailure("test_worker_demo: 40 passed, 1 failed")).isTrue();
+        assertThat(readsAsAFailure("expected: [worker_demo] ERROR demo command of 15 bytes refused")).isFalse();
+        assertThat(readsAsAFailure("test_worker_demo: 41 passed, 0 failed")).isFalse();
+        assertThat(readsAsAFailure("cc -O1 -g -rdynamic -Wall -Wextra -Werror -o test_worker_demo test_worker_demo.c -ldl")).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"C", "JAVA"})
+    void aProjectHoldsNoAbsolutePathOfTheSdkOrOfItself(String language, @TempDir Path dir) throws Exception {
+        Path project = dir.resolve("demo");
+
+        List<Path> written = graph().write(ScaffoldNames.of("demo"), Language.valueOf(language), project, SDK);
+
+        String sdkFromProject = project.relativize(SDK.home()).toString();
+        assertThat(sdkFromProject).startsWith("../");
+        for (Path file : written) {
+            // The SDK's folder relative to the project's is the one path a project holds.
+            assertThat(read(project.resolve(file)).replace(sdkFromProject, "SDK_FROM_PROJECT")).as("%s", file)
+                    .doesNotContain(SDK.home().toString()).doesNotContain(dir.toString()).doesNotContain("file:///");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"my sdk", "a&b", "x$y", "q\"uote", "tab\tbed", "new\nline", "é"})
+    void anSdkFolderThatAMakefileOrAPomCannotCarryIsRefusedInOneLineBeforeAnythingIsWritten(String folder, @TempDir Path dir) {
+        PluginScaffold.Sdk sdk = new PluginScaffold.Sdk(dir.resolve(folder).resolve("urom-1.0"), "1.0");
+        Path project = dir.resolve("demo");
+
+        assertThatThrownBy(() -> graph().write(ScaffoldNames.of("demo"), Language.C, project, sdk))
+                .isInstanceOf(ScaffoldException.class)
+                .hasMessageStartingWith("the SDK's folder seen from the project, ../")
+                .hasMessageEndingWith("which its Makefile or pom.xml cannot carry; write the project (--dir) or unpack the SDK"
+                        + " where the path between them has only letters, digits and . _ - + /")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n", "\t"));
+        assertThat(project).doesNotExist();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"C", "JAVA"})
+    void pluginAuthorsMdNamesEveryFileAProjectHolds(String language, @TempDir Path dir) throws Exception {
+        String doc = read(REPOSITORY.resolve("docs/plugin-authors.md"));
+        Path project = dir.resolve("demo");
+
+        List<Path> written = graph().write(ScaffoldNames.of("demo"), Language.valueOf(language), project, SDK);
+
+        assertThat(written).isNotEmpty().allSatisfy(file -> {
+            String documented = file.toString().replace("com/example/demo", "PKG").replace("Demo", "Name").replace("demo", "NAME");
+            assertThat(doc).as("docs/plugin-authors.md names %s as `%s`", file, documented).contains("`" + documented + "`");
+        });
     }
 
     @Test
@@ -93,7 +163,8 @@ class PluginScaffoldTest {
         assertThat(sampleNamesLeftIn(project)).isEmpty();
         String pom = read(project.resolve("pom.xml"));
         assertThat(pom).contains("<artifactId>worker_demo_java</artifactId>", "<Plugin-Class>org.acme.plugins.DemoJavaPlugin</Plugin-Class>",
-                "<urom.version>9.8.7</urom.version>", "<url>file:///opt/urom-sdk/share/maven</url>");
+                "<urom.version>9.8.7</urom.version>", "<urom.home.from.project>" + project.relativize(SDK.home()) + "</urom.home.from.project>",
+                "<urom.home>${env.UROM_HOME}</urom.home>", "<url>file://${urom.home}/share/maven</url>");
         List<String> sources = new ArrayList<>();
         try (Stream<Path> files = Files.walk(project.resolve("src"))) {
             files.filter(f -> f.toString().endsWith(".java")).forEach(f -> sources.add(f.toString()));
