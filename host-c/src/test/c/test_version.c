@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * doca_version.h: doca_version() (this program's header) and doca_version_runtime() (the library's)
  * agree, read as major.minor.patch they are the DOCA_VERSION_* level, they name the urom-java

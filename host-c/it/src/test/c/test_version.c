@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * doca_version.h as a program gets it: through the distribution's pkg-config (the Makefile compiles
  * every test with `pkg-config --cflags doca-urom doca-common doca-argp` of $UROM_HOME). The header's

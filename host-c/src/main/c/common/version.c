@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libdoca_common: doca_version_runtime(), the version string of the doca_version.h this library was
  * built with (the DOCA API level and the urom-java release; doca_version.h states the form).

@@ -55,13 +55,13 @@ class LicenceHeadersTest {
         if (name.endsWith(".java")) {
             return Optional.of(Kind.SLASH);
         }
-        if (name.endsWith(".c") || name.endsWith(".h")) {
+        if (name.endsWith(".c") || name.endsWith(".h") || name.endsWith(".h.in")) {
             return Optional.of(Kind.BLOCK);
         }
         if (name.endsWith(".xml")) {
             return Optional.of(Kind.XML);
         }
-        if (name.equals("Makefile") || Stream.of(".sh", ".py", ".yaml", ".yml", ".properties", ".pc", ".pc.in", ".service", ".env").anyMatch(name::endsWith)
+        if (name.equals("Makefile") || Stream.of(".sh", ".py", ".yaml", ".yml", ".properties", ".pc", ".pc.in", ".mk", ".service", ".env").anyMatch(name::endsWith)
                 || path.contains("/META-INF/services/") || (!name.contains(".") && startsWith(head, "#!"))) {
             return Optional.of(Kind.HASH);
         }
@@ -125,6 +125,8 @@ class LicenceHeadersTest {
         assertThat(kind("plugins/graph/src/main/c/Makefile", none)).hasValue(Kind.HASH);
         assertThat(kind("bin/urom", "#!".getBytes(StandardCharsets.US_ASCII))).hasValue(Kind.HASH);
         assertThat(kind("host-c/src/main/c/pkgconfig/doca-urom.pc.in", none)).hasValue(Kind.HASH);
+        assertThat(kind("host-c/src/main/c/include/doca_version.h.in", none)).hasValue(Kind.BLOCK);
+        assertThat(kind("plugins/graph/scaffold/c/urom-sdk.mk", none)).hasValue(Kind.HASH);
         assertThat(kind("pom.xml", none)).hasValue(Kind.XML);
         assertThat(kind("deploy/systemd/urom.service", none)).hasValue(Kind.HASH);
         assertThat(kind("docs/deploy.md", none)).hasValue(Kind.EXEMPT);
