@@ -240,6 +240,7 @@ public final class NativePlugin implements PluginIface {
 
     private static NativeLibrary open(Path soPath) throws UromException {
         NativeLibrary library;
+        UcxErrorSignals.keepOffTheJvmsSignals();
         try {
             library = NativeLibrary.getInstance(soPath.toString(),
                     Map.of(Library.OPTION_OPEN_FLAGS, Abi.RTLD_NOW | Abi.RTLD_LOCAL));

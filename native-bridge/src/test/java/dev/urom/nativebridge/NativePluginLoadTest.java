@@ -4,11 +4,17 @@ package dev.urom.nativebridge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
+import com.sun.jna.Pointer;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,13 +58,51 @@ class NativePluginLoadTest {
     }
 
     @Test
-    void loadsThatPluginLinkedWithUcx() throws UromException {
+    void loadsThatPluginLinkedWithUcxWithoutLettingUcxTakeTheJvmsSignals() throws Exception {
         Path so = TestPlugins.build(dir, "variants.c", "linked_ucx.so", "-DUNDEFINED_CALL=ucp_config_read",
                 "-Wl,--no-as-needed", "-lucp", "-lucs");
         NativePlugin plugin = NativePlugin.load(so);
         assertThat(plugin.version()).isEqualTo(5);
         plugin.open(TestContext.withoutDomain());
         plugin.close();
+
+        // libucs, now loaded, left the JVM's handler of SIGSEGV (which it takes when UCX_ERROR_SIGNALS allows)
+        List<long[]> ucs = mappings("libucs");
+        long handler = SignalHandlers.of(SIGSEGV);
+        assertThat(ucs).as("libucs is mapped into this JVM").isNotEmpty();
+        assertThat(ucs).as("SIGSEGV's handler 0x%x lies in no mapping of libucs", handler)
+                .noneMatch(range -> handler >= range[0] && handler < range[1]);
+    }
+
+    private static final int SIGSEGV = 11;
+
+    /** The address ranges of this process's mappings of files whose name contains {@code name}. */
+    private static List<long[]> mappings(String name) throws IOException {
+        List<long[]> ranges = new ArrayList<>();
+        for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {
+            String[] fields = line.trim().split("\\s+");
+            if (fields.length >= 6 && Path.of(fields[5]).getFileName().toString().contains(name)) {
+                String[] bounds = fields[0].split("-");
+                ranges.add(new long[] {Long.parseUnsignedLong(bounds[0], 16), Long.parseUnsignedLong(bounds[1], 16)});
+            }
+        }
+        return ranges;
+    }
+
+    /** The C library's sigaction, to read a signal's handler. */
+    private static final class SignalHandlers {
+        static {
+            Native.register(SignalHandlers.class, NativeLibrary.getInstance("c"));
+        }
+
+        private static native int sigaction(int signal, Pointer action, Pointer old);
+
+        /** The address of {@code signal}'s handler (the first field of glibc's struct sigaction). */
+        static long of(int signal) {
+            Memory old = new Memory(256);
+            assertThat(sigaction(signal, null, old)).isZero();
+            return Pointer.nativeValue(old.getPointer(0));
+        }
     }
 
     @Test
