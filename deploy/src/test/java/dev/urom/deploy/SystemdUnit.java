@@ -53,14 +53,9 @@ final class SystemdUnit {
     static SystemdUnit parse(String source, String text) {
         Map<String, Map<String, List<String>>> sections = new LinkedHashMap<>();
         Map<String, List<String>> current = null;
-        int number = 0;
-        for (String line : text.split("\n", -1)) {
-            number++;
-            String trimmed = line.strip();
-            if (trimmed.isEmpty() || trimmed.startsWith("#") || trimmed.startsWith(";")) {
-                continue;
-            }
-            refuseWhatNeedsInterpreting(source, number, trimmed);
+        for (Setting setting : settings(source, text)) {
+            int number = setting.number();
+            String trimmed = setting.text();
             Matcher section = SECTION.matcher(trimmed);
             if (section.matches()) {
                 if (sections.containsKey(section.group(1))) {
@@ -85,14 +80,9 @@ final class SystemdUnit {
     /** Reads the environment file {@code text}: its variables in order; a variable set twice is refused. */
     static Map<String, String> parseEnvironment(String source, String text) {
         Map<String, String> variables = new LinkedHashMap<>();
-        int number = 0;
-        for (String line : text.split("\n", -1)) {
-            number++;
-            String trimmed = line.strip();
-            if (trimmed.isEmpty() || trimmed.startsWith("#") || trimmed.startsWith(";")) {
-                continue;
-            }
-            refuseWhatNeedsInterpreting(source, number, trimmed);
+        for (Setting setting : settings(source, text)) {
+            int number = setting.number();
+            String trimmed = setting.text();
             if (trimmed.contains("$")) {
                 throw new ManifestException(source + ":" + number + ": '$' would be read by systemd's expansion rules, which this reader does not apply");
             }
@@ -105,6 +95,23 @@ final class SystemdUnit {
             }
         }
         return variables;
+    }
+
+    /** A line of a unit or environment file that is neither blank nor a comment, stripped, with its number. */
+    private record Setting(int number, String text) {}
+
+    /** The settings of {@code text}, each checked for what this reader does not interpret. */
+    private static List<Setting> settings(String source, String text) {
+        List<Setting> settings = new ArrayList<>();
+        String[] lines = text.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String trimmed = lines[i].strip();
+            if (!trimmed.isEmpty() && !trimmed.startsWith("#") && !trimmed.startsWith(";")) {
+                refuseWhatNeedsInterpreting(source, i + 1, trimmed);
+                settings.add(new Setting(i + 1, trimmed));
+            }
+        }
+        return settings;
     }
 
     private static void refuseWhatNeedsInterpreting(String source, int number, String line) {
