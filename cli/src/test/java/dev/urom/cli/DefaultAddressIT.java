@@ -65,6 +65,9 @@ class DefaultAddressIT {
             daemonArgs.addAll(List.of("--worker-user", "root"));
         }
         ProcessBuilder builder = command(env, daemonArgs).redirectErrorStream(true);
+        // A signal ignored by whoever started this test (a shell's background job ignores SIGINT) stays
+        // ignored in its children: the daemon gets SIG's default disposition back, as in a terminal.
+        builder.command().addAll(0, List.of("env", "--default-signal=" + signal));
         Process daemon = builder.start();
         List<String> output = new CopyOnWriteArrayList<>();
         try {
