@@ -22,7 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A plugin written the DOCA way ({@link NativeFixtures#compileDocaStyle}), built with the README's
+ * A plugin written the DOCA way ({@link NativeFixtures#compileDocaStyle}), built with docs/sdk.md's
  * DOCA recipe: it is discovered and loaded whether or not its entry points carry a visibility
  * attribute, and its inline receive, whose notification points at data later in the same
  * descriptor, is packed while the descriptor is alive. This module's tests run with {@code

@@ -252,7 +252,7 @@ public final class NativeFixtures {
 
     /**
      * Compiles {@code doca_style.c} (a resource of this test kit) into {@code outDir/fileName} the
-     * way the README's DOCA recipe builds a DOCA plugin: compat headers, {@code
+     * way the DOCA recipe of docs/sdk.md builds a DOCA plugin: compat headers, {@code
      * -fvisibility=hidden}, entry points defined without a visibility attribute ({@code
      * explicitExport} adds {@code DOCA_EXPORTED} to them). The plugin is written with the habits of
      * NVIDIA's samples that a worker must cope with: an inline receive whose notification points at

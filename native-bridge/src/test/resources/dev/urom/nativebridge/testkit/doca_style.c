@@ -3,7 +3,7 @@
  * Test fixture written the way DOCA's sample plugins are (compat headers,
  * doca_error_t, ucs_list_* helpers, DOCA_LOG_*, entry points without any
  * visibility attribute), with the habits of those plugins that a worker must
- * cope with. Built with -fvisibility=hidden, as the README's DOCA recipe says.
+ * cope with. Built with -fvisibility=hidden, as the DOCA recipe of docs/sdk.md says.
  *
  * Commands: { uint64 op; uint64 context; uint64 a; } (24 bytes; any other
  * length is refused with DOCA_ERROR_INVALID_VALUE and nothing queued).
