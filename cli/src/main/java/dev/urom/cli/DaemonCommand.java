@@ -234,7 +234,7 @@ final class DaemonCommand implements Callable<Integer> {
             throw CliFailure.usage("--http-port " + httpPort + " is not a port (0..65535)");
         }
         DaemonConfig config = config();
-        if (listen != null && !config.listen().isUnix() && config.security().authKeys() == null && !config.security().insecureTcp()) {
+        if (listen != null && config.security().admitsNobodyOn(config.listen())) {
             // The daemon refuses this too when it starts (also for the default TCP address in Kubernetes);
             // for a --listen given here, it is the usage error it is.
             throw CliFailure.usage("--listen " + config.listen() + " (TCP) needs --auth-keys DIR (one key file per principal; urom keygen"

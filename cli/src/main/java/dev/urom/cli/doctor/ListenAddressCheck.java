@@ -3,6 +3,7 @@ package dev.urom.cli.doctor;
 
 import dev.urom.auth.Proofs;
 import dev.urom.framework.auth.KeyDirectory;
+import dev.urom.service.daemon.DaemonSecurity;
 import dev.urom.wire.FrameChannel;
 import dev.urom.wire.Handshake;
 import dev.urom.wire.Message.HelloOk;
@@ -84,7 +85,7 @@ public final class ListenAddressCheck implements Check {
             }
             return null;
         }
-        if (!address.isUnix() && !insecureTcp) {
+        if (DaemonSecurity.defaults().withInsecureTcp(insecureTcp).admitsNobodyOn(address)) {
             return CheckResult.failed(NAME, "the daemon refuses to listen on " + address + " without keys to know who connects",
                     "give urom daemon and urom doctor --auth-keys DIR (one key file per principal; urom keygen makes one),"
                             + " or --insecure-tcp to let anyone who reaches the port in");

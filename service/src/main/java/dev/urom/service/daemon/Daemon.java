@@ -206,7 +206,7 @@ public final class Daemon implements AutoCloseable {
                 throw new IOException(e.getMessage(), e);
             }
         }
-        if (!config.listen().isUnix() && keys == null && !config.security().insecureTcp()) {
+        if (config.security().admitsNobodyOn(config.listen())) {
             throw new IOException("listening on " + config.listen() + " needs keys to know who connects: give --auth-keys DIR (one key "
                     + "file per principal), or --insecure-tcp to let anyone who reaches the port in");
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.service.daemon;
 
+import dev.urom.wire.ServiceAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -86,6 +87,14 @@ public record DaemonSecurity(
             throw new IllegalArgumentException("--handshake-timeout-ms " + (handshakeTimeout == null ? "" : handshakeTimeout.toMillis())
                     + " is not positive");
         }
+    }
+
+    /**
+     * Whether a daemon listening on {@code listen} would admit nobody it can identify: a TCP address
+     * with neither {@code --auth-keys} nor {@code --insecure-tcp}. Such a daemon refuses to start.
+     */
+    public boolean admitsNobodyOn(ServiceAddress listen) {
+        return !listen.isUnix() && authKeys == null && !insecureTcp;
     }
 
     /** The defaults: no keys, no insecure TCP, no socket group, the default worker user, UCX_*, UCC_*, OMP_*. */
