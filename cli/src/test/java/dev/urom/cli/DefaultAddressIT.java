@@ -4,18 +4,14 @@ package dev.urom.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.auth.KeyFileRules;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import dev.urom.service.testkit.DaemonOutput;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -69,9 +65,10 @@ class DefaultAddressIT {
         // ignored in its children: the daemon gets SIG's default disposition back, as in a terminal.
         builder.command().addAll(0, List.of("env", "--default-signal=" + signal));
         Process daemon = builder.start();
-        List<String> output = new CopyOnWriteArrayList<>();
+        DaemonOutput output = DaemonOutput.follow(daemon);
         try {
-            String listening = awaitListening(daemon, output);
+            String listening = output.awaitListening(Duration.ofSeconds(120));
+            assertThat(listening).as("the daemon's output: %s", output).isNotNull();
             assertThat(listening).as("%s", output).startsWith("urom daemon: listening on " + expected + " (log: ");
 
             Result plugins = urom(env, "plugins");
@@ -119,37 +116,6 @@ class DefaultAddressIT {
         Process process = command(env, List.of(args)).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("urom %s ended", List.of(args)).isTrue();
         return new Result(process.exitValue(), Files.readString(out), Files.readString(err));
-    }
-
-    private static String awaitListening(Process daemon, List<String> output) throws Exception {
-        BufferedReader reader = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
-        CompletableFuture<String> listening = CompletableFuture.supplyAsync(() -> {
-            try {
-                for (String line; (line = reader.readLine()) != null; ) {
-                    output.add(line);
-                    if (line.contains("listening on")) {
-                        CompletableFuture.runAsync(() -> drain(reader, output));
-                        return line;
-                    }
-                }
-            } catch (IOException e) {
-                output.add(e.toString());
-            }
-            return null;
-        });
-        String line = listening.get(120, TimeUnit.SECONDS);
-        assertThat(line).as("the daemon's output: %s", output).isNotNull();
-        return line;
-    }
-
-    private static void drain(BufferedReader reader, List<String> output) {
-        try {
-            for (String line; (line = reader.readLine()) != null; ) {
-                output.add(line);
-            }
-        } catch (IOException ended) {
-            output.add("(output ended: " + ended.getMessage() + ")");
-        }
     }
 
     private record Result(int status, String out, String err) {}

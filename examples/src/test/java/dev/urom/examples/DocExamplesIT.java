@@ -7,17 +7,16 @@ import dev.urom.auth.KeyFileRules;
 import dev.urom.examples.DocExamples.Example;
 import dev.urom.examples.DocExamples.Mode;
 import dev.urom.examples.DocExamples.Step;
-import java.io.BufferedReader;
+import dev.urom.service.testkit.DaemonOutput;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -144,23 +143,8 @@ class DocExamplesIT {
             command.addAll(List.of("--worker-user", "root"));
         }
         Process daemon = plain(cwd, command).redirectErrorStream(true).start();
-        List<String> said = new CopyOnWriteArrayList<>();
-        BufferedReader out = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
-        CompletableFuture<Boolean> listening = CompletableFuture.supplyAsync(() -> {
-            try {
-                for (String line; (line = out.readLine()) != null; ) {
-                    said.add(line);
-                    if (line.contains("listening on")) {
-                        CompletableFuture.runAsync(() -> drain(out));
-                        return true;
-                    }
-                }
-            } catch (IOException e) {
-                said.add(e.toString());
-            }
-            return false;
-        });
-        boolean up = listening.get(120, TimeUnit.SECONDS);
+        DaemonOutput said = DaemonOutput.follow(daemon);
+        boolean up = said.awaitListening(Duration.ofSeconds(120)) != null;
         if (!up) {
             stop(daemon);
         }
@@ -176,16 +160,6 @@ class DocExamplesIT {
         }
         for (ProcessHandle child : children) {
             child.onExit().get(60, TimeUnit.SECONDS);
-        }
-    }
-
-    private static void drain(BufferedReader out) {
-        try {
-            while (out.readLine() != null) {
-                // the daemon's further lines are not needed, only read so that it never blocks on a full pipe
-            }
-        } catch (IOException e) {
-            // the daemon has ended
         }
     }
 

@@ -4,19 +4,16 @@ package dev.urom.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.auth.KeyFileRules;
-import java.io.BufferedReader;
+import dev.urom.service.testkit.DaemonOutput;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -39,7 +36,6 @@ class GraphLoopbackIT {
     @TempDir
     Path dir;
     private Process daemon;
-    private final List<String> daemonOutput = new CopyOnWriteArrayList<>();
 
     @BeforeEach
     void startDaemon() throws Exception {
@@ -58,22 +54,8 @@ class GraphLoopbackIT {
         builder.environment().keySet().removeAll(List.of("UROM_PLUGIN_PATH", "UROM_HOME", "SERVICE_ARGS"));
         apply(env, builder);
         Process started = builder.start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(started.getInputStream(), StandardCharsets.UTF_8));
-        CompletableFuture<Boolean> listening = CompletableFuture.supplyAsync(() -> {
-            try {
-                for (String line; (line = out.readLine()) != null; ) {
-                    daemonOutput.add(line);
-                    if (line.contains("listening on")) {
-                        CompletableFuture.runAsync(() -> drain(out));
-                        return true;
-                    }
-                }
-            } catch (IOException e) {
-                daemonOutput.add(e.toString());
-            }
-            return false;
-        });
-        assertThat(listening.get(120, TimeUnit.SECONDS)).as("daemon output: %s", daemonOutput).isTrue();
+        DaemonOutput output = DaemonOutput.follow(started);
+        assertThat(output.awaitListening(Duration.ofSeconds(120)) != null).as("daemon output: %s", output).isTrue();
         return started;
     }
 
@@ -184,16 +166,6 @@ class GraphLoopbackIT {
             List<Path> found = jars.filter(p -> p.getFileName().toString().startsWith(prefix) && p.toString().endsWith(".jar")).toList();
             assertThat(found).as("%s*.jar in %s", prefix, LIB).hasSize(1);
             return found.get(0).toString();
-        }
-    }
-
-    private static void drain(BufferedReader out) {
-        try {
-            while (out.readLine() != null) {
-                // keep the daemon's pipe from filling up
-            }
-        } catch (IOException ignored) {
-            // the daemon ended
         }
     }
 

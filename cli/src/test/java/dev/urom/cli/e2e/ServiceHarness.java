@@ -5,18 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.nativebridge.NativeArtifacts;
 import dev.urom.nativebridge.testkit.NativeFixtures;
+import dev.urom.service.testkit.DaemonOutput;
 import dev.urom.service.testkit.TestWorkers;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -33,7 +30,7 @@ final class ServiceHarness implements AutoCloseable {
     final Path logDir;
     final String address;
     final Process daemon;
-    private final List<String> output = new ArrayList<>();
+    private final DaemonOutput output;
 
     private ServiceHarness(Path dir, Path plugins, Path logDir, String address, Process daemon) {
         this.dir = dir;
@@ -41,6 +38,7 @@ final class ServiceHarness implements AutoCloseable {
         this.logDir = logDir;
         this.address = address;
         this.daemon = daemon;
+        this.output = DaemonOutput.follow(daemon);
     }
 
     /** Plugin folder with worker_graph.so, worker_graph_java.jar and service_fixture.so. */
@@ -101,46 +99,12 @@ final class ServiceHarness implements AutoCloseable {
     }
 
     private void awaitListening() throws Exception {
-        BufferedReader reader = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
-        CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
-            try {
-                String line;
-                while ((line = reader.readLine()) != null) {
-                    synchronized (output) {
-                        output.add(line);
-                    }
-                    if (line.contains("listening on")) {
-                        return line;
-                    }
-                }
-                return null;
-            } catch (IOException e) {
-                return null;
-            }
-        });
-        String line = ready.get(LIMIT.toSeconds(), TimeUnit.SECONDS);
+        String line = output.awaitListening(LIMIT);
         assertThat(line).as("daemon output: %s", output()).isNotNull();
-        // Keep draining, so the daemon never blocks on a full pipe.
-        Thread drain = new Thread(() -> {
-            try {
-                String more;
-                while ((more = reader.readLine()) != null) {
-                    synchronized (output) {
-                        output.add(more);
-                    }
-                }
-            } catch (IOException ignored) {
-                // the daemon ended
-            }
-        }, "daemon-output");
-        drain.setDaemon(true);
-        drain.start();
     }
 
     List<String> output() {
-        synchronized (output) {
-            return List.copyOf(output);
-        }
+        return output.lines();
     }
 
     /** The daemon's worker processes now. */
