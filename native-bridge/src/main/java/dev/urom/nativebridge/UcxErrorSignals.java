@@ -14,8 +14,8 @@ import com.sun.jna.NativeLibrary;
  * plugin ({@code urom exec}, the test kits, an embedding daemon). The UCX binding sets it for
  * itself as well, being usable without this module.
  *
- * <p>Thread-safe: {@code setenv} is called under this class's lock; it takes effect only if libucs
- * is not loaded yet.
+ * <p>Thread-safe: {@code setenv} is called once, under this class's lock; it takes effect only if
+ * libucs is not loaded yet.
  *
  * @throws IllegalStateException from {@link #keepOffTheJvmsSignals} when {@code setenv} fails
  */
@@ -26,13 +26,20 @@ final class UcxErrorSignals {
         Native.register(UcxErrorSignals.class, NativeLibrary.getInstance("c"));
     }
 
+    /** Whether the variable has been set: once is enough, and setenv races every getenv of other threads. */
+    private static boolean set;
+
     private UcxErrorSignals() {}
 
     private static native int setenv(String name, String value, int overwrite);
 
     static synchronized void keepOffTheJvmsSignals() {
+        if (set) {
+            return;
+        }
         if (setenv(VARIABLE, "", 1) != 0) {
             throw new IllegalStateException("setenv(" + VARIABLE + ") failed: errno " + Native.getLastError());
         }
+        set = true;
     }
 }
