@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.examples;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The shell examples of one Markdown page: every fenced block whose info string is empty, {@code sh},
@@ -70,6 +74,15 @@ final class DocExamples {
     }
 
     private DocExamples() {}
+
+    /** The pages whose examples the tests hold to the code: the README, then docs/*.md in name order. */
+    static List<Path> pages(Path repo) throws IOException {
+        List<Path> pages = new ArrayList<>(List.of(repo.resolve("README.md")));
+        try (Stream<Path> docs = Files.list(repo.resolve("docs"))) {
+            docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
+        }
+        return pages;
+    }
 
     /** The shell blocks of {@code markdown}, the page named {@code page}; a marker it cannot read is an error. */
     static List<Example> of(String page, String markdown) {

@@ -63,12 +63,8 @@ class DocExamplesIT {
     }
 
     private static List<Example> examples() throws IOException {
-        List<Path> pages = new ArrayList<>(List.of(REPO.resolve("README.md")));
-        try (Stream<Path> docs = Files.list(REPO.resolve("docs"))) {
-            docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
-        }
         List<Example> examples = new ArrayList<>();
-        for (Path page : pages) {
+        for (Path page : DocExamples.pages(REPO)) {
             examples.addAll(DocExamples.of(REPO.relativize(page).toString(), Files.readString(page)));
         }
         return examples;

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,7 +32,7 @@ class DocSourceBlocksTest {
     @Test
     void everySourceBlockOfTheReadmeAndTheDocsIsItsFile() throws IOException {
         List<String> checked = new ArrayList<>();
-        for (Path page : pages()) {
+        for (Path page : DocExamples.pages(REPO)) {
             Matcher block = SOURCE_BLOCK.matcher(Files.readString(page));
             while (block.find()) {
                 assertThat(block.group(2)).as("%s: the block of %s", REPO.relativize(page), block.group(1))
@@ -59,13 +58,5 @@ class DocSourceBlocksTest {
         assertThat(shown("package a;\n")).isEqualTo("package a;\n");
         assertThat(shown("// SPDX-License-Identifier: MIT\npackage a;\n")).as("another line is shown").startsWith("// SPDX");
         assertThat(shown("package a;\n" + LICENCE_LINE)).as("the line elsewhere is shown").endsWith(LICENCE_LINE);
-    }
-
-    private static List<Path> pages() throws IOException {
-        List<Path> pages = new ArrayList<>(List.of(REPO.resolve("README.md")));
-        try (Stream<Path> docs = Files.list(REPO.resolve("docs"))) {
-            docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
-        }
-        return pages;
     }
 }
