@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.bench;
 
+import dev.urom.auth.Principal;
 import dev.urom.oob.InProcessAllgather;
 import dev.urom.host.Domain;
 import dev.urom.plugins.sandbox.host.SandboxClient.Bounced;
@@ -156,7 +157,7 @@ public final class SandboxBench {
                         String name = kind.equals("native") ? "worker_sandbox" : "worker_sandbox_java";
                         long pluginId = ServiceBench.pluginId(service.plugins(), name);
                         plugins.put(kind, measurePlugin(service, pluginId, name, setting, inlineBytes, options,
-                                daemon.workerAccount().uid(), made));
+                                daemon.workerAccount(Principal.unix(UnixAccounts.effectiveUid())).uid(), made));
                         ServiceBench.awaitNoWorkers(daemon);
                     }
                     UcxPerftest perftest = new UcxPerftest(children, setting.variables());

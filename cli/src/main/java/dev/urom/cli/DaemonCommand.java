@@ -5,6 +5,7 @@ import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.daemon.DaemonSecurity;
 import dev.urom.service.daemon.HttpEndpoint;
+import dev.urom.service.daemon.UidRange;
 import dev.urom.service.logging.LogLevels;
 import dev.urom.service.logging.LogRolling;
 import dev.urom.service.logging.WorkerLogRetention;
@@ -98,11 +99,18 @@ final class DaemonCommand implements Callable<Integer> {
     String socketGroup;
 
     @Option(names = "--worker-user", paramLabel = "USER",
-            description = "User the workers run as when the daemon is root (default: urom if it exists, else nobody; root only when named).")
+            description = "Run every principal's workers as this one user when the daemon is root (weaker: principals share a uid; "
+                    + "root only when named). Default: each principal's workers as a uid of its own.")
     String workerUser;
 
+    @Option(names = "--worker-uid-range", paramLabel = "FIRST-LAST",
+            description = "Where a root daemon takes the uid of each principal's workers that has no account of its own (key principals, "
+                    + "root, anonymous); uids of existing accounts are skipped (default: 1879048192-1879113727).")
+    String workerUidRange;
+
     @Option(names = "--worker-groups", paramLabel = "GROUPS", split = ",",
-            description = "The workers' groups, comma-separated (e.g. the hugetlbfs group); default: the worker user's own.")
+            description = "The workers' supplementary groups, comma-separated (e.g. the hugetlbfs group); default: none "
+                    + "(with --worker-user: that user's own).")
     List<String> workerGroups;
 
     @Option(names = "--worker-env-allow", paramLabel = "PATTERNS", split = ",",
@@ -203,6 +211,9 @@ final class DaemonCommand implements Callable<Integer> {
         }
         if (workerUser != null) {
             security = security.withWorkerUser(workerUser);
+        }
+        if (workerUidRange != null) {
+            security = security.withWorkerUidRange(UidRange.parse(workerUidRange));
         }
         if (workerGroups != null) {
             security = security.withWorkerGroups(workerGroups);

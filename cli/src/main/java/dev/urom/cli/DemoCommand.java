@@ -46,7 +46,7 @@ final class DemoCommand implements Callable<Integer> {
     int rounds;
 
     @Option(names = "--worker-user", paramLabel = "USER",
-            description = "User the private daemon's workers run as when run as root (default: urom if it exists, else nobody).")
+            description = "User the private daemon's workers run as when run as root (default: a uid of their own, from the daemon's --worker-uid-range).")
     String workerUser;
 
     private final Environment environment;

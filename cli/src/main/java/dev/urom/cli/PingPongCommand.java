@@ -57,7 +57,7 @@ final class PingPongCommand implements Callable<Integer> {
     Path authKeyFile;
 
     @Option(names = "--worker-user", paramLabel = "USER",
-            description = "Without --service, run as root: the user of the private daemon's workers (default: urom if it exists, else nobody).")
+            description = "Without --service, run as root: the user of the private daemon's workers (default: a uid of their own, from the daemon's --worker-uid-range).")
     String workerUser;
 
     @Option(names = "--worker-env", paramLabel = "NAME=VALUE",

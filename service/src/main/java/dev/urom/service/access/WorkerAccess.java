@@ -6,6 +6,7 @@ import static java.util.Objects.requireNonNull;
 import dev.urom.auth.AuthKey;
 import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
+import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Optional;
 
@@ -73,32 +74,60 @@ public final class WorkerAccess {
      * @throws IllegalArgumentException one line saying what is wrong (never the keys)
      */
     public static WorkerAccess parse(String line) {
-        String[] words = line == null ? new String[0] : line.split(" ");
-        if (words.length != 4 || !words[0].equals(WORD)) {
+        return parse(line == null ? new byte[0] : line.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    /**
+     * Reads {@link #line()} back from its bytes, decoding the keys straight into their arrays: no
+     * text copy of a key is made (the caller zeroes {@code line}).
+     *
+     * @throws IllegalArgumentException one line saying what is wrong (never the keys)
+     */
+    public static WorkerAccess parse(byte[] line) {
+        int[] spaces = new int[3];
+        int count = 0;
+        for (int i = 0; i < line.length; i++) {
+            if (line[i] == ' ') {
+                if (count == spaces.length) {
+                    count++;
+                    break;
+                }
+                spaces[count++] = i;
+            }
+        }
+        if (count != spaces.length || !new String(line, 0, spaces[0], StandardCharsets.ISO_8859_1).equals(WORD)) {
             throw new IllegalArgumentException("the daemon's first line is not ACCESS <owner> <data key> <seal key>");
         }
         Principal owner;
         try {
-            owner = Principal.parse(words[1]);
+            owner = Principal.parse(new String(line, spaces[0] + 1, spaces[1] - spaces[0] - 1, StandardCharsets.ISO_8859_1));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("the owner of the daemon's ACCESS line: " + e.getMessage());
         }
-        byte[] dataKey = words[2].equals("-") ? null : hex(words[2], "data key");
+        boolean noDataKey = spaces[2] - spaces[1] == 2 && line[spaces[1] + 1] == '-';
+        byte[] dataKey = noDataKey ? null : hex(line, spaces[1] + 1, spaces[2], "data key");
         if ((dataKey != null) != (owner.kind() == Principal.Kind.KEY)) {
             throw new IllegalArgumentException("a data key comes with a key principal, and only with one (owner " + owner + ")");
         }
-        return new WorkerAccess(owner, dataKey, hex(words[3], "seal key"));
+        return new WorkerAccess(owner, dataKey, hex(line, spaces[2] + 1, line.length, "seal key"));
     }
 
-    private static byte[] hex(String text, String what) {
-        byte[] bytes;
-        try {
-            bytes = HEX.parseHex(text);
-        } catch (IllegalArgumentException e) {
+    /** The bytes that the hex digits {@code line[from..to)} spell, exactly {@link Proofs#MAC_BYTES} of them. */
+    private static byte[] hex(byte[] line, int from, int to, String what) {
+        int digits = to - from;
+        boolean hex = digits % 2 == 0;
+        for (int i = from; hex && i < to; i++) {
+            hex = Character.digit(line[i], 16) >= 0;
+        }
+        if (!hex) {
             throw new IllegalArgumentException("the " + what + " is not " + Proofs.MAC_BYTES + " bytes of hex");
         }
-        if (bytes.length != Proofs.MAC_BYTES) {
-            throw new IllegalArgumentException("the " + what + " has " + bytes.length + " bytes instead of " + Proofs.MAC_BYTES);
+        if (digits != 2 * Proofs.MAC_BYTES) {
+            throw new IllegalArgumentException("the " + what + " has " + digits / 2 + " bytes instead of " + Proofs.MAC_BYTES);
+        }
+        byte[] bytes = new byte[Proofs.MAC_BYTES];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) (Character.digit(line[from + 2 * i], 16) << 4 | Character.digit(line[from + 2 * i + 1], 16));
         }
         return bytes;
     }

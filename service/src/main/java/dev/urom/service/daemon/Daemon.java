@@ -186,11 +186,11 @@ public final class Daemon implements AutoCloseable {
     /**
      * Which plugin files the daemon probes and offers: those of directories and files that only root
      * and the daemon's user can change (or any, with a warning, under {@code
-     * --allow-insecure-plugin-dirs}), and that workers of another user can read.
+     * --allow-insecure-plugin-dirs}), and that workers of other users can read.
      */
     private static ScanPolicy scanPolicy(DaemonConfig config, WorkerRuntime runtime) {
         ScanPolicy policy = ScanPolicy.secure().withAllowInsecure(config.security().allowInsecurePluginDirs());
-        return runtime.otherUser() ? policy.withReader(runtime.account()) : policy;
+        return runtime.otherUsers() ? policy.withReader(runtime.everyWorker()) : policy;
     }
 
     /**
@@ -242,9 +242,14 @@ public final class Daemon implements AutoCloseable {
         return config;
     }
 
-    /** Who this daemon's workers run as: the daemon's own user, or the worker user of a root daemon. */
-    public UnixAccount workerAccount() {
-        return runtime.account();
+    /**
+     * Who the workers of {@code principal} run as (for a root daemon's principal of its own: a uid is
+     * taken for it now).
+     *
+     * @throws UromException as a worker start of that principal would be refused
+     */
+    public UnixAccount workerAccount(Principal principal) throws UromException {
+        return runtime.accountFor(principal);
     }
 
     /** The workers now starting or running, by id. */

@@ -16,9 +16,14 @@ import java.util.regex.Pattern;
  * @param insecureTcp whether a TCP listener admits clients without a key ({@code --insecure-tcp})
  * @param socketGroup the group that may use the Unix sockets ({@code --socket-group}; null: only the
  *     daemon's user)
- * @param workerUser who workers run as ({@code --worker-user}; null: {@code urom} or {@code nobody} for
- *     a root daemon, the daemon's own user otherwise)
- * @param workerGroups the workers' groups ({@code --worker-groups}; empty: the worker user's own)
+ * @param workerUser who every worker runs as ({@code --worker-user}; null: a root daemon runs each
+ *     principal's workers as a uid of that principal's own, see {@code WorkerIdentities}; any other
+ *     daemon runs them as itself)
+ * @param workerGroups the workers' supplementary groups ({@code --worker-groups}; empty: those of
+ *     {@code --worker-user}'s account, and none for a principal's own uid)
+ * @param workerUidRange where a root daemon takes the uid of each principal's workers that has no
+ *     account of its own ({@code --worker-uid-range}; null: {@link UidRange#DEFAULT}, see {@link
+ *     #workerUids()})
  * @param workerEnvAllow the patterns of env names a host may pass to a worker ({@code
  *     --worker-env-allow}; {@code *} matches any run of characters)
  * @param maxWorkersPerPrincipal most workers one principal may have ({@code
@@ -39,6 +44,7 @@ public record DaemonSecurity(
         String socketGroup,
         String workerUser,
         List<String> workerGroups,
+        UidRange workerUidRange,
         List<String> workerEnvAllow,
         int maxWorkersPerPrincipal,
         int maxConnections,
@@ -97,69 +103,79 @@ public record DaemonSecurity(
         return !listen.isUnix() && authKeys == null && !insecureTcp;
     }
 
-    /** The defaults: no keys, no insecure TCP, no socket group, the default worker user, UCX_*, UCC_*, OMP_*. */
+    /** The range the workers' uids come from: {@code --worker-uid-range}, or {@link UidRange#DEFAULT}. */
+    public UidRange workerUids() {
+        return workerUidRange == null ? UidRange.DEFAULT : workerUidRange;
+    }
+
+    /** The defaults: no keys, no insecure TCP, no socket group, workers of each principal as its own uid (root daemon), UCX_*, UCC_*, OMP_*. */
     public static DaemonSecurity defaults() {
-        return new DaemonSecurity(null, false, null, null, List.of(), DEFAULT_WORKER_ENV_ALLOW, 0, DEFAULT_MAX_CONNECTIONS,
+        return new DaemonSecurity(null, false, null, null, List.of(), null, DEFAULT_WORKER_ENV_ALLOW, 0, DEFAULT_MAX_CONNECTIONS,
                 DEFAULT_MAX_CONNECTIONS_PER_PRINCIPAL, DEFAULT_MAX_INFLIGHT, DEFAULT_HANDSHAKE_TIMEOUT, false);
     }
 
     public DaemonSecurity withAuthKeys(Path value) {
-        return new DaemonSecurity(value, insecureTcp, socketGroup, workerUser, workerGroups, workerEnvAllow, maxWorkersPerPrincipal,
+        return new DaemonSecurity(value, insecureTcp, socketGroup, workerUser, workerGroups, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
                 maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
     }
 
     public DaemonSecurity withInsecureTcp(boolean value) {
-        return new DaemonSecurity(authKeys, value, socketGroup, workerUser, workerGroups, workerEnvAllow, maxWorkersPerPrincipal,
+        return new DaemonSecurity(authKeys, value, socketGroup, workerUser, workerGroups, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
                 maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
     }
 
     public DaemonSecurity withSocketGroup(String value) {
-        return new DaemonSecurity(authKeys, insecureTcp, value, workerUser, workerGroups, workerEnvAllow, maxWorkersPerPrincipal,
+        return new DaemonSecurity(authKeys, insecureTcp, value, workerUser, workerGroups, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
                 maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
     }
 
     public DaemonSecurity withWorkerUser(String value) {
-        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, value, workerGroups, workerEnvAllow, maxWorkersPerPrincipal,
+        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, value, workerGroups, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
                 maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
     }
 
     public DaemonSecurity withWorkerGroups(List<String> value) {
-        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, value, workerEnvAllow, maxWorkersPerPrincipal,
+        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, value, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
+                maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
+    }
+
+    public DaemonSecurity withWorkerUidRange(UidRange value) {
+        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, value, workerEnvAllow, maxWorkersPerPrincipal,
                 maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
     }
 
     public DaemonSecurity withWorkerEnvAllow(List<String> value) {
-        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, value, maxWorkersPerPrincipal,
+        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerUidRange, value, maxWorkersPerPrincipal,
                 maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
     }
 
     public DaemonSecurity withMaxWorkersPerPrincipal(int value) {
-        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerEnvAllow, value,
+        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerUidRange, workerEnvAllow, value,
                 maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
     }
 
     public DaemonSecurity withMaxConnections(int value) {
-        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerEnvAllow, maxWorkersPerPrincipal,
+        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
                 value, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
     }
 
     public DaemonSecurity withMaxConnectionsPerPrincipal(int value) {
-        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerEnvAllow, maxWorkersPerPrincipal,
+        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
                 maxConnections, value, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
     }
 
     public DaemonSecurity withMaxInflight(int value) {
-        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerEnvAllow, maxWorkersPerPrincipal,
+        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
                 maxConnections, maxConnectionsPerPrincipal, value, handshakeTimeout, allowInsecurePluginDirs);
     }
 
     public DaemonSecurity withHandshakeTimeout(Duration value) {
-        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerEnvAllow, maxWorkersPerPrincipal,
+        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
                 maxConnections, maxConnectionsPerPrincipal, maxInflight, value, allowInsecurePluginDirs);
     }
 
     public DaemonSecurity withAllowInsecurePluginDirs(boolean value) {
-        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerEnvAllow, maxWorkersPerPrincipal,
+        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
                 maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, value);
     }
 

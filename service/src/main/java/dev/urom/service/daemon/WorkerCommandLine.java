@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.service.daemon;
 
+import dev.urom.framework.security.UnixAccount;
 import dev.urom.framework.worker.PluginSpec;
 import dev.urom.nativebridge.NativeArtifacts;
 import java.io.File;
@@ -12,7 +13,8 @@ import java.util.stream.Collectors;
 
 /**
  * Builds a worker's command line: the launcher and its options ({@link WorkerRuntime#launcherOptions}:
- * the listening socket it binds, the worker's directory, the user it drops to), then {@code java
+ * the listening socket it binds, the worker's directory, the user it drops to), then {@code java}
+ * ({@link WorkerRuntime#java()}: the execute-only copy)
  * <jvm options> -cp <the daemon's class path, made absolute>
  * -Durom.native.dir=DIR <main class> --worker-id ID --gid G --listen-fd 0 --daemon-fd 3
  * --log-level N --sdk-log-level N --max-msg-size BYTES [--cpus 0,2] --idle-timeout-ms MS
@@ -50,13 +52,13 @@ final class WorkerCommandLine {
     private final WorkerClassData classData;
 
     WorkerCommandLine(DaemonConfig config, WorkerRuntime runtime) {
-        this(config, runtime, WorkerClassData.forThisJvm(config.workerJvmOptions(), runtime.otherUser()));
+        this(config, runtime, WorkerClassData.forThisJvm(config.workerJvmOptions(), runtime.otherUsers()));
     }
 
     WorkerCommandLine(DaemonConfig config, WorkerRuntime runtime, WorkerClassData classData) {
         this.config = config;
         this.runtime = runtime;
-        this.java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        this.java = runtime.java().toString();
         this.classPath = absoluteClassPath(System.getProperty("java.class.path"));
         // Where this daemon found (or unpacked) the native files: workers reuse it rather than
         // unpacking their own copy each.
@@ -75,12 +77,14 @@ final class WorkerCommandLine {
     }
 
     /**
+     * @param account who the worker runs as
      * @param listen the launcher's options for the listening socket
      * @param workerDirectory the worker's private directory
      */
-    Launch build(long workerId, long gid, List<String> listen, Path workerDirectory, List<Integer> cpus, List<PluginSpec> plugins) {
+    Launch build(long workerId, long gid, UnixAccount account, List<String> listen, Path workerDirectory, List<Integer> cpus,
+            List<PluginSpec> plugins) {
         WorkerClassData.Launch sharing = classData.nextLaunch(workerDirectory);
-        List<String> command = new ArrayList<>(runtime.launcherOptions(listen, workerDirectory));
+        List<String> command = new ArrayList<>(runtime.launcherOptions(listen, workerDirectory, account));
         command.add(java);
         command.add("-Xlog:disable");
         command.add("-Xlog:all=warning:stderr");

@@ -37,8 +37,10 @@ import java.util.regex.Pattern;
  * daemon's own environment (the operator's) is not held to this list.
  *
  * <p>The environment is then built from nothing: the daemon's fixed values ({@code PATH}, {@code
- * LANG=C.UTF-8}, {@code UCX_ERROR_SIGNALS} empty, and those the caller adds), the daemon's own variables that pass the same rules (the
- * operator's defaults, such as {@code UCX_TLS} in a pod spec), then the host's, which win.
+ * LANG=C.UTF-8}, {@code UCX_ERROR_SIGNALS} empty, and those the caller adds), the daemon's own
+ * variables that pass the same rules (the operator's defaults, such as {@code UCX_TLS} in a pod
+ * spec), then the host's, which win; last, the settings undumpable workers need ({@link
+ * UcxTransports}): {@code UCX_TLS} without {@code cma}, {@code UCX_POSIX_USE_PROC_LINK=n}.
  *
  * <p>Immutable and thread-safe.
  */
@@ -204,6 +206,8 @@ final class WorkerEnvironment {
             env.put(item.substring(0, equals), item.substring(equals + 1));
         }
         env.put(UCX_ERROR_SIGNALS, "");
+        env.put(UcxTransports.TLS, UcxTransports.withoutCma(env.get(UcxTransports.TLS)));
+        env.put(UcxTransports.POSIX_USE_PROC_LINK, "n");
         env.putAll(fixed);
         return env;
     }

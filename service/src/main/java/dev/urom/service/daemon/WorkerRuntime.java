@@ -4,10 +4,12 @@ package dev.urom.service.daemon;
 import static java.util.Objects.requireNonNull;
 
 import com.sun.jna.Platform;
+import dev.urom.auth.Principal;
 import dev.urom.framework.security.PathTrust;
 import dev.urom.framework.security.UnixAccount;
 import dev.urom.framework.security.UnixAccounts;
 import dev.urom.nativebridge.NativeArtifacts;
+import dev.urom.spi.UromException;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,24 +33,25 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * Who worker processes run as, and the files they have: resolved and prepared once when the daemon
- * starts (docs/security.md, "Workers").
+ * starts (docs/security.md, "Who workers run as").
  *
- * <p>A daemon running as root starts its workers as {@code --worker-user} (default {@code urom}
- * where that user exists, else {@code nobody}); root workers only when {@code --worker-user root}
- * says so. Any other daemon starts them as itself. Workers always start through the launcher
+ * <p>Who: {@link WorkerIdentities} (each principal's own uid for a root daemon, one {@code
+ * --worker-user} for all, or the daemon's own user). Workers always start through the launcher
  * ({@link NativeArtifacts#launcherExecutable()}), which binds the worker's listening socket with the
- * daemon's rights, then drops to the worker's user and groups before it executes the JVM.
+ * daemon's rights, then drops to the worker's user and groups before it executes the JVM, from the
+ * execute-only copy of {@link WorkerJava}.
  *
  * <p>Files: a fresh work directory ({@code urom-workers-*} under the daemon's temporary directory,
- * owned by the daemon, searchable by the worker's group only when workers run as another user),
- * and in it one private directory per worker ({@code worker-<id>-<launch>}, owned by the worker's user, mode
- * 0700): its working directory, {@code HOME}, {@code TMPDIR}, Java and JNA temporary directory,
- * crash report and plugin sockets. JNA never unpacks anything in a worker: it loads the
- * distribution's {@code libjnidispatch.so} ({@code jna.boot.library.path}), or, from a build tree,
- * a copy the daemon makes in the work directory at start.
+ * owned by the daemon, mode 0711 when workers run as other users: they may pass through, not
+ * list it), and in it one private directory per worker ({@code worker-<id>-<launch>}, owned by the
+ * worker's user, mode 0700): its working directory, {@code HOME}, {@code TMPDIR}, Java and JNA
+ * temporary directory, crash report and plugin sockets. JNA never unpacks anything in a worker: it
+ * loads the distribution's {@code libjnidispatch.so} ({@code jna.boot.library.path}), or, from a
+ * build tree, a copy the daemon makes in the work directory at start.
  *
- * <p>Start refuses, with one line naming the file and the directory that stops it, a worker user who
- * could not read the JVM, the class path, the native files or the work directory.
+ * <p>Start refuses, with one line naming the file and the directory that stops it, workers who
+ * could not read the JVM, the class path, the native files or the work directory (for per-principal
+ * uids: what others may not read).
  *
  * <p>Thread-safe.
  */
@@ -60,89 +63,48 @@ final class WorkerRuntime implements AutoCloseable {
     /** Where JNA's jar holds this platform's library (linux-x86-64, linux-aarch64, ...). */
     private static final String JNA_RESOURCE = "com/sun/jna/" + Platform.RESOURCE_PREFIX + "/" + JNA_LIBRARY;
 
-    private final UnixAccount account;
-    private final List<Integer> groups;
-    private final boolean asRoot;
-    private final boolean otherUser;
+    private final WorkerIdentities identities;
+    private final int daemonUid;
     private final Path workRoot;
     private final Path jnaDirectory;
+    private final Path java;
 
-    private WorkerRuntime(UnixAccount account, List<Integer> groups, boolean asRoot, boolean otherUser, Path workRoot, Path jnaDirectory) {
-        this.account = account;
-        this.groups = groups;
-        this.asRoot = asRoot;
-        this.otherUser = otherUser;
+    private WorkerRuntime(WorkerIdentities identities, int daemonUid, Path workRoot, Path jnaDirectory, Path java) {
+        this.identities = identities;
+        this.daemonUid = daemonUid;
         this.workRoot = workRoot;
         this.jnaDirectory = jnaDirectory;
+        this.java = java;
     }
 
     /**
-     * Resolves the worker user and groups, checks what they must read, and makes the work directory.
+     * Resolves who workers run as, checks what they must read, and makes the work directory.
      *
-     * @throws IOException one line: an unknown user or group, a non-root daemon asked for another
-     *     user, a file the worker user cannot read, a directory that cannot be made
+     * @throws IOException one line: an unknown user or group, an option a daemon that is not root
+     *     cannot honour, a file the workers cannot read, a directory that cannot be made
      */
     static WorkerRuntime start(DaemonSecurity security) throws IOException {
         int daemonUid = UnixAccounts.effectiveUid();
-        UnixAccount account = account(security, daemonUid);
-        List<Integer> groups = groups(security, account, daemonUid);
-        boolean otherUser = account.uid() != daemonUid;
-        if (daemonUid == 0 && account.uid() == 0) {
+        WorkerIdentities identities = WorkerIdentities.of(security, daemonUid);
+        if (identities.rootWorkers()) {
             LOG.warn("workers run as root (--worker-user {}): a plugin's bug is then root's", security.workerUser());
         }
-        if (otherUser) {
-            checkReadable(account, filesWorkersRead());
+        if (identities.otherUsers()) {
+            checkReadable(identities.everyWorker(), filesWorkersRead());
         }
-        Path workRoot = makeWorkRoot(account, otherUser);
+        Path workRoot = makeWorkRoot(identities);
         try {
             Path jna = jnaDirectory(workRoot);
-            if (otherUser) {
-                checkReadable(account, List.of(jna.resolve(JNA_LIBRARY)));
+            if (identities.otherUsers()) {
+                checkReadable(identities.everyWorker(), List.of(jna.resolve(JNA_LIBRARY)));
             }
-            LOG.info("workers run as {} with groups {}; their directories are in {}", account.describe(), groups, workRoot);
-            return new WorkerRuntime(account, groups, daemonUid == 0, otherUser, workRoot, jna);
+            Path java = WorkerJava.prepare(workRoot);
+            LOG.info("workers run as {}; their directories are in {}", identities.describe(), workRoot);
+            return new WorkerRuntime(identities, daemonUid, workRoot, jna, java);
         } catch (IOException | RuntimeException e) {
             deleteTree(workRoot);
             throw e;
         }
-    }
-
-    private static UnixAccount account(DaemonSecurity security, int daemonUid) throws IOException {
-        String spec = security.workerUser();
-        if (spec == null) {
-            if (daemonUid != 0) {
-                return UnixAccounts.user(daemonUid).orElseGet(() -> new UnixAccount(Integer.toUnsignedString(daemonUid), daemonUid,
-                        UnixAccounts.effectiveGid(), List.of(UnixAccounts.effectiveGid())));
-            }
-            spec = UnixAccounts.user("urom").isPresent() ? "urom" : "nobody";
-        }
-        String asked = spec;
-        UnixAccount account = UnixAccounts.user(spec)
-                .orElseThrow(() -> new IOException("--worker-user " + asked + ": there is no such user"));
-        if (daemonUid != 0 && account.uid() != daemonUid) {
-            throw new IOException("--worker-user " + spec + ": only a daemon running as root can start workers as another user; this one runs as "
-                    + UnixAccounts.describeUser(daemonUid));
-        }
-        return account;
-    }
-
-    private static List<Integer> groups(DaemonSecurity security, UnixAccount account, int daemonUid) throws IOException {
-        if (security.workerGroups().isEmpty()) {
-            return account.groups();
-        }
-        if (daemonUid != 0) {
-            throw new IOException("--worker-groups: only a daemon running as root can choose its workers' groups");
-        }
-        Set<Integer> groups = new LinkedHashSet<>();
-        groups.add(account.gid());
-        for (String group : security.workerGroups()) {
-            OptionalInt gid = UnixAccounts.groupId(group);
-            if (gid.isEmpty()) {
-                throw new IOException("--worker-groups: there is no group " + group);
-            }
-            groups.add(gid.getAsInt());
-        }
-        return List.copyOf(groups);
     }
 
     /** The JVM, the class path, and the native files of the distribution. */
@@ -158,12 +120,13 @@ final class WorkerRuntime implements AutoCloseable {
         return files;
     }
 
-    private static void checkReadable(UnixAccount account, List<Path> files) throws IOException {
+    private static void checkReadable(UnixAccount workers, List<Path> files) throws IOException {
         for (Path file : files) {
-            Optional<String> problem = PathTrust.unreadable(file, account);
+            Optional<String> problem = PathTrust.unreadable(file, workers);
             if (problem.isPresent()) {
-                throw new IOException(problem.get() + "; install urom where " + account.name()
-                        + " can read it, or choose another --worker-user (root workers: --worker-user root)");
+                throw new IOException(problem.get() + "; install urom where " + workers.describe() + " can read it"
+                        + (workers.uid() == UnixAccount.NO_ID ? " (readable by others)" : "")
+                        + ", or choose a --worker-user who can (root workers: --worker-user root)");
             }
         }
     }
@@ -207,10 +170,10 @@ final class WorkerRuntime implements AutoCloseable {
         return OptionalLong.of(Long.parseLong(rest.substring(0, dash)));
     }
 
-    private static Path makeWorkRoot(UnixAccount account, boolean otherUser) throws IOException {
+    private static Path makeWorkRoot(WorkerIdentities identities) throws IOException {
         Path parent = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
-        if (otherUser) {
-            Optional<String> problem = PathTrust.unreadable(parent, account);
+        if (identities.otherUsers()) {
+            Optional<String> problem = PathTrust.unreadable(parent, identities.everyWorker());
             if (problem.isPresent()) {
                 throw new IOException(problem.get() + "; the daemon makes its workers' directories there (java.io.tmpdir)");
             }
@@ -225,9 +188,8 @@ final class WorkerRuntime implements AutoCloseable {
                 throw new IOException("the workers' directory " + root + " is not safe: " + problem.get()
                         + "; give the daemon a java.io.tmpdir that only it (or root) may write, or one with the sticky bit");
             }
-            if (otherUser) {
-                giveTo(root, "unix:gid", account.gid(), "group");
-                Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwx--x---"));
+            if (identities.otherUsers()) {
+                Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwx--x--x"));
             }
             return root;
         } catch (IOException | RuntimeException e) {
@@ -268,14 +230,28 @@ final class WorkerRuntime implements AutoCloseable {
         return copy;
     }
 
-    /** The worker user. */
-    UnixAccount account() {
-        return account;
+    /**
+     * The account {@code principal}'s workers run as.
+     *
+     * @throws UromException as {@link WorkerIdentities#accountFor}
+     */
+    UnixAccount accountFor(Principal principal) throws UromException {
+        return identities.accountFor(principal);
     }
 
-    /** Whether workers run as another user than the daemon. */
-    boolean otherUser() {
-        return otherUser;
+    /** Whom the files every worker needs must be readable by (see {@link WorkerIdentities#everyWorker}). */
+    UnixAccount everyWorker() {
+        return identities.everyWorker();
+    }
+
+    /** Whether some worker may run as another user than the daemon. */
+    boolean otherUsers() {
+        return identities.otherUsers();
+    }
+
+    /** The java launcher workers start from ({@link WorkerJava}). */
+    Path java() {
+        return java;
     }
 
     /** Where the workers' JNA loads {@code libjnidispatch.so} from. */
@@ -289,14 +265,15 @@ final class WorkerRuntime implements AutoCloseable {
     }
 
     /**
-     * Makes the private directory of the worker named {@code name}: owned by the worker user, mode 0700.
+     * Makes the private directory of the worker named {@code name}: owned by {@code account}, the
+     * worker's, mode 0700.
      *
      * @throws IOException when it cannot be made
      */
-    Path makeWorkerDirectory(String name) throws IOException {
+    Path makeWorkerDirectory(String name, UnixAccount account) throws IOException {
         Path dir = workerDirectory(name);
         Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        if (otherUser) {
+        if (account.uid() != daemonUid) {
             try {
                 giveTo(dir, "unix:uid", account.uid(), "user");
                 Files.setAttribute(dir, "unix:gid", account.gid(), LinkOption.NOFOLLOW_LINKS);
@@ -316,18 +293,18 @@ final class WorkerRuntime implements AutoCloseable {
     /**
      * The launcher and its options before {@code --} for a worker: where it binds the listening
      * socket and with what mode and owner, its directory, the user and groups a root daemon's worker
-     * drops to, the daemon's pid.
+     * drops to ({@code account}), the daemon's pid.
      *
      * @param listen {@code --listen-unix PATH} or {@code --listen-tcp HOST} and their socket options
      */
-    List<String> launcherOptions(List<String> listen, Path workerDirectory) {
+    List<String> launcherOptions(List<String> listen, Path workerDirectory, UnixAccount account) {
         List<String> options = new ArrayList<>();
         options.add(NativeArtifacts.launcherExecutable().toString());
         options.addAll(listen);
         options.addAll(List.of("--chdir", workerDirectory.toString()));
-        if (asRoot) {
+        if (daemonUid == 0) {
             options.addAll(List.of("--user", Integer.toUnsignedString(account.uid()), "--group", Integer.toUnsignedString(account.gid()),
-                    "--groups", groups.stream().map(Integer::toUnsignedString).collect(Collectors.joining(","))));
+                    "--groups", account.groups().stream().map(Integer::toUnsignedString).collect(Collectors.joining(","))));
         }
         options.addAll(List.of("--parent-pid", Long.toString(ProcessHandle.current().pid()), "--"));
         return options;
@@ -335,7 +312,7 @@ final class WorkerRuntime implements AutoCloseable {
 
     /** Whether the daemon runs as root (and so may give a worker's socket to its owner). */
     boolean asRoot() {
-        return asRoot;
+        return daemonUid == 0;
     }
 
     /** Deletes the work directory and everything in it. */
@@ -357,6 +334,6 @@ final class WorkerRuntime implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "WorkerRuntime[" + requireNonNull(account).describe() + ", " + workRoot + "]";
+        return "WorkerRuntime[" + requireNonNull(identities).describe() + ", " + workRoot + "]";
     }
 }

@@ -5,6 +5,7 @@ import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
 import dev.urom.framework.discovery.DiscoveredPlugin;
 import dev.urom.framework.discovery.PluginIdRegistry;
+import dev.urom.framework.security.UnixAccount;
 import dev.urom.framework.security.UnixAccounts;
 import dev.urom.framework.worker.PluginSpec;
 import dev.urom.service.access.WorkerAccess;
@@ -12,6 +13,7 @@ import dev.urom.service.logging.LogText;
 import dev.urom.service.logging.RateLimitedLog;
 import dev.urom.service.metrics.WorkerStatsBook;
 import dev.urom.service.metrics.WorkerStatsSnapshot;
+import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.wire.Message.WorkerStartReply;
 import dev.urom.wire.Message.WorkerStartRequest;
@@ -435,17 +437,25 @@ final class WorkerSupervisor implements AutoCloseable {
         synchronized (this) {
             worker.pluginNames = chosen.stream().map(p -> p.info().name()).toList();
         }
+        UnixAccount account;
+        try {
+            account = runtime.accountFor(worker.owner);
+        } catch (UromException e) {
+            lease.close();
+            return refused(request, new Refusal(e.status(), "cannot start worker " + Long.toUnsignedString(worker.id) + ": " + e.getMessage()),
+                    peer);
+        }
         Listen listen = listenOf.apply(worker.name(), worker.owner);
         worker.socketFile = listen.socketFile();
         Path directory;
         try {
-            directory = runtime.makeWorkerDirectory(worker.name());
+            directory = runtime.makeWorkerDirectory(worker.name(), account);
         } catch (IOException e) {
             lease.close();
             return refused(request, new Refusal(UromStatus.OPERATING_SYSTEM,
                     "cannot make the directory of worker " + Long.toUnsignedString(worker.id) + ": " + e.getMessage()), peer);
         }
-        WorkerCommandLine.Launch launch = commandLine.build(worker.id, worker.gid, listen.launcherOptions(), directory, request.cpus(), specs);
+        WorkerCommandLine.Launch launch = commandLine.build(worker.id, worker.gid, account, listen.launcherOptions(), directory, request.cpus(), specs);
         List<String> command = launch.command();
         Process process;
         try {

@@ -8,7 +8,7 @@ import com.sun.jna.NativeLibrary;
 /**
  * The few libc calls of this package, bound once by JNA direct mapping (no proxy, no per-call
  * reflection). Package-private: callers use {@link Affinity}, {@link ParentDeath}, {@link
- * DaemonChannel}, {@link DescriptorInput} and {@link WakeupWatcher}.
+ * DaemonChannel}, {@link DescriptorInput}, {@link ProcessPrivacy} and {@link WakeupWatcher}.
  *
  * <p>Linux on a 64-bit platform only ({@code size_t} and {@code pid_t} are passed as {@code long}
  * and {@code int}). Thread-safe: each method is one system call. A failing call throws {@link

@@ -18,6 +18,7 @@ import dev.urom.service.os.Affinity;
 import dev.urom.service.os.DaemonChannel;
 import dev.urom.service.os.DescriptorInput;
 import dev.urom.service.os.ParentDeath;
+import dev.urom.service.os.ProcessPrivacy;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.wire.ServiceAddress;
@@ -25,6 +26,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channel;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
@@ -41,7 +43,9 @@ import org.apache.logging.log4j.Logger;
  * {@link DataPlane}) until its last host is done.
  *
  * <p>Command line: see {@link WorkerArguments}. It logs to its stderr, which the daemon writes to
- * the worker's log file (a worker may run as a user who cannot write the log directory). The daemon's first line on its pipe (stdin, or the
+ * the worker's log file (a worker may run as a user who cannot write the log directory). Before it
+ * reads the daemon's pipe, the worker is undumpable ({@link ProcessPrivacy}): no other process of
+ * its uid reads its memory or attaches to it. The daemon's first line on its pipe (stdin, or the
  * descriptor the launcher moved it to) is the worker's {@link WorkerAccess}: who owns it and the
  * keys its hosts prove; nothing is served before it. Its stdout ({@link DaemonChannel}) first
  * carries {@code READY <address>} once every plugin is open and the worker listens, or {@code
@@ -66,6 +70,7 @@ public final class WorkerMain {
     private static volatile Path socketFile;
     private static volatile DataPlane plane;
     private static volatile DaemonChannel channel;
+    private static volatile boolean undumpableFromStart;
 
     private WorkerMain() {}
 
@@ -91,6 +96,7 @@ public final class WorkerMain {
         channel = reply;
         try {
             ParentDeath.arm(ParentDeath.parentPid());
+            undumpableFromStart = ProcessPrivacy.seal();
         } catch (UromException e) {
             send(reply, "FAILED " + e.status() + " " + oneLine(e.getMessage()));
             System.exit(EXIT_FAILED);
@@ -107,8 +113,9 @@ public final class WorkerMain {
             awaitLogging(logging);
             logger = LogManager.getLogger(WorkerMain.class);
             log = logger;
-            logger.info("worker {} (gid {}, pid {}) starting as uid {}; plugins {}", Long.toUnsignedString(workerId),
-                    Long.toUnsignedString(arguments.gid()), ProcessHandle.current().pid(), UnixAccounts.effectiveUid(), arguments.plugins());
+            logger.info("worker {} (gid {}, pid {}) starting as uid {}, undumpable {}; plugins {}", Long.toUnsignedString(workerId),
+                    Long.toUnsignedString(arguments.gid()), ProcessHandle.current().pid(), UnixAccounts.effectiveUid(),
+                    undumpableFromStart ? "from its exec" : "since it started", arguments.plugins());
         } catch (RuntimeException e) {
             return fail(reply, UromStatus.INVALID_VALUE, e.getMessage());
         }
@@ -250,7 +257,7 @@ public final class WorkerMain {
      * A line from the daemon: the first is this worker's access, every later one a request for
      * counts, answered once the data plane has taken them.
      */
-    private static void daemonSays(String line) {
+    private static void daemonSays(byte[] line) {
         if (!ACCESS.isDone()) {
             try {
                 ACCESS.complete(WorkerAccess.parse(line));
@@ -259,7 +266,7 @@ public final class WorkerMain {
             }
             return;
         }
-        long request = StatsLine.parseRequest(line);
+        long request = StatsLine.parseRequest(new String(line, StandardCharsets.US_ASCII));
         DataPlane dataPlane = plane;
         DaemonChannel out = channel;
         if (request < 0 || dataPlane == null || out == null) {

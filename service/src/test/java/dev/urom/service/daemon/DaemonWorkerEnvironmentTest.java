@@ -246,6 +246,7 @@ class DaemonWorkerEnvironmentTest {
                 Map.entry("TMPDIR", workerDirectory),
                 Map.entry(WorkerSupervisor.OWNER_UID_VARIABLE, Integer.toString(UnixAccounts.effectiveUid())),
                 Map.entry("UCX_TLS", "rc"),
+                Map.entry("UCX_POSIX_USE_PROC_LINK", "n"),
                 Map.entry("UCX_RNDV_THRESH", "16k"),
                 Map.entry("UCX_NET_DEVICES", "mlx5_0:1"),
                 Map.entry("OMP_NUM_THREADS", "2"),

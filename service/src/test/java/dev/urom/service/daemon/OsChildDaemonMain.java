@@ -11,8 +11,8 @@ import java.util.List;
  * A daemon in a process of its own, for the tests that start it under another umask, user or
  * environment ({@link OsChildDaemon}). Options, each with a value: {@code --listen PATH|default}
  * (default: {@link ServiceAddress#defaultListen()}), {@code --log-dir DIR}, {@code --plugin-path P},
- * {@code --worker-user U}, {@code --worker-groups G,G}, {@code --socket-group G}, {@code
- * --worker-env-allow P,P}; the rest as {@link DaemonConfig#defaults()} and {@link
+ * {@code --worker-user U}, {@code --worker-groups G,G}, {@code --worker-uid-range A-B}, {@code
+ * --socket-group G}, {@code --worker-env-allow P,P}, {@code --auth-keys DIR}; the rest as {@link DaemonConfig#defaults()} and {@link
  * DaemonSecurity#defaults()} say.
  *
  * <p>Prints {@code READY <address>} once it serves, then serves until its stdin ends, closes and
@@ -56,7 +56,9 @@ public final class OsChildDaemonMain {
                 case "--plugin-path" -> config = config.withPluginPath(value);
                 case "--worker-user" -> security = security.withWorkerUser(value);
                 case "--worker-groups" -> security = security.withWorkerGroups(List.of(value.split(",")));
+                case "--worker-uid-range" -> security = security.withWorkerUidRange(UidRange.parse(value));
                 case "--socket-group" -> security = security.withSocketGroup(value);
+                case "--auth-keys" -> security = security.withAuthKeys(Path.of(value));
                 case "--worker-env-allow" -> security = security.withWorkerEnvAllow(List.of(value.split(",")));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }

@@ -180,12 +180,12 @@ final class OsTestbed {
         return UnixAccounts.user(NOBODY).orElseGet(() -> new UnixAccount(Integer.toString(NOBODY), NOBODY, NOBODY, List.of(NOBODY)));
     }
 
-    /** Who a daemon started by this test runs its workers as when told nothing: {@code urom} or nobody as root, the test's user otherwise. */
+    /**
+     * An account like that of a worker a daemon started by this test runs when told nothing: an
+     * unprivileged one (nobody) as root, whose workers run as uids of their own; the test's user otherwise.
+     */
     static UnixAccount defaultWorkerAccount() {
-        if (!runningAsRoot()) {
-            return self();
-        }
-        return UnixAccounts.user("urom").orElseGet(OsTestbed::nobody);
+        return runningAsRoot() ? nobody() : self();
     }
 
     /**

@@ -240,20 +240,20 @@ class WorkerClassDataTest {
                 .withLogDir(dir.resolve("log"))
                 .withWorkerMainClass(ClassDataProbe.class.getName())
                 .withSecurity(TestWorkers.security());
-        WorkerCommandLine.Launch launch;
-        try (WorkerRuntime runtime = WorkerRuntime.start(config.security())) {
-            launch = new WorkerCommandLine(config, runtime, data).build(0, 0, List.of("--listen-unix", dir.resolve("w.sock").toString()),
-                    workerDir(), List.of(), List.of());
-        }
-        assertThat(launch.command()).contains("-XX:SharedArchiveFile=" + data.archive());
-
-        Process process = new ProcessBuilder(launch.command()).redirectError(dir.resolve("stderr.txt").toFile()).start();
-        process.getOutputStream().close();
         String stdout;
-        try (InputStream in = process.getInputStream()) {
-            stdout = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        Process process;
+        try (WorkerRuntime runtime = WorkerRuntime.start(config.security())) {
+            WorkerCommandLine.Launch launch = new WorkerCommandLine(config, runtime, data).build(0, 0, OsTestbed.self(),
+                    List.of("--listen-unix", dir.resolve("w.sock").toString()), workerDir(), List.of(), List.of());
+            assertThat(launch.command()).contains("-XX:SharedArchiveFile=" + data.archive());
+
+            process = new ProcessBuilder(launch.command()).redirectError(dir.resolve("stderr.txt").toFile()).start();
+            process.getOutputStream().close();
+            try (InputStream in = process.getInputStream()) {
+                stdout = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
         }
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
 
         assertThat(stdout).isEqualTo("READY probe\n");
         assertThat(process.exitValue()).isZero();

@@ -60,16 +60,23 @@ class WorkerEnvironmentProperties {
 
         Map<String, String> built = environment.build(fixed, daemon, hostItems);
 
-        Set<String> fixedNames = new HashSet<>(List.of("PATH", "LANG", "HOME", "TMPDIR", WorkerEnvironment.UCX_ERROR_SIGNALS));
+        Set<String> fixedNames = new HashSet<>(List.of("PATH", "LANG", "HOME", "TMPDIR", WorkerEnvironment.UCX_ERROR_SIGNALS,
+                UcxTransports.TLS, UcxTransports.POSIX_USE_PROC_LINK));
         assertThat(built).containsEntry("PATH", WorkerEnvironment.FIXED_PATH).containsEntry("LANG", WorkerEnvironment.FIXED_LANG)
                 .containsEntry(WorkerEnvironment.UCX_ERROR_SIGNALS, "")
-                .containsEntry("HOME", "/w").containsEntry("TMPDIR", "/w");
+                .containsEntry("HOME", "/w").containsEntry("TMPDIR", "/w")
+                .containsEntry(UcxTransports.POSIX_USE_PROC_LINK, "n");
+        String tls = built.get(UcxTransports.TLS);
+        assertThat(UcxTransports.withoutCma(tls)).as("UCX_TLS %s has nothing of cma left to take out", tls).isEqualTo(tls);
         built.keySet().stream().filter(name -> !fixedNames.contains(name)).forEach(name -> {
             assertThat(environment.passable(name)).as(name).isTrue();
             assertThat(daemon.containsKey(name) || hostItems.stream().anyMatch(item -> item.startsWith(name + "="))).as(name).isTrue();
         });
         for (String item : hostItems) {
             String name = item.substring(0, item.indexOf('='));
+            if (fixedNames.contains(name)) {
+                continue;
+            }
             assertThat(built).containsEntry(name, item.substring(item.indexOf('=') + 1));
         }
     }

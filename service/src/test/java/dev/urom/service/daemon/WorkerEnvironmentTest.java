@@ -117,7 +117,8 @@ class WorkerEnvironmentTest {
                 WorkerSupervisor.OWNER_UID_VARIABLE, "1000",
                 "UCX_TLS", "rc",
                 "UCX_RNDV_THRESH", "host",
-                "OMP_NUM_THREADS", "2"));
+                "OMP_NUM_THREADS", "2",
+                "UCX_POSIX_USE_PROC_LINK", "n"));
         assertThat(EVERYTHING.build(fixed, Map.of(), List.of("HOME=/host"))).as("the fixed values win over anything").containsEntry("HOME", "/w");
         assertThat(DEFAULTS.check(List.of("UCX_TLS=rc", "OMP_NUM_THREADS=2"))).isEqualTo(Optional.empty());
     }

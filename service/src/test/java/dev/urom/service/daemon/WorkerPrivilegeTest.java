@@ -2,6 +2,7 @@
 package dev.urom.service.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.urom.framework.security.UnixAccount;
 import dev.urom.framework.security.UnixAccounts;
@@ -11,6 +12,7 @@ import dev.urom.host.Worker;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.spi.UromStatus;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -23,6 +25,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -95,16 +98,30 @@ class WorkerPrivilegeTest {
     }
 
     /**
-     * Told nothing, a root daemon runs its workers as {@code urom} (or nobody) with that user's
-     * groups; another daemon runs them as itself with its own groups. Neither warns.
+     * Told nothing, a root daemon runs the workers of root's own principal (this test, on the Unix
+     * socket) as the first uid of the default range that is no account's or group's, in the group of
+     * that number and no other; another daemon runs them as itself with its own groups. Neither warns.
      */
     @Test
     void aDaemonRunsItsWorkersAsTheDefaultWorkerUser() throws Exception {
-        UnixAccount account = OsTestbed.defaultWorkerAccount();
         OsChildDaemon daemon = started(daemon());
 
-        assertWorkerRunsAs(daemon, account, runningAsRoot() ? account.groups() : groupsOf(daemon));
+        if (runningAsRoot()) {
+            int uid = firstFreeUid(UidRange.DEFAULT);
+            assertWorkerRunsAs(daemon, new UnixAccount(Integer.toUnsignedString(uid), uid, uid, List.of(uid)), List.of(uid));
+        } else {
+            assertWorkerRunsAs(daemon, OsTestbed.self(), groupsOf(daemon));
+        }
         assertThat(warnings(daemon)).isEmpty();
+    }
+
+    private static int firstFreeUid(UidRange range) {
+        for (long id = range.first(); id <= range.last(); id++) {
+            if (UnixAccounts.user((int) id).isEmpty() && UnixAccounts.groupName((int) id).isEmpty()) {
+                return (int) id;
+            }
+        }
+        throw new AssertionError("every uid of " + range + " is taken on this machine");
     }
 
     /**
@@ -200,30 +217,50 @@ class WorkerPrivilegeTest {
         assertThat(process.groups()).as("supplementary groups").isEqualTo(expectedGroups);
         assertThat(process.status("NoNewPrivs")).containsExactly("1");
 
-        Path directory = process.cwd();
+        Path directory = workerDirectory(daemon, worker.id());
         Path workRoot = directory.getParent();
         assertThat(workRoot.getParent()).as("the work directory is in the daemon's java.io.tmpdir").isEqualTo(daemon.tmpdir().toRealPath());
         assertThat(workRoot.getFileName().toString()).startsWith("urom-workers-");
-        assertThat(directory.getFileName().toString()).matches("worker-" + Long.toUnsignedString(worker.id()) + "-[0-9]+");
         assertThat(modeAndOwner(directory)).as("the worker's private directory").isEqualTo("0700 " + uid);
         boolean otherUser = account.uid() != OsProcessFacts.of(daemon.handle()).ids("Uid").get(1).intValue();
-        assertThat(modeAndOwner(workRoot)).as("the work directory").isEqualTo((otherUser ? "0710 " : "0700 ")
+        assertThat(modeAndOwner(workRoot)).as("the work directory").isEqualTo((otherUser ? "0711 " : "0700 ")
                 + OsProcessFacts.of(daemon.handle()).ids("Uid").get(1));
 
-        Map<String, String> expected = new LinkedHashMap<>();
-        expected.put("PATH", WorkerEnvironment.FIXED_PATH);
-        expected.put("LANG", WorkerEnvironment.FIXED_LANG);
-        expected.put(WorkerEnvironment.UCX_ERROR_SIGNALS, "");
-        expected.put("UCX_TLS", "tcp");
-        expected.put("UCX_LOG_LEVEL", "info");
-        expected.put("HOME", directory.toString());
-        expected.put("TMPDIR", directory.toString());
-        expected.put(WorkerSupervisor.OWNER_UID_VARIABLE, Integer.toUnsignedString(UnixAccounts.effectiveUid()));
-        assertThat(process.environment()).as("the worker's whole environment").containsExactlyInAnyOrderEntriesOf(expected);
+        if (runningAsRoot()) {
+            assertThat(process.cwd()).as("its working directory").isEqualTo(directory);
+            Map<String, String> expected = new LinkedHashMap<>();
+            expected.put("PATH", WorkerEnvironment.FIXED_PATH);
+            expected.put("LANG", WorkerEnvironment.FIXED_LANG);
+            expected.put(WorkerEnvironment.UCX_ERROR_SIGNALS, "");
+            expected.put("UCX_TLS", "tcp");
+            expected.put("UCX_POSIX_USE_PROC_LINK", "n");
+            expected.put("UCX_LOG_LEVEL", "info");
+            expected.put("HOME", directory.toString());
+            expected.put("TMPDIR", directory.toString());
+            expected.put(WorkerSupervisor.OWNER_UID_VARIABLE, Integer.toUnsignedString(UnixAccounts.effectiveUid()));
+            assertThat(process.environment()).as("the worker's whole environment").containsExactlyInAnyOrderEntriesOf(expected);
+        } else {
+            // The test is of the worker's uid: the undumpable worker keeps its environment from it (WorkerIsolationTest tries the rest).
+            assertThatThrownBy(process::environment).hasRootCauseInstanceOf(AccessDeniedException.class);
+        }
 
         Notification reply = worker.submit(echo, new byte[] {7}).get(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS);
         assertThat(reply.status()).isEqualTo(UromStatus.SUCCESS);
         assertThat(reply.payload()).containsExactly(7);
+    }
+
+    /** The private directory of worker {@code workerId}: {@code worker-<id>-<launch>} in the daemon's work directory. */
+    private static Path workerDirectory(OsChildDaemon daemon, long workerId) throws IOException {
+        try (Stream<Path> roots = Files.list(daemon.tmpdir().toRealPath())) {
+            List<Path> found = new ArrayList<>();
+            for (Path root : roots.filter(p -> p.getFileName().toString().startsWith(WorkerRuntime.WORK_ROOT_PREFIX)).toList()) {
+                try (Stream<Path> dirs = Files.list(root)) {
+                    dirs.filter(d -> d.getFileName().toString().matches("worker-" + Long.toUnsignedString(workerId) + "-[0-9]+")).forEach(found::add);
+                }
+            }
+            assertThat(found).as("directories of worker %s", Long.toUnsignedString(workerId)).hasSize(1);
+            return found.get(0);
+        }
     }
 
     private static String modeAndOwner(Path path) throws IOException {
