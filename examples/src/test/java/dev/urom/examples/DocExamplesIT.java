@@ -135,7 +135,7 @@ class DocExamplesIT {
     private Process startDaemon(Path cwd) throws Exception {
         List<String> command = new ArrayList<>(List.of("bin/urom", "daemon", "--log-dir", cwd.resolve("daemon-log").toString()));
         if (KeyFileRules.effectiveUid() == 0) {
-            // The default worker user (urom or nobody) may not read a checkout under /root, as in CI.
+            // Workers of their own uids may not read a checkout under /root, as in CI.
             command.addAll(List.of("--worker-user", "root"));
         }
         Process daemon = plain(cwd, command).redirectErrorStream(true).start();

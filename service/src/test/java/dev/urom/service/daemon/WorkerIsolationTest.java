@@ -8,11 +8,14 @@ import dev.urom.framework.security.UnixAccount;
 import dev.urom.host.Notification;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
+import dev.urom.nativebridge.NativeArtifacts;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.service.testkit.TestKeys;
 import dev.urom.spi.UromStatus;
 import dev.urom.wire.ServiceAddress;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -75,6 +78,25 @@ class WorkerIsolationTest {
         assertThat(peek(account, "--control")).as("%s against a child of its own", account.describe()).isEqualTo(REACHED);
         assertThat(peek(account, Long.toString(process.pid()))).as("%s against its worker", account.describe()).isEqualTo(DENIED);
         assertEchoes(service, worker);
+    }
+
+    /** Where the kernel leaves a worker dumpable (a root worker, a noexec work directory), the worker seals itself. */
+    @Test
+    void aProcessTheKernelLeftDumpableSealsItselfAgainstItsOwnUid() throws Exception {
+        UnixAccount account = OsTestbed.defaultWorkerAccount();
+        List<String> java = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
+                "-D" + NativeArtifacts.NATIVE_DIR_PROPERTY + "=" + testbed.nativeDir(), "-cp", testbed.classPath(),
+                SelfSealingMain.class.getName());
+        Process process = new ProcessBuilder(OsTestbed.as(account, List.of(), java)).redirectErrorStream(true).start();
+        opened.add(() -> {
+            process.getOutputStream().close();
+            process.waitFor(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        });
+        String line = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)).readLine();
+
+        assertThat(line).as("it sealed itself, having been dumpable").isEqualTo("SEALED false");
+        assertThat(peek(account, "--control")).as("%s against a child of its own", account.describe()).isEqualTo(REACHED);
+        assertThat(peek(account, Long.toString(process.pid()))).as("%s against the sealed JVM", account.describe()).isEqualTo(DENIED);
     }
 
     @Test
