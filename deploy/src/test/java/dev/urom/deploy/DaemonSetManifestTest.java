@@ -57,7 +57,10 @@ class DaemonSetManifestTest {
                         "      hostNetwork: true\n      securityContext:\n        fsGroup: 2000\n"),
                 Arguments.of("keys neither a Secret nor a host folder", "          secret:\n            secretName: urom-keys\n            defaultMode: 0400\n",
                         "          emptyDir: {}\n"),
-                Arguments.of("TCP hosts let in without a key", "--http-port 7301", "--http-port 7301 --insecure-tcp"));
+                Arguments.of("TCP hosts let in without a key", "--http-port 7301", "--http-port 7301 --insecure-tcp"),
+                Arguments.of("every principal's workers as one uid", "--worker-uid-range 1879048192-1879113727", "--worker-user 10001:10001"),
+                Arguments.of("a worker uid range holding the node's accounts", "--worker-uid-range 1879048192-1879113727",
+                        "--worker-uid-range 1000-60000"));
     }
 
     @ParameterizedTest(name = "{0}")

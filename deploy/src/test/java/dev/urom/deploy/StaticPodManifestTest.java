@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.urom.cli.DaemonOptions;
+import dev.urom.service.daemon.DaemonSecurity;
+import dev.urom.service.daemon.UidRange;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -13,6 +15,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class StaticPodManifestTest {
+    /** The manifests' worker uid range, as SERVICE_ARGS spells it. */
+    private static final String RANGE = "--worker-uid-range 1879048192-1879113727";
     private final StrictManifestReader reader = new StrictManifestReader();
 
     @Test
@@ -26,6 +30,15 @@ class StaticPodManifestTest {
         DaemonOptions args = UromPodChecks.check(Manifests.STATIC_POD, pod.getSpec());
         assertThat(args.config().maxMessageSize()).isEqualTo(4096);
         assertThat(pod.getSpec().getHostNetwork()).as("hostNetwork: hosts reach the daemon at the device's address").isTrue();
+    }
+
+    @Test
+    void workersRunAsAUidOfTheirPrincipalsFromTheDefaultRange() {
+        Pod pod = reader.read(Manifests.STATIC_POD, Manifests.text(Manifests.STATIC_POD), Pod.class);
+        DaemonSecurity security = UromPodChecks.check(Manifests.STATIC_POD, pod.getSpec()).config().security();
+        assertThat(security.workerUser()).as("--worker-user (per principal: none)").isNull();
+        assertThat(security.workerUidRange()).as("--worker-uid-range, written out: the daemon's default").isEqualTo(UidRange.DEFAULT);
+        assertThat(security.workerGroups()).as("--worker-groups").isEmpty();
     }
 
     /** Each edit breaks one thing the checks stand for; the checks must notice. */
@@ -50,10 +63,6 @@ class StaticPodManifestTest {
                 Arguments.of("keys elsewhere than their mount", "--auth-keys /etc/urom/keys", "--auth-keys /etc/urom/other"),
                 Arguments.of("keys mounted writable", "          mountPath: /etc/urom/keys\n          readOnly: true", "          mountPath: /etc/urom/keys"),
                 Arguments.of("key folder created when missing", "        path: /etc/urom/keys\n        type: Directory", "        path: /etc/urom/keys\n        type: DirectoryOrCreate"),
-                Arguments.of("workers as root", "--worker-user 10001:10001", "--worker-user root"),
-                Arguments.of("workers as uid 0", "--worker-user 10001:10001", "--worker-user 0:10001"),
-                Arguments.of("workers in group 0", "--worker-user 10001:10001", "--worker-user 10001:0"),
-                Arguments.of("workers as the image's default user", " --worker-user 10001:10001", ""),
                 Arguments.of("plugin folder mounted writable", "          mountPath: /opt/urom/plugins/worker_graph\n          readOnly: true", "          mountPath: /opt/urom/plugins/worker_graph"),
                 Arguments.of("log folder mounted read-only", "          mountPath: /var/log/doca/urom\n", "          mountPath: /var/log/doca/urom\n          readOnly: true\n"),
                 Arguments.of("a capability beyond the daemon's", "            - SETUID\n", "            - SETUID\n            - SYS_ADMIN\n"),
@@ -66,6 +75,35 @@ class StaticPodManifestTest {
                 Arguments.of("/tmp on disk, without the sticky bit", "        medium: Memory\n", ""),
                 Arguments.of("/tmp not mounted", "          mountPath: /tmp", "          mountPath: /var/tmp"),
                 Arguments.of("host pids", "  hostNetwork: true\n", "  hostNetwork: true\n  hostPID: true\n"));
+    }
+
+    /** Each edit gives workers an identity the checks stand against, and the checks must say which, with this in their message. */
+    static Stream<Arguments> workerIdEdits() {
+        String weaker = " is weaker: all principals share a uid";
+        return Stream.of(
+                Arguments.of("workers as root", "--worker-user root", "--worker-user root" + weaker),
+                Arguments.of("workers as uid 0", "--worker-user 0:10001", "--worker-user 0:10001" + weaker),
+                Arguments.of("workers in group 0", "--worker-user 10001:0", "--worker-user 10001:0" + weaker),
+                Arguments.of("every principal's workers as one uid", "--worker-user 10001:10001", "--worker-user 10001:10001" + weaker),
+                Arguments.of("one uid for all beside the range", RANGE + " --worker-user 10001:10001", "--worker-user 10001:10001" + weaker),
+                Arguments.of("the worker uid range left to the default", "", "--worker-uid-range (written out"),
+                Arguments.of("a worker uid range holding root", "--worker-uid-range 0-65535", "--worker-uid-range 0-65535 is not a range of uids"),
+                Arguments.of("a worker uid range holding the node's accounts", "--worker-uid-range 1000-60000", "must lie above 65535"),
+                Arguments.of("a worker uid range holding nobody", "--worker-uid-range 65534-131071", "must lie above 65535"),
+                Arguments.of("workers in root's group", RANGE + " --worker-groups root", "--worker-groups (not root's group)"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("workerIdEdits")
+    void checksRefuseWorkerIdsOtherThanEachPrincipalsOwn(String what, String replacement, String message) {
+        String text = Manifests.text(Manifests.STATIC_POD);
+        assertThat(text).as("the manifest's SERVICE_ARGS give %s", RANGE).contains(" " + RANGE + "\"");
+        String broken = text.replace(" " + RANGE + "\"", (replacement.isEmpty() ? "" : " " + replacement) + "\"");
+        Pod pod = reader.read("broken " + Manifests.STATIC_POD, broken, Pod.class);
+        assertThatThrownBy(() -> UromPodChecks.check("broken " + Manifests.STATIC_POD, pod.getSpec()))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("broken " + Manifests.STATIC_POD)
+                .hasMessageContaining(message);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -9,6 +9,7 @@ import dev.urom.framework.discovery.PluginPath;
 import dev.urom.wire.ServiceAddress;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.daemon.DaemonSecurity;
+import dev.urom.service.daemon.UidRange;
 import io.fabric8.kubernetes.api.model.Capabilities;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -28,15 +29,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The checks every pod that runs the UROM daemon must pass, whatever wraps it (static pod or
  * DaemonSet template): the env, the daemon options in {@code SERVICE_ARGS}, the plugin, log,
  * key, temporary and hugetlbfs mounts, the resources, and the security settings (keys required,
- * workers not root, the daemon's capabilities, a read-only image). Each failed check is an {@link
- * AssertionError} naming the manifest and the field. Stateless.
+ * each principal's workers as a uid of its own and never root, the daemon's capabilities, a
+ * read-only image). Each failed check is an {@link AssertionError} naming the manifest and the
+ * field. Stateless.
  */
 final class UromPodChecks {
     static final String CONTAINER = "urom";
@@ -48,17 +48,22 @@ final class UromPodChecks {
      * bounding set only.
      */
     static final Map<String, String> DAEMON_CAPABILITIES = Collections.unmodifiableMap(new TreeMap<>(Map.of(
-            "SETUID", "urom-launch's setresuid to the worker user",
-            "SETGID", "urom-launch's setgroups and setresgid to the worker's groups",
-            "CHOWN", "giving each worker its private directory, and the worker group the work directory",
+            "SETUID", "urom-launch's setresuid to the worker's uid",
+            "SETGID", "urom-launch's setgroups and setresgid to the worker's gid and groups",
+            "CHOWN", "giving each worker its private directory (owner and group the worker's)",
             "DAC_OVERRIDE", "entering each worker's 0700 directory (urom-launch's chdir before the drop), copying the worker's crash report and "
-                    + "class-data archive out of it, and removing it",
-            "KILL", "stopping workers, which run as another uid")));
+                    + "class-data archive out of it, and removing it (DAC_READ_SEARCH and FOWNER cannot remove it)",
+            "KILL", "stopping workers, which run as other uids")));
     /** Daemon options that open what the manifests must keep closed. */
     private static final List<String> INSECURE_OPTIONS = List.of("--insecure-tcp", "--allow-insecure-plugin-dirs");
     /** Owner read only: root owns a Secret's files, and nobody else may read a key. */
     static final int KEY_FILE_MODE = 0400;
-    private static final Pattern WORKER_IDS = Pattern.compile("([0-9]+):([0-9]+)");
+    /**
+     * The highest id a node's own accounts may have: system and login accounts ({@code useradd}'s
+     * default {@code UID_MAX} is 60000), systemd's dynamic users (61184-65519) and nobody (65534).
+     * A worker uid range must lie above it.
+     */
+    static final long NODE_ACCOUNT_IDS_END = 65535;
 
     private UromPodChecks() {}
 
@@ -71,7 +76,7 @@ final class UromPodChecks {
         DaemonOptions args = parseServiceArgs(source, serviceArgs, pluginPath);
         checkDaemonOptions(source, container, args.config());
         checkNoInsecureOption(source, container, serviceArgs, args.config().security());
-        checkWorkerUser(source, args.config().security());
+        checkWorkerIds(source, args.config().security());
         checkPluginMounts(source, spec, container, pluginPath);
         checkLogMount(source, spec, container, args.config().logDir());
         checkKeyMount(source, spec, container, args.config().security().authKeys());
@@ -128,14 +133,25 @@ final class UromPodChecks {
         assertThat(container.getArgs()).as("%s: args of container %s (the daemon's options go in SERVICE_ARGS)", source, CONTAINER).isEmpty();
     }
 
-    /** Workers as an explicit uid:gid other than root's: the image has no account for them, and UID:GID needs none. */
-    private static void checkWorkerUser(String source, DaemonSecurity security) {
-        String user = security.workerUser();
-        assertThat(user).as("%s: SERVICE_ARGS --worker-user", source).isNotNull();
-        Matcher ids = WORKER_IDS.matcher(user);
-        assertThat(ids.matches()).as("%s: SERVICE_ARGS --worker-user %s must be UID:GID (the image has no account for workers)", source, user).isTrue();
-        assertThat(Long.parseLong(ids.group(1))).as("%s: SERVICE_ARGS --worker-user %s: uid (workers never run as root)", source, user).isPositive();
-        assertThat(Long.parseLong(ids.group(2))).as("%s: SERVICE_ARGS --worker-user %s: gid (workers never run in root's group)", source, user).isPositive();
+    /**
+     * Workers per principal, each key's as a uid of its own from an explicit {@code
+     * --worker-uid-range} that holds no id an account of the node may have; never {@code
+     * --worker-user}, which puts every principal's workers in one uid. The range is written out
+     * because the daemon sees only the image's accounts: it cannot skip the node's, so the
+     * operator must see and own the choice.
+     */
+    private static void checkWorkerIds(String source, DaemonSecurity security) {
+        assertThat(security.workerUser())
+                .as("%s: SERVICE_ARGS --worker-user %s is weaker: all principals share a uid, so that one principal's worker can signal "
+                        + "the others' and reach their files; leave it out (each principal's workers get a uid of their own)", source,
+                        security.workerUser())
+                .isNull();
+        UidRange range = security.workerUidRange();
+        assertThat(range).as("%s: SERVICE_ARGS --worker-uid-range (written out: the daemon cannot see which ids the node's accounts use)", source)
+                .isNotNull();
+        assertThat(range.first()).as("%s: SERVICE_ARGS --worker-uid-range %s must lie above %d (root, the node's system and login accounts, "
+                + "nobody, systemd's dynamic users), which the daemon in the image cannot see", source, range, NODE_ACCOUNT_IDS_END)
+                .isGreaterThan(NODE_ACCOUNT_IDS_END);
         assertThat(security.workerGroups()).as("%s: SERVICE_ARGS --worker-groups (not root's group)", source).doesNotContain("0", "root");
     }
 
