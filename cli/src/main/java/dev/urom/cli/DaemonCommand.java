@@ -109,8 +109,8 @@ final class DaemonCommand implements Callable<Integer> {
     String workerUidRange;
 
     @Option(names = "--worker-groups", paramLabel = "GROUPS", split = ",",
-            description = "The workers' supplementary groups, comma-separated (e.g. the hugetlbfs group); default: none "
-                    + "(with --worker-user: that user's own).")
+            description = "The workers' supplementary groups, comma-separated (e.g. the hugetlbfs group); default: none, "
+                    + "or with --worker-user that user's own.")
     List<String> workerGroups;
 
     @Option(names = "--worker-env-allow", paramLabel = "PATTERNS", split = ",",

@@ -177,6 +177,34 @@ class WorkerPrivilegeTest {
         return OsProcessFacts.of(daemon.handle()).groups().stream().map(Long::intValue).toList();
     }
 
+    /**
+     * A root daemon's workers run as uids that own nothing, so a plugin only root can read is
+     * rejected at discovery, in one line naming the file and the directory that stops them; a daemon
+     * that is not root runs its workers as itself, who can read what it can.
+     */
+    @Test
+    void aPluginTheWorkersCannotReadIsRejectedAtDiscoveryInOneLine() throws Exception {
+        Path closed = testbed.publicDirectory("closed");
+        OsTestbed.setMode(NativeFixtures.compileMinimalPlugin(closed, "closed.so", 1), "rw-r--r--");
+        OsTestbed.setMode(closed, "rwx------");
+        OsChildDaemon.Spec spec = daemon().options("--plugin-path", closed.toString());
+        if (runningAsRoot()) {
+            OsChildDaemon daemon = started(spec);
+            try (UromService service = UromService.connect(daemon.address().toString())) {
+                assertThat(service.plugins()).as("plugins offered").isEmpty();
+            }
+            Path plugin = closed.resolve("closed.so");
+            assertThat(Files.readAllLines(daemon.logFile())).filteredOn(line -> line.contains("plugin rejected: "))
+                    .singleElement().asString().endsWith("plugin rejected: the workers' uids cannot read " + plugin + ": " + closed
+                            + " is mode 0700, owner root (uid 0), group root (gid 0)");
+            return;
+        }
+        OsChildDaemon daemon = started(spec);
+        try (UromService service = UromService.connect(daemon.address().toString())) {
+            assertThat(service.plugins()).as("plugins offered").hasSize(1);
+        }
+    }
+
     @ParameterizedTest(name = "{0} {1}")
     @CsvSource(delimiter = '|', textBlock = """
             --worker-user   | root      | --worker-user root: only a daemon running as root can start workers as another user; this one runs as {self}
