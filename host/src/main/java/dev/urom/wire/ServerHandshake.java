@@ -12,6 +12,7 @@ import dev.urom.wire.Message.ErrorReply;
 import dev.urom.wire.Message.Hello;
 import dev.urom.wire.Message.HelloOk;
 import dev.urom.wire.Message.Proof;
+import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -38,7 +39,8 @@ public final class ServerHandshake {
         /**
          * Make the peer prove the key {@code macKey} of {@code principal}. {@code unknownReason} is
          * non-null when there is no such key (the MAC key is then random, so the proof fails the same
-         * way a wrong key does) and says why for the log.
+         * way a wrong key does) and says why for the log. The handshake zeroes {@code macKey} once
+         * the proof is checked: give it a copy of its own.
          */
         record ProveKey(Principal principal, byte[] macKey, String unknownReason) implements Decision {
             public ProveKey {
@@ -151,13 +153,17 @@ public final class ServerHandshake {
             return refuse(UromStatus.UNEXPECTED, "after CHALLENGE the peer must send PROOF, not " + message.messageType());
         }
         Proofs.Transcript transcript = new Proofs.Transcript(channel, hello.role().code(), hello.principal(), hello.nonce(), serverNonce);
-        if (!Proofs.same(Proofs.clientProof(proving.macKey(), transcript), proof.mac())) {
-            String clientMessage = "authentication failed: the proof does not match the key of principal '" + hello.principal() + "'";
-            Step step = refuse(UromStatus.AUTHENTICATION, clientMessage);
-            String why = proving.unknownReason() != null ? proving.unknownReason() : "its proof does not match the key";
-            return new Step(step.reply(), step.state(), "principal '" + hello.principal() + "' refused: " + why);
+        try {
+            if (!Proofs.same(Proofs.clientProof(proving.macKey(), transcript), proof.mac())) {
+                String clientMessage = "authentication failed: the proof does not match the key of principal '" + hello.principal() + "'";
+                Step step = refuse(UromStatus.AUTHENTICATION, clientMessage);
+                String why = proving.unknownReason() != null ? proving.unknownReason() : "its proof does not match the key";
+                return new Step(step.reply(), step.state(), "principal '" + hello.principal() + "' refused: " + why);
+            }
+            return open(proving.principal(), Proofs.serverProof(proving.macKey(), transcript));
+        } finally {
+            Arrays.fill(proving.macKey(), (byte) 0);
         }
-        return open(proving.principal(), Proofs.serverProof(proving.macKey(), transcript));
     }
 
     private Step open(Principal admitted, byte[] serverProof) {

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -98,6 +99,26 @@ class HandshakeTest {
             assertThat(ok).isEqualTo(new HelloOk(Protocol.VERSION, 4096, 42, 0, "unix:1000", new byte[0]));
             assertThat(served.get(30, TimeUnit.SECONDS)).isEqualTo(Principal.unix(1000));
             assertThat(client.frameLimit()).as("the caller's limit is back after the handshake").isEqualTo(Protocol.CONTROL_FRAME_LIMIT);
+        }
+    }
+
+    @Test
+    void theServerZeroesTheKeyItWasGivenOnceTheProofIsChecked() throws Exception {
+        for (AuthKey client : List.of(JOB_A, JOB_A_WRONG)) {
+            byte[] given = Proofs.controlKey(JOB_A);
+            try (WireSockets pair = WireSockets.open(dir);
+                    FrameChannel channel = new FrameChannel(pair.client(), Protocol.CONTROL_FRAME_LIMIT);
+                    FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
+                CompletableFuture<Principal> served = serve(server, control(hello -> new Decision.ProveKey(JOB_A.principal(), given, null)));
+                try {
+                    Handshake.client(channel, Role.HOST, Proofs.Channel.CONTROL, Optional.of(client), LIMIT);
+                } catch (UromException refused) {
+                    assertThat(client).as("only the wrong key is refused").isSameAs(JOB_A_WRONG);
+                }
+                served.handle((principal, failure) -> null).get(30, TimeUnit.SECONDS);
+            }
+            assertThat(given).as("the key given for %s's proof, after it", client == JOB_A ? "the right key" : "a wrong key")
+                    .isEqualTo(new byte[given.length]);
         }
     }
 
