@@ -53,21 +53,27 @@ static void report(const char *what, int error)
 	printf("%s %s\n", what, error == 0 ? "ok" : errno_name(error));
 }
 
+/* Opens path and reads 64 bytes at offset: 0, or the errno of the first step that failed. */
+static int try_read(const char *path, off_t offset)
+{
+	char buf[64];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int error = 0;
+
+	if (fd < 0)
+		return errno;
+	if (pread(fd, buf, sizeof(buf), offset) < 0)
+		error = errno;
+	close(fd);
+	return error;
+}
+
 static int try_environ(pid_t pid)
 {
 	char path[64];
-	char buf[256];
-	int fd;
-	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	n = read(fd, buf, sizeof(buf));
-	int error = n < 0 ? errno : 0;
-	close(fd);
-	return error;
+	return try_read(path, 0);
 }
 
 static uint64_t first_mapping(pid_t pid)
@@ -89,18 +95,9 @@ static uint64_t first_mapping(pid_t pid)
 static int try_mem(pid_t pid)
 {
 	char path[64];
-	char buf[64];
-	int fd;
-	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	n = pread(fd, buf, sizeof(buf), (off_t)first_mapping(pid));
-	int error = n < 0 ? errno : 0;
-	close(fd);
-	return error;
+	return try_read(path, (off_t)first_mapping(pid));
 }
 
 static int try_list(const char *path)

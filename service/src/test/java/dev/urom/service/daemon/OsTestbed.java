@@ -123,6 +123,13 @@ final class OsTestbed {
         }
     }
 
+    /** A new plugin directory that everyone may read, holding one compiled echo plugin ({@code echo.so}, 0644). */
+    Path echoPlugin() {
+        Path dir = publicDirectory("plugins");
+        setMode(NativeFixtures.compileMinimalPlugin(dir, "echo.so", 1), PUBLIC_FILE);
+        return dir;
+    }
+
     /** Compiles {@code src/test/c/<source>.c} into an executable that everyone may run. */
     Path program(String source, String... flags) {
         Path program = NativeFixtures.compileProgram(publicDirectory("bin"), source, source(source), flags);

@@ -9,7 +9,6 @@ import dev.urom.host.Notification;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
 import dev.urom.nativebridge.NativeArtifacts;
-import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.service.testkit.TestKeys;
 import dev.urom.spi.UromStatus;
 import dev.urom.wire.ServiceAddress;
@@ -55,8 +54,7 @@ class WorkerIsolationTest {
     @BeforeAll
     static void stage() {
         testbed = OsTestbed.in(shared);
-        plugins = testbed.publicDirectory("plugins");
-        OsTestbed.setMode(NativeFixtures.compileMinimalPlugin(plugins, "echo.so", 1), "rw-r--r--");
+        plugins = testbed.echoPlugin();
         probe = testbed.program("proc_peek");
     }
 

@@ -62,8 +62,7 @@ class WorkerPrivilegeTest {
     @BeforeAll
     static void stage() {
         testbed = OsTestbed.in(shared);
-        plugins = testbed.publicDirectory("plugins");
-        OsTestbed.setMode(NativeFixtures.compileMinimalPlugin(plugins, "echo.so", 1), "rw-r--r--");
+        plugins = testbed.echoPlugin();
     }
 
     @AfterEach
