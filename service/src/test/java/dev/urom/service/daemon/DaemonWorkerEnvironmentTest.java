@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.logging.log4j.core.config.Configurator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -234,7 +235,7 @@ class DaemonWorkerEnvironmentTest {
         assertThat(reply.status()).as(reply.message()).isEqualTo(UromStatus.SUCCESS);
         ProcessHandle worker = child.toHandle().children().filter(p -> commandLine(p).contains(FakeWorkerMain.class.getName()))
                 .findFirst().orElseThrow(() -> new AssertionError("the child daemon has no worker process"));
-        Map<String, String> environment = environmentOf(worker.pid());
+        Map<String, String> environment = environmentWrittenBy(worker);
 
         String workerDirectory = environment.get("HOME");
         assertThat(workerDirectory).isNotNull().endsWith("/worker-0-1");
@@ -255,7 +256,8 @@ class DaemonWorkerEnvironmentTest {
 
     /** Starts {@link ChildDaemonMain} with exactly {@code environment} and waits for its READY line. */
     private ServiceAddress startChildDaemon(Map<String, String> environment) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(ChildJvm.command(ChildDaemonMain.class, List.of(),
+        Files.createDirectories(dir.resolve("child-tmp"));
+        ProcessBuilder builder = new ProcessBuilder(ChildJvm.command(ChildDaemonMain.class, List.of("-Djava.io.tmpdir=" + dir.resolve("child-tmp")),
                 List.of(dir.resolve("child.sock").toString(), dir.resolve("child-log").toString(), pluginDir.toString())))
                 .redirectError(dir.resolve("child-stderr.txt").toFile());
         builder.environment().clear();
@@ -273,14 +275,22 @@ class DaemonWorkerEnvironmentTest {
         return ServiceAddress.parse(line.substring("READY ".length()));
     }
 
-    /** A process's environment at its exec, from /proc (readable by its own user and by root). */
-    private static Map<String, String> environmentOf(long pid) throws IOException {
+    /**
+     * The environment {@code worker} (a {@link FakeWorkerMain}) was started with, as it wrote it into
+     * its directory: its {@code /proc/PID/environ} is closed to the test, the worker being undumpable.
+     */
+    private Map<String, String> environmentWrittenBy(ProcessHandle worker) throws IOException {
+        Path written;
+        try (Stream<Path> files = Files.find(dir.resolve("child-tmp"), 3,
+                (path, attributes) -> path.getFileName().toString().equals(FakeWorkerMain.ENVIRONMENT_FILE))) {
+            List<Path> found = files.toList();
+            assertThat(found).as("environment files written by worker %s", worker.pid()).hasSize(1);
+            written = found.get(0);
+        }
         Map<String, String> environment = new TreeMap<>();
-        for (String entry : Files.readString(Path.of("/proc", Long.toString(pid), "environ"), StandardCharsets.UTF_8).split("\0")) {
-            if (!entry.isEmpty()) {
-                int equals = entry.indexOf('=');
-                environment.put(entry.substring(0, equals), entry.substring(equals + 1));
-            }
+        for (String entry : Files.readAllLines(written, StandardCharsets.UTF_8)) {
+            int equals = entry.indexOf('=');
+            environment.put(entry.substring(0, equals), entry.substring(equals + 1));
         }
         return environment;
     }

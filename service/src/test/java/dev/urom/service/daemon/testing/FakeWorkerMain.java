@@ -37,12 +37,19 @@ import java.util.TreeMap;
  * </ul>
  *
  * <p>{@code FAKE_RECORD}, when set, receives its arguments (one a line) and then its {@code
- * FAKE_*} and {@code GREETING} variables as {@code NAME=value} lines.
+ * FAKE_*} and {@code GREETING} variables as {@code NAME=value} lines. Its whole environment goes to
+ * {@value #ENVIRONMENT_FILE} in its working directory (its private directory), one {@code
+ * NAME=value} a line, by name: a test cannot read it from {@code /proc}, a worker being undumpable.
  */
 public final class FakeWorkerMain {
+    /** The file in its working directory that holds its environment. */
+    public static final String ENVIRONMENT_FILE = "fake-worker-environment";
+
     private FakeWorkerMain() {}
 
     public static void main(String[] args) throws IOException {
+        Files.write(Path.of(ENVIRONMENT_FILE), new TreeMap<>(System.getenv()).entrySet().stream()
+                .map(entry -> entry.getKey() + "=" + entry.getValue()).toList(), StandardCharsets.UTF_8);
         String mode = System.getenv().getOrDefault("FAKE_MODE", "ready");
         String argsFile = System.getenv("FAKE_RECORD");
         if (argsFile != null) {
