@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.service.daemon;
 
+import dev.urom.service.logging.LogText;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -41,7 +42,7 @@ public record UidRange(long first, long last) {
     public static UidRange parse(String text) {
         Matcher matcher = SYNTAX.matcher(text == null ? "" : text);
         if (!matcher.matches()) {
-            throw new IllegalArgumentException("--worker-uid-range '" + text + "' is not FIRST-LAST (two decimal uids, e.g. "
+            throw new IllegalArgumentException("--worker-uid-range '" + LogText.cut(text) + "' is not FIRST-LAST (two decimal uids, e.g. "
                     + DEFAULT + ")");
         }
         return new UidRange(Long.parseLong(matcher.group(1)), Long.parseLong(matcher.group(2)));

@@ -36,7 +36,7 @@ class UidRangeProperties {
     Arbitrary<String> notRanges() {
         return Arbitraries.oneOf(
                 Arbitraries.of("", "-", "5", "5-", "-5", "0-10", "10-5", "1-4294967295", "1-99999999999", "a-b", " 1-2", "1-2 ", "1--2", "+1-2",
-                        "1-2-3", "0x70000000-0x70000001"),
+                        "1-2-3", "0x70000000-0x70000001", "1-2\n", "\n", "1\u0000-2", "١-٢"),
                 Arbitraries.strings().ofMaxLength(24).filter(s -> !s.matches("[0-9]{1,10}-[0-9]{1,10}")),
                 Arbitraries.longs().between(2, UidRange.MAX_ID).map(last -> last + "-" + (last - 1)));
     }
