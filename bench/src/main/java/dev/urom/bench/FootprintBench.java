@@ -292,7 +292,9 @@ public final class FootprintBench {
         List<String> command = new ArrayList<>(List.of(options.dist().resolve("bin").resolve("urom").toString(), "daemon",
                 "--listen", "unix:" + Files.createDirectories(runDir.resolve("daemon")).resolve("daemon.sock"),
                 "--log-dir", runDir.resolve("log").toString(), "--max-workers", Integer.toString(Integer.highestOneBit(options.workers() * 2 - 1)),
-                "--max-connections-per-principal", Integer.toString(options.workers() + 1), "--max-connections", Integer.toString(options.workers() + 8)));
+                "--max-connections-per-principal", Integer.toString(options.workers() + 1), "--max-connections", Integer.toString(options.workers() + 8),
+                // smaps_rollup of an undumpable worker is closed to everyone but root
+                "--dumpable-workers"));
         for (String option : options.workerJvmOptions()) {
             command.add("--worker-jvm-option=" + option);
         }

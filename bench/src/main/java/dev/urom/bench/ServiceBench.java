@@ -98,15 +98,17 @@ final class ServiceBench {
 
     /**
      * The configuration of a private daemon: its socket and log folder in {@code workDir}, plugins
-     * from {@code pluginDir}, workers as {@code workerUser} (null: the daemon's default); configures
-     * the daemon's logging.
+     * from {@code pluginDir}, workers as {@code workerUser} (null: the daemon's default) and
+     * dumpable; configures the daemon's logging. The benches read their workers' {@code /proc}
+     * (memory, descriptors), which an undumpable worker closes to everyone but root; being dumpable
+     * changes neither a worker's time nor its memory.
      */
     static DaemonConfig privateDaemon(Path workDir, Path pluginDir, String workerUser) {
         return Daemon.configureLogging(DaemonConfig.defaults()
                 .withListen(ServiceAddress.parse("unix:" + workDir.resolve("daemon").resolve("daemon.sock")))
                 .withLogDir(workDir.resolve("log"))
                 .withPluginPath(pluginDir.toString())
-                .withSecurity(DaemonSecurity.defaults().withWorkerUser(workerUser)));
+                .withSecurity(DaemonSecurity.defaults().withWorkerUser(workerUser).withDumpableWorkers(true)));
     }
 
     /** The Java host's figures, with {@code alongside} measured against the same daemon. */

@@ -108,6 +108,11 @@ final class DaemonCommand implements Callable<Integer> {
                     + "root, anonymous); uids of existing accounts are skipped (default: 1879048192-1879113727).")
     String workerUidRange;
 
+    @Option(names = "--dumpable-workers",
+            description = "Leave workers dumpable: processes of a worker's uid may read its memory, keys included, and trace it "
+                    + "(debuggers, profilers, /proc readers). Weaker; for development and benchmarks.")
+    boolean dumpableWorkers;
+
     @Option(names = "--worker-groups", paramLabel = "GROUPS", split = ",",
             description = "The workers' supplementary groups, comma-separated (e.g. the hugetlbfs group); default: none, "
                     + "or with --worker-user that user's own.")
@@ -202,7 +207,8 @@ final class DaemonCommand implements Callable<Integer> {
     }
 
     private DaemonSecurity security(DaemonSecurity defaults) {
-        DaemonSecurity security = defaults.withInsecureTcp(insecureTcp).withAllowInsecurePluginDirs(allowInsecurePluginDirs);
+        DaemonSecurity security = defaults.withInsecureTcp(insecureTcp).withAllowInsecurePluginDirs(allowInsecurePluginDirs)
+                .withDumpableWorkers(dumpableWorkers);
         if (authKeys != null) {
             security = security.withAuthKeys(authKeys);
         }

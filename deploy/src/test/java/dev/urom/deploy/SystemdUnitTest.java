@@ -139,7 +139,7 @@ class SystemdUnitTest {
         DaemonOptions options = parse(env);
         DaemonSecurity security = options.config().security();
         List<String> words = Arrays.asList(env.get("SERVICE_ARGS").split("\\s+"));
-        assertThat(words).as("%s: SERVICE_ARGS", ENV).doesNotContain("--insecure-tcp", "--allow-insecure-plugin-dirs", "--listen", "--log-dir");
+        assertThat(words).as("%s: SERVICE_ARGS", ENV).doesNotContain("--insecure-tcp", "--allow-insecure-plugin-dirs", "--dumpable-workers", "--listen", "--log-dir");
         assertThat(security.workerUser()).as("%s: --worker-user (none: each principal's workers as a uid of its own; one user for all is weaker)",
                 ENV).isNull();
         assertThat(security.workerGroups()).as("%s: --worker-groups (not root's group)", ENV).doesNotContain("0", "root");

@@ -55,7 +55,7 @@ final class UromPodChecks {
                     + "class-data archive out of it, and removing it (DAC_READ_SEARCH and FOWNER cannot remove it)",
             "KILL", "stopping workers, which run as other uids")));
     /** Daemon options that open what the manifests must keep closed. */
-    private static final List<String> INSECURE_OPTIONS = List.of("--insecure-tcp", "--allow-insecure-plugin-dirs");
+    private static final List<String> INSECURE_OPTIONS = List.of("--insecure-tcp", "--allow-insecure-plugin-dirs", "--dumpable-workers");
     /** Owner read only: root owns a Secret's files, and nobody else may read a key. */
     static final int KEY_FILE_MODE = 0400;
     /**
@@ -128,6 +128,7 @@ final class UromPodChecks {
         }
         assertThat(security.insecureTcp()).as("%s: SERVICE_ARGS --insecure-tcp", source).isFalse();
         assertThat(security.allowInsecurePluginDirs()).as("%s: SERVICE_ARGS --allow-insecure-plugin-dirs", source).isFalse();
+        assertThat(security.dumpableWorkers()).as("%s: SERVICE_ARGS --dumpable-workers", source).isFalse();
         assertThat(security.authKeys()).as("%s: SERVICE_ARGS --auth-keys (hosts on TCP must prove a key)", source).isNotNull();
         assertThat(container.getCommand()).as("%s: command of container %s (the image's entrypoint runs the daemon)", source, CONTAINER).isEmpty();
         assertThat(container.getArgs()).as("%s: args of container %s (the daemon's options go in SERVICE_ARGS)", source, CONTAINER).isEmpty();

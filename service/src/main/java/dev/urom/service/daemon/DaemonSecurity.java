@@ -37,6 +37,9 @@ import java.util.regex.Pattern;
  *     --handshake-timeout-ms})
  * @param allowInsecurePluginDirs whether plugins from directories or files others may write are
  *     loaded anyway, with a warning ({@code --allow-insecure-plugin-dirs})
+ * @param dumpableWorkers whether workers stay dumpable, so that processes of their uid may read
+ *     their memory and trace them (debuggers, profilers, benchmarks), with a warning ({@code
+ *     --dumpable-workers}); weaker
  */
 public record DaemonSecurity(
         Path authKeys,
@@ -51,7 +54,8 @@ public record DaemonSecurity(
         int maxConnectionsPerPrincipal,
         int maxInflight,
         Duration handshakeTimeout,
-        boolean allowInsecurePluginDirs) {
+        boolean allowInsecurePluginDirs,
+        boolean dumpableWorkers) {
 
     public static final List<String> DEFAULT_WORKER_ENV_ALLOW = List.of("UCX_*", "UCC_*", "OMP_*");
     public static final int DEFAULT_MAX_CONNECTIONS = 256;
@@ -111,72 +115,77 @@ public record DaemonSecurity(
     /** The defaults: no keys, no insecure TCP, no socket group, workers of each principal as its own uid (root daemon), UCX_*, UCC_*, OMP_*. */
     public static DaemonSecurity defaults() {
         return new DaemonSecurity(null, false, null, null, List.of(), null, DEFAULT_WORKER_ENV_ALLOW, 0, DEFAULT_MAX_CONNECTIONS,
-                DEFAULT_MAX_CONNECTIONS_PER_PRINCIPAL, DEFAULT_MAX_INFLIGHT, DEFAULT_HANDSHAKE_TIMEOUT, false);
+                DEFAULT_MAX_CONNECTIONS_PER_PRINCIPAL, DEFAULT_MAX_INFLIGHT, DEFAULT_HANDSHAKE_TIMEOUT, false, false);
     }
 
     public DaemonSecurity withAuthKeys(Path value) {
         return new DaemonSecurity(value, insecureTcp, socketGroup, workerUser, workerGroups, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
-                maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
+                maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs, dumpableWorkers);
     }
 
     public DaemonSecurity withInsecureTcp(boolean value) {
         return new DaemonSecurity(authKeys, value, socketGroup, workerUser, workerGroups, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
-                maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
+                maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs, dumpableWorkers);
     }
 
     public DaemonSecurity withSocketGroup(String value) {
         return new DaemonSecurity(authKeys, insecureTcp, value, workerUser, workerGroups, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
-                maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
+                maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs, dumpableWorkers);
     }
 
     public DaemonSecurity withWorkerUser(String value) {
         return new DaemonSecurity(authKeys, insecureTcp, socketGroup, value, workerGroups, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
-                maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
+                maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs, dumpableWorkers);
     }
 
     public DaemonSecurity withWorkerGroups(List<String> value) {
         return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, value, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
-                maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
+                maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs, dumpableWorkers);
     }
 
     public DaemonSecurity withWorkerUidRange(UidRange value) {
         return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, value, workerEnvAllow, maxWorkersPerPrincipal,
-                maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
+                maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs, dumpableWorkers);
     }
 
     public DaemonSecurity withWorkerEnvAllow(List<String> value) {
         return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerUidRange, value, maxWorkersPerPrincipal,
-                maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
+                maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs, dumpableWorkers);
     }
 
     public DaemonSecurity withMaxWorkersPerPrincipal(int value) {
         return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerUidRange, workerEnvAllow, value,
-                maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
+                maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs, dumpableWorkers);
     }
 
     public DaemonSecurity withMaxConnections(int value) {
         return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
-                value, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
+                value, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs, dumpableWorkers);
     }
 
     public DaemonSecurity withMaxConnectionsPerPrincipal(int value) {
         return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
-                maxConnections, value, maxInflight, handshakeTimeout, allowInsecurePluginDirs);
+                maxConnections, value, maxInflight, handshakeTimeout, allowInsecurePluginDirs, dumpableWorkers);
     }
 
     public DaemonSecurity withMaxInflight(int value) {
         return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
-                maxConnections, maxConnectionsPerPrincipal, value, handshakeTimeout, allowInsecurePluginDirs);
+                maxConnections, maxConnectionsPerPrincipal, value, handshakeTimeout, allowInsecurePluginDirs, dumpableWorkers);
     }
 
     public DaemonSecurity withHandshakeTimeout(Duration value) {
         return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
-                maxConnections, maxConnectionsPerPrincipal, maxInflight, value, allowInsecurePluginDirs);
+                maxConnections, maxConnectionsPerPrincipal, maxInflight, value, allowInsecurePluginDirs, dumpableWorkers);
     }
 
     public DaemonSecurity withAllowInsecurePluginDirs(boolean value) {
         return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerUidRange, workerEnvAllow, maxWorkersPerPrincipal,
-                maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, value);
+                maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, value, dumpableWorkers);
+    }
+
+    public DaemonSecurity withDumpableWorkers(boolean value) {
+        return new DaemonSecurity(authKeys, insecureTcp, socketGroup, workerUser, workerGroups, workerUidRange, workerEnvAllow,
+                maxWorkersPerPrincipal, maxConnections, maxConnectionsPerPrincipal, maxInflight, handshakeTimeout, allowInsecurePluginDirs, value);
     }
 
     private static void checkAccount(String option, String value) {

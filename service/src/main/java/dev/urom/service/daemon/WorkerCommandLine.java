@@ -13,13 +13,12 @@ import java.util.stream.Collectors;
 
 /**
  * Builds a worker's command line: the launcher and its options ({@link WorkerRuntime#launcherOptions}:
- * the listening socket it binds, the worker's directory, the user it drops to), then {@code java}
- * ({@link WorkerRuntime#java()}: the execute-only copy)
- * <jvm options> -cp <the daemon's class path, made absolute>
- * -Durom.native.dir=DIR <main class> --worker-id ID --gid G --listen-fd 0 --daemon-fd 3
- * --log-level N --sdk-log-level N --max-msg-size BYTES [--cpus 0,2] --idle-timeout-ms MS
- * --max-inflight N --max-connections N --handshake-timeout-ms MS PATH:ID...}, plugins last so that
- * {@code ps} shows them. Ids are unsigned decimal. Immutable.
+ * the listening socket it binds, the worker's directory, the user it drops to), then the java of
+ * {@link WorkerRuntime#java()} (the execute-only copy) and {@code <jvm options> -cp <the daemon's
+ * class path, made absolute> -Durom.native.dir=DIR <main class> --worker-id ID --gid G --listen-fd 0
+ * --daemon-fd 3 --log-level N --sdk-log-level N --max-msg-size BYTES [--cpus 0,2] --idle-timeout-ms
+ * MS --max-inflight N --max-connections N --handshake-timeout-ms MS [--dumpable true] PATH:ID...},
+ * plugins last so that {@code ps} shows them. Ids are unsigned decimal. Immutable.
  *
  * <p>JVM options always added: the JVM's own warnings and any other output of the JVM itself go
  * to stderr (stdout carries only the worker's READY or FAILED line; a class-data archive the JVM
@@ -116,6 +115,9 @@ final class WorkerCommandLine {
         add(command, "--max-inflight", Integer.toString(config.security().maxInflight()));
         add(command, "--max-connections", Integer.toString(config.security().maxConnectionsPerPrincipal()));
         add(command, "--handshake-timeout-ms", Long.toString(config.security().handshakeTimeout().toMillis()));
+        if (config.security().dumpableWorkers()) {
+            add(command, "--dumpable", "true");
+        }
         for (PluginSpec plugin : plugins) {
             command.add(plugin.toString());
         }

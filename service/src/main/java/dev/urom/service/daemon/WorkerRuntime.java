@@ -96,7 +96,13 @@ final class WorkerRuntime implements AutoCloseable {
             if (identities.otherUsers()) {
                 checkReadable(identities.everyWorker(), List.of(jna.resolve(JNA_LIBRARY)));
             }
-            Path java = WorkerJava.prepare(workRoot);
+            Path java;
+            if (security.dumpableWorkers()) {
+                LOG.warn("--dumpable-workers: processes of a worker's uid may read its memory, keys included, and trace it");
+                java = WorkerJava.jdkLauncher();
+            } else {
+                java = WorkerJava.prepare(workRoot);
+            }
             LOG.info("workers run as {}; their directories are in {}", identities.describe(), workRoot);
             return new WorkerRuntime(identities, daemonUid, workRoot, jna, java);
         } catch (IOException | RuntimeException e) {

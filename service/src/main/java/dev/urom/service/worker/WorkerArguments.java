@@ -18,7 +18,7 @@ import java.util.List;
  * <pre>
  * --worker-id ID --gid G (--listen ADDR | --listen-fd 0) [--daemon-fd N] --log-level N
  * --sdk-log-level N --max-msg-size BYTES [--cpus 0,2-3] [--idle-timeout-ms MS] [--max-inflight N]
- * [--max-connections N] [--handshake-timeout-ms MS] PATH:ID [PATH:ID ...]
+ * [--max-connections N] [--handshake-timeout-ms MS] [--dumpable true|false] PATH:ID [PATH:ID ...]
  * </pre>
  *
  * Options take their value as the next argument or after {@code =}; every argument that does not
@@ -26,8 +26,8 @@ import java.util.List;
  * {@code --worker-id} and one of {@code --listen} and {@code --listen-fd} are required; the others default to gid 0, the daemon's pipe on stdin, levels 50 (info) and 40
  * (warning), {@value WorkerHostConfig#DEFAULT_MAX_MESSAGE_SIZE} bytes, every CPU, {@value
  * #DEFAULT_IDLE_TIMEOUT_MS} ms, {@value #DEFAULT_MAX_INFLIGHT} commands in flight and {@value
- * #DEFAULT_MAX_CONNECTIONS} host connections, {@value #DEFAULT_HANDSHAKE_TIMEOUT_MS} ms for a handshake.
- * Immutable.
+ * #DEFAULT_MAX_CONNECTIONS} host connections, {@value #DEFAULT_HANDSHAKE_TIMEOUT_MS} ms for a handshake,
+ * undumpable. Immutable.
  *
  * @param listen where to listen ({@code unix:PATH} or {@code tcp:HOST:PORT}, port 0 for any); null
  *     with {@code listenFd}
@@ -36,6 +36,7 @@ import java.util.List;
  * @param cpus the CPUs to pin to; empty for no pinning
  * @param maxInflight most commands one host connection may have outstanding
  * @param maxConnections most host connections at once
+ * @param dumpable whether the worker leaves itself dumpable ({@code --dumpable-workers} of the daemon)
  */
 public record WorkerArguments(
         long workerId,
@@ -51,6 +52,7 @@ public record WorkerArguments(
         int maxInflight,
         int maxConnections,
         long handshakeTimeoutMs,
+        boolean dumpable,
         List<PluginSpec> plugins) {
     public static final long DEFAULT_IDLE_TIMEOUT_MS = 30_000;
     public static final int DEFAULT_MAX_INFLIGHT = 1024;
@@ -94,6 +96,7 @@ public record WorkerArguments(
         int maxInflight = DEFAULT_MAX_INFLIGHT;
         int maxConnections = DEFAULT_MAX_CONNECTIONS;
         long handshakeTimeoutMs = DEFAULT_HANDSHAKE_TIMEOUT_MS;
+        boolean dumpable = false;
         List<String> items = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -126,6 +129,7 @@ public record WorkerArguments(
                 case "--max-msg-size" -> maxMessageSize = maxMessageSize(name, value);
                 case "--cpus" -> cpus = cpuList(name, value);
                 case "--idle-timeout-ms" -> idleTimeoutMs = positive(name, value);
+                case "--dumpable" -> dumpable = bool(name, value);
                 default -> throw new IllegalArgumentException("unknown option " + name);
             }
         }
@@ -139,7 +143,7 @@ public record WorkerArguments(
             throw new IllegalArgumentException("options --listen and --listen-fd exclude each other");
         }
         return new WorkerArguments(workerId, gid, listen, listenFd, daemonFd, logLevel, sdkLogLevel, maxMessageSize, cpus,
-                idleTimeoutMs, maxInflight, maxConnections, handshakeTimeoutMs, PluginSpec.parseAll(items));
+                idleTimeoutMs, maxInflight, maxConnections, handshakeTimeoutMs, dumpable, PluginSpec.parseAll(items));
     }
 
     /** The arguments in the form {@link #parse} reads, plugins last. */
@@ -160,7 +164,8 @@ public record WorkerArguments(
                 "--idle-timeout-ms", Long.toString(idleTimeoutMs),
                 "--max-inflight", Integer.toString(maxInflight),
                 "--max-connections", Integer.toString(maxConnections),
-                "--handshake-timeout-ms", Long.toString(handshakeTimeoutMs)));
+                "--handshake-timeout-ms", Long.toString(handshakeTimeoutMs),
+                "--dumpable", Boolean.toString(dumpable)));
         if (!cpus.isEmpty()) {
             args.add("--cpus");
             args.add(cpus.stream().mapToObj(Integer::toString).reduce((a, b) -> a + "," + b).orElseThrow());
@@ -169,6 +174,14 @@ public record WorkerArguments(
             args.add(plugin.toString());
         }
         return args;
+    }
+
+    private static boolean bool(String name, String value) {
+        return switch (value) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("option " + name + " takes true or false, not '" + value + "'");
+        };
     }
 
     private static String nonEmpty(String name, String value) {

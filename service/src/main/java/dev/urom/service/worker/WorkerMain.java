@@ -96,7 +96,9 @@ public final class WorkerMain {
         channel = reply;
         try {
             ParentDeath.arm(ParentDeath.parentPid());
-            undumpableFromStart = ProcessPrivacy.seal();
+            if (!arguments.dumpable()) {
+                undumpableFromStart = ProcessPrivacy.seal();
+            }
         } catch (UromException e) {
             send(reply, "FAILED " + e.status() + " " + oneLine(e.getMessage()));
             System.exit(EXIT_FAILED);
@@ -115,7 +117,8 @@ public final class WorkerMain {
             log = logger;
             logger.info("worker {} (gid {}, pid {}) starting as uid {}, undumpable {}; plugins {}", Long.toUnsignedString(workerId),
                     Long.toUnsignedString(arguments.gid()), ProcessHandle.current().pid(), UnixAccounts.effectiveUid(),
-                    undumpableFromStart ? "from its exec" : "since it started", arguments.plugins());
+                    arguments.dumpable() ? "no (--dumpable-workers)" : undumpableFromStart ? "from its exec" : "since it started",
+                    arguments.plugins());
         } catch (RuntimeException e) {
             return fail(reply, UromStatus.INVALID_VALUE, e.getMessage());
         }

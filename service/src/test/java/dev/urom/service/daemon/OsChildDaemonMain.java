@@ -12,7 +12,8 @@ import java.util.List;
  * environment ({@link OsChildDaemon}). Options, each with a value: {@code --listen PATH|default}
  * (default: {@link ServiceAddress#defaultListen()}), {@code --log-dir DIR}, {@code --plugin-path P},
  * {@code --worker-user U}, {@code --worker-groups G,G}, {@code --worker-uid-range A-B}, {@code
- * --socket-group G}, {@code --worker-env-allow P,P}, {@code --auth-keys DIR}; the rest as {@link DaemonConfig#defaults()} and {@link
+ * --socket-group G}, {@code --worker-env-allow P,P}, {@code --auth-keys DIR}, {@code --dumpable-workers
+ * true}; the rest as {@link DaemonConfig#defaults()} and {@link
  * DaemonSecurity#defaults()} say.
  *
  * <p>Prints {@code READY <address>} once it serves, then serves until its stdin ends, closes and
@@ -59,6 +60,7 @@ public final class OsChildDaemonMain {
                 case "--worker-uid-range" -> security = security.withWorkerUidRange(UidRange.parse(value));
                 case "--socket-group" -> security = security.withSocketGroup(value);
                 case "--auth-keys" -> security = security.withAuthKeys(Path.of(value));
+                case "--dumpable-workers" -> security = security.withDumpableWorkers(Boolean.parseBoolean(value));
                 case "--worker-env-allow" -> security = security.withWorkerEnvAllow(List.of(value.split(",")));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }

@@ -78,6 +78,19 @@ class WorkerIsolationTest {
         assertEchoes(service, worker);
     }
 
+    /** {@code --dumpable-workers} opens a worker to its own uid (for debuggers): the same tries then succeed. */
+    @Test
+    void dumpableWorkersAreOpenToTheirOwnUid() throws Exception {
+        OsChildDaemon daemon = started(daemon("--dumpable-workers", "true"));
+        UromService service = connected(UromService.connect(daemon.address().toString()));
+        Worker worker = startedWorker(service);
+        ProcessHandle process = daemon.worker(worker.id());
+        UnixAccount account = accountOf(process);
+
+        assertThat(peek(account, Long.toString(process.pid()))).as("%s against its dumpable worker", account.describe()).isEqualTo(REACHED);
+        assertEchoes(service, worker);
+    }
+
     /** Where the kernel leaves a worker dumpable (a root worker, a noexec work directory), the worker seals itself. */
     @Test
     void aProcessTheKernelLeftDumpableSealsItselfAgainstItsOwnUid() throws Exception {

@@ -109,7 +109,7 @@ class WorkerArgumentsTest {
             plugins.add(new PluginSpec(Path.of("/plugins/p" + i + (i % 2 == 0 ? ".so" : ".jar")), 1L << (pluginCount - i)));
         }
         WorkerArguments arguments = new WorkerArguments(workerId, gid, ServiceAddress.parse("unix:/run/urom/worker.sock"), -1, 3,
-                70, 10, maxMessageSize, cpuSet, 1234, 256, 8, 900, plugins);
+                70, 10, maxMessageSize, cpuSet, 1234, 256, 8, 900, pluginCount % 2 == 0, plugins);
         assertThat(WorkerArguments.parse(arguments.toArgs().toArray(String[]::new))).isEqualTo(arguments);
     }
 }
