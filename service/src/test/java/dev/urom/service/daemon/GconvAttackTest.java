@@ -46,8 +46,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * directory, and does not without it. Then one daemon, with GCONV_PATH, LOCPATH, LC_ALL and
  * LANGUAGE of the attack in its own environment and {@code --worker-env-allow '*'} (the widest an
  * operator can open it), must neither take those variables from a host nor hand its own to a
- * worker: no marker, ever. Runs as any user: the workers run as the daemon's worker user, urom or
- * nobody under a root test, the test's user otherwise.
+ * worker: no marker, ever. Runs as any user: under a root test the workers run as a uid of the
+ * test's principal's own (the driver as nobody stands for such an unprivileged uid), otherwise as
+ * the test's user.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class GconvAttackTest {
