@@ -114,7 +114,7 @@ final class WorkerRuntime implements AutoCloseable {
     /** The JVM, the class path, and the native files of the distribution. */
     private static List<Path> filesWorkersRead() {
         List<Path> files = new ArrayList<>();
-        files.add(Path.of(System.getProperty("java.home"), "bin", "java"));
+        files.add(WorkerJava.jdkLauncher());
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             if (!entry.isEmpty()) {
                 files.add(Path.of(entry));

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.framework.security.UnixAccount;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.nativebridge.NativeArtifacts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -105,10 +104,8 @@ final class OsChildDaemon implements AutoCloseable {
                 OsTestbed.chown(tmp, spec.user.uid(), spec.user.gid());
                 OsTestbed.chown(log, spec.user.uid(), spec.user.gid());
             }
-            List<String> java = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Djava.io.tmpdir=" + tmp,
-                    "-D" + NativeArtifacts.NATIVE_DIR_PROPERTY + "=" + spec.testbed.nativeDir(),
-                    "-cp", spec.testbed.classPath(), OsChildDaemonMain.class.getName(), "--log-dir", log.toString()));
+            List<String> java = new ArrayList<>(spec.testbed.javaCommand(OsChildDaemonMain.class, List.of("-Djava.io.tmpdir=" + tmp),
+                    "--log-dir", log.toString()));
             java.addAll(spec.options);
             List<String> command = spec.user == null ? java : OsTestbed.as(spec.user, List.of(), java);
             if (spec.umask != null) {
@@ -122,14 +119,19 @@ final class OsChildDaemon implements AutoCloseable {
             builder.environment().clear();
             builder.environment().putAll(spec.environment);
             Process process = builder.start();
-            String line = firstLine(process);
+            String line = firstLine(process, "the child daemon");
             return new OsChildDaemon(process, spec.home, line);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the child daemon in " + spec.home + ": " + e.getMessage(), e);
         }
     }
 
-    private static String firstLine(Process process) {
+    /**
+     * The first line {@code process} (called {@code what} in a failure) writes on stdout, or null
+     * when it closes stdout first; a process that says nothing within {@link #PATIENCE} is killed
+     * and fails the test.
+     */
+    static String firstLine(Process process, String what) {
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
             try {
@@ -142,7 +144,7 @@ final class OsChildDaemon implements AutoCloseable {
             return line.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
         } catch (TimeoutException e) {
             process.destroyForcibly();
-            throw new AssertionError("the child daemon said nothing within " + PATIENCE.toSeconds() + " s");
+            throw new AssertionError(what + " said nothing within " + PATIENCE.toSeconds() + " s");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             process.destroyForcibly();

@@ -5,14 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.framework.security.UnixAccount;
 import dev.urom.wire.ServiceAddress;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -30,19 +26,10 @@ final class OsChildHost implements AutoCloseable {
 
     /** Starts a host as {@code account} (no supplementary group) that starts a worker with plugin {@code pluginId} at {@code address}. */
     static OsChildHost start(OsTestbed testbed, UnixAccount account, ServiceAddress address, long pluginId, Path stderr) {
-        List<String> java = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
-                "-cp", testbed.classPath(), OsChildHostMain.class.getName(), address.toString(),
-                Long.toUnsignedString(pluginId));
+        List<String> java = testbed.javaCommand(OsChildHostMain.class, List.of(), address.toString(), Long.toUnsignedString(pluginId));
         try {
             Process process = new ProcessBuilder(OsTestbed.as(account, List.of(), java)).redirectError(stderr.toFile()).start();
-            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-            String line = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return out.readLine();
-                } catch (IOException e) {
-                    return null;
-                }
-            }).completeOnTimeout(null, OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS).join();
+            String line = OsChildDaemon.firstLine(process, "the host of " + account.describe());
             if (line == null || !line.startsWith("STARTED ")) {
                 process.destroyForcibly();
             }

@@ -102,6 +102,20 @@ final class OsTestbed {
         }
     }
 
+    /**
+     * The command that runs {@code mainClass} of the staged class path with {@code args} in a JVM of
+     * this JDK, which every user may run: quick to start (C1 only), the staged native files, {@code
+     * jvmOptions} before the class path.
+     */
+    List<String> javaCommand(Class<?> mainClass, List<String> jvmOptions, String... args) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-D" + NativeArtifacts.NATIVE_DIR_PROPERTY + "=" + nativeDir));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", classPath, mainClass.getName()));
+        command.addAll(List.of(args));
+        return command;
+    }
+
     /** The staged class path. */
     String classPath() {
         return classPath;
@@ -180,6 +194,16 @@ final class OsTestbed {
         int uid = UnixAccounts.effectiveUid();
         return UnixAccounts.user(uid).orElseGet(() -> new UnixAccount(Integer.toUnsignedString(uid), uid, UnixAccounts.effectiveGid(),
                 List.of(UnixAccounts.effectiveGid())));
+    }
+
+    /** The lowest uid from {@code from} on that no account and no group of this machine has. */
+    static int freeUid(long from) {
+        for (long id = from; id <= UidRange.MAX_ID; id++) {
+            if (UnixAccounts.user((int) id).isEmpty() && UnixAccounts.groupName((int) id).isEmpty()) {
+                return (int) id;
+            }
+        }
+        throw new AssertionError("every uid from " + from + " on is taken on this machine");
     }
 
     /** nobody's account. */

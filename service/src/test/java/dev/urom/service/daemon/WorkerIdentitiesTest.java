@@ -30,15 +30,6 @@ class WorkerIdentitiesTest {
         }
     }
 
-    /** The lowest uid from {@code from} on that is no account's and no group's. */
-    private static int freeFrom(long from) {
-        for (long id = from; ; id++) {
-            if (UnixAccounts.user((int) id).isEmpty() && UnixAccounts.groupName((int) id).isEmpty()) {
-                return (int) id;
-            }
-        }
-    }
-
     @Test
     void aRootDaemonGivesEachPrincipalWithoutAnAccountAUidOfItsOwnAndKeepsIt() throws IOException {
         WorkerIdentities identities = WorkerIdentities.of(DaemonSecurity.defaults(), ROOT);
@@ -48,9 +39,9 @@ class WorkerIdentitiesTest {
         UnixAccount anonymous = account(identities, Principal.ANONYMOUS);
         UnixAccount root = account(identities, Principal.unix(ROOT));
 
-        int first = freeFrom(UidRange.DEFAULT.first());
+        int first = OsTestbed.freeUid(UidRange.DEFAULT.first());
         assertThat(alice.uid()).isEqualTo(first);
-        assertThat(bob.uid()).isEqualTo(freeFrom(Integer.toUnsignedLong(first) + 1));
+        assertThat(bob.uid()).isEqualTo(OsTestbed.freeUid(Integer.toUnsignedLong(first) + 1));
         assertThat(List.of(alice.uid(), bob.uid(), anonymous.uid(), root.uid())).doesNotHaveDuplicates()
                 .allSatisfy(uid -> assertThat(UidRange.DEFAULT.contains(uid)).isTrue());
         for (UnixAccount account : List.of(alice, bob, anonymous, root)) {
@@ -70,13 +61,13 @@ class WorkerIdentitiesTest {
         assertThat(nobody.uid()).isEqualTo(NOBODY.uid());
         assertThat(nobody.gid()).isEqualTo(NOBODY.gid());
         assertThat(nobody.groups()).containsExactly(NOBODY.gid(), 4242, 4243);
-        assertThat(account(identities, Principal.key("alice")).groups()).containsExactly(freeFrom(UidRange.DEFAULT.first()), 4242, 4243);
+        assertThat(account(identities, Principal.key("alice")).groups()).containsExactly(OsTestbed.freeUid(UidRange.DEFAULT.first()), 4242, 4243);
     }
 
     @Test
     void aUnixPrincipalWithoutAnAccountIsRefusedInOneLine() throws IOException {
         WorkerIdentities identities = WorkerIdentities.of(DaemonSecurity.defaults(), ROOT);
-        int stranger = freeFrom(123_456_789);
+        int stranger = OsTestbed.freeUid(123_456_789);
 
         assertThatThrownBy(() -> identities.accountFor(Principal.unix(stranger))).isInstanceOf(UromException.class)
                 .hasMessage("unix:" + stranger + " has no account on this machine, so its workers have no group to run in; give uid " + stranger
@@ -86,7 +77,7 @@ class WorkerIdentitiesTest {
 
     @Test
     void accountsAndGroupsInTheRangeAreSkippedAndAFullRangeIsRefusedInOneLine() throws IOException {
-        int free = freeFrom(Integer.toUnsignedLong(NOBODY.uid()));
+        int free = OsTestbed.freeUid(Integer.toUnsignedLong(NOBODY.uid()));
         UidRange range = new UidRange(Integer.toUnsignedLong(NOBODY.uid()), Integer.toUnsignedLong(free));
         WorkerIdentities identities = WorkerIdentities.of(DaemonSecurity.defaults().withWorkerUidRange(range), ROOT);
 

@@ -8,7 +8,6 @@ import dev.urom.framework.security.UnixAccount;
 import dev.urom.host.Notification;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
-import dev.urom.nativebridge.NativeArtifacts;
 import dev.urom.service.testkit.TestKeys;
 import dev.urom.spi.UromStatus;
 import dev.urom.wire.ServiceAddress;
@@ -95,9 +94,7 @@ class WorkerIsolationTest {
     @Test
     void aProcessTheKernelLeftDumpableSealsItselfAgainstItsOwnUid() throws Exception {
         UnixAccount account = OsTestbed.defaultWorkerAccount();
-        List<String> java = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
-                "-D" + NativeArtifacts.NATIVE_DIR_PROPERTY + "=" + testbed.nativeDir(), "-cp", testbed.classPath(),
-                SelfSealingMain.class.getName());
+        List<String> java = testbed.javaCommand(SelfSealingMain.class, List.of());
         Process process = new ProcessBuilder(OsTestbed.as(account, List.of(), java)).redirectErrorStream(true).start();
         opened.add(() -> {
             process.getOutputStream().close();

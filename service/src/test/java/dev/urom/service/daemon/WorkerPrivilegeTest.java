@@ -106,21 +106,12 @@ class WorkerPrivilegeTest {
         OsChildDaemon daemon = started(daemon());
 
         if (runningAsRoot()) {
-            int uid = firstFreeUid(UidRange.DEFAULT);
+            int uid = OsTestbed.freeUid(UidRange.DEFAULT.first());
             assertWorkerRunsAs(daemon, new UnixAccount(Integer.toUnsignedString(uid), uid, uid, List.of(uid)), List.of(uid));
         } else {
             assertWorkerRunsAs(daemon, OsTestbed.self(), groupsOf(daemon));
         }
         assertThat(warnings(daemon)).isEmpty();
-    }
-
-    private static int firstFreeUid(UidRange range) {
-        for (long id = range.first(); id <= range.last(); id++) {
-            if (UnixAccounts.user((int) id).isEmpty() && UnixAccounts.groupName((int) id).isEmpty()) {
-                return (int) id;
-            }
-        }
-        throw new AssertionError("every uid of " + range + " is taken on this machine");
     }
 
     /**
