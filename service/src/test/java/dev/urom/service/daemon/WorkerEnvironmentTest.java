@@ -91,6 +91,17 @@ class WorkerEnvironmentTest {
         assertThat(DEFAULTS.check(items)).contains(new Refusal(UromStatus.INVALID_VALUE, "129 env items: at most 128 are taken"));
     }
 
+    /** A host may name the UCX transports, but never bring back what undumpable workers cannot use. */
+    @Test
+    void aHostsUcxItemsCannotReopenCrossMemoryTransports() {
+        List<String> items = List.of("UCX_TLS=sm,cma,self", "UCX_POSIX_USE_PROC_LINK=y");
+        assertThat(DEFAULTS.check(items)).as("both are reviewed names with allowed values").isEqualTo(Optional.empty());
+
+        Map<String, String> built = DEFAULTS.build(Map.of(), Map.of("UCX_TLS", "all"), items);
+
+        assertThat(built).containsEntry("UCX_TLS", "posix,sysv,self").containsEntry("UCX_POSIX_USE_PROC_LINK", "n");
+    }
+
     @Test
     void buildsFromNothingTheFixedValuesThenTheDaemonsPassableVariablesThenTheHostsItems() {
         Map<String, String> fixed = new LinkedHashMap<>(Map.of("HOME", "/w", "TMPDIR", "/w", WorkerSupervisor.OWNER_UID_VARIABLE, "1000"));
