@@ -290,7 +290,7 @@ struct urom_coll_hello {
 	uint32_t chunk_bytes; /* the effective knobs (defaults applied) */
 	uint32_t small_bytes;
 	uint32_t timeout_ms;
-	uint32_t reserved2;
+	uint32_t refused;     /* 0, or the reason the sender refuses the team (its host unreachable...) */
 };
 
 /*
