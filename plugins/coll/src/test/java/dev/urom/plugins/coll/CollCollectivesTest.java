@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.urom.plugins.coll;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.jna.Memory;
+import dev.urom.spi.WorkerCommand;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** BCAST, REDUCE, ALLGATHER and ALLTOALL of worker_coll.so, both algorithms, in place, several teams and posts at once. */
+class CollCollectivesTest {
+    static final Coll.Knobs KNOBS = CollAllreduceTest.KNOBS;
+    /** Per-rank element counts (INT32, 4 bytes): small (≤ 1024 bytes) and large, around chunk boundaries (1024 elements). */
+    static final long[] COUNTS = {0, 1, 13, 256, 257, 1023, 1024, 1025, 3001};
+    private final Random random = new Random(7);
+    private CollFixture fx;
+
+    @AfterEach
+    void close() {
+        if (fx != null) {
+            fx.close();
+        }
+    }
+
+    private byte[] bytes(int n) {
+        byte[] b = new byte[n];
+        random.nextBytes(b);
+        return b;
+    }
+
+    private static Memory filled(byte[] content, int size) {
+        Memory m = CollFixture.memory(size);
+        if (content != null) {
+            m.write(0, content, 0, content.length);
+        }
+        return m;
+    }
+
+    @Test
+    void bcastFromEveryRoot() {
+        fx = CollFixture.open(5);
+        for (int p = 1; p <= 5; p++) {
+            fx.team(p, p, KNOBS);
+            for (int root = 0; root < p; root++) {
+                for (long count : COUNTS) {
+                    int n = (int) count * 4;
+                    byte[] data = bytes(n);
+                    List<Memory> dst = new ArrayList<>();
+                    for (int r = 0; r < p; r++) {
+                        dst.add(filled(r == root ? data : null, n));
+                    }
+                    int team = p;
+                    int theRoot = root;
+                    List<Coll.Answer> answers = fx.all(CollFixture.range(p), r -> Coll.Post.of(team, Coll.BCAST, Coll.INT32, 0, count,
+                            0, CollFixture.address(dst.get(r))).root(theRoot).encode(CollFixture.cookie()));
+                    for (int r = 0; r < p; r++) {
+                        answers.get(r).isOk();
+                        assertThat(dst.get(r).getByteArray(0, n)).as("p %d root %d count %d rank %d", p, root, count, r).isEqualTo(data);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void reduceToEveryRootInTheSpecsOrder() {
+        fx = CollFixture.open(5);
+        for (int p = 1; p <= 5; p++) {
+            fx.team(p, p, KNOBS);
+            for (int root = 0; root < p; root += 2) {
+                for (long count : new long[] {0, 1, 127, 128, 129, 1500}) {
+                    int n = (int) count * 8;
+                    byte[][] src = new byte[p][];
+                    List<Memory> srcs = new ArrayList<>();
+                    List<Memory> dsts = new ArrayList<>();
+                    for (int r = 0; r < p; r++) {
+                        src[r] = new CollAllreduceTest().values(Coll.FLOAT64, count);
+                        srcs.add(filled(src[r], n));
+                        dsts.add(filled(null, n));
+                    }
+                    int team = p;
+                    int theRoot = root;
+                    List<Coll.Answer> answers = fx.all(CollFixture.range(p), r -> Coll.Post.of(team, Coll.REDUCE, Coll.FLOAT64, Coll.SUM,
+                            count, CollFixture.address(srcs.get(r)), CollFixture.address(dsts.get(r))).root(theRoot)
+                            .encode(CollFixture.cookie()));
+                    byte[] expected = Reference.reduce(Coll.FLOAT64, Coll.SUM, src, root, KNOBS.smallBytes());
+                    for (int r = 0; r < p; r++) {
+                        answers.get(r).isOk();
+                        byte[] got = dsts.get(r).getByteArray(0, n);
+                        if (r == root) {
+                            assertThat(got).as("p %d root %d count %d", p, root, count).isEqualTo(expected);
+                        } else {
+                            assertThat(got).as("a non-root's destination").isEqualTo(new byte[n]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void reduceInPlaceAtTheRoot() {
+        fx = CollFixture.open(3);
+        fx.team(1, 3, KNOBS);
+        for (long count : new long[] {5, 2000}) {
+            int n = (int) count * 4;
+            byte[][] src = new byte[3][];
+            List<Memory> srcs = new ArrayList<>();
+            List<Memory> dsts = new ArrayList<>();
+            for (int r = 0; r < 3; r++) {
+                src[r] = bytes(n);
+                srcs.add(filled(r == 1 ? null : src[r], n));
+                dsts.add(filled(r == 1 ? src[r] : null, n));
+            }
+            List<Coll.Answer> answers = fx.all(CollFixture.range(3), r -> Coll.Post.of(1, Coll.REDUCE, Coll.INT32, Coll.SUM, count,
+                    CollFixture.address(srcs.get(r)), CollFixture.address(dsts.get(r))).root(1).flags(r == 1 ? Coll.IN_PLACE : 0)
+                    .encode(CollFixture.cookie()));
+            answers.forEach(Coll.Answer::isOk);
+            assertThat(dsts.get(1).getByteArray(0, n)).isEqualTo(Reference.reduce(Coll.INT32, Coll.SUM, src, 1, KNOBS.smallBytes()));
+        }
+    }
+
+    private void allgather(int team, int[] workers, long count, boolean inPlace) {
+        int p = workers.length;
+        int n = (int) count * 4;
+        byte[] expected = bytes(n * p);
+        List<Memory> srcs = new ArrayList<>();
+        List<Memory> dsts = new ArrayList<>();
+        for (int r = 0; r < p; r++) {
+            byte[] mine = Arrays.copyOfRange(expected, r * n, r * n + n);
+            srcs.add(filled(inPlace ? null : mine, n));
+            Memory d = filled(null, n * p);
+            if (inPlace) {
+                d.write((long) r * n, mine, 0, n);
+            }
+            dsts.add(d);
+        }
+        List<Coll.Answer> answers = fx.all(workers, r -> Coll.Post.of(team, Coll.ALLGATHER, Coll.INT32, 0, count,
+                CollFixture.address(srcs.get(r)), CollFixture.address(dsts.get(r))).flags(inPlace ? Coll.IN_PLACE : 0)
+                .encode(CollFixture.cookie()));
+        for (int r = 0; r < p; r++) {
+            answers.get(r).isOk();
+            assertThat(dsts.get(r).getByteArray(0, n * p)).as("allgather p %d count %d rank %d", p, count, r).isEqualTo(expected);
+        }
+    }
+
+    private void alltoall(int team, int[] workers, long count, boolean inPlace) {
+        int p = workers.length;
+        int n = (int) count * 4;
+        byte[][] src = new byte[p][];
+        List<Memory> srcs = new ArrayList<>();
+        List<Memory> dsts = new ArrayList<>();
+        for (int r = 0; r < p; r++) {
+            src[r] = bytes(n * p);
+            srcs.add(filled(inPlace ? null : src[r], n * p));
+            dsts.add(filled(inPlace ? src[r] : null, n * p));
+        }
+        List<Coll.Answer> answers = fx.all(workers, r -> Coll.Post.of(team, Coll.ALLTOALL, Coll.INT32, 0, count,
+                CollFixture.address(srcs.get(r)), CollFixture.address(dsts.get(r))).flags(inPlace ? Coll.IN_PLACE : 0)
+                .encode(CollFixture.cookie()));
+        for (int r = 0; r < p; r++) {
+            answers.get(r).isOk();
+            byte[] expected = new byte[n * p];
+            for (int i = 0; i < p; i++) {
+                System.arraycopy(src[i], r * n, expected, i * n, n);
+            }
+            assertThat(dsts.get(r).getByteArray(0, n * p)).as("alltoall p %d count %d rank %d", p, count, r).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void allgatherAndAlltoallOnTeamsOfOneToFive() {
+        fx = CollFixture.open(5);
+        for (int p = 1; p <= 5; p++) {
+            fx.team(p, p, KNOBS);
+            for (long count : COUNTS) {
+                allgather(p, CollFixture.range(p), count, false);
+                alltoall(p, CollFixture.range(p), count, false);
+            }
+        }
+    }
+
+    @Test
+    void allgatherAndAlltoallInPlace() {
+        fx = CollFixture.open(4);
+        fx.team(1, 4, KNOBS);
+        for (long count : new long[] {1, 200, 2500}) {
+            allgather(1, CollFixture.range(4), count, true);
+            alltoall(1, CollFixture.range(4), count, true);
+        }
+    }
+
+    /** Team 1: domain ids 0, 2, 4 (a range with stride 2); team 2: the list 3, 1, 4; both at once. */
+    @Test
+    void twoTeamsAtOnce() {
+        fx = CollFixture.open(5);
+        int[] strided = {0, 2, 4};
+        int[] listed = {3, 1, 4};
+        List<Coll.Answer> created = fx.all(strided, r -> Coll.teamRange(CollFixture.cookie(), 1, 3, r, 0, 2, KNOBS));
+        created.forEach(Coll.Answer::isOk);
+        fx.team(2, listed, KNOBS);
+        int n = 3000 * 4;
+        byte[] data = bytes(n);
+        List<Memory> dst1 = new ArrayList<>();
+        List<Memory> dst2 = new ArrayList<>();
+        List<WorkerCommand> sent1 = new ArrayList<>();
+        List<WorkerCommand> sent2 = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            dst1.add(filled(i == 0 ? data : null, n));
+            dst2.add(filled(i == 2 ? data : null, n));
+        }
+        for (int i = 0; i < 3; i++) {
+            sent1.add(fx.worker(strided[i]).send(Coll.Post.of(1, Coll.BCAST, Coll.INT32, 0, 3000, 0, CollFixture.address(dst1.get(i)))
+                    .encode(CollFixture.cookie())));
+            sent2.add(fx.worker(listed[i]).send(Coll.Post.of(2, Coll.BCAST, Coll.INT32, 0, 3000, 0, CollFixture.address(dst2.get(i)))
+                    .root(2).encode(CollFixture.cookie())));
+        }
+        for (int i = 0; i < 3; i++) {
+            Coll.Answer.of(fx.worker(strided[i]).awaitAnswer(sent1.get(i))).isOk();
+            Coll.Answer.of(fx.worker(listed[i]).awaitAnswer(sent2.get(i))).isOk();
+            assertThat(dst1.get(i).getByteArray(0, n)).isEqualTo(data);
+            assertThat(dst2.get(i).getByteArray(0, n)).isEqualTo(data);
+        }
+    }
+
+    /** Every rank posts ten collectives before any completes: they run in order, with sequences 0..9. */
+    @Test
+    void severalPostedBeforeAnyCompletes() {
+        fx = CollFixture.open(3);
+        fx.team(1, 3, KNOBS);
+        int posts = 10;
+        long count = 700;
+        int n = (int) count * 4;
+        List<List<Memory>> dsts = new ArrayList<>();
+        List<List<WorkerCommand>> sent = new ArrayList<>();
+        byte[][] data = new byte[posts][];
+        for (int k = 0; k < posts; k++) {
+            data[k] = bytes(n);
+        }
+        for (int r = 0; r < 3; r++) {
+            List<Memory> mine = new ArrayList<>();
+            List<WorkerCommand> commands = new ArrayList<>();
+            for (int k = 0; k < posts; k++) {
+                Memory d = filled(r == k % 3 ? data[k] : null, n);
+                mine.add(d);
+                commands.add(fx.worker(r).send(Coll.Post.of(1, Coll.BCAST, Coll.INT32, 0, count, 0, CollFixture.address(d)).root(k % 3)
+                        .encode(CollFixture.cookie())));
+            }
+            dsts.add(mine);
+            sent.add(commands);
+        }
+        for (int r = 0; r < 3; r++) {
+            for (int k = 0; k < posts; k++) {
+                Coll.Answer a = Coll.Answer.of(fx.worker(r).awaitAnswer(sent.get(r).get(k))).isOk();
+                assertThat(a.sequence()).isEqualTo(k);
+                assertThat(dsts.get(r).get(k).getByteArray(0, n)).isEqualTo(data[k]);
+            }
+        }
+    }
+}
