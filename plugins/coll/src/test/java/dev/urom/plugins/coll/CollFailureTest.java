@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.urom.plugins.coll;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.jna.Memory;
+import dev.urom.spi.UromStatus;
+import dev.urom.spi.WorkerCommand;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Failures: a peer gone, the time limit, the host gone, TEAM_DESTROY with collectives pending; the plugin serves its other teams. */
+class CollFailureTest {
+    /** A short time limit: every failure below must come within it (plus the test kit's rounds). */
+    static final Coll.Knobs QUICK = new Coll.Knobs(4096, 1024, 1500);
+    private CollFixture fx;
+
+    @AfterEach
+    void close() {
+        CollFixture.hostMode(0);
+        if (fx != null) {
+            fx.close();
+        }
+    }
+
+    private static Coll.Post barrier(int team) {
+        return new Coll.Post(team, Coll.BARRIER, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    }
+
+    private static Memory patterned(int bytes) {
+        Memory m = CollFixture.memory(bytes);
+        byte[] fill = new byte[bytes];
+        Arrays.fill(fill, (byte) 0x33);
+        m.write(0, fill, 0, bytes);
+        return m;
+    }
+
+    @Test
+    void aPeerClosedFailsTheTeamsCollectivesButNotTheOtherTeams() {
+        fx = CollFixture.open(3);
+        fx.team(1, 3, QUICK);
+        fx.team(2, new int[] {0, 1}, QUICK);
+        fx.worker(2).close();
+        int n = 1 << 20;
+        List<Memory> dst = List.of(patterned(n), patterned(n));
+        List<Memory> src = List.of(patterned(n), patterned(n));
+        long started = System.nanoTime();
+        List<Coll.Answer> answers = fx.all(new int[] {0, 1}, r -> Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, n / 4,
+                CollFixture.address(src.get(r)), CollFixture.address(dst.get(r))).encode(CollFixture.cookie()));
+        long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+        for (Coll.Answer a : answers) {
+            if (a.reason() == Coll.PEER_FAILED) {
+                a.fails(UromStatus.CONNECTION_ABORTED, Coll.PEER_FAILED);
+                assertThat(a.detail()).as("the rank that failed").isEqualTo(2);
+            } else {
+                a.fails(UromStatus.TIME_OUT, Coll.TIMEOUT);
+            }
+        }
+        assertThat(elapsedMs).as("failed within the time limit").isLessThan(QUICK.timeoutMs() + 5000);
+        for (int r = 0; r < 2; r++) {
+            assertThat(dst.get(r).getByteArray(0, 64)).as("nothing written").isEqualTo(patterned(64).getByteArray(0, 64));
+        }
+        // later POSTs to the failed team: TEAM_FAILED at once
+        fx.all(new int[] {0, 1}, r -> barrier(1).encode(CollFixture.cookie()))
+                .forEach(a -> a.fails(UromStatus.CONNECTION_ABORTED, Coll.TEAM_FAILED));
+        // the other team goes on
+        fx.all(new int[] {0, 1}, r -> barrier(2).encode(CollFixture.cookie())).forEach(Coll.Answer::isOk);
+    }
+
+    @Test
+    void aCollectiveTheOthersNeverPostTimesOutAndTheTeamFails() {
+        fx = CollFixture.open(2);
+        fx.team(1, 2, QUICK);
+        long started = System.nanoTime();
+        WorkerCommand lonely = fx.worker(0).send(barrier(1).encode(1));
+        WorkerCommand queued = fx.worker(0).send(barrier(1).encode(2));
+        Coll.Answer.of(fx.worker(0).awaitAnswer(lonely)).fails(UromStatus.TIME_OUT, Coll.TIMEOUT);
+        long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+        assertThat(elapsedMs).isBetween((long) QUICK.timeoutMs() - 50, (long) QUICK.timeoutMs() + 3000);
+        Coll.Answer.of(fx.worker(0).awaitAnswer(queued)).fails(UromStatus.TIME_OUT, Coll.TIMEOUT);
+        Coll.Answer.of(fx.worker(0).call(barrier(1).encode(3))).fails(UromStatus.CONNECTION_ABORTED, Coll.TEAM_FAILED).detail(0);
+    }
+
+    @Test
+    void aHostThatExitedGetsNothingWritten() {
+        fx = CollFixture.open(2);
+        CollFixture.hostMode(2);
+        fx.team(1, 2, QUICK);
+        CollFixture.hostMode(0);
+        int n = 4096;
+        List<Memory> dst = List.of(patterned(n), patterned(n));
+        List<Memory> src = List.of(patterned(n), patterned(n));
+        List<Coll.Answer> answers = fx.all(CollFixture.range(2), r -> Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, n / 4,
+                CollFixture.address(src.get(r)), CollFixture.address(dst.get(r))).encode(CollFixture.cookie()));
+        for (int r = 0; r < 2; r++) {
+            answers.get(r).fails(UromStatus.SHUTDOWN, Coll.HOST_GONE);
+            assertThat(dst.get(r).getByteArray(0, n)).isEqualTo(patterned(n).getByteArray(0, n));
+        }
+    }
+
+    @Test
+    void destroyingATeamFailsItsPendingCollectives() {
+        fx = CollFixture.open(2);
+        fx.team(1, 2, CollAllreduceTest.KNOBS);
+        List<WorkerCommand> sent = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            sent.add(fx.worker(0).send(barrier(1).encode(i)));
+        }
+        Coll.Answer.of(fx.worker(0).call(Coll.teamDestroy(10, 1))).isOk();
+        for (WorkerCommand c : sent) {
+            Coll.Answer.of(fx.worker(0).awaitAnswer(c)).fails(UromStatus.SHUTDOWN, Coll.TEAM_DESTROYED);
+        }
+        Coll.Answer.of(fx.worker(0).call(barrier(1).encode(11))).fails(UromStatus.NOT_FOUND, Coll.TEAM_UNKNOWN);
+    }
+
+    /** The plugin asks to be polled while a collective is in flight, and may sleep once nothing is. */
+    @Test
+    void wakeupIsArmedOnlyWhenNothingIsInFlight() throws Exception {
+        fx = CollFixture.open(2);
+        fx.team(1, 2, QUICK);
+        assertThat(fx.worker(0).plugin().wakeupFd()).isPresent();
+        fx.domain.progress();
+        fx.worker(0).unclaimed();
+        WorkerCommand pending = fx.worker(0).send(barrier(1).encode(1));
+        assertThat(fx.worker(0).plugin().armWakeup()).as("armed with a collective in flight").isFalse();
+        WorkerCommand other = fx.worker(1).send(barrier(1).encode(2));
+        Coll.Answer.of(fx.worker(0).awaitAnswer(pending)).isOk();
+        Coll.Answer.of(fx.worker(1).awaitAnswer(other)).isOk();
+        fx.worker(0).awaitCondition(() -> fx.worker(0).plugin().armWakeup(), "armed with nothing in flight");
+    }
+}
