@@ -9,7 +9,7 @@
  *     a computation of that length it overlaps, offloaded and (--impl) through MPI's own
  *     non-blocking collectives.
  * Rank 0 prints the results; each rank prints a line for a failure. The exit status is 0 only if
- * every check passed.
+ * every check passed. With --skip-check --impl mpi no service is used at all.
  */
 #ifndef COLL_H_
 #define COLL_H_

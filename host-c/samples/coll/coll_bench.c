@@ -284,7 +284,7 @@ doca_error_t coll_bench(struct coll_run *run, const struct coll_config *cfg)
 			result = DOCA_ERROR_IO_FAILED;
 		} else {
 			fprintf(json, "{\"label\": \"%s\", \"ranks\": %d, \"plugin\": \"%s\", \"roundtrip_us\": %.3f, \"results\": [",
-				cfg->label, run->size, run->plugin, rt);
+				cfg->label, run->size, (cfg->impl & COLL_IMPL_OFFLOAD) ? run->plugin : "none", rt);
 		}
 	}
 	if (run->rank == 0) {

@@ -194,7 +194,7 @@ static doca_error_t register_params(void)
 		r = register_param(NULL, "warmup", "<n>", "warm-up iterations per size (default 100, 10 above 8 KiB)",
 				   warmup_callback, DOCA_ARGP_TYPE_INT);
 	if (r == DOCA_SUCCESS)
-		r = register_param(NULL, "json", "<file>", "rank 0 writes the benchmark's results there", json_callback,
+		r = register_param(NULL, "results", "<file>", "rank 0 writes the benchmark's results there, as JSON", json_callback,
 				   DOCA_ARGP_TYPE_STRING);
 	if (r == DOCA_SUCCESS)
 		r = register_param(NULL, "label", "<text>", "names this run in the JSON (its placement, say)",

@@ -152,6 +152,11 @@ doca_error_t coll_sample(const struct coll_config *cfg, int rank, int size)
 	uint64_t plugin_id, plugin_version;
 	doca_error_t result, end;
 
+	if (cfg->skip_check && cfg->impl == COLL_IMPL_MPI) {
+		/* MPI's collectives alone: no service, no worker takes a CPU from them. */
+		result = all_ranks(coll_bench(&run, cfg));
+		goto out;
+	}
 	result = sample_open_device(cfg->device, &dev);
 	if (result != DOCA_SUCCESS)
 		goto out;
