@@ -506,8 +506,8 @@ public final class CollBench {
         if (javaTarget) {
             Optional<CollResults.Row> c = results.row(coll, CollBenchOptions.OFFLOAD_C, bytes);
             figures.add(c.isPresent()
-                    ? Figure.atMostTimes(id + "_pure_vs_c", prefix + "pure latency vs the C plugin's", r.pureUs(), "us", "offload-c", c.get().pureUs(),
-                            JAVA_MAX_RATIO)
+                    ? Figure.atMostTimes(id + "_pure_vs_c", prefix + "pure latency vs the C plugin's", r.pureUs(), "us", "offload-c",
+                            c.get().pureUs(), JAVA_MAX_RATIO)
                     : Figure.missing(id + "_pure_vs_c", prefix + "pure latency vs the C plugin's", "us", Figure.atMostTarget(JAVA_MAX_RATIO),
                             why(notMeasured, CollBenchOptions.OFFLOAD_C)));
         }

@@ -97,7 +97,8 @@ class CollBenchTest {
         assertThat(CollBench.failureLine(List.of("[..][DOCA][ERR][x.c:1] reading the plugin list failed", "rank 1: the service has no plugin"
                 + " named worker_coll_java: FAILED", "rank 1: coll FAILED (DOCA_ERROR_NOT_FOUND)")))
                 .isEqualTo("rank 1: the service has no plugin named worker_coll_java: FAILED");
-        assertThat(CollBench.failureLine(List.of("a", "[..][DOCA][ERR] x ERROR y", "rank 0: coll FAILED (z)"))).isEqualTo("[..][DOCA][ERR] x ERROR y");
+        assertThat(CollBench.failureLine(List.of("a", "[..][DOCA][ERR] x ERROR y", "rank 0: coll FAILED (z)")))
+                .isEqualTo("[..][DOCA][ERR] x ERROR y");
         assertThat(CollBench.failureLine(List.of("one", "two", "  "))).isEqualTo("two");
         assertThat(CollBench.failureLine(List.of())).isEqualTo("(no output)");
     }

@@ -11,14 +11,17 @@ class CollResultsTest {
     /** What the sample writes with --impl both (the C plugin and Open MPI in one run). */
     static final String BOTH = """
             {"label": "offload-c", "ranks": 2, "plugin": "worker_coll", "roundtrip_us": 12.500, "results": [
-              {"collective": "allreduce", "impl": "offload-c", "bytes": 8, "pure_us": 30.000, "overall_us": 33.000, "compute_us": 30.100, "overlap_pct": 90.33},
-              {"collective": "allreduce", "impl": "mpi", "bytes": 8, "pure_us": 3.000, "overall_us": 5.000, "compute_us": 3.100, "overlap_pct": 36.67}
+              {"collective": "allreduce", "impl": "offload-c", "bytes": 8, "pure_us": 30.000, "overall_us": 33.000,
+               "compute_us": 30.100, "overlap_pct": 90.33},
+              {"collective": "allreduce", "impl": "mpi", "bytes": 8, "pure_us": 3.000, "overall_us": 5.000, "compute_us": 3.100,
+               "overlap_pct": 36.67}
             ]}
             """;
     /** What it writes with --impl mpi --skip-check: no service, no round trip. */
     static final String MPI_ALONE = """
             {"label": "mpi-all-cpus", "ranks": 2, "plugin": "none", "roundtrip_us": 0.000, "results": [
-              {"collective": "allreduce", "impl": "mpi", "bytes": 8, "pure_us": 2.000, "overall_us": 3.000, "compute_us": 2.100, "overlap_pct": 55.00}
+              {"collective": "allreduce", "impl": "mpi", "bytes": 8, "pure_us": 2.000, "overall_us": 3.000, "compute_us": 2.100,
+               "overlap_pct": 55.00}
             ]}
             """;
 
