@@ -18,8 +18,6 @@
 #include <urom_coll.h>
 #include <urom_plugin.h>
 
-#include "coll_host_process.h"
-
 /* Chunks a collective keeps in flight per peer and direction (its staging memory). */
 #define COLL_WINDOW 4
 /* progress() runs ucp_worker_progress until it reports nothing done, at most this many times. */

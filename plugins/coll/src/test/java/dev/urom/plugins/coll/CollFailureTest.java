@@ -20,7 +20,6 @@ class CollFailureTest {
 
     @AfterEach
     void close() {
-        CollFixture.hostMode(0);
         if (fx != null) {
             fx.close();
         }
@@ -84,12 +83,16 @@ class CollFailureTest {
         Coll.Answer.of(fx.worker(0).call(barrier(1).encode(3))).fails(UromStatus.CONNECTION_ABORTED, Coll.TEAM_FAILED).detail(0);
     }
 
+    /** The host is a child that exits after the team is made: nothing is written, the team fails. */
     @Test
-    void aHostThatExitedGetsNothingWritten() {
-        fx = CollFixture.open(2);
-        CollFixture.hostMode(2);
-        fx.team(1, 2, QUICK);
-        CollFixture.hostMode(0);
+    void aHostThatExitedGetsNothingWritten() throws Exception {
+        Process child = new ProcessBuilder("sleep", "60").start();
+        try {
+            fx = CollFixture.open(2, b -> b.hostProcess(child.pid()));
+            fx.team(1, 2, QUICK);
+        } finally {
+            child.destroyForcibly().waitFor();
+        }
         int n = 4096;
         List<Memory> dst = List.of(patterned(n), patterned(n));
         List<Memory> src = List.of(patterned(n), patterned(n));
@@ -99,6 +102,8 @@ class CollFailureTest {
             answers.get(r).fails(UromStatus.SHUTDOWN, Coll.HOST_GONE);
             assertThat(dst.get(r).getByteArray(0, n)).isEqualTo(patterned(n).getByteArray(0, n));
         }
+        fx.all(CollFixture.range(2), r -> barrier(1).encode(CollFixture.cookie()))
+                .forEach(a -> a.fails(UromStatus.CONNECTION_ABORTED, Coll.TEAM_FAILED));
     }
 
     @Test

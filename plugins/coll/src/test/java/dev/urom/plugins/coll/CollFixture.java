@@ -3,9 +3,7 @@ package dev.urom.plugins.coll;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.jna.Library;
 import com.sun.jna.Memory;
-import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.testkit.PluginTestKit;
@@ -16,50 +14,32 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.IntFunction;
+import java.util.function.UnaryOperator;
 
 /**
  * worker_coll.so in the test kit: a domain of instances in this process, whose host (for every
- * command) is this process, and helpers that send one command per rank and await every answer.
+ * command) is this process unless the settings say otherwise, and helpers that send one command per rank and await every answer.
  * Host buffers are JNA Memory, addressed by their native addresses.
  */
 final class CollFixture implements AutoCloseable {
     static final Path SO = Path.of(System.getProperty("urom.coll.so", "target/worker_coll.so"));
-    private static final int RTLD_NOW = 0x2;
-    private static final int RTLD_GLOBAL = 0x100;
-    private static final NativeLibrary HOST_SHIM = loadHostShim();
     private static long nextCookie = 1000;
 
     final TestDomain domain;
 
-    private CollFixture(int workers, Duration wait) {
+    private CollFixture(int workers, UnaryOperator<PluginTestKit.Builder> settings) {
         assertThat(Files.isRegularFile(SO)).as("%s is built", SO).isTrue();
-        domain = PluginTestKit.plugin(SO).timeout(wait).openDomain(workers);
+        domain = settings.apply(PluginTestKit.plugin(SO).timeout(Duration.ofSeconds(30))).openDomain(workers);
     }
 
     static CollFixture open(int workers) {
-        return new CollFixture(workers, Duration.ofSeconds(30));
+        return new CollFixture(workers, UnaryOperator.identity());
     }
 
-    /**
-     * Until the worker provides urom_worker_host_process (the host-process change), the test
-     * stand-in, loaded RTLD_GLOBAL before any plugin; null when the process has the real one.
-     */
-    private static NativeLibrary loadHostShim() {
-        try {
-            NativeLibrary.getProcess().getFunction("urom_worker_host_process");
-            return null;
-        } catch (UnsatisfiedLinkError absent) {
-            Path shim = SO.resolveSibling("c-tests/libcoll_test_host.so");
-            return NativeLibrary.getInstance(shim.toAbsolutePath().toString(), Map.of(Library.OPTION_OPEN_FLAGS, RTLD_NOW | RTLD_GLOBAL));
-        }
-    }
-
-    /** How the stand-in names the host: 0 this process, 1 NOT_SUPPORTED, 2 an exited process, 3 NOT_FOUND. */
-    static void hostMode(int mode) {
-        assertThat(HOST_SHIM).as("the test stand-in for urom_worker_host_process is loaded").isNotNull();
-        HOST_SHIM.getFunction("coll_test_host_mode").invokeVoid(new Object[] {mode});
+    /** A domain whose workers' host is what settings say (PluginTestKit.Builder.hostProcess, noHostProcess). */
+    static CollFixture open(int workers, UnaryOperator<PluginTestKit.Builder> settings) {
+        return new CollFixture(workers, settings);
     }
 
     static long cookie() {

@@ -4,6 +4,7 @@ package dev.urom.plugins.coll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.spi.UromStatus;
+import dev.urom.testkit.PluginTestKit;
 import dev.urom.testkit.TestWorker;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -15,7 +16,6 @@ class CollTeamTest {
 
     @AfterEach
     void close() {
-        CollFixture.hostMode(0);
         if (fx != null) {
             fx.close();
         }
@@ -109,25 +109,12 @@ class CollTeamTest {
     }
 
     @Test
-    void aHostWithoutALocalProcessIsUnreachableAndTheOthersAreTold() {
-        fx = CollFixture.open(2);
-        CollFixture.hostMode(1);
-        fx.worker(1).send(1, Coll.teamRange(11, 5, 2, 1, 0, 1, Coll.Knobs.DEFAULT));
-        CollFixture.hostMode(0);
-        Coll.Answer refused = Coll.Answer.of(fx.worker(1).awaitNotification(n -> true, "refusal"));
-        refused.fails(UromStatus.NOT_PERMITTED, Coll.HOST_UNREACHABLE);
-        call(fx.worker(0), Coll.teamRange(12, 5, 2, 0, 0, 1, Coll.Knobs.DEFAULT)).fails(UromStatus.INVALID_VALUE, Coll.PEER_REFUSED)
-                .detail(1);
-    }
-
-    @Test
-    void aHostTheWorkerCannotNameIsUnreachable() {
-        fx = CollFixture.open(1);
-        CollFixture.hostMode(3);
-        Coll.Answer a = call(fx.worker(0), Coll.teamRange(1, 5, 1, 0, 0, 1, Coll.Knobs.DEFAULT));
-        CollFixture.hostMode(0);
-        a.fails(UromStatus.NOT_PERMITTED, Coll.HOST_UNREACHABLE);
-        call(fx.worker(0), Coll.teamRange(2, 5, 1, 0, 0, 1, Coll.Knobs.DEFAULT)).isOk();
+    void aHostWithoutALocalProcessIsUnreachable() {
+        fx = CollFixture.open(2, PluginTestKit.Builder::noHostProcess);
+        List<Coll.Answer> answers = fx.all(CollFixture.range(2), rank -> Coll.teamRange(CollFixture.cookie(), 5, 2, rank, 0, 1,
+                Coll.Knobs.DEFAULT));
+        answers.get(0).fails(UromStatus.NOT_PERMITTED, Coll.HOST_UNREACHABLE);
+        answers.get(1).fails(UromStatus.NOT_PERMITTED, Coll.HOST_UNREACHABLE);
     }
 
     @Test
