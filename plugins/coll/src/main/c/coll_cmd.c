@@ -154,28 +154,23 @@ void coll_run_command(struct coll_ctx *ctx, struct urom_worker_cmd_desc *desc)
 	reply.cookie = len >= sizeof(hdr) ? hdr.cookie : 0;
 	reply.cmd = hdr.type;
 	expected = command_size(hdr.type);
-	if (len < sizeof(hdr))
-		{
+	if (len < sizeof(hdr)) {
 		refuse(ctx, &reply, "shorter than the command header");
 		return;
 	}
-	if (expected == 0)
-		{
+	if (expected == 0) {
 		refuse(ctx, &reply, "unknown command type");
 		return;
 	}
-	if (hdr.version != UROM_COLL_PROTOCOL_VERSION)
-		{
+	if (hdr.version != UROM_COLL_PROTOCOL_VERSION) {
 		refuse(ctx, &reply, "unknown protocol version");
 		return;
 	}
-	if (hdr.reserved != 0)
-		{
+	if (hdr.reserved != 0) {
 		refuse(ctx, &reply, "reserved header word set");
 		return;
 	}
-	if (hdr.type == UROM_COLL_CMD_TEAM_CREATE ? len < expected : len != expected)
-		{
+	if (hdr.type == UROM_COLL_CMD_TEAM_CREATE ? len < expected : len != expected) {
 		refuse(ctx, &reply, "wrong length");
 		return;
 	}
@@ -199,11 +194,10 @@ void coll_run_command(struct coll_ctx *ctx, struct urom_worker_cmd_desc *desc)
 		struct urom_coll_cmd_team_destroy cmd;
 
 		memcpy(&cmd, bytes, sizeof(cmd));
-		if (cmd.reserved != 0)
-			{
-		refuse(ctx, &reply, "reserved field set");
-		return;
-	}
+		if (cmd.reserved != 0) {
+			refuse(ctx, &reply, "reserved field set");
+			return;
+		}
 		coll_team_destroy_cmd(ctx, &reply, cmd.team_id);
 		return;
 	}

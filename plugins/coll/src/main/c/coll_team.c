@@ -301,30 +301,25 @@ void coll_team_create(struct coll_ctx *ctx, const struct coll_reply *reply, cons
 	struct coll_fail fail;
 	struct coll_team *team;
 
-	if (reason != 0)
-		{
+	if (reason != 0) {
 		answer_create(ctx, reply, cmd, reason, 0);
 		return;
 	}
 	if (!knobs_valid(cmd))
 		refusal = UROM_COLL_R_KNOBS;
-	if (cmd->team_id == 0 || cmd->team_id > UROM_COLL_TEAM_ID_MAX)
-		{
+	if (cmd->team_id == 0 || cmd->team_id > UROM_COLL_TEAM_ID_MAX) {
 		answer_create(ctx, reply, cmd, refusal != 0 ? refusal : UROM_COLL_R_BAD_COMMAND, 0);
 		return;
 	}
-	if (coll_team_find(ctx, cmd->team_id) != NULL)
-		{
+	if (coll_team_find(ctx, cmd->team_id) != NULL) {
 		answer_create(ctx, reply, cmd, refusal != 0 ? refusal : UROM_COLL_R_TEAM_EXISTS, 0);
 		return;
 	}
-	if (ctx->nteams >= UROM_COLL_TEAMS_PER_WORKER)
-		{
+	if (ctx->nteams >= UROM_COLL_TEAMS_PER_WORKER) {
 		answer_create(ctx, reply, cmd, refusal != 0 ? refusal : UROM_COLL_R_TOO_MANY, 0);
 		return;
 	}
-	if (ctx->wctx->domain_iface.addr_lookup == NULL)
-		{
+	if (ctx->wctx->domain_iface.addr_lookup == NULL) {
 		answer_create(ctx, reply, cmd, refusal != 0 ? refusal : UROM_COLL_R_NO_DOMAIN, 0);
 		return;
 	}
@@ -340,10 +335,8 @@ void coll_team_create(struct coll_ctx *ctx, const struct coll_reply *reply, cons
 			free(team->peers);
 			free(team);
 		}
-		{
 		answer_create(ctx, reply, cmd, UROM_COLL_R_NO_MEMORY, 0);
 		return;
-	}
 	}
 	team->ctx = ctx;
 	team->dest_id = reply->dest_id;
@@ -369,15 +362,13 @@ void coll_team_create(struct coll_ctx *ctx, const struct coll_reply *reply, cons
 			refusal = fail.reason;
 	}
 	reason = check_own_address(ctx, team->members[team->rank]);
-	if (reason != 0)
-		{
+	if (reason != 0) {
 		creation_failed(team, reason, team->rank);
 		return;
 	}
 	team->refusal = refusal;
 	reason = exchange_hellos(team, &detail);
-	if (reason != 0)
-		{
+	if (reason != 0) {
 		creation_failed(team, refusal != 0 ? refusal : reason, refusal != 0 ? 0 : detail);
 		return;
 	}
@@ -427,20 +418,17 @@ void coll_team_hello_done(struct coll_team *team, struct coll_msg *msg)
 	coll_msg_free(msg);
 	if (team->state != COLL_TEAM_CREATING)
 		return;
-	if (hello.refused != 0)
-		{
+	if (hello.refused != 0) {
 		creation_failed(team, UROM_COLL_R_PEER_REFUSED, peer);
 		return;
 	}
 	if (hello.version != UROM_COLL_PROTOCOL_VERSION || hello.reserved != 0 || hello.team_id != team->id ||
-	    hello.size != team->size || hello.rank != peer || hello.members_hash != team->members_hash)
-		{
+	    hello.size != team->size || hello.rank != peer || hello.members_hash != team->members_hash) {
 		creation_failed(team, UROM_COLL_R_BAD_MEMBERS, peer);
 		return;
 	}
 	if (hello.chunk_bytes != team->chunk_bytes || hello.small_bytes != team->small_bytes ||
-	    hello.timeout_ms != team->timeout_ms)
-		{
+	    hello.timeout_ms != team->timeout_ms) {
 		creation_failed(team, UROM_COLL_R_KNOBS, peer);
 		return;
 	}
