@@ -167,8 +167,13 @@ struct range_scan {
 
 static void scan_mapping(struct range_scan *scan, uint64_t lo, uint64_t hi, const char *perms)
 {
-	if (scan->covered || scan->reason != 0 || hi <= scan->at || lo > scan->at)
+	if (scan->covered || scan->reason != 0 || hi <= scan->at)
 		return;
+	if (lo > scan->at) {
+		/* a hole: the mappings come in address order, no later one covers it */
+		scan->reason = UROM_COLL_R_NOT_MAPPED;
+		return;
+	}
 	if ((scan->need & UROM_COLL_ACCESS_READ) && perms[0] != 'r') {
 		scan->reason = UROM_COLL_R_NOT_READABLE;
 		return;
@@ -182,36 +187,77 @@ static void scan_mapping(struct range_scan *scan, uint64_t lo, uint64_t hi, cons
 		scan->covered = 1;
 }
 
-/* Checks the scans against the host's maps; 0, or the first failing scan's reason. */
+static int scans_resolved(const struct range_scan *scans, int count)
+{
+	for (int i = 0; i < count; i++)
+		if (!scans[i].covered && scans[i].reason == 0)
+			return 0;
+	return 1;
+}
+
+/* "lo-hi perms ...": 0 and the fields, or -1 for a line of another shape. */
+static int parse_mapping(const char *line, const char *end, uint64_t *lo, uint64_t *hi, const char **perms)
+{
+	uint64_t *field = lo;
+
+	*lo = 0;
+	*hi = 0;
+	for (const char *c = line; c < end; c++) {
+		int digit = *c >= '0' && *c <= '9' ? *c - '0' : *c >= 'a' && *c <= 'f' ? *c - 'a' + 10 : -1;
+
+		if (digit >= 0) {
+			*field = (*field << 4) | (uint64_t)digit;
+		} else if (*c == '-' && field == lo) {
+			field = hi;
+		} else if (*c == ' ' && field == hi && end - c > 3) {
+			*perms = c + 1;
+			return 0;
+		} else {
+			return -1;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Checks the scans against the host's maps, read in large blocks and parsed by hand (a JVM's maps run
+ * to thousands of lines, read at every POST without handles), stopping once every scan is decided;
+ * 0, or the first failing scan's reason.
+ */
 static uint32_t maps_check(const struct coll_host *host, struct range_scan *scans, int count)
 {
-	char line[512];
-	FILE *maps;
+	char buf[65536];
+	size_t have = 0;
 	int fd = maps_open(host->pid);
 
 	if (fd < 0)
 		return errno == ENOENT || errno == ESRCH ? UROM_COLL_R_HOST_GONE : UROM_COLL_R_HOST_UNREACHABLE;
-	maps = fdopen(fd, "r");
-	if (maps == NULL) {
-		close(fd);
-		return UROM_COLL_R_NO_MEMORY;
-	}
-	while (fgets(line, sizeof(line), maps) != NULL) {
-		unsigned long long lo, hi;
-		char perms[8];
+	while (!scans_resolved(scans, count)) {
+		ssize_t got = read(fd, buf + have, sizeof(buf) - have);
+		size_t start = 0;
 
-		if (strchr(line, '\n') == NULL) {
-			int c;
-
-			while ((c = fgetc(maps)) != EOF && c != '\n')
-				;
-		}
-		if (sscanf(line, "%llx-%llx %7s", &lo, &hi, perms) != 3 || strlen(perms) < 2)
+		if (got < 0 && errno == EINTR)
 			continue;
-		for (int i = 0; i < count; i++)
-			scan_mapping(&scans[i], lo, hi, perms);
+		if (got <= 0)
+			break;
+		have += (size_t)got;
+		for (size_t i = 0; i < have; i++) {
+			uint64_t lo, hi;
+			const char *perms;
+
+			if (buf[i] != '\n')
+				continue;
+			if (parse_mapping(buf + start, buf + i, &lo, &hi, &perms) == 0)
+				for (int k = 0; k < count; k++)
+					scan_mapping(&scans[k], lo, hi, perms);
+			start = i + 1;
+		}
+		if (start == 0 && have == sizeof(buf))
+			start = have; /* a line longer than the buffer: no mapping line is */
+		memmove(buf, buf + start, have - start);
+		have -= start;
 	}
-	fclose(maps);
+	close(fd);
 	for (int i = 0; i < count; i++) {
 		if (scans[i].reason != 0)
 			return scans[i].reason;
