@@ -352,7 +352,7 @@ int coll_op_progress(struct coll_team *team, int64_t now)
 				continue;
 		}
 		if (now > op->deadline) {
-			coll_op_abort(op, UROM_ERR_TIME_OUT, UROM_COLL_R_TIMEOUT, team->rank);
+			coll_op_abort(op, UROM_ERR_TIME_OUT, UROM_COLL_R_TIMEOUT, 0);
 			return 0;
 		}
 		if (op->state != COLL_OP_DATA)

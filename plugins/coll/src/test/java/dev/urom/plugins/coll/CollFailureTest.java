@@ -76,7 +76,7 @@ class CollFailureTest {
         long started = System.nanoTime();
         WorkerCommand lonely = fx.worker(0).send(barrier(1).encode(1));
         WorkerCommand queued = fx.worker(0).send(barrier(1).encode(2));
-        Coll.Answer.of(fx.worker(0).awaitAnswer(lonely)).fails(UromStatus.TIME_OUT, Coll.TIMEOUT);
+        Coll.Answer.of(fx.worker(0).awaitAnswer(lonely)).fails(UromStatus.TIME_OUT, Coll.TIMEOUT).detail(0);
         long elapsedMs = (System.nanoTime() - started) / 1_000_000;
         assertThat(elapsedMs).isBetween((long) QUICK.timeoutMs() - 50, (long) QUICK.timeoutMs() + 3000);
         Coll.Answer.of(fx.worker(0).awaitAnswer(queued)).fails(UromStatus.TIME_OUT, Coll.TIMEOUT);
