@@ -106,9 +106,11 @@ class CollAllreduceTest {
 
     @Test
     void aFewMebibytesWithTheDefaultKnobs() {
-        fx = CollFixture.open(3);
-        fx.team(1, 3, Coll.Knobs.DEFAULT);
-        allreduce(1, 3, Coll.FLOAT64, Coll.SUM, (3L << 20) / 8 + 3, false, 16384);
+        fx = CollFixture.open(5);
+        for (int p : new int[] {2, 3, 5}) {
+            fx.team(p, p, Coll.Knobs.DEFAULT);
+            allreduce(p, p, Coll.FLOAT64, Coll.SUM, (3L << 20) / 8 + 3, p == 5, 16384);
+        }
     }
 
     @Test

@@ -226,6 +226,8 @@ class CollCollectivesTest {
             assertThat(dst1.get(i).getByteArray(0, n)).isEqualTo(data);
             assertThat(dst2.get(i).getByteArray(0, n)).isEqualTo(data);
         }
+        allgather(2, listed, 2000, false);
+        alltoall(1, strided, 1500, false);
     }
 
     /** Every rank posts ten collectives before any completes: they run in order, with sequences 0..9. */
