@@ -18,7 +18,11 @@
 #include <urom_coll.h>
 #include <urom_plugin.h>
 
-/* Chunks a collective keeps in flight per peer and direction (its staging memory). */
+/*
+ * A pipelined collective's staging per peer: at most this many receives posted, and this many chunks
+ * read from the host and not yet sent; chunks sent on as received add what the next rank has not
+ * taken yet (see coll_stream.c).
+ */
 #define COLL_WINDOW 4
 /* progress() runs ucp_worker_progress until it reports nothing done, at most this many times. */
 #define COLL_PROGRESS_ROUNDS 64

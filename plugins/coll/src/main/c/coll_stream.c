@@ -2,13 +2,17 @@
 /*
  * The pipelined algorithms: a plan of pieces (struct coll_piece) moved chunk by chunk between the
  * host's memory and the network. A send piece either reads its chunks from the host (at most
- * COLL_WINDOW of those in flight per peer) or is fed by a receive piece: each chunk received is, in chunk
- * order, reduced with the host's own operand (op(received, own)), written to the host, and sent on
- * from the same buffer at once, so reading, the network and the reduction overlap. Receives are
- * posted per peer in plan order, at most COLL_WINDOW at a time, never held back by sends; and the
- * chunks sent on never hold back the host's reads: either would let a ring wait on itself (a sent-on
- * chunk completes only once the next rank posts its receive, which may wait for that very read). Plans: ALLREDUCE (ring reduce-scatter + allgather), REDUCE
- * (reduce-scatter + gather at the root), BCAST (chain), ALLGATHER (ring), ALLTOALL (pairwise).
+ * COLL_WINDOW of those in flight per peer) or is fed by a receive piece: each chunk received is, in
+ * chunk order, reduced with the host's own operand (op(received, own)), written to the host, and sent
+ * on from the same buffer at once, so reading, the network and the reduction overlap.
+ *
+ * Receives are posted per peer in plan order, at most COLL_WINDOW at a time, never held back by
+ * sends; chunks sent on never hold back the host's reads. Either would let a ring wait on itself: a
+ * chunk sent on completes only once the next rank posts its receive, which may wait for that read.
+ *
+ * Plans: ALLREDUCE (ring reduce-scatter + allgather), REDUCE (reduce-scatter + gather at the root),
+ * BCAST (chain), ALLGATHER (ring), ALLTOALL (pairwise, every step at once). Errors end the op through
+ * coll_op_abort; nothing here blocks but the host's own memory copies.
  */
 #include <stdlib.h>
 #include <string.h>
