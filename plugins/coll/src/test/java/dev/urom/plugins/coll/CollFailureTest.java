@@ -69,6 +69,44 @@ class CollFailureTest {
         fx.all(new int[] {0, 1}, r -> barrier(2).encode(CollFixture.cookie())).forEach(Coll.Answer::isOk);
     }
 
+    /** A peer closed while an allreduce moves its data: the others fail within the time limit, never hang. */
+    @Test
+    void aPeerClosedInTheMiddleOfTheData() {
+        fx = CollFixture.open(3);
+        fx.team(1, 3, QUICK);
+        int n = 2 << 20;
+        List<Memory> src = List.of(patterned(n), patterned(n), patterned(n));
+        List<Memory> dst = List.of(patterned(n), patterned(n), patterned(n));
+        List<WorkerCommand> sent = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            sent.add(fx.worker(r).send(Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, n / 4, CollFixture.address(src.get(r)),
+                    CollFixture.address(dst.get(r))).encode(CollFixture.cookie())));
+        }
+        for (int i = 0; i < 3; i++) {
+            fx.domain.progress();
+        }
+        fx.worker(2).close();
+        long started = System.nanoTime();
+        for (int r = 0; r < 2; r++) {
+            Coll.Answer a = Coll.Answer.of(fx.worker(r).awaitAnswer(sent.get(r)));
+            if (a.reason() == Coll.PEER_FAILED) {
+                a.fails(UromStatus.CONNECTION_ABORTED, Coll.PEER_FAILED).detail(2);
+            } else {
+                a.fails(UromStatus.TIME_OUT, Coll.TIMEOUT);
+            }
+        }
+        assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(QUICK.timeoutMs() + 5000L);
+    }
+
+    /** A member whose worker is gone before the team is made: NO_DOMAIN, naming its rank, at once. */
+    @Test
+    void aMemberGoneBeforeTheTeamIsMade() {
+        fx = CollFixture.open(3);
+        fx.worker(2).close();
+        fx.all(new int[] {0, 1}, r -> Coll.teamRange(CollFixture.cookie(), 1, 3, r, 0, 1, QUICK))
+                .forEach(a -> a.fails(UromStatus.NOT_FOUND, Coll.NO_DOMAIN).detail(2));
+    }
+
     @Test
     void aCollectiveTheOthersNeverPostTimesOutAndTheTeamFails() {
         fx = CollFixture.open(2);
