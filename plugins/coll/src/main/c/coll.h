@@ -26,6 +26,8 @@
 #define COLL_WINDOW 4
 /* progress() runs ucp_worker_progress until it reports nothing done, at most this many times. */
 #define COLL_PROGRESS_ROUNDS 64
+/* While a team has collectives, how often it looks whether its host exited. */
+#define COLL_HOST_CHECK_NS 10000000LL
 /* close() waits at most this long for endpoints and requests to finish. */
 #define COLL_CLOSE_DEADLINE_NS 2000000000LL
 
@@ -176,6 +178,7 @@ struct coll_team {
 	uint32_t refusal;          /* REFUSING: the reason sent */
 	uint32_t hello_sends;      /* HELLO sends not yet completed */
 	int counted;               /* holds one of the worker's team slots */
+	int64_t next_host_check;   /* while collectives are queued: when to look at the host's pidfd again */
 	uint64_t next_sequence;
 	uint32_t posted;           /* collectives queued or running */
 	urom_list_link_t ops;      /* by sequence; the first runs */

@@ -438,7 +438,7 @@ void coll_team_hello_done(struct coll_team *team, struct coll_msg *msg)
 	}
 }
 
-/* Failures the endpoints reported, the creation's time limit, then the collectives. */
+/* Failures the endpoints reported, the creation's time limit, a host gone, then the collectives. */
 void coll_team_progress(struct coll_team *team, int64_t now)
 {
 	struct coll_fail fail;
@@ -455,6 +455,14 @@ void coll_team_progress(struct coll_team *team, int64_t now)
 			coll_fail_set(&fail, UROM_ERR_CONNECTION_ABORTED, UROM_COLL_R_PEER_FAILED, team->peer_failed - 1);
 			coll_team_fail(team, &fail, team->peer_failed - 1);
 			return;
+		}
+		if (!coll_list_empty(&team->ops) && now >= team->next_host_check) {
+			team->next_host_check = now + COLL_HOST_CHECK_NS;
+			if (coll_host_gone(team->host)) {
+				coll_fail_set(&fail, UROM_ERR_SHUTDOWN, UROM_COLL_R_HOST_GONE, 0);
+				coll_team_fail(team, &fail, team->rank);
+				return;
+			}
 		}
 		coll_op_progress(team, now);
 		return;

@@ -108,7 +108,8 @@ static void ctx_free(struct coll_ctx *ctx)
 						     msg->role == COLL_MSG_DATA_RECV))
 				ucp_request_cancel(ctx->worker, msg->request);
 		}
-		while ((!coll_list_empty(&ctx->inflight) || !coll_list_empty(&ctx->closing_eps)) && coll_now_ns() < deadline) {
+		/* endpoints still flushing (a peer that does not progress) are not waited for: freed below */
+		while (!coll_list_empty(&ctx->inflight) && coll_now_ns() < deadline) {
 			ucp_worker_progress(ctx->worker);
 			handle_done(ctx);
 			coll_eps_reap(ctx, 0);

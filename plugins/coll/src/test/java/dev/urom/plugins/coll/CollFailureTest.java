@@ -144,6 +144,24 @@ class CollFailureTest {
                 .forEach(a -> a.fails(UromStatus.CONNECTION_ABORTED, Coll.TEAM_FAILED));
     }
 
+    /** The host exits while its collective waits for the other rank: the team fails at once, HOST_GONE, not at the time limit. */
+    @Test
+    void aHostThatExitsWhileItsCollectiveWaitsFailsTheTeamAtOnce() throws Exception {
+        Process child = new ProcessBuilder("sleep", "60").start();
+        WorkerCommand waiting;
+        try {
+            fx = CollFixture.open(2, b -> b.hostProcess(child.pid()));
+            fx.team(1, 2, QUICK);
+            waiting = fx.worker(0).send(Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, 0, 0, 0).encode(1));
+            fx.worker(0).progressAlone();
+        } finally {
+            child.destroyForcibly().waitFor();
+        }
+        long started = System.nanoTime();
+        Coll.Answer.of(fx.worker(0).awaitAnswer(waiting)).fails(UromStatus.SHUTDOWN, Coll.HOST_GONE);
+        assertThat((System.nanoTime() - started) / 1_000_000).as("well before the time limit").isLessThan(QUICK.timeoutMs() / 2);
+    }
+
     @Test
     void destroyingATeamFailsItsPendingCollectives() {
         fx = CollFixture.open(2);
