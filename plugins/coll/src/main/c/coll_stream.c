@@ -21,7 +21,7 @@
 
 #include "coll.h"
 #include "coll_op.h"
-#include "coll_reduce_stub.h"
+#include "coll_reduce.h"
 
 UROM_LOG_SOURCE(UROM::WORKER::COLL);
 
