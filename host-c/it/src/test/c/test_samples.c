@@ -243,6 +243,49 @@ static void the_ping_pong_sample_sends_a_message_to_the_other_rank_and_gets_it_b
 	assert_null(strstr(output, "FAILED"));
 }
 
+/* How many lines of the output contain text. */
+static int lines_containing(const char *text)
+{
+	int n = 0;
+
+	for (const char *p = output; (p = strstr(p, text)) != NULL; p += strlen(text))
+		n++;
+	return n;
+}
+
+/* The coll sample's seven groups of checks, each against MPI, and no failure. */
+static void assert_every_coll_check_passed(const char *plugin_line)
+{
+	assert_line("%s", plugin_line);
+	assert_int_equal(lines_containing("every result matches MPI's"), 7);
+	assert_true(has_line("rank 0: coll done"));
+	assert_true(has_line("rank 1: coll done"));
+	assert_true(has_line("rank 2: coll done"));
+	assert_null(strstr(output, "FAILED"));
+}
+
+static void the_coll_sample_offloads_every_collective_to_c_workers_and_matches_mpi(void **unused)
+{
+	char bin[PATH_MAX + 64];
+	char *argv[] = {"mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "3", bin, NULL};
+
+	(void)unused;
+	program(bin, sizeof(bin), "urom_coll");
+	assert_int_equal(run(argv, RUN_TIMEOUT_MS), 0);
+	assert_every_coll_check_passed("rank 0: 3 ranks, each with a worker_coll worker, in one team");
+}
+
+static void the_coll_sample_names_a_missing_plugin(void **unused)
+{
+	char bin[PATH_MAX + 64];
+	char *argv[] = {"mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2", bin, "-p", "worker_nope", NULL};
+
+	(void)unused;
+	program(bin, sizeof(bin), "urom_coll");
+	assert_int_not_equal(run(argv, RUN_TIMEOUT_MS), 0);
+	assert_line("rank 0: the service has no plugin named worker_nope: FAILED");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +293,8 @@ int main(void)
 		cmocka_unit_test(the_bootstrap_sample_takes_a_worker_count_and_a_device_name),
 		cmocka_unit_test(the_bootstrap_sample_fails_for_a_device_the_service_file_does_not_name),
 		cmocka_unit_test(the_ping_pong_sample_sends_a_message_to_the_other_rank_and_gets_it_back),
+		cmocka_unit_test(the_coll_sample_offloads_every_collective_to_c_workers_and_matches_mpi),
+		cmocka_unit_test(the_coll_sample_names_a_missing_plugin),
 	};
 
 	return cmocka_run_group_tests_name("host-c samples", tests, setup, teardown);

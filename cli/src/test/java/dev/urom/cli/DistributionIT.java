@@ -79,6 +79,10 @@ class DistributionIT {
                 .isDirectoryContaining("glob:**/doca-argp.pc");
         assertThat(dist.resolve("plugins/worker_graph/worker_graph.so")).isRegularFile();
         assertThat(dist.resolve("plugins/worker_sandbox/worker_sandbox_java.jar")).isRegularFile();
+        assertThat(dist.resolve("plugins/worker_coll/worker_coll.so")).isRegularFile();
+        assertThat(dist.resolve("plugins/worker_coll/worker_coll_java.jar")).isRegularFile();
+        assertThat(dist.resolve("share/urom/host/coll")).isDirectoryContaining("glob:**/urom_coll_host.h")
+                .isDirectoryContaining("glob:**/urom_coll_host.c").isDirectoryContaining("glob:**/urom_coll.h");
         try (Stream<Path> pluginDirs = Files.walk(dist.resolve("plugins"))) {
             assertThat(pluginDirs.filter(Files::isDirectory))
                     .allSatisfy(dir -> assertThat(mode(dir)).as("%s", dir).isEqualTo("rwxr-xr-x"));
