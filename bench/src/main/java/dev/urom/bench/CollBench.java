@@ -340,6 +340,9 @@ public final class CollBench {
      * socket in {@code folder} with the plugins of {@code pluginDir}, waits until it listens, and
      * writes the service file that names it; returns the file.
      */
+    /** What the daemon passes its workers so that UCX 1.13 gives the coll endpoints shared memory. */
+    static final Map<String, String> SHARED_MEMORY_WITH_FAILURES = Map.of("UCX_POSIX_ERROR_HANDLING", "y", "UCX_SYSV_ERROR_HANDLING", "y");
+
     private static Path startDaemon(CollBenchOptions options, Path folder, Path pluginDir, ChildProcesses children, Consumer<String> progress)
             throws IOException, InterruptedException {
         Path urom = options.dist().toAbsolutePath().resolve("bin").resolve("urom");
@@ -359,6 +362,9 @@ public final class CollBench {
         builder.environment().put("PATH", Path.of(System.getProperty("java.home"), "bin") + java.io.File.pathSeparator
                 + System.getenv().getOrDefault("PATH", ""));
         builder.environment().put("UROM_DAEMON_JAVA_OPTS", "-Djava.io.tmpdir=" + Files.createDirectories(folder.resolve("daemon-tmp")));
+        // UCX 1.13 keeps endpoints with peer-failure handling (the plugins') off shared memory unless
+        // its shared-memory transports say they handle failures: workers on one machine would talk TCP.
+        SHARED_MEMORY_WITH_FAILURES.forEach(builder.environment()::putIfAbsent);
         Process daemon = children.start(builder);
         String rest = new ChildOutput(daemon, "the daemon", stderr).expect(LISTENING, Duration.ofSeconds(DAEMON_START_S));
         progress.accept("daemon pid " + daemon.pid() + " on CPUs " + options.placement().workers() + ": " + rest.strip());
