@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.urom.plugins.coll;
+
+import dev.urom.plugins.coll.protocol.CollTag;
+import dev.urom.plugins.coll.protocol.MessageKind;
+
+/**
+ * Builds the data phase of each collective into a {@link Program}, exactly as {@code
+ * docs/collectives.md} specifies its messages, tags, pieces and reduction order; the caller has
+ * reset the program with an arena of {@link #arenaBytes} bytes. Every piece travels in chunks of
+ * {@code chunk} bytes (the team's {@code chunk_bytes} rounded down to the element size); each
+ * chunk is its own operation so that it is forwarded, reduced and written as soon as it is there.
+ * Receives are listed first where their buffers are free from the start, so that UCX finds them
+ * posted. Stateless between builds; the plugin's thread.
+ */
+final class Algorithms {
+    /** What one rank runs: its place in the team, the collective's sizes and host addresses. */
+    record Shape(int p, int r, long teamId, long sequence, long chunk, int elementSize, long count, long src, long dst, boolean inPlace,
+            int root) {
+        long bytes() {
+            return count * elementSize;
+        }
+
+        int pos(long x) {
+            return (int) Math.floorMod(x, (long) p);
+        }
+
+        long tag(int step, int sender) {
+            return CollTag.of(MessageKind.DATA, teamId, sequence, step, sender);
+        }
+
+        int chunks(long len) {
+            return (int) ((len + chunk - 1) / chunk);
+        }
+
+        long chunkLen(long len, int c) {
+            return Math.min(chunk, len - c * chunk);
+        }
+
+        /** Byte offset of ring block {@code b} of the vector. */
+        long blockOffset(int b) {
+            long base = count / p;
+            long rem = count % p;
+            return (b * base + Math.min(b, rem)) * elementSize;
+        }
+
+        long blockLength(int b) {
+            long base = count / p;
+            long rem = count % p;
+            return (base + (b < rem ? 1 : 0)) * elementSize;
+        }
+    }
+
+    private Algorithms() {}
+
+    /** Arena bytes the data phase of {@code coll} (a {@link dev.urom.plugins.coll.protocol.CollType} code) needs. */
+    static long arenaBytes(int coll, boolean small, Shape s) {
+        long n = s.bytes();
+        return switch (coll) {
+            case 1 -> n;
+            case 2 -> small ? 2 * n : 3 * n;
+            case 3 -> small ? 2 * n : 3 * n;
+            case 4 -> (long) s.p() * n;
+            case 5 -> 2L * s.p() * n;
+            default -> 0;
+        };
+    }
+
+    /** Sends a piece of {@code len} bytes at {@code at} in chunks; chunk c after {@code deps[c]} (or {@code dep} for all when deps is null). */
+    private static int[] sendPiece(Program g, Shape s, int to, long at, long len, int step, int[] deps, int dep) {
+        int[] ops = new int[s.chunks(len)];
+        for (int c = 0; c < ops.length; c++) {
+            ops[c] = g.send(to, at + c * s.chunk(), s.chunkLen(len, c), s.tag(step, s.r()), deps == null ? dep : deps[c], -1);
+        }
+        return ops;
+    }
+
+    private static int[] receivePiece(Program g, Shape s, int from, long at, long len, int step, int[] deps) {
+        int[] ops = new int[s.chunks(len)];
+        for (int c = 0; c < ops.length; c++) {
+            ops[c] = g.receive(from, at + c * s.chunk(), s.chunkLen(len, c), s.tag(step, from), deps == null ? -1 : deps[c], -1);
+        }
+        return ops;
+    }
+
+    /** Reads a piece of the host into the arena, one read per chunk. */
+    private static int[] readPiece(Program g, Shape s, long at, long remote, long len) {
+        int[] ops = new int[s.chunks(len)];
+        for (int c = 0; c < ops.length; c++) {
+            ops[c] = g.read(at + c * s.chunk(), remote + c * s.chunk(), s.chunkLen(len, c), -1, -1);
+        }
+        return ops;
+    }
+
+    private static void writePiece(Program g, Shape s, long at, long remote, long len, int[] deps) {
+        for (int c = 0; c < s.chunks(len); c++) {
+            g.write(at + c * s.chunk(), remote + c * s.chunk(), s.chunkLen(len, c), deps == null ? -1 : deps[c], -1);
+        }
+    }
+
+    // ---- ALLREDUCE -------------------------------------------------------------------------
+
+    /** Recursive doubling: acc at 0, the received vector at n. */
+    static void allreduceSmall(Program g, Shape s) {
+        long n = s.bytes();
+        int p = s.p();
+        int r = s.r();
+        int q = Integer.highestOneBit(p);
+        int e = p - q;
+        int rounds = Integer.numberOfTrailingZeros(q);
+        int[] last = readPiece(g, s, 0, s.inPlace() ? s.dst() : s.src(), n);
+        if (r >= q) {
+            int[] sent = sendPiece(g, s, r - q, 0, n, 0, last, -1);
+            int[] got = receivePiece(g, s, r - q, 0, n, rounds + 1, sent);
+            writePiece(g, s, 0, s.dst(), n, got);
+            return;
+        }
+        if (r < e) {
+            int[] got = receivePiece(g, s, r + q, n, n, 0, null);
+            last = reduceChunks(g, s, n, 0, 0, n, got, last, null);
+        }
+        for (int k = 0; k < rounds; k++) {
+            int partner = r ^ (1 << k);
+            int[] sent = sendPiece(g, s, partner, 0, n, k + 1, last, -1);
+            int[] got = receivePiece(g, s, partner, n, n, k + 1, last);
+            last = partner < r ? reduceChunks(g, s, n, 0, n, 0, got, sent, null) : reduceChunks(g, s, n, 0, 0, n, got, sent, null);
+        }
+        if (r < e) {
+            sendPiece(g, s, r + q, 0, n, rounds + 1, last, -1);
+        }
+        writePiece(g, s, 0, s.dst(), n, last);
+    }
+
+    /** out = op(a, b) chunk by chunk over {@code len} bytes, chunk c after {@code d0[c]} and {@code d1[c]} (and {@code d2[c]}). */
+    private static int[] reduceChunks(Program g, Shape s, long len, long out, long a, long b, int[] d0, int[] d1, int[] d2) {
+        int[] ops = new int[s.chunks(len)];
+        for (int c = 0; c < ops.length; c++) {
+            long off = c * s.chunk();
+            ops[c] = g.reduce(out + off, a + off, b + off, s.chunkLen(len, c), d0 == null ? -1 : d0[c], d1 == null ? -1 : d1[c]);
+            if (d2 != null) {
+                g.join(ops[c], d2[c], d2[c] + 1);
+            }
+        }
+        return ops;
+    }
+
+    /**
+     * The ring reduce-scatter into W (at n; S, this rank's source, at 0); answers the reductions of
+     * the last step by chunk of the owned block {@code (r + 1) mod p}, or null when p is 1.
+     */
+    private static int[][] reduceScatter(Program g, Shape s, long source) {
+        int p = s.p();
+        int r = s.r();
+        long n = s.bytes();
+        long w = n;
+        int left = s.pos(r - 1);
+        int right = s.pos(r + 1);
+        int[][] received = new int[p - 1][];
+        for (int step = 0; step < p - 1; step++) {
+            int blk = s.pos(r - step - 1);
+            received[step] = receivePiece(g, s, left, w + s.blockOffset(blk), s.blockLength(blk), step, null);
+        }
+        long own = s.blockOffset(r);
+        int[] read = readPiece(g, s, own, source + own, s.blockLength(r));
+        sendPiece(g, s, right, own, s.blockLength(r), 0, read, -1);
+        int[] reduced = null;
+        for (int step = 0; step < p - 1; step++) {
+            int blk = s.pos(r - step - 1);
+            long off = s.blockOffset(blk);
+            long len = s.blockLength(blk);
+            int[] ownChunks = readPiece(g, s, off, source + off, len);
+            reduced = new int[s.chunks(len)];
+            for (int c = 0; c < reduced.length; c++) {
+                long at = off + c * s.chunk();
+                reduced[c] = g.reduce(w + at, w + at, at, s.chunkLen(len, c), received[step][c], ownChunks[c]);
+                if (step + 1 < p - 1) {
+                    g.send(right, w + at, s.chunkLen(len, c), s.tag(step + 1, r), reduced[c], -1);
+                }
+            }
+        }
+        return new int[][] {reduced};
+    }
+
+    /** Ring reduce-scatter, then ring allgather: S at 0, W at n, G at 2n. */
+    static void allreduceLarge(Program g, Shape s) {
+        int p = s.p();
+        long n = s.bytes();
+        long source = s.inPlace() ? s.dst() : s.src();
+        if (p == 1) {
+            int[] read = readPiece(g, s, 0, source, n);
+            writePiece(g, s, 0, s.dst(), n, read);
+            return;
+        }
+        int r = s.r();
+        int left = s.pos(r - 1);
+        int right = s.pos(r + 1);
+        long gather = 2 * n;
+        int[][] agReceived = new int[p - 1][];
+        for (int step = 0; step < p - 1; step++) {
+            int blk = s.pos(r - step);
+            agReceived[step] = receivePiece(g, s, left, gather + s.blockOffset(blk), s.blockLength(blk), p - 1 + step, null);
+        }
+        int[] reduced = reduceScatter(g, s, source)[0];
+        int owned = s.pos(r + 1);
+        long ownedAt = n + s.blockOffset(owned);
+        long ownedLen = s.blockLength(owned);
+        sendPiece(g, s, right, ownedAt, ownedLen, p - 1, reduced, -1);
+        writePiece(g, s, ownedAt, s.dst() + s.blockOffset(owned), ownedLen, reduced);
+        for (int step = 0; step < p - 1; step++) {
+            int blk = s.pos(r - step);
+            long off = s.blockOffset(blk);
+            long len = s.blockLength(blk);
+            if (step + 1 < p - 1) {
+                sendPiece(g, s, right, gather + off, len, p + step, agReceived[step], -1);
+            }
+            writePiece(g, s, gather + off, s.dst() + off, len, agReceived[step]);
+        }
+    }
+
+    // ---- REDUCE ----------------------------------------------------------------------------
+
+    /** Binomial tree on the relative rank: acc at 0, the received vector at n. */
+    static void reduceSmall(Program g, Shape s) {
+        long n = s.bytes();
+        int p = s.p();
+        int v = s.pos(s.r() - s.root());
+        boolean root = v == 0;
+        int[] last = readPiece(g, s, 0, root && s.inPlace() ? s.dst() : s.src(), n);
+        for (int k = 0; (1L << k) < p; k++) {
+            int bit = 1 << k;
+            if ((v & bit) != 0) {
+                sendPiece(g, s, s.pos(v - bit + s.root()), 0, n, k, last, -1);
+                return;
+            }
+            if (v + bit < p) {
+                int from = s.pos(v + bit + s.root());
+                int[] got = receivePiece(g, s, from, n, n, k, last);
+                last = reduceChunks(g, s, n, 0, 0, n, last, got, null);
+            }
+        }
+        writePiece(g, s, 0, s.dst(), n, last);
+    }
+
+    /** The reduce-scatter of ALLREDUCE, then every rank's owned block to the root: S at 0, W at n, G at 2n. */
+    static void reduceLarge(Program g, Shape s) {
+        int p = s.p();
+        int r = s.r();
+        long n = s.bytes();
+        boolean root = r == s.root();
+        long source = root && s.inPlace() ? s.dst() : s.src();
+        if (p == 1) {
+            int[] read = readPiece(g, s, 0, source, n);
+            writePiece(g, s, 0, s.dst(), n, read);
+            return;
+        }
+        long gather = 2 * n;
+        int[][] fromPeers = new int[p][];
+        if (root) {
+            for (int q = 0; q < p; q++) {
+                if (q != r) {
+                    int blk = s.pos(q + 1);
+                    fromPeers[q] = receivePiece(g, s, q, gather + s.blockOffset(blk), s.blockLength(blk), p - 1, null);
+                }
+            }
+        }
+        int[] reduced = reduceScatter(g, s, source)[0];
+        int owned = s.pos(r + 1);
+        long ownedAt = n + s.blockOffset(owned);
+        if (!root) {
+            sendPiece(g, s, s.root(), ownedAt, s.blockLength(owned), p - 1, reduced, -1);
+            return;
+        }
+        writePiece(g, s, ownedAt, s.dst() + s.blockOffset(owned), s.blockLength(owned), reduced);
+        for (int q = 0; q < p; q++) {
+            if (q != r) {
+                int blk = s.pos(q + 1);
+                writePiece(g, s, gather + s.blockOffset(blk), s.dst() + s.blockOffset(blk), s.blockLength(blk), fromPeers[q]);
+            }
+        }
+    }
+
+    // ---- BCAST -----------------------------------------------------------------------------
+
+    /** Binomial tree on the relative rank, step 0: the data at 0. */
+    static void bcastSmall(Program g, Shape s) {
+        long n = s.bytes();
+        int p = s.p();
+        int v = s.pos(s.r() - s.root());
+        int[] have;
+        int below;
+        if (v == 0) {
+            have = readPiece(g, s, 0, s.dst(), n);
+            below = 32 - Integer.numberOfLeadingZeros(p - 1);
+        } else {
+            int parent = v & (v - 1);
+            have = receivePiece(g, s, s.pos(parent + s.root()), 0, n, 0, null);
+            below = Integer.numberOfTrailingZeros(v);
+        }
+        for (int k = below - 1; k >= 0; k--) {
+            long child = v + (1L << k);
+            if (child < p) {
+                sendPiece(g, s, s.pos(child + s.root()), 0, n, 0, have, -1);
+            }
+        }
+        if (v != 0) {
+            writePiece(g, s, 0, s.dst(), n, have);
+        }
+    }
+
+    /** A pipelined chain on the relative rank, step 0. */
+    static void bcastLarge(Program g, Shape s) {
+        long n = s.bytes();
+        int p = s.p();
+        int v = s.pos(s.r() - s.root());
+        int next = s.pos(v + 1 + s.root());
+        if (v == 0) {
+            int[] read = readPiece(g, s, 0, s.dst(), n);
+            if (p > 1) {
+                sendPiece(g, s, next, 0, n, 0, read, -1);
+            }
+            return;
+        }
+        int[] got = receivePiece(g, s, s.pos(v - 1 + s.root()), 0, n, 0, null);
+        if (v < p - 1) {
+            sendPiece(g, s, next, 0, n, 0, got, -1);
+        }
+        writePiece(g, s, 0, s.dst(), n, got);
+    }
+
+    // ---- ALLGATHER -------------------------------------------------------------------------
+
+    /**
+     * Bruck's dissemination: W[i] (the block of rank r + i) at i * n. Local operations complete
+     * when the in-order cursor passes them, so only waits for requests are spelled out.
+     */
+    static void allgatherSmall(Program g, Shape s) {
+        long n = s.bytes();
+        int p = s.p();
+        int r = s.r();
+        int rounds = 32 - Integer.numberOfLeadingZeros(p - 1);
+        int firstReceive = g.size();
+        int[] stepEnd = new int[rounds];
+        for (int k = 0; k < rounds; k++) {
+            int d = 1 << k;
+            int c = Math.min(d, p - d);
+            receivePiece(g, s, s.pos(r + d), d * n, c * n, k, null);
+            stepEnd[k] = g.size();
+        }
+        readPiece(g, s, 0, s.inPlace() ? s.dst() + r * n : s.src(), n);
+        for (int k = 0; k < rounds; k++) {
+            int d = 1 << k;
+            int c = Math.min(d, p - d);
+            for (int op : sendPiece(g, s, s.pos(r - d), 0, c * n, k, null, -1)) {
+                if (k > 0) {
+                    g.join(op, firstReceive, stepEnd[k - 1]);
+                }
+            }
+        }
+        int allReceived = g.local(0, -1, -1);
+        g.join(allReceived, firstReceive, rounds == 0 ? firstReceive : stepEnd[rounds - 1]);
+        for (int i = 0; i < p; i++) {
+            if (i != 0 || !s.inPlace()) {
+                g.write(i * n, s.dst() + s.pos(r + i) * n, n, allReceived, -1);
+            }
+        }
+    }
+
+    /** Ring: the block of rank b at b * n. */
+    static void allgatherLarge(Program g, Shape s) {
+        long n = s.bytes();
+        int p = s.p();
+        int r = s.r();
+        int left = s.pos(r - 1);
+        int right = s.pos(r + 1);
+        int[][] got = new int[p - 1][];
+        for (int step = 0; step < p - 1; step++) {
+            int blk = s.pos(r - step - 1);
+            got[step] = receivePiece(g, s, left, blk * n, n, step, null);
+        }
+        int[] read = readPiece(g, s, r * n, s.inPlace() ? s.dst() + r * n : s.src(), n);
+        int[] forward = read;
+        for (int step = 0; step < p - 1; step++) {
+            sendPiece(g, s, right, s.pos(r - step) * n, n, step, forward, -1);
+            int blk = s.pos(r - step - 1);
+            writePiece(g, s, blk * n, s.dst() + blk * n, n, got[step]);
+            forward = got[step];
+        }
+        if (!s.inPlace()) {
+            writePiece(g, s, r * n, s.dst() + r * n, n, read);
+        }
+    }
+
+    // ---- ALLTOALL --------------------------------------------------------------------------
+
+    /** Pairwise exchange, every step in flight: source blocks at b * n, received blocks at (p + b) * n. */
+    static void alltoall(Program g, Shape s) {
+        long n = s.bytes();
+        int p = s.p();
+        int r = s.r();
+        long received = (long) p * n;
+        int[][] got = new int[p][];
+        for (int step = 1; step < p; step++) {
+            int from = s.pos(r - step);
+            got[step] = receivePiece(g, s, from, received + from * n, n, step, null);
+        }
+        readPiece(g, s, 0, s.inPlace() ? s.dst() : s.src(), p * n);
+        for (int step = 1; step < p; step++) {
+            int to = s.pos(r + step);
+            sendPiece(g, s, to, to * n, n, step, null, -1);
+        }
+        if (!s.inPlace()) {
+            g.write(r * n, s.dst() + r * n, n, -1, -1);
+        }
+        for (int step = 1; step < p; step++) {
+            int from = s.pos(r - step);
+            writePiece(g, s, received + from * n, s.dst() + from * n, n, got[step]);
+        }
+    }
+}

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.urom.plugins.coll;
+
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import dev.urom.plugins.coll.protocol.DataType;
+import dev.urom.plugins.coll.protocol.Reason;
+import dev.urom.plugins.coll.protocol.ReduceOp;
+import dev.urom.ucx.UcpEndpoint;
+import dev.urom.ucx.UcpLayout;
+import dev.urom.ucx.UcpTagSlots;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * One phase of a collective (a team's HELLOs, an agreement, a data phase) as a list of operations
+ * on a native arena, started strictly in list order, each once the operations it depends on are
+ * complete: chunk sends and receives (UCP tag slots), reductions, reads and writes of the host's
+ * memory, copies and local steps. The builders order the list so that every rank progresses
+ * (receives first, each send right after what it sends is ready), which makes chunks pipeline:
+ * a chunk is sent on as soon as it has been received or reduced.
+ *
+ * <p>Operations live in parallel primitive arrays that grow and are reused from phase to phase,
+ * and the arena is a direct buffer that grows and is reused: a phase allocates nothing per chunk
+ * in the steady state. A completion is tested only when something waits for it (the operation at
+ * the cursor's dependencies) or at the end.
+ *
+ * <p>Failures: a failed request or an unreachable host fails the phase ({@link #failure}); a
+ * host read or write refused by the kernel (the host changed its mappings) is remembered as
+ * {@link #hostFailure} and the phase goes on without touching the host again, so that the ranks'
+ * messages stay aligned. Not thread-safe: the plugin's thread. Owns its arena, which it hands to
+ * the caller when abandoned while UCX may still use it.
+ */
+final class Program {
+    static final byte SEND = 1;
+    static final byte RECV = 2;
+    static final byte REDUCE = 3;
+    static final byte READ = 4;
+    static final byte WRITE = 5;
+    static final byte COPY = 6;
+    static final byte LOCAL = 7;
+
+    private static final byte IDLE = 0;
+    private static final byte RUNNING = 1;
+    private static final byte DONE = 2;
+    private static final long FULL_MASK = -1L;
+
+    /** A step run on the plugin's thread when its turn comes ({@link #LOCAL}); returns NONE or the reason to fail. */
+    interface LocalStep {
+        Reason run(Program program, long argument);
+    }
+
+    private final UcpTagSlots slots;
+    private int size;
+    private byte[] kind = new byte[64];
+    private byte[] state = new byte[64];
+    private int[] peer = new int[64];
+    private long[] x = new long[64];
+    private long[] y = new long[64];
+    private long[] z = new long[64];
+    private long[] length = new long[64];
+    private long[] tag = new long[64];
+    private int[] dep0 = new int[64];
+    private int[] dep1 = new int[64];
+    private int[] joinFrom = new int[64];
+    private int[] joinTo = new int[64];
+    private int[] slot = new int[64];
+    private int cursor;
+    private int firstOpen;
+
+    private ByteBuffer arena = ByteBuffer.allocateDirect(0);
+    private long base;
+    private UcpEndpoint[] endpoints;
+    private HostMemory host;
+    private DataType dtype;
+    private ReduceOp op;
+    private LocalStep local;
+    private Reason failure = Reason.NONE;
+    private long failureDetail;
+    private Reason hostFailure = Reason.NONE;
+
+    Program(UcpTagSlots slots) {
+        this.slots = slots;
+    }
+
+    /**
+     * Empties the list for a new phase with an arena of at least {@code arenaBytes} (its old
+     * content kept when it does not grow), the endpoints by rank (null for this rank), the host,
+     * the reduction, and the local step.
+     */
+    void reset(long arenaBytes, UcpEndpoint[] endpoints, HostMemory host, DataType dtype, ReduceOp op, LocalStep local) {
+        if (firstOpen < size && anyRunning()) {
+            throw new IllegalStateException("a phase with requests in flight cannot be reset");
+        }
+        if (arenaBytes > Integer.MAX_VALUE - 64) {
+            throw new OutOfMemoryError("an arena of " + arenaBytes + " bytes");
+        }
+        if (arena.capacity() < arenaBytes) {
+            int grown = (int) Math.min(Integer.MAX_VALUE - 64, Math.max(arenaBytes, Math.min(2L * arena.capacity(), Integer.MAX_VALUE - 64)));
+            arena = ByteBuffer.allocateDirect(Math.max(grown, 64)).order(ByteOrder.LITTLE_ENDIAN);
+            base = Pointer.nativeValue(Native.getDirectBufferPointer(arena));
+        }
+        this.endpoints = endpoints;
+        this.host = host;
+        this.dtype = dtype;
+        this.op = op;
+        this.local = local;
+        size = 0;
+        cursor = 0;
+        firstOpen = 0;
+        failure = Reason.NONE;
+        failureDetail = 0;
+        hostFailure = Reason.NONE;
+    }
+
+    private boolean anyRunning() {
+        for (int i = firstOpen; i < size; i++) {
+            if (state[i] == RUNNING) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    ByteBuffer arena() {
+        return arena;
+    }
+
+    int size() {
+        return size;
+    }
+
+    private int add(byte k, int p, long a, long b, long c, long len, long t, int d0, int d1) {
+        if (size == kind.length) {
+            int n = size * 2;
+            kind = Arrays.copyOf(kind, n);
+            state = Arrays.copyOf(state, n);
+            peer = Arrays.copyOf(peer, n);
+            x = Arrays.copyOf(x, n);
+            y = Arrays.copyOf(y, n);
+            z = Arrays.copyOf(z, n);
+            length = Arrays.copyOf(length, n);
+            tag = Arrays.copyOf(tag, n);
+            dep0 = Arrays.copyOf(dep0, n);
+            dep1 = Arrays.copyOf(dep1, n);
+            joinFrom = Arrays.copyOf(joinFrom, n);
+            joinTo = Arrays.copyOf(joinTo, n);
+            slot = Arrays.copyOf(slot, n);
+        }
+        int i = size++;
+        kind[i] = k;
+        state[i] = IDLE;
+        peer[i] = p;
+        x[i] = a;
+        y[i] = b;
+        z[i] = c;
+        length[i] = len;
+        tag[i] = t;
+        dep0[i] = d0;
+        dep1[i] = d1;
+        joinFrom[i] = 0;
+        joinTo[i] = 0;
+        slot[i] = -1;
+        return i;
+    }
+
+    /** Sends {@code len} bytes at arena offset {@code at} to rank {@code to} with {@code t}, after {@code d0} and {@code d1} (-1: none). */
+    int send(int to, long at, long len, long t, int d0, int d1) {
+        return add(SEND, to, at, 0, 0, len, t, d0, d1);
+    }
+
+    /** Receives {@code len} bytes from rank {@code from} with {@code t} at arena offset {@code at}. */
+    int receive(int from, long at, long len, long t, int d0, int d1) {
+        return add(RECV, from, at, 0, 0, len, t, d0, d1);
+    }
+
+    /** arena[out] = op(arena[a], arena[b]) for {@code len} bytes. */
+    int reduce(long out, long a, long b, long len, int d0, int d1) {
+        return add(REDUCE, -1, out, a, b, len, 0, d0, d1);
+    }
+
+    /** Reads {@code len} bytes of the host at {@code remote} into arena offset {@code at}. */
+    int read(long at, long remote, long len, int d0, int d1) {
+        return add(READ, -1, at, remote, 0, len, 0, d0, d1);
+    }
+
+    /** Writes {@code len} bytes at arena offset {@code at} to the host at {@code remote}. */
+    int write(long at, long remote, long len, int d0, int d1) {
+        return add(WRITE, -1, at, remote, 0, len, 0, d0, d1);
+    }
+
+    /** arena[to] = arena[from], {@code len} bytes. */
+    int copy(long to, long from, long len, int d0, int d1) {
+        return add(COPY, -1, to, from, 0, len, 0, d0, d1);
+    }
+
+    /** Runs the local step with {@code argument} (nothing when the phase has none: a marker to wait for). */
+    int local(long argument, int d0, int d1) {
+        return add(LOCAL, -1, argument, 0, 0, 0, 0, d0, d1);
+    }
+
+    /** Makes operation {@code i} also wait for every operation in {@code [from, to)}. */
+    void join(int i, int from, int to) {
+        joinFrom[i] = from;
+        joinTo[i] = to;
+    }
+
+    Reason failure() {
+        return failure;
+    }
+
+    long failureDetail() {
+        return failureDetail;
+    }
+
+    Reason hostFailure() {
+        return hostFailure;
+    }
+
+    /** Fails the phase (the first failure stays). */
+    void fail(Reason reason, long detail) {
+        if (failure == Reason.NONE) {
+            failure = reason;
+            failureDetail = detail;
+        }
+    }
+
+    /** Whether every operation has completed, or the phase failed. */
+    boolean finished() {
+        return failure != Reason.NONE || (cursor == size && firstOpen == size);
+    }
+
+    /**
+     * Starts what can start, in order, and tests what is waited for.
+     *
+     * @return whether anything changed
+     */
+    boolean advance() {
+        boolean changed = false;
+        while (failure == Reason.NONE && cursor < size && ready(cursor)) {
+            start(cursor++);
+            changed = true;
+        }
+        while (failure == Reason.NONE && firstOpen < cursor && done(firstOpen)) {
+            firstOpen++;
+            changed = true;
+        }
+        if (failure == Reason.NONE && cursor == size) {
+            for (int i = firstOpen; i < size; i++) {
+                done(i);
+            }
+        }
+        return changed;
+    }
+
+    private boolean ready(int i) {
+        if ((dep0[i] >= 0 && !done(dep0[i])) || (dep1[i] >= 0 && !done(dep1[i]))) {
+            return false;
+        }
+        for (int j = joinFrom[i]; j < joinTo[i]; j++) {
+            if (!done(j)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean done(int i) {
+        if (state[i] == RUNNING) {
+            int status = slots.test(slot[i]);
+            if (status == UcpLayout.UCS_INPROGRESS) {
+                return false;
+            }
+            finishRequest(i, status);
+        }
+        return state[i] == DONE;
+    }
+
+    private void finishRequest(int i, int status) {
+        slots.free(slot[i]);
+        slot[i] = -1;
+        state[i] = DONE;
+        if (status != UcpLayout.UCS_OK) {
+            UcpEndpoint endpoint = endpoints[peer[i]];
+            if (endpoint != null && endpoint.failure() != 0) {
+                fail(Reason.PEER_FAILED, peer[i]);
+            } else if (status == UcpLayout.UCS_ERR_CONNECTION_RESET || status == UcpLayout.UCS_ERR_UNREACHABLE
+                    || status == UcpLayout.UCS_ERR_ENDPOINT_TIMEOUT) {
+                fail(Reason.PEER_FAILED, peer[i]);
+            } else {
+                fail(Reason.TRANSPORT, -status & 0xffff_ffffL);
+            }
+        }
+    }
+
+    private void start(int i) {
+        switch (kind[i]) {
+            case SEND, RECV -> {
+                int s = slots.acquire();
+                int status = kind[i] == SEND ? slots.postSend(s, endpoints[peer[i]], base + x[i], length[i], tag[i])
+                        : slots.postReceive(s, base + x[i], length[i], tag[i], FULL_MASK);
+                slot[i] = s;
+                state[i] = RUNNING;
+                if (status != UcpLayout.UCS_INPROGRESS) {
+                    finishRequest(i, status);
+                }
+                return;
+            }
+            case REDUCE -> InterimKernels.reduce(dtype, op, arena, (int) x[i], (int) y[i], (int) z[i], (int) (length[i] / dtype.size()));
+            case READ -> hostIo(false, i);
+            case WRITE -> hostIo(true, i);
+            case COPY -> copyWithin((int) x[i], (int) y[i], (int) length[i]);
+            case LOCAL -> {
+                Reason reason = local == null ? Reason.NONE : local.run(this, x[i]);
+                if (reason != Reason.NONE) {
+                    fail(reason, 0);
+                }
+            }
+            default -> throw new IllegalStateException("operation kind " + kind[i]);
+        }
+        state[i] = DONE;
+    }
+
+    private void hostIo(boolean write, int i) {
+        if (hostFailure != Reason.NONE || length[i] == 0) {
+            return;
+        }
+        if (write && host.exited()) {
+            fail(Reason.HOST_GONE, 0);
+            return;
+        }
+        Reason reason = write ? host.write(base + x[i], y[i], length[i]) : host.read(base + x[i], y[i], length[i]);
+        if (reason == Reason.HOST_GONE) {
+            fail(reason, 0);
+        } else if (reason != Reason.NONE) {
+            hostFailure = reason;
+        }
+    }
+
+    private void copyWithin(int to, int from, int len) {
+        ByteBuffer source = arena.duplicate();
+        source.limit(from + len).position(from);
+        ByteBuffer target = arena.duplicate();
+        target.position(to);
+        target.put(source);
+    }
+
+    /**
+     * Abandons the phase: receives in flight are cancelled and every request is given back to UCX
+     * without waiting.
+     *
+     * @return whether UCX may still use the arena (the caller must then keep it until the worker is closed)
+     */
+    boolean abandon() {
+        boolean inFlight = false;
+        for (int i = firstOpen; i < size; i++) {
+            if (state[i] == RUNNING) {
+                if (kind[i] == RECV) {
+                    slots.cancel(slot[i]);
+                }
+                slots.release(slot[i]);
+                slots.free(slot[i]);
+                slot[i] = -1;
+                state[i] = DONE;
+                inFlight = true;
+            }
+        }
+        cursor = size;
+        firstOpen = size;
+        return inFlight;
+    }
+
+    /** Hands the arena over (after {@link #abandon} answered true) and takes a fresh empty one. */
+    ByteBuffer takeArena() {
+        ByteBuffer taken = arena;
+        arena = ByteBuffer.allocateDirect(0);
+        base = 0;
+        return taken;
+    }
+}
