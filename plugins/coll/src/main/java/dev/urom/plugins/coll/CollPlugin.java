@@ -209,6 +209,12 @@ public final class CollPlugin implements PluginIface {
         return Header.failure(type.code(), cookie, reason, detail);
     }
 
+    /**
+     * Checks a TEAM_CREATE in the specification's order and answers a failure at once; only a host
+     * this worker cannot reach is also told to the other members (a refusing HELLO), because a
+     * HELLO carries no creation number: one sent for a command the host will correct and retry
+     * (bad knobs, a team id in use) would fail the retry on every peer.
+     */
     private void teamCreate(WorkerCommand command, TeamCreate create) {
         Reason reason = membersProblem(create);
         long chunk = create.chunkBytes() == 0 ? CollLayout.CHUNK_DEFAULT : create.chunkBytes();
@@ -234,8 +240,7 @@ public final class CollPlugin implements PluginIface {
                 reason = Reason.HOST_UNREACHABLE;
             }
         }
-        boolean structural = reason == Reason.BAD_MEMBERS && !(create.teamId() < 1 || create.teamId() > CollLayout.TEAM_ID_MAX);
-        if (structural || (reason == Reason.BAD_MEMBERS)) {
+        if (reason != Reason.NONE && reason != Reason.HOST_UNREACHABLE) {
             answerCreate(command, create, reason, 0);
             return;
         }
@@ -251,12 +256,12 @@ public final class CollPlugin implements PluginIface {
             try {
                 peerAddress = context.domain().address(ids[i]);
             } catch (UromException e) {
-                answerCreate(command, create, Reason.NO_DOMAIN, i);
+                answerCreate(command, create, reason == Reason.HOST_UNREACHABLE ? reason : Reason.NO_DOMAIN, reason == Reason.NONE ? i : 0);
                 return;
             }
             if (i == rank) {
                 if (!Arrays.equals(peerAddress, address)) {
-                    answerCreate(command, create, Reason.BAD_MEMBERS, i);
+                    answerCreate(command, create, reason == Reason.HOST_UNREACHABLE ? reason : Reason.BAD_MEMBERS, 0);
                     return;
                 }
                 continue;
@@ -272,7 +277,7 @@ public final class CollPlugin implements PluginIface {
         Hello hello = new Hello(create.teamId(), size, rank, MembersHash.of(ids), chunk, small, timeout, reason.code());
         Team team = new Team(create.teamId(), command.destId(), size, rank, hello, peers, connection, slots, ready::add, abandoned::add);
         long now = System.nanoTime();
-        if (reason != Reason.NONE) {
+        if (reason == Reason.HOST_UNREACHABLE) {
             answerCreate(command, create, reason, 0);
             team.startRefusal(now);
             refusals.add(team);
