@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+package dev.urom.plugins.coll;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.jna.Memory;
+import dev.urom.plugins.coll.protocol.CollCommand;
+import dev.urom.plugins.coll.protocol.CollType;
+import dev.urom.plugins.coll.protocol.DataType;
+import dev.urom.plugins.coll.protocol.Reason;
+import dev.urom.plugins.coll.protocol.ReduceOp;
+import dev.urom.spi.WorkerCommand;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A first latency figure: 2-rank 1 MiB FLOAT64 SUM allreduce with the default knobs (the ring),
+ * both ranks progressed in turn by this thread (no back-off), median of many rounds, printed.
+ * Asserts only the result, so it cannot fail on a slow machine.
+ */
+class CollLatencyTest {
+    @Test
+    void twoRankOneMebibyteAllreduce() {
+        int count = 1 << 17;
+        int rounds = 60;
+        try (CollWorkers workers = new CollWorkers(2)) {
+            workers.createTeam(1, 2, 0, 0, 0);
+            Memory[] src = new Memory[2];
+            Memory[] dst = new Memory[2];
+            for (int r = 0; r < 2; r++) {
+                src[r] = workers.buffer(8L * count);
+                dst[r] = workers.buffer(8L * count);
+                for (int i = 0; i < count; i++) {
+                    src[r].setDouble(8L * i, r + i);
+                }
+            }
+            long[] micros = new long[rounds];
+            for (int k = 0; k < rounds; k++) {
+                long start = System.nanoTime();
+                WorkerCommand[] sent = new WorkerCommand[2];
+                for (int r = 0; r < 2; r++) {
+                    sent[r] = workers.send(r, new CollCommand.Post(workers.cookie(), 1, CollType.ALLREDUCE.code(), DataType.FLOAT64.code(),
+                            ReduceOp.SUM.code(), 0, 0, count, CollWorkers.address(src[r]), CollWorkers.address(dst[r]), 0, 0));
+                }
+                while (workers.worker(0).unclaimed().isEmpty() || workers.worker(1).unclaimed().isEmpty()) {
+                    workers.domain.progress();
+                }
+                micros[k] = (System.nanoTime() - start) / 1000;
+                for (int r = 0; r < 2; r++) {
+                    assertThat(workers.await(r, sent[r]).header().reasonValue()).isEqualTo(Reason.NONE);
+                }
+            }
+            assertThat(dst[1].getDouble(8L * 1000)).isEqualTo(2001.0);
+            long[] measured = Arrays.copyOfRange(micros, 10, rounds);
+            Arrays.sort(measured);
+            System.out.println("2-rank 1 MiB FLOAT64 SUM allreduce: median " + measured[measured.length / 2] + " us, min " + measured[0]
+                    + " us over " + measured.length + " rounds");
+        }
+    }
+}
