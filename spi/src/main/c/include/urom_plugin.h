@@ -151,6 +151,37 @@ UROM_PLUGIN_EXPORT urom_status_t urom_plugin_get_transport(const char **name);
 UROM_PLUGIN_EXPORT urom_status_t urom_plugin_get_wakeup_fd(struct urom_worker_ctx *ctx, int *fd);
 UROM_PLUGIN_EXPORT urom_status_t urom_plugin_arm_wakeup(struct urom_worker_ctx *ctx);
 
+/* The process at the other end of a host connection, as the kernel named it when the host connected. */
+struct urom_host_process {
+	int32_t pid;   /* in the worker's pid namespace */
+	int32_t pidfd; /* a pidfd of that process, owned by the caller */
+};
+
+/*
+ * urom_worker_host_process: which process sent the commands of host connection dest_id (a command
+ * descriptor's dest_id), for cross-memory attach (process_vm_readv/process_vm_writev on host->pid,
+ * once host->pidfd says the process is still the one that connected). The worker learns it from the
+ * kernel (the peer of the connection's Unix socket), never from what the host sends.
+ *
+ *   UROM_SUCCESS: *host is filled; host->pidfd is a new descriptor (close-on-exec) that the caller
+ *       owns and must close(), whatever happens to the connection afterwards;
+ *   UROM_ERR_NOT_FOUND: the worker has no open connection with that id;
+ *   UROM_ERR_NOT_SUPPORTED: the connection has no local process (TCP), or the worker could not learn it;
+ *   UROM_ERR_INVALID_VALUE: ctx or host is NULL;
+ *   UROM_ERR_NO_MEMORY / UROM_ERR_OPERATING_SYSTEM: no descriptor could be made for the caller.
+ *
+ * The worker provides it (its bridge library, loaded before any plugin); the reference is weak, so
+ * a plugin that calls it still loads where it is absent (a probe, an older worker, a DOCA worker):
+ * there the symbol is NULL, which a plugin checks first:
+ *
+ *   if (urom_worker_host_process == NULL) return UROM_ERR_NOT_SUPPORTED;
+ *
+ * Safe to call from any thread. Whether process_vm_readv then works is the kernel's ptrace rule:
+ * the worker must run as the host's uid (and Yama's ptrace_scope may ask more).
+ */
+UROM_PLUGIN_EXPORT urom_status_t urom_worker_host_process(struct urom_worker_ctx *ctx, uint64_t dest_id,
+							   struct urom_host_process *host) __attribute__((weak));
+
 #ifndef __cplusplus
 _Static_assert(sizeof(UROM_LIST_LINK_T) == 16, "list link is two pointers");
 _Static_assert(offsetof(struct urom_plugin_iface, open) == 8, "open follows the API-version field");
@@ -164,6 +195,7 @@ _Static_assert(offsetof(struct urom_worker_notify, status) == 24, "status after 
 _Static_assert(offsetof(struct urom_worker_notify, plugin_notif) == 32, "notification payload at 32");
 _Static_assert(offsetof(struct urom_worker_notif_desc, worker_notif) == 24, "notification header at 24");
 _Static_assert(sizeof(struct urom_plugin_info) == 64, "plugin info is 16 + 48 bytes");
+_Static_assert(sizeof(struct urom_host_process) == 8, "host process: pid, pidfd");
 #endif
 
 #ifdef __cplusplus

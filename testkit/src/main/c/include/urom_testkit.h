@@ -6,10 +6,14 @@
  * urom_plugin_get_iface and open), hands it commands one by one and makes
  * progress until the notification that answers a command comes, or a time
  * limit passes. The plugin sees no domain: its peer look-ups answer
- * UROM_ERR_NOT_FOUND. Build a test with
+ * UROM_ERR_NOT_FOUND. Its host, what urom_worker_host_process names for every
+ * dest_id, is the test's own process unless host_pid says otherwise (another
+ * process, a child of the test say, or none). Build a test with
  *     cc -rdynamic $(pkg-config --cflags urom-plugin) test.c -ldl
  *
- * -rdynamic exports the kit's urom_log_write, so the plugin's log messages
+ * -rdynamic exports the kit's urom_log_write and urom_worker_host_process, so
+ * the plugin's host look-ups reach the kit (without it the plugin finds
+ * urom_worker_host_process NULL, as in a worker that lacks it), and its log messages
  * (UROM_LOG_*, DOCA_LOG_*) come to the kit, which prints each on stderr as
  * "[SOURCE] LEVEL message", or, when a test expects it (UROM_TEST_EXPECT_LOG),
  * as "expected: [SOURCE] LEVEL message". The kit is one translation unit's:
@@ -24,13 +28,17 @@
 #define UROM_TESTKIT_H_
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "urom_log.h"
 #include "urom_plugin.h"
@@ -50,9 +58,20 @@ struct urom_testkit_plugin {
 	uint64_t next_context;
 	unsigned timeout_ms;       /* of each wait; UROM_TESTKIT_DEFAULT_TIMEOUT_MS unless set */
 	int opened;
+	/* The host of every dest_id (urom_worker_host_process): 0, the test's own process; > 0, that
+	 * process (a child of the test, say), which must exist when the plugin is opened; -1, none: the
+	 * look-ups answer UROM_ERR_NOT_SUPPORTED, as for a host over TCP. */
+	int32_t host_pid;
+	int host_pidfd_;                          /* the kit's pidfd of that process, -1 for none */
+	struct urom_testkit_plugin *next_opened_; /* the kit's list of opened plugins */
 };
 
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
 static unsigned urom_testkit_passed_;
+static struct urom_testkit_plugin *urom_testkit_opened_;
 static unsigned urom_testkit_failed_;
 
 static const char *const urom_testkit_status_names_[] = {
@@ -177,6 +196,47 @@ static urom_status_t urom_testkit_no_key_(struct urom_worker_ctx *ctx, uint64_t 
 	return UROM_ERR_NOT_FOUND;
 }
 
+/*
+ * The plugin's host look-up, when the test is linked with -rdynamic (urom_plugin.h declares it
+ * weak; this is its definition): the plugin's host_pid, with a new pidfd the plugin owns, for
+ * every dest_id. UROM_ERR_INVALID_VALUE for NULL or for a context the kit did not open.
+ */
+__attribute__((visibility("default"))) urom_status_t urom_worker_host_process(struct urom_worker_ctx *ctx, uint64_t dest_id,
+									       struct urom_host_process *host)
+{
+	struct urom_testkit_plugin *plugin = urom_testkit_opened_;
+	int copy;
+
+	(void)dest_id;
+	if (ctx == NULL || host == NULL)
+		return UROM_ERR_INVALID_VALUE;
+	while (plugin != NULL && &plugin->ctx != ctx)
+		plugin = plugin->next_opened_;
+	if (plugin == NULL)
+		return UROM_ERR_INVALID_VALUE;
+	if (plugin->host_pidfd_ < 0)
+		return UROM_ERR_NOT_SUPPORTED;
+	copy = fcntl(plugin->host_pidfd_, F_DUPFD_CLOEXEC, 3);
+	if (copy < 0)
+		return errno == EMFILE || errno == ENFILE ? UROM_ERR_NO_MEMORY : UROM_ERR_OPERATING_SYSTEM;
+	host->pid = plugin->host_pid > 0 ? plugin->host_pid : (int32_t)getpid();
+	host->pidfd = copy;
+	return UROM_SUCCESS;
+}
+
+static void urom_testkit_forget_(struct urom_testkit_plugin *plugin)
+{
+	struct urom_testkit_plugin **at = &urom_testkit_opened_;
+
+	while (*at != NULL && *at != plugin)
+		at = &(*at)->next_opened_;
+	if (*at != NULL)
+		*at = plugin->next_opened_;
+	if (plugin->host_pidfd_ >= 0)
+		close(plugin->host_pidfd_);
+	plugin->host_pidfd_ = -1;
+}
+
 static void urom_testkit_link_remove_(urom_list_link_t *link)
 {
 	link->prev->next = link->next;
@@ -193,7 +253,8 @@ static void urom_testkit_link_append_(urom_list_link_t *head, urom_list_link_t *
 
 /*
  * Loads the plugin at path and opens it. Settings made in *plugin before the
- * call (plugin_id, dest_id, timeout_ms) are kept; zero means the default.
+ * call (plugin_id, dest_id, timeout_ms, host_pid) are kept; zero means the
+ * default. UROM_ERR_NOT_FOUND as well when host_pid names no process.
  */
 __attribute__((unused)) static urom_status_t urom_testkit_open(struct urom_testkit_plugin *plugin, const char *path)
 {
@@ -236,9 +297,23 @@ __attribute__((unused)) static urom_status_t urom_testkit_open(struct urom_testk
 	if (plugin->timeout_ms == 0)
 		plugin->timeout_ms = UROM_TESTKIT_DEFAULT_TIMEOUT_MS;
 	plugin->next_context = 1;
+	plugin->host_pidfd_ = -1;
+	if (plugin->host_pid >= 0) {
+		pid_t host = plugin->host_pid > 0 ? (pid_t)plugin->host_pid : getpid();
+
+		plugin->host_pidfd_ = (int)syscall(SYS_pidfd_open, host, 0);
+		if (plugin->host_pidfd_ < 0) {
+			fprintf(stderr, "urom_testkit: plugin %s: no pidfd of host process %ld: %s\n", path, (long)host, strerror(errno));
+			dlclose(plugin->library);
+			return errno == ESRCH ? UROM_ERR_NOT_FOUND : UROM_ERR_OPERATING_SYSTEM;
+		}
+	}
+	plugin->next_opened_ = urom_testkit_opened_;
+	urom_testkit_opened_ = plugin;
 	status = plugin->ctx.iface.open(&plugin->ctx);
 	if (status != UROM_SUCCESS) {
 		fprintf(stderr, "urom_testkit: plugin %s: open failed: %s\n", path, urom_testkit_status_name(status));
+		urom_testkit_forget_(plugin);
 		dlclose(plugin->library);
 		return status;
 	}
@@ -374,6 +449,7 @@ __attribute__((unused)) static void urom_testkit_close(struct urom_testkit_plugi
 		free(link);
 	}
 	plugin->ctx.iface.close(&plugin->ctx);
+	urom_testkit_forget_(plugin);
 	dlclose(plugin->library);
 	plugin->opened = 0;
 }

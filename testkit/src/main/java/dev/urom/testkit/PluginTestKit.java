@@ -35,7 +35,10 @@ import java.util.function.Supplier;
  * process), a PF4J plugin jar (in a class loader of its own, as a worker loads it), or a {@link
  * PluginIface} that the test makes itself (its class from the test's class path). Either way the
  * plugin runs in the framework's own worker host: commands over the maximum message size, unknown
- * plugin ids and refusals are answered as a worker answers them.
+ * plugin ids and refusals are answered as a worker answers them. The plugin's host, what its host
+ * look-ups ({@code WorkerContext.hostProcess}, {@code urom_worker_host_process}) name for every dest
+ * id, is the test's own process unless {@link Builder#hostProcess} names another or {@link
+ * Builder#noHostProcess} none.
  *
  * <p>A {@link Builder} is not thread-safe and may open any number of workers; each opened worker
  * belongs to the thread that opens it (see {@link TestWorker}).
@@ -92,6 +95,7 @@ public final class PluginTestKit {
         private long destId = DEFAULT_DEST_ID;
         private int maxMessageSize = WorkerHostConfig.DEFAULT_MAX_MESSAGE_SIZE;
         private Duration timeout = DEFAULT_TIMEOUT;
+        private long hostProcess = TestHostProcess.SELF;
 
         private Builder(Path file, Supplier<? extends PluginIface> factory) {
             this.file = file;
@@ -120,6 +124,30 @@ public final class PluginTestKit {
                         + WorkerCommand.HEADER_BYTES + " bytes)");
             }
             this.maxMessageSize = bytes;
+            return this;
+        }
+
+        /**
+         * The process that the plugin's host look-ups ({@code WorkerContext.hostProcess}, {@code
+         * urom_worker_host_process}) name for every dest id: {@code pid}, a child of the test say,
+         * instead of the test's own process, which is the host unless this is called. The worker
+         * takes a pidfd of it when it opens (so the process must exist then) and hands the plugin a
+         * duplicate at each look-up. Native plugins share one host per process: workers with native
+         * plugins that are open at the same time must name the same one.
+         *
+         * @throws IllegalArgumentException when {@code pid} is not a positive {@code int}
+         */
+        public Builder hostProcess(long pid) {
+            if (pid <= 0 || pid > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("pid " + pid + " is not a process id");
+            }
+            this.hostProcess = pid;
+            return this;
+        }
+
+        /** No host process: every look-up answers NOT_SUPPORTED, as for a host connected over TCP. */
+        public Builder noHostProcess() {
+            this.hostProcess = TestHostProcess.NONE;
             return this;
         }
 
@@ -174,6 +202,11 @@ public final class PluginTestKit {
 
         Duration timeout() {
             return timeout;
+        }
+
+        /** The host: {@link TestHostProcess#SELF}, {@link TestHostProcess#NONE} or a pid. */
+        long hostProcess() {
+            return hostProcess;
         }
 
         /** The file, or empty for a plugin made by a factory. */

@@ -69,13 +69,22 @@ public final class TestDomain implements AutoCloseable {
     private TestWorker openWorker(int domainId, PluginTestKit.Builder member) {
         Path path = member.file().map(file -> copies != null && isNative(file) ? copyFor(domainId, file) : file)
                 .orElseGet(() -> Path.of("/in-process", "plugin-" + domainId));
-        WorkerHostConfig config = WorkerHostConfig.defaults().withMaxMessageSize(member.maxMessageSize()).withDomain(new Lookups());
-        WorkerHost host = WorkerHost.open(domainId + 1L, List.of(new PluginSpec(path, member.pluginId())), member.loader(), config);
+        TestHostProcess hostProcess = TestHostProcess.open(member.hostProcess(), member.file().map(TestDomain::isNative).orElse(false));
+        WorkerHostConfig config = WorkerHostConfig.defaults().withMaxMessageSize(member.maxMessageSize()).withDomain(new Lookups())
+                .withHostProcesses(hostProcess);
+        WorkerHost host;
+        try {
+            host = WorkerHost.open(domainId + 1L, List.of(new PluginSpec(path, member.pluginId())), member.loader(), config);
+        } catch (RuntimeException | Error e) {
+            hostProcess.close();
+            throw e;
+        }
         if (!host.failures().isEmpty()) {
             host.close();
+            hostProcess.close();
             throw new AssertionError("the test kit cannot open " + host.failures().values().iterator().next());
         }
-        return new TestWorker(this, domainId, host, member);
+        return new TestWorker(this, domainId, host, hostProcess, member);
     }
 
     /** The workers, by domain id. */

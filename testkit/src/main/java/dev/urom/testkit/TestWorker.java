@@ -36,7 +36,8 @@ import java.util.function.Supplier;
  *   <li><b>One thread.</b> The thread that opened the worker drives it; any other thread gets an
  *       {@link IllegalStateException}.
  *   <li><b>In a domain</b> ({@link TestDomain}), every wait makes progress on every worker of it.
- *   <li><b>Ownership.</b> {@link #close()} closes the plugin once; a worker opened alone ({@link
+ *   <li><b>Ownership.</b> {@link #close()} closes the plugin once, and the pidfd of its host
+ *       process ({@link PluginTestKit.Builder#hostProcess}); a worker opened alone ({@link
  *       PluginTestKit.Builder#open()}) closes its domain with it. After it, everything but {@link
  *       #close()} throws {@link IllegalStateException}.
  * </ul>
@@ -46,6 +47,7 @@ public final class TestWorker implements AutoCloseable {
     private final TestDomain domain;
     private final int domainId;
     private final WorkerHost host;
+    private final TestHostProcess hostProcess;
     private final PluginIface plugin;
     private final String name;
     private final long pluginId;
@@ -56,10 +58,11 @@ public final class TestWorker implements AutoCloseable {
     private boolean alone;
     private boolean closed;
 
-    TestWorker(TestDomain domain, int domainId, WorkerHost host, PluginTestKit.Builder settings) {
+    TestWorker(TestDomain domain, int domainId, WorkerHost host, TestHostProcess hostProcess, PluginTestKit.Builder settings) {
         this.domain = domain;
         this.domainId = domainId;
         this.host = host;
+        this.hostProcess = hostProcess;
         this.pluginId = settings.pluginId();
         this.plugin = host.plugin(pluginId).orElseThrow();
         this.name = settings.fileName().orElse(plugin.getClass().getSimpleName());
@@ -313,7 +316,11 @@ public final class TestWorker implements AutoCloseable {
         if (!closed) {
             closed = true;
             unclaimed.clear();
-            host.close();
+            try {
+                host.close();
+            } finally {
+                hostProcess.close();
+            }
         }
     }
 

@@ -4,6 +4,7 @@ package dev.urom.framework.worker;
 import static java.util.Objects.requireNonNull;
 
 import dev.urom.spi.DomainLookups;
+import dev.urom.spi.HostProcess;
 import dev.urom.spi.PluginIface;
 import dev.urom.spi.TransportName;
 import dev.urom.spi.UromException;
@@ -60,6 +61,8 @@ import org.apache.logging.log4j.Logger;
  *       destination). The worker's answer wins and comes out first; a notification with the same
  *       {@code destId} and {@code uromContext} that comes out of that plugin's next {@code
  *       progress} is dropped, with a DEBUG line. Later rounds' notifications are not checked.
+ *   <li><b>Host processes.</b> Each plugin's {@link WorkerContext#hostProcess} is answered by the
+ *       config's {@link HostProcesses} (the embedding data plane's connections), from any thread.
  *   <li><b>Ownership.</b> The host owns the plugins it opened and closes each one exactly once in
  *       {@link #close}. A plugin whose {@code open} failed is never closed (the C contract pairs
  *       {@code close} with a successful {@code open}); what it holds goes with the worker process.
@@ -152,7 +155,7 @@ public final class WorkerHost implements AutoCloseable {
         }
         hosted.transport = transport;
         try {
-            plugin.open(new HostedContext(workerId, spec.id(), config.domainFor(spec.id(), transport)));
+            plugin.open(new HostedContext(workerId, spec.id(), config.domainFor(spec.id(), transport), config.hostProcesses()));
         } catch (UromException e) {
             return new PluginFailure(spec, e.status(), "open failed: " + e.getMessage());
         } catch (Throwable t) {
@@ -474,5 +477,14 @@ public final class WorkerHost implements AutoCloseable {
     private record Refused(long destId, long uromContext) {}
 
     /** The context each plugin is opened with. */
-    private record HostedContext(long workerId, long pluginId, DomainLookups domain) implements WorkerContext {}
+    private record HostedContext(long workerId, long pluginId, DomainLookups domain, HostProcesses processes) implements WorkerContext {
+        @Override
+        public HostProcess hostProcess(long destId) throws UromException {
+            HostProcess process = processes.hostProcess(destId);
+            if (process == null) {
+                throw new UromException(UromStatus.UNEXPECTED, "the worker's host processes answered null for connection " + destId);
+            }
+            return process;
+        }
+    }
 }

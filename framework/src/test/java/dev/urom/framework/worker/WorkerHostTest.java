@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.urom.spi.DomainLookups;
+import dev.urom.spi.HostProcess;
 import dev.urom.spi.PluginIface;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
@@ -61,6 +62,36 @@ class WorkerHostTest {
         assertThat(host.plugin(A)).containsSame(pluginA);
         assertThat(host.plugin(C)).isEmpty();
         assertThat(host.failures()).isEmpty();
+    }
+
+    @Test
+    void eachPluginAsksTheConfigsHostProcessesAndByDefaultLearnsNone() throws UromException {
+        List<Long> asked = new ArrayList<>();
+        host = open(WorkerHostConfig.defaults().withHostProcesses(destId -> {
+            asked.add(destId);
+            if (destId != 3) {
+                throw new UromException(UromStatus.NOT_FOUND, "no connection " + destId);
+            }
+            return new HostProcess(1234, 56);
+        }), "/plugins/a.jar:1", "/plugins/b.jar:32");
+
+        assertThat(pluginA.context.hostProcess(3)).isEqualTo(new HostProcess(1234, 56));
+        assertThatThrownBy(() -> pluginB.context.hostProcess(4)).isInstanceOfSatisfying(UromException.class,
+                e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_FOUND));
+        assertThat(asked).containsExactly(3L, 4L);
+
+        host.close();
+        host = open(WorkerHostConfig.defaults(), "/plugins/c.jar:1");
+        assertThatThrownBy(() -> pluginC.context.hostProcess(3)).isInstanceOfSatisfying(UromException.class,
+                e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_SUPPORTED));
+    }
+
+    @Test
+    void hostProcessesThatAnswerNullAreAnUnexpectedFailure() {
+        host = open(WorkerHostConfig.defaults().withHostProcesses(destId -> null), "/plugins/a.jar:1");
+
+        assertThatThrownBy(() -> pluginA.context.hostProcess(3)).isInstanceOfSatisfying(UromException.class,
+                e -> assertThat(e.status()).isEqualTo(UromStatus.UNEXPECTED));
     }
 
     @Test

@@ -4,6 +4,7 @@ package dev.urom.service.daemon;
 import dev.urom.framework.security.UnixAccount;
 import dev.urom.framework.worker.PluginSpec;
 import dev.urom.nativebridge.NativeArtifacts;
+import dev.urom.service.os.ChannelDescriptors;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,7 +28,9 @@ import java.util.stream.Collectors;
  * than the daemon's working directory, Log4j2 registers no JMX beans (a worker has no use for
  * them; they cost start-up time), the class-data-sharing option of {@link WorkerClassData}, and the
  * worker's private directory as its Java and JNA temporary directory, with JNA pinned to the
- * daemon's {@code libjnidispatch.so} (never unpacked, never taken from the system).
+ * daemon's {@code libjnidispatch.so} (never unpacked, never taken from the system), and {@link
+ * ChannelDescriptors#JVM_OPTION}, the export of {@code sun.nio.ch} through which the worker reaches
+ * the descriptor of each host connection, to learn the process at its other end.
  *
  * <p>Thread-safe.
  */
@@ -97,6 +100,7 @@ final class WorkerCommandLine {
         command.add("-Djna.boot.library.path=" + runtime.jnaDirectory());
         command.add("-Djna.nosys=true");
         command.add("-Djna.nounpack=true");
+        command.add(ChannelDescriptors.JVM_OPTION);
         command.add("-cp");
         command.add(classPath);
         command.add("-D" + NativeArtifacts.NATIVE_DIR_PROPERTY + "=" + nativeDir);

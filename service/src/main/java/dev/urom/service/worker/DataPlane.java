@@ -68,7 +68,9 @@ import org.apache.logging.log4j.Logger;
  * <p>Each connection must open with the handshake ({@link ServerHandshake}; the {@link
  * WorkerAdmission} lets in the worker's owner only), within the handshake timeout and with frames of
  * at most {@link Protocol#HANDSHAKE_FRAME_LIMIT} bytes until then, and gets its own dest id in
- * HELLO_OK. At most {@link Limits#maxConnections} connections are served at once; a connection may
+ * HELLO_OK; from its accept to its close, the process at its other end (a Unix socket's peer) is
+ * what the plugins' host-process look-ups answer for that id ({@link ConnectionProcesses}).
+ * At most {@link Limits#maxConnections} connections are served at once; a connection may
  * have at most {@link Limits#maxInflight} commands outstanding (one more is answered AGAIN by the
  * worker without reaching the plugin), and the worker stops reading a connection while more than
  * {@link #OUTPUT_PAUSE_BYTES} (or two frames) of its output wait to be written. A COMMAND goes to
@@ -151,6 +153,7 @@ final class DataPlane implements AutoCloseable {
 
     private final long workerId;
     private final WorkerHost host;
+    private final ConnectionProcesses processes;
     private final WorkerDomain domain;
     private final WorkerStats stats;
     /** A snapshot request not yet taken by the loop. */
@@ -194,16 +197,18 @@ final class DataPlane implements AutoCloseable {
     private volatile boolean closed;
 
     /**
+     * @param processes where each connection's process is entered while it is open
      * @param server bound, in any blocking mode; owned by the caller
      * @param admission who may connect
      * @param sealKey the key of this worker's address seals
      * @param ending run once, on the loop's thread, when the worker decides to end; it has told the daemon when it returns
      * @throws IOException when the selector cannot be opened or the server registered
      */
-    DataPlane(long workerId, WorkerHost host, WorkerDomain domain, WorkerStats stats, ServerSocketChannel server, Limits limits,
-            WorkerAdmission admission, byte[] sealKey, Runnable ending) throws IOException {
+    DataPlane(long workerId, WorkerHost host, ConnectionProcesses processes, WorkerDomain domain, WorkerStats stats,
+            ServerSocketChannel server, Limits limits, WorkerAdmission admission, byte[] sealKey, Runnable ending) throws IOException {
         this.workerId = workerId;
         this.host = requireNonNull(host, "host is null");
+        this.processes = requireNonNull(processes, "processes is null");
         this.domain = requireNonNull(domain, "domain is null");
         this.stats = requireNonNull(stats, "stats is null");
         this.server = requireNonNull(server, "server is null");
@@ -526,6 +531,7 @@ final class DataPlane implements AutoCloseable {
                         System.nanoTime() + handshakeTimeoutNanos);
                 key.attach(connection);
                 connections.add(connection);
+                processes.opened(id, channel);
                 stats.connectionAccepted();
                 // anyone may connect: the worker logs who at INFO once the handshake has said so
                 LOG.debug("worker {}: host connection {} accepted", workerId, connection.id());
@@ -766,6 +772,7 @@ final class DataPlane implements AutoCloseable {
     private void drop(HostConnection connection, String reason) {
         if (connections.remove(connection)) {
             connection.close();
+            processes.closed(connection.id());
             stats.connectionClosed(connection.id());
             if (connection.refused()) {
                 return;

@@ -143,8 +143,10 @@ public final class WorkerMain {
         }
         logger.info("worker {}: owned by {}", workerId, access.owner());
         WorkerDomain domain = new WorkerDomain();
+        ConnectionProcesses processes = ConnectionProcesses.open(workerId, arguments.maxConnections());
         WorkerHost host = WorkerHost.open(workerId, arguments.plugins(), PluginLoader.standard(),
-                WorkerHostConfig.defaults().withMaxMessageSize(arguments.maxMessageSize()).withDomains(domain::lookupsFor));
+                WorkerHostConfig.defaults().withMaxMessageSize(arguments.maxMessageSize()).withDomains(domain::lookupsFor)
+                        .withHostProcesses(processes));
         if (!host.failures().isEmpty()) {
             PluginFailure failure = host.failures().values().iterator().next();
             host.close();
@@ -165,7 +167,7 @@ public final class WorkerMain {
         DataPlane.Limits limits = new DataPlane.Limits(arguments.maxMessageSize(), arguments.idleTimeoutMs(), arguments.maxInflight(),
                 arguments.maxConnections(), arguments.handshakeTimeoutMs());
         WorkerAdmission admission = new WorkerAdmission(access, "worker " + Long.toUnsignedString(workerId));
-        try (DataPlane dataPlane = new DataPlane(workerId, host, domain, stats, server, limits, admission, access.sealKey(),
+        try (DataPlane dataPlane = new DataPlane(workerId, host, processes, domain, stats, server, limits, admission, access.sealKey(),
                 () -> reply.send(StatsLine.ENDING))) {
             plane = dataPlane;
             reply.send("READY " + address);

@@ -14,6 +14,7 @@ import dev.urom.wire.Protocol;
 import dev.urom.wire.Role;
 import dev.urom.wire.ServiceAddress;
 import dev.urom.service.access.WorkerAccess;
+import dev.urom.service.os.ChannelDescriptors;
 import dev.urom.service.os.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -30,7 +31,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A {@link WorkerMain} child process for tests: started as the daemon starts one (its access line,
- * owned by this test's Unix user, written first on its stdin), with its first stdout line read.
+ * owned by this test's Unix user, written first on its stdin, and the daemon's JVM option {@link
+ * ChannelDescriptors#JVM_OPTION}), with its first stdout line read.
  * {@link #destroy()} kills it; tests call it from {@code @AfterEach}.
  */
 final class WorkerProcess {
@@ -83,24 +85,37 @@ final class WorkerProcess {
      * daemon's first line tells it is {@code access}.
      */
     static WorkerProcess start(Path logDir, List<String> jvmOptions, List<String> args, WorkerAccess access) throws IOException {
-        return start(logDir, jvmOptions, args, access, access.line(), Map.of());
+        return start(logDir, jvmOptions, args, access, access.line(), Map.of(), true);
+    }
+
+    /**
+     * Starts a worker with {@link #ACCESS} whose JVM lacks {@link ChannelDescriptors#JVM_OPTION}, which
+     * the daemon gives every worker: it cannot reach its connections' descriptors.
+     */
+    static WorkerProcess startWithoutChannelExports(Path logDir, List<String> args) throws IOException {
+        return start(logDir, List.of(), args, ACCESS, ACCESS.line(), Map.of(), false);
     }
 
     /** Starts a worker with {@link #ACCESS} and {@code env} added to the test JVM's environment. */
     static WorkerProcess start(Path logDir, List<String> args, Map<String, String> env) throws IOException {
-        return start(logDir, List.of(), args, ACCESS, ACCESS.line(), env);
+        return start(logDir, List.of(), args, ACCESS, ACCESS.line(), env, true);
     }
 
     /** Starts a worker whose first line from the daemon is {@code accessLine}, whatever it says. */
     static WorkerProcess startWithAccessLine(Path logDir, List<String> args, String accessLine) throws IOException {
-        return start(logDir, List.of(), args, null, accessLine, Map.of());
+        return start(logDir, List.of(), args, null, accessLine, Map.of(), true);
     }
 
+    /** @param channelExports whether the JVM gets {@link ChannelDescriptors#JVM_OPTION}, as the daemon's workers do */
     private static WorkerProcess start(Path logDir, List<String> jvmOptions, List<String> args, WorkerAccess access, String accessLine,
-            Map<String, String> env) throws IOException {
+            Map<String, String> env, boolean channelExports) throws IOException {
         Files.createDirectories(logDir);
         Path logFile = Files.createTempFile(logDir, "worker-", ".log");
-        ProcessBuilder builder = new ProcessBuilder(ChildJvm.command(WorkerMain.class, jvmOptions, args)).redirectError(logFile.toFile());
+        List<String> options = new ArrayList<>(jvmOptions);
+        if (channelExports) {
+            options.add(ChannelDescriptors.JVM_OPTION);
+        }
+        ProcessBuilder builder = new ProcessBuilder(ChildJvm.command(WorkerMain.class, options, args)).redirectError(logFile.toFile());
         builder.environment().putAll(env);
         Process process = builder.start();
         process.getOutputStream().write((accessLine + "\n").getBytes(StandardCharsets.US_ASCII));
