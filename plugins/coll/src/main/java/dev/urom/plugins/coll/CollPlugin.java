@@ -48,7 +48,8 @@ import org.apache.logging.log4j.Logger;
  * worker_coll.so}: the commands, teams, agreement, algorithms and worker-to-worker messages of
  * {@code docs/collectives.md}, over UCP (transport {@value CollLayout#TRANSPORT}, so that C and
  * Java ranks mix in one team), with the hosts' memory read and written through the kernel's
- * cross-memory attach ({@link HostMemory}).
+ * cross-memory attach ({@link HostMemory}) on the process the framework names for the command's
+ * connection, located once per connection at its first TEAM_CREATE or MEM_MAP.
  *
  * <p>Every command is answered exactly once, with the framework status SUCCESS and the protocol's
  * status and reason inside: bytes that do not decode at once (BAD_COMMAND), TEAM_CREATE when its
@@ -63,7 +64,6 @@ public final class CollPlugin implements PluginIface {
     private static final Logger LOG = LogManager.getLogger(CollPlugin.class);
     private static final int PROGRESS_ROUNDS = 64;
 
-    private final HostLocator locator;
     private final ArrayDeque<WorkerNotification> ready = new ArrayDeque<>();
     private final Map<Long, Team> teams = new HashMap<>();
     private final List<Team> refusals = new ArrayList<>();
@@ -78,17 +78,8 @@ public final class CollPlugin implements PluginIface {
     private int eventFd = -1;
     private boolean progressCut;
 
-    /** The plugin as the worker loads it: hosts are located by the framework (none yet: every host is unreachable). */
-    public CollPlugin() {
-        this(destId -> {
-            throw new UromException(UromStatus.NOT_SUPPORTED, "the framework names no host process");
-        });
-    }
-
-    /** A plugin that locates hosts with {@code locator}. */
-    CollPlugin(HostLocator locator) {
-        this.locator = requireNonNull(locator, "locator is null");
-    }
+    /** The plugin as the worker loads it; each connection's host is the one the framework names ({@link WorkerContext#hostProcess}). */
+    public CollPlugin() {}
 
     @Override
     public void open(WorkerContext context) throws UromException {
@@ -328,7 +319,7 @@ public final class CollPlugin implements PluginIface {
         Connection connection = connections.get(destId);
         if (connection == null) {
             try {
-                connection = new Connection(locator.locate(destId));
+                connection = new Connection(context.hostProcess(destId));
             } catch (UromException e) {
                 LOG.info("collectives plugin of worker {}: host of connection {} is unreachable: {}", context.workerId(), destId,
                         e.getMessage());

@@ -3,6 +3,7 @@ package dev.urom.plugins.coll;
 
 import dev.urom.plugins.coll.protocol.CollLayout;
 import dev.urom.plugins.coll.protocol.Reason;
+import dev.urom.spi.HostProcess;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -18,7 +19,7 @@ final class Connection {
     private final Map<Long, Range> handles = new HashMap<>();
     private long nextHandle = 1;
 
-    Connection(HostHandle host) {
+    Connection(HostProcess host) {
         this.memory = new HostMemory(host);
     }
 

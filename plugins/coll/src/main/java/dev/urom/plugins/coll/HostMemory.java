@@ -6,6 +6,7 @@ import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import dev.urom.plugins.coll.protocol.Reason;
+import dev.urom.spi.HostProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,15 +38,15 @@ final class HostMemory {
 
     private static native int close(int fd);
 
-    private final HostHandle host;
+    private final HostProcess host;
     private final Memory scratch = new Memory(40);
     private final long iov = Pointer.nativeValue(scratch);
 
-    HostMemory(HostHandle host) {
+    HostMemory(HostProcess host) {
         this.host = host;
     }
 
-    HostHandle host() {
+    HostProcess host() {
         return host;
     }
 

@@ -11,8 +11,6 @@ import dev.urom.plugins.coll.protocol.CollType;
 import dev.urom.plugins.coll.protocol.DataType;
 import dev.urom.plugins.coll.protocol.Reason;
 import dev.urom.plugins.coll.protocol.ReduceOp;
-import dev.urom.spi.UromException;
-import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.testkit.PluginTestKit;
 import dev.urom.testkit.TestDomain;
@@ -179,11 +177,8 @@ class CollFailureTest {
 
     @Test
     void aHostTheWorkerCannotReachIsRefusedAndItsPeersHearOfItAtOnce() {
-        HostLocator none = destId -> {
-            throw new UromException(UromStatus.NOT_SUPPORTED, "TCP");
-        };
-        try (TestDomain domain = PluginTestKit.domain(PluginTestKit.plugin(() -> new CollPlugin(none)).timeout(CollWorkers.TIMEOUT),
-                PluginTestKit.plugin(() -> new CollPlugin(new SelfHost())).timeout(CollWorkers.TIMEOUT))) {
+        try (TestDomain domain = PluginTestKit.domain(PluginTestKit.plugin(CollPlugin::new).noHostProcess().timeout(CollWorkers.TIMEOUT),
+                PluginTestKit.plugin(CollPlugin::new).timeout(CollWorkers.TIMEOUT))) {
             WorkerCommand a = domain.worker(0).send(1, CollCommand.TeamCreate.range(1, TEAM, 2, 0, 0, 1, 0, 0, 60_000).encode());
             WorkerCommand b = domain.worker(1).send(2, CollCommand.TeamCreate.range(2, TEAM, 2, 1, 0, 1, 0, 0, 60_000).encode());
             long start = System.nanoTime();

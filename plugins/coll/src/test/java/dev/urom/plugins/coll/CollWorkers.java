@@ -21,7 +21,7 @@ import java.util.List;
 
 /**
  * Several {@link CollPlugin}s of one test kit domain in this JVM, whose host is the test itself
- * ({@link SelfHost}): buffers are native memory the test allocates, and the plugins read and write
+ * (the kit's default host process): buffers are native memory the test allocates, and the plugins read and write
  * them with cross-memory attach on this process. Commands are sent with their cookie as the
  * framework context, and answers awaited by it. Owns the domain and the buffers; {@link #close}
  * frees all. Driven from the thread that built it.
@@ -34,7 +34,7 @@ final class CollWorkers implements AutoCloseable {
     private long nextCookie = 1;
 
     CollWorkers(int workers) {
-        domain = PluginTestKit.plugin(() -> new CollPlugin(new SelfHost())).timeout(TIMEOUT).openDomain(workers);
+        domain = PluginTestKit.plugin(CollPlugin::new).timeout(TIMEOUT).openDomain(workers);
     }
 
     TestWorker worker(int i) {
