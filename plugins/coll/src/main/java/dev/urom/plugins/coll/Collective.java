@@ -112,9 +112,15 @@ final class Collective {
             case ALLGATHER, ALLTOALL -> p * n;
             default -> n;
         };
-        Reason reason = connection.check(readMemh, readAt, readLen, false);
-        if (reason == Reason.NONE) {
-            reason = connection.check(post.dstMemh(), post.dst(), writeLen, true);
+        Reason reason;
+        connection.memory().holdMaps();
+        try {
+            reason = connection.check(readMemh, readAt, readLen, false);
+            if (reason == Reason.NONE) {
+                reason = connection.check(post.dstMemh(), post.dst(), writeLen, true);
+            }
+        } finally {
+            connection.memory().releaseMaps();
         }
         if (reason == Reason.NONE && !inPlace && readLen > 0 && writeLen > 0 && type != CollType.BCAST
                 && Long.compareUnsigned(readAt, post.dst() + writeLen) < 0 && Long.compareUnsigned(post.dst(), readAt + readLen) < 0) {

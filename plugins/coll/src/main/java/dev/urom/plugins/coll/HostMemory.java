@@ -41,6 +41,8 @@ final class HostMemory {
     private final HostProcess host;
     private final Memory scratch = new Memory(40);
     private final long iov = Pointer.nativeValue(scratch);
+    private List<String> held;
+    private boolean holding;
 
     HostMemory(HostProcess host) {
         this.host = host;
@@ -139,9 +141,31 @@ final class HostMemory {
         return Reason.NOT_MAPPED;
     }
 
+    /**
+     * Keeps the host's mappings, once read, for the checks that follow (those of one POST) until
+     * {@link #releaseMaps}: a POST's ranges are checked against one reading, and none when
+     * nothing needs it.
+     */
+    void holdMaps() {
+        held = null;
+        holding = true;
+    }
+
+    void releaseMaps() {
+        held = null;
+        holding = false;
+    }
+
     private List<String> maps() {
+        if (holding && held != null) {
+            return held;
+        }
         try {
-            return Files.readAllLines(Path.of("/proc", Integer.toString(host.pid()), "maps"));
+            List<String> lines = Files.readAllLines(Path.of("/proc", Integer.toString(host.pid()), "maps"));
+            if (holding) {
+                held = lines;
+            }
+            return lines;
         } catch (IOException | RuntimeException e) {
             return null;
         }

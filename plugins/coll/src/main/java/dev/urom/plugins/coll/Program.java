@@ -79,6 +79,8 @@ final class Program {
     private Reason failure = Reason.NONE;
     private long failureDetail;
     private Reason hostFailure = Reason.NONE;
+    /** The host's pidfd was polled in this {@link #advance}: one poll covers every write of the call. */
+    private boolean hostSeenAlive;
 
     Program(UcpTagSlots slots) {
         this.slots = slots;
@@ -237,6 +239,7 @@ final class Program {
      * @return whether anything changed
      */
     boolean advance() {
+        hostSeenAlive = false;
         boolean changed = false;
         while (failure == Reason.NONE && cursor < size && ready(cursor)) {
             start(cursor++);
@@ -326,9 +329,12 @@ final class Program {
         if (hostFailure != Reason.NONE || length[i] == 0) {
             return;
         }
-        if (write && host.exited()) {
-            fail(Reason.HOST_GONE, 0);
-            return;
+        if (write && !hostSeenAlive) {
+            if (host.exited()) {
+                fail(Reason.HOST_GONE, 0);
+                return;
+            }
+            hostSeenAlive = true;
         }
         Reason reason = write ? host.write(base + x[i], y[i], length[i]) : host.read(base + x[i], y[i], length[i]);
         if (reason == Reason.HOST_GONE) {
