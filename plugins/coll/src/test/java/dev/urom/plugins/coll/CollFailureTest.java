@@ -272,4 +272,50 @@ class CollFailureTest {
             }
         }
     }
+
+    @Test
+    void aPeerThatNeverPostsTimesTheCollectiveOutOnTimeAndTheTeamFails() {
+        workers = new CollWorkers(2);
+        workers.createTeam(TEAM, 2, 0, 0, 200);
+        Memory src = workers.buffer(8 * COUNT);
+        Memory dst = workers.buffer(8 * COUNT);
+        long start = System.nanoTime();
+        CollNotification answer = workers.call(0, allreduce(CollWorkers.address(src), CollWorkers.address(dst)));
+        long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+        assertAnswer(answer, Reason.TIMEOUT, 0, "the waiting rank");
+        assertThat(elapsedMs).as("not before the 200 ms limit, and not long after").isBetween(190L, 5_000L);
+        assertAnswer(workers.call(0, allreduce(CollWorkers.address(src), CollWorkers.address(dst))), Reason.TEAM_FAILED, 0, "afterwards");
+    }
+
+    @Test
+    void destroyingATeamFailsItsPendingCollectivesAndLeavesTheOthersAlone() {
+        workers = new CollWorkers(2);
+        workers.createTeam(TEAM, 2, 0, 0, 0);
+        List<WorkerCommand> create = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            create.add(workers.send(r, CollCommand.TeamCreate.range(workers.cookie(), TEAM + 1, 2, r, 0, 1, 0, 0, 0)));
+        }
+        for (int r = 0; r < 2; r++) {
+            assertAnswer(workers.await(r, create.get(r)), Reason.NONE, 0, "team B");
+        }
+        Memory src = workers.buffer(8 * COUNT);
+        Memory dst = workers.buffer(8 * COUNT);
+        List<WorkerCommand> pending = new ArrayList<>();
+        for (int k = 0; k < 3; k++) {
+            pending.add(workers.send(0, allreduce(CollWorkers.address(src), CollWorkers.address(dst))));
+        }
+        assertAnswer(workers.call(0, new CollCommand.TeamDestroy(workers.cookie(), TEAM)), Reason.NONE, 0, "destroy");
+        for (WorkerCommand c : pending) {
+            CollNotification answer = workers.await(0, c);
+            assertAnswer(answer, Reason.TEAM_DESTROYED, 0, "pending");
+        }
+        assertThat(dst.getByteArray(0, 8 * COUNT)).containsOnly(0);
+        List<WorkerCommand> barriers = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            barriers.add(workers.send(r, new CollCommand.Post(workers.cookie(), TEAM + 1, CollType.BARRIER.code(), 0, 0, 0, 0, 0, 0, 0, 0, 0)));
+        }
+        for (int r = 0; r < 2; r++) {
+            assertAnswer(workers.await(r, barriers.get(r)), Reason.NONE, 0, "team B still works");
+        }
+    }
 }
