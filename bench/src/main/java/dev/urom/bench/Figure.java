@@ -58,6 +58,19 @@ record Figure(String id, String label, double value, String unit, String baselin
         return new Figure(id, label, value, unit, null, null, "<= " + Report.number(limit) + " " + unit, value <= limit, null, Map.of());
     }
 
+    /** A figure that must be at least {@code limit} (in its own unit). */
+    static Figure atLeast(String id, String label, double value, String unit, double limit) {
+        return new Figure(id, label, value, unit, null, null, ">= " + Report.number(limit) + " " + unit, value >= limit, null, Map.of());
+    }
+
+    /**
+     * A figure without a value, for the reason {@code why}, and without a baseline either; {@code
+     * target} (or null) is what it would have been held to: neither met nor missed.
+     */
+    static Figure missing(String id, String label, String unit, String target, String why) {
+        return new Figure(id, label, Double.NaN, unit, null, null, target, null, why, Map.of());
+    }
+
     /**
      * A figure with a baseline and a target ({@link #atMostTarget}, {@link #atLeastTarget}) that
      * could not be measured, for the reason {@code why}: neither met nor missed.

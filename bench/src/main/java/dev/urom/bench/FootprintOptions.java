@@ -61,7 +61,8 @@ record FootprintOptions(int workers, int starts, Path dist, Path javaHome, List<
                 paths[2]);
     }
 
-    private static Path defaultDist() {
+    /** The distribution a benchmark runs when not told: system property {@value #DIST_PROPERTY}, else the first cli/target/urom at or above the working directory. */
+    static Path defaultDist() {
         String configured = System.getProperty(DIST_PROPERTY);
         if (configured != null && !configured.isBlank()) {
             return Path.of(configured);

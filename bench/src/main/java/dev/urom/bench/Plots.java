@@ -44,13 +44,13 @@ import org.jfree.data.xy.XYSeriesCollection;
 /**
  * The PNG charts of the benchmarks, drawn with JFreeChart without a display: a percentile chart of
  * latency distributions ({@link #latency}) and panels of curves over time sharing their x axis
- * ({@link #overTime}). A chart goes next to the JSON it draws ({@link #nextTo}).
+ * ({@link #overTime}) or message size ({@link #bySize}). A chart goes next to the JSON it draws ({@link #nextTo}).
  *
  * <p>Loading this class sets {@code java.awt.headless=true} before anything draws: the charts are
  * only ever files, and a machine without a display (CI, a server) then draws them too. Text needs
  * a font the JDK finds through fontconfig (DejaVu, as .ci/run installs).
  *
- * <p>Stateless and thread-safe. {@link #latency} and {@link #overTime} throw {@link IOException}
+ * <p>Stateless and thread-safe. {@link #latency}, {@link #overTime} and {@link #bySize} throw {@link IOException}
  * when the file cannot be written; {@link #render} turns any failure into one line on stderr.
  */
 final class Plots {
@@ -58,6 +58,7 @@ final class Plots {
     static final int LATENCY_HEIGHT = 620;
     static final int OVER_TIME_WIDTH = 1000;
     static final int PANEL_HEIGHT = 190;
+    static final int BY_SIZE_PANEL_HEIGHT = 260;
     /** Points per curve over time, at most: every sample up to this, else each bucket's lowest and highest. */
     static final int MAX_TIME_POINTS = 2000;
     private static final Color GRID = new Color(0xd0, 0xd0, 0xd0);
@@ -211,6 +212,75 @@ final class Plots {
     }
 
     /**
+     * One chart of {@code panels} (one per collective, say), one above the other, each with its
+     * legend inside, all against the message size in bytes on a log scale (ticks every fourfold: 8
+     * B, 32 B, ... 1 MiB, 4 MiB); y on a log scale when {@code logY}, else linear from zero; a dashed
+     * line at {@code targetY} on each panel when it is not null. Each line keeps its colour across
+     * panels when every panel has the same lines.
+     */
+    static void bySize(Path png, String title, String subtitle, List<Panel> panels, boolean logY, Double targetY) throws IOException {
+        if (panels.isEmpty()) {
+            throw new IllegalArgumentException("no panels to draw");
+        }
+        LogAxis x = new LogAxis("message size, bytes (log scale)");
+        x.setBase(2);
+        double smallest = panels.stream().flatMap(p -> p.lines().stream()).flatMapToDouble(l -> java.util.Arrays.stream(l.x())).min().orElse(1);
+        double largest = panels.stream().flatMap(p -> p.lines().stream()).flatMapToDouble(l -> java.util.Arrays.stream(l.x())).max().orElse(1);
+        // Every doubling labelled over a dozen of them at most, else every fourfold.
+        x.setTickUnit(new NumberTickUnit(Math.log(largest / smallest) / Math.log(2) <= 12 ? 1 : 2));
+        x.setNumberFormatOverride(new BytesFormat());
+        CombinedDomainXYPlot combined = new CombinedDomainXYPlot(x);
+        combined.setGap(12);
+        for (Panel panel : panels) {
+            XYSeriesCollection data = new XYSeriesCollection();
+            for (Line line : panel.lines()) {
+                XYSeries points = new XYSeries(line.name(), false, true);
+                for (int i = 0; i < line.x().length; i++) {
+                    points.add(line.x()[i], logY ? Math.max(line.y()[i], 1e-3) : line.y()[i]);
+                }
+                data.addSeries(points);
+            }
+            XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+            for (int i = 0; i < panel.lines().size(); i++) {
+                renderer.setSeriesStroke(i, new BasicStroke(2f));
+                renderer.setSeriesPaint(i, PALETTE[i % PALETTE.length]);
+                renderer.setSeriesShape(i, new Ellipse2D.Double(-3, -3, 6, 6));
+            }
+            ValueAxis y;
+            if (logY) {
+                LogAxis log = new LogAxis(panel.axisLabel() + " (log scale)");
+                log.setBase(10);
+                log.setSmallestValue(1e-3);
+                log.setNumberFormatOverride(new SignificantFormat());
+                y = log;
+            } else {
+                NumberAxis linear = new NumberAxis(panel.axisLabel());
+                double top = panel.lines().stream().flatMapToDouble(l -> java.util.Arrays.stream(l.y())).max().orElse(0);
+                linear.setRange(0, Math.max(1, Math.max(top, targetY == null ? 0 : targetY)) * 1.08);
+                y = linear;
+            }
+            y.setLabelFont(y.getLabelFont().deriveFont(Font.PLAIN, 11f));
+            XYPlot plot = plot(data, null, y, renderer);
+            if (targetY != null) {
+                ValueMarker target = new ValueMarker(targetY, Color.GRAY, new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
+                        new float[] {4f, 4f}, 0f));
+                target.setLabel("target " + decimal("0.#").format(targetY));
+                target.setLabelAnchor(RectangleAnchor.BOTTOM_RIGHT);
+                target.setLabelTextAnchor(TextAnchor.TOP_RIGHT);
+                plot.addRangeMarker(target);
+            }
+            combined.add(plot, 1);
+        }
+        JFreeChart chart = chart(title, subtitle, combined);
+        chart.removeLegend();
+        LegendTitle legend = new LegendTitle((XYPlot) combined.getSubplots().get(0));
+        legend.setFrame(new BlockBorder(GRID));
+        legend.setPosition(org.jfree.chart.ui.RectangleEdge.TOP);
+        chart.addSubtitle(legend);
+        write(png, chart, OVER_TIME_WIDTH, BY_SIZE_PANEL_HEIGHT * panels.size() + 160);
+    }
+
+    /**
      * The indices of {@code values} a curve keeps, at most {@code maxPoints} (at least 4), in rising
      * order: all of them when they fit; else the first, the last, and the lowest and the highest of
      * each of (maxPoints - 2) / 2 equal buckets in between, so every peak and trough stays.
@@ -305,6 +375,25 @@ final class Plots {
         @Override
         public Number parse(String text, ParsePosition position) {
             throw new UnsupportedOperationException("a log axis only formats");
+        }
+    }
+
+    /** The tick labels of a bytes axis: 8 B, 512 B, 2 KiB, 4 MiB (whole KiB and MiB where they are). */
+    private static final class BytesFormat extends NumberFormat {
+        @Override
+        public StringBuffer format(double bytes, StringBuffer to, FieldPosition position) {
+            long whole = Math.round(bytes);
+            return to.append(Math.abs(bytes - whole) > 1e-6 * Math.max(1, bytes) ? decimal("0.##").format(bytes) + " B" : CollBench.size(whole));
+        }
+
+        @Override
+        public StringBuffer format(long bytes, StringBuffer to, FieldPosition position) {
+            return format((double) bytes, to, position);
+        }
+
+        @Override
+        public Number parse(String text, ParsePosition position) {
+            throw new UnsupportedOperationException("a bytes axis only formats");
         }
     }
 

@@ -39,11 +39,11 @@ record Report(Map<String, Object> settings, List<Figure> figures, Map<String, La
     /**
      * The table, one row per figure, columns padded; ends with a line counting the targets met (and
      * those with a target that could not be measured). Without any target, the target columns and
-     * that line are left out; with any figure that has {@link Figure#parts()}, a last column lists
-     * them ({@code host 12.1 + worker 8.30}).
+     * that line are left out (they stay when every target is not measured); with any figure that
+     * has {@link Figure#parts()}, a last column lists them ({@code host 12.1 + worker 8.30}).
      */
     String table() {
-        boolean withTargets = targetsTotal() > 0;
+        boolean withTargets = targetsTotal() + targetsUnmeasured() > 0;
         boolean withParts = figures.stream().anyMatch(f -> !f.parts().isEmpty());
         List<String> columns = new ArrayList<>(Arrays.asList(HEADER).subList(0, withTargets ? HEADER.length : 4));
         if (withParts) {

@@ -115,6 +115,31 @@ class PlotsTest {
     }
 
     @Test
+    void theCurvesBySizeAreOnePanelEachOnLogScalesInOnePng() throws IOException {
+        double[] bytes = IntStream.range(3, 23).mapToDouble(i -> Math.pow(2, i)).toArray();
+        double[] fast = Arrays.stream(bytes).map(b -> 2 + b / 1000).toArray();
+        double[] slow = Arrays.stream(bytes).map(b -> 40 + b / 300).toArray();
+        List<Plots.Panel> latency = List.of(
+                new Plots.Panel("allreduce: pure latency, µs", List.of(new Plots.Line("offload-c", bytes, slow), new Plots.Line("mpi", bytes, fast))),
+                new Plots.Panel("bcast: pure latency, µs", List.of(new Plots.Line("offload-c", bytes, fast), new Plots.Line("mpi", bytes, slow))));
+        Path png = dir.resolve("coll-latency-by-size.png");
+
+        Plots.bySize(png, "latency", "2 ranks", latency, true, null);
+
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertThat(image.getWidth()).isEqualTo(Plots.OVER_TIME_WIDTH);
+        assertThat(image.getHeight()).isEqualTo(Plots.BY_SIZE_PANEL_HEIGHT * 2 + 160);
+        assertThat(coloured(image)).isGreaterThan(2_000);
+
+        double[] overlap = Arrays.stream(bytes).map(b -> Math.min(99, b / 1000)).toArray();
+        Path overlapPng = dir.resolve("coll-overlap-by-size.png");
+        Plots.bySize(overlapPng, "overlap", null, List.of(new Plots.Panel("bcast: overlap, %", List.of(new Plots.Line("offload-c", bytes,
+                overlap)))), false, 90.0);
+        assertThat(coloured(ImageIO.read(overlapPng.toFile()))).isGreaterThan(1_000);
+        assertThatThrownBy(() -> Plots.bySize(dir.resolve("a.png"), "t", null, List.of(), true, null)).hasMessage("no panels to draw");
+    }
+
+    @Test
     void nothingToDrawIsRefused() {
         assertThatThrownBy(() -> Plots.latency(dir.resolve("a.png"), "t", null, Map.of())).hasMessage("no latency curves to draw");
         assertThatThrownBy(() -> Plots.overTime(dir.resolve("a.png"), "t", null, "x", List.of())).hasMessage("no panels to draw");

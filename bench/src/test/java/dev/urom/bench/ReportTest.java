@@ -67,6 +67,28 @@ class ReportTest {
     }
 
     @Test
+    void withEveryTargetNotMeasuredTheTargetColumnsAndTheCountStay() {
+        Report none = new Report(Map.of(), List.of(
+                Figure.missing("overlap", "overlap, 1 MiB", "%", ">= 90.0 %", "not measured"),
+                Figure.plain("mpi", "Open MPI, 1 MiB", 80, "us")));
+
+        List<String> lines = none.table().lines().toList();
+        assertThat(lines.get(0)).contains("| target", "| met?");
+        assertThat(lines.get(2)).contains("overlap, 1 MiB", "not measured", ">= 90.0 %", "| -");
+        assertThat(lines.get(4)).isEqualTo("0 of 0 targets met (1 more not measured)");
+        assertThat(none.json()).contains("\"baseline\": null, \"baselineValue\": null, \"ratio\": null, \"target\": \">= 90.0 %\"");
+    }
+
+    @Test
+    void aFigureAtLeastALimitIsMetAtTheLimit() {
+        assertThat(Figure.atLeast("o", "overlap", 90, "%", 90)).satisfies(f -> {
+            assertThat(f.met()).isTrue();
+            assertThat(f.target()).isEqualTo(">= 90.0 %");
+        });
+        assertThat(Figure.atLeast("o", "overlap", 89.9, "%", 90).met()).isFalse();
+    }
+
+    @Test
     void cpuFiguresListTheirProcessesInALastColumnAndInTheJson() {
         Map<String, Long> nanos = new java.util.LinkedHashMap<>();
         nanos.put("host", 12_000_000L);
