@@ -318,4 +318,33 @@ class CollFailureTest {
             assertAnswer(workers.await(r, barriers.get(r)), Reason.NONE, 0, "team B still works");
         }
     }
+
+    @Test
+    void theBoundsOnTeamsPostsAndHandlesAnswerTooMany() {
+        workers = new CollWorkers(2);
+        for (int team = 1; team <= CollLayout.TEAMS_PER_WORKER; team++) {
+            assertAnswer(workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), team, 1, 0, 0, 1, 0, 0, 0)), Reason.NONE, 0, "team " + team);
+        }
+        assertAnswer(workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), 100, 1, 0, 0, 1, 0, 0, 0)), Reason.TOO_MANY, 0, "team 65");
+        assertAnswer(workers.call(0, new CollCommand.TeamDestroy(workers.cookie(), 1)), Reason.NONE, 0, "destroy one");
+
+        workers.createTeam(1, 2, 0, 0, 0);
+        List<WorkerCommand> pending = new ArrayList<>();
+        for (int k = 0; k < CollLayout.INFLIGHT_MAX; k++) {
+            pending.add(workers.send(0, new CollCommand.Post(workers.cookie(), 1, CollType.BARRIER.code(), 0, 0, 0, 0, 0, 0, 0, 0, 0)));
+        }
+        assertAnswer(workers.call(0, new CollCommand.Post(workers.cookie(), 1, CollType.BARRIER.code(), 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+                Reason.TOO_MANY, 0, "post 1025");
+        assertAnswer(workers.call(0, new CollCommand.TeamDestroy(workers.cookie(), 1)), Reason.NONE, 0, "destroy");
+        for (WorkerCommand c : pending) {
+            assertThat(workers.await(0, c).header().reasonValue()).isEqualTo(Reason.TEAM_DESTROYED);
+        }
+
+        long at = CollWorkers.address(workers.buffer(64));
+        for (int k = 1; k <= CollLayout.MEMH_MAX; k++) {
+            CollNotification.MemMapDone map = (CollNotification.MemMapDone) workers.call(0, new CollCommand.MemMap(workers.cookie(), at, 64, 3));
+            assertThat(map.memh()).isEqualTo(k);
+        }
+        assertAnswer(workers.call(0, new CollCommand.MemMap(workers.cookie(), at, 64, 3)), Reason.TOO_MANY, 0, "handle 1025");
+    }
 }
