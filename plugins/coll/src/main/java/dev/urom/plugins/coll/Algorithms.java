@@ -2,6 +2,7 @@
 package dev.urom.plugins.coll;
 
 import dev.urom.plugins.coll.protocol.CollTag;
+import dev.urom.plugins.coll.protocol.CollType;
 import dev.urom.plugins.coll.protocol.MessageKind;
 
 /**
@@ -53,17 +54,17 @@ final class Algorithms {
 
     private Algorithms() {}
 
-    /** Arena bytes the data phase of {@code coll} (a {@link dev.urom.plugins.coll.protocol.CollType} code) needs. */
-    static long arenaBytes(int coll, boolean small, Shape s) {
+    /** Arena bytes the data phase of {@code coll} needs (saturating instead of overflowing). */
+    static long arenaBytes(CollType coll, boolean small, Shape s) {
         long n = s.bytes();
-        return switch (coll) {
-            case 1 -> n;
-            case 2 -> small ? 2 * n : 3 * n;
-            case 3 -> small ? 2 * n : 3 * n;
-            case 4 -> (long) s.p() * n;
-            case 5 -> 2L * s.p() * n;
-            default -> 0;
+        long factor = switch (coll) {
+            case BCAST -> 1;
+            case REDUCE, ALLREDUCE -> small ? 2 : 3;
+            case ALLGATHER -> s.p();
+            case ALLTOALL -> 2L * s.p();
+            case BARRIER -> 0;
         };
+        return factor == 0 || n <= Long.MAX_VALUE / factor ? factor * n : Long.MAX_VALUE;
     }
 
     /** Sends a piece of {@code len} bytes at {@code at} in chunks; chunk c after {@code deps[c]} (or {@code dep} for all when deps is null). */

@@ -275,7 +275,7 @@ public final class CollPlugin implements PluginIface {
             return;
         }
         teams.put(create.teamId(), team);
-        team.startCreation(command, now);
+        team.startCreation(command, create.cookie(), now);
     }
 
     /** The members' problem (BAD_MEMBERS) or NONE: size, rank, stride, list length, distinct ids. */

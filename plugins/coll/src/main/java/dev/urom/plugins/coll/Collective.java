@@ -89,7 +89,7 @@ final class Collective {
         boolean small = n <= team.smallBytes;
         Algorithms.Shape shape = new Algorithms.Shape(team.size, team.rank, team.teamId, sequence, 1, dtype.size(), count, 0, 0, inPlace,
                 (int) post.root());
-        if (Algorithms.arenaBytes(type.code(), small, shape) > ARENA_MAX) {
+        if (Algorithms.arenaBytes(type, small, shape) > ARENA_MAX) {
             return Reason.NO_MEMORY;
         }
         boolean root = team.rank == post.root();

@@ -55,6 +55,7 @@ final class Team {
     private final ArrayDeque<Collective> queue = new ArrayDeque<>();
     private final Hello hello;
     private WorkerCommand createCommand;
+    private long createCookie;
     private State state = State.CREATING;
     private boolean created;
     private Reason failedReason = Reason.NONE;
@@ -123,8 +124,9 @@ final class Team {
     }
 
     /** Sends this rank's HELLO to every other member and posts the receives of theirs. */
-    void startCreation(WorkerCommand command, long now) {
+    void startCreation(WorkerCommand command, long cookie, long now) {
         createCommand = command;
+        createCookie = cookie;
         deadline = now + timeoutNs;
         program.reset((long) HELLO_BYTES * (size + 1), endpoints, connection == null ? null : connection.memory(), null, null,
                 this::checkHello);
@@ -336,7 +338,7 @@ final class Team {
         long chunk = Math.max(es, chunkBytes / es * es);
         Algorithms.Shape s = new Algorithms.Shape(size, rank, teamId, c.sequence, chunk, es, c.post.count(), c.post.src(), c.post.dst(),
                 c.inPlace, (int) c.post.root());
-        program.reset(Algorithms.arenaBytes(c.type.code(), small, s), endpoints, connection.memory(), c.dtype, c.op, null);
+        program.reset(Algorithms.arenaBytes(c.type, small, s), endpoints, connection.memory(), c.dtype, c.op, null);
         switch (c.type) {
             case ALLREDUCE -> {
                 if (small) {
@@ -418,20 +420,12 @@ final class Team {
         }
         WorkerCommand command = createCommand;
         createCommand = null;
-        long cookie = ((dev.urom.plugins.coll.protocol.CollCommand.TeamCreate) decodeQuietly(command)).cookie();
+        long cookie = createCookie;
         Header header = reason == Reason.NONE ? Header.success(CommandType.TEAM_CREATE, cookie)
                 : Header.failure(CommandType.TEAM_CREATE.code(), cookie, reason, detail);
         answers.accept(WorkerNotification.replyTo(command, UromStatus.SUCCESS,
                 new CollNotification.TeamCreateDone(header, teamId, reason == Reason.NONE ? rank : 0, reason == Reason.NONE ? size : 0)
                         .encode()));
-    }
-
-    private static Object decodeQuietly(WorkerCommand command) {
-        try {
-            return dev.urom.plugins.coll.protocol.CollCommand.decode(command.payload());
-        } catch (CollProtocolException e) {
-            throw new IllegalStateException("a command accepted before no longer decodes", e);
-        }
     }
 
     private void answerPost(Collective c, Reason reason, long detail) {
