@@ -59,11 +59,15 @@ final class Algorithms {
         long n = s.bytes();
         long factor = switch (coll) {
             case BCAST -> 1;
-            case REDUCE, ALLREDUCE -> small ? 2 : 3;
+            case REDUCE -> small ? 2 : 3;
+            case ALLREDUCE -> small ? 2 : 0;
             case ALLGATHER -> s.p();
             case ALLTOALL -> 2L * s.p();
             case BARRIER -> 0;
         };
+        if (coll == CollType.ALLREDUCE && !small) {
+            return (slots(s.p()) + 1L) * s.chunk();
+        }
         return factor == 0 || n <= Long.MAX_VALUE / factor ? factor * n : Long.MAX_VALUE;
     }
 
@@ -182,40 +186,121 @@ final class Algorithms {
         return new int[][] {reduced};
     }
 
-    /** Ring reduce-scatter, then ring allgather: S at 0, W at n, G at 2n. */
+    /** Staging slots of one chunk each for the ring allreduce of {@code p} ranks: a few per peer. */
+    static int slots(int p) {
+        return 4 * p + 8;
+    }
+
+    /** Receives the ring allreduce posts ahead of the unit it handles: more than one wave's worth. */
+    static int ahead(int p) {
+        return 2 * p + 2;
+    }
+
+    /**
+     * Ring reduce-scatter, then ring allgather, through {@link #slots} staging chunks (and one
+     * scratch chunk for this rank's source) whatever the vector's size. The chunks this rank
+     * handles are units ordered by the wave in which their data can be there: its own chunk c
+     * (sent at step 0) in wave c, the chunk c it receives at reduce-scatter step s in wave c + s +
+     * 1, at allgather step s in wave c + p + s. Unit u uses slot u mod slots once the last
+     * operation of unit u - slots (a send, or the final write) has completed, and the receive of
+     * unit u + ahead is posted as unit u is handled. A send completes once the right neighbour has
+     * posted its receive, which it does at most a wave later in its own order: with more slots
+     * than a wave and the look-ahead, no rank waits on a receive that waits on it.
+     */
     static void allreduceLarge(Program g, Shape s) {
         int p = s.p();
         long n = s.bytes();
         long source = s.inPlace() ? s.dst() : s.src();
+        long chunk = s.chunk();
         if (p == 1) {
-            int[] read = readPiece(g, s, 0, source, n);
-            writePiece(g, s, 0, s.dst(), n, read);
+            for (int c = 0; c < s.chunks(n); c++) {
+                g.read(0, source + c * chunk, s.chunkLen(n, c), -1, -1);
+                g.write(0, s.dst() + c * chunk, s.chunkLen(n, c), -1, -1);
+            }
             return;
         }
         int r = s.r();
         int left = s.pos(r - 1);
         int right = s.pos(r + 1);
-        long gather = 2 * n;
-        int[][] agReceived = new int[p - 1][];
+        int slots = slots(p);
+        int ahead = ahead(p);
+        int total = s.chunks(s.blockLength(r));
         for (int step = 0; step < p - 1; step++) {
-            int blk = s.pos(r - step);
-            agReceived[step] = receivePiece(g, s, left, gather + s.blockOffset(blk), s.blockLength(blk), p - 1 + step, null);
+            total += s.chunks(s.blockLength(s.pos(r - step - 1))) + s.chunks(s.blockLength(s.pos(r - step)));
         }
-        int[] reduced = reduceScatter(g, s, source)[0];
-        int owned = s.pos(r + 1);
-        long ownedAt = n + s.blockOffset(owned);
-        long ownedLen = s.blockLength(owned);
-        sendPiece(g, s, right, ownedAt, ownedLen, p - 1, reduced, -1);
-        writePiece(g, s, ownedAt, s.dst() + s.blockOffset(owned), ownedLen, reduced);
-        for (int step = 0; step < p - 1; step++) {
-            int blk = s.pos(r - step);
-            long off = s.blockOffset(blk);
-            long len = s.blockLength(blk);
-            if (step + 1 < p - 1) {
-                sendPiece(g, s, right, gather + off, len, p + step, agReceived[step], -1);
+        byte[] kind = new byte[total];
+        int[] step = new int[total];
+        int[] block = new int[total];
+        int[] index = new int[total];
+        int waves = s.chunks(s.blockLength(0)) + 2 * p;
+        int u = 0;
+        for (int wave = 0; wave < waves; wave++) {
+            u = unit(s, kind, step, block, index, u, 0, 0, r, wave);
+            for (int st = 0; st < p - 1; st++) {
+                u = unit(s, kind, step, block, index, u, 1, st, s.pos(r - st - 1), wave - st - 1);
             }
-            writePiece(g, s, gather + off, s.dst() + off, len, agReceived[step]);
+            for (int st = 0; st < p - 1; st++) {
+                u = unit(s, kind, step, block, index, u, 2, st, s.pos(r - st), wave - p - st);
+            }
         }
+        long scratch = slots * chunk;
+        int[] slotLast = new int[slots];
+        java.util.Arrays.fill(slotLast, -1);
+        int[] received = new int[total];
+        for (int v = 0; v < Math.min(ahead, total); v++) {
+            received[v] = postReceive(g, s, v, kind, step, block, index, slotLast, left);
+        }
+        for (u = 0; u < total; u++) {
+            int slot = u % slots;
+            long at = slot * chunk;
+            long off = s.blockOffset(block[u]) + index[u] * chunk;
+            long len = s.chunkLen(s.blockLength(block[u]), index[u]);
+            int last;
+            if (kind[u] == 0) {
+                int read = g.read(at, source + off, len, slotLast[slot], -1);
+                last = g.send(right, at, len, s.tag(0, r), read, -1);
+            } else if (kind[u] == 1) {
+                g.read(scratch, source + off, len, -1, -1);
+                int reduced = g.reduce(at, at, scratch, len, received[u], -1);
+                if (step[u] < p - 2) {
+                    last = g.send(right, at, len, s.tag(step[u] + 1, r), reduced, -1);
+                } else {
+                    g.write(at, s.dst() + off, len, reduced, -1);
+                    last = g.send(right, at, len, s.tag(p - 1, r), reduced, -1);
+                }
+            } else {
+                last = g.write(at, s.dst() + off, len, received[u], -1);
+                if (step[u] < p - 2) {
+                    last = g.send(right, at, len, s.tag(p + step[u], r), received[u], -1);
+                }
+            }
+            slotLast[slot] = last;
+            if (u + ahead < total) {
+                received[u + ahead] = postReceive(g, s, u + ahead, kind, step, block, index, slotLast, left);
+            }
+        }
+    }
+
+    /** Appends unit (kind, step, block, chunk c) when block {@code blk} has a chunk c; answers the next unit's number. */
+    private static int unit(Shape s, byte[] kind, int[] step, int[] block, int[] index, int u, int k, int st, int blk, int c) {
+        if (c < 0 || c >= s.chunks(s.blockLength(blk))) {
+            return u;
+        }
+        kind[u] = (byte) k;
+        step[u] = st;
+        block[u] = blk;
+        index[u] = c;
+        return u + 1;
+    }
+
+    /** The receive of unit {@code v} into its slot, after the slot's previous unit is done; -1 for a unit that receives nothing. */
+    private static int postReceive(Program g, Shape s, int v, byte[] kind, int[] step, int[] block, int[] index, int[] slotLast, int left) {
+        if (kind[v] == 0) {
+            return -1;
+        }
+        int slot = v % slotLast.length;
+        int tagStep = kind[v] == 1 ? step[v] : s.p() - 1 + step[v];
+        return g.receive(left, slot * s.chunk(), s.chunkLen(s.blockLength(block[v]), index[v]), s.tag(tagStep, left), slotLast[slot], -1);
     }
 
     // ---- REDUCE ----------------------------------------------------------------------------

@@ -96,6 +96,11 @@ public final class CollPlugin implements PluginIface {
         }
     }
 
+    /**
+     * Fails every team (TEAM_DESTROYED), closes the endpoints by force (a send still waiting for a
+     * peer that does not progress is cancelled, so that UCX destroys no endpoint with requests on
+     * it), then the worker and the host connections.
+     */
     @Override
     public void close() {
         for (Team team : teams.values()) {
@@ -106,6 +111,9 @@ public final class CollPlugin implements PluginIface {
         }
         teams.clear();
         refusals.clear();
+        for (UcpEndpoint endpoint : endpoints.values()) {
+            endpoint.close(true);
+        }
         endpoints.clear();
         closeUcx();
         abandoned.clear();

@@ -347,4 +347,27 @@ class CollFailureTest {
         }
         assertAnswer(workers.call(0, new CollCommand.MemMap(workers.cookie(), at, 64, 3)), Reason.TOO_MANY, 0, "handle 1025");
     }
+
+    @Test
+    void closingWorkersWithSendsInFlightLeavesTheProcessStanding() {
+        workers = new CollWorkers(2);
+        workers.createTeam(TEAM, 2, 4096, 1, 0);
+        int count = 1 << 18;
+        Memory src = workers.buffer(8L * count);
+        Memory dst = workers.buffer(8L * count);
+        WorkerCommand post = workers.send(0, new CollCommand.Post(workers.cookie(), TEAM, CollType.ALLREDUCE.code(), DataType.FLOAT64.code(),
+                ReduceOp.SUM.code(), 0, 0, count, CollWorkers.address(src), CollWorkers.address(dst), 0, 0));
+        for (int i = 0; i < 200; i++) {
+            workers.worker(0).progressAlone();
+        }
+        assertThat(workers.worker(0).unclaimed()).as("rank 1 has not posted: nothing can be answered yet").isEmpty();
+        workers.send(1, new CollCommand.Post(workers.cookie(), TEAM, CollType.ALLREDUCE.code(), DataType.FLOAT64.code(),
+                ReduceOp.SUM.code(), 0, 0, count, CollWorkers.address(src), CollWorkers.address(workers.buffer(8L * count)), 0, 0));
+        for (int i = 0; i < 3; i++) {
+            workers.domain.progress();
+        }
+        workers.close();
+        workers = null;
+        assertThat(post).isNotNull();
+    }
 }
