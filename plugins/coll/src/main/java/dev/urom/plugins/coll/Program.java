@@ -17,7 +17,7 @@ import java.util.Arrays;
  * One phase of a collective (a team's HELLOs, an agreement, a data phase) as a list of operations
  * on a native arena, started strictly in list order, each once the operations it depends on are
  * complete: chunk sends and receives (UCP tag slots), reductions, reads and writes of the host's
- * memory, copies and local steps. The builders order the list so that every rank progresses
+ * memory, and local steps. The builders order the list so that every rank progresses
  * (receives first, each send right after what it sends is ready), which makes chunks pipeline:
  * a chunk is sent on as soon as it has been received or reduced.
  *
@@ -38,7 +38,6 @@ final class Program {
     static final byte REDUCE = 3;
     static final byte READ = 4;
     static final byte WRITE = 5;
-    static final byte COPY = 6;
     static final byte LOCAL = 7;
 
     private static final byte IDLE = 0;
@@ -192,11 +191,6 @@ final class Program {
         return add(WRITE, -1, at, remote, 0, len, 0, d0, d1);
     }
 
-    /** arena[to] = arena[from], {@code len} bytes. */
-    int copy(long to, long from, long len, int d0, int d1) {
-        return add(COPY, -1, to, from, 0, len, 0, d0, d1);
-    }
-
     /** Runs the local step with {@code argument} (nothing when the phase has none: a marker to wait for). */
     int local(long argument, int d0, int d1) {
         return add(LOCAL, -1, argument, 0, 0, 0, 0, d0, d1);
@@ -313,7 +307,6 @@ final class Program {
             case REDUCE -> InterimKernels.reduce(dtype, op, arena, (int) x[i], (int) y[i], (int) z[i], (int) (length[i] / dtype.size()));
             case READ -> hostIo(false, i);
             case WRITE -> hostIo(true, i);
-            case COPY -> copyWithin((int) x[i], (int) y[i], (int) length[i]);
             case LOCAL -> {
                 Reason reason = local == null ? Reason.NONE : local.run(this, x[i]);
                 if (reason != Reason.NONE) {
@@ -342,14 +335,6 @@ final class Program {
         } else if (reason != Reason.NONE) {
             hostFailure = reason;
         }
-    }
-
-    private void copyWithin(int to, int from, int len) {
-        ByteBuffer source = arena.duplicate();
-        source.limit(from + len).position(from);
-        ByteBuffer target = arena.duplicate();
-        target.position(to);
-        target.put(source);
     }
 
     /**

@@ -36,18 +36,24 @@ class CollHostTest {
         }
     }
 
-    /** The start of the child's first private writable anonymous mapping of at least two pages. */
-    private static long writableRange(long pid) throws IOException {
+    /**
+     * The start of the child's stack mapping (writable, far larger than a page, and unused at its
+     * low end), once the child runs {@code sleep}: until then the process is still the spawn
+     * helper, whose mappings go away at its exec.
+     */
+    private static long writableRange(long pid) throws IOException, InterruptedException {
+        Path comm = Path.of("/proc", Long.toString(pid), "comm");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!Files.readString(comm).strip().equals("sleep")) {
+            assertThat(System.nanoTime() - deadline).as("the child runs sleep within 10 s").isNegative();
+            Thread.onSpinWait();
+        }
         for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "maps"))) {
-            String[] f = line.trim().split("\\s+");
-            String[] range = f[0].split("-");
-            long from = Long.parseUnsignedLong(range[0], 16);
-            long to = Long.parseUnsignedLong(range[1], 16);
-            if (f[1].startsWith("rw") && to - from >= 8192) {
-                return from;
+            if (line.endsWith("[stack]")) {
+                return Long.parseUnsignedLong(line.substring(0, line.indexOf('-')), 16);
             }
         }
-        throw new AssertionError("the child has no writable mapping");
+        throw new AssertionError("the child has no stack mapping");
     }
 
     private static CollNotification call(TestWorker worker, CollCommand command) {
