@@ -57,6 +57,12 @@ final class Algorithms {
     /** Arena bytes the data phase of {@code coll} needs (saturating instead of overflowing). */
     static long arenaBytes(CollType coll, boolean small, Shape s) {
         long n = s.bytes();
+        if (coll == CollType.BCAST && !small) {
+            return (long) CHAIN_SLOTS * s.chunk();
+        }
+        if (coll == CollType.ALLGATHER && !small) {
+            return slots(s.p()) * s.chunk();
+        }
         long factor = switch (coll) {
             case BCAST -> 1;
             case REDUCE -> small ? 2 : 3;
@@ -393,24 +399,53 @@ final class Algorithms {
         }
     }
 
-    /** A pipelined chain on the relative rank, step 0. */
+    /** Staging chunks of the pipelined BCAST chain, and how many receives it posts ahead. */
+    static final int CHAIN_SLOTS = 8;
+    static final int CHAIN_AHEAD = 4;
+
+    /**
+     * A pipelined chain on the relative rank, step 0, through {@link #CHAIN_SLOTS} staging chunks:
+     * chunk c uses slot c mod slots once chunk c - slots has been sent on (or written, at the end
+     * of the chain). A slot waits only on the next rank down the chain, never back up it.
+     */
     static void bcastLarge(Program g, Shape s) {
         long n = s.bytes();
         int p = s.p();
         int v = s.pos(s.r() - s.root());
         int next = s.pos(v + 1 + s.root());
-        if (v == 0) {
-            int[] read = readPiece(g, s, 0, s.dst(), n);
-            if (p > 1) {
-                sendPiece(g, s, next, 0, n, 0, read, -1);
+        int previous = s.pos(v - 1 + s.root());
+        long chunk = s.chunk();
+        int chunks = s.chunks(n);
+        int[] slotLast = new int[CHAIN_SLOTS];
+        java.util.Arrays.fill(slotLast, -1);
+        int[] received = new int[chunks];
+        if (v > 0) {
+            for (int c = 0; c < Math.min(CHAIN_AHEAD, chunks); c++) {
+                received[c] = g.receive(previous, (c % CHAIN_SLOTS) * chunk, s.chunkLen(n, c), s.tag(0, previous), -1, -1);
             }
-            return;
         }
-        int[] got = receivePiece(g, s, s.pos(v - 1 + s.root()), 0, n, 0, null);
-        if (v < p - 1) {
-            sendPiece(g, s, next, 0, n, 0, got, -1);
+        for (int c = 0; c < chunks; c++) {
+            int slot = c % CHAIN_SLOTS;
+            long at = slot * chunk;
+            long len = s.chunkLen(n, c);
+            int last;
+            if (v == 0) {
+                int read = g.read(at, s.dst() + c * chunk, len, slotLast[slot], -1);
+                last = p > 1 ? g.send(next, at, len, s.tag(0, s.r()), read, -1) : read;
+            } else {
+                last = g.write(at, s.dst() + c * chunk, len, received[c], -1);
+                if (v < p - 1) {
+                    last = g.send(next, at, len, s.tag(0, s.r()), received[c], -1);
+                }
+                int ahead = c + CHAIN_AHEAD;
+                if (ahead < chunks) {
+                    int aheadSlot = ahead % CHAIN_SLOTS;
+                    received[ahead] = g.receive(previous, aheadSlot * chunk, s.chunkLen(n, ahead), s.tag(0, previous),
+                            aheadSlot == slot ? last : slotLast[aheadSlot], -1);
+                }
+            }
+            slotLast[slot] = last;
         }
-        writePiece(g, s, 0, s.dst(), n, got);
     }
 
     // ---- ALLGATHER -------------------------------------------------------------------------
@@ -451,29 +486,76 @@ final class Algorithms {
         }
     }
 
-    /** Ring: the block of rank b at b * n. */
+    /**
+     * Ring, through {@link #slots} staging chunks, ordered by wave as the ring allreduce is: this
+     * rank's own chunk c (read, written to its block, sent at step 0) in wave c, the chunk c it
+     * receives at step s (written, sent on at step s + 1) in wave c + s + 1.
+     */
     static void allgatherLarge(Program g, Shape s) {
         long n = s.bytes();
         int p = s.p();
         int r = s.r();
         int left = s.pos(r - 1);
         int right = s.pos(r + 1);
-        int[][] got = new int[p - 1][];
-        for (int step = 0; step < p - 1; step++) {
-            int blk = s.pos(r - step - 1);
-            got[step] = receivePiece(g, s, left, blk * n, n, step, null);
+        long chunk = s.chunk();
+        int chunks = s.chunks(n);
+        int slots = slots(p);
+        int ahead = ahead(p);
+        int total = chunks * p;
+        int[] step = new int[total];
+        int[] index = new int[total];
+        int u = 0;
+        for (int wave = 0; wave < chunks + p; wave++) {
+            for (int st = -1; st < p - 1; st++) {
+                int c = wave - st - 1;
+                if (c >= 0 && c < chunks) {
+                    step[u] = st;
+                    index[u] = c;
+                    u++;
+                }
+            }
         }
-        int[] read = readPiece(g, s, r * n, s.inPlace() ? s.dst() + r * n : s.src(), n);
-        int[] forward = read;
-        for (int step = 0; step < p - 1; step++) {
-            sendPiece(g, s, right, s.pos(r - step) * n, n, step, forward, -1);
-            int blk = s.pos(r - step - 1);
-            writePiece(g, s, blk * n, s.dst() + blk * n, n, got[step]);
-            forward = got[step];
+        int[] slotLast = new int[slots];
+        java.util.Arrays.fill(slotLast, -1);
+        int[] received = new int[total];
+        for (int v = 0; v < Math.min(ahead, total); v++) {
+            received[v] = gatherReceive(g, s, v, step, index, slotLast, left);
         }
-        if (!s.inPlace()) {
-            writePiece(g, s, r * n, s.dst() + r * n, n, read);
+        long source = s.inPlace() ? s.dst() + r * n : s.src();
+        for (u = 0; u < total; u++) {
+            int slot = u % slots;
+            long at = slot * chunk;
+            long off = index[u] * chunk;
+            long len = s.chunkLen(n, index[u]);
+            int last;
+            if (step[u] < 0) {
+                last = g.read(at, source + off, len, slotLast[slot], -1);
+                if (!s.inPlace()) {
+                    last = g.write(at, s.dst() + r * n + off, len, last, -1);
+                }
+                if (p > 1) {
+                    last = g.send(right, at, len, s.tag(0, r), last, -1);
+                }
+            } else {
+                int blk = s.pos(r - step[u] - 1);
+                last = g.write(at, s.dst() + blk * n + off, len, received[u], -1);
+                if (step[u] < p - 2) {
+                    last = g.send(right, at, len, s.tag(step[u] + 1, r), received[u], -1);
+                }
+            }
+            slotLast[slot] = last;
+            if (u + ahead < total) {
+                received[u + ahead] = gatherReceive(g, s, u + ahead, step, index, slotLast, left);
+            }
         }
+    }
+
+    private static int gatherReceive(Program g, Shape s, int v, int[] step, int[] index, int[] slotLast, int left) {
+        if (step[v] < 0) {
+            return -1;
+        }
+        int slot = v % slotLast.length;
+        return g.receive(left, slot * s.chunk(), s.chunkLen(s.bytes(), index[v]), s.tag(step[v], left), slotLast[slot], -1);
     }
 
     // ---- ALLTOALL --------------------------------------------------------------------------
