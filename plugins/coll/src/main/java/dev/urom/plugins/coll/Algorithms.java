@@ -57,6 +57,9 @@ final class Algorithms {
     /** Arena bytes the data phase of {@code coll} needs (saturating instead of overflowing). */
     static long arenaBytes(CollType coll, boolean small, Shape s) {
         long n = s.bytes();
+        if (coll == CollType.REDUCE && !small) {
+            return (reduceSlots(s.p()) + 1L) * s.chunk();
+        }
         if (coll == CollType.BCAST && !small) {
             return (long) CHAIN_SLOTS * s.chunk();
         }
@@ -65,7 +68,7 @@ final class Algorithms {
         }
         long factor = switch (coll) {
             case BCAST -> 1;
-            case REDUCE -> small ? 2 : 3;
+            case REDUCE -> 2;
             case ALLREDUCE -> small ? 2 : 0;
             case ALLGATHER -> s.p();
             case ALLTOALL -> 2L * s.p();
@@ -153,43 +156,6 @@ final class Algorithms {
             }
         }
         return ops;
-    }
-
-    /**
-     * The ring reduce-scatter into W (at n; S, this rank's source, at 0); answers the reductions of
-     * the last step by chunk of the owned block {@code (r + 1) mod p}, or null when p is 1.
-     */
-    private static int[][] reduceScatter(Program g, Shape s, long source) {
-        int p = s.p();
-        int r = s.r();
-        long n = s.bytes();
-        long w = n;
-        int left = s.pos(r - 1);
-        int right = s.pos(r + 1);
-        int[][] received = new int[p - 1][];
-        for (int step = 0; step < p - 1; step++) {
-            int blk = s.pos(r - step - 1);
-            received[step] = receivePiece(g, s, left, w + s.blockOffset(blk), s.blockLength(blk), step, null);
-        }
-        long own = s.blockOffset(r);
-        int[] read = readPiece(g, s, own, source + own, s.blockLength(r));
-        sendPiece(g, s, right, own, s.blockLength(r), 0, read, -1);
-        int[] reduced = null;
-        for (int step = 0; step < p - 1; step++) {
-            int blk = s.pos(r - step - 1);
-            long off = s.blockOffset(blk);
-            long len = s.blockLength(blk);
-            int[] ownChunks = readPiece(g, s, off, source + off, len);
-            reduced = new int[s.chunks(len)];
-            for (int c = 0; c < reduced.length; c++) {
-                long at = off + c * s.chunk();
-                reduced[c] = g.reduce(w + at, w + at, at, s.chunkLen(len, c), received[step][c], ownChunks[c]);
-                if (step + 1 < p - 1) {
-                    g.send(right, w + at, s.chunkLen(len, c), s.tag(step + 1, r), reduced[c], -1);
-                }
-            }
-        }
-        return new int[][] {reduced};
     }
 
     /** Staging slots of one chunk each for the ring allreduce of {@code p} ranks: a few per peer. */
@@ -333,42 +299,117 @@ final class Algorithms {
         writePiece(g, s, 0, s.dst(), n, last);
     }
 
-    /** The reduce-scatter of ALLREDUCE, then every rank's owned block to the root: S at 0, W at n, G at 2n. */
+    /** Staging chunks of the large REDUCE: the root takes in a wave from every rank, so it looks further ahead. */
+    static int reduceSlots(int p) {
+        return 8 * p + 8;
+    }
+
+    static int reduceAhead(int p) {
+        return 3 * p + 2;
+    }
+
+    /**
+     * The reduce-scatter of ALLREDUCE, then every rank but the root sends its block {@code (r + 1)
+     * mod p} to the root (step p - 1), through {@link #reduceSlots} staging chunks ordered by wave:
+     * this rank's own chunk c in wave c, its reduce-scatter chunk c of step s in wave c + s + 1,
+     * and at the root the chunk c of rank q's block in wave c + p. The root writes what it takes
+     * in at once, so its slots never wait on the network; the others' slots wait on sends the
+     * root or the right neighbour take at most a wave later.
+     */
     static void reduceLarge(Program g, Shape s) {
         int p = s.p();
         int r = s.r();
         long n = s.bytes();
         boolean root = r == s.root();
         long source = root && s.inPlace() ? s.dst() : s.src();
+        long chunk = s.chunk();
         if (p == 1) {
-            int[] read = readPiece(g, s, 0, source, n);
-            writePiece(g, s, 0, s.dst(), n, read);
+            for (int c = 0; c < s.chunks(n); c++) {
+                g.read(0, source + c * chunk, s.chunkLen(n, c), -1, -1);
+                g.write(0, s.dst() + c * chunk, s.chunkLen(n, c), -1, -1);
+            }
             return;
         }
-        long gather = 2 * n;
-        int[][] fromPeers = new int[p][];
+        int left = s.pos(r - 1);
+        int right = s.pos(r + 1);
+        int slots = reduceSlots(p);
+        int ahead = reduceAhead(p);
+        int total = s.chunks(s.blockLength(r));
+        for (int st = 0; st < p - 1; st++) {
+            total += s.chunks(s.blockLength(s.pos(r - st - 1)));
+        }
         if (root) {
             for (int q = 0; q < p; q++) {
+                total += q == r ? 0 : s.chunks(s.blockLength(s.pos(q + 1)));
+            }
+        }
+        byte[] kind = new byte[total];
+        int[] step = new int[total];
+        int[] block = new int[total];
+        int[] index = new int[total];
+        int[] from = new int[total];
+        int waves = s.chunks(s.blockLength(0)) + p + 1;
+        int u = 0;
+        for (int wave = 0; wave < waves; wave++) {
+            u = unit(s, kind, step, block, index, u, 0, 0, r, wave);
+            for (int st = 0; st < p - 1; st++) {
+                u = unit(s, kind, step, block, index, u, 1, st, s.pos(r - st - 1), wave - st - 1);
+            }
+            for (int q = 0; root && q < p; q++) {
                 if (q != r) {
-                    int blk = s.pos(q + 1);
-                    fromPeers[q] = receivePiece(g, s, q, gather + s.blockOffset(blk), s.blockLength(blk), p - 1, null);
+                    int before = u;
+                    u = unit(s, kind, step, block, index, u, 3, p - 1, s.pos(q + 1), wave - p);
+                    if (u > before) {
+                        from[before] = q;
+                    }
                 }
             }
         }
-        int[] reduced = reduceScatter(g, s, source)[0];
-        int owned = s.pos(r + 1);
-        long ownedAt = n + s.blockOffset(owned);
-        if (!root) {
-            sendPiece(g, s, s.root(), ownedAt, s.blockLength(owned), p - 1, reduced, -1);
-            return;
+        long scratch = slots * chunk;
+        int[] slotLast = new int[slots];
+        java.util.Arrays.fill(slotLast, -1);
+        int[] received = new int[total];
+        for (int v = 0; v < Math.min(ahead, total); v++) {
+            received[v] = reduceReceive(g, s, v, kind, step, block, index, from, slotLast, left);
         }
-        writePiece(g, s, ownedAt, s.dst() + s.blockOffset(owned), s.blockLength(owned), reduced);
-        for (int q = 0; q < p; q++) {
-            if (q != r) {
-                int blk = s.pos(q + 1);
-                writePiece(g, s, gather + s.blockOffset(blk), s.dst() + s.blockOffset(blk), s.blockLength(blk), fromPeers[q]);
+        for (u = 0; u < total; u++) {
+            int slot = u % slots;
+            long at = slot * chunk;
+            long off = s.blockOffset(block[u]) + index[u] * chunk;
+            long len = s.chunkLen(s.blockLength(block[u]), index[u]);
+            int last;
+            if (kind[u] == 0) {
+                int read = g.read(at, source + off, len, slotLast[slot], -1);
+                last = g.send(right, at, len, s.tag(0, r), read, -1);
+            } else if (kind[u] == 1) {
+                g.read(scratch, source + off, len, -1, -1);
+                last = g.reduce(at, at, scratch, len, received[u], -1);
+                if (step[u] < p - 2) {
+                    last = g.send(right, at, len, s.tag(step[u] + 1, r), last, -1);
+                } else if (root) {
+                    last = g.write(at, s.dst() + off, len, last, -1);
+                } else {
+                    last = g.send(s.root(), at, len, s.tag(p - 1, r), last, -1);
+                }
+            } else {
+                last = g.write(at, s.dst() + off, len, received[u], -1);
+            }
+            slotLast[slot] = last;
+            if (u + ahead < total) {
+                received[u + ahead] = reduceReceive(g, s, u + ahead, kind, step, block, index, from, slotLast, left);
             }
         }
+    }
+
+    private static int reduceReceive(Program g, Shape s, int v, byte[] kind, int[] step, int[] block, int[] index, int[] from,
+            int[] slotLast, int left) {
+        if (kind[v] == 0) {
+            return -1;
+        }
+        int slot = v % slotLast.length;
+        int sender = kind[v] == 1 ? left : from[v];
+        int tagStep = kind[v] == 1 ? step[v] : s.p() - 1;
+        return g.receive(sender, slot * s.chunk(), s.chunkLen(s.blockLength(block[v]), index[v]), s.tag(tagStep, sender), slotLast[slot], -1);
     }
 
     // ---- BCAST -----------------------------------------------------------------------------
