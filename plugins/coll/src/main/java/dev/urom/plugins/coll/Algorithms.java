@@ -57,6 +57,9 @@ final class Algorithms {
     /** Arena bytes the data phase of {@code coll} needs (saturating instead of overflowing). */
     static long arenaBytes(CollType coll, boolean small, Shape s) {
         long n = s.bytes();
+        if (coll == CollType.ALLTOALL) {
+            return (long) reduceSlots(s.p()) * s.chunk();
+        }
         if (coll == CollType.REDUCE && !small) {
             return (reduceSlots(s.p()) + 1L) * s.chunk();
         }
@@ -71,7 +74,7 @@ final class Algorithms {
             case REDUCE -> 2;
             case ALLREDUCE -> small ? 2 : 0;
             case ALLGATHER -> s.p();
-            case ALLTOALL -> 2L * s.p();
+            case ALLTOALL -> 0;
             case BARRIER -> 0;
         };
         if (coll == CollType.ALLREDUCE && !small) {
@@ -601,28 +604,79 @@ final class Algorithms {
 
     // ---- ALLTOALL --------------------------------------------------------------------------
 
-    /** Pairwise exchange, every step in flight: source blocks at b * n, received blocks at (p + b) * n. */
+    /**
+     * Pairwise exchange with every step in flight, through {@link #reduceSlots} staging chunks
+     * ordered by wave: in wave c, chunk c of the block for each rank r + s (read, then sent at step
+     * s), then chunk c of the block from each rank r - s (received, written). Receiving slots wait
+     * only on their own writes; sending slots on sends the peer takes at most a wave later. In
+     * place, a wave reads its chunks before it writes any: a chunk of block j is read before the
+     * chunk of block j that arrives is written.
+     */
     static void alltoall(Program g, Shape s) {
         long n = s.bytes();
         int p = s.p();
         int r = s.r();
-        long received = (long) p * n;
-        int[][] got = new int[p][];
-        for (int step = 1; step < p; step++) {
-            int from = s.pos(r - step);
-            got[step] = receivePiece(g, s, from, received + from * n, n, step, null);
+        long chunk = s.chunk();
+        int chunks = s.chunks(n);
+        long source = s.inPlace() ? s.dst() : s.src();
+        int slots = reduceSlots(p);
+        int ahead = reduceAhead(p);
+        int total = 2 * (p - 1) * chunks + (s.inPlace() ? 0 : chunks);
+        byte[] kind = new byte[total];
+        int[] peer = new int[total];
+        int[] index = new int[total];
+        int u = 0;
+        for (int c = 0; c < chunks; c++) {
+            if (!s.inPlace()) {
+                kind[u] = 0;
+                peer[u] = r;
+                index[u++] = c;
+            }
+            for (int st = 1; st < p; st++) {
+                kind[u] = 1;
+                peer[u] = s.pos(r + st);
+                index[u++] = c;
+            }
+            for (int st = 1; st < p; st++) {
+                kind[u] = 2;
+                peer[u] = s.pos(r - st);
+                index[u++] = c;
+            }
         }
-        readPiece(g, s, 0, s.inPlace() ? s.dst() : s.src(), p * n);
-        for (int step = 1; step < p; step++) {
-            int to = s.pos(r + step);
-            sendPiece(g, s, to, to * n, n, step, null, -1);
+        int[] slotLast = new int[slots];
+        java.util.Arrays.fill(slotLast, -1);
+        int[] received = new int[total];
+        for (int v = 0; v < Math.min(ahead, total); v++) {
+            received[v] = exchangeReceive(g, s, v, kind, peer, index, slotLast);
         }
-        if (!s.inPlace()) {
-            g.write(r * n, s.dst() + r * n, n, -1, -1);
+        for (u = 0; u < total; u++) {
+            int slot = u % slots;
+            long at = slot * chunk;
+            long off = peer[u] * n + index[u] * chunk;
+            long len = s.chunkLen(n, index[u]);
+            int last;
+            if (kind[u] == 0) {
+                last = g.read(at, source + off, len, slotLast[slot], -1);
+                last = g.write(at, s.dst() + off, len, last, -1);
+            } else if (kind[u] == 1) {
+                int read = g.read(at, source + off, len, slotLast[slot], -1);
+                last = g.send(peer[u], at, len, s.tag(s.pos(peer[u] - r), r), read, -1);
+            } else {
+                last = g.write(at, s.dst() + off, len, received[u], -1);
+            }
+            slotLast[slot] = last;
+            if (u + ahead < total) {
+                received[u + ahead] = exchangeReceive(g, s, u + ahead, kind, peer, index, slotLast);
+            }
         }
-        for (int step = 1; step < p; step++) {
-            int from = s.pos(r - step);
-            writePiece(g, s, received + from * n, s.dst() + from * n, n, got[step]);
+    }
+
+    private static int exchangeReceive(Program g, Shape s, int v, byte[] kind, int[] peer, int[] index, int[] slotLast) {
+        if (kind[v] != 2) {
+            return -1;
         }
+        int slot = v % slotLast.length;
+        int step = s.pos(s.r() - peer[v]);
+        return g.receive(peer[v], slot * s.chunk(), s.chunkLen(s.bytes(), index[v]), s.tag(step, peer[v]), slotLast[slot], -1);
     }
 }
