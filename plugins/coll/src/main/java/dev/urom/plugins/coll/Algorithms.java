@@ -203,10 +203,10 @@ final class Algorithms {
         for (int step = 0; step < p - 1; step++) {
             total += s.chunks(s.blockLength(s.pos(r - step - 1))) + s.chunks(s.blockLength(s.pos(r - step)));
         }
-        byte[] kind = new byte[total];
-        int[] step = new int[total];
-        int[] block = new int[total];
-        int[] index = new int[total];
+        int[] kind = g.scratch(0, total);
+        int[] step = g.scratch(1, total);
+        int[] block = g.scratch(2, total);
+        int[] index = g.scratch(3, total);
         int waves = s.chunks(s.blockLength(0)) + 2 * p;
         int u = 0;
         for (int wave = 0; wave < waves; wave++) {
@@ -219,9 +219,9 @@ final class Algorithms {
             }
         }
         long scratch = slots * chunk;
-        int[] slotLast = new int[slots];
+        int[] slotLast = g.scratch(5, slots);
         java.util.Arrays.fill(slotLast, -1);
-        int[] received = new int[total];
+        int[] received = g.scratch(6, total);
         for (int v = 0; v < Math.min(ahead, total); v++) {
             received[v] = postReceive(g, s, v, kind, step, block, index, slotLast, left);
         }
@@ -257,11 +257,11 @@ final class Algorithms {
     }
 
     /** Appends unit (kind, step, block, chunk c) when block {@code blk} has a chunk c; answers the next unit's number. */
-    private static int unit(Shape s, byte[] kind, int[] step, int[] block, int[] index, int u, int k, int st, int blk, int c) {
+    private static int unit(Shape s, int[] kind, int[] step, int[] block, int[] index, int u, int k, int st, int blk, int c) {
         if (c < 0 || c >= s.chunks(s.blockLength(blk))) {
             return u;
         }
-        kind[u] = (byte) k;
+        kind[u] = k;
         step[u] = st;
         block[u] = blk;
         index[u] = c;
@@ -269,11 +269,11 @@ final class Algorithms {
     }
 
     /** The receive of unit {@code v} into its slot, after the slot's previous unit is done; -1 for a unit that receives nothing. */
-    private static int postReceive(Program g, Shape s, int v, byte[] kind, int[] step, int[] block, int[] index, int[] slotLast, int left) {
+    private static int postReceive(Program g, Shape s, int v, int[] kind, int[] step, int[] block, int[] index, int[] slotLast, int left) {
         if (kind[v] == 0) {
             return -1;
         }
-        int slot = v % slotLast.length;
+        int slot = v % slots(s.p());
         int tagStep = kind[v] == 1 ? step[v] : s.p() - 1 + step[v];
         return g.receive(left, slot * s.chunk(), s.chunkLen(s.blockLength(block[v]), index[v]), s.tag(tagStep, left), slotLast[slot], -1);
     }
@@ -346,11 +346,11 @@ final class Algorithms {
                 total += q == r ? 0 : s.chunks(s.blockLength(s.pos(q + 1)));
             }
         }
-        byte[] kind = new byte[total];
-        int[] step = new int[total];
-        int[] block = new int[total];
-        int[] index = new int[total];
-        int[] from = new int[total];
+        int[] kind = g.scratch(0, total);
+        int[] step = g.scratch(1, total);
+        int[] block = g.scratch(2, total);
+        int[] index = g.scratch(3, total);
+        int[] from = g.scratch(4, total);
         int waves = s.chunks(s.blockLength(0)) + p + 1;
         int u = 0;
         for (int wave = 0; wave < waves; wave++) {
@@ -369,9 +369,9 @@ final class Algorithms {
             }
         }
         long scratch = slots * chunk;
-        int[] slotLast = new int[slots];
+        int[] slotLast = g.scratch(5, slots);
         java.util.Arrays.fill(slotLast, -1);
-        int[] received = new int[total];
+        int[] received = g.scratch(6, total);
         for (int v = 0; v < Math.min(ahead, total); v++) {
             received[v] = reduceReceive(g, s, v, kind, step, block, index, from, slotLast, left);
         }
@@ -404,12 +404,12 @@ final class Algorithms {
         }
     }
 
-    private static int reduceReceive(Program g, Shape s, int v, byte[] kind, int[] step, int[] block, int[] index, int[] from,
+    private static int reduceReceive(Program g, Shape s, int v, int[] kind, int[] step, int[] block, int[] index, int[] from,
             int[] slotLast, int left) {
         if (kind[v] == 0) {
             return -1;
         }
-        int slot = v % slotLast.length;
+        int slot = v % reduceSlots(s.p());
         int sender = kind[v] == 1 ? left : from[v];
         int tagStep = kind[v] == 1 ? step[v] : s.p() - 1;
         return g.receive(sender, slot * s.chunk(), s.chunkLen(s.blockLength(block[v]), index[v]), s.tag(tagStep, sender), slotLast[slot], -1);
@@ -460,9 +460,9 @@ final class Algorithms {
         int previous = s.pos(v - 1 + s.root());
         long chunk = s.chunk();
         int chunks = s.chunks(n);
-        int[] slotLast = new int[CHAIN_SLOTS];
+        int[] slotLast = g.scratch(5, CHAIN_SLOTS);
         java.util.Arrays.fill(slotLast, -1);
-        int[] received = new int[chunks];
+        int[] received = g.scratch(6, chunks);
         if (v > 0) {
             for (int c = 0; c < Math.min(CHAIN_AHEAD, chunks); c++) {
                 received[c] = g.receive(previous, (c % CHAIN_SLOTS) * chunk, s.chunkLen(n, c), s.tag(0, previous), -1, -1);
@@ -546,8 +546,8 @@ final class Algorithms {
         int slots = slots(p);
         int ahead = ahead(p);
         int total = chunks * p;
-        int[] step = new int[total];
-        int[] index = new int[total];
+        int[] step = g.scratch(1, total);
+        int[] index = g.scratch(3, total);
         int u = 0;
         for (int wave = 0; wave < chunks + p; wave++) {
             for (int st = -1; st < p - 1; st++) {
@@ -559,9 +559,9 @@ final class Algorithms {
                 }
             }
         }
-        int[] slotLast = new int[slots];
+        int[] slotLast = g.scratch(5, slots);
         java.util.Arrays.fill(slotLast, -1);
-        int[] received = new int[total];
+        int[] received = g.scratch(6, total);
         for (int v = 0; v < Math.min(ahead, total); v++) {
             received[v] = gatherReceive(g, s, v, step, index, slotLast, left);
         }
@@ -598,7 +598,7 @@ final class Algorithms {
         if (step[v] < 0) {
             return -1;
         }
-        int slot = v % slotLast.length;
+        int slot = v % slots(s.p());
         return g.receive(left, slot * s.chunk(), s.chunkLen(s.bytes(), index[v]), s.tag(step[v], left), slotLast[slot], -1);
     }
 
@@ -622,9 +622,9 @@ final class Algorithms {
         int slots = reduceSlots(p);
         int ahead = reduceAhead(p);
         int total = 2 * (p - 1) * chunks + (s.inPlace() ? 0 : chunks);
-        byte[] kind = new byte[total];
-        int[] peer = new int[total];
-        int[] index = new int[total];
+        int[] kind = g.scratch(0, total);
+        int[] peer = g.scratch(4, total);
+        int[] index = g.scratch(3, total);
         int u = 0;
         for (int c = 0; c < chunks; c++) {
             if (!s.inPlace()) {
@@ -643,9 +643,9 @@ final class Algorithms {
                 index[u++] = c;
             }
         }
-        int[] slotLast = new int[slots];
+        int[] slotLast = g.scratch(5, slots);
         java.util.Arrays.fill(slotLast, -1);
-        int[] received = new int[total];
+        int[] received = g.scratch(6, total);
         for (int v = 0; v < Math.min(ahead, total); v++) {
             received[v] = exchangeReceive(g, s, v, kind, peer, index, slotLast);
         }
@@ -671,11 +671,11 @@ final class Algorithms {
         }
     }
 
-    private static int exchangeReceive(Program g, Shape s, int v, byte[] kind, int[] peer, int[] index, int[] slotLast) {
+    private static int exchangeReceive(Program g, Shape s, int v, int[] kind, int[] peer, int[] index, int[] slotLast) {
         if (kind[v] != 2) {
             return -1;
         }
-        int slot = v % slotLast.length;
+        int slot = v % reduceSlots(s.p());
         int step = s.pos(s.r() - peer[v]);
         return g.receive(peer[v], slot * s.chunk(), s.chunkLen(s.bytes(), index[v]), s.tag(step, peer[v]), slotLast[slot], -1);
     }

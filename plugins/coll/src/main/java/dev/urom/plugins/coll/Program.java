@@ -68,6 +68,7 @@ final class Program {
     private int cursor;
     private int firstOpen;
 
+    private final int[][] scratch = new int[7][0];
     private ByteBuffer arena = ByteBuffer.allocateDirect(0);
     private long base;
     private UcpEndpoint[] endpoints;
@@ -122,6 +123,18 @@ final class Program {
             }
         }
         return false;
+    }
+
+    /**
+     * Reusable int array number {@code which} (0 to 6) of at least {@code size} elements, its
+     * content left from earlier use: the builders' bookkeeping, which grows but is not allocated
+     * per collective.
+     */
+    int[] scratch(int which, int size) {
+        if (scratch[which].length < size) {
+            scratch[which] = new int[Math.max(size, 2 * scratch[which].length)];
+        }
+        return scratch[which];
     }
 
     ByteBuffer arena() {
