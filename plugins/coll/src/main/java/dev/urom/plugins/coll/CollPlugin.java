@@ -209,12 +209,15 @@ public final class CollPlugin implements PluginIface {
     }
 
     /**
-     * Checks a TEAM_CREATE in the specification's order and answers a failure at once; only a host
-     * this worker cannot reach is also told to the other members (a refusing HELLO), because a
-     * HELLO carries no creation number: one sent for a command the host will correct and retry
-     * (bad knobs, a team id in use) would fail the retry on every peer.
+     * Checks a TEAM_CREATE in the order of the specification's corner cases and answers a failure
+     * at once; knobs out of bounds and an unreachable host are also told to the other members (a
+     * refusing HELLO), the rest to the host only.
      */
     private void teamCreate(WorkerCommand command, TeamCreate create) {
+        if (create.teamId() < 1 || create.teamId() > CollLayout.TEAM_ID_MAX) {
+            answerCreate(command, create, Reason.BAD_COMMAND, 0);
+            return;
+        }
         Reason reason = membersProblem(create);
         long chunk = create.chunkBytes() == 0 ? CollLayout.CHUNK_DEFAULT : create.chunkBytes();
         long small = create.smallBytes() == 0 ? CollLayout.SMALL_DEFAULT : create.smallBytes();
@@ -222,9 +225,6 @@ public final class CollPlugin implements PluginIface {
         if (reason == Reason.NONE && (chunk < CollLayout.CHUNK_MIN || chunk > CollLayout.CHUNK_MAX || small > CollLayout.SMALL_MAX
                 || timeout > CollLayout.TIMEOUT_MS_MAX)) {
             reason = Reason.KNOBS;
-        }
-        if (reason == Reason.NONE && (create.teamId() < 1 || create.teamId() > CollLayout.TEAM_ID_MAX)) {
-            reason = Reason.BAD_MEMBERS;
         }
         if (reason == Reason.NONE && teams.containsKey(create.teamId())) {
             reason = Reason.TEAM_EXISTS;
@@ -239,7 +239,8 @@ public final class CollPlugin implements PluginIface {
                 reason = Reason.HOST_UNREACHABLE;
             }
         }
-        if (reason != Reason.NONE && reason != Reason.HOST_UNREACHABLE) {
+        boolean told = reason == Reason.KNOBS || reason == Reason.HOST_UNREACHABLE;
+        if (reason != Reason.NONE && !told) {
             answerCreate(command, create, reason, 0);
             return;
         }
@@ -255,12 +256,12 @@ public final class CollPlugin implements PluginIface {
             try {
                 peerAddress = context.domain().address(ids[i]);
             } catch (UromException e) {
-                answerCreate(command, create, reason == Reason.HOST_UNREACHABLE ? reason : Reason.NO_DOMAIN, reason == Reason.NONE ? i : 0);
+                answerCreate(command, create, told ? reason : Reason.NO_DOMAIN, told ? 0 : i);
                 return;
             }
             if (i == rank) {
                 if (!Arrays.equals(peerAddress, address)) {
-                    answerCreate(command, create, reason == Reason.HOST_UNREACHABLE ? reason : Reason.BAD_MEMBERS, 0);
+                    answerCreate(command, create, told ? reason : Reason.BAD_MEMBERS, told ? 0 : i);
                     return;
                 }
                 continue;
@@ -276,7 +277,7 @@ public final class CollPlugin implements PluginIface {
         Hello hello = new Hello(create.teamId(), size, rank, MembersHash.of(ids), chunk, small, timeout, reason.code());
         Team team = new Team(create.teamId(), command.destId(), size, rank, hello, peers, connection, slots, ready::add, abandoned::add);
         long now = System.nanoTime();
-        if (reason == Reason.HOST_UNREACHABLE) {
+        if (told) {
             answerCreate(command, create, reason, 0);
             team.startRefusal(now);
             refusals.add(team);
@@ -379,7 +380,7 @@ public final class CollPlugin implements PluginIface {
         if (team == null || team.state() == Team.State.CREATING) {
             reason = Reason.TEAM_UNKNOWN;
         } else if (team.state() == Team.State.FAILED) {
-            reason = team.failedReason() == Reason.HOST_GONE ? Reason.HOST_GONE : Reason.TEAM_FAILED;
+            reason = Reason.TEAM_FAILED;
             detail = team.failedRank();
         } else if (team.pending() >= CollLayout.INFLIGHT_MAX) {
             reason = Reason.TOO_MANY;
@@ -388,8 +389,14 @@ public final class CollPlugin implements PluginIface {
             answer(command, new CollNotification.PostDone(failure(CommandType.POST, post.cookie(), reason, detail), post.teamId(), 0).encode());
             return;
         }
-        long sequence = team.nextSequence();
-        team.enqueue(new Collective(command, post, sequence, team, connections.get(command.destId())));
+        Collective collective = new Collective(command, post, team.peekSequence(), team, connections.get(command.destId()));
+        if (collective.refusal == Reason.NO_MEMORY) {
+            answer(command, new CollNotification.PostDone(failure(CommandType.POST, post.cookie(), Reason.NO_MEMORY, 0), post.teamId(), 0)
+                    .encode());
+            return;
+        }
+        team.nextSequence();
+        team.enqueue(collective);
         team.advance(System.nanoTime());
     }
 

@@ -112,6 +112,10 @@ final class Collective {
             case ALLGATHER, ALLTOALL -> p * n;
             default -> n;
         };
+        if (!inPlace && readLen > 0 && writeLen > 0 && type != CollType.BCAST
+                && Long.compareUnsigned(readAt, post.dst() + writeLen) < 0 && Long.compareUnsigned(post.dst(), readAt + readLen) < 0) {
+            return Reason.OVERLAP;
+        }
         Reason reason;
         connection.memory().holdMaps();
         try {
@@ -121,10 +125,6 @@ final class Collective {
             }
         } finally {
             connection.memory().releaseMaps();
-        }
-        if (reason == Reason.NONE && !inPlace && readLen > 0 && writeLen > 0 && type != CollType.BCAST
-                && Long.compareUnsigned(readAt, post.dst() + writeLen) < 0 && Long.compareUnsigned(post.dst(), readAt + readLen) < 0) {
-            reason = Reason.OVERLAP;
         }
         return reason;
     }

@@ -33,7 +33,7 @@ final class Connection {
             return -Reason.BAD_FLAGS.code();
         }
         if (length == 0) {
-            return -Reason.NOT_MAPPED.code();
+            return -Reason.BAD_COMMAND.code();
         }
         if (handles.size() >= CollLayout.MEMH_MAX) {
             return -Reason.TOO_MANY.code();
@@ -58,6 +58,9 @@ final class Connection {
     Reason check(long memh, long address, long length, boolean write) {
         if (length == 0) {
             return Reason.NONE;
+        }
+        if (Long.compareUnsigned(address + length, address) < 0 && address + length != 0) {
+            return Reason.NOT_MAPPED;
         }
         if (memh == 0) {
             return memory.check(address, length, !write, write);

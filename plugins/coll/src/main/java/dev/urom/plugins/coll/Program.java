@@ -26,10 +26,8 @@ import java.util.Arrays;
  * in the steady state. A completion is tested only when something waits for it (the operation at
  * the cursor's dependencies) or at the end.
  *
- * <p>Failures: a failed request or an unreachable host fails the phase ({@link #failure}); a
- * host read or write refused by the kernel (the host changed its mappings) is remembered as
- * {@link #hostFailure} and the phase goes on without touching the host again, so that the ranks'
- * messages stay aligned. Not thread-safe: the plugin's thread. Owns its arena, which it hands to
+ * <p>Failures: a failed request, or a host read or write the kernel refuses (the host exited or
+ * changed its mappings), fails the phase ({@link #failure}) and with it the team. Not thread-safe: the plugin's thread. Owns its arena, which it hands to
  * the caller when abandoned while UCX may still use it.
  */
 final class Program {
@@ -78,7 +76,6 @@ final class Program {
     private LocalStep local;
     private Reason failure = Reason.NONE;
     private long failureDetail;
-    private Reason hostFailure = Reason.NONE;
     /** The host's pidfd was polled in this {@link #advance}: one poll covers every write of the call. */
     private boolean hostSeenAlive;
 
@@ -113,7 +110,6 @@ final class Program {
         firstOpen = 0;
         failure = Reason.NONE;
         failureDetail = 0;
-        hostFailure = Reason.NONE;
     }
 
     private boolean anyRunning() {
@@ -223,10 +219,6 @@ final class Program {
         return failureDetail;
     }
 
-    Reason hostFailure() {
-        return hostFailure;
-    }
-
     /** Fails the phase (the first failure stays). */
     void fail(Reason reason, long detail) {
         if (failure == Reason.NONE) {
@@ -332,7 +324,7 @@ final class Program {
     }
 
     private void hostIo(boolean write, int i) {
-        if (hostFailure != Reason.NONE || length[i] == 0) {
+        if (length[i] == 0) {
             return;
         }
         if (write && !hostSeenAlive) {
@@ -343,10 +335,8 @@ final class Program {
             hostSeenAlive = true;
         }
         Reason reason = write ? host.write(base + x[i], y[i], length[i]) : host.read(base + x[i], y[i], length[i]);
-        if (reason == Reason.HOST_GONE) {
+        if (reason != Reason.NONE) {
             fail(reason, 0);
-        } else if (reason != Reason.NONE) {
-            hostFailure = reason;
         }
     }
 

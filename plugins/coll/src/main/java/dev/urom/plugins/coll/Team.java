@@ -27,7 +27,8 @@ import java.util.function.Consumer;
  * one at a time in sequence order, each an agreement ({@link Agree} in dissemination rounds) and,
  * when the agreement passes, a data phase built by {@link Algorithms}; every answer goes to {@code
  * answers}. A failure of the network, the host or the clock fails the team: the collective
- * running gets its reason, the queued ones and later POSTs TEAM_FAILED. Not thread-safe: the
+ * running and the queued ones get its reason, later POSTs TEAM_FAILED. A refusal or a mismatch
+ * does not. Not thread-safe: the
  * plugin's thread. Arenas that UCX may still use after a failure go to {@code abandoned}.
  */
 final class Team {
@@ -58,7 +59,6 @@ final class Team {
     private long createCookie;
     private State state = State.CREATING;
     private boolean created;
-    private Reason failedReason = Reason.NONE;
     private long failedRank;
     private long deadline;
     private long nextSequence;
@@ -199,6 +199,11 @@ final class Team {
         return nextSequence++;
     }
 
+    /** The sequence number the next POST will get. */
+    long peekSequence() {
+        return nextSequence;
+    }
+
     /**
      * Moves the team on: creation, then the collectives in order.
      *
@@ -255,8 +260,7 @@ final class Team {
                 }
                 if (program.finished()) {
                     if (dataPhase) {
-                        Reason host = program.hostFailure();
-                        answerPost(current, host, 0);
+                        answerPost(current, Reason.NONE, 0);
                         current = null;
                     } else {
                         finishAgreement();
@@ -373,18 +377,18 @@ final class Team {
         }
     }
 
-    /** The running collective failed: it gets {@code reason}, the team fails. */
+    /**
+     * The running collective failed, after which the ranks are out of step: it and the queued
+     * ones get {@code reason} (detail: the peer for PEER_FAILED, else this rank), the team fails.
+     */
     private void failRunning(Reason reason, long detail) {
-        Collective c = current;
-        current = null;
-        answerPost(c, reason, detail);
-        fail(reason, reason == Reason.PEER_FAILED ? detail : rank);
+        fail(reason, reason == Reason.PEER_FAILED || reason == Reason.TRANSPORT ? detail : rank);
     }
 
     /**
-     * Fails the team: what runs is abandoned, every queued collective is answered {@code
-     * TEAM_FAILED} (or, for {@code TEAM_DESTROYED}, that), and later POSTs get TEAM_FAILED with
-     * {@code detail}.
+     * Fails the team: what runs is abandoned, the collective running and every queued one are
+     * answered {@code reason} with {@code detail}, and later POSTs get TEAM_FAILED with {@code
+     * detail} (the failed peer's rank, or this rank's own).
      */
     void fail(Reason reason, long detail) {
         if (state == State.CREATING) {
@@ -392,20 +396,14 @@ final class Team {
         }
         abandonProgram();
         state = State.FAILED;
-        failedReason = reason;
         failedRank = detail;
-        Reason queued = reason == Reason.TEAM_DESTROYED || reason == Reason.HOST_GONE ? reason : Reason.TEAM_FAILED;
         if (current != null) {
             answerPost(current, reason, detail);
             current = null;
         }
         while (!queue.isEmpty()) {
-            answerPost(queue.remove(), queued, detail);
+            answerPost(queue.remove(), reason, detail);
         }
-    }
-
-    Reason failedReason() {
-        return failedReason;
     }
 
     private void abandonProgram() {

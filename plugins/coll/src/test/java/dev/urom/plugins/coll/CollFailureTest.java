@@ -89,10 +89,9 @@ class CollFailureTest {
         refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, 1L << 60, s, d, 0, 0), Reason.COUNT_OVERFLOW, dst);
         refusal(new CollCommand.Post(c, TEAM, CollType.REDUCE.code(), 9, 0, 2, 0, COUNT, s, d, 0, 0), Reason.BAD_ROOT, dst);
         refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 2, COUNT, s, d, 0, 0), Reason.BAD_FLAGS, dst);
-        long hole = pages(1, Pages.PROT_NONE);
-        Pages.unmap(hole, 1);
-        pages.remove(pages.size() - 1);
+        long hole = 4096; // below vm.mmap_min_addr: never mapped
         refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, hole, d, 0, 0), Reason.NOT_MAPPED, dst);
+        refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, -256, d, 0, 0), Reason.NOT_MAPPED, dst);
         refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, pages(1, Pages.PROT_NONE), d, 0, 0), Reason.NOT_READABLE, dst);
         refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, s, pages(1, Pages.PROT_READ), 0, 0), Reason.NOT_WRITABLE, dst);
         refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, d + 8, d, 0, 0), Reason.OVERLAP, dst);
@@ -143,12 +142,18 @@ class CollFailureTest {
         assertAnswer(workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), TEAM, 2, 0, 0, 0, 0, 0, 0)), Reason.BAD_MEMBERS, 0, "stride");
         assertAnswer(workers.call(0, CollCommand.TeamCreate.list(workers.cookie(), TEAM, 0, new long[] {0, 0}, 0, 0, 0)), Reason.BAD_MEMBERS, 0,
                 "twice");
-        assertAnswer(workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), 0, 2, 0, 0, 1, 0, 0, 0)), Reason.BAD_MEMBERS, 0, "team 0");
-        assertAnswer(workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), TEAM, 2, 0, 0, 1, 100, 0, 0)), Reason.KNOBS, 0, "chunk");
+        assertAnswer(workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), 0, 2, 0, 0, 1, 0, 0, 0)), Reason.BAD_COMMAND, 0, "team 0");
+        assertAnswer(workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), 4096, 1, 0, 0, 1, 0, 0, 0)), Reason.BAD_COMMAND, 0,
+                "team 4096");
+        assertAnswer(workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), TEAM + 40, 2, 0, 0, 1, 100, 0, 0)), Reason.KNOBS, 0,
+                "chunk");
+        assertAnswer(workers.call(0, new CollCommand.MemMap(workers.cookie(), 4096, 0, 1)), Reason.BAD_COMMAND, 0, "map of length 0");
         assertAnswer(workers.call(0, CollCommand.TeamCreate.list(workers.cookie(), TEAM, 0, new long[] {0, 99}, 0, 0, 0)), Reason.NO_DOMAIN, 1,
                 "member 99");
         assertAnswer(workers.call(0, CollCommand.TeamCreate.list(workers.cookie(), TEAM, 0, new long[] {1, 0}, 0, 0, 0)), Reason.BAD_MEMBERS,
                 0, "rank 0 is another worker");
+        assertAnswer(workers.call(0, CollCommand.TeamCreate.list(workers.cookie(), TEAM, 1, new long[] {0, 1}, 0, 0, 0)), Reason.BAD_MEMBERS,
+                1, "rank 1 is another worker");
         assertAnswer(workers.call(0, new CollCommand.MemUnmap(workers.cookie(), 5)), Reason.BAD_MEMH, 0, "unmap unknown");
         assertAnswer(workers.call(0, new CollCommand.MemMap(workers.cookie(), 4096, 8, 4)), Reason.BAD_FLAGS, 0, "access");
         long unreadable = pages(1, Pages.PROT_NONE);
@@ -173,6 +178,29 @@ class CollFailureTest {
         WorkerCommand b = workers.send(1, CollCommand.TeamCreate.range(workers.cookie(), TEAM, 2, 1, 0, 1, 0, 0, 0));
         assertAnswer(workers.await(0, a), Reason.KNOBS, 1, "rank 0");
         assertAnswer(workers.await(1, b), Reason.KNOBS, 0, "rank 1");
+
+        a = workers.send(0, CollCommand.TeamCreate.range(workers.cookie(), TEAM + 1, 2, 0, 0, 1, 100, 0, 60_000));
+        b = workers.send(1, CollCommand.TeamCreate.range(workers.cookie(), TEAM + 1, 2, 1, 0, 1, 0, 0, 60_000));
+        long start = System.nanoTime();
+        assertAnswer(workers.await(0, a), Reason.KNOBS, 0, "the rank with a knob out of bounds");
+        assertAnswer(workers.await(1, b), Reason.PEER_REFUSED, 0, "its peer, told by a refusing HELLO");
+        assertThat(System.nanoTime() - start).as("long before the 60 s limit").isLessThan(20_000_000_000L);
+    }
+
+    @Test
+    void aRegisteredRangeTheHostTakesAwayFailsWithNotMappedAndNothingElseIsTouched() {
+        workers = new CollWorkers(1);
+        workers.createTeam(TEAM, 1, 0, 0, 0);
+        long gone = pages(2, Pages.PROT_READ | Pages.PROT_WRITE);
+        CollNotification.MemMapDone map = (CollNotification.MemMapDone) workers.call(0, new CollCommand.MemMap(workers.cookie(), gone,
+                2 * Pages.PAGE, CollLayout.ACCESS_READ | CollLayout.ACCESS_WRITE));
+        assertAnswer(map, Reason.NONE, 0, "MEM_MAP");
+        Pages.protect(gone, 2, Pages.PROT_NONE);
+        Memory dst = workers.buffer(8 * COUNT);
+        CollNotification answer = workers.call(0, new CollCommand.Post(workers.cookie(), TEAM, CollType.ALLREDUCE.code(), DataType.FLOAT64.code(),
+                0, 0, 0, COUNT, gone, CollWorkers.address(dst), map.memh(), 0));
+        assertAnswer(answer, Reason.NOT_MAPPED, 0, "a read of the unmapped range");
+        assertThat(dst.getByteArray(0, 8 * COUNT)).containsOnly(0);
     }
 
     @Test

@@ -88,7 +88,7 @@ class CollHostTest {
             assertThat(gone.header().reasonValue()).isEqualTo(Reason.HOST_GONE);
             assertThat(gone.header().status()).isEqualTo(Reason.HOST_GONE.status());
             assertThat(call(worker, new CollCommand.Post(6, 3, CollType.BARRIER.code(), 0, 0, 0, 0, 0, 0, 0, 0, 0)).header().reasonValue())
-                    .as("the team failed with its host").isEqualTo(Reason.HOST_GONE);
+                    .as("the team failed with its host").isEqualTo(Reason.TEAM_FAILED);
         }
     }
 }

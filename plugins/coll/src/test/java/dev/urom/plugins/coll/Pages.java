@@ -21,6 +21,8 @@ final class Pages {
 
     private static native int munmap(long address, long length);
 
+    private static native int mprotect(long address, long length, int prot);
+
     private Pages() {}
 
     /** {@code count} fresh pages with protection {@code prot}. */
@@ -30,6 +32,13 @@ final class Pages {
             throw new IllegalStateException("mmap failed: errno " + Native.getLastError());
         }
         return address;
+    }
+
+    /** Changes the protection of {@code count} pages at {@code address}. */
+    static void protect(long address, long count, int prot) {
+        if (mprotect(address, count * PAGE, prot) != 0) {
+            throw new IllegalStateException("mprotect failed: errno " + Native.getLastError());
+        }
     }
 
     static void unmap(long address, long count) {
