@@ -6,6 +6,7 @@ import com.sun.jna.Pointer;
 import dev.urom.plugins.coll.protocol.DataType;
 import dev.urom.plugins.coll.protocol.Reason;
 import dev.urom.plugins.coll.protocol.ReduceOp;
+import dev.urom.plugins.coll.reduce.Reductions;
 import dev.urom.ucx.UcpEndpoint;
 import dev.urom.ucx.UcpLayout;
 import dev.urom.ucx.UcpTagSlots;
@@ -67,7 +68,12 @@ final class Program {
     private int firstOpen;
 
     private final int[][] scratch = new int[7][0];
+    private final Reductions reductions = new Reductions();
     private ByteBuffer arena = ByteBuffer.allocateDirect(0);
+    /** Views of the arena for the reductions' operands, moved by position, never reallocated per chunk. */
+    private ByteBuffer out = arena;
+    private ByteBuffer left = arena;
+    private ByteBuffer right = arena;
     private long base;
     private UcpEndpoint[] endpoints;
     private HostMemory host;
@@ -99,6 +105,9 @@ final class Program {
             int grown = (int) Math.min(Integer.MAX_VALUE - 64, Math.max(arenaBytes, Math.min(2L * arena.capacity(), Integer.MAX_VALUE - 64)));
             arena = ByteBuffer.allocateDirect(Math.max(grown, 64)).order(ByteOrder.LITTLE_ENDIAN);
             base = Pointer.nativeValue(Native.getDirectBufferPointer(arena));
+            out = arena.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+            left = arena.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+            right = arena.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         }
         this.endpoints = endpoints;
         this.host = host;
@@ -309,7 +318,8 @@ final class Program {
                 }
                 return;
             }
-            case REDUCE -> InterimKernels.reduce(dtype, op, arena, (int) x[i], (int) y[i], (int) z[i], (int) (length[i] / dtype.size()));
+            case REDUCE -> reductions.reduce(dtype.code(), op.code(), out.position((int) x[i]), left.position((int) y[i]),
+                    right.position((int) z[i]), (int) (length[i] / dtype.size()));
             case READ -> hostIo(false, i);
             case WRITE -> hostIo(true, i);
             case LOCAL -> {
@@ -369,6 +379,9 @@ final class Program {
     ByteBuffer takeArena() {
         ByteBuffer taken = arena;
         arena = ByteBuffer.allocateDirect(0);
+        out = arena;
+        left = arena;
+        right = arena;
         base = 0;
         return taken;
     }
