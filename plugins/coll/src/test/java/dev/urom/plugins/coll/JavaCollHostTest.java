@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * carry a POST without a look at the mappings, and a host that exits fails its team with
  * HOST_GONE instead of reaching anything.
  */
-class CollHostTest {
+class JavaCollHostTest {
     private Process child;
 
     @AfterEach

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Teams of {@link CollPlugin}s: creation, barriers in sequence, destruction. */
-class CollTeamTest {
+class JavaCollTeamTest {
     private CollWorkers workers;
 
     @AfterEach

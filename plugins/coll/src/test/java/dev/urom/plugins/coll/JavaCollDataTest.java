@@ -23,12 +23,12 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every collective's data against {@link Reference} (FLOAT64 SUM bit for bit in the spec's
+ * Every collective's data against {@link SpecOrder} (FLOAT64 SUM bit for bit in the spec's
  * order) or against the blocks themselves: team sizes 1 to 5, counts 0, 1, odd, chunk
  * boundaries plus and minus one, and a few MiB; both algorithms of each (small_bytes at its
  * maximum, or 1: 0 would be the default), with and without IN_PLACE.
  */
-class CollDataTest {
+class JavaCollDataTest {
     /** chunk_bytes of the teams: 4 KiB, 512 doubles. */
     private static final int CHUNK = 4096;
     private static final int TEAM = 11;
@@ -116,9 +116,9 @@ class CollDataTest {
         boolean latency = small && 8L * count <= CollLayout.SMALL_MAX;
         double[][] expected = new double[p][];
         if (latency) {
-            expected = Reference.allreduceSmall(x, Double::sum);
+            expected = SpecOrder.allreduceSmall(x, Double::sum);
         } else {
-            double[] ring = Reference.ring(x, Double::sum);
+            double[] ring = SpecOrder.ring(x, Double::sum);
             for (int r = 0; r < p; r++) {
                 expected[r] = ring;
             }
@@ -145,7 +145,7 @@ class CollDataTest {
         double[][] x = vectors(p, count, 17L * p + count);
         for (int root = 0; root < p; root++) {
             int theRoot = root;
-            double[] expected = small ? Reference.reduceSmall(x, root, Double::sum) : Reference.ring(x, Double::sum);
+            double[] expected = small ? SpecOrder.reduceSmall(x, root, Double::sum) : SpecOrder.ring(x, Double::sum);
             Memory[] src = new Memory[p];
             Memory[] dst = new Memory[p];
             for (int r = 0; r < p; r++) {

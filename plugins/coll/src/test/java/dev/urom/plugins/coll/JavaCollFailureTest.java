@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * that keep working beside failed ones; a closed peer failing a collective within the team's
  * time limit.
  */
-class CollFailureTest {
+class JavaCollFailureTest {
     private static final int TEAM = 21;
     private static final int COUNT = 64;
 

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * on registered ranges (the fast path: no reading of the host's mappings per POST), both ranks progressed in turn by this thread (no back-off), median of many rounds, printed.
  * Asserts only the result, so it cannot fail on a slow machine.
  */
-class CollLatencyTest {
+class JavaCollLatencyTest {
     @Test
     void twoRankOneMebibyteAllreduce() {
         int count = 1 << 17;

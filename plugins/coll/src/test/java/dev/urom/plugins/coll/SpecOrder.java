@@ -8,8 +8,8 @@ import java.util.function.DoubleBinaryOperator;
  * that the order of every addition, and so every bit, is checked): each algorithm is simulated
  * rank by rank. Stateless.
  */
-final class Reference {
-    private Reference() {}
+final class SpecOrder {
+    private SpecOrder() {}
 
     /** Recursive doubling over the ranks' vectors {@code x}; every rank's result. */
     static double[][] allreduceSmall(double[][] x, DoubleBinaryOperator op) {

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * it (Plugin-Class, the bundled UCX binding and protocol): three ranks create a team and
  * allreduce.
  */
-class CollJarIT {
+class JavaCollJarIT {
     @Test
     void thePackagedJarRunsATeam() throws CollProtocolException {
         Path built = Path.of(System.getProperty("urom.coll.jar", "target/worker_coll_java.jar"));
