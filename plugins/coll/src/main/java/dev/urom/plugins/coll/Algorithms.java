@@ -54,31 +54,24 @@ final class Algorithms {
 
     private Algorithms() {}
 
-    /** Arena bytes the data phase of {@code coll} needs (saturating instead of overflowing). */
+    /**
+     * Arena bytes the data phase of {@code coll} needs (saturating instead of overflowing); the
+     * staged algorithms keep their chunks in the program's pool besides.
+     */
     static long arenaBytes(CollType coll, boolean small, Shape s) {
         long n = s.bytes();
-        if (coll == CollType.ALLTOALL) {
-            return (long) reduceSlots(s.p()) * s.chunk();
-        }
-        if (coll == CollType.REDUCE && !small) {
-            return (reduceSlots(s.p()) + 1L) * s.chunk();
-        }
-        if (coll == CollType.BCAST && !small) {
-            return (long) CHAIN_SLOTS * s.chunk();
-        }
-        if (coll == CollType.ALLGATHER && !small) {
-            return slots(s.p()) * s.chunk();
+        if (!small && coll != CollType.BARRIER) {
+            return coll == CollType.BCAST ? (long) CHAIN_SLOTS * s.chunk() : s.chunk();
         }
         long factor = switch (coll) {
             case BCAST -> 1;
-            case REDUCE -> 2;
-            case ALLREDUCE -> small ? 2 : 0;
+            case REDUCE, ALLREDUCE -> 2;
             case ALLGATHER -> s.p();
             case ALLTOALL -> 0;
             case BARRIER -> 0;
         };
-        if (coll == CollType.ALLREDUCE && !small) {
-            return (slots(s.p()) + 1L) * s.chunk();
+        if (coll == CollType.ALLTOALL) {
+            return s.chunk();
         }
         return factor == 0 || n <= Long.MAX_VALUE / factor ? factor * n : Long.MAX_VALUE;
     }
@@ -161,26 +154,21 @@ final class Algorithms {
         return ops;
     }
 
-    /** Staging slots of one chunk each for the ring allreduce of {@code p} ranks: a few per peer. */
-    static int slots(int p) {
-        return 4 * p + 8;
-    }
-
-    /** Receives the ring allreduce posts ahead of the unit it handles: more than one wave's worth. */
+    /** Receives the staged algorithms post ahead of the unit they handle. */
     static int ahead(int p) {
         return 2 * p + 2;
     }
 
     /**
-     * Ring reduce-scatter, then ring allgather, through {@link #slots} staging chunks (and one
-     * scratch chunk for this rank's source) whatever the vector's size. The chunks this rank
-     * handles are units ordered by the wave in which their data can be there: its own chunk c
-     * (sent at step 0) in wave c, the chunk c it receives at reduce-scatter step s in wave c + s +
-     * 1, at allgather step s in wave c + p + s. Unit u uses slot u mod slots once the last
-     * operation of unit u - slots (a send, or the final write) has completed, and the receive of
-     * unit u + ahead is posted as unit u is handled. A send completes once the right neighbour has
-     * posted its receive, which it does at most a wave later in its own order: with more slots
-     * than a wave and the look-ahead, no rank waits on a receive that waits on it.
+     * Ring reduce-scatter, then ring allgather, chunk by chunk through pooled chunk buffers
+     * ({@link Program#unit}). The chunks this rank handles are units in step order, as the C side
+     * plans them: its own block's chunks (sent at step 0), then each reduce-scatter step's, then
+     * each allgather step's; a chunk is reduced, written and sent on as soon as it is there. A unit
+     * takes a buffer when its read or receive starts and gives it back once its last send (or
+     * write) has completed; the receive of unit u + ahead is posted as unit u is handled, and
+     * nothing waits for a send, so every wait is for data of an earlier step. (Sending a later
+     * step's chunks before an earlier step's last ones, in wave order, stalled a C rank beside
+     * Java ones.) The pool grows only while sends are slower than the ring.
      */
     static void allreduceLarge(Program g, Shape s) {
         int p = s.p();
@@ -197,7 +185,6 @@ final class Algorithms {
         int r = s.r();
         int left = s.pos(r - 1);
         int right = s.pos(r + 1);
-        int slots = slots(p);
         int ahead = ahead(p);
         int total = s.chunks(s.blockLength(r));
         for (int step = 0; step < p - 1; step++) {
@@ -207,51 +194,53 @@ final class Algorithms {
         int[] step = g.scratch(1, total);
         int[] block = g.scratch(2, total);
         int[] index = g.scratch(3, total);
-        int waves = s.chunks(s.blockLength(0)) + 2 * p;
+        int maxChunks = s.chunks(s.blockLength(0));
         int u = 0;
-        for (int wave = 0; wave < waves; wave++) {
-            u = unit(s, kind, step, block, index, u, 0, 0, r, wave);
-            for (int st = 0; st < p - 1; st++) {
-                u = unit(s, kind, step, block, index, u, 1, st, s.pos(r - st - 1), wave - st - 1);
-            }
-            for (int st = 0; st < p - 1; st++) {
-                u = unit(s, kind, step, block, index, u, 2, st, s.pos(r - st), wave - p - st);
+        for (int c = 0; c < maxChunks; c++) {
+            u = unit(s, kind, step, block, index, u, 0, 0, r, c);
+        }
+        for (int st = 0; st < p - 1; st++) {
+            for (int c = 0; c < maxChunks; c++) {
+                u = unit(s, kind, step, block, index, u, 1, st, s.pos(r - st - 1), c);
             }
         }
-        long scratch = slots * chunk;
-        int[] slotLast = g.scratch(5, slots);
-        java.util.Arrays.fill(slotLast, -1);
+        for (int st = 0; st < p - 1; st++) {
+            for (int c = 0; c < maxChunks; c++) {
+                u = unit(s, kind, step, block, index, u, 2, st, s.pos(r - st), c);
+            }
+        }
+        for (int v = 0; v < total; v++) {
+            g.unit();
+        }
         int[] received = g.scratch(6, total);
         for (int v = 0; v < Math.min(ahead, total); v++) {
-            received[v] = postReceive(g, s, v, kind, step, block, index, slotLast, left);
+            received[v] = postReceive(g, s, v, kind, step, block, index, left);
         }
         for (u = 0; u < total; u++) {
-            int slot = u % slots;
-            long at = slot * chunk;
             long off = s.blockOffset(block[u]) + index[u] * chunk;
             long len = s.chunkLen(s.blockLength(block[u]), index[u]);
             int last;
             if (kind[u] == 0) {
-                int read = g.read(at, source + off, len, slotLast[slot], -1);
-                last = g.send(right, at, len, s.tag(0, r), read, -1);
+                int read = g.onUnit(g.read(0, source + off, len, -1, -1), u, true);
+                last = g.onUnit(g.send(right, 0, len, s.tag(0, r), read, -1), u, false);
             } else if (kind[u] == 1) {
-                g.read(scratch, source + off, len, -1, -1);
-                int reduced = g.reduce(at, at, scratch, len, received[u], -1);
+                g.read(0, source + off, len, -1, -1);
+                int reduced = g.onUnit(g.reduce(0, 0, 0, len, received[u], -1), u, false);
                 if (step[u] < p - 2) {
-                    last = g.send(right, at, len, s.tag(step[u] + 1, r), reduced, -1);
+                    last = g.onUnit(g.send(right, 0, len, s.tag(step[u] + 1, r), reduced, -1), u, false);
                 } else {
-                    g.write(at, s.dst() + off, len, reduced, -1);
-                    last = g.send(right, at, len, s.tag(p - 1, r), reduced, -1);
+                    g.onUnit(g.write(0, s.dst() + off, len, reduced, -1), u, false);
+                    last = g.onUnit(g.send(right, 0, len, s.tag(p - 1, r), reduced, -1), u, false);
                 }
             } else {
-                last = g.write(at, s.dst() + off, len, received[u], -1);
+                last = g.onUnit(g.write(0, s.dst() + off, len, received[u], -1), u, false);
                 if (step[u] < p - 2) {
-                    last = g.send(right, at, len, s.tag(p + step[u], r), received[u], -1);
+                    last = g.onUnit(g.send(right, 0, len, s.tag(p + step[u], r), received[u], -1), u, false);
                 }
             }
-            slotLast[slot] = last;
+            g.release(u, last);
             if (u + ahead < total) {
-                received[u + ahead] = postReceive(g, s, u + ahead, kind, step, block, index, slotLast, left);
+                received[u + ahead] = postReceive(g, s, u + ahead, kind, step, block, index, left);
             }
         }
     }
@@ -268,14 +257,13 @@ final class Algorithms {
         return u + 1;
     }
 
-    /** The receive of unit {@code v} into its slot, after the slot's previous unit is done; -1 for a unit that receives nothing. */
-    private static int postReceive(Program g, Shape s, int v, int[] kind, int[] step, int[] block, int[] index, int[] slotLast, int left) {
+    /** The receive of unit {@code v}, which takes its buffer; -1 for a unit that receives nothing. */
+    private static int postReceive(Program g, Shape s, int v, int[] kind, int[] step, int[] block, int[] index, int left) {
         if (kind[v] == 0) {
             return -1;
         }
-        int slot = v % slots(s.p());
         int tagStep = kind[v] == 1 ? step[v] : s.p() - 1 + step[v];
-        return g.receive(left, slot * s.chunk(), s.chunkLen(s.blockLength(block[v]), index[v]), s.tag(tagStep, left), slotLast[slot], -1);
+        return g.onUnit(g.receive(left, 0, s.chunkLen(s.blockLength(block[v]), index[v]), s.tag(tagStep, left), -1, -1), v, true);
     }
 
     // ---- REDUCE ----------------------------------------------------------------------------
@@ -302,22 +290,15 @@ final class Algorithms {
         writePiece(g, s, 0, s.dst(), n, last);
     }
 
-    /** Staging chunks of the large REDUCE: the root takes in a wave from every rank, so it looks further ahead. */
-    static int reduceSlots(int p) {
-        return 8 * p + 8;
-    }
-
+    /** The large REDUCE's and ALLTOALL's look-ahead: they take in from every rank at once. */
     static int reduceAhead(int p) {
         return 3 * p + 2;
     }
 
     /**
      * The reduce-scatter of ALLREDUCE, then every rank but the root sends its block {@code (r + 1)
-     * mod p} to the root (step p - 1), through {@link #reduceSlots} staging chunks ordered by wave:
-     * this rank's own chunk c in wave c, its reduce-scatter chunk c of step s in wave c + s + 1,
-     * and at the root the chunk c of rank q's block in wave c + p. The root writes what it takes
-     * in at once, so its slots never wait on the network; the others' slots wait on sends the
-     * root or the right neighbour take at most a wave later.
+     * mod p} to the root (step p - 1), through pooled chunk buffers in step order; the root writes
+     * each chunk it takes in at once.
      */
     static void reduceLarge(Program g, Shape s) {
         int p = s.p();
@@ -335,7 +316,6 @@ final class Algorithms {
         }
         int left = s.pos(r - 1);
         int right = s.pos(r + 1);
-        int slots = reduceSlots(p);
         int ahead = reduceAhead(p);
         int total = s.chunks(s.blockLength(r));
         for (int st = 0; st < p - 1; st++) {
@@ -351,68 +331,68 @@ final class Algorithms {
         int[] block = g.scratch(2, total);
         int[] index = g.scratch(3, total);
         int[] from = g.scratch(4, total);
-        int waves = s.chunks(s.blockLength(0)) + p + 1;
+        int maxChunks = s.chunks(s.blockLength(0));
         int u = 0;
-        for (int wave = 0; wave < waves; wave++) {
-            u = unit(s, kind, step, block, index, u, 0, 0, r, wave);
-            for (int st = 0; st < p - 1; st++) {
-                u = unit(s, kind, step, block, index, u, 1, st, s.pos(r - st - 1), wave - st - 1);
+        for (int c = 0; c < maxChunks; c++) {
+            u = unit(s, kind, step, block, index, u, 0, 0, r, c);
+        }
+        for (int st = 0; st < p - 1; st++) {
+            for (int c = 0; c < maxChunks; c++) {
+                u = unit(s, kind, step, block, index, u, 1, st, s.pos(r - st - 1), c);
             }
-            for (int q = 0; root && q < p; q++) {
+        }
+        for (int c = 0; root && c < maxChunks; c++) {
+            for (int q = 0; q < p; q++) {
                 if (q != r) {
                     int before = u;
-                    u = unit(s, kind, step, block, index, u, 3, p - 1, s.pos(q + 1), wave - p);
+                    u = unit(s, kind, step, block, index, u, 3, p - 1, s.pos(q + 1), c);
                     if (u > before) {
                         from[before] = q;
                     }
                 }
             }
         }
-        long scratch = slots * chunk;
-        int[] slotLast = g.scratch(5, slots);
-        java.util.Arrays.fill(slotLast, -1);
+        for (int v = 0; v < total; v++) {
+            g.unit();
+        }
         int[] received = g.scratch(6, total);
         for (int v = 0; v < Math.min(ahead, total); v++) {
-            received[v] = reduceReceive(g, s, v, kind, step, block, index, from, slotLast, left);
+            received[v] = reduceReceive(g, s, v, kind, step, block, index, from, left);
         }
         for (u = 0; u < total; u++) {
-            int slot = u % slots;
-            long at = slot * chunk;
             long off = s.blockOffset(block[u]) + index[u] * chunk;
             long len = s.chunkLen(s.blockLength(block[u]), index[u]);
             int last;
             if (kind[u] == 0) {
-                int read = g.read(at, source + off, len, slotLast[slot], -1);
-                last = g.send(right, at, len, s.tag(0, r), read, -1);
+                int read = g.onUnit(g.read(0, source + off, len, -1, -1), u, true);
+                last = g.onUnit(g.send(right, 0, len, s.tag(0, r), read, -1), u, false);
             } else if (kind[u] == 1) {
-                g.read(scratch, source + off, len, -1, -1);
-                last = g.reduce(at, at, scratch, len, received[u], -1);
+                g.read(0, source + off, len, -1, -1);
+                last = g.onUnit(g.reduce(0, 0, 0, len, received[u], -1), u, false);
                 if (step[u] < p - 2) {
-                    last = g.send(right, at, len, s.tag(step[u] + 1, r), last, -1);
+                    last = g.onUnit(g.send(right, 0, len, s.tag(step[u] + 1, r), last, -1), u, false);
                 } else if (root) {
-                    last = g.write(at, s.dst() + off, len, last, -1);
+                    last = g.onUnit(g.write(0, s.dst() + off, len, last, -1), u, false);
                 } else {
-                    last = g.send(s.root(), at, len, s.tag(p - 1, r), last, -1);
+                    last = g.onUnit(g.send(s.root(), 0, len, s.tag(p - 1, r), last, -1), u, false);
                 }
             } else {
-                last = g.write(at, s.dst() + off, len, received[u], -1);
+                last = g.onUnit(g.write(0, s.dst() + off, len, received[u], -1), u, false);
             }
-            slotLast[slot] = last;
+            g.release(u, last);
             if (u + ahead < total) {
-                received[u + ahead] = reduceReceive(g, s, u + ahead, kind, step, block, index, from, slotLast, left);
+                received[u + ahead] = reduceReceive(g, s, u + ahead, kind, step, block, index, from, left);
             }
         }
     }
 
-    private static int reduceReceive(Program g, Shape s, int v, int[] kind, int[] step, int[] block, int[] index, int[] from,
-            int[] slotLast, int left) {
+    private static int reduceReceive(Program g, Shape s, int v, int[] kind, int[] step, int[] block, int[] index, int[] from, int left) {
         if (kind[v] == 0) {
             return -1;
         }
-        int slot = v % reduceSlots(s.p());
         int sender = kind[v] == 1 ? left : from[v];
         int tagStep = kind[v] == 1 ? step[v] : s.p() - 1;
-        return g.receive(sender, slot * s.chunk(), s.chunkLen(s.blockLength(block[v]), index[v]), s.tag(tagStep, sender), slotLast[slot], -1);
+        return g.onUnit(g.receive(sender, 0, s.chunkLen(s.blockLength(block[v]), index[v]), s.tag(tagStep, sender), -1, -1), v, true);
     }
 
     // ---- BCAST -----------------------------------------------------------------------------
@@ -531,9 +511,9 @@ final class Algorithms {
     }
 
     /**
-     * Ring, through {@link #slots} staging chunks, ordered by wave as the ring allreduce is: this
-     * rank's own chunk c (read, written to its block, sent at step 0) in wave c, the chunk c it
-     * receives at step s (written, sent on at step s + 1) in wave c + s + 1.
+     * Ring, through pooled chunk buffers in step order as the ring allreduce: this rank's own
+     * chunks (read, written to its block, sent at step 0), then the chunks of each step (written,
+     * sent on at the next step).
      */
     static void allgatherLarge(Program g, Shape s) {
         long n = s.bytes();
@@ -543,74 +523,67 @@ final class Algorithms {
         int right = s.pos(r + 1);
         long chunk = s.chunk();
         int chunks = s.chunks(n);
-        int slots = slots(p);
         int ahead = ahead(p);
         int total = chunks * p;
         int[] step = g.scratch(1, total);
         int[] index = g.scratch(3, total);
         int u = 0;
-        for (int wave = 0; wave < chunks + p; wave++) {
-            for (int st = -1; st < p - 1; st++) {
-                int c = wave - st - 1;
-                if (c >= 0 && c < chunks) {
-                    step[u] = st;
-                    index[u] = c;
-                    u++;
-                }
+        for (int st = -1; st < p - 1; st++) {
+            for (int c = 0; c < chunks; c++) {
+                step[u] = st;
+                index[u] = c;
+                u++;
             }
         }
-        int[] slotLast = g.scratch(5, slots);
-        java.util.Arrays.fill(slotLast, -1);
+        for (int v = 0; v < total; v++) {
+            g.unit();
+        }
         int[] received = g.scratch(6, total);
         for (int v = 0; v < Math.min(ahead, total); v++) {
-            received[v] = gatherReceive(g, s, v, step, index, slotLast, left);
+            received[v] = gatherReceive(g, s, v, step, index, left);
         }
         long source = s.inPlace() ? s.dst() + r * n : s.src();
         for (u = 0; u < total; u++) {
-            int slot = u % slots;
-            long at = slot * chunk;
             long off = index[u] * chunk;
             long len = s.chunkLen(n, index[u]);
             int last;
             if (step[u] < 0) {
-                last = g.read(at, source + off, len, slotLast[slot], -1);
+                last = g.onUnit(g.read(0, source + off, len, -1, -1), u, true);
                 if (!s.inPlace()) {
-                    last = g.write(at, s.dst() + r * n + off, len, last, -1);
+                    last = g.onUnit(g.write(0, s.dst() + r * n + off, len, last, -1), u, false);
                 }
                 if (p > 1) {
-                    last = g.send(right, at, len, s.tag(0, r), last, -1);
+                    last = g.onUnit(g.send(right, 0, len, s.tag(0, r), last, -1), u, false);
                 }
             } else {
                 int blk = s.pos(r - step[u] - 1);
-                last = g.write(at, s.dst() + blk * n + off, len, received[u], -1);
+                last = g.onUnit(g.write(0, s.dst() + blk * n + off, len, received[u], -1), u, false);
                 if (step[u] < p - 2) {
-                    last = g.send(right, at, len, s.tag(step[u] + 1, r), received[u], -1);
+                    last = g.onUnit(g.send(right, 0, len, s.tag(step[u] + 1, r), received[u], -1), u, false);
                 }
             }
-            slotLast[slot] = last;
+            g.release(u, last);
             if (u + ahead < total) {
-                received[u + ahead] = gatherReceive(g, s, u + ahead, step, index, slotLast, left);
+                received[u + ahead] = gatherReceive(g, s, u + ahead, step, index, left);
             }
         }
     }
 
-    private static int gatherReceive(Program g, Shape s, int v, int[] step, int[] index, int[] slotLast, int left) {
+    private static int gatherReceive(Program g, Shape s, int v, int[] step, int[] index, int left) {
         if (step[v] < 0) {
             return -1;
         }
-        int slot = v % slots(s.p());
-        return g.receive(left, slot * s.chunk(), s.chunkLen(s.bytes(), index[v]), s.tag(step[v], left), slotLast[slot], -1);
+        return g.onUnit(g.receive(left, 0, s.chunkLen(s.bytes(), index[v]), s.tag(step[v], left), -1, -1), v, true);
     }
 
     // ---- ALLTOALL --------------------------------------------------------------------------
 
     /**
-     * Pairwise exchange with every step in flight, through {@link #reduceSlots} staging chunks
-     * ordered by wave: in wave c, chunk c of the block for each rank r + s (read, then sent at step
-     * s), then chunk c of the block from each rank r - s (received, written). Receiving slots wait
-     * only on their own writes; sending slots on sends the peer takes at most a wave later. In
-     * place, a wave reads its chunks before it writes any: a chunk of block j is read before the
-     * chunk of block j that arrives is written.
+     * Pairwise exchange with every step in flight, through pooled chunk buffers ordered by wave:
+     * in wave c, chunk c of the block for each rank r + s (read, then sent at step s), then chunk c
+     * of the block from each rank r - s (received, written). In place, a wave reads its chunks
+     * before it writes any: a chunk of block j is read before the chunk of block j that arrives is
+     * written.
      */
     static void alltoall(Program g, Shape s) {
         long n = s.bytes();
@@ -619,7 +592,6 @@ final class Algorithms {
         long chunk = s.chunk();
         int chunks = s.chunks(n);
         long source = s.inPlace() ? s.dst() : s.src();
-        int slots = reduceSlots(p);
         int ahead = reduceAhead(p);
         int total = 2 * (p - 1) * chunks + (s.inPlace() ? 0 : chunks);
         int[] kind = g.scratch(0, total);
@@ -643,40 +615,38 @@ final class Algorithms {
                 index[u++] = c;
             }
         }
-        int[] slotLast = g.scratch(5, slots);
-        java.util.Arrays.fill(slotLast, -1);
+        for (int v = 0; v < total; v++) {
+            g.unit();
+        }
         int[] received = g.scratch(6, total);
         for (int v = 0; v < Math.min(ahead, total); v++) {
-            received[v] = exchangeReceive(g, s, v, kind, peer, index, slotLast);
+            received[v] = exchangeReceive(g, s, v, kind, peer, index);
         }
         for (u = 0; u < total; u++) {
-            int slot = u % slots;
-            long at = slot * chunk;
             long off = peer[u] * n + index[u] * chunk;
             long len = s.chunkLen(n, index[u]);
             int last;
             if (kind[u] == 0) {
-                last = g.read(at, source + off, len, slotLast[slot], -1);
-                last = g.write(at, s.dst() + off, len, last, -1);
+                last = g.onUnit(g.read(0, source + off, len, -1, -1), u, true);
+                last = g.onUnit(g.write(0, s.dst() + off, len, last, -1), u, false);
             } else if (kind[u] == 1) {
-                int read = g.read(at, source + off, len, slotLast[slot], -1);
-                last = g.send(peer[u], at, len, s.tag(s.pos(peer[u] - r), r), read, -1);
+                int read = g.onUnit(g.read(0, source + off, len, -1, -1), u, true);
+                last = g.onUnit(g.send(peer[u], 0, len, s.tag(s.pos(peer[u] - r), r), read, -1), u, false);
             } else {
-                last = g.write(at, s.dst() + off, len, received[u], -1);
+                last = g.onUnit(g.write(0, s.dst() + off, len, received[u], -1), u, false);
             }
-            slotLast[slot] = last;
+            g.release(u, last);
             if (u + ahead < total) {
-                received[u + ahead] = exchangeReceive(g, s, u + ahead, kind, peer, index, slotLast);
+                received[u + ahead] = exchangeReceive(g, s, u + ahead, kind, peer, index);
             }
         }
     }
 
-    private static int exchangeReceive(Program g, Shape s, int v, int[] kind, int[] peer, int[] index, int[] slotLast) {
+    private static int exchangeReceive(Program g, Shape s, int v, int[] kind, int[] peer, int[] index) {
         if (kind[v] != 2) {
             return -1;
         }
-        int slot = v % reduceSlots(s.p());
         int step = s.pos(s.r() - peer[v]);
-        return g.receive(peer[v], slot * s.chunk(), s.chunkLen(s.bytes(), index[v]), s.tag(step, peer[v]), slotLast[slot], -1);
+        return g.onUnit(g.receive(peer[v], 0, s.chunkLen(s.bytes(), index[v]), s.tag(step, peer[v]), -1, -1), v, true);
     }
 }

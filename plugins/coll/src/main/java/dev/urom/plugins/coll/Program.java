@@ -68,6 +68,20 @@ final class Program {
     private int firstOpen;
 
     private final int[][] scratch = new int[7][0];
+    /** Per operation: -1 (its address is an arena offset) or the unit whose chunk buffer it uses. */
+    private int[] unitOf = new int[64];
+    /** Per operation: whether it takes its unit's buffer from the pool when it starts. */
+    private boolean[] acquires = new boolean[64];
+    private int units;
+    private int[] unitBuffer = new int[64];
+    private int[] unitLast = new int[64];
+    private int[] live = new int[64];
+    private int liveCount;
+    private long poolChunk;
+    private ByteBuffer[] pool = new ByteBuffer[0];
+    private long[] poolAddress = new long[0];
+    private int[] freeBuffers = new int[0];
+    private int freeCount;
     private final Reductions reductions = new Reductions();
     private ByteBuffer arena = ByteBuffer.allocateDirect(0);
     /** Views of the arena for the reductions' operands, moved by position, never reallocated per chunk. */
@@ -95,9 +109,31 @@ final class Program {
      * the reduction, and the local step.
      */
     void reset(long arenaBytes, UcpEndpoint[] endpoints, HostMemory host, DataType dtype, ReduceOp op, LocalStep local) {
+        reset(arenaBytes, 0, endpoints, host, dtype, op, local);
+    }
+
+    /**
+     * As {@link #reset(long, UcpEndpoint[], HostMemory, DataType, ReduceOp, LocalStep)}, with
+     * chunk buffers of {@code chunkBytes} for units ({@link #unit}); the pool is kept while the
+     * chunk size stays.
+     */
+    void reset(long arenaBytes, long chunkBytes, UcpEndpoint[] endpoints, HostMemory host, DataType dtype, ReduceOp op, LocalStep local) {
         if (firstOpen < size && anyRunning()) {
             throw new IllegalStateException("a phase with requests in flight cannot be reset");
         }
+        for (int k = 0; k < liveCount; k++) {
+            freeBuffers[freeCount++] = unitBuffer[live[k]];
+        }
+        liveCount = 0;
+        if (chunkBytes != poolChunk && chunkBytes != 0) {
+            pool = new ByteBuffer[0];
+            poolAddress = new long[0];
+            freeBuffers = new int[0];
+            freeCount = 0;
+            poolChunk = chunkBytes;
+        }
+        units = 0;
+        liveCount = 0;
         if (arenaBytes > Integer.MAX_VALUE - 64) {
             throw new OutOfMemoryError("an arena of " + arenaBytes + " bytes");
         }
@@ -166,6 +202,8 @@ final class Program {
             joinFrom = Arrays.copyOf(joinFrom, n);
             joinTo = Arrays.copyOf(joinTo, n);
             slot = Arrays.copyOf(slot, n);
+            unitOf = Arrays.copyOf(unitOf, n);
+            acquires = Arrays.copyOf(acquires, n);
         }
         int i = size++;
         kind[i] = k;
@@ -181,7 +219,32 @@ final class Program {
         joinFrom[i] = 0;
         joinTo[i] = 0;
         slot[i] = -1;
+        unitOf[i] = -1;
+        acquires[i] = false;
         return i;
+    }
+
+    /** A new unit: a chunk that lives in a pool buffer from its first operation until {@link #release}'s operation completes. */
+    int unit() {
+        if (units == unitBuffer.length) {
+            unitBuffer = Arrays.copyOf(unitBuffer, 2 * units);
+            unitLast = Arrays.copyOf(unitLast, 2 * units);
+        }
+        unitBuffer[units] = -1;
+        unitLast[units] = -1;
+        return units++;
+    }
+
+    /** Makes operation {@code i} use unit {@code u}'s buffer at offset {@code x}; {@code first}: it takes the buffer. */
+    int onUnit(int i, int u, boolean first) {
+        unitOf[i] = u;
+        acquires[i] = first;
+        return i;
+    }
+
+    /** Unit {@code u}'s buffer goes back to the pool once operation {@code last} has completed. */
+    void release(int u, int last) {
+        unitLast[u] = last;
     }
 
     /** Sends {@code len} bytes at arena offset {@code at} to rank {@code to} with {@code t}, after {@code d0} and {@code d1} (-1: none). */
@@ -249,9 +312,13 @@ final class Program {
     boolean advance() {
         hostSeenAlive = false;
         boolean changed = false;
+        releaseDone();
         while (failure == Reason.NONE && cursor < size && ready(cursor)) {
             start(cursor++);
             changed = true;
+            if (freeCount == 0 && liveCount > 0) {
+                releaseDone();
+            }
         }
         while (failure == Reason.NONE && firstOpen < cursor && done(firstOpen)) {
             firstOpen++;
@@ -306,11 +373,14 @@ final class Program {
     }
 
     private void start(int i) {
+        if (acquires[i]) {
+            take(unitOf[i]);
+        }
         switch (kind[i]) {
             case SEND, RECV -> {
                 int s = slots.acquire();
-                int status = kind[i] == SEND ? slots.postSend(s, endpoints[peer[i]], base + x[i], length[i], tag[i])
-                        : slots.postReceive(s, base + x[i], length[i], tag[i], FULL_MASK);
+                int status = kind[i] == SEND ? slots.postSend(s, endpoints[peer[i]], address(i), length[i], tag[i])
+                        : slots.postReceive(s, address(i), length[i], tag[i], FULL_MASK);
                 slot[i] = s;
                 state[i] = RUNNING;
                 if (status != UcpLayout.UCS_INPROGRESS) {
@@ -318,8 +388,15 @@ final class Program {
                 }
                 return;
             }
-            case REDUCE -> reductions.reduce(dtype.code(), op.code(), out.position((int) x[i]), left.position((int) y[i]),
-                    right.position((int) z[i]), (int) (length[i] / dtype.size()));
+            case REDUCE -> {
+                if (unitOf[i] >= 0) {
+                    ByteBuffer chunk = pool[unitBuffer[unitOf[i]]];
+                    reductions.reduce(dtype.code(), op.code(), chunk, chunk, right.position((int) z[i]), (int) (length[i] / dtype.size()));
+                } else {
+                    reductions.reduce(dtype.code(), op.code(), out.position((int) x[i]), left.position((int) y[i]), right.position((int) z[i]),
+                            (int) (length[i] / dtype.size()));
+                }
+            }
             case READ -> hostIo(false, i);
             case WRITE -> hostIo(true, i);
             case LOCAL -> {
@@ -333,6 +410,41 @@ final class Program {
         state[i] = DONE;
     }
 
+    /** Operation i's native address: in the arena, or in its unit's buffer. */
+    private long address(int i) {
+        return unitOf[i] < 0 ? base + x[i] : poolAddress[unitBuffer[unitOf[i]]] + x[i];
+    }
+
+    /** Gives unit u a buffer from the pool, growing the pool when none is free (the only allocation). */
+    private void take(int u) {
+        if (freeCount == 0) {
+            int n = pool.length;
+            pool = Arrays.copyOf(pool, n + 1);
+            poolAddress = Arrays.copyOf(poolAddress, n + 1);
+            freeBuffers = Arrays.copyOf(freeBuffers, n + 1);
+            pool[n] = ByteBuffer.allocateDirect((int) poolChunk).order(ByteOrder.LITTLE_ENDIAN);
+            poolAddress[n] = Pointer.nativeValue(Native.getDirectBufferPointer(pool[n]));
+            freeBuffers[freeCount++] = n;
+        }
+        unitBuffer[u] = freeBuffers[--freeCount];
+        if (liveCount == live.length) {
+            live = Arrays.copyOf(live, 2 * liveCount);
+        }
+        live[liveCount++] = u;
+    }
+
+    /** Returns to the pool the buffers of units whose last operation has completed. */
+    private void releaseDone() {
+        for (int k = liveCount - 1; k >= 0; k--) {
+            int u = live[k];
+            int last = unitLast[u];
+            if (last >= 0 && state[last] != IDLE && done(last)) {
+                freeBuffers[freeCount++] = unitBuffer[u];
+                live[k] = live[--liveCount];
+            }
+        }
+    }
+
     private void hostIo(boolean write, int i) {
         if (length[i] == 0) {
             return;
@@ -344,7 +456,7 @@ final class Program {
             }
             hostSeenAlive = true;
         }
-        Reason reason = write ? host.write(base + x[i], y[i], length[i]) : host.read(base + x[i], y[i], length[i]);
+        Reason reason = write ? host.write(address(i), y[i], length[i]) : host.read(address(i), y[i], length[i]);
         if (reason != Reason.NONE) {
             fail(reason, 0);
         }
@@ -375,8 +487,22 @@ final class Program {
         return inFlight;
     }
 
-    /** Hands the arena over (after {@link #abandon} answered true) and takes a fresh empty one. */
-    ByteBuffer takeArena() {
+    /**
+     * Hands the arena and the chunk buffers over (after {@link #abandon} answered true: UCX may
+     * still write into them) and starts afresh without them.
+     */
+    java.util.List<ByteBuffer> takeMemory() {
+        java.util.List<ByteBuffer> taken = new java.util.ArrayList<>(Arrays.asList(pool));
+        taken.add(takeArena());
+        pool = new ByteBuffer[0];
+        poolAddress = new long[0];
+        freeBuffers = new int[0];
+        freeCount = 0;
+        liveCount = 0;
+        return taken;
+    }
+
+    private ByteBuffer takeArena() {
         ByteBuffer taken = arena;
         arena = ByteBuffer.allocateDirect(0);
         out = arena;

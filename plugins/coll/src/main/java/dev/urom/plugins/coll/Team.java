@@ -342,7 +342,7 @@ final class Team {
         long chunk = Math.max(es, chunkBytes / es * es);
         Algorithms.Shape s = new Algorithms.Shape(size, rank, teamId, c.sequence, chunk, es, c.post.count(), c.post.src(), c.post.dst(),
                 c.inPlace, (int) c.post.root());
-        program.reset(Algorithms.arenaBytes(c.type, small, s), endpoints, connection.memory(), c.dtype, c.op, null);
+        program.reset(Algorithms.arenaBytes(c.type, small, s), chunk, endpoints, connection.memory(), c.dtype, c.op, null);
         switch (c.type) {
             case ALLREDUCE -> {
                 if (small) {
@@ -408,7 +408,7 @@ final class Team {
 
     private void abandonProgram() {
         if (program.abandon()) {
-            abandoned.accept(program.takeArena());
+            program.takeMemory().forEach(abandoned);
         }
     }
 

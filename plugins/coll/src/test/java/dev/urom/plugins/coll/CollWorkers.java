@@ -37,12 +37,17 @@ final class CollWorkers implements AutoCloseable {
         domain = PluginTestKit.plugin(CollPlugin::new).timeout(TIMEOUT).openDomain(workers);
     }
 
-    TestWorker worker(int i) {
-        return domain.worker(i);
+    /** One worker per member, in domain order: a Java plugin for each false, the C plugin at {@code so} for each true. */
+    CollWorkers(java.nio.file.Path so, boolean... native_) {
+        PluginTestKit.Builder[] members = new PluginTestKit.Builder[native_.length];
+        for (int i = 0; i < members.length; i++) {
+            members[i] = (native_[i] ? PluginTestKit.plugin(so) : PluginTestKit.plugin(CollPlugin::new)).timeout(TIMEOUT);
+        }
+        domain = PluginTestKit.domain(members);
     }
 
-    CollPlugin plugin(int i) {
-        return (CollPlugin) domain.worker(i).plugin();
+    TestWorker worker(int i) {
+        return domain.worker(i);
     }
 
     long cookie() {
