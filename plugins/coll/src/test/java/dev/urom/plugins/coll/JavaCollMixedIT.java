@@ -99,4 +99,114 @@ class JavaCollMixedIT {
             }
         }
     }
+
+    static Stream<Arguments> shapes() {
+        List<Arguments> all = new ArrayList<>();
+        boolean[][] patterns = {{true, false}, {false, true, false}, {true, false, true, false, true}};
+        for (boolean[] pattern : patterns) {
+            for (int count : new int[] {0, 513, 20_001}) {
+                for (boolean small : new boolean[] {true, false}) {
+                    all.add(Arguments.of(pattern, count, small));
+                }
+            }
+        }
+        return all.stream();
+    }
+
+    private double[][] vectors(int p, int count) {
+        Random random = new Random(count * 13L + p);
+        double[][] x = new double[p][count];
+        for (int r = 0; r < p; r++) {
+            for (int i = 0; i < count; i++) {
+                x[r][i] = random.nextGaussian() * Math.pow(2, random.nextInt(40) - 20);
+            }
+        }
+        return x;
+    }
+
+    private Memory doubles(double[] values, int length) {
+        Memory m = workers.buffer(8L * length);
+        m.write(0, values, 0, values.length);
+        return m;
+    }
+
+    private void run(int p, boolean[] pattern, java.util.function.IntFunction<CollCommand.Post> posts) {
+        List<WorkerCommand> sent = new ArrayList<>();
+        for (int r = 0; r < p; r++) {
+            sent.add(workers.send(r, posts.apply(r)));
+        }
+        for (int r = 0; r < p; r++) {
+            assertThat(workers.await(r, sent.get(r)).header().reasonValue()).as("rank %d (%s)", r, pattern[r] ? "C" : "Java")
+                    .isEqualTo(Reason.NONE);
+        }
+    }
+
+    private static void assertBits(Memory actual, double[] expected, String what) {
+        double[] got = actual.getDoubleArray(0, expected.length);
+        for (int i = 0; i < expected.length; i++) {
+            if (Double.doubleToRawLongBits(got[i]) != Double.doubleToRawLongBits(expected[i])) {
+                throw new AssertionError(what + ": element " + i + " is " + got[i] + ", expected " + expected[i]);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0} count={1} small={2}")
+    @MethodSource("shapes")
+    void mixedRanksReduceBroadcastGatherAndExchangeAlike(boolean[] pattern, int count, boolean small) {
+        workers = new CollWorkers(nativePlugin(), pattern);
+        int p = pattern.length;
+        workers.createTeam(TEAM, p, 4096, small ? CollLayout.SMALL_MAX : 1, 0);
+        double[][] x = vectors(p, count);
+        int root = p - 1;
+        Memory[] src = new Memory[p];
+        Memory[] dst = new Memory[p];
+        for (int r = 0; r < p; r++) {
+            src[r] = doubles(x[r], count);
+            dst[r] = workers.buffer(8L * count);
+        }
+        run(p, pattern, r -> new CollCommand.Post(workers.cookie(), TEAM, CollType.REDUCE.code(), DataType.FLOAT64.code(), ReduceOp.SUM.code(),
+                root, 0, count, CollWorkers.address(src[r]), CollWorkers.address(dst[r]), 0, 0));
+        assertBits(dst[root], small ? SpecOrder.reduceSmall(x, root, Double::sum) : SpecOrder.ring(x, Double::sum), "REDUCE at the root");
+
+        for (int r = 0; r < p; r++) {
+            dst[r] = doubles(r == 1 ? x[1] : new double[count], count);
+        }
+        run(p, pattern, r -> new CollCommand.Post(workers.cookie(), TEAM, CollType.BCAST.code(), DataType.FLOAT64.code(), 0, 1, 0, count, 0,
+                CollWorkers.address(dst[r]), 0, 0));
+        for (int r = 0; r < p; r++) {
+            assertBits(dst[r], x[1], "BCAST from rank 1 at rank " + r);
+        }
+
+        double[] gathered = new double[p * count];
+        for (int r = 0; r < p; r++) {
+            System.arraycopy(x[r], 0, gathered, r * count, count);
+            dst[r] = workers.buffer(8L * p * count);
+        }
+        run(p, pattern, r -> new CollCommand.Post(workers.cookie(), TEAM, CollType.ALLGATHER.code(), DataType.FLOAT64.code(), 0, 0, 0, count,
+                CollWorkers.address(src[r]), CollWorkers.address(dst[r]), 0, 0));
+        for (int r = 0; r < p; r++) {
+            assertBits(dst[r], gathered, "ALLGATHER at rank " + r);
+        }
+
+        Memory[] blocks = new Memory[p];
+        for (int r = 0; r < p; r++) {
+            double[] mine = new double[p * count];
+            for (int j = 0; j < p * count; j++) {
+                mine[j] = r * 1e6 + j;
+            }
+            blocks[r] = doubles(mine, p * count);
+            dst[r] = workers.buffer(8L * p * count);
+        }
+        run(p, pattern, r -> new CollCommand.Post(workers.cookie(), TEAM, CollType.ALLTOALL.code(), DataType.FLOAT64.code(), 0, 0, 0, count,
+                CollWorkers.address(blocks[r]), CollWorkers.address(dst[r]), 0, 0));
+        for (int r = 0; r < p; r++) {
+            double[] expected = new double[p * count];
+            for (int i = 0; i < p; i++) {
+                for (int k = 0; k < count; k++) {
+                    expected[i * count + k] = i * 1e6 + r * count + k;
+                }
+            }
+            assertBits(dst[r], expected, "ALLTOALL at rank " + r);
+        }
+    }
 }
