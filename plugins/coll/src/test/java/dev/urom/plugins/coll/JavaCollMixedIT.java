@@ -209,4 +209,39 @@ class JavaCollMixedIT {
             assertBits(dst[r], expected, "ALLTOALL at rank " + r);
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void mixedRanksAgreeOnMismatchesAndRefusals() {
+        boolean[] pattern = {false, true, false};
+        workers = new CollWorkers(nativePlugin(), pattern);
+        workers.createTeam(TEAM, 3, 0, 0, 0);
+        Memory[] src = new Memory[3];
+        Memory[] dst = new Memory[3];
+        for (int r = 0; r < 3; r++) {
+            src[r] = workers.buffer(8 * 16);
+            dst[r] = workers.buffer(8 * 16);
+        }
+        List<WorkerCommand> sent = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            sent.add(workers.send(r, new CollCommand.Post(workers.cookie(), TEAM, CollType.ALLREDUCE.code(), DataType.FLOAT64.code(),
+                    ReduceOp.SUM.code(), 0, 0, r == 1 ? 15 : 16, CollWorkers.address(src[r]), CollWorkers.address(dst[r]), 0, 0)));
+        }
+        for (int r = 0; r < 3; r++) {
+            CollNotification answer = workers.await(r, sent.get(r));
+            assertThat(answer.header().reasonValue()).as("rank %d", r).isEqualTo(Reason.MISMATCH);
+            assertThat(answer.header().detail()).isEqualTo(5);
+        }
+        sent.clear();
+        for (int r = 0; r < 3; r++) {
+            sent.add(workers.send(r, new CollCommand.Post(workers.cookie(), TEAM, CollType.ALLREDUCE.code(), DataType.FLOAT64.code(),
+                    r == 1 ? ReduceOp.BXOR.code() : ReduceOp.SUM.code(), 0, 0, 16, CollWorkers.address(src[r]), CollWorkers.address(dst[r]), 0,
+                    0)));
+        }
+        for (int r = 0; r < 3; r++) {
+            CollNotification answer = workers.await(r, sent.get(r));
+            assertThat(answer.header().reasonValue()).as("rank %d", r).isEqualTo(r == 1 ? Reason.OP_NOT_FOR_DTYPE : Reason.PEER_REFUSED);
+            assertThat(answer.header().detail()).isEqualTo(r == 1 ? 0 : 1);
+            assertThat(((CollNotification.PostDone) answer).sequence()).isEqualTo(1);
+        }
+    }
 }
