@@ -11,8 +11,9 @@ import dev.urom.plugins.coll.protocol.MessageKind;
  * reset the program with an arena of {@link #arenaBytes} bytes. Every piece travels in chunks of
  * {@code chunk} bytes (the team's {@code chunk_bytes} rounded down to the element size); each
  * chunk is its own operation so that it is forwarded, reduced and written as soon as it is there.
- * Receives are listed first where their buffers are free from the start, so that UCX finds them
- * posted. Stateless between builds; the plugin's thread.
+ * The latency-optimal algorithms keep their vectors in the arena (at most {@code small_bytes}
+ * each); the pipelined ones move their chunks through the program's pool in step order, with
+ * receives posted a little ahead. Stateless between builds; the plugin's thread.
  */
 final class Algorithms {
     /** What one rank runs: its place in the team, the collective's sizes and host addresses. */

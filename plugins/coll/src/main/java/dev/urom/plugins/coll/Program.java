@@ -15,21 +15,26 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * One phase of a collective (a team's HELLOs, an agreement, a data phase) as a list of operations
- * on a native arena, started strictly in list order, each once the operations it depends on are
- * complete: chunk sends and receives (UCP tag slots), reductions, reads and writes of the host's
- * memory, and local steps. The builders order the list so that every rank progresses
- * (receives first, each send right after what it sends is ready), which makes chunks pipeline:
- * a chunk is sent on as soon as it has been received or reduced.
+ * One phase of a collective (a team's HELLOs, an agreement, a data phase) as a list of operations,
+ * started strictly in list order, each once the operations it depends on are complete: chunk
+ * sends and receives (UCP tag slots), reductions, reads and writes of the host's memory, and
+ * local steps. The builders order the list so that every rank progresses, which makes chunks
+ * pipeline: a chunk is sent on as soon as it has been received or reduced.
  *
- * <p>Operations live in parallel primitive arrays that grow and are reused from phase to phase,
- * and the arena is a direct buffer that grows and is reused: a phase allocates nothing per chunk
- * in the steady state. A completion is tested only when something waits for it (the operation at
- * the cursor's dependencies) or at the end.
+ * <p>An operation's bytes lie in the arena (a direct buffer, at an offset) or in the chunk buffer
+ * of its unit ({@link #unit}): a pool buffer that the unit's first operation takes and that goes
+ * back to the pool once the operation named by {@link #release} has completed, so that a large
+ * collective needs a few chunks per peer, not its size, and no receive waits for a send.
+ *
+ * <p>Operations live in parallel primitive arrays, the arena and the pool grow and are reused
+ * from phase to phase: a phase allocates nothing per chunk in the steady state. A completion is
+ * tested only when something waits for it (the operation at the cursor, a unit's last operation)
+ * or at the end.
  *
  * <p>Failures: a failed request, or a host read or write the kernel refuses (the host exited or
- * changed its mappings), fails the phase ({@link #failure}) and with it the team. Not thread-safe: the plugin's thread. Owns its arena, which it hands to
- * the caller when abandoned while UCX may still use it.
+ * changed its mappings), fails the phase ({@link #failure}) and with it the team. Not
+ * thread-safe: the plugin's thread. Owns its arena and pool, which it hands over ({@link
+ * #takeMemory}) when abandoned while UCX may still use them.
  */
 final class Program {
     static final byte SEND = 1;
