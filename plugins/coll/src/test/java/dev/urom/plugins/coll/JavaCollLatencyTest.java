@@ -18,14 +18,24 @@ import org.junit.jupiter.api.Test;
 /**
  * A first latency figure: 2-rank 1 MiB FLOAT64 SUM allreduce with the default knobs (the ring),
  * on registered ranges (the fast path: no reading of the host's mappings per POST), both ranks progressed in turn by this thread (no back-off), median of many rounds, printed.
- * Asserts only the result, so it cannot fail on a slow machine.
+ * Asserts only the result, so it cannot fail on a slow machine. With {@code worker_coll.so} built,
+ * the same for two C ranks, measured the same way in the same JVM.
  */
 class JavaCollLatencyTest {
     @Test
     void twoRankOneMebibyteAllreduce() {
+        measure("Java (warming up)", new CollWorkers(2));
+        measure("Java", new CollWorkers(2));
+        String so = System.getProperty("urom.coll.so", "");
+        if (!so.isEmpty() && java.nio.file.Files.isRegularFile(java.nio.file.Path.of(so))) {
+            measure("C", new CollWorkers(java.nio.file.Path.of(so), true, true));
+        }
+    }
+
+    private static void measure(String side, CollWorkers opened) {
         int count = 1 << 17;
-        int rounds = 200;
-        try (CollWorkers workers = new CollWorkers(2)) {
+        int rounds = 300;
+        try (CollWorkers workers = opened) {
             workers.createTeam(1, 2, 0, 0, 0);
             Memory[] src = new Memory[2];
             Memory[] dst = new Memory[2];
@@ -60,9 +70,10 @@ class JavaCollLatencyTest {
                 }
             }
             assertThat(dst[1].getDouble(8L * 1000)).isEqualTo(2001.0);
-            long[] measured = Arrays.copyOfRange(micros, 10, rounds);
+            long[] measured = Arrays.copyOfRange(micros, 50, rounds);
             Arrays.sort(measured);
-            System.out.println("2-rank 1 MiB FLOAT64 SUM allreduce: median " + measured[measured.length / 2] + " us, min " + measured[0]
+
+            System.out.println(side + ": 2-rank 1 MiB FLOAT64 SUM allreduce: median " + measured[measured.length / 2] + " us, min " + measured[0]
                     + " us over " + measured.length + " rounds");
         }
     }
