@@ -182,6 +182,15 @@ public final class UcpWorker implements AutoCloseable {
         return new UcpTagPair(this, endpoint, pairParams, pairParams.share(UcpLayout.REQUEST_PARAM_SIZE));
     }
 
+    /**
+     * Numbered request slots on this worker's endpoints ({@link UcpTagSlots}), {@code capacity} to
+     * begin with; they share the request params of {@link #tagPair}.
+     */
+    public UcpTagSlots tagSlots(int capacity) {
+        handle();
+        return new UcpTagSlots(this, pairParams, pairParams.share(UcpLayout.REQUEST_PARAM_SIZE), capacity);
+    }
+
     private static Memory pairParams() {
         Memory params = new Memory(2L * UcpLayout.REQUEST_PARAM_SIZE);
         params.clear();
