@@ -182,12 +182,13 @@ doca_error_t coll_sample(const struct coll_config *cfg, int rank, int size)
 	result = sample_start_worker(run.pe, service, DOCA_UROM_WORKER_ID_ANY, 0, plugin_id, NULL, &run.worker);
 	if (result != DOCA_SUCCESS)
 		goto stop_service;
+	printf("rank %d: a worker running the %s plugin\n", rank, cfg->plugin);
 	result = all_ranks(sample_start_mpi_domain(run.pe, run.worker, &mpi, rank, size, &domain));
 	if (result != DOCA_SUCCESS)
 		goto stop_worker;
 	result = all_ranks(create_teams(&run));
 	if (result == DOCA_SUCCESS && rank == 0)
-		printf("rank 0: %d ranks, each with a %s worker, in one team\n", size, cfg->plugin);
+		printf("rank 0: %d ranks in one team\n", size);
 	if (result == DOCA_SUCCESS && !cfg->skip_check)
 		result = all_ranks(coll_check(&run));
 	if (result == DOCA_SUCCESS && cfg->bench)

@@ -254,9 +254,9 @@ static int lines_containing(const char *text)
 }
 
 /* The coll sample's seven groups of checks, each against MPI, and no failure. */
-static void assert_every_coll_check_passed(const char *plugin_line)
+static void assert_every_coll_check_passed(void)
 {
-	assert_line("%s", plugin_line);
+	assert_line("rank 0: 3 ranks in one team");
 	assert_int_equal(lines_containing("every result matches MPI's"), 7);
 	assert_true(has_line("rank 0: coll done"));
 	assert_true(has_line("rank 1: coll done"));
@@ -272,7 +272,24 @@ static void the_coll_sample_offloads_every_collective_to_c_workers_and_matches_m
 	(void)unused;
 	program(bin, sizeof(bin), "urom_coll");
 	assert_int_equal(run(argv, RUN_TIMEOUT_MS), 0);
-	assert_every_coll_check_passed("rank 0: 3 ranks, each with a worker_coll worker, in one team");
+	for (int rank = 0; rank < 3; rank++)
+		assert_line("rank %d: a worker running the worker_coll plugin", rank);
+	assert_every_coll_check_passed();
+}
+
+static void the_coll_sample_offloads_to_a_team_of_c_and_java_workers_and_matches_mpi(void **unused)
+{
+	char bin[PATH_MAX + 64];
+	char *argv[] = {"mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2", bin, ":",
+			"-np",    "1",                   bin,              "-p",  "worker_coll_java", NULL};
+
+	(void)unused;
+	program(bin, sizeof(bin), "urom_coll");
+	assert_int_equal(run(argv, RUN_TIMEOUT_MS), 0);
+	assert_line("rank 0: a worker running the worker_coll plugin");
+	assert_line("rank 1: a worker running the worker_coll plugin");
+	assert_line("rank 2: a worker running the worker_coll_java plugin");
+	assert_every_coll_check_passed();
 }
 
 static void the_coll_sample_names_a_missing_plugin(void **unused)
@@ -294,6 +311,7 @@ int main(void)
 		cmocka_unit_test(the_bootstrap_sample_fails_for_a_device_the_service_file_does_not_name),
 		cmocka_unit_test(the_ping_pong_sample_sends_a_message_to_the_other_rank_and_gets_it_back),
 		cmocka_unit_test(the_coll_sample_offloads_every_collective_to_c_workers_and_matches_mpi),
+		cmocka_unit_test(the_coll_sample_offloads_to_a_team_of_c_and_java_workers_and_matches_mpi),
 		cmocka_unit_test(the_coll_sample_names_a_missing_plugin),
 	};
 
