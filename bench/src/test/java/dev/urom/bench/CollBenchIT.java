@@ -16,23 +16,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A tiny real {@code bench coll} run: the sample built from the distribution (cli/target/urom), 2
  * ranks, sizes 8 B to 1 KiB, every collective, 5 iterations after 1. Needs Open MPI (mpirun, mpicc)
- * and taskset. It checks that every figure asked for is there and holds together, never how fast,
- * and that no process or run folder outlives the run.
- *
- * <p>Until the coll plugin works ({@link #PLUGIN_WORKS} false) the offloaded runs are driven
- * through their failure: a plugin folder whose {@code worker_coll.so} is the sandbox plugin gets a
- * real daemon (on the worker CPUs, with a service file) that runs it as worker_coll (a plugin is
- * named after its file), so the C run's workers start and refuse the first team; the missing Java
- * jar is reported as such; Open MPI on the host CPUs then runs alone. Open MPI on both placements is measured either way.
+ * and taskset. It checks that every figure asked for is there and holds together (both plugins and
+ * both Open MPI placements), never how fast, and that no process or run folder outlives the run.
  */
 @Timeout(600)
 class CollBenchIT {
-    /**
-     * Switch on when {@code worker_coll.so} and {@code worker_coll_java.jar} work and the
-     * distribution ships them in plugins/worker_coll (or plugins/coll/target is built): the run then
-     * takes them from there and every implementation must be measured.
-     */
-    static final boolean PLUGIN_WORKS = false;
     private static final List<Long> SIZES = List.of(8L, 16L, 32L, 64L, 128L, 256L, 512L, 1024L);
 
     @TempDir
@@ -46,12 +34,6 @@ class CollBenchIT {
         String workerUser = TestWorkers.security().workerUser();
         if (workerUser != null) {
             args.addAll(List.of("--worker-user", workerUser));
-        }
-        if (!PLUGIN_WORKS) {
-            Path fake = Files.createDirectories(dir.resolve("plugins"));
-            Files.copy(PluginFiles.locate("plugins/sandbox", SandboxBench.DIR_PROPERTY, SandboxBench.NATIVE_PLUGIN_FILE),
-                    fake.resolve(CollBench.NATIVE_PLUGIN_FILE));
-            args.addAll(List.of("--plugins", fake.toString()));
         }
         CollBenchOptions options = CollBenchOptions.parse(args, CpuList.allowed());
         List<String> progress = new ArrayList<>();
@@ -72,29 +54,18 @@ class CollBenchIT {
                 .containsEntry("mpiAllCpus", CpuList.allowed().toString()).containsEntry("ranks", 2).containsEntry("sizes", "8:1024");
         assertThat(report.table()).contains("bcast 1 KiB, mpi-all-cpus: pure latency", "allreduce 8 B, mpi-host-cpus: overlap");
         assertThat(progress).anyMatch(line -> line.startsWith("daemon pid ") && line.contains(" on CPUs " + options.placement().workers()));
-        if (PLUGIN_WORKS) {
-            assertThat(outcome.notMeasured()).isEmpty();
-            assertThat(report.settings()).containsEntry("mpiHostCpusRun", "beside the C plugin, daemon and workers up");
-            for (String impl : List.of(CollBenchOptions.OFFLOAD_C, CollBenchOptions.OFFLOAD_JAVA)) {
-                assertThat(results.roundTripsUs().get(impl)).as(impl + " round trip").isPositive();
-                for (String coll : CollBenchOptions.COLLS) {
-                    for (long bytes : SIZES) {
-                        assertThat(results.row(coll, impl, bytes)).as(coll + " " + bytes + " " + impl).hasValueSatisfying(CollBenchIT::holdsTogether);
-                    }
-                    Figure eight = report.figures().stream().filter(f -> f.id().equals(coll + "_8_" + impl.replace('-', '_') + "_pure_us"))
-                            .findFirst().orElseThrow();
-                    assertThat(eight.baselineLabel()).isEqualTo("command round trip");
+        assertThat(outcome.notMeasured()).isEmpty();
+        assertThat(report.settings()).containsEntry("mpiHostCpusRun", "beside the C plugin, daemon and workers up");
+        for (String impl : List.of(CollBenchOptions.OFFLOAD_C, CollBenchOptions.OFFLOAD_JAVA)) {
+            assertThat(results.roundTripsUs().get(impl)).as(impl + " round trip").isPositive();
+            for (String coll : CollBenchOptions.COLLS) {
+                for (long bytes : SIZES) {
+                    assertThat(results.row(coll, impl, bytes)).as(coll + " " + bytes + " " + impl).hasValueSatisfying(CollBenchIT::holdsTogether);
                 }
+                Figure eight = report.figures().stream().filter(f -> f.id().equals(coll + "_8_" + impl.replace('-', '_') + "_pure_us"))
+                        .findFirst().orElseThrow();
+                assertThat(eight.baselineLabel()).isEqualTo("command round trip");
             }
-        } else {
-            assertThat(outcome.notMeasured()).containsOnlyKeys(CollBenchOptions.OFFLOAD_C, CollBenchOptions.OFFLOAD_JAVA);
-            // The daemon names a plugin after its file: the sandbox plugin runs as worker_coll, one worker per rank, and
-            // refuses the coll plugin's first command. The ranks reached the daemon through the service file.
-            assertThat(outcome.notMeasured().get(CollBenchOptions.OFFLOAD_C)).startsWith("mpirun exited with status 1: ")
-                    .contains("creating team 1 (2 ranks): FAILED");
-            assertThat(outcome.notMeasured().get(CollBenchOptions.OFFLOAD_JAVA)).startsWith("no worker_coll_java.jar in ");
-            assertThat(report.settings()).containsEntry("mpiHostCpusRun", "alone, no daemon");
-            assertThat(report.table()).contains("offload-c: not measured", "| run failed", "| no plugin file");
         }
         Path json = dir.resolve("coll.json");
         report.writeJson(json);
