@@ -154,14 +154,16 @@ static int teardown(void **unused)
 static void the_plugin_list_names_every_plugin_of_the_daemon_with_one_bit_each(void **unused)
 {
 	const struct doca_urom_service_plugin_info *plugins;
-	const char *expected[] = {"worker_graph", "worker_graph_java", "worker_sandbox", "worker_sandbox_java"};
+	const char *expected[] = {"worker_graph",  "worker_graph_java", "worker_sandbox",
+				  "worker_sandbox_java", "worker_coll", "worker_coll_java"};
+	const size_t count = sizeof(expected) / sizeof(expected[0]);
 	uint64_t seen = 0;
 	size_t n;
 
 	(void)unused;
 	assert_int_equal(doca_urom_service_get_plugins_list(host.service, &plugins, &n), DOCA_SUCCESS);
-	assert_int_equal(n, 4);
-	for (size_t e = 0; e < 4; e++) {
+	assert_int_equal(n, count);
+	for (size_t e = 0; e < count; e++) {
 		uint64_t version = 0;
 		uint64_t id = it_plugin_id(host.service, expected[e], &version);
 

@@ -32,7 +32,7 @@ extern "C" {
 
 /* Bounds. */
 #define UROM_COLL_TEAM_ID_MAX 4095u          /* team ids are 1..4095 */
-#define UROM_COLL_TEAM_SIZE_MAX 65535u       /* ranks per team */
+#define UROM_COLL_TEAM_SIZE_MAX 32768u       /* ranks per team: a ring's 2p - 3 steps fit the tag's 16 bits */
 #define UROM_COLL_TEAM_LIST_MAX 256u         /* members of a team given as a list */
 #define UROM_COLL_TEAMS_PER_WORKER 64u       /* teams one plugin instance holds at once */
 #define UROM_COLL_INFLIGHT_MAX 1024u         /* posted, not yet completed collectives per team */

@@ -12,7 +12,7 @@ public final class CollLayout {
     public static final String TRANSPORT = "ucp-coll";
 
     public static final int TEAM_ID_MAX = 4095;
-    public static final int TEAM_SIZE_MAX = 65535;
+    public static final int TEAM_SIZE_MAX = 32768;
     public static final int TEAM_LIST_MAX = 256;
     public static final int TEAMS_PER_WORKER = 64;
     public static final int INFLIGHT_MAX = 1024;
