@@ -4,17 +4,11 @@ package dev.urom.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.cli.CliRunner;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -49,7 +43,7 @@ class CrossHostPingPongTest {
     private static Path dir;
     private static Path key;
     private static TwoHosts hosts;
-    private static final List<Started> daemons = new ArrayList<>();
+    private static final List<RunningCommand> daemons = new ArrayList<>();
 
     @BeforeAll
     static void startADaemonOnEachHost() throws Exception {
@@ -64,7 +58,7 @@ class CrossHostPingPongTest {
             Path plugins = ServiceHarness.sandboxPluginFolder(host);
             List<String> command = java(n, "daemon", "--listen", "tcp:" + TwoHosts.address(n) + ":" + DAEMON_PORT, "--auth-keys", keys.toString(),
                     "--log-dir", host.resolve("log").toString(), "--worker-user", "root");
-            Started daemon = Started.start(hosts.on(n, command), List.of("UROM_PLUGIN_PATH=" + plugins));
+            RunningCommand daemon = RunningCommand.start(hosts.on(n, command), List.of("UROM_PLUGIN_PATH=" + plugins));
             daemons.add(daemon);
             daemon.awaitLine("listening on");
         }
@@ -72,10 +66,10 @@ class CrossHostPingPongTest {
 
     @AfterAll
     static void stopTheDaemonsAndTheHosts() throws Exception {
-        for (Started daemon : daemons) {
-            daemon.process.destroy();
-            if (!daemon.process.waitFor(LIMIT_SECONDS, TimeUnit.SECONDS)) {
-                daemon.process.destroyForcibly();
+        for (RunningCommand daemon : daemons) {
+            daemon.process().destroy();
+            if (!daemon.process().waitFor(LIMIT_SECONDS, TimeUnit.SECONDS)) {
+                daemon.process().destroyForcibly();
             }
         }
         if (hosts != null) {
@@ -95,19 +89,19 @@ class CrossHostPingPongTest {
     void theMessageGoesToTheOtherHostAndBackOverTheLink(String plugin0, String plugin1) throws Exception {
         long[] sentBefore = {packetsSent(0), packetsSent(1)};
 
-        List<Started> ranks = new ArrayList<>();
+        List<RunningCommand> ranks = new ArrayList<>();
         String out0;
         String out1;
         try {
-            ranks.add(Started.start(hosts.on(0, rank(0, plugin0, TwoHosts.address(0) + ":0")), List.of()));
+            ranks.add(RunningCommand.start(hosts.on(0, rank(0, plugin0, TwoHosts.address(0) + ":0")), List.of()));
             Matcher rendezvous = RENDEZVOUS.matcher(ranks.get(0).awaitLine("RENDEZVOUS "));
             assertThat(rendezvous.find()).isTrue();
-            ranks.add(Started.start(hosts.on(1, rank(1, plugin1, rendezvous.group(1))), List.of()));
+            ranks.add(RunningCommand.start(hosts.on(1, rank(1, plugin1, rendezvous.group(1))), List.of()));
             out0 = ranks.get(0).awaitExit();
             out1 = ranks.get(1).awaitExit();
         } finally {
-            for (Started rank : ranks) {
-                rank.process.destroyForcibly().waitFor(LIMIT_SECONDS, TimeUnit.SECONDS);
+            for (RunningCommand rank : ranks) {
+                rank.process().destroyForcibly().waitFor(LIMIT_SECONDS, TimeUnit.SECONDS);
             }
         }
         assertThat(out0).contains("(" + kind(plugin0) + ") joined the domain of 2 ranks")
@@ -131,82 +125,12 @@ class CrossHostPingPongTest {
 
     /** The packets host {@code n} has sent on its end of the link. */
     private static long packetsSent(int n) throws Exception {
-        Started cat = Started.start(hosts.on(n, List.of("cat", "/sys/class/net/veth" + n + "/statistics/tx_packets")), List.of());
+        RunningCommand cat = RunningCommand.start(hosts.on(n, List.of("cat", "/sys/class/net/veth" + n + "/statistics/tx_packets")), List.of());
         return Long.parseLong(cat.awaitExit().strip());
     }
 
-    /** {@code urom ARGS...} in a JVM of its own on host {@code n}: this JVM's java and class path, the host's temporary directory. */
+    /** {@code urom ARGS...} in a JVM of its own on host {@code n}. */
     private static List<String> java(int n, String... args) {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-Djava.io.tmpdir=" + temporaryDirectory(n), "-cp", System.getProperty("java.class.path"),
-                "dev.urom.cli.Main"));
-        command.addAll(List.of(args));
-        return command;
-    }
-
-    private static Path temporaryDirectory(int n) {
-        Path tmp = dir.resolve("host" + n).resolve("tmp");
-        try {
-            Files.createDirectories(tmp);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-        return tmp;
-    }
-
-    /** A process whose output (stdout and stderr together) is read on another thread as it comes. */
-    private record Started(Process process, List<String> lines, CompletableFuture<Void> ended) {
-        static Started start(List<String> command, List<String> env) throws IOException {
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-            builder.environment().remove("UROM_AUTH_KEY_FILE");
-            builder.environment().remove("SERVICE_ARGS");
-            for (String entry : env) {
-                builder.environment().put(entry.substring(0, entry.indexOf('=')), entry.substring(entry.indexOf('=') + 1));
-            }
-            Process process = builder.start();
-            List<String> lines = Collections.synchronizedList(new ArrayList<>());
-            BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-            CompletableFuture<Void> ended = CompletableFuture.runAsync(() -> {
-                try {
-                    String line;
-                    while ((line = reader.readLine()) != null) {
-                        lines.add(line);
-                    }
-                } catch (IOException e) {
-                    lines.add("(output unreadable: " + e.getMessage() + ")");
-                }
-            });
-            return new Started(process, lines, ended);
-        }
-
-        /** Waits (bounded) for a line containing {@code text} and returns it. */
-        String awaitLine(String text) throws Exception {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIMIT_SECONDS);
-            while (true) {
-                boolean over = ended.isDone() || System.nanoTime() - deadline >= 0;
-                synchronized (lines) {
-                    for (String line : lines) {
-                        if (line.contains(text)) {
-                            return line;
-                        }
-                    }
-                }
-                assertThat(over).as("the process ended or %d s passed before '%s'; its output: %s", LIMIT_SECONDS, text, lines).isFalse();
-                TimeUnit.MILLISECONDS.sleep(20);
-            }
-        }
-
-        /** Waits (bounded) for the process to end with status 0 and returns its output. */
-        String awaitExit() throws Exception {
-            boolean exited = process.waitFor(LIMIT_SECONDS, TimeUnit.SECONDS);
-            if (!exited) {
-                process.destroyForcibly();
-            }
-            ended.get(LIMIT_SECONDS, TimeUnit.SECONDS);
-            String output = String.join("\n", lines);
-            assertThat(exited).as("ended within %d s: %s", LIMIT_SECONDS, output).isTrue();
-            assertThat(process.exitValue()).as("exit status; output: %s", output).isZero();
-            return output;
-        }
+        return TwoHosts.java(dir, n, "dev.urom.cli.Main", args);
     }
 }

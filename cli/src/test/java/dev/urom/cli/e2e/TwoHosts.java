@@ -142,6 +142,23 @@ final class TwoHosts implements AutoCloseable {
      * test's own uid, which the namespace maps to 0 ({@code --preserve-credentials}: the namespace
      * denies setgroups, which nsenter would otherwise call).
      */
+    /**
+     * {@code mainClass ARGS...} in a JVM of its own for host {@code n}: this JVM's java and class
+     * path, and {@code dir/hostN/tmp} (made here) as its temporary directory.
+     */
+    static List<String> java(Path dir, int n, String mainClass, String... args) {
+        Path tmp = dir.resolve("host" + n).resolve("tmp");
+        try {
+            Files.createDirectories(tmp);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(List.of(args));
+        return command;
+    }
+
     List<String> on(int n, List<String> command) {
         List<String> all = new ArrayList<>(List.of("nsenter", "--target", Long.toString(hosts.get(n).pid()), "--user", "--preserve-credentials", "--mount", "--net",
                 "--uts", "--"));
