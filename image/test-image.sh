@@ -122,10 +122,11 @@ done
 mapfile -t entrypoint < <(jq -r '.config.Entrypoint[]' "$config")
 mapfile -t env < <(jq -r '.config.Env[]' "$config")
 [ "${entrypoint[*]}" = "/opt/urom/bin/urom daemon" ] || fail "entrypoint is '${entrypoint[*]}'"
-printf '%s\n' "${env[@]}" | grep -qx 'UROM_PLUGIN_PATH=/opt/urom/plugins/worker_graph;/opt/urom/plugins/worker_sandbox' \
+printf '%s\n' "${env[@]}" | grep -qx 'UROM_PLUGIN_PATH=/opt/urom/plugins/worker_graph;/opt/urom/plugins/worker_sandbox;/opt/urom/plugins/worker_coll' \
   || fail "image env lacks UROM_PLUGIN_PATH: ${env[*]}"
 for f in bin/urom lib/native/urom-probe lib/native/urom-launch lib/native/liburom_bridge.so plugins/worker_graph/worker_graph.so \
-         plugins/worker_sandbox/worker_sandbox.so plugins/worker_graph/worker_graph_java.jar; do
+         plugins/worker_sandbox/worker_sandbox.so plugins/worker_graph/worker_graph_java.jar plugins/worker_coll/worker_coll.so \
+         plugins/worker_coll/worker_coll_java.jar; do
   [ -e "$rootfs/opt/urom/$f" ] || fail "image lacks /opt/urom/$f"
 done
 for f in bin/urom lib/native/urom-probe lib/native/urom-launch; do

@@ -11,7 +11,8 @@ import java.util.List;
  * option (health and metrics work).
  */
 final class ImageLayout {
-    static final List<String> PLUGIN_DIRS = List.of("/opt/urom/plugins/worker_graph", "/opt/urom/plugins/worker_sandbox");
+    static final List<String> PLUGIN_DIRS = List.of("/opt/urom/plugins/worker_graph", "/opt/urom/plugins/worker_sandbox",
+            "/opt/urom/plugins/worker_coll");
     static final String HUGETLBFS_MOUNT = "/mnt/huge";
     static final String HUGEPAGES_2MI = "hugepages-2Mi";
     static final long HUGEPAGE_BYTES = 2L << 20;

@@ -148,7 +148,8 @@ class SystemdUnitTest {
         Path dist = distribution();
         List<Path> dirs = PluginPath.parse(env.get(PluginPath.ENVIRONMENT_VARIABLE));
         assertThat(dirs).as("%s: %s", ENV, PluginPath.ENVIRONMENT_VARIABLE)
-                .containsExactly(Path.of(PREFIX, "plugins/worker_graph"), Path.of(PREFIX, "plugins/worker_sandbox"));
+                .containsExactly(Path.of(PREFIX, "plugins/worker_graph"), Path.of(PREFIX, "plugins/worker_sandbox"),
+                        Path.of(PREFIX, "plugins/worker_coll"));
         for (Path dir : dirs) {
             assertThat(dist.resolve(Path.of(PREFIX).relativize(dir))).as("%s in the distribution", dir).isDirectory();
         }
@@ -274,7 +275,7 @@ class SystemdUnitTest {
             assertThat(Files.exists(socket)).as("the daemon listens on %s; it printed: %s", socket, Files.readString(output)).isTrue();
             String service = "unix:" + socket;
             String plugins = host(dist, env, dir, "plugins", "--service", service);
-            assertThat(plugins).contains("worker_graph", "worker_sandbox");
+            assertThat(plugins).contains("worker_graph", "worker_sandbox", "worker_coll", "worker_coll_java");
             assertThat(host(dist, env, dir, "loopback", "--service", service, "--value", "4660")).contains("4660");
         } finally {
             daemon.destroy();
