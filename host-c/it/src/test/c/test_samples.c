@@ -300,7 +300,9 @@ static void the_coll_sample_names_a_missing_plugin(void **unused)
 	(void)unused;
 	program(bin, sizeof(bin), "urom_coll");
 	assert_int_not_equal(run(argv, RUN_TIMEOUT_MS), 0);
-	assert_line("rank 0: the service has no plugin named worker_nope: FAILED");
+	/* The first rank to fail aborts the job: the other may be gone before it says so. */
+	assert_true(lines_containing(": the service has no plugin named worker_nope: FAILED") >= 1);
+	assert_null(strstr(output, "every result matches"));
 }
 
 int main(void)
