@@ -41,7 +41,9 @@ class CrossHostCollTest {
 
     @BeforeAll
     static void startADaemonOnEachHost() throws Exception {
-        dir = Files.createTempDirectory(Path.of("target"), "cross-host-coll-").toAbsolutePath();
+        // Short names: each worker's socket lies below the daemon's (SOCKET.workers/worker-I-L.sock), and a Unix
+        // socket's path holds at most 107 bytes wherever the clone is.
+        dir = Files.createDirectory(Path.of("target", "xh" + ProcessHandle.current().pid())).toAbsolutePath();
         Path keys = Files.createDirectories(dir.resolve("keys"));
         Files.setAttribute(keys, "unix:mode", 0700);
         key = keys.resolve("ranks.key");
@@ -113,7 +115,7 @@ class CrossHostCollTest {
     }
 
     private static Path socket(int n) {
-        return dir.resolve("host" + n).resolve("urom.sock");
+        return dir.resolve("h" + n + ".sock");
     }
 
     private static List<String> rank(int rank, String plugin, String rendezvous) {
