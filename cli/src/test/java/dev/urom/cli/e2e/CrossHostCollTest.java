@@ -66,10 +66,7 @@ class CrossHostCollTest {
     @AfterAll
     static void stopTheDaemonsAndTheHosts() throws Exception {
         for (RunningCommand daemon : daemons) {
-            daemon.process().destroy();
-            if (!daemon.process().waitFor(RunningCommand.LIMIT_SECONDS, TimeUnit.SECONDS)) {
-                daemon.process().destroyForcibly();
-            }
+            daemon.stop();
         }
         if (hosts != null) {
             hosts.close();
@@ -86,7 +83,7 @@ class CrossHostCollTest {
     @ParameterizedTest(name = "rank 0 {0}, rank 1 {1}")
     @CsvSource({"worker_coll, worker_coll", "worker_coll_java, worker_coll_java", "worker_coll, worker_coll_java"})
     void anAllreduceAndAnAlltoallGoToTheOtherHostOverTheLink(String plugin0, String plugin1) throws Exception {
-        long[] sentBefore = {packetsSent(0), packetsSent(1)};
+        long[] sentBefore = {hosts.packetsSent(0), hosts.packetsSent(1)};
 
         List<RunningCommand> ranks = new ArrayList<>();
         String out0;
@@ -110,8 +107,8 @@ class CrossHostCollTest {
                     .contains(rank + "alltoall of " + COUNT + " bytes per rank matches");
         }
         long atLeast = (long) COUNT * Double.BYTES / 65536;
-        assertThat(packetsSent(0) - sentBefore[0]).as("packets host 0 sent on the link").isGreaterThanOrEqualTo(atLeast);
-        assertThat(packetsSent(1) - sentBefore[1]).as("packets host 1 sent on the link").isGreaterThanOrEqualTo(atLeast);
+        assertThat(hosts.packetsSent(0) - sentBefore[0]).as("packets host 0 sent on the link").isGreaterThanOrEqualTo(atLeast);
+        assertThat(hosts.packetsSent(1) - sentBefore[1]).as("packets host 1 sent on the link").isGreaterThanOrEqualTo(atLeast);
     }
 
     private static Path socket(int n) {
@@ -121,11 +118,5 @@ class CrossHostCollTest {
     private static List<String> rank(int rank, String plugin, String rendezvous) {
         return TwoHosts.java(dir, rank, CollRankMain.class.getName(), "unix:" + socket(rank), key.toString(), Integer.toString(rank), "2",
                 rendezvous, plugin, Integer.toString(COUNT));
-    }
-
-    /** The packets host {@code n} has sent on its end of the link. */
-    private static long packetsSent(int n) throws Exception {
-        RunningCommand cat = RunningCommand.start(hosts.on(n, List.of("cat", "/sys/class/net/veth" + n + "/statistics/tx_packets")), List.of());
-        return Long.parseLong(cat.awaitExit().strip());
     }
 }

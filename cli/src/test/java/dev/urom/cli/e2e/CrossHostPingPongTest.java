@@ -67,10 +67,7 @@ class CrossHostPingPongTest {
     @AfterAll
     static void stopTheDaemonsAndTheHosts() throws Exception {
         for (RunningCommand daemon : daemons) {
-            daemon.process().destroy();
-            if (!daemon.process().waitFor(LIMIT_SECONDS, TimeUnit.SECONDS)) {
-                daemon.process().destroyForcibly();
-            }
+            daemon.stop();
         }
         if (hosts != null) {
             hosts.close();
@@ -87,7 +84,7 @@ class CrossHostPingPongTest {
     @ParameterizedTest(name = "rank 0 {0}, rank 1 {1}")
     @CsvSource({"worker_sandbox, worker_sandbox", "worker_sandbox_java, worker_sandbox_java", "worker_sandbox, worker_sandbox_java"})
     void theMessageGoesToTheOtherHostAndBackOverTheLink(String plugin0, String plugin1) throws Exception {
-        long[] sentBefore = {packetsSent(0), packetsSent(1)};
+        long[] sentBefore = {hosts.packetsSent(0), hosts.packetsSent(1)};
 
         List<RunningCommand> ranks = new ArrayList<>();
         String out0;
@@ -109,8 +106,8 @@ class CrossHostPingPongTest {
                 .contains("rank 0: " + ROUNDS + " round trips through 2 ranks: p50 ");
         assertThat(out1).contains("(" + kind(plugin1) + ") joined the domain of 2 ranks")
                 .contains("rank 1: received 'hello' (tag 0x5678); sent it to rank 0");
-        assertThat(packetsSent(0) - sentBefore[0]).as("packets host 0 sent on the link in %d round trips", ROUNDS).isGreaterThanOrEqualTo(ROUNDS);
-        assertThat(packetsSent(1) - sentBefore[1]).as("packets host 1 sent on the link in %d round trips", ROUNDS).isGreaterThanOrEqualTo(ROUNDS);
+        assertThat(hosts.packetsSent(0) - sentBefore[0]).as("packets host 0 sent on the link in %d round trips", ROUNDS).isGreaterThanOrEqualTo(ROUNDS);
+        assertThat(hosts.packetsSent(1) - sentBefore[1]).as("packets host 1 sent on the link in %d round trips", ROUNDS).isGreaterThanOrEqualTo(ROUNDS);
     }
 
     private static List<String> rank(int rank, String plugin, String rendezvous) {
@@ -121,12 +118,6 @@ class CrossHostPingPongTest {
 
     private static String kind(String plugin) {
         return plugin.endsWith("_java") ? "java" : "native";
-    }
-
-    /** The packets host {@code n} has sent on its end of the link. */
-    private static long packetsSent(int n) throws Exception {
-        RunningCommand cat = RunningCommand.start(hosts.on(n, List.of("cat", "/sys/class/net/veth" + n + "/statistics/tx_packets")), List.of());
-        return Long.parseLong(cat.awaitExit().strip());
     }
 
     /** {@code urom ARGS...} in a JVM of its own on host {@code n}. */

@@ -60,6 +60,14 @@ record RunningCommand(Process process, List<String> lines, CompletableFuture<Voi
         }
     }
 
+    /** Ends the process: politely, then by force once {@link #LIMIT_SECONDS} have passed. */
+    void stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(LIMIT_SECONDS, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+    }
+
     /** Waits (bounded) for the process to end with status 0 and returns its output. */
     String awaitExit() throws Exception {
         boolean exited = process.waitFor(LIMIT_SECONDS, TimeUnit.SECONDS);

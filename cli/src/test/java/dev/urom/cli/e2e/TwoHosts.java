@@ -159,6 +159,12 @@ final class TwoHosts implements AutoCloseable {
         return command;
     }
 
+    /** The packets host {@code n} has sent on its end of the link. */
+    long packetsSent(int n) throws Exception {
+        RunningCommand cat = RunningCommand.start(on(n, List.of("cat", "/sys/class/net/veth" + n + "/statistics/tx_packets")), List.of());
+        return Long.parseLong(cat.awaitExit().strip());
+    }
+
     List<String> on(int n, List<String> command) {
         List<String> all = new ArrayList<>(List.of("nsenter", "--target", Long.toString(hosts.get(n).pid()), "--user", "--preserve-credentials", "--mount", "--net",
                 "--uts", "--"));
