@@ -22,6 +22,8 @@
 
 UROM_LOG_SOURCE(UROM::WORKER::COLL);
 
+#define YAMA_HINT "; with Yama (kernel.yama.ptrace_scope 1) the host must allow it: prctl(PR_SET_PTRACER), docs/security.md"
+
 static struct coll_host *host_find(struct coll_ctx *ctx, uint64_t dest_id)
 {
 	for (urom_list_link_t *it = ctx->hosts.next; it != &ctx->hosts; it = it->next) {
@@ -41,12 +43,57 @@ static int maps_open(int32_t pid)
 	return open(path, O_RDONLY | O_CLOEXEC);
 }
 
+/* The mappings attach_refused() tries before it gives up on finding a byte to read. */
+#define PROBE_MAPPINGS 8
+
+/*
+ * 0 when cross-memory attach to pid works, else the errno that refused it: reads one byte at the
+ * start of the first readable mapping in maps (consumed) that gives one. Reading the maps needs
+ * less than attaching does: Yama (kernel.yama.ptrace_scope >= 1) and security modules may refuse
+ * process_vm_readv to a process whose maps the worker reads.
+ */
+static int attach_refused(int32_t pid, int maps)
+{
+	FILE *lines = fdopen(maps, "r");
+	char line[512];
+	int tried = 0, refusal = EFAULT;
+
+	if (lines == NULL) {
+		close(maps);
+		return errno;
+	}
+	while (tried < PROBE_MAPPINGS && fgets(line, sizeof(line), lines) != NULL) {
+		uint64_t start, end;
+		char perms[5];
+		uint8_t byte;
+		struct iovec local = { .iov_base = &byte, .iov_len = 1 };
+		struct iovec remote;
+
+		if (strchr(line, '\n') == NULL)
+			break;
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %4s", &start, &end, perms) != 3 || perms[0] != 'r' || start >= end)
+			continue;
+		tried++;
+		remote.iov_base = (void *)(uintptr_t)start;
+		remote.iov_len = 1;
+		if (process_vm_readv(pid, &local, 1, &remote, 1, 0) == 1) {
+			refusal = 0;
+			break;
+		}
+		refusal = errno;
+		if (refusal != EFAULT)
+			break;
+	}
+	fclose(lines);
+	return refusal;
+}
+
 struct coll_host *coll_host_get(struct coll_ctx *ctx, uint64_t dest_id, struct coll_fail *fail)
 {
 	struct coll_host *host = host_find(ctx, dest_id);
 	struct urom_host_process process;
 	urom_status_t status;
-	int maps;
+	int maps, refusal;
 
 	if (host != NULL) {
 		host->users++;
@@ -68,7 +115,13 @@ struct coll_host *coll_host_get(struct coll_ctx *ctx, uint64_t dest_id, struct c
 		close(process.pidfd);
 		return NULL;
 	}
-	close(maps);
+	refusal = attach_refused(process.pid, maps);
+	if (refusal != 0) {
+		UROM_LOG_WARN("cross-memory attach to host process %" PRId32 " refused (%s): unreachable%s", process.pid,
+			      strerror(refusal), refusal == EPERM ? YAMA_HINT : "");
+		close(process.pidfd);
+		return NULL;
+	}
 	host = calloc(1, sizeof(*host));
 	if (host == NULL) {
 		close(process.pidfd);

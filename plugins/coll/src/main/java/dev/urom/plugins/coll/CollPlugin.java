@@ -62,6 +62,8 @@ import org.apache.logging.log4j.Logger;
  */
 public final class CollPlugin implements PluginIface {
     private static final Logger LOG = LogManager.getLogger(CollPlugin.class);
+    private static final String YAMA_HINT = "; with Yama (kernel.yama.ptrace_scope 1) the host must allow it: prctl(PR_SET_PTRACER),"
+            + " docs/security.md";
     private static final int PROGRESS_ROUNDS = 64;
 
     private final ArrayDeque<WorkerNotification> ready = new ArrayDeque<>();
@@ -235,7 +237,7 @@ public final class CollPlugin implements PluginIface {
         Connection connection = null;
         if (reason == Reason.NONE) {
             connection = connection(command.destId());
-            if (connection == null || !connection.memory().mapsReadable()) {
+            if (connection == null || !attachable(connection)) {
                 reason = Reason.HOST_UNREACHABLE;
             }
         }
@@ -337,6 +339,16 @@ public final class CollPlugin implements PluginIface {
             connections.put(destId, connection);
         }
         return connection;
+    }
+
+    /** Whether this worker may attach to the connection's host memory; says why not in the log. */
+    private boolean attachable(Connection connection) {
+        int refusal = connection.memory().attachRefusal();
+        if (refusal != 0) {
+            LOG.warn("collectives plugin of worker {}: cross-memory attach to host process {} refused (errno {}): unreachable{}",
+                    context.workerId(), connection.memory().host().pid(), refusal, refusal == 1 ? YAMA_HINT : "");
+        }
+        return refusal == 0;
     }
 
     private Team ownTeam(long destId, long teamId) {

@@ -24,6 +24,8 @@ final class HostMemory {
     private static final int EFAULT = 14;
     private static final int ESRCH = 3;
     private static final int EPERM = 1;
+    private static final int ENOENT = 2;
+    private static final int PROBE_MAPPINGS = 8;
     private static final short POLLIN = 1;
 
     static {
@@ -88,9 +90,35 @@ final class HostMemory {
         return ready > 0 && (scratch.getShort(38) & POLLIN) != 0;
     }
 
-    /** Whether the host's mappings can be read (what TEAM_CREATE requires). */
-    boolean mapsReadable() {
-        return maps() != null;
+    /**
+     * 0 when the worker may attach to the host's memory (what TEAM_CREATE requires), else the errno
+     * that refused it: ENOENT when the maps cannot be read, else that of a one-byte read at the
+     * start of the first readable mappings ({@value #PROBE_MAPPINGS} at most). Reading the maps
+     * needs less than attaching: Yama ({@code kernel.yama.ptrace_scope} 1) and security modules may
+     * refuse cross-memory attach to a process whose maps the worker reads.
+     */
+    int attachRefusal() {
+        List<String> lines = maps();
+        if (lines == null) {
+            return ENOENT;
+        }
+        int tried = 0;
+        int refusal = EFAULT;
+        for (int i = 0; i < lines.size() && tried < PROBE_MAPPINGS && refusal == EFAULT; i++) {
+            String line = lines.get(i);
+            int dash = line.indexOf('-');
+            int space = line.indexOf(' ', dash);
+            if (dash < 0 || space < 0 || line.length() < space + 2 || line.charAt(space + 1) != 'r') {
+                continue;
+            }
+            tried++;
+            scratch.setLong(0, iov + 32);
+            scratch.setLong(8, 1);
+            scratch.setLong(16, Long.parseUnsignedLong(line, 0, dash, 16));
+            scratch.setLong(24, 1);
+            refusal = process_vm_readv(host.pid(), iov, 1, iov + 16, 1, 0) == 1 ? 0 : Native.getLastError();
+        }
+        return refusal;
     }
 
     /**
