@@ -34,7 +34,7 @@ class AttachRefusedTest {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Path out = dir.resolve(mode + ".out");
         Process process = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                AttachRefusedMain.class.getName(), mode, CollFixture.SO.toAbsolutePath().toString())
+                AttachRefusedMain.class.getName(), mode, NativeCollFixture.SO.toAbsolutePath().toString())
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
                 .redirectErrorStream(true).redirectOutput(out.toFile()).start();
         boolean ended = process.waitFor(60, TimeUnit.SECONDS);

@@ -20,19 +20,19 @@ import org.junit.jupiter.api.Test;
  * Every check of a POST (each reason, on a team of two: the refusing rank gets its reason, the other
  * PEER_REFUSED, neither destination is touched), disagreements between ranks, MEM_MAP handles.
  */
-class CollChecksTest {
+class NativeCollChecksTest {
     private static final int N = 64;
     private static final byte PATTERN = 0x5a;
     private static final int PROT_NONE = 0;
     private static final int PROT_READ = 1;
     private static final int MAP_PRIVATE_ANONYMOUS = 0x02 | 0x20;
-    private CollFixture fx;
+    private NativeCollFixture fx;
     private final List<Memory> keep = new ArrayList<>();
 
     @BeforeEach
     void team() {
-        fx = CollFixture.open(2);
-        fx.team(1, 2, CollAllreduceTest.KNOBS);
+        fx = NativeCollFixture.open(2);
+        fx.team(1, 2, NativeCollAllreduceTest.KNOBS);
     }
 
     @AfterEach
@@ -41,7 +41,7 @@ class CollChecksTest {
     }
 
     private Memory buffer(int bytes) {
-        Memory m = CollFixture.memory(bytes);
+        Memory m = NativeCollFixture.memory(bytes);
         byte[] fill = new byte[bytes];
         Arrays.fill(fill, PATTERN);
         m.write(0, fill, 0, bytes);
@@ -66,9 +66,9 @@ class CollChecksTest {
         Memory dst0 = buffer(N);
         Memory src1 = buffer(N);
         Memory dst1 = buffer(N);
-        List<Coll.Answer> answers = fx.all(CollFixture.range(2), r -> r == 0 ? bad.apply(CollFixture.address(dst0)).encode(CollFixture.cookie())
-                : Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, CollFixture.address(src1), CollFixture.address(dst1))
-                        .encode(CollFixture.cookie()));
+        List<Coll.Answer> answers = fx.all(NativeCollFixture.range(2), r -> r == 0 ? bad.apply(NativeCollFixture.address(dst0)).encode(NativeCollFixture.cookie())
+                : Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, NativeCollFixture.address(src1), NativeCollFixture.address(dst1))
+                        .encode(NativeCollFixture.cookie()));
         answers.get(0).fails(status, reason);
         answers.get(1).fails(UromStatus.INVALID_VALUE, Coll.PEER_REFUSED).detail(0);
         assertUntouched(dst0, N);
@@ -81,13 +81,13 @@ class CollChecksTest {
     private void stillWorks() {
         Memory[] dst = {buffer(8), buffer(8)};
         Memory[] src = {buffer(8), buffer(8)};
-        fx.all(CollFixture.range(2), r -> Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT64, Coll.SUM, 1, CollFixture.address(src[r]),
-                CollFixture.address(dst[r])).encode(CollFixture.cookie())).forEach(Coll.Answer::isOk);
+        fx.all(NativeCollFixture.range(2), r -> Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT64, Coll.SUM, 1, NativeCollFixture.address(src[r]),
+                NativeCollFixture.address(dst[r])).encode(NativeCollFixture.cookie())).forEach(Coll.Answer::isOk);
         assertThat(dst[0].getLong(0)).isEqualTo(2 * 0x5a5a5a5a5a5a5a5aL);
     }
 
     private Coll.Post allreduce(long dst) {
-        return Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, CollFixture.address(buffer(N)), dst);
+        return Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, NativeCollFixture.address(buffer(N)), dst);
     }
 
     @Test
@@ -97,19 +97,19 @@ class CollChecksTest {
 
     @Test
     void unknownDatatype() {
-        refused(d -> new Coll.Post(1, Coll.ALLREDUCE, 10, 0, 0, 0, N / 4, CollFixture.address(buffer(N)), d, 0, 0),
+        refused(d -> new Coll.Post(1, Coll.ALLREDUCE, 10, 0, 0, 0, N / 4, NativeCollFixture.address(buffer(N)), d, 0, 0),
                 UromStatus.INVALID_VALUE, Coll.UNKNOWN_DTYPE);
     }
 
     @Test
     void unknownOperation() {
-        refused(d -> new Coll.Post(1, Coll.ALLREDUCE, Coll.INT32, 7, 0, 0, N / 4, CollFixture.address(buffer(N)), d, 0, 0),
+        refused(d -> new Coll.Post(1, Coll.ALLREDUCE, Coll.INT32, 7, 0, 0, N / 4, NativeCollFixture.address(buffer(N)), d, 0, 0),
                 UromStatus.INVALID_VALUE, Coll.UNKNOWN_OP);
     }
 
     @Test
     void bitwiseOperationOnFloatingPoint() {
-        refused(d -> new Coll.Post(1, Coll.ALLREDUCE, Coll.FLOAT64, Coll.BAND, 0, 0, N / 8, CollFixture.address(buffer(N)), d, 0, 0),
+        refused(d -> new Coll.Post(1, Coll.ALLREDUCE, Coll.FLOAT64, Coll.BAND, 0, 0, N / 8, NativeCollFixture.address(buffer(N)), d, 0, 0),
                 UromStatus.INVALID_VALUE, Coll.OP_NOT_FOR_DTYPE);
     }
 
@@ -143,10 +143,10 @@ class CollChecksTest {
         long readOnly = mmap(PROT_READ);
         Memory src = buffer(N);
         Memory dst1 = buffer(N);
-        List<Coll.Answer> answers = fx.all(CollFixture.range(2), r -> (r == 0
-                ? Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, CollFixture.address(src), readOnly)
-                : Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, CollFixture.address(src), CollFixture.address(dst1)))
-                .encode(CollFixture.cookie()));
+        List<Coll.Answer> answers = fx.all(NativeCollFixture.range(2), r -> (r == 0
+                ? Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, NativeCollFixture.address(src), readOnly)
+                : Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, NativeCollFixture.address(src), NativeCollFixture.address(dst1)))
+                .encode(NativeCollFixture.cookie()));
         answers.get(0).fails(UromStatus.NOT_PERMITTED, Coll.NOT_WRITABLE);
         answers.get(1).fails(UromStatus.INVALID_VALUE, Coll.PEER_REFUSED);
         assertUntouched(dst1, N);
@@ -160,7 +160,7 @@ class CollChecksTest {
     @Test
     void handles() {
         Memory region = buffer(4 * N);
-        long base = CollFixture.address(region);
+        long base = NativeCollFixture.address(region);
         Coll.Answer rw = Coll.Answer.of(fx.worker(0).call(Coll.memMap(1, base, 4 * N, Coll.READ | Coll.WRITE))).isOk();
         Coll.Answer ro = Coll.Answer.of(fx.worker(0).call(Coll.memMap(2, base, 4 * N, Coll.READ))).isOk();
         assertThat(rw.memh()).isNotZero().isNotEqualTo(ro.memh());
@@ -172,10 +172,10 @@ class CollChecksTest {
         // through the handles, both ranks
         Memory src1 = buffer(N);
         Memory dst1 = buffer(N);
-        fx.all(CollFixture.range(2), r -> (r == 0
+        fx.all(NativeCollFixture.range(2), r -> (r == 0
                 ? Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, base, base + N).memh(ro.memh(), rw.memh())
-                : Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, CollFixture.address(src1), CollFixture.address(dst1)))
-                .encode(CollFixture.cookie())).forEach(Coll.Answer::isOk);
+                : Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, NativeCollFixture.address(src1), NativeCollFixture.address(dst1)))
+                .encode(NativeCollFixture.cookie())).forEach(Coll.Answer::isOk);
         assertThat(region.getInt(N)).isEqualTo(2 * 0x5a5a5a5a);
         Coll.Answer unmapped = Coll.Answer.of(fx.worker(0).call(Coll.memUnmap(3, rw.memh()))).isOk();
         assertThat(unmapped.type()).isEqualTo(Coll.MEM_UNMAP);
@@ -189,17 +189,17 @@ class CollChecksTest {
         Coll.Answer.of(fx.worker(0).call(Coll.memMap(1, 4096, 4096, Coll.READ))).fails(UromStatus.NOT_PERMITTED, Coll.NOT_MAPPED);
         Coll.Answer.of(fx.worker(0).call(Coll.memMap(2, mmap(PROT_READ), 4096, Coll.WRITE))).fails(UromStatus.NOT_PERMITTED,
                 Coll.NOT_WRITABLE);
-        Coll.Answer.of(fx.worker(0).call(Coll.memMap(3, CollFixture.address(m), 0, Coll.READ))).fails(UromStatus.INVALID_VALUE,
+        Coll.Answer.of(fx.worker(0).call(Coll.memMap(3, NativeCollFixture.address(m), 0, Coll.READ))).fails(UromStatus.INVALID_VALUE,
                 Coll.BAD_COMMAND);
-        Coll.Answer.of(fx.worker(0).call(Coll.memMap(4, CollFixture.address(m), N, 0))).fails(UromStatus.INVALID_VALUE, Coll.BAD_FLAGS);
-        Coll.Answer.of(fx.worker(0).call(Coll.memMap(5, CollFixture.address(m), N, 4))).fails(UromStatus.INVALID_VALUE, Coll.BAD_FLAGS);
+        Coll.Answer.of(fx.worker(0).call(Coll.memMap(4, NativeCollFixture.address(m), N, 0))).fails(UromStatus.INVALID_VALUE, Coll.BAD_FLAGS);
+        Coll.Answer.of(fx.worker(0).call(Coll.memMap(5, NativeCollFixture.address(m), N, 4))).fails(UromStatus.INVALID_VALUE, Coll.BAD_FLAGS);
     }
 
     @Test
     void aDifferentCountIsAMismatchOnEveryRank() {
         Memory[] dst = {buffer(N), buffer(N)};
-        List<Coll.Answer> answers = fx.all(CollFixture.range(2), r -> Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, r == 0 ? 4 : 5,
-                CollFixture.address(buffer(N)), CollFixture.address(dst[r])).encode(CollFixture.cookie()));
+        List<Coll.Answer> answers = fx.all(NativeCollFixture.range(2), r -> Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, r == 0 ? 4 : 5,
+                NativeCollFixture.address(buffer(N)), NativeCollFixture.address(dst[r])).encode(NativeCollFixture.cookie()));
         for (int r = 0; r < 2; r++) {
             answers.get(r).fails(UromStatus.INVALID_VALUE, Coll.MISMATCH).detail(5);
             assertUntouched(dst[r], N);
@@ -210,9 +210,9 @@ class CollChecksTest {
     @Test
     void aDifferentCollectiveIsAMismatchOnEveryRank() {
         Memory[] dst = {buffer(N), buffer(N)};
-        List<Coll.Answer> answers = fx.all(CollFixture.range(2), r -> (r == 0
-                ? Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, 4, CollFixture.address(buffer(N)), CollFixture.address(dst[r]))
-                : Coll.Post.of(1, Coll.BCAST, Coll.INT32, 0, 4, 0, CollFixture.address(dst[r]))).encode(CollFixture.cookie()));
+        List<Coll.Answer> answers = fx.all(NativeCollFixture.range(2), r -> (r == 0
+                ? Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, 4, NativeCollFixture.address(buffer(N)), NativeCollFixture.address(dst[r]))
+                : Coll.Post.of(1, Coll.BCAST, Coll.INT32, 0, 4, 0, NativeCollFixture.address(dst[r]))).encode(NativeCollFixture.cookie()));
         for (int r = 0; r < 2; r++) {
             answers.get(r).fails(UromStatus.INVALID_VALUE, Coll.MISMATCH).detail(1);
             assertUntouched(dst[r], N);

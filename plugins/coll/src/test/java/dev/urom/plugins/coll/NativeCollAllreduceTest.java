@@ -13,11 +13,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** ALLREDUCE and BARRIER of worker_coll.so on teams of 1 to 5, checked against the spec's order. */
-class CollAllreduceTest {
+class NativeCollAllreduceTest {
     /** Small knobs so that both algorithms and many chunks run on small vectors. */
     static final Coll.Knobs KNOBS = new Coll.Knobs(4096, 1024, 20000);
     private final Random random = new Random(42);
-    private CollFixture fx;
+    private NativeCollFixture fx;
 
     @AfterEach
     void close() {
@@ -51,15 +51,15 @@ class CollAllreduceTest {
         List<Memory> dsts = new ArrayList<>();
         for (int r = 0; r < p; r++) {
             src[r] = values(dtype, count);
-            Memory s = CollFixture.memory(n);
-            Memory d = CollFixture.memory(n);
+            Memory s = NativeCollFixture.memory(n);
+            Memory d = NativeCollFixture.memory(n);
             (inPlace ? d : s).write(0, src[r], 0, n);
             srcs.add(s);
             dsts.add(d);
         }
-        List<Coll.Answer> answers = fx.all(CollFixture.range(p), r -> Coll.Post.of(teamId, Coll.ALLREDUCE, dtype, op, count,
-                CollFixture.address(srcs.get(r)), CollFixture.address(dsts.get(r))).flags(inPlace ? Coll.IN_PLACE : 0)
-                .encode(CollFixture.cookie()));
+        List<Coll.Answer> answers = fx.all(NativeCollFixture.range(p), r -> Coll.Post.of(teamId, Coll.ALLREDUCE, dtype, op, count,
+                NativeCollFixture.address(srcs.get(r)), NativeCollFixture.address(dsts.get(r))).flags(inPlace ? Coll.IN_PLACE : 0)
+                .encode(NativeCollFixture.cookie()));
         byte[] expected = Reference.allreduce(dtype, op, src, smallBytes);
         for (int r = 0; r < p; r++) {
             answers.get(r).isOk();
@@ -71,7 +71,7 @@ class CollAllreduceTest {
 
     @Test
     void float64SumIsBitForBitTheSpecsOrderOnTeamsOfOneToFive() {
-        fx = CollFixture.open(5);
+        fx = NativeCollFixture.open(5);
         for (int p = 1; p <= 5; p++) {
             fx.team(p, p, KNOBS);
             // elements of 8 bytes: 128 is the last small count; chunks hold 512
@@ -84,7 +84,7 @@ class CollAllreduceTest {
 
     @Test
     void otherDatatypesAndOperations() {
-        fx = CollFixture.open(3);
+        fx = NativeCollFixture.open(3);
         fx.team(1, 3, KNOBS);
         int[][] pairs = {{Coll.INT32, Coll.SUM}, {Coll.INT32, Coll.PROD}, {Coll.INT64, Coll.MIN}, {Coll.UINT32, Coll.MAX},
             {Coll.UINT8, Coll.BXOR}, {Coll.INT8, Coll.BAND}, {Coll.FLOAT32, Coll.MAX}, {Coll.UINT16, Coll.SUM}};
@@ -97,7 +97,7 @@ class CollAllreduceTest {
 
     @Test
     void inPlace() {
-        fx = CollFixture.open(4);
+        fx = NativeCollFixture.open(4);
         fx.team(1, 3, KNOBS);
         for (long count : new long[] {1, 100, 4099}) {
             allreduce(1, 3, Coll.FLOAT64, Coll.SUM, count, true, KNOBS.smallBytes());
@@ -106,7 +106,7 @@ class CollAllreduceTest {
 
     @Test
     void aFewMebibytesWithTheDefaultKnobs() {
-        fx = CollFixture.open(5);
+        fx = NativeCollFixture.open(5);
         for (int p : new int[] {2, 3, 5}) {
             fx.team(p, p, Coll.Knobs.DEFAULT);
             allreduce(p, p, Coll.FLOAT64, Coll.SUM, (3L << 20) / 8 + 3, p == 5, 16384);
@@ -115,10 +115,10 @@ class CollAllreduceTest {
 
     @Test
     void barrierCompletesOnEveryRank() {
-        fx = CollFixture.open(4);
+        fx = NativeCollFixture.open(4);
         fx.team(1, 4, KNOBS);
-        List<Coll.Answer> answers = fx.all(CollFixture.range(4), r -> Coll.Post.of(1, Coll.BARRIER, 0, 0, 0, 0, 0)
-                .encode(CollFixture.cookie()));
+        List<Coll.Answer> answers = fx.all(NativeCollFixture.range(4), r -> Coll.Post.of(1, Coll.BARRIER, 0, 0, 0, 0, 0)
+                .encode(NativeCollFixture.cookie()));
         for (Coll.Answer a : answers) {
             a.isOk();
             assertThat(a.sequence()).isZero();
@@ -128,7 +128,7 @@ class CollAllreduceTest {
     /** A rank whose peers have not posted does not pass the barrier. */
     @Test
     void barrierWaitsForEveryRank() {
-        fx = CollFixture.open(3);
+        fx = NativeCollFixture.open(3);
         fx.team(1, 3, KNOBS);
         var first = fx.worker(0).send(Coll.Post.of(1, Coll.BARRIER, 0, 0, 0, 0, 0).encode(1));
         var second = fx.worker(1).send(Coll.Post.of(1, Coll.BARRIER, 0, 0, 0, 0, 0).encode(2));

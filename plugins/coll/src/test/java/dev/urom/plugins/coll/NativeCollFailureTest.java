@@ -13,10 +13,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Failures: a peer gone, the time limit, the host gone, TEAM_DESTROY with collectives pending; the plugin serves its other teams. */
-class CollFailureTest {
+class NativeCollFailureTest {
     /** A short time limit: every failure below must come within it (plus the test kit's rounds). */
     static final Coll.Knobs QUICK = new Coll.Knobs(4096, 1024, 1500);
-    private CollFixture fx;
+    private NativeCollFixture fx;
 
     @AfterEach
     void close() {
@@ -30,7 +30,7 @@ class CollFailureTest {
     }
 
     private static Memory patterned(int bytes) {
-        Memory m = CollFixture.memory(bytes);
+        Memory m = NativeCollFixture.memory(bytes);
         byte[] fill = new byte[bytes];
         Arrays.fill(fill, (byte) 0x33);
         m.write(0, fill, 0, bytes);
@@ -39,7 +39,7 @@ class CollFailureTest {
 
     @Test
     void aPeerClosedFailsTheTeamsCollectivesButNotTheOtherTeams() {
-        fx = CollFixture.open(3);
+        fx = NativeCollFixture.open(3);
         fx.team(1, 3, QUICK);
         fx.team(2, new int[] {0, 1}, QUICK);
         fx.worker(2).close();
@@ -48,7 +48,7 @@ class CollFailureTest {
         List<Memory> src = List.of(patterned(n), patterned(n));
         long started = System.nanoTime();
         List<Coll.Answer> answers = fx.all(new int[] {0, 1}, r -> Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, n / 4,
-                CollFixture.address(src.get(r)), CollFixture.address(dst.get(r))).encode(CollFixture.cookie()));
+                NativeCollFixture.address(src.get(r)), NativeCollFixture.address(dst.get(r))).encode(NativeCollFixture.cookie()));
         long elapsedMs = (System.nanoTime() - started) / 1_000_000;
         for (Coll.Answer a : answers) {
             if (a.reason() == Coll.PEER_FAILED) {
@@ -63,24 +63,24 @@ class CollFailureTest {
             assertThat(dst.get(r).getByteArray(0, 64)).as("nothing written").isEqualTo(patterned(64).getByteArray(0, 64));
         }
         // later POSTs to the failed team: TEAM_FAILED at once
-        fx.all(new int[] {0, 1}, r -> barrier(1).encode(CollFixture.cookie()))
+        fx.all(new int[] {0, 1}, r -> barrier(1).encode(NativeCollFixture.cookie()))
                 .forEach(a -> a.fails(UromStatus.CONNECTION_ABORTED, Coll.TEAM_FAILED));
         // the other team goes on
-        fx.all(new int[] {0, 1}, r -> barrier(2).encode(CollFixture.cookie())).forEach(Coll.Answer::isOk);
+        fx.all(new int[] {0, 1}, r -> barrier(2).encode(NativeCollFixture.cookie())).forEach(Coll.Answer::isOk);
     }
 
     /** A peer closed while an allreduce moves its data: the others fail within the time limit, never hang. */
     @Test
     void aPeerClosedInTheMiddleOfTheData() {
-        fx = CollFixture.open(3);
+        fx = NativeCollFixture.open(3);
         fx.team(1, 3, QUICK);
         int n = 2 << 20;
         List<Memory> src = List.of(patterned(n), patterned(n), patterned(n));
         List<Memory> dst = List.of(patterned(n), patterned(n), patterned(n));
         List<WorkerCommand> sent = new ArrayList<>();
         for (int r = 0; r < 3; r++) {
-            sent.add(fx.worker(r).send(Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, n / 4, CollFixture.address(src.get(r)),
-                    CollFixture.address(dst.get(r))).encode(CollFixture.cookie())));
+            sent.add(fx.worker(r).send(Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, n / 4, NativeCollFixture.address(src.get(r)),
+                    NativeCollFixture.address(dst.get(r))).encode(NativeCollFixture.cookie())));
         }
         for (int i = 0; i < 3; i++) {
             fx.domain.progress();
@@ -101,15 +101,15 @@ class CollFailureTest {
     /** A member whose worker is gone before the team is made: NO_DOMAIN, naming its rank, at once. */
     @Test
     void aMemberGoneBeforeTheTeamIsMade() {
-        fx = CollFixture.open(3);
+        fx = NativeCollFixture.open(3);
         fx.worker(2).close();
-        fx.all(new int[] {0, 1}, r -> Coll.teamRange(CollFixture.cookie(), 1, 3, r, 0, 1, QUICK))
+        fx.all(new int[] {0, 1}, r -> Coll.teamRange(NativeCollFixture.cookie(), 1, 3, r, 0, 1, QUICK))
                 .forEach(a -> a.fails(UromStatus.NOT_FOUND, Coll.NO_DOMAIN).detail(2));
     }
 
     @Test
     void aCollectiveTheOthersNeverPostTimesOutAndTheTeamFails() {
-        fx = CollFixture.open(2);
+        fx = NativeCollFixture.open(2);
         fx.team(1, 2, QUICK);
         long started = System.nanoTime();
         WorkerCommand lonely = fx.worker(0).send(barrier(1).encode(1));
@@ -126,7 +126,7 @@ class CollFailureTest {
     void aHostThatExitedGetsNothingWritten() throws Exception {
         Process child = new ProcessBuilder("sleep", "60").start();
         try {
-            fx = CollFixture.open(2, b -> b.hostProcess(child.pid()));
+            fx = NativeCollFixture.open(2, b -> b.hostProcess(child.pid()));
             fx.team(1, 2, QUICK);
         } finally {
             child.destroyForcibly().waitFor();
@@ -134,13 +134,13 @@ class CollFailureTest {
         int n = 4096;
         List<Memory> dst = List.of(patterned(n), patterned(n));
         List<Memory> src = List.of(patterned(n), patterned(n));
-        List<Coll.Answer> answers = fx.all(CollFixture.range(2), r -> Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, n / 4,
-                CollFixture.address(src.get(r)), CollFixture.address(dst.get(r))).encode(CollFixture.cookie()));
+        List<Coll.Answer> answers = fx.all(NativeCollFixture.range(2), r -> Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, n / 4,
+                NativeCollFixture.address(src.get(r)), NativeCollFixture.address(dst.get(r))).encode(NativeCollFixture.cookie()));
         for (int r = 0; r < 2; r++) {
             answers.get(r).fails(UromStatus.SHUTDOWN, Coll.HOST_GONE);
             assertThat(dst.get(r).getByteArray(0, n)).isEqualTo(patterned(n).getByteArray(0, n));
         }
-        fx.all(CollFixture.range(2), r -> barrier(1).encode(CollFixture.cookie()))
+        fx.all(NativeCollFixture.range(2), r -> barrier(1).encode(NativeCollFixture.cookie()))
                 .forEach(a -> a.fails(UromStatus.CONNECTION_ABORTED, Coll.TEAM_FAILED));
     }
 
@@ -150,7 +150,7 @@ class CollFailureTest {
         Process child = new ProcessBuilder("sleep", "60").start();
         WorkerCommand waiting;
         try {
-            fx = CollFixture.open(2, b -> b.hostProcess(child.pid()));
+            fx = NativeCollFixture.open(2, b -> b.hostProcess(child.pid()));
             fx.team(1, 2, QUICK);
             waiting = fx.worker(0).send(Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, 0, 0, 0).encode(1));
             fx.worker(0).progressAlone();
@@ -164,8 +164,8 @@ class CollFailureTest {
 
     @Test
     void destroyingATeamFailsItsPendingCollectives() {
-        fx = CollFixture.open(2);
-        fx.team(1, 2, CollAllreduceTest.KNOBS);
+        fx = NativeCollFixture.open(2);
+        fx.team(1, 2, NativeCollAllreduceTest.KNOBS);
         List<WorkerCommand> sent = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             sent.add(fx.worker(0).send(barrier(1).encode(i)));
@@ -180,7 +180,7 @@ class CollFailureTest {
     /** The plugin asks to be polled while a collective is in flight, and may sleep once nothing is. */
     @Test
     void wakeupIsArmedOnlyWhenNothingIsInFlight() throws Exception {
-        fx = CollFixture.open(2);
+        fx = NativeCollFixture.open(2);
         fx.team(1, 2, QUICK);
         assertThat(fx.worker(0).plugin().wakeupFd()).isPresent();
         fx.domain.progress();

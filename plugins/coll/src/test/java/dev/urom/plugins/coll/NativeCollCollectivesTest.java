@@ -13,12 +13,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** BCAST, REDUCE, ALLGATHER and ALLTOALL of worker_coll.so, both algorithms, in place, several teams and posts at once. */
-class CollCollectivesTest {
-    static final Coll.Knobs KNOBS = CollAllreduceTest.KNOBS;
+class NativeCollCollectivesTest {
+    static final Coll.Knobs KNOBS = NativeCollAllreduceTest.KNOBS;
     /** Per-rank element counts (INT32, 4 bytes): small (≤ 1024 bytes) and large, around chunk boundaries (1024 elements). */
     static final long[] COUNTS = {0, 1, 13, 256, 257, 1023, 1024, 1025, 3001};
     private final Random random = new Random(7);
-    private CollFixture fx;
+    private NativeCollFixture fx;
 
     @AfterEach
     void close() {
@@ -34,7 +34,7 @@ class CollCollectivesTest {
     }
 
     private static Memory filled(byte[] content, int size) {
-        Memory m = CollFixture.memory(size);
+        Memory m = NativeCollFixture.memory(size);
         if (content != null) {
             m.write(0, content, 0, content.length);
         }
@@ -43,7 +43,7 @@ class CollCollectivesTest {
 
     @Test
     void bcastFromEveryRoot() {
-        fx = CollFixture.open(5);
+        fx = NativeCollFixture.open(5);
         for (int p = 1; p <= 5; p++) {
             fx.team(p, p, KNOBS);
             for (int root = 0; root < p; root++) {
@@ -56,8 +56,8 @@ class CollCollectivesTest {
                     }
                     int team = p;
                     int theRoot = root;
-                    List<Coll.Answer> answers = fx.all(CollFixture.range(p), r -> Coll.Post.of(team, Coll.BCAST, Coll.INT32, 0, count,
-                            0, CollFixture.address(dst.get(r))).root(theRoot).encode(CollFixture.cookie()));
+                    List<Coll.Answer> answers = fx.all(NativeCollFixture.range(p), r -> Coll.Post.of(team, Coll.BCAST, Coll.INT32, 0, count,
+                            0, NativeCollFixture.address(dst.get(r))).root(theRoot).encode(NativeCollFixture.cookie()));
                     for (int r = 0; r < p; r++) {
                         answers.get(r).isOk();
                         assertThat(dst.get(r).getByteArray(0, n)).as("p %d root %d count %d rank %d", p, root, count, r).isEqualTo(data);
@@ -69,7 +69,7 @@ class CollCollectivesTest {
 
     @Test
     void reduceToEveryRootInTheSpecsOrder() {
-        fx = CollFixture.open(5);
+        fx = NativeCollFixture.open(5);
         for (int p = 1; p <= 5; p++) {
             fx.team(p, p, KNOBS);
             for (int root = 0; root < p; root += 2) {
@@ -79,15 +79,15 @@ class CollCollectivesTest {
                     List<Memory> srcs = new ArrayList<>();
                     List<Memory> dsts = new ArrayList<>();
                     for (int r = 0; r < p; r++) {
-                        src[r] = new CollAllreduceTest().values(Coll.FLOAT64, count);
+                        src[r] = new NativeCollAllreduceTest().values(Coll.FLOAT64, count);
                         srcs.add(filled(src[r], n));
                         dsts.add(filled(null, n));
                     }
                     int team = p;
                     int theRoot = root;
-                    List<Coll.Answer> answers = fx.all(CollFixture.range(p), r -> Coll.Post.of(team, Coll.REDUCE, Coll.FLOAT64, Coll.SUM,
-                            count, CollFixture.address(srcs.get(r)), CollFixture.address(dsts.get(r))).root(theRoot)
-                            .encode(CollFixture.cookie()));
+                    List<Coll.Answer> answers = fx.all(NativeCollFixture.range(p), r -> Coll.Post.of(team, Coll.REDUCE, Coll.FLOAT64, Coll.SUM,
+                            count, NativeCollFixture.address(srcs.get(r)), NativeCollFixture.address(dsts.get(r))).root(theRoot)
+                            .encode(NativeCollFixture.cookie()));
                     byte[] expected = Reference.reduce(Coll.FLOAT64, Coll.SUM, src, root, KNOBS.smallBytes());
                     for (int r = 0; r < p; r++) {
                         answers.get(r).isOk();
@@ -105,7 +105,7 @@ class CollCollectivesTest {
 
     @Test
     void reduceInPlaceAtTheRoot() {
-        fx = CollFixture.open(3);
+        fx = NativeCollFixture.open(3);
         fx.team(1, 3, KNOBS);
         for (long count : new long[] {5, 2000}) {
             int n = (int) count * 4;
@@ -117,9 +117,9 @@ class CollCollectivesTest {
                 srcs.add(filled(r == 1 ? null : src[r], n));
                 dsts.add(filled(r == 1 ? src[r] : null, n));
             }
-            List<Coll.Answer> answers = fx.all(CollFixture.range(3), r -> Coll.Post.of(1, Coll.REDUCE, Coll.INT32, Coll.SUM, count,
-                    CollFixture.address(srcs.get(r)), CollFixture.address(dsts.get(r))).root(1).flags(r == 1 ? Coll.IN_PLACE : 0)
-                    .encode(CollFixture.cookie()));
+            List<Coll.Answer> answers = fx.all(NativeCollFixture.range(3), r -> Coll.Post.of(1, Coll.REDUCE, Coll.INT32, Coll.SUM, count,
+                    NativeCollFixture.address(srcs.get(r)), NativeCollFixture.address(dsts.get(r))).root(1).flags(r == 1 ? Coll.IN_PLACE : 0)
+                    .encode(NativeCollFixture.cookie()));
             answers.forEach(Coll.Answer::isOk);
             assertThat(dsts.get(1).getByteArray(0, n)).isEqualTo(Reference.reduce(Coll.INT32, Coll.SUM, src, 1, KNOBS.smallBytes()));
         }
@@ -141,8 +141,8 @@ class CollCollectivesTest {
             dsts.add(d);
         }
         List<Coll.Answer> answers = fx.all(workers, r -> Coll.Post.of(team, Coll.ALLGATHER, Coll.INT32, 0, count,
-                CollFixture.address(srcs.get(r)), CollFixture.address(dsts.get(r))).flags(inPlace ? Coll.IN_PLACE : 0)
-                .encode(CollFixture.cookie()));
+                NativeCollFixture.address(srcs.get(r)), NativeCollFixture.address(dsts.get(r))).flags(inPlace ? Coll.IN_PLACE : 0)
+                .encode(NativeCollFixture.cookie()));
         for (int r = 0; r < p; r++) {
             answers.get(r).isOk();
             assertThat(dsts.get(r).getByteArray(0, n * p)).as("allgather p %d count %d rank %d", p, count, r).isEqualTo(expected);
@@ -161,8 +161,8 @@ class CollCollectivesTest {
             dsts.add(filled(inPlace ? src[r] : null, n * p));
         }
         List<Coll.Answer> answers = fx.all(workers, r -> Coll.Post.of(team, Coll.ALLTOALL, Coll.INT32, 0, count,
-                CollFixture.address(srcs.get(r)), CollFixture.address(dsts.get(r))).flags(inPlace ? Coll.IN_PLACE : 0)
-                .encode(CollFixture.cookie()));
+                NativeCollFixture.address(srcs.get(r)), NativeCollFixture.address(dsts.get(r))).flags(inPlace ? Coll.IN_PLACE : 0)
+                .encode(NativeCollFixture.cookie()));
         for (int r = 0; r < p; r++) {
             answers.get(r).isOk();
             byte[] expected = new byte[n * p];
@@ -175,33 +175,33 @@ class CollCollectivesTest {
 
     @Test
     void allgatherAndAlltoallOnTeamsOfOneToFive() {
-        fx = CollFixture.open(5);
+        fx = NativeCollFixture.open(5);
         for (int p = 1; p <= 5; p++) {
             fx.team(p, p, KNOBS);
             for (long count : COUNTS) {
-                allgather(p, CollFixture.range(p), count, false);
-                alltoall(p, CollFixture.range(p), count, false);
+                allgather(p, NativeCollFixture.range(p), count, false);
+                alltoall(p, NativeCollFixture.range(p), count, false);
             }
         }
     }
 
     @Test
     void allgatherAndAlltoallInPlace() {
-        fx = CollFixture.open(4);
+        fx = NativeCollFixture.open(4);
         fx.team(1, 4, KNOBS);
         for (long count : new long[] {1, 200, 2500}) {
-            allgather(1, CollFixture.range(4), count, true);
-            alltoall(1, CollFixture.range(4), count, true);
+            allgather(1, NativeCollFixture.range(4), count, true);
+            alltoall(1, NativeCollFixture.range(4), count, true);
         }
     }
 
     /** Team 1: domain ids 0, 2, 4 (a range with stride 2); team 2: the list 3, 1, 4; both at once. */
     @Test
     void twoTeamsAtOnce() {
-        fx = CollFixture.open(5);
+        fx = NativeCollFixture.open(5);
         int[] strided = {0, 2, 4};
         int[] listed = {3, 1, 4};
-        List<Coll.Answer> created = fx.all(strided, r -> Coll.teamRange(CollFixture.cookie(), 1, 3, r, 0, 2, KNOBS));
+        List<Coll.Answer> created = fx.all(strided, r -> Coll.teamRange(NativeCollFixture.cookie(), 1, 3, r, 0, 2, KNOBS));
         created.forEach(Coll.Answer::isOk);
         fx.team(2, listed, KNOBS);
         int n = 3000 * 4;
@@ -215,10 +215,10 @@ class CollCollectivesTest {
             dst2.add(filled(i == 2 ? data : null, n));
         }
         for (int i = 0; i < 3; i++) {
-            sent1.add(fx.worker(strided[i]).send(Coll.Post.of(1, Coll.BCAST, Coll.INT32, 0, 3000, 0, CollFixture.address(dst1.get(i)))
-                    .encode(CollFixture.cookie())));
-            sent2.add(fx.worker(listed[i]).send(Coll.Post.of(2, Coll.BCAST, Coll.INT32, 0, 3000, 0, CollFixture.address(dst2.get(i)))
-                    .root(2).encode(CollFixture.cookie())));
+            sent1.add(fx.worker(strided[i]).send(Coll.Post.of(1, Coll.BCAST, Coll.INT32, 0, 3000, 0, NativeCollFixture.address(dst1.get(i)))
+                    .encode(NativeCollFixture.cookie())));
+            sent2.add(fx.worker(listed[i]).send(Coll.Post.of(2, Coll.BCAST, Coll.INT32, 0, 3000, 0, NativeCollFixture.address(dst2.get(i)))
+                    .root(2).encode(NativeCollFixture.cookie())));
         }
         for (int i = 0; i < 3; i++) {
             Coll.Answer.of(fx.worker(strided[i]).awaitAnswer(sent1.get(i))).isOk();
@@ -233,7 +233,7 @@ class CollCollectivesTest {
     /** Every rank posts ten collectives before any completes: they run in order, with sequences 0..9. */
     @Test
     void severalPostedBeforeAnyCompletes() {
-        fx = CollFixture.open(3);
+        fx = NativeCollFixture.open(3);
         fx.team(1, 3, KNOBS);
         int posts = 10;
         long count = 700;
@@ -250,8 +250,8 @@ class CollCollectivesTest {
             for (int k = 0; k < posts; k++) {
                 Memory d = filled(r == k % 3 ? data[k] : null, n);
                 mine.add(d);
-                commands.add(fx.worker(r).send(Coll.Post.of(1, Coll.BCAST, Coll.INT32, 0, count, 0, CollFixture.address(d)).root(k % 3)
-                        .encode(CollFixture.cookie())));
+                commands.add(fx.worker(r).send(Coll.Post.of(1, Coll.BCAST, Coll.INT32, 0, count, 0, NativeCollFixture.address(d)).root(k % 3)
+                        .encode(NativeCollFixture.cookie())));
             }
             dsts.add(mine);
             sent.add(commands);

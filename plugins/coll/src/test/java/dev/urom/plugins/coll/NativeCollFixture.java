@@ -22,24 +22,24 @@ import java.util.function.UnaryOperator;
  * command) is this process unless the settings say otherwise, and helpers that send one command per rank and await every answer.
  * Host buffers are JNA Memory, addressed by their native addresses.
  */
-final class CollFixture implements AutoCloseable {
+final class NativeCollFixture implements AutoCloseable {
     static final Path SO = Path.of(System.getProperty("urom.coll.so", "target/worker_coll.so"));
     private static long nextCookie = 1000;
 
     final TestDomain domain;
 
-    private CollFixture(int workers, UnaryOperator<PluginTestKit.Builder> settings) {
+    private NativeCollFixture(int workers, UnaryOperator<PluginTestKit.Builder> settings) {
         assertThat(Files.isRegularFile(SO)).as("%s is built", SO).isTrue();
         domain = settings.apply(PluginTestKit.plugin(SO).timeout(Duration.ofSeconds(30))).openDomain(workers);
     }
 
-    static CollFixture open(int workers) {
-        return new CollFixture(workers, UnaryOperator.identity());
+    static NativeCollFixture open(int workers) {
+        return new NativeCollFixture(workers, UnaryOperator.identity());
     }
 
     /** A domain whose workers' host is what settings say (PluginTestKit.Builder.hostProcess, noHostProcess). */
-    static CollFixture open(int workers, UnaryOperator<PluginTestKit.Builder> settings) {
-        return new CollFixture(workers, settings);
+    static NativeCollFixture open(int workers, UnaryOperator<PluginTestKit.Builder> settings) {
+        return new NativeCollFixture(workers, settings);
     }
 
     static long cookie() {

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** TEAM_CREATE, TEAM_DESTROY and the command decoder of worker_coll.so (docs/collectives.md, "Teams"). */
-class CollTeamTest {
-    private CollFixture fx;
+class NativeCollTeamTest {
+    private NativeCollFixture fx;
 
     @AfterEach
     void close() {
@@ -27,8 +27,8 @@ class CollTeamTest {
 
     @Test
     void aTeamOfOneIsCreatedAndDestroyed() {
-        fx = CollFixture.open(1);
-        long cookie = CollFixture.cookie();
+        fx = NativeCollFixture.open(1);
+        long cookie = NativeCollFixture.cookie();
         Coll.Answer created = call(fx.worker(0), Coll.teamRange(cookie, 7, 1, 0, 0, 1, Coll.Knobs.DEFAULT)).isOk();
         assertThat(created.type()).isEqualTo(Coll.TEAM_CREATE);
         assertThat(created.version()).isEqualTo(1);
@@ -44,7 +44,7 @@ class CollTeamTest {
 
     @Test
     void teamsOfTwoToFiveAreCreatedOnEveryMember() {
-        fx = CollFixture.open(5);
+        fx = NativeCollFixture.open(5);
         for (int size = 2; size <= 5; size++) {
             fx.team(size, size, Coll.Knobs.DEFAULT);
         }
@@ -52,14 +52,14 @@ class CollTeamTest {
 
     @Test
     void aTeamIdHeldAlreadyIsRefused() {
-        fx = CollFixture.open(1);
+        fx = NativeCollFixture.open(1);
         call(fx.worker(0), Coll.teamRange(1, 9, 1, 0, 0, 1, Coll.Knobs.DEFAULT)).isOk();
         call(fx.worker(0), Coll.teamRange(2, 9, 1, 0, 0, 1, Coll.Knobs.DEFAULT)).fails(UromStatus.ALREADY_EXIST, Coll.TEAM_EXISTS);
     }
 
     @Test
     void membersThatBreakTheRulesAreRefused() {
-        fx = CollFixture.open(2);
+        fx = NativeCollFixture.open(2);
         TestWorker w = fx.worker(0);
         call(w, Coll.teamRange(1, 3, 0, 0, 0, 1, Coll.Knobs.DEFAULT)).fails(UromStatus.INVALID_VALUE, Coll.BAD_MEMBERS);
         call(w, Coll.teamRange(2, 3, 2, 2, 0, 1, Coll.Knobs.DEFAULT)).fails(UromStatus.INVALID_VALUE, Coll.BAD_MEMBERS);
@@ -75,15 +75,15 @@ class CollTeamTest {
 
     @Test
     void teamIdsOutsideTheirRangeAreBadCommands() {
-        fx = CollFixture.open(1);
+        fx = NativeCollFixture.open(1);
         call(fx.worker(0), Coll.teamRange(1, 0, 1, 0, 0, 1, Coll.Knobs.DEFAULT)).fails(UromStatus.INVALID_VALUE, Coll.BAD_COMMAND);
         call(fx.worker(0), Coll.teamRange(2, 4096, 1, 0, 0, 1, Coll.Knobs.DEFAULT)).fails(UromStatus.INVALID_VALUE, Coll.BAD_COMMAND);
     }
 
     @Test
     void knobsOutOfBoundsAreRefusedAndTheOtherMembersToldAtOnce() {
-        fx = CollFixture.open(2);
-        List<Coll.Answer> answers = fx.all(CollFixture.range(2), rank -> Coll.teamRange(CollFixture.cookie(), 4, 2, rank, 0, 1,
+        fx = NativeCollFixture.open(2);
+        List<Coll.Answer> answers = fx.all(NativeCollFixture.range(2), rank -> Coll.teamRange(NativeCollFixture.cookie(), 4, 2, rank, 0, 1,
                 rank == 1 ? new Coll.Knobs(100, 0, 0) : Coll.Knobs.DEFAULT));
         answers.get(1).fails(UromStatus.INVALID_VALUE, Coll.KNOBS);
         answers.get(0).fails(UromStatus.INVALID_VALUE, Coll.PEER_REFUSED).detail(1);
@@ -91,8 +91,8 @@ class CollTeamTest {
 
     @Test
     void membersThatDisagreeOnAKnobFailWithKnobs() {
-        fx = CollFixture.open(2);
-        List<Coll.Answer> answers = fx.all(CollFixture.range(2), rank -> Coll.teamRange(CollFixture.cookie(), 4, 2, rank, 0, 1,
+        fx = NativeCollFixture.open(2);
+        List<Coll.Answer> answers = fx.all(NativeCollFixture.range(2), rank -> Coll.teamRange(NativeCollFixture.cookie(), 4, 2, rank, 0, 1,
                 new Coll.Knobs(rank == 0 ? 8192 : 0, 0, 0)));
         answers.get(0).fails(UromStatus.INVALID_VALUE, Coll.KNOBS).detail(1);
         answers.get(1).fails(UromStatus.INVALID_VALUE, Coll.KNOBS).detail(0);
@@ -100,18 +100,18 @@ class CollTeamTest {
 
     @Test
     void membersThatDisagreeOnTheMembersFailWithBadMembers() {
-        fx = CollFixture.open(3);
+        fx = NativeCollFixture.open(3);
         List<Coll.Answer> answers = fx.all(new int[] {0, 1}, rank -> rank == 0
-                ? Coll.teamRange(CollFixture.cookie(), 4, 2, 0, 0, 1, Coll.Knobs.DEFAULT)
-                : Coll.teamList(CollFixture.cookie(), 4, 1, new long[] {0, 1, 2}, Coll.Knobs.DEFAULT));
+                ? Coll.teamRange(NativeCollFixture.cookie(), 4, 2, 0, 0, 1, Coll.Knobs.DEFAULT)
+                : Coll.teamList(NativeCollFixture.cookie(), 4, 1, new long[] {0, 1, 2}, Coll.Knobs.DEFAULT));
         answers.get(0).fails(UromStatus.INVALID_VALUE, Coll.BAD_MEMBERS).detail(1);
         answers.get(1).fails(UromStatus.INVALID_VALUE, Coll.BAD_MEMBERS).detail(0);
     }
 
     @Test
     void aHostWithoutALocalProcessIsUnreachable() {
-        fx = CollFixture.open(2, PluginTestKit.Builder::noHostProcess);
-        List<Coll.Answer> answers = fx.all(CollFixture.range(2), rank -> Coll.teamRange(CollFixture.cookie(), 5, 2, rank, 0, 1,
+        fx = NativeCollFixture.open(2, PluginTestKit.Builder::noHostProcess);
+        List<Coll.Answer> answers = fx.all(NativeCollFixture.range(2), rank -> Coll.teamRange(NativeCollFixture.cookie(), 5, 2, rank, 0, 1,
                 Coll.Knobs.DEFAULT));
         answers.get(0).fails(UromStatus.NOT_PERMITTED, Coll.HOST_UNREACHABLE);
         answers.get(1).fails(UromStatus.NOT_PERMITTED, Coll.HOST_UNREACHABLE);
@@ -119,13 +119,13 @@ class CollTeamTest {
 
     @Test
     void aCreationWithoutEveryMemberTimesOut() {
-        fx = CollFixture.open(2);
+        fx = NativeCollFixture.open(2);
         call(fx.worker(0), Coll.teamRange(1, 5, 2, 0, 0, 1, new Coll.Knobs(0, 0, 50))).fails(UromStatus.TIME_OUT, Coll.TIMEOUT);
     }
 
     @Test
     void sixtyFiveTeamsAreTooMany() {
-        fx = CollFixture.open(1);
+        fx = NativeCollFixture.open(1);
         for (int id = 1; id <= 64; id++) {
             call(fx.worker(0), Coll.teamRange(id, id, 1, 0, 0, 1, Coll.Knobs.DEFAULT)).isOk();
         }
@@ -136,7 +136,7 @@ class CollTeamTest {
 
     @Test
     void malformedCommandsAreAnsweredBadCommand() {
-        fx = CollFixture.open(1);
+        fx = NativeCollFixture.open(1);
         TestWorker w = fx.worker(0);
         call(w, new byte[] {1, 0}).fails(UromStatus.INVALID_VALUE, Coll.BAD_COMMAND);
         byte[] unknown = Coll.teamDestroy(3, 1);
