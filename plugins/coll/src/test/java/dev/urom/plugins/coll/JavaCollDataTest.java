@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every collective's data against {@link SpecOrder} (FLOAT64 SUM bit for bit in the spec's
- * order) or against the blocks themselves: team sizes 1 to 5, counts 0, 1, odd, chunk
+ * Every collective's data against {@link Reference} (FLOAT64 SUM bit for bit in the spec's
+ * order): team sizes 1 to 5, counts 0, 1, odd, chunk
  * boundaries plus and minus one, and a few MiB; both algorithms of each (small_bytes at its
  * maximum, or 1: 0 would be the default), with and without IN_PLACE.
  */
@@ -57,9 +57,14 @@ class JavaCollDataTest {
         return all.stream();
     }
 
+    /** small_bytes of the teams: its maximum, or 1 (0 would be the default). */
+    private static long smallBytes(boolean small) {
+        return small ? CollLayout.SMALL_MAX : 1;
+    }
+
     private void team(int p, boolean small) {
         workers = new CollWorkers(p);
-        workers.createTeam(TEAM, p, CHUNK, small ? CollLayout.SMALL_MAX : 1, 0);
+        workers.createTeam(TEAM, p, CHUNK, smallBytes(small), 0);
     }
 
     private static double[][] vectors(int p, int count, long seed) {
@@ -113,16 +118,7 @@ class JavaCollDataTest {
     void allreduceFloat64SumIsTheSpecsOrderBitForBit(int p, int count, boolean small) {
         team(p, small);
         double[][] x = vectors(p, count, 31L * p + count);
-        boolean latency = small && 8L * count <= CollLayout.SMALL_MAX;
-        double[][] expected = new double[p][];
-        if (latency) {
-            expected = SpecOrder.allreduceSmall(x, Double::sum);
-        } else {
-            double[] ring = SpecOrder.ring(x, Double::sum);
-            for (int r = 0; r < p; r++) {
-                expected[r] = ring;
-            }
-        }
+        byte[][] expected = Reference.allreduce(DataType.FLOAT64, ReduceOp.SUM, Reference.float64(x), smallBytes(small));
         for (boolean inPlace : new boolean[] {false, true}) {
             Memory[] src = new Memory[p];
             Memory[] dst = new Memory[p];
@@ -133,7 +129,7 @@ class JavaCollDataTest {
             runAll(p, r -> post(CollType.ALLREDUCE, DataType.FLOAT64, ReduceOp.SUM, 0, inPlace, count, CollWorkers.address(src[r]),
                     CollWorkers.address(dst[r])));
             for (int r = 0; r < p; r++) {
-                assertBits(dst[r], expected[r], "rank " + r + (inPlace ? " in place" : ""));
+                assertBits(dst[r], Reference.doubles(expected[r]), "rank " + r + (inPlace ? " in place" : ""));
             }
         }
     }
@@ -145,7 +141,8 @@ class JavaCollDataTest {
         double[][] x = vectors(p, count, 17L * p + count);
         for (int root = 0; root < p; root++) {
             int theRoot = root;
-            double[] expected = small ? SpecOrder.reduceSmall(x, root, Double::sum) : SpecOrder.ring(x, Double::sum);
+            double[] expected = Reference.doubles(Reference.reduce(DataType.FLOAT64, ReduceOp.SUM, Reference.float64(x), root,
+                    smallBytes(small)));
             Memory[] src = new Memory[p];
             Memory[] dst = new Memory[p];
             for (int r = 0; r < p; r++) {
@@ -186,10 +183,7 @@ class JavaCollDataTest {
     void allgatherPutsBlockIFromRankI(int p, int count, boolean small) {
         team(p, small);
         double[][] x = vectors(p, count, 3L * p + count);
-        double[] expected = new double[p * count];
-        for (int r = 0; r < p; r++) {
-            System.arraycopy(x[r], 0, expected, r * count, count);
-        }
+        double[] expected = Reference.doubles(Reference.allgather(Reference.float64(x)));
         for (boolean inPlace : new boolean[] {false, true}) {
             Memory[] src = new Memory[p];
             Memory[] dst = new Memory[p];
@@ -223,11 +217,7 @@ class JavaCollDataTest {
             runAll(p, r -> post(CollType.ALLTOALL, DataType.FLOAT64, ReduceOp.SUM, 0, inPlace, count, CollWorkers.address(src[r]),
                     CollWorkers.address(dst[r])));
             for (int r = 0; r < p; r++) {
-                double[] expected = new double[p * count];
-                for (int i = 0; i < p; i++) {
-                    System.arraycopy(x[i], r * count, expected, i * count, count);
-                }
-                assertBits(dst[r], expected, "rank " + r + (inPlace ? " in place" : ""));
+                assertBits(dst[r], Reference.doubles(Reference.alltoall(Reference.float64(x), r)), "rank " + r + (inPlace ? " in place" : ""));
             }
         }
     }

@@ -83,13 +83,12 @@ class JavaCollMixedIT {
             sent.add(workers.send(r, new CollCommand.Post(workers.cookie(), TEAM, CollType.ALLREDUCE.code(), DataType.FLOAT64.code(),
                     ReduceOp.SUM.code(), 0, 0, count, CollWorkers.address(src[r]), CollWorkers.address(dst[r]), 0, 0)));
         }
-        boolean latency = small && 8L * count <= CollLayout.SMALL_MAX;
-        double[] ring = latency ? null : SpecOrder.ring(x, Double::sum);
-        double[][] rd = latency ? SpecOrder.allreduceSmall(x, Double::sum) : null;
+        byte[][] expectedBytes = Reference.allreduce(DataType.FLOAT64, ReduceOp.SUM, Reference.float64(x),
+                small ? CollLayout.SMALL_MAX : 1);
         for (int r = 0; r < p; r++) {
             CollNotification.PostDone done = (CollNotification.PostDone) workers.await(r, sent.get(r));
             assertThat(done.header().reasonValue()).as("rank %d (%s)", r, pattern[r] ? "C" : "Java").isEqualTo(Reason.NONE);
-            double[] expected = latency ? rd[r] : ring;
+            double[] expected = Reference.doubles(expectedBytes[r]);
             double[] got = dst[r].getDoubleArray(0, count);
             for (int i = 0; i < count; i++) {
                 if (Double.doubleToRawLongBits(got[i]) != Double.doubleToRawLongBits(expected[i])) {
@@ -166,7 +165,8 @@ class JavaCollMixedIT {
         }
         run(p, pattern, r -> new CollCommand.Post(workers.cookie(), TEAM, CollType.REDUCE.code(), DataType.FLOAT64.code(), ReduceOp.SUM.code(),
                 root, 0, count, CollWorkers.address(src[r]), CollWorkers.address(dst[r]), 0, 0));
-        assertBits(dst[root], small ? SpecOrder.reduceSmall(x, root, Double::sum) : SpecOrder.ring(x, Double::sum), "REDUCE at the root");
+        assertBits(dst[root], Reference.doubles(Reference.reduce(DataType.FLOAT64, ReduceOp.SUM, Reference.float64(x), root,
+                small ? CollLayout.SMALL_MAX : 1)), "REDUCE at the root");
 
         for (int r = 0; r < p; r++) {
             dst[r] = doubles(r == 1 ? x[1] : new double[count], count);
@@ -177,9 +177,8 @@ class JavaCollMixedIT {
             assertBits(dst[r], x[1], "BCAST from rank 1 at rank " + r);
         }
 
-        double[] gathered = new double[p * count];
+        double[] gathered = Reference.doubles(Reference.allgather(Reference.float64(x)));
         for (int r = 0; r < p; r++) {
-            System.arraycopy(x[r], 0, gathered, r * count, count);
             dst[r] = workers.buffer(8L * p * count);
         }
         run(p, pattern, r -> new CollCommand.Post(workers.cookie(), TEAM, CollType.ALLGATHER.code(), DataType.FLOAT64.code(), 0, 0, 0, count,

@@ -4,6 +4,8 @@ package dev.urom.plugins.coll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.jna.Memory;
+import dev.urom.plugins.coll.protocol.DataType;
+import dev.urom.plugins.coll.protocol.ReduceOp;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -60,12 +62,12 @@ class NativeCollAllreduceTest {
         List<Coll.Answer> answers = fx.all(NativeCollFixture.range(p), r -> Coll.Post.of(teamId, Coll.ALLREDUCE, dtype, op, count,
                 NativeCollFixture.address(srcs.get(r)), NativeCollFixture.address(dsts.get(r))).flags(inPlace ? Coll.IN_PLACE : 0)
                 .encode(NativeCollFixture.cookie()));
-        byte[] expected = Reference.allreduce(dtype, op, src, smallBytes);
+        byte[][] expected = Reference.allreduce(DataType.ofCode(dtype), ReduceOp.ofCode(op), src, smallBytes);
         for (int r = 0; r < p; r++) {
             answers.get(r).isOk();
             assertThat(answers.get(r).type()).isEqualTo(Coll.POST);
             assertThat(dsts.get(r).getByteArray(0, n)).as("rank %d of %d, dtype %d op %d count %d", r, p, dtype, op, count)
-                    .isEqualTo(expected);
+                    .isEqualTo(expected[r]);
         }
     }
 

@@ -4,9 +4,10 @@ package dev.urom.plugins.coll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.jna.Memory;
+import dev.urom.plugins.coll.protocol.DataType;
+import dev.urom.plugins.coll.protocol.ReduceOp;
 import dev.urom.spi.WorkerCommand;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
@@ -88,7 +89,7 @@ class NativeCollCollectivesTest {
                     List<Coll.Answer> answers = fx.all(NativeCollFixture.range(p), r -> Coll.Post.of(team, Coll.REDUCE, Coll.FLOAT64, Coll.SUM,
                             count, NativeCollFixture.address(srcs.get(r)), NativeCollFixture.address(dsts.get(r))).root(theRoot)
                             .encode(NativeCollFixture.cookie()));
-                    byte[] expected = Reference.reduce(Coll.FLOAT64, Coll.SUM, src, root, KNOBS.smallBytes());
+                    byte[] expected = Reference.reduce(DataType.FLOAT64, ReduceOp.SUM, src, root, KNOBS.smallBytes());
                     for (int r = 0; r < p; r++) {
                         answers.get(r).isOk();
                         byte[] got = dsts.get(r).getByteArray(0, n);
@@ -121,18 +122,22 @@ class NativeCollCollectivesTest {
                     NativeCollFixture.address(srcs.get(r)), NativeCollFixture.address(dsts.get(r))).root(1).flags(r == 1 ? Coll.IN_PLACE : 0)
                     .encode(NativeCollFixture.cookie()));
             answers.forEach(Coll.Answer::isOk);
-            assertThat(dsts.get(1).getByteArray(0, n)).isEqualTo(Reference.reduce(Coll.INT32, Coll.SUM, src, 1, KNOBS.smallBytes()));
+            assertThat(dsts.get(1).getByteArray(0, n)).isEqualTo(Reference.reduce(DataType.INT32, ReduceOp.SUM, src, 1, KNOBS.smallBytes()));
         }
     }
 
     private void allgather(int team, int[] workers, long count, boolean inPlace) {
         int p = workers.length;
         int n = (int) count * 4;
-        byte[] expected = bytes(n * p);
+        byte[][] src = new byte[p][];
+        for (int r = 0; r < p; r++) {
+            src[r] = bytes(n);
+        }
+        byte[] expected = Reference.allgather(src);
         List<Memory> srcs = new ArrayList<>();
         List<Memory> dsts = new ArrayList<>();
         for (int r = 0; r < p; r++) {
-            byte[] mine = Arrays.copyOfRange(expected, r * n, r * n + n);
+            byte[] mine = src[r];
             srcs.add(filled(inPlace ? null : mine, n));
             Memory d = filled(null, n * p);
             if (inPlace) {
@@ -165,11 +170,8 @@ class NativeCollCollectivesTest {
                 .encode(NativeCollFixture.cookie()));
         for (int r = 0; r < p; r++) {
             answers.get(r).isOk();
-            byte[] expected = new byte[n * p];
-            for (int i = 0; i < p; i++) {
-                System.arraycopy(src[i], r * n, expected, i * n, n);
-            }
-            assertThat(dsts.get(r).getByteArray(0, n * p)).as("alltoall p %d count %d rank %d", p, count, r).isEqualTo(expected);
+            assertThat(dsts.get(r).getByteArray(0, n * p)).as("alltoall p %d count %d rank %d", p, count, r)
+                    .isEqualTo(Reference.alltoall(src, r));
         }
     }
 

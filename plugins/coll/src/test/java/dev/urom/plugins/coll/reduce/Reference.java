@@ -1,16 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.plugins.coll.reduce;
 
+import dev.urom.plugins.coll.protocol.DataType;
+import dev.urom.plugins.coll.protocol.ReduceOp;
+
 /**
  * The reductions element by element, written from the definition in urom_coll.h and nothing else (no shared code with the
  * kernels): integers in {@code long} arithmetic masked to their width, floating point in Java {@code float} and {@code double}
- * arithmetic with the protocol's rules for MIN, MAX and NaN. Stateless.
+ * arithmetic with the protocol's rules for MIN, MAX and NaN. The kernels' tests and the collectives' reference
+ * ({@code dev.urom.plugins.coll.Reference}) both combine elements here. Stateless.
  */
-final class Reference {
+public final class Reference {
     static final int FLOAT_NAN = 0x7fc00000;
     static final long DOUBLE_NAN = 0x7ff8000000000000L;
 
     private Reference() {
+    }
+
+    /** op applied to the bits of two elements of dtype (low bits, the rest zero); returns the result's bits the same way. */
+    public static long apply(DataType dtype, ReduceOp op, long x, long y) {
+        return apply(Dtype.valueOf(dtype.name()), op.code(), x, y);
     }
 
     /** op applied to the bits of two elements (low bits, the rest zero); returns the result's bits the same way. */
