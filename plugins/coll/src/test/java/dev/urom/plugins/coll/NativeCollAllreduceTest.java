@@ -1,9 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.plugins.coll;
 
+import static dev.urom.plugins.coll.NativeCollFixture.address;
+import static dev.urom.plugins.coll.NativeCollFixture.barrier;
+import static dev.urom.plugins.coll.NativeCollFixture.cookie;
+import static dev.urom.plugins.coll.NativeCollFixture.post;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.jna.Memory;
+import dev.urom.plugins.coll.NativeCollFixture.Answer;
+import dev.urom.plugins.coll.NativeCollFixture.Knobs;
+import dev.urom.plugins.coll.protocol.CollLayout;
+import dev.urom.plugins.coll.protocol.CollType;
+import dev.urom.plugins.coll.protocol.CommandType;
 import dev.urom.plugins.coll.protocol.DataType;
 import dev.urom.plugins.coll.protocol.ReduceOp;
 import java.nio.ByteBuffer;
@@ -17,7 +26,7 @@ import org.junit.jupiter.api.Test;
 /** ALLREDUCE and BARRIER of worker_coll.so on teams of 1 to 5, checked against the spec's order. */
 class NativeCollAllreduceTest {
     /** Small knobs so that both algorithms and many chunks run on small vectors. */
-    static final Coll.Knobs KNOBS = new Coll.Knobs(4096, 1024, 20000);
+    static final Knobs KNOBS = new Knobs(4096, 1024, 20000);
     private final Random random = new Random(42);
     private NativeCollFixture fx;
 
@@ -28,13 +37,13 @@ class NativeCollAllreduceTest {
         }
     }
 
-    byte[] values(int dtype, long count) {
-        int size = Coll.dtypeSize(dtype);
+    byte[] values(DataType dtype, long count) {
+        int size = dtype.size();
         ByteBuffer b = ByteBuffer.allocate((int) (count * size)).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < count; i++) {
             switch (dtype) {
-                case Coll.FLOAT64 -> b.putDouble(random.nextGaussian() * Math.pow(10, random.nextInt(12) - 4));
-                case Coll.FLOAT32 -> b.putFloat((float) (random.nextGaussian() * 1000));
+                case FLOAT64 -> b.putDouble(random.nextGaussian() * Math.pow(10, random.nextInt(12) - 4));
+                case FLOAT32 -> b.putFloat((float) (random.nextGaussian() * 1000));
                 default -> {
                     byte[] raw = new byte[size];
                     random.nextBytes(raw);
@@ -46,8 +55,8 @@ class NativeCollAllreduceTest {
     }
 
     /** Runs one ALLREDUCE over ranks 0..p-1 and checks every destination against the reference. */
-    void allreduce(int teamId, int p, int dtype, int op, long count, boolean inPlace, int smallBytes) {
-        int n = (int) (count * Coll.dtypeSize(dtype));
+    void allreduce(int teamId, int p, DataType dtype, ReduceOp op, long count, boolean inPlace, long smallBytes) {
+        int n = (int) (count * dtype.size());
         byte[][] src = new byte[p][];
         List<Memory> srcs = new ArrayList<>();
         List<Memory> dsts = new ArrayList<>();
@@ -59,14 +68,13 @@ class NativeCollAllreduceTest {
             srcs.add(s);
             dsts.add(d);
         }
-        List<Coll.Answer> answers = fx.all(NativeCollFixture.range(p), r -> Coll.Post.of(teamId, Coll.ALLREDUCE, dtype, op, count,
-                NativeCollFixture.address(srcs.get(r)), NativeCollFixture.address(dsts.get(r))).flags(inPlace ? Coll.IN_PLACE : 0)
-                .encode(NativeCollFixture.cookie()));
-        byte[][] expected = Reference.allreduce(DataType.ofCode(dtype), ReduceOp.ofCode(op), src, smallBytes);
+        List<Answer> answers = fx.all(NativeCollFixture.range(p), r -> post(teamId, CollType.ALLREDUCE, dtype, op, 0,
+                inPlace ? CollLayout.IN_PLACE : 0, count, address(srcs.get(r)), address(dsts.get(r))));
+        byte[][] expected = Reference.allreduce(dtype, op, src, smallBytes);
         for (int r = 0; r < p; r++) {
             answers.get(r).isOk();
-            assertThat(answers.get(r).type()).isEqualTo(Coll.POST);
-            assertThat(dsts.get(r).getByteArray(0, n)).as("rank %d of %d, dtype %d op %d count %d", r, p, dtype, op, count)
+            assertThat(answers.get(r).type()).isEqualTo(CommandType.POST.code());
+            assertThat(dsts.get(r).getByteArray(0, n)).as("rank %d of %d, dtype %s op %s count %d", r, p, dtype, op, count)
                     .isEqualTo(expected[r]);
         }
     }
@@ -79,7 +87,7 @@ class NativeCollAllreduceTest {
             // elements of 8 bytes: 128 is the last small count; chunks hold 512
             long[] counts = {0, 1, 7, 127, 128, 129, 511, 512, 513, 512L * p - 1, 512L * p, 512L * p + 1, 5000};
             for (long count : counts) {
-                allreduce(p, p, Coll.FLOAT64, Coll.SUM, count, false, KNOBS.smallBytes());
+                allreduce(p, p, DataType.FLOAT64, ReduceOp.SUM, count, false, KNOBS.smallBytes());
             }
         }
     }
@@ -88,11 +96,12 @@ class NativeCollAllreduceTest {
     void otherDatatypesAndOperations() {
         fx = NativeCollFixture.open(3);
         fx.team(1, 3, KNOBS);
-        int[][] pairs = {{Coll.INT32, Coll.SUM}, {Coll.INT32, Coll.PROD}, {Coll.INT64, Coll.MIN}, {Coll.UINT32, Coll.MAX},
-            {Coll.UINT8, Coll.BXOR}, {Coll.INT8, Coll.BAND}, {Coll.FLOAT32, Coll.MAX}, {Coll.UINT16, Coll.SUM}};
-        for (int[] pair : pairs) {
+        DataType[] dtypes = {DataType.INT32, DataType.INT32, DataType.INT64, DataType.UINT32, DataType.UINT8, DataType.INT8,
+            DataType.FLOAT32, DataType.UINT16};
+        ReduceOp[] ops = {ReduceOp.SUM, ReduceOp.PROD, ReduceOp.MIN, ReduceOp.MAX, ReduceOp.BXOR, ReduceOp.BAND, ReduceOp.MAX, ReduceOp.SUM};
+        for (int i = 0; i < dtypes.length; i++) {
             for (long count : new long[] {3, 5001}) {
-                allreduce(1, 3, pair[0], pair[1], count, false, KNOBS.smallBytes());
+                allreduce(1, 3, dtypes[i], ops[i], count, false, KNOBS.smallBytes());
             }
         }
     }
@@ -102,7 +111,7 @@ class NativeCollAllreduceTest {
         fx = NativeCollFixture.open(4);
         fx.team(1, 3, KNOBS);
         for (long count : new long[] {1, 100, 4099}) {
-            allreduce(1, 3, Coll.FLOAT64, Coll.SUM, count, true, KNOBS.smallBytes());
+            allreduce(1, 3, DataType.FLOAT64, ReduceOp.SUM, count, true, KNOBS.smallBytes());
         }
     }
 
@@ -110,8 +119,8 @@ class NativeCollAllreduceTest {
     void aFewMebibytesWithTheDefaultKnobs() {
         fx = NativeCollFixture.open(5);
         for (int p : new int[] {2, 3, 5}) {
-            fx.team(p, p, Coll.Knobs.DEFAULT);
-            allreduce(p, p, Coll.FLOAT64, Coll.SUM, (3L << 20) / 8 + 3, p == 5, 16384);
+            fx.team(p, p, Knobs.DEFAULT);
+            allreduce(p, p, DataType.FLOAT64, ReduceOp.SUM, (3L << 20) / 8 + 3, p == 5, CollLayout.SMALL_DEFAULT);
         }
     }
 
@@ -119,9 +128,8 @@ class NativeCollAllreduceTest {
     void barrierCompletesOnEveryRank() {
         fx = NativeCollFixture.open(4);
         fx.team(1, 4, KNOBS);
-        List<Coll.Answer> answers = fx.all(NativeCollFixture.range(4), r -> Coll.Post.of(1, Coll.BARRIER, 0, 0, 0, 0, 0)
-                .encode(NativeCollFixture.cookie()));
-        for (Coll.Answer a : answers) {
+        List<Answer> answers = fx.all(NativeCollFixture.range(4), r -> barrier(cookie(), 1));
+        for (Answer a : answers) {
             a.isOk();
             assertThat(a.sequence()).isZero();
         }
@@ -132,12 +140,12 @@ class NativeCollAllreduceTest {
     void barrierWaitsForEveryRank() {
         fx = NativeCollFixture.open(3);
         fx.team(1, 3, KNOBS);
-        var first = fx.worker(0).send(Coll.Post.of(1, Coll.BARRIER, 0, 0, 0, 0, 0).encode(1));
-        var second = fx.worker(1).send(Coll.Post.of(1, Coll.BARRIER, 0, 0, 0, 0, 0).encode(2));
+        var first = fx.send(0, barrier(1, 1));
+        var second = fx.send(1, barrier(2, 1));
         fx.worker(0).assertNoNotificationAfter(200);
-        var third = fx.worker(2).send(Coll.Post.of(1, Coll.BARRIER, 0, 0, 0, 0, 0).encode(3));
-        Coll.Answer.of(fx.worker(0).awaitAnswer(first)).isOk();
-        Coll.Answer.of(fx.worker(1).awaitAnswer(second)).isOk();
-        Coll.Answer.of(fx.worker(2).awaitAnswer(third)).isOk();
+        var third = fx.send(2, barrier(3, 1));
+        fx.await(0, first).isOk();
+        fx.await(1, second).isOk();
+        fx.await(2, third).isOk();
     }
 }

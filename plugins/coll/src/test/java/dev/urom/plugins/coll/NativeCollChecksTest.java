@@ -1,11 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.plugins.coll;
 
+import static dev.urom.plugins.coll.NativeCollFixture.address;
+import static dev.urom.plugins.coll.NativeCollFixture.barrier;
+import static dev.urom.plugins.coll.NativeCollFixture.cookie;
+import static dev.urom.plugins.coll.NativeCollFixture.post;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.jna.Memory;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
+import dev.urom.plugins.coll.NativeCollFixture.Answer;
+import dev.urom.plugins.coll.protocol.CollCommand;
+import dev.urom.plugins.coll.protocol.CollLayout;
+import dev.urom.plugins.coll.protocol.CollType;
+import dev.urom.plugins.coll.protocol.CommandType;
+import dev.urom.plugins.coll.protocol.DataType;
+import dev.urom.plugins.coll.protocol.Reason;
+import dev.urom.plugins.coll.protocol.ReduceOp;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import java.util.ArrayList;
@@ -62,15 +74,14 @@ class NativeCollChecksTest {
     }
 
     /** Rank 0 posts `bad' (given its destination), rank 1 a valid INT32 SUM allreduce of N/4 elements. */
-    private void refused(LongFunction<Coll.Post> bad, UromStatus status, int reason) {
+    private void refused(LongFunction<CollCommand.Post> bad, UromStatus status, Reason reason) {
         Memory dst0 = buffer(N);
         Memory src1 = buffer(N);
         Memory dst1 = buffer(N);
-        List<Coll.Answer> answers = fx.all(NativeCollFixture.range(2), r -> r == 0 ? bad.apply(NativeCollFixture.address(dst0)).encode(NativeCollFixture.cookie())
-                : Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, NativeCollFixture.address(src1), NativeCollFixture.address(dst1))
-                        .encode(NativeCollFixture.cookie()));
+        List<Answer> answers = fx.all(NativeCollFixture.range(2), r -> r == 0 ? bad.apply(address(dst0))
+                : post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, address(src1), address(dst1)));
         answers.get(0).fails(status, reason);
-        answers.get(1).fails(UromStatus.INVALID_VALUE, Coll.PEER_REFUSED).detail(0);
+        answers.get(1).fails(UromStatus.INVALID_VALUE, Reason.PEER_REFUSED).detail(0);
         assertUntouched(dst0, N);
         assertUntouched(dst1, N);
         assertThat(answers.get(0).sequence()).isEqualTo(answers.get(1).sequence());
@@ -81,127 +92,143 @@ class NativeCollChecksTest {
     private void stillWorks() {
         Memory[] dst = {buffer(8), buffer(8)};
         Memory[] src = {buffer(8), buffer(8)};
-        fx.all(NativeCollFixture.range(2), r -> Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT64, Coll.SUM, 1, NativeCollFixture.address(src[r]),
-                NativeCollFixture.address(dst[r])).encode(NativeCollFixture.cookie())).forEach(Coll.Answer::isOk);
+        fx.all(NativeCollFixture.range(2), r -> post(1, CollType.ALLREDUCE, DataType.INT64, ReduceOp.SUM, 1, address(src[r]),
+                address(dst[r])))
+                .forEach(Answer::isOk);
         assertThat(dst[0].getLong(0)).isEqualTo(2 * 0x5a5a5a5a5a5a5a5aL);
     }
 
-    private Coll.Post allreduce(long dst) {
-        return Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, NativeCollFixture.address(buffer(N)), dst);
+    /** An INT32 SUM allreduce of N/4 elements from a fresh buffer to dst. */
+    private CollCommand.Post allreduce(long dst) {
+        return allreduce(dst, 0, N / 4, 0, 0);
+    }
+
+    /** An INT32 SUM allreduce from a fresh buffer to dst with these flags, count and handles. */
+    private CollCommand.Post allreduce(long dst, long flags, long count, long srcMemh, long dstMemh) {
+        return new CollCommand.Post(cookie(), 1, CollType.ALLREDUCE.code(), DataType.INT32.code(), ReduceOp.SUM.code(), 0, flags, count,
+                address(buffer(N)), dst, srcMemh, dstMemh);
     }
 
     @Test
     void unknownCollective() {
-        refused(d -> new Coll.Post(1, 6, Coll.INT32, 0, 0, 0, N / 4, 0, d, 0, 0), UromStatus.INVALID_VALUE, Coll.UNKNOWN_COLL);
+        refused(d -> new CollCommand.Post(cookie(), 1, CollType.values().length, DataType.INT32.code(), 0, 0, 0, N / 4, 0, d, 0, 0),
+                UromStatus.INVALID_VALUE, Reason.UNKNOWN_COLL);
     }
 
     @Test
     void unknownDatatype() {
-        refused(d -> new Coll.Post(1, Coll.ALLREDUCE, 10, 0, 0, 0, N / 4, NativeCollFixture.address(buffer(N)), d, 0, 0),
-                UromStatus.INVALID_VALUE, Coll.UNKNOWN_DTYPE);
+        refused(d -> new CollCommand.Post(cookie(), 1, CollType.ALLREDUCE.code(), DataType.values().length, 0, 0, 0, N / 4,
+                address(buffer(N)), d,
+                0, 0),
+                UromStatus.INVALID_VALUE, Reason.UNKNOWN_DTYPE);
     }
 
     @Test
     void unknownOperation() {
-        refused(d -> new Coll.Post(1, Coll.ALLREDUCE, Coll.INT32, 7, 0, 0, N / 4, NativeCollFixture.address(buffer(N)), d, 0, 0),
-                UromStatus.INVALID_VALUE, Coll.UNKNOWN_OP);
+        refused(d -> new CollCommand.Post(cookie(), 1, CollType.ALLREDUCE.code(), DataType.INT32.code(), ReduceOp.values().length, 0, 0,
+                N / 4,
+                address(buffer(N)), d, 0, 0),
+                UromStatus.INVALID_VALUE, Reason.UNKNOWN_OP);
     }
 
     @Test
     void bitwiseOperationOnFloatingPoint() {
-        refused(d -> new Coll.Post(1, Coll.ALLREDUCE, Coll.FLOAT64, Coll.BAND, 0, 0, N / 8, NativeCollFixture.address(buffer(N)), d, 0, 0),
-                UromStatus.INVALID_VALUE, Coll.OP_NOT_FOR_DTYPE);
+        refused(d -> post(1, CollType.ALLREDUCE, DataType.FLOAT64, ReduceOp.BAND, N / 8, address(buffer(N)), d),
+                UromStatus.INVALID_VALUE, Reason.OP_NOT_FOR_DTYPE);
     }
 
     @Test
     void countOverflow() {
-        refused(d -> allreduce(d).count(1L << 62), UromStatus.INVALID_VALUE, Coll.COUNT_OVERFLOW);
-        refused(d -> new Coll.Post(1, Coll.ALLGATHER, Coll.INT8, 0, 0, 0, Long.MAX_VALUE / 2 + 1, 8, d, 0, 0),
-                UromStatus.INVALID_VALUE, Coll.COUNT_OVERFLOW);
+        refused(d -> allreduce(d, 0, 1L << 62, 0, 0), UromStatus.INVALID_VALUE, Reason.COUNT_OVERFLOW);
+        refused(d -> post(1, CollType.ALLGATHER, DataType.INT8, ReduceOp.SUM, Long.MAX_VALUE / 2 + 1, 8, d),
+                UromStatus.INVALID_VALUE, Reason.COUNT_OVERFLOW);
     }
 
     @Test
     void rootOutsideTheTeam() {
-        refused(d -> new Coll.Post(1, Coll.BCAST, Coll.INT32, 0, 2, 0, N / 4, 0, d, 0, 0), UromStatus.INVALID_VALUE, Coll.BAD_ROOT);
+        refused(d -> post(1, CollType.BCAST, DataType.INT32, ReduceOp.SUM, 2, 0, N / 4, 0, d), UromStatus.INVALID_VALUE, Reason.BAD_ROOT);
     }
 
     @Test
     void unknownFlagOrInPlaceWhereThereIsNone() {
-        refused(d -> allreduce(d).flags(2), UromStatus.INVALID_VALUE, Coll.BAD_FLAGS);
-        refused(d -> new Coll.Post(1, Coll.BCAST, Coll.INT32, 0, 0, Coll.IN_PLACE, N / 4, 0, d, 0, 0), UromStatus.INVALID_VALUE,
-                Coll.BAD_FLAGS);
-        refused(d -> new Coll.Post(1, Coll.REDUCE, Coll.INT32, 0, 1, Coll.IN_PLACE, N / 4, 0, d, 0, 0), UromStatus.INVALID_VALUE,
-                Coll.BAD_FLAGS);
+        refused(d -> allreduce(d, 2, N / 4, 0, 0), UromStatus.INVALID_VALUE, Reason.BAD_FLAGS);
+        refused(d -> post(1, CollType.BCAST, DataType.INT32, ReduceOp.SUM, 0, CollLayout.IN_PLACE, N / 4, 0, d), UromStatus.INVALID_VALUE,
+                Reason.BAD_FLAGS);
+        refused(d -> post(1, CollType.REDUCE, DataType.INT32, ReduceOp.SUM, 1, CollLayout.IN_PLACE, N / 4, 0, d), UromStatus.INVALID_VALUE,
+                Reason.BAD_FLAGS);
     }
 
     @Test
     void rangesTheHostDoesNotHave() {
-        refused(d -> Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, 4096, d), UromStatus.NOT_PERMITTED, Coll.NOT_MAPPED);
-        refused(d -> Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, -16, d), UromStatus.NOT_PERMITTED, Coll.NOT_MAPPED);
+        refused(d -> post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, 4096, d), UromStatus.NOT_PERMITTED,
+                Reason.NOT_MAPPED);
+        refused(d -> post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, -16, d), UromStatus.NOT_PERMITTED, Reason.NOT_MAPPED);
         long none = mmap(PROT_NONE);
-        refused(d -> Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, none, d), UromStatus.NOT_PERMITTED, Coll.NOT_READABLE);
+        refused(d -> post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, none, d), UromStatus.NOT_PERMITTED,
+                Reason.NOT_READABLE);
         long readOnly = mmap(PROT_READ);
         Memory src = buffer(N);
         Memory dst1 = buffer(N);
-        List<Coll.Answer> answers = fx.all(NativeCollFixture.range(2), r -> (r == 0
-                ? Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, NativeCollFixture.address(src), readOnly)
-                : Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, NativeCollFixture.address(src), NativeCollFixture.address(dst1)))
-                .encode(NativeCollFixture.cookie()));
-        answers.get(0).fails(UromStatus.NOT_PERMITTED, Coll.NOT_WRITABLE);
-        answers.get(1).fails(UromStatus.INVALID_VALUE, Coll.PEER_REFUSED);
+        List<Answer> answers = fx.all(NativeCollFixture.range(2), r -> r == 0
+                ? post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, address(src), readOnly)
+                : post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, address(src), address(dst1)));
+        answers.get(0).fails(UromStatus.NOT_PERMITTED, Reason.NOT_WRITABLE);
+        answers.get(1).fails(UromStatus.INVALID_VALUE, Reason.PEER_REFUSED);
         assertUntouched(dst1, N);
     }
 
     @Test
     void overlappingSourceAndDestination() {
-        refused(d -> Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, d + 4, d), UromStatus.INVALID_VALUE, Coll.OVERLAP);
+        refused(d -> post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, d + 4, d), UromStatus.INVALID_VALUE, Reason.OVERLAP);
     }
 
     @Test
     void handles() {
         Memory region = buffer(4 * N);
-        long base = NativeCollFixture.address(region);
-        Coll.Answer rw = Coll.Answer.of(fx.worker(0).call(Coll.memMap(1, base, 4 * N, Coll.READ | Coll.WRITE))).isOk();
-        Coll.Answer ro = Coll.Answer.of(fx.worker(0).call(Coll.memMap(2, base, 4 * N, Coll.READ))).isOk();
+        long base = address(region);
+        Answer rw = fx.call(0, new CollCommand.MemMap(1, base, 4 * N, CollLayout.ACCESS_READ | CollLayout.ACCESS_WRITE)).isOk();
+        Answer ro = fx.call(0, new CollCommand.MemMap(2, base, 4 * N, CollLayout.ACCESS_READ)).isOk();
         assertThat(rw.memh()).isNotZero().isNotEqualTo(ro.memh());
-        assertThat(rw.type()).isEqualTo(Coll.MEM_MAP);
+        assertThat(rw.type()).isEqualTo(CommandType.MEM_MAP.code());
         // a handle that lacks write access, a range outside its handle, an unknown handle
-        refused(d -> allreduce(base).memh(0, ro.memh()), UromStatus.NOT_PERMITTED, Coll.BAD_MEMH);
-        refused(d -> allreduce(base + 4 * N - 8).memh(0, rw.memh()), UromStatus.NOT_PERMITTED, Coll.BAD_MEMH);
-        refused(d -> allreduce(d).memh(12345, 0), UromStatus.NOT_PERMITTED, Coll.BAD_MEMH);
+        refused(d -> allreduce(base, 0, N / 4, 0, ro.memh()), UromStatus.NOT_PERMITTED, Reason.BAD_MEMH);
+        refused(d -> allreduce(base + 4 * N - 8, 0, N / 4, 0, rw.memh()), UromStatus.NOT_PERMITTED, Reason.BAD_MEMH);
+        refused(d -> allreduce(d, 0, N / 4, 12345, 0), UromStatus.NOT_PERMITTED, Reason.BAD_MEMH);
         // through the handles, both ranks
         Memory src1 = buffer(N);
         Memory dst1 = buffer(N);
-        fx.all(NativeCollFixture.range(2), r -> (r == 0
-                ? Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, base, base + N).memh(ro.memh(), rw.memh())
-                : Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, N / 4, NativeCollFixture.address(src1), NativeCollFixture.address(dst1)))
-                .encode(NativeCollFixture.cookie())).forEach(Coll.Answer::isOk);
+        fx.all(NativeCollFixture.range(2), r -> r == 0
+                ? new CollCommand.Post(cookie(), 1, CollType.ALLREDUCE.code(), DataType.INT32.code(), ReduceOp.SUM.code(), 0, 0, N / 4,
+                        base,
+                        base + N, ro.memh(), rw.memh())
+                : post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, address(src1), address(dst1))).forEach(Answer::isOk);
         assertThat(region.getInt(N)).isEqualTo(2 * 0x5a5a5a5a);
-        Coll.Answer unmapped = Coll.Answer.of(fx.worker(0).call(Coll.memUnmap(3, rw.memh()))).isOk();
-        assertThat(unmapped.type()).isEqualTo(Coll.MEM_UNMAP);
-        Coll.Answer.of(fx.worker(0).call(Coll.memUnmap(4, rw.memh()))).fails(UromStatus.NOT_PERMITTED, Coll.BAD_MEMH);
-        refused(d -> allreduce(base).memh(0, rw.memh()), UromStatus.NOT_PERMITTED, Coll.BAD_MEMH);
+        Answer unmapped = fx.call(0, new CollCommand.MemUnmap(3, rw.memh())).isOk();
+        assertThat(unmapped.type()).isEqualTo(CommandType.MEM_UNMAP.code());
+        fx.call(0, new CollCommand.MemUnmap(4, rw.memh())).fails(UromStatus.NOT_PERMITTED, Reason.BAD_MEMH);
+        refused(d -> allreduce(base, 0, N / 4, 0, rw.memh()), UromStatus.NOT_PERMITTED, Reason.BAD_MEMH);
     }
 
     @Test
     void handlesOfRangesTheHostCannotGive() {
         Memory m = buffer(N);
-        Coll.Answer.of(fx.worker(0).call(Coll.memMap(1, 4096, 4096, Coll.READ))).fails(UromStatus.NOT_PERMITTED, Coll.NOT_MAPPED);
-        Coll.Answer.of(fx.worker(0).call(Coll.memMap(2, mmap(PROT_READ), 4096, Coll.WRITE))).fails(UromStatus.NOT_PERMITTED,
-                Coll.NOT_WRITABLE);
-        Coll.Answer.of(fx.worker(0).call(Coll.memMap(3, NativeCollFixture.address(m), 0, Coll.READ))).fails(UromStatus.INVALID_VALUE,
-                Coll.BAD_COMMAND);
-        Coll.Answer.of(fx.worker(0).call(Coll.memMap(4, NativeCollFixture.address(m), N, 0))).fails(UromStatus.INVALID_VALUE, Coll.BAD_FLAGS);
-        Coll.Answer.of(fx.worker(0).call(Coll.memMap(5, NativeCollFixture.address(m), N, 4))).fails(UromStatus.INVALID_VALUE, Coll.BAD_FLAGS);
+        fx.call(0, new CollCommand.MemMap(1, 4096, 4096, CollLayout.ACCESS_READ)).fails(UromStatus.NOT_PERMITTED, Reason.NOT_MAPPED);
+        fx.call(0, new CollCommand.MemMap(2, mmap(PROT_READ), 4096, CollLayout.ACCESS_WRITE)).fails(UromStatus.NOT_PERMITTED,
+                Reason.NOT_WRITABLE);
+        fx.call(0, new CollCommand.MemMap(3, address(m), 0, CollLayout.ACCESS_READ)).fails(UromStatus.INVALID_VALUE,
+                Reason.BAD_COMMAND);
+        fx.call(0, new CollCommand.MemMap(4, address(m), N, 0)).fails(UromStatus.INVALID_VALUE, Reason.BAD_FLAGS);
+        fx.call(0, new CollCommand.MemMap(5, address(m), N, 4)).fails(UromStatus.INVALID_VALUE, Reason.BAD_FLAGS);
     }
 
     @Test
     void aDifferentCountIsAMismatchOnEveryRank() {
         Memory[] dst = {buffer(N), buffer(N)};
-        List<Coll.Answer> answers = fx.all(NativeCollFixture.range(2), r -> Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, r == 0 ? 4 : 5,
-                NativeCollFixture.address(buffer(N)), NativeCollFixture.address(dst[r])).encode(NativeCollFixture.cookie()));
+        List<Answer> answers = fx.all(NativeCollFixture.range(2), r -> post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM,
+                r == 0 ? 4 : 5,
+                address(buffer(N)), address(dst[r])));
         for (int r = 0; r < 2; r++) {
-            answers.get(r).fails(UromStatus.INVALID_VALUE, Coll.MISMATCH).detail(5);
+            answers.get(r).fails(UromStatus.INVALID_VALUE, Reason.MISMATCH).detail(5);
             assertUntouched(dst[r], N);
         }
         stillWorks();
@@ -210,36 +237,33 @@ class NativeCollChecksTest {
     @Test
     void aDifferentCollectiveIsAMismatchOnEveryRank() {
         Memory[] dst = {buffer(N), buffer(N)};
-        List<Coll.Answer> answers = fx.all(NativeCollFixture.range(2), r -> (r == 0
-                ? Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, 4, NativeCollFixture.address(buffer(N)), NativeCollFixture.address(dst[r]))
-                : Coll.Post.of(1, Coll.BCAST, Coll.INT32, 0, 4, 0, NativeCollFixture.address(dst[r]))).encode(NativeCollFixture.cookie()));
+        List<Answer> answers = fx.all(NativeCollFixture.range(2), r -> r == 0
+                ? post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, 4, address(buffer(N)), address(dst[r]))
+                : post(1, CollType.BCAST, DataType.INT32, ReduceOp.SUM, 4, 0, address(dst[r])));
         for (int r = 0; r < 2; r++) {
-            answers.get(r).fails(UromStatus.INVALID_VALUE, Coll.MISMATCH).detail(1);
+            answers.get(r).fails(UromStatus.INVALID_VALUE, Reason.MISMATCH).detail(1);
             assertUntouched(dst[r], N);
         }
     }
 
     @Test
     void anUnknownTeamOrAnotherConnectionsTeam() {
-        byte[] unknown = new Coll.Post(99, Coll.BARRIER, 0, 0, 0, 0, 0, 0, 0, 0, 0).encode(2);
-        Coll.Answer.of(fx.worker(0).call(unknown)).fails(UromStatus.NOT_FOUND, Coll.TEAM_UNKNOWN);
-        WorkerCommand other = new WorkerCommand(2, fx.worker(0).pluginId(), 77,
-                new Coll.Post(1, Coll.BARRIER, 0, 0, 0, 0, 0, 0, 0, 0, 0).encode(3));
+        fx.call(0, barrier(2, 99)).fails(UromStatus.NOT_FOUND, Reason.TEAM_UNKNOWN);
+        WorkerCommand other = new WorkerCommand(2, fx.worker(0).pluginId(), 77, barrier(3, 1).encode());
         fx.worker(0).send(other);
-        Coll.Answer.of(fx.worker(0).awaitAnswer(other)).fails(UromStatus.NOT_FOUND, Coll.TEAM_UNKNOWN);
+        fx.await(0, other).fails(UromStatus.NOT_FOUND, Reason.TEAM_UNKNOWN);
     }
 
     @Test
     void tooManyPostedCollectives() {
         List<WorkerCommand> sent = new ArrayList<>();
         for (int i = 0; i < 1024; i++) {
-            sent.add(fx.worker(0).send(new Coll.Post(1, Coll.BARRIER, 0, 0, 0, 0, 0, 0, 0, 0, 0).encode(i)));
+            sent.add(fx.send(0, barrier(i, 1)));
         }
-        Coll.Answer.of(fx.worker(0).call(new Coll.Post(1, Coll.BARRIER, 0, 0, 0, 0, 0, 0, 0, 0, 0).encode(5000)))
-                .fails(UromStatus.FULL, Coll.TOO_MANY);
-        Coll.Answer.of(fx.worker(0).call(Coll.teamDestroy(6000, 1))).isOk();
+        fx.call(0, barrier(5000, 1)).fails(UromStatus.FULL, Reason.TOO_MANY);
+        fx.call(0, new CollCommand.TeamDestroy(6000, 1)).isOk();
         for (WorkerCommand c : sent) {
-            Coll.Answer.of(fx.worker(0).awaitAnswer(c)).fails(UromStatus.SHUTDOWN, Coll.TEAM_DESTROYED);
+            fx.await(0, c).fails(UromStatus.SHUTDOWN, Reason.TEAM_DESTROYED);
         }
     }
 }

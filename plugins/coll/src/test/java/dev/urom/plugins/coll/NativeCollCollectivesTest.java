@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.plugins.coll;
 
+import static dev.urom.plugins.coll.NativeCollFixture.address;
+import static dev.urom.plugins.coll.NativeCollFixture.cookie;
+import static dev.urom.plugins.coll.NativeCollFixture.post;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.jna.Memory;
+import dev.urom.plugins.coll.NativeCollFixture.Answer;
+import dev.urom.plugins.coll.NativeCollFixture.Knobs;
+import dev.urom.plugins.coll.protocol.CollLayout;
+import dev.urom.plugins.coll.protocol.CollType;
 import dev.urom.plugins.coll.protocol.DataType;
 import dev.urom.plugins.coll.protocol.ReduceOp;
 import dev.urom.spi.WorkerCommand;
@@ -15,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 /** BCAST, REDUCE, ALLGATHER and ALLTOALL of worker_coll.so, both algorithms, in place, several teams and posts at once. */
 class NativeCollCollectivesTest {
-    static final Coll.Knobs KNOBS = NativeCollAllreduceTest.KNOBS;
+    static final Knobs KNOBS = NativeCollAllreduceTest.KNOBS;
     /** Per-rank element counts (INT32, 4 bytes): small (≤ 1024 bytes) and large, around chunk boundaries (1024 elements). */
     static final long[] COUNTS = {0, 1, 13, 256, 257, 1023, 1024, 1025, 3001};
     private final Random random = new Random(7);
@@ -57,8 +64,8 @@ class NativeCollCollectivesTest {
                     }
                     int team = p;
                     int theRoot = root;
-                    List<Coll.Answer> answers = fx.all(NativeCollFixture.range(p), r -> Coll.Post.of(team, Coll.BCAST, Coll.INT32, 0, count,
-                            0, NativeCollFixture.address(dst.get(r))).root(theRoot).encode(NativeCollFixture.cookie()));
+                    List<Answer> answers = fx.all(NativeCollFixture.range(p), r -> post(team, CollType.BCAST, DataType.INT32, ReduceOp.SUM,
+                            theRoot, 0, count, 0, address(dst.get(r))));
                     for (int r = 0; r < p; r++) {
                         answers.get(r).isOk();
                         assertThat(dst.get(r).getByteArray(0, n)).as("p %d root %d count %d rank %d", p, root, count, r).isEqualTo(data);
@@ -80,15 +87,14 @@ class NativeCollCollectivesTest {
                     List<Memory> srcs = new ArrayList<>();
                     List<Memory> dsts = new ArrayList<>();
                     for (int r = 0; r < p; r++) {
-                        src[r] = new NativeCollAllreduceTest().values(Coll.FLOAT64, count);
+                        src[r] = new NativeCollAllreduceTest().values(DataType.FLOAT64, count);
                         srcs.add(filled(src[r], n));
                         dsts.add(filled(null, n));
                     }
                     int team = p;
                     int theRoot = root;
-                    List<Coll.Answer> answers = fx.all(NativeCollFixture.range(p), r -> Coll.Post.of(team, Coll.REDUCE, Coll.FLOAT64, Coll.SUM,
-                            count, NativeCollFixture.address(srcs.get(r)), NativeCollFixture.address(dsts.get(r))).root(theRoot)
-                            .encode(NativeCollFixture.cookie()));
+                    List<Answer> answers = fx.all(NativeCollFixture.range(p), r -> post(team, CollType.REDUCE, DataType.FLOAT64,
+                            ReduceOp.SUM, theRoot, 0, count, address(srcs.get(r)), address(dsts.get(r))));
                     byte[] expected = Reference.reduce(DataType.FLOAT64, ReduceOp.SUM, src, root, KNOBS.smallBytes());
                     for (int r = 0; r < p; r++) {
                         answers.get(r).isOk();
@@ -118,10 +124,9 @@ class NativeCollCollectivesTest {
                 srcs.add(filled(r == 1 ? null : src[r], n));
                 dsts.add(filled(r == 1 ? src[r] : null, n));
             }
-            List<Coll.Answer> answers = fx.all(NativeCollFixture.range(3), r -> Coll.Post.of(1, Coll.REDUCE, Coll.INT32, Coll.SUM, count,
-                    NativeCollFixture.address(srcs.get(r)), NativeCollFixture.address(dsts.get(r))).root(1).flags(r == 1 ? Coll.IN_PLACE : 0)
-                    .encode(NativeCollFixture.cookie()));
-            answers.forEach(Coll.Answer::isOk);
+            List<Answer> answers = fx.all(NativeCollFixture.range(3), r -> post(1, CollType.REDUCE, DataType.INT32, ReduceOp.SUM, 1,
+                    r == 1 ? CollLayout.IN_PLACE : 0, count, address(srcs.get(r)), address(dsts.get(r))));
+            answers.forEach(Answer::isOk);
             assertThat(dsts.get(1).getByteArray(0, n)).isEqualTo(Reference.reduce(DataType.INT32, ReduceOp.SUM, src, 1, KNOBS.smallBytes()));
         }
     }
@@ -145,9 +150,8 @@ class NativeCollCollectivesTest {
             }
             dsts.add(d);
         }
-        List<Coll.Answer> answers = fx.all(workers, r -> Coll.Post.of(team, Coll.ALLGATHER, Coll.INT32, 0, count,
-                NativeCollFixture.address(srcs.get(r)), NativeCollFixture.address(dsts.get(r))).flags(inPlace ? Coll.IN_PLACE : 0)
-                .encode(NativeCollFixture.cookie()));
+        List<Answer> answers = fx.all(workers, r -> post(team, CollType.ALLGATHER, DataType.INT32, ReduceOp.SUM, 0,
+                inPlace ? CollLayout.IN_PLACE : 0, count, address(srcs.get(r)), address(dsts.get(r))));
         for (int r = 0; r < p; r++) {
             answers.get(r).isOk();
             assertThat(dsts.get(r).getByteArray(0, n * p)).as("allgather p %d count %d rank %d", p, count, r).isEqualTo(expected);
@@ -165,9 +169,8 @@ class NativeCollCollectivesTest {
             srcs.add(filled(inPlace ? null : src[r], n * p));
             dsts.add(filled(inPlace ? src[r] : null, n * p));
         }
-        List<Coll.Answer> answers = fx.all(workers, r -> Coll.Post.of(team, Coll.ALLTOALL, Coll.INT32, 0, count,
-                NativeCollFixture.address(srcs.get(r)), NativeCollFixture.address(dsts.get(r))).flags(inPlace ? Coll.IN_PLACE : 0)
-                .encode(NativeCollFixture.cookie()));
+        List<Answer> answers = fx.all(workers, r -> post(team, CollType.ALLTOALL, DataType.INT32, ReduceOp.SUM, 0,
+                inPlace ? CollLayout.IN_PLACE : 0, count, address(srcs.get(r)), address(dsts.get(r))));
         for (int r = 0; r < p; r++) {
             answers.get(r).isOk();
             assertThat(dsts.get(r).getByteArray(0, n * p)).as("alltoall p %d count %d rank %d", p, count, r)
@@ -203,8 +206,8 @@ class NativeCollCollectivesTest {
         fx = NativeCollFixture.open(5);
         int[] strided = {0, 2, 4};
         int[] listed = {3, 1, 4};
-        List<Coll.Answer> created = fx.all(strided, r -> Coll.teamRange(NativeCollFixture.cookie(), 1, 3, r, 0, 2, KNOBS));
-        created.forEach(Coll.Answer::isOk);
+        List<Answer> created = fx.all(strided, r -> KNOBS.range(cookie(), 1, 3, r, 0, 2));
+        created.forEach(Answer::isOk);
         fx.team(2, listed, KNOBS);
         int n = 3000 * 4;
         byte[] data = bytes(n);
@@ -217,14 +220,12 @@ class NativeCollCollectivesTest {
             dst2.add(filled(i == 2 ? data : null, n));
         }
         for (int i = 0; i < 3; i++) {
-            sent1.add(fx.worker(strided[i]).send(Coll.Post.of(1, Coll.BCAST, Coll.INT32, 0, 3000, 0, NativeCollFixture.address(dst1.get(i)))
-                    .encode(NativeCollFixture.cookie())));
-            sent2.add(fx.worker(listed[i]).send(Coll.Post.of(2, Coll.BCAST, Coll.INT32, 0, 3000, 0, NativeCollFixture.address(dst2.get(i)))
-                    .root(2).encode(NativeCollFixture.cookie())));
+            sent1.add(fx.send(strided[i], post(1, CollType.BCAST, DataType.INT32, ReduceOp.SUM, 3000, 0, address(dst1.get(i)))));
+            sent2.add(fx.send(listed[i], post(2, CollType.BCAST, DataType.INT32, ReduceOp.SUM, 2, 0, 3000, 0, address(dst2.get(i)))));
         }
         for (int i = 0; i < 3; i++) {
-            Coll.Answer.of(fx.worker(strided[i]).awaitAnswer(sent1.get(i))).isOk();
-            Coll.Answer.of(fx.worker(listed[i]).awaitAnswer(sent2.get(i))).isOk();
+            fx.await(strided[i], sent1.get(i)).isOk();
+            fx.await(listed[i], sent2.get(i)).isOk();
             assertThat(dst1.get(i).getByteArray(0, n)).isEqualTo(data);
             assertThat(dst2.get(i).getByteArray(0, n)).isEqualTo(data);
         }
@@ -252,15 +253,14 @@ class NativeCollCollectivesTest {
             for (int k = 0; k < posts; k++) {
                 Memory d = filled(r == k % 3 ? data[k] : null, n);
                 mine.add(d);
-                commands.add(fx.worker(r).send(Coll.Post.of(1, Coll.BCAST, Coll.INT32, 0, count, 0, NativeCollFixture.address(d)).root(k % 3)
-                        .encode(NativeCollFixture.cookie())));
+                commands.add(fx.send(r, post(1, CollType.BCAST, DataType.INT32, ReduceOp.SUM, k % 3, 0, count, 0, address(d))));
             }
             dsts.add(mine);
             sent.add(commands);
         }
         for (int r = 0; r < 3; r++) {
             for (int k = 0; k < posts; k++) {
-                Coll.Answer a = Coll.Answer.of(fx.worker(r).awaitAnswer(sent.get(r).get(k))).isOk();
+                Answer a = fx.await(r, sent.get(r).get(k)).isOk();
                 assertThat(a.sequence()).isEqualTo(k);
                 assertThat(dsts.get(r).get(k).getByteArray(0, n)).isEqualTo(data[k]);
             }

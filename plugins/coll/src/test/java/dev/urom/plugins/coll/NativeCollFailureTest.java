@@ -1,9 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.plugins.coll;
 
+import static dev.urom.plugins.coll.NativeCollFixture.address;
+import static dev.urom.plugins.coll.NativeCollFixture.barrier;
+import static dev.urom.plugins.coll.NativeCollFixture.cookie;
+import static dev.urom.plugins.coll.NativeCollFixture.post;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.jna.Memory;
+import dev.urom.plugins.coll.NativeCollFixture.Answer;
+import dev.urom.plugins.coll.NativeCollFixture.Knobs;
+import dev.urom.plugins.coll.protocol.CollCommand;
+import dev.urom.plugins.coll.protocol.CollType;
+import dev.urom.plugins.coll.protocol.DataType;
+import dev.urom.plugins.coll.protocol.Reason;
+import dev.urom.plugins.coll.protocol.ReduceOp;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
 import java.util.ArrayList;
@@ -15,7 +26,7 @@ import org.junit.jupiter.api.Test;
 /** Failures: a peer gone, the time limit, the host gone, TEAM_DESTROY with collectives pending; the plugin serves its other teams. */
 class NativeCollFailureTest {
     /** A short time limit: every failure below must come within it (plus the test kit's rounds). */
-    static final Coll.Knobs QUICK = new Coll.Knobs(4096, 1024, 1500);
+    static final Knobs QUICK = new Knobs(4096, 1024, 1500);
     private NativeCollFixture fx;
 
     @AfterEach
@@ -23,10 +34,6 @@ class NativeCollFailureTest {
         if (fx != null) {
             fx.close();
         }
-    }
-
-    private static Coll.Post barrier(int team) {
-        return new Coll.Post(team, Coll.BARRIER, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     }
 
     private static Memory patterned(int bytes) {
@@ -47,15 +54,15 @@ class NativeCollFailureTest {
         List<Memory> dst = List.of(patterned(n), patterned(n));
         List<Memory> src = List.of(patterned(n), patterned(n));
         long started = System.nanoTime();
-        List<Coll.Answer> answers = fx.all(new int[] {0, 1}, r -> Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, n / 4,
-                NativeCollFixture.address(src.get(r)), NativeCollFixture.address(dst.get(r))).encode(NativeCollFixture.cookie()));
+        List<Answer> answers = fx.all(new int[] {0, 1}, r -> post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, n / 4,
+                address(src.get(r)), address(dst.get(r))));
         long elapsedMs = (System.nanoTime() - started) / 1_000_000;
-        for (Coll.Answer a : answers) {
-            if (a.reason() == Coll.PEER_FAILED) {
-                a.fails(UromStatus.CONNECTION_ABORTED, Coll.PEER_FAILED);
+        for (Answer a : answers) {
+            if (a.reason() == Reason.PEER_FAILED) {
+                a.fails(UromStatus.CONNECTION_ABORTED, Reason.PEER_FAILED);
                 assertThat(a.detail()).as("the rank that failed").isEqualTo(2);
             } else {
-                a.fails(UromStatus.TIME_OUT, Coll.TIMEOUT);
+                a.fails(UromStatus.TIME_OUT, Reason.TIMEOUT);
             }
         }
         assertThat(elapsedMs).as("failed within the time limit").isLessThan(QUICK.timeoutMs() + 5000);
@@ -63,10 +70,10 @@ class NativeCollFailureTest {
             assertThat(dst.get(r).getByteArray(0, 64)).as("nothing written").isEqualTo(patterned(64).getByteArray(0, 64));
         }
         // later POSTs to the failed team: TEAM_FAILED at once
-        fx.all(new int[] {0, 1}, r -> barrier(1).encode(NativeCollFixture.cookie()))
-                .forEach(a -> a.fails(UromStatus.CONNECTION_ABORTED, Coll.TEAM_FAILED));
+        fx.all(new int[] {0, 1}, r -> barrier(cookie(), 1))
+                .forEach(a -> a.fails(UromStatus.CONNECTION_ABORTED, Reason.TEAM_FAILED));
         // the other team goes on
-        fx.all(new int[] {0, 1}, r -> barrier(2).encode(NativeCollFixture.cookie())).forEach(Coll.Answer::isOk);
+        fx.all(new int[] {0, 1}, r -> barrier(cookie(), 2)).forEach(Answer::isOk);
     }
 
     /** A peer closed while an allreduce moves its data: the others fail within the time limit, never hang. */
@@ -79,8 +86,8 @@ class NativeCollFailureTest {
         List<Memory> dst = List.of(patterned(n), patterned(n), patterned(n));
         List<WorkerCommand> sent = new ArrayList<>();
         for (int r = 0; r < 3; r++) {
-            sent.add(fx.worker(r).send(Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, n / 4, NativeCollFixture.address(src.get(r)),
-                    NativeCollFixture.address(dst.get(r))).encode(NativeCollFixture.cookie())));
+            sent.add(fx.send(r, post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, n / 4, address(src.get(r)),
+                    address(dst.get(r)))));
         }
         for (int i = 0; i < 3; i++) {
             fx.domain.progress();
@@ -88,11 +95,11 @@ class NativeCollFailureTest {
         fx.worker(2).close();
         long started = System.nanoTime();
         for (int r = 0; r < 2; r++) {
-            Coll.Answer a = Coll.Answer.of(fx.worker(r).awaitAnswer(sent.get(r)));
-            if (a.reason() == Coll.PEER_FAILED) {
-                a.fails(UromStatus.CONNECTION_ABORTED, Coll.PEER_FAILED).detail(2);
+            Answer a = fx.await(r, sent.get(r));
+            if (a.reason() == Reason.PEER_FAILED) {
+                a.fails(UromStatus.CONNECTION_ABORTED, Reason.PEER_FAILED).detail(2);
             } else {
-                a.fails(UromStatus.TIME_OUT, Coll.TIMEOUT);
+                a.fails(UromStatus.TIME_OUT, Reason.TIMEOUT);
             }
         }
         assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(QUICK.timeoutMs() + 5000L);
@@ -103,8 +110,8 @@ class NativeCollFailureTest {
     void aMemberGoneBeforeTheTeamIsMade() {
         fx = NativeCollFixture.open(3);
         fx.worker(2).close();
-        fx.all(new int[] {0, 1}, r -> Coll.teamRange(NativeCollFixture.cookie(), 1, 3, r, 0, 1, QUICK))
-                .forEach(a -> a.fails(UromStatus.NOT_FOUND, Coll.NO_DOMAIN).detail(2));
+        fx.all(new int[] {0, 1}, r -> QUICK.range(cookie(), 1, 3, r, 0, 1))
+                .forEach(a -> a.fails(UromStatus.NOT_FOUND, Reason.NO_DOMAIN).detail(2));
     }
 
     @Test
@@ -112,13 +119,13 @@ class NativeCollFailureTest {
         fx = NativeCollFixture.open(2);
         fx.team(1, 2, QUICK);
         long started = System.nanoTime();
-        WorkerCommand lonely = fx.worker(0).send(barrier(1).encode(1));
-        WorkerCommand queued = fx.worker(0).send(barrier(1).encode(2));
-        Coll.Answer.of(fx.worker(0).awaitAnswer(lonely)).fails(UromStatus.TIME_OUT, Coll.TIMEOUT).detail(0);
+        WorkerCommand lonely = fx.send(0, barrier(1, 1));
+        WorkerCommand queued = fx.send(0, barrier(2, 1));
+        fx.await(0, lonely).fails(UromStatus.TIME_OUT, Reason.TIMEOUT).detail(0);
         long elapsedMs = (System.nanoTime() - started) / 1_000_000;
         assertThat(elapsedMs).isBetween((long) QUICK.timeoutMs() - 50, (long) QUICK.timeoutMs() + 3000);
-        Coll.Answer.of(fx.worker(0).awaitAnswer(queued)).fails(UromStatus.TIME_OUT, Coll.TIMEOUT);
-        Coll.Answer.of(fx.worker(0).call(barrier(1).encode(3))).fails(UromStatus.CONNECTION_ABORTED, Coll.TEAM_FAILED).detail(0);
+        fx.await(0, queued).fails(UromStatus.TIME_OUT, Reason.TIMEOUT);
+        fx.call(0, barrier(3, 1)).fails(UromStatus.CONNECTION_ABORTED, Reason.TEAM_FAILED).detail(0);
     }
 
     /** The host is a child that exits after the team is made: nothing is written, the team fails. */
@@ -134,14 +141,14 @@ class NativeCollFailureTest {
         int n = 4096;
         List<Memory> dst = List.of(patterned(n), patterned(n));
         List<Memory> src = List.of(patterned(n), patterned(n));
-        List<Coll.Answer> answers = fx.all(NativeCollFixture.range(2), r -> Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, n / 4,
-                NativeCollFixture.address(src.get(r)), NativeCollFixture.address(dst.get(r))).encode(NativeCollFixture.cookie()));
+        List<Answer> answers = fx.all(NativeCollFixture.range(2), r -> post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, n / 4,
+                address(src.get(r)), address(dst.get(r))));
         for (int r = 0; r < 2; r++) {
-            answers.get(r).fails(UromStatus.SHUTDOWN, Coll.HOST_GONE);
+            answers.get(r).fails(UromStatus.SHUTDOWN, Reason.HOST_GONE);
             assertThat(dst.get(r).getByteArray(0, n)).isEqualTo(patterned(n).getByteArray(0, n));
         }
-        fx.all(NativeCollFixture.range(2), r -> barrier(1).encode(NativeCollFixture.cookie()))
-                .forEach(a -> a.fails(UromStatus.CONNECTION_ABORTED, Coll.TEAM_FAILED));
+        fx.all(NativeCollFixture.range(2), r -> barrier(cookie(), 1))
+                .forEach(a -> a.fails(UromStatus.CONNECTION_ABORTED, Reason.TEAM_FAILED));
     }
 
     /** The host exits while its collective waits for the other rank: the team fails at once, HOST_GONE, not at the time limit. */
@@ -152,13 +159,14 @@ class NativeCollFailureTest {
         try {
             fx = NativeCollFixture.open(2, b -> b.hostProcess(child.pid()));
             fx.team(1, 2, QUICK);
-            waiting = fx.worker(0).send(Coll.Post.of(1, Coll.ALLREDUCE, Coll.INT32, Coll.SUM, 0, 0, 0).encode(1));
+            waiting = fx.send(0, new CollCommand.Post(1, 1, CollType.ALLREDUCE.code(), DataType.INT32.code(), ReduceOp.SUM.code(), 0, 0, 0,
+                    0, 0, 0, 0));
             fx.worker(0).progressAlone();
         } finally {
             child.destroyForcibly().waitFor();
         }
         long started = System.nanoTime();
-        Coll.Answer.of(fx.worker(0).awaitAnswer(waiting)).fails(UromStatus.SHUTDOWN, Coll.HOST_GONE);
+        fx.await(0, waiting).fails(UromStatus.SHUTDOWN, Reason.HOST_GONE);
         assertThat((System.nanoTime() - started) / 1_000_000).as("well before the time limit").isLessThan(QUICK.timeoutMs() / 2);
     }
 
@@ -168,13 +176,13 @@ class NativeCollFailureTest {
         fx.team(1, 2, NativeCollAllreduceTest.KNOBS);
         List<WorkerCommand> sent = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            sent.add(fx.worker(0).send(barrier(1).encode(i)));
+            sent.add(fx.send(0, barrier(i, 1)));
         }
-        Coll.Answer.of(fx.worker(0).call(Coll.teamDestroy(10, 1))).isOk();
+        fx.call(0, new CollCommand.TeamDestroy(10, 1)).isOk();
         for (WorkerCommand c : sent) {
-            Coll.Answer.of(fx.worker(0).awaitAnswer(c)).fails(UromStatus.SHUTDOWN, Coll.TEAM_DESTROYED);
+            fx.await(0, c).fails(UromStatus.SHUTDOWN, Reason.TEAM_DESTROYED);
         }
-        Coll.Answer.of(fx.worker(0).call(barrier(1).encode(11))).fails(UromStatus.NOT_FOUND, Coll.TEAM_UNKNOWN);
+        fx.call(0, barrier(11, 1)).fails(UromStatus.NOT_FOUND, Reason.TEAM_UNKNOWN);
     }
 
     /** The plugin asks to be polled while a collective is in flight, and may sleep once nothing is. */
@@ -185,11 +193,11 @@ class NativeCollFailureTest {
         assertThat(fx.worker(0).plugin().wakeupFd()).isPresent();
         fx.domain.progress();
         fx.worker(0).unclaimed();
-        WorkerCommand pending = fx.worker(0).send(barrier(1).encode(1));
+        WorkerCommand pending = fx.send(0, barrier(1, 1));
         assertThat(fx.worker(0).plugin().armWakeup()).as("armed with a collective in flight").isFalse();
-        WorkerCommand other = fx.worker(1).send(barrier(1).encode(2));
-        Coll.Answer.of(fx.worker(0).awaitAnswer(pending)).isOk();
-        Coll.Answer.of(fx.worker(1).awaitAnswer(other)).isOk();
+        WorkerCommand other = fx.send(1, barrier(2, 1));
+        fx.await(0, pending).isOk();
+        fx.await(1, other).isOk();
         fx.worker(0).awaitCondition(() -> fx.worker(0).plugin().armWakeup(), "armed with nothing in flight");
     }
 }
