@@ -55,10 +55,6 @@ public final class CollBench {
     static final String JAVA_PLUGIN_FILE = JAVA_PLUGIN + ".jar";
     /** A folder holding the coll plugin's files, instead of the distribution's plugins/worker_coll or plugins/coll/target. */
     static final String DIR_PROPERTY = "urom.bench.coll.dir";
-    private static final String LISTENING = "urom daemon: listening on ";
-    private static final long DAEMON_START_S = 120;
-    /** The PCI address of the service file's line: any, as the C integration tests write it. */
-    private static final String PCI_ADDRESS = "0000:3b:00.0";
 
     /**
      * What {@link #run} measured: the merged rows, why each implementation asked for has none (in
@@ -127,7 +123,7 @@ public final class CollBench {
             boolean mpiHost = options.measures(CollBenchOptions.MPI_HOST_CPUS);
             CpuList hosts = options.placement().hosts();
             if (offloadC || offloadJava) {
-                Optional<Path> plugins = pluginFolder(options);
+                Optional<Path> plugins = pluginFolder(options.plugins(), options.dist());
                 settings.put("pluginFolder", plugins.map(Path::toString).orElse("none found"));
                 Path pluginDir = Files.createDirectories(folder.resolve("plugins"));
                 boolean hasNative = copyPlugin(plugins, NATIVE_PLUGIN_FILE, pluginDir);
@@ -137,7 +133,8 @@ public final class CollBench {
                     String noDaemon = null;
                     if (hasNative && offloadC || hasJava && offloadJava) {
                         try {
-                            serviceFile = startDaemon(options, folder, pluginDir, daemon, progress);
+                            serviceFile = MpiJobDaemon.start(options.dist(), options.placement().workers(), options.workerUser(), folder, pluginDir, daemon,
+                                    progress);
                         } catch (IllegalStateException e) {
                             noDaemon = "the daemon did not start: " + e.getMessage();
                         }
@@ -240,7 +237,7 @@ public final class CollBench {
     /** The {@code mpirun} command line of one run. */
     static List<String> mpirunCommand(CollBenchOptions options, Path program, CpuList cpus, Path results, String label, List<String> args) {
         List<String> command = new ArrayList<>(List.of("mpirun", "--oversubscribe", "--bind-to", "none"));
-        if (isRoot()) {
+        if (MpiJobDaemon.isRoot()) {
             command.add("--allow-run-as-root");
         }
         command.addAll(List.of("-np", Integer.toString(options.ranks()), "taskset", "-c", cpus.toString(), program.toString(), "--bench",
@@ -301,21 +298,21 @@ public final class CollBench {
     }
 
     /**
-     * The folder of the coll plugin's files: {@code --plugins}, else the folder the system property
+     * The folder of the coll plugin's files: {@code plugins} (the option {@code --plugins}), else the folder the system property
      * {@value #DIR_PROPERTY} names ({@code bin/bench}: this checkout's plugins/coll/target), else
-     * the distribution's {@code plugins/worker_coll}, else {@code plugins/coll/target} at or above
+     * {@code dist}'s {@code plugins/worker_coll}, else {@code plugins/coll/target} at or above
      * the working directory; the first that holds either file. Empty when none does.
      */
-    static Optional<Path> pluginFolder(CollBenchOptions options) {
+    static Optional<Path> pluginFolder(Path plugins, Path dist) {
         List<Path> candidates = new ArrayList<>();
-        if (options.plugins() != null) {
-            return Optional.of(options.plugins());
+        if (plugins != null) {
+            return Optional.of(plugins);
         }
         String configured = System.getProperty(DIR_PROPERTY);
         if (configured != null && !configured.isBlank()) {
             candidates.add(Path.of(configured));
         }
-        candidates.add(options.dist().resolve("plugins").resolve(NATIVE_PLUGIN));
+        candidates.add(dist.resolve("plugins").resolve(NATIVE_PLUGIN));
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             candidates.add(dir.resolve("plugins/coll/target"));
         }
@@ -335,65 +332,6 @@ public final class CollBench {
         return "no " + file + (plugins.isPresent() ? " in " + plugins.get() : " (give --plugins DIR, or build plugins/coll)");
     }
 
-    /**
-     * Starts the distribution's daemon under {@code taskset} on the worker CPUs, listening on a Unix
-     * socket in {@code folder} with the plugins of {@code pluginDir}, waits until it listens, and
-     * writes the service file that names it; returns the file.
-     */
-    /** What the daemon passes its workers so that UCX 1.13 gives the coll endpoints shared memory. */
-    static final Map<String, String> SHARED_MEMORY_WITH_FAILURES = Map.of("UCX_POSIX_ERROR_HANDLING", "y", "UCX_SYSV_ERROR_HANDLING", "y");
-
-    private static Path startDaemon(CollBenchOptions options, Path folder, Path pluginDir, ChildProcesses children, Consumer<String> progress)
-            throws IOException, InterruptedException {
-        Path urom = options.dist().toAbsolutePath().resolve("bin").resolve("urom");
-        if (!Files.isExecutable(urom)) {
-            throw new IllegalStateException(urom + " is missing; build the distribution first or give --dist");
-        }
-        Path socket = folder.resolve("daemon.sock");
-        List<String> command = new ArrayList<>(List.of("taskset", "-c", options.placement().workers().toString(), urom.toString(), "daemon",
-                "--listen", "unix:" + socket, "--log-dir", folder.resolve("log").toString()));
-        String workerUser = workerUser(options);
-        if (workerUser != null) {
-            command.addAll(List.of("--worker-user", workerUser));
-        }
-        Path stderr = folder.resolve("daemon.stderr");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderr.toFile());
-        builder.environment().put("UROM_PLUGIN_PATH", pluginDir.toString());
-        builder.environment().put("PATH", Path.of(System.getProperty("java.home"), "bin") + java.io.File.pathSeparator
-                + System.getenv().getOrDefault("PATH", ""));
-        builder.environment().put("UROM_DAEMON_JAVA_OPTS", "-Djava.io.tmpdir=" + Files.createDirectories(folder.resolve("daemon-tmp")));
-        // UCX 1.13 keeps endpoints with peer-failure handling (the plugins') off shared memory unless
-        // its shared-memory transports say they handle failures: workers on one machine would talk TCP.
-        SHARED_MEMORY_WITH_FAILURES.forEach(builder.environment()::putIfAbsent);
-        Process daemon = children.start(builder);
-        String rest = new ChildOutput(daemon, "the daemon", stderr).expect(LISTENING, Duration.ofSeconds(DAEMON_START_S));
-        progress.accept("daemon pid " + daemon.pid() + " on CPUs " + options.placement().workers() + ": " + rest.strip());
-        Path serviceFile = folder.resolve("services");
-        Files.writeString(serviceFile, "# written by bench coll\n" + hostname() + " dpu unix:" + socket + " " + PCI_ADDRESS + " urom0:1\n",
-                StandardCharsets.UTF_8);
-        return serviceFile;
-    }
-
-    /**
-     * The daemon's {@code --worker-user}: the option's, else {@code root} when the bench runs as
-     * root: the workers read and write the ranks' buffers with cross-memory attach, which the
-     * kernel allows a root rank's workers only as root (docs/security.md).
-     */
-    static String workerUser(CollBenchOptions options) {
-        return options.workerUser() != null ? options.workerUser() : isRoot() ? "root" : null;
-    }
-
-    private static boolean isRoot() {
-        return dev.urom.framework.security.UnixAccounts.effectiveUid() == 0;
-    }
-
-    /** This machine's name as {@code gethostname()} gives it, which a service file's line must start with. */
-    private static String hostname() throws IOException {
-        Path kernel = Path.of("/proc/sys/kernel/hostname");
-        return Files.isReadable(kernel) ? Files.readString(kernel, StandardCharsets.UTF_8).strip()
-                : java.net.InetAddress.getLocalHost().getHostName();
-    }
-
     private static Map<String, Object> settings(CollBenchOptions options, Path program, String mpiHostRun, Map<String, String> notMeasured) {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("ranks", options.ranks());
@@ -407,7 +345,7 @@ public final class CollBench {
         settings.put("mpiAllCpus", options.placement().all().toString());
         settings.put("placement", options.placement().describe());
         settings.put("mpiHostCpusRun", mpiHostRun);
-        settings.put("workerUser", Optional.ofNullable(workerUser(options)).orElse("the daemon's default"));
+        settings.put("workerUser", Optional.ofNullable(MpiJobDaemon.workerUser(options.workerUser())).orElse("the daemon's default"));
         settings.put("program", options.program() != null ? program.toString() : "built from the distribution's share/urom/samples/coll");
         settings.put("mpi", mpiVersion());
         settings.put("cpus", Runtime.getRuntime().availableProcessors());

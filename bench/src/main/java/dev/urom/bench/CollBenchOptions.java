@@ -111,8 +111,8 @@ record CollBenchOptions(Path json, int ranks, long minBytes, long maxBytes, List
                 CollPlacement.of(allowed, cpus[0], cpus[1]), paths[1], paths[2], paths[3], workerUser[0], counts[3]);
     }
 
-    /** {@code MIN:MAX}, 1 ≤ MIN ≤ MAX ≤ 1 GiB, as the sample takes it. */
-    private static long[] sizes(String value) {
+    /** {@code MIN:MAX}, 1 ≤ MIN ≤ MAX ≤ 1 GiB, as the sample (and OSU's {@code -m}) takes it. */
+    static long[] sizes(String value) {
         String[] ends = value.split(":", -1);
         try {
             if (ends.length == 2) {
@@ -129,7 +129,7 @@ record CollBenchOptions(Path json, int ranks, long minBytes, long maxBytes, List
     }
 
     /** The comma-separated names of {@code value}, each one of {@code known} once, in {@code known}'s order. */
-    private static List<String> subset(String option, String value, List<String> known) {
+    static List<String> subset(String option, String value, List<String> known) {
         LinkedHashSet<String> named = new LinkedHashSet<>();
         for (String name : value.split(",", -1)) {
             if (!known.contains(name)) {
