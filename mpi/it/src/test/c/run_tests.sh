@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# liburom_mpi against a real daemon: starts one from the distribution (bin/urom daemon) on a Unix
+# socket in a fresh directory, runs um_check under mpirun with the library preloaded, in every case
+# below and with each rank count of NPS, and checks its exit status and lines: every result equal
+# to MPI's, the offloaded count (UROM_MPI_STATS=1) non-zero where offload is expected and zero where
+# everything must fall back, no worker left running afterwards. Prints one line per case and
+# "mpi integration tests: N passed, N failed"; exit status 0 only when none failed.
+#   UROM_BIN, UROM_MPI_LIB, UM_CHECK, TMPDIR, NPS come from the Makefile.
+set -u
+
+: "${UROM_BIN:?}" "${UROM_MPI_LIB:?}" "${UM_CHECK:?}"
+NPS=${NPS:-"2 3 4"}
+RUN_TIMEOUT=${RUN_TIMEOUT:-300}
+dir=$(mktemp -d "${TMPDIR:-/tmp}/urom-mpi-it-XXXXXX") || exit 1
+sock=$dir/urom.sock
+daemon_pid=
+passed=0
+failed=0
+
+stop_daemon() {
+	if [ -n "$daemon_pid" ]; then
+		kill -TERM "$daemon_pid" 2>/dev/null
+		timeout 60 tail --pid="$daemon_pid" -f /dev/null
+		# Whatever the daemon left in its process group.
+		kill -KILL -- "-$daemon_pid" 2>/dev/null
+		daemon_pid=
+	fi
+}
+
+cleanup() {
+	stop_daemon
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+
+mpirun_args=(--oversubscribe)
+daemon_args=(daemon --listen "unix:$sock" --log-dir "$dir/log")
+if [ "$(id -u)" = 0 ]; then
+	mpirun_args+=(--allow-run-as-root)
+	# Workers of root's default worker user reach no root process (docs/collectives.md).
+	daemon_args+=(--worker-user root)
+fi
+
+# Workers on one machine talk over shared memory only with these (docs/collectives.md).
+UCX_POSIX_ERROR_HANDLING=y UCX_SYSV_ERROR_HANDLING=y setsid "$UROM_BIN" "${daemon_args[@]}" \
+	>"$dir/daemon.out" 2>&1 &
+daemon_pid=$!
+# Wait for the daemon's "listening" line (tail -F follows the log as it is written).
+mkdir -p "$dir/log"
+exec 3< <(exec timeout 120 tail -F -n +1 "$dir/log/urom_daemon_dev.log" 2>/dev/null)
+tail_pid=$!
+if ! grep -q -m1 "daemon listening on" <&3; then
+	echo "mpi it: the daemon did not start listening on $sock"
+	cat "$dir/daemon.out"
+	exit 1
+fi
+kill "$tail_pid" 2>/dev/null
+exec 3<&-
+
+host=$(hostname)
+echo "$host dpu unix:$sock 0000:3b:00.0 urom0:1" >"$dir/services"
+echo "$host dpu unix:$dir/nobody-listens.sock 0000:3b:00.0 urom0:1" >"$dir/services-down"
+
+out=$dir/out
+# run NAME NP MODE EXPECT [VAR=value ...]: EXPECT is offload (offloaded > 0), none (offloaded 0),
+# error (the mismatch is reported as MPI_ERR_OTHER) or off (the library says it is off).
+run() {
+	local name=$1 np=$2 mode=$3 expect=$4
+	shift 4
+	local env=(DOCA_UROM_SERVICE_FILE="$dir/services" UROM_MPI_STATS=1 UROM_MPI_MIN_BYTES=0 "$@")
+	local xs=(-x LD_PRELOAD="$UROM_MPI_LIB")
+	local why= rc offloaded
+	for e in "${env[@]}"; do
+		xs+=(-x "$e")
+	done
+	env "${env[@]}" timeout -k 10 "$RUN_TIMEOUT" mpirun "${mpirun_args[@]}" -np "$np" "${xs[@]}" \
+		"$UM_CHECK" "$mode" >"$out" 2>&1
+	rc=$?
+	offloaded=$(sed -n 's/^urom_mpi: stats: offloaded \([0-9]*\),.*/\1/p' "$out")
+	if [ "$rc" -ne 0 ]; then
+		why="exit status $rc"
+	elif ! grep -q "^um_check $mode: [0-9]* checks, 0 failed$" "$out"; then
+		why="no line 'um_check $mode: N checks, 0 failed'"
+	fi
+	case $expect in
+	offload) [ -z "$why" ] && [ "${offloaded:-0}" -eq 0 ] && why="nothing was offloaded" ;;
+	none) [ -z "$why" ] && [ "${offloaded:-x}" != 0 ] && why="offloaded '${offloaded}', expected 0" ;;
+	error)
+		[ -z "$why" ] && [ "$(grep -c "mismatched allreduce: urom_mpi: offloaded allreduce failed: .*reason MISMATCH" "$out")" -ne "$np" ] &&
+			why="not every rank reported the mismatch as the plugin's MISMATCH"
+		;;
+	off) [ -z "$why" ] && ! grep -q "^urom_mpi: off (" "$out" && why="no line 'urom_mpi: off (...)'" ;;
+	esac
+	for pattern in "${EXPECT_LINES[@]}"; do
+		[ -z "$why" ] && ! grep -q -- "$pattern" "$out" && why="no line matching '$pattern'"
+	done
+	if [ -z "$why" ] && [ "$expect" != off ]; then
+		local left
+		left=$("$UROM_BIN" workers --service "unix:$sock" 2>&1)
+		[ "$left" != "(no workers)" ] && why="workers left running: $left"
+	fi
+	if [ -z "$why" ]; then
+		passed=$((passed + 1))
+		echo "ok     $name (np $np): $(grep '^um_check ' "$out")${offloaded:+; offloaded $offloaded}"
+	else
+		failed=$((failed + 1))
+		echo "FAILED $name (np $np): $why"
+		echo "---- output ----"
+		cat "$out"
+		echo "---- end of output ----"
+	fi
+	EXPECT_LINES=()
+}
+EXPECT_LINES=()
+
+for np in $NPS; do
+	EXPECT_LINES=("^urom_mpi: offloading ")
+	run "every collective offloaded, checked against MPI" "$np" all offload
+done
+run "connecting at MPI_Init" 3 all offload UROM_MPI_CONNECT=init
+run "blocking forms offloaded with UROM_MPI_BLOCKING=1" 3 blocking offload UROM_MPI_BLOCKING=1
+run "blocking forms go to MPI by default" 3 blocking none
+run "a failed collective is MPI_ERR_OTHER naming the reason" 3 error error
+run "derived type, user op, inter-communicator fall back" 4 fallback none
+# A barrier has no size: it is offloaded whenever UROM_MPI_COLLS names it.
+run "below the threshold everything falls back" 3 basic none UROM_MPI_MIN_BYTES=1g \
+	UROM_MPI_COLLS=allreduce,reduce,allgather,alltoall,bcast
+run "collectives not in UROM_MPI_COLLS fall back" 2 basic offload UROM_MPI_COLLS=allreduce,barrier
+EXPECT_LINES=("^urom_mpi: rank [0-9]*: connecting to the service: .*; every collective goes to MPI$")
+run "no reachable daemon: one warning, then MPI" 3 basic none DOCA_UROM_SERVICE_FILE="$dir/services-down"
+EXPECT_LINES=("^urom_mpi: rank [0-9]*: the service has no plugin named worker_nope (UROM_MPI_PLUGIN); every collective goes to MPI$")
+run "a missing plugin: one warning, then MPI" 2 basic none UROM_MPI_PLUGIN=worker_nope
+EXPECT_LINES=("^urom_mpi: off (UROM_MPI_MIN_BYTES=lots: not a byte count")
+run "a bad setting: one line, then the library stays off" 2 basic off UROM_MPI_MIN_BYTES=lots
+EXPECT_LINES=("^urom_mpi: off (UROM_MPI=0)")
+run "UROM_MPI=0" 2 basic off UROM_MPI=0
+
+echo "mpi integration tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
