@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <doca_ctx.h>
+
 #include "um.h"
 
 #define TEAM_WAIT_MS 120000
@@ -49,17 +51,25 @@ static void id_set(uint32_t id, int used)
 static void destroy(struct um_team *t)
 {
 	struct urom_coll_request req = {0};
+	enum doca_ctx_states state;
+	doca_error_t status;
 
 	if (t->state != UM_TEAM_READY)
 		return;
 	t->state = UM_TEAM_GONE;
 	list_del(t);
-	if (um.conn == UM_CONN_READY && um.worker != NULL) {
-		if (urom_coll_team_destroy(um.worker, t->id, &req) != DOCA_SUCCESS ||
-		    um_progress_until(&req.done, TEAM_WAIT_MS) != 0 || req.status != DOCA_SUCCESS)
-			fprintf(stderr, UM_PREFIX "rank %d: destroying team %u failed: %s (%s)\n", um.world_rank, t->id,
-				req.done ? doca_error_get_descr(req.status) : "no answer",
-				urom_coll_reason_name(req.reason));
+	/* A worker that is gone took its teams with it. */
+	if (um.conn == UM_CONN_READY && um.worker != NULL &&
+	    doca_ctx_get_state(doca_urom_worker_as_ctx(um.worker), &state) == DOCA_SUCCESS &&
+	    state == DOCA_CTX_STATE_RUNNING) {
+		status = urom_coll_team_destroy(um.worker, t->id, &req);
+		if (status == DOCA_SUCCESS && um_progress_until(&req.done, TEAM_WAIT_MS) != 0)
+			status = DOCA_ERROR_TIME_OUT;
+		else if (status == DOCA_SUCCESS)
+			status = req.status;
+		if (status != DOCA_SUCCESS)
+			fprintf(stderr, UM_PREFIX "rank %d: destroying team %u failed: %s (reason %s)\n", um.world_rank,
+				t->id, doca_error_get_descr(status), urom_coll_reason_name(req.reason));
 		else
 			id_set(t->id, 0);
 	}

@@ -74,9 +74,14 @@ run() {
 	for e in "${env[@]}"; do
 		xs+=(-x "$e")
 	done
-	env "${env[@]}" timeout -k 10 "$RUN_TIMEOUT" mpirun "${mpirun_args[@]}" -np "$np" "${xs[@]}" \
-		"$UM_CHECK" "$mode" >"$out" 2>&1
-	rc=$?
+	if [ "$expect" = kill ]; then
+		launch_and_kill "$np" "${xs[@]}"
+		rc=$?
+	else
+		env "${env[@]}" timeout -k 10 "$RUN_TIMEOUT" mpirun "${mpirun_args[@]}" -np "$np" "${xs[@]}" \
+			"$UM_CHECK" "$mode" >"$out" 2>&1
+		rc=$?
+	fi
 	offloaded=$(sed -n 's/^urom_mpi: stats: offloaded \([0-9]*\),.*/\1/p' "$out")
 	if [ "$rc" -ne 0 ]; then
 		why="exit status $rc"
@@ -91,6 +96,10 @@ run() {
 			why="not every rank reported the mismatch as the plugin's MISMATCH"
 		;;
 	off) [ -z "$why" ] && ! grep -q "^urom_mpi: off (" "$out" && why="no line 'urom_mpi: off (...)'" ;;
+	kill)
+		[ -z "$why" ] && [ "$(grep -c "after the kill: urom_mpi: offloaded allreduce failed: " "$out")" -ne "$np" ] &&
+			why="not every rank's collective failed with the library's error"
+		;;
 	esac
 	for pattern in "${EXPECT_LINES[@]}"; do
 		[ -z "$why" ] && ! grep -q -- "$pattern" "$out" && why="no line matching '$pattern'"
@@ -102,7 +111,7 @@ run() {
 	fi
 	if [ -z "$why" ]; then
 		passed=$((passed + 1))
-		echo "ok     $name (np $np): $(grep '^um_check ' "$out")${offloaded:+; offloaded $offloaded}"
+		echo "ok     $name (np $np): $(grep "^um_check $mode: [0-9]* checks" "$out")${offloaded:+; offloaded $offloaded}"
 	else
 		failed=$((failed + 1))
 		echo "FAILED $name (np $np): $why"
@@ -114,6 +123,33 @@ run() {
 }
 EXPECT_LINES=()
 
+# launch_and_kill NP MPIRUN-ARGS...: runs "um_check kill" in the background, kills one worker (the
+# first that `urom workers` lists) once the program says it is ready, and waits for the program.
+launch_and_kill() {
+	local np=$1 mp tp worker rc
+	shift
+	env "${env[@]}" setsid mpirun "${mpirun_args[@]}" -np "$np" "$@" "$UM_CHECK" kill >"$out" 2>&1 &
+	mp=$!
+	exec 4< <(exec timeout 120 tail -F -n +1 --pid="$mp" "$out" 2>/dev/null)
+	tp=$!
+	grep -q -m1 "^um_check kill: ready$" <&4
+	kill "$tp" 2>/dev/null
+	exec 4<&-
+	worker=$("$UROM_BIN" workers --json --service "unix:$sock" | grep -o '"pid":[0-9]*' | head -1 | cut -d: -f2)
+	if [ -n "$worker" ]; then
+		echo "killing worker $worker" >>"$dir/kill.log"
+		kill -KILL "$worker"
+	fi
+	if ! timeout "$RUN_TIMEOUT" tail --pid="$mp" -f /dev/null; then
+		kill -KILL -- "-$mp" 2>/dev/null
+		echo "um_check kill: ran past ${RUN_TIMEOUT} s after a worker was killed" >>"$out"
+	fi
+	wait "$mp"
+	rc=$?
+	[ -n "$worker" ] || { echo "no worker to kill" >>"$out"; return 1; }
+	return $rc
+}
+
 for np in $NPS; do
 	EXPECT_LINES=("^urom_mpi: offloading ")
 	run "every collective offloaded, checked against MPI" "$np" all offload
@@ -122,6 +158,7 @@ run "connecting at MPI_Init" 3 all offload UROM_MPI_CONNECT=init
 run "blocking forms offloaded with UROM_MPI_BLOCKING=1" 3 blocking offload UROM_MPI_BLOCKING=1
 run "blocking forms go to MPI by default" 3 blocking none
 run "a failed collective is MPI_ERR_OTHER naming the reason" 3 error error
+run "a worker killed mid-collective: errors on every rank, no hang" 3 kill kill UROM_MPI_TIMEOUT_MS=5000
 run "derived type, user op, inter-communicator fall back" 4 fallback none
 # A barrier has no size: it is offloaded whenever UROM_MPI_COLLS names it.
 run "below the threshold everything falls back" 3 basic none UROM_MPI_MIN_BYTES=1g \
@@ -133,6 +170,10 @@ EXPECT_LINES=("^urom_mpi: rank [0-9]*: the service has no plugin named worker_no
 run "a missing plugin: one warning, then MPI" 2 basic none UROM_MPI_PLUGIN=worker_nope
 EXPECT_LINES=("^urom_mpi: off (UROM_MPI_MIN_BYTES=lots: not a byte count")
 run "a bad setting: one line, then the library stays off" 2 basic off UROM_MPI_MIN_BYTES=lots
+EXPECT_LINES=("^urom_mpi: off (MPI_THREAD_MULTIPLE is not supported)")
+run "MPI_THREAD_MULTIPLE: the library stays off" 2 basic off UM_CHECK_THREAD=multiple
+EXPECT_LINES=("^urom_mpi: off (the ranks' UROM_MPI_\\* settings differ")
+run "ranks with different settings: the library stays off" 2 basic off UM_CHECK_RANK0_ENV=UROM_MPI_MIN_BYTES=64
 EXPECT_LINES=("^urom_mpi: off (UROM_MPI=0)")
 run "UROM_MPI=0" 2 basic off UROM_MPI=0
 

@@ -11,8 +11,13 @@
  *                       back: Open MPI refuses it for its own collective requests)
  *   um_check blocking   the blocking forms (offloaded only with UROM_MPI_BLOCKING=1)
  *   um_check fallback   only calls that must fall back (derived type, user op, inter-communicator)
+ *   um_check kill       loops on allreduce until it fails: run_tests.sh kills a worker meanwhile
  *   um_check error      ranks that disagree on a count: an error of class MPI_ERR_OTHER, then a
  *                       correct collective still works
+ *
+ * In the environment: UM_CHECK_THREAD=multiple initializes with MPI_THREAD_MULTIPLE;
+ * UM_CHECK_RANK0_ENV=NAME=value sets one variable in rank 0 alone (Open MPI's rank variable) before
+ * MPI_Init, so that the ranks' settings differ.
  *
  * Each check prints "check NAME: FAILED ..." on a mismatch; rank 0 ends with
  * "um_check MODE: N checks, F failed"; the exit status is 0 only when nothing failed.
@@ -611,12 +616,59 @@ static void error_case(void)
 	check(memcmp(b, w, sizeof(w)) == 0, "allreduce after the mismatch: result");
 }
 
+/*
+ * A worker killed mid-collective (run_tests.sh kills one after the "ready" line): every rank's
+ * offloaded collectives fail with an error, none hangs, and the program still finalizes.
+ */
+static void kill_case(void)
+{
+	enum { M = 1 << 20 };
+	int *a = alloc(M * sizeof(int)), *b = alloc(M * sizeof(int));
+	char text[MPI_MAX_ERROR_STRING];
+	double deadline;
+	MPI_Request r;
+	int rc = MPI_SUCCESS, len, k = 0;
+
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	MPI_Iallreduce(a, b, 16, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r);
+	check(wait_ok(&r), "allreduce before the kill");
+	PMPI_Barrier(MPI_COMM_WORLD);
+	if (rank == 0) {
+		printf("um_check kill: ready\n");
+		fflush(stdout);
+	}
+	deadline = MPI_Wtime() + 120;
+	while (rc == MPI_SUCCESS && MPI_Wtime() < deadline) {
+		rc = MPI_Iallreduce(a, b, M, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r);
+		if (rc == MPI_SUCCESS)
+			rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
+		k++;
+	}
+	text[0] = '\0';
+	if (rc != MPI_SUCCESS)
+		MPI_Error_string(rc, text, &len);
+	printf("rank %d: collective %d after the kill: %s\n", rank, k, rc == MPI_SUCCESS ? "no error" : text);
+	check(rc != MPI_SUCCESS, "a collective fails once a worker is killed");
+	free(a);
+	free(b);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "all";
 	int all_failures = 0;
 
-	MPI_Init(&argc, &argv);
+	/* Before MPI_Init: mpirun starts every rank with the same environment. */
+	if (getenv("UM_CHECK_RANK0_ENV") != NULL && getenv("OMPI_COMM_WORLD_RANK") != NULL &&
+	    strcmp(getenv("OMPI_COMM_WORLD_RANK"), "0") == 0)
+		putenv(getenv("UM_CHECK_RANK0_ENV"));
+	if (getenv("UM_CHECK_THREAD") != NULL && strcmp(getenv("UM_CHECK_THREAD"), "multiple") == 0) {
+		int provided;
+
+		MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+	} else {
+		MPI_Init(&argc, &argv);
+	}
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	if (strcmp(mode, "all") == 0 || strcmp(mode, "basic") == 0) {
@@ -629,13 +681,15 @@ int main(int argc, char **argv)
 		request_calls(strcmp(mode, "all") == 0);
 	} else if (strcmp(mode, "blocking") == 0) {
 		blocking_calls();
+	} else if (strcmp(mode, "kill") == 0) {
+		kill_case();
 	} else if (strcmp(mode, "fallback") == 0) {
 		fallback_calls();
 	} else if (strcmp(mode, "error") == 0) {
 		error_case();
 	} else {
 		if (rank == 0)
-			fprintf(stderr, "um_check: unknown mode %s (all, basic, blocking, fallback, error)\n", mode);
+			fprintf(stderr, "um_check: unknown mode %s (all, basic, blocking, fallback, error, kill)\n", mode);
 		failures = 1;
 	}
 	PMPI_Allreduce(&failures, &all_failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
