@@ -96,6 +96,7 @@ struct um_op {
 	struct urom_coll_request req;    /* the plugin's; valid until answered */
 	MPI_Request mpi;                 /* the generalized request handed to the program */
 	enum urom_coll_type coll;
+	uint32_t team_id;
 	int answered, mpi_freed, user_freed;
 	int error;                       /* MPI error code: MPI_SUCCESS or one of um_error_code() */
 	struct um_op *prev, *next;       /* um.inflight while not answered */
@@ -106,8 +107,8 @@ struct um_op {
 int um_op_post(struct um_team *team, const struct urom_coll_args *args, MPI_Request *request);
 /* Whether `request' is an offloaded collective still in flight; the op if so. */
 struct um_op *um_op_find(MPI_Request request);
-/* Progresses until every offloaded collective has been answered (finalize). */
-void um_op_drain(void);
+/* Progresses until every offloaded collective (of team_id; 0: of every team) has been answered. */
+void um_op_drain(uint32_t team_id);
 
 /* ------------------------------------------------------------------------- the process */
 

@@ -56,6 +56,9 @@ static void destroy(struct um_team *t)
 
 	if (t->state != UM_TEAM_READY)
 		return;
+	/* MPI lets a communicator be freed with collectives pending: they complete first. Every member
+	 * posted them before its own MPI_Comm_free, so this waits for workers only. */
+	um_op_drain(t->id);
 	t->state = UM_TEAM_GONE;
 	list_del(t);
 	/* A worker that is gone took its teams with it. */

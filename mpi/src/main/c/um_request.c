@@ -126,6 +126,7 @@ int um_op_post(struct um_team *team, const struct urom_coll_args *args, MPI_Requ
 	if (op == NULL)
 		return MPI_ERR_NO_MEM;
 	op->coll = args->coll;
+	op->team_id = team->id;
 	op->req.cb = answered;
 	op->req.user_data.ptr = op;
 	rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, op, &op->mpi);
@@ -168,12 +169,20 @@ struct um_op *um_op_find(MPI_Request request)
 	return NULL;
 }
 
-void um_op_drain(void)
+static int pending(uint32_t team_id)
+{
+	for (struct um_op *op = um.inflight; op != NULL; op = op->next)
+		if (team_id == 0 || op->team_id == team_id)
+			return 1;
+	return 0;
+}
+
+void um_op_drain(uint32_t team_id)
 {
 	int64_t deadline = um_now_ms() + (int64_t)(um.set.timeout_ms ? um.set.timeout_ms : UROM_COLL_TIMEOUT_MS_DEFAULT) +
 			   60000;
 
-	while (um.inflight != NULL) {
+	while (pending(team_id)) {
 		if (um_progress() == 0) {
 			if (um_now_ms() > deadline) {
 				fprintf(stderr, UM_PREFIX "rank %d: %lu offloaded collectives never completed\n", um.world_rank,
@@ -187,10 +196,13 @@ void um_op_drain(void)
 
 /* ------------------------------------------------------------------------ completion calls */
 
-/* Progress; then whether anything offloaded is still in flight (Wait must loop). */
+/*
+ * Progress; then whether anything offloaded is still in flight (Wait must loop). With nothing in
+ * flight the engine has nothing for these calls: they cost MPI's own.
+ */
 static int progress(void)
 {
-	if (um.pe == NULL)
+	if (um.inflight == NULL)
 		return 0;
 	um_progress();
 	return um.inflight != NULL;

@@ -118,7 +118,7 @@ static void print_stats(void)
 int MPI_Finalize(void)
 {
 	if (um.active) {
-		um_op_drain();
+		um_op_drain(0);
 		/* No rank takes its worker away while another's collective may still need it. */
 		PMPI_Barrier(MPI_COMM_WORLD);
 		um_comm_fini();
