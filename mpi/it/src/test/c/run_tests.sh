@@ -155,6 +155,7 @@ for np in $NPS; do
 	run "every collective offloaded, checked against MPI" "$np" all offload
 done
 run "connecting at MPI_Init" 3 all offload UROM_MPI_CONNECT=init
+run "a split communicator first: MPI until all ranks connect" 4 subfirst offload
 run "blocking forms offloaded with UROM_MPI_BLOCKING=1" 3 blocking offload UROM_MPI_BLOCKING=1
 run "blocking forms go to MPI by default" 3 blocking none
 run "a failed collective is MPI_ERR_OTHER naming the reason" 3 error error

@@ -12,6 +12,7 @@
  *                       the first and crashes in the second for its own collectives)
  *   um_check blocking   the blocking forms (offloaded only with UROM_MPI_BLOCKING=1)
  *   um_check fallback   only calls that must fall back (derived type, user op, inter-communicator)
+ *   um_check subfirst   the first collectives on a split communicator, before any on all ranks
  *   um_check kill       loops on allreduce until it fails: run_tests.sh kills a worker meanwhile
  *   um_check error      ranks that disagree on a count: an error of class MPI_ERR_OTHER, then a
  *                       correct collective still works
@@ -632,6 +633,21 @@ static void error_case(void)
 }
 
 /*
+ * The first offloadable collective on a communicator smaller than MPI_COMM_WORLD: connecting is
+ * collective over MPI_COMM_WORLD, so it falls back until a call on all ranks has connected.
+ */
+static void sub_first(void)
+{
+	MPI_Comm parity;
+
+	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &parity);
+	each_coll(parity, "parity before connecting", 1000);
+	each_coll(MPI_COMM_WORLD, "WORLD", 1000);
+	each_coll(parity, "parity after connecting", 1000);
+	MPI_Comm_free(&parity);
+}
+
+/*
  * A worker killed mid-collective (run_tests.sh kills one after the "ready" line): every rank's
  * offloaded collectives fail with an error, none hangs, and the program still finalizes.
  */
@@ -696,6 +712,8 @@ int main(int argc, char **argv)
 		request_calls(strcmp(mode, "all") == 0);
 	} else if (strcmp(mode, "blocking") == 0) {
 		blocking_calls();
+	} else if (strcmp(mode, "subfirst") == 0) {
+		sub_first();
 	} else if (strcmp(mode, "kill") == 0) {
 		kill_case();
 	} else if (strcmp(mode, "fallback") == 0) {
@@ -704,7 +722,7 @@ int main(int argc, char **argv)
 		error_case();
 	} else {
 		if (rank == 0)
-			fprintf(stderr, "um_check: unknown mode %s (all, basic, blocking, fallback, error, kill)\n", mode);
+			fprintf(stderr, "um_check: unknown mode %s (all, basic, blocking, subfirst, fallback, error, kill)\n", mode);
 		failures = 1;
 	}
 	PMPI_Allreduce(&failures, &all_failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -70,7 +70,7 @@ class DistributionIT {
         assertThat(mode(dist.resolve("lib/native/urom-launch"))).isEqualTo("rwxr-xr-x");
         assertThat(filesUnder(dist.resolve("lib")).filter(file -> file.toString().endsWith(".so")))
                 .extracting(Path::getFileName).extracting(Path::toString)
-                .contains("libdoca_urom.so", "libdoca_common.so", "libdoca_argp.so", "liburom_bridge.so");
+                .contains("libdoca_urom.so", "libdoca_common.so", "libdoca_argp.so", "liburom_bridge.so", "liburom_mpi.so");
         assertThat(filesUnder(dist).filter(file -> file.toString().endsWith(".so")))
                 .allSatisfy(library -> assertThat(mode(library)).as("%s", library).isEqualTo("rwxr-xr-x"));
         assertThat(dist.resolve("lib/urom-spi-" + version + ".jar")).isRegularFile();
