@@ -85,7 +85,8 @@ struct um_team {
 int um_comm_init(void);   /* makes the keyval; MPI error code */
 /* The communicator's team, created on first use (collective over comm); NULL: fall back. */
 struct um_team *um_comm_team(MPI_Comm comm);
-/* Destroys every live team (at finalize, after the barrier) and frees the keyval. */
+/* Destroys every live team (at finalize, after the barrier); MPI deletes the attributes later, which
+ * then only frees their memory. */
 void um_comm_fini(void);
 
 /* ------------------------------------------------------------------ requests (um_request.c) */

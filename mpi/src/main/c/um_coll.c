@@ -96,12 +96,7 @@ static int enabled(enum urom_coll_type coll)
 
 static struct um_team *team_for(MPI_Comm comm)
 {
-	struct um_team *t;
-
-	if (comm == MPI_COMM_NULL)
-		return NULL;
-	t = um_comm_team(comm);
-	return t;
+	return comm == MPI_COMM_NULL ? NULL : um_comm_team(comm);
 }
 
 /* The plugin's datatype of count elements of type, at least the threshold: 0, else -1. */
@@ -114,10 +109,9 @@ static int sized(enum urom_coll_type coll, int count, MPI_Datatype type, enum ur
 	return (uint64_t)count * (uint64_t)size >= um.set.min_bytes[coll] ? 0 : -1;
 }
 
-static int fallback(void)
+static void fallback(void)
 {
 	um.stats.fallback++;
-	return 0;
 }
 
 /* Blocking form: offload, then wait (MPI_Wait progresses the engine). */

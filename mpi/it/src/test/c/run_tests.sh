@@ -156,6 +156,10 @@ for np in $NPS; do
 done
 run "connecting at MPI_Init" 3 all offload UROM_MPI_CONNECT=init
 run "a split communicator first: MPI until all ranks connect" 4 subfirst offload
+EXPECT_LINES=("to worker_coll_java workers")
+run "Java workers (worker_coll_java)" 2 all offload UROM_MPI_PLUGIN=worker_coll_java
+EXPECT_LINES=("to worker_coll_java workers")
+run "rank 0 on a Java worker, the others on C workers" 3 all offload UM_CHECK_RANK0_ENV=UROM_MPI_PLUGIN=worker_coll_java
 run "blocking forms offloaded with UROM_MPI_BLOCKING=1" 3 blocking offload UROM_MPI_BLOCKING=1
 run "blocking forms go to MPI by default" 3 blocking none
 run "a failed collective is MPI_ERR_OTHER naming the reason" 3 error error
