@@ -62,7 +62,7 @@ static void destroy(struct um_team *t)
 	t->state = UM_TEAM_GONE;
 	list_del(t);
 	/* A worker that is gone took its teams with it. */
-	if (um.conn == UM_CONN_READY && um.worker != NULL &&
+	if (um.worker != NULL &&
 	    doca_ctx_get_state(doca_urom_worker_as_ctx(um.worker), &state) == DOCA_SUCCESS &&
 	    state == DOCA_CTX_STATE_RUNNING) {
 		status = urom_coll_team_destroy(um.worker, t->id, &req);
@@ -160,6 +160,7 @@ out:
 /* Creates comm's team: collective over comm. */
 static struct um_team *create(MPI_Comm comm)
 {
+	static int warned;
 	uint64_t used[sizeof(um.team_ids_used) / sizeof(uint64_t)];
 	struct urom_coll_team_params p = {0};
 	struct urom_coll_request req = {0};
@@ -207,9 +208,18 @@ static struct um_team *create(MPI_Comm comm)
 	if (PMPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
 		all[0] = 0;
 	if (!all[0]) {
-		if (!ok && all[1] == rank)
-			fprintf(stderr, UM_PREFIX "rank %d: a communicator of %d ranks falls back to MPI: %s\n",
-				um.world_rank, size, why);
+		/* One line per process at most: a cause such as HOST_UNREACHABLE would repeat for every one. */
+		if (!ok && all[1] == rank && !warned) {
+			warned = 1;
+			fprintf(stderr, UM_PREFIX "rank %d: a communicator of %d ranks falls back to MPI: %s%s\n",
+				um.world_rank, size, why,
+				req.reason == UROM_COLL_R_HOST_UNREACHABLE
+					? "; the worker cannot read this process's memory (docs/collectives.md, Who may reach whom)"
+					: "");
+		}
+		/* All ranks agreed that even a team of all of them cannot be made: stop trying. */
+		if (size == um.world_size)
+			um.conn = UM_CONN_FAILED;
 		if (ok) {
 			struct um_team tmp = {.id = id, .state = UM_TEAM_READY};
 

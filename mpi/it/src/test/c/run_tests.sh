@@ -13,62 +13,73 @@ set -u
 NPS=${NPS:-"2 3 4"}
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/urom-mpi-it-XXXXXX") || exit 1
-sock=$dir/urom.sock
-daemon_pid=
 passed=0
 failed=0
 
-stop_daemon() {
-	if [ -n "$daemon_pid" ]; then
-		kill -TERM "$daemon_pid" 2>/dev/null
-		timeout 60 tail --pid="$daemon_pid" -f /dev/null
+# The daemons started here, each the leader of its process group.
+daemons=()
+
+stop_daemons() {
+	for pid in "${daemons[@]}"; do
+		kill -TERM "$pid" 2>/dev/null
+		timeout 60 tail --pid="$pid" -f /dev/null
 		# Whatever the daemon left in its process group.
-		kill -KILL -- "-$daemon_pid" 2>/dev/null
-		daemon_pid=
-	fi
+		kill -KILL -- "-$pid" 2>/dev/null
+	done
+	daemons=()
 }
 
 cleanup() {
-	stop_daemon
+	stop_daemons
 	rm -rf "$dir"
 }
 trap cleanup EXIT
 
 mpirun_args=(--oversubscribe)
-daemon_args=(daemon --listen "unix:$sock" --log-dir "$dir/log")
+[ "$(id -u)" = 0 ] && mpirun_args+=(--allow-run-as-root)
+
+# start_daemon NAME [ARGS...]: a daemon listening on $dir/NAME/urom.sock, its service file
+# $dir/NAME/services; returns once its log says it listens.
+start_daemon() {
+	local d=$dir/$1 tp
+	shift
+	mkdir -p "$d/log"
+	# Workers on one machine talk over shared memory only with these (docs/collectives.md).
+	UCX_POSIX_ERROR_HANDLING=y UCX_SYSV_ERROR_HANDLING=y setsid "$UROM_BIN" daemon --listen "unix:$d/urom.sock" \
+		--log-dir "$d/log" "$@" >"$d/daemon.out" 2>&1 &
+	daemons+=($!)
+	# Wait for the daemon's "listening" line (tail -F follows the log as it is written).
+	exec 3< <(exec timeout 120 tail -F -n +1 "$d/log/urom_daemon_dev.log" 2>/dev/null)
+	tp=$!
+	if ! grep -q -m1 "daemon listening on" <&3; then
+		echo "mpi it: the daemon did not start listening on $d/urom.sock"
+		cat "$d/daemon.out"
+		exit 1
+	fi
+	kill "$tp" 2>/dev/null
+	exec 3<&-
+	echo "$(hostname) dpu unix:$d/urom.sock 0000:3b:00.0 urom0:1" >"$d/services"
+}
+
 if [ "$(id -u)" = 0 ]; then
-	mpirun_args+=(--allow-run-as-root)
 	# Workers of root's default worker user reach no root process (docs/collectives.md).
-	daemon_args+=(--worker-user root)
+	start_daemon main --worker-user root
+else
+	start_daemon main
 fi
+sock=$dir/main/urom.sock
 
-# Workers on one machine talk over shared memory only with these (docs/collectives.md).
-UCX_POSIX_ERROR_HANDLING=y UCX_SYSV_ERROR_HANDLING=y setsid "$UROM_BIN" "${daemon_args[@]}" \
-	>"$dir/daemon.out" 2>&1 &
-daemon_pid=$!
-# Wait for the daemon's "listening" line (tail -F follows the log as it is written).
-mkdir -p "$dir/log"
-exec 3< <(exec timeout 120 tail -F -n +1 "$dir/log/urom_daemon_dev.log" 2>/dev/null)
-tail_pid=$!
-if ! grep -q -m1 "daemon listening on" <&3; then
-	echo "mpi it: the daemon did not start listening on $sock"
-	cat "$dir/daemon.out"
-	exit 1
-fi
-kill "$tail_pid" 2>/dev/null
-exec 3<&-
-
-host=$(hostname)
-echo "$host dpu unix:$sock 0000:3b:00.0 urom0:1" >"$dir/services"
-echo "$host dpu unix:$dir/nobody-listens.sock 0000:3b:00.0 urom0:1" >"$dir/services-down"
+echo "$(hostname) dpu unix:$dir/nobody-listens.sock 0000:3b:00.0 urom0:1" >"$dir/services-down"
 
 out=$dir/out
 # run NAME NP MODE EXPECT [VAR=value ...]: EXPECT is offload (offloaded > 0), none (offloaded 0),
-# error (the mismatch is reported as MPI_ERR_OTHER) or off (the library says it is off).
+# error (the mismatch is reported as MPI_ERR_OTHER), kill (a worker is killed meanwhile) or off (the
+# library says it is off). EXPECT_LINES: patterns the output must hold; EXPECT_WARNING: the one
+# "urom_mpi: rank N: ..." warning line it must hold, alone.
 run() {
 	local name=$1 np=$2 mode=$3 expect=$4
 	shift 4
-	local env=(DOCA_UROM_SERVICE_FILE="$dir/services" UROM_MPI_STATS=1 UROM_MPI_MIN_BYTES=0 "$@")
+	local env=(DOCA_UROM_SERVICE_FILE="$dir/main/services" UROM_MPI_STATS=1 UROM_MPI_MIN_BYTES=0 "$@")
 	local xs=(-x LD_PRELOAD="$UROM_MPI_LIB")
 	local why= rc offloaded
 	for e in "${env[@]}"; do
@@ -104,6 +115,13 @@ run() {
 	for pattern in "${EXPECT_LINES[@]}"; do
 		[ -z "$why" ] && ! grep -q -- "$pattern" "$out" && why="no line matching '$pattern'"
 	done
+	if [ -z "$why" ] && [ -n "$EXPECT_WARNING" ]; then
+		if [ "$(grep -c "^urom_mpi: rank" "$out")" -ne 1 ]; then
+			why="not exactly one warning line (urom_mpi: rank ...)"
+		elif ! grep -q -- "$EXPECT_WARNING" "$out"; then
+			why="no warning matching '$EXPECT_WARNING'"
+		fi
+	fi
 	if [ -z "$why" ] && [ "$expect" != off ]; then
 		local left
 		left=$("$UROM_BIN" workers --service "unix:$sock" 2>&1)
@@ -120,8 +138,10 @@ run() {
 		echo "---- end of output ----"
 	fi
 	EXPECT_LINES=()
+	EXPECT_WARNING=
 }
 EXPECT_LINES=()
+EXPECT_WARNING=
 
 # launch_and_kill NP MPIRUN-ARGS...: runs "um_check kill" in the background, kills one worker (the
 # first that `urom workers` lists) once the program says it is ready, and waits for the program.
@@ -169,9 +189,9 @@ run "derived type, user op, inter-communicator fall back" 4 fallback none
 run "below the threshold everything falls back" 3 basic none UROM_MPI_MIN_BYTES=1g \
 	UROM_MPI_COLLS=allreduce,reduce,allgather,alltoall,bcast
 run "collectives not in UROM_MPI_COLLS fall back" 2 basic offload UROM_MPI_COLLS=allreduce,barrier
-EXPECT_LINES=("^urom_mpi: rank [0-9]*: connecting to the service: .*; every collective goes to MPI$")
+EXPECT_WARNING="^urom_mpi: rank [0-9]*: connecting to the service: .*; every collective goes to MPI$"
 run "no reachable daemon: one warning, then MPI" 3 basic none DOCA_UROM_SERVICE_FILE="$dir/services-down"
-EXPECT_LINES=("^urom_mpi: rank [0-9]*: the service has no plugin named worker_nope (UROM_MPI_PLUGIN); every collective goes to MPI$")
+EXPECT_WARNING="^urom_mpi: rank [0-9]*: the service has no plugin named worker_nope (UROM_MPI_PLUGIN); every collective goes to MPI$"
 run "a missing plugin: one warning, then MPI" 2 basic none UROM_MPI_PLUGIN=worker_nope
 EXPECT_LINES=("^urom_mpi: off (UROM_MPI_MIN_BYTES=lots: not a byte count")
 run "a bad setting: one line, then the library stays off" 2 basic off UROM_MPI_MIN_BYTES=lots
@@ -181,6 +201,13 @@ EXPECT_LINES=("^urom_mpi: off (the ranks' UROM_MPI_\\* settings differ")
 run "ranks with different settings: the library stays off" 2 basic off UM_CHECK_RANK0_ENV=UROM_MPI_MIN_BYTES=64
 EXPECT_LINES=("^urom_mpi: off (UROM_MPI=0)")
 run "UROM_MPI=0" 2 basic off UROM_MPI=0
+if [ "$(id -u)" = 0 ]; then
+	# Root's jobs on a daemon whose workers run as another user: no team can be made.
+	start_daemon other-user
+	EXPECT_WARNING="^urom_mpi: rank 0: a communicator of 3 ranks falls back to MPI: .*HOST_UNREACHABLE.*; the worker cannot read"
+	run "workers that cannot reach the ranks: one warning, then MPI" 3 basic none \
+		DOCA_UROM_SERVICE_FILE="$dir/other-user/services"
+fi
 
 echo "mpi integration tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
