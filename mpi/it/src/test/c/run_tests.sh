@@ -6,10 +6,10 @@
 # to MPI's, the offloaded count (UROM_MPI_STATS=1) non-zero where offload is expected and zero where
 # everything must fall back, no worker left running afterwards. Prints one line per case and
 # "mpi integration tests: N passed, N failed"; exit status 0 only when none failed.
-#   UROM_BIN, UROM_MPI_LIB, UM_CHECK, TMPDIR, NPS come from the Makefile.
+#   UROM_BIN, UROM_MPI_LIB, UM_CHECK, FFT2D, TMPDIR, NPS come from the Makefile.
 set -u
 
-: "${UROM_BIN:?}" "${UROM_MPI_LIB:?}" "${UM_CHECK:?}"
+: "${UROM_BIN:?}" "${UROM_MPI_LIB:?}" "${UM_CHECK:?}" "${FFT2D:?}"
 NPS=${NPS:-"2 3 4"}
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/urom-mpi-it-XXXXXX") || exit 1
@@ -201,6 +201,29 @@ EXPECT_LINES=("^urom_mpi: off (the ranks' UROM_MPI_\\* settings differ")
 run "ranks with different settings: the library stays off" 2 basic off UM_CHECK_RANK0_ENV=UROM_MPI_MIN_BYTES=64
 EXPECT_LINES=("^urom_mpi: off (UROM_MPI=0)")
 run "UROM_MPI=0" 2 basic off UROM_MPI=0
+# run_fft2d NP ARGS...: the distribution's 2-D FFT, its transposes offloaded, checked against a
+# DFT of the whole grid (--check).
+run_fft2d() {
+	local np=$1 why= offloaded
+	shift
+	env DOCA_UROM_SERVICE_FILE="$dir/main/services" UROM_MPI_STATS=1 UROM_MPI_MIN_BYTES=0 timeout -k 10 "$RUN_TIMEOUT" \
+		mpirun "${mpirun_args[@]}" -np "$np" -x LD_PRELOAD="$UROM_MPI_LIB" -x DOCA_UROM_SERVICE_FILE -x UROM_MPI_STATS \
+		-x UROM_MPI_MIN_BYTES "$FFT2D" "$@" --check >"$out" 2>&1 || why="exit status $?"
+	offloaded=$(sed -n 's/^urom_mpi: stats: offloaded \([0-9]*\),.*/\1/p' "$out")
+	[ -z "$why" ] && ! grep -q "^fft2d: check passed$" "$out" && why="no line 'fft2d: check passed'"
+	[ -z "$why" ] && [ "${offloaded:-0}" -eq 0 ] && why="nothing was offloaded"
+	if [ -z "$why" ]; then
+		passed=$((passed + 1))
+		echo "ok     fft2d $* (np $np): check passed; offloaded $offloaded"
+	else
+		failed=$((failed + 1))
+		echo "FAILED fft2d $* (np $np): $why"
+		cat "$out"
+	fi
+}
+run_fft2d 2 -n 32 -b 4 -i 2 -w 1
+run_fft2d 4 -n 16 -b 2 -i 2 -w 1
+
 if [ "$(id -u)" = 0 ]; then
 	# Root's jobs on a daemon whose workers run as another user: no team can be made.
 	start_daemon other-user
