@@ -7,7 +7,9 @@
  * completion calls wrapped here (MPI_Wait..., MPI_Test..., MPI_Request_get_status), which progress
  * the engine before asking MPI, and, for the Wait forms while anything offloaded is in flight, loop
  * on the Test form until MPI says done, so that arrays mixing offloaded and ordinary requests
- * complete. The answer completes the generalized request (PMPI_Grequest_complete); a failure
+ * complete. The loop spins, as MPI's own Wait does: yielding the CPU there hands it, on a CPU shared
+ * by two ranks, to a rank that computes for a whole time slice (measured: OSU's overlap fell from
+ * 99.7-99.9 % to 10-70 %). The answer completes the generalized request (PMPI_Grequest_complete); a failure
  * carries an error code of class MPI_ERR_OTHER whose string names the plugin's reason.
  *
  * MPI_Request_free of a collective still in flight does not free it under the worker's feet: the
@@ -208,11 +210,6 @@ static int progress(void)
 	return um.inflight != NULL;
 }
 
-static void idle(void)
-{
-	sched_yield();
-}
-
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
 	int done = 0, rc;
@@ -225,7 +222,6 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 			return rc;
 		if (!progress())
 			return PMPI_Wait(request, status);
-		idle();
 	}
 }
 
@@ -247,7 +243,6 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 			return rc;
 		if (!progress())
 			return PMPI_Waitall(count, requests, statuses);
-		idle();
 	}
 }
 
@@ -269,7 +264,6 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *statu
 			return rc;
 		if (!progress())
 			return PMPI_Waitany(count, requests, index, status);
-		idle();
 	}
 }
 
@@ -291,7 +285,6 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices
 			return rc;
 		if (!progress())
 			return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
-		idle();
 	}
 }
 
