@@ -3,7 +3,6 @@ package dev.urom.bench;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The table an OSU Micro-Benchmarks non-blocking collective test prints ({@code osu_iallreduce}
@@ -75,12 +74,5 @@ record OsuOutput(String title, List<Row> rows) {
     /** The row of {@code bytes}, or null. */
     Row row(long bytes) {
         return rows.stream().filter(r -> r.bytes() == bytes).findFirst().orElse(null);
-    }
-
-    /** The row as OSU prints it (for tests and for the report's raw appendix). */
-    static String format(Row row) {
-        String line = String.format(Locale.ROOT, "%-10d%18.2f%18.2f%18.2f%18.2f", row.bytes(), row.overallUs(), row.computeUs(), row.pureUs(),
-                row.overlapPct());
-        return row.validated() == null ? line : line + String.format(Locale.ROOT, "%18s", row.validated() ? "Pass" : "Fail");
     }
 }

@@ -4,6 +4,7 @@ package dev.urom.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Locale;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -59,9 +60,16 @@ class OsuOutputTest {
     @Property
     void whatOsuPrintsReadsBack(@ForAll("tables") List<OsuOutput.Row> rows) {
         StringBuilder printed = new StringBuilder("# OSU MPI Non-blocking Alltoall Latency Test v7.4\n# Size  Overall(us)\n");
-        rows.forEach(r -> printed.append(OsuOutput.format(r)).append('\n'));
+        rows.forEach(r -> printed.append(osuRow(r)).append('\n'));
 
         assertThat(OsuOutput.parse(printed.toString()).rows()).containsExactlyElementsOf(rows);
+    }
+
+    /** A row as OSU prints it: fixed-width columns, two decimals. */
+    private static String osuRow(OsuOutput.Row row) {
+        String line = String.format(Locale.ROOT, "%-10d%18.2f%18.2f%18.2f%18.2f", row.bytes(), row.overallUs(), row.computeUs(), row.pureUs(),
+                row.overlapPct());
+        return row.validated() == null ? line : line + String.format(Locale.ROOT, "%18s", row.validated() ? "Pass" : "Fail");
     }
 
     @Provide
