@@ -133,7 +133,7 @@ public final class CollBench {
                     String noDaemon = null;
                     if (hasNative && offloadC || hasJava && offloadJava) {
                         try {
-                            serviceFile = MpiJobDaemon.start(options.dist(), options.placement().workers(), options.workerUser(), folder, pluginDir, daemon,
+                            serviceFile = MpiJobDaemon.start(options.dist(), options.placement().workers(), options.workerUser(), MpiTransport.SHM, folder, pluginDir, daemon,
                                     progress);
                         } catch (IllegalStateException e) {
                             noDaemon = "the daemon did not start: " + e.getMessage();

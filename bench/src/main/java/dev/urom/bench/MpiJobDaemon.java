@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -20,8 +19,6 @@ import java.util.function.Consumer;
  * the {@link ChildProcesses} it is started in.
  */
 final class MpiJobDaemon {
-    /** What the daemon passes its workers so that UCX 1.13 gives the coll endpoints shared memory. */
-    static final Map<String, String> SHARED_MEMORY_WITH_FAILURES = Map.of("UCX_POSIX_ERROR_HANDLING", "y", "UCX_SYSV_ERROR_HANDLING", "y");
     private static final String LISTENING = "urom daemon: listening on ";
     private static final long START_S = 120;
 
@@ -33,11 +30,12 @@ final class MpiJobDaemon {
      * the file.
      *
      * @param workerUser the daemon's {@code --worker-user}, or null ({@link #workerUser})
+     * @param transport what the daemon passes its workers for UCX (unless its own environment says otherwise)
      * @throws IllegalStateException when the distribution has no {@code bin/urom} or the daemon
      *     does not come up
      */
-    static Path start(Path dist, CpuList cpus, String workerUser, Path folder, Path pluginDir, ChildProcesses children,
-            Consumer<String> progress) throws IOException, InterruptedException {
+    static Path start(Path dist, CpuList cpus, String workerUser, MpiTransport transport, Path folder, Path pluginDir,
+            ChildProcesses children, Consumer<String> progress) throws IOException, InterruptedException {
         Path urom = dist.toAbsolutePath().resolve("bin").resolve("urom");
         if (!Files.isExecutable(urom)) {
             throw new IllegalStateException(urom + " is missing; build the distribution first or give --dist");
@@ -55,9 +53,7 @@ final class MpiJobDaemon {
         builder.environment().put("PATH", Path.of(System.getProperty("java.home"), "bin") + java.io.File.pathSeparator
                 + System.getenv().getOrDefault("PATH", ""));
         builder.environment().put("UROM_DAEMON_JAVA_OPTS", "-Djava.io.tmpdir=" + Files.createDirectories(folder.resolve("daemon-tmp")));
-        // UCX 1.13 keeps endpoints with peer-failure handling (the plugins') off shared memory unless
-        // its shared-memory transports say they handle failures: workers on one machine would talk TCP.
-        SHARED_MEMORY_WITH_FAILURES.forEach(builder.environment()::putIfAbsent);
+        transport.workerEnvironment().forEach(builder.environment()::putIfAbsent);
         Process daemon = children.start(builder);
         String rest = new ChildOutput(daemon, "the daemon", stderr).expect(LISTENING, Duration.ofSeconds(START_S));
         progress.accept("daemon pid " + daemon.pid() + " on CPUs " + cpus + ": " + rest.strip());

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -36,7 +37,8 @@ import java.util.stream.Stream;
  * Every run validates ({@code -c}); a failed validation fails the run. The library's statistics
  * line ({@code UROM_MPI_STATS=1}) proves that the {@code urom} run offloaded. With {@code
  * --kernel-n N} the distribution's 2-D FFT kernel ({@code share/urom/samples/mpi/fft2d.c}, built
- * with {@code mpicc}) runs as {@code open-mpi} and {@code urom} too.
+ * with {@code mpicc}) runs as {@code open-mpi} and {@code urom} too, alternately, {@link #KERNEL_RUNS}
+ * times each; its figures are the medians.
  *
  * <p>Not thread-safe (one run at a time). The daemon, every {@code mpirun} and its ranks, and the
  * run folder are gone when {@link #run} returns or throws. Exit status 0 when every run asked for
@@ -50,6 +52,8 @@ public final class OsuBench {
     static final List<String> VARIANTS = List.of(OPEN_MPI, UROM, UROM_IDLE);
     static final String LIBRARY = "liburom_mpi.so";
     static final double IDLE_MAX_RATIO = 1.05;
+    /** Runs of the kernel per variant, alternating: its time moves by several per cent from run to run here. */
+    static final int KERNEL_RUNS = 5;
     private static final Pattern STATS = Pattern.compile("urom_mpi: stats: offloaded (\\d+), fell back (\\d+), failed (\\d+), teams (\\d+)");
     private static final Pattern KERNEL = Pattern.compile("fft2d n=\\d+ ranks=\\d+ batches=\\d+: ([0-9.]+) us per FFT, compute ([0-9.]+) us,"
             + " waiting ([0-9.]+) us");
@@ -77,6 +81,17 @@ public final class OsuBench {
             return m.find() ? Optional.of(new Kernel(Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)),
                     Double.parseDouble(m.group(3)))) : Optional.empty();
         }
+
+        /** Each figure's median over {@code kernels} (not empty), taken figure by figure. */
+        static Kernel median(List<Kernel> kernels) {
+            return new Kernel(median(kernels, Kernel::perFftUs), median(kernels, Kernel::computeUs), median(kernels, Kernel::waitUs));
+        }
+
+        private static double median(List<Kernel> kernels, ToDoubleFunction<Kernel> figure) {
+            double[] values = kernels.stream().mapToDouble(figure).sorted().toArray();
+            int middle = values.length / 2;
+            return values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+        }
     }
 
     private OsuBench() {}
@@ -99,7 +114,7 @@ public final class OsuBench {
         try {
             Map<String, String> failures = new LinkedHashMap<>();
             Report report = run(options, failures, OsuBench::progress);
-            System.out.println(PROGRAM + ": " + options.placement().describe() + "; " + options.ranks() + " ranks");
+            System.out.println(PROGRAM + ": " + options.placement().describe() + "; " + options.ranks() + " ranks over " + options.transport().word());
             System.out.print(report.table());
             if (options.json() != null) {
                 report.writeJson(options.json());
@@ -133,7 +148,7 @@ public final class OsuBench {
                     .filter(Files::isRegularFile).orElseThrow(() -> new IllegalStateException("no " + CollBench.NATIVE_PLUGIN_FILE
                             + " (give --plugins DIR, or build plugins/coll)"));
             Files.copy(plugin, pluginDir.resolve(CollBench.NATIVE_PLUGIN_FILE));
-            Path serviceFile = MpiJobDaemon.start(options.dist(), options.placement().workers(), options.workerUser(), folder.path(), pluginDir,
+            Path serviceFile = MpiJobDaemon.start(options.dist(), options.placement().workers(), options.workerUser(), options.transport(), folder.path(), pluginDir,
                     daemon, progress);
             Launcher launcher = new Launcher(options, folder.path(), library, serviceFile, progress);
             for (Map.Entry<String, Path> benchmark : programs.entrySet()) {
@@ -217,6 +232,7 @@ public final class OsuBench {
         if (MpiJobDaemon.isRoot()) {
             command.add("--allow-run-as-root");
         }
+        command.addAll(options.transport().mpirunArguments());
         command.addAll(List.of("-np", Integer.toString(options.ranks()), "taskset", "-c", options.placement().hosts().toString()));
         if (!variant.equals(OPEN_MPI)) {
             command.addAll(List.of("env", "LD_PRELOAD=" + library, "UROM_MPI_STATS=1",
@@ -286,18 +302,26 @@ public final class OsuBench {
         int n = options.kernelN();
         int batches = Math.max(1, Math.min(8, n / options.ranks()));
         List<String> args = List.of("-n", Integer.toString(n), "-b", Integer.toString(batches));
-        Map<String, Kernel> results = new LinkedHashMap<>();
-        for (String variant : List.of(OPEN_MPI, UROM)) {
-            Run run = launcher.run("fft2d", variant, program, args);
-            Optional<Kernel> kernel = run.why() == null ? Kernel.find(run.output()) : Optional.empty();
-            if (kernel.isEmpty()) {
-                failures.put("fft2d " + variant, run.why() != null ? run.why() : "no result line");
-                continue;
+        Map<String, List<Kernel>> runs = new LinkedHashMap<>();
+        for (int round = 0; round < KERNEL_RUNS; round++) {
+            for (String variant : List.of(OPEN_MPI, UROM)) {
+                if (failures.containsKey("fft2d " + variant)) {
+                    continue;
+                }
+                Run run = launcher.run("fft2d", variant, program, args);
+                Optional<Kernel> kernel = run.why() == null ? Kernel.find(run.output()) : Optional.empty();
+                if (kernel.isEmpty()) {
+                    failures.put("fft2d " + variant, run.why() != null ? run.why() : "no result line");
+                    runs.remove(variant);
+                    continue;
+                }
+                runs.computeIfAbsent(variant, v -> new ArrayList<>()).add(kernel.get());
             }
-            results.put(variant, kernel.get());
         }
+        Map<String, Kernel> results = new LinkedHashMap<>();
+        runs.forEach((variant, kernels) -> results.put(variant, Kernel.median(kernels)));
         List<Figure> figures = new ArrayList<>();
-        String prefix = "fft2d n=" + n + " (" + batches + " batches), ";
+        String prefix = "fft2d n=" + n + " (" + batches + " batches, median of " + KERNEL_RUNS + " runs), ";
         Kernel mpi = results.get(OPEN_MPI);
         Kernel urom = results.get(UROM);
         if (mpi != null) {
@@ -339,6 +363,7 @@ public final class OsuBench {
         settings.put("iterations", options.iterations() > 0 ? Integer.toString(options.iterations()) : "OSU's");
         settings.put("warmup", options.warmup() >= 0 ? Integer.toString(options.warmup()) : "OSU's");
         settings.put("placement", options.placement().describe());
+        settings.put("transport", options.transport().word());
         settings.put("workerUser", Optional.ofNullable(MpiJobDaemon.workerUser(options.workerUser())).orElse("the daemon's default"));
         programs.forEach((name, path) -> settings.put("program." + name, path.toString()));
         settings.put("kernelN", options.kernelN());

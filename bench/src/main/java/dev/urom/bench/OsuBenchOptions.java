@@ -28,9 +28,10 @@ import java.util.List;
  * @param workerUser the daemon's {@code --worker-user}, or null for its default
  * @param kernelN the 2-D FFT kernel's grid side, or 0 to skip the kernel
  * @param timeoutS how long one {@code mpirun} may take before it is ended
+ * @param transport how the ranks' data, and their workers', moves
  */
 record OsuBenchOptions(Path osu, Path json, List<String> benchmarks, int ranks, long minBytes, long maxBytes, String type, int iterations,
-        int warmup, CollPlacement placement, Path dist, Path plugins, String workerUser, int kernelN, int timeoutS) {
+        int warmup, CollPlacement placement, Path dist, Path plugins, String workerUser, int kernelN, int timeoutS, MpiTransport transport) {
     /** The OSU non-blocking collectives measured, in the report's order. */
     static final List<String> BENCHMARKS = List.of("osu_iallreduce", "osu_ialltoall", "osu_iallgather", "osu_ibcast");
     /** OSU's datatypes: {@code mpi_char}'s sums overflow its own validation at 16 B, with or without the library. */
@@ -41,7 +42,7 @@ record OsuBenchOptions(Path osu, Path json, List<String> benchmarks, int ranks, 
             + " [--sizes MIN:MAX (default 8:4194304)] [--type " + String.join("|", TYPES) + " (default mpi_float)]"
             + " [--iterations N] [--warmup N (default OSU's)] [--host-cpus LIST] [--worker-cpus LIST] [--dist DIR (default cli/target/urom)]"
             + " [--plugins DIR (worker_coll.so)] [--worker-user USER] [--kernel-n N (the 2-D FFT's side, default 1024; 0: none)]"
-            + " [--timeout-s N (per mpirun, default 3600)]";
+            + " [--timeout-s N (per mpirun, default 3600)] [--transport shm|tcp (default shm)]";
 
     OsuBenchOptions {
         benchmarks = List.copyOf(benchmarks);
@@ -55,8 +56,9 @@ record OsuBenchOptions(Path osu, Path json, List<String> benchmarks, int ranks, 
         List<List<String>> lists = new ArrayList<>(List.of(BENCHMARKS));
         String[] words = {TYPES.get(0), null};
         CpuList[] cpus = {null, null};
+        MpiTransport[] transport = {MpiTransport.SHM};
         OptionPairs.parse(args, List.of("--osu", "--json", "--benchmarks", "--ranks", "--sizes", "--type", "--iterations", "--warmup",
-                "--host-cpus", "--worker-cpus", "--dist", "--plugins", "--worker-user", "--kernel-n", "--timeout-s"), USAGE, (option, value) -> {
+                "--host-cpus", "--worker-cpus", "--dist", "--plugins", "--worker-user", "--kernel-n", "--timeout-s", "--transport"), USAGE, (option, value) -> {
             switch (option) {
                 case "--osu" -> paths[0] = Path.of(value);
                 case "--json" -> paths[1] = Path.of(value);
@@ -72,6 +74,7 @@ record OsuBenchOptions(Path osu, Path json, List<String> benchmarks, int ranks, 
                     sizes[0] = parsed[0];
                     sizes[1] = parsed[1];
                 }
+                case "--transport" -> transport[0] = MpiTransport.of(value);
                 case "--benchmarks" -> lists.set(0, CollBenchOptions.subset(option, value, BENCHMARKS));
                 case "--type" -> {
                     if (!TYPES.contains(value)) {
@@ -93,7 +96,7 @@ record OsuBenchOptions(Path osu, Path json, List<String> benchmarks, int ranks, 
             throw new IllegalArgumentException("--osu DIR is required: the folder of the OSU Micro-Benchmarks you built; " + USAGE);
         }
         return new OsuBenchOptions(paths[0], paths[1], lists.get(0), counts[0], sizes[0], sizes[1], words[0], counts[1], counts[2],
-                CollPlacement.of(allowed, cpus[0], cpus[1]), paths[2], paths[3], words[1], counts[3], counts[4]);
+                CollPlacement.of(allowed, cpus[0], cpus[1]), paths[2], paths[3], words[1], counts[3], counts[4], transport[0]);
     }
 
     /** 0, or a power of two from 8 to 16384. */

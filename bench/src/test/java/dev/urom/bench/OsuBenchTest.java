@@ -32,6 +32,17 @@ class OsuBenchTest {
                 "UROM_MPI_STATS=1", "UROM_MPI_MIN_BYTES=0", program.toString(), "-c");
         assertThat(idle).contains("UROM_MPI_MIN_BYTES=2048");
         assertThat(plain.subList(0, plain.indexOf("taskset"))).doesNotContain("LD_PRELOAD=" + library);
+        assertThat(plain).doesNotContain("--mca");
+    }
+
+    @Test
+    void overTcpOpenMpiIsToldToUseLoopbackAndTheWorkersToo() {
+        OsuBenchOptions options = OsuBenchOptions.parse(List.of("--osu", "omb", "--transport", "tcp"), CpuList.parse("0-1"));
+
+        List<String> plain = OsuBench.command(options, OsuBench.OPEN_MPI, Path.of("lib.so"), Path.of("omb/osu_ibcast"), List.of());
+
+        assertThat(String.join(" ", plain.subList(0, plain.indexOf("-np")))).endsWith("--mca btl tcp,self --mca btl_tcp_if_include lo");
+        assertThat(options.transport().workerEnvironment()).containsEntry("UCX_TLS", "tcp,self");
     }
 
     @Test
@@ -50,6 +61,15 @@ class OsuBenchTest {
         assertThat(byId(figures, "iallreduce_idle_ratio").value()).isCloseTo(Math.sqrt(1.15), org.assertj.core.data.Offset.offset(1e-9));
         assertThat(met(figures, "iallreduce_idle_ratio")).isFalse();
         assertThat(met(figures, "iallreduce_offloaded")).isTrue();
+    }
+
+    @Test
+    void theKernelsFiguresAreMediansTakenOneByOne() {
+        List<OsuBench.Kernel> runs = List.of(OsuBench.Kernel.find("fft2d n=1024 ranks=2 batches=8: 64571.9 us per FFT, compute 58261.3 us,"
+                + " waiting 6308.9 us").orElseThrow(), new OsuBench.Kernel(60000, 59000, 1000), new OsuBench.Kernel(70000, 50000, 20000));
+
+        assertThat(OsuBench.Kernel.median(runs)).isEqualTo(new OsuBench.Kernel(64571.9, 58261.3, 6308.9));
+        assertThat(OsuBench.Kernel.median(runs.subList(1, 3))).isEqualTo(new OsuBench.Kernel(65000, 54500, 10500));
     }
 
     @Test
