@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.plugins.sandbox;
 
+import static dev.urom.plugins.sandbox.TagCommands.tagRecv;
+import static dev.urom.plugins.sandbox.TagCommands.tagSend;
 import static dev.urom.plugins.sandbox.SandboxWorkers.await;
 import static dev.urom.plugins.sandbox.SandboxWorkers.call;
 import static dev.urom.plugins.sandbox.SandboxWorkers.javaJar;
@@ -74,14 +76,14 @@ class SandboxMixedJavaIT {
                 byte[] ping = ("ping " + round).getBytes(StandardCharsets.UTF_8);
                 byte[] pong = ("pong " + round + "!").getBytes(StandardCharsets.UTF_8);
                 long recvB = context++;
-                send(b, new TagRecv(recvB, 0, 64, 0x1234, MASK, 0));
-                assertThat(call(a, new TagSend(context++, DOMAIN_B, 0, ping.length, 0xAA_1234L, 0, ping))).isSuccessful();
+                send(b, tagRecv(recvB).tag(0x1234, MASK).count(64).build());
+                assertThat(call(a, tagSend(context++).to(DOMAIN_B).tag(0xAA_1234L).inline(ping).build())).isSuccessful();
                 assertThat(await(b, recvB))
                         .hasPayload(new TagRecvDone(recvB, 1, ping.length, 0xAA_1234L, UromStatus.SUCCESS, ping).encode());
 
                 long recvA = context++;
-                send(a, new TagRecv(recvA, 0, 64, 0x5678, MASK, 0));
-                assertThat(call(b, new TagSend(context++, DOMAIN_A, 0, pong.length, 0x5678, 0, pong))).isSuccessful();
+                send(a, tagRecv(recvA).tag(0x5678, MASK).count(64).build());
+                assertThat(call(b, tagSend(context++).to(DOMAIN_A).tag(0x5678).inline(pong).build())).isSuccessful();
                 assertThat(await(a, recvA)).hasPayload(new TagRecvDone(recvA, 1, pong.length, 0x5678, UromStatus.SUCCESS, pong).encode());
             }
         }
@@ -144,46 +146,46 @@ class SandboxMixedJavaIT {
             List<Sent> commands = new ArrayList<>();
             Map<Long, WorkerNotification> expected = new HashMap<>();
             // a DOCA-sized receive and send of each size, inline
-            commands.add(doca(new TagRecv(1, 0, 8, 0x51, -1, 0, 64)));
+            commands.add(doca(tagRecv(1).tag(0x51, -1).count(8).fixedBytes(64).build()));
             expected.put(1L, answer(1, UromStatus.SUCCESS, new TagRecvDone(1, 1, 3, 0x51, UromStatus.SUCCESS, three, true)));
-            commands.add(doca(new TagSend(2, 0, 0, 3, 0x51, 0, three, 64)));
+            commands.add(doca(tagSend(2).tag(0x51).inline(three).fixedBytes(64).build()));
             expected.put(2L, answer(2, UromStatus.SUCCESS, new TagSendDone(2, UromStatus.SUCCESS, true)));
-            commands.add(doca(new TagRecv(3, 0, 64, 0x52, -1, 0, 72)));
+            commands.add(doca(tagRecv(3).tag(0x52, -1).count(64).fixedBytes(72).build()));
             expected.put(3L, answer(3, UromStatus.SUCCESS, new TagRecvDone(3, 1, 5, 0x52, UromStatus.SUCCESS, five, true)));
-            commands.add(doca(new TagSend(4, 0, 0, 5, 0x52, 0, five, 72)));
+            commands.add(doca(tagSend(4).tag(0x52).inline(five).fixedBytes(72).build()));
             expected.put(4L, answer(4, UromStatus.SUCCESS, new TagSendDone(4, UromStatus.SUCCESS, true)));
             // a DOCA-sized receive shorter than the message (ours): UCS_ERR_MESSAGE_TRUNCATED in 48 bytes
-            commands.add(doca(new TagRecv(5, 0, 2, 0x53, -1, 0, 64)));
+            commands.add(doca(tagRecv(5).tag(0x53, -1).count(2).fixedBytes(64).build()));
             expected.put(5L, answer(5, UromStatus.TOO_BIG, new TagRecvDone(5, 1, 0, 0x53, UromStatus.TOO_BIG, new byte[0], true)));
-            commands.add(doca(new TagSend(6, 0, 0, 4, 0x53, 0, new byte[] {1, 2, 3, 4})));
+            commands.add(doca(tagSend(6).tag(0x53).inline(new byte[] {1, 2, 3, 4}).build()));
             expected.put(6L, answer(6, UromStatus.SUCCESS, new TagSendDone(6, UromStatus.SUCCESS)));
             // each command is answered in its own layout; the send is 72 bytes in all, DOCA's 64 and 8 of data
-            commands.add(doca(new TagRecv(7, 0, 8, 0x54, -1, 0)));
+            commands.add(doca(tagRecv(7).tag(0x54, -1).count(8).build()));
             expected.put(7L, answer(7, UromStatus.SUCCESS, new TagRecvDone(7, 1, 8, 0x54, UromStatus.SUCCESS, eight)));
-            commands.add(doca(new TagSend(8, 0, 0, 8, 0x54, 0, eight, 64)));
+            commands.add(doca(tagSend(8).tag(0x54).inline(eight).fixedBytes(64).build()));
             expected.put(8L, answer(8, UromStatus.SUCCESS, new TagSendDone(8, UromStatus.SUCCESS, true)));
             // 72 bytes in all, 16 of them data: ours (length - count is 56)
-            commands.add(doca(new TagRecv(9, 0, 64, 0x55, -1, 0, 72)));
+            commands.add(doca(tagRecv(9).tag(0x55, -1).count(64).fixedBytes(72).build()));
             expected.put(9L, answer(9, UromStatus.SUCCESS, new TagRecvDone(9, 1, 16, 0x55, UromStatus.SUCCESS, sixteen, true)));
-            commands.add(doca(new TagSend(10, 0, 0, 16, 0x55, 0, sixteen)));
+            commands.add(doca(tagSend(10).tag(0x55).inline(sixteen).build()));
             expected.put(10L, answer(10, UromStatus.SUCCESS, new TagSendDone(10, UromStatus.SUCCESS)));
             // regions: a DOCA-sized send from one (exactly 72 bytes) into a DOCA-sized receive into it
             commands.add(doca(new MemMap(11, 256, shm.toString().getBytes(StandardCharsets.UTF_8))));
             expected.put(11L, answer(11, UromStatus.SUCCESS, new SandboxNotification.MemMapDone(11, 1)));
-            commands.add(doca(new TagRecv(12, 100, 16, 0x56, -1, 1, 64)));
+            commands.add(doca(tagRecv(12).tag(0x56, -1).count(16).buffer(100).region(1).fixedBytes(64).build()));
             expected.put(12L, answer(12, UromStatus.SUCCESS, new TagRecvDone(12, 100, 16, 0x56, UromStatus.SUCCESS, new byte[0], true)));
-            commands.add(doca(new TagSend(13, 0, 0, 16, 0x56, 1, new byte[0], 72)));
+            commands.add(doca(tagSend(13).tag(0x56).count(16).region(1).fixedBytes(72).build()));
             expected.put(13L, answer(13, UromStatus.SUCCESS, new TagSendDone(13, UromStatus.SUCCESS, true)));
             // refusals, answered by the worker with no payload, as for ours
-            commands.add(new Sent(14, resized(new TagRecv(14, 0, 8, 0x57, -1, 0).encode(), 88, new byte[0])));
+            commands.add(new Sent(14, resized(tagRecv(14).tag(0x57, -1).count(8).build().encode(), 88, new byte[0])));
             expected.put(14L, refusal(14, UromStatus.INVALID_VALUE));
-            commands.add(new Sent(15, resized(new TagSend(15, 0, 0, 3, 0x57, 0, three).encode(), 96, three)));
+            commands.add(new Sent(15, resized(tagSend(15).tag(0x57).inline(three).build().encode(), 96, three)));
             expected.put(15L, refusal(15, UromStatus.INVALID_VALUE));
-            commands.add(new Sent(16, resized(new TagSend(16, 0, 0, 8, 0x57, 1, new byte[0]).encode(), 80, new byte[0])));
+            commands.add(new Sent(16, resized(tagSend(16).tag(0x57).count(8).region(1).build().encode(), 80, new byte[0])));
             expected.put(16L, refusal(16, UromStatus.INVALID_VALUE));
-            commands.add(doca(new TagSend(17, 5, 0, 1, 0x57, 0, new byte[] {1}, 64)));
+            commands.add(doca(tagSend(17).to(5).tag(0x57).inline(new byte[] {1}).fixedBytes(64).build()));
             expected.put(17L, refusal(17, UromStatus.NOT_FOUND));
-            commands.add(doca(new TagRecv(18, 0, 8, 0x57, -1, 9, 72)));
+            commands.add(doca(tagRecv(18).tag(0x57, -1).count(8).region(9).fixedBytes(72).build()));
             expected.put(18L, refusal(18, UromStatus.NOT_FOUND));
             commands.add(new Sent(19, docaMemMap(19)));
             expected.put(19L, refusal(19, UromStatus.INVALID_VALUE));
@@ -244,9 +246,9 @@ class SandboxMixedJavaIT {
             byte[] data = ("doca " + (aToB ? "a to b" : "b to a")).getBytes(StandardCharsets.UTF_8);
 
             long recv = context++;
-            send(to, new TagRecv(recv, 0, 64, 0x61, -1, 0, receiveFixed));
+            send(to, tagRecv(recv).tag(0x61, -1).count(64).fixedBytes(receiveFixed).build());
             long send = context++;
-            WorkerNotification sent = call(from, new TagSend(send, toDomain, 0, data.length, 0x61, 0, data, sendFixed));
+            WorkerNotification sent = call(from, tagSend(send).to(toDomain).tag(0x61).inline(data).fixedBytes(sendFixed).build());
             assertThat(sent).isSuccessful().hasPayload(new TagSendDone(send, UromStatus.SUCCESS, true).encode());
             assertThat(sent.payload()).hasSize(48);
             WorkerNotification received = await(to, recv);
@@ -257,9 +259,9 @@ class SandboxMixedJavaIT {
             lines.add(line(to, received));
 
             long shortRecv = context++;
-            send(to, new TagRecv(shortRecv, 0, 2, 0x62, -1, 0, sendFixed));
+            send(to, tagRecv(shortRecv).tag(0x62, -1).count(2).fixedBytes(sendFixed).build());
             long longSend = context++;
-            WorkerNotification longSent = call(from, new TagSend(longSend, toDomain, 0, data.length, 0x62, 0, data, receiveFixed));
+            WorkerNotification longSent = call(from, tagSend(longSend).to(toDomain).tag(0x62).inline(data).fixedBytes(receiveFixed).build());
             assertThat(longSent).hasPayload(new TagSendDone(longSend, UromStatus.SUCCESS, true).encode());
             WorkerNotification truncated = await(to, shortRecv);
             assertThat(truncated).as("the descriptor's status stays ours").hasStatus(UromStatus.TOO_BIG)
@@ -331,12 +333,12 @@ class SandboxMixedJavaIT {
             try (FileChannel channel = FileChannel.open(region, StandardOpenOption.WRITE)) {
                 channel.truncate(0);
             }
-            lines.add(child.call(new TagSend(3, 0, 0, 4096, 0x61, 1, new byte[0])).line());
-            child.submit(new TagRecv(4, 100, 64, 0x62, -1, 1));
-            lines.add(child.call(new TagSend(5, 0, 0, 3, 0x62, 0, new byte[] {1, 2, 3})).line());
+            lines.add(child.call(tagSend(3).tag(0x61).count(4096).region(1).build()).line());
+            child.submit(tagRecv(4).tag(0x62, -1).count(64).buffer(100).region(1).build());
+            lines.add(child.call(tagSend(5).tag(0x62).inline(new byte[] {1, 2, 3}).build()).line());
             lines.add(child.await(4).line());
-            child.submit(new TagRecv(6, 0, 64, 0x63, -1, 0));
-            lines.add(child.call(new TagSend(7, 0, 0, 2, 0x63, 0, new byte[] {4, 5})).line());
+            child.submit(tagRecv(6).tag(0x63, -1).count(64).build());
+            lines.add(child.call(tagSend(7).tag(0x63).inline(new byte[] {4, 5}).build()).line());
             lines.add(child.await(6).line());
             assertThat(child.finish()).as("exit status of the child with %s", plugin.getFileName()).isZero();
         }
@@ -369,18 +371,18 @@ class SandboxMixedJavaIT {
         commands.add(new MemMap(5, 16, "/dev/shm/../x".getBytes(StandardCharsets.UTF_8)));
         commands.add(new MemMap(6, 16, ("/dev/shm/urom-missing-" + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8)));
         commands.add(new MemMap(7, 128, shmPath));
-        commands.add(new TagSend(8, 5, 0, 1, 1, 0, new byte[] {1}));
-        commands.add(new TagSend(9, 0, 0, 8, 1, 3, new byte[0]));
-        commands.add(new TagSend(10, 0, 250, 8, 1, 1, new byte[0]));
-        commands.add(new TagRecv(11, 0, 300, 1, -1, 1));
-        commands.add(new TagRecv(12, 0, 8, 0x1234, MASK, 0));
-        commands.add(new TagSend(13, 0, 0, 3, 0xFF_1234L, 0, new byte[] {9, 8, 7}));
-        commands.add(new TagSend(14, 0, 0, 9, 0x42, 0, new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9}));
-        commands.add(new TagRecv(15, 0, 4, 0x42, -1, 0));
-        commands.add(new TagSend(16, 0, 0, 4, 0x43, 0, new byte[] {4, 3, 2, 1}));
-        commands.add(new TagRecv(17, 16, 64, 0x43, -1, 2));
-        commands.add(new TagSend(18, 0, 16, 4, 0x44, 2, new byte[0]));
-        commands.add(new TagRecv(19, 100, 4, 0x44, -1, 1));
+        commands.add(tagSend(8).to(5).tag(1).inline(new byte[] {1}).build());
+        commands.add(tagSend(9).tag(1).count(8).region(3).build());
+        commands.add(tagSend(10).tag(1).buffer(250).count(8).region(1).build());
+        commands.add(tagRecv(11).tag(1, -1).count(300).region(1).build());
+        commands.add(tagRecv(12).tag(0x1234, MASK).count(8).build());
+        commands.add(tagSend(13).tag(0xFF_1234L).inline(new byte[] {9, 8, 7}).build());
+        commands.add(tagSend(14).tag(0x42).inline(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9}).build());
+        commands.add(tagRecv(15).tag(0x42, -1).count(4).build());
+        commands.add(tagSend(16).tag(0x43).inline(new byte[] {4, 3, 2, 1}).build());
+        commands.add(tagRecv(17).tag(0x43, -1).count(64).buffer(16).region(2).build());
+        commands.add(tagSend(18).tag(0x44).buffer(16).count(4).region(2).build());
+        commands.add(tagRecv(19).tag(0x44, -1).count(4).buffer(100).region(1).build());
         commands.add(new Bounce(20, 5, 8, 0x45, 10, SandboxCommand.BOUNCE_INITIATOR));
         commands.add(new Bounce(21, 0, 65537, 0x45, 10, SandboxCommand.BOUNCE_INITIATOR));
         commands.add(new Bounce(22, 0, 8, 0x45, 0, SandboxCommand.BOUNCE_RESPONDER));

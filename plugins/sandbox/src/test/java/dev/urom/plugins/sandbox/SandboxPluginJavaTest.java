@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.plugins.sandbox;
 
+import static dev.urom.plugins.sandbox.TagCommands.tagRecv;
+import static dev.urom.plugins.sandbox.TagCommands.tagSend;
 import static dev.urom.plugins.sandbox.SandboxWorkers.await;
 import static dev.urom.plugins.sandbox.SandboxWorkers.call;
 import static dev.urom.plugins.sandbox.SandboxWorkers.send;
@@ -73,13 +75,13 @@ class SandboxPluginJavaTest {
         byte[] ping = "ping".getBytes(StandardCharsets.UTF_8);
         byte[] pong = "pong!".getBytes(StandardCharsets.UTF_8);
         long recvB = context();
-        send(b, new TagRecv(recvB, 0, 64, PING, MASK, 0));
+        send(b, tagRecv(recvB).tag(PING, MASK).count(64).build());
 
         assertSendSucceeded(call(a, inlineSend(DOMAIN_B, PING, ping)));
         assertReceived(await(b, recvB), recvB, PING, ping);
 
         long recvA = context();
-        send(a, new TagRecv(recvA, 0, 64, PONG, MASK, 0));
+        send(a, tagRecv(recvA).tag(PONG, MASK).count(64).build());
         assertSendSucceeded(call(b, inlineSend(DOMAIN_A, PONG, pong)));
         assertReceived(await(a, recvA), recvA, PONG, pong);
     }
@@ -91,7 +93,7 @@ class SandboxPluginJavaTest {
         SandboxPlugin pluginB = (SandboxPlugin) b.plugin();
         b.awaitCondition(() -> pluginB.messageWaiting(PING, MASK), "the message reached B's unexpected queue");
 
-        TagRecv receive = new TagRecv(context(), 0, 3, PING, MASK, 0);
+        TagRecv receive = tagRecv(context()).tag(PING, MASK).count(3).build();
         send(b, receive);
         assertThat(pluginB.answersReady()).as("a receive of a message already there is answered at once").isEqualTo(1);
         assertReceived(await(b, receive.context()), receive.context(), PING, data);
@@ -102,8 +104,8 @@ class SandboxPluginJavaTest {
     void theOldestMatchingReceiveTakesEachMessageUnderItsMask() {
         long anyLow = context();
         long exact = context();
-        send(b, new TagRecv(exact, 0, 8, 0xAB_1234L, -1L, 0));
-        send(b, new TagRecv(anyLow, 0, 8, 0xFF_1234L, MASK, 0));
+        send(b, tagRecv(exact).tag(0xAB_1234L, -1L).count(8).build());
+        send(b, tagRecv(anyLow).tag(0xFF_1234L, MASK).count(8).build());
         domain.progress();
 
         assertSendSucceeded(call(a, inlineSend(DOMAIN_B, 0x77_1234L, new byte[] {7})));
@@ -116,7 +118,7 @@ class SandboxPluginJavaTest {
     @Test
     void aMessageLongerThanTheReceiveIsTooBig() {
         long receive = context();
-        send(b, new TagRecv(receive, 0, 4, PING, MASK, 0));
+        send(b, tagRecv(receive).tag(PING, MASK).count(4).build());
         assertSendSucceeded(call(a, inlineSend(DOMAIN_B, PING, new byte[5])));
 
         WorkerNotification answer = await(b, receive);
@@ -142,8 +144,8 @@ class SandboxPluginJavaTest {
         assertThat(new long[] {memhB, memhB2}).containsExactly(1, 2);
 
         long receive = context();
-        send(b, new TagRecv(receive, 3000, 200, PING, MASK, memhB));
-        assertSendSucceeded(call(a, new TagSend(context(), DOMAIN_B, 100, 150, PING, memhA, new byte[0])));
+        send(b, tagRecv(receive).tag(PING, MASK).count(200).buffer(3000).region(memhB).build());
+        assertSendSucceeded(call(a, tagSend(context()).to(DOMAIN_B).tag(PING).buffer(100).count(150).region(memhA).build()));
         WorkerNotification answer = await(b, receive);
 
         assertThat(answer.payload()).isEqualTo(new TagRecvDone(receive, 3000, 150, PING, UromStatus.SUCCESS, new byte[0]).encode());
@@ -164,8 +166,8 @@ class SandboxPluginJavaTest {
         long memhB = mapped(call(b, new MemMap(context(), 2L * size, path)));
 
         long receive = context();
-        send(b, new TagRecv(receive, size, size, PING, MASK, memhB));
-        assertSendSucceeded(call(a, new TagSend(context(), DOMAIN_B, 0, size, PING, memhA, new byte[0])));
+        send(b, tagRecv(receive).tag(PING, MASK).count(size).buffer(size).region(memhB).build());
+        assertSendSucceeded(call(a, tagSend(context()).to(DOMAIN_B).tag(PING).count(size).region(memhA).build()));
 
         assertThat(await(b, receive).payload())
                 .isEqualTo(new TagRecvDone(receive, size, size, PING, UromStatus.SUCCESS, new byte[0]).encode());
@@ -184,9 +186,9 @@ class SandboxPluginJavaTest {
         assertRefused(a, new MemMap(context(), 65, bytes(shmFile.toString())), UromStatus.INVALID_VALUE);
         assertRefused(a, new MemMap(context(), 0, bytes(shmFile.toString())), UromStatus.INVALID_VALUE);
         assertThat(mapped(call(a, new MemMap(context(), 64, bytes(shmFile.toString()))))).isEqualTo(1);
-        assertRefused(a, new TagSend(context(), DOMAIN_B, 0, 8, PING, 9, new byte[0]), UromStatus.NOT_FOUND);
-        assertRefused(a, new TagSend(context(), DOMAIN_B, 60, 8, PING, 1, new byte[0]), UromStatus.INVALID_VALUE);
-        assertRefused(a, new TagRecv(context(), 0, 65, PING, MASK, 1), UromStatus.INVALID_VALUE);
+        assertRefused(a, tagSend(context()).to(DOMAIN_B).tag(PING).count(8).region(9).build(), UromStatus.NOT_FOUND);
+        assertRefused(a, tagSend(context()).to(DOMAIN_B).tag(PING).buffer(60).count(8).region(1).build(), UromStatus.INVALID_VALUE);
+        assertRefused(a, tagRecv(context()).tag(PING, MASK).count(65).region(1).build(), UromStatus.INVALID_VALUE);
     }
 
     @Test
@@ -202,10 +204,10 @@ class SandboxPluginJavaTest {
                         .hasStatus(UromStatus.NOT_PERMITTED);
             }
             for (long memh = 1; memh <= throughLinks.size(); memh++) {
-                assertRefused(a, new TagRecv(context(), 0, 4096, PING, MASK, memh), UromStatus.NOT_FOUND);
+                assertRefused(a, tagRecv(context()).tag(PING, MASK).count(4096).region(memh).build(), UromStatus.NOT_FOUND);
             }
             long receive = context();
-            send(a, new TagRecv(receive, 0, 4096, PING, MASK, 0));
+            send(a, tagRecv(receive).tag(PING, MASK).count(4096).build());
             assertSendSucceeded(call(b, inlineSend(DOMAIN_A, PING, new byte[] {1, 2, 3})));
             assertReceived(await(a, receive), receive, PING, new byte[] {1, 2, 3});
         }
@@ -241,7 +243,7 @@ class SandboxPluginJavaTest {
         SandboxPlugin pluginB = (SandboxPlugin) b.plugin();
         b.awaitCondition(() -> pluginB.messageWaiting(PONG, MASK), "the message reached B");
         long receive = context();
-        send(b, new TagRecv(receive, 0, 8, PONG, MASK, 0));
+        send(b, tagRecv(receive).tag(PONG, MASK).count(8).build());
 
         WorkerNotification answer = await(b, receive);
         assertThat(answer).hasStatus(UromStatus.TOO_BIG)
@@ -274,10 +276,10 @@ class SandboxPluginJavaTest {
     void theWakeupFdIsReadableOnceAMessageArrivesForAPostedReceive() throws UromException {
         assertSendSucceeded(call(a, inlineSend(DOMAIN_B, 0x99, new byte[] {1})));
         long warmUp = context();
-        assertReceived(call(b, new TagRecv(warmUp, 0, 8, 0x99, MASK, 0)), warmUp, 0x99, new byte[] {1});
+        assertReceived(call(b, tagRecv(warmUp).tag(0x99, MASK).count(8).build()), warmUp, 0x99, new byte[] {1});
         SandboxPlugin pluginB = (SandboxPlugin) b.plugin();
         long receive = context();
-        send(b, new TagRecv(receive, 0, 8, PING, MASK, 0));
+        send(b, tagRecv(receive).tag(PING, MASK).count(8).build());
         b.awaitCondition(pluginB::armWakeup, "B armed, the receive posted and nothing ready");
         assertThat(WakeupFds.readable(pluginB.wakeupFd().getAsInt(), 0)).as("nothing arrived yet").isFalse();
 
@@ -303,14 +305,14 @@ class SandboxPluginJavaTest {
         // A full round trip first: UCX 1.13.1 aborts (an assertion in ucp_request.c) when a worker is
         // destroyed while its wire-up answer to a new peer is still queued.
         long warmUp = context();
-        send(b, new TagRecv(warmUp, 0, 8, PONG, MASK, 0));
+        send(b, tagRecv(warmUp).tag(PONG, MASK).count(8).build());
         assertSendSucceeded(call(b, inlineSend(DOMAIN_A, PING, new byte[] {1})));
         assertSendSucceeded(call(a, inlineSend(DOMAIN_B, PONG, new byte[] {1})));
         assertReceived(await(b, warmUp), warmUp, PONG, new byte[] {1});
         int size = 1 << 20;
         shmFile = Files.write(Path.of("/dev/shm", "urom-sandbox-java-test-" + UUID.randomUUID()), new byte[size]);
         long memh = mapped(call(b, new MemMap(context(), size, bytes(shmFile.toString()))));
-        TagSend large = new TagSend(context(), DOMAIN_A, 0, size, PING, memh, new byte[0]);
+        TagSend large = tagSend(context()).to(DOMAIN_A).tag(PING).count(size).region(memh).build();
         send(b, large);
         for (int i = 0; i < 100; i++) {
             b.progressAlone();
@@ -326,7 +328,7 @@ class SandboxPluginJavaTest {
     }
 
     private TagSend inlineSend(long dest, long tag, byte[] data) {
-        return new TagSend(context(), dest, 0, data.length, tag, 0, data);
+        return tagSend(context()).to(dest).tag(tag).inline(data).build();
     }
 
     private long context() {
