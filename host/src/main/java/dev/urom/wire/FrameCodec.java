@@ -102,6 +102,38 @@ public final class FrameCodec {
         return ByteBuffer.allocate(2 + reason.length).order(ByteOrder.LITTLE_ENDIAN).putShort((short) reason.length).put(reason).flip();
     }
 
+    /**
+     * Writes a whole NOTIFY frame into {@code out}, for a sender that reuses one buffer: the same
+     * bytes as {@link #encode} of the {@link Notify} that {@code packed} and {@code reason} make,
+     * with nothing allocated when {@code reason} is empty.
+     *
+     * @param out cleared, set little-endian, written and flipped: ready to write
+     * @param packed a whole {@code struct urom_worker_notify}, header and payload, copied unchecked
+     * @param reason a refused command's reason, written after the payload; {@code ""} for none
+     * @return {@code out}
+     * @throws java.nio.BufferOverflowException when the frame does not fit {@code out}
+     * @throws IllegalArgumentException when {@code reason} is over {@link Notify#MAX_REASON_BYTES}
+     *     bytes in UTF-8
+     */
+    public static ByteBuffer encodeNotify(ByteBuffer out, long requestId, byte[] packed, String reason) {
+        byte[] reasonBytes = reason.isEmpty() ? null : reason.getBytes(StandardCharsets.UTF_8);
+        if (reasonBytes != null && reasonBytes.length > Notify.MAX_REASON_BYTES) {
+            throw new IllegalArgumentException(
+                    "a NOTIFY reason of " + reasonBytes.length + " bytes is over the limit of " + Notify.MAX_REASON_BYTES);
+        }
+        int trailerBytes = reasonBytes == null ? 0 : Short.BYTES + reasonBytes.length;
+        out.clear().order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(Protocol.FRAME_HEADER_BYTES + packed.length + trailerBytes)
+                .putShort((short) MessageType.NOTIFY.code())
+                .putShort((short) 0)
+                .putLong(requestId)
+                .put(packed);
+        if (reasonBytes != null) {
+            out.putShort((short) reasonBytes.length).put(reasonBytes);
+        }
+        return out.flip();
+    }
+
     private static ByteBuffer header(long requestId, Message m, int fixedBytes, int payloadBytes) {
         long frameLength = (long) Protocol.FRAME_HEADER_BYTES + fixedBytes + payloadBytes;
         if (frameLength > Integer.MAX_VALUE) {

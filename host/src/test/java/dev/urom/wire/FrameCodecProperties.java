@@ -2,6 +2,7 @@
 package dev.urom.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.urom.wire.Message.Notify;
 import dev.urom.spi.UromStatus;
@@ -98,6 +99,45 @@ class FrameCodecProperties {
         byte[] body = new byte[frame.remaining() - 16];
         frame.position(16).get(body);
         assertThat(body).isEqualTo(packed);
+    }
+
+    @Provide
+    Arbitrary<String> reasons() {
+        return WireArbitraries.utf8Strings(100);
+    }
+
+    @Property
+    void aNotifyWrittenIntoTheCallersBufferIsTheFrameEncodeMakes(@ForAll long type, @ForAll long context,
+            @ForAll("statuses") UromStatus status, @ForAll("payloads") byte[] payload, @ForAll("reasons") String reason,
+            @ForAll long requestId, @ForAll boolean direct) {
+        byte[] packed = new WorkerNotification(7, type, context, status, payload).pack();
+        ByteBuffer out = (direct ? ByteBuffer.allocateDirect(4096) : ByteBuffer.allocate(4096)).order(ByteOrder.BIG_ENDIAN);
+        out.put(new byte[] {1, 2, 3});
+
+        ByteBuffer written = FrameCodec.encodeNotify(out, requestId, packed, reason);
+
+        assertThat(written).isSameAs(out);
+        assertThat(bytes(written)).isEqualTo(bytes(FrameCodec.encode(requestId, new Notify(type, context, status, payload, reason))));
+    }
+
+    @Property
+    void aNotifyThatDoesNotFitTheCallersBufferIsRefused(@ForAll("payloads") byte[] payload, @ForAll("reasons") String reason) {
+        byte[] packed = new WorkerNotification(7, 1, 2, UromStatus.SUCCESS, payload).pack();
+        int frameBytes = FrameCodec.encode(0, Notify.fromPacked(packed)).remaining()
+                + (reason.isEmpty() ? 0 : Short.BYTES + reason.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+
+        assertThatThrownBy(() -> FrameCodec.encodeNotify(ByteBuffer.allocate(frameBytes - 1), 0, packed, reason))
+                .isInstanceOf(java.nio.BufferOverflowException.class);
+        assertThat(FrameCodec.encodeNotify(ByteBuffer.allocate(frameBytes), 0, packed, reason).remaining()).isEqualTo(frameBytes);
+    }
+
+    @Property
+    void aNotifyReasonOverTheLimitIsNotWritten(@ForAll @IntRange(min = Notify.MAX_REASON_BYTES + 1, max = 2000) int reasonBytes) {
+        byte[] packed = new WorkerNotification(7, 1, 2, UromStatus.INVALID_VALUE, new byte[0]).pack();
+
+        assertThatThrownBy(() -> FrameCodec.encodeNotify(ByteBuffer.allocate(4096), 0, packed, "r".repeat(reasonBytes)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(reasonBytes + " bytes");
     }
 
     private static byte[] bytes(ByteBuffer b) {

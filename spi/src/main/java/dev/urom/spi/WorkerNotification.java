@@ -21,6 +21,10 @@ import java.nio.ByteOrder;
 public record WorkerNotification(long destId, long type, long uromContext, UromStatus status, byte[] payload) {
     /** Bytes of {@code struct urom_worker_notify} before {@code plugin_notif}. */
     public static final int HEADER_BYTES = 32;
+    /** Where {@code len} (u64, little-endian) lies in {@code struct urom_worker_notify}: after type and urom_context. */
+    public static final int LEN_OFFSET = 16;
+    /** Where {@code status} (i32, little-endian) lies in {@code struct urom_worker_notify}: after len. */
+    public static final int STATUS_OFFSET = 24;
 
     private static final byte[] NO_PAYLOAD = new byte[0];
 

@@ -28,6 +28,17 @@ class WorkerNotificationTest {
     }
 
     @Property
+    void theLayoutOffsetsNameWhereLenAndStatusLie(
+            @ForAll long type, @ForAll long context, @ForAll UromStatus status, @ForAll @Size(max = 64) byte[] payload) {
+        byte[] bytes = new WorkerNotification(7, type, context, status, payload).pack();
+        ByteBuffer packed = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+
+        assertThat(packed.getLong(WorkerNotification.LEN_OFFSET)).isEqualTo(payload.length);
+        assertThat(packed.getInt(WorkerNotification.STATUS_OFFSET)).isEqualTo(status.code());
+        assertThat(WorkerNotification.STATUS_OFFSET + Integer.BYTES + Integer.BYTES).isEqualTo(WorkerNotification.HEADER_BYTES);
+    }
+
+    @Property
     void aReplyCopiesTheCommandsIdsAndContext(@ForAll long dest, @ForAll long type, @ForAll long context) {
         WorkerCommand command = new WorkerCommand(dest, type, context, new byte[] {1, 2});
         WorkerNotification reply = WorkerNotification.failure(command, UromStatus.TOO_BIG);
