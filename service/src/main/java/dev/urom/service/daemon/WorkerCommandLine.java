@@ -5,10 +5,12 @@ import dev.urom.framework.security.UnixAccount;
 import dev.urom.framework.worker.PluginSpec;
 import dev.urom.nativebridge.NativeArtifacts;
 import dev.urom.service.os.ChannelDescriptors;
+import dev.urom.service.process.WorkerLaunch;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -16,10 +18,9 @@ import java.util.stream.Collectors;
  * Builds a worker's command line: the launcher and its options ({@link WorkerRuntime#launcherOptions}:
  * the listening socket it binds, the worker's directory, the user it drops to), then the java of
  * {@link WorkerRuntime#java()} (the execute-only copy) and {@code <jvm options> -cp <the daemon's
- * class path, made absolute> -Durom.native.dir=DIR <main class> --worker-id ID --gid G --listen-fd 0
- * --daemon-fd 3 --log-level N --sdk-log-level N --max-msg-size BYTES [--cpus 0,2] --idle-timeout-ms
- * MS --max-inflight N --max-connections N --handshake-timeout-ms MS [--dumpable true] PATH:ID...},
- * plugins last so that {@code ps} shows them. Ids are unsigned decimal. Immutable.
+ * class path, made absolute> -Durom.native.dir=DIR <main class>}, then the worker's own arguments
+ * ({@link WorkerLaunch#toArgv()}: the listening socket on descriptor 0, the daemon's pipe on 3, the
+ * daemon's limits, plugins last). Immutable.
  *
  * <p>JVM options always added: the JVM's own warnings and any other output of the JVM itself go
  * to stderr (stdout carries only the worker's READY or FAILED line; a class-data archive the JVM
@@ -45,6 +46,10 @@ final class WorkerCommandLine {
 
     /** A worker's fatal error report in the log directory; the JVM puts the pid for {@code %p}. */
     private static final String CRASH_REPORT = "urom_worker_%p_crash.log";
+    /** Where the launcher puts the listening socket it binds: stdin. */
+    private static final int LISTEN_FD = 0;
+    /** Where the launcher moves the daemon's pipe. */
+    private static final int DAEMON_FD = 3;
 
     private final DaemonConfig config;
     private final WorkerRuntime runtime;
@@ -105,26 +110,7 @@ final class WorkerCommandLine {
         command.add(classPath);
         command.add("-D" + NativeArtifacts.NATIVE_DIR_PROPERTY + "=" + nativeDir);
         command.add(config.workerMainClass());
-        add(command, "--worker-id", Long.toUnsignedString(workerId));
-        add(command, "--gid", Long.toUnsignedString(gid));
-        add(command, "--listen-fd", "0");
-        add(command, "--daemon-fd", "3");
-        add(command, "--log-level", Integer.toString(config.logLevel()));
-        add(command, "--sdk-log-level", Integer.toString(config.sdkLogLevel()));
-        add(command, "--max-msg-size", Integer.toString(config.maxMessageSize()));
-        if (!cpus.isEmpty()) {
-            add(command, "--cpus", cpus.stream().map(String::valueOf).collect(Collectors.joining(",")));
-        }
-        add(command, "--idle-timeout-ms", Long.toString(config.workerIdleTimeout().toMillis()));
-        add(command, "--max-inflight", Integer.toString(config.security().maxInflight()));
-        add(command, "--max-connections", Integer.toString(config.security().maxConnectionsPerPrincipal()));
-        add(command, "--handshake-timeout-ms", Long.toString(config.security().handshakeTimeout().toMillis()));
-        if (config.security().dumpableWorkers()) {
-            add(command, "--dumpable", "true");
-        }
-        for (PluginSpec plugin : plugins) {
-            command.add(plugin.toString());
-        }
+        command.addAll(workerLaunch(workerId, gid, cpus, plugins).toArgv());
         return new Launch(List.copyOf(command), sharing);
     }
 
@@ -133,8 +119,17 @@ final class WorkerCommandLine {
         return dir.resolve(CRASH_REPORT.replace("%p", Long.toString(pid)));
     }
 
-    private static void add(List<String> command, String option, String value) {
-        command.add(option);
-        command.add(value);
+    /**
+     * The worker's own arguments: it inherits its listening socket as descriptor 0 and the daemon's
+     * pipe as 3 (the launcher puts them there). A worker serves only its owner, so its cap on host
+     * connections is the daemon's cap per principal.
+     */
+    private WorkerLaunch workerLaunch(long workerId, long gid, List<Integer> cpus, List<PluginSpec> plugins) {
+        BitSet cpuSet = new BitSet();
+        cpus.forEach(cpuSet::set);
+        DaemonSecurity security = config.security();
+        return new WorkerLaunch(workerId, gid, null, LISTEN_FD, DAEMON_FD, config.logLevel(), config.sdkLogLevel(), config.maxMessageSize(),
+                cpuSet, config.workerIdleTimeout().toMillis(), security.maxInflight(), security.maxConnectionsPerPrincipal(),
+                security.handshakeTimeout().toMillis(), security.dumpableWorkers(), plugins);
     }
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.service.daemon;
 
-import dev.urom.service.metrics.StatsLine;
 import dev.urom.service.metrics.WorkerStatsBook;
+import dev.urom.service.process.WorkerLine;
+import dev.urom.service.process.WorkerLines;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,12 +23,12 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * The daemon's side of a running worker's counts, over the pipes it already holds: requests go to
- * the worker's stdin as {@code STATS <n>}, answers come back on its stdout (after its READY line)
+ * the worker's stdin as STATS requests ({@link WorkerLine}), answers come back on its stdout (after its READY line)
  * and land in the {@link WorkerStatsBook}. At end of file (the worker has ended) the worker's
  * latest counts, normally its final ones, are retired in the book.
  *
  * <p>It also tells whether the worker still takes hosts ({@link #liveness}): a worker writes
- * {@value StatsLine#ENDING} on the same stdout when it decides to end, before any host can learn
+ * ENDING on the same stdout when it decides to end, before any host can learn
  * that its STOP was taken, and this link reads the lines in the order they were written. So when the
  * answer to a request arrives with no ENDING (and no end of file) before it, the worker had not
  * decided to end when it answered.
@@ -85,7 +86,7 @@ final class WorkerStatsLink {
         }
         long n = requests.incrementAndGet();
         pending.put(n, answered);
-        byte[] line = (StatsLine.request(n) + "\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] line = (WorkerLines.encode(new WorkerLine.StatsRequest(n)) + "\n").getBytes(StandardCharsets.US_ASCII);
         try {
             synchronized (stdin) {
                 stdin.write(line);
@@ -139,24 +140,24 @@ final class WorkerStatsLink {
     }
 
     private void accept(String line) {
-        if (line.equals(StatsLine.ENDING)) {
-            LOG.debug("{}: ending", name);
-            ending.complete(null);
-            return;
-        }
-        StatsLine.Reply reply;
+        WorkerLine said;
         try {
-            reply = StatsLine.parseReply(line);
+            said = WorkerLines.decode(line);
         } catch (IllegalArgumentException e) {
             LOG.warn("{}: a line on its stdout was skipped: {}", name, e.getMessage());
             return;
         }
-        book.update(key, reply.snapshot());
-        if (!reply.tag().equals(StatsLine.FINAL)) {
-            CompletableFuture<Void> answered = pending.remove(Long.parseLong(reply.tag()));
+        if (said instanceof WorkerLine.Ending) {
+            LOG.debug("{}: ending", name);
+            ending.complete(null);
+        } else if (said instanceof WorkerLine.Stats stats) {
+            book.update(key, stats.snapshot());
+            CompletableFuture<Void> answered = stats.isFinal() ? null : pending.remove(stats.request());
             if (answered != null) {
                 answered.complete(null);
             }
+        } else {
+            LOG.warn("{}: a line on its stdout was skipped: {} after READY", name, said.getClass().getSimpleName());
         }
     }
 }

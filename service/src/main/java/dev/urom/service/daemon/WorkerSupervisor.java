@@ -13,12 +13,13 @@ import dev.urom.service.logging.LogText;
 import dev.urom.service.logging.RateLimitedLog;
 import dev.urom.service.metrics.WorkerStatsBook;
 import dev.urom.service.metrics.WorkerStatsSnapshot;
+import dev.urom.service.process.WorkerLine;
+import dev.urom.service.process.WorkerLines;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.wire.Message.WorkerStartReply;
 import dev.urom.wire.Message.WorkerStartRequest;
 import dev.urom.wire.Protocol;
-import dev.urom.wire.ServiceAddress;
 import dev.urom.wire.ServiceWorker;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -492,7 +493,7 @@ final class WorkerSupervisor implements AutoCloseable {
         }
         try {
             OutputStream stdin = process.getOutputStream();
-            stdin.write((worker.access.line() + "\n").getBytes(StandardCharsets.US_ASCII));
+            stdin.write((WorkerLines.encode(new WorkerLine.Access(worker.access)) + "\n").getBytes(StandardCharsets.US_ASCII));
             stdin.flush();
         } catch (IOException e) {
             // the worker has already ended: its status line (or its exit) says why
@@ -523,7 +524,16 @@ final class WorkerSupervisor implements AutoCloseable {
         } finally {
             timer.cancel(false);
         }
-        if (line == null || !line.startsWith("READY ")) {
+        WorkerLine said = null;
+        String notValid = null;
+        try {
+            said = line == null ? null : WorkerLines.decode(line);
+        } catch (WorkerLines.UnknownLine e) {
+            // said nothing of the protocol: refused below
+        } catch (IllegalArgumentException e) {
+            notValid = e.getMessage();
+        }
+        if (!(said instanceof WorkerLine.Ready)) {
             closeQuietly(stdout);
         }
         if (line == null) {
@@ -533,14 +543,19 @@ final class WorkerSupervisor implements AutoCloseable {
             }
             return refused(request, new Refusal(UromStatus.INITIALIZATION, name + " " + exitBeforeReady(process)), peer);
         }
-        if (line.startsWith("READY ")) {
-            return ready(worker, process, stdout, line.substring("READY ".length()).strip(), name, request, peer);
+        if (said instanceof WorkerLine.Ready ready) {
+            return ready(worker, process, stdout, ready.address().toString(), name, request, peer);
         }
-        if (line.startsWith("FAILED ")) {
+        if (said instanceof WorkerLine.Failed failed) {
             killLater(process);
-            return refused(request, failedLine(name, line.substring("FAILED ".length())), peer);
+            return refused(request, new Refusal(failed.status(), name + " failed to start: "
+                    + (failed.reason().isEmpty() ? "no reason given" : printable(failed.reason()))), peer);
         }
         process.destroyForcibly();
+        if (notValid != null) {
+            return refused(request, new Refusal(UromStatus.INITIALIZATION,
+                    name + " wrote a line that is not valid (" + printable(notValid) + "); it was killed"), peer);
+        }
         return refused(request, new Refusal(UromStatus.INITIALIZATION,
                 name + " wrote '" + printable(line) + "' instead of READY or FAILED; it was killed"), peer);
     }
@@ -548,14 +563,6 @@ final class WorkerSupervisor implements AutoCloseable {
     /** Takes the worker into the table as running, its stdout (after READY) going on to a {@link WorkerStatsLink}. */
     private WorkerStartReply ready(Worker worker, Process process, InputStream stdout, String address, String name, WorkerStartRequest request,
             String peer) {
-        try {
-            ServiceAddress.parse(address);
-        } catch (IllegalArgumentException e) {
-            closeQuietly(stdout);
-            process.destroyForcibly();
-            return refused(request, new Refusal(UromStatus.INITIALIZATION,
-                    name + " reported an address that is not valid (" + e.getMessage() + "); it was killed"), peer);
-        }
         synchronized (this) {
             if (workers.get(worker.id) != worker || closed) {
                 closeQuietly(stdout);
@@ -569,24 +576,6 @@ final class WorkerSupervisor implements AutoCloseable {
         LOG.info("{} started for {}: plugins {}, gid {}, listening on {}", name, peer, StartRequestCheck.hex(worker.mask),
                 Long.toUnsignedString(worker.gid), address);
         return new WorkerStartReply(UromStatus.SUCCESS, worker.id, worker.gid, worker.mask, address, "");
-    }
-
-    private static Refusal failedLine(String name, String rest) {
-        int space = rest.indexOf(' ');
-        String statusName = space < 0 ? rest : rest.substring(0, space);
-        String reason = space < 0 ? "" : rest.substring(space + 1).strip();
-        UromStatus status;
-        try {
-            status = UromStatus.valueOf(statusName);
-        } catch (IllegalArgumentException e) {
-            status = UromStatus.INITIALIZATION;
-            reason = rest;
-        }
-        if (status.isSuccess()) {
-            status = UromStatus.INITIALIZATION;
-            reason = rest;
-        }
-        return new Refusal(status, name + " failed to start: " + (reason.isEmpty() ? "no reason given" : printable(reason)));
     }
 
     private String exitBeforeReady(Process process) {

@@ -11,7 +11,6 @@ import dev.urom.framework.worker.WorkerHostConfig;
 import dev.urom.service.access.WorkerAccess;
 import dev.urom.service.access.WorkerAdmission;
 import dev.urom.service.logging.StderrLoggerContextFactory;
-import dev.urom.service.metrics.StatsLine;
 import dev.urom.service.metrics.WorkerStats;
 import dev.urom.service.metrics.WorkerStatsSnapshot;
 import dev.urom.service.os.Affinity;
@@ -19,6 +18,9 @@ import dev.urom.service.os.DaemonChannel;
 import dev.urom.service.os.DescriptorInput;
 import dev.urom.service.os.ParentDeath;
 import dev.urom.service.os.ProcessPrivacy;
+import dev.urom.service.process.WorkerLaunch;
+import dev.urom.service.process.WorkerLine;
+import dev.urom.service.process.WorkerLines;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.wire.ServiceAddress;
@@ -26,7 +28,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channel;
 import java.nio.channels.ServerSocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
@@ -42,17 +43,19 @@ import org.apache.logging.log4j.Logger;
  * The worker process: loads its plugins, listens for hosts and serves them on one thread (see
  * {@link DataPlane}) until its last host is done.
  *
- * <p>Command line: see {@link WorkerArguments}. It logs to its stderr, which the daemon writes to
+ * <p>Command line: see {@link WorkerLaunch}. It logs to its stderr, which the daemon writes to
  * the worker's log file (a worker may run as a user who cannot write the log directory). Before it
  * reads the daemon's pipe, the worker is undumpable ({@link ProcessPrivacy}): no other process of
  * its uid reads its memory or attaches to it. The daemon's first line on its pipe (stdin, or the
  * descriptor the launcher moved it to) is the worker's {@link WorkerAccess}: who owns it and the
- * keys its hosts prove; nothing is served before it. Its stdout ({@link DaemonChannel}) first
- * carries {@code READY <address>} once every plugin is open and the worker listens, or {@code
- * FAILED <STATUS> <reason>} and then closes. A running worker answers each {@code STATS <n>} line on
- * the daemon's pipe with its counts ({@link StatsLine}), writes {@value StatsLine#ENDING} when its
- * data plane decides to end (before it tells the last host that its STOP was taken: the daemon then
- * joins no host to this worker), and writes its final counts as it ends.
+ * keys its hosts prove; nothing is served before it. Its lines on the pipes are {@link WorkerLine}s:
+ * <ul>
+ *   <li>on stdout ({@link DaemonChannel}), READY once every plugin is open and the worker listens,
+ *       or FAILED and then nothing;
+ *   <li>each STATS request on the daemon's pipe answered with its counts;
+ *   <li>ENDING when its data plane decides to end (before it tells the last host that its STOP was
+ *       taken: the daemon then joins no host to this worker), and its final counts as it ends.
+ * </ul>
  * Exit status:
  * 0 when its hosts are done or none came within the idle timeout, 1 for a failed start or when the
  * daemon is gone (stdin closed), 2 for a bad command line. A worker is killed with its parent
@@ -76,12 +79,12 @@ public final class WorkerMain {
 
     public static void main(String[] args) {
         StderrLoggerContextFactory.select();
-        WorkerArguments arguments;
+        WorkerLaunch arguments;
         try {
-            arguments = WorkerArguments.parse(args);
+            arguments = WorkerLaunch.fromArgv(args);
         } catch (IllegalArgumentException e) {
             // nothing but this line can have been written to stdout yet
-            System.out.println("FAILED " + UromStatus.INVALID_VALUE + " " + oneLine(e.getMessage()));
+            System.out.println(failed(UromStatus.INVALID_VALUE, e.getMessage()));
             System.out.flush();
             System.exit(EXIT_USAGE);
             return;
@@ -100,7 +103,7 @@ public final class WorkerMain {
                 undumpableFromStart = ProcessPrivacy.seal();
             }
         } catch (UromException e) {
-            send(reply, "FAILED " + e.status() + " " + oneLine(e.getMessage()));
+            send(reply, failed(e.status(), e.getMessage()));
             System.exit(EXIT_FAILED);
         }
         InputStream daemon = arguments.daemonFd() == 0 ? System.in : DescriptorInput.of(arguments.daemonFd());
@@ -108,7 +111,7 @@ public final class WorkerMain {
         System.exit(run(arguments, reply, logging));
     }
 
-    private static int run(WorkerArguments arguments, DaemonChannel reply, FutureTask<Void> logging) {
+    private static int run(WorkerLaunch arguments, DaemonChannel reply, FutureTask<Void> logging) {
         long workerId = arguments.workerId();
         Logger logger;
         try {
@@ -143,7 +146,7 @@ public final class WorkerMain {
         }
         logger.info("worker {}: owned by {}", workerId, access.owner());
         WorkerDomain domain = new WorkerDomain();
-        ConnectionProcesses processes = ConnectionProcesses.open(workerId, arguments.maxConnections());
+        ConnectionProcesses processes = ConnectionProcesses.open(workerId, arguments.maxHostConnections());
         WorkerHost host = WorkerHost.open(workerId, arguments.plugins(), PluginLoader.standard(),
                 WorkerHostConfig.defaults().withMaxMessageSize(arguments.maxMessageSize()).withDomains(domain::lookupsFor)
                         .withHostProcesses(processes));
@@ -165,24 +168,24 @@ public final class WorkerMain {
         int status = EXIT_OK;
         WorkerStats stats = new WorkerStats(arguments.plugins().stream().collect(Collectors.toMap(PluginSpec::id, PluginSpec::name)));
         DataPlane.Limits limits = new DataPlane.Limits(arguments.maxMessageSize(), arguments.idleTimeoutMs(), arguments.maxInflight(),
-                arguments.maxConnections(), arguments.handshakeTimeoutMs());
+                arguments.maxHostConnections(), arguments.handshakeTimeoutMs());
         WorkerAdmission admission = new WorkerAdmission(access, "worker " + Long.toUnsignedString(workerId));
         try (DataPlane dataPlane = new DataPlane(workerId, host, processes, domain, stats, server, limits, admission, access.sealKey(),
-                () -> reply.send(StatsLine.ENDING))) {
+                () -> reply.send(WorkerLines.encode(new WorkerLine.Ending())))) {
             plane = dataPlane;
-            reply.send("READY " + address);
+            reply.send(WorkerLines.encode(new WorkerLine.Ready(address)));
             logger.info("worker {}: ready on {}", workerId, address);
             String reason = dataPlane.run();
             logger.info("worker {}: stopping: {}", workerId, reason);
         } catch (IOException e) {
             logger.error("worker {}: the data plane failed: {}", workerId, describe(e));
-            reply.send("FAILED " + UromStatus.IO_FAILED + " the data plane failed: " + describe(e));
+            reply.send(failed(UromStatus.IO_FAILED, "the data plane failed: " + describe(e)));
             status = EXIT_FAILED;
         } finally {
             host.close();
             closeServer(server, arguments.listen() == null);
         }
-        reply.send(StatsLine.reply(StatsLine.FINAL, stats.snapshot()));
+        reply.send(WorkerLines.encode(WorkerLine.Stats.last(stats.snapshot())));
         reply.close();
         logger.info("worker {}: stopped", workerId);
         return status;
@@ -192,7 +195,7 @@ public final class WorkerMain {
      * The listening socket: the one the launcher bound and handed over as stdin, or one bound here
      * (whose socket file this worker then removes as it ends).
      */
-    private static ServerSocketChannel listen(WorkerArguments arguments) throws IOException {
+    private static ServerSocketChannel listen(WorkerLaunch arguments) throws IOException {
         if (arguments.listen() == null) {
             Channel inherited = System.inheritedChannel();
             if (!(inherited instanceof ServerSocketChannel server)) {
@@ -212,7 +215,7 @@ public final class WorkerMain {
         try {
             return DaemonChannel.claim();
         } catch (IOException | LinkageError e) {
-            System.out.println("FAILED " + UromStatus.OPERATING_SYSTEM + " cannot set up the start-up reply: " + oneLine(e.getMessage()));
+            System.out.println(failed(UromStatus.OPERATING_SYSTEM, "cannot set up the start-up reply: " + e.getMessage()));
             System.out.flush();
             System.exit(EXIT_FAILED);
             return null;
@@ -224,8 +227,12 @@ public final class WorkerMain {
         if (logger != null) {
             logger.error("worker start failed: {}: {}", status, reason);
         }
-        send(reply, "FAILED " + status + " " + oneLine(reason));
+        send(reply, failed(status, reason));
         return EXIT_FAILED;
+    }
+
+    private static String failed(UromStatus status, String reason) {
+        return WorkerLines.encode(new WorkerLine.Failed(status, String.valueOf(reason)));
     }
 
     /** Waits for the logging thread; its failure rethrown as it was thrown. */
@@ -265,21 +272,26 @@ public final class WorkerMain {
     private static void daemonSays(byte[] line) {
         if (!ACCESS.isDone()) {
             try {
-                ACCESS.complete(WorkerAccess.parse(line));
+                ACCESS.complete(WorkerLines.decodeAccess(line));
             } catch (IllegalArgumentException e) {
                 ACCESS.completeExceptionally(e);
             }
             return;
         }
-        long request = StatsLine.parseRequest(new String(line, StandardCharsets.US_ASCII));
+        WorkerLine said;
+        try {
+            said = WorkerLines.decode(line);
+        } catch (IllegalArgumentException e) {
+            return;
+        }
         DataPlane dataPlane = plane;
         DaemonChannel out = channel;
-        if (request < 0 || dataPlane == null || out == null) {
+        if (!(said instanceof WorkerLine.StatsRequest request) || dataPlane == null || out == null) {
             return;
         }
         try {
             WorkerStatsSnapshot snapshot = dataPlane.requestSnapshot().get(STATS_WAIT_SECONDS, TimeUnit.SECONDS);
-            out.send(StatsLine.reply(Long.toString(request), snapshot));
+            out.send(WorkerLines.encode(new WorkerLine.Stats(request.number(), snapshot)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
@@ -329,9 +341,5 @@ public final class WorkerMain {
 
     private static String describe(Exception e) {
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    }
-
-    private static String oneLine(String text) {
-        return text == null ? "" : text.replace('\n', ' ').replace('\r', ' ');
     }
 }

@@ -10,6 +10,7 @@ import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.service.daemon.testing.ControlClient;
 import dev.urom.service.daemon.testing.FakeWorkerMain;
 import dev.urom.service.os.ChildJvm;
+import dev.urom.service.process.WorkerLaunch;
 import dev.urom.service.testkit.TestKeys;
 import dev.urom.service.testkit.TestWorkers;
 import dev.urom.spi.UromStatus;
@@ -224,9 +225,19 @@ class DaemonTest {
         assertThat(second.workerAddress()).isEqualTo("unix:" + runDir.resolve("worker-1-2.sock"));
 
         List<String> args = Files.readAllLines(argsFile);
-        assertThat(String.join(" ", args)).startsWith("--worker-id 0 --gid 5 --listen-fd 0 --daemon-fd 3"
-                + " --log-level 50 --sdk-log-level 40 --max-msg-size 8192 --cpus " + cpu
-                + " --idle-timeout-ms 30000 --max-inflight 1024 --max-connections 64 --handshake-timeout-ms 5000 ");
+        WorkerLaunch launch = WorkerLaunch.fromArgv(args.stream().filter(arg -> !arg.matches("[A-Z_]+=.*")).toArray(String[]::new));
+        assertThat(launch.workerId()).isZero();
+        assertThat(launch.gid()).isEqualTo(5);
+        assertThat(launch.listenFd()).isZero();
+        assertThat(launch.daemonFd()).isEqualTo(3);
+        assertThat(launch.logLevel()).isEqualTo(50);
+        assertThat(launch.sdkLogLevel()).isEqualTo(40);
+        assertThat(launch.maxMessageSize()).isEqualTo(8192);
+        assertThat(launch.cpus().stream().boxed().toList()).containsExactly(cpu);
+        assertThat(launch.idleTimeoutMs()).isEqualTo(30000);
+        assertThat(launch.maxInflight()).isEqualTo(1024);
+        assertThat(launch.maxHostConnections()).isEqualTo(64);
+        assertThat(launch.handshakeTimeoutMs()).isEqualTo(5000);
         assertThat(args).contains(pluginDir.resolve("alpha.so") + ":" + Long.toUnsignedString(alpha),
                 pluginDir.resolve("beta.so") + ":" + Long.toUnsignedString(beta), "GREETING=hello");
         assertThat(args.indexOf(pluginDir.resolve("alpha.so") + ":" + Long.toUnsignedString(alpha)))

@@ -4,9 +4,10 @@ package dev.urom.service.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.service.daemon.WorkerStatsLink.Liveness;
-import dev.urom.service.metrics.StatsLine;
 import dev.urom.service.metrics.WorkerStatsBook;
 import dev.urom.service.metrics.WorkerStatsSnapshot;
+import dev.urom.service.process.WorkerLine;
+import dev.urom.service.process.WorkerLines;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -51,18 +52,18 @@ class WorkerStatsLinkTest {
     @Test
     void anAnswerWithoutEndingBeforeItIsServing() throws Exception {
         CompletableFuture<Liveness> found = CompletableFuture.supplyAsync(() -> link.liveness(PATIENCE));
-        answer(n -> StatsLine.reply(Long.toString(n), WorkerStatsSnapshot.EMPTY));
+        answer(n -> WorkerLines.encode(new WorkerLine.Stats(n, WorkerStatsSnapshot.EMPTY)));
         assertThat(found.get()).isEqualTo(Liveness.SERVING);
     }
 
     @Test
     void endingBeforeTheAnswerIsEndingAndStaysSo() throws Exception {
         CompletableFuture<Liveness> found = CompletableFuture.supplyAsync(() -> link.liveness(PATIENCE));
-        answer(n -> StatsLine.ENDING + "\n" + StatsLine.reply(Long.toString(n), WorkerStatsSnapshot.EMPTY));
+        answer(n -> WorkerLines.encode(new WorkerLine.Ending()) + "\n" + WorkerLines.encode(new WorkerLine.Stats(n, WorkerStatsSnapshot.EMPTY)));
         assertThat(found.get()).isEqualTo(Liveness.ENDING);
 
         CompletableFuture<Liveness> again = CompletableFuture.supplyAsync(() -> link.liveness(PATIENCE));
-        answer(n -> StatsLine.reply(Long.toString(n), WorkerStatsSnapshot.EMPTY));
+        answer(n -> WorkerLines.encode(new WorkerLine.Stats(n, WorkerStatsSnapshot.EMPTY)));
         assertThat(again.get()).as("an answer after ENDING").isEqualTo(Liveness.ENDING);
     }
 
@@ -83,7 +84,7 @@ class WorkerStatsLinkTest {
     /** Reads one request and writes {@code reply} of its number as the worker's lines. */
     private void answer(Function<Long, String> reply) throws IOException {
         String request = requestLines.readLine();
-        long n = StatsLine.parseRequest(request);
+        long n = WorkerLines.decode(request) instanceof WorkerLine.StatsRequest r ? r.number() : -1;
         assertThat(n).as("the request '%s'", request).isNotNegative();
         stdout.write((reply.apply(n) + "\n").getBytes(StandardCharsets.UTF_8));
         stdout.flush();

@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Map;
 
 /** Builders for the counts the metrics tests feed and expect. */
-final class TestCounts {
+public final class TestCounts {
     private TestCounts() {}
 
     /** A bucket list of {@link LatencyBuckets#COUNT} zeros except {@code indexThenCount} pairs. */
-    static List<Long> buckets(long... indexThenCount) {
+    public static List<Long> buckets(long... indexThenCount) {
         List<Long> buckets = new ArrayList<>(Collections.nCopies(LatencyBuckets.COUNT, 0L));
         for (int i = 0; i < indexThenCount.length; i += 2) {
             buckets.set((int) indexThenCount[i], indexThenCount[i + 1]);

@@ -16,6 +16,8 @@ import dev.urom.wire.ServiceAddress;
 import dev.urom.service.access.WorkerAccess;
 import dev.urom.service.os.ChannelDescriptors;
 import dev.urom.service.os.ChildJvm;
+import dev.urom.service.process.WorkerLine;
+import dev.urom.service.process.WorkerLines;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -85,7 +87,7 @@ final class WorkerProcess {
      * daemon's first line tells it is {@code access}.
      */
     static WorkerProcess start(Path logDir, List<String> jvmOptions, List<String> args, WorkerAccess access) throws IOException {
-        return start(logDir, jvmOptions, args, access, access.line(), Map.of(), true);
+        return start(logDir, jvmOptions, args, access, line(access), Map.of(), true);
     }
 
     /**
@@ -93,12 +95,12 @@ final class WorkerProcess {
      * the daemon gives every worker: it cannot reach its connections' descriptors.
      */
     static WorkerProcess startWithoutChannelExports(Path logDir, List<String> args) throws IOException {
-        return start(logDir, List.of(), args, ACCESS, ACCESS.line(), Map.of(), false);
+        return start(logDir, List.of(), args, ACCESS, line(ACCESS), Map.of(), false);
     }
 
     /** Starts a worker with {@link #ACCESS} and {@code env} added to the test JVM's environment. */
     static WorkerProcess start(Path logDir, List<String> args, Map<String, String> env) throws IOException {
-        return start(logDir, List.of(), args, ACCESS, ACCESS.line(), env, true);
+        return start(logDir, List.of(), args, ACCESS, line(ACCESS), env, true);
     }
 
     /** Starts a worker whose first line from the daemon is {@code accessLine}, whatever it says. */
@@ -127,6 +129,11 @@ final class WorkerProcess {
     /** What the worker has written to its stderr: its log. */
     String log() throws IOException {
         return Files.readString(logFile);
+    }
+
+    /** The ACCESS line the daemon writes for {@code access}. */
+    static String line(WorkerAccess access) {
+        return WorkerLines.encode(new WorkerLine.Access(access));
     }
 
     /** The address of {@code READY <address>}; fails the test on any other reply. */

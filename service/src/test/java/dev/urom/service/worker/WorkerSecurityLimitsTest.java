@@ -119,7 +119,7 @@ class WorkerSecurityLimitsTest {
     void framesAnnouncedAt16MiBCostTheWorkerNothingUntilTheirBytesArrive() throws Exception {
         int maxMessageSize = 16 << 20;
         int connections = 450;
-        WorkerProcess worker = start(socket(), WorkerProcess.ACCESS, List.of("-Xmx2g"), maxMessageSize, "--max-connections", "1000");
+        WorkerProcess worker = start(socket(), WorkerProcess.ACCESS, List.of("-Xmx2g"), maxMessageSize, "--max-host-connections", "1000");
         Connected owner = worker.connect();
         assertEchoed(owner, ECHO_ID, "before");
         long baseline = residentBytes(worker.process.pid());
@@ -165,7 +165,7 @@ class WorkerSecurityLimitsTest {
 
     @Test
     void overTheConnectionCapAHostIsRefusedFullUntilAConnectionEnds() throws Exception {
-        WorkerProcess worker = start(socket(), WorkerProcess.ACCESS, List.of(), MAX_MSG, "--max-connections", "3",
+        WorkerProcess worker = start(socket(), WorkerProcess.ACCESS, List.of(), MAX_MSG, "--max-host-connections", "3",
                 "--handshake-timeout-ms", "2000");
         Connected owner = worker.connect();
         Connected stopping = worker.connect();

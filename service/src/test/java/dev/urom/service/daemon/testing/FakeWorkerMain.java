@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.service.daemon.testing;
 
-import dev.urom.service.metrics.StatsLine;
 import dev.urom.service.metrics.WorkerStatsSnapshot;
 import dev.urom.service.os.DescriptorInput;
+import dev.urom.service.process.WorkerLine;
+import dev.urom.service.process.WorkerLines;
 import dev.urom.wire.ServiceAddress;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -107,9 +108,14 @@ public final class FakeWorkerMain {
         BufferedReader lines = new BufferedReader(new InputStreamReader(daemon, StandardCharsets.US_ASCII));
         String line;
         while ((line = lines.readLine()) != null) {
-            long request = StatsLine.parseRequest(line);
-            if (request >= 0) {
-                out.println(StatsLine.reply(Long.toString(request), WorkerStatsSnapshot.EMPTY));
+            WorkerLine said;
+            try {
+                said = WorkerLines.decode(line);
+            } catch (IllegalArgumentException e) {
+                continue;
+            }
+            if (said instanceof WorkerLine.StatsRequest request) {
+                out.println(WorkerLines.encode(new WorkerLine.Stats(request.number(), WorkerStatsSnapshot.EMPTY)));
             }
         }
     }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.urom.service.access;
+package dev.urom.service.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.urom.auth.AuthKey;
 import dev.urom.auth.Principal;
+import dev.urom.service.access.WorkerAccess;
+import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -16,8 +18,8 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
-/** The ACCESS line as a codec: what {@link WorkerAccess#line()} writes, {@link WorkerAccess#parse} reads back, and nothing else. */
-class WorkerAccessProperties {
+/** The ACCESS line as a codec: what {@link WorkerLines#encode} writes, {@link WorkerLines#decodeAccess} reads back, and nothing else. */
+class AccessLineProperties {
     private static final HexFormat HEX = HexFormat.of();
 
     /** The fields of an ACCESS line, one of which a malformed line spoils. */
@@ -31,12 +33,12 @@ class WorkerAccessProperties {
         Optional<AuthKey> key = owner.kind() == Principal.Kind.KEY ? Optional.of(AuthKey.of(owner.name(), secret)) : Optional.empty();
         WorkerAccess access = WorkerAccess.of(owner, key, daemonSecret);
 
-        WorkerAccess read = WorkerAccess.parse(access.line());
+        WorkerAccess read = parse(line(access));
 
         assertThat(read.owner()).isEqualTo(owner);
         assertThat(read.dataKey().map(HEX::formatHex)).isEqualTo(access.dataKey().map(HEX::formatHex));
         assertThat(read.sealKey()).isEqualTo(access.sealKey());
-        assertThat(read.line()).isEqualTo(access.line());
+        assertThat(line(read)).isEqualTo(line(access));
     }
 
     @Property
@@ -45,12 +47,12 @@ class WorkerAccessProperties {
         String data = owner.kind() == Principal.Kind.KEY ? HEX.formatHex(dataKey) : "-";
         String line = "ACCESS " + owner.text() + " " + data + " " + HEX.formatHex(sealKey);
 
-        WorkerAccess read = WorkerAccess.parse(upperCase ? line.replace(HEX.formatHex(sealKey), HEX.withUpperCase().formatHex(sealKey)) : line);
+        WorkerAccess read = parse(upperCase ? line.replace(HEX.formatHex(sealKey), HEX.withUpperCase().formatHex(sealKey)) : line);
 
         assertThat(read.owner()).isEqualTo(owner);
         assertThat(read.sealKey()).isEqualTo(sealKey);
         assertThat(read.dataKey().isPresent()).isEqualTo(owner.kind() == Principal.Kind.KEY);
-        assertThat(read.line()).as("written in lower case").isEqualTo(line);
+        assertThat(line(read)).as("written in lower case").isEqualTo(line);
     }
 
     @Property
@@ -61,9 +63,27 @@ class WorkerAccessProperties {
             case SEAL_KEY -> "the seal key ";
         };
 
-        assertThatThrownBy(() -> WorkerAccess.parse(spoiled.line())).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> parse(spoiled.line())).isInstanceOf(IllegalArgumentException.class)
                 .satisfies(e -> assertThat(e.getMessage()).startsWith(named).doesNotContain("\n").doesNotContain("\r")
                         .doesNotContain(spoiled.keysHex()));
+    }
+
+    @Property
+    void theGenericDecoderReadsTheSameAccess(@ForAll("owners") Principal owner, @ForAll("secrets") byte[] secret,
+            @ForAll("secrets") byte[] daemonSecret) {
+        Optional<AuthKey> key = owner.kind() == Principal.Kind.KEY ? Optional.of(AuthKey.of(owner.name(), secret)) : Optional.empty();
+        WorkerAccess access = WorkerAccess.of(owner, key, daemonSecret);
+
+        assertThat(WorkerLines.decode(line(access))).isEqualTo(new WorkerLine.Access(access));
+        assertThat(WorkerLines.decode(line(access).getBytes(StandardCharsets.US_ASCII))).isEqualTo(new WorkerLine.Access(access));
+    }
+
+    static String line(WorkerAccess access) {
+        return WorkerLines.encode(new WorkerLine.Access(access));
+    }
+
+    static WorkerAccess parse(String line) {
+        return WorkerLines.decodeAccess(line == null ? new byte[0] : line.getBytes(StandardCharsets.ISO_8859_1));
     }
 
     @Provide

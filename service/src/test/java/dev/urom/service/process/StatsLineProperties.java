@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.urom.service.metrics;
+package dev.urom.service.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,6 +8,13 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.urom.service.metrics.LatencyBuckets;
+import dev.urom.service.metrics.PluginCounts;
+import dev.urom.service.metrics.TestCounts;
+import dev.urom.service.metrics.WorkerStats;
+import dev.urom.service.metrics.WorkerStatsSnapshot;
+import dev.urom.service.process.WorkerLine.Stats;
+import dev.urom.service.process.WorkerLine.StatsRequest;
 import dev.urom.spi.UromStatus;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -22,7 +29,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.LongRange;
 
-/** The daemon-worker STATS line codec: round trips, and what it makes of lines that are not valid. */
+/** The STATS lines of {@link WorkerLines}: round trips, and what the codec makes of STATS lines that are not valid. */
 class StatsLineProperties {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String NAME_CHARS = "ab_Z9 /{}:,\"\\\n\tüé漢";
@@ -75,7 +82,7 @@ class StatsLineProperties {
 
     @Provide
     Arbitrary<String> tags() {
-        return Arbitraries.oneOf(counts().map(String::valueOf), Arbitraries.just(StatsLine.FINAL));
+        return Arbitraries.oneOf(counts().map(String::valueOf), Arbitraries.just("final"));
     }
 
     @Provide
@@ -102,27 +109,27 @@ class StatsLineProperties {
 
     @Property
     void aValidSnapshotRoundTripsWithItsTag(@ForAll("snapshots") WorkerStatsSnapshot snapshot, @ForAll("tags") String tag) {
-        StatsLine.Reply reply = StatsLine.parseReply(StatsLine.reply(tag, snapshot));
+        Stats reply = parseReply(reply(tag, snapshot));
 
-        assertThat(reply).isEqualTo(new StatsLine.Reply(tag, snapshot));
+        assertThat(reply).isEqualTo(new Stats(request(tag), snapshot));
     }
 
     @Property
     void aReplyIsOneLineStartingWithItsTag(@ForAll("snapshots") WorkerStatsSnapshot snapshot, @ForAll("tags") String tag) {
-        String line = StatsLine.reply(tag, snapshot);
+        String line = reply(tag, snapshot);
 
         assertThat(line).startsWith("STATS " + tag + " {").doesNotContain("\n", "\r");
     }
 
     @Property
     void aRequestRoundTrips(@ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long n) {
-        assertThat(StatsLine.request(n)).isEqualTo("STATS " + n);
-        assertThat(StatsLine.parseRequest(StatsLine.request(n))).isEqualTo(n);
+        assertThat(WorkerLines.encode(new StatsRequest(n))).isEqualTo("STATS " + n);
+        assertThat(parseRequest(WorkerLines.encode(new StatsRequest(n)))).isEqualTo(n);
     }
 
     @Property
     void parsingAnyStringAsARequestGivesMinusOneOrTheNumberItSpells(@ForAll("anyLines") String line) {
-        long n = StatsLine.parseRequest(line);
+        long n = parseRequest(line);
 
         assertThat(n).isGreaterThanOrEqualTo(-1);
         if (n >= 0) {
@@ -133,7 +140,7 @@ class StatsLineProperties {
 
     @Property
     void parsingAnyStringAsAReplySucceedsOrThrowsOneLineIllegalArgument(@ForAll("anyLines") String line) {
-        Throwable thrown = catchThrowable(() -> StatsLine.parseReply(line));
+        Throwable thrown = catchThrowable(() -> WorkerLines.decode(line));
 
         if (thrown != null) {
             assertThat(thrown).isInstanceOf(IllegalArgumentException.class);
@@ -146,9 +153,9 @@ class StatsLineProperties {
             @ForAll("snapshotsWithAPlugin") WorkerStatsSnapshot snapshot, @ForAll("tags") String tag,
             @ForAll Mutation mutation, @ForAll @IntRange(min = 0, max = 1000) int pick,
             @ForAll @LongRange(min = Long.MIN_VALUE, max = -1) long negative) throws Exception {
-        String line = mutate(StatsLine.reply(tag, snapshot), tag, mutation, pick, negative);
+        String line = mutate(reply(tag, snapshot), tag, mutation, pick, negative);
 
-        assertThatThrownBy(() -> StatsLine.parseReply(line))
+        assertThatThrownBy(() -> parseReply(line))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("STATS " + tag + ": ")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
@@ -191,6 +198,32 @@ class StatsLineProperties {
         return prefix + JSON.writeValueAsString(root) + suffix;
     }
 
+    // ---- the codec as the old STATS helpers were called
+
+    private static long request(String tag) {
+        return tag.equals("final") ? Stats.FINAL : Long.parseLong(tag);
+    }
+
+    private static String reply(String tag, WorkerStatsSnapshot snapshot) {
+        return WorkerLines.encode(new Stats(request(tag), snapshot));
+    }
+
+    /** The answer {@code line} reads as; what it throws, or an assertion error for another kind of line. */
+    private static Stats parseReply(String line) {
+        WorkerLine read = WorkerLines.decode(line);
+        assertThat(read).isInstanceOf(Stats.class);
+        return (Stats) read;
+    }
+
+    /** The request number {@code line} reads as, or -1 when it is not a request. */
+    private static long parseRequest(String line) {
+        try {
+            return WorkerLines.decode(line) instanceof StatsRequest request ? request.number() : -1;
+        } catch (IllegalArgumentException e) {
+            return -1;
+        }
+    }
+
     // ---- examples with exact messages
 
     private static String line(String tag, String pluginsJson) {
@@ -203,75 +236,75 @@ class StatsLineProperties {
 
     @Example
     void aHandWrittenLineIsRead() {
-        StatsLine.Reply reply = StatsLine.parseReply(line("12", "{\"p\":" + plugin(3, "{\"SUCCESS\":2}", "[1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1]") + "}"));
+        Stats reply = parseReply(line("12", "{\"p\":" + plugin(3, "{\"SUCCESS\":2}", "[1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1]") + "}"));
 
-        assertThat(reply.tag()).isEqualTo("12");
+        assertThat(reply.request()).isEqualTo(12);
         assertThat(reply.snapshot()).isEqualTo(new WorkerStatsSnapshot(1, 2, 1, 0, java.util.Map.of("p",
                 new PluginCounts(3, java.util.Map.of("SUCCESS", 2L), TestCounts.buckets(0, 1, 15, 1), 0))));
     }
 
     @Example
     void aLineNotStartingWithStatsIsRefused() {
-        assertThatThrownBy(() -> StatsLine.parseReply("stats 1 {}"))
+        assertThatThrownBy(() -> parseReply("stats 1 {}"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("not a STATS line: it starts with 'stats 1 {}'");
+                .hasMessage("not a worker line: it starts with 'stats 1 {}'");
     }
 
     @Example
     void aLongLineNotStartingWithStatsIsShownAbbreviatedWithoutControlCharacters() {
         String line = "READY\t" + "x".repeat(60);
 
-        assertThatThrownBy(() -> StatsLine.parseReply(line))
+        assertThatThrownBy(() -> parseReply(line))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("not a STATS line: it starts with 'READY?" + "x".repeat(34) + "...'");
+                .hasMessage("not a worker line: it starts with 'READY?" + "x".repeat(34) + "...'");
     }
 
     @Example
     void aLineWithoutATagIsRefused() {
-        assertThatThrownBy(() -> StatsLine.parseReply("STATS {}"))
+        assertThatThrownBy(() -> parseReply("STATS {}"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("a STATS line without a tag and counts");
     }
 
     @Example
     void aTagThatIsNeitherANumberNorFinalIsRefused() {
-        assertThatThrownBy(() -> StatsLine.parseReply(line("FINAL", "{}")))
+        assertThatThrownBy(() -> parseReply(line("FINAL", "{}")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("STATS tag 'FINAL' is neither a request number nor 'final'");
-        assertThatThrownBy(() -> StatsLine.parseReply(line("-1", "{}")))
+        assertThatThrownBy(() -> parseReply(line("-1", "{}")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("STATS tag '-1' is neither a request number nor 'final'");
-        assertThatThrownBy(() -> StatsLine.parseReply(line("99999999999999999999", "{}")))
+        assertThatThrownBy(() -> parseReply(line("99999999999999999999", "{}")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("STATS tag '99999999999999999999' is neither a request number nor 'final'");
     }
 
     @Example
     void aBucketListOfTheWrongLengthIsRefusedNamingItsLength() {
-        assertThatThrownBy(() -> StatsLine.parseReply(line("3", "{\"p\":" + plugin(1, "{}", "[1,2]") + "}")))
+        assertThatThrownBy(() -> parseReply(line("3", "{\"p\":" + plugin(1, "{}", "[1,2]") + "}")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("STATS 3: latencyBuckets has 2 counts, not 16");
-        assertThatThrownBy(() -> StatsLine.parseReply(line("3", "{\"p\":" + plugin(1, "{}", "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]") + "}")))
+        assertThatThrownBy(() -> parseReply(line("3", "{\"p\":" + plugin(1, "{}", "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]") + "}")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("STATS 3: latencyBuckets has 17 counts, not 16");
     }
 
     @Example
     void aNegativeCountIsRefusedNamingItsField() {
-        assertThatThrownBy(() -> StatsLine.parseReply(line("final", "{\"p\":" + plugin(-5, "{}", ZERO_BUCKETS) + "}")))
+        assertThatThrownBy(() -> parseReply(line("final", "{\"p\":" + plugin(-5, "{}", ZERO_BUCKETS) + "}")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("STATS final: commands is negative (-5)");
-        assertThatThrownBy(() -> StatsLine.parseReply(line("4", "{\"p\":" + plugin(0, "{\"AGAIN\":-2}", ZERO_BUCKETS) + "}")))
+        assertThatThrownBy(() -> parseReply(line("4", "{\"p\":" + plugin(0, "{\"AGAIN\":-2}", ZERO_BUCKETS) + "}")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("STATS 4: notifications.AGAIN is negative (-2)");
-        assertThatThrownBy(() -> StatsLine.parseReply("STATS 4 {\"sequence\":1,\"connectionsAccepted\":2,\"connectionsOpen\":-1,\"connectionsRefused\":0,\"plugins\":{}}"))
+        assertThatThrownBy(() -> parseReply("STATS 4 {\"sequence\":1,\"connectionsAccepted\":2,\"connectionsOpen\":-1,\"connectionsRefused\":0,\"plugins\":{}}"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("STATS 4: connectionsOpen is negative (-1)");
     }
 
     @Example
     void nullCountsAreRefused() {
-        assertThatThrownBy(() -> StatsLine.parseReply("STATS 5 null"))
+        assertThatThrownBy(() -> parseReply("STATS 5 null"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("STATS 5: the counts are null");
     }
@@ -280,7 +313,7 @@ class StatsLineProperties {
     void aMessageQuotingANotificationStatusWithALineBreakIsStillOneLine() {
         String line = line("6", "{\"p\":" + plugin(0, "{\"SUCCESS\\nFORGED LOG LINE\":-1}", ZERO_BUCKETS) + "}");
 
-        assertThatThrownBy(() -> StatsLine.parseReply(line))
+        assertThatThrownBy(() -> parseReply(line))
                 .isInstanceOf(IllegalArgumentException.class)
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
     }
@@ -289,22 +322,22 @@ class StatsLineProperties {
     void aMessageQuotingAPluginNameWithALineBreakIsStillOneLine() {
         String line = line("6", "{\"a\\nb\":null}");
 
-        assertThatThrownBy(() -> StatsLine.parseReply(line))
+        assertThatThrownBy(() -> parseReply(line))
                 .isInstanceOf(IllegalArgumentException.class)
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
     }
 
     @Example
     void parsingARequestTakesOnlyDecimalDigitsThatFitALong() {
-        assertThat(StatsLine.parseRequest("STATS 0")).isZero();
-        assertThat(StatsLine.parseRequest("STATS 007")).isEqualTo(7);
-        assertThat(StatsLine.parseRequest("STATS 9223372036854775807")).isEqualTo(Long.MAX_VALUE);
-        assertThat(StatsLine.parseRequest("STATS 9223372036854775808")).isEqualTo(-1);
-        assertThat(StatsLine.parseRequest("STATS -1")).isEqualTo(-1);
-        assertThat(StatsLine.parseRequest("STATS +1")).isEqualTo(-1);
-        assertThat(StatsLine.parseRequest("STATS 1 ")).isEqualTo(-1);
-        assertThat(StatsLine.parseRequest("STATS ")).isEqualTo(-1);
-        assertThat(StatsLine.parseRequest("STATS \u0661")).isEqualTo(-1);
-        assertThat(StatsLine.parseRequest("STATS 1 {}")).isEqualTo(-1);
+        assertThat(parseRequest("STATS 0")).isZero();
+        assertThat(parseRequest("STATS 007")).isEqualTo(7);
+        assertThat(parseRequest("STATS 9223372036854775807")).isEqualTo(Long.MAX_VALUE);
+        assertThat(parseRequest("STATS 9223372036854775808")).isEqualTo(-1);
+        assertThat(parseRequest("STATS -1")).isEqualTo(-1);
+        assertThat(parseRequest("STATS +1")).isEqualTo(-1);
+        assertThat(parseRequest("STATS 1 ")).isEqualTo(-1);
+        assertThat(parseRequest("STATS ")).isEqualTo(-1);
+        assertThat(parseRequest("STATS \u0661")).isEqualTo(-1);
+        assertThat(parseRequest("STATS 1 {}")).isEqualTo(-1);
     }
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.urom.service.worker;
+package dev.urom.service.process;
 
 import static java.util.Objects.requireNonNull;
 
@@ -11,23 +11,35 @@ import dev.urom.spi.WorkerCommand;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
- * The command line of a worker process, as the daemon writes it:
+ * A worker's command line after the launcher's and the JVM's options; immutable, and the one
+ * codec of that command line: the daemon writes it with {@link #toArgv()}, the worker reads it
+ * with {@link #fromArgv}, which throws {@link IllegalArgumentException} with one line naming the
+ * option or item and what is wrong.
  *
  * <pre>
- * --worker-id ID --gid G (--listen ADDR | --listen-fd 0) [--daemon-fd N] --log-level N
- * --sdk-log-level N --max-msg-size BYTES [--cpus 0,2-3] [--idle-timeout-ms MS] [--max-inflight N]
- * [--max-connections N] [--handshake-timeout-ms MS] [--dumpable true|false] PATH:ID [PATH:ID ...]
+ * --worker-id ID --gid G (--listen ADDR | --listen-fd 0) [--daemon-fd N] [--log-level N]
+ * [--sdk-log-level N] [--max-msg-size BYTES] [--cpus 0,2-3] [--idle-timeout-ms MS]
+ * [--max-inflight N] [--max-host-connections N] [--handshake-timeout-ms MS] [--dumpable true|false]
+ * PATH:ID [PATH:ID ...]
  * </pre>
  *
- * Options take their value as the next argument or after {@code =}; every argument that does not
- * start with {@code --} is a plugin item. Ids are unsigned decimal or {@code 0x} hexadecimal.
- * {@code --worker-id} and one of {@code --listen} and {@code --listen-fd} are required; the others default to gid 0, the daemon's pipe on stdin, levels 50 (info) and 40
- * (warning), {@value WorkerHostConfig#DEFAULT_MAX_MESSAGE_SIZE} bytes, every CPU, {@value
- * #DEFAULT_IDLE_TIMEOUT_MS} ms, {@value #DEFAULT_MAX_INFLIGHT} commands in flight and {@value
- * #DEFAULT_MAX_CONNECTIONS} host connections, {@value #DEFAULT_HANDSHAKE_TIMEOUT_MS} ms for a handshake,
- * undumpable. Immutable.
+ * <ul>
+ *   <li>An option takes its value as the next argument or after {@code =}; every argument that
+ *       does not start with {@code --} is a plugin item.
+ *   <li>Ids are unsigned decimal or {@code 0x} hexadecimal.
+ *   <li>{@code --worker-id} and one of {@code --listen} and {@code --listen-fd} are required.
+ *   <li>Defaults: gid 0, the daemon's pipe on stdin, levels 50 (info) and 40 (warning), {@value
+ *       WorkerHostConfig#DEFAULT_MAX_MESSAGE_SIZE} bytes, every CPU, {@value
+ *       #DEFAULT_IDLE_TIMEOUT_MS} ms, {@value #DEFAULT_MAX_INFLIGHT} commands in flight, {@value
+ *       #DEFAULT_MAX_HOST_CONNECTIONS} host connections, {@value #DEFAULT_HANDSHAKE_TIMEOUT_MS} ms
+ *       for a handshake, undumpable.
+ *   <li>{@link #toArgv()} writes the options in the order above and the plugins last (so that
+ *       {@code ps} shows them); it leaves out {@code --cpus} when there is none and {@code
+ *       --dumpable} when it is false.
+ * </ul>
  *
  * @param listen where to listen ({@code unix:PATH} or {@code tcp:HOST:PORT}, port 0 for any); null
  *     with {@code listenFd}
@@ -35,10 +47,11 @@ import java.util.List;
  * @param daemonFd the descriptor of the daemon's pipe (the launcher moves it to 3)
  * @param cpus the CPUs to pin to; empty for no pinning
  * @param maxInflight most commands one host connection may have outstanding
- * @param maxConnections most host connections at once
+ * @param maxHostConnections most host connections at once, handshaking ones included (a worker
+ *     serves one principal, its owner: the daemon gives it {@code --max-connections-per-principal})
  * @param dumpable whether the worker leaves itself dumpable ({@code --dumpable-workers} of the daemon)
  */
-public record WorkerArguments(
+public record WorkerLaunch(
         long workerId,
         long gid,
         ServiceAddress listen,
@@ -50,13 +63,13 @@ public record WorkerArguments(
         BitSet cpus,
         long idleTimeoutMs,
         int maxInflight,
-        int maxConnections,
+        int maxHostConnections,
         long handshakeTimeoutMs,
         boolean dumpable,
         List<PluginSpec> plugins) {
     public static final long DEFAULT_IDLE_TIMEOUT_MS = 30_000;
     public static final int DEFAULT_MAX_INFLIGHT = 1024;
-    public static final int DEFAULT_MAX_CONNECTIONS = 64;
+    public static final int DEFAULT_MAX_HOST_CONNECTIONS = 64;
     public static final long DEFAULT_HANDSHAKE_TIMEOUT_MS = 5_000;
     /** The largest {@code --max-msg-size} accepted: 64 MiB. */
     public static final int MAX_MESSAGE_SIZE_LIMIT = 64 << 20;
@@ -64,7 +77,7 @@ public record WorkerArguments(
     private static final int DEFAULT_SDK_LOG_LEVEL = 40;
     private static final int MAX_CPU = 1 << 16;
 
-    public WorkerArguments {
+    public WorkerLaunch {
         if ((listen == null) == (listenFd < 0)) {
             throw new IllegalArgumentException("give one of --listen and --listen-fd");
         }
@@ -78,11 +91,19 @@ public record WorkerArguments(
     }
 
     /**
-     * Reads a worker's arguments.
+     * Reads a worker's command line.
      *
      * @throws IllegalArgumentException one line naming the option or item and what is wrong
      */
-    public static WorkerArguments parse(String... args) {
+    public static WorkerLaunch fromArgv(String... args) {
+        try {
+            return read(args);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(WorkerLines.oneLine(e.getMessage()), e);
+        }
+    }
+
+    private static WorkerLaunch read(String... args) {
         Long workerId = null;
         long gid = 0;
         ServiceAddress listen = null;
@@ -94,7 +115,7 @@ public record WorkerArguments(
         BitSet cpus = new BitSet();
         long idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
         int maxInflight = DEFAULT_MAX_INFLIGHT;
-        int maxConnections = DEFAULT_MAX_CONNECTIONS;
+        int maxHostConnections = DEFAULT_MAX_HOST_CONNECTIONS;
         long handshakeTimeoutMs = DEFAULT_HANDSHAKE_TIMEOUT_MS;
         boolean dumpable = false;
         List<String> items = new ArrayList<>();
@@ -122,7 +143,7 @@ public record WorkerArguments(
                 case "--listen-fd" -> listenFd = inheritedListener(name, value);
                 case "--daemon-fd" -> daemonFd = descriptor(name, value);
                 case "--max-inflight" -> maxInflight = (int) bounded(name, value, 1 << 20);
-                case "--max-connections" -> maxConnections = (int) bounded(name, value, 1 << 16);
+                case "--max-host-connections" -> maxHostConnections = (int) bounded(name, value, 1 << 16);
                 case "--handshake-timeout-ms" -> handshakeTimeoutMs = positive(name, value);
                 case "--log-level" -> logLevel = level(name, value);
                 case "--sdk-log-level" -> sdkLogLevel = level(name, value);
@@ -142,38 +163,43 @@ public record WorkerArguments(
         if (listen != null && listenFd >= 0) {
             throw new IllegalArgumentException("options --listen and --listen-fd exclude each other");
         }
-        return new WorkerArguments(workerId, gid, listen, listenFd, daemonFd, logLevel, sdkLogLevel, maxMessageSize, cpus,
-                idleTimeoutMs, maxInflight, maxConnections, handshakeTimeoutMs, dumpable, PluginSpec.parseAll(items));
+        return new WorkerLaunch(workerId, gid, listen, listenFd, daemonFd, logLevel, sdkLogLevel, maxMessageSize, cpus,
+                idleTimeoutMs, maxInflight, maxHostConnections, handshakeTimeoutMs, dumpable, PluginSpec.parseAll(items));
     }
 
-    /** The arguments in the form {@link #parse} reads, plugins last. */
-    public List<String> toArgs() {
-        List<String> args = new ArrayList<>(List.of(
-                "--worker-id", Long.toUnsignedString(workerId),
-                "--gid", Long.toUnsignedString(gid)));
+    /** The command line in the form {@link #fromArgv} reads. */
+    public List<String> toArgv() {
+        List<String> args = new ArrayList<>();
+        add(args, "--worker-id", Long.toUnsignedString(workerId));
+        add(args, "--gid", Long.toUnsignedString(gid));
         if (listen != null) {
-            args.addAll(List.of("--listen", listen.toString()));
+            add(args, "--listen", listen.toString());
         } else {
-            args.addAll(List.of("--listen-fd", Integer.toString(listenFd)));
+            add(args, "--listen-fd", Integer.toString(listenFd));
         }
-        args.addAll(List.of(
-                "--daemon-fd", Integer.toString(daemonFd),
-                "--log-level", Integer.toString(logLevel),
-                "--sdk-log-level", Integer.toString(sdkLogLevel),
-                "--max-msg-size", Integer.toString(maxMessageSize),
-                "--idle-timeout-ms", Long.toString(idleTimeoutMs),
-                "--max-inflight", Integer.toString(maxInflight),
-                "--max-connections", Integer.toString(maxConnections),
-                "--handshake-timeout-ms", Long.toString(handshakeTimeoutMs),
-                "--dumpable", Boolean.toString(dumpable)));
+        add(args, "--daemon-fd", Integer.toString(daemonFd));
+        add(args, "--log-level", Integer.toString(logLevel));
+        add(args, "--sdk-log-level", Integer.toString(sdkLogLevel));
+        add(args, "--max-msg-size", Integer.toString(maxMessageSize));
         if (!cpus.isEmpty()) {
-            args.add("--cpus");
-            args.add(cpus.stream().mapToObj(Integer::toString).reduce((a, b) -> a + "," + b).orElseThrow());
+            add(args, "--cpus", cpus.stream().mapToObj(Integer::toString).collect(Collectors.joining(",")));
+        }
+        add(args, "--idle-timeout-ms", Long.toString(idleTimeoutMs));
+        add(args, "--max-inflight", Integer.toString(maxInflight));
+        add(args, "--max-host-connections", Integer.toString(maxHostConnections));
+        add(args, "--handshake-timeout-ms", Long.toString(handshakeTimeoutMs));
+        if (dumpable) {
+            add(args, "--dumpable", "true");
         }
         for (PluginSpec plugin : plugins) {
             args.add(plugin.toString());
         }
         return args;
+    }
+
+    private static void add(List<String> args, String option, String value) {
+        args.add(option);
+        args.add(value);
     }
 
     private static boolean bool(String name, String value) {
@@ -203,7 +229,7 @@ public record WorkerArguments(
         boolean hex = value.startsWith("0x") || value.startsWith("0X");
         String digits = hex ? value.substring(2) : value;
         try {
-            if (digits.isEmpty() || digits.charAt(0) == '+' || digits.charAt(0) == '-') {
+            if (digits.isEmpty() || !digits.chars().allMatch(c -> c < 128 && Character.digit(c, hex ? 16 : 10) >= 0)) {
                 throw new NumberFormatException();
             }
             return Long.parseUnsignedLong(digits, hex ? 16 : 10);
@@ -215,6 +241,9 @@ public record WorkerArguments(
     private static long positive(String name, String value) {
         long number;
         try {
+            if (!value.matches("-?[0-9]+")) {
+                throw new NumberFormatException();
+            }
             number = Long.parseLong(value);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("option " + name + " '" + value + "' is not a number");

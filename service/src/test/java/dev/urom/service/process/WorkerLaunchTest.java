@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package dev.urom.service.worker;
+package dev.urom.service.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -16,20 +16,20 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
-class WorkerArgumentsTest {
+class WorkerLaunchTest {
     private static final List<String> REQUIRED = List.of("--worker-id", "7", "--listen", "unix:/run/w.sock");
 
-    private static WorkerArguments parse(List<String> extra) {
+    private static WorkerLaunch parse(List<String> extra) {
         List<String> args = new ArrayList<>(REQUIRED);
         args.addAll(extra);
-        return WorkerArguments.parse(args.toArray(String[]::new));
+        return WorkerLaunch.fromArgv(args.toArray(String[]::new));
     }
 
     @Test
     void readsTheDaemonsCommandLine() {
-        WorkerArguments a = WorkerArguments.parse("--worker-id", "0xffffffffffffffff", "--gid", "12", "--listen=tcp:10.0.0.1:0",
+        WorkerLaunch a = WorkerLaunch.fromArgv("--worker-id", "0xffffffffffffffff", "--gid", "12", "--listen=tcp:10.0.0.1:0",
                 "--log-level", "60", "--sdk-log-level", "30", "--max-msg-size", "8192",
-                "--cpus", "0,2-3", "--idle-timeout-ms", "500", "--max-inflight", "256", "--max-connections", "8",
+                "--cpus", "0,2-3", "--idle-timeout-ms", "500", "--max-inflight", "256", "--max-host-connections", "8",
                 "--handshake-timeout-ms", "900", "/p/a.so:1", "/p/b.jar:0x2");
         assertThat(a.workerId()).isEqualTo(-1L);
         assertThat(a.gid()).isEqualTo(12);
@@ -37,7 +37,7 @@ class WorkerArgumentsTest {
         assertThat(a.listenFd()).isEqualTo(-1);
         assertThat(a.daemonFd()).isZero();
         assertThat(a.maxInflight()).isEqualTo(256);
-        assertThat(a.maxConnections()).isEqualTo(8);
+        assertThat(a.maxHostConnections()).isEqualTo(8);
         assertThat(a.handshakeTimeoutMs()).isEqualTo(900);
         assertThat(a.logLevel()).isEqualTo(60);
         assertThat(a.sdkLogLevel()).isEqualTo(30);
@@ -49,39 +49,39 @@ class WorkerArgumentsTest {
 
     @Test
     void appliesDefaults() {
-        WorkerArguments a = parse(List.of());
+        WorkerLaunch a = parse(List.of());
         assertThat(a.gid()).isZero();
         assertThat(a.logLevel()).isEqualTo(50);
         assertThat(a.sdkLogLevel()).isEqualTo(40);
         assertThat(a.maxMessageSize()).isEqualTo(4096);
         assertThat(a.cpus().isEmpty()).isTrue();
         assertThat(a.idleTimeoutMs()).isEqualTo(30_000);
-        assertThat(a.maxInflight()).isEqualTo(WorkerArguments.DEFAULT_MAX_INFLIGHT);
-        assertThat(a.maxConnections()).isEqualTo(WorkerArguments.DEFAULT_MAX_CONNECTIONS);
-        assertThat(a.handshakeTimeoutMs()).isEqualTo(WorkerArguments.DEFAULT_HANDSHAKE_TIMEOUT_MS);
+        assertThat(a.maxInflight()).isEqualTo(WorkerLaunch.DEFAULT_MAX_INFLIGHT);
+        assertThat(a.maxHostConnections()).isEqualTo(WorkerLaunch.DEFAULT_MAX_HOST_CONNECTIONS);
+        assertThat(a.handshakeTimeoutMs()).isEqualTo(WorkerLaunch.DEFAULT_HANDSHAKE_TIMEOUT_MS);
         assertThat(a.plugins()).isEmpty();
     }
 
     @Test
     void theLauncherHandsOverTheListeningSocketAndTheDaemonsPipe() {
-        WorkerArguments a = WorkerArguments.parse("--worker-id", "3", "--listen-fd", "0", "--daemon-fd", "3");
+        WorkerLaunch a = WorkerLaunch.fromArgv("--worker-id", "3", "--listen-fd", "0", "--daemon-fd", "3");
         assertThat(a.listen()).isNull();
         assertThat(a.listenFd()).isZero();
         assertThat(a.daemonFd()).isEqualTo(3);
-        assertThatThrownBy(() -> WorkerArguments.parse("--worker-id", "3", "--listen-fd", "4"))
+        assertThatThrownBy(() -> WorkerLaunch.fromArgv("--worker-id", "3", "--listen-fd", "4"))
                 .hasMessage("option --listen-fd 4: only 0 (a listening socket inherited as stdin) is supported");
-        assertThatThrownBy(() -> WorkerArguments.parse("--worker-id", "3", "--listen-fd", "0", "--listen", "unix:/a"))
+        assertThatThrownBy(() -> WorkerLaunch.fromArgv("--worker-id", "3", "--listen-fd", "0", "--listen", "unix:/a"))
                 .hasMessage("options --listen and --listen-fd exclude each other");
-        assertThatThrownBy(() -> WorkerArguments.parse("--worker-id", "3")).hasMessage("option --listen (or --listen-fd) is missing");
-        assertThatThrownBy(() -> WorkerArguments.parse("--worker-id", "3", "--listen-fd", "0", "--daemon-fd", "-1"))
+        assertThatThrownBy(() -> WorkerLaunch.fromArgv("--worker-id", "3")).hasMessage("option --listen (or --listen-fd) is missing");
+        assertThatThrownBy(() -> WorkerLaunch.fromArgv("--worker-id", "3", "--listen-fd", "0", "--daemon-fd", "-1"))
                 .hasMessage("option --daemon-fd '-1' is not a file descriptor number");
-        assertThatThrownBy(() -> WorkerArguments.parse("--worker-id", "3", "--listen-fd", "0", "--max-inflight", "0"))
+        assertThatThrownBy(() -> WorkerLaunch.fromArgv("--worker-id", "3", "--listen-fd", "0", "--max-inflight", "0"))
                 .hasMessage("option --max-inflight 0 is not positive");
     }
 
     @Test
     void refusesBadArgumentsWithOneLineNamingThem() {
-        assertThatThrownBy(() -> WorkerArguments.parse("--listen", "unix:/a"))
+        assertThatThrownBy(() -> WorkerLaunch.fromArgv("--listen", "unix:/a"))
                 .hasMessage("option --worker-id is missing");
         assertThatThrownBy(() -> parse(List.of("--frobnicate", "1"))).hasMessage("unknown option --frobnicate");
         assertThatThrownBy(() -> parse(List.of("--gid"))).hasMessage("option --gid needs a value");
@@ -108,8 +108,8 @@ class WorkerArgumentsTest {
         for (int i = 0; i < pluginCount % 5; i++) {
             plugins.add(new PluginSpec(Path.of("/plugins/p" + i + (i % 2 == 0 ? ".so" : ".jar")), 1L << (pluginCount - i)));
         }
-        WorkerArguments arguments = new WorkerArguments(workerId, gid, ServiceAddress.parse("unix:/run/urom/worker.sock"), -1, 3,
+        WorkerLaunch arguments = new WorkerLaunch(workerId, gid, ServiceAddress.parse("unix:/run/urom/worker.sock"), -1, 3,
                 70, 10, maxMessageSize, cpuSet, 1234, 256, 8, 900, pluginCount % 2 == 0, plugins);
-        assertThat(WorkerArguments.parse(arguments.toArgs().toArray(String[]::new))).isEqualTo(arguments);
+        assertThat(WorkerLaunch.fromArgv(arguments.toArgv().toArray(String[]::new))).isEqualTo(arguments);
     }
 }
