@@ -39,26 +39,25 @@ record BenchOptions(Path json, int rounds, int starts, String workerUser, CHostB
 
     /** Parses {@code args}; throws {@link IllegalArgumentException} with one line naming the option and the reason. */
     static BenchOptions parse(List<String> args) {
-        Path[] json = {null};
-        int[] rounds = {DEFAULT_ROUNDS};
-        int[] starts = {DEFAULT_STARTS};
-        String[] workerUser = {null};
-        CHostBaseline.Wait[] wait = {CHostBaseline.Wait.EVENT};
-        OptionPairs.parse(args, List.of("--json", "--rounds", "--starts", "--worker-user", "--c-host-wait"), USAGE, (option, value) -> {
-            switch (option) {
-                case "--json" -> json[0] = Path.of(value);
-                case "--rounds" -> rounds[0] = OptionPairs.count(option, value, 100, MAX_ROUNDS);
-                case "--worker-user" -> workerUser[0] = value;
-                case "--c-host-wait" -> {
-                    try {
-                        wait[0] = CHostBaseline.Wait.parse(value);
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException(option + " " + e.getMessage());
-                    }
-                }
-                default -> starts[0] = OptionPairs.count(option, value, 1, MAX_STARTS);
-            }
-        });
-        return new BenchOptions(json[0], rounds[0], starts[0], workerUser[0], wait[0]);
+        BenchCommand.Parsed line = command().parse(args);
+        return new BenchOptions(line.get("--json", null), line.get("--rounds", DEFAULT_ROUNDS), line.get("--starts", DEFAULT_STARTS),
+                line.get("--worker-user", null), line.get("--c-host-wait", CHostBaseline.Wait.EVENT));
+    }
+
+    static BenchCommand command() {
+        return new BenchCommand("EndToEndBench", USAGE)
+                .path("--json", "FILE")
+                .count("--rounds", 100, MAX_ROUNDS)
+                .count("--starts", 1, MAX_STARTS)
+                .text("--worker-user", "USER")
+                .option("--c-host-wait", "event|spin", BenchOptions::wait);
+    }
+
+    private static CHostBaseline.Wait wait(String value) {
+        try {
+            return CHostBaseline.Wait.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--c-host-wait " + e.getMessage());
+        }
     }
 }

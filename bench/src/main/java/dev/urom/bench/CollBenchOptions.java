@@ -73,42 +73,40 @@ record CollBenchOptions(Path json, int ranks, long minBytes, long maxBytes, List
 
     /** Parses {@code args} for a process that may run on the CPUs {@code allowed}. */
     static CollBenchOptions parse(List<String> args, CpuList allowed) {
-        Path[] paths = {null, FootprintOptions.defaultDist(), null, null};
-        int[] counts = {DEFAULT_RANKS, 0, -1, DEFAULT_TIMEOUT_S};
-        long[] sizes = {DEFAULT_MIN_BYTES, DEFAULT_MAX_BYTES};
-        List<List<String>> lists = new ArrayList<>(List.of(COLLS, IMPLS));
-        CpuList[] cpus = {null, null};
-        String[] workerUser = {null};
-        OptionPairs.parse(args, List.of("--json", "--ranks", "--sizes", "--colls", "--iterations", "--warmup", "--impls", "--host-cpus",
-                "--worker-cpus", "--dist", "--plugins", "--program", "--worker-user", "--timeout-s"), USAGE, (option, value) -> {
-            switch (option) {
-                case "--json" -> paths[0] = Path.of(value);
-                case "--dist" -> paths[1] = Path.of(value);
-                case "--plugins" -> paths[2] = Path.of(value);
-                case "--program" -> paths[3] = Path.of(value);
-                case "--ranks" -> counts[0] = OptionPairs.count(option, value, 1, 1024);
-                case "--iterations" -> counts[1] = OptionPairs.count(option, value, 1, 1_000_000);
-                case "--warmup" -> counts[2] = OptionPairs.count(option, value, 0, 1_000_000);
-                case "--timeout-s" -> counts[3] = OptionPairs.count(option, value, 1, 7 * 24 * 3600);
-                case "--sizes" -> {
-                    long[] parsed = sizes(value);
-                    sizes[0] = parsed[0];
-                    sizes[1] = parsed[1];
-                }
-                case "--colls" -> lists.set(0, subset(option, value, COLLS));
-                case "--impls" -> lists.set(1, subset(option, value, IMPLS));
-                case "--host-cpus", "--worker-cpus" -> {
-                    try {
-                        cpus[option.equals("--host-cpus") ? 0 : 1] = CpuList.parse(value);
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException(option + " " + e.getMessage());
-                    }
-                }
-                default -> workerUser[0] = value;
-            }
-        });
-        return new CollBenchOptions(paths[0], counts[0], sizes[0], sizes[1], lists.get(0), counts[1], counts[2], lists.get(1),
-                CollPlacement.of(allowed, cpus[0], cpus[1]), paths[1], paths[2], paths[3], workerUser[0], counts[3]);
+        BenchCommand.Parsed line = command().parse(args);
+        long[] sizes = line.get("--sizes", new long[] {DEFAULT_MIN_BYTES, DEFAULT_MAX_BYTES});
+        CollPlacement placement = CollPlacement.of(allowed, line.get("--host-cpus", null), line.get("--worker-cpus", null));
+        return new CollBenchOptions(line.get("--json", null), line.get("--ranks", DEFAULT_RANKS), sizes[0], sizes[1],
+                line.get("--colls", COLLS), line.get("--iterations", 0), line.get("--warmup", -1), line.get("--impls", IMPLS), placement,
+                line.get("--dist", FootprintOptions.defaultDist()), line.get("--plugins", null), line.get("--program", null),
+                line.get("--worker-user", null), line.get("--timeout-s", DEFAULT_TIMEOUT_S));
+    }
+
+    static BenchCommand command() {
+        return new BenchCommand("CollBench", USAGE)
+                .path("--json", "FILE")
+                .count("--ranks", 1, 1024)
+                .option("--sizes", "MIN:MAX", CollBenchOptions::sizes)
+                .option("--colls", "LIST", value -> subset("--colls", value, COLLS))
+                .count("--iterations", 1, 1_000_000)
+                .count("--warmup", 0, 1_000_000)
+                .option("--impls", "LIST", value -> subset("--impls", value, IMPLS))
+                .option("--host-cpus", "LIST", value -> cpus("--host-cpus", value))
+                .option("--worker-cpus", "LIST", value -> cpus("--worker-cpus", value))
+                .path("--dist", "DIR")
+                .path("--plugins", "DIR")
+                .path("--program", "FILE")
+                .text("--worker-user", "USER")
+                .count("--timeout-s", 1, 7 * 24 * 3600);
+    }
+
+    /** {@code value} as a CPU list; else one line naming {@code option}. */
+    static CpuList cpus(String option, String value) {
+        try {
+            return CpuList.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + " " + e.getMessage());
+        }
     }
 
     /** {@code MIN:MAX}, 1 ≤ MIN ≤ MAX ≤ 1 GiB, as the sample (and OSU's {@code -m}) takes it. */

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.bench;
 
+import java.util.List;
+import java.util.function.Function;
+
 /**
  * What {@link DispatchInstructions} runs under callgrind: {@code DispatchDriver native|java WARM_UP
  * COMMANDS} opens an {@link InProcessDispatch} on that graph plugin, sends {@code WARM_UP} LOOPBACKs
@@ -32,20 +35,24 @@ public final class DispatchDriver {
     }
 
     public static void main(String[] args) {
+        String kind;
         int warmUp;
         int commands;
         try {
-            if (args.length != 3) {
-                throw new IllegalArgumentException(USAGE);
-            }
-            warmUp = OptionPairs.count("WARM_UP", args[1], 0, MAX_COMMANDS);
-            commands = OptionPairs.count("COMMANDS", args[2], 0, MAX_COMMANDS);
+            BenchCommand.Parsed line = new BenchCommand("DispatchDriver", USAGE)
+                    .parameter("native|java", Function.identity())
+                    .parameter("WARM_UP", value -> BenchCommand.count("WARM_UP", value, 0, MAX_COMMANDS))
+                    .parameter("COMMANDS", value -> BenchCommand.count("COMMANDS", value, 0, MAX_COMMANDS))
+                    .parse(List.of(args));
+            kind = line.parameter(0);
+            warmUp = line.parameter(1);
+            commands = line.parameter(2);
         } catch (IllegalArgumentException e) {
             System.err.println("DispatchDriver: " + e.getMessage());
             System.exit(2);
             return;
         }
-        try (InProcessDispatch dispatch = InProcessDispatch.open(args[0])) {
+        try (InProcessDispatch dispatch = InProcessDispatch.open(kind)) {
             CallgrindWindow.register();
             long data = 0;
             for (int sent = 0; sent < warmUp; sent += WARM_UP_BATCH) {

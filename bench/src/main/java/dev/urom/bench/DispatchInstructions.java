@@ -60,17 +60,17 @@ public final class DispatchInstructions {
     /** The command line. */
     record Options(int warmUp, int commands, int runs, Path json) {
         static Options parse(List<String> args) {
-            int[] counts = {DEFAULT_WARM_UP, DEFAULT_COMMANDS, DEFAULT_RUNS};
-            Path[] json = {null};
-            OptionPairs.parse(args, List.of("--warm-up", "--commands", "--runs", "--json"), USAGE, (option, value) -> {
-                switch (option) {
-                    case "--warm-up" -> counts[0] = OptionPairs.count(option, value, 0, DispatchDriver.MAX_COMMANDS);
-                    case "--commands" -> counts[1] = OptionPairs.count(option, value, 1, DispatchDriver.MAX_COMMANDS);
-                    case "--runs" -> counts[2] = OptionPairs.count(option, value, 2, MAX_RUNS);
-                    default -> json[0] = Path.of(value);
-                }
-            });
-            return new Options(counts[0], counts[1], counts[2], json[0]);
+            BenchCommand.Parsed line = command().parse(args);
+            return new Options(line.get("--warm-up", DEFAULT_WARM_UP), line.get("--commands", DEFAULT_COMMANDS),
+                    line.get("--runs", DEFAULT_RUNS), line.get("--json", null));
+        }
+
+        static BenchCommand command() {
+            return new BenchCommand("DispatchInstructions", USAGE)
+                    .count("--warm-up", 0, DispatchDriver.MAX_COMMANDS)
+                    .count("--commands", 1, DispatchDriver.MAX_COMMANDS)
+                    .count("--runs", 2, MAX_RUNS)
+                    .path("--json", "FILE");
         }
     }
 

@@ -3,7 +3,6 @@ package dev.urom.bench;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -34,31 +33,29 @@ record FootprintOptions(int workers, int starts, Path dist, Path javaHome, List<
 
     /** Parses {@code args}; throws {@link IllegalArgumentException} with one line naming the option and the reason. */
     static FootprintOptions parse(List<String> args) {
-        int[] counts = {DEFAULT_WORKERS, DEFAULT_STARTS, 0};
-        Path[] paths = {defaultDist(), Path.of(System.getProperty("java.home")), null};
-        String[] workerUser = {null};
-        List<String> workerJvmOptions = new ArrayList<>();
-        OptionPairs.parse(args, List.of("--workers", "--starts", "--dist", "--java-home", "--worker-jvm-option", "--hold-seconds",
-                "--worker-user", "--json"), USAGE, (option, value) -> {
-            switch (option) {
-                case "--workers" -> counts[0] = OptionPairs.count(option, value, 1, 1024);
-                case "--starts" -> counts[1] = OptionPairs.count(option, value, 1, 1000);
-                case "--dist" -> paths[0] = Path.of(value);
-                case "--java-home" -> paths[1] = Path.of(value);
-                case "--worker-jvm-option" -> workerJvmOptions.add(value);
-                case "--hold-seconds" -> counts[2] = OptionPairs.count(option, value, 0, 3600);
-                case "--worker-user" -> workerUser[0] = value;
-                default -> paths[2] = Path.of(value);
-            }
-        });
-        if (!Files.isExecutable(paths[0].resolve("bin").resolve("urom"))) {
-            throw new IllegalArgumentException("--dist " + paths[0] + " has no bin/urom; build it first: mvn -B -q package -DskipTests");
+        BenchCommand.Parsed line = command().parse(args);
+        Path dist = line.get("--dist", defaultDist());
+        Path javaHome = line.get("--java-home", Path.of(System.getProperty("java.home")));
+        if (!Files.isExecutable(dist.resolve("bin").resolve("urom"))) {
+            throw new IllegalArgumentException("--dist " + dist + " has no bin/urom; build it first: mvn -B -q package -DskipTests");
         }
-        if (!Files.isExecutable(paths[1].resolve("bin").resolve("java"))) {
-            throw new IllegalArgumentException("--java-home " + paths[1] + " has no bin/java");
+        if (!Files.isExecutable(javaHome.resolve("bin").resolve("java"))) {
+            throw new IllegalArgumentException("--java-home " + javaHome + " has no bin/java");
         }
-        return new FootprintOptions(counts[0], counts[1], paths[0], paths[1], List.copyOf(workerJvmOptions), counts[2], workerUser[0],
-                paths[2]);
+        return new FootprintOptions(line.get("--workers", DEFAULT_WORKERS), line.get("--starts", DEFAULT_STARTS), dist, javaHome,
+                line.all("--worker-jvm-option"), line.get("--hold-seconds", 0), line.get("--worker-user", null), line.get("--json", null));
+    }
+
+    static BenchCommand command() {
+        return new BenchCommand("FootprintBench", USAGE)
+                .count("--workers", 1, 1024)
+                .count("--starts", 1, 1000)
+                .path("--dist", "DIR")
+                .path("--java-home", "DIR")
+                .repeatable("--worker-jvm-option", "OPTION")
+                .count("--hold-seconds", 0, 3600)
+                .text("--worker-user", "USER")
+                .path("--json", "FILE");
     }
 
     /** The distribution a benchmark runs when not told: system property {@value #DIST_PROPERTY}, else the first cli/target/urom at or above the working directory. */

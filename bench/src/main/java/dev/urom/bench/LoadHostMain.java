@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /**
  * One host process of {@link LoadBench}: {@code LoadHostMain ADDRESS HOST WORKERS COMMANDS IN_FLIGHT}.
@@ -39,19 +40,24 @@ public final class LoadHostMain {
     private LoadHostMain() {}
 
     public static void main(String[] args) throws IOException, InterruptedException {
-        if (args.length != 5) {
-            System.err.println("usage: LoadHostMain ADDRESS HOST WORKERS COMMANDS IN_FLIGHT");
-            System.exit(2);
-        }
+        String address;
         int host;
         int workers;
         int commands;
         int inFlight;
         try {
-            host = OptionPairs.count("HOST", args[1], 0, LoadOptions.MAX_HOSTS - 1);
-            workers = OptionPairs.count("WORKERS", args[2], 1, LoadOptions.MAX_WORKERS_PER_HOST);
-            commands = OptionPairs.count("COMMANDS", args[3], 1, LoadOptions.MAX_COMMANDS);
-            inFlight = OptionPairs.count("IN_FLIGHT", args[4], 1, LoadOptions.MAX_IN_FLIGHT);
+            BenchCommand.Parsed line = new BenchCommand("LoadHostMain", "usage: LoadHostMain ADDRESS HOST WORKERS COMMANDS IN_FLIGHT")
+                    .parameter("ADDRESS", Function.identity())
+                    .parameter("HOST", value -> BenchCommand.count("HOST", value, 0, LoadOptions.MAX_HOSTS - 1))
+                    .parameter("WORKERS", value -> BenchCommand.count("WORKERS", value, 1, LoadOptions.MAX_WORKERS_PER_HOST))
+                    .parameter("COMMANDS", value -> BenchCommand.count("COMMANDS", value, 1, LoadOptions.MAX_COMMANDS))
+                    .parameter("IN_FLIGHT", value -> BenchCommand.count("IN_FLIGHT", value, 1, LoadOptions.MAX_IN_FLIGHT))
+                    .parse(List.of(args));
+            address = line.parameter(0);
+            host = line.parameter(1);
+            workers = line.parameter(2);
+            commands = line.parameter(3);
+            inFlight = line.parameter(4);
         } catch (IllegalArgumentException e) {
             System.err.println("LoadHostMain: " + e.getMessage());
             System.exit(2);
@@ -59,7 +65,7 @@ public final class LoadHostMain {
         }
         BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         int status = 0;
-        try (UromService service = UromService.connect(args[0])) {
+        try (UromService service = UromService.connect(address)) {
             long nativeId = ServiceBench.pluginId(service.plugins(), ServiceBench.NATIVE_PLUGIN_NAME);
             long javaId = ServiceBench.pluginId(service.plugins(), ServiceBench.JAVA_PLUGIN_NAME);
             List<Traffic> traffic = new ArrayList<>();

@@ -33,25 +33,25 @@ record LoadOptions(int hosts, int workersPerHost, int commands, int inFlight, Pa
 
     /** Parses {@code args}; throws {@link IllegalArgumentException} with one line naming the option and the reason. */
     static LoadOptions parse(List<String> args) {
-        int[] counts = {DEFAULT_HOSTS, DEFAULT_WORKERS_PER_HOST, DEFAULT_COMMANDS, DEFAULT_IN_FLIGHT};
-        Path[] json = {null};
-        String[] workerUser = {null};
-        OptionPairs.parse(args, List.of("--hosts", "--workers-per-host", "--commands", "--in-flight", "--json", "--worker-user"), USAGE,
-                (option, value) -> {
-                    switch (option) {
-                        case "--hosts" -> counts[0] = OptionPairs.count(option, value, 1, MAX_HOSTS);
-                        case "--workers-per-host" -> counts[1] = OptionPairs.count(option, value, 1, MAX_WORKERS_PER_HOST);
-                        case "--commands" -> counts[2] = OptionPairs.count(option, value, 1, MAX_COMMANDS);
-                        case "--in-flight" -> counts[3] = OptionPairs.count(option, value, 1, MAX_IN_FLIGHT);
-                        case "--json" -> json[0] = Path.of(value);
-                        default -> workerUser[0] = value;
-                    }
-                });
-        if (counts[0] * counts[1] > MAX_WORKERS) {
-            throw new IllegalArgumentException("--hosts " + counts[0] + " x --workers-per-host " + counts[1] + " is " + counts[0] * counts[1]
-                    + " workers, over the limit of " + MAX_WORKERS + " (each is a JVM)");
+        BenchCommand.Parsed line = command().parse(args);
+        int hosts = line.get("--hosts", DEFAULT_HOSTS);
+        int workersPerHost = line.get("--workers-per-host", DEFAULT_WORKERS_PER_HOST);
+        if (hosts * workersPerHost > MAX_WORKERS) {
+            throw new IllegalArgumentException("--hosts " + hosts + " x --workers-per-host " + workersPerHost + " is "
+                    + hosts * workersPerHost + " workers, over the limit of " + MAX_WORKERS + " (each is a JVM)");
         }
-        return new LoadOptions(counts[0], counts[1], counts[2], counts[3], json[0], workerUser[0]);
+        return new LoadOptions(hosts, workersPerHost, line.get("--commands", DEFAULT_COMMANDS), line.get("--in-flight", DEFAULT_IN_FLIGHT),
+                line.get("--json", null), line.get("--worker-user", null));
+    }
+
+    static BenchCommand command() {
+        return new BenchCommand("LoadBench", USAGE)
+                .count("--hosts", 1, MAX_HOSTS)
+                .count("--workers-per-host", 1, MAX_WORKERS_PER_HOST)
+                .count("--commands", 1, MAX_COMMANDS)
+                .count("--in-flight", 1, MAX_IN_FLIGHT)
+                .path("--json", "FILE")
+                .text("--worker-user", "USER");
     }
 
     int workers() {

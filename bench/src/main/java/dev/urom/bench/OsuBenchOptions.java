@@ -50,58 +50,50 @@ record OsuBenchOptions(Path osu, Path json, List<String> benchmarks, int ranks, 
 
     /** Parses {@code args} for a process that may run on the CPUs {@code allowed}. */
     static OsuBenchOptions parse(List<String> args, CpuList allowed) {
-        Path[] paths = {null, null, FootprintOptions.defaultDist(), null};
-        int[] counts = {CollBenchOptions.DEFAULT_RANKS, 0, -1, DEFAULT_KERNEL_N, CollBenchOptions.DEFAULT_TIMEOUT_S};
-        long[] sizes = {CollBenchOptions.DEFAULT_MIN_BYTES, CollBenchOptions.DEFAULT_MAX_BYTES};
-        List<List<String>> lists = new ArrayList<>(List.of(BENCHMARKS));
-        String[] words = {TYPES.get(0), null};
-        CpuList[] cpus = {null, null};
-        MpiTransport[] transport = {MpiTransport.SHM};
-        OptionPairs.parse(args, List.of("--osu", "--json", "--benchmarks", "--ranks", "--sizes", "--type", "--iterations", "--warmup",
-                "--host-cpus", "--worker-cpus", "--dist", "--plugins", "--worker-user", "--kernel-n", "--timeout-s", "--transport"), USAGE, (option, value) -> {
-            switch (option) {
-                case "--osu" -> paths[0] = Path.of(value);
-                case "--json" -> paths[1] = Path.of(value);
-                case "--dist" -> paths[2] = Path.of(value);
-                case "--plugins" -> paths[3] = Path.of(value);
-                case "--ranks" -> counts[0] = OptionPairs.count(option, value, 1, 1024);
-                case "--iterations" -> counts[1] = OptionPairs.count(option, value, 1, 1_000_000);
-                case "--warmup" -> counts[2] = OptionPairs.count(option, value, 0, 1_000_000);
-                case "--kernel-n" -> counts[3] = kernelN(value);
-                case "--timeout-s" -> counts[4] = OptionPairs.count(option, value, 1, 7 * 24 * 3600);
-                case "--sizes" -> {
-                    long[] parsed = CollBenchOptions.sizes(value);
-                    sizes[0] = parsed[0];
-                    sizes[1] = parsed[1];
-                }
-                case "--transport" -> transport[0] = MpiTransport.of(value);
-                case "--benchmarks" -> lists.set(0, CollBenchOptions.subset(option, value, BENCHMARKS));
-                case "--type" -> {
-                    if (!TYPES.contains(value)) {
-                        throw new IllegalArgumentException("--type '" + value + "' is not one of " + String.join(",", TYPES));
-                    }
-                    words[0] = value;
-                }
-                case "--host-cpus", "--worker-cpus" -> {
-                    try {
-                        cpus[option.equals("--host-cpus") ? 0 : 1] = CpuList.parse(value);
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException(option + " " + e.getMessage());
-                    }
-                }
-                default -> words[1] = value;
-            }
-        });
-        if (paths[0] == null) {
+        BenchCommand.Parsed line = command().parse(args);
+        Path osu = line.get("--osu", null);
+        if (osu == null) {
             throw new IllegalArgumentException("--osu DIR is required: the folder of the OSU Micro-Benchmarks you built; " + USAGE);
         }
-        return new OsuBenchOptions(paths[0], paths[1], lists.get(0), counts[0], sizes[0], sizes[1], words[0], counts[1], counts[2],
-                CollPlacement.of(allowed, cpus[0], cpus[1]), paths[2], paths[3], words[1], counts[3], counts[4], transport[0]);
+        long[] sizes = line.get("--sizes", new long[] {CollBenchOptions.DEFAULT_MIN_BYTES, CollBenchOptions.DEFAULT_MAX_BYTES});
+        CollPlacement placement = CollPlacement.of(allowed, line.get("--host-cpus", null), line.get("--worker-cpus", null));
+        return new OsuBenchOptions(osu, line.get("--json", null), line.get("--benchmarks", BENCHMARKS),
+                line.get("--ranks", CollBenchOptions.DEFAULT_RANKS), sizes[0], sizes[1], line.get("--type", TYPES.get(0)),
+                line.get("--iterations", 0), line.get("--warmup", -1), placement, line.get("--dist", FootprintOptions.defaultDist()),
+                line.get("--plugins", null), line.get("--worker-user", null), line.get("--kernel-n", DEFAULT_KERNEL_N),
+                line.get("--timeout-s", CollBenchOptions.DEFAULT_TIMEOUT_S), line.get("--transport", MpiTransport.SHM));
+    }
+
+    static BenchCommand command() {
+        return new BenchCommand("OsuBench", USAGE)
+                .path("--osu", "DIR")
+                .path("--json", "FILE")
+                .option("--benchmarks", "LIST", value -> CollBenchOptions.subset("--benchmarks", value, BENCHMARKS))
+                .count("--ranks", 1, 1024)
+                .option("--sizes", "MIN:MAX", CollBenchOptions::sizes)
+                .option("--type", "T", OsuBenchOptions::type)
+                .count("--iterations", 1, 1_000_000)
+                .count("--warmup", 0, 1_000_000)
+                .option("--host-cpus", "LIST", value -> CollBenchOptions.cpus("--host-cpus", value))
+                .option("--worker-cpus", "LIST", value -> CollBenchOptions.cpus("--worker-cpus", value))
+                .path("--dist", "DIR")
+                .path("--plugins", "DIR")
+                .text("--worker-user", "USER")
+                .option("--kernel-n", "N", OsuBenchOptions::kernelN)
+                .count("--timeout-s", 1, 7 * 24 * 3600)
+                .option("--transport", "shm|tcp", MpiTransport::of);
+    }
+
+    private static String type(String value) {
+        if (!TYPES.contains(value)) {
+            throw new IllegalArgumentException("--type '" + value + "' is not one of " + String.join(",", TYPES));
+        }
+        return value;
     }
 
     /** 0, or a power of two from 8 to 16384. */
     private static int kernelN(String value) {
-        int n = OptionPairs.count("--kernel-n", value, 0, 16384);
+        int n = BenchCommand.count("--kernel-n", value, 0, 16384);
         if (n != 0 && (n < 8 || Integer.bitCount(n) != 1)) {
             throw new IllegalArgumentException("--kernel-n " + value + " is not 0 or a power of two from 8 to 16384");
         }

@@ -36,21 +36,19 @@ record SandboxBenchOptions(Path json, int rounds, int messages, int regions, int
 
     /** Parses {@code args}; throws {@link IllegalArgumentException} with one line naming the option and the reason. */
     static SandboxBenchOptions parse(List<String> args) {
-        Path[] json = {null};
-        int[] counts = {DEFAULT_ROUNDS, DEFAULT_MESSAGES, DEFAULT_REGIONS, DEFAULT_BOUNCES};
-        String[] workerUser = {null};
-        List<String> countOptions = List.of("--rounds", "--messages", "--regions", "--bounces");
-        OptionPairs.parse(args, List.of("--json", "--rounds", "--messages", "--regions", "--bounces", "--worker-user"), USAGE,
-                (option, value) -> {
-                    if (option.equals("--json")) {
-                        json[0] = Path.of(value);
-                    } else if (option.equals("--worker-user")) {
-                        workerUser[0] = value;
-                    } else {
-                        counts[countOptions.indexOf(option)] = OptionPairs.count(option, value, 1,
-                                option.equals("--bounces") ? MAX_BOUNCES : MAX_COUNT);
-                    }
-                });
-        return new SandboxBenchOptions(json[0], counts[0], counts[1], counts[2], counts[3], workerUser[0]);
+        BenchCommand.Parsed line = command().parse(args);
+        return new SandboxBenchOptions(line.get("--json", null), line.get("--rounds", DEFAULT_ROUNDS),
+                line.get("--messages", DEFAULT_MESSAGES), line.get("--regions", DEFAULT_REGIONS), line.get("--bounces", DEFAULT_BOUNCES),
+                line.get("--worker-user", null));
+    }
+
+    static BenchCommand command() {
+        return new BenchCommand("SandboxBench", USAGE)
+                .path("--json", "FILE")
+                .count("--rounds", 1, MAX_COUNT)
+                .count("--messages", 1, MAX_COUNT)
+                .count("--regions", 1, MAX_COUNT)
+                .count("--bounces", 1, MAX_BOUNCES)
+                .text("--worker-user", "USER");
     }
 }

@@ -3,7 +3,6 @@ package dev.urom.bench;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -29,34 +28,37 @@ record SoakOptions(Duration duration, Duration sampleInterval, int workerLogCoun
     static final String USAGE = "usage: SoakBench [--minutes N (default 5) | --seconds N] [--sample-seconds N (default 10)] [--worker-log-count N"
             + " (default 64)] [--daemon-java-opts \"OPTIONS\"] [--json FILE] [--csv FILE] [--worker-user USER]";
 
-    /** Parses {@code args}; throws {@link IllegalArgumentException} with one line naming the option and the reason. */
+    /**
+     * Parses {@code args}; throws {@link IllegalArgumentException} with one line naming the option and
+     * the reason, {@code --minutes} and {@code --seconds} together included.
+     */
     static SoakOptions parse(List<String> args) {
-        Duration[] duration = {DEFAULT_DURATION};
-        int[] sampleSeconds = {DEFAULT_SAMPLE_SECONDS};
-        int[] workerLogCount = {DEFAULT_WORKER_LOG_COUNT};
-        List<List<String>> javaOptions = List.of(new java.util.ArrayList<>(DEFAULT_DAEMON_JAVA_OPTIONS));
-        Path[] files = {null, null};
-        String[] workerUser = {null};
-        OptionPairs.parse(args, List.of("--minutes", "--seconds", "--sample-seconds", "--worker-log-count", "--daemon-java-opts", "--json", "--csv",
-                "--worker-user"), USAGE, (option, value) -> {
-                    switch (option) {
-                        case "--minutes" -> duration[0] = Duration.ofMillis(Math.round(minutes(value) * 60_000));
-                        case "--seconds" -> duration[0] = Duration.ofSeconds(OptionPairs.count(option, value, 1, MAX_MINUTES * 60));
-                        case "--sample-seconds" -> sampleSeconds[0] = OptionPairs.count(option, value, 1, 600);
-                        case "--worker-log-count" -> workerLogCount[0] = OptionPairs.count(option, value, 0, 100_000);
-                        case "--daemon-java-opts" -> {
-                            javaOptions.get(0).clear();
-                            if (!value.isBlank()) {
-                                javaOptions.get(0).addAll(Arrays.asList(value.strip().split("\\s+")));
-                            }
-                        }
-                        case "--json" -> files[0] = Path.of(value);
-                        case "--csv" -> files[1] = Path.of(value);
-                        default -> workerUser[0] = value;
-                    }
-                });
-        return new SoakOptions(duration[0], Duration.ofSeconds(sampleSeconds[0]), workerLogCount[0], List.copyOf(javaOptions.get(0)), files[0],
-                files[1], workerUser[0]);
+        BenchCommand.Parsed line = command().parse(args);
+        if (line.has("--minutes") && line.has("--seconds")) {
+            throw new IllegalArgumentException("--minutes and --seconds exclude each other; " + USAGE);
+        }
+        Duration duration = line.has("--seconds") ? Duration.ofSeconds(line.<Integer>get("--seconds", 0))
+                : line.get("--minutes", DEFAULT_DURATION);
+        return new SoakOptions(duration, Duration.ofSeconds(line.get("--sample-seconds", DEFAULT_SAMPLE_SECONDS)),
+                line.get("--worker-log-count", DEFAULT_WORKER_LOG_COUNT), line.get("--daemon-java-opts", DEFAULT_DAEMON_JAVA_OPTIONS),
+                line.get("--json", null), line.get("--csv", null), line.get("--worker-user", null));
+    }
+
+    static BenchCommand command() {
+        return new BenchCommand("SoakBench", USAGE)
+                .option("--minutes", "N", value -> Duration.ofMillis(Math.round(minutes(value) * 60_000)))
+                .count("--seconds", 1, MAX_MINUTES * 60)
+                .count("--sample-seconds", 1, 600)
+                .count("--worker-log-count", 0, 100_000)
+                .option("--daemon-java-opts", "\"OPTIONS\"", SoakOptions::words)
+                .path("--json", "FILE")
+                .path("--csv", "FILE")
+                .text("--worker-user", "USER");
+    }
+
+    /** The whitespace-separated words of {@code value}; none for a blank one. */
+    private static List<String> words(String value) {
+        return value.isBlank() ? List.of() : List.of(value.strip().split("\\s+"));
     }
 
     private static double minutes(String value) {

@@ -54,48 +54,43 @@ public final class WakeupBench {
 
     private WakeupBench() {}
 
+    /**
+     * The command line: {@code [--seconds N] [--wakes N] [--json FILE]}. Immutable.
+     *
+     * @param seconds how long the idle CPU is measured, per worker (default 5)
+     * @param wakes wake-ups timed, per worker (default 200)
+     * @param json where the report goes as JSON, or null
+     */
+    record Options(int seconds, int wakes, Path json) {
+        static final int DEFAULT_SECONDS = 5;
+        static final int DEFAULT_WAKES = 200;
+        static final String USAGE =
+                "usage: WakeupBench [--seconds N (1..3600, default 5)] [--wakes N (1..1000000, default 200)] [--json FILE]";
+
+        /** Parses {@code args}; throws {@link IllegalArgumentException} with one line naming the option and the reason. */
+        static Options parse(List<String> args) {
+            BenchCommand.Parsed line = command().parse(args);
+            return new Options(line.get("--seconds", DEFAULT_SECONDS), line.get("--wakes", DEFAULT_WAKES), line.get("--json", null));
+        }
+
+        static BenchCommand command() {
+            return new BenchCommand("WakeupBench", USAGE)
+                    .count("--seconds", 1, 3600)
+                    .count("--wakes", 1, 1_000_000)
+                    .path("--json", "FILE");
+        }
+    }
+
     public static void main(String[] args) {
-        int seconds = 5;
-        int wakes = 200;
-        Path json = null;
+        Options options;
         try {
-            for (int i = 0; i < args.length; i++) {
-                String value = i + 1 < args.length ? args[i + 1] : null;
-                switch (args[i]) {
-                    case "--seconds" -> seconds = positive(args[i], value);
-                    case "--wakes" -> wakes = positive(args[i], value);
-                    case "--json" -> json = Path.of(require(args[i], value));
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
-                }
-                i++;
-            }
+            options = Options.parse(List.of(args));
         } catch (IllegalArgumentException e) {
             System.err.println("WakeupBench: " + e.getMessage());
             System.exit(2);
             return;
         }
-        int s = seconds;
-        int w = wakes;
-        System.exit(Report.printRun("WakeupBench", json, () -> run(s, w)));
-    }
-
-    private static String require(String option, String value) {
-        if (value == null) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return value;
-    }
-
-    private static int positive(String option, String value) {
-        try {
-            int n = Integer.parseInt(require(option, value));
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // below
-        }
-        throw new IllegalArgumentException(option + " needs a positive number, not " + value);
+        System.exit(Report.printRun("WakeupBench", options.json(), () -> run(options.seconds(), options.wakes())));
     }
 
     static Report run(int seconds, int wakes) throws IOException, InterruptedException {

@@ -49,4 +49,10 @@ class SoakOptionsTest {
         assertThatThrownBy(() -> SoakOptions.parse(List.of("--hours", "1"))).hasMessageStartingWith("unknown argument '--hours'; usage: SoakBench");
         assertThatThrownBy(() -> SoakOptions.parse(List.of("--json"))).hasMessageStartingWith("--json needs a value; usage: SoakBench");
     }
+
+    @Test
+    void minutesAndSecondsTogetherAreRefused() {
+        assertThatThrownBy(() -> SoakOptions.parse(List.of("--minutes", "1", "--seconds", "20")))
+                .hasMessage("--minutes and --seconds exclude each other; " + SoakOptions.USAGE);
+    }
 }
