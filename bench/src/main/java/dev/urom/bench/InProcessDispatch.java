@@ -52,25 +52,11 @@ final class InProcessDispatch implements AutoCloseable {
         return new InProcessDispatch(host);
     }
 
-    /** The host, for what {@link #loopback} does not do. */
-    WorkerHost host() {
-        return host;
-    }
-
     /** Submits a LOOPBACK of {@code data} and progresses until its notification, which it checks and answers. */
     WorkerNotification loopback(long data) {
         WorkerCommand command = new WorkerCommand(0, PLUGIN_ID, data, GraphClient.loopbackCommand(data));
         answer = null;
         host.submit(command);
-        while (answer == null) {
-            host.progress(sink);
-        }
-        return checked(answer, data);
-    }
-
-    /** Progresses until the next notification, for a command submitted through {@link #host()}. */
-    WorkerNotification nextAnswer(long data) {
-        answer = null;
         while (answer == null) {
             host.progress(sink);
         }
