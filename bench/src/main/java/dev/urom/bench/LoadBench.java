@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,16 +24,14 @@ import java.util.regex.Pattern;
 /**
  * The load run: {@code java -cp bench/target/benchmarks.jar dev.urom.bench.LoadBench [--hosts 8]
  * [--workers-per-host 4] [--commands 100000] [--in-flight 16] [--json FILE]} (see {@link
- * LoadOptions}). A private daemon in a process of its own ({@link SoakDaemonMain}, its metrics on
- * 127.0.0.1) and {@code --hosts} host processes ({@link LoadHostMain}), started one after the
+ * LoadOptions}). A private daemon in a process of its own ({@link SoakDaemonMain}) and {@code
+ * --hosts} host processes ({@link LoadHostMain}), started one after the
  * other, each with {@code --workers-per-host} workers, C and Java graph plugins mixed; then every
  * host sends {@code --commands} LOOPBACKs to each of its workers at once, {@code --in-flight}
  * outstanding on each.
  *
- * <p>Checks: every command of every worker answered once with SUCCESS and its own bytes; the
- * daemon's command and notification counts ({@link LoadMetricsCheck}) equal to the hosts', scraped
- * once while the workers still run (after the last answer) and once after every worker has ended
- * (the ended workers' counts must stay). Measures: commands per second overall (from the go to the
+ * <p>Checks every command of every worker answered once with SUCCESS and its own bytes, so that
+ * what it measures is work done. Measures: commands per second overall (from the go to the
  * last answer) and per host, the latency of a command under that load (write to answer,
  * queueing behind the others in flight included) overall and per plugin, and the CPU time per
  * command of the hosts, the daemon and the workers of each plugin (from {@code /proc}, over the
@@ -51,11 +48,8 @@ public final class LoadBench {
     private static final Duration DAEMON_START_WAIT = Duration.ofSeconds(60);
     private static final Duration HOST_START_WAIT_PER_WORKER = Duration.ofSeconds(60);
     private static final Duration EXIT_WAIT = Duration.ofSeconds(60);
-    private static final Duration SCRAPE_TIMEOUT = Duration.ofSeconds(30);
     /** The slowest a host may answer, on average, before the run stops waiting for its result. */
     private static final long SLOWEST_COMMANDS_PER_SECOND = 200;
-    private static final int LIVE_SCRAPE_TRIES = 10;
-    private static final String STATS_TIMEOUTS = "urom_worker_stats_timeouts_total";
     private static final List<String> HOST_JAVA_OPTIONS = List.of("-XX:+UseSerialGC", "-Xmx256m");
 
     private LoadBench() {}
@@ -68,8 +62,7 @@ public final class LoadBench {
      *     {@code worker_graph} and {@code worker_graph_java} (the workers of each plugin)
      * @param failures one line per failed check
      */
-    record Result(LoadOptions options, List<LoadTally> tallies, long wallNs, Map<String, Long> cpuByRole, LoadMetricsCheck live,
-            LoadMetricsCheck ended, List<String> failures) {
+    record Result(LoadOptions options, List<LoadTally> tallies, long wallNs, Map<String, Long> cpuByRole, List<String> failures) {
         boolean passed() {
             return failures.isEmpty();
         }
@@ -173,14 +166,12 @@ public final class LoadBench {
             command.addAll(SoakOptions.DEFAULT_DAEMON_JAVA_OPTIONS);
             command.addAll(List.of("-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), SoakDaemonMain.class.getName(),
                     run.path().toString(), pluginDir.toString(), options.workerUser() == null ? "-" : options.workerUser(),
-                    Integer.toString(SoakOptions.DEFAULT_WORKER_LOG_COUNT), Integer.toString(Integer.highestOneBit(options.workers() * 2 - 1)),
-                    "127.0.0.1"));
+                    Integer.toString(SoakOptions.DEFAULT_WORKER_LOG_COUNT), Integer.toString(Integer.highestOneBit(options.workers() * 2 - 1))));
             Path daemonStderr = run.path().resolve("daemon.stderr");
             Process daemon = children.start(new ProcessBuilder(command).redirectError(daemonStderr.toFile()));
             ChildOutput daemonOut = new ChildOutput(daemon, "daemon", daemonStderr);
             String address = daemonOut.expect("READY ", DAEMON_START_WAIT);
-            URI metrics = URI.create(daemonOut.expect("METRICS ", DAEMON_START_WAIT));
-            progress.accept("daemon pid " + daemon.pid() + " on " + address + ", metrics " + metrics);
+            progress.accept("daemon pid " + daemon.pid() + " on " + address);
 
             List<Host> hosts = new ArrayList<>();
             for (int h = 0; h < options.hosts(); h++) {
@@ -217,9 +208,6 @@ public final class LoadBench {
                     workerFailure(tally.host(), w).ifPresent(failures::add);
                 }
             }
-            Map<String, LoadMetricsCheck.HostCounts> counts = hostCounts(tallies);
-            LoadMetricsCheck live = liveScrape(metrics, counts, options.workers());
-            failures.addAll(live.failures());
 
             for (Host host : hosts) {
                 host.process.getOutputStream().close();
@@ -231,14 +219,11 @@ public final class LoadBench {
                     failures.add("host " + host.index + " ended with status " + host.process.exitValue() + ": " + host.out.lastError());
                 }
             }
-            LoadMetricsCheck ended = LoadMetricsCheck.compare("after the workers ended", endedScrape(metrics, options.workers()), counts,
-                    options.workers());
-            failures.addAll(ended.failures());
             daemon.getOutputStream().close();
             if (!daemon.waitFor(EXIT_WAIT.toSeconds(), TimeUnit.SECONDS)) {
                 progress.accept("the daemon did not end within " + EXIT_WAIT.toSeconds() + " s of EOF; it is killed");
             }
-            return new Result(options, List.copyOf(tallies), wallNs, cpu, live, ended, List.copyOf(failures));
+            return new Result(options, List.copyOf(tallies), wallNs, cpu, List.copyOf(failures));
         }
     }
 
@@ -265,55 +250,6 @@ public final class LoadBench {
         }
         return Optional.of("host " + host + " worker " + w.worker() + " (" + w.plugin() + "): " + String.join(", ", parts)
                 + (w.firstProblem() == null ? "" : "; first: " + w.firstProblem()));
-    }
-
-    static Map<String, LoadMetricsCheck.HostCounts> hostCounts(List<LoadTally> tallies) {
-        Map<String, LoadMetricsCheck.HostCounts> counts = new LinkedHashMap<>();
-        for (String plugin : List.of(ServiceBench.NATIVE_PLUGIN_NAME, ServiceBench.JAVA_PLUGIN_NAME)) {
-            List<LoadTally.Worker> workers = tallies.stream().flatMap(t -> t.workers().stream()).filter(w -> w.plugin().equals(plugin)).toList();
-            if (!workers.isEmpty()) {
-                counts.put(plugin, new LoadMetricsCheck.HostCounts(workers.stream().mapToLong(LoadTally.Worker::sent).sum(),
-                        workers.stream().mapToLong(w -> w.answered() + w.wrong()).sum(),
-                        workers.stream().mapToLong(w -> w.answered() + w.wrong() + w.failed()).sum()));
-            }
-        }
-        return counts;
-    }
-
-    /**
-     * The comparison with a scrape taken while the workers run in which every worker reported its
-     * counts in time. A scrape counts its own stats timeouts in {@value #STATS_TIMEOUTS}, so one that
-     * shows the same number as the scrape before it waited on no worker; it takes at most {@value
-     * #LIVE_SCRAPE_TRIES} scrapes (a worker's first answer may be slow), then compares the last one.
-     */
-    private static LoadMetricsCheck liveScrape(URI metrics, Map<String, LoadMetricsCheck.HostCounts> counts, int workers)
-            throws IOException, InterruptedException {
-        MetricsScrape scrape = MetricsScrape.fetch(metrics, SCRAPE_TIMEOUT);
-        for (int i = 1; i < LIVE_SCRAPE_TRIES; i++) {
-            double before = scrape.value(STATS_TIMEOUTS);
-            scrape = MetricsScrape.fetch(metrics, SCRAPE_TIMEOUT);
-            if (scrape.value(STATS_TIMEOUTS) == before) {
-                break;
-            }
-        }
-        return LoadMetricsCheck.compare("while the workers run", scrape, counts, workers);
-    }
-
-    /** A scrape once the daemon has seen every worker end normally. */
-    private static MetricsScrape endedScrape(URI metrics, int workers) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + EXIT_WAIT.toNanos();
-        while (true) {
-            MetricsScrape scrape = MetricsScrape.fetch(metrics, SCRAPE_TIMEOUT);
-            double exits = scrape.sum("urom_worker_exits_total");
-            if (exits >= workers) {
-                return scrape;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the daemon saw " + (long) exits + " of " + workers + " workers end within " + EXIT_WAIT.toSeconds()
-                        + " s of their hosts' end");
-            }
-            Thread.sleep(100);
-        }
     }
 
     /**
@@ -414,11 +350,6 @@ public final class LoadBench {
             ratios.forEach((name, ratio) -> out.append(String.format(Locale.ROOT, " %s %.2fx", name, ratio)));
             out.append('\n');
         }
-        for (LoadMetricsCheck check : List.of(r.live(), r.ended())) {
-            out.append("  metrics ").append(check.when()).append(":\n");
-            check.lines().forEach(l -> out.append(String.format(Locale.ROOT, "    %-62s daemon %10d  hosts %10d  %s%n", l.metric(), l.daemon(),
-                    l.hosts(), l.matches() ? "equal" : "DIFFERENT")));
-        }
         r.failures().forEach(f -> out.append("  FAILED: ").append(f).append('\n'));
         return out.toString();
     }
@@ -497,11 +428,6 @@ public final class LoadBench {
         r.cpuByRole().keySet().forEach(role -> cpu.put(role, r.cpuMicrosPerCommand(role)));
         doc.put("cpu_us_per_command", cpu);
         doc.put("java_over_c", javaOverNative(r));
-        Map<String, Object> metrics = new LinkedHashMap<>();
-        for (LoadMetricsCheck check : List.of(r.live(), r.ended())) {
-            metrics.put(check.when(), check.lines().stream().map(l -> Map.of("metric", l.metric(), "daemon", l.daemon(), "hosts", l.hosts())).toList());
-        }
-        doc.put("metrics", metrics);
         doc.put("failures", r.failures());
         doc.put("passed", r.passed());
         try {

@@ -3,11 +3,9 @@ package dev.urom.bench;
 
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
-import dev.urom.service.daemon.HttpEndpoint;
 import dev.urom.service.logging.WorkerLogRetention;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -18,48 +16,36 @@ import java.time.Duration;
  * ServiceBench#privateDaemon} in {@code RUN_DIR}; it prints {@code READY <address>} once it serves,
  * and ends at EOF on its stdin. Exit status 1 with one line on stderr when it cannot start.
  *
- * <p>{@link LoadBench} adds {@code MAX_WORKERS METRICS_HOST}: the daemon's {@code --max-workers}, and
- * its HTTP endpoint on {@code METRICS_HOST}, any free port, told by a second line {@code METRICS
- * http://HOST:PORT/metrics} after the READY line.
+ * <p>{@link LoadBench} adds {@code MAX_WORKERS}, the daemon's {@code --max-workers}.
  */
 public final class SoakDaemonMain {
     private SoakDaemonMain() {}
 
     public static void main(String[] args) throws IOException {
-        if (args.length != 4 && args.length != 6) {
-            System.err.println("usage: SoakDaemonMain RUN_DIR PLUGIN_DIR WORKER_USER|- WORKER_LOG_COUNT [MAX_WORKERS METRICS_HOST]");
+        if (args.length != 4 && args.length != 5) {
+            System.err.println("usage: SoakDaemonMain RUN_DIR PLUGIN_DIR WORKER_USER|- WORKER_LOG_COUNT [MAX_WORKERS]");
             System.exit(2);
         }
         DaemonConfig config;
         Daemon daemon;
-        HttpEndpoint http = null;
         try {
             config = ServiceBench.privateDaemon(Path.of(args[0]), Path.of(args[1]), args[2].equals("-") ? null : args[2])
                     .withWorkerLogRetention(new WorkerLogRetention(Integer.parseInt(args[3]), Duration.ofDays(7)));
-            if (args.length == 6) {
+            if (args.length == 5) {
                 config = config.withMaxWorkers(Integer.parseInt(args[4]));
             }
             daemon = Daemon.start(config);
-            if (args.length == 6) {
-                http = HttpEndpoint.start(new InetSocketAddress(args[5], 0), daemon);
-            }
         } catch (IOException | IllegalArgumentException e) {
             System.err.println("SoakDaemonMain: " + e.getMessage());
             System.exit(1);
             return;
         }
         System.out.println("READY " + daemon.address());
-        if (http != null) {
-            System.out.println("METRICS http://" + http.address().getHostString() + ":" + http.address().getPort() + "/metrics");
-        }
         System.out.flush();
         try (InputStream in = System.in) {
             while (in.read() >= 0) {
                 // only EOF matters
             }
-        }
-        if (http != null) {
-            http.close();
         }
         daemon.close();
     }

@@ -16,14 +16,14 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * A small real load: a daemon process and two host processes of two workers each (C and Java graph
- * plugins mixed), 2,000 LOOPBACKs per worker with 4 in flight; every answer and the daemon's
- * metrics are checked, and the figures must have been measured (never how fast). Needs
- * plugins/graph built (see {@link GraphPluginFiles}).
+ * plugins mixed), 2,000 LOOPBACKs per worker with 4 in flight; every answer is checked, and the
+ * figures must have been measured (never how fast). Needs plugins/graph built (see {@link
+ * GraphPluginFiles}).
  */
 @Timeout(300)
 class LoadBenchIT {
     @Test
-    void everyCommandIsAnsweredOnceAndTheDaemonCountsWhatTheHostsCounted() throws Exception {
+    void everyCommandIsAnsweredOnceAndMeasured() throws Exception {
         Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
         long runFoldersBefore = runFolders(tmp);
         LoadOptions parsed = LoadOptions.parse(List.of("--hosts", "2", "--workers-per-host", "2", "--commands", "2000", "--in-flight", "4"));
@@ -45,10 +45,6 @@ class LoadBenchIT {
         });
         assertThat(result.workers()).extracting(LoadTally.Worker::plugin)
                 .containsExactly("worker_graph", "worker_graph_java", "worker_graph_java", "worker_graph");
-        for (LoadMetricsCheck check : List.of(result.live(), result.ended())) {
-            assertThat(check.matches()).as(check.when()).isTrue();
-            assertThat(check.lines()).extracting(LoadMetricsCheck.Line::daemon).containsExactly(4000L, 4000L, 4000L, 4000L, 8000L, 8000L, 4L);
-        }
         assertThat(result.latency(null).count()).isEqualTo(8000);
         assertThat(result.latency("worker_graph").count()).isEqualTo(4000);
         assertThat(result.latency(null).percentileNs(0.99)).isPositive().isGreaterThanOrEqualTo(result.latency(null).percentileNs(0.5));
@@ -58,7 +54,7 @@ class LoadBenchIT {
         assertThat(result.cpuMicrosPerCommand("worker_graph_java")).isPositive();
         assertThat(result.commandsPerSecond()).isPositive();
         assertThat(LoadBench.javaOverNative(result)).containsOnlyKeys("worker CPU/command", "p99", "commands/s per worker");
-        assertThat(LoadBench.table(result)).contains("commands 8000, answered 8000, errors 0", "equal")
+        assertThat(LoadBench.table(result)).contains("commands 8000, answered 8000, errors 0")
                 .doesNotContain("DIFFERENT", "FAILED");
         assertThat(LoadBench.json(result)).contains("\"passed\" : true", "\"p999\"");
         Path json = Files.createTempDirectory("urom-load-chart").resolve("load.json");

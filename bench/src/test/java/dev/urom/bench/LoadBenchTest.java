@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.plugins.graph.host.GraphClient;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class LoadBenchTest {
@@ -26,18 +25,6 @@ class LoadBenchTest {
         assertThat(LoadBench.workerFailure(1, worker)).contains("host 1 worker 0 (worker_graph_java): 10 LOOPBACKs never sent, 3 answered with wrong"
                 + " bytes, 2 failed; first: LOOPBACK of 7 came back as 8");
         assertThat(LoadBench.workerFailure(1, new LoadTally.Worker(0, "worker_graph", 100, 100, 100, 0, 0, 0, null, 1, NO_LATENCY))).isEmpty();
-    }
-
-    @Test
-    void theHostsCountsAreSummedPerPluginForTheMetricsComparison() {
-        List<LoadTally> tallies = List.of(
-                new LoadTally(0, 1, List.of(new LoadTally.Worker(0, "worker_graph", 10, 10, 9, 1, 0, 0, null, 1, NO_LATENCY),
-                        new LoadTally.Worker(1, "worker_graph_java", 10, 10, 10, 0, 0, 0, null, 1, NO_LATENCY))),
-                new LoadTally(1, 1, List.of(new LoadTally.Worker(0, "worker_graph_java", 10, 8, 6, 0, 1, 1, null, 1, NO_LATENCY))));
-
-        assertThat(LoadBench.hostCounts(tallies)).containsExactly(
-                Map.entry("worker_graph", new LoadMetricsCheck.HostCounts(10, 10, 10)),
-                Map.entry("worker_graph_java", new LoadMetricsCheck.HostCounts(18, 16, 17)));
     }
 
     @Test

@@ -14,12 +14,20 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,10 +35,23 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The daemon's {@code /metrics} end to end: a real daemon process with {@code --http-port 0}, real
  * workers, a known workload through the host API, then scrapes whose counts must match what the
- * workload did, while the workers run and after they have ended (normally, by crashing, killed).
+ * workload did, while the workers run and after they have ended (normally, by crashing, killed),
+ * and under the load of concurrent hosts.
  */
 class MetricsEndToEndTest {
     private static final long SECONDS = ServiceHarness.LIMIT.toSeconds();
+    private static final int LOAD_HOSTS = 2;
+    private static final int COMMANDS_PER_WORKER = 2000;
+    private static final int IN_FLIGHT = 16;
+    private static final String COMMANDS = "urom_commands_total";
+    private static final String NOTIFICATIONS = "urom_notifications_total";
+
+    /** What the hosts counted of one plugin: commands written, SUCCESS answers, every answer. */
+    private record Counts(AtomicLong sent, AtomicLong succeeded, AtomicLong answers) {
+        Counts() {
+            this(new AtomicLong(), new AtomicLong(), new AtomicLong());
+        }
+    }
 
     @Test
     void scrapedCountsMatchTheWorkload(@TempDir Path dir) throws Exception {
@@ -139,6 +160,120 @@ class MetricsEndToEndTest {
             killed.close();
             doomed.close();
         }
+    }
+
+    /**
+     * Two host connections, each with a worker of the C and one of the Java graph plugin, send
+     * LOOPBACKs all at once with many in flight; the scrapes must count exactly what they did, while
+     * the workers run and after they have all ended:
+     *
+     * <ul>
+     *   <li>per plugin, the commands received and the SUCCESS notifications, against the hosts' sent
+     *       commands and SUCCESS answers;
+     *   <li>over every plugin and status, the commands and the notifications, against the hosts'
+     *       totals (a stray or doubled one shows there);
+     *   <li>the workers started.
+     * </ul>
+     */
+    @Test
+    void countsOfConcurrentHostsAreExact(@TempDir Path dir) throws Exception {
+        try (ServiceHarness daemon = ServiceHarness.start(dir, Map.of(), "--http-port", "0")) {
+            String url = metricsUrl(daemon);
+            List<UromService> hosts = new ArrayList<>();
+            List<Worker> workers = new ArrayList<>();
+            Map<Worker, String> pluginOf = new HashMap<>();
+            Map<String, Long> ids = new HashMap<>();
+            Map<String, Counts> counts = new LinkedHashMap<>();
+            try {
+                for (int h = 0; h < LOAD_HOSTS; h++) {
+                    UromService host = UromService.connect(daemon.address);
+                    hosts.add(host);
+                    for (ServicePlugin plugin : host.plugins()) {
+                        ids.put(plugin.info().name(), plugin.info().id());
+                    }
+                    for (String plugin : List.of("worker_graph", "worker_graph_java")) {
+                        Worker worker = host.newWorker().id(10L * (h + 1) + workers.size()).plugins(ids.get(plugin)).build();
+                        worker.start().get(SECONDS, TimeUnit.SECONDS);
+                        workers.add(worker);
+                        pluginOf.put(worker, plugin);
+                        counts.putIfAbsent(plugin, new Counts());
+                    }
+                }
+                List<ProcessHandle> processes = daemon.workers();
+                assertThat(processes).hasSize(workers.size());
+
+                ExecutorService senders = Executors.newFixedThreadPool(workers.size());
+                try {
+                    List<Future<?>> done = new ArrayList<>();
+                    for (Worker worker : workers) {
+                        String plugin = pluginOf.get(worker);
+                        done.add(senders.submit(() -> send(worker, ids.get(plugin), counts.get(plugin))));
+                    }
+                    for (Future<?> sender : done) {
+                        sender.get(SECONDS, TimeUnit.SECONDS);
+                    }
+                } finally {
+                    senders.shutdownNow();
+                }
+                counts.forEach((plugin, c) -> assertThat(c.succeeded()).as("%s answered with SUCCESS", plugin)
+                        .hasValue((long) LOAD_HOSTS * COMMANDS_PER_WORKER));
+
+                assertCounted(awaitScrape(url, s -> sum(s, COMMANDS) >= total(counts, Counts::sent)), counts, workers.size());
+
+                for (Worker worker : workers) {
+                    worker.stop().get(SECONDS, TimeUnit.SECONDS);
+                }
+                ServiceHarness.awaitExit(processes);
+                assertCounted(awaitScrape(url, s -> sum(s, "urom_worker_exits_total") >= workers.size()), counts, workers.size());
+            } finally {
+                workers.forEach(Worker::close);
+                for (UromService host : hosts) {
+                    host.close();
+                }
+            }
+        }
+    }
+
+    /** Sends {@value #COMMANDS_PER_WORKER} LOOPBACKs through {@code plugin} of {@code worker}, {@value #IN_FLIGHT} in flight. */
+    private static Void send(Worker worker, long plugin, Counts counts) throws Exception {
+        Semaphore inFlight = new Semaphore(IN_FLIGHT);
+        for (long value = 0; value < COMMANDS_PER_WORKER; value++) {
+            inFlight.acquire();
+            long sent = value;
+            counts.sent().incrementAndGet();
+            worker.submit(plugin, GraphClient.loopbackCommand(sent)).whenComplete((Notification answer, Throwable failure) -> {
+                if (answer != null) {
+                    counts.answers().incrementAndGet();
+                    if (answer.status().isSuccess()) {
+                        counts.succeeded().incrementAndGet();
+                    }
+                }
+                inFlight.release();
+            });
+        }
+        if (!inFlight.tryAcquire(IN_FLIGHT, SECONDS, TimeUnit.SECONDS)) {
+            throw new AssertionError("LOOPBACKs still unanswered after " + SECONDS + " s");
+        }
+        return null;
+    }
+
+    private static void assertCounted(PrometheusScrape scrape, Map<String, Counts> counts, int workers) {
+        counts.forEach((plugin, c) -> {
+            assertThat(scrape.value(COMMANDS, "plugin", plugin)).as("%s{plugin=%s}", COMMANDS, plugin).isEqualTo(c.sent().get());
+            assertThat(scrape.value(NOTIFICATIONS, "plugin", plugin, "status", "SUCCESS"))
+                    .as("%s{plugin=%s,status=SUCCESS}", NOTIFICATIONS, plugin).isEqualTo(c.succeeded().get());
+        });
+        assertThat(sum(scrape, COMMANDS)).as("%s, every plugin", COMMANDS).isEqualTo(total(counts, Counts::sent));
+        assertThat(sum(scrape, NOTIFICATIONS)).as("%s, every plugin and status", NOTIFICATIONS).isEqualTo(total(counts, Counts::answers));
+        assertThat(scrape.value("urom_worker_starts_total", "outcome", "started", "status", "SUCCESS")).isEqualTo(workers);
+    }
+
+    private static double sum(PrometheusScrape scrape, String name) {
+        return scrape.all(name).stream().mapToDouble(PrometheusScrape.Sample::value).sum();
+    }
+
+    private static double total(Map<String, Counts> counts, Function<Counts, AtomicLong> count) {
+        return counts.values().stream().mapToLong(c -> count.apply(c).get()).sum();
     }
 
     private static String metricsUrl(ServiceHarness daemon) {
