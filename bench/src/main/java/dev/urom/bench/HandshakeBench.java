@@ -35,6 +35,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * (HELLO, CHALLENGE, PROOF, HELLO_OK with the daemon's proof; four HMAC-SHA256 and a read of the
  * key file at the daemon). The ratio of the two in one run is the cost of the proof per connection;
  * commands never pay it again.
+ *
+ * <p>The module's one JMH benchmark: {@code java -jar bench/target/benchmarks.jar HandshakeBench}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
