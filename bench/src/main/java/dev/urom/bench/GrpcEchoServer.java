@@ -11,6 +11,7 @@ import io.grpc.stub.ServerCalls;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The server of the gRPC peer baseline, run in its own JVM by {@link GrpcEchoBaseline}:
@@ -22,19 +23,23 @@ import java.nio.file.Path;
  * <p>Errors: one line on stderr, exit status 1; usage errors exit 2.
  */
 public final class GrpcEchoServer {
+    /** gRPC's default limit on one message. */
+    private static final int MAX_REPLY_BYTES = 4 << 20;
+
     private GrpcEchoServer() {}
 
     public static void main(String[] args) throws InterruptedException {
-        if (args.length != 2) {
-            System.err.println("usage: GrpcEchoServer SOCKET REPLY_BYTES");
-            System.exit(2);
-        }
-        Path socket = Path.of(args[0]);
+        Path socket;
         int replyBytes;
         try {
-            replyBytes = Integer.parseInt(args[1]);
-        } catch (NumberFormatException e) {
-            System.err.println("GrpcEchoServer: REPLY_BYTES '" + args[1] + "' is not a number");
+            BenchCommand.Parsed line = new BenchCommand("GrpcEchoServer", "usage: GrpcEchoServer SOCKET REPLY_BYTES")
+                    .parameter("SOCKET", Path::of)
+                    .parameter("REPLY_BYTES", value -> BenchCommand.count("REPLY_BYTES", value, 0, MAX_REPLY_BYTES))
+                    .parse(List.of(args));
+            socket = line.parameter(0);
+            replyBytes = line.parameter(1);
+        } catch (IllegalArgumentException e) {
+            System.err.println("GrpcEchoServer: " + e.getMessage());
             System.exit(2);
             return;
         }

@@ -166,7 +166,8 @@ public final class LoadBench {
             command.addAll(SoakOptions.DEFAULT_DAEMON_JAVA_OPTIONS);
             command.addAll(List.of("-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), SoakDaemonMain.class.getName(),
                     run.path().toString(), pluginDir.toString(), options.workerUser() == null ? "-" : options.workerUser(),
-                    Integer.toString(SoakOptions.DEFAULT_WORKER_LOG_COUNT), Integer.toString(Integer.highestOneBit(options.workers() * 2 - 1))));
+                    Integer.toString(SoakOptions.DEFAULT_WORKER_LOG_COUNT), "--max-workers",
+                    Integer.toString(Integer.highestOneBit(options.workers() * 2 - 1))));
             Path daemonStderr = run.path().resolve("daemon.stderr");
             Process daemon = children.start(new ProcessBuilder(command).redirectError(daemonStderr.toFile()));
             ChildOutput daemonOut = new ChildOutput(daemon, "daemon", daemonStderr);

@@ -8,31 +8,43 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The private daemon of {@link SoakBench}, in a process of its own so that its memory, descriptors
  * and threads can be sampled apart from the host's: {@code SoakDaemonMain RUN_DIR PLUGIN_DIR
- * WORKER_USER|- WORKER_LOG_COUNT}. Its socket and logs are those of {@link
+ * WORKER_USER|- WORKER_LOG_COUNT [--max-workers N]}. Its socket and logs are those of {@link
  * ServiceBench#privateDaemon} in {@code RUN_DIR}; it prints {@code READY <address>} once it serves,
- * and ends at EOF on its stdin. Exit status 1 with one line on stderr when it cannot start.
- *
- * <p>{@link LoadBench} adds {@code MAX_WORKERS}, the daemon's {@code --max-workers}.
+ * and ends at EOF on its stdin. Exit status 1 with one line on stderr when it cannot start, 2 on a
+ * usage error. {@link LoadBench} sets the daemon's {@code --max-workers}.
  */
 public final class SoakDaemonMain {
+    static final String USAGE = "usage: SoakDaemonMain RUN_DIR PLUGIN_DIR WORKER_USER|- WORKER_LOG_COUNT [--max-workers N]";
+
     private SoakDaemonMain() {}
 
     public static void main(String[] args) throws IOException {
-        if (args.length != 4 && args.length != 5) {
-            System.err.println("usage: SoakDaemonMain RUN_DIR PLUGIN_DIR WORKER_USER|- WORKER_LOG_COUNT [MAX_WORKERS]");
+        BenchCommand.Parsed line;
+        try {
+            line = new BenchCommand("SoakDaemonMain", USAGE)
+                    .parameter("RUN_DIR", Path::of)
+                    .parameter("PLUGIN_DIR", Path::of)
+                    .parameter("WORKER_USER|-", user -> user.equals("-") ? null : user)
+                    .parameter("WORKER_LOG_COUNT", value -> BenchCommand.count("WORKER_LOG_COUNT", value, 0, 100_000))
+                    .count("--max-workers", 1, 1024)
+                    .parse(List.of(args));
+        } catch (IllegalArgumentException e) {
+            System.err.println("SoakDaemonMain: " + e.getMessage());
             System.exit(2);
+            return;
         }
         DaemonConfig config;
         Daemon daemon;
         try {
-            config = ServiceBench.privateDaemon(Path.of(args[0]), Path.of(args[1]), args[2].equals("-") ? null : args[2])
-                    .withWorkerLogRetention(new WorkerLogRetention(Integer.parseInt(args[3]), Duration.ofDays(7)));
-            if (args.length == 5) {
-                config = config.withMaxWorkers(Integer.parseInt(args[4]));
+            config = ServiceBench.privateDaemon(line.parameter(0), line.parameter(1), line.parameter(2))
+                    .withWorkerLogRetention(new WorkerLogRetention(line.<Integer>parameter(3), Duration.ofDays(7)));
+            if (line.has("--max-workers")) {
+                config = config.withMaxWorkers(line.<Integer>get("--max-workers", 0));
             }
             daemon = Daemon.start(config);
         } catch (IOException | IllegalArgumentException e) {
