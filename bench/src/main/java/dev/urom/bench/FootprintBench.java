@@ -3,10 +3,10 @@ package dev.urom.bench;
 
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
+import dev.urom.host.WorkerInfo;
 import dev.urom.plugins.graph.host.GraphClient;
 import dev.urom.spi.UromException;
 import dev.urom.wire.Protocol;
-import dev.urom.wire.ServiceWorker;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -230,7 +230,7 @@ public final class FootprintBench {
                 toRunning[i] = (running.get(i) == 0 ? lastRunning : running.get(i)) - began;
             }
             Map<Long, Long> pids = service.workersInfo(Protocol.ALL_GROUPS).stream()
-                    .collect(Collectors.toMap(ServiceWorker::id, ServiceWorker::pid));
+                    .collect(Collectors.toMap(WorkerInfo::id, WorkerInfo::pid));
             for (Worker worker : workers) {
                 cpuAtRunning.put(worker.id(), cpuMs(pidOf(pids, worker)));
             }
@@ -316,7 +316,7 @@ public final class FootprintBench {
     }
 
     private static long pid(UromService service, Worker worker) throws UromException {
-        return pidOf(service.workersInfo(Protocol.ALL_GROUPS).stream().collect(Collectors.toMap(ServiceWorker::id, ServiceWorker::pid)), worker);
+        return pidOf(service.workersInfo(Protocol.ALL_GROUPS).stream().collect(Collectors.toMap(WorkerInfo::id, WorkerInfo::pid)), worker);
     }
 
     private static long pidOf(Map<Long, Long> pids, Worker worker) {

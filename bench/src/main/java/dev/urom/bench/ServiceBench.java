@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.bench;
 
+import dev.urom.host.Plugin;
 import dev.urom.plugins.graph.host.GraphClient;
 import dev.urom.host.PluginVersions;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
 import dev.urom.wire.Message;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.wire.ServicePlugin;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.daemon.DaemonSecurity;
@@ -121,7 +121,7 @@ final class ServiceBench {
         DaemonConfig config = privateDaemon(workDir, pluginDir, workerUser);
         progress.accept("service: daemon on " + config.listen() + ", plugins " + pluginDir);
         try (Daemon daemon = Daemon.start(config); UromService service = UromService.connect(daemon.address().toString())) {
-            List<ServicePlugin> plugins = service.plugins();
+            List<Plugin> plugins = service.plugins();
             long nativeId = pluginId(plugins, NATIVE_PLUGIN_NAME);
             long javaId = pluginId(plugins, JAVA_PLUGIN_NAME);
             long mask = nativeId | javaId;
@@ -162,7 +162,7 @@ final class ServiceBench {
     }
 
     /** The id of the sample plugin {@code name} (version 1) in the daemon's list. */
-    static long pluginId(List<ServicePlugin> plugins, String name) throws UromException {
+    static long pluginId(List<Plugin> plugins, String name) throws UromException {
         return PluginVersions.require(plugins, name, 1).id();
     }
 

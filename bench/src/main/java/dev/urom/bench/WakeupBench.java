@@ -2,9 +2,9 @@
 package dev.urom.bench;
 
 import dev.urom.host.Notification;
+import dev.urom.host.Plugin;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
-import dev.urom.wire.ServicePlugin;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.daemon.WorkerInfo;
@@ -104,7 +104,7 @@ public final class WakeupBench {
             Result wake;
             Result polled;
             try (Daemon daemon = Daemon.start(config); UromService service = UromService.connect(daemon.address().toString())) {
-                List<ServicePlugin> plugins = service.plugins();
+                List<Plugin> plugins = service.plugins();
                 wake = measure(daemon, service, id(plugins, "wakeup"), 1, seconds, wakes);
                 polled = measure(daemon, service, id(plugins, "polled"), 2, seconds, wakes);
             } catch (UromException e) {
@@ -176,8 +176,8 @@ public final class WakeupBench {
         }
     }
 
-    private static long id(List<ServicePlugin> plugins, String name) {
-        return plugins.stream().filter(p -> p.name().equals(name)).mapToLong(ServicePlugin::id).findFirst()
+    private static long id(List<Plugin> plugins, String name) {
+        return plugins.stream().filter(p -> p.name().equals(name)).mapToLong(Plugin::id).findFirst()
                 .orElseThrow(() -> new IllegalStateException("the daemon did not list plugin " + name));
     }
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.cli;
 
+import dev.urom.host.Plugin;
 import dev.urom.plugins.graph.host.GraphClient;
 import dev.urom.host.PluginVersions;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
-import dev.urom.wire.ServicePlugin;
 import dev.urom.spi.UromException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -35,7 +35,7 @@ final class BootstrapDemo {
      * @return whether every check passed
      */
     boolean run(String graphName, long firstId, int rounds) throws UromException {
-        ServicePlugin graph = PluginVersions.require(service.plugins(), graphName, GRAPH_VERSION);
+        Plugin graph = PluginVersions.require(service.plugins(), graphName, GRAPH_VERSION);
         out.printf("%nMulti-workers bootstrap with %s (%s, id 0x%x):%n", graphName, graph.kind(), graph.info().id());
         List<Worker> workers = new ArrayList<>();
         boolean ok = true;
@@ -78,7 +78,7 @@ final class BootstrapDemo {
         return ok;
     }
 
-    private static long[] timeLoopbacks(Worker worker, ServicePlugin graph, int rounds) {
+    private static long[] timeLoopbacks(Worker worker, Plugin graph, int rounds) {
         long[] micros = new long[Math.max(1, rounds)];
         for (int i = 0; i < micros.length; i++) {
             long start = System.nanoTime();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.cli;
 
+import dev.urom.host.Plugin;
 import dev.urom.oob.TcpRendezvousAllgather;
 import dev.urom.host.Domain;
 import dev.urom.host.PluginVersions;
@@ -8,7 +9,6 @@ import dev.urom.plugins.sandbox.host.SandboxClient;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.wire.ServicePlugin;
 import dev.urom.spi.UromException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -89,7 +89,7 @@ final class PingPongRankCommand implements Callable<Integer> {
                 out.println("RENDEZVOUS " + bound.getHostString() + ":" + bound.getPort());
                 out.flush();
             }
-            ServicePlugin sandbox = PluginVersions.require(connection.plugins(), plugin, 1);
+            Plugin sandbox = PluginVersions.require(connection.plugins(), plugin, 1);
             long id = sandbox.info().id();
             try (Worker worker = connection.newWorker().plugins(id).env(workerEnv.toArray(String[]::new)).build()) {
                 RemoteWorker.await(worker.start(), "starting a worker with " + plugin);

@@ -13,8 +13,8 @@ import dev.urom.framework.discovery.PluginScanner;
 import dev.urom.framework.discovery.Rejection;
 import dev.urom.framework.discovery.ScanPolicy;
 import dev.urom.framework.discovery.ScanResult;
+import dev.urom.host.Plugin;
 import dev.urom.host.UromService;
-import dev.urom.wire.ServicePlugin;
 import dev.urom.spi.PluginInfo;
 import java.io.PrintWriter;
 import java.math.BigInteger;
@@ -92,7 +92,7 @@ final class PluginsCommand implements Callable<Integer> {
         ServiceOptions options = new ServiceOptions();
         options.address = source == null ? null : source.service;
         options.authKeyFile = authKeyFile;
-        List<ServicePlugin> plugins;
+        List<Plugin> plugins;
         try (UromService service = options.connect()) {
             plugins = service.plugins();
         }
@@ -100,14 +100,14 @@ final class PluginsCommand implements Callable<Integer> {
             ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
             ObjectNode root = mapper.createObjectNode();
             ArrayNode array = root.putArray("plugins");
-            for (ServicePlugin plugin : plugins) {
+            for (Plugin plugin : plugins) {
                 plugin(array, plugin.info(), plugin.kind());
             }
             out.println(mapper.writeValueAsString(root));
             return 0;
         }
         out.printf("%-18s  %-7s  %-6s  %s%n", "ID", "VERSION", "KIND", "NAME");
-        for (ServicePlugin plugin : plugins) {
+        for (Plugin plugin : plugins) {
             out.printf("0x%016x  %-7s  %-6s  %s%n", plugin.info().id(), Long.toUnsignedString(plugin.info().version()),
                     plugin.kind(), plugin.info().name());
         }

@@ -2,9 +2,9 @@
 package dev.urom.cli;
 
 import dev.urom.host.Notification;
+import dev.urom.host.Plugin;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
-import dev.urom.wire.ServicePlugin;
 import dev.urom.spi.UromException;
 import java.time.Duration;
 import java.util.List;
@@ -24,9 +24,9 @@ final class RemoteWorker implements AutoCloseable {
 
     private final UromService service;
     private final Worker worker;
-    private final ServicePlugin plugin;
+    private final Plugin plugin;
 
-    private RemoteWorker(UromService service, Worker worker, ServicePlugin plugin) {
+    private RemoteWorker(UromService service, Worker worker, Plugin plugin) {
         this.service = service;
         this.worker = worker;
         this.plugin = plugin;
@@ -42,7 +42,7 @@ final class RemoteWorker implements AutoCloseable {
     static RemoteWorker open(ServiceOptions options, String pluginRef, Long workerId) {
         UromService service = options.connect();
         try {
-            ServicePlugin plugin = find(service.plugins(), pluginRef);
+            Plugin plugin = find(service.plugins(), pluginRef);
             var builder = service.newWorker().plugins(plugin.info().id());
             if (workerId != null) {
                 builder.id(workerId);
@@ -59,15 +59,15 @@ final class RemoteWorker implements AutoCloseable {
         }
     }
 
-    private static ServicePlugin find(List<ServicePlugin> plugins, String ref) {
-        for (ServicePlugin plugin : plugins) {
+    private static Plugin find(List<Plugin> plugins, String ref) {
+        for (Plugin plugin : plugins) {
             if (plugin.info().name().equals(ref)) {
                 return plugin;
             }
         }
         Long id = parseId(ref);
         if (id != null) {
-            for (ServicePlugin plugin : plugins) {
+            for (Plugin plugin : plugins) {
                 if (plugin.info().id() == id) {
                     return plugin;
                 }
@@ -88,7 +88,7 @@ final class RemoteWorker implements AutoCloseable {
         }
     }
 
-    ServicePlugin plugin() {
+    Plugin plugin() {
         return plugin;
     }
 

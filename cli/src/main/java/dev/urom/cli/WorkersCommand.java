@@ -5,9 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.urom.host.UromService;
+import dev.urom.host.WorkerInfo;
 import dev.urom.spi.UromException;
-import dev.urom.wire.Protocol;
-import dev.urom.wire.ServiceWorker;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,9 +44,9 @@ final class WorkersCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<ServiceWorker> workers;
+        List<WorkerInfo> workers;
         try (UromService connection = service.connect()) {
-            workers = connection.workersInfo(gid == null ? Protocol.ALL_GROUPS : gid.bits());
+            workers = connection.workersInfo(gid == null ? UromService.ALL_GROUPS : gid.bits());
         } catch (UromException e) {
             throw new CliFailure("listing the workers of " + service.address() + ": " + e.getMessage());
         }
@@ -62,10 +61,10 @@ final class WorkersCommand implements Callable<Integer> {
         return 0;
     }
 
-    static String json(List<ServiceWorker> workers) throws Exception {
+    static String json(List<WorkerInfo> workers) throws Exception {
         ObjectMapper mapper = new ObjectMapper();
         ArrayNode array = mapper.createArrayNode();
-        for (ServiceWorker worker : workers) {
+        for (WorkerInfo worker : workers) {
             ObjectNode node = array.addObject();
             node.put("id", PluginsCommand.unsigned(worker.id()));
             node.put("gid", PluginsCommand.unsigned(worker.gid()));
@@ -84,10 +83,10 @@ final class WorkersCommand implements Callable<Integer> {
     }
 
     /** The header row and one row per worker, each column as wide as its widest cell, two spaces apart. */
-    static List<String> table(List<ServiceWorker> workers) {
+    static List<String> table(List<WorkerInfo> workers) {
         List<List<String>> rows = new ArrayList<>();
         rows.add(COLUMNS);
-        for (ServiceWorker worker : workers) {
+        for (WorkerInfo worker : workers) {
             rows.add(List.of(Long.toUnsignedString(worker.id()), Long.toUnsignedString(worker.gid()),
                     worker.state().name().toLowerCase(Locale.ROOT),
                     worker.plugins().isEmpty() ? "-" : String.join(",", worker.plugins()),

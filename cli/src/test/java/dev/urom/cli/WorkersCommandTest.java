@@ -3,15 +3,15 @@ package dev.urom.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.wire.ServiceWorker;
+import dev.urom.host.WorkerInfo;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class WorkersCommandTest {
-    private static final ServiceWorker RUNNING = new ServiceWorker(12, 0, 3, ServiceWorker.State.RUNNING, 4242, 75_000, 1234,
+    private static final WorkerInfo RUNNING = new WorkerInfo(12, 0, 3, WorkerInfo.State.RUNNING, 4242, 75_000, 1234,
             List.of("worker_graph", "worker_graph_java"));
-    private static final ServiceWorker STARTING = new ServiceWorker(-1, 1, 1, ServiceWorker.State.STARTING, -1, 0, 0, List.of());
+    private static final WorkerInfo STARTING = new WorkerInfo(-1, 1, 1, WorkerInfo.State.STARTING, -1, 0, 0, List.of());
 
     @Test
     void theTableHasOneHeaderRowAndAlignedColumns() {

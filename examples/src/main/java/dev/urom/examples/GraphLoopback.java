@@ -2,11 +2,11 @@
 package dev.urom.examples;
 
 import dev.urom.host.Notification;
+import dev.urom.host.Plugin;
 import dev.urom.host.PluginVersions;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
 import dev.urom.spi.UromException;
-import dev.urom.wire.ServicePlugin;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.ExecutionException;
@@ -30,7 +30,7 @@ public final class GraphLoopback {
         // The key in the file UROM_AUTH_KEY_FILE names, if it is set (always needed on TCP).
         // No address: where `urom daemon` listens by default.
         try (UromService service = args.length > 0 ? UromService.connect(args[0]) : UromService.connect()) {
-            ServicePlugin graph = PluginVersions.require(service.plugins(), "worker_graph", 1);
+            Plugin graph = PluginVersions.require(service.plugins(), "worker_graph", 1);
             try (Worker worker = service.newWorker().gid(0).plugins(graph.id()).maxInflight(64).build()) {
                 worker.start().get();                                  // IDLE -> STARTING -> RUNNING
                 // LOOPBACK: { uint64 type = 0; uint64 data; }, little-endian; the plugin answers the same.

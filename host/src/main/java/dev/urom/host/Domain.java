@@ -61,12 +61,34 @@ public final class Domain {
         }
     }
 
+    /**
+     * One worker of the domain as {@link #peers()} shows it: its domain id, the address that each
+     * of its plugins published, and the buffers its rank registered.
+     */
+    public record Peer(long domainId, List<PeerAddress> addresses, List<RegisteredBuffer> buffers) {
+        public Peer {
+            addresses = List.copyOf(requireNonNull(addresses, "addresses is null"));
+            buffers = List.copyOf(requireNonNull(buffers, "buffers is null"));
+        }
+    }
+
+    /**
+     * The address that the plugin with {@code pluginId} published, and the name of the transport it
+     * belongs to ({@code ""} when the plugin named none).
+     */
+    public record PeerAddress(long pluginId, byte[] address, String transport) {
+        public PeerAddress {
+            address = requireNonNull(address, "address is null").clone();
+            requireNonNull(transport, "transport is null");
+        }
+    }
+
     private final List<Worker> workers;
     private final long[] domainIds;
     private final OobAllgather oob;
     private final List<RegisteredBuffer> buffers;
     private final AtomicBoolean started = new AtomicBoolean();
-    private volatile List<DomainPeer> peers = List.of();
+    private volatile List<Peer> peers = List.of();
 
     private Domain(List<Worker> workers, long[] domainIds, OobAllgather oob, List<RegisteredBuffer> buffers) {
         this.workers = workers;
@@ -119,7 +141,7 @@ public final class Domain {
     }
 
     /** Every peer of the domain, in rank order; empty until {@link #start()} completed. */
-    public List<DomainPeer> peers() {
+    public List<Peer> peers() {
         return peers;
     }
 
@@ -181,7 +203,13 @@ public final class Domain {
                 throw unexpected(workers.get(i), reply);
             }
         }
-        peers = List.copyOf(table);
+        peers = table.stream().map(Domain::peer).toList();
+    }
+
+    static Peer peer(DomainPeer p) {
+        List<PeerAddress> addresses = p.addresses().stream().map(a -> new PeerAddress(a.pluginId(), a.address(), a.transport())).toList();
+        List<RegisteredBuffer> buffers = p.segments().stream().map(s -> new RegisteredBuffer(s.va(), s.length(), s.memh(), s.mkey())).toList();
+        return new Peer(p.domainId(), addresses, buffers);
     }
 
     private List<DomainPeer.PluginAddress> addresses(Worker worker) throws UromException {

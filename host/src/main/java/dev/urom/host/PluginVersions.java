@@ -4,7 +4,6 @@ package dev.urom.host;
 import dev.urom.spi.Api;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
-import dev.urom.wire.ServicePlugin;
 import java.util.List;
 
 /** Checks that the service offers a plugin in the version a host was written for. Stateless. */
@@ -20,8 +19,8 @@ public final class PluginVersions {
      *     ("plugin worker_graph has version 2; this host was written for 1") when its version
      *     differs
      */
-    public static ServicePlugin require(List<ServicePlugin> plugins, String name, long expectedVersion) throws UromException {
-        for (ServicePlugin p : plugins) {
+    public static Plugin require(List<Plugin> plugins, String name, long expectedVersion) throws UromException {
+        for (Plugin p : plugins) {
             if (p.name().equals(name)) {
                 if (p.version() != expectedVersion) {
                     throw new UromException(UromStatus.UNSUPPORTED_VERSION, "plugin " + name + " has version "

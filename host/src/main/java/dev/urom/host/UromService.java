@@ -50,6 +50,10 @@ import java.util.Optional;
  */
 @Api(status = Api.Status.STABLE, since = "0.1")
 public final class UromService implements AutoCloseable {
+    /** The group id that asks {@link #workersInfo(long)} for the workers of every group. */
+    @Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
+    public static final long ALL_GROUPS = Protocol.ALL_GROUPS;
+
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
     static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
 
@@ -174,13 +178,14 @@ public final class UromService implements AutoCloseable {
         return maxMessageSize;
     }
 
-    public ServiceAddress address() {
-        return address;
+    /** The daemon's address, as {@link #connect(String)} takes it ({@code unix:/path} or {@code tcp:host:port}). */
+    public String address() {
+        return address.toString();
     }
 
     /** The plugins the daemon can load now (it re-scans its plugin path). */
-    public List<ServicePlugin> plugins() throws UromException {
-        return expect(control.request(new PluginsRequest()), PluginsReply.class).plugins();
+    public List<Plugin> plugins() throws UromException {
+        return expect(control.request(new PluginsRequest()), PluginsReply.class).plugins().stream().map(UromService::plugin).toList();
     }
 
     /** Ids of the running workers of group {@code gid}. */
@@ -189,13 +194,14 @@ public final class UromService implements AutoCloseable {
     }
 
     /**
-     * The caller's workers of group {@code gid} ({@link Protocol#ALL_GROUPS}: of every group), starting
+     * The caller's workers of group {@code gid} ({@link #ALL_GROUPS}: of every group), starting
      * or running, with their state, process, uptime and the commands they have served, ascending by
      * id (unsigned). A daemon that predates WORKERS_INFO closes the connection instead of answering.
      */
     @Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
-    public List<ServiceWorker> workersInfo(long gid) throws UromException {
-        return expect(control.request(new WorkersInfoRequest(gid)), WorkersInfoReply.class).workers();
+    public List<WorkerInfo> workersInfo(long gid) throws UromException {
+        return expect(control.request(new WorkersInfoRequest(gid)), WorkersInfoReply.class).workers().stream().map(UromService::workerInfo)
+                .toList();
     }
 
     /**
@@ -212,6 +218,18 @@ public final class UromService implements AutoCloseable {
     /** A builder for a worker of this service; nothing starts until {@link Worker#start()}. */
     public WorkerBuilder newWorker() {
         return new WorkerBuilder(this);
+    }
+
+    private static Plugin plugin(ServicePlugin p) {
+        return new Plugin(p.info(), p.kind());
+    }
+
+    private static WorkerInfo workerInfo(ServiceWorker w) {
+        WorkerInfo.State state = switch (w.state()) {
+            case STARTING -> WorkerInfo.State.STARTING;
+            case RUNNING -> WorkerInfo.State.RUNNING;
+        };
+        return new WorkerInfo(w.id(), w.gid(), w.pluginMask(), state, w.pid(), w.uptimeMillis(), w.commandsServed(), w.plugins());
     }
 
     WorkerStartReply startWorker(WorkerStartRequest request) throws UromException {

@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.urom.spi.Api;
 import dev.urom.wire.Protocol;
-import dev.urom.wire.ServicePlugin;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -48,9 +47,9 @@ public final class WorkerBuilder {
         return this;
     }
 
-    public WorkerBuilder plugins(Collection<ServicePlugin> plugins) {
+    public WorkerBuilder plugins(Collection<Plugin> plugins) {
         long mask = 0;
-        for (ServicePlugin p : plugins) {
+        for (Plugin p : plugins) {
             mask |= p.id();
         }
         this.pluginMask = mask;

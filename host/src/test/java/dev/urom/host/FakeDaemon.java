@@ -13,11 +13,14 @@ import dev.urom.wire.Message.WorkerStartReply;
 import dev.urom.wire.Message.WorkerStartRequest;
 import dev.urom.wire.Message.WorkersInGroupReply;
 import dev.urom.wire.Message.WorkersInGroupRequest;
+import dev.urom.wire.Message.WorkersInfoReply;
+import dev.urom.wire.Message.WorkersInfoRequest;
 import dev.urom.wire.Message;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.ServerHandshake;
 import dev.urom.wire.ServiceAddress;
 import dev.urom.wire.ServicePlugin;
+import dev.urom.wire.ServiceWorker;
 import dev.urom.spi.UromStatus;
 import java.io.IOException;
 import java.nio.channels.ServerSocketChannel;
@@ -40,6 +43,8 @@ final class FakeDaemon implements AutoCloseable {
     final int maxMessageSize;
     final Map<Long, FakeWorker> workers = new ConcurrentHashMap<>();
     volatile List<ServicePlugin> plugins = List.of();
+    /** What WORKERS_INFO answers, whatever the group asked for. */
+    volatile List<ServiceWorker> workersInfo = List.of();
     /** When set, the handshake is refused with this ERROR. */
     volatile ErrorReply refuseHello;
     /** When set, WORKER_START is answered with this ERROR. */
@@ -104,6 +109,9 @@ final class FakeDaemon implements AutoCloseable {
     private Message answer(Message m) throws IOException {
         if (m instanceof PluginsRequest) {
             return new PluginsReply(plugins);
+        }
+        if (m instanceof WorkersInfoRequest) {
+            return new WorkersInfoReply(workersInfo);
         }
         if (m instanceof WorkersInGroupRequest g) {
             return new WorkersInGroupReply(workers.values().stream().filter(w -> w.gid == g.gid()).map(w -> w.id).sorted().toList());

@@ -9,6 +9,7 @@ import dev.urom.wire.Message.ErrorReply;
 import dev.urom.wire.Message.Stop;
 import dev.urom.wire.ServiceAddress;
 import dev.urom.wire.ServicePlugin;
+import dev.urom.wire.ServiceWorker;
 import dev.urom.spi.PluginInfo;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
@@ -33,8 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 class HostApiTest {
     private static final int MAX_MSG = 4096;
     private static final long GRAPH = 0x2;
-    private static final ServicePlugin GRAPH_PLUGIN = new ServicePlugin(new PluginInfo(GRAPH, 1, "worker_graph"), ServicePlugin.NATIVE);
-    private static final ServicePlugin SANDBOX_PLUGIN = new ServicePlugin(new PluginInfo(0x4, 1, "worker_sandbox"), ServicePlugin.JAVA);
+    private static final Plugin GRAPH_PLUGIN = new Plugin(new PluginInfo(GRAPH, 1, "worker_graph"), Plugin.NATIVE);
+    private static final Plugin SANDBOX_PLUGIN = new Plugin(new PluginInfo(0x4, 1, "worker_sandbox"), Plugin.JAVA);
 
     @TempDir
     Path dir;
@@ -44,7 +45,8 @@ class HostApiTest {
     @BeforeEach
     void startDaemon() throws Exception {
         daemon = new FakeDaemon(dir, MAX_MSG);
-        daemon.plugins = List.of(GRAPH_PLUGIN, SANDBOX_PLUGIN);
+        daemon.plugins = List.of(new ServicePlugin(GRAPH_PLUGIN.info(), ServicePlugin.NATIVE),
+                new ServicePlugin(SANDBOX_PLUGIN.info(), ServicePlugin.JAVA));
         service = UromService.connect(daemon.address.toString());
     }
 
@@ -69,7 +71,7 @@ class HostApiTest {
     void listsPluginsAndReportsTheServiceLimits() throws Exception {
         assertThat(service.plugins()).containsExactly(GRAPH_PLUGIN, SANDBOX_PLUGIN);
         assertThat(service.maxMessageSize()).isEqualTo(MAX_MSG);
-        assertThat(service.address()).isEqualTo(daemon.address);
+        assertThat(service.address()).isEqualTo(daemon.address.toString());
     }
 
     @Test
@@ -318,8 +320,26 @@ class HostApiTest {
     }
 
     @Test
+    void workersInfoDescribesEachWorkerInTheHostsOwnTerms() throws Exception {
+        daemon.workersInfo = List.of(new ServiceWorker(3, 7, GRAPH, ServiceWorker.State.STARTING, -1, 0, 0, List.of()),
+                new ServiceWorker(4, 7, GRAPH | 0x4, ServiceWorker.State.RUNNING, 4242, 75_000, -1, List.of("worker_graph", "worker_sandbox")));
+
+        assertThat(service.workersInfo(UromService.ALL_GROUPS)).containsExactly(
+                new WorkerInfo(3, 7, GRAPH, WorkerInfo.State.STARTING, -1, 0, 0, List.of()),
+                new WorkerInfo(4, 7, GRAPH | 0x4, WorkerInfo.State.RUNNING, 4242, 75_000, -1, List.of("worker_graph", "worker_sandbox")));
+    }
+
+    @Test
+    void aPluginIsNativeOrJava() {
+        assertThatThrownBy(() -> new Plugin(new PluginInfo(GRAPH, 1, "worker_graph"), "wasm"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("plugin kind 'wasm' is neither 'native' nor 'java'");
+        assertThat(GRAPH_PLUGIN.id()).isEqualTo(GRAPH);
+        assertThat(SANDBOX_PLUGIN.name()).isEqualTo("worker_sandbox");
+    }
+
+    @Test
     void pluginVersionsRequireTheExpectedVersion() throws Exception {
-        List<ServicePlugin> plugins = service.plugins();
+        List<Plugin> plugins = service.plugins();
         assertThat(PluginVersions.require(plugins, "worker_graph", 1)).isEqualTo(GRAPH_PLUGIN);
         assertThatThrownBy(() -> PluginVersions.require(plugins, "worker_graph", 2))
                 .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.UNSUPPORTED_VERSION))

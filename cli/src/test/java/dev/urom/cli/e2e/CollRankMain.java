@@ -3,6 +3,7 @@ package dev.urom.cli.e2e;
 
 import dev.urom.auth.AuthKey;
 import dev.urom.host.Domain;
+import dev.urom.host.Plugin;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
 import dev.urom.oob.TcpRendezvousAllgather;
@@ -12,7 +13,6 @@ import dev.urom.plugins.coll.host.CollClient;
 import dev.urom.plugins.coll.host.TeamSpec;
 import dev.urom.plugins.coll.protocol.DataType;
 import dev.urom.plugins.coll.protocol.ReduceOp;
-import dev.urom.wire.ServicePlugin;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -51,7 +51,7 @@ public final class CollRankMain {
             if (rank == 0) {
                 System.out.println("RENDEZVOUS " + oob.listeningAddress().getHostString() + ":" + oob.listeningAddress().getPort());
             }
-            ServicePlugin info = connection.plugins().stream().filter(p -> p.info().name().equals(plugin)).findFirst()
+            Plugin info = connection.plugins().stream().filter(p -> p.info().name().equals(plugin)).findFirst()
                     .orElseThrow(() -> new IllegalStateException("the daemon does not serve " + plugin));
             try (Worker worker = connection.newWorker().plugins(info.info().id()).build()) {
                 worker.start().get(SECONDS, TimeUnit.SECONDS);

@@ -3,12 +3,12 @@ package dev.urom.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.host.Plugin;
 import dev.urom.plugins.graph.host.GraphClient;
 import dev.urom.host.Notification;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.wire.ServicePlugin;
 import dev.urom.spi.UromStatus;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
@@ -59,7 +59,7 @@ class MetricsEndToEndTest {
                 UromService service = UromService.connect(daemon.address)) {
             String url = metricsUrl(daemon);
             Map<String, Long> ids = new java.util.HashMap<>();
-            for (ServicePlugin plugin : service.plugins()) {
+            for (Plugin plugin : service.plugins()) {
                 ids.put(plugin.info().name(), plugin.info().id());
             }
             long graph = ids.get("worker_graph");
@@ -188,7 +188,7 @@ class MetricsEndToEndTest {
                 for (int h = 0; h < LOAD_HOSTS; h++) {
                     UromService host = UromService.connect(daemon.address);
                     hosts.add(host);
-                    for (ServicePlugin plugin : host.plugins()) {
+                    for (Plugin plugin : host.plugins()) {
                         ids.put(plugin.info().name(), plugin.info().id());
                     }
                     for (String plugin : List.of("worker_graph", "worker_graph_java")) {

@@ -7,10 +7,10 @@ import dev.urom.cli.CliRunner;
 import dev.urom.cli.PluginJars;
 import dev.urom.cli.RefusingPlugin;
 import dev.urom.host.Notification;
+import dev.urom.host.Plugin;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
 import dev.urom.spi.UromStatus;
-import dev.urom.wire.ServicePlugin;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -70,7 +70,7 @@ class PluginFailureEndToEndTest {
         byte[] command = {1, 2, 3};
         List<ProcessHandle> processes;
         try (UromService service = UromService.connect(daemon.address)) {
-            long id = service.plugins().stream().filter(p -> p.info().name().equals("refusing")).map(ServicePlugin::info)
+            long id = service.plugins().stream().filter(p -> p.info().name().equals("refusing")).map(Plugin::info)
                     .findFirst().orElseThrow().id();
             try (Worker worker = service.newWorker().plugins(id).build()) {
                 worker.start().get(60, TimeUnit.SECONDS);

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.urom.cli.CliRunner;
+import dev.urom.host.Plugin;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
 import dev.urom.plugins.graph.host.GraphClient;
-import dev.urom.wire.ServicePlugin;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -288,7 +288,7 @@ class ServiceCommandsTest {
 
     private long graphId(String name) {
         try (UromService service = UromService.connect(daemon.address)) {
-            return service.plugins().stream().filter(p -> p.info().name().equals(name)).map(ServicePlugin::info)
+            return service.plugins().stream().filter(p -> p.info().name().equals(name)).map(Plugin::info)
                     .findFirst().orElseThrow().id();
         } catch (Exception e) {
             throw new AssertionError(e);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.urom.auth.Proofs;
 import dev.urom.framework.security.UnixAccounts;
+import dev.urom.host.Plugin;
 import dev.urom.plugins.graph.host.GraphClient;
 import dev.urom.host.Notification;
 import dev.urom.host.UromService;
@@ -16,7 +17,6 @@ import dev.urom.wire.Message;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.Role;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.wire.ServicePlugin;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import java.io.BufferedReader;
@@ -64,7 +64,7 @@ class ServiceEndToEndTest {
     void startDaemon() throws Exception {
         daemon = ServiceHarness.start(shared, Map.of(), "-l", "60", "--max-workers", "8");
         service = UromService.connect(daemon.address);
-        for (ServicePlugin plugin : service.plugins()) {
+        for (Plugin plugin : service.plugins()) {
             switch (plugin.info().name()) {
                 case "worker_graph" -> graphId = plugin.info().id();
                 case "worker_graph_java" -> javaGraphId = plugin.info().id();
@@ -128,7 +128,7 @@ class ServiceEndToEndTest {
 
     @Test
     void theDaemonReportsEveryPluginWithItsKindAndVersion() throws Exception {
-        List<ServicePlugin> plugins = service.plugins();
+        List<Plugin> plugins = service.plugins();
 
         assertThat(plugins).extracting(p -> p.info().name() + "/" + p.kind() + "/v" + p.info().version())
                 .containsExactlyInAnyOrder("worker_graph/native/v1", "worker_graph_java/java/v1", "service_fixture/native/v1");

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.urom.auth.AuthKey;
 import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
+import dev.urom.host.Plugin;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
 import dev.urom.nativebridge.testkit.NativeFixtures;
@@ -43,7 +44,6 @@ import dev.urom.wire.Message;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.Role;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.wire.ServicePlugin;
 import dev.urom.wire.ServiceWorker;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -115,7 +115,7 @@ class DaemonSecurityTest {
         address = daemon.address().toString();
 
         alice = UromService.connect(address, key("alice"));
-        graphId = alice.plugins().stream().filter(p -> p.name().equals("worker_graph")).mapToLong(ServicePlugin::id).findFirst().orElseThrow();
+        graphId = alice.plugins().stream().filter(p -> p.name().equals("worker_graph")).mapToLong(Plugin::id).findFirst().orElseThrow();
         aliceWorker = alice.newWorker().id(ALICE_WORKER).gid(GROUP).plugins(graphId).build();
         aliceWorker.start().get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS);
         WorkerInfo info = worker(ALICE_WORKER);
@@ -349,12 +349,12 @@ class DaemonSecurityTest {
         assertThat(own.status()).as(own.message()).isEqualTo(UromStatus.SUCCESS);
         try {
             List<ServiceWorker> bobs = ((WorkersInfoReply) bob.call(new WorkersInfoRequest(Protocol.ALL_GROUPS))).workers();
-            List<ServiceWorker> alices = alice.workersInfo(Protocol.ALL_GROUPS);
+            List<dev.urom.host.WorkerInfo> alices = alice.workersInfo(UromService.ALL_GROUPS);
 
             assertThat(bobs).extracting(ServiceWorker::id).containsExactly(own.workerId());
             assertThat(bobs.get(0).pid()).isEqualTo(worker(own.workerId()).pid());
             assertThat(bobs.get(0).state()).isEqualTo(ServiceWorker.State.RUNNING);
-            assertThat(alices).extracting(ServiceWorker::id).containsExactly(ALICE_WORKER);
+            assertThat(alices).extracting(dev.urom.host.WorkerInfo::id).containsExactly(ALICE_WORKER);
         } finally {
             ProcessHandle.of(worker(own.workerId()).pid()).ifPresent(ProcessHandle::destroy);
         }

@@ -3,6 +3,7 @@ package dev.urom.service.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.host.Plugin;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
 import dev.urom.nativebridge.testkit.NativeFixtures;
@@ -11,7 +12,6 @@ import dev.urom.service.daemon.testing.Await;
 import dev.urom.service.daemon.testing.DaemonLog;
 import dev.urom.service.testkit.TestWorkers;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.wire.ServicePlugin;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,7 +58,7 @@ class WorkerIdReuseTest {
         log = new DaemonLog(Daemon.logFile(config));
         daemon = Daemon.start(config);
         service = UromService.connect(daemon.address().toString(), Optional.empty());
-        graphId = service.plugins().stream().filter(p -> p.name().equals("worker_graph")).mapToLong(ServicePlugin::id).findFirst()
+        graphId = service.plugins().stream().filter(p -> p.name().equals("worker_graph")).mapToLong(Plugin::id).findFirst()
                 .orElseThrow();
     }
 

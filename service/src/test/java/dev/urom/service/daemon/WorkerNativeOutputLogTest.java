@@ -4,10 +4,10 @@ package dev.urom.service.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.host.Notification;
+import dev.urom.host.Plugin;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.wire.ServicePlugin;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.service.daemon.testing.Await;
 import dev.urom.service.logging.ServiceLogging;
@@ -66,7 +66,7 @@ class WorkerNativeOutputLogTest {
                 .withSecurity(TestWorkers.security());
         daemon = Daemon.start(Daemon.configureLogging(config));
         try (UromService service = UromService.connect(daemon.address().toString())) {
-            ServicePlugin plugin = service.plugins().get(0);
+            Plugin plugin = service.plugins().get(0);
             try (Worker worker = service.newWorker().plugins(plugin.id()).build()) {
                 worker.start().get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS);
                 long pid = daemon.workers().get(0).pid();

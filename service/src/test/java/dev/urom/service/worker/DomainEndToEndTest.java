@@ -3,6 +3,7 @@ package dev.urom.service.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.host.Plugin;
 import dev.urom.oob.InProcessAllgather;
 import dev.urom.oob.OobAllgather;
 import dev.urom.oob.OobRequest;
@@ -11,9 +12,7 @@ import dev.urom.host.Domain;
 import dev.urom.host.Notification;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
-import dev.urom.wire.DomainPeer;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.wire.ServicePlugin;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.testkit.TestWorkers;
@@ -70,7 +69,7 @@ class DomainEndToEndTest {
                 .withSecurity(TestWorkers.security()));
         daemon = Daemon.start(config);
         service = UromService.connect(daemon.address().toString());
-        for (ServicePlugin p : service.plugins()) {
+        for (Plugin p : service.plugins()) {
             if (p.name().equals("domain_peer")) {
                 nativeId = p.id();
             } else if (p.name().equals("domain_peer_java")) {
@@ -106,7 +105,7 @@ class DomainEndToEndTest {
 
     /** The address the table holds for {@code pluginId} at {@code domainId}. */
     private static byte[] published(Domain domain, long domainId, long pluginId) {
-        DomainPeer peer = domain.peers().stream().filter(p -> p.domainId() == domainId).findFirst().orElseThrow();
+        Domain.Peer peer = domain.peers().stream().filter(p -> p.domainId() == domainId).findFirst().orElseThrow();
         return peer.addresses().stream().filter(a -> a.pluginId() == pluginId).findFirst().orElseThrow().address();
     }
 

@@ -3,15 +3,14 @@ package dev.urom.service.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.host.Plugin;
 import dev.urom.oob.InProcessAllgather;
 import dev.urom.oob.OobAllgather;
 import dev.urom.host.Domain;
 import dev.urom.host.Notification;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
-import dev.urom.wire.DomainPeer;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.wire.ServicePlugin;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
@@ -56,8 +55,8 @@ class DomainTransportEndToEndTest {
         Configurator.reconfigure();
     }
 
-    private static long id(List<ServicePlugin> plugins, String name) {
-        return plugins.stream().filter(p -> p.name().equals(name)).mapToLong(ServicePlugin::id).findFirst().orElseThrow();
+    private static long id(List<Plugin> plugins, String name) {
+        return plugins.stream().filter(p -> p.name().equals(name)).mapToLong(Plugin::id).findFirst().orElseThrow();
     }
 
     private static Notification lookUp(Worker worker, long pluginId, long domainId) throws Exception {
@@ -78,7 +77,7 @@ class DomainTransportEndToEndTest {
                 .withSecurity(TestWorkers.security()));
         daemon = Daemon.start(config);
         service = UromService.connect(daemon.address().toString());
-        List<ServicePlugin> listed = service.plugins();
+        List<Plugin> listed = service.plugins();
         long nativeId = id(listed, "ucp_native");
         long plainId = id(listed, "plain_native");
         long javaId = id(listed, "ucp_java");
@@ -93,10 +92,10 @@ class DomainTransportEndToEndTest {
         a.get(90, TimeUnit.SECONDS);
         b.get(90, TimeUnit.SECONDS);
 
-        DomainPeer secondPeer = rank0.peers().stream().filter(p -> p.domainId() == 200).findFirst().orElseThrow();
+        Domain.Peer secondPeer = rank0.peers().stream().filter(p -> p.domainId() == 200).findFirst().orElseThrow();
         assertThat(secondPeer.addresses()).singleElement().satisfies(address -> assertThat(address.transport()).isEqualTo("ucp-tag"));
-        DomainPeer firstPeer = rank1.peers().stream().filter(p -> p.domainId() == 100).findFirst().orElseThrow();
-        assertThat(firstPeer.addresses()).extracting(DomainPeer.PluginAddress::transport).containsExactlyInAnyOrder("ucp-tag", "");
+        Domain.Peer firstPeer = rank1.peers().stream().filter(p -> p.domainId() == 100).findFirst().orElseThrow();
+        assertThat(firstPeer.addresses()).extracting(Domain.PeerAddress::transport).containsExactlyInAnyOrder("ucp-tag", "");
 
         Notification fromNative = lookUp(first, nativeId, 200);
         assertThat(fromNative.status()).isEqualTo(UromStatus.SUCCESS);

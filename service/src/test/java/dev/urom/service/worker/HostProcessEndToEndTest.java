@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import dev.urom.host.Notification;
+import dev.urom.host.Plugin;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
 import dev.urom.nativebridge.testkit.HostProcessFixture;
@@ -17,7 +18,6 @@ import dev.urom.service.testkit.TestKeys;
 import dev.urom.service.testkit.TestWorkers;
 import dev.urom.spi.UromStatus;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.wire.ServicePlugin;
 import java.io.IOException;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
@@ -81,7 +81,7 @@ class HostProcessEndToEndTest {
     private Worker startWorker(DaemonConfig config, ServiceConnector connector) throws Exception {
         daemon = Daemon.start(Daemon.configureLogging(config.withLogDir(dir.resolve("log")).withPluginPath(pluginDir.toString())));
         service = connector.connect(daemon.address().toString());
-        for (ServicePlugin p : service.plugins()) {
+        for (Plugin p : service.plugins()) {
             if (p.name().equals("host_process")) {
                 nativeId = p.id();
             } else if (p.name().equals("host_process_java")) {
