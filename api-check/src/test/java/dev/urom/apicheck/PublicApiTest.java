@@ -18,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The API check of the published modules (urom-spi, urom-host, urom-testkit): each module's public
+ * The API check of the published modules (urom-spi, urom-wire, urom-host, urom-testkit): each module's public
  * API, with every element's {@code @Api} status, must be the one committed in its {@code api/} file
  * (the layout of Kotlin's binary-compatibility-validator), and no public type may lack a status or
  * expose a type that promises less. A change to the API shows as a change to that file in review.

@@ -309,7 +309,7 @@ class DistributionIT {
 
         String report = Files.readString(project.resolve("target/surefire-reports/TEST-com.example.demo_java.DemoJavaPluginTest.xml"));
         assertThat(report).containsPattern("tests=\"[1-9][0-9]*\"").contains("failures=\"0\"", "errors=\"0\"");
-        for (String artifact : List.of("urom-spi", "urom-testkit", "urom-framework", "urom-native-bridge", "urom-host")) {
+        for (String artifact : List.of("urom-spi", "urom-testkit", "urom-framework", "urom-native-bridge", "urom-wire")) {
             assertThat(Files.readString(localRepo.resolve("dev/urom").resolve(artifact).resolve(version).resolve("_remote.repositories")))
                     .as("%s came from the distribution's repository", artifact).contains(">urom-sdk=");
         }

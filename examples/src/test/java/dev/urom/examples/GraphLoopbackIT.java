@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The documentation's host example (docs/host-api.md), run as a user would: {@code bin/urom daemon} from the distribution on a
  * socket in a temporary directory, and {@link GraphLoopback} in a JVM of its own whose class path is
- * the example's classes and the two jars of the distribution's {@code lib/} that {@code urom-host}
- * brings (urom-host and urom-spi), nothing else.
+ * the example's classes and the three jars of the distribution's {@code lib/} that {@code urom-host}
+ * brings (urom-host, urom-wire and urom-spi), nothing else.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class GraphLoopbackIT {
@@ -151,7 +151,7 @@ class GraphLoopbackIT {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", String.join(File.pathSeparator, System.getProperty("urom.examples.classes"),
-                        onlyJar("urom-host-"), onlyJar("urom-spi-")),
+                        onlyJar("urom-host-"), onlyJar("urom-wire-"), onlyJar("urom-spi-")),
                 GraphLoopback.class.getName()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(dir.resolve("out").toFile()).redirectError(dir.resolve("err").toFile());

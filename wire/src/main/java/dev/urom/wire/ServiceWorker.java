@@ -19,7 +19,7 @@ import java.util.List;
  * @param commandsServed commands its plugins received, as of its latest counts (unsigned)
  * @param plugins the names of its plugins, in the order of their ids
  */
-@Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
+@Api(status = Api.Status.INTERNAL, since = "0.1")
 public record ServiceWorker(long id, long gid, long pluginMask, State state, long pid, long uptimeMillis, long commandsServed,
         List<String> plugins) {
     /** A worker's state on the wire: its code is the {@code u32 state} field. */

@@ -12,7 +12,7 @@ import dev.urom.spi.PluginInfo;
  * @param info id, version and name
  * @param kind {@link #NATIVE} or {@link #JAVA}
  */
-@Api(status = Api.Status.STABLE, since = "0.1")
+@Api(status = Api.Status.INTERNAL, since = "0.1")
 public record ServicePlugin(PluginInfo info, String kind) {
     public static final String NATIVE = "native";
     public static final String JAVA = "java";

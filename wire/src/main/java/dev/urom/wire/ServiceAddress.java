@@ -34,7 +34,7 @@ import java.util.Map;
  * <p>Immutable and thread-safe. Exactly one of {@code unixPath} and {@code host} is non-null;
  * {@code port} is 0 for a Unix address.
  */
-@Api(status = Api.Status.STABLE, since = "0.1")
+@Api(status = Api.Status.INTERNAL, since = "0.1")
 public record ServiceAddress(Path unixPath, String host, int port) {
     /** TCP port of the daemon in Kubernetes. */
     public static final int DEFAULT_TCP_PORT = 7300;
@@ -80,7 +80,6 @@ public record ServiceAddress(Path unixPath, String host, int port) {
      *
      * @throws IllegalArgumentException for a socket of another family, or an unbound one
      */
-    @Api(status = Api.Status.INTERNAL, since = "0.1")
     public static ServiceAddress of(SocketAddress bound) {
         if (bound instanceof UnixDomainSocketAddress unixAddress && unixAddress.getPath().isAbsolute()) {
             return unix(unixAddress.getPath());
@@ -267,7 +266,6 @@ public record ServiceAddress(Path unixPath, String host, int port) {
      *     socket file, "PATH exists and is not a socket" for any other file there, or what the
      *     system says
      */
-    @Api(status = Api.Status.INTERNAL, since = "0.1")
     public ServerSocketChannel bind() throws IOException {
         if (!isUnix()) {
             ServerSocketChannel server = ServerSocketChannel.open();
@@ -320,7 +318,6 @@ public record ServiceAddress(Path unixPath, String host, int port) {
     }
 
     /** This address with the port the server actually got (for a TCP address asking port 0). */
-    @Api(status = Api.Status.INTERNAL, since = "0.1")
     public ServiceAddress boundTo(ServerSocketChannel server) throws IOException {
         if (isUnix()) {
             return this;
@@ -338,7 +335,6 @@ public record ServiceAddress(Path unixPath, String host, int port) {
      * every interface is announced at the interface the host came in on. Other addresses are
      * returned as they are.
      */
-    @Api(status = Api.Status.INTERNAL, since = "0.1")
     public ServiceAddress reachableVia(InetAddress local) {
         if (isUnix() || local == null || local.isAnyLocalAddress() || !isWildcard(host)) {
             return this;

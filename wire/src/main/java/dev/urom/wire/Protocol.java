@@ -19,7 +19,6 @@ public final class Protocol {
     /** Worker id that lets the daemon choose one. */
     public static final long ANY_WORKER = -1L;
     /** Group id of a WORKERS_IN_GROUP request that asks for every running worker, whatever its group. */
-    @Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
     public static final long ALL_GROUPS = -1L;
     /** Bytes of a frame before its body, after the length field: type, flags, request id. */
     public static final int FRAME_HEADER_BYTES = 12;

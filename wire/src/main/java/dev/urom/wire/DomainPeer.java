@@ -20,7 +20,7 @@ import java.util.Set;
  *
  * @throws IllegalArgumentException (constructor) when two addresses name the same plugin id
  */
-@Api(status = Api.Status.MAINTAINED, since = "0.1")
+@Api(status = Api.Status.INTERNAL, since = "0.1")
 public record DomainPeer(long domainId, List<PluginAddress> addresses, List<Segment> segments) {
     public DomainPeer {
         addresses = List.copyOf(requireNonNull(addresses, "addresses is null"));
