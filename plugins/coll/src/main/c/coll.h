@@ -17,6 +17,7 @@
 
 #include <urom_coll.h>
 #include <urom_plugin.h>
+#include <urom_plugin_util.h>
 
 /*
  * A pipelined collective's staging per peer: at most this many receives posted, and this many chunks
@@ -30,37 +31,6 @@
 #define COLL_HOST_CHECK_NS 10000000LL
 /* close() waits at most this long for endpoints and requests to finish. */
 #define COLL_CLOSE_DEADLINE_NS 2000000000LL
-
-/* ---- lists ---- */
-
-static inline void coll_list_init(urom_list_link_t *head)
-{
-	head->prev = head;
-	head->next = head;
-}
-
-static inline int coll_list_empty(const urom_list_link_t *head)
-{
-	return head->next == head;
-}
-
-static inline void coll_list_remove(urom_list_link_t *link)
-{
-	link->prev->next = link->next;
-	link->next->prev = link->prev;
-	link->prev = link;
-	link->next = link;
-}
-
-static inline void coll_list_append(urom_list_link_t *head, urom_list_link_t *link)
-{
-	link->prev = head->prev;
-	link->next = head;
-	head->prev->next = link;
-	head->prev = link;
-}
-
-#define COLL_CONTAINER(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
 
 struct coll_ctx;
 struct coll_team;

@@ -78,7 +78,7 @@ void coll_notify(struct coll_ctx *ctx, const struct coll_reply *reply, const str
 	memcpy(desc->worker_notif.plugin_notif, &hdr, sizeof(hdr));
 	if (body_len > 0)
 		memcpy(desc->worker_notif.plugin_notif + sizeof(hdr), body, body_len);
-	coll_list_append(&ctx->notifications, &desc->entry);
+	urom_list_add_tail(&ctx->notifications, &desc->entry);
 }
 
 void coll_notify_post(struct coll_ctx *ctx, const struct coll_reply *reply, const struct coll_fail *fail,

@@ -27,7 +27,7 @@ UROM_LOG_SOURCE(UROM::WORKER::COLL);
 static struct coll_host *host_find(struct coll_ctx *ctx, uint64_t dest_id)
 {
 	for (urom_list_link_t *it = ctx->hosts.next; it != &ctx->hosts; it = it->next) {
-		struct coll_host *host = COLL_CONTAINER(it, struct coll_host, link);
+		struct coll_host *host = UROM_LIST_ENTRY(it, struct coll_host, link);
 
 		if (host->dest_id == dest_id)
 			return host;
@@ -132,7 +132,7 @@ struct coll_host *coll_host_get(struct coll_ctx *ctx, uint64_t dest_id, struct c
 	host->pid = process.pid;
 	host->pidfd = process.pidfd;
 	host->users = 1;
-	coll_list_append(&ctx->hosts, &host->link);
+	urom_list_add_tail(&ctx->hosts, &host->link);
 	return host;
 }
 
@@ -141,7 +141,7 @@ void coll_host_put(struct coll_ctx *ctx, struct coll_host *host)
 	(void)ctx;
 	if (host == NULL || --host->users > 0)
 		return;
-	coll_list_remove(&host->link);
+	urom_list_del(&host->link);
 	if (host->pidfd >= 0)
 		close(host->pidfd);
 	free(host);
@@ -323,7 +323,7 @@ static uint32_t maps_check(const struct coll_host *host, struct range_scan *scan
 static struct coll_memh *memh_find(struct coll_ctx *ctx, uint64_t id)
 {
 	for (urom_list_link_t *it = ctx->memhs.next; it != &ctx->memhs; it = it->next) {
-		struct coll_memh *memh = COLL_CONTAINER(it, struct coll_memh, link);
+		struct coll_memh *memh = UROM_LIST_ENTRY(it, struct coll_memh, link);
 
 		if (memh->id == id)
 			return memh;
@@ -406,14 +406,14 @@ void coll_mem_map(struct coll_ctx *ctx, const struct coll_reply *reply, const st
 	memh->length = cmd->length;
 	memh->access = cmd->access;
 	host->handles++;
-	coll_list_append(&ctx->memhs, &memh->link);
+	urom_list_add_tail(&ctx->memhs, &memh->link);
 	body.memh = memh->id;
 	coll_notify(ctx, reply, NULL, (uint8_t *)&body + sizeof(body.hdr), sizeof(body) - sizeof(body.hdr));
 }
 
 static void memh_free(struct coll_ctx *ctx, struct coll_memh *memh)
 {
-	coll_list_remove(&memh->link);
+	urom_list_del(&memh->link);
 	memh->host->handles--;
 	coll_host_put(ctx, memh->host);
 	free(memh);
@@ -435,6 +435,6 @@ void coll_mem_unmap(struct coll_ctx *ctx, const struct coll_reply *reply, const 
 
 void coll_memh_free_all(struct coll_ctx *ctx)
 {
-	while (!coll_list_empty(&ctx->memhs))
-		memh_free(ctx, COLL_CONTAINER(ctx->memhs.next, struct coll_memh, link));
+	while (!urom_list_is_empty(&ctx->memhs))
+		memh_free(ctx, UROM_LIST_ENTRY(ctx->memhs.next, struct coll_memh, link));
 }

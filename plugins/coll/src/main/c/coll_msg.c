@@ -32,7 +32,7 @@ static struct coll_msg *msg_new(struct coll_ctx *ctx, uint8_t *buf, size_t len)
 
 	if (msg == NULL)
 		return NULL;
-	coll_list_init(&msg->link);
+	urom_list_init(&msg->link);
 	msg->ctx = ctx;
 	msg->buf = buf;
 	msg->length = len;
@@ -42,7 +42,7 @@ static struct coll_msg *msg_new(struct coll_ctx *ctx, uint8_t *buf, size_t len)
 
 void coll_msg_free(struct coll_msg *msg)
 {
-	coll_list_remove(&msg->link);
+	urom_list_del(&msg->link);
 	free(msg->buf);
 	free(msg);
 }
@@ -51,8 +51,8 @@ static void msg_completed(struct coll_msg *msg, ucs_status_t status)
 {
 	msg->status = status;
 	msg->request = NULL;
-	coll_list_remove(&msg->link);
-	coll_list_append(&msg->ctx->done, &msg->link);
+	urom_list_del(&msg->link);
+	urom_list_add_tail(&msg->ctx->done, &msg->link);
 }
 
 static void send_cb(void *request, ucs_status_t status, void *user_data)
@@ -94,7 +94,7 @@ struct coll_msg *coll_msg_send_owned(struct coll_ctx *ctx, ucp_ep_h ep, uint64_t
 	param.cb.send = send_cb;
 	param.user_data = msg;
 	param.memory_type = UCS_MEMORY_TYPE_HOST;
-	coll_list_append(&ctx->inflight, &msg->link);
+	urom_list_add_tail(&ctx->inflight, &msg->link);
 	request = ucp_tag_send_nbx(ep, buf, len, tag, &param);
 	if (UCS_PTR_IS_ERR(request)) {
 		coll_fail_transport(fail, UCS_PTR_STATUS(request));
@@ -141,7 +141,7 @@ struct coll_msg *coll_msg_recv(struct coll_ctx *ctx, uint64_t tag, size_t len, s
 	param.cb.recv = recv_cb;
 	param.user_data = msg;
 	param.memory_type = UCS_MEMORY_TYPE_HOST;
-	coll_list_append(&ctx->inflight, &msg->link);
+	urom_list_add_tail(&ctx->inflight, &msg->link);
 	request = ucp_tag_recv_nbx(ctx->worker, buf, len, tag, UINT64_MAX, &param);
 	if (UCS_PTR_IS_ERR(request)) {
 		coll_fail_transport(fail, UCS_PTR_STATUS(request));
@@ -161,7 +161,7 @@ void coll_msg_orphan(struct coll_ctx *ctx, struct coll_team *team, struct coll_o
 	urom_list_link_t *next;
 
 	for (it = ctx->inflight.next; it != &ctx->inflight; it = next) {
-		struct coll_msg *msg = COLL_CONTAINER(it, struct coll_msg, link);
+		struct coll_msg *msg = UROM_LIST_ENTRY(it, struct coll_msg, link);
 
 		next = it->next;
 		if ((op != NULL && msg->op == op) || (op == NULL && team != NULL && msg->team == team)) {
@@ -175,7 +175,7 @@ void coll_msg_orphan(struct coll_ctx *ctx, struct coll_team *team, struct coll_o
 	/* completed, not yet handled: freed now */
 	it = ctx->done.next;
 	while (it != &ctx->done) {
-		struct coll_msg *msg = COLL_CONTAINER(it, struct coll_msg, link);
+		struct coll_msg *msg = UROM_LIST_ENTRY(it, struct coll_msg, link);
 
 		it = it->next;
 		if ((op != NULL && msg->op == op) || (op == NULL && team != NULL && msg->team == team))

@@ -28,9 +28,9 @@ void coll_op_finish(struct coll_op *op, const struct coll_fail *fail)
 
 	coll_notify_post(ctx, &op->reply, fail, team->id, op->sequence);
 	coll_msg_orphan(ctx, NULL, op);
-	while (!coll_list_empty(&op->deferred))
-		coll_msg_free(COLL_CONTAINER(op->deferred.next, struct coll_msg, link));
-	coll_list_remove(&op->link);
+	while (!urom_list_is_empty(&op->deferred))
+		coll_msg_free(UROM_LIST_ENTRY(op->deferred.next, struct coll_msg, link));
+	urom_list_del(&op->link);
 	team->posted--;
 	coll_stream_free(op);
 	free(op->acc);
@@ -178,11 +178,11 @@ void coll_post(struct coll_ctx *ctx, const struct coll_reply *reply, const struc
 	op->esize = 1;
 	op->sequence = team->next_sequence++;
 	op->state = COLL_OP_QUEUED;
-	coll_list_init(&op->deferred);
+	urom_list_init(&op->deferred);
 	op->refused = check_args(op);
 	if (op->refused != 0)
 		UROM_LOG_DBG("team %u sequence %llu: refused, reason %u", team->id, (unsigned long long)op->sequence, op->refused);
-	coll_list_append(&team->ops, &op->link);
+	urom_list_add_tail(&team->ops, &op->link);
 	team->posted++;
 }
 
@@ -343,8 +343,8 @@ void coll_op_msg_done(struct coll_op *op, struct coll_msg *msg)
 
 int coll_op_progress(struct coll_team *team, int64_t now)
 {
-	for (int guard = 0; guard < 64 && !coll_list_empty(&team->ops); guard++) {
-		struct coll_op *op = COLL_CONTAINER(team->ops.next, struct coll_op, link);
+	for (int guard = 0; guard < 64 && !urom_list_is_empty(&team->ops); guard++) {
+		struct coll_op *op = UROM_LIST_ENTRY(team->ops.next, struct coll_op, link);
 		int done;
 
 		if (op->state == COLL_OP_QUEUED) {
@@ -364,5 +364,5 @@ int coll_op_progress(struct coll_team *team, int64_t now)
 			return 1;
 		coll_op_finish(op, NULL);
 	}
-	return !coll_list_empty(&team->ops);
+	return !urom_list_is_empty(&team->ops);
 }

@@ -400,12 +400,12 @@ int coll_stream_msg(struct coll_op *op, struct coll_msg *msg)
 		return coll_stream_advance(op);
 	}
 	op->recv_posted[msg->peer]--;
-	coll_list_remove(&msg->link);
-	coll_list_append(&op->deferred, &msg->link);
+	urom_list_del(&msg->link);
+	urom_list_add_tail(&op->deferred, &msg->link);
 	for (int found = 1; found;) {
 		found = 0;
 		for (urom_list_link_t *it = op->deferred.next; it != &op->deferred; it = it->next) {
-			struct coll_msg *ready = COLL_CONTAINER(it, struct coll_msg, link);
+			struct coll_msg *ready = UROM_LIST_ENTRY(it, struct coll_msg, link);
 
 			if (ready->chunk == op->pieces[ready->piece].handled) {
 				if (process_chunk(op, ready) != 0)

@@ -19,7 +19,7 @@ UROM_LOG_SOURCE(UROM::WORKER::COLL);
 struct coll_team *coll_team_find(struct coll_ctx *ctx, uint32_t team_id)
 {
 	for (urom_list_link_t *it = ctx->teams.next; it != &ctx->teams; it = it->next) {
-		struct coll_team *team = COLL_CONTAINER(it, struct coll_team, link);
+		struct coll_team *team = UROM_LIST_ENTRY(it, struct coll_team, link);
 
 		if (team->id == team_id && team->state != COLL_TEAM_REFUSING)
 			return team;
@@ -86,7 +86,7 @@ static int peer_connect(struct coll_team *team, uint32_t rank, void *address)
 
 	if (peer == NULL)
 		return -1;
-	coll_list_init(&peer->link);
+	urom_list_init(&peer->link);
 	peer->team = team;
 	peer->rank = rank;
 	memset(&params, 0, sizeof(params));
@@ -121,7 +121,7 @@ static void peer_close(struct coll_ctx *ctx, struct coll_peer *peer, int force)
 	peer->ep = NULL;
 	if (UCS_PTR_IS_PTR(request)) {
 		peer->close_request = request;
-		coll_list_append(&ctx->closing_eps, &peer->link);
+		urom_list_add_tail(&ctx->closing_eps, &peer->link);
 	} else {
 		free(peer);
 	}
@@ -132,13 +132,13 @@ void coll_eps_reap(struct coll_ctx *ctx, int force)
 	urom_list_link_t *it = ctx->closing_eps.next;
 
 	while (it != &ctx->closing_eps) {
-		struct coll_peer *peer = COLL_CONTAINER(it, struct coll_peer, link);
+		struct coll_peer *peer = UROM_LIST_ENTRY(it, struct coll_peer, link);
 
 		it = it->next;
 		if (!force && ucp_request_check_status(peer->close_request) == UCS_INPROGRESS)
 			continue;
 		ucp_request_free(peer->close_request);
-		coll_list_remove(&peer->link);
+		urom_list_del(&peer->link);
 		free(peer);
 	}
 }
@@ -150,8 +150,8 @@ void coll_team_free(struct coll_team *team)
 	struct coll_ctx *ctx = team->ctx;
 	int force = team->peer_failed != 0 || ctx->closing;
 
-	while (!coll_list_empty(&team->ops))
-		coll_op_finish(COLL_CONTAINER(team->ops.next, struct coll_op, link), &(struct coll_fail){
+	while (!urom_list_is_empty(&team->ops))
+		coll_op_finish(UROM_LIST_ENTRY(team->ops.next, struct coll_op, link), &(struct coll_fail){
 			UROM_ERR_SHUTDOWN, UROM_COLL_R_TEAM_DESTROYED, 0 });
 	coll_msg_orphan(ctx, team, NULL);
 	if (team->peers != NULL)
@@ -161,7 +161,7 @@ void coll_team_free(struct coll_team *team)
 	coll_host_put(ctx, team->host);
 	if (team->counted)
 		ctx->nteams--;
-	coll_list_remove(&team->link);
+	urom_list_del(&team->link);
 	free(team->peers);
 	free(team->members);
 	free(team);
@@ -174,8 +174,8 @@ void coll_team_fail(struct coll_team *team, const struct coll_fail *fail, uint32
 	UROM_LOG_WARN("team %u failed (reason %u, rank %u): its collectives fail", team->id, fail->reason, failed_rank);
 	team->state = COLL_TEAM_FAILED;
 	coll_fail_set(&team->failure, UROM_ERR_CONNECTION_ABORTED, UROM_COLL_R_TEAM_FAILED, failed_rank);
-	while (!coll_list_empty(&team->ops))
-		coll_op_finish(COLL_CONTAINER(team->ops.next, struct coll_op, link), fail);
+	while (!urom_list_is_empty(&team->ops))
+		coll_op_finish(UROM_LIST_ENTRY(team->ops.next, struct coll_op, link), fail);
 }
 
 static void creation_failed(struct coll_team *team, uint32_t reason, uint32_t detail)
@@ -348,11 +348,11 @@ void coll_team_create(struct coll_ctx *ctx, const struct coll_reply *reply, cons
 	team->timeout_ms = cmd->timeout_ms != 0 ? cmd->timeout_ms : UROM_COLL_TIMEOUT_MS_DEFAULT;
 	team->create_reply = *reply;
 	team->state = COLL_TEAM_CREATING;
-	coll_list_init(&team->ops);
+	urom_list_init(&team->ops);
 	for (uint32_t i = 0; i < cmd->size; i++)
 		team->members[i] = cmd->members == UROM_COLL_MEMBERS_LIST ? cmd->member_ids[i] : cmd->start + i * cmd->stride;
 	team->members_hash = members_hash(team->members, team->size);
-	coll_list_append(&ctx->teams, &team->link);
+	urom_list_add_tail(&ctx->teams, &team->link);
 	team->counted = 1;
 	ctx->nteams++;
 
@@ -456,7 +456,7 @@ void coll_team_progress(struct coll_team *team, int64_t now)
 			coll_team_fail(team, &fail, team->peer_failed - 1);
 			return;
 		}
-		if (!coll_list_empty(&team->ops) && now >= team->next_host_check) {
+		if (!urom_list_is_empty(&team->ops) && now >= team->next_host_check) {
 			team->next_host_check = now + COLL_HOST_CHECK_NS;
 			if (coll_host_gone(team->host)) {
 				coll_fail_set(&fail, UROM_ERR_SHUTDOWN, UROM_COLL_R_HOST_GONE, 0);

@@ -49,8 +49,8 @@ int64_t coll_now_ns(void)
 /* Hands every completed message to its owner; an orphan is freed. Each handler takes it off the list. */
 static void handle_done(struct coll_ctx *ctx)
 {
-	while (!coll_list_empty(&ctx->done)) {
-		struct coll_msg *msg = COLL_CONTAINER(ctx->done.next, struct coll_msg, link);
+	while (!urom_list_is_empty(&ctx->done)) {
+		struct coll_msg *msg = UROM_LIST_ENTRY(ctx->done.next, struct coll_msg, link);
 
 		if (msg->op != NULL)
 			coll_op_msg_done(msg->op, msg);
@@ -67,7 +67,7 @@ static void run_teams(struct coll_ctx *ctx)
 	urom_list_link_t *it = ctx->teams.next;
 
 	while (it != &ctx->teams) {
-		struct coll_team *team = COLL_CONTAINER(it, struct coll_team, link);
+		struct coll_team *team = UROM_LIST_ENTRY(it, struct coll_team, link);
 
 		it = it->next;
 		coll_team_progress(team, now);
@@ -77,12 +77,12 @@ static void run_teams(struct coll_ctx *ctx)
 /* Whether something needs polling: a team being created, a collective queued or running. */
 static int busy(const struct coll_ctx *ctx)
 {
-	if (!coll_list_empty(&ctx->done) || !coll_list_empty(&ctx->notifications))
+	if (!urom_list_is_empty(&ctx->done) || !urom_list_is_empty(&ctx->notifications))
 		return 1;
 	for (const urom_list_link_t *it = ctx->teams.next; it != &ctx->teams; it = it->next) {
-		const struct coll_team *team = COLL_CONTAINER(it, struct coll_team, link);
+		const struct coll_team *team = UROM_LIST_ENTRY(it, struct coll_team, link);
 
-		if (team->state == COLL_TEAM_CREATING || (team->state == COLL_TEAM_READY && !coll_list_empty(&team->ops)))
+		if (team->state == COLL_TEAM_CREATING || (team->state == COLL_TEAM_READY && !urom_list_is_empty(&team->ops)))
 			return 1;
 	}
 	return 0;
@@ -93,15 +93,15 @@ static int busy(const struct coll_ctx *ctx)
 static void ctx_free(struct coll_ctx *ctx)
 {
 	ctx->closing = 1;
-	while (!coll_list_empty(&ctx->teams))
-		coll_team_free(COLL_CONTAINER(ctx->teams.next, struct coll_team, link));
+	while (!urom_list_is_empty(&ctx->teams))
+		coll_team_free(UROM_LIST_ENTRY(ctx->teams.next, struct coll_team, link));
 	coll_memh_free_all(ctx);
 	if (ctx->worker != NULL) {
 		int64_t deadline = coll_now_ns() + COLL_CLOSE_DEADLINE_NS;
 
 		coll_msg_orphan(ctx, NULL, NULL);
 		for (urom_list_link_t *it = ctx->inflight.next, *next; it != &ctx->inflight; it = next) {
-			struct coll_msg *msg = COLL_CONTAINER(it, struct coll_msg, link);
+			struct coll_msg *msg = UROM_LIST_ENTRY(it, struct coll_msg, link);
 
 			next = it->next;
 			if (msg->request != NULL && (msg->role == COLL_MSG_HELLO_RECV || msg->role == COLL_MSG_AGREE_RECV ||
@@ -109,7 +109,7 @@ static void ctx_free(struct coll_ctx *ctx)
 				ucp_request_cancel(ctx->worker, msg->request);
 		}
 		/* endpoints still flushing (a peer that does not progress) are not waited for: freed below */
-		while (!coll_list_empty(&ctx->inflight) && coll_now_ns() < deadline) {
+		while (!urom_list_is_empty(&ctx->inflight) && coll_now_ns() < deadline) {
 			ucp_worker_progress(ctx->worker);
 			handle_done(ctx);
 			coll_eps_reap(ctx, 0);
@@ -117,7 +117,7 @@ static void ctx_free(struct coll_ctx *ctx)
 		handle_done(ctx);
 		/* released: UCX completes them without calling back, and the worker can go */
 		for (urom_list_link_t *it = ctx->inflight.next; it != &ctx->inflight; it = it->next) {
-			struct coll_msg *msg = COLL_CONTAINER(it, struct coll_msg, link);
+			struct coll_msg *msg = UROM_LIST_ENTRY(it, struct coll_msg, link);
 
 			if (msg->request != NULL)
 				ucp_request_free(msg->request);
@@ -129,14 +129,14 @@ static void ctx_free(struct coll_ctx *ctx)
 		ucp_worker_destroy(ctx->worker);
 	}
 	/* UCX calls nothing back from here on */
-	while (!coll_list_empty(&ctx->inflight))
-		coll_msg_free(COLL_CONTAINER(ctx->inflight.next, struct coll_msg, link));
+	while (!urom_list_is_empty(&ctx->inflight))
+		coll_msg_free(UROM_LIST_ENTRY(ctx->inflight.next, struct coll_msg, link));
 	if (ctx->context != NULL)
 		ucp_cleanup(ctx->context);
-	while (!coll_list_empty(&ctx->notifications)) {
+	while (!urom_list_is_empty(&ctx->notifications)) {
 		urom_list_link_t *item = ctx->notifications.next;
 
-		coll_list_remove(item);
+		urom_list_del(item);
 		free(item);
 	}
 	free(ctx);
@@ -199,13 +199,13 @@ static urom_status_t coll_open(struct urom_worker_ctx *wctx)
 	ctx->wctx = wctx;
 	ctx->wakeup_fd = -1;
 	ctx->next_memh = 1;
-	coll_list_init(&ctx->notifications);
-	coll_list_init(&ctx->teams);
-	coll_list_init(&ctx->hosts);
-	coll_list_init(&ctx->memhs);
-	coll_list_init(&ctx->inflight);
-	coll_list_init(&ctx->done);
-	coll_list_init(&ctx->closing_eps);
+	urom_list_init(&ctx->notifications);
+	urom_list_init(&ctx->teams);
+	urom_list_init(&ctx->hosts);
+	urom_list_init(&ctx->memhs);
+	urom_list_init(&ctx->inflight);
+	urom_list_init(&ctx->done);
+	urom_list_init(&ctx->closing_eps);
 	status = open_ucp(ctx);
 	if (status != UROM_SUCCESS) {
 		ctx_free(ctx);
@@ -247,10 +247,10 @@ static urom_status_t coll_worker_cmd(struct urom_worker_ctx *wctx, urom_list_lin
 	if (wctx == NULL || wctx->plugin_ctx == NULL || cmd_list == NULL)
 		return UROM_ERR_INVALID_VALUE;
 	ctx = wctx->plugin_ctx;
-	while (!coll_list_empty(cmd_list)) {
+	while (!urom_list_is_empty(cmd_list)) {
 		struct urom_worker_cmd_desc *cmd = (struct urom_worker_cmd_desc *)cmd_list->next;
 
-		coll_list_remove(&cmd->entry);
+		urom_list_del(&cmd->entry);
 		coll_run_command(ctx, cmd);
 		free(cmd);
 	}
@@ -274,13 +274,13 @@ static urom_status_t coll_progress(struct urom_worker_ctx *wctx, urom_list_link_
 	run_teams(ctx);
 	handle_done(ctx);
 	coll_eps_reap(ctx, 0);
-	if (coll_list_empty(&ctx->notifications))
+	if (urom_list_is_empty(&ctx->notifications))
 		return UROM_ERR_EMPTY;
-	while (!coll_list_empty(&ctx->notifications)) {
+	while (!urom_list_is_empty(&ctx->notifications)) {
 		urom_list_link_t *notification = ctx->notifications.next;
 
-		coll_list_remove(notification);
-		coll_list_append(notif_list, notification);
+		urom_list_del(notification);
+		urom_list_add_tail(notif_list, notification);
 	}
 	return UROM_SUCCESS;
 }

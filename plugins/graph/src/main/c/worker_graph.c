@@ -19,6 +19,7 @@
 
 #include <urom_log.h>
 #include <urom_plugin.h>
+#include <urom_plugin_util.h>
 
 #define GRAPH_EXPORT __attribute__((visibility("default")))
 
@@ -44,40 +45,6 @@ struct graph_instance {
 
 static uint64_t graph_instances_opened;
 
-static void link_remove(urom_list_link_t *link)
-{
-	link->prev->next = link->next;
-	link->next->prev = link->prev;
-}
-
-static void link_append(urom_list_link_t *head, urom_list_link_t *link)
-{
-	link->prev = head->prev;
-	link->next = head;
-	head->prev->next = link;
-	head->prev = link;
-}
-
-static int list_empty(const urom_list_link_t *head)
-{
-	return head->next == head;
-}
-
-static void store_le64(uint8_t *out, uint64_t value)
-{
-	for (int i = 0; i < 8; i++)
-		out[i] = (uint8_t)(value >> (8 * i));
-}
-
-static uint64_t load_le64(const uint8_t *in)
-{
-	uint64_t value = 0;
-
-	for (int i = 0; i < 8; i++)
-		value |= (uint64_t)in[i] << (8 * i);
-	return value;
-}
-
 static urom_status_t graph_open(struct urom_worker_ctx *ctx)
 {
 	struct graph_instance *instance;
@@ -89,9 +56,8 @@ static urom_status_t graph_open(struct urom_worker_ctx *ctx)
 		UROM_LOG_ERR("cannot allocate the graph plugin instance");
 		return UROM_ERR_NO_MEMORY;
 	}
-	instance->answers.prev = &instance->answers;
-	instance->answers.next = &instance->answers;
-	store_le64(instance->address, __atomic_add_fetch(&graph_instances_opened, 1, __ATOMIC_RELAXED));
+	urom_list_init(&instance->answers);
+	urom_store_le64(instance->address, __atomic_add_fetch(&graph_instances_opened, 1, __ATOMIC_RELAXED));
 	ctx->plugin_ctx = instance;
 	return UROM_SUCCESS;
 }
@@ -99,16 +65,13 @@ static urom_status_t graph_open(struct urom_worker_ctx *ctx)
 static void graph_close(struct urom_worker_ctx *ctx)
 {
 	struct graph_instance *instance;
+	urom_list_link_t *pending;
 
 	if (ctx == NULL || ctx->plugin_ctx == NULL)
 		return;
 	instance = ctx->plugin_ctx;
-	while (!list_empty(&instance->answers)) {
-		urom_list_link_t *pending = instance->answers.next;
-
-		link_remove(pending);
+	while ((pending = urom_list_pop_head(&instance->answers)) != NULL)
 		free(pending);
-	}
 	free(instance);
 	ctx->plugin_ctx = NULL;
 }
@@ -140,8 +103,8 @@ static urom_status_t graph_answer(struct graph_instance *instance, const struct 
 			     (unsigned long long)cmd->worker_cmd.len, GRAPH_PAYLOAD_BYTES);
 		return UROM_ERR_INVALID_VALUE;
 	}
-	message.type = load_le64(cmd->worker_cmd.plugin_cmd);
-	message.data = load_le64(cmd->worker_cmd.plugin_cmd + 8);
+	message.type = urom_load_le64(cmd->worker_cmd.plugin_cmd);
+	message.data = urom_load_le64(cmd->worker_cmd.plugin_cmd + 8);
 	if (message.type != GRAPH_CMD_LOOPBACK) {
 		UROM_LOG_ERR("graph command type %llu is not supported: the graph plugin knows only LOOPBACK (%d)",
 			     (unsigned long long)message.type, GRAPH_CMD_LOOPBACK);
@@ -159,9 +122,9 @@ static urom_status_t graph_answer(struct graph_instance *instance, const struct 
 	answer->worker_notif.len = GRAPH_PAYLOAD_BYTES;
 	answer->worker_notif.status = UROM_SUCCESS;
 	answer->worker_notif.reserved = 0;
-	store_le64(answer->worker_notif.plugin_notif, GRAPH_CMD_LOOPBACK);
-	store_le64(answer->worker_notif.plugin_notif + 8, message.data);
-	link_append(&instance->answers, &answer->entry);
+	urom_store_le64(answer->worker_notif.plugin_notif, GRAPH_CMD_LOOPBACK);
+	urom_store_le64(answer->worker_notif.plugin_notif + 8, message.data);
+	urom_list_add_tail(&instance->answers, &answer->entry);
 	return UROM_SUCCESS;
 }
 
@@ -177,11 +140,11 @@ static urom_status_t graph_worker_cmd(struct urom_worker_ctx *ctx, urom_list_lin
 	if (ctx == NULL || ctx->plugin_ctx == NULL || cmd_list == NULL)
 		return UROM_ERR_INVALID_VALUE;
 	instance = ctx->plugin_ctx;
-	while (!list_empty(cmd_list)) {
+	while (!urom_list_is_empty(cmd_list)) {
 		struct urom_worker_cmd_desc *cmd = (struct urom_worker_cmd_desc *)cmd_list->next;
 		urom_status_t status;
 
-		link_remove(&cmd->entry);
+		urom_list_del(&cmd->entry);
 		status = graph_answer(instance, cmd);
 		free(cmd);
 		if (status != UROM_SUCCESS)
@@ -197,14 +160,9 @@ static urom_status_t graph_progress(struct urom_worker_ctx *ctx, urom_list_link_
 	if (ctx == NULL || ctx->plugin_ctx == NULL || notif_list == NULL)
 		return UROM_ERR_INVALID_VALUE;
 	instance = ctx->plugin_ctx;
-	if (list_empty(&instance->answers))
+	if (urom_list_is_empty(&instance->answers))
 		return UROM_ERR_EMPTY;
-	while (!list_empty(&instance->answers)) {
-		urom_list_link_t *answer = instance->answers.next;
-
-		link_remove(answer);
-		link_append(notif_list, answer);
-	}
+	urom_list_move_tail(notif_list, &instance->answers);
 	return UROM_SUCCESS;
 }
 

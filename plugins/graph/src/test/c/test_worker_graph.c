@@ -7,22 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <urom_plugin_util.h>
 #include <urom_testkit.h>
-
-static void put_le64(uint8_t *out, uint64_t value)
-{
-	for (int i = 0; i < 8; i++)
-		out[i] = (uint8_t)(value >> (8 * i));
-}
-
-static uint64_t get_le64(const uint8_t *in)
-{
-	uint64_t value = 0;
-
-	for (int i = 0; i < 8; i++)
-		value |= (uint64_t)in[i] << (8 * i);
-	return value;
-}
 
 /* A LOOPBACK comes back with the same two words, SUCCESS and the command's context. */
 static void test_loopback_echoes_the_data(struct urom_testkit_plugin *plugin)
@@ -34,16 +20,16 @@ static void test_loopback_echoes_the_data(struct urom_testkit_plugin *plugin)
 		uint64_t context;
 		struct urom_worker_notify *answer;
 
-		put_le64(command, 0);
-		put_le64(command + 8, values[i]);
+		urom_store_le64(command, 0);
+		urom_store_le64(command + 8, values[i]);
 		UROM_TEST_CHECK_STATUS(urom_testkit_send(plugin, command, sizeof(command), &context), UROM_SUCCESS);
 		answer = urom_testkit_await(plugin, context);
 		if (!UROM_TEST_CHECK(answer != NULL))
 			continue;
 		UROM_TEST_CHECK_STATUS(answer->status, UROM_SUCCESS);
 		UROM_TEST_CHECK(answer->len == 16);
-		UROM_TEST_CHECK(get_le64(answer->plugin_notif) == 0);
-		UROM_TEST_CHECK(get_le64(answer->plugin_notif + 8) == values[i]);
+		UROM_TEST_CHECK(urom_load_le64(answer->plugin_notif) == 0);
+		UROM_TEST_CHECK(urom_load_le64(answer->plugin_notif + 8) == values[i]);
 		urom_testkit_release(answer);
 	}
 }
@@ -56,15 +42,15 @@ static void test_answers_keep_their_order(struct urom_testkit_plugin *plugin)
 	for (int i = 0; i < 3; i++) {
 		uint8_t command[16];
 
-		put_le64(command, 0);
-		put_le64(command + 8, (uint64_t)i);
+		urom_store_le64(command, 0);
+		urom_store_le64(command + 8, (uint64_t)i);
 		UROM_TEST_CHECK_STATUS(urom_testkit_send(plugin, command, sizeof(command), &contexts[i]), UROM_SUCCESS);
 	}
 	for (int i = 0; i < 3; i++) {
 		struct urom_worker_notify *answer = urom_testkit_await(plugin, contexts[i]);
 
 		if (UROM_TEST_CHECK(answer != NULL))
-			UROM_TEST_CHECK(get_le64(answer->plugin_notif + 8) == (uint64_t)i);
+			UROM_TEST_CHECK(urom_load_le64(answer->plugin_notif + 8) == (uint64_t)i);
 		urom_testkit_release(answer);
 	}
 	UROM_TEST_CHECK(urom_testkit_unclaimed(plugin) == 0);
@@ -82,7 +68,7 @@ static void test_bad_commands_are_refused(struct urom_testkit_plugin *plugin)
 			     UROM_TEST_CHECK_STATUS(urom_testkit_send(plugin, command, 15, NULL), UROM_ERR_INVALID_VALUE));
 	UROM_TEST_EXPECT_LOG(UROM_LOG_LEVEL_ERROR,
 			     UROM_TEST_CHECK_STATUS(urom_testkit_send(plugin, command, 17, NULL), UROM_ERR_INVALID_VALUE));
-	put_le64(command, 7);
+	urom_store_le64(command, 7);
 	UROM_TEST_EXPECT_LOG(UROM_LOG_LEVEL_ERROR,
 			     UROM_TEST_CHECK_STATUS(urom_testkit_send(plugin, command, 16, NULL), UROM_ERR_NOT_SUPPORTED));
 	for (int round = 0; round < 10; round++)

@@ -60,6 +60,7 @@
 
 #include <urom_log.h>
 #include <urom_plugin.h>
+#include <urom_plugin_util.h>
 
 #include "sandbox_files.h"
 
@@ -255,54 +256,6 @@ __attribute__((constructor)) static void give_back_error_signals(void)
 		ucs_debug_disable_signal(signals[i]);
 }
 
-/* ---- lists and bytes ---- */
-
-static void list_init(urom_list_link_t *head)
-{
-	head->prev = head;
-	head->next = head;
-}
-
-static int list_empty(const urom_list_link_t *head)
-{
-	return head->next == head;
-}
-
-static void link_remove(urom_list_link_t *link)
-{
-	link->prev->next = link->next;
-	link->next->prev = link->prev;
-}
-
-static void link_append(urom_list_link_t *head, urom_list_link_t *link)
-{
-	link->prev = head->prev;
-	link->next = head;
-	head->prev->next = link;
-	head->prev = link;
-}
-
-static void store_le64(uint8_t *out, uint64_t value)
-{
-	for (int i = 0; i < 8; i++)
-		out[i] = (uint8_t)(value >> (8 * i));
-}
-
-static void store_le32(uint8_t *out, uint32_t value)
-{
-	for (int i = 0; i < 4; i++)
-		out[i] = (uint8_t)(value >> (8 * i));
-}
-
-static uint64_t load_le64(const uint8_t *in)
-{
-	uint64_t value = 0;
-
-	for (int i = 0; i < 8; i++)
-		value |= (uint64_t)in[i] << (8 * i);
-	return value;
-}
-
 /* Whether len is the size of a TAG_SEND's or TAG_RECV's fixed part: ours or DOCA's. */
 static int tag_fixed_size(uint64_t len)
 {
@@ -342,10 +295,10 @@ static urom_status_t notify_mem_map(struct sandbox *sb, const struct reply_to *r
 
 	if (desc == NULL)
 		return UROM_ERR_NO_MEMORY;
-	store_le64(desc->worker_notif.plugin_notif, CMD_MEM_MAP);
-	store_le64(desc->worker_notif.plugin_notif + 8, reply->context);
-	store_le64(desc->worker_notif.plugin_notif + 16, memh_id);
-	link_append(&sb->notifications, &desc->entry);
+	urom_store_le64(desc->worker_notif.plugin_notif, CMD_MEM_MAP);
+	urom_store_le64(desc->worker_notif.plugin_notif + 8, reply->context);
+	urom_store_le64(desc->worker_notif.plugin_notif + 16, memh_id);
+	urom_list_add_tail(&sb->notifications, &desc->entry);
 	return UROM_SUCCESS;
 }
 
@@ -390,10 +343,10 @@ static void notify_tag_send(struct sandbox *sb, const struct reply_to *reply, ur
 	if (desc == NULL)
 		return;
 	memset(desc->worker_notif.plugin_notif, 0, len);
-	store_le64(desc->worker_notif.plugin_notif, CMD_TAG_SEND);
-	store_le64(desc->worker_notif.plugin_notif + 8, reply->context);
-	store_le32(desc->worker_notif.plugin_notif + 16, answer_status(reply, status));
-	link_append(&sb->notifications, &desc->entry);
+	urom_store_le64(desc->worker_notif.plugin_notif, CMD_TAG_SEND);
+	urom_store_le64(desc->worker_notif.plugin_notif + 8, reply->context);
+	urom_store_le32(desc->worker_notif.plugin_notif + 16, answer_status(reply, status));
+	urom_list_add_tail(&sb->notifications, &desc->entry);
 }
 
 
@@ -409,13 +362,13 @@ static void fill_tag_recv(struct urom_worker_notif_desc *desc, const struct recv
 
 	desc->worker_notif.len = NOTIF_TAG_RECV_BYTES + inline_bytes;
 	desc->worker_notif.status = status;
-	store_le64(out, CMD_TAG_RECV);
-	store_le64(out + 8, recv->reply.context);
-	store_le64(out + 16, recv->region == NULL ? INLINE_RECV_BUFFER : recv->buffer);
-	store_le64(out + 24, status == UROM_SUCCESS ? count : 0);
-	store_le64(out + 32, sender_tag);
-	store_le32(out + 40, answer_status(&recv->reply, status));
-	store_le32(out + 44, 0);
+	urom_store_le64(out, CMD_TAG_RECV);
+	urom_store_le64(out + 8, recv->reply.context);
+	urom_store_le64(out + 16, recv->region == NULL ? INLINE_RECV_BUFFER : recv->buffer);
+	urom_store_le64(out + 24, status == UROM_SUCCESS ? count : 0);
+	urom_store_le64(out + 32, sender_tag);
+	urom_store_le32(out + 40, answer_status(&recv->reply, status));
+	urom_store_le32(out + 44, 0);
 }
 
 /* Logs a failed copy between a region and a message. */
@@ -667,8 +620,8 @@ static urom_status_t mem_map(struct sandbox *sb, const struct reply_to *reply, c
 			     MEM_MAP_FIXED_BYTES);
 		return UROM_ERR_INVALID_VALUE;
 	}
-	length = load_le64(cmd + 16);
-	path_len = load_le64(cmd + 24);
+	length = urom_load_le64(cmd + 16);
+	path_len = urom_load_le64(cmd + 24);
 	if (path_len != len - MEM_MAP_FIXED_BYTES || path_len == 0 ||
 	    memchr(cmd + MEM_MAP_FIXED_BYTES, '\0', path_len) != NULL) {
 		UROM_LOG_ERR("MEM_MAP path_len %llu does not match the %llu path bytes that follow (or the path holds a NUL)",
@@ -728,7 +681,7 @@ static urom_status_t mem_map(struct sandbox *sb, const struct reply_to *reply, c
 		region_free(sb, region);
 		return status;
 	}
-	link_append(&sb->regions, &region->link);
+	urom_list_add_tail(&sb->regions, &region->link);
 	return UROM_SUCCESS;
 }
 
@@ -768,8 +721,8 @@ static void peer_failed(void *arg, ucp_ep_h ep, ucs_status_t status)
 		}
 	}
 	peer->closing = 1;
-	link_remove(&peer->link);
-	link_append(&sb->failed_peers, &peer->link);
+	urom_list_del(&peer->link);
+	urom_list_add_tail(&sb->failed_peers, &peer->link);
 }
 
 /* Starts a forced close of a peer's endpoint; the request (if any) is kept in peer->close_request. */
@@ -804,7 +757,7 @@ static void reap_failed_peers(struct sandbox *sb)
 				continue;
 			ucp_request_free(peer->close_request);
 		}
-		link_remove(&peer->link);
+		urom_list_del(&peer->link);
 		free(peer);
 	}
 }
@@ -884,7 +837,7 @@ static urom_status_t connect_peer(struct sandbox *sb, uint64_t dest, struct peer
 		free(peer);
 		return UROM_ERR_NOT_CONNECTED;
 	}
-	link_append(&sb->peers, &peer->link);
+	urom_list_add_tail(&sb->peers, &peer->link);
 	*found = peer;
 	return UROM_SUCCESS;
 }
@@ -898,7 +851,7 @@ static void send_done(void *request, ucs_status_t status, void *user_data)
 	struct sandbox *sb = send->sb;
 
 	ucp_request_free(request);
-	link_remove(&send->link);
+	urom_list_del(&send->link);
 	if (!sb->closing && !send->answered) {
 		if (status != UCS_OK)
 			UROM_LOG_WARN("TAG_SEND to peer %llu failed: %s", send->peer == NULL ? 0ULL : (unsigned long long)send->peer->dest,
@@ -935,7 +888,7 @@ static urom_status_t post_send(struct sandbox *sb, const struct reply_to *reply,
 	param.memory_type = UCS_MEMORY_TYPE_HOST;
 	request = ucp_tag_send_nbx(peer->ep, data, (size_t)count, tag, &param);
 	if (UCS_PTR_IS_PTR(request)) {
-		link_append(&sb->sends, &send->link);
+		urom_list_add_tail(&sb->sends, &send->link);
 		return UROM_SUCCESS;
 	}
 	send_op_free(send);
@@ -987,7 +940,7 @@ static void finish_receive(struct sandbox *sb, struct recv_op *recv, ucs_status_
 		}
 	}
 	fill_tag_recv(recv->answer, recv, length, sender_tag, answer);
-	link_append(&sb->notifications, &recv->answer->entry);
+	urom_list_add_tail(&sb->notifications, &recv->answer->entry);
 	recv->answer = NULL;
 	recv_op_free(recv);
 }
@@ -1002,7 +955,7 @@ static void recv_done(void *request, ucs_status_t status, const ucp_tag_recv_inf
 	if (recv == sb->posting)
 		sb->posting_completed = 1;
 	ucp_request_free(request);
-	link_remove(&recv->link);
+	urom_list_del(&recv->link);
 	if (sb->closing)
 		recv_op_free(recv);
 	else
@@ -1032,7 +985,7 @@ static urom_status_t post_receive(struct sandbox *sb, struct recv_op *recv, uint
 	param.cb.recv = recv_done;
 	param.user_data = recv;
 	param.memory_type = UCS_MEMORY_TYPE_HOST;
-	link_append(&sb->receives, &recv->link);
+	urom_list_add_tail(&sb->receives, &recv->link);
 	sb->posting = recv;
 	sb->posting_completed = 0;
 	request = ucp_tag_recv_nbx(sb->worker, buffer, (size_t)capacity, tag, tag_mask, &param);
@@ -1042,7 +995,7 @@ static urom_status_t post_receive(struct sandbox *sb, struct recv_op *recv, uint
 		return UROM_SUCCESS; /* answered and freed by recv_done */
 	if (!UCS_PTR_IS_PTR(request)) {
 		UROM_LOG_ERR("TAG_RECV cannot be posted: %s", ucs_status_string(UCS_PTR_STATUS(request)));
-		link_remove(&recv->link);
+		urom_list_del(&recv->link);
 		recv_op_free(recv);
 		return UROM_ERR_DRIVER;
 	}
@@ -1075,11 +1028,11 @@ static urom_status_t tag_send(struct sandbox *sb, struct reply_to *reply, struct
 			     TAG_SEND_FIXED_BYTES);
 		return UROM_ERR_INVALID_VALUE;
 	}
-	dest = load_le64(cmd + 16);
-	buffer = load_le64(cmd + 24);
-	count = load_le64(cmd + 32);
-	tag = load_le64(cmd + 40);
-	memh_id = load_le64(cmd + 48);
+	dest = urom_load_le64(cmd + 16);
+	buffer = urom_load_le64(cmd + 24);
+	count = urom_load_le64(cmd + 32);
+	tag = urom_load_le64(cmd + 40);
+	memh_id = urom_load_le64(cmd + 48);
 	if (memh_id == 0) {
 		if (count > len || !tag_fixed_size(len - count)) {
 			UROM_LOG_ERR("TAG_SEND count %llu does not match the %llu bytes after its first %d (the fixed part is %d, %d or %d bytes, then count data bytes)",
@@ -1147,11 +1100,11 @@ static urom_status_t tag_recv(struct sandbox *sb, struct reply_to *reply, const 
 		return UROM_ERR_NO_MEMORY;
 	recv->sb = sb;
 	recv->reply = *reply;
-	recv->buffer = load_le64(cmd + 16);
-	recv->count = load_le64(cmd + 24);
-	tag = load_le64(cmd + 32);
-	tag_mask = load_le64(cmd + 40);
-	memh_id = load_le64(cmd + 48);
+	recv->buffer = urom_load_le64(cmd + 16);
+	recv->count = urom_load_le64(cmd + 24);
+	tag = urom_load_le64(cmd + 32);
+	tag_mask = urom_load_le64(cmd + 40);
+	memh_id = urom_load_le64(cmd + 48);
 	if (memh_id != 0) {
 		urom_status_t status = resolve_range(sb, memh_id, recv->buffer, recv->count, &region);
 
@@ -1185,7 +1138,7 @@ static void bounce_op_free(struct bounce_op *op)
 static void bounce_release_if_abandoned(struct bounce_op *op)
 {
 	if (op->abandoned && !op->send_pending && !op->recv_pending) {
-		link_remove(&op->link);
+		urom_list_del(&op->link);
 		bounce_op_free(op);
 	}
 }
@@ -1330,13 +1283,13 @@ static void notify_bounce(struct sandbox *sb, const struct reply_to *reply, uint
 
 	if (desc == NULL)
 		return;
-	store_le64(desc->worker_notif.plugin_notif, CMD_BOUNCE);
-	store_le64(desc->worker_notif.plugin_notif + 8, reply->context);
-	store_le64(desc->worker_notif.plugin_notif + 16, elapsed_ns);
-	store_le64(desc->worker_notif.plugin_notif + 24, done);
-	store_le32(desc->worker_notif.plugin_notif + 32, (uint32_t)status);
-	store_le32(desc->worker_notif.plugin_notif + 36, 0);
-	link_append(&sb->notifications, &desc->entry);
+	urom_store_le64(desc->worker_notif.plugin_notif, CMD_BOUNCE);
+	urom_store_le64(desc->worker_notif.plugin_notif + 8, reply->context);
+	urom_store_le64(desc->worker_notif.plugin_notif + 16, elapsed_ns);
+	urom_store_le64(desc->worker_notif.plugin_notif + 24, done);
+	urom_store_le32(desc->worker_notif.plugin_notif + 32, (uint32_t)status);
+	urom_store_le32(desc->worker_notif.plugin_notif + 36, 0);
+	urom_list_add_tail(&sb->notifications, &desc->entry);
 }
 
 /*
@@ -1367,7 +1320,7 @@ static void run_bounce(struct sandbox *sb, struct bounce_op *op)
 		ucp_request_cancel(sb->worker, op->recv_request);
 	if (op->send_pending || op->recv_pending) {
 		op->abandoned = 1;
-		link_append(&sb->abandoned, &op->link);
+		urom_list_add_tail(&sb->abandoned, &op->link);
 	} else {
 		bounce_op_free(op);
 	}
@@ -1385,11 +1338,11 @@ static urom_status_t bounce(struct sandbox *sb, const struct reply_to *reply, co
 		UROM_LOG_ERR("BOUNCE of %llu bytes: a BOUNCE is exactly %d bytes", (unsigned long long)len, BOUNCE_BYTES);
 		return UROM_ERR_INVALID_VALUE;
 	}
-	dest = load_le64(cmd + 16);
-	count = load_le64(cmd + 24);
-	tag = load_le64(cmd + 32);
-	iterations = load_le64(cmd + 40);
-	role = load_le64(cmd + 48);
+	dest = urom_load_le64(cmd + 16);
+	count = urom_load_le64(cmd + 24);
+	tag = urom_load_le64(cmd + 32);
+	iterations = urom_load_le64(cmd + 40);
+	role = urom_load_le64(cmd + 48);
 	if (count > BOUNCE_MAX_COUNT || iterations == 0 || iterations > BOUNCE_MAX_ITERATIONS ||
 	    (role != BOUNCE_INITIATOR && role != BOUNCE_RESPONDER)) {
 		UROM_LOG_ERR("BOUNCE of count %llu, iterations %llu, role %llu refused: count 0 to %d, iterations 1 to %d, role 0 (initiator) or 1 (responder)",
@@ -1418,7 +1371,7 @@ static urom_status_t bounce(struct sandbox *sb, const struct reply_to *reply, co
 	op->tag = tag;
 	op->iterations = iterations;
 	op->role = role;
-	link_append(&sb->bounces, &op->link);
+	urom_list_add_tail(&sb->bounces, &op->link);
 	return UROM_SUCCESS;
 }
 
@@ -1434,7 +1387,7 @@ static urom_status_t run_command(struct sandbox *sb, struct urom_worker_cmd_desc
 		UROM_LOG_ERR("command of %llu bytes has no type", (unsigned long long)len);
 		return UROM_ERR_INVALID_VALUE;
 	}
-	type = load_le64(cmd);
+	type = urom_load_le64(cmd);
 	if (type != CMD_MEM_MAP && type != CMD_TAG_SEND && type != CMD_TAG_RECV && type != CMD_BOUNCE) {
 		UROM_LOG_ERR("command type %llu is not supported (MEM_MAP 0, TAG_SEND 1, TAG_RECV 2, BOUNCE 3)",
 			     (unsigned long long)type);
@@ -1447,7 +1400,7 @@ static urom_status_t run_command(struct sandbox *sb, struct urom_worker_cmd_desc
 	reply.dest_id = desc->dest_id;
 	reply.type = desc->worker_cmd.type;
 	reply.urom_context = desc->worker_cmd.urom_context;
-	reply.context = load_le64(cmd + 8);
+	reply.context = urom_load_le64(cmd + 8);
 	reply.doca_layout = 0;
 	switch (type) {
 	case CMD_MEM_MAP:
@@ -1489,20 +1442,20 @@ static void sandbox_free(struct sandbox *sb)
 			if (op->recv_request != NULL)
 				ucp_request_cancel(sb->worker, op->recv_request);
 		}
-		while (!list_empty(&sb->peers)) {
+		while (!urom_list_is_empty(&sb->peers)) {
 			struct peer *peer = (struct peer *)sb->peers.next;
 
-			link_remove(&peer->link);
-			link_append(&sb->failed_peers, &peer->link);
+			urom_list_del(&peer->link);
+			urom_list_add_tail(&sb->failed_peers, &peer->link);
 		}
 		deadline = monotonic_ns() + CLOSE_DEADLINE_NS;
 		for (;;) {
 			reap_failed_peers(sb);
-			if (list_empty(&sb->failed_peers) || monotonic_ns() > deadline)
+			if (urom_list_is_empty(&sb->failed_peers) || monotonic_ns() > deadline)
 				break;
 			ucp_worker_progress(sb->worker);
 		}
-		if (!list_empty(&sb->failed_peers))
+		if (!urom_list_is_empty(&sb->failed_peers))
 			UROM_LOG_WARN("endpoints still closing after %lld ms: the UCP worker is destroyed anyway",
 				      CLOSE_DEADLINE_NS / 1000000);
 		if (sb->address != NULL)
@@ -1510,48 +1463,48 @@ static void sandbox_free(struct sandbox *sb)
 		ucp_worker_destroy(sb->worker);
 	}
 	/* UCX calls nothing back from here on: what is left is only memory. */
-	while (!list_empty(&sb->regions)) {
+	while (!urom_list_is_empty(&sb->regions)) {
 		struct region *region = (struct region *)sb->regions.next;
 
-		link_remove(&region->link);
+		urom_list_del(&region->link);
 		region_free(sb, region);
 	}
 	if (sb->context != NULL)
 		ucp_cleanup(sb->context);
-	while (!list_empty(&sb->failed_peers)) {
+	while (!urom_list_is_empty(&sb->failed_peers)) {
 		struct peer *peer = (struct peer *)sb->failed_peers.next;
 
-		link_remove(&peer->link);
+		urom_list_del(&peer->link);
 		free(peer);
 	}
-	while (!list_empty(&sb->sends)) {
+	while (!urom_list_is_empty(&sb->sends)) {
 		struct send_op *send = (struct send_op *)sb->sends.next;
 
-		link_remove(&send->link);
+		urom_list_del(&send->link);
 		send_op_free(send);
 	}
-	while (!list_empty(&sb->receives)) {
+	while (!urom_list_is_empty(&sb->receives)) {
 		struct recv_op *recv = (struct recv_op *)sb->receives.next;
 
-		link_remove(&recv->link);
+		urom_list_del(&recv->link);
 		recv_op_free(recv);
 	}
-	while (!list_empty(&sb->bounces)) {
+	while (!urom_list_is_empty(&sb->bounces)) {
 		struct bounce_op *op = (struct bounce_op *)sb->bounces.next;
 
-		link_remove(&op->link);
+		urom_list_del(&op->link);
 		bounce_op_free(op);
 	}
-	while (!list_empty(&sb->abandoned)) {
+	while (!urom_list_is_empty(&sb->abandoned)) {
 		struct bounce_op *op = (struct bounce_op *)sb->abandoned.next;
 
-		link_remove(&op->link);
+		urom_list_del(&op->link);
 		bounce_op_free(op);
 	}
-	while (!list_empty(&sb->notifications)) {
+	while (!urom_list_is_empty(&sb->notifications)) {
 		urom_list_link_t *item = sb->notifications.next;
 
-		link_remove(item);
+		urom_list_del(item);
 		free(item);
 	}
 	free(sb);
@@ -1659,14 +1612,14 @@ static urom_status_t sandbox_open(struct urom_worker_ctx *ctx)
 	sb->next_memh_id = 1;
 	sb->bounce_timeout_ns = (int64_t)bounce_ms * 1000000LL;
 	sb->owners = owners;
-	list_init(&sb->notifications);
-	list_init(&sb->regions);
-	list_init(&sb->peers);
-	list_init(&sb->failed_peers);
-	list_init(&sb->sends);
-	list_init(&sb->receives);
-	list_init(&sb->bounces);
-	list_init(&sb->abandoned);
+	urom_list_init(&sb->notifications);
+	urom_list_init(&sb->regions);
+	urom_list_init(&sb->peers);
+	urom_list_init(&sb->failed_peers);
+	urom_list_init(&sb->sends);
+	urom_list_init(&sb->receives);
+	urom_list_init(&sb->bounces);
+	urom_list_init(&sb->abandoned);
 	status = open_ucp(sb);
 	if (status != UROM_SUCCESS) {
 		sandbox_free(sb);
@@ -1713,12 +1666,12 @@ static urom_status_t sandbox_worker_cmd(struct urom_worker_ctx *ctx, urom_list_l
 	if (ctx == NULL || ctx->plugin_ctx == NULL || cmd_list == NULL)
 		return UROM_ERR_INVALID_VALUE;
 	sb = ctx->plugin_ctx;
-	while (!list_empty(cmd_list)) {
+	while (!urom_list_is_empty(cmd_list)) {
 		struct urom_worker_cmd_desc *cmd = (struct urom_worker_cmd_desc *)cmd_list->next;
 		urom_status_t status;
 		int kept = 0;
 
-		link_remove(&cmd->entry);
+		urom_list_del(&cmd->entry);
 		status = run_command(sb, cmd, &kept);
 		if (!kept)
 			free(cmd);
@@ -1740,23 +1693,18 @@ static urom_status_t sandbox_progress(struct urom_worker_ctx *ctx, urom_list_lin
 	if (ctx == NULL || ctx->plugin_ctx == NULL || notif_list == NULL)
 		return UROM_ERR_INVALID_VALUE;
 	sb = ctx->plugin_ctx;
-	while (!list_empty(&sb->bounces)) {
+	while (!urom_list_is_empty(&sb->bounces)) {
 		struct bounce_op *op = (struct bounce_op *)sb->bounces.next;
 
-		link_remove(&op->link);
+		urom_list_del(&op->link);
 		run_bounce(sb, op);
 	}
 	for (int round = 0; round < PROGRESS_ROUNDS && ucp_worker_progress(sb->worker) != 0; round++)
 		;
 	reap_failed_peers(sb);
-	if (list_empty(&sb->notifications))
+	if (urom_list_is_empty(&sb->notifications))
 		return UROM_ERR_EMPTY;
-	while (!list_empty(&sb->notifications)) {
-		urom_list_link_t *notification = sb->notifications.next;
-
-		link_remove(notification);
-		link_append(notif_list, notification);
-	}
+	urom_list_move_tail(notif_list, &sb->notifications);
 	return UROM_SUCCESS;
 }
 
@@ -1837,7 +1785,7 @@ urom_status_t urom_plugin_arm_wakeup(struct urom_worker_ctx *ctx)
 	sb = ctx->plugin_ctx;
 	if (sb->wakeup_fd < 0)
 		return UROM_ERR_NOT_SUPPORTED;
-	if (!list_empty(&sb->notifications) || !list_empty(&sb->bounces))
+	if (!urom_list_is_empty(&sb->notifications) || !urom_list_is_empty(&sb->bounces))
 		return UROM_ERR_AGAIN;
 	status = ucp_worker_arm(sb->worker);
 	if (status == UCS_OK)

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include <urom_plugin.h>
+#include <urom_plugin_util.h>
 
 static const char *status_name(urom_status_t status)
 {
@@ -61,12 +62,6 @@ static void fail(const char *why)
 	exit(1);
 }
 
-static void list_init(urom_list_link_t *head)
-{
-	head->prev = head;
-	head->next = head;
-}
-
 static urom_status_t lookup(struct urom_worker_ctx *ctx, uint64_t domain_id, void **addr)
 {
 	(void)ctx;
@@ -89,26 +84,11 @@ static void open_instance(struct instance *in)
 	memset(&in->ctx, 0, sizeof(in->ctx));
 	in->ctx.iface = iface;
 	in->ctx.domain_iface.addr_lookup = lookup;
-	list_init(&in->answers);
+	urom_list_init(&in->answers);
 	if (iface.open(&in->ctx) != UROM_SUCCESS)
 		fail("open");
 	if (iface.addr(&in->ctx, in->address, &len) != UROM_SUCCESS)
 		fail("addr");
-}
-
-static void put_le64(uint8_t *out, uint64_t value)
-{
-	for (int i = 0; i < 8; i++)
-		out[i] = (uint8_t)(value >> (8 * i));
-}
-
-static uint64_t get_le64(const uint8_t *in)
-{
-	uint64_t value = 0;
-
-	for (int i = 0; i < 8; i++)
-		value |= (uint64_t)in[i] << (8 * i);
-	return value;
 }
 
 /* Submits one command of seven u64 words (then `data`) with urom_context `uctx`. */
@@ -122,14 +102,11 @@ static void submit(struct instance *in, uint64_t uctx, const uint64_t words[7], 
 	desc->worker_cmd.urom_context = uctx;
 	desc->worker_cmd.len = 56 + data_len;
 	for (int i = 0; i < 7; i++)
-		put_le64(desc->worker_cmd.plugin_cmd + 8 * i, words[i]);
+		urom_store_le64(desc->worker_cmd.plugin_cmd + 8 * i, words[i]);
 	if (data_len > 0)
 		memcpy(desc->worker_cmd.plugin_cmd + 56, data, data_len);
-	list_init(&list);
-	desc->entry.prev = &list;
-	desc->entry.next = &list;
-	list.next = &desc->entry;
-	list.prev = &desc->entry;
+	urom_list_init(&list);
+	urom_list_add_tail(&list, &desc->entry);
 	if (iface.worker_cmd(&in->ctx, &list) != UROM_SUCCESS)
 		fail("worker_cmd refused the command");
 }
@@ -151,22 +128,14 @@ static void recv_inline(struct instance *in, uint64_t uctx, uint64_t count, uint
 /* Runs progress once; the number of answers it handed out. */
 static int progress(struct instance *in)
 {
-	urom_list_link_t got;
+	urom_list_link_t got, *link;
 	int n = 0;
 
-	list_init(&got);
+	urom_list_init(&got);
 	if (iface.progress(&in->ctx, &got) == UROM_SUCCESS) {
-		while (got.next != &got) {
-			urom_list_link_t *link = got.next;
-
-			link->prev->next = link->next;
-			link->next->prev = link->prev;
-			link->prev = in->answers.prev;
-			link->next = &in->answers;
-			in->answers.prev->next = link;
-			in->answers.prev = link;
+		urom_list_for_each(link, &got)
 			n++;
-		}
+		urom_list_move_tail(&in->answers, &got);
 	}
 	return n;
 }
@@ -174,12 +143,13 @@ static int progress(struct instance *in)
 /* The answer to `uctx` if `in` has it (taken off its list), else NULL. */
 static struct urom_worker_notif_desc *take(struct instance *in, uint64_t uctx)
 {
-	for (urom_list_link_t *it = in->answers.next; it != &in->answers; it = it->next) {
-		struct urom_worker_notif_desc *desc = (struct urom_worker_notif_desc *)it;
+	urom_list_link_t *it;
+
+	urom_list_for_each(it, &in->answers) {
+		struct urom_worker_notif_desc *desc = UROM_LIST_ENTRY(it, struct urom_worker_notif_desc, entry);
 
 		if (desc->worker_notif.urom_context == uctx) {
-			it->prev->next = it->next;
-			it->next->prev = it->prev;
+			urom_list_del(it);
 			return desc;
 		}
 	}
@@ -236,10 +206,10 @@ static void arm_until_armed(struct instance *in)
 static void print_received(const char *what, struct urom_worker_notif_desc *desc)
 {
 	const uint8_t *p = desc->worker_notif.plugin_notif;
-	uint64_t count = get_le64(p + 24);
+	uint64_t count = urom_load_le64(p + 24);
 
 	printf(" %s=%s:%.*s:tag=0x%llx", what, status_name(desc->worker_notif.status), (int)count, (const char *)p + 48,
-	       (unsigned long long)get_le64(p + 32));
+	       (unsigned long long)urom_load_le64(p + 32));
 	free(desc);
 }
 
@@ -359,9 +329,9 @@ int main(int argc, char **argv)
 		open_instance(&peers[0]);
 		desc->worker_cmd.len = 57;
 		for (int i = 0; i < 7; i++)
-			put_le64(desc->worker_cmd.plugin_cmd + 8 * i, words[i]);
-		list.next = list.prev = &desc->entry;
-		desc->entry.next = desc->entry.prev = &list;
+			urom_store_le64(desc->worker_cmd.plugin_cmd + 8 * i, words[i]);
+		urom_list_init(&list);
+		urom_list_add_tail(&list, &desc->entry);
 		printf("send=%s\n", status_name(iface.worker_cmd(&peers[0].ctx, &list)));
 		iface.close(&peers[0].ctx);
 	} else if (strcmp(argv[2], "refusals") == 0) {

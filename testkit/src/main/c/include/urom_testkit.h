@@ -42,6 +42,7 @@
 
 #include "urom_log.h"
 #include "urom_plugin.h"
+#include "urom_plugin_util.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -237,20 +238,6 @@ static void urom_testkit_forget_(struct urom_testkit_plugin *plugin)
 	plugin->host_pidfd_ = -1;
 }
 
-static void urom_testkit_link_remove_(urom_list_link_t *link)
-{
-	link->prev->next = link->next;
-	link->next->prev = link->prev;
-}
-
-static void urom_testkit_link_append_(urom_list_link_t *head, urom_list_link_t *link)
-{
-	link->prev = head->prev;
-	link->next = head;
-	head->prev->next = link;
-	head->prev = link;
-}
-
 /*
  * Loads the plugin at path and opens it. Settings made in *plugin before the
  * call (plugin_id, dest_id, timeout_ms, host_pid) are kept; zero means the
@@ -288,8 +275,7 @@ __attribute__((unused)) static urom_status_t urom_testkit_open(struct urom_testk
 	plugin->ctx.domain_iface.seg_lookup = urom_testkit_no_segment_;
 	plugin->ctx.domain_iface.memh_lookup = urom_testkit_no_key_;
 	plugin->ctx.domain_iface.mkey_lookup = urom_testkit_no_key_;
-	plugin->received.prev = &plugin->received;
-	plugin->received.next = &plugin->received;
+	urom_list_init(&plugin->received);
 	if (plugin->plugin_id == 0)
 		plugin->plugin_id = 1;
 	if (plugin->dest_id == 0)
@@ -331,6 +317,7 @@ __attribute__((unused)) static urom_status_t urom_testkit_send(struct urom_testk
 {
 	struct urom_worker_cmd_desc *command;
 	urom_list_link_t commands = {&commands, &commands};
+	urom_list_link_t *left;
 	urom_status_t status;
 
 	command = malloc(sizeof(*command) + len);
@@ -346,14 +333,10 @@ __attribute__((unused)) static urom_status_t urom_testkit_send(struct urom_testk
 		memcpy(command->worker_cmd.plugin_cmd, payload, len);
 	if (context != NULL)
 		*context = command->worker_cmd.urom_context;
-	urom_testkit_link_append_(&commands, &command->entry);
+	urom_list_add_tail(&commands, &command->entry);
 	status = plugin->ctx.iface.worker_cmd(&plugin->ctx, &commands);
-	while (commands.next != &commands) { /* what the plugin did not take stays the caller's */
-		urom_list_link_t *left = commands.next;
-
-		urom_testkit_link_remove_(left);
+	while ((left = urom_list_pop_head(&commands)) != NULL) /* what the plugin did not take stays the caller's */
 		free(left);
-	}
 	return status;
 }
 
@@ -361,19 +344,16 @@ __attribute__((unused)) static urom_status_t urom_testkit_send(struct urom_testk
 __attribute__((unused)) static unsigned urom_testkit_progress(struct urom_testkit_plugin *plugin)
 {
 	urom_list_link_t fresh = {&fresh, &fresh};
+	const urom_list_link_t *link;
 	urom_status_t status;
 	unsigned count = 0;
 
 	status = plugin->ctx.iface.progress(&plugin->ctx, &fresh);
 	if (status != UROM_SUCCESS && status != UROM_ERR_EMPTY)
 		fprintf(stderr, "urom_testkit: progress failed: %s\n", urom_testkit_status_name(status));
-	while (fresh.next != &fresh) {
-		urom_list_link_t *link = fresh.next;
-
-		urom_testkit_link_remove_(link);
-		urom_testkit_link_append_(&plugin->received, link);
+	urom_list_for_each(link, &fresh)
 		count++;
-	}
+	urom_list_move_tail(&plugin->received, &fresh);
 	return count;
 }
 
@@ -397,11 +377,13 @@ __attribute__((unused)) static struct urom_worker_notify *urom_testkit_await(str
 	unsigned idle = 0;
 
 	for (;;) {
-		for (urom_list_link_t *link = plugin->received.next; link != &plugin->received; link = link->next) {
-			struct urom_worker_notif_desc *desc = (struct urom_worker_notif_desc *)link;
+		urom_list_link_t *link;
+
+		urom_list_for_each(link, &plugin->received) {
+			struct urom_worker_notif_desc *desc = UROM_LIST_ENTRY(link, struct urom_worker_notif_desc, entry);
 
 			if (desc->worker_notif.urom_context == context && desc->worker_notif.type == plugin->plugin_id) {
-				urom_testkit_link_remove_(link);
+				urom_list_del(link);
 				return &desc->worker_notif;
 			}
 		}
@@ -423,9 +405,10 @@ __attribute__((unused)) static struct urom_worker_notify *urom_testkit_await(str
 /* Notifications that came and no wait took yet. */
 __attribute__((unused)) static unsigned urom_testkit_unclaimed(const struct urom_testkit_plugin *plugin)
 {
+	const urom_list_link_t *link;
 	unsigned count = 0;
 
-	for (const urom_list_link_t *link = plugin->received.next; link != &plugin->received; link = link->next)
+	urom_list_for_each(link, &plugin->received)
 		count++;
 	return count;
 }
@@ -440,14 +423,12 @@ __attribute__((unused)) static void urom_testkit_release(struct urom_worker_noti
 /* Frees what is unclaimed, closes the plugin and unloads it. */
 __attribute__((unused)) static void urom_testkit_close(struct urom_testkit_plugin *plugin)
 {
+	urom_list_link_t *link;
+
 	if (!plugin->opened)
 		return;
-	while (plugin->received.next != &plugin->received) {
-		urom_list_link_t *link = plugin->received.next;
-
-		urom_testkit_link_remove_(link);
+	while ((link = urom_list_pop_head(&plugin->received)) != NULL)
 		free(link);
-	}
 	plugin->ctx.iface.close(&plugin->ctx);
 	urom_testkit_forget_(plugin);
 	dlclose(plugin->library);
