@@ -23,6 +23,7 @@
 #include <doca_buf.h>
 #include <doca_ctx.h>
 #include <doca_urom.h>
+#include <urom_plugin_util.h>
 
 #include "it_daemon.h"
 
@@ -42,21 +43,6 @@ struct loopback {
 
 static int completions;
 
-static void put64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
-
 static void loopback_done(struct doca_urom_worker_cmd_task *task, union doca_data task_user_data,
 			  union doca_data ctx_user_data)
 {
@@ -70,8 +56,8 @@ static void loopback_done(struct doca_urom_worker_cmd_task *task, union doca_dat
 	doca_buf_get_data(response, &data);
 	doca_buf_get_data_len(response, &result->len);
 	if (result->len == 16) {
-		result->type = get64(data);
-		result->data = get64((uint8_t *)data + 8);
+		result->type = urom_load_le64(data);
+		result->data = urom_load_le64((uint8_t *)data + 8);
 	}
 	result->order = ++completions;
 	result->done = 1;
@@ -103,8 +89,8 @@ static doca_error_t submit_loopback(struct doca_urom_worker *worker, uint64_t va
 	struct doca_urom_worker_cmd_task *task;
 	doca_error_t status;
 
-	put64(cmd, 0);
-	put64(cmd + 8, value);
+	urom_store_le64(cmd, 0);
+	urom_store_le64(cmd + 8, value);
 	task = command(worker, graph_id, cmd, sizeof(cmd), result);
 	status = doca_task_submit(doca_urom_worker_cmd_task_as_task(task));
 	if (status != DOCA_SUCCESS)
@@ -475,15 +461,15 @@ static void a_worker_killed_with_commands_in_flight_ends_them_with_an_error_and_
 
 	(void)unused;
 	/* Two TAG_RECVs that nothing will ever match. */
-	put64(recv_cmd, 2);
-	put64(recv_cmd + 16, 0);
-	put64(recv_cmd + 24, 64);
-	put64(recv_cmd + 32, 0x77);
-	put64(recv_cmd + 40, ~0ULL);
+	urom_store_le64(recv_cmd, 2);
+	urom_store_le64(recv_cmd + 16, 0);
+	urom_store_le64(recv_cmd + 24, 64);
+	urom_store_le64(recv_cmd + 32, 0x77);
+	urom_store_le64(recv_cmd + 40, ~0ULL);
 	for (int i = 0; i < 2; i++) {
 		struct doca_urom_worker_cmd_task *task;
 
-		put64(recv_cmd + 8, (uint64_t)i);
+		urom_store_le64(recv_cmd + 8, (uint64_t)i);
 		task = command(worker, sandbox_id, recv_cmd, sizeof(recv_cmd), &r[i]);
 		assert_int_equal(doca_task_submit(doca_urom_worker_cmd_task_as_task(task)), DOCA_SUCCESS);
 	}

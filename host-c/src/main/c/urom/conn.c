@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <urom_plugin_util.h>
+
 #define READ_CHUNK 65536
 
 int64_t urom_now_ms(void)
@@ -265,7 +267,7 @@ static size_t frame_need(const struct urom_conn *c)
 
 	if (c->in_len < 4)
 		return 0;
-	len = (uint32_t)c->in[0] | (uint32_t)c->in[1] << 8 | (uint32_t)c->in[2] << 16 | (uint32_t)c->in[3] << 24;
+	len = urom_load_le32(c->in);
 	return 4 + (size_t)len;
 }
 
@@ -338,10 +340,8 @@ bool urom_conn_next(struct urom_conn *c, struct urom_frame *f)
 	if (need == 0 || c->in_len < need)
 		return false;
 	p = c->in + 4;
-	f->type = (uint16_t)(p[0] | p[1] << 8);
-	f->request_id = 0;
-	for (int i = 0; i < 8; i++)
-		f->request_id |= (uint64_t)p[4 + i] << (8 * i);
+	f->type = urom_load_le16(p);
+	f->request_id = urom_load_le64(p + 4);
 	f->body = p + UROM_FRAME_HEADER;
 	f->body_len = need - 4 - UROM_FRAME_HEADER;
 	c->in_consumed = need;

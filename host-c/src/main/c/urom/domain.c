@@ -8,11 +8,11 @@
  * padded to the longest), and DOMAIN_SET to each local worker with the whole table, so C and Java
  * processes can share one domain.
  */
-#include <endian.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <doca_log.h>
+#include <urom_plugin_util.h>
 
 #include "urom_internal.h"
 
@@ -134,8 +134,7 @@ static doca_error_t ask_next_address(struct doca_urom_domain *d)
 	uint64_t plugin = d->plugins_left & (~d->plugins_left + 1);
 	uint8_t body[8];
 
-	for (int i = 0; i < 8; i++)
-		body[i] = (uint8_t)(plugin >> (8 * i));
+	urom_store_le64(body, plugin);
 	d->plugins_left &= ~plugin;
 	urom_w_u64(&d->block, plugin);
 	d->addr_pending = true;
@@ -275,8 +274,7 @@ static doca_error_t build_table(struct doca_urom_domain *d, char *why, size_t wh
 		total += peers;
 	}
 	free(ids);
-	for (int i = 0; i < 4; i++)
-		d->table[8 + i] = (uint8_t)(total >> (8 * i));
+	urom_store_le32(d->table + 8, total);
 	return DOCA_SUCCESS;
 }
 
@@ -411,10 +409,8 @@ static int step_lengths(struct doca_urom_domain *d, char *why, size_t why_size, 
 	}
 	d->longest = 0;
 	for (uint32_t r = 0; r < size; r++) {
-		uint64_t len = 0;
+		uint64_t len = urom_load_le64(&d->lengths[r]);
 
-		memcpy(&len, &d->lengths[r], sizeof(len));
-		len = le64toh(len);
 		d->lengths[r] = len;
 		if (len > MAX_BLOCK) {
 			snprintf(why, why_size, "rank %u announced a block of %lu bytes", r, (unsigned long)len);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <doca_log.h>
+#include <urom_plugin_util.h>
 
 #include "urom_internal.h"
 
@@ -418,8 +419,7 @@ static doca_error_t gid_task_submit(struct doca_task *task)
 	uint64_t gid = t->gid;
 	doca_error_t status;
 
-	for (int i = 0; i < 8; i++)
-		body[i] = (uint8_t)(gid >> (8 * i));
+	urom_store_le64(body, gid);
 	free(t->ids);
 	t->ids = NULL;
 	t->count = 0;

@@ -7,6 +7,7 @@
 
 #include <doca_buf.h>
 #include <doca_log.h>
+#include <urom_plugin_util.h>
 
 DOCA_LOG_REGISTER(UROM::COLL::HOST);
 
@@ -63,43 +64,6 @@ static size_t answer_bytes(uint16_t type)
 	}
 }
 
-static void put_le16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put_le64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint16_t get_le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get_le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
-
 doca_error_t urom_coll_init(uint64_t plugin_id, uint64_t version)
 {
 	if (version != UROM_COLL_PLUGIN_VERSION) {
@@ -125,41 +89,41 @@ static bool read_answer(uint16_t type, const struct urom_coll_request *request, 
 		DOCA_LOG_ERR("coll %s: the answer is %zu bytes, %zu expected", command_name(type), len, answer_bytes(type));
 		return false;
 	}
-	if (get_le16(a) != type || get_le16(a + 2) != UROM_COLL_PROTOCOL_VERSION) {
-		DOCA_LOG_ERR("coll %s: the answer has type %u version %u", command_name(type), get_le16(a), get_le16(a + 2));
+	if (urom_load_le16(a) != type || urom_load_le16(a + 2) != UROM_COLL_PROTOCOL_VERSION) {
+		DOCA_LOG_ERR("coll %s: the answer has type %u version %u", command_name(type), urom_load_le16(a), urom_load_le16(a + 2));
 		return false;
 	}
-	if (get_le64(a + 8) != (uint64_t)(uintptr_t)request) {
+	if (urom_load_le64(a + 8) != (uint64_t)(uintptr_t)request) {
 		DOCA_LOG_ERR("coll %s: the answer's cookie is not the command's", command_name(type));
 		return false;
 	}
-	status = get_le32(a + 4);
+	status = urom_load_le32(a + 4);
 	if (status > DOCA_ERROR_DEVICE_FATAL_ERROR) {
 		DOCA_LOG_ERR("coll %s: the answer's status %u is no DOCA status", command_name(type), status);
 		return false;
 	}
 	out->status = (doca_error_t)status;
-	out->reason = get_le32(a + 16);
-	out->detail = get_le32(a + 20);
+	out->reason = urom_load_le32(a + 16);
+	out->detail = urom_load_le32(a + 20);
 	switch (type) {
 	case UROM_COLL_CMD_TEAM_CREATE:
-		out->team_id = get_le32(a + 24);
-		out->rank = get_le32(a + 28);
-		out->size = get_le32(a + 32);
+		out->team_id = urom_load_le32(a + 24);
+		out->rank = urom_load_le32(a + 28);
+		out->size = urom_load_le32(a + 32);
 		break;
 	case UROM_COLL_CMD_TEAM_DESTROY:
-		out->team_id = get_le32(a + 24);
+		out->team_id = urom_load_le32(a + 24);
 		break;
 	case UROM_COLL_CMD_MEM_MAP:
-		out->memh = get_le64(a + 24);
+		out->memh = urom_load_le64(a + 24);
 		if (out->status == DOCA_SUCCESS && out->memh == 0) {
 			DOCA_LOG_ERR("coll MEM_MAP: a successful answer without a handle");
 			return false;
 		}
 		break;
 	case UROM_COLL_CMD_POST:
-		out->team_id = get_le32(a + 24);
-		out->sequence = get_le64(a + 32);
+		out->team_id = urom_load_le32(a + 24);
+		out->sequence = urom_load_le64(a + 32);
 		break;
 	default:
 		break;
@@ -187,7 +151,7 @@ static void completed(struct doca_urom_worker_cmd_task *task, union doca_data ta
 	if (doca_buf_get_data(payload, &cmd) == DOCA_SUCCESS && cmd != NULL &&
 	    doca_buf_get_data(response, &bytes) == DOCA_SUCCESS &&
 	    doca_buf_get_data_len(response, &len) == DOCA_SUCCESS) {
-		type = get_le16(cmd);
+		type = urom_load_le16(cmd);
 		if (len == 0 && task_status != DOCA_SUCCESS) {
 			DOCA_LOG_DBG("coll %s: refused by the worker: %s", command_name(type), doca_error_get_name(task_status));
 			outcome.status = task_status;
@@ -248,16 +212,16 @@ static doca_error_t new_task(struct doca_urom_worker *worker, uint16_t type, siz
 	}
 	*cmd = head;
 	memset(*cmd, 0, len);
-	put_le16(*cmd, type);
-	put_le16(*cmd + 2, UROM_COLL_PROTOCOL_VERSION);
-	put_le64(*cmd + 8, (uint64_t)(uintptr_t)request);
+	urom_store_le16(*cmd, type);
+	urom_store_le16(*cmd + 2, UROM_COLL_PROTOCOL_VERSION);
+	urom_store_le64(*cmd + 8, (uint64_t)(uintptr_t)request);
 	return DOCA_SUCCESS;
 }
 
 static doca_error_t submit(struct doca_urom_worker_cmd_task *task, uint8_t *cmd, size_t len,
 			   struct urom_coll_request *request)
 {
-	const char *what = command_name(get_le16(cmd));
+	const char *what = command_name(urom_load_le16(cmd));
 	doca_error_t status = doca_buf_set_data(doca_urom_worker_cmd_task_get_payload(task), cmd, len);
 
 	if (status == DOCA_SUCCESS) {
@@ -295,18 +259,18 @@ doca_error_t urom_coll_team_create(struct doca_urom_worker *worker, const struct
 	status = new_task(worker, UROM_COLL_CMD_TEAM_CREATE, len, request, &task, &cmd);
 	if (status != DOCA_SUCCESS)
 		return status;
-	put_le32(cmd + 16, params->team_id);
-	put_le32(cmd + 20, params->size);
-	put_le32(cmd + 24, params->rank);
-	put_le32(cmd + 28, params->members);
-	put_le64(cmd + 32, params->start);
-	put_le64(cmd + 40, params->stride);
-	put_le32(cmd + 48, params->chunk_bytes);
-	put_le32(cmd + 52, params->small_bytes);
-	put_le32(cmd + 56, params->timeout_ms);
+	urom_store_le32(cmd + 16, params->team_id);
+	urom_store_le32(cmd + 20, params->size);
+	urom_store_le32(cmd + 24, params->rank);
+	urom_store_le32(cmd + 28, params->members);
+	urom_store_le64(cmd + 32, params->start);
+	urom_store_le64(cmd + 40, params->stride);
+	urom_store_le32(cmd + 48, params->chunk_bytes);
+	urom_store_le32(cmd + 52, params->small_bytes);
+	urom_store_le32(cmd + 56, params->timeout_ms);
 	if (params->members == UROM_COLL_MEMBERS_LIST)
 		for (uint32_t i = 0; i < params->size; i++)
-			put_le64(cmd + sizeof(struct urom_coll_cmd_team_create) + 8 * (size_t)i, params->member_ids[i]);
+			urom_store_le64(cmd + sizeof(struct urom_coll_cmd_team_create) + 8 * (size_t)i, params->member_ids[i]);
 	return submit(task, cmd, len, request);
 }
 
@@ -320,7 +284,7 @@ doca_error_t urom_coll_team_destroy(struct doca_urom_worker *worker, uint32_t te
 	status = new_task(worker, UROM_COLL_CMD_TEAM_DESTROY, len, request, &task, &cmd);
 	if (status != DOCA_SUCCESS)
 		return status;
-	put_le32(cmd + 16, team_id);
+	urom_store_le32(cmd + 16, team_id);
 	return submit(task, cmd, len, request);
 }
 
@@ -335,9 +299,9 @@ doca_error_t urom_coll_mem_map(struct doca_urom_worker *worker, const void *addr
 	status = new_task(worker, UROM_COLL_CMD_MEM_MAP, len, request, &task, &cmd);
 	if (status != DOCA_SUCCESS)
 		return status;
-	put_le64(cmd + 16, (uint64_t)(uintptr_t)address);
-	put_le64(cmd + 24, (uint64_t)length);
-	put_le32(cmd + 32, access);
+	urom_store_le64(cmd + 16, (uint64_t)(uintptr_t)address);
+	urom_store_le64(cmd + 24, (uint64_t)length);
+	urom_store_le32(cmd + 32, access);
 	return submit(task, cmd, len, request);
 }
 
@@ -351,7 +315,7 @@ doca_error_t urom_coll_mem_unmap(struct doca_urom_worker *worker, uint64_t memh,
 	status = new_task(worker, UROM_COLL_CMD_MEM_UNMAP, len, request, &task, &cmd);
 	if (status != DOCA_SUCCESS)
 		return status;
-	put_le64(cmd + 16, memh);
+	urom_store_le64(cmd + 16, memh);
 	return submit(task, cmd, len, request);
 }
 
@@ -368,17 +332,17 @@ doca_error_t urom_coll_post(struct doca_urom_worker *worker, uint32_t team_id, c
 	status = new_task(worker, UROM_COLL_CMD_POST, len, request, &task, &cmd);
 	if (status != DOCA_SUCCESS)
 		return status;
-	put_le32(cmd + 16, team_id);
-	put_le16(cmd + 20, (uint16_t)args->coll);
+	urom_store_le32(cmd + 16, team_id);
+	urom_store_le16(cmd + 20, (uint16_t)args->coll);
 	cmd[22] = (uint8_t)args->dtype;
 	cmd[23] = (uint8_t)args->op;
-	put_le32(cmd + 24, args->root);
-	put_le32(cmd + 28, args->flags);
-	put_le64(cmd + 32, args->count);
-	put_le64(cmd + 40, (uint64_t)(uintptr_t)args->src);
-	put_le64(cmd + 48, (uint64_t)(uintptr_t)args->dst);
-	put_le64(cmd + 56, args->src_memh);
-	put_le64(cmd + 64, args->dst_memh);
+	urom_store_le32(cmd + 24, args->root);
+	urom_store_le32(cmd + 28, args->flags);
+	urom_store_le64(cmd + 32, args->count);
+	urom_store_le64(cmd + 40, (uint64_t)(uintptr_t)args->src);
+	urom_store_le64(cmd + 48, (uint64_t)(uintptr_t)args->dst);
+	urom_store_le64(cmd + 56, args->src_memh);
+	urom_store_le64(cmd + 64, args->dst_memh);
 	return submit(task, cmd, len, request);
 }
 

@@ -7,6 +7,7 @@
 #include <doca_buf.h>
 #include <doca_log.h>
 #include <doca_pe.h>
+#include <urom_plugin_util.h>
 
 DOCA_LOG_REGISTER(UROM::GRAPH::HOST);
 
@@ -20,21 +21,6 @@ struct loopback_task_data {
 };
 
 _Static_assert(sizeof(struct loopback_task_data) <= 32, "the task data must fit the command task's user data");
-
-static void put_le64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get_le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
 
 doca_error_t urom_graph_init(uint64_t plugin_id, uint64_t version)
 {
@@ -74,12 +60,12 @@ static doca_error_t read_answer(struct doca_urom_worker_cmd_task *task, uint64_t
 		DOCA_LOG_ERR("graph loopback: the answer is %zu bytes, %d expected", len, UROM_GRAPH_LOOPBACK_BYTES);
 		return DOCA_ERROR_UNEXPECTED;
 	}
-	type = get_le64(bytes);
+	type = urom_load_le64(bytes);
 	if (type != UROM_GRAPH_CMD_LOOPBACK) {
 		DOCA_LOG_ERR("graph loopback: the answer is of type %lu, not LOOPBACK", (unsigned long)type);
 		return DOCA_ERROR_UNEXPECTED;
 	}
-	*data = get_le64((const uint8_t *)bytes + 8);
+	*data = urom_load_le64((const uint8_t *)bytes + 8);
 	return DOCA_SUCCESS;
 }
 
@@ -131,8 +117,8 @@ doca_error_t urom_graph_task_loopback(struct doca_urom_worker *worker_ctx, union
 	if (status == DOCA_SUCCESS && capacity < UROM_GRAPH_LOOPBACK_BYTES)
 		status = DOCA_ERROR_TOO_BIG;
 	if (status == DOCA_SUCCESS) {
-		put_le64(head, UROM_GRAPH_CMD_LOOPBACK);
-		put_le64((uint8_t *)head + 8, data);
+		urom_store_le64(head, UROM_GRAPH_CMD_LOOPBACK);
+		urom_store_le64((uint8_t *)head + 8, data);
 		status = doca_buf_set_data(payload, head, UROM_GRAPH_LOOPBACK_BYTES);
 	}
 	if (status != DOCA_SUCCESS) {

@@ -8,6 +8,7 @@
 #include <doca_buf.h>
 #include <doca_log.h>
 #include <doca_pe.h>
+#include <urom_plugin_util.h>
 
 DOCA_LOG_REGISTER(UROM::SANDBOX::HOST);
 
@@ -41,26 +42,6 @@ struct answer {
 	size_t len;
 };
 
-static void put_le64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get_le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 static const char *type_name(uint64_t type)
 {
 	switch (type) {
@@ -93,7 +74,7 @@ doca_error_t urom_sandbox_init(uint64_t plugin_id, uint64_t version)
 /* A status field of an answer; false for a value that is no DOCA status. */
 static bool read_status(const uint8_t *p, doca_error_t *status)
 {
-	uint32_t v = get_le32(p);
+	uint32_t v = urom_load_le32(p);
 
 	if (v > DOCA_ERROR_DEVICE_FATAL_ERROR)
 		return false;
@@ -135,14 +116,14 @@ static bool read_answer(struct doca_urom_worker_cmd_task *task, uint64_t type, s
 		a->result = DOCA_ERROR_UNEXPECTED;
 		return false;
 	}
-	if (get_le64(a->bytes) != type) {
-		DOCA_LOG_ERR("sandbox %s: the answer is of type %lu", type_name(type), (unsigned long)get_le64(a->bytes));
+	if (urom_load_le64(a->bytes) != type) {
+		DOCA_LOG_ERR("sandbox %s: the answer is of type %lu", type_name(type), (unsigned long)urom_load_le64(a->bytes));
 		a->result = DOCA_ERROR_UNEXPECTED;
 		return false;
 	}
-	if (get_le64(a->bytes + 8) != get_le64(a->cmd + 8)) {
+	if (urom_load_le64(a->bytes + 8) != urom_load_le64(a->cmd + 8)) {
 		DOCA_LOG_ERR("sandbox %s: the answer's context 0x%lx is not the command's 0x%lx", type_name(type),
-			     (unsigned long)get_le64(a->bytes + 8), (unsigned long)get_le64(a->cmd + 8));
+			     (unsigned long)urom_load_le64(a->bytes + 8), (unsigned long)urom_load_le64(a->cmd + 8));
 		a->result = DOCA_ERROR_UNEXPECTED;
 		return false;
 	}
@@ -160,7 +141,7 @@ static void release(struct doca_urom_worker_cmd_task *task, const char *what)
 /* The context the program gave, from the command (or 0 when the command is gone). */
 static union doca_data context_of(const struct answer *a)
 {
-	union doca_data context = {.u64 = a->cmd != NULL ? get_le64(a->cmd + 8) : 0};
+	union doca_data context = {.u64 = a->cmd != NULL ? urom_load_le64(a->cmd + 8) : 0};
 
 	return context;
 }
@@ -180,7 +161,7 @@ static void send_completed(struct doca_urom_worker_cmd_task *task, union doca_da
 		status = a.result;
 	} else if (a.len != UROM_SANDBOX_TAG_SEND_NOTIF_BYTES || !read_status(a.bytes + 16, &status)) {
 		DOCA_LOG_ERR("sandbox TAG_SEND: the answer is %zu bytes with status field %u, %d bytes expected", a.len,
-			     get_le32(a.bytes + 16), UROM_SANDBOX_TAG_SEND_NOTIF_BYTES);
+			     urom_load_le32(a.bytes + 16), UROM_SANDBOX_TAG_SEND_NOTIF_BYTES);
 		a.result = status = DOCA_ERROR_UNEXPECTED;
 	}
 	context = context_of(&a);
@@ -207,13 +188,13 @@ static void recv_completed(struct doca_urom_worker_cmd_task *task, union doca_da
 		status = a.result;
 		goto done;
 	}
-	room = get_le64(a.cmd + 24);
-	memh_id = get_le64(a.cmd + 48);
-	host_buffer = (void *)(uintptr_t)get_le64(a.cmd + 16);
-	count = get_le64(a.bytes + 24);
-	sender_tag = get_le64(a.bytes + 32);
+	room = urom_load_le64(a.cmd + 24);
+	memh_id = urom_load_le64(a.cmd + 48);
+	host_buffer = (void *)(uintptr_t)urom_load_le64(a.cmd + 16);
+	count = urom_load_le64(a.bytes + 24);
+	sender_tag = urom_load_le64(a.bytes + 32);
 	if (!read_status(a.bytes + 40, &status)) {
-		DOCA_LOG_ERR("sandbox TAG_RECV: the answer's status field %u is no DOCA status", get_le32(a.bytes + 40));
+		DOCA_LOG_ERR("sandbox TAG_RECV: the answer's status field %u is no DOCA status", urom_load_le32(a.bytes + 40));
 		goto malformed;
 	}
 	inline_data = memh_id == 0 && status == DOCA_SUCCESS;
@@ -250,7 +231,7 @@ static void mem_map_completed(struct doca_urom_worker_cmd_task *task, union doca
 	(void)ctx_user_data;
 	memcpy(&td, doca_urom_worker_cmd_task_get_user_data(task), sizeof(td));
 	if (read_answer(task, UROM_SANDBOX_MEM_MAP, UROM_SANDBOX_MEM_MAP_NOTIF_BYTES, &a)) {
-		memh_id = get_le64(a.bytes + 16);
+		memh_id = urom_load_le64(a.bytes + 16);
 		if (a.len != UROM_SANDBOX_MEM_MAP_NOTIF_BYTES || (a.result == DOCA_SUCCESS && memh_id == 0)) {
 			DOCA_LOG_ERR("sandbox MEM_MAP: the answer is %zu bytes with memh_id %lu, %d bytes and an id expected",
 				     a.len, (unsigned long)memh_id, UROM_SANDBOX_MEM_MAP_NOTIF_BYTES);
@@ -297,14 +278,14 @@ static doca_error_t new_task(struct doca_urom_worker *worker, uint64_t type, siz
 		return status;
 	}
 	*cmd = head;
-	put_le64(*cmd, type);
+	urom_store_le64(*cmd, type);
 	return DOCA_SUCCESS;
 }
 
 static doca_error_t submit(struct doca_urom_worker_cmd_task *task, uint8_t *cmd, size_t len,
 			   const struct sandbox_task_data *td, doca_urom_worker_cmd_task_completion_cb_t completed)
 {
-	const char *what = type_name(get_le64(cmd));
+	const char *what = type_name(urom_load_le64(cmd));
 	doca_error_t status = doca_buf_set_data(doca_urom_worker_cmd_task_get_payload(task), cmd, len);
 
 	if (status == DOCA_SUCCESS) {
@@ -343,12 +324,12 @@ doca_error_t urom_sandbox_tag_task_send(struct doca_urom_worker *worker_ctx, uni
 	status = new_task(worker_ctx, UROM_SANDBOX_TAG_SEND, len, &task, &cmd);
 	if (status != DOCA_SUCCESS)
 		return status;
-	put_le64(cmd + 8, context.u64);
-	put_le64(cmd + 16, dest);
-	put_le64(cmd + 24, buffer);
-	put_le64(cmd + 32, count);
-	put_le64(cmd + 40, tag);
-	put_le64(cmd + 48, memh_id);
+	urom_store_le64(cmd + 8, context.u64);
+	urom_store_le64(cmd + 16, dest);
+	urom_store_le64(cmd + 24, buffer);
+	urom_store_le64(cmd + 32, count);
+	urom_store_le64(cmd + 40, tag);
+	urom_store_le64(cmd + 48, memh_id);
 	if (memh_id == 0 && count != 0)
 		memcpy(cmd + UROM_SANDBOX_TAG_CMD_BYTES, (const void *)(uintptr_t)buffer, (size_t)count);
 	return submit(task, cmd, len, &td, send_completed);
@@ -368,12 +349,12 @@ doca_error_t urom_sandbox_tag_task_recv(struct doca_urom_worker *worker_ctx, uni
 	status = new_task(worker_ctx, UROM_SANDBOX_TAG_RECV, UROM_SANDBOX_TAG_CMD_BYTES, &task, &cmd);
 	if (status != DOCA_SUCCESS)
 		return status;
-	put_le64(cmd + 8, context.u64);
-	put_le64(cmd + 16, buffer);
-	put_le64(cmd + 24, count);
-	put_le64(cmd + 32, tag);
-	put_le64(cmd + 40, tag_mask);
-	put_le64(cmd + 48, memh_id);
+	urom_store_le64(cmd + 8, context.u64);
+	urom_store_le64(cmd + 16, buffer);
+	urom_store_le64(cmd + 24, count);
+	urom_store_le64(cmd + 32, tag);
+	urom_store_le64(cmd + 40, tag_mask);
+	urom_store_le64(cmd + 48, memh_id);
 	return submit(task, cmd, UROM_SANDBOX_TAG_CMD_BYTES, &td, recv_completed);
 }
 
@@ -395,9 +376,9 @@ doca_error_t urom_sandbox_task_mem_map(struct doca_urom_worker *worker_ctx, unio
 	status = new_task(worker_ctx, UROM_SANDBOX_MEM_MAP, UROM_SANDBOX_MEM_MAP_CMD_BYTES + path_len, &task, &cmd);
 	if (status != DOCA_SUCCESS)
 		return status;
-	put_le64(cmd + 8, context.u64);
-	put_le64(cmd + 16, length);
-	put_le64(cmd + 24, path_len);
+	urom_store_le64(cmd + 8, context.u64);
+	urom_store_le64(cmd + 16, length);
+	urom_store_le64(cmd + 24, path_len);
 	memcpy(cmd + UROM_SANDBOX_MEM_MAP_CMD_BYTES, path, path_len);
 	return submit(task, cmd, UROM_SANDBOX_MEM_MAP_CMD_BYTES + path_len, &td, mem_map_completed);
 }
