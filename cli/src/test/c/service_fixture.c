@@ -14,6 +14,7 @@
 
 #include <urom_log.h>
 #include <urom_plugin.h>
+#include <urom_plugin_util.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -23,30 +24,6 @@ struct fixture {
 	urom_list_link_t held;  /* commands waiting for 'r' */
 	urom_list_link_t ready; /* notifications for progress() */
 };
-
-static void list_init(urom_list_link_t *head)
-{
-	head->prev = head->next = head;
-}
-
-static void list_push(urom_list_link_t *head, urom_list_link_t *item)
-{
-	item->prev = head->prev;
-	item->next = head;
-	head->prev->next = item;
-	head->prev = item;
-}
-
-static urom_list_link_t *list_pop(urom_list_link_t *head)
-{
-	urom_list_link_t *first = head->next;
-
-	if (first == head)
-		return NULL;
-	head->next = first->next;
-	first->next->prev = head;
-	return first;
-}
 
 static urom_status_t answer(struct fixture *f, struct urom_worker_cmd_desc *cmd)
 {
@@ -61,7 +38,7 @@ static urom_status_t answer(struct fixture *f, struct urom_worker_cmd_desc *cmd)
 	n->worker_notif.status = UROM_SUCCESS;
 	n->worker_notif.reserved = 0;
 	memcpy(n->worker_notif.plugin_notif, cmd->worker_cmd.plugin_cmd, cmd->worker_cmd.len);
-	list_push(&f->ready, &n->entry);
+	urom_list_add_tail(&f->ready, &n->entry);
 	return UROM_SUCCESS;
 }
 
@@ -71,8 +48,8 @@ static urom_status_t fixture_open(struct urom_worker_ctx *ctx)
 
 	if (f == NULL)
 		return UROM_ERR_NO_MEMORY;
-	list_init(&f->held);
-	list_init(&f->ready);
+	urom_list_init(&f->held);
+	urom_list_init(&f->ready);
 	ctx->plugin_ctx = f;
 	UROM_LOG_INFO("service fixture opened");
 	return UROM_SUCCESS;
@@ -83,9 +60,9 @@ static void fixture_close(struct urom_worker_ctx *ctx)
 	struct fixture *f = ctx->plugin_ctx;
 	urom_list_link_t *link;
 
-	while ((link = list_pop(&f->held)) != NULL)
+	while ((link = urom_list_pop_head(&f->held)) != NULL)
 		free(link);
-	while ((link = list_pop(&f->ready)) != NULL)
+	while ((link = urom_list_pop_head(&f->ready)) != NULL)
 		free(link);
 	free(f);
 }
@@ -108,7 +85,7 @@ static urom_status_t fixture_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *
 	urom_list_link_t *link;
 	urom_status_t status = UROM_SUCCESS;
 
-	while ((link = list_pop(cmds)) != NULL) {
+	while ((link = urom_list_pop_head(cmds)) != NULL) {
 		struct urom_worker_cmd_desc *cmd = (struct urom_worker_cmd_desc *)link;
 		char op = cmd->worker_cmd.len == 1 ? (char)cmd->worker_cmd.plugin_cmd[0] : '?';
 
@@ -118,12 +95,12 @@ static urom_status_t fixture_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *
 			free(cmd);
 			break;
 		case 'h':
-			list_push(&f->held, &cmd->entry);
+			urom_list_add_tail(&f->held, &cmd->entry);
 			break;
 		case 'r': {
 			urom_list_link_t *held;
 
-			while ((held = list_pop(&f->held)) != NULL) {
+			while ((held = urom_list_pop_head(&f->held)) != NULL) {
 				answer(f, (struct urom_worker_cmd_desc *)held);
 				free(held);
 			}
@@ -162,8 +139,8 @@ static urom_status_t fixture_progress(struct urom_worker_ctx *ctx, urom_list_lin
 	urom_list_link_t *link;
 	int any = 0;
 
-	while ((link = list_pop(&f->ready)) != NULL) {
-		list_push(notifs, link);
+	while ((link = urom_list_pop_head(&f->ready)) != NULL) {
+		urom_list_add_tail(notifs, link);
 		any = 1;
 	}
 	return any ? UROM_SUCCESS : UROM_ERR_EMPTY;

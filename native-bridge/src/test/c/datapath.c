@@ -24,7 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixture_list.h"
+#include <urom_plugin.h>
+#include <urom_plugin_util.h>
 
 #define EXPORT __attribute__((visibility("default")))
 #define PACK_EXTRA (64 * 1024)
@@ -52,7 +53,7 @@ static struct urom_worker_notif_desc *queue(const struct urom_worker_cmd_desc *c
 	n->worker_notif.len = len;
 	n->worker_notif.status = UROM_SUCCESS;
 	n->worker_notif.reserved = 0;
-	fixture_list_add_tail(&pending, &n->entry);
+	urom_list_add_tail(&pending, &n->entry);
 	return n;
 }
 
@@ -66,7 +67,7 @@ static urom_status_t dp_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmds)
 	urom_status_t status = UROM_SUCCESS;
 	(void)ctx;
 
-	fixture_list_del(&c->entry);
+	urom_list_del(&c->entry);
 	if (is(&c->worker_cmd, "BATCH") && c->worker_cmd.len >= 13) {
 		uint32_t count, size;
 		memcpy(&count, c->worker_cmd.plugin_cmd + 5, 4);
@@ -99,7 +100,7 @@ static urom_status_t dp_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmds)
 	} else if (is(&c->worker_cmd, "PROGFAIL")) {
 		fail_next_progress = 1;
 	} else if (is(&c->worker_cmd, "STRANGER")) {
-		fixture_list_add_tail(cmds, &stranger);
+		urom_list_add_tail(cmds, &stranger);
 	} else {
 		status = UROM_ERR_NOT_SUPPORTED;
 	}
@@ -110,7 +111,7 @@ static urom_status_t dp_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmds)
 static urom_status_t dp_progress(struct urom_worker_ctx *ctx, urom_list_link_t *out)
 {
 	(void)ctx;
-	fixture_list_splice(out, &pending);
+	urom_list_move_tail(out, &pending);
 	if (fail_next_progress) {
 		fail_next_progress = 0;
 		return UROM_ERR_DRIVER;

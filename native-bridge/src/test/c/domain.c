@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixture_list.h"
+#include <urom_plugin.h>
+#include <urom_plugin_util.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -26,7 +27,7 @@ static urom_status_t d_open(struct urom_worker_ctx *ctx)
 	urom_list_link_t *pending = malloc(sizeof(*pending));
 	if (pending == NULL)
 		return UROM_ERR_NO_MEMORY;
-	fixture_list_init(pending);
+	urom_list_init(pending);
 	ctx->plugin_ctx = pending;
 	return UROM_SUCCESS;
 }
@@ -68,7 +69,7 @@ static urom_status_t d_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmds)
 	struct request req;
 	urom_status_t status;
 
-	fixture_list_del(&c->entry);
+	urom_list_del(&c->entry);
 	if (c->worker_cmd.len != sizeof(req)) {
 		free(c);
 		return UROM_ERR_INVALID_VALUE;
@@ -98,15 +99,15 @@ static urom_status_t d_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmds)
 	free(c);
 	if (n == NULL)
 		return UROM_ERR_NO_MEMORY;
-	fixture_list_add_tail(ctx->plugin_ctx, &n->entry);
+	urom_list_add_tail(ctx->plugin_ctx, &n->entry);
 	return UROM_SUCCESS;
 }
 
 static urom_status_t d_progress(struct urom_worker_ctx *ctx, urom_list_link_t *out)
 {
-	if (fixture_list_empty(ctx->plugin_ctx))
+	if (urom_list_is_empty(ctx->plugin_ctx))
 		return UROM_ERR_EMPTY;
-	fixture_list_splice(out, ctx->plugin_ctx);
+	urom_list_move_tail(out, ctx->plugin_ctx);
 	return UROM_SUCCESS;
 }
 

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixture_list.h"
+#include <urom_plugin.h>
+#include <urom_plugin_util.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -29,7 +30,7 @@ static urom_status_t echo_open(struct urom_worker_ctx *ctx)
 	urom_list_link_t *pending = malloc(sizeof(*pending));
 	if (pending == NULL)
 		return UROM_ERR_NO_MEMORY;
-	fixture_list_init(pending);
+	urom_list_init(pending);
 	ctx->plugin_ctx = pending;
 	return UROM_SUCCESS;
 }
@@ -37,9 +38,9 @@ static urom_status_t echo_open(struct urom_worker_ctx *ctx)
 static void echo_close(struct urom_worker_ctx *ctx)
 {
 	urom_list_link_t *pending = ctx->plugin_ctx;
-	while (!fixture_list_empty(pending)) {
+	while (!urom_list_is_empty(pending)) {
 		urom_list_link_t *node = pending->next;
-		fixture_list_del(node);
+		urom_list_del(node);
 		free(node);
 	}
 	free(pending);
@@ -64,13 +65,13 @@ static urom_status_t echo_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmd
 	struct urom_worker_cmd_desc *c = (struct urom_worker_cmd_desc *)cmds->next;
 	struct urom_worker_notif_desc *n;
 
-	if (fixture_list_empty(cmds))
+	if (urom_list_is_empty(cmds))
 		return UROM_ERR_INVALID_VALUE;
 	if (has_prefix(&c->worker_cmd, "KEEPFAIL"))
 		return UROM_ERR_AGAIN;
 	if (has_prefix(&c->worker_cmd, "KEEP"))
 		return UROM_SUCCESS;
-	fixture_list_del(&c->entry);
+	urom_list_del(&c->entry);
 	if (has_prefix(&c->worker_cmd, "FAIL")) {
 		free(c);
 		return UROM_ERR_NOT_SUPPORTED;
@@ -87,7 +88,7 @@ static urom_status_t echo_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmd
 	n->worker_notif.status = UROM_SUCCESS;
 	n->worker_notif.reserved = 0;
 	memcpy(n->worker_notif.plugin_notif, c->worker_cmd.plugin_cmd, c->worker_cmd.len);
-	fixture_list_add_tail(pending, &n->entry);
+	urom_list_add_tail(pending, &n->entry);
 	free(c);
 	return UROM_SUCCESS;
 }
@@ -95,9 +96,9 @@ static urom_status_t echo_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmd
 static urom_status_t echo_progress(struct urom_worker_ctx *ctx, urom_list_link_t *out)
 {
 	urom_list_link_t *pending = ctx->plugin_ctx;
-	if (fixture_list_empty(pending))
+	if (urom_list_is_empty(pending))
 		return UROM_ERR_EMPTY;
-	fixture_list_splice(out, pending);
+	urom_list_move_tail(out, pending);
 	return UROM_SUCCESS;
 }
 

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <urom_plugin.h>
+#include <urom_plugin_util.h>
 
 #ifndef UROM_ICONV_CHARSET
 #error "compile with -DUROM_ICONV_CHARSET='\"NAME\"'"
@@ -69,30 +70,16 @@ static const char *env_or_unset(const char *name)
 	return value == NULL ? "unset" : value;
 }
 
-static void unlink_node(urom_list_link_t *node)
-{
-	node->prev->next = node->next;
-	node->next->prev = node->prev;
-}
-
-static void append(urom_list_link_t *head, urom_list_link_t *node)
-{
-	node->prev = head->prev;
-	node->next = head;
-	head->prev->next = node;
-	head->prev = node;
-}
-
 static urom_status_t probe_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmds)
 {
 	(void)ctx;
-	while (cmds->next != cmds) {
+	while (!urom_list_is_empty(cmds)) {
 		struct urom_worker_cmd_desc *cmd = (struct urom_worker_cmd_desc *)cmds->next;
 		struct urom_worker_notif_desc *notif;
 		char report[REPORT_MAX];
 		int len;
 
-		unlink_node(&cmd->entry);
+		urom_list_del(&cmd->entry);
 		len = snprintf(report, sizeof(report), "iconv_open %s GCONV_PATH=%.512s LOCPATH=%.512s LC_ALL=%.512s LANGUAGE=%.512s",
 			       iconv_result, env_or_unset("GCONV_PATH"), env_or_unset("LOCPATH"), env_or_unset("LC_ALL"),
 			       env_or_unset("LANGUAGE"));
@@ -112,7 +99,7 @@ static urom_status_t probe_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cm
 		notif->worker_notif.status = UROM_SUCCESS;
 		notif->worker_notif.reserved = 0;
 		memcpy(notif->worker_notif.plugin_notif, report, (size_t)len);
-		append(&pending, &notif->entry);
+		urom_list_add_tail(&pending, &notif->entry);
 		free(cmd);
 	}
 	return UROM_SUCCESS;
@@ -121,14 +108,9 @@ static urom_status_t probe_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cm
 static urom_status_t probe_progress(struct urom_worker_ctx *ctx, urom_list_link_t *out)
 {
 	(void)ctx;
-	if (pending.next == &pending)
+	if (urom_list_is_empty(&pending))
 		return UROM_ERR_EMPTY;
-	while (pending.next != &pending) {
-		urom_list_link_t *node = pending.next;
-
-		unlink_node(node);
-		append(out, node);
-	}
+	urom_list_move_tail(out, &pending);
 	return UROM_SUCCESS;
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <urom_plugin.h>
+#include <urom_plugin_util.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -35,13 +36,11 @@ static urom_status_t refuse_addr(struct urom_worker_ctx *ctx, void *addr, size_t
 }
 static urom_status_t refuse_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmds)
 {
+	urom_list_link_t *n;
+
 	(void)ctx;
-	while (cmds->next != cmds) {
-		urom_list_link_t *n = cmds->next;
-		n->prev->next = n->next;
-		n->next->prev = n->prev;
+	while ((n = urom_list_pop_head(cmds)) != NULL)
 		free(n);
-	}
 	return UROM_ERR_NOT_SUPPORTED;
 }
 static urom_status_t refuse_progress(struct urom_worker_ctx *ctx, urom_list_link_t *out)

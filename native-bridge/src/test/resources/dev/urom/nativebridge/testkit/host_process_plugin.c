@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include <urom_plugin.h>
+#include <urom_plugin_util.h>
 
 #ifndef SYS_pidfd_send_signal
 #define SYS_pidfd_send_signal 424
@@ -50,51 +51,13 @@ struct pending {
 	urom_list_link_t head;
 };
 
-static void list_init(urom_list_link_t *head)
-{
-	head->prev = head;
-	head->next = head;
-}
-
-static void list_add_tail(urom_list_link_t *head, urom_list_link_t *node)
-{
-	node->prev = head->prev;
-	node->next = head;
-	head->prev->next = node;
-	head->prev = node;
-}
-
-static void list_del(urom_list_link_t *node)
-{
-	node->prev->next = node->next;
-	node->next->prev = node->prev;
-}
-
-static void put_u32(uint8_t *out, int32_t value)
-{
-	memcpy(out, &value, sizeof(value));
-}
-
-static void put_u64(uint8_t *out, int64_t value)
-{
-	memcpy(out, &value, sizeof(value));
-}
-
-static uint64_t get_u64(const uint8_t *in)
-{
-	uint64_t value;
-
-	memcpy(&value, in, sizeof(value));
-	return value;
-}
-
 static urom_status_t hp_open(struct urom_worker_ctx *ctx)
 {
 	struct pending *pending = malloc(sizeof(*pending));
 
 	if (pending == NULL)
 		return UROM_ERR_NO_MEMORY;
-	list_init(&pending->head);
+	urom_list_init(&pending->head);
 	ctx->plugin_ctx = pending;
 	return UROM_SUCCESS;
 }
@@ -102,13 +65,10 @@ static urom_status_t hp_open(struct urom_worker_ctx *ctx)
 static void hp_close(struct urom_worker_ctx *ctx)
 {
 	struct pending *pending = ctx->plugin_ctx;
+	urom_list_link_t *node;
 
-	while (pending->head.next != &pending->head) {
-		urom_list_link_t *node = pending->head.next;
-
-		list_del(node);
+	while ((node = urom_list_pop_head(&pending->head)) != NULL)
 		free(node);
-	}
 	free(pending);
 	ctx->plugin_ctx = NULL;
 }
@@ -126,7 +86,8 @@ static urom_status_t answer(struct urom_worker_ctx *ctx, const struct urom_worke
 {
 	struct pending *pending = ctx->plugin_ctx;
 	const uint8_t *in = cmd->worker_cmd.plugin_cmd;
-	uint64_t op = get_u64(in), dest_id = get_u64(in + 8), address = get_u64(in + 16), length = get_u64(in + 24);
+	uint64_t op = urom_load_le64(in), dest_id = urom_load_le64(in + 8);
+	uint64_t address = urom_load_le64(in + 16), length = urom_load_le64(in + 24);
 	struct urom_host_process host = {0, -1};
 	struct urom_worker_notif_desc *notif;
 	int32_t available = urom_worker_host_process != NULL;
@@ -170,20 +131,20 @@ static urom_status_t answer(struct urom_worker_ctx *ctx, const struct urom_worke
 	} else {
 		host.pid = 0;
 	}
-	put_u32(out, available);
-	put_u32(out + 4, (int32_t)status);
-	put_u32(out + 8, host.pid);
-	put_u32(out + 12, alive);
-	put_u32(out + 16, cloexec);
-	put_u32(out + 20, closed);
-	put_u64(out + 24, done);
+	urom_store_le32(out, (uint32_t)available);
+	urom_store_le32(out + 4, (uint32_t)(int32_t)status);
+	urom_store_le32(out + 8, (uint32_t)host.pid);
+	urom_store_le32(out + 12, (uint32_t)alive);
+	urom_store_le32(out + 16, (uint32_t)cloexec);
+	urom_store_le32(out + 20, (uint32_t)closed);
+	urom_store_le64(out + 24, (uint64_t)done);
 	notif->dest_id = cmd->dest_id;
 	notif->worker_notif.type = cmd->worker_cmd.type;
 	notif->worker_notif.urom_context = cmd->worker_cmd.urom_context;
 	notif->worker_notif.len = ANSWER_HEADER + (done > 0 ? (uint64_t)done : 0);
 	notif->worker_notif.status = UROM_SUCCESS;
 	notif->worker_notif.reserved = 0;
-	list_add_tail(&pending->head, &notif->entry);
+	urom_list_add_tail(&pending->head, &notif->entry);
 	return UROM_SUCCESS;
 }
 
@@ -193,9 +154,9 @@ static urom_status_t hp_worker_cmd(struct urom_worker_ctx *ctx, urom_list_link_t
 
 	while (cmds->next != cmds) {
 		struct urom_worker_cmd_desc *cmd = (struct urom_worker_cmd_desc *)cmds->next;
-		uint64_t op = cmd->worker_cmd.len == 32 ? get_u64(cmd->worker_cmd.plugin_cmd) : 0;
+		uint64_t op = cmd->worker_cmd.len == 32 ? urom_load_le64(cmd->worker_cmd.plugin_cmd) : 0;
 
-		list_del(&cmd->entry);
+		urom_list_del(&cmd->entry);
 		if (op < OP_SELF || op > OP_NULL_CTX)
 			result = UROM_ERR_INVALID_VALUE;
 		else if (answer(ctx, cmd) != UROM_SUCCESS)
@@ -209,14 +170,9 @@ static urom_status_t hp_progress(struct urom_worker_ctx *ctx, urom_list_link_t *
 {
 	struct pending *pending = ctx->plugin_ctx;
 
-	if (pending->head.next == &pending->head)
+	if (urom_list_is_empty(&pending->head))
 		return UROM_ERR_EMPTY;
-	while (pending->head.next != &pending->head) {
-		urom_list_link_t *node = pending->head.next;
-
-		list_del(node);
-		list_add_tail(notifs, node);
-	}
+	urom_list_move_tail(notifs, &pending->head);
 	return UROM_SUCCESS;
 }
 

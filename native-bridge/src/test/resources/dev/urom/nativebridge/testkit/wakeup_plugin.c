@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <urom_plugin.h>
+#include <urom_plugin_util.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -44,20 +45,6 @@ struct state {
 
 static char address[64];
 
-static void unlink_node(urom_list_link_t *n)
-{
-	n->prev->next = n->next;
-	n->next->prev = n->prev;
-}
-
-static void append(urom_list_link_t *head, urom_list_link_t *n)
-{
-	n->prev = head->prev;
-	n->next = head;
-	head->prev->next = n;
-	head->prev = n;
-}
-
 static uint64_t now_ns(void)
 {
 	struct timespec t;
@@ -79,7 +66,7 @@ static urom_status_t answer(struct state *s, uint64_t dest_id, uint64_t type, ui
 	n->worker_notif.reserved = 0;
 	if (len > 0)
 		memcpy(n->worker_notif.plugin_notif, payload, len);
-	append(&s->done, &n->entry);
+	urom_list_add_tail(&s->done, &n->entry);
 	return UROM_SUCCESS;
 }
 
@@ -88,8 +75,7 @@ static urom_status_t w_open(struct urom_worker_ctx *ctx)
 	struct state *s = calloc(1, sizeof(*s));
 	if (s == NULL)
 		return UROM_ERR_NO_MEMORY;
-	s->done.prev = &s->done;
-	s->done.next = &s->done;
+	urom_list_init(&s->done);
 	s->timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (s->timer < 0) {
 		free(s);
@@ -103,11 +89,9 @@ static urom_status_t w_open(struct urom_worker_ctx *ctx)
 static void w_close(struct urom_worker_ctx *ctx)
 {
 	struct state *s = ctx->plugin_ctx;
-	while (s->done.next != &s->done) {
-		urom_list_link_t *n = s->done.next;
-		unlink_node(n);
+	urom_list_link_t *n;
+	while ((n = urom_list_pop_head(&s->done)) != NULL)
 		free(n);
-	}
 	close(s->timer);
 	free(s);
 }
@@ -174,7 +158,7 @@ static urom_status_t w_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmds)
 
 	while (cmds->next != cmds) {
 		struct urom_worker_cmd_desc *c = (struct urom_worker_cmd_desc *)cmds->next;
-		unlink_node(&c->entry);
+		urom_list_del(&c->entry);
 		status = one_command(ctx, s, c);
 		free(c);
 		if (status != UROM_SUCCESS)
@@ -193,13 +177,9 @@ static urom_status_t w_progress(struct urom_worker_ctx *ctx, urom_list_link_t *o
 		s->waiting = 0;
 		answer(s, s->wait_dest_id, s->wait_type, s->wait_context, UROM_SUCCESS, &s->due_ns, sizeof(s->due_ns));
 	}
-	if (s->done.next == &s->done)
+	if (urom_list_is_empty(&s->done))
 		return UROM_ERR_EMPTY;
-	while (s->done.next != &s->done) {
-		urom_list_link_t *n = s->done.next;
-		unlink_node(n);
-		append(out, n);
-	}
+	urom_list_move_tail(out, &s->done);
 	return UROM_SUCCESS;
 }
 
@@ -272,7 +252,7 @@ EXPORT urom_status_t urom_plugin_arm_wakeup(struct urom_worker_ctx *ctx)
 	return ARM_STATUS;
 #else
 	/* the timer fd stays readable until progress reads it: nothing to drain here */
-	return s->done.next == &s->done ? UROM_SUCCESS : UROM_ERR_AGAIN;
+	return urom_list_is_empty(&s->done) ? UROM_SUCCESS : UROM_ERR_AGAIN;
 #endif
 }
 #endif
