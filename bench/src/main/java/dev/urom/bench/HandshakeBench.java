@@ -58,11 +58,12 @@ public class HandshakeBench {
         run = new RunFolder("urom-handshake-bench");
         Path keys = Files.createDirectory(run.path().resolve("keys"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         AuthKey generated = AuthKey.generate(keys.resolve("bench.key"));
-        daemon = Daemon.start(Daemon.configureLogging(DaemonConfig.defaults()
-                .withListen(ServiceAddress.unix(run.path().resolve("daemon").resolve("daemon.sock")))
-                .withLogDir(run.path().resolve("log"))
-                .withPluginPath("")
-                .withSecurity(DaemonSecurity.defaults().withAuthKeys(keys))));
+        daemon = Daemon.start(Daemon.configureLogging(DaemonConfig.builder()
+                .listen(ServiceAddress.unix(run.path().resolve("daemon").resolve("daemon.sock")))
+                .logDir(run.path().resolve("log"))
+                .pluginPath("")
+                .security(DaemonSecurity.builder().authKeys(keys).build())
+                .build()));
         address = daemon.address().toString();
         key = host.equals("key") ? Optional.of(generated) : Optional.empty();
     }

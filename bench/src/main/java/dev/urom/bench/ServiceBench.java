@@ -104,11 +104,12 @@ final class ServiceBench {
      * changes neither a worker's time nor its memory.
      */
     static DaemonConfig privateDaemon(Path workDir, Path pluginDir, String workerUser) {
-        return Daemon.configureLogging(DaemonConfig.defaults()
-                .withListen(ServiceAddress.parse("unix:" + workDir.resolve("daemon").resolve("daemon.sock")))
-                .withLogDir(workDir.resolve("log"))
-                .withPluginPath(pluginDir.toString())
-                .withSecurity(DaemonSecurity.defaults().withWorkerUser(workerUser).withDumpableWorkers(true)));
+        return Daemon.configureLogging(DaemonConfig.builder()
+                .listen(ServiceAddress.parse("unix:" + workDir.resolve("daemon").resolve("daemon.sock")))
+                .logDir(workDir.resolve("log"))
+                .pluginPath(pluginDir.toString())
+                .security(DaemonSecurity.builder().workerUser(workerUser).dumpableWorkers(true).build())
+                .build());
     }
 
     /** The Java host's figures, with {@code alongside} measured against the same daemon. */

@@ -41,11 +41,12 @@ public final class SoakDaemonMain {
         DaemonConfig config;
         Daemon daemon;
         try {
-            config = ServiceBench.privateDaemon(line.parameter(0), line.parameter(1), line.parameter(2))
-                    .withWorkerLogRetention(new WorkerLogRetention(line.<Integer>parameter(3), Duration.ofDays(7)));
+            DaemonConfig.Builder options = ServiceBench.privateDaemon(line.parameter(0), line.parameter(1), line.parameter(2)).toBuilder()
+                    .workerLogRetention(new WorkerLogRetention(line.<Integer>parameter(3), Duration.ofDays(7)));
             if (line.has("--max-workers")) {
-                config = config.withMaxWorkers(line.<Integer>get("--max-workers", 0));
+                options.maxWorkers(line.<Integer>get("--max-workers", 0));
             }
+            config = options.build();
             daemon = Daemon.start(config);
         } catch (IOException | IllegalArgumentException e) {
             System.err.println("SoakDaemonMain: " + e.getMessage());

@@ -7,7 +7,6 @@ import dev.urom.service.daemon.DaemonSecurity;
 import dev.urom.service.daemon.HttpEndpoint;
 import dev.urom.service.daemon.UidRange;
 import dev.urom.service.logging.LogLevels;
-import dev.urom.service.logging.LogRolling;
 import dev.urom.service.logging.WorkerLogRetention;
 import dev.urom.wire.ServiceAddress;
 import java.io.IOException;
@@ -15,10 +14,10 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -206,45 +205,6 @@ final class DaemonCommand implements Callable<Integer> {
         }
     }
 
-    private DaemonSecurity security(DaemonSecurity defaults) {
-        DaemonSecurity security = defaults.withInsecureTcp(insecureTcp).withAllowInsecurePluginDirs(allowInsecurePluginDirs)
-                .withDumpableWorkers(dumpableWorkers);
-        if (authKeys != null) {
-            security = security.withAuthKeys(authKeys);
-        }
-        if (socketGroup != null) {
-            security = security.withSocketGroup(socketGroup);
-        }
-        if (workerUser != null) {
-            security = security.withWorkerUser(workerUser);
-        }
-        if (workerUidRange != null) {
-            security = security.withWorkerUidRange(UidRange.parse(workerUidRange));
-        }
-        if (workerGroups != null) {
-            security = security.withWorkerGroups(workerGroups);
-        }
-        if (workerEnvAllow != null) {
-            security = security.withWorkerEnvAllow(workerEnvAllow);
-        }
-        if (maxWorkersPerPrincipal != null) {
-            security = security.withMaxWorkersPerPrincipal(maxWorkersPerPrincipal);
-        }
-        if (maxConnections != null) {
-            security = security.withMaxConnections(maxConnections);
-        }
-        if (maxConnectionsPerPrincipal != null) {
-            security = security.withMaxConnectionsPerPrincipal(maxConnectionsPerPrincipal);
-        }
-        if (maxInflight != null) {
-            security = security.withMaxInflight(maxInflight);
-        }
-        if (handshakeTimeoutMs != null) {
-            security = security.withHandshakeTimeout(Duration.ofMillis(handshakeTimeoutMs));
-        }
-        return security;
-    }
-
     /** The options as given, checked; throws a {@linkplain CliFailure#usage usage failure} with one line for a bad one. */
     DaemonOptions options() {
         if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
@@ -260,46 +220,50 @@ final class DaemonCommand implements Callable<Integer> {
         return new DaemonOptions(config, httpPort == null ? OptionalInt.empty() : OptionalInt.of(httpPort), httpHost);
     }
 
+    /** The defaults, and each option given in place of its default. */
     private DaemonConfig config() {
         try {
-            DaemonConfig config = DaemonConfig.defaults()
-                    .withPluginPath(environment.uromPluginPath() == null ? "" : environment.uromPluginPath());
-            if (logLevel != null) {
-                config = config.withLogLevel(level("--log-level", logLevel));
-            }
-            if (sdkLogLevel != null) {
-                config = config.withSdkLogLevel(level("--sdk-log-level", sdkLogLevel));
-            }
-            if (maxMessageSize != null) {
-                config = config.withMaxMessageSize(maxMessageSize);
-            }
-            if (maxWorkers != null) {
-                config = config.withMaxWorkers(maxWorkers);
-            }
-            if (listen != null) {
-                config = config.withListen(listenAddress());
-            }
-            if (logDir != null) {
-                config = config.withLogDir(logDir);
-            }
-            if (logFileSize != null || logFileCount != null) {
-                LogRolling rolling = config.logRolling();
-                config = config.withLogRolling(new LogRolling(logFileSize == null ? rolling.maxFileBytes() : logFileSize,
-                        logFileCount == null ? rolling.maxFiles() : logFileCount));
-            }
-            if (workerLogCount != null || workerLogMaxAge != null) {
-                WorkerLogRetention retention = config.workerLogRetention();
-                config = config.withWorkerLogRetention(new WorkerLogRetention(workerLogCount == null ? retention.maxEndedWorkers() : workerLogCount,
-                        workerLogMaxAge == null ? retention.maxAge() : WorkerLogRetention.parseAge(workerLogMaxAge)));
-            }
-            if (workerJvmOptions != null) {
-                List<String> options = new ArrayList<>(config.workerJvmOptions());
-                options.addAll(workerJvmOptions);
-                config = config.withWorkerJvmOptions(options);
-            }
-            return config.withSecurity(security(config.security()));
+            DaemonConfig.Builder config = DaemonConfig.builder().pluginPath(environment.uromPluginPath());
+            ifGiven(logLevel, text -> config.logLevel(level("--log-level", text)));
+            ifGiven(sdkLogLevel, text -> config.sdkLogLevel(level("--sdk-log-level", text)));
+            ifGiven(maxMessageSize, config::maxMessageSize);
+            ifGiven(maxWorkers, config::maxWorkers);
+            ifGiven(listen, text -> config.listen(listenAddress(text)));
+            ifGiven(logDir, config::logDir);
+            ifGiven(logFileSize, config::logFileSize);
+            ifGiven(logFileCount, config::logFileCount);
+            ifGiven(workerLogCount, config::workerLogCount);
+            ifGiven(workerLogMaxAge, text -> config.workerLogMaxAge(WorkerLogRetention.parseAge(text)));
+            ifGiven(workerJvmOptions, config::addWorkerJvmOptions);
+            return config.security(security()).build();
         } catch (IllegalArgumentException e) {
             throw CliFailure.usage(e.getMessage());
+        }
+    }
+
+    private DaemonSecurity security() {
+        DaemonSecurity.Builder security = DaemonSecurity.builder()
+                .insecureTcp(insecureTcp)
+                .allowInsecurePluginDirs(allowInsecurePluginDirs)
+                .dumpableWorkers(dumpableWorkers);
+        ifGiven(authKeys, security::authKeys);
+        ifGiven(socketGroup, security::socketGroup);
+        ifGiven(workerUser, security::workerUser);
+        ifGiven(workerUidRange, text -> security.workerUidRange(UidRange.parse(text)));
+        ifGiven(workerGroups, security::workerGroups);
+        ifGiven(workerEnvAllow, security::workerEnvAllow);
+        ifGiven(maxWorkersPerPrincipal, security::maxWorkersPerPrincipal);
+        ifGiven(maxConnections, security::maxConnections);
+        ifGiven(maxConnectionsPerPrincipal, security::maxConnectionsPerPrincipal);
+        ifGiven(maxInflight, security::maxInflight);
+        ifGiven(handshakeTimeoutMs, ms -> security.handshakeTimeout(Duration.ofMillis(ms)));
+        return security.build();
+    }
+
+    /** Hands an option's value to its setter when the option was given (picocli leaves the others null). */
+    private static <T> void ifGiven(T value, Consumer<T> setter) {
+        if (value != null) {
+            setter.accept(value);
         }
     }
 
@@ -311,9 +275,9 @@ final class DaemonCommand implements Callable<Integer> {
         }
     }
 
-    private ServiceAddress listenAddress() {
+    private static ServiceAddress listenAddress(String text) {
         try {
-            return ServiceAddress.parse(listen);
+            return ServiceAddress.parse(text);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--listen: " + e.getMessage(), e);
         }

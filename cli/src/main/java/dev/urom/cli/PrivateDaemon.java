@@ -46,11 +46,11 @@ final class PrivateDaemon implements AutoCloseable {
             throw new CliFailure("cannot create a temporary directory for the private daemon: " + e.getMessage());
         }
         try {
-            DaemonConfig config = Daemon.configureLogging(DaemonConfig.defaults()
-                    .withListen(ServiceAddress.unix(dir.resolve("urom.sock")))
-                    .withLogDir(dir.resolve("log"))
-                    .withPluginPath(pluginPath)
-                    .withSecurity(DaemonSecurity.defaults().withWorkerUser(workerUser)));
+            DaemonConfig config = Daemon.configureLogging(DaemonConfig.builder()
+                    .listen(ServiceAddress.unix(dir.resolve("urom.sock")))
+                    .logDir(dir.resolve("log"))
+                    .pluginPath(pluginPath)
+                    .security(DaemonSecurity.builder().workerUser(workerUser).build()).build());
             return new PrivateDaemon(dir, Daemon.start(config));
         } catch (IOException | RuntimeException e) {
             deleteTree(dir);

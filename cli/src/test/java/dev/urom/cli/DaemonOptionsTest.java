@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.urom.service.daemon.DaemonConfig;
+import dev.urom.service.daemon.DaemonSecurity;
+import dev.urom.service.daemon.UidRange;
 import dev.urom.service.logging.LogRolling;
 import dev.urom.service.logging.WorkerLogRetention;
 import dev.urom.wire.ServiceAddress;
@@ -12,6 +14,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
 
 class DaemonOptionsTest {
     @Test
@@ -27,6 +31,57 @@ class DaemonOptionsTest {
         assertThat(options.httpPort()).hasValue(7301);
         assertThat(options.httpHost()).isEqualTo("0.0.0.0");
         assertThat(options.config().security().authKeys()).isEqualTo(Path.of("/etc/urom/keys"));
+    }
+
+    /** Every option of {@code urom daemon} with a value other than its default. */
+    private static final List<String> EVERY_OPTION = List.of("-l 60", "--sdk-log-level 50", "-m 8192", "--max-workers 32",
+            "--listen tcp:127.0.0.1:7400", "--log-dir /var/log/x", "--log-file-size 8192", "--log-file-count 3", "--worker-log-count 7",
+            "--worker-log-max-age 2h", "--worker-jvm-option=-Xmx1g", "--http-port 7301", "--http-host 0.0.0.0",
+            "--auth-keys /etc/urom/keys", "--insecure-tcp", "--socket-group urom", "--worker-user nobody", "--worker-uid-range 5000-5999", "--dumpable-workers",
+            "--worker-groups 4242,4243", "--worker-env-allow A_*,B_*", "--max-workers-per-principal 4", "--max-connections 100",
+            "--max-connections-per-principal 10", "--max-inflight 64", "--handshake-timeout-ms 900", "--allow-insecure-plugin-dirs");
+
+    @Test
+    void everyOptionReachesTheConfiguration() {
+        DaemonOptions options = DaemonOptions.parse(String.join(" ", EVERY_OPTION), "/a");
+        DaemonConfig config = options.config();
+        DaemonSecurity security = config.security();
+
+        assertThat(config.logLevel()).isEqualTo(60);
+        assertThat(config.sdkLogLevel()).isEqualTo(50);
+        assertThat(config.maxMessageSize()).isEqualTo(8192);
+        assertThat(config.maxWorkers()).isEqualTo(32);
+        assertThat(config.listen()).isEqualTo(ServiceAddress.tcp("127.0.0.1", 7400));
+        assertThat(config.logDir()).isEqualTo(Path.of("/var/log/x"));
+        assertThat(config.logRolling()).isEqualTo(new LogRolling(8192, 3));
+        assertThat(config.workerLogRetention()).isEqualTo(new WorkerLogRetention(7, Duration.ofHours(2)));
+        assertThat(config.workerJvmOptions()).endsWith("-Xmx1g");
+        assertThat(options.httpPort()).hasValue(7301);
+        assertThat(options.httpHost()).isEqualTo("0.0.0.0");
+        assertThat(security.authKeys()).isEqualTo(Path.of("/etc/urom/keys"));
+        assertThat(security.insecureTcp()).isTrue();
+        assertThat(security.socketGroup()).isEqualTo("urom");
+        assertThat(security.workerUser()).isEqualTo("nobody");
+        assertThat(security.workerUidRange()).isEqualTo(new UidRange(5000, 5999));
+        assertThat(security.dumpableWorkers()).isTrue();
+        assertThat(security.workerGroups()).containsExactly("4242", "4243");
+        assertThat(security.workerEnvAllow()).containsExactly("A_*", "B_*");
+        assertThat(security.maxWorkersPerPrincipal()).isEqualTo(4);
+        assertThat(security.maxConnections()).isEqualTo(100);
+        assertThat(security.maxConnectionsPerPrincipal()).isEqualTo(10);
+        assertThat(security.maxInflight()).isEqualTo(64);
+        assertThat(security.handshakeTimeout()).isEqualTo(Duration.ofMillis(900));
+        assertThat(security.allowInsecurePluginDirs()).isTrue();
+    }
+
+    @Test
+    void theListOfEveryOptionHoldsEachOptionOfTheCommand() {
+        List<String> declared = new CommandLine(new DaemonCommand(new Environment("", null))).getCommandSpec().options().stream()
+                .map(OptionSpec::shortestName).toList();
+        List<String> given = EVERY_OPTION.stream().map(option -> option.split("[ =]")[0]).toList();
+
+        assertThat(given).as("a new option of urom daemon goes into EVERY_OPTION and everyOptionReachesTheConfiguration")
+                .containsExactlyInAnyOrderElementsOf(declared);
     }
 
     @Test

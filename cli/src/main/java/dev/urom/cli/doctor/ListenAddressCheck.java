@@ -85,7 +85,7 @@ public final class ListenAddressCheck implements Check {
             }
             return null;
         }
-        if (DaemonSecurity.defaults().withInsecureTcp(insecureTcp).admitsNobodyOn(address)) {
+        if (DaemonSecurity.builder().insecureTcp(insecureTcp).build().admitsNobodyOn(address)) {
             return CheckResult.failed(NAME, "the daemon refuses to listen on " + address + " without keys to know who connects",
                     "give urom daemon and urom doctor --auth-keys DIR (one key file per principal; urom keygen makes one),"
                             + " or --insecure-tcp to let anyone who reaches the port in");

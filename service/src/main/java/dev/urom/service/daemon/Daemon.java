@@ -224,7 +224,7 @@ public final class Daemon implements AutoCloseable {
     public static DaemonConfig configureLogging(DaemonConfig config) {
         Path file = ServiceLogging.configure(config.logDir(), ServiceLogging.DAEMON_LOG_FILE, config.logLevel(), config.sdkLogLevel(), true,
                 config.logRolling());
-        return config.withLogDir(file.getParent());
+        return config.toBuilder().logDir(file.getParent()).build();
     }
 
     /** The daemon's log file in the log directory of {@code config}. */

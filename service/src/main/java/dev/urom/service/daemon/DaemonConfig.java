@@ -16,44 +16,20 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Everything the daemon is started with. Validated in the constructor: every refusal is an
- * {@link IllegalArgumentException} with one line naming the setting (by its command-line option
- * where it has one) and the reason. Immutable.
+ * Everything the daemon is started with, immutable and thread-safe.
  *
- * @param listen where the daemon accepts hosts
- * @param logLevel numeric level of the service's own messages ({@code -l/--log-level})
- * @param sdkLogLevel numeric level of the framework internals ({@code --sdk-log-level})
- * @param maxMessageSize largest command or notification, its 24-byte header included ({@code
- *     -m/--max-msg-size})
- * @param maxWorkers most workers at a time, a power of two ({@code --max-workers})
- * @param logDir where the daemon and its workers write their logs
- * @param pluginPath the {@code UROM_PLUGIN_PATH} value ({@code ;}-separated directories)
- * @param workerIdleTimeout how long a worker waits for its first host after READY
- * @param workerStartTimeout how long the daemon waits for a worker's READY or FAILED line
- * @param workerJvmOptions JVM options of every worker process
- * @param workerMainClass the worker's main class (tests put a stand-in here)
- * @param logRolling when the daemon's and the workers' log files roll and how many are kept
- *     ({@code --log-file-size}, {@code --log-file-count})
- * @param workerLogRetention how many ended workers' logs are kept, and how long ({@code
- *     --worker-log-count}, {@code --worker-log-max-age})
- * @param security who may use the daemon, and what its workers run as and may be given
+ * <p>A {@link Builder} makes it:
+ *
+ * <ul>
+ *   <li>its fields hold the defaults, one field per daemon option;
+ *   <li>each setter is named after the accessor that reads its option back, or after the option of
+ *       {@code urom daemon} that it stands for ({@code --log-file-size} is {@link
+ *       Builder#logFileSize});
+ *   <li>{@link Builder#build()} checks every option and throws an {@link IllegalArgumentException}
+ *       of one line that names it (by its command-line option where it has one) and the reason.
+ * </ul>
  */
-public record DaemonConfig(
-        ServiceAddress listen,
-        int logLevel,
-        int sdkLogLevel,
-        int maxMessageSize,
-        int maxWorkers,
-        Path logDir,
-        String pluginPath,
-        Duration workerIdleTimeout,
-        Duration workerStartTimeout,
-        List<String> workerJvmOptions,
-        String workerMainClass,
-        LogRolling logRolling,
-        WorkerLogRetention workerLogRetention,
-        DaemonSecurity security) {
-
+public final class DaemonConfig {
     public static final int DEFAULT_LOG_LEVEL = 50;
     public static final int DEFAULT_SDK_LOG_LEVEL = 40;
     public static final int DEFAULT_MAX_MESSAGE_SIZE = 4096;
@@ -83,71 +59,31 @@ public record DaemonConfig(
     private static final Pattern WORKER_JVM_OPTION = Pattern.compile("-[XD][\\x21-\\x7e]{1," + (MAX_WORKER_JVM_OPTION_LENGTH - 2) + "}");
     public static final String DEFAULT_WORKER_MAIN_CLASS = "dev.urom.service.worker.WorkerMain";
 
-    public DaemonConfig {
-        if (listen == null) {
-            throw new IllegalArgumentException("listen address is missing");
-        }
-        checkLevel("--log-level", logLevel);
-        checkLevel("--sdk-log-level", sdkLogLevel);
-        if (maxMessageSize < MIN_MAX_MESSAGE_SIZE) {
-            throw new IllegalArgumentException("--max-msg-size " + maxMessageSize + " is below the minimum of " + MIN_MAX_MESSAGE_SIZE
-                    + " bytes (64 bytes of payload + the " + Message.Command.HEADER_BYTES + "-byte command header)");
-        }
-        if (maxMessageSize > MAX_MAX_MESSAGE_SIZE) {
-            throw new IllegalArgumentException("--max-msg-size " + maxMessageSize + " is over the maximum of " + MAX_MAX_MESSAGE_SIZE + " bytes");
-        }
-        if (maxWorkers <= 0 || Integer.bitCount(maxWorkers) != 1) {
-            throw new IllegalArgumentException("--max-workers " + maxWorkers + " is not a power of two");
-        }
-        if (maxWorkers > MAX_MAX_WORKERS) {
-            throw new IllegalArgumentException("--max-workers " + maxWorkers + " is over the maximum of " + MAX_MAX_WORKERS);
-        }
-        if (logDir == null) {
-            throw new IllegalArgumentException("log directory is missing");
-        }
-        logDir = logDir.toAbsolutePath().normalize();
-        pluginPath = pluginPath == null ? "" : pluginPath;
-        PluginPath.parse(pluginPath);
-        checkPositive("worker idle timeout", workerIdleTimeout);
-        checkPositive("worker start timeout", workerStartTimeout);
-        if (workerJvmOptions == null) {
-            throw new IllegalArgumentException("worker JVM options are missing");
-        }
-        for (String option : workerJvmOptions) {
-            if (option == null || option.isBlank()) {
-                throw new IllegalArgumentException("worker JVM options " + workerJvmOptions + " hold an empty option");
-            }
-            if (!WORKER_JVM_OPTION.matcher(option).matches()) {
-                throw new IllegalArgumentException("worker JVM option '" + FailureText.oneLine(option)
-                        + "' is not one a worker takes: only -X... and -D... options, at most " + MAX_WORKER_JVM_OPTION_LENGTH + " characters, no spaces");
-            }
-        }
-        workerJvmOptions = List.copyOf(workerJvmOptions);
-        if (workerMainClass == null || workerMainClass.isBlank() || workerMainClass.chars().anyMatch(Character::isWhitespace)) {
-            throw new IllegalArgumentException("worker main class '" + workerMainClass + "' is not a class name");
-        }
-        if (logRolling == null) {
-            throw new IllegalArgumentException("log rolling is missing");
-        }
-        if (workerLogRetention == null) {
-            throw new IllegalArgumentException("worker log retention is missing");
-        }
-        if (security == null) {
-            throw new IllegalArgumentException("security settings are missing");
-        }
+    /** The checked options: a copy that {@link Builder#build()} made and nothing else holds. */
+    private final Builder options;
+
+    private DaemonConfig(Builder options) {
+        this.options = options;
+    }
+
+    /** A builder holding the defaults. */
+    public static Builder builder() {
+        return new Builder();
     }
 
     /**
      * The defaults: listen on {@link ServiceAddress#defaultListen()}, levels 50 and 40, 4096-byte
      * messages, 64 workers, logs in {@code /var/log/doca/urom} rolled as {@link
-     * LogRolling#DEFAULT}, ended workers' logs kept as {@link WorkerLogRetention#DEFAULT}, the plugin path of the environment ({@code UROM_PLUGIN_PATH}, empty when
-     * unset).
+     * LogRolling#DEFAULT}, ended workers' logs kept as {@link WorkerLogRetention#DEFAULT}, the plugin
+     * path of the environment ({@code UROM_PLUGIN_PATH}, empty when unset).
      */
     public static DaemonConfig defaults() {
-        return new DaemonConfig(ServiceAddress.defaultListen(), DEFAULT_LOG_LEVEL, DEFAULT_SDK_LOG_LEVEL, DEFAULT_MAX_MESSAGE_SIZE,
-                DEFAULT_MAX_WORKERS, DEFAULT_LOG_DIR, System.getenv(PluginPath.ENVIRONMENT_VARIABLE), DEFAULT_WORKER_IDLE_TIMEOUT,
-                DEFAULT_WORKER_START_TIMEOUT, DEFAULT_WORKER_JVM_OPTIONS, DEFAULT_WORKER_MAIN_CLASS, LogRolling.DEFAULT,
-                WorkerLogRetention.DEFAULT, DaemonSecurity.defaults());
+        return builder().build();
+    }
+
+    /** A builder holding this configuration, to change some of it. */
+    public Builder toBuilder() {
+        return options.copy();
     }
 
     /**
@@ -166,96 +102,312 @@ public record DaemonConfig(
         return List.copyOf(all);
     }
 
-    public DaemonConfig withListen(ServiceAddress value) {
-        return new DaemonConfig(value, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, security);
+    /** Where the daemon accepts hosts ({@code --listen}). */
+    public ServiceAddress listen() {
+        return options.listen;
     }
 
-    public DaemonConfig withLogLevel(int value) {
-        return new DaemonConfig(listen, value, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, security);
+    /** The numeric level of the service's own messages ({@code -l/--log-level}). */
+    public int logLevel() {
+        return options.logLevel;
     }
 
-    public DaemonConfig withSdkLogLevel(int value) {
-        return new DaemonConfig(listen, logLevel, value, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, security);
+    /** The numeric level of the framework internals ({@code --sdk-log-level}). */
+    public int sdkLogLevel() {
+        return options.sdkLogLevel;
     }
 
-    public DaemonConfig withMaxMessageSize(int value) {
-        return new DaemonConfig(listen, logLevel, sdkLogLevel, value, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, security);
+    /** The largest command or notification, its 24-byte header included ({@code -m/--max-msg-size}). */
+    public int maxMessageSize() {
+        return options.maxMessageSize;
     }
 
-    public DaemonConfig withMaxWorkers(int value) {
-        return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, value, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, security);
+    /** The most workers at a time, a power of two ({@code --max-workers}). */
+    public int maxWorkers() {
+        return options.maxWorkers;
     }
 
-    public DaemonConfig withLogDir(Path value) {
-        return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, value, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, security);
+    /** Where the daemon and its workers write their logs ({@code --log-dir}), absolute. */
+    public Path logDir() {
+        return options.logDir;
     }
 
-    public DaemonConfig withPluginPath(String value) {
-        return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, value, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, security);
+    /** The {@code UROM_PLUGIN_PATH} value ({@code ;}-separated directories); empty for none. */
+    public String pluginPath() {
+        return options.pluginPath;
     }
 
-    public DaemonConfig withWorkerIdleTimeout(Duration value) {
-        return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, value,
-                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, security);
+    /** How long a worker waits for its first host after READY. */
+    public Duration workerIdleTimeout() {
+        return options.workerIdleTimeout;
     }
 
-    public DaemonConfig withWorkerStartTimeout(Duration value) {
-        return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                value, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, security);
+    /** How long the daemon waits for a worker's READY or FAILED line. */
+    public Duration workerStartTimeout() {
+        return options.workerStartTimeout;
     }
 
-    public DaemonConfig withWorkerJvmOptions(List<String> value) {
-        return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, value, workerMainClass, logRolling, workerLogRetention, security);
+    /** The JVM options of every worker process: the defaults, then each {@code --worker-jvm-option}. */
+    public List<String> workerJvmOptions() {
+        return options.workerJvmOptions;
     }
 
-    public DaemonConfig withWorkerMainClass(String value) {
-        return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, value, logRolling, workerLogRetention, security);
+    /** The worker's main class (tests put a stand-in here). */
+    public String workerMainClass() {
+        return options.workerMainClass;
     }
 
-    public DaemonConfig withLogRolling(LogRolling value) {
-        return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass, value, workerLogRetention, security);
+    /** When the daemon's and the workers' log files roll and how many are kept ({@code --log-file-size}, {@code --log-file-count}). */
+    public LogRolling logRolling() {
+        return new LogRolling(options.logFileSize, options.logFileCount);
     }
 
-    public DaemonConfig withWorkerLogRetention(WorkerLogRetention value) {
-        return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, value, security);
+    /** How many ended workers' logs are kept, and how long ({@code --worker-log-count}, {@code --worker-log-max-age}). */
+    public WorkerLogRetention workerLogRetention() {
+        return new WorkerLogRetention(options.workerLogCount, options.workerLogMaxAge);
     }
 
-    public DaemonConfig withSecurity(DaemonSecurity value) {
-        return new DaemonConfig(listen, logLevel, sdkLogLevel, maxMessageSize, maxWorkers, logDir, pluginPath, workerIdleTimeout,
-                workerStartTimeout, workerJvmOptions, workerMainClass, logRolling, workerLogRetention, value);
+    /** Who may use the daemon, and what its workers run as and may be given. */
+    public DaemonSecurity security() {
+        return options.security;
     }
 
     /** The most workers one principal may have: {@code --max-workers-per-principal}, or {@code --max-workers} when that is 0. */
     public int maxWorkersPerPrincipal() {
-        int perPrincipal = security.maxWorkersPerPrincipal();
-        return perPrincipal == 0 ? maxWorkers : Math.min(perPrincipal, maxWorkers);
+        int perPrincipal = security().maxWorkersPerPrincipal();
+        return perPrincipal == 0 ? maxWorkers() : Math.min(perPrincipal, maxWorkers());
     }
 
-    private static void checkLevel(String option, int level) {
-        try {
-            LogLevels.fromNumeric(level);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(option + " " + level + " is not one of " + LogLevels.ACCEPTED);
-        }
-    }
+    /**
+     * The configuration being made; not thread-safe. A setter stores its value as given and {@link
+     * #build()} checks them all, except where a setter says otherwise.
+     */
+    public static final class Builder implements Cloneable {
+        private ServiceAddress listen = ServiceAddress.defaultListen();
+        private int logLevel = DEFAULT_LOG_LEVEL;
+        private int sdkLogLevel = DEFAULT_SDK_LOG_LEVEL;
+        private int maxMessageSize = DEFAULT_MAX_MESSAGE_SIZE;
+        private int maxWorkers = DEFAULT_MAX_WORKERS;
+        private Path logDir = DEFAULT_LOG_DIR;
+        private String pluginPath = System.getenv(PluginPath.ENVIRONMENT_VARIABLE);
+        private Duration workerIdleTimeout = DEFAULT_WORKER_IDLE_TIMEOUT;
+        private Duration workerStartTimeout = DEFAULT_WORKER_START_TIMEOUT;
+        private List<String> workerJvmOptions = DEFAULT_WORKER_JVM_OPTIONS;
+        private String workerMainClass = DEFAULT_WORKER_MAIN_CLASS;
+        private long logFileSize = LogRolling.DEFAULT_MAX_FILE_BYTES;
+        private int logFileCount = LogRolling.DEFAULT_MAX_FILES;
+        private int workerLogCount = WorkerLogRetention.DEFAULT_MAX_ENDED_WORKERS;
+        private Duration workerLogMaxAge = WorkerLogRetention.DEFAULT_MAX_AGE;
+        private DaemonSecurity security = DaemonSecurity.defaults();
 
-    private static void checkPositive(String what, Duration value) {
-        if (value == null) {
-            throw new IllegalArgumentException(what + " is missing");
+        private Builder() {}
+
+        public Builder listen(ServiceAddress address) {
+            this.listen = address;
+            return this;
         }
-        if (value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException(what + " " + value.toMillis() + " ms is not positive");
+
+        public Builder logLevel(int level) {
+            this.logLevel = level;
+            return this;
+        }
+
+        public Builder sdkLogLevel(int level) {
+            this.sdkLogLevel = level;
+            return this;
+        }
+
+        public Builder maxMessageSize(int bytes) {
+            this.maxMessageSize = bytes;
+            return this;
+        }
+
+        public Builder maxWorkers(int workers) {
+            this.maxWorkers = workers;
+            return this;
+        }
+
+        public Builder logDir(Path directory) {
+            this.logDir = directory;
+            return this;
+        }
+
+        /** The plugin path; null is taken as empty. */
+        public Builder pluginPath(String path) {
+            this.pluginPath = path;
+            return this;
+        }
+
+        public Builder workerIdleTimeout(Duration timeout) {
+            this.workerIdleTimeout = timeout;
+            return this;
+        }
+
+        public Builder workerStartTimeout(Duration timeout) {
+            this.workerStartTimeout = timeout;
+            return this;
+        }
+
+        /** All the workers' JVM options, the defaults replaced. */
+        public Builder workerJvmOptions(List<String> jvmOptions) {
+            this.workerJvmOptions = jvmOptions;
+            return this;
+        }
+
+        /** {@code --worker-jvm-option}: JVM options after those held so far, so that they win over them. */
+        public Builder addWorkerJvmOptions(List<String> jvmOptions) {
+            List<String> all = new ArrayList<>(workerJvmOptions == null ? List.of() : workerJvmOptions);
+            all.addAll(jvmOptions);
+            this.workerJvmOptions = all;
+            return this;
+        }
+
+        public Builder workerMainClass(String className) {
+            this.workerMainClass = className;
+            return this;
+        }
+
+        public Builder logFileSize(long bytes) {
+            this.logFileSize = bytes;
+            return this;
+        }
+
+        public Builder logFileCount(int files) {
+            this.logFileCount = files;
+            return this;
+        }
+
+        /**
+         * Both {@link #logFileSize} and {@link #logFileCount}.
+         *
+         * @throws IllegalArgumentException when {@code rolling} is null
+         */
+        public Builder logRolling(LogRolling rolling) {
+            if (rolling == null) {
+                throw new IllegalArgumentException("log rolling is missing");
+            }
+            return logFileSize(rolling.maxFileBytes()).logFileCount(rolling.maxFiles());
+        }
+
+        public Builder workerLogCount(int workers) {
+            this.workerLogCount = workers;
+            return this;
+        }
+
+        public Builder workerLogMaxAge(Duration age) {
+            this.workerLogMaxAge = age;
+            return this;
+        }
+
+        /**
+         * Both {@link #workerLogCount} and {@link #workerLogMaxAge}.
+         *
+         * @throws IllegalArgumentException when {@code retention} is null
+         */
+        public Builder workerLogRetention(WorkerLogRetention retention) {
+            if (retention == null) {
+                throw new IllegalArgumentException("worker log retention is missing");
+            }
+            return workerLogCount(retention.maxEndedWorkers()).workerLogMaxAge(retention.maxAge());
+        }
+
+        public Builder security(DaemonSecurity settings) {
+            this.security = settings;
+            return this;
+        }
+
+        /**
+         * The configuration; this builder stays usable and later changes to it leave the
+         * configuration alone.
+         *
+         * @throws IllegalArgumentException one line naming the first option refused and why
+         */
+        public DaemonConfig build() {
+            Builder checked = copy();
+            checked.check();
+            return new DaemonConfig(checked);
+        }
+
+        /** Checks every option, and gives those with more than one spelling their one form: absolute paths, unmodifiable lists. */
+        private void check() {
+            if (listen == null) {
+                throw new IllegalArgumentException("listen address is missing");
+            }
+            checkLevel("--log-level", logLevel);
+            checkLevel("--sdk-log-level", sdkLogLevel);
+            if (maxMessageSize < MIN_MAX_MESSAGE_SIZE) {
+                throw new IllegalArgumentException("--max-msg-size " + maxMessageSize + " is below the minimum of " + MIN_MAX_MESSAGE_SIZE
+                        + " bytes (64 bytes of payload + the " + Message.Command.HEADER_BYTES + "-byte command header)");
+            }
+            if (maxMessageSize > MAX_MAX_MESSAGE_SIZE) {
+                throw new IllegalArgumentException("--max-msg-size " + maxMessageSize + " is over the maximum of " + MAX_MAX_MESSAGE_SIZE + " bytes");
+            }
+            if (maxWorkers <= 0 || Integer.bitCount(maxWorkers) != 1) {
+                throw new IllegalArgumentException("--max-workers " + maxWorkers + " is not a power of two");
+            }
+            if (maxWorkers > MAX_MAX_WORKERS) {
+                throw new IllegalArgumentException("--max-workers " + maxWorkers + " is over the maximum of " + MAX_MAX_WORKERS);
+            }
+            if (logDir == null) {
+                throw new IllegalArgumentException("log directory is missing");
+            }
+            logDir = logDir.toAbsolutePath().normalize();
+            pluginPath = pluginPath == null ? "" : pluginPath;
+            PluginPath.parse(pluginPath);
+            checkPositive("worker idle timeout", workerIdleTimeout);
+            checkPositive("worker start timeout", workerStartTimeout);
+            checkWorkerJvmOptions();
+            if (workerMainClass == null || workerMainClass.isBlank() || workerMainClass.chars().anyMatch(Character::isWhitespace)) {
+                throw new IllegalArgumentException("worker main class '" + workerMainClass + "' is not a class name");
+            }
+            // The two records check their options, naming them.
+            new LogRolling(logFileSize, logFileCount);
+            new WorkerLogRetention(workerLogCount, workerLogMaxAge);
+            if (security == null) {
+                throw new IllegalArgumentException("security settings are missing");
+            }
+        }
+
+        private void checkWorkerJvmOptions() {
+            if (workerJvmOptions == null) {
+                throw new IllegalArgumentException("worker JVM options are missing");
+            }
+            for (String option : workerJvmOptions) {
+                if (option == null || option.isBlank()) {
+                    throw new IllegalArgumentException("worker JVM options " + workerJvmOptions + " hold an empty option");
+                }
+                if (!WORKER_JVM_OPTION.matcher(option).matches()) {
+                    throw new IllegalArgumentException("worker JVM option '" + FailureText.oneLine(option)
+                            + "' is not one a worker takes: only -X... and -D... options, at most " + MAX_WORKER_JVM_OPTION_LENGTH + " characters, no spaces");
+                }
+            }
+            workerJvmOptions = List.copyOf(workerJvmOptions);
+        }
+
+        /** A copy of every field; {@code clone} copies them without listing them once more. */
+        private Builder copy() {
+            try {
+                return (Builder) clone();
+            } catch (CloneNotSupportedException e) {
+                throw new AssertionError("a Cloneable builder could not be cloned", e);
+            }
+        }
+
+        private static void checkLevel(String option, int level) {
+            try {
+                LogLevels.fromNumeric(level);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(option + " " + level + " is not one of " + LogLevels.ACCEPTED);
+            }
+        }
+
+        private static void checkPositive(String what, Duration value) {
+            if (value == null) {
+                throw new IllegalArgumentException(what + " is missing");
+            }
+            if (value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException(what + " " + value.toMillis() + " ms is not positive");
+            }
         }
     }
 }

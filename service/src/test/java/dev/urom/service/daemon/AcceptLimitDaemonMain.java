@@ -19,11 +19,12 @@ public final class AcceptLimitDaemonMain {
     private AcceptLimitDaemonMain() {}
 
     public static void main(String[] args) throws IOException {
-        DaemonConfig config = Daemon.configureLogging(DaemonConfig.defaults()
-                .withListen(ServiceAddress.unix(Path.of(args[0])))
-                .withLogDir(Path.of(args[1]))
-                .withPluginPath(args[2])
-                .withSecurity(TestWorkers.security()));
+        DaemonConfig config = Daemon.configureLogging(DaemonConfig.builder()
+                .listen(ServiceAddress.unix(Path.of(args[0])))
+                .logDir(Path.of(args[1]))
+                .pluginPath(args[2])
+                .security(TestWorkers.security())
+                .build());
         Daemon daemon = Daemon.start(config);
         HttpEndpoint http = HttpEndpoint.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), daemon);
         String[] fds = new File("/proc/self/fd").list();

@@ -17,12 +17,13 @@ public final class ChildDaemonMain {
     private ChildDaemonMain() {}
 
     public static void main(String[] args) throws IOException {
-        DaemonConfig config = Daemon.configureLogging(DaemonConfig.defaults()
-                .withListen(ServiceAddress.unix(Path.of(args[0])))
-                .withLogDir(Path.of(args[1]))
-                .withPluginPath(args[2])
-                .withWorkerMainClass(FakeWorkerMain.class.getName())
-                .withSecurity(TestWorkers.security()));
+        DaemonConfig config = Daemon.configureLogging(DaemonConfig.builder()
+                .listen(ServiceAddress.unix(Path.of(args[0])))
+                .logDir(Path.of(args[1]))
+                .pluginPath(args[2])
+                .workerMainClass(FakeWorkerMain.class.getName())
+                .security(TestWorkers.security())
+                .build());
         Daemon daemon = Daemon.start(config);
         System.out.println("READY " + daemon.address());
         System.out.flush();

@@ -77,12 +77,14 @@ class DaemonConnectionLimitsTest {
     private Daemon start(int maxConnections, int maxConnectionsPerPrincipal, Duration handshakeTimeout) throws IOException {
         keys = TestKeys.directory(dir, "alice", "bob", "carol");
         Path plugins = Files.createDirectories(dir.resolve("plugins"));
-        DaemonConfig config = Daemon.configureLogging(DaemonConfig.defaults()
-                .withListen(ServiceAddress.tcp("127.0.0.1", 0))
-                .withLogDir(dir.resolve("log"))
-                .withPluginPath(plugins.toString())
-                .withSecurity(TestWorkers.security().withAuthKeys(keys).withMaxConnections(maxConnections)
-                        .withMaxConnectionsPerPrincipal(maxConnectionsPerPrincipal).withHandshakeTimeout(handshakeTimeout)));
+        DaemonConfig config = Daemon.configureLogging(DaemonConfig.builder()
+                .listen(ServiceAddress.tcp("127.0.0.1", 0))
+                .logDir(dir.resolve("log"))
+                .pluginPath(plugins.toString())
+                .security(TestWorkers.security().toBuilder().authKeys(keys).maxConnections(maxConnections)
+                        .maxConnectionsPerPrincipal(maxConnectionsPerPrincipal).handshakeTimeout(handshakeTimeout)
+                        .build())
+                .build());
         log = new DaemonLog(Daemon.logFile(config));
         daemon = Daemon.start(config);
         return daemon;

@@ -58,11 +58,12 @@ class DaemonListenSecurityTest {
 
     private DaemonConfig config(ServiceAddress listen) {
         try {
-            return DaemonConfig.defaults()
-                    .withListen(listen)
-                    .withLogDir(dir.resolve("log"))
-                    .withPluginPath(Files.createDirectories(dir.resolve("plugins")).toString())
-                    .withSecurity(TestWorkers.security());
+            return DaemonConfig.builder()
+                    .listen(listen)
+                    .logDir(dir.resolve("log"))
+                    .pluginPath(Files.createDirectories(dir.resolve("plugins")).toString())
+                    .security(TestWorkers.security())
+                    .build();
         } catch (IOException e) {
             throw new AssertionError(e);
         }
@@ -108,7 +109,7 @@ class DaemonListenSecurityTest {
     @Test
     void insecureTcpAdmitsHostsWithoutAKeyAsAnonymousAndWarnsAtEveryStart() throws Exception {
         DaemonConfig insecure = config(ServiceAddress.tcp("127.0.0.1", 0));
-        insecure = insecure.withSecurity(insecure.security().withInsecureTcp(true));
+        insecure = insecure.toBuilder().security(insecure.security().toBuilder().insecureTcp(true).build()).build();
 
         Daemon first = start(insecure);
         HelloOk admitted = connect(first, Optional.empty()).hello();
@@ -128,7 +129,7 @@ class DaemonListenSecurityTest {
     void insecureTcpWithKeysStillKnowsKeyHoldersByTheirKeysAndStillWarns() throws Exception {
         DaemonConfig both = config(ServiceAddress.tcp("127.0.0.1", 0));
         Path keys = TestKeys.directory(dir, "alice");
-        both = both.withSecurity(both.security().withInsecureTcp(true).withAuthKeys(keys));
+        both = both.toBuilder().security(both.security().toBuilder().insecureTcp(true).authKeys(keys).build()).build();
 
         Daemon daemon = start(both);
 
@@ -140,7 +141,7 @@ class DaemonListenSecurityTest {
     @Test
     void aUnixListenerNeedsNoKeysAndInsecureTcpDoesNotWarnThere() throws Exception {
         DaemonConfig unix = config(ServiceAddress.unix(dir.resolve("urom.sock")));
-        unix = unix.withSecurity(unix.security().withInsecureTcp(true));
+        unix = unix.toBuilder().security(unix.security().toBuilder().insecureTcp(true).build()).build();
 
         Daemon daemon = start(unix);
 
@@ -153,7 +154,7 @@ class DaemonListenSecurityTest {
         DaemonConfig config = config(ServiceAddress.tcp("127.0.0.1", 0));
         Path missing = dir.resolve("no-such-keys");
 
-        assertThatThrownBy(() -> start(config.withSecurity(config.security().withAuthKeys(missing))))
+        assertThatThrownBy(() -> start(config.toBuilder().security(config.security().toBuilder().authKeys(missing).build()).build()))
                 .isInstanceOf(IOException.class)
                 .hasMessage("key directory " + missing + " does not exist");
     }

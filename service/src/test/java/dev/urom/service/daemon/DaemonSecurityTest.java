@@ -104,12 +104,13 @@ class DaemonSecurityTest {
         Path plugins = Files.createDirectories(dir.resolve("plugins"));
         NativeFixtures.compilePlugin(plugins, "worker_graph.so", Files.readString(Path.of(GRAPH_SOURCE)), "-Wextra", "-Werror");
         keys = TestKeys.directory(dir, "alice", "bob", "carol", "dave");
-        DaemonConfig config = Daemon.configureLogging(DaemonConfig.defaults()
-                .withListen(ServiceAddress.tcp("127.0.0.1", 0))
-                .withLogDir(dir.resolve("log"))
-                .withPluginPath(plugins.toString())
-                .withWorkerIdleTimeout(Duration.ofMinutes(10))
-                .withSecurity(TestWorkers.security().withAuthKeys(keys).withMaxWorkersPerPrincipal(QUOTA)));
+        DaemonConfig config = Daemon.configureLogging(DaemonConfig.builder()
+                .listen(ServiceAddress.tcp("127.0.0.1", 0))
+                .logDir(dir.resolve("log"))
+                .pluginPath(plugins.toString())
+                .workerIdleTimeout(Duration.ofMinutes(10))
+                .security(TestWorkers.security().toBuilder().authKeys(keys).maxWorkersPerPrincipal(QUOTA).build())
+                .build());
         log = new DaemonLog(Daemon.logFile(config));
         daemon = Daemon.start(config);
         address = daemon.address().toString();

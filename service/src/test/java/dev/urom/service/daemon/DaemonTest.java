@@ -113,12 +113,13 @@ class DaemonTest {
     }
 
     private DaemonConfig config() {
-        return DaemonConfig.defaults()
-                .withListen(ServiceAddress.unix(dir.resolve("urom.sock")))
-                .withLogDir(dir.resolve("log"))
-                .withPluginPath(pluginDir.toString())
-                .withWorkerMainClass(FakeWorkerMain.class.getName())
-                .withSecurity(TestWorkers.security().withWorkerEnvAllow(List.of("FAKE_*", "GREETING")));
+        return DaemonConfig.builder()
+                .listen(ServiceAddress.unix(dir.resolve("urom.sock")))
+                .logDir(dir.resolve("log"))
+                .pluginPath(pluginDir.toString())
+                .workerMainClass(FakeWorkerMain.class.getName())
+                .security(TestWorkers.security().toBuilder().workerEnvAllow(List.of("FAKE_*", "GREETING")).build())
+                .build();
     }
 
     private Daemon start(DaemonConfig config) throws IOException {
@@ -139,7 +140,7 @@ class DaemonTest {
 
     /** {@code config} with a key directory holding the key of principal jobA. */
     private DaemonConfig withKeys(DaemonConfig config) {
-        return config.withSecurity(config.security().withAuthKeys(TestKeys.directory(dir, "jobA")));
+        return config.toBuilder().security(config.security().toBuilder().authKeys(TestKeys.directory(dir, "jobA")).build()).build();
     }
 
     /** The key of jobA in the directory {@link #withKeys} made. */
@@ -189,8 +190,9 @@ class DaemonTest {
 
         PluginsReply first = (PluginsReply) client.call(new PluginsRequest());
         NativeFixtures.compileMinimalPlugin(pluginDir.resolve("later"), "gamma.so", 3);
-        Daemon second = start(config().withListen(ServiceAddress.unix(dir.resolve("second.sock")))
-                .withPluginPath(pluginDir + ";" + pluginDir.resolve("later")));
+        Daemon second = start(config().toBuilder().listen(ServiceAddress.unix(dir.resolve("second.sock")))
+                .pluginPath(pluginDir + ";" + pluginDir.resolve("later"))
+                .build());
         ControlClient other = connect(second);
         PluginsReply withGamma = (PluginsReply) other.call(new PluginsRequest());
         PluginsReply again = (PluginsReply) client.call(new PluginsRequest());
@@ -206,7 +208,7 @@ class DaemonTest {
 
     @Test
     void startAnyTakesTheLowestFreeIdsAndPassesTheCommandLineAndEnv() throws Exception {
-        ControlClient client = daemonAndClient(config().withMaxMessageSize(8192));
+        ControlClient client = daemonAndClient(config().toBuilder().maxMessageSize(8192).build());
         Path argsFile = dir.resolve("args.txt");
         int cpu = firstAllowedCpu();
 
@@ -345,8 +347,9 @@ class DaemonTest {
 
     @Test
     void serviceInfoGivesEveryPrincipalTheDaemonsCpusAndItsWorkersPerPrincipal() throws Exception {
-        Daemon daemon = start(withKeys(config().withMaxWorkers(8)
-                .withSecurity(TestWorkers.security().withMaxWorkersPerPrincipal(3))));
+        Daemon daemon = start(withKeys(config().toBuilder().maxWorkers(8)
+                .security(TestWorkers.security().toBuilder().maxWorkersPerPrincipal(3).build())
+                .build()));
         List<Integer> daemonCpus = CpuSet.ofThisProcess().toList();
 
         try (UromService unixUser = UromService.connect(daemon.address().toString(), Optional.empty());
@@ -363,7 +366,7 @@ class DaemonTest {
 
     @Test
     void serviceInfoSaysMaxWorkersWhenNoPrincipalBoundIsSetAndItsCpusAreAllAWorkerStartMayName() throws Exception {
-        ControlClient client = daemonAndClient(config().withMaxWorkers(4));
+        ControlClient client = daemonAndClient(config().toBuilder().maxWorkers(4).build());
 
         ServiceInfoReply reply = (ServiceInfoReply) client.call(new ServiceInfoRequest());
 
@@ -412,7 +415,7 @@ class DaemonTest {
 
     @Test
     void beyondMaxWorkersTheAnswerIsFull() throws Exception {
-        ControlClient client = daemonAndClient(config().withMaxWorkers(2));
+        ControlClient client = daemonAndClient(config().toBuilder().maxWorkers(2).build());
         assertThat(client.start(ANY, alpha, List.of()).status()).isEqualTo(UromStatus.SUCCESS);
         assertThat(client.start(ANY, alpha, List.of()).status()).isEqualTo(UromStatus.SUCCESS);
 
@@ -485,7 +488,7 @@ class DaemonTest {
 
     @Test
     void noLineWithinTheStartTimeoutIsTimeOutAndTheWorkerIsKilled() throws Exception {
-        ControlClient client = daemonAndClient(config().withWorkerStartTimeout(Duration.ofSeconds(2)));
+        ControlClient client = daemonAndClient(config().toBuilder().workerStartTimeout(Duration.ofSeconds(2)).build());
 
         WorkerStartReply reply = client.start(ANY, alpha, List.of("FAKE_MODE=silent"));
 
@@ -499,7 +502,7 @@ class DaemonTest {
 
     @Test
     void startsAskedOnOneConnectionRunSideBySideAndEachAnswerCarriesItsRequestId() throws Exception {
-        ControlClient client = daemonAndClient(config().withWorkerStartTimeout(Duration.ofSeconds(30)));
+        ControlClient client = daemonAndClient(config().toBuilder().workerStartTimeout(Duration.ofSeconds(30)).build());
 
         client.send(new WorkerStartRequest(ANY, alpha, 0, List.of("FAKE_MODE=silent"), List.of()));
         long ready = client.send(new WorkerStartRequest(ANY, alpha, 0, List.of(), List.of()));
@@ -649,7 +652,7 @@ class DaemonTest {
 
     @Test
     void aTcpDaemonReportsItsPortAndGivesWorkersTcpAddresses() throws Exception {
-        ControlClient client = daemonAndClient(withKeys(config().withListen(ServiceAddress.tcp("127.0.0.1", 0))), Optional.of(key()));
+        ControlClient client = daemonAndClient(withKeys(config().toBuilder().listen(ServiceAddress.tcp("127.0.0.1", 0)).build()), Optional.of(key()));
 
         WorkerStartReply reply = client.start(ANY, alpha, List.of());
 
@@ -659,7 +662,7 @@ class DaemonTest {
 
     @Test
     void aDaemonOnEveryInterfaceAnnouncesWorkersAtTheAddressTheHostCameInOn() throws Exception {
-        ControlClient client = daemonAndClient(withKeys(config().withListen(ServiceAddress.tcp("0.0.0.0", 0))), Optional.of(key()));
+        ControlClient client = daemonAndClient(withKeys(config().toBuilder().listen(ServiceAddress.tcp("0.0.0.0", 0)).build()), Optional.of(key()));
 
         WorkerStartReply reply = client.start(ANY, alpha, List.of());
 

@@ -84,14 +84,15 @@ class DaemonWorkerEnvironmentTest {
     }
 
     private DaemonConfig config(String socket, List<String> allow) {
-        return DaemonConfig.defaults()
-                .withListen(ServiceAddress.unix(dir.resolve(socket)))
-                .withLogDir(dir.resolve("log-" + socket))
-                .withLogLevel(TRACE)
-                .withSdkLogLevel(TRACE)
-                .withPluginPath(pluginDir.toString())
-                .withWorkerMainClass(FakeWorkerMain.class.getName())
-                .withSecurity(TestWorkers.security().withWorkerEnvAllow(allow));
+        return DaemonConfig.builder()
+                .listen(ServiceAddress.unix(dir.resolve(socket)))
+                .logDir(dir.resolve("log-" + socket))
+                .logLevel(TRACE)
+                .sdkLogLevel(TRACE)
+                .pluginPath(pluginDir.toString())
+                .workerMainClass(FakeWorkerMain.class.getName())
+                .security(TestWorkers.security().toBuilder().workerEnvAllow(allow).build())
+                .build();
     }
 
     /** Starts a daemon logging to its own file, connects to it and learns the plugin's id. */

@@ -129,13 +129,14 @@ class DaemonWorkerLogPruningTest {
         Files.createSymbolicLink(logDir().resolve(ServiceLogging.workerLogFile(LINKED)), victim);
         Files.createDirectory(logDir().resolve("urom_worker_" + DIRECTORY + "_crash.log"));
 
-        DaemonConfig config = DaemonConfig.defaults()
-                .withListen(ServiceAddress.unix(dir.resolve("urom.sock")))
-                .withLogDir(logDir())
-                .withPluginPath(pluginDir.toString())
-                .withWorkerMainClass(FakeWorkerMain.class.getName())
-                .withWorkerLogRetention(new WorkerLogRetention(KEPT, Duration.ofDays(7)))
-                .withSecurity(TestWorkers.security().withWorkerEnvAllow(List.of("FAKE_*")));
+        DaemonConfig config = DaemonConfig.builder()
+                .listen(ServiceAddress.unix(dir.resolve("urom.sock")))
+                .logDir(logDir())
+                .pluginPath(pluginDir.toString())
+                .workerMainClass(FakeWorkerMain.class.getName())
+                .workerLogRetention(new WorkerLogRetention(KEPT, Duration.ofDays(7)))
+                .security(TestWorkers.security().toBuilder().workerEnvAllow(List.of("FAKE_*")).build())
+                .build();
         daemon = Daemon.start(Daemon.configureLogging(config));
         Await.until("the too old leftover is pruned at start", () -> !Files.exists(old));
         client = ControlClient.connect(daemon.address(), java.util.Optional.empty());

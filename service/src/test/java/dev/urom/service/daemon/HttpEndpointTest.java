@@ -84,11 +84,12 @@ class HttpEndpointTest {
     }
 
     private static DaemonConfig config(Path dir, String pluginPath) {
-        return DaemonConfig.defaults()
-                .withListen(ServiceAddress.unix(dir.resolve("d.sock")))
-                .withLogDir(dir.resolve("log"))
-                .withPluginPath(pluginPath)
-                .withSecurity(TestWorkers.security());
+        return DaemonConfig.builder()
+                .listen(ServiceAddress.unix(dir.resolve("d.sock")))
+                .logDir(dir.resolve("log"))
+                .pluginPath(pluginPath)
+                .security(TestWorkers.security())
+                .build();
     }
 
     private static InetSocketAddress anyLoopbackPort() {
@@ -206,7 +207,7 @@ class HttpEndpointTest {
     void aSecondScrapeWhileOneRunsIsRefusedAtOnceAndHealthIsServed(@TempDir Path dir) throws Exception {
         Path plugins = Files.createDirectories(dir.resolve("plugins"));
         NativeFixtures.compileMinimalPlugin(plugins, "minimal.so", 1);
-        Daemon daemon = Daemon.start(config(dir, plugins.toString()).withWorkerMainClass(MuteWorkerMain.class.getName()));
+        Daemon daemon = Daemon.start(config(dir, plugins.toString()).toBuilder().workerMainClass(MuteWorkerMain.class.getName()).build());
         try (HttpEndpoint endpoint = HttpEndpoint.start(anyLoopbackPort(), daemon);
                 ControlClient host = ControlClient.connect(daemon.address())) {
             PluginsReply list = (PluginsReply) host.call(new PluginsRequest());

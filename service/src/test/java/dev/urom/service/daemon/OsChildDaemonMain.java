@@ -43,28 +43,28 @@ public final class OsChildDaemonMain {
     }
 
     private static DaemonConfig config(String[] args) {
-        DaemonConfig config = DaemonConfig.defaults().withPluginPath("");
-        DaemonSecurity security = DaemonSecurity.defaults();
+        DaemonConfig.Builder config = DaemonConfig.builder().pluginPath("");
+        DaemonSecurity.Builder security = DaemonSecurity.builder();
         if (args.length % 2 != 0) {
             throw new IllegalArgumentException("options come in pairs: " + Arrays.toString(args));
         }
         for (int i = 0; i < args.length; i += 2) {
             String value = args[i + 1];
             switch (args[i]) {
-                case "--listen" -> config = config.withListen(value.equals("default") ? ServiceAddress.defaultListen()
+                case "--listen" -> config.listen(value.equals("default") ? ServiceAddress.defaultListen()
                         : ServiceAddress.unix(Path.of(value)));
-                case "--log-dir" -> config = config.withLogDir(Path.of(value));
-                case "--plugin-path" -> config = config.withPluginPath(value);
-                case "--worker-user" -> security = security.withWorkerUser(value);
-                case "--worker-groups" -> security = security.withWorkerGroups(List.of(value.split(",")));
-                case "--worker-uid-range" -> security = security.withWorkerUidRange(UidRange.parse(value));
-                case "--socket-group" -> security = security.withSocketGroup(value);
-                case "--auth-keys" -> security = security.withAuthKeys(Path.of(value));
-                case "--dumpable-workers" -> security = security.withDumpableWorkers(Boolean.parseBoolean(value));
-                case "--worker-env-allow" -> security = security.withWorkerEnvAllow(List.of(value.split(",")));
+                case "--log-dir" -> config.logDir(Path.of(value));
+                case "--plugin-path" -> config.pluginPath(value);
+                case "--worker-user" -> security.workerUser(value);
+                case "--worker-groups" -> security.workerGroups(List.of(value.split(",")));
+                case "--worker-uid-range" -> security.workerUidRange(UidRange.parse(value));
+                case "--socket-group" -> security.socketGroup(value);
+                case "--auth-keys" -> security.authKeys(Path.of(value));
+                case "--dumpable-workers" -> security.dumpableWorkers(Boolean.parseBoolean(value));
+                case "--worker-env-allow" -> security.workerEnvAllow(List.of(value.split(",")));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        return config.withSecurity(security);
+        return config.security(security.build()).build();
     }
 }

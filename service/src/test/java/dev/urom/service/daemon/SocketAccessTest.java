@@ -359,8 +359,9 @@ class SocketAccessTest {
     }
 
     private void startInProcess(Path socket) throws IOException {
-        DaemonConfig config = DaemonConfig.defaults().withListen(ServiceAddress.unix(socket)).withLogDir(dir.resolve("log"))
-                .withPluginPath("").withSecurity(TestWorkers.security());
+        DaemonConfig config = DaemonConfig.builder().listen(ServiceAddress.unix(socket)).logDir(dir.resolve("log"))
+                .pluginPath("").security(TestWorkers.security())
+                .build();
         Daemon.start(config).close();
     }
 

@@ -235,11 +235,12 @@ class WorkerClassDataTest {
         Run other = runProbe(jarWith("other.jar", ClassDataProbe.class), List.of("-XX:ArchiveClassesAtExit=" + data.archive()), List.of());
         assertThat(other.exitStatus).isZero();
         assertThat(data.archive()).isRegularFile();
-        DaemonConfig config = DaemonConfig.defaults()
-                .withListen(ServiceAddress.parse("unix:" + dir.resolve("d.sock")))
-                .withLogDir(dir.resolve("log"))
-                .withWorkerMainClass(ClassDataProbe.class.getName())
-                .withSecurity(TestWorkers.security());
+        DaemonConfig config = DaemonConfig.builder()
+                .listen(ServiceAddress.parse("unix:" + dir.resolve("d.sock")))
+                .logDir(dir.resolve("log"))
+                .workerMainClass(ClassDataProbe.class.getName())
+                .security(TestWorkers.security())
+                .build();
         String stdout;
         Process process;
         try (WorkerRuntime runtime = WorkerRuntime.start(config.security())) {

@@ -49,12 +49,13 @@ class WorkerIdReuseTest {
     static void startDaemon() throws Exception {
         Path plugins = Files.createDirectories(dir.resolve("plugins"));
         NativeFixtures.compilePlugin(plugins, "worker_graph.so", Files.readString(Path.of(GRAPH_SOURCE)), "-Wextra", "-Werror");
-        DaemonConfig config = Daemon.configureLogging(DaemonConfig.defaults()
-                .withListen(ServiceAddress.unix(dir.resolve("urom.sock")))
-                .withLogDir(dir.resolve("log"))
-                .withPluginPath(plugins.toString())
-                .withWorkerIdleTimeout(Duration.ofMinutes(10))
-                .withSecurity(TestWorkers.security()));
+        DaemonConfig config = Daemon.configureLogging(DaemonConfig.builder()
+                .listen(ServiceAddress.unix(dir.resolve("urom.sock")))
+                .logDir(dir.resolve("log"))
+                .pluginPath(plugins.toString())
+                .workerIdleTimeout(Duration.ofMinutes(10))
+                .security(TestWorkers.security())
+                .build());
         log = new DaemonLog(Daemon.logFile(config));
         daemon = Daemon.start(config);
         service = UromService.connect(daemon.address().toString(), Optional.empty());

@@ -54,7 +54,7 @@ class WorkerIdentitiesTest {
 
     @Test
     void aUnixPrincipalRunsAsItselfInItsPrimaryGroupWithOnlyTheWorkerGroups() throws IOException {
-        WorkerIdentities identities = WorkerIdentities.of(DaemonSecurity.defaults().withWorkerGroups(List.of("4242", "4243")), ROOT);
+        WorkerIdentities identities = WorkerIdentities.of(DaemonSecurity.builder().workerGroups(List.of("4242", "4243")).build(), ROOT);
 
         UnixAccount nobody = account(identities, Principal.unix(NOBODY.uid()));
 
@@ -79,7 +79,7 @@ class WorkerIdentitiesTest {
     void accountsAndGroupsInTheRangeAreSkippedAndAFullRangeIsRefusedInOneLine() throws IOException {
         int free = OsTestbed.freeUid(Integer.toUnsignedLong(NOBODY.uid()));
         UidRange range = new UidRange(Integer.toUnsignedLong(NOBODY.uid()), Integer.toUnsignedLong(free));
-        WorkerIdentities identities = WorkerIdentities.of(DaemonSecurity.defaults().withWorkerUidRange(range), ROOT);
+        WorkerIdentities identities = WorkerIdentities.of(DaemonSecurity.builder().workerUidRange(range).build(), ROOT);
 
         assertThat(account(identities, Principal.key("alice")).uid()).as("nobody's uid, and any other account's, is skipped").isEqualTo(free);
         assertThatThrownBy(() -> identities.accountFor(Principal.key("bob"))).isInstanceOf(UromException.class)
@@ -91,7 +91,7 @@ class WorkerIdentitiesTest {
 
     @Test
     void workerUserRunsEveryPrincipalAsThatOneAccount() throws IOException {
-        WorkerIdentities identities = WorkerIdentities.of(DaemonSecurity.defaults().withWorkerUser("nobody"), ROOT);
+        WorkerIdentities identities = WorkerIdentities.of(DaemonSecurity.builder().workerUser("nobody").build(), ROOT);
 
         for (Principal principal : List.of(Principal.key("alice"), Principal.unix(ROOT), Principal.unix(NOBODY.uid()), Principal.ANONYMOUS)) {
             assertThat(account(identities, principal)).as("%s", principal).isEqualTo(NOBODY);
@@ -99,12 +99,12 @@ class WorkerIdentitiesTest {
         assertThat(identities.everyWorker()).isEqualTo(NOBODY);
         assertThat(identities.otherUsers()).isTrue();
         assertThat(identities.rootWorkers()).isFalse();
-        assertThat(WorkerIdentities.of(DaemonSecurity.defaults().withWorkerUser("root"), ROOT).rootWorkers()).isTrue();
+        assertThat(WorkerIdentities.of(DaemonSecurity.builder().workerUser("root").build(), ROOT).rootWorkers()).isTrue();
     }
 
     @Test
     void perPrincipalChecksReadAsEveryWorkerUidWouldOnlyTheBitsForOthersAndTheWorkerGroups() throws IOException {
-        UnixAccount every = WorkerIdentities.of(DaemonSecurity.defaults().withWorkerGroups(List.of("4242")), ROOT).everyWorker();
+        UnixAccount every = WorkerIdentities.of(DaemonSecurity.builder().workerGroups(List.of("4242")).build(), ROOT).everyWorker();
 
         assertThat(every.uid()).isEqualTo(UnixAccount.NO_ID);
         assertThat(every.groups()).containsExactly(UnixAccount.NO_ID, 4242);
@@ -119,19 +119,19 @@ class WorkerIdentitiesTest {
         assertThat(account(identities, Principal.key("alice")).uid()).isEqualTo(daemon);
         assertThat(account(identities, Principal.unix(ROOT)).uid()).isEqualTo(daemon);
         assertThat(identities.otherUsers()).isFalse();
-        assertThatThrownBy(() -> WorkerIdentities.of(DaemonSecurity.defaults().withWorkerUidRange(UidRange.DEFAULT), daemon))
+        assertThatThrownBy(() -> WorkerIdentities.of(DaemonSecurity.builder().workerUidRange(UidRange.DEFAULT).build(), daemon))
                 .isInstanceOf(IOException.class).hasMessage("--worker-uid-range: only a daemon running as root can run workers as other uids; "
                         + "this one runs as " + NOBODY.describe());
-        assertThatThrownBy(() -> WorkerIdentities.of(DaemonSecurity.defaults().withWorkerGroups(List.of("4242")), daemon))
+        assertThatThrownBy(() -> WorkerIdentities.of(DaemonSecurity.builder().workerGroups(List.of("4242")).build(), daemon))
                 .isInstanceOf(IOException.class).hasMessage("--worker-groups: only a daemon running as root can choose its workers' groups");
-        assertThatThrownBy(() -> WorkerIdentities.of(DaemonSecurity.defaults().withWorkerUser("root"), daemon))
+        assertThatThrownBy(() -> WorkerIdentities.of(DaemonSecurity.builder().workerUser("root").build(), daemon))
                 .isInstanceOf(IOException.class).hasMessage("--worker-user root: only a daemon running as root can start workers as another user; "
                         + "this one runs as " + NOBODY.describe());
     }
 
     @Test
     void workerUserAndWorkerUidRangeTogetherAreRefusedInOneLine() {
-        assertThatThrownBy(() -> WorkerIdentities.of(DaemonSecurity.defaults().withWorkerUser("nobody").withWorkerUidRange(UidRange.DEFAULT), ROOT))
+        assertThatThrownBy(() -> WorkerIdentities.of(DaemonSecurity.builder().workerUser("nobody").workerUidRange(UidRange.DEFAULT).build(), ROOT))
                 .isInstanceOf(IOException.class)
                 .hasMessage("--worker-uid-range 1879048192-1879113727 and --worker-user nobody contradict each other: give one");
     }

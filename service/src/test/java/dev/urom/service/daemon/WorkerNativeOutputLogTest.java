@@ -59,11 +59,12 @@ class WorkerNativeOutputLogTest {
 
     /** Starts a worker of the plugin, runs {@code op} after the SAY command, and returns its log once the worker has gone. */
     private String runUntilTheWorkerDies(long op) throws Exception {
-        DaemonConfig config = DaemonConfig.defaults()
-                .withListen(ServiceAddress.unix(dir.resolve("urom.sock")))
-                .withLogDir(logDir())
-                .withPluginPath(pluginDir.toString())
-                .withSecurity(TestWorkers.security());
+        DaemonConfig config = DaemonConfig.builder()
+                .listen(ServiceAddress.unix(dir.resolve("urom.sock")))
+                .logDir(logDir())
+                .pluginPath(pluginDir.toString())
+                .security(TestWorkers.security())
+                .build();
         daemon = Daemon.start(Daemon.configureLogging(config));
         try (UromService service = UromService.connect(daemon.address().toString())) {
             Plugin plugin = service.plugins().get(0);

@@ -62,11 +62,12 @@ class DomainEndToEndTest {
 
     @BeforeEach
     void startDaemon() throws Exception {
-        DaemonConfig config = Daemon.configureLogging(DaemonConfig.defaults()
-                .withListen(ServiceAddress.unix(dir.resolve("urom.sock")))
-                .withLogDir(dir.resolve("log"))
-                .withPluginPath(pluginDir.toString())
-                .withSecurity(TestWorkers.security()));
+        DaemonConfig config = Daemon.configureLogging(DaemonConfig.builder()
+                .listen(ServiceAddress.unix(dir.resolve("urom.sock")))
+                .logDir(dir.resolve("log"))
+                .pluginPath(pluginDir.toString())
+                .security(TestWorkers.security())
+                .build());
         daemon = Daemon.start(config);
         service = UromService.connect(daemon.address().toString());
         for (Plugin p : service.plugins()) {

@@ -70,11 +70,12 @@ class DomainTransportEndToEndTest {
         NativeFixtures.compileWakeupPlugin(plugins, "ucp_native.so", "-DTRANSPORT=\"ucp-tag\"", "-DADDRESS_PREFIX=\"native\"");
         NativeFixtures.compileWakeupPlugin(plugins, "plain_native.so", "-DADDRESS_PREFIX=\"plain\"");
         WorkerFixtures.javaPluginJar(plugins.resolve("ucp_java.jar"), "ucp_java", "1", WakeupJavaPlugin.class);
-        DaemonConfig config = Daemon.configureLogging(DaemonConfig.defaults()
-                .withListen(ServiceAddress.unix(dir.resolve("urom.sock")))
-                .withLogDir(dir.resolve("log"))
-                .withPluginPath(plugins.toString())
-                .withSecurity(TestWorkers.security()));
+        DaemonConfig config = Daemon.configureLogging(DaemonConfig.builder()
+                .listen(ServiceAddress.unix(dir.resolve("urom.sock")))
+                .logDir(dir.resolve("log"))
+                .pluginPath(plugins.toString())
+                .security(TestWorkers.security())
+                .build());
         daemon = Daemon.start(config);
         service = UromService.connect(daemon.address().toString());
         List<Plugin> listed = service.plugins();

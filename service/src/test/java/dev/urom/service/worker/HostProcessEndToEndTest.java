@@ -79,7 +79,7 @@ class HostProcessEndToEndTest {
     }
 
     private Worker startWorker(DaemonConfig config, ServiceConnector connector) throws Exception {
-        daemon = Daemon.start(Daemon.configureLogging(config.withLogDir(dir.resolve("log")).withPluginPath(pluginDir.toString())));
+        daemon = Daemon.start(Daemon.configureLogging(config.toBuilder().logDir(dir.resolve("log")).pluginPath(pluginDir.toString()).build()));
         service = connector.connect(daemon.address().toString());
         for (Plugin p : service.plugins()) {
             if (p.name().equals("host_process")) {
@@ -116,8 +116,9 @@ class HostProcessEndToEndTest {
 
     @Test
     void overAUnixSocketBothPluginsLearnThisJvmAsTheirHost() throws Exception {
-        DaemonConfig config = DaemonConfig.defaults().withListen(ServiceAddress.unix(dir.resolve("urom.sock")))
-                .withSecurity(TestWorkers.security().withDumpableWorkers(true));
+        DaemonConfig config = DaemonConfig.builder().listen(ServiceAddress.unix(dir.resolve("urom.sock")))
+                .security(TestWorkers.security().toBuilder().dumpableWorkers(true).build())
+                .build();
         Worker worker = startWorker(config, UromService::connect);
         Memory buffer = new Memory(64);
         byte[] pattern = new byte[64];
@@ -154,8 +155,9 @@ class HostProcessEndToEndTest {
     @Test
     void overTcpTheConnectionHasNoLocalProcess() throws Exception {
         Path keys = TestKeys.directory(dir, "alice");
-        DaemonConfig config = DaemonConfig.defaults().withListen(ServiceAddress.tcp("127.0.0.1", 0))
-                .withSecurity(TestWorkers.security().withAuthKeys(keys));
+        DaemonConfig config = DaemonConfig.builder().listen(ServiceAddress.tcp("127.0.0.1", 0))
+                .security(TestWorkers.security().toBuilder().authKeys(keys).build())
+                .build();
         Worker worker = startWorker(config, address -> UromService.connect(address, TestKeys.key(keys, "alice")));
 
         Answer answer = askNative(worker, HostProcessFixture.self());
