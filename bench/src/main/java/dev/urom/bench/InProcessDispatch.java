@@ -4,6 +4,7 @@ package dev.urom.bench;
 import dev.urom.framework.javaplugin.JavaPluginLoader;
 import dev.urom.framework.worker.PluginLoader;
 import dev.urom.framework.worker.PluginSpec;
+import dev.urom.framework.worker.WorkerAnswer;
 import dev.urom.framework.worker.WorkerHost;
 import dev.urom.framework.worker.WorkerHostConfig;
 import dev.urom.nativebridge.NativePlugin;
@@ -29,7 +30,7 @@ final class InProcessDispatch implements AutoCloseable {
 
     private final WorkerHost host;
     private WorkerNotification answer;
-    private final Consumer<WorkerNotification> sink = n -> answer = n;
+    private final Consumer<WorkerAnswer> sink = n -> answer = n.notification();
 
     private InProcessDispatch(WorkerHost host) {
         this.host = host;

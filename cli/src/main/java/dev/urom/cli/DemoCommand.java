@@ -78,8 +78,8 @@ final class DemoCommand implements Callable<Integer> {
             boolean allAlike = true;
             out.printf("%-22s  %-26s  %-26s  %s%n", "LOOPBACK value", NATIVE_GRAPH, JAVA_GRAPH, "alike");
             for (long value : VALUES) {
-                WorkerNotification c = worker.call(graphs.get(0), GraphClient.loopbackCommand(value), TIMEOUT);
-                WorkerNotification java = worker.call(graphs.get(1), GraphClient.loopbackCommand(value), TIMEOUT);
+                WorkerNotification c = worker.call(graphs.get(0), GraphClient.loopbackCommand(value), TIMEOUT).notification();
+                WorkerNotification java = worker.call(graphs.get(1), GraphClient.loopbackCommand(value), TIMEOUT).notification();
                 boolean alike = c.status() == UromStatus.SUCCESS && c.status() == java.status()
                         && Arrays.equals(c.payload(), java.payload()) && Arrays.equals(c.payload(), GraphClient.loopbackCommand(value));
                 allAlike &= alike;
@@ -130,7 +130,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         long start = System.nanoTime();
         for (int i = 0; i < rounds; i++) {
-            WorkerNotification answer = worker.call(graph, command, TIMEOUT);
+            WorkerNotification answer = worker.call(graph, command, TIMEOUT).notification();
             if (!answer.status().isSuccess()) {
                 throw new CliFailure(graph.info().name() + " answered " + answer.status() + " during the timing run");
             }

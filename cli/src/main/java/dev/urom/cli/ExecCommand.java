@@ -2,8 +2,7 @@
 package dev.urom.cli;
 
 import dev.urom.framework.discovery.DiscoveredPlugin;
-import dev.urom.framework.worker.WorkerHost;
-import dev.urom.spi.WorkerNotification;
+import dev.urom.framework.worker.WorkerAnswer;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -17,7 +16,7 @@ import picocli.CommandLine.Spec;
  * {@code urom exec --plugin NAME --payload-hex HEX}: loads one plugin from UROM_PLUGIN_PATH in this
  * process, sends it one command and prints the status and the notification payload. Exit status
  * 0 when the plugin answered SUCCESS; otherwise 1 and one line on stderr, {@code urom exec:
- * <STATUS>: <message>}, the message being the one a Java plugin failed with (the answer's payload).
+ * <STATUS>: <reason>}, the reason being the one the plugin refused the command with, when it gave one.
  */
 @Command(name = "exec", description = "Load one plugin in this process, send it one command, print the answer.")
 final class ExecCommand implements Callable<Integer> {
@@ -43,12 +42,12 @@ final class ExecCommand implements Callable<Integer> {
         byte[] payload = Hex.parse("--payload-hex", payloadHex);
         DiscoveredPlugin plugin = LocalPlugins.scan(environment).require(pluginName);
         try (LocalWorker worker = LocalWorker.open(List.of(plugin))) {
-            WorkerNotification answer = worker.call(plugin, payload, Duration.ofMillis(timeoutMs));
+            WorkerAnswer answer = worker.call(plugin, payload, Duration.ofMillis(timeoutMs));
             PrintWriter out = spec.commandLine().getOut();
             out.println("status: " + answer.status() + " (" + answer.status().code() + ")");
             out.println("payload: " + Hex.format(answer.payload()));
             if (!answer.status().isSuccess()) {
-                spec.commandLine().getErr().println("urom exec: " + FailureMessage.describe(answer.status(), WorkerHost.refusalReason(answer).orElse("")));
+                spec.commandLine().getErr().println("urom exec: " + FailureMessage.describe(answer.status(), answer.refusalReason().orElse("")));
                 return Main.FAILED;
             }
             return 0;

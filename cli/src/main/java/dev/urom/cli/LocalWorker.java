@@ -5,10 +5,10 @@ import dev.urom.framework.discovery.DiscoveredPlugin;
 import dev.urom.framework.worker.PluginFailure;
 import dev.urom.framework.worker.PluginLoader;
 import dev.urom.framework.worker.PluginSpec;
+import dev.urom.framework.worker.WorkerAnswer;
 import dev.urom.framework.worker.WorkerHost;
 import dev.urom.framework.worker.WorkerHostConfig;
 import dev.urom.spi.WorkerCommand;
-import dev.urom.spi.WorkerNotification;
 import java.time.Duration;
 import java.util.List;
 
@@ -47,7 +47,7 @@ final class LocalWorker implements AutoCloseable {
     }
 
     /** Sends one command to this plugin and waits for its answer (TIME_OUT when none comes). */
-    WorkerNotification call(DiscoveredPlugin plugin, byte[] payload, Duration timeout) {
+    WorkerAnswer call(DiscoveredPlugin plugin, byte[] payload, Duration timeout) {
         return host.call(new WorkerCommand(DEST_ID, plugin.info().id(), nextContext++, payload), timeout);
     }
 

@@ -3,7 +3,7 @@ package dev.urom.testkit;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.urom.framework.worker.WorkerHost;
+import dev.urom.framework.worker.WorkerAnswer;
 import dev.urom.spi.Api;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
@@ -16,19 +16,31 @@ import org.assertj.core.api.AbstractAssert;
 /**
  * AssertJ assertions on one {@link WorkerNotification}; each failure message shows the whole
  * notification (payloads in hex, cut short) and, for payloads, the first byte that differs. Made by
- * {@link PluginAssertions#assertThat(WorkerNotification)}.
+ * {@link PluginAssertions#assertThat(WorkerAnswer)}, which knows who made the notification and why
+ * a refused command was refused, or by {@link PluginAssertions#assertThat(WorkerNotification)},
+ * which does not: on a bare notification the refusal assertions ({@link #isRefusedWith}, {@link
+ * #hasReason}, {@link #hasReasonContaining}) fail.
  */
 @Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
 public final class NotificationAssert extends AbstractAssert<NotificationAssert, WorkerNotification> {
+    /** Who made {@code actual}, and why; empty for a bare notification. */
+    private final Optional<WorkerAnswer> answer;
+
     NotificationAssert(WorkerNotification actual) {
         super(actual, NotificationAssert.class);
+        this.answer = Optional.empty();
+    }
+
+    NotificationAssert(WorkerAnswer answer) {
+        super(answer == null ? null : answer.notification(), NotificationAssert.class);
+        this.answer = Optional.ofNullable(answer);
     }
 
     public NotificationAssert hasStatus(UromStatus expected) {
         requireNonNull(expected, "expected is null");
         isNotNull();
         if (actual.status() != expected) {
-            failWithMessage("expected status %s but got %s in %s", expected, actual.status(), Notifications.describe(actual));
+            failWithMessage("expected status %s but got %s in %s", expected, actual.status(), described());
         }
         return this;
     }
@@ -44,7 +56,7 @@ public final class NotificationAssert extends AbstractAssert<NotificationAssert,
         isNotNull();
         if (actual.destId() != command.destId() || actual.type() != command.type() || actual.uromContext() != command.uromContext()) {
             failWithMessage("expected an answer to %s (same dest, type and context) but got %s",
-                    Notifications.describe(command), Notifications.describe(actual));
+                    Notifications.describe(command), described());
         }
         return this;
     }
@@ -59,7 +71,7 @@ public final class NotificationAssert extends AbstractAssert<NotificationAssert,
                     ? "lengths differ: " + payload.length + " bytes, expected " + expected.length
                     : String.format("first difference at byte %d: 0x%02x, expected 0x%02x", at, payload[at], expected[at]);
             failWithMessage("expected payload %s but got %s (%s) in %s",
-                    Notifications.hex(expected), Notifications.hex(payload), where, Notifications.describe(actual));
+                    Notifications.hex(expected), Notifications.hex(payload), where, described());
         }
         return this;
     }
@@ -80,9 +92,13 @@ public final class NotificationAssert extends AbstractAssert<NotificationAssert,
      */
     public NotificationAssert isRefusedWith(UromStatus expected) {
         hasStatus(expected);
-        if (expected == UromStatus.SUCCESS || !WorkerHost.isWorkerAnswer(actual)) {
+        if (answer.isEmpty()) {
+            failWithMessage("expected the worker's refusal with %s but got %s, a bare notification that does not say who made it"
+                    + " (assert on the WorkerAnswer that the test kit's waits return)", expected, described());
+        }
+        if (expected == UromStatus.SUCCESS || !answer.get().madeByWorker()) {
             failWithMessage("expected the worker's refusal with %s but got %s, which the plugin made",
-                    expected, Notifications.describe(actual));
+                    expected, described());
         }
         return this;
     }
@@ -94,7 +110,7 @@ public final class NotificationAssert extends AbstractAssert<NotificationAssert,
     public NotificationAssert hasReason(String expected) {
         requireNonNull(expected, "expected is null");
         isNotNull();
-        Optional<String> reason = WorkerHost.refusalReason(actual);
+        Optional<String> reason = answer.flatMap(WorkerAnswer::refusalReason);
         if (!reason.equals(Optional.of(expected))) {
             failWithMessage("expected a refusal with the reason \"%s\" but got %s", expected, reasonOf(reason));
         }
@@ -108,7 +124,7 @@ public final class NotificationAssert extends AbstractAssert<NotificationAssert,
     public NotificationAssert hasReasonContaining(String text) {
         requireNonNull(text, "text is null");
         isNotNull();
-        Optional<String> reason = WorkerHost.refusalReason(actual);
+        Optional<String> reason = answer.flatMap(WorkerAnswer::refusalReason);
         if (reason.isEmpty() || !reason.get().contains(text)) {
             failWithMessage("expected a refusal whose reason contains \"%s\" but got %s", text, reasonOf(reason));
         }
@@ -116,6 +132,12 @@ public final class NotificationAssert extends AbstractAssert<NotificationAssert,
     }
 
     private String reasonOf(Optional<String> reason) {
-        return reason.map(r -> "reason \"" + r + "\" in " + Notifications.describe(actual)).orElse("no reason in " + Notifications.describe(actual));
+        String described = answer.isPresent() ? described() : described() + ", a bare notification";
+        return reason.map(r -> "reason \"" + r + "\" in " + described).orElse("no reason in " + described);
+    }
+
+    /** The notification for a failure message, with its refusal's reason when it has one. */
+    private String described() {
+        return answer.map(Notifications::describe).orElseGet(() -> Notifications.describe(actual));
     }
 }

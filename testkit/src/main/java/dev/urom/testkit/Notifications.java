@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.testkit;
 
-import dev.urom.framework.worker.WorkerHost;
+import dev.urom.framework.worker.WorkerAnswer;
 import dev.urom.spi.WorkerCommand;
 import dev.urom.spi.WorkerNotification;
 import java.util.HexFormat;
@@ -16,18 +16,32 @@ final class Notifications {
     private Notifications() {}
 
     static String describe(WorkerNotification n) {
-        StringBuilder text = new StringBuilder("{dest ").append(Long.toUnsignedString(n.destId()))
+        return fields(n).append('}').toString();
+    }
+
+    /** As a notification, with a refusal's reason after the payload. */
+    static String describe(WorkerAnswer answer) {
+        StringBuilder text = fields(answer.notification());
+        answer.refusalReason().ifPresent(reason -> text.append(", reason \"").append(reason).append('"'));
+        return text.append('}').toString();
+    }
+
+    private static StringBuilder fields(WorkerNotification n) {
+        return new StringBuilder("{dest ").append(Long.toUnsignedString(n.destId()))
                 .append(", type 0x").append(Long.toHexString(n.type()))
                 .append(", context ").append(Long.toUnsignedString(n.uromContext()))
                 .append(", ").append(n.status())
                 .append(", payload ").append(hex(n.payload()));
-        WorkerHost.refusalReason(n).ifPresent(reason -> text.append(", reason \"").append(reason).append('"'));
-        return text.append('}').toString();
     }
 
     static String describe(List<WorkerNotification> notifications) {
         return notifications.isEmpty() ? "none"
                 : notifications.stream().map(Notifications::describe).collect(Collectors.joining(", ", "[", "]"));
+    }
+
+    static String describeAnswers(List<WorkerAnswer> answers) {
+        return answers.isEmpty() ? "none"
+                : answers.stream().map(Notifications::describe).collect(Collectors.joining(", ", "[", "]"));
     }
 
     static String describe(WorkerCommand command) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.testkit;
 
+import dev.urom.framework.worker.WorkerAnswer;
 import dev.urom.spi.Api;
 import dev.urom.spi.WorkerNotification;
 import java.util.List;
@@ -19,7 +20,18 @@ import org.assertj.core.api.Assertions;
 public class PluginAssertions extends Assertions {
     protected PluginAssertions() {}
 
-    /** Assertions on one notification: status, payload, which command it answers, a refusal's reason. */
+    /**
+     * Assertions on one notification that the kit's waits returned: status, payload, which command
+     * it answers, whether the worker refused the command and why.
+     */
+    public static NotificationAssert assertThat(WorkerAnswer actual) {
+        return new NotificationAssert(actual);
+    }
+
+    /**
+     * Assertions on one bare notification: status, payload, which command it answers. A bare
+     * notification does not say who made it, so the refusal assertions fail on it.
+     */
     public static NotificationAssert assertThat(WorkerNotification actual) {
         return new NotificationAssert(actual);
     }

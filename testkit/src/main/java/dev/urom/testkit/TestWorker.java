@@ -4,6 +4,7 @@ package dev.urom.testkit;
 import static java.util.Objects.requireNonNull;
 
 import dev.urom.framework.worker.IdleBackoff;
+import dev.urom.framework.worker.WorkerAnswer;
 import dev.urom.framework.worker.WorkerHost;
 import dev.urom.spi.Api;
 import dev.urom.spi.PluginIface;
@@ -29,7 +30,9 @@ import java.util.function.Supplier;
  * {@linkplain #unclaimed() unclaimed}; a wait takes the first that matches. Commands the worker
  * refuses itself (over the maximum message size) and commands the plugin refuses (a {@code
  * worker_cmd} that returns an error, a Java plugin that throws) are answered with the error status
- * and no payload, as a real worker answers them; {@link PluginAssertions} reads a refusal's reason.
+ * and no payload, as a real worker answers them. The waits for one notification return it as a
+ * {@link WorkerAnswer}, which says who made it and why a refused command was refused; {@link
+ * PluginAssertions} reads both.
  *
  * <h2>Contract</h2>
  * <ul>
@@ -53,7 +56,7 @@ public final class TestWorker implements AutoCloseable {
     private final long pluginId;
     private final long destId;
     private final Duration timeout;
-    private final List<WorkerNotification> unclaimed = new ArrayList<>();
+    private final List<WorkerAnswer> unclaimed = new ArrayList<>();
     private long nextContext = 1;
     private boolean alone;
     private boolean closed;
@@ -127,6 +130,19 @@ public final class TestWorker implements AutoCloseable {
         }
     }
 
+    /**
+     * The bytes a host receives for {@code answer}: the plugin's {@code notif_pack} of a notification
+     * the plugin made ({@link #pack(WorkerNotification)}), the worker's own packing ({@link
+     * WorkerNotification#pack()}) of an answer the worker made ({@link WorkerAnswer#madeByWorker()}).
+     *
+     * @throws AssertionError when the plugin fails to pack it, with its status and reason
+     */
+    public byte[] pack(WorkerAnswer answer) {
+        requireNonNull(answer, "answer is null");
+        checkUsable();
+        return answer.madeByWorker() ? answer.notification().pack() : pack(answer.notification());
+    }
+
     /** Sends {@code payload} as a command with the next context number (1, 2, ...); returns the command sent. */
     public WorkerCommand send(byte[] payload) {
         return send(nextContext++, payload);
@@ -151,17 +167,17 @@ public final class TestWorker implements AutoCloseable {
     }
 
     /** Sends {@code payload} and waits for its answer ({@link #awaitAnswer}). */
-    public WorkerNotification call(byte[] payload) {
+    public WorkerAnswer call(byte[] payload) {
         return awaitAnswer(send(payload));
     }
 
     /**
      * Waits for the notification that answers {@code command}: the first with its {@code type} and
-     * {@code uromContext}. Takes it out of the unclaimed ones.
+     * {@code uromContext}, the plugin's or the worker's. Takes it out of the unclaimed ones.
      *
      * @throws AssertionError when none comes within the time limit
      */
-    public WorkerNotification awaitAnswer(WorkerCommand command) {
+    public WorkerAnswer awaitAnswer(WorkerCommand command) {
         requireNonNull(command, "command is null");
         return awaitNotification(n -> n.type() == command.type() && n.uromContext() == command.uromContext(),
                 "answer to " + Notifications.describe(command));
@@ -174,20 +190,20 @@ public final class TestWorker implements AutoCloseable {
      * @param description what is awaited, for the failure message
      * @throws AssertionError when none comes within the time limit
      */
-    public WorkerNotification awaitNotification(Predicate<WorkerNotification> wanted, String description) {
+    public WorkerAnswer awaitNotification(Predicate<WorkerNotification> wanted, String description) {
         requireNonNull(wanted, "wanted is null");
         requireNonNull(description, "description is null");
         checkUsable();
-        WorkerNotification[] taken = new WorkerNotification[1];
+        WorkerAnswer[] taken = new WorkerAnswer[1];
         progressUntil(() -> {
             for (int i = 0; i < unclaimed.size(); i++) {
-                if (wanted.test(unclaimed.get(i))) {
+                if (wanted.test(unclaimed.get(i).notification())) {
                     taken[0] = unclaimed.remove(i);
                     return true;
                 }
             }
             return false;
-        }, () -> "no " + description + " within " + timeout + "; unclaimed notifications: " + Notifications.describe(unclaimed));
+        }, () -> "no " + description + " within " + timeout + "; unclaimed notifications: " + Notifications.describeAnswers(unclaimed));
         return taken[0];
     }
 
@@ -202,8 +218,9 @@ public final class TestWorker implements AutoCloseable {
         }
         checkUsable();
         progressUntil(() -> unclaimed.size() >= count,
-                () -> unclaimed.size() + " of " + count + " notifications within " + timeout + ": " + Notifications.describe(unclaimed));
-        List<WorkerNotification> taken = new ArrayList<>(unclaimed.subList(0, count));
+                () -> unclaimed.size() + " of " + count + " notifications within " + timeout + ": " + Notifications.describeAnswers(unclaimed));
+        List<WorkerNotification> taken = new ArrayList<>(count);
+        unclaimed.subList(0, count).forEach(answer -> taken.add(answer.notification()));
         unclaimed.subList(0, count).clear();
         return taken;
     }
@@ -224,7 +241,7 @@ public final class TestWorker implements AutoCloseable {
         }
         if (!unclaimed.isEmpty()) {
             throw new AssertionError(where() + ": expected no notification after " + rounds + " rounds of progress, but got "
-                    + Notifications.describe(unclaimed));
+                    + Notifications.describeAnswers(unclaimed));
         }
     }
 
@@ -272,7 +289,7 @@ public final class TestWorker implements AutoCloseable {
             } catch (UromException e) {
                 throw new AssertionError(where() + ": while waiting until " + description + ": " + e.status() + ": " + e.getMessage(), e);
             }
-        }, () -> "not within " + timeout + ": " + description + "; unclaimed notifications: " + Notifications.describe(unclaimed));
+        }, () -> "not within " + timeout + ": " + description + "; unclaimed notifications: " + Notifications.describeAnswers(unclaimed));
     }
 
     /** Makes progress on the whole domain until {@code done}, checked before each round, or fails with {@code whyNot} after the time limit. */
@@ -290,7 +307,7 @@ public final class TestWorker implements AutoCloseable {
     /** The notifications that came and no wait took yet, in order (a copy). */
     public List<WorkerNotification> unclaimed() {
         checkUsable();
-        return List.copyOf(unclaimed);
+        return unclaimed.stream().map(WorkerAnswer::notification).toList();
     }
 
     /** Closes the plugin (and, for a worker opened alone, its domain). Idempotent. */

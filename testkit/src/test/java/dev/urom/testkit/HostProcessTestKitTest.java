@@ -6,6 +6,7 @@ import static dev.urom.testkit.PluginAssertions.assertThatThrownBy;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
+import dev.urom.framework.worker.WorkerAnswer;
 import dev.urom.nativebridge.HostProcessTable;
 import dev.urom.nativebridge.testkit.HostProcessFixture;
 import dev.urom.nativebridge.testkit.HostProcessFixture.Answer;
@@ -107,14 +108,14 @@ class HostProcessTestKitTest {
     }
 
     private static int[] askJava(TestWorker worker) {
-        WorkerNotification answer = worker.call(new byte[0]);
+        WorkerAnswer answer = worker.call(new byte[0]);
         assertThat(answer).isSuccessful();
         ByteBuffer in = ByteBuffer.wrap(answer.payload()).order(ByteOrder.LITTLE_ENDIAN);
         return new int[] {in.getInt(0), in.getInt(4)};
     }
 
     private static Answer askNative(TestWorker worker, byte[] command) {
-        WorkerNotification answer = worker.call(command);
+        WorkerAnswer answer = worker.call(command);
         assertThat(answer).isSuccessful();
         return HostProcessFixture.answer(answer.payload());
     }

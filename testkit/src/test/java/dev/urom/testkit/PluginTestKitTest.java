@@ -5,13 +5,18 @@ import static dev.urom.testkit.PluginAssertions.assertThat;
 import static dev.urom.testkit.PluginAssertions.assertThatNotifications;
 import static dev.urom.testkit.PluginAssertions.assertThatThrownBy;
 
+import dev.urom.framework.worker.WorkerAnswer;
+import dev.urom.spi.PluginIface;
+import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
+import dev.urom.spi.WorkerContext;
 import dev.urom.spi.WorkerNotification;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -44,7 +49,7 @@ class PluginTestKitTest {
     @Test
     void aWrongPayloadFailsWithTheFirstDifferentByte() {
         try (TestWorker worker = scripted()) {
-            WorkerNotification answer = worker.call(ascii("echo abc"));
+            WorkerAnswer answer = worker.call(ascii("echo abc"));
 
             assertThatThrownBy(() -> assertThat(answer).hasPayload(ascii("abd")))
                     .isInstanceOf(AssertionError.class)
@@ -60,7 +65,7 @@ class PluginTestKitTest {
     @Test
     void aRefusalCarriesItsStatusAndThePluginsReason() {
         try (TestWorker worker = scripted()) {
-            WorkerNotification answer = worker.call(ascii("refuse because"));
+            WorkerAnswer answer = worker.call(ascii("refuse because"));
 
             assertThat(answer).isRefusedWith(UromStatus.INVALID_VALUE).hasEmptyPayload().hasReasonContaining("refused as asked: because");
             assertThat(answer).hasReason("refused as asked: because");
@@ -70,6 +75,48 @@ class PluginTestKitTest {
                     .hasMessageContaining("reason \"refused as asked: because\"");
             assertThatThrownBy(() -> assertThat(worker.call(ascii("echo x"))).isRefusedWith(UromStatus.SUCCESS))
                     .hasMessageContaining("which the plugin made");
+        }
+    }
+
+    @Test
+    void theWaitsSayWhoMadeEachAnswerAndWhyItWasRefused() {
+        try (TestWorker worker = scripted()) {
+            WorkerAnswer refused = worker.call(ascii("refuse because"));
+            WorkerAnswer unknownId = worker.awaitAnswer(worker.send(new WorkerCommand(5, 1L << 9, 3, ascii("echo e"))));
+            WorkerAnswer echoed = worker.call(ascii("echo e"));
+
+            assertThat(refused.origin()).isEqualTo(WorkerAnswer.Origin.PLUGIN_REFUSAL);
+            assertThat(refused.refusalReason()).hasValue("refused as asked: because");
+            assertThat(unknownId.origin()).isEqualTo(WorkerAnswer.Origin.WORKER);
+            assertThat(unknownId.refusalReason()).isEmpty();
+            assertThat(echoed.origin()).isEqualTo(WorkerAnswer.Origin.PLUGIN);
+            assertThat(echoed.refusalReason()).isEmpty();
+        }
+    }
+
+    @Test
+    void aBareNotificationIsNeverTakenForARefusal() {
+        try (TestWorker worker = scripted()) {
+            WorkerNotification bare = worker.call(ascii("refuse because")).notification();
+
+            assertThat(bare).hasStatus(UromStatus.INVALID_VALUE).hasEmptyPayload();
+            assertThatThrownBy(() -> assertThat(bare).isRefusedWith(UromStatus.INVALID_VALUE))
+                    .hasMessageContaining("a bare notification that does not say who made it");
+            assertThatThrownBy(() -> assertThat(bare).hasReasonContaining("because"))
+                    .hasMessageContaining("no reason in {dest").hasMessageContaining(", a bare notification");
+        }
+    }
+
+    @Test
+    void packOfAnAnswerGivesWhatTheHostReceivesThePluginsPackingOrTheWorkers() {
+        try (TestWorker worker = PluginTestKit.plugin(FixedSizePacking::new).open()) {
+            WorkerAnswer echoed = worker.call(ascii("echo abc"));
+            WorkerAnswer refused = worker.call(ascii("refuse because"));
+
+            assertThat(worker.pack(echoed)).hasSize(FixedSizePacking.PACKED_BYTES);
+            assertThat(worker.pack(refused)).as("the worker packs its own answers")
+                    .isEqualTo(refused.notification().pack()).hasSize(WorkerNotification.HEADER_BYTES);
+            assertThat(worker.pack(refused.notification())).as("the plugin's notif_pack, asked directly").hasSize(FixedSizePacking.PACKED_BYTES);
         }
     }
 
@@ -195,7 +242,7 @@ class PluginTestKitTest {
         Path so = dev.urom.nativebridge.testkit.NativeFixtures.compileMinimalPlugin(dir, "echo_plugin.so", 3);
         try (TestWorker worker = PluginTestKit.plugin(so).pluginId(1L << 6).destId(9).open()) {
             WorkerCommand command = worker.send(0xfeedL, new byte[] {1, 2, 3});
-            WorkerNotification answer = worker.awaitAnswer(command);
+            WorkerAnswer answer = worker.awaitAnswer(command);
 
             assertThat(answer).answers(command).isSuccessful().hasPayloadHex("010203");
             assertThat(worker.pluginName()).isEqualTo("echo_plugin");
@@ -287,5 +334,41 @@ class PluginTestKitTest {
         assertThatThrownBy(() -> PluginTestKit.plugin(ScriptedPlugin::new).maxMessageSize(10))
                 .hasMessageContaining("smaller than a command header");
         assertThatThrownBy(() -> PluginTestKit.plugin(ScriptedPlugin::new).openDomain(0)).hasMessageContaining("needs at least one");
+    }
+
+    /** The scripted plugin with a packing of a fixed size whatever the payload, as some DOCA plugins pack. */
+    private static final class FixedSizePacking implements PluginIface {
+        static final int PACKED_BYTES = WorkerNotification.HEADER_BYTES + 16;
+        private final ScriptedPlugin scripted = new ScriptedPlugin();
+
+        @Override
+        public void open(WorkerContext context) {
+            scripted.open(context);
+        }
+
+        @Override
+        public void close() {
+            scripted.close();
+        }
+
+        @Override
+        public byte[] address() {
+            return scripted.address();
+        }
+
+        @Override
+        public void workerCommand(WorkerCommand command) throws UromException {
+            scripted.workerCommand(command);
+        }
+
+        @Override
+        public void progress(List<? super WorkerNotification> notifications) {
+            scripted.progress(notifications);
+        }
+
+        @Override
+        public byte[] packNotification(WorkerNotification notification) {
+            return Arrays.copyOf(notification.pack(), PACKED_BYTES);
+        }
     }
 }

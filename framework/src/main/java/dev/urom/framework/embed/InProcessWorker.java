@@ -150,7 +150,7 @@ public final class InProcessWorker implements AutoCloseable {
                     + " is not open in in-process worker " + workerId + " (it holds " + names(plugins) + ")");
         }
         WorkerCommand command = new WorkerCommand(DEST_ID, pluginId, contexts.incrementAndGet(), payload.clone());
-        return await(submit(() -> host.call(command, callTimeout)),
+        return await(submit(() -> host.call(command, callTimeout).notification()),
                 "in-process worker " + workerId + ": call to plugin '" + plugin.name() + "'");
     }
 
@@ -163,7 +163,7 @@ public final class InProcessWorker implements AutoCloseable {
     public List<WorkerNotification> poll() throws UromException {
         return await(submit(() -> {
             List<WorkerNotification> received = new ArrayList<>();
-            host.progress(received::add);
+            host.progress(answer -> received.add(answer.notification()));
             return received;
         }), "in-process worker " + workerId + ": poll");
     }

@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.WeakHashMap;
 import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -37,25 +36,31 @@ import org.apache.logging.log4j.Logger;
  *   <li><b>Not thread-safe.</b> One thread drives a host from {@link #open} to {@link #close}, as
  *       {@link PluginIface} requires of its callers (a native plugin must always be called from the
  *       same thread).
- *   <li><b>Failures never stop the host.</b> A plugin that cannot be loaded or opened is recorded in
- *       {@link #failures()}; its commands are answered with its failure status. A command that
- *       cannot be delivered or that its plugin refuses is answered with an error notification
- *       (same {@code destId}, {@code type}, {@code uromContext}, no payload) that comes out of the
- *       next {@link #progress}: an unknown id gets {@code NOT_FOUND}, a command larger than the
- *       maximum message size {@code TOO_BIG}, a {@link UromException} its status, anything else a
- *       plugin throws (errors such as {@link StackOverflowError} or {@link LinkageError} included)
- *       {@code UNEXPECTED}. A plugin's refusal is logged on one line (WARN for a {@link
- *       UromException}, ERROR for anything else, the stack trace at DEBUG), its message cut to
- *       {@value FailureText#MAX_CHARS} characters, and the answer (without payload) has that message
- *       as its {@link #refusalReason}, at most {@value #MAX_MESSAGE_BYTES} UTF-8 bytes: a Java
- *       plugin's exception message, a native plugin's last error log line during the refused
- *       {@code worker_cmd}. A plugin whose {@link PluginIface#transport()} is not a {@link
- *       TransportName transport name} fails to load (INVALID_VALUE). Only a {@link
- *       VirtualMachineError} other than a stack overflow is let through: the worker process is then
- *       not worth keeping. These answers are the worker's own:
- *       {@link #isWorkerAnswer} tells them apart, and they are packed by the worker ({@link
- *       WorkerNotification#pack()}), never by the plugin's {@code packNotification} (a DOCA
- *       plugin's {@code notif_pack} may pack a fixed size whatever {@code len} says).
+ *   <li><b>Failures never stop the host.</b> What goes wrong with a command is answered, out of the
+ *       next {@link #progress}, by the worker: a {@link WorkerAnswer} with the command's {@code
+ *       destId}, {@code type} and {@code uromContext}, a failure status and no payload, which the
+ *       worker packs itself ({@link WorkerAnswer#madeByWorker()}). Of {@link
+ *       WorkerAnswer.Origin#WORKER origin WORKER}:
+ *       <ul>
+ *         <li>an unknown plugin id: NOT_FOUND;
+ *         <li>a command over the maximum message size: TOO_BIG;
+ *         <li>a command for a plugin that failed to load or open (see {@link #failures()}): the
+ *             status it failed with.
+ *       </ul>
+ *       Of {@link WorkerAnswer.Origin#PLUGIN_REFUSAL origin PLUGIN_REFUSAL}, with the plugin's
+ *       message as the {@link WorkerAnswer#refusalReason() reason}:
+ *       <ul>
+ *         <li>a {@link UromException}: its status, logged at WARN;
+ *         <li>anything else the plugin throws, {@link StackOverflowError} and {@link LinkageError}
+ *             included: UNEXPECTED, logged at ERROR (the stack trace at DEBUG).
+ *       </ul>
+ *   <li><b>Refusal reasons are bounded.</b> The message is cut to one line of {@value
+ *       FailureText#MAX_CHARS} characters for the log, and to {@value #MAX_MESSAGE_BYTES} UTF-8
+ *       bytes (less when the maximum message size holds less) for the reason.
+ *   <li><b>Only a {@link VirtualMachineError} other than a stack overflow is let through:</b> the
+ *       worker process is then not worth keeping.
+ *   <li><b>A bad transport name fails the load.</b> A plugin whose {@link PluginIface#transport()}
+ *       is not a {@link TransportName transport name} is recorded as failed (INVALID_VALUE).
  *   <li><b>One answer per refused command.</b> A plugin that refuses a command may also have
  *       queued an answer for it (NVIDIA's sandbox both queues an error and returns it on an unknown
  *       destination). The worker's answer wins and comes out first; a notification with the same
@@ -70,21 +75,14 @@ import org.apache.logging.log4j.Logger;
  */
 public final class WorkerHost implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(WorkerHost.class);
-    /** The most bytes of a Java plugin's failure message that its failure answer carries. */
-    static final int MAX_MESSAGE_BYTES = 512;
-    /** The payload of every answer the worker makes itself without a message: its identity marks them ({@link #isWorkerAnswer}). */
-    private static final byte[] WORKER_ANSWER = new byte[0];
-    /**
-     * The reasons of the worker's refusals, by the identity of each refusal's own empty payload (an
-     * array's equals is its identity); an entry goes when its notification is garbage.
-     */
-    private static final Map<byte[], String> REFUSAL_REASONS = Collections.synchronizedMap(new WeakHashMap<>());
+    /** The most bytes of a plugin's failure message that the reason of its refusal carries. */
+    static final int MAX_MESSAGE_BYTES = WorkerAnswer.MAX_REASON_BYTES;
 
     private final long workerId;
     private final int maxMessageSize;
     private final Map<Long, HostedPlugin> plugins;
     private final Map<Long, PluginFailure> failures;
-    private final ArrayDeque<WorkerNotification> pending = new ArrayDeque<>();
+    private final ArrayDeque<WorkerAnswer> pending = new ArrayDeque<>();
     private final List<WorkerNotification> progressBuffer = new ArrayList<>();
     private boolean closed;
     private boolean progressing;
@@ -168,47 +166,14 @@ public final class WorkerHost implements AutoCloseable {
     }
 
     /**
-     * Whether {@code notification} is an answer this host made itself (an unknown plugin id, a
-     * command too big, a plugin that failed to load or refused the command), rather than one a
-     * plugin produced. Such an answer carries no payload (or a Java plugin's failure message) and is packed with {@link
-     * WorkerNotification#pack()}.
+     * The worker's answer to a command that a plugin refused: its status, and the failure message
+     * (one line, see {@link FailureText}) as its reason, cut at a character boundary to what a
+     * notification of the maximum message size holds beside an empty payload.
      */
-    public static boolean isWorkerAnswer(WorkerNotification notification) {
-        byte[] payload = notification.payload();
-        return payload == WORKER_ANSWER || (payload.length == 0 && REFUSAL_REASONS.containsKey(payload));
-    }
-
-    /**
-     * Why the plugin refused the command that {@code notification} answers, when this host made it
-     * for a refusal: a Java plugin's exception message, the error a native plugin logged while
-     * refusing (else {@code worker_cmd returned STATUS}); one line of at most {@value
-     * #MAX_MESSAGE_BYTES} UTF-8 bytes. Empty for every other notification.
-     */
-    public static Optional<String> refusalReason(WorkerNotification notification) {
-        byte[] payload = notification.payload();
-        return payload.length == 0 ? Optional.ofNullable(REFUSAL_REASONS.get(payload)) : Optional.empty();
-    }
-
-    private static WorkerNotification workerAnswer(WorkerCommand command, UromStatus status) {
-        return new WorkerNotification(command.destId(), command.type(), command.uromContext(), status, WORKER_ANSWER);
-    }
-
-    /**
-     * The worker's answer to a command that a plugin refused: its status, and the failure message as
-     * UTF-8 (one line, see {@link FailureText}), cut to what a notification of the maximum message
-     * size holds: a Java plugin's exception message, or the last error a native plugin logged while
-     * refusing (else {@code worker_cmd returned STATUS}).
-     */
-    private WorkerNotification refusal(WorkerCommand command, UromStatus status, String message) {
-        // What a NOTIFY frame of the maximum message size holds beside an empty payload.
-        String reason = new String(FailureText.utf8(message, Math.min(MAX_MESSAGE_BYTES, maxMessageSize - WorkerNotification.HEADER_BYTES)),
-                StandardCharsets.UTF_8);
-        if (reason.isEmpty()) {
-            return workerAnswer(command, status);
-        }
-        byte[] ownPayload = new byte[0];
-        REFUSAL_REASONS.put(ownPayload, reason);
-        return new WorkerNotification(command.destId(), command.type(), command.uromContext(), status, ownPayload);
+    private WorkerAnswer refusal(WorkerCommand command, UromStatus status, String message) {
+        byte[] reason = FailureText.utf8(message, Math.min(MAX_MESSAGE_BYTES, maxMessageSize - WorkerNotification.HEADER_BYTES));
+        return WorkerAnswer.pluginRefusal(command, status,
+                reason.length == 0 ? Optional.empty() : Optional.of(new String(reason, StandardCharsets.UTF_8)));
     }
 
     /** The id of the worker this host drives. */
@@ -254,18 +219,18 @@ public final class WorkerHost implements AutoCloseable {
         HostedPlugin hosted = plugins.get(command.type());
         if (hosted == null) {
             LOG.debug("worker {}: command for unknown plugin id {} refused", workerId, PluginSpec.formatId(command.type()));
-            pending.add(workerAnswer(command, UromStatus.NOT_FOUND));
+            pending.add(WorkerAnswer.workerRefusal(command, UromStatus.NOT_FOUND));
             return;
         }
         if (command.sizeWithHeader() > maxMessageSize) {
             LOG.warn("worker {}: command of {} bytes for plugin '{}' exceeds the maximum message size of {} bytes",
                     workerId, command.sizeWithHeader(), hosted.spec.name(), maxMessageSize);
-            pending.add(workerAnswer(command, UromStatus.TOO_BIG));
+            pending.add(WorkerAnswer.workerRefusal(command, UromStatus.TOO_BIG));
             return;
         }
         PluginIface plugin = hosted.plugin;
         if (plugin == null) {
-            pending.add(workerAnswer(command, failures.get(command.type()).status()));
+            pending.add(WorkerAnswer.workerRefusal(command, failures.get(command.type()).status()));
             return;
         }
         try {
@@ -288,10 +253,10 @@ public final class WorkerHost implements AutoCloseable {
     }
 
     /**
-     * Makes one round of progress: hands {@code sink} the queued error notifications, then each
-     * opened plugin's new notifications, plugin by plugin in the order of the specs. A plugin whose
-     * {@code progress} throws is logged and skipped for this round; what it appended before
-     * throwing is still delivered.
+     * Makes one round of progress: hands {@code sink} the worker's queued answers, then each opened
+     * plugin's new notifications ({@link WorkerAnswer.Origin#PLUGIN}), plugin by plugin in the order
+     * of the specs. A plugin whose {@code progress} throws is logged and skipped for this round;
+     * what it appended before throwing is still delivered.
      *
      * <p>{@code sink} may {@link #submit} new commands, but must not call {@code progress} or
      * {@link #call} itself.
@@ -299,7 +264,7 @@ public final class WorkerHost implements AutoCloseable {
      * @return how many notifications {@code sink} received
      * @throws IllegalStateException when the host is closed, or when called from within a sink
      */
-    public int progress(Consumer<? super WorkerNotification> sink) {
+    public int progress(Consumer<? super WorkerAnswer> sink) {
         requireNonNull(sink, "sink is null");
         checkOpen();
         if (progressing) {
@@ -308,7 +273,7 @@ public final class WorkerHost implements AutoCloseable {
         progressing = true;
         try {
             int delivered = 0;
-            WorkerNotification queued;
+            WorkerAnswer queued;
             while ((queued = pending.poll()) != null) {
                 sink.accept(queued);
                 delivered++;
@@ -324,7 +289,7 @@ public final class WorkerHost implements AutoCloseable {
         }
     }
 
-    private int progressOne(HostedPlugin hosted, Consumer<? super WorkerNotification> sink) {
+    private int progressOne(HostedPlugin hosted, Consumer<? super WorkerAnswer> sink) {
         List<WorkerNotification> buffer = progressBuffer;
         buffer.clear();
         List<Refused> refused = hosted.takeRefused();
@@ -348,7 +313,7 @@ public final class WorkerHost implements AutoCloseable {
                             workerId, hosted.spec.name(), Long.toUnsignedString(n.uromContext()), n.destId(), n.status());
                     continue;
                 }
-                sink.accept(n);
+                sink.accept(WorkerAnswer.fromPlugin(n));
                 delivered++;
             } else {
                 LOG.error("worker {}: progress of plugin '{}' appended {}, not a notification; dropped",
@@ -364,20 +329,21 @@ public final class WorkerHost implements AutoCloseable {
      * type} and {@code uromContext}) arrives, or {@code timeout} passes. Notifications for other
      * commands that arrive meanwhile are kept, in order, for the next {@link #progress}.
      *
-     * @return the answer, or a {@code TIME_OUT} failure for {@code command} when none came in time
+     * @return the answer, or the worker's {@code TIME_OUT} answer ({@link WorkerAnswer.Origin#WORKER})
+     *     when none came in time
      * @throws IllegalStateException when the host is closed, or when called from within a
      *     progress sink
      */
-    public WorkerNotification call(WorkerCommand command, Duration timeout) {
+    public WorkerAnswer call(WorkerCommand command, Duration timeout) {
         requireNonNull(timeout, "timeout is null");
         if (progressing) {
             throw new IllegalStateException("worker " + workerId + ": call was made from within a progress sink");
         }
         submit(command);
         long deadline = System.nanoTime() + timeout.toNanos();
-        List<WorkerNotification> others = new ArrayList<>();
-        WorkerNotification[] answer = new WorkerNotification[1];
-        Consumer<WorkerNotification> sink = n -> {
+        List<WorkerAnswer> others = new ArrayList<>();
+        WorkerAnswer[] answer = new WorkerAnswer[1];
+        Consumer<WorkerAnswer> sink = n -> {
             if (answer[0] == null && n.type() == command.type() && n.uromContext() == command.uromContext()) {
                 answer[0] = n;
             } else {
@@ -394,7 +360,7 @@ public final class WorkerHost implements AutoCloseable {
                 if (System.nanoTime() - deadline >= 0) {
                     LOG.warn("worker {}: no answer to context {} from plugin id {} within {}",
                             workerId, command.uromContext(), PluginSpec.formatId(command.type()), timeout);
-                    return workerAnswer(command, UromStatus.TIME_OUT);
+                    return WorkerAnswer.workerRefusal(command, UromStatus.TIME_OUT);
                 }
                 backoff.after(idle);
             }

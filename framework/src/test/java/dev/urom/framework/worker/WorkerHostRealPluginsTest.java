@@ -10,7 +10,6 @@ import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.spi.PluginIface;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
-import dev.urom.spi.WorkerNotification;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -53,28 +52,28 @@ class WorkerHostRealPluginsTest {
                 PluginLoader.standard(), WorkerHostConfig.defaults());
 
         assertThat(host.failures()).isEmpty();
-        WorkerNotification reversed = host.call(command(1, 10, "abc"), TIMEOUT);
+        WorkerAnswer reversed = host.call(command(1, 10, "abc"), TIMEOUT);
         assertThat(reversed.status()).isEqualTo(UromStatus.SUCCESS);
         assertThat(reversed.payload()).asString().isEqualTo("cba");
         assertThat(reversed.destId()).isEqualTo(99);
 
-        WorkerNotification echoed = host.call(command(2, 11, "hello native"), TIMEOUT);
+        WorkerAnswer echoed = host.call(command(2, 11, "hello native"), TIMEOUT);
         assertThat(echoed.status()).isEqualTo(UromStatus.SUCCESS);
         assertThat(echoed.payload()).asString().isEqualTo("hello native");
         assertThat(echoed.type()).isEqualTo(2);
         assertThat(echoed.uromContext()).isEqualTo(11);
         assertThat(echoed.destId()).isEqualTo(99);
 
-        WorkerNotification nativeRefusal = host.call(command(4, 12, "x"), TIMEOUT);
+        WorkerAnswer nativeRefusal = host.call(command(4, 12, "x"), TIMEOUT);
         assertThat(nativeRefusal.status()).isEqualTo(UromStatus.NOT_SUPPORTED);
         assertThat(nativeRefusal.payload()).isEmpty();
-        assertThat(WorkerHost.refusalReason(nativeRefusal)).as("a native plugin that logged no reason: the status it returned")
+        assertThat(nativeRefusal.refusalReason()).as("a native plugin that logged no reason: the status it returned")
                 .hasValue("worker_cmd returned NOT_SUPPORTED (4)");
-        WorkerNotification javaRefusal = host.call(command(1, 13, ""), TIMEOUT);
+        WorkerAnswer javaRefusal = host.call(command(1, 13, ""), TIMEOUT);
         assertThat(javaRefusal.status()).isEqualTo(UromStatus.INVALID_VALUE);
         assertThat(javaRefusal.payload()).isEmpty();
-        assertThat(WorkerHost.refusalReason(javaRefusal)).hasValue("reversing plugin: the command is empty");
-        assertThat(WorkerHost.isWorkerAnswer(javaRefusal)).isTrue();
+        assertThat(javaRefusal.refusalReason()).hasValue("reversing plugin: the command is empty");
+        assertThat(javaRefusal.madeByWorker()).isTrue();
         assertThat(host.call(command(8, 14, "x"), TIMEOUT).status()).isEqualTo(UromStatus.NOT_FOUND);
 
         PluginIface javaPlugin = host.plugin(1).orElseThrow();
@@ -95,9 +94,9 @@ class WorkerHostRealPluginsTest {
         byte[] largest = new byte[maxPayload];
         largest[maxPayload - 1] = 7;
 
-        WorkerNotification accepted = host.call(new WorkerCommand(1, 1, 1, largest), TIMEOUT);
-        WorkerNotification refused = host.call(new WorkerCommand(1, 1, 2, new byte[maxPayload + 1]), TIMEOUT);
-        WorkerNotification after = host.call(command(1, 3, "still here"), TIMEOUT);
+        WorkerAnswer accepted = host.call(new WorkerCommand(1, 1, 1, largest), TIMEOUT);
+        WorkerAnswer refused = host.call(new WorkerCommand(1, 1, 2, new byte[maxPayload + 1]), TIMEOUT);
+        WorkerAnswer after = host.call(command(1, 3, "still here"), TIMEOUT);
 
         assertThat(accepted.status()).isEqualTo(UromStatus.SUCCESS);
         assertThat(accepted.payload()).isEqualTo(largest);

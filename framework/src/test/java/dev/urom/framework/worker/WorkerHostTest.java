@@ -112,7 +112,7 @@ class WorkerHostTest {
     void anUnknownIdIsAnsweredWithNotFound() {
         host = openAll();
 
-        WorkerNotification answer = host.call(new WorkerCommand(9, 1L << 10, 42, bytes(3)), TIMEOUT);
+        WorkerAnswer answer = host.call(new WorkerCommand(9, 1L << 10, 42, bytes(3)), TIMEOUT);
 
         assertThat(answer.status()).isEqualTo(UromStatus.NOT_FOUND);
         assertThat(answer.destId()).isEqualTo(9);
@@ -131,7 +131,7 @@ class WorkerHostTest {
         assertThat(tooLarge.sizeWithHeader()).isEqualTo(4097);
 
         assertThat(host.call(largest, TIMEOUT).status()).isEqualTo(UromStatus.SUCCESS);
-        WorkerNotification refused = host.call(tooLarge, TIMEOUT);
+        WorkerAnswer refused = host.call(tooLarge, TIMEOUT);
         assertThat(refused.status()).isEqualTo(UromStatus.TOO_BIG);
         assertThat(refused.uromContext()).isEqualTo(11);
         assertThat(pluginA.pending).isEmpty();
@@ -160,22 +160,46 @@ class WorkerHostTest {
         host = openAll();
         pluginB.failCommand = new UromException(UromStatus.INVALID_VALUE, "bad command");
 
-        WorkerNotification refused = host.call(command(B, 5, "x"), TIMEOUT);
-        WorkerNotification unknown = host.call(new WorkerCommand(3, 1L << 40, 6, bytes(1)), TIMEOUT);
-        WorkerNotification answered = host.call(command(A, 7, "y"), TIMEOUT);
-        WorkerNotification copy = new WorkerNotification(refused.destId(), refused.type(), refused.uromContext(), refused.status(), new byte[0]);
-        WorkerNotification sameBytes = new WorkerNotification(refused.destId(), refused.type(), refused.uromContext(), refused.status(),
-                refused.payload().clone());
+        WorkerAnswer refused = host.call(command(B, 5, "x"), TIMEOUT);
+        WorkerAnswer unknown = host.call(new WorkerCommand(3, 1L << 40, 6, bytes(1)), TIMEOUT);
+        WorkerAnswer answered = host.call(command(A, 7, "y"), TIMEOUT);
+        WorkerAnswer copy = WorkerAnswer.fromPlugin(new WorkerNotification(refused.destId(), refused.type(), refused.uromContext(), refused.status(), new byte[0]));
+        WorkerAnswer sameBytes = WorkerAnswer.fromPlugin(new WorkerNotification(refused.destId(), refused.type(), refused.uromContext(), refused.status(),
+                refused.payload().clone()));
 
-        assertThat(List.of(refused, unknown)).allSatisfy(n -> assertThat(WorkerHost.isWorkerAnswer(n)).as("%s", n).isTrue());
+        assertThat(List.of(refused, unknown)).allSatisfy(n -> assertThat(n.madeByWorker()).as("%s", n).isTrue());
         assertThat(unknown.payload()).isEmpty();
         assertThat(refused.payload()).isEmpty();
-        assertThat(WorkerHost.refusalReason(refused)).hasValue("bad command");
-        assertThat(WorkerHost.refusalReason(unknown)).isEmpty();
-        assertThat(WorkerHost.isWorkerAnswer(answered)).isFalse();
-        assertThat(WorkerHost.isWorkerAnswer(copy)).as("a plugin's notification with no payload").isFalse();
-        assertThat(WorkerHost.isWorkerAnswer(sameBytes)).as("a plugin's notification with the same bytes").isFalse();
-        assertThat(WorkerHost.isWorkerAnswer(WorkerNotification.failure(command(A, 8, "z"), UromStatus.AGAIN))).isFalse();
+        assertThat(refused.refusalReason()).hasValue("bad command");
+        assertThat(unknown.refusalReason()).isEmpty();
+        assertThat(answered.madeByWorker()).isFalse();
+        assertThat(copy.madeByWorker()).as("a plugin's notification with no payload").isFalse();
+        assertThat(sameBytes.madeByWorker()).as("a plugin's notification with the same bytes").isFalse();
+        assertThat(WorkerAnswer.fromPlugin(WorkerNotification.failure(command(A, 8, "z"), UromStatus.AGAIN)).madeByWorker()).isFalse();
+    }
+
+    @Test
+    void eachAnswerSaysWhoMadeItAndOnlyAPluginsRefusalHasAReason() {
+        pluginA.failOpen = new UromException(UromStatus.NO_MEMORY, "no room");
+        pluginB.failCommand = new UromException(UromStatus.INVALID_VALUE, "bad command");
+        host = open(WorkerHostConfig.defaults().withMaxMessageSize(64), "/plugins/a.jar:1", "/plugins/b.jar:32", "/plugins/c.jar:0x8000000000000000");
+
+        WorkerAnswer success = host.call(command(C, 1, "x"), TIMEOUT);
+        WorkerAnswer pluginRefusal = host.call(command(B, 2, "x"), TIMEOUT);
+        WorkerAnswer unknownId = host.call(command(4L, 3, "x"), TIMEOUT);
+        WorkerAnswer tooBig = host.call(new WorkerCommand(1, C, 4, bytes(64)), TIMEOUT);
+        WorkerAnswer failedPlugin = host.call(command(A, 5, "x"), TIMEOUT);
+
+        assertThat(success.origin()).isEqualTo(WorkerAnswer.Origin.PLUGIN);
+        assertThat(success.refusalReason()).isEmpty();
+        assertThat(pluginRefusal.origin()).isEqualTo(WorkerAnswer.Origin.PLUGIN_REFUSAL);
+        assertThat(pluginRefusal.refusalReason()).hasValue("bad command");
+        assertThat(List.of(unknownId, tooBig, failedPlugin)).extracting(WorkerAnswer::status)
+                .containsExactly(UromStatus.NOT_FOUND, UromStatus.TOO_BIG, UromStatus.NO_MEMORY);
+        assertThat(List.of(unknownId, tooBig, failedPlugin)).allSatisfy(answer -> {
+            assertThat(answer.origin()).as("%s", answer).isEqualTo(WorkerAnswer.Origin.WORKER);
+            assertThat(answer.refusalReason()).as("%s", answer).isEmpty();
+        });
     }
 
     @Test
@@ -183,10 +207,10 @@ class WorkerHostTest {
         host = openAll();
         pluginB.failCommand = new IllegalStateException("the plugin lost its state");
 
-        WorkerNotification refused = host.call(command(B, 5, "x"), TIMEOUT);
+        WorkerAnswer refused = host.call(command(B, 5, "x"), TIMEOUT);
 
         assertThat(refused.status()).isEqualTo(UromStatus.UNEXPECTED);
-        assertThat(WorkerHost.refusalReason(refused)).hasValue("java.lang.IllegalStateException: the plugin lost its state");
+        assertThat(refused.refusalReason()).hasValue("java.lang.IllegalStateException: the plugin lost its state");
     }
 
     @Test
@@ -194,9 +218,9 @@ class WorkerHostTest {
         host = openAll();
         pluginB.failCommand = new UromException(UromStatus.INVALID_VALUE, "first line\nsecond line\r\n" + "é".repeat(5000));
 
-        WorkerNotification refused = host.call(command(B, 5, "x"), TIMEOUT);
+        WorkerAnswer refused = host.call(command(B, 5, "x"), TIMEOUT);
 
-        String message = WorkerHost.refusalReason(refused).orElseThrow();
+        String message = refused.refusalReason().orElseThrow();
         assertThat(message.getBytes(StandardCharsets.UTF_8).length).isBetween(100, WorkerHost.MAX_MESSAGE_BYTES);
         assertThat(message).startsWith("first line second line  éé").doesNotContain("\n").doesNotContain("\r").doesNotContain("\uFFFD");
     }
@@ -206,12 +230,12 @@ class WorkerHostTest {
         host = open(WorkerHostConfig.defaults().withMaxMessageSize(WorkerNotification.HEADER_BYTES + 4), "/plugins/a.jar:1");
         pluginA.failCommand = new UromException(UromStatus.INVALID_VALUE, "a message longer than four bytes");
 
-        WorkerNotification refused = host.call(new WorkerCommand(1, A, 1, bytes(1)), TIMEOUT);
+        WorkerAnswer refused = host.call(new WorkerCommand(1, A, 1, bytes(1)), TIMEOUT);
 
         assertThat(refused.status()).isEqualTo(UromStatus.INVALID_VALUE);
         assertThat(refused.payload()).isEmpty();
-        assertThat(WorkerHost.refusalReason(refused)).as("what a NOTIFY of the maximum size holds").hasValue("a me");
-        assertThat(WorkerHost.isWorkerAnswer(refused)).isTrue();
+        assertThat(refused.refusalReason()).as("what a NOTIFY of the maximum size holds").hasValue("a me");
+        assertThat(refused.madeByWorker()).isTrue();
     }
 
     @Test
@@ -223,14 +247,14 @@ class WorkerHostTest {
         host.submit(command(B, 6, "y"));
         host.submit(new WorkerCommand(2, B, 5, "same context, other connection".getBytes()));
 
-        List<WorkerNotification> out = new ArrayList<>();
+        List<WorkerAnswer> out = new ArrayList<>();
         host.progress(out::add);
         host.progress(out::add);
 
-        assertThat(out).extracting(WorkerNotification::uromContext).containsExactly(5L, 6L, 5L);
-        WorkerNotification first = out.get(0);
+        assertThat(out).extracting(WorkerAnswer::uromContext).containsExactly(5L, 6L, 5L);
+        WorkerAnswer first = out.get(0);
         assertThat(first.status()).isEqualTo(UromStatus.NOT_FOUND);
-        assertThat(WorkerHost.isWorkerAnswer(first)).as("the worker's answer, not the plugin's").isTrue();
+        assertThat(first.madeByWorker()).as("the worker's answer, not the plugin's").isTrue();
         assertThat(out.get(1).payload()).asString().isEqualTo("b:y");
         assertThat(out.get(2).destId()).isEqualTo(2);
     }
@@ -242,7 +266,7 @@ class WorkerHostTest {
         assertThat(host.call(command(B, 5, "x"), TIMEOUT).status()).isEqualTo(UromStatus.INVALID_VALUE);
         pluginB.failCommand = null;
 
-        WorkerNotification again = host.call(command(B, 5, "x again"), TIMEOUT);
+        WorkerAnswer again = host.call(command(B, 5, "x again"), TIMEOUT);
 
         assertThat(again.status()).isEqualTo(UromStatus.SUCCESS);
         assertThat(again.payload()).asString().isEqualTo("b:x again");
@@ -256,7 +280,7 @@ class WorkerHostTest {
         long context = 100;
         for (Throwable failure : failures) {
             pluginC.failCommand = failure;
-            WorkerNotification answer = host.call(command(C, context, "x"), TIMEOUT);
+            WorkerAnswer answer = host.call(command(C, context, "x"), TIMEOUT);
             assertThat(answer.status()).as("answer to %s", failure).isEqualTo(UromStatus.UNEXPECTED);
             assertThat(answer.uromContext()).isEqualTo(context++);
         }
@@ -344,7 +368,7 @@ class WorkerHostTest {
         host.submit(command(A, 1, "early"));
         host.submit(command(C, 2, "other"));
 
-        WorkerNotification answer = host.call(command(B, 3, "wanted"), TIMEOUT);
+        WorkerAnswer answer = host.call(command(B, 3, "wanted"), TIMEOUT);
 
         assertThat(answer.payload()).asString().isEqualTo("b:wanted");
         assertThat(drain()).extracting(WorkerNotification::uromContext).containsExactly(1L, 2L);
@@ -384,11 +408,12 @@ class WorkerHostTest {
         });
         host = open(WorkerHostConfig.defaults(), "/plugins/silent.jar:8");
 
-        WorkerNotification answer = host.call(command(8, 5, "x"), Duration.ofMillis(50));
+        WorkerAnswer answer = host.call(command(8, 5, "x"), Duration.ofMillis(50));
 
         assertThat(answer.status()).isEqualTo(UromStatus.TIME_OUT);
         assertThat(answer.uromContext()).isEqualTo(5);
         assertThat(answer.type()).isEqualTo(8);
+        assertThat(answer.origin()).isEqualTo(WorkerAnswer.Origin.WORKER);
     }
 
     @Test
@@ -439,7 +464,7 @@ class WorkerHostTest {
 
     private List<WorkerNotification> drain() {
         List<WorkerNotification> out = new ArrayList<>();
-        int count = host.progress(out::add);
+        int count = host.progress(answer -> out.add(answer.notification()));
         assertThat(count).isEqualTo(out.size());
         return out;
     }

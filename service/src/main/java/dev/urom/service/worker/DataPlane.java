@@ -4,6 +4,7 @@ package dev.urom.service.worker;
 import static java.util.Objects.requireNonNull;
 
 import dev.urom.framework.domain.WorkerDomain;
+import dev.urom.framework.worker.WorkerAnswer;
 import dev.urom.framework.worker.WorkerHost;
 import dev.urom.service.access.WorkerAdmission;
 import dev.urom.service.metrics.WorkerStats;
@@ -98,7 +99,7 @@ final class DataPlane implements AutoCloseable {
     private final LoopScheduler scheduler;
     private final StatsHandOff statsHandOff;
     private final Consumer<SelectionKey> onReady = this::onReady;
-    private final Consumer<WorkerNotification> onNotification = this::deliver;
+    private final Consumer<WorkerAnswer> onNotification = this::deliver;
     private final Runnable ending;
     private boolean stopsPending;
     private boolean activity;
@@ -297,7 +298,8 @@ final class DataPlane implements AutoCloseable {
         host.submit(new WorkerCommand(connection.id(), command.type(), command.uromContext(), command.payload()));
     }
 
-    private void deliver(WorkerNotification notification) {
+    private void deliver(WorkerAnswer answer) {
+        WorkerNotification notification = answer.notification();
         scheduler.answered(notification.type());
         HostConnection connection = connections.find(notification.destId());
         if (connection != null && connection.inFlight() > 0) {
@@ -307,7 +309,7 @@ final class DataPlane implements AutoCloseable {
             notifications.dropped(notification);
             return;
         }
-        notifications.send(connection, notification, WorkerHost.refusalReason(notification).orElse(""));
+        notifications.send(connection, answer);
     }
 
     /**

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.service.worker;
 
+import dev.urom.framework.worker.WorkerAnswer;
 import dev.urom.framework.worker.WorkerHost;
 import dev.urom.service.metrics.WorkerStats;
 import dev.urom.spi.PluginIface;
@@ -24,7 +25,7 @@ import org.apache.logging.log4j.Logger;
  *
  * <ul>
  *   <li>A notification is packed by its plugin's {@code packNotification}; the worker's own answers
- *       ({@link WorkerHost#isWorkerAnswer}) and those of a plugin not open, by {@link
+ *       ({@link WorkerAnswer#madeByWorker}) and those of a plugin not open, by {@link
  *       WorkerNotification#pack()}.
  *   <li>Packed bytes are checked against the SPI's layout: at least the header, its {@code len}
  *       matching the bytes that follow, a frame within the limit. Bytes that fail, or a packer that
@@ -66,11 +67,12 @@ final class NotificationWriter {
         this.writeBuffer = ByteBuffer.allocateDirect(Protocol.LENGTH_FIELD_BYTES + frameLimit).order(ByteOrder.LITTLE_ENDIAN);
     }
 
-    /** Packs {@code notification} and writes it to {@code connection}, with {@code reason} (a refusal's; {@code ""} for none) after it. */
-    void send(HostConnection connection, WorkerNotification notification, String reason) {
-        byte[] packed = pack(notification);
+    /** Packs {@code answer}'s notification and writes it to {@code connection}, with a refusal's reason after it. */
+    void send(HostConnection connection, WorkerAnswer answer) {
+        WorkerNotification notification = answer.notification();
+        byte[] packed = pack(notification, answer.madeByWorker());
         stats.notified(notification.destId(), notification.type(), notification.uromContext(), packedStatus(packed), System.nanoTime());
-        write(connection, packed, reason);
+        write(connection, packed, answer.refusalReason().orElse(""));
     }
 
     /** Counts and logs {@code notification}, whose connection has gone or is closing. */
@@ -98,12 +100,12 @@ final class NotificationWriter {
     }
 
     /** The NOTIFY body for {@code n}: its plugin's packing, checked; the header alone with a failure status when that fails. */
-    private byte[] pack(WorkerNotification n) {
+    private byte[] pack(WorkerNotification n, boolean madeByWorker) {
         PluginIface plugin = host.plugin(n.type()).orElse(null);
         byte[] packed;
         try {
             // the worker's own answers never go through a plugin's packer (WorkerHost's contract)
-            packed = plugin == null || WorkerHost.isWorkerAnswer(n) ? n.pack() : plugin.packNotification(n);
+            packed = plugin == null || madeByWorker ? n.pack() : plugin.packNotification(n);
         } catch (UromException e) {
             LOG.warn("worker {}: plugin 0x{} could not pack a notification (context {}): {}: {}",
                     workerId, Long.toHexString(n.type()), n.uromContext(), e.status(), e.getMessage());

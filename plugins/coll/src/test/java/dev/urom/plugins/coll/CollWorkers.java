@@ -71,7 +71,7 @@ final class CollWorkers implements AutoCloseable {
     }
 
     CollNotification await(int worker, WorkerCommand command) {
-        WorkerNotification n = domain.worker(worker).awaitAnswer(command);
+        WorkerNotification n = domain.worker(worker).awaitAnswer(command).notification();
         assertThat(n.status()).as("framework status").isEqualTo(UromStatus.SUCCESS);
         try {
             return CollNotification.decode(n.payload());

@@ -70,7 +70,7 @@ final class NativeCollFixture implements AutoCloseable {
     }
 
     Answer await(int workerId, WorkerCommand sent) {
-        return Answer.of(worker(workerId).awaitAnswer(sent));
+        return Answer.of(worker(workerId).awaitAnswer(sent).notification());
     }
 
     Answer call(int workerId, CollCommand command) {
@@ -79,7 +79,7 @@ final class NativeCollFixture implements AutoCloseable {
 
     /** Sends these bytes as they are, valid or not, and awaits the answer. */
     Answer call(int workerId, byte[] command) {
-        return Answer.of(worker(workerId).call(command));
+        return Answer.of(worker(workerId).call(command).notification());
     }
 
     /** Sends each worker its command (by domain id), then awaits every answer. */

@@ -3,12 +3,12 @@ package dev.urom.plugins.graph;
 
 import static dev.urom.testkit.PluginAssertions.assertThat;
 
+import dev.urom.framework.worker.WorkerAnswer;
 import dev.urom.nativebridge.NativePlugin;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
-import dev.urom.spi.WorkerNotification;
 import dev.urom.testkit.TestWorker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -97,7 +97,7 @@ class DocaStylePluginIT {
     @MethodSource("builds")
     void notificationsPackAsHeaderThenPayload(Path plugin) {
         try (TestWorker worker = GraphHosts.kit(plugin, PLUGIN_ID).open()) {
-            WorkerNotification answer = worker.awaitAnswer(worker.send(0x55, add(-1)));
+            WorkerAnswer answer = worker.awaitAnswer(worker.send(0x55, add(-1)));
 
             assertThat(HexFormat.of().formatHex(worker.pack(answer))).isEqualTo(
                     "0200000000000000" + "5500000000000000" + "1000000000000000" + "00000000" + "00000000"
@@ -121,7 +121,7 @@ class DocaStylePluginIT {
         try (TestWorker worker = GraphHosts.kit(plugin, PLUGIN_ID).open()) {
             byte[][] payloads = {add(1), add(2), new byte[0], message(1, 5), add(-10), new byte[17], add(Long.MIN_VALUE)};
             for (int i = 0; i < payloads.length; i++) {
-                WorkerNotification n = worker.awaitAnswer(worker.send(new WorkerCommand(i * 3L, PLUGIN_ID, i, payloads[i])));
+                WorkerAnswer n = worker.awaitAnswer(worker.send(new WorkerCommand(i * 3L, PLUGIN_ID, i, payloads[i])));
                 lines.add(n.destId() + " " + n.uromContext() + " " + n.status() + " " + HexFormat.of().formatHex(n.payload()));
             }
         }

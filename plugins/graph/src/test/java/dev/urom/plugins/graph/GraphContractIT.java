@@ -4,9 +4,9 @@ package dev.urom.plugins.graph;
 import static dev.urom.testkit.PluginAssertions.assertThat;
 import static dev.urom.testkit.PluginAssertions.assertThatNotifications;
 
+import dev.urom.framework.worker.WorkerAnswer;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerCommand;
-import dev.urom.spi.WorkerNotification;
 import dev.urom.testkit.TestWorker;
 import java.nio.file.Path;
 import java.util.HexFormat;
@@ -92,7 +92,7 @@ class GraphContractIT {
     void aPayloadThatIsNotSixteenBytesIsInvalid(Path plugin, int length) {
         worker = GraphHosts.kit(plugin, PLUGIN_ID).destId(5).open();
 
-        WorkerNotification answer = worker.awaitAnswer(worker.send(6, new byte[length]));
+        WorkerAnswer answer = worker.awaitAnswer(worker.send(6, new byte[length]));
 
         assertThat(answer).isRefusedWith(UromStatus.INVALID_VALUE).hasEmptyPayload();
         // The reason beside it: the C plugin's error log line, the Java plugin's exception, word for word.
@@ -105,7 +105,7 @@ class GraphContractIT {
     void anUnknownCommandTypeIsNotSupported(Path plugin, long type) {
         worker = GraphHosts.kit(plugin, PLUGIN_ID).destId(5).open();
 
-        WorkerNotification answer = worker.awaitAnswer(worker.send(6, new GraphMessage(type, 9).encode()));
+        WorkerAnswer answer = worker.awaitAnswer(worker.send(6, new GraphMessage(type, 9).encode()));
 
         assertThat(answer).isRefusedWith(UromStatus.NOT_SUPPORTED).hasEmptyPayload();
         assertThat(answer).hasReason("graph command type " + Long.toUnsignedString(type)
@@ -117,7 +117,7 @@ class GraphContractIT {
     @MethodSource("plugins")
     void packedNotificationIsTheNotifyHeaderThenThePayload(Path plugin) {
         worker = GraphHosts.kit(plugin, PLUGIN_ID).destId(9).open();
-        WorkerNotification answer = worker.awaitAnswer(worker.send(0x1122_3344_5566_7788L, GraphMessage.loopback(-2).encode()));
+        WorkerAnswer answer = worker.awaitAnswer(worker.send(0x1122_3344_5566_7788L, GraphMessage.loopback(-2).encode()));
 
         byte[] packed = worker.pack(answer);
 

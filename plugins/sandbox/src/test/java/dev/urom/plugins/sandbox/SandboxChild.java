@@ -114,7 +114,7 @@ final class SandboxChild {
                 }
                 continue;
             }
-            int progressed = host.progress(answers::add);
+            int progressed = host.progress(answer -> answers.add(answer.notification()));
             long[] head = awaits.peek();
             if (head != null) {
                 String answered = answer(host, pluginId, head[0], answers);

@@ -40,11 +40,11 @@ final class SandboxWorkers {
     }
 
     static WorkerNotification call(TestWorker worker, SandboxCommand command) {
-        return worker.awaitAnswer(send(worker, command));
+        return worker.awaitAnswer(send(worker, command)).notification();
     }
 
     /** Waits for {@code worker}'s answer to the command sent with {@code uromContext}. */
     static WorkerNotification await(TestWorker worker, long uromContext) {
-        return worker.awaitNotification(n -> n.uromContext() == uromContext, "answer to context " + uromContext);
+        return worker.awaitNotification(n -> n.uromContext() == uromContext, "answer to context " + uromContext).notification();
     }
 }
