@@ -68,7 +68,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The attacks of issue 9 on a daemon's control plane, each tried against one TCP daemon with a key
+ * The attacks on a daemon's control plane, each tried against one TCP daemon with a key
  * directory of four principals and real worker processes ({@code WorkerMain}) that run the graph
  * sample plugin, compiled from its source. Alice owns worker {@value #ALICE_WORKER} (group {@value
  * #GROUP}) for the whole class, connected through the Java host API; each test ends by checking that

@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * What a host can put into a worker's environment, and into the daemon's log on the way: real
  * daemons on Unix sockets with {@link FakeWorkerMain} workers. A WORKER_START whose env items are
- * refused must cost the log one short line whatever their size (issue 9: a 64 KiB item was copied
+ * refused must cost the log one short line whatever their size (a 64 KiB item was once copied
  * whole, 306 MiB in 5 s); a never-passable name is refused in any case and whatever the operator's
  * patterns; and a started worker's real environment ({@code /proc/<pid>/environ}) holds the daemon's
  * fixed values and the allowed items only, nothing the daemon itself inherited. The daemons of the

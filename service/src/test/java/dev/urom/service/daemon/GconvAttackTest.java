@@ -35,7 +35,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The gconv attack of issue 9: a client's own gconv module, named for a charset in a {@code
+ * The gconv attack: a client's own gconv module, named for a charset in a {@code
  * gconv-modules} file of a directory it controls, is loaded by any process whose C library is given
  * that directory in {@code GCONV_PATH} and asked for the charset. The module ({@code
  * src/test/c/gconv_marker_module.c}) and a plugin whose open() asks iconv_open for the charset

@@ -20,7 +20,7 @@ import net.jqwik.api.Provide;
 
 /** Properties of the worker environment's rules over generated names, patterns and items. */
 class WorkerEnvironmentProperties {
-    /** The never-passable families that issue 9 names, as prefixes and suffixes. */
+    /** The never-passable families (docs/security.md), as prefixes and suffixes. */
     private static final List<String> NEVER_PREFIXES = List.of("LD_", "LC_", "LANG", "GCONV", "GLIBC_", "MALLOC_", "XDG_", "JAVA_", "JDK_",
             "_JAVA_", "JNA_", "LOG4J", "UROM_");
     private static final List<String> NEVER_SUFFIXES = List.of("_PATH", "_DIR", "_FILE", "_LIBRARIES", "_PRELOAD", "_COMMAND", "_MODULE");

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A worker's data socket admits its owner only (issue 9, deliverable 2), on real worker processes:
+ * A worker's data socket admits its owner only, on real worker processes:
  * on a Unix socket the kernel's word on the peer's uid decides for a Unix owner and a key's proof
  * for a key owner; on TCP only a key's proof does.
  *

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A worker bounds what one connection can make it hold (issue 9, deliverable 6): commands in
+ * A worker bounds what one connection can make it hold: commands in
  * flight, counted per connection and enforced by the worker itself whatever the host does with
  * HELLO_OK's {@code max_inflight}, and answers waiting to be written, beyond which it stops reading
  * that connection. One worker serves both tests (the native echo plugin and {@link

@@ -42,10 +42,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The bounds of a worker's data socket against hosts that hold its resources (issue 9,
- * deliverable 6), on real worker processes: the handshake timeout, the frame limit before the
- * handshake and buffers that grow as bytes arrive, and the cap on connections with its FULL
- * refusal. Each test starts its own worker with the bound it checks.
+ * The bounds of a worker's data socket against hosts that hold its resources, on real worker
+ * processes. Each test starts its own worker with the bound it checks:
+ *
+ * <ul>
+ *   <li>the handshake timeout;
+ *   <li>the frame limit before the handshake, and buffers that grow as bytes arrive;
+ *   <li>the cap on connections, with its FULL refusal.
+ * </ul>
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class WorkerSecurityLimitsTest {

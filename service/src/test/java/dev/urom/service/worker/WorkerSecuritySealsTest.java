@@ -43,7 +43,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A worker installs a domain table only when every address in it carries the seal that a worker of
- * its owner gave it (issue 9: no host can point a worker's plugins at an intruder's address). A
+ * its owner gave it, so that no host can point a worker's plugins at an intruder's address. A
  * refused table leaves the installed one as it was; the plugin's look-ups ({@link
  * DomainPeerJavaPlugin}, asked through commands) show which table is in force. One worker, owned by
  * this test's user, serves every test.

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A worker on TCP, where there are no peer credentials, lets in the holder of its owner's key only
- * (issue 9, deliverable 2): every other host is refused with one line in the worker's log, and the
- * worker goes on serving its owner. One worker, owned by {@link WorkerProcess#TEST_KEY}'s
+ * A worker on TCP, where there are no peer credentials, lets in the holder of its owner's key only:
+ * every other host is refused with one line in the worker's log, and the worker goes on serving
+ * its owner. One worker, owned by {@link WorkerProcess#TEST_KEY}'s
  * principal, serves every test; its owner's connection stays open throughout.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
