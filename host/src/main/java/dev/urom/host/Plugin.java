@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.urom.spi.Api;
 import dev.urom.spi.PluginInfo;
+import dev.urom.wire.ServicePlugin;
 
 /**
  * One plugin that the daemon offers, as {@link UromService#plugins()} lists it. Immutable.
@@ -16,16 +17,13 @@ import dev.urom.spi.PluginInfo;
 @Api(status = Api.Status.STABLE, since = "0.1")
 public record Plugin(PluginInfo info, String kind) {
     /** The kind of a plugin in a shared object. */
-    public static final String NATIVE = "native";
+    public static final String NATIVE = ServicePlugin.NATIVE;
     /** The kind of a plugin in a Java plugin jar. */
-    public static final String JAVA = "java";
+    public static final String JAVA = ServicePlugin.JAVA;
 
     public Plugin {
         requireNonNull(info, "info is null");
-        requireNonNull(kind, "kind is null");
-        if (!kind.equals(NATIVE) && !kind.equals(JAVA)) {
-            throw new IllegalArgumentException("plugin kind '" + kind + "' is neither 'native' nor 'java'");
-        }
+        ServicePlugin.requireKind(kind);
     }
 
     /** Its id: one bit, which {@link WorkerBuilder#plugins(long)} ORs into a worker's mask. */

@@ -4,6 +4,7 @@ package dev.urom.host;
 import static java.util.Objects.requireNonNull;
 
 import dev.urom.spi.Api;
+import dev.urom.wire.ServiceWorker;
 import java.util.List;
 
 /**
@@ -34,11 +35,6 @@ public record WorkerInfo(long id, long gid, long pluginMask, State state, long p
     public WorkerInfo {
         requireNonNull(state, "state is null");
         plugins = List.copyOf(requireNonNull(plugins, "plugins is null"));
-        if (pid < -1) {
-            throw new IllegalArgumentException("pid " + pid + " is neither a process id nor -1");
-        }
-        if (uptimeMillis < 0) {
-            throw new IllegalArgumentException("uptime " + uptimeMillis + " ms is negative");
-        }
+        ServiceWorker.requireValid(pid, uptimeMillis);
     }
 }

@@ -51,6 +51,15 @@ public record ServiceWorker(long id, long gid, long pluginMask, State state, lon
     public ServiceWorker {
         requireNonNull(state, "state is null");
         plugins = List.copyOf(requireNonNull(plugins, "plugins is null"));
+        requireValid(pid, uptimeMillis);
+    }
+
+    /**
+     * Checks a worker's pid and uptime, for this record and for the host API's view of it.
+     *
+     * @throws IllegalArgumentException for a pid below -1 or a negative uptime
+     */
+    public static void requireValid(long pid, long uptimeMillis) {
         if (pid < -1) {
             throw new IllegalArgumentException("pid " + pid + " is neither a process id nor -1");
         }
