@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.service.daemon;
 
+import dev.urom.service.process.PipeLineReader;
 import dev.urom.service.process.WorkerLine;
 import dev.urom.service.process.WorkerLines;
 import dev.urom.spi.UromStatus;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -125,19 +125,13 @@ final class ReadyHandshake {
         }
     }
 
-    /** One line of at most {@value #STATUS_LINE_MAX_BYTES} bytes without its end, or null at EOF before any byte. */
+    /** Its first whole line, cut to {@value #STATUS_LINE_MAX_BYTES} bytes, or null at end of file. */
     private static String readLine(InputStream in) throws IOException {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        int b;
-        while ((b = in.read()) >= 0 && b != '\n') {
-            if (line.size() < STATUS_LINE_MAX_BYTES) {
-                line.write(b);
-            }
-        }
-        if (b < 0 && line.size() == 0) {
+        byte[] line = new PipeLineReader(in, STATUS_LINE_MAX_BYTES).next();
+        if (line == null) {
             return null;
         }
-        String text = line.toString(StandardCharsets.UTF_8);
+        String text = new String(line, StandardCharsets.UTF_8);
         return text.endsWith("\r") ? text.substring(0, text.length() - 1) : text;
     }
 

@@ -2,12 +2,11 @@
 package dev.urom.service.daemon;
 
 import dev.urom.service.metrics.WorkerStatsBook;
+import dev.urom.service.process.PipeLineReader;
 import dev.urom.service.process.WorkerLine;
 import dev.urom.service.process.WorkerLines;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -33,8 +32,9 @@ import org.apache.logging.log4j.Logger;
  * answer to a request arrives with no ENDING (and no end of file) before it, the worker had not
  * decided to end when it answered.
  *
- * <p>Thread-safe. One daemon thread per link reads the worker's stdout until it ends; a line that
- * cannot be read is logged at WARN and skipped.
+ * <p>Thread-safe. One daemon thread per link reads the worker's stdout until it ends, a line at a
+ * time and each line bounded ({@link WorkerLines#MAX_LINE_LENGTH} bytes); a line that cannot be
+ * read is logged at WARN and skipped.
  */
 final class WorkerStatsLink {
     private static final Logger LOG = LogManager.getLogger(WorkerStatsLink.class);
@@ -123,10 +123,11 @@ final class WorkerStatsLink {
     }
 
     private void read(InputStream stdout) {
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(stdout, StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = reader.readLine()) != null) {
-                accept(line);
+        try (stdout) {
+            PipeLineReader lines = new PipeLineReader(stdout, WorkerLines.MAX_LINE_LENGTH);
+            byte[] line;
+            while ((line = lines.next()) != null) {
+                accept(new String(line, StandardCharsets.UTF_8));
             }
         } catch (IOException e) {
             LOG.debug("{}: reading its counts ended: {}", name, e.getMessage());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.service.worker;
 
+import dev.urom.service.process.PipeLineReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
@@ -11,10 +12,9 @@ import java.util.function.Consumer;
  * worker's access, then the daemon's requests for counts), and when the pipe ends (the daemon exited
  * or was killed, even by {@code SIGKILL}) another action runs, which ends the process.
  *
- * <p>The pipe is read a byte at a time, so that no buffer holds more than the line at hand; the
- * handler gets the line's bytes without its newline, at most {@value #MAX_LINE_BYTES} (the rest of
- * a longer line is dropped), and the array is zeroed once the handler returns: the first line
- * carries keys.
+ * <p>The handler gets each whole line's bytes without its newline, at most {@value #MAX_LINE_BYTES}
+ * ({@link PipeLineReader}), and the array is zeroed once the handler returns: the first line carries
+ * keys.
  *
  * <p>Runs on its own daemon thread; the handler runs on it too, one line at a time.
  */
@@ -40,25 +40,14 @@ final class StdinWatcher {
 
     /** Hands every whole line of {@code in} to {@code onLine}, until end of file. */
     static void readLines(InputStream in, Consumer<byte[]> onLine) throws IOException {
-        byte[] line = new byte[MAX_LINE_BYTES];
-        int length = 0;
-        int b;
-        while ((b = in.read()) >= 0) {
-            if (b != '\n') {
-                if (length < line.length) {
-                    line[length++] = (byte) b;
-                }
-                continue;
-            }
-            byte[] whole = Arrays.copyOf(line, length);
-            Arrays.fill(line, 0, length, (byte) 0);
-            length = 0;
+        PipeLineReader lines = new PipeLineReader(in, MAX_LINE_BYTES);
+        byte[] line;
+        while ((line = lines.next()) != null) {
             try {
-                onLine.accept(whole);
+                onLine.accept(line);
             } finally {
-                Arrays.fill(whole, (byte) 0);
+                Arrays.fill(line, (byte) 0);
             }
         }
-        Arrays.fill(line, (byte) 0);
     }
 }

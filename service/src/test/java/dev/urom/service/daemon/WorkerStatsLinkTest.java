@@ -77,6 +77,13 @@ class WorkerStatsLinkTest {
     }
 
     @Test
+    void aLineOverTheBoundIsSkippedAndTheAnswerAfterItCounts() throws Exception {
+        CompletableFuture<Liveness> found = CompletableFuture.supplyAsync(() -> link.liveness(PATIENCE));
+        answer(n -> "STATS ".repeat(WorkerLines.MAX_LINE_LENGTH / 6 + 100) + "\n" + WorkerLines.encode(new WorkerLine.Stats(n, WorkerStatsSnapshot.EMPTY)));
+        assertThat(found.get()).isEqualTo(Liveness.SERVING);
+    }
+
+    @Test
     void noAnswerInTimeIsSilent() {
         assertThat(link.liveness(Duration.ofMillis(200))).isEqualTo(Liveness.SILENT);
     }
