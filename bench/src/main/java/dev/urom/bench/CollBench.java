@@ -24,16 +24,22 @@ import java.util.function.Consumer;
  * per collective and size, the pure latency, the overall time with a computation as long as the
  * pure latency between post and wait, that computation's time, and the overlap.
  *
- * <p>The sample is built from the distribution's {@code share/urom/samples} with its pkg-config
- * into the run folder (or given, {@code --program}). The machine's CPUs are split ({@link
- * CollPlacement}): a private daemon ({@code bin/urom daemon} under {@code taskset}, its workers
- * inherit the affinity) on the worker CPUs, and {@code mpirun} with every rank under {@code taskset}
- * on the host CPUs runs the C plugin with Open MPI beside it ({@code --impl both}), then the Java
- * plugin ({@code --impl offload -p worker_coll_java}); with the daemon stopped, Open MPI alone runs
- * on every CPU ({@code --impl mpi --skip-check}). Open MPI on the host CPUs runs alone too when the C
- * plugin's run does not give it. The runs' results files are merged ({@link CollResults}) into one
- * {@link Report} with the targets, printed under a line naming the placement, written as JSON with
- * {@code --json} and drawn next to it ({@link CollCharts}).
+ * <p>A run, step by step:
+ *
+ * <ol>
+ *   <li>The sample is built from the distribution's {@code share/urom/samples} with its pkg-config
+ *       into the run folder (or given, {@code --program}).
+ *   <li>The machine's CPUs are split ({@link CollPlacement}): a private daemon ({@code bin/urom
+ *       daemon} under {@code taskset}; its workers inherit the affinity) on the worker CPUs, and
+ *       {@code mpirun} with every rank under {@code taskset} on the host CPUs.
+ *   <li>{@code mpirun} runs the C plugin with Open MPI beside it ({@code --impl both}), then the Java
+ *       plugin ({@code --impl offload -p worker_coll_java}).
+ *   <li>With the daemon stopped, Open MPI alone runs on every CPU ({@code --impl mpi --skip-check});
+ *       Open MPI on the host CPUs runs alone too when the C plugin's run does not give it.
+ *   <li>The runs' results files are merged ({@link CollResults}) into one {@link Report} with the
+ *       targets, printed under a line naming the placement, written as JSON with {@code --json} and
+ *       drawn next to it ({@link CollCharts}).
+ * </ol>
  *
  * <p>Not thread-safe (one run at a time). The daemon, its workers, every {@code mpirun} and its ranks,
  * and the run folder are gone when {@link #run} returns or throws. An implementation whose run failed

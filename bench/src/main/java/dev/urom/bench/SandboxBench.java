@@ -39,24 +39,29 @@ import java.util.function.Consumer;
  * [--regions N] [--bounces N]}.
  *
  * <p>Starts a private daemon in this process with copies of {@code worker_sandbox.so} and {@code
- * worker_sandbox_java.jar}. For each UCX setting ({@link #SETTINGS}: shared memory between two
- * processes of one host, with {@code UCX_SYSV_ERROR_HANDLING=y} and {@code UCX_POSIX_ERROR_HANDLING=y},
- * and {@code UCX_TLS=tcp}, over loopback), given
- * to the workers' environment and to {@code ucx_perftest} alike, and for each plugin, two workers in
- * one domain (ids 0 and 1, one rank) measure: the worker-to-worker round trip of {@value
- * #PING_BYTES} bytes with no host in the loop (one BOUNCE, its mean) against twice {@code
- * ucx_perftest -t tag_lat}'s one-way overall mean (its median is shown too), target at most
- * {@value #BOUNCE_MAX_RATIO}×; the one-way
- * bandwidth of {@value #REGION_BYTES}-byte messages between two {@code /dev/shm} files mapped with
- * MEM_MAP (its bytes checked in the receiver's file), {@value #IN_FLIGHT} in flight, against {@code
- * ucx_perftest -t tag_bw}, target at least {@value #REGION_MIN_RATIO}×; and, as before, against the
- * floor, the host-driven ping-pong round trip of {@value #PING_BYTES} inline bytes (p50, p99) and
- * the bandwidth of the largest inline message the max message size allows. A plugin that answers
- * BOUNCE with NOT_SUPPORTED gets "not supported" rows. {@code ucx_perftest -e} (endpoints with
- * error handling, as the sandbox's) is shown beside: with UCX 1.13 and without the two settings it
- * moves the lanes of two local processes off shared memory onto TCP. The floor, {@link FloorBaseline}, moves the
- * same sizes between two C processes. Prints a table on stdout and writes the JSON document when
- * asked; progress goes to stderr. MB is 10^6 bytes.
+ * worker_sandbox_java.jar}. Each UCX setting of {@link #SETTINGS} is given to the workers'
+ * environment and to {@code ucx_perftest} alike: shared memory between two processes of one host
+ * (with {@code UCX_SYSV_ERROR_HANDLING=y} and {@code UCX_POSIX_ERROR_HANDLING=y}), and {@code
+ * UCX_TLS=tcp} over loopback. For each setting and each plugin, two workers in one domain (ids 0
+ * and 1, one rank) measure:
+ *
+ * <ul>
+ *   <li>the worker-to-worker round trip of {@value #PING_BYTES} bytes with no host in the loop (one
+ *       BOUNCE, its mean) against twice {@code ucx_perftest -t tag_lat}'s one-way overall mean (its
+ *       median is shown too); target at most {@value #BOUNCE_MAX_RATIO}×;
+ *   <li>the one-way bandwidth of {@value #REGION_BYTES}-byte messages between two {@code /dev/shm}
+ *       files mapped with MEM_MAP (its bytes checked in the receiver's file), {@value #IN_FLIGHT} in
+ *       flight, against {@code ucx_perftest -t tag_bw}; target at least {@value #REGION_MIN_RATIO}×;
+ *   <li>against the floor ({@link FloorBaseline}, the same sizes between two C processes): the
+ *       host-driven ping-pong round trip of {@value #PING_BYTES} inline bytes (p50, p99) and the
+ *       bandwidth of the largest inline message that the max message size allows.
+ * </ul>
+ *
+ * <p>A plugin that answers BOUNCE with NOT_SUPPORTED gets "not supported" rows. {@code ucx_perftest
+ * -e} (endpoints with error handling, as the sandbox's) is shown beside: with UCX 1.13 and without
+ * the two settings it moves the lanes of two local processes off shared memory onto TCP. Prints a
+ * table on stdout and writes the JSON document when asked; progress goes to stderr. MB is 10^6
+ * bytes.
  *
  * <p>Every process, socket and {@code /dev/shm} file it made is gone when it ends. Exit status 0
  * when it measured everything, 1 when something failed, 2 on a usage error; a failure is one line on

@@ -32,15 +32,21 @@ import java.util.concurrent.TimeoutException;
  * (run from the project tree: it compiles {@code wakeup_plugin.c}, the native-bridge test fixture,
  * with {@code cc} against {@code spi/src/main/c/include}).
  *
- * <p>Two builds of the fixture, {@code wakeup.so} (with {@code urom_plugin_get_wakeup_fd} and
- * {@code urom_plugin_arm_wakeup}; its descriptor is a timerfd) and {@code polled.so} (built
- * {@code -DNO_WAKEUP}: a DOCA-style plugin without them), each in its own worker of a private
- * daemon. For each: (1) wake-up latency: {@code --wakes} WAIT commands of 2 ms one after the other,
- * each measured from the moment the timer was due (the plugin reports it, CLOCK_MONOTONIC, the
- * clock of {@link System#nanoTime()}) to the notification at this host (p50, p99); (2) idle CPU: a
- * WAIT that never ends is posted and the worker's utime + stime ({@code /proc/<pid>/stat}) are read
- * over {@code --seconds} seconds, in percent of one core (goal below 1%). Prints the table; exit
- * status 0, 1 on failure (one line on stderr), 2 on a usage error. The run folder is deleted.
+ * <p>Two builds of the fixture, each in its own worker of a private daemon: {@code wakeup.so} (with
+ * {@code urom_plugin_get_wakeup_fd} and {@code urom_plugin_arm_wakeup}; its descriptor is a timerfd)
+ * and {@code polled.so} (built {@code -DNO_WAKEUP}: a DOCA-style plugin without them). For each:
+ *
+ * <ol>
+ *   <li>wake-up latency: {@code --wakes} WAIT commands of 2 ms one after the other, each measured
+ *       from the moment the timer was due (the plugin reports it, CLOCK_MONOTONIC, the clock of
+ *       {@link System#nanoTime()}) to the notification at this host (p50, p99);
+ *   <li>idle CPU: a WAIT that never ends is posted and the worker's utime + stime ({@code
+ *       /proc/<pid>/stat}) are read over {@code --seconds} seconds, in percent of one core (goal
+ *       below 1%).
+ * </ol>
+ *
+ * <p>Prints the table; exit status 0, 1 on failure (one line on stderr), 2 on a usage error. The
+ * run folder is deleted.
  */
 public final class WakeupBench {
     private static final long WAIT = 1;

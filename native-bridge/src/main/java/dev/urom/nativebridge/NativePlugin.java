@@ -54,26 +54,39 @@ import org.apache.logging.log4j.Logger;
  * transport name is read then too. A plugin that exports only one of the wake-up pair is polled
  * (logged). A DOCA plugin exports none of them.
  *
- * <p>Ownership: command descriptors are {@code malloc}ed and freed by the plugin with {@code
- * free()} (or by the bridge when the plugin leaves one on the list); notification descriptors are
- * {@code malloc}ed by the plugin and freed by the bridge, each only after the plugin's {@code
- * notif_pack} has packed that same descriptor (a DOCA plugin may point from its notification into
- * the rest of its allocation). The data path ({@code worker_cmd}, {@code progress} with {@code
- * notif_pack}) goes through {@link BridgeDataPath}, one crossing per call, with native scratch
- * buffers owned by this instance that grow to the largest message seen.
+ * <p>Ownership:
  *
- * <p>Notifications are therefore packed when {@link #progress} collects them: each {@link
- * WorkerNotification} it delivers has the descriptor's {@code dest_id}, {@code type}, {@code
- * urom_context} and {@code status} and, as its payload, the bytes {@code notif_pack} wrote after
- * the 32-byte {@code struct urom_worker_notify} header; {@link #packNotification} is the default
- * {@link WorkerNotification#pack()}, and so never calls the plugin (an answer the worker makes
- * itself, such as a refused command's, never reaches a plugin's {@code notif_pack}, which may pack
- * a fixed size whatever {@code len} says). A notification the plugin cannot pack (its {@code
- * notif_pack} fails, reports more bytes than it had room for, packs less than a header, or packs a
- * header whose {@code len} is not the number of bytes after it) is delivered as a failure with no
- * payload, logged as a warning: the {@code notif_pack} status, or UNEXPECTED. A loaded library is never closed: it stays mapped until the process ends (end a
- * plugin by ending its worker process). The log bridge ({@link NativeLogBridge}) is installed,
- * and the data path bound, before the first plugin is loaded.
+ * <ul>
+ *   <li>command descriptors are {@code malloc}ed and freed by the plugin with {@code free()}, or by
+ *       the bridge when the plugin leaves one on the list;
+ *   <li>notification descriptors are {@code malloc}ed by the plugin and freed by the bridge, each
+ *       only after the plugin's {@code notif_pack} has packed it (a DOCA plugin may point from its
+ *       notification into the rest of its allocation);
+ *   <li>the native scratch buffers of the data path ({@link BridgeDataPath}: {@code worker_cmd},
+ *       {@code progress} with {@code notif_pack}, one crossing per call) belong to this instance and
+ *       grow to the largest message seen;
+ *   <li>a loaded library is never closed: it stays mapped until the process ends (end a plugin by
+ *       ending its worker process).
+ * </ul>
+ *
+ * <p>Notifications are packed when {@link #progress} collects them. Each {@link WorkerNotification}
+ * it delivers has the descriptor's {@code dest_id}, {@code type}, {@code urom_context} and {@code
+ * status}, and as its payload the bytes that {@code notif_pack} wrote after the 32-byte {@code
+ * struct urom_worker_notify} header. So {@link #packNotification} is the default {@link
+ * WorkerNotification#pack()} and never calls the plugin: an answer the worker makes itself, such as
+ * a refused command's, must not reach a {@code notif_pack} that packs a fixed size whatever {@code
+ * len} says. A notification the plugin cannot pack is delivered as a failure with no payload and
+ * logged as a warning, with the {@code notif_pack} status or UNEXPECTED, when {@code notif_pack}:
+ *
+ * <ul>
+ *   <li>fails;
+ *   <li>reports more bytes than it had room for;
+ *   <li>packs less than a header;
+ *   <li>packs a header whose {@code len} is not the number of bytes after it.
+ * </ul>
+ *
+ * <p>The log bridge ({@link NativeLogBridge}) is installed, and the data path bound, before the
+ * first plugin is loaded.
  *
  * <p>Not thread-safe: one thread drives a plugin from {@link #open} to {@link #close}. After
  * {@link #close}, every method throws {@link UromException} with BAD_STATE (or {@link

@@ -22,16 +22,23 @@ import java.util.stream.Collectors;
  * ({@link WorkerLaunch#toArgv()}: the listening socket on descriptor 0, the daemon's pipe on 3, the
  * daemon's limits, plugins last). Immutable.
  *
- * <p>JVM options always added: the JVM's own warnings and any other output of the JVM itself go
- * to stderr (stdout carries only the worker's READY or FAILED line; a class-data archive the JVM
- * refuses is such a warning), a fatal error report (a native plugin that crashes takes the JVM
- * down with SIGABRT after writing it) goes to {@link #crashReport} in the log directory rather
- * than the daemon's working directory, Log4j2 registers no JMX beans (a worker has no use for
- * them; they cost start-up time), the class-data-sharing option of {@link WorkerClassData}, and the
- * worker's private directory as its Java and JNA temporary directory, with JNA pinned to the
- * daemon's {@code libjnidispatch.so} (never unpacked, never taken from the system), and {@link
- * ChannelDescriptors#JVM_OPTION}, the export of {@code sun.nio.ch} through which the worker reaches
- * the descriptor of each host connection, to learn the process at its other end.
+ * <p>JVM options always added:
+ *
+ * <ul>
+ *   <li>the JVM's own warnings and any other output of the JVM itself go to stderr: stdout carries
+ *       only the worker's READY or FAILED line (a class-data archive the JVM refuses is such a
+ *       warning);
+ *   <li>a fatal error report goes to {@link #crashReport} in the log directory rather than the
+ *       daemon's working directory (a native plugin that crashes takes the JVM down with SIGABRT
+ *       after writing it);
+ *   <li>Log4j2 registers no JMX beans: a worker has no use for them, and they cost start-up time;
+ *   <li>the class-data-sharing option of {@link WorkerClassData};
+ *   <li>the worker's private directory as its Java and JNA temporary directory, with JNA pinned to
+ *       the daemon's {@code libjnidispatch.so} (never unpacked, never taken from the system);
+ *   <li>{@link ChannelDescriptors#JVM_OPTION}, the export of {@code sun.nio.ch} through which the
+ *       worker reaches the descriptor of each host connection, to learn the process at its other
+ *       end.
+ * </ul>
  *
  * <p>Thread-safe.
  */

@@ -18,15 +18,20 @@ import java.util.regex.Pattern;
 /**
  * The environment of a worker process, by allow-list. A host may pass only variables whose names
  * match one of the operator's patterns ({@code --worker-env-allow}; {@code *} matches any run of
- * characters) and are not in the fixed never-passable set, whatever the patterns say: every name that
- * the C library and the dynamic loader, the JVM, JNA or Log4j read ({@code LD_*}, {@code GCONV_PATH},
- * {@code LOCPATH}, {@code LC_*}, {@code LANG*}, {@code GLIBC_TUNABLES}, {@code MALLOC_*}, {@code
- * TMPDIR}, {@code XDG_*}, {@code JAVA_*}, {@code JDK_*}, {@code _JAVA_*}, {@code CLASSPATH}, {@code
- * JNA_*}, {@code LOG4J*}, ...), the daemon's own ({@code UROM_*}), the shell's, and any name that by
- * its shape names a file, directory, library, module, tool or command the worker would read, write
- * or run ({@code *_PATH}, {@code *_DIR}, {@code *_FILE}, {@code *_LIBRARIES}, {@code *_MODULE_DIR},
- * {@code *GDB*}, ...: UCX's {@code UCX_MODULE_DIR} and {@code UCX_GDB_COMMAND}, OpenMP's {@code
- * OMP_TOOL_LIBRARIES}). Names are compared without regard to case.
+ * characters) and are outside the fixed never-passable set, whatever the patterns say. Names are
+ * compared without regard to case. Never passable:
+ *
+ * <ul>
+ *   <li>every name that the C library and the dynamic loader, the JVM, JNA or Log4j read: {@code
+ *       LD_*}, {@code GCONV_PATH}, {@code LOCPATH}, {@code LC_*}, {@code LANG*}, {@code
+ *       GLIBC_TUNABLES}, {@code MALLOC_*}, {@code TMPDIR}, {@code XDG_*}, {@code JAVA_*}, {@code
+ *       JDK_*}, {@code _JAVA_*}, {@code CLASSPATH}, {@code JNA_*}, {@code LOG4J*}, ...;
+ *   <li>the daemon's own ({@code UROM_*}) and the shell's;
+ *   <li>any name whose shape says it names a file, directory, library, module, tool or command the
+ *       worker would read, write or run: {@code *_PATH}, {@code *_DIR}, {@code *_FILE}, {@code
+ *       *_LIBRARIES}, {@code *_MODULE_DIR}, {@code *GDB*}, ... (UCX's {@code UCX_MODULE_DIR} and
+ *       {@code UCX_GDB_COMMAND}, OpenMP's {@code OMP_TOOL_LIBRARIES}).
+ * </ul>
  *
  * <p>UCX's own variables ({@code UCX_*}) are read by every UCX plugin, so a host may pass only the
  * reviewed ones of {@link #REVIEWED_UCX}, each with a value of its pattern (or empty): transports

@@ -162,14 +162,18 @@ final class Algorithms {
 
     /**
      * Ring reduce-scatter, then ring allgather, chunk by chunk through pooled chunk buffers
-     * ({@link Program#unit}). The chunks this rank handles are units in step order, as the C side
-     * plans them: its own block's chunks (sent at step 0), then each reduce-scatter step's, then
-     * each allgather step's; a chunk is reduced, written and sent on as soon as it is there. A unit
-     * takes a buffer when its read or receive starts and gives it back once its last send (or
-     * write) has completed; the receive of unit u + ahead is posted as unit u is handled, and
-     * nothing waits for a send, so every wait is for data of an earlier step. (Sending a later
-     * step's chunks before an earlier step's last ones, in wave order, stalled a C rank beside
-     * Java ones.) The pool grows only while sends are slower than the ring.
+     * ({@link Program#unit}).
+     *
+     * <ul>
+     *   <li>The chunks this rank handles are units in step order, as the C side plans them: its own
+     *       block's chunks (sent at step 0), then each reduce-scatter step's, then each allgather
+     *       step's. A chunk is reduced, written and sent on as soon as it is there.
+     *   <li>A unit takes a buffer when its read or receive starts and gives it back once its last
+     *       send (or write) has completed; the pool grows only while sends are slower than the ring.
+     *   <li>The receive of unit u + {@link #ahead} is posted as unit u is handled, and nothing waits
+     *       for a send, so every wait is for data of an earlier step. (Sending a later step's chunks
+     *       before an earlier step's last ones, in wave order, stalled a C rank beside Java ones.)
+     * </ul>
      */
     static void allreduceLarge(Program g, Shape s) {
         int p = s.p();

@@ -48,16 +48,20 @@ import org.apache.logging.log4j.Logger;
  * UCX statuses inside ({@link SandboxNotification}).
  *
  * <p>{@link #open} creates one UCP context and one UCP worker ({@link dev.urom.ucx}); the plugin's
- * address is the worker's address. A TAG_SEND looks its peer up in the domain (when it has no
- * endpoint to it yet), creates one endpoint per peer and keeps it, and sends the message bytes with
- * the sandbox tag as the UCP tag; its answer comes when UCX completes the send. A TAG_RECV posts a
- * UCP receive with its tag and mask: UCX does the matching. Nothing blocks but a BOUNCE's run
- * (below), and no callback runs on the data path: {@link #progress} progresses the worker and polls
- * the requests, oldest first. An
- * endpoint that UCX reports failed (the peer died) fails that peer's sends still in flight with
- * {@code CONNECTION_RESET} and is dropped; the next TAG_SEND to the peer looks it up again.
- * Receives stay posted. {@link #wakeupFd} is the worker's event descriptor and {@link #armWakeup}
- * arms it.
+ * address is the worker's address. Nothing blocks but a BOUNCE's run (below), and no callback runs
+ * on the data path: {@link #progress} progresses the worker and polls the requests, oldest first.
+ *
+ * <ul>
+ *   <li>A TAG_SEND looks its peer up in the domain (when it has no endpoint to it yet), creates one
+ *       endpoint per peer and keeps it, and sends the message bytes with the sandbox tag as the UCP
+ *       tag; its answer comes when UCX completes the send.
+ *   <li>A TAG_RECV posts a UCP receive with its tag and mask: UCX does the matching. Receives stay
+ *       posted.
+ *   <li>An endpoint that UCX reports failed (the peer died) fails that peer's sends still in flight
+ *       with {@code CONNECTION_RESET} and is dropped; the next TAG_SEND to the peer looks it up
+ *       again.
+ *   <li>{@link #wakeupFd} is the worker's event descriptor and {@link #armWakeup} arms it.
+ * </ul>
  *
  * <p>Message bytes live in native buffers the plugin owns (one per command, freed once UCX is done
  * with it, at the latest when the worker is destroyed in {@link #close}). Region bytes move through
