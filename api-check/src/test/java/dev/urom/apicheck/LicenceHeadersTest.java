@@ -62,6 +62,8 @@ class LicenceHeadersTest {
             return Optional.of(Kind.XML);
         }
         if (name.equals("Makefile") || Stream.of(".sh", ".py", ".yaml", ".yml", ".properties", ".pc", ".pc.in", ".mk", ".service", ".env").anyMatch(name::endsWith)
+                || name.equals(".clang-format")
+                || name.equals(".git-blame-ignore-revs")
                 || path.contains("/META-INF/services/") || (!name.contains(".") && startsWith(head, "#!"))) {
             return Optional.of(Kind.HASH);
         }
@@ -128,6 +130,7 @@ class LicenceHeadersTest {
         assertThat(kind("host-c/src/main/c/include/doca_version.h.in", none)).hasValue(Kind.BLOCK);
         assertThat(kind("plugins/graph/scaffold/c/urom-sdk.mk", none)).hasValue(Kind.HASH);
         assertThat(kind("pom.xml", none)).hasValue(Kind.XML);
+        assertThat(kind(".clang-format", none)).hasValue(Kind.HASH);
         assertThat(kind("deploy/systemd/urom.service", none)).hasValue(Kind.HASH);
         assertThat(kind("docs/deploy.md", none)).hasValue(Kind.EXEMPT);
         assertThat(kind("plugins/graph/scaffold/java/maven.config", none)).hasValue(Kind.EXEMPT);

@@ -46,6 +46,7 @@ class SetupScriptTest {
         }
         script("javac", "echo 'javac 17.0.9' >&2");
         script("mvn", "echo 'Apache Maven 3.8.7 (b89d5959fcde851dcb1c8946a785a163f14e1e29)'");
+        script("clang-format", "echo 'Debian clang-format version 14.0.6'");
         script("fc-list", "echo '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf: DejaVu Sans:style=Book'");
         script("id", "echo 1000");
         // apt-get records what it was asked, and installing pkg-config brings the command.
@@ -70,7 +71,7 @@ class SetupScriptTest {
         Result result = run("");
 
         assertThat(result.exit).as(result.toString()).isZero();
-        assertThat(result.out).contains("setup: nothing to install: all 16 prerequisites of the build and the tests are here");
+        assertThat(result.out).contains("setup: nothing to install: all 17 prerequisites of the build and the tests are here");
         assertThat(aptLog).doesNotExist();
     }
 
@@ -83,7 +84,7 @@ class SetupScriptTest {
         assertThat(result.exit).as(result.toString()).isEqualTo(1);
         assertThat(result.out).contains("missing: pkg-config", "  apt-get update && apt-get install -y pkg-config\n",
                 "  dnf install -y pkgconf-pkg-config\n");
-        assertThat(result.lastErrLine()).startsWith("setup: 1 of 16 prerequisites missing (pkg-config); run the apt-get line above as root");
+        assertThat(result.lastErrLine()).startsWith("setup: 1 of 17 prerequisites missing (pkg-config); run the apt-get line above as root");
         assertThat(aptLog).doesNotExist();
     }
 
@@ -96,7 +97,7 @@ class SetupScriptTest {
 
         assertThat(result.exit).as(result.toString()).isZero();
         assertThat(Files.readAllLines(aptLog)).containsExactly("update -qq", "install -y -qq pkg-config");
-        assertThat(result.out).contains("setup: installed; all 16 prerequisites of the build and the tests are here");
+        assertThat(result.out).contains("setup: installed; all 17 prerequisites of the build and the tests are here");
     }
 
     @Test
@@ -123,7 +124,7 @@ class SetupScriptTest {
 
         assertThat(result.exit).as(result.toString()).isEqualTo(1);
         assertThat(result.out).contains("missing: valgrind and valgrind/callgrind.h", "apt-get install -y valgrind\n");
-        assertThat(result.lastErrLine()).isEqualTo("setup: 1 of 16 prerequisites missing (valgrind); nothing installed (--check)");
+        assertThat(result.lastErrLine()).isEqualTo("setup: 1 of 17 prerequisites missing (valgrind); nothing installed (--check)");
         assertThat(aptLog).doesNotExist();
     }
 
@@ -142,8 +143,29 @@ class SetupScriptTest {
                 "  dnf install -y java-21-openjdk-devel ucx-devel openmpi-devel\n",
                 "dnf config-manager --set-enabled crb", "module load mpi/openmpi-$(uname -m)",
                 "  apt-get update && apt-get install -y openjdk-17-jdk-headless libucx-dev openmpi-bin libopenmpi-dev\n");
-        assertThat(result.lastErrLine()).startsWith("setup: 3 of 16 prerequisites missing (").contains("fedora: bin/setup installs only on Debian and Ubuntu");
+        assertThat(result.lastErrLine()).startsWith("setup: 3 of 17 prerequisites missing (").contains("fedora: bin/setup installs only on Debian and Ubuntu");
         assertThat(aptLog).doesNotExist();
+    }
+
+    @Test
+    void aClangFormatOtherThanFourteenIsAProblemThatNoPackageFixes() throws Exception {
+        script("clang-format", "echo 'Ubuntu clang-format version 18.1.3 (1ubuntu1)'");
+
+        Result result = run("--check");
+
+        assertThat(result.exit).as(result.toString()).isEqualTo(1);
+        assertThat(result.out).contains("problem: clang-format is 18, and the build checks C formatting with clang-format 14");
+        assertThat(result.lastErrLine()).isEqualTo("setup: nothing to install, but 1 problem(s) above that no package fixes");
+    }
+
+    @Test
+    void aMissingClangFormatIsInstalledFromItsPackage() throws Exception {
+        Files.delete(fakeBin.resolve("clang-format"));
+
+        Result result = run("--check");
+
+        assertThat(result.out).contains("missing: clang-format 14", "apt-get install -y clang-format\n", "dnf install -y clang-tools-extra\n");
+        assertThat(result.exit).isEqualTo(1);
     }
 
     @Test
