@@ -11,6 +11,14 @@ import org.junit.jupiter.api.Test;
 
 /** Fixed examples of the codecs: known bytes, the fields at their bounds, the members hash, the agreement's verdicts. */
 class CollCodecTest {
+    private static final long TEAM = 5;
+    private static final long TEAM_SIZE = 3;
+    private static final long MEMBERS_HASH = 99;
+    private static final long CHUNK_BYTES = 65536;
+    private static final long SMALL_BYTES = 16384;
+    private static final long TIMEOUT_MS = 30000;
+    private static final long NOT_REFUSED = 0;
+
     @Test
     void aPostIsLaidOutAsTheHeaderSays() {
         byte[] bytes = new CollCommand.Post(0x1122334455667788L, 7, 3, 9, 0, 0, 1, 5, 0x1000, 0x2000, 0, 0).encode();
@@ -103,11 +111,19 @@ class CollCodecTest {
 
     @Test
     void aHelloDisagreementIsNamedByItsKind() {
-        Hello mine = new Hello(5, 3, 0, 99, 65536, 16384, 30000, 0);
-        assertThat(mine.disagreement(new Hello(5, 3, 1, 99, 65536, 16384, 30000, 0), 1)).isNull();
-        assertThat(mine.disagreement(new Hello(5, 3, 1, 99, 4096, 16384, 30000, 0), 1)).isEqualTo(Reason.KNOBS);
-        assertThat(mine.disagreement(new Hello(5, 3, 1, 98, 65536, 16384, 30000, 0), 1)).isEqualTo(Reason.BAD_MEMBERS);
-        assertThat(mine.disagreement(new Hello(5, 3, 2, 99, 65536, 16384, 30000, 0), 1)).isEqualTo(Reason.BAD_MEMBERS);
-        assertThat(mine.disagreement(new Hello(5, 3, 1, 99, 65536, 16384, 30000, 19), 1)).isEqualTo(Reason.PEER_REFUSED);
+        Hello mine = hello(0, MEMBERS_HASH, CHUNK_BYTES, NOT_REFUSED);
+
+        assertThat(mine.disagreement(hello(1, MEMBERS_HASH, CHUNK_BYTES, NOT_REFUSED), 1)).isNull();
+        assertThat(mine.disagreement(hello(1, MEMBERS_HASH, 4096, NOT_REFUSED), 1)).isEqualTo(Reason.KNOBS);
+        assertThat(mine.disagreement(hello(1, MEMBERS_HASH - 1, CHUNK_BYTES, NOT_REFUSED), 1)).isEqualTo(Reason.BAD_MEMBERS);
+        assertThat(mine.disagreement(hello(2, MEMBERS_HASH, CHUNK_BYTES, NOT_REFUSED), 1))
+                .as("a peer that says another rank than the one it is at")
+                .isEqualTo(Reason.BAD_MEMBERS);
+        assertThat(mine.disagreement(hello(1, MEMBERS_HASH, CHUNK_BYTES, Reason.BAD_ROOT.code()), 1)).isEqualTo(Reason.PEER_REFUSED);
+    }
+
+    /** A HELLO of team {@value #TEAM} ({@value #TEAM_SIZE} ranks) with the fields a disagreement case varies. */
+    private static Hello hello(long rank, long membersHash, long chunkBytes, long refused) {
+        return new Hello(TEAM, TEAM_SIZE, rank, membersHash, chunkBytes, SMALL_BYTES, TIMEOUT_MS, refused);
     }
 }
