@@ -127,10 +127,11 @@ static void fft2d(const struct options *o, int rank, int p, double complex *rows
 		/* block for rank q: this batch's rows, columns q*local .. (q+1)*local - 1 */
 		for (int q = 0; q < p; q++)
 			for (int r = 0; r < per; r++)
-				memcpy(out + ((size_t)q * per + r) * local, rows + (size_t)(b * per + r) * o->n + (size_t)q * local,
+				memcpy(out + ((size_t)q * per + r) * local,
+				       rows + (size_t)(b * per + r) * o->n + (size_t)q * local,
 				       sizeof(double complex) * (size_t)local);
-		MPI_Ialltoall(out, 2 * per * local, MPI_DOUBLE, recv + (size_t)b * per * o->n, 2 * per * local, MPI_DOUBLE,
-			      MPI_COMM_WORLD, &requests[b]);
+		MPI_Ialltoall(out, 2 * per * local, MPI_DOUBLE, recv + (size_t)b * per * o->n, 2 * per * local,
+			      MPI_DOUBLE, MPI_COMM_WORLD, &requests[b]);
 	}
 	t1 = now();
 	MPI_Waitall(o->batches, requests, MPI_STATUSES_IGNORE);
@@ -142,7 +143,8 @@ static void fft2d(const struct options *o, int rank, int p, double complex *rows
 	for (int b = 0; b < o->batches; b++)
 		for (int q = 0; q < p; q++)
 			for (int r = 0; r < per; r++) {
-				const double complex *block = recv + (size_t)b * per * o->n + ((size_t)q * per + r) * local;
+				const double complex *block =
+					recv + (size_t)b * per * o->n + ((size_t)q * per + r) * local;
 				int row = q * local + b * per + r;
 
 				for (int j = 0; j < local; j++)
@@ -168,10 +170,12 @@ static int check(const struct options *o, int rank, int p, const double complex 
 
 				for (int r = 0; r < n; r++)
 					for (int c = 0; c < n; c++)
-						sum += input(r, c) * cexp(-2.0 * M_PI * I * ((double)kr * r / n + (double)kc * c / n));
+						sum += input(r, c) * cexp(-2.0 * M_PI * I *
+									  ((double)kr * r / n + (double)kc * c / n));
 				if (cabs(sum - all[(size_t)kc * n + kr]) > 1e-6 * n * n) {
-					fprintf(stderr, "fft2d: mismatch at (%d, %d): %g%+gi, expected %g%+gi\n", kr, kc,
-						creal(all[(size_t)kc * n + kr]), cimag(all[(size_t)kc * n + kr]), creal(sum), cimag(sum));
+					fprintf(stderr, "fft2d: mismatch at (%d, %d): %g%+gi, expected %g%+gi\n", kr,
+						kc, creal(all[(size_t)kc * n + kr]), cimag(all[(size_t)kc * n + kr]),
+						creal(sum), cimag(sum));
 					bad = 1;
 				}
 			}
@@ -194,7 +198,8 @@ int main(int argc, char **argv)
 	if (parse(argc, argv, &o) != 0 || o.n < 2 || (o.n & (o.n - 1)) != 0 || o.n % p != 0 || o.batches < 1 ||
 	    (o.n / p) % o.batches != 0 || o.iterations < 1 || o.warmup < 0) {
 		if (rank == 0)
-			fprintf(stderr, "fft2d: n must be a power of two divisible by the ranks, and n / ranks by the batches\n");
+			fprintf(stderr, "fft2d: n must be a power of two divisible by the ranks, and n / ranks by the "
+					"batches\n");
 		MPI_Finalize();
 		return 2;
 	}

@@ -36,12 +36,12 @@ struct coll_config {
 	bool skip_check;
 	bool bench;
 	enum coll_impl impl;
-	char colls[128];                           /* the benchmark's collectives, comma-separated */
-	uint64_t min_bytes, max_bytes;             /* the benchmark's sizes, powers of two between */
-	int iterations;                            /* 0: 1000 up to 8 KiB, 100 above (OSU's) */
-	int warmup;                                /* 0: 100 up to 8 KiB, 10 above */
-	char json[256];                            /* rank 0 writes the results there; empty: none */
-	char label[64];                            /* names this run in the JSON (placement) */
+	char colls[128];               /* the benchmark's collectives, comma-separated */
+	uint64_t min_bytes, max_bytes; /* the benchmark's sizes, powers of two between */
+	int iterations;                /* 0: 1000 up to 8 KiB, 100 above (OSU's) */
+	int warmup;                    /* 0: 100 up to 8 KiB, 10 above */
+	char json[256];                /* rank 0 writes the results there; empty: none */
+	char label[64];                /* names this run in the JSON (placement) */
 };
 
 /* This rank's part. */

@@ -37,7 +37,7 @@ struct figures {
 /* What a run needs to post one collective either way. */
 struct bench_buffers {
 	void *src, *dst;
-	size_t len;            /* bytes of each buffer */
+	size_t len; /* bytes of each buffer */
 	uint64_t src_memh, dst_memh;
 };
 
@@ -82,8 +82,8 @@ static doca_error_t map(struct coll_run *run, void *p, size_t len, uint32_t acce
 	if (result == DOCA_SUCCESS)
 		result = coll_wait(run, &request);
 	if (result != DOCA_SUCCESS)
-		printf("rank %d: registering %zu bytes: FAILED (%s, %s)\n", run->rank, len, doca_error_get_descr(result),
-		       urom_coll_reason_name(request.reason));
+		printf("rank %d: registering %zu bytes: FAILED (%s, %s)\n", run->rank, len,
+		       doca_error_get_descr(result), urom_coll_reason_name(request.reason));
 	*memh = request.memh;
 	return result;
 }
@@ -99,7 +99,8 @@ static doca_error_t unmap(struct coll_run *run, uint64_t memh)
 /* The offloaded arguments of `coll' for `bytes' bytes (per rank for allgather and alltoall). */
 static struct urom_coll_args offload_args(enum urom_coll_type coll, size_t bytes, const struct bench_buffers *b)
 {
-	struct urom_coll_args a = {.coll = coll, .src = b->src, .dst = b->dst, .src_memh = b->src_memh, .dst_memh = b->dst_memh};
+	struct urom_coll_args a = {
+		.coll = coll, .src = b->src, .dst = b->dst, .src_memh = b->src_memh, .dst_memh = b->dst_memh};
 
 	if (coll == UROM_COLL_ALLREDUCE) {
 		a.dtype = UROM_COLL_FLOAT32;
@@ -120,7 +121,8 @@ static int mpi_post(enum urom_coll_type coll, size_t bytes, const struct bench_b
 {
 	switch (coll) {
 	case UROM_COLL_ALLREDUCE:
-		return MPI_Iallreduce(b->src, b->dst, (int)(bytes / sizeof(float)), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD, req);
+		return MPI_Iallreduce(b->src, b->dst, (int)(bytes / sizeof(float)), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD,
+				      req);
 	case UROM_COLL_ALLTOALL:
 		return MPI_Ialltoall(b->src, (int)bytes, MPI_BYTE, b->dst, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, req);
 	case UROM_COLL_ALLGATHER:
@@ -283,7 +285,9 @@ doca_error_t coll_bench(struct coll_run *run, const struct coll_config *cfg)
 			printf("rank 0: cannot write %s: FAILED\n", cfg->json);
 			result = DOCA_ERROR_IO_FAILED;
 		} else {
-			fprintf(json, "{\"label\": \"%s\", \"ranks\": %d, \"plugin\": \"%s\", \"roundtrip_us\": %.3f, \"results\": [",
+			fprintf(json,
+				"{\"label\": \"%s\", \"ranks\": %d, \"plugin\": \"%s\", \"roundtrip_us\": %.3f, "
+				"\"results\": [",
 				cfg->label, run->size, (cfg->impl & COLL_IMPL_OFFLOAD) ? run->plugin : "none", rt);
 		}
 	}
@@ -310,11 +314,12 @@ doca_error_t coll_bench(struct coll_run *run, const struct coll_config *cfg)
 				if (run->rank != 0)
 					continue;
 				printf("rank 0: %-10s %-13s %10lu %12.2f %12.2f %12.2f %9.1f\n", bench_colls[c].name,
-				       impl_name(run, offload), (unsigned long)bytes, avg.pure, avg.overall, avg.compute,
-				       avg.overlap);
+				       impl_name(run, offload), (unsigned long)bytes, avg.pure, avg.overall,
+				       avg.compute, avg.overlap);
 				if (json != NULL) {
 					fprintf(json,
-						"%s\n  {\"collective\": \"%s\", \"impl\": \"%s\", \"bytes\": %lu, \"pure_us\": %.3f, "
+						"%s\n  {\"collective\": \"%s\", \"impl\": \"%s\", \"bytes\": %lu, "
+						"\"pure_us\": %.3f, "
 						"\"overall_us\": %.3f, \"compute_us\": %.3f, \"overlap_pct\": %.2f}",
 						first ? "" : ",", bench_colls[c].name, impl_name(run, offload),
 						(unsigned long)bytes, avg.pure, avg.overall, avg.compute, avg.overlap);

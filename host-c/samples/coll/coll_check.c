@@ -145,7 +145,8 @@ static doca_error_t compare(struct coll_run *run, const char *what, const void *
 
 	for (size_t i = 0; i < len; i++) {
 		if (g[i] != e[i]) {
-			printf("rank %d: %s: byte %zu is 0x%02x, MPI says 0x%02x: FAILED\n", run->rank, what, i, g[i], e[i]);
+			printf("rank %d: %s: byte %zu is 0x%02x, MPI says 0x%02x: FAILED\n", run->rank, what, i, g[i],
+			       e[i]);
 			return DOCA_ERROR_UNEXPECTED;
 		}
 	}
@@ -181,8 +182,8 @@ static doca_error_t check_allreduce(struct coll_run *run, enum urom_coll_dtype d
 	return result;
 }
 
-static doca_error_t check_reduce(struct coll_run *run, enum urom_coll_dtype dtype, enum urom_coll_op op,
-				 uint64_t count, int root)
+static doca_error_t check_reduce(struct coll_run *run, enum urom_coll_dtype dtype, enum urom_coll_op op, uint64_t count,
+				 int root)
 {
 	size_t len = (size_t)count * dtype_size(dtype);
 	void *src = alloc_or_die(len), *dst = alloc_or_die(len), *expected = alloc_or_die(len);
@@ -287,8 +288,12 @@ static doca_error_t check_even_team(struct coll_run *run)
 	const uint64_t count = 1000;
 	size_t len = count * sizeof(int32_t);
 	void *src = alloc_or_die(len), *dst = alloc_or_die(len), *expected = alloc_or_die(len);
-	struct urom_coll_args args = {
-		.coll = UROM_COLL_ALLREDUCE, .dtype = UROM_COLL_INT32, .op = UROM_COLL_SUM, .count = count, .src = src, .dst = dst};
+	struct urom_coll_args args = {.coll = UROM_COLL_ALLREDUCE,
+				      .dtype = UROM_COLL_INT32,
+				      .op = UROM_COLL_SUM,
+				      .count = count,
+				      .src = src,
+				      .dst = dst};
 	doca_error_t result = DOCA_SUCCESS;
 	MPI_Comm even;
 
@@ -379,7 +384,8 @@ doca_error_t coll_check(struct coll_run *run)
 	result = result == DOCA_SUCCESS ? r : result;
 
 	cases = 2;
-	failed = (coll_post_wait(run, COLL_TEAM_ALL, &barrier) != DOCA_SUCCESS) + (check_even_team(run) != DOCA_SUCCESS);
+	failed =
+		(coll_post_wait(run, COLL_TEAM_ALL, &barrier) != DOCA_SUCCESS) + (check_even_team(run) != DOCA_SUCCESS);
 	r = report(run, "BARRIER, and a team of the even ranks", cases, failed);
 	return result == DOCA_SUCCESS ? r : result;
 }

@@ -167,11 +167,14 @@ static doca_error_t register_params(void)
 {
 	doca_error_t r;
 
-	r = register_param("d", "device", "<IB device name>", "device of DOCA_UROM_SERVICE_FILE (default: the first one)",
-			   device_callback, DOCA_ARGP_TYPE_STRING);
+	r = register_param("d", "device", "<IB device name>",
+			   "device of DOCA_UROM_SERVICE_FILE (default: the first one)", device_callback,
+			   DOCA_ARGP_TYPE_STRING);
 	if (r == DOCA_SUCCESS)
-		r = register_param("p", "plugin", "<name>", "the coll plugin to offload to (default " COLL_PLUGIN_DEFAULT
-				   "; worker_coll_java is the Java one)", plugin_callback, DOCA_ARGP_TYPE_STRING);
+		r = register_param("p", "plugin", "<name>",
+				   "the coll plugin to offload to (default " COLL_PLUGIN_DEFAULT
+				   "; worker_coll_java is the Java one)",
+				   plugin_callback, DOCA_ARGP_TYPE_STRING);
 	if (r == DOCA_SUCCESS)
 		r = register_param(NULL, "skip-check", NULL, "do not check the results against MPI's",
 				   skip_check_callback, DOCA_ARGP_TYPE_BOOLEAN);
@@ -182,20 +185,23 @@ static doca_error_t register_params(void)
 		r = register_param(NULL, "impl", "<offload|mpi|both>", "what the benchmark measures (default both)",
 				   impl_callback, DOCA_ARGP_TYPE_STRING);
 	if (r == DOCA_SUCCESS)
-		r = register_param(NULL, "colls", "<list>", "the benchmark's collectives (default " COLL_DEFAULT_COLLS ")",
-				   colls_callback, DOCA_ARGP_TYPE_STRING);
+		r = register_param(NULL, "colls", "<list>",
+				   "the benchmark's collectives (default " COLL_DEFAULT_COLLS ")", colls_callback,
+				   DOCA_ARGP_TYPE_STRING);
 	if (r == DOCA_SUCCESS)
-		r = register_param(NULL, "sizes", "<MIN:MAX>", "the benchmark's message sizes in bytes (default 8:4194304)",
-				   sizes_callback, DOCA_ARGP_TYPE_STRING);
+		r = register_param(NULL, "sizes", "<MIN:MAX>",
+				   "the benchmark's message sizes in bytes (default 8:4194304)", sizes_callback,
+				   DOCA_ARGP_TYPE_STRING);
 	if (r == DOCA_SUCCESS)
-		r = register_param("i", "iterations", "<n>", "iterations per size (default OSU's: 1000, 100 above 8 KiB)",
-				   iterations_callback, DOCA_ARGP_TYPE_INT);
+		r = register_param("i", "iterations", "<n>",
+				   "iterations per size (default OSU's: 1000, 100 above 8 KiB)", iterations_callback,
+				   DOCA_ARGP_TYPE_INT);
 	if (r == DOCA_SUCCESS)
 		r = register_param(NULL, "warmup", "<n>", "warm-up iterations per size (default 100, 10 above 8 KiB)",
 				   warmup_callback, DOCA_ARGP_TYPE_INT);
 	if (r == DOCA_SUCCESS)
-		r = register_param(NULL, "results", "<file>", "rank 0 writes the benchmark's results there, as JSON", json_callback,
-				   DOCA_ARGP_TYPE_STRING);
+		r = register_param(NULL, "results", "<file>", "rank 0 writes the benchmark's results there, as JSON",
+				   json_callback, DOCA_ARGP_TYPE_STRING);
 	if (r == DOCA_SUCCESS)
 		r = register_param(NULL, "label", "<text>", "names this run in the JSON (its placement, say)",
 				   label_callback, DOCA_ARGP_TYPE_STRING);

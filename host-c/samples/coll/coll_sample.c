@@ -15,10 +15,10 @@
 
 DOCA_LOG_REGISTER(UROM::SAMPLE::COLL);
 
-static const char *const type_names[UROM_COLL_TYPE_COUNT] = {"BARRIER", "BCAST", "REDUCE",
-							      "ALLREDUCE", "ALLGATHER", "ALLTOALL"};
-static const char *const dtype_names[UROM_COLL_DTYPE_COUNT] = {"INT8", "INT16", "INT32", "INT64", "UINT8",
-								"UINT16", "UINT32", "UINT64", "FLOAT32", "FLOAT64"};
+static const char *const type_names[UROM_COLL_TYPE_COUNT] = {"BARRIER",   "BCAST",     "REDUCE",
+							     "ALLREDUCE", "ALLGATHER", "ALLTOALL"};
+static const char *const dtype_names[UROM_COLL_DTYPE_COUNT] = {"INT8",   "INT16",  "INT32",  "INT64",   "UINT8",
+							       "UINT16", "UINT32", "UINT64", "FLOAT32", "FLOAT64"};
 static const char *const op_names[UROM_COLL_OP_COUNT] = {"SUM", "PROD", "MIN", "MAX", "BAND", "BOR", "BXOR"};
 
 const char *coll_type_name(enum urom_coll_type coll)

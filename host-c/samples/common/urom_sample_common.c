@@ -50,7 +50,8 @@ doca_error_t sample_open_device(const char *ibdev_name, struct doca_dev **dev)
 	doca_devinfo_destroy_list(list);
 	if (result == DOCA_ERROR_NOT_FOUND) {
 		if (ibdev_name != NULL && ibdev_name[0] != '\0')
-			DOCA_LOG_ERR("No device named %s among the %u of this host (DOCA_UROM_SERVICE_FILE)", ibdev_name, n);
+			DOCA_LOG_ERR("No device named %s among the %u of this host (DOCA_UROM_SERVICE_FILE)",
+				     ibdev_name, n);
 		else
 			DOCA_LOG_ERR("No device for this host: DOCA_UROM_SERVICE_FILE names none");
 	}
@@ -126,8 +127,7 @@ doca_error_t sample_stop_service(struct doca_pe *pe, struct doca_urom_service *s
 	return result;
 }
 
-doca_error_t sample_find_plugin(struct doca_urom_service *service, const char *name, uint64_t *id,
-				uint64_t *version)
+doca_error_t sample_find_plugin(struct doca_urom_service *service, const char *name, uint64_t *id, uint64_t *version)
 {
 	const struct doca_urom_service_plugin_info *plugins;
 	size_t n = 0;
@@ -151,8 +151,8 @@ doca_error_t sample_find_plugin(struct doca_urom_service *service, const char *n
 	return DOCA_ERROR_NOT_FOUND;
 }
 
-doca_error_t sample_wait_state(struct doca_pe *pe, struct doca_ctx *ctx, enum doca_ctx_states leave,
-			       int timeout_ms, enum doca_ctx_states *state)
+doca_error_t sample_wait_state(struct doca_pe *pe, struct doca_ctx *ctx, enum doca_ctx_states leave, int timeout_ms,
+			       enum doca_ctx_states *state)
 {
 	int64_t deadline = sample_now_ms() + timeout_ms;
 	doca_error_t result;

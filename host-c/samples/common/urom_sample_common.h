@@ -39,12 +39,11 @@ doca_error_t sample_stop_ctx(struct doca_pe *pe, struct doca_ctx *ctx, const cha
 doca_error_t sample_stop_service(struct doca_pe *pe, struct doca_urom_service *service);
 
 /* The id and version of the plugin named name in the service's list (NOT_FOUND when absent). */
-doca_error_t sample_find_plugin(struct doca_urom_service *service, const char *name, uint64_t *id,
-				uint64_t *version);
+doca_error_t sample_find_plugin(struct doca_urom_service *service, const char *name, uint64_t *id, uint64_t *version);
 
 /* Progresses pe until ctx is no longer in state `leave`; the state it reached in *state. */
-doca_error_t sample_wait_state(struct doca_pe *pe, struct doca_ctx *ctx, enum doca_ctx_states leave,
-			       int timeout_ms, enum doca_ctx_states *state);
+doca_error_t sample_wait_state(struct doca_pe *pe, struct doca_ctx *ctx, enum doca_ctx_states leave, int timeout_ms,
+			       enum doca_ctx_states *state);
 
 /*
  * Creates a worker on pe (id, gid, plugin mask; cpuset may be NULL), starts it and progresses pe

@@ -24,7 +24,8 @@ static doca_error_t mpi_allgather(void *sbuf, void *rbuf, size_t msglen, void *c
 	request = malloc(sizeof(*request));
 	if (request == NULL)
 		return DOCA_ERROR_NO_MEMORY;
-	if (MPI_Iallgather(sbuf, (int)msglen, MPI_BYTE, rbuf, (int)msglen, MPI_BYTE, oob->comm, request) != MPI_SUCCESS) {
+	if (MPI_Iallgather(sbuf, (int)msglen, MPI_BYTE, rbuf, (int)msglen, MPI_BYTE, oob->comm, request) !=
+	    MPI_SUCCESS) {
 		DOCA_LOG_ERR("MPI_Iallgather failed");
 		free(request);
 		return DOCA_ERROR_IO_FAILED;
@@ -83,8 +84,8 @@ doca_error_t sample_start_mpi_domain(struct doca_pe *pe, struct doca_urom_worker
 	}
 	result = doca_ctx_start(doca_urom_domain_as_ctx(d));
 	if (result == DOCA_ERROR_IN_PROGRESS)
-		result = sample_wait_state(pe, doca_urom_domain_as_ctx(d), DOCA_CTX_STATE_STARTING, SAMPLE_STEP_TIMEOUT_MS,
-					   &state);
+		result = sample_wait_state(pe, doca_urom_domain_as_ctx(d), DOCA_CTX_STATE_STARTING,
+					   SAMPLE_STEP_TIMEOUT_MS, &state);
 	else if (result == DOCA_SUCCESS)
 		doca_ctx_get_state(doca_urom_domain_as_ctx(d), &state);
 	if (result == DOCA_SUCCESS && state != DOCA_CTX_STATE_RUNNING)

@@ -89,7 +89,8 @@ static void *worker_main(void *arg)
 			result = DOCA_ERROR_BAD_STATE;
 	}
 	if (result != DOCA_SUCCESS) {
-		printf("worker %lu gid %u: start: FAILED (%s)\n", (unsigned long)t->id, t->gid, doca_error_get_descr(result));
+		printf("worker %lu gid %u: start: FAILED (%s)\n", (unsigned long)t->id, t->gid,
+		       doca_error_get_descr(result));
 		goto fail;
 	}
 	result = doca_urom_worker_get_id(t->worker, &id);
@@ -109,8 +110,8 @@ static void *worker_main(void *arg)
 	if (result == DOCA_SUCCESS && lb.data != id)
 		result = DOCA_ERROR_UNEXPECTED;
 	if (result != DOCA_SUCCESS) {
-		printf("worker %lu gid %u: loopback %lu -> %lu: FAILED (%s)\n", (unsigned long)id, t->gid, (unsigned long)id,
-		       (unsigned long)lb.data, doca_error_get_descr(result));
+		printf("worker %lu gid %u: loopback %lu -> %lu: FAILED (%s)\n", (unsigned long)id, t->gid,
+		       (unsigned long)id, (unsigned long)lb.data, doca_error_get_descr(result));
 		goto fail;
 	}
 	printf("worker %lu gid %u: loopback %lu -> %lu: ok\n", (unsigned long)id, t->gid, (unsigned long)id,
@@ -238,7 +239,8 @@ static doca_error_t check_group(struct doca_pe *pe, struct doca_urom_service *se
 	}
 	qsort(r.ids, r.count, sizeof(r.ids[0]), compare_ids);
 	qsort(expected, n_expected, sizeof(expected[0]), compare_ids);
-	same = r.count == n_expected && (n_expected == 0 || memcmp(r.ids, expected, n_expected * sizeof(expected[0])) == 0);
+	same = r.count == n_expected &&
+	       (n_expected == 0 || memcmp(r.ids, expected, n_expected * sizeof(expected[0])) == 0);
 	format_ids(got_text, sizeof(got_text), r.ids, r.count);
 	format_ids(expected_text, sizeof(expected_text), expected, n_expected);
 	printf("gid %u: workers [%s], expected [%s]: %s\n", gid, got_text, expected_text, same ? "ok" : "FAILED");

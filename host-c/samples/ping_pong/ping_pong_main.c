@@ -91,8 +91,9 @@ int main(int argc, char **argv)
 	result = register_param("d", "device", "<IB device name>",
 				"device of DOCA_UROM_SERVICE_FILE (default: the first one)", device_callback);
 	if (result == DOCA_SUCCESS)
-		result = register_param("m", "message", "<text>", "what rank 0 sends (default \"" PING_PONG_DEFAULT_MESSAGE
-				"\")", message_callback);
+		result = register_param("m", "message", "<text>",
+					"what rank 0 sends (default \"" PING_PONG_DEFAULT_MESSAGE "\")",
+					message_callback);
 	if (result != DOCA_SUCCESS) {
 		DOCA_LOG_ERR("Registering the parameters failed: %s", doca_error_get_descr(result));
 		goto argp_cleanup;

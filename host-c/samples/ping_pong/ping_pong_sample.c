@@ -81,7 +81,8 @@ static doca_error_t send_and_wait(struct doca_pe *pe, struct doca_urom_worker *w
 	result = urom_sandbox_tag_task_send(worker, cookie, context, dest, (uint64_t)(uintptr_t)data, len, tag, 0,
 					    send_finished);
 	if (result != DOCA_SUCCESS) {
-		printf("rank %d: sending to %lu: FAILED (%s)\n", rank, (unsigned long)dest, doca_error_get_descr(result));
+		printf("rank %d: sending to %lu: FAILED (%s)\n", rank, (unsigned long)dest,
+		       doca_error_get_descr(result));
 		return result;
 	}
 	if (!sample_progress_until(pe, &r.done, SAMPLE_STEP_TIMEOUT_MS)) {
@@ -98,8 +99,8 @@ static doca_error_t send_and_wait(struct doca_pe *pe, struct doca_urom_worker *w
 }
 
 /* Receives one message matching tag under PING_PONG_TAG_MASK into buf (room bytes). */
-static doca_error_t recv_and_wait(struct doca_pe *pe, struct doca_urom_worker *worker, int rank, void *buf,
-				  size_t room, uint64_t tag, struct recv_result *r)
+static doca_error_t recv_and_wait(struct doca_pe *pe, struct doca_urom_worker *worker, int rank, void *buf, size_t room,
+				  uint64_t tag, struct recv_result *r)
 {
 	union doca_data cookie = {.ptr = r}, context = {.u64 = tag};
 	doca_error_t result;
@@ -140,8 +141,10 @@ static doca_error_t exchange(struct doca_pe *pe, struct doca_urom_worker *worker
 		if (result != DOCA_SUCCESS)
 			return result;
 		if (r.count != len || memcmp(buf, message, len) != 0 || r.sender_tag != PONG_TAG) {
-			printf("rank 0: received \"%.*s\" (%lu bytes, tag 0x%lx), expected \"%s\" with tag 0x%x: FAILED\n",
-			       (int)r.count, buf, (unsigned long)r.count, (unsigned long)r.sender_tag, message, PONG_TAG);
+			printf("rank 0: received \"%.*s\" (%lu bytes, tag 0x%lx), expected \"%s\" with tag 0x%x: "
+			       "FAILED\n",
+			       (int)r.count, buf, (unsigned long)r.count, (unsigned long)r.sender_tag, message,
+			       PONG_TAG);
 			return DOCA_ERROR_UNEXPECTED;
 		}
 		printf("rank 0: received \"%.*s\" (%lu bytes, tag 0x%lx): matches what was sent\n", (int)r.count, buf,
@@ -194,8 +197,8 @@ doca_error_t ping_pong(const struct ping_pong_config *cfg, int rank, int size)
 	if (result == DOCA_SUCCESS) {
 		result = urom_sandbox_init(sandbox_id, sandbox_version);
 		if (result != DOCA_SUCCESS)
-			DOCA_LOG_ERR("The sandbox helper refused plugin version %lu: %s", (unsigned long)sandbox_version,
-				     doca_error_get_descr(result));
+			DOCA_LOG_ERR("The sandbox helper refused plugin version %lu: %s",
+				     (unsigned long)sandbox_version, doca_error_get_descr(result));
 	}
 	if (result != DOCA_SUCCESS)
 		goto stop_service;

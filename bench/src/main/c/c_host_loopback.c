@@ -240,8 +240,8 @@ static void loopback_done(struct doca_urom_worker_cmd_task *task, union doca_dat
 		} else if (doca_buf_get_data(response, &bytes) != DOCA_SUCCESS ||
 			   doca_buf_get_data_len(response, &len) != DOCA_SUCCESS || len != LOOPBACK_BYTES) {
 			snprintf(traffic->failure, sizeof(traffic->failure),
-				 "LOOPBACK of %llu came back with %zu bytes, not %d", (unsigned long long)data->value, len,
-				 LOOPBACK_BYTES);
+				 "LOOPBACK of %llu came back with %zu bytes, not %d", (unsigned long long)data->value,
+				 len, LOOPBACK_BYTES);
 		} else if (get64(bytes) != LOOPBACK_TYPE || get64((uint8_t *)bytes + 8) != data->value) {
 			snprintf(traffic->failure, sizeof(traffic->failure),
 				 "LOOPBACK of %llu came back as type %llu data %llu", (unsigned long long)data->value,
@@ -399,7 +399,8 @@ static struct doca_dev *open_device(const char *name)
 				fail("doca_dev_open of %s: %s", name, doca_error_get_name(status));
 			}
 		} else if (used < sizeof(known)) {
-			int n = snprintf(known + used, sizeof(known) - used, "%s%s (%s)", used == 0 ? "" : ", ", pci, ibdev);
+			int n = snprintf(known + used, sizeof(known) - used, "%s%s (%s)", used == 0 ? "" : ", ", pci,
+					 ibdev);
 
 			used += n > 0 ? (size_t)n : 0;
 		}
@@ -564,9 +565,9 @@ int main(int argc, char **argv)
 	printf("c_host plugin=%s wait=%s rounds=%ld throughput=%ld in_flight=%ld p50_ns=%llu p99_ns=%llu mean_ns=%llu"
 	       " ops_per_s=%.0f cpu_ns_per_op=%.0f\n",
 	       plugin_name, wait_mode == WAIT_SPIN ? "spin" : "event", rounds, throughput, in_flight,
-	       (unsigned long long)percentile(samples, rounds, 0.50), (unsigned long long)percentile(samples, rounds, 0.99),
-	       (unsigned long long)(total / (uint64_t)rounds), (double)throughput / ((double)wall_ns / 1e9),
-	       (double)cpu_ns / (double)throughput);
+	       (unsigned long long)percentile(samples, rounds, 0.50),
+	       (unsigned long long)percentile(samples, rounds, 0.99), (unsigned long long)(total / (uint64_t)rounds),
+	       (double)throughput / ((double)wall_ns / 1e9), (double)cpu_ns / (double)throughput);
 	free(samples);
 	return 0;
 }

@@ -11,12 +11,14 @@
  */
 #include <valgrind/callgrind.h>
 
-void urom_callgrind_window_open(void) {
-    CALLGRIND_START_INSTRUMENTATION;
-    CALLGRIND_ZERO_STATS;
+void urom_callgrind_window_open(void)
+{
+	CALLGRIND_START_INSTRUMENTATION;
+	CALLGRIND_ZERO_STATS;
 }
 
-void urom_callgrind_window_close(void) {
-    CALLGRIND_DUMP_STATS_AT("urom_callgrind_window");
-    CALLGRIND_STOP_INSTRUMENTATION;
+void urom_callgrind_window_close(void)
+{
+	CALLGRIND_DUMP_STATS_AT("urom_callgrind_window");
+	CALLGRIND_STOP_INSTRUMENTATION;
 }

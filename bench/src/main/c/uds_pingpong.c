@@ -150,7 +150,7 @@ static void remove_socket(void)
 /* Waits for a connection, or returns -1 when asked to stop or stdin ended. */
 static int accept_or_stop(int listener)
 {
-	struct pollfd fds[2] = { { .fd = listener, .events = POLLIN }, { .fd = STDIN_FILENO, .events = POLLIN } };
+	struct pollfd fds[2] = {{.fd = listener, .events = POLLIN}, {.fd = STDIN_FILENO, .events = POLLIN}};
 	while (!stop_requested) {
 		int ready = poll(fds, 2, -1);
 		if (ready < 0) {

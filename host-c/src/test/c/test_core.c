@@ -74,7 +74,7 @@ static int fake_progress(struct doca_ctx *ctx)
 	did |= f->n_reports > 0;
 	f->n_reports = 0;
 	n = f->completions_per_call != 0 && f->completions_per_call < f->n_completions ? f->completions_per_call
-											: f->n_completions;
+										       : f->n_completions;
 	for (i = 0; i < n; i++)
 		urom_task_complete(f->completions[i], f->completion_status);
 	memmove(f->completions, f->completions + n, (f->n_completions - n) * sizeof(f->completions[0]));

@@ -243,20 +243,20 @@ static void test_malformed_lines_warned_and_skipped(void **state)
 	char line3[400];
 
 	(void)state;
-	write_for_host("@ dpu dpuA 0000:03:00.0 mlx5_0\n"   /* 1 good */
-		       "@ dpu\n"                            /* 2 */
-		       "@ host dpuA 0000:04:00.0 mlx5_1\n"  /* 3 */
-		       "@ dpu dpuA 0000:04:00 mlx5_1\n"     /* 4 */
-		       "@ dpu dpuA:99999 0000:04:00.0 mlx5_1\n" /* 5 */
-		       "@ dpu fe80::1 0000:04:00.0 mlx5_1\n" /* 6 */
+	write_for_host("@ dpu dpuA 0000:03:00.0 mlx5_0\n"          /* 1 good */
+		       "@ dpu\n"                                   /* 2 */
+		       "@ host dpuA 0000:04:00.0 mlx5_1\n"         /* 3 */
+		       "@ dpu dpuA 0000:04:00 mlx5_1\n"            /* 4 */
+		       "@ dpu dpuA:99999 0000:04:00.0 mlx5_1\n"    /* 5 */
+		       "@ dpu fe80::1 0000:04:00.0 mlx5_1\n"       /* 6 */
 		       "@ dpu unix:relative 0000:04:00.0 mlx5_1\n" /* 7 */
-		       "@ dpu dpuA 0000:04:00.0 mlx5_1,,mlx5_2\n" /* 8 */
-		       "@ dpu dpuA 0000:04:00.0 mlx5_1 extra\n" /* 9 */
-		       "@ dpu dpuA 0000:04:20.0 mlx5_1\n"   /* 10: device 0x20 */
-		       "@ dpu [fe80::1 0000:04:00.0 mlx5_1\n" /* 11 */
-		       "other dpu dpuA nonsense mlx5_1\n"   /* 12: another host's, still checked */
-		       "@ dpu dpuA 0000:03:00.0 mlx5_3\n"   /* 13: repeats line 1's address */
-		       "@ dpu dpuE 0000:06:00.0 mlx5_6\n"); /* 14 good */
+		       "@ dpu dpuA 0000:04:00.0 mlx5_1,,mlx5_2\n"  /* 8 */
+		       "@ dpu dpuA 0000:04:00.0 mlx5_1 extra\n"    /* 9 */
+		       "@ dpu dpuA 0000:04:20.0 mlx5_1\n"          /* 10: device 0x20 */
+		       "@ dpu [fe80::1 0000:04:00.0 mlx5_1\n"      /* 11 */
+		       "other dpu dpuA nonsense mlx5_1\n"          /* 12: another host's, still checked */
+		       "@ dpu dpuA 0000:03:00.0 mlx5_3\n"          /* 13: repeats line 1's address */
+		       "@ dpu dpuE 0000:06:00.0 mlx5_6\n");        /* 14 good */
 	load();
 	assert_int_equal(count, 2);
 	assert_string_equal(ibdev(0), "mlx5_0");
@@ -331,7 +331,7 @@ static void test_pci_equality(void **state)
 static void test_service_addresses(void **state)
 {
 	static const char *const expected[] = {
-		"tcp:dpuA:7300", "tcp:dpuA:7400", "tcp:[fe80::1]:7400", "tcp:[::1]:7300",
+		"tcp:dpuA:7300",        "tcp:dpuA:7400",     "tcp:[fe80::1]:7400",         "tcp:[::1]:7300",
 		"unix:/path/urom.sock", "tcp:10.0.0.2:7301", "tcp:dpu-b.example.com:7300",
 	};
 	struct doca_dev *dev;
@@ -414,8 +414,8 @@ static void test_at_most_256_devices(void **state)
 	(void)state;
 	assert_non_null(text);
 	for (i = 0; i < 300; i++)
-		o += (size_t)snprintf(text + o, cap - o, "%s dpu dpu%d 0000:%02x:%02x.%d mlx5_%d\n", host, i, i / 32 + 1,
-				      i % 32, 0, i);
+		o += (size_t)snprintf(text + o, cap - o, "%s dpu dpu%d 0000:%02x:%02x.%d mlx5_%d\n", host, i,
+				      i / 32 + 1, i % 32, 0, i);
 	write_file(text);
 	free(text);
 	load();

@@ -170,22 +170,39 @@ static void random_records_round_trip(void **unused)
 		urom_writer_init(&w, 4096);
 		for (int i = 0; i < n; i++) {
 			kinds[i] = (uint8_t)(rand_r(&seed) % 4);
-			values[i] = ((uint64_t)rand_r(&seed) << 33) ^ ((uint64_t)rand_r(&seed) << 2) ^ (uint64_t)rand_r(&seed);
+			values[i] = ((uint64_t)rand_r(&seed) << 33) ^ ((uint64_t)rand_r(&seed) << 2) ^
+				    (uint64_t)rand_r(&seed);
 			switch (kinds[i]) {
-			case 0: urom_w_u8(&w, (uint8_t)values[i]); break;
-			case 1: urom_w_u16(&w, (uint16_t)values[i]); break;
-			case 2: urom_w_u32(&w, (uint32_t)values[i]); break;
-			default: urom_w_u64(&w, values[i]); break;
+			case 0:
+				urom_w_u8(&w, (uint8_t)values[i]);
+				break;
+			case 1:
+				urom_w_u16(&w, (uint16_t)values[i]);
+				break;
+			case 2:
+				urom_w_u32(&w, (uint32_t)values[i]);
+				break;
+			default:
+				urom_w_u64(&w, values[i]);
+				break;
 			}
 		}
 		assert_false(w.failed);
 		urom_reader_init(&r, w.data, w.len);
 		for (int i = 0; i < n; i++) {
 			switch (kinds[i]) {
-			case 0: assert_int_equal(urom_r_u8(&r), (uint8_t)values[i]); break;
-			case 1: assert_int_equal(urom_r_u16(&r), (uint16_t)values[i]); break;
-			case 2: assert_int_equal(urom_r_u32(&r), (uint32_t)values[i]); break;
-			default: assert_true(urom_r_u64(&r) == values[i]); break;
+			case 0:
+				assert_int_equal(urom_r_u8(&r), (uint8_t)values[i]);
+				break;
+			case 1:
+				assert_int_equal(urom_r_u16(&r), (uint16_t)values[i]);
+				break;
+			case 2:
+				assert_int_equal(urom_r_u32(&r), (uint32_t)values[i]);
+				break;
+			default:
+				assert_true(urom_r_u64(&r) == values[i]);
+				break;
 			}
 		}
 		assert_true(urom_r_done(&r));
@@ -193,10 +210,18 @@ static void random_records_round_trip(void **unused)
 		urom_reader_init(&r, w.data, w.len - 1);
 		for (int i = 0; i < n; i++) {
 			switch (kinds[i]) {
-			case 0: urom_r_u8(&r); break;
-			case 1: urom_r_u16(&r); break;
-			case 2: urom_r_u32(&r); break;
-			default: urom_r_u64(&r); break;
+			case 0:
+				urom_r_u8(&r);
+				break;
+			case 1:
+				urom_r_u16(&r);
+				break;
+			case 2:
+				urom_r_u32(&r);
+				break;
+			default:
+				urom_r_u64(&r);
+				break;
 			}
 		}
 		assert_true(r.bad);

@@ -36,17 +36,17 @@
 /* ------------------------------------------------------------------ settings (um_settings.c) */
 
 struct um_settings {
-	int enabled;                           /* 0: UROM_MPI=0, a bad value, or the ranks disagree */
-	unsigned colls;                        /* bit (1 << enum urom_coll_type) per offloaded collective */
+	int enabled;                              /* 0: UROM_MPI=0, a bad value, or the ranks disagree */
+	unsigned colls;                           /* bit (1 << enum urom_coll_type) per offloaded collective */
 	uint64_t min_bytes[UROM_COLL_TYPE_COUNT]; /* per collective; BARRIER's is not used */
-	int blocking;                          /* UROM_MPI_BLOCKING=1: the blocking forms too */
-	int connect_at_init;                   /* UROM_MPI_CONNECT=init */
-	int stats;                             /* UROM_MPI_STATS=1: a summary line at finalize */
-	int verbose;                           /* UROM_MPI_VERBOSE=1: the DOCA libraries' messages on stderr */
-	uint32_t timeout_ms;                   /* UROM_MPI_TIMEOUT_MS: the teams' time limit, 0: the plugin's */
-	char plugin[64];                       /* UROM_MPI_PLUGIN */
-	char device[64];                       /* UROM_MPI_DEVICE: ibdev name, empty: the first device */
-	char why_off[256];                     /* when !enabled: the one line that says why */
+	int blocking;                             /* UROM_MPI_BLOCKING=1: the blocking forms too */
+	int connect_at_init;                      /* UROM_MPI_CONNECT=init */
+	int stats;                                /* UROM_MPI_STATS=1: a summary line at finalize */
+	int verbose;                              /* UROM_MPI_VERBOSE=1: the DOCA libraries' messages on stderr */
+	uint32_t timeout_ms;                      /* UROM_MPI_TIMEOUT_MS: the teams' time limit, 0: the plugin's */
+	char plugin[64];                          /* UROM_MPI_PLUGIN */
+	char device[64];                          /* UROM_MPI_DEVICE: ibdev name, empty: the first device */
+	char why_off[256];                        /* when !enabled: the one line that says why */
 };
 
 /* Reads the environment into s. Returns 0, or -1 with s->why_off naming the variable and why. */
@@ -82,7 +82,7 @@ struct um_team {
 	struct um_team *prev, *next; /* um.teams: the teams whose communicators are alive */
 };
 
-int um_comm_init(void);   /* makes the keyval; MPI error code */
+int um_comm_init(void); /* makes the keyval; MPI error code */
 /* The communicator's team, created on first use (collective over comm); NULL: fall back. */
 struct um_team *um_comm_team(MPI_Comm comm);
 /* Destroys every live team (at finalize, after the barrier); MPI deletes the attributes later, which
@@ -94,13 +94,13 @@ void um_comm_fini(void);
 /* One offloaded collective. Owned by the library until both the plugin has answered (answered)
  * and MPI has freed the generalized request (mpi_freed). */
 struct um_op {
-	struct urom_coll_request req;    /* the plugin's; valid until answered */
-	MPI_Request mpi;                 /* the generalized request handed to the program */
+	struct urom_coll_request req; /* the plugin's; valid until answered */
+	MPI_Request mpi;              /* the generalized request handed to the program */
 	enum urom_coll_type coll;
 	uint32_t team_id;
 	int answered, mpi_freed, user_freed;
-	int error;                       /* MPI error code: MPI_SUCCESS or one of um_error_code() */
-	struct um_op *prev, *next;       /* um.inflight while not answered */
+	int error;                 /* MPI error code: MPI_SUCCESS or one of um_error_code() */
+	struct um_op *prev, *next; /* um.inflight while not answered */
 };
 
 /* Posts args on team and hands back a generalized request in *request. MPI error code; on any
@@ -119,8 +119,8 @@ struct um_stats {
 
 struct um_state {
 	struct um_settings set;
-	int initialized;            /* MPI_Init(_thread) has run our part */
-	int active;                 /* enabled, and no MPI_THREAD_MULTIPLE */
+	int initialized; /* MPI_Init(_thread) has run our part */
+	int active;      /* enabled, and no MPI_THREAD_MULTIPLE */
 	int world_rank, world_size;
 	enum um_conn conn;
 	struct doca_dev *dev;

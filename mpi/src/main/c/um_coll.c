@@ -23,14 +23,28 @@ struct dtype_map {
 static int map_dtype(MPI_Datatype type, enum urom_coll_dtype *out, enum kind *kind_out)
 {
 	const struct dtype_map map[] = {
-		{MPI_INT, K_SIGNED},        {MPI_DOUBLE, K_FLOAT},          {MPI_FLOAT, K_FLOAT},
-		{MPI_LONG, K_SIGNED},       {MPI_LONG_LONG, K_SIGNED},      {MPI_SHORT, K_SIGNED},
-		{MPI_SIGNED_CHAR, K_SIGNED}, {MPI_INT8_T, K_SIGNED},        {MPI_INT16_T, K_SIGNED},
-		{MPI_INT32_T, K_SIGNED},    {MPI_INT64_T, K_SIGNED},        {MPI_UNSIGNED, K_UNSIGNED},
-		{MPI_UNSIGNED_LONG, K_UNSIGNED}, {MPI_UNSIGNED_LONG_LONG, K_UNSIGNED},
-		{MPI_UNSIGNED_SHORT, K_UNSIGNED}, {MPI_UNSIGNED_CHAR, K_UNSIGNED}, {MPI_UINT8_T, K_UNSIGNED},
-		{MPI_UINT16_T, K_UNSIGNED}, {MPI_UINT32_T, K_UNSIGNED},     {MPI_UINT64_T, K_UNSIGNED},
-		{MPI_CHAR, K_CHAR},         {MPI_BYTE, K_BYTE},
+		{MPI_INT, K_SIGNED},
+		{MPI_DOUBLE, K_FLOAT},
+		{MPI_FLOAT, K_FLOAT},
+		{MPI_LONG, K_SIGNED},
+		{MPI_LONG_LONG, K_SIGNED},
+		{MPI_SHORT, K_SIGNED},
+		{MPI_SIGNED_CHAR, K_SIGNED},
+		{MPI_INT8_T, K_SIGNED},
+		{MPI_INT16_T, K_SIGNED},
+		{MPI_INT32_T, K_SIGNED},
+		{MPI_INT64_T, K_SIGNED},
+		{MPI_UNSIGNED, K_UNSIGNED},
+		{MPI_UNSIGNED_LONG, K_UNSIGNED},
+		{MPI_UNSIGNED_LONG_LONG, K_UNSIGNED},
+		{MPI_UNSIGNED_SHORT, K_UNSIGNED},
+		{MPI_UNSIGNED_CHAR, K_UNSIGNED},
+		{MPI_UINT8_T, K_UNSIGNED},
+		{MPI_UINT16_T, K_UNSIGNED},
+		{MPI_UINT32_T, K_UNSIGNED},
+		{MPI_UINT64_T, K_UNSIGNED},
+		{MPI_CHAR, K_CHAR},
+		{MPI_BYTE, K_BYTE},
 	};
 	int size = 0;
 
@@ -241,8 +255,8 @@ static struct um_team *blocks_args(enum urom_coll_type coll, const void *sendbuf
 	return team_for(comm);
 }
 
-int MPI_Iallgather(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-		   MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request)
+int MPI_Iallgather(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount, MPI_Datatype rtype,
+		   MPI_Comm comm, MPI_Request *request)
 {
 	struct urom_coll_args a = {0};
 	struct um_team *t = blocks_args(UROM_COLL_ALLGATHER, sendbuf, scount, stype, recvbuf, rcount, rtype, comm, &a);

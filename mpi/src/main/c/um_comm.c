@@ -62,8 +62,7 @@ static void destroy(struct um_team *t)
 	t->state = UM_TEAM_GONE;
 	list_del(t);
 	/* A worker that is gone took its teams with it. */
-	if (um.worker != NULL &&
-	    doca_ctx_get_state(doca_urom_worker_as_ctx(um.worker), &state) == DOCA_SUCCESS &&
+	if (um.worker != NULL && doca_ctx_get_state(doca_urom_worker_as_ctx(um.worker), &state) == DOCA_SUCCESS &&
 	    state == DOCA_CTX_STATE_RUNNING) {
 		status = urom_coll_team_destroy(um.worker, t->id, &req);
 		if (status == DOCA_SUCCESS && um_progress_until(&req.done, TEAM_WAIT_MS) != 0)
@@ -198,8 +197,8 @@ static struct um_team *create(MPI_Comm comm)
 		    um_progress_until(&req.done, TEAM_WAIT_MS) != 0 || req.status != DOCA_SUCCESS) {
 			ok = 0;
 			snprintf(why, sizeof(why), "creating team %u failed: %s (%s, detail %u)", id,
-				 req.done ? doca_error_get_descr(req.status) : "no answer", urom_coll_reason_name(req.reason),
-				 req.detail);
+				 req.done ? doca_error_get_descr(req.status) : "no answer",
+				 urom_coll_reason_name(req.reason), req.detail);
 		}
 	}
 	free(ids);
@@ -214,7 +213,8 @@ static struct um_team *create(MPI_Comm comm)
 			fprintf(stderr, UM_PREFIX "rank %d: a communicator of %d ranks falls back to MPI: %s%s\n",
 				um.world_rank, size, why,
 				req.reason == UROM_COLL_R_HOST_UNREACHABLE
-					? "; the worker cannot read this process's memory (docs/collectives.md, Who may reach whom)"
+					? "; the worker cannot read this process's memory (docs/collectives.md, Who "
+					  "may reach whom)"
 					: "");
 		}
 		/* All ranks agreed that even a team of all of them cannot be made: stop trying. */

@@ -181,14 +181,14 @@ static int pending(uint32_t team_id)
 
 void um_op_drain(uint32_t team_id)
 {
-	int64_t deadline = um_now_ms() + (int64_t)(um.set.timeout_ms ? um.set.timeout_ms : UROM_COLL_TIMEOUT_MS_DEFAULT) +
-			   60000;
+	int64_t deadline =
+		um_now_ms() + (int64_t)(um.set.timeout_ms ? um.set.timeout_ms : UROM_COLL_TIMEOUT_MS_DEFAULT) + 60000;
 
 	while (pending(team_id)) {
 		if (um_progress() == 0) {
 			if (um_now_ms() > deadline) {
-				fprintf(stderr, UM_PREFIX "rank %d: %lu offloaded collectives never completed\n", um.world_rank,
-					(unsigned long)um.n_inflight);
+				fprintf(stderr, UM_PREFIX "rank %d: %lu offloaded collectives never completed\n",
+					um.world_rank, (unsigned long)um.n_inflight);
 				return;
 			}
 			sched_yield();

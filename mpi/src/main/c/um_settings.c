@@ -13,8 +13,8 @@
 
 #define DEFAULT_MIN_BYTES 16384u
 
-static const char *const coll_names[UROM_COLL_TYPE_COUNT] = {"barrier", "bcast", "reduce",
-							      "allreduce", "allgather", "alltoall"};
+static const char *const coll_names[UROM_COLL_TYPE_COUNT] = {"barrier",   "bcast",     "reduce",
+							     "allreduce", "allgather", "alltoall"};
 
 const char *um_coll_name(enum urom_coll_type coll)
 {
@@ -97,8 +97,10 @@ static int read_colls(struct um_settings *s)
 		if (found < 0) {
 			char why[160];
 
-			snprintf(why, sizeof(why), "no collective named '%.32s' (allreduce, reduce, allgather, alltoall, "
-				 "bcast, barrier, or all, none)", tok);
+			snprintf(why, sizeof(why),
+				 "no collective named '%.32s' (allreduce, reduce, allgather, alltoall, "
+				 "bcast, barrier, or all, none)",
+				 tok);
 			return bad(s, "UROM_MPI_COLLS", v, why);
 		}
 		s->colls |= 1u << found;

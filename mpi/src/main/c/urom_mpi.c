@@ -29,7 +29,8 @@ static void announce(void)
 	for (int c = UROM_COLL_TYPE_COUNT - 1; c >= 0; c--) {
 		if (!(um.set.colls & (1u << c)))
 			continue;
-		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", n ? "," : "", um_coll_name((enum urom_coll_type)c));
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", n ? "," : "",
+				      um_coll_name((enum urom_coll_type)c));
 	}
 	if (um.set.colls == 0) {
 		printf(UM_PREFIX "on, but UROM_MPI_COLLS=none: every collective goes to MPI\n");
@@ -44,7 +45,8 @@ static void announce(void)
 				      um_coll_name((enum urom_coll_type)c), (unsigned long)um.set.min_bytes[c]);
 	}
 	printf(UM_PREFIX "offloading %s (%s bytes) to %s workers; %s forms; connecting %s\n", list,
-	       n ? bytes : "no size limit", um.set.plugin, um.set.blocking ? "non-blocking and blocking" : "non-blocking",
+	       n ? bytes : "no size limit", um.set.plugin,
+	       um.set.blocking ? "non-blocking and blocking" : "non-blocking",
 	       um.set.connect_at_init ? "at MPI_Init" : "at the first offloaded collective");
 	fflush(stdout);
 }

@@ -44,6 +44,6 @@ UROM_BRIDGE_EXPORT void urom_log_write(int level, const char *source, const char
 		sink(level, source, file, line, func, message);
 		return;
 	}
-	fprintf(stderr, "[%s] %s %s:%d %s\n", source != NULL ? source : "?", urom_log_level_name(level), file != NULL ? file : "?", line,
-		message != NULL ? message : "");
+	fprintf(stderr, "[%s] %s %s:%d %s\n", source != NULL ? source : "?", urom_log_level_name(level),
+		file != NULL ? file : "?", line, message != NULL ? message : "");
 }

@@ -70,7 +70,7 @@ struct urom_bridge_block {
 	/* urom_bridge_progress/urom_bridge_drain: where the records go, and the summary */
 	uint8_t *records;
 	uint64_t records_capacity;
-	uint64_t status;         /* progress's status, as uint32 */
+	uint64_t status; /* progress's status, as uint32 */
 	uint64_t records_count;
 	uint64_t records_used;   /* bytes */
 	uint64_t records_needed; /* the room the next record needs (it stays on the list); 0 when drained */

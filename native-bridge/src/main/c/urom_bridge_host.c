@@ -204,7 +204,8 @@ UROM_BRIDGE_EXPORT urom_status_t urom_bridge_host_lookup(uint64_t dest_id, int32
 	} else {
 		copy = fcntl(entry->pidfd, F_DUPFD_CLOEXEC, 3);
 		if (copy < 0) {
-			status = errno == EMFILE || errno == ENFILE || errno == ENOMEM ? UROM_ERR_NO_MEMORY : UROM_ERR_OPERATING_SYSTEM;
+			status = errno == EMFILE || errno == ENFILE || errno == ENOMEM ? UROM_ERR_NO_MEMORY
+										       : UROM_ERR_OPERATING_SYSTEM;
 		} else {
 			host[0] = entry->pid;
 			host[1] = copy;
@@ -216,7 +217,7 @@ UROM_BRIDGE_EXPORT urom_status_t urom_bridge_host_lookup(uint64_t dest_id, int32
 }
 
 UROM_BRIDGE_EXPORT urom_status_t urom_worker_host_process(struct urom_worker_ctx *ctx, uint64_t dest_id,
-							   struct urom_host_process *host)
+							  struct urom_host_process *host)
 {
 	int32_t found[2];
 	urom_status_t status;

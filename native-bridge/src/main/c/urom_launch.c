@@ -95,8 +95,8 @@ struct launch_options {
 /* The socket file this process created, removed again when the launch fails. */
 static const char *bound_path;
 
-__attribute__((format(printf, 3, 0), noreturn)) static void fail_with(const char *status, int error,
-									const char *fmt, va_list ap)
+__attribute__((format(printf, 3, 0), noreturn)) static void fail_with(const char *status, int error, const char *fmt,
+								      va_list ap)
 {
 	char line[4096];
 	size_t len;
@@ -262,12 +262,11 @@ static void take_value(const char **slot, int argc, char **argv, int *i)
 
 static void parse_options(int argc, char **argv, struct launch_options *o)
 {
-	static const char *const names[] = { "--listen-unix", "--listen-tcp", "--socket-mode", "--socket-owner",
-					      "--chdir",       "--user",       "--group",       "--groups",
-					      "--parent-pid" };
-	const char **slots[] = { &o->unix_path, &o->tcp_host,  &o->socket_mode_text, &o->socket_owner_text,
-				 &o->dir,       &o->user_text, &o->group_text,       &o->groups_text,
-				 &o->parent_pid_text };
+	static const char *const names[] = {"--listen-unix",  "--listen-tcp", "--socket-mode",
+					    "--socket-owner", "--chdir",      "--user",
+					    "--group",        "--groups",     "--parent-pid"};
+	const char **slots[] = {&o->unix_path, &o->tcp_host,   &o->socket_mode_text, &o->socket_owner_text, &o->dir,
+				&o->user_text, &o->group_text, &o->groups_text,      &o->parent_pid_text};
 	int i;
 
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
@@ -326,7 +325,7 @@ static void require_open(int fd, const char *role)
 
 static int listen_unix(const struct launch_options *o)
 {
-	struct sockaddr_un address = { .sun_family = AF_UNIX };
+	struct sockaddr_un address = {.sun_family = AF_UNIX};
 	size_t len = strlen(o->unix_path);
 	struct stat existing;
 	mode_t previous_umask;
@@ -335,8 +334,9 @@ static int listen_unix(const struct launch_options *o)
 	if (o->unix_path[0] != '/')
 		fail("INVALID_VALUE", "--listen-unix %s: the path must be absolute", o->unix_path);
 	if (len >= sizeof(address.sun_path))
-		fail("INVALID_VALUE", "--listen-unix %s: the path is %zu bytes long, at most %zu fit in a socket address",
-		     o->unix_path, len, sizeof(address.sun_path) - 1);
+		fail("INVALID_VALUE",
+		     "--listen-unix %s: the path is %zu bytes long, at most %zu fit in a socket address", o->unix_path,
+		     len, sizeof(address.sun_path) - 1);
 	if (lstat(o->unix_path, &existing) == 0)
 		fail("IN_USE", "--listen-unix %s: the path exists", o->unix_path);
 	if (errno != ENOENT)
@@ -368,7 +368,7 @@ static int listen_unix(const struct launch_options *o)
 
 static int listen_tcp(const char *host)
 {
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV };
+	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV};
 	char where[NI_MAXHOST] = "";
 	struct addrinfo *found;
 	int resolved, error = 0, one = 1;
@@ -419,7 +419,7 @@ static void close_other_fds(void)
 #if defined(SYS_close_range) && !defined(UROM_LAUNCH_NO_CLOSE_RANGE)
 	if (syscall(SYS_close_range, DAEMON_PIPE_FD + 1U, ~0U, 0U) == 0)
 		return;
-	/* Any failure (ENOSYS on old kernels, EPERM under some seccomp filters) falls back to the listing. */
+		/* Any failure (ENOSYS on old kernels, EPERM under some seccomp filters) falls back to the listing. */
 #endif
 	listing = opendir("/proc/self/fd");
 	if (listing == NULL)
@@ -550,8 +550,8 @@ static int ids_are(const struct process_ids *ids, uid_t uid, gid_t gid)
 }
 
 #define IDS_FORMAT "uids %u/%u/%u gids %u/%u/%u (real/effective/saved)"
-#define IDS_VALUES(ids)                                                                                    \
-	(unsigned)(ids).uid[0], (unsigned)(ids).uid[1], (unsigned)(ids).uid[2], (unsigned)(ids).gid[0],    \
+#define IDS_VALUES(ids) \
+	(unsigned)(ids).uid[0], (unsigned)(ids).uid[1], (unsigned)(ids).uid[2], (unsigned)(ids).gid[0], \
 		(unsigned)(ids).gid[1], (unsigned)(ids).gid[2]
 
 /*
@@ -561,7 +561,7 @@ static int ids_are(const struct process_ids *ids, uid_t uid, gid_t gid)
  */
 static int setgroups_denied(void)
 {
-	char text[16] = { 0 };
+	char text[16] = {0};
 	int fd = open("/proc/self/setgroups", O_RDONLY | O_CLOEXEC);
 	ssize_t got;
 
@@ -584,11 +584,13 @@ static void drop_privileges(const struct launch_options *o)
 	if (geteuid() != 0) {
 		if (!ids_are(&ids, o->uid, o->gid))
 			fail("NOT_PERMITTED",
-			     "only root can start workers as another user: asked for uid %u gid %u, the process has " IDS_FORMAT,
+			     "only root can start workers as another user: asked for uid %u gid %u, the process "
+			     "has " IDS_FORMAT,
 			     (unsigned)o->uid, (unsigned)o->gid, IDS_VALUES(ids));
 		if (o->groups_text != NULL && !groups_are(o->groups, o->group_count, &count))
 			fail("NOT_PERMITTED",
-			     "only root can start workers as another user: asked for groups %s, the process has %d different ones",
+			     "only root can start workers as another user: asked for groups %s, the process has %d "
+			     "different ones",
 			     o->groups_text, count);
 		return;
 	}
@@ -596,11 +598,13 @@ static void drop_privileges(const struct launch_options *o)
 		/* groups cannot change here: each one asked for must be held already (the gid counts) */
 		if (!ids_are(&ids, o->uid, o->gid))
 			fail("NOT_PERMITTED",
-			     "root of a user namespace that denies setgroups cannot start workers as another user: asked for uid %u gid %u, the process has " IDS_FORMAT,
+			     "root of a user namespace that denies setgroups cannot start workers as another user: "
+			     "asked for uid %u gid %u, the process has " IDS_FORMAT,
 			     (unsigned)o->uid, (unsigned)o->gid, IDS_VALUES(ids));
 		if (!groups_held(o->groups, o->group_count, o->gid))
 			fail("NOT_PERMITTED",
-			     "root of a user namespace that denies setgroups cannot change groups: asked for groups %s, not all held",
+			     "root of a user namespace that denies setgroups cannot change groups: asked for groups "
+			     "%s, not all held",
 			     o->groups_text != NULL ? o->groups_text : o->group_text);
 		return;
 	}
@@ -613,28 +617,32 @@ static void drop_privileges(const struct launch_options *o)
 
 	ids = current_ids();
 	if (!ids_are(&ids, o->uid, o->gid))
-		fail("OPERATING_SYSTEM", "the privilege drop did not take: asked for uid %u gid %u, the process has " IDS_FORMAT,
+		fail("OPERATING_SYSTEM",
+		     "the privilege drop did not take: asked for uid %u gid %u, the process has " IDS_FORMAT,
 		     (unsigned)o->uid, (unsigned)o->gid, IDS_VALUES(ids));
 	if (!groups_are(o->groups, o->group_count, &count))
-		fail("OPERATING_SYSTEM", "the privilege drop did not take: the process has %d groups, not the %zu asked for",
-		     count, o->group_count);
+		fail("OPERATING_SYSTEM",
+		     "the privilege drop did not take: the process has %d groups, not the %zu asked for", count,
+		     o->group_count);
 	if (o->uid == 0)
 		return;
 	if (setuid(0) == 0)
-		fail("OPERATING_SYSTEM", "the privilege drop did not take: setuid(0) succeeded as uid %u", (unsigned)o->uid);
+		fail("OPERATING_SYSTEM", "the privilege drop did not take: setuid(0) succeeded as uid %u",
+		     (unsigned)o->uid);
 	if (errno != EPERM)
 		fail_call(errno, "setuid(0) after the drop failed, but not with EPERM");
 	if (o->gid == 0)
 		return;
 	if (setgid(0) == 0)
-		fail("OPERATING_SYSTEM", "the privilege drop did not take: setgid(0) succeeded as uid %u", (unsigned)o->uid);
+		fail("OPERATING_SYSTEM", "the privilege drop did not take: setgid(0) succeeded as uid %u",
+		     (unsigned)o->uid);
 	if (errno != EPERM)
 		fail_call(errno, "setgid(0) after the drop failed, but not with EPERM");
 }
 
 int main(int argc, char **argv)
 {
-	struct launch_options o = { 0 };
+	struct launch_options o = {0};
 	int listener;
 
 	require_open(STDOUT_FILENO, "the status channel");
@@ -658,8 +666,8 @@ int main(int argc, char **argv)
 			fail_call(errno, "prctl(PR_SET_PDEATHSIG) failed");
 		parent = getppid();
 		if (parent != o.parent_pid)
-			fail("OPERATING_SYSTEM", "the parent process %d is gone (the parent is now %d)", (int)o.parent_pid,
-			     (int)parent);
+			fail("OPERATING_SYSTEM", "the parent process %d is gone (the parent is now %d)",
+			     (int)o.parent_pid, (int)parent);
 	}
 
 	execv(o.program[0], o.program);

@@ -32,11 +32,38 @@ enum { PROBE_OK = 0, PROBE_REJECTED = 1, PROBE_USAGE = 2 };
 static int result_fd = -1;
 
 static const char *const status_names[] = {
-	"SUCCESS", "UNKNOWN", "NOT_PERMITTED", "IN_USE", "NOT_SUPPORTED", "AGAIN", "INVALID_VALUE", "NO_MEMORY",
-	"INITIALIZATION", "TIME_OUT", "SHUTDOWN", "CONNECTION_RESET", "CONNECTION_ABORTED",
-	"CONNECTION_INPROGRESS", "NOT_CONNECTED", "NO_LOCK", "NOT_FOUND", "IO_FAILED", "BAD_STATE",
-	"UNSUPPORTED_VERSION", "OPERATING_SYSTEM", "DRIVER", "UNEXPECTED", "ALREADY_EXIST", "FULL", "EMPTY",
-	"IN_PROGRESS", "TOO_BIG", "AUTHENTICATION", "BAD_CONFIG", "SKIPPED", "DEVICE_FATAL_ERROR",
+	"SUCCESS",
+	"UNKNOWN",
+	"NOT_PERMITTED",
+	"IN_USE",
+	"NOT_SUPPORTED",
+	"AGAIN",
+	"INVALID_VALUE",
+	"NO_MEMORY",
+	"INITIALIZATION",
+	"TIME_OUT",
+	"SHUTDOWN",
+	"CONNECTION_RESET",
+	"CONNECTION_ABORTED",
+	"CONNECTION_INPROGRESS",
+	"NOT_CONNECTED",
+	"NO_LOCK",
+	"NOT_FOUND",
+	"IO_FAILED",
+	"BAD_STATE",
+	"UNSUPPORTED_VERSION",
+	"OPERATING_SYSTEM",
+	"DRIVER",
+	"UNEXPECTED",
+	"ALREADY_EXIST",
+	"FULL",
+	"EMPTY",
+	"IN_PROGRESS",
+	"TOO_BIG",
+	"AUTHENTICATION",
+	"BAD_CONFIG",
+	"SKIPPED",
+	"DEVICE_FATAL_ERROR",
 };
 
 static const char *status_name(int status)
@@ -90,8 +117,8 @@ static void reserve_result_channel(void)
 
 int main(int argc, char **argv)
 {
-	static const char *const entry_names[] = { "open", "close", "addr", "worker_cmd", "progress", "notif_pack" };
-	struct rlimit no_core = { 0, 0 };
+	static const char *const entry_names[] = {"open", "close", "addr", "worker_cmd", "progress", "notif_pack"};
+	struct rlimit no_core = {0, 0};
 	union {
 		struct urom_plugin_iface iface;
 		unsigned char bytes[256]; /* room for a plugin built against a longer table */
@@ -125,7 +152,8 @@ int main(int argc, char **argv)
 	memset(&table, 0, sizeof(table));
 	status = get_iface(&table.iface);
 	if (status != UROM_SUCCESS)
-		finish(PROBE_REJECTED, "rejected urom_plugin_get_iface returned %s (%d)", status_name(status), (int)status);
+		finish(PROBE_REJECTED, "rejected urom_plugin_get_iface returned %s (%d)", status_name(status),
+		       (int)status);
 
 	memcpy(&field, table.bytes, sizeof(field));
 	api = (uint32_t)field;

@@ -57,9 +57,22 @@ static struct urom_worker_notif_desc *queue(const struct urom_worker_cmd_desc *c
 	return n;
 }
 
-static urom_status_t dp_open(struct urom_worker_ctx *ctx) { (void)ctx; return UROM_SUCCESS; }
-static void dp_close(struct urom_worker_ctx *ctx) { (void)ctx; }
-static urom_status_t dp_addr(struct urom_worker_ctx *ctx, void *a, size_t *l) { (void)ctx; (void)a; *l = 0; return UROM_SUCCESS; }
+static urom_status_t dp_open(struct urom_worker_ctx *ctx)
+{
+	(void)ctx;
+	return UROM_SUCCESS;
+}
+static void dp_close(struct urom_worker_ctx *ctx)
+{
+	(void)ctx;
+}
+static urom_status_t dp_addr(struct urom_worker_ctx *ctx, void *a, size_t *l)
+{
+	(void)ctx;
+	(void)a;
+	*l = 0;
+	return UROM_SUCCESS;
+}
 
 static urom_status_t dp_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmds)
 {

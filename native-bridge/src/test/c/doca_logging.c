@@ -17,11 +17,36 @@ static doca_error_t l_open(struct urom_worker_ctx *ctx)
 	return DOCA_SUCCESS;
 }
 
-static void l_close(struct urom_worker_ctx *ctx) { (void)ctx; }
-static doca_error_t l_addr(struct urom_worker_ctx *ctx, void *a, size_t *l) { (void)ctx; (void)a; *l = 0; return DOCA_SUCCESS; }
-static doca_error_t l_cmd(struct urom_worker_ctx *ctx, ucs_list_link_t *l) { (void)ctx; (void)l; return DOCA_ERROR_NOT_SUPPORTED; }
-static doca_error_t l_progress(struct urom_worker_ctx *ctx, ucs_list_link_t *l) { (void)ctx; (void)l; return DOCA_ERROR_EMPTY; }
-static doca_error_t l_pack(struct urom_worker_notify *n, size_t *l, void *o) { (void)n; (void)l; (void)o; return DOCA_ERROR_NOT_SUPPORTED; }
+static void l_close(struct urom_worker_ctx *ctx)
+{
+	(void)ctx;
+}
+static doca_error_t l_addr(struct urom_worker_ctx *ctx, void *a, size_t *l)
+{
+	(void)ctx;
+	(void)a;
+	*l = 0;
+	return DOCA_SUCCESS;
+}
+static doca_error_t l_cmd(struct urom_worker_ctx *ctx, ucs_list_link_t *l)
+{
+	(void)ctx;
+	(void)l;
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+static doca_error_t l_progress(struct urom_worker_ctx *ctx, ucs_list_link_t *l)
+{
+	(void)ctx;
+	(void)l;
+	return DOCA_ERROR_EMPTY;
+}
+static doca_error_t l_pack(struct urom_worker_notify *n, size_t *l, void *o)
+{
+	(void)n;
+	(void)l;
+	(void)o;
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
 
 DOCA_EXPORTED doca_error_t urom_plugin_get_iface(struct urom_plugin_iface *iface)
 {

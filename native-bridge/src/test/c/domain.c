@@ -45,8 +45,8 @@ static urom_status_t d_addr(struct urom_worker_ctx *ctx, void *addr, size_t *len
 	return UROM_SUCCESS;
 }
 
-static struct urom_worker_notif_desc *reply(const struct urom_worker_cmd_desc *c, urom_status_t status,
-					    const void *a, size_t alen, const void *b, size_t blen)
+static struct urom_worker_notif_desc *reply(const struct urom_worker_cmd_desc *c, urom_status_t status, const void *a,
+					    size_t alen, const void *b, size_t blen)
 {
 	struct urom_worker_notif_desc *n = malloc(sizeof(*n) + alen + blen);
 	n->dest_id = c->dest_id;

@@ -85,6 +85,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	rc = peer_process(sv[0], &pid, &pidfd, &exact);
-	printf("rc=%d pid=%d self=%d exact=%d pidfd_pid=%d\n", rc, pid, (int)getpid(), exact, pidfd >= 0 ? fdinfo_pid(pidfd) : -1);
+	printf("rc=%d pid=%d self=%d exact=%d pidfd_pid=%d\n", rc, pid, (int)getpid(), exact,
+	       pidfd >= 0 ? fdinfo_pid(pidfd) : -1);
 	return 0;
 }

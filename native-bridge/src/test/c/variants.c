@@ -55,17 +55,51 @@ EXPORT __attribute__((noinline)) uint64_t helper(void)
 }
 #endif
 
-UNUSED static urom_status_t v_open(struct urom_worker_ctx *ctx) { (void)ctx; return UROM_SUCCESS; }
-UNUSED static void v_close(struct urom_worker_ctx *ctx) { (void)ctx; }
-UNUSED static urom_status_t v_addr(struct urom_worker_ctx *ctx, void *a, size_t *l) { (void)ctx; (void)a; *l = 0; return UROM_SUCCESS; }
+UNUSED static urom_status_t v_open(struct urom_worker_ctx *ctx)
+{
+	(void)ctx;
+	return UROM_SUCCESS;
+}
+UNUSED static void v_close(struct urom_worker_ctx *ctx)
+{
+	(void)ctx;
+}
+UNUSED static urom_status_t v_addr(struct urom_worker_ctx *ctx, void *a, size_t *l)
+{
+	(void)ctx;
+	(void)a;
+	*l = 0;
+	return UROM_SUCCESS;
+}
 #ifdef UNDEFINED_CALL
 extern int UNDEFINED_CALL(void);
-UNUSED static urom_status_t v_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *l) { (void)ctx; (void)l; return UNDEFINED_CALL() == 0 ? UROM_SUCCESS : UROM_ERR_NOT_SUPPORTED; }
+UNUSED static urom_status_t v_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *l)
+{
+	(void)ctx;
+	(void)l;
+	return UNDEFINED_CALL() == 0 ? UROM_SUCCESS : UROM_ERR_NOT_SUPPORTED;
+}
 #else
-UNUSED static urom_status_t v_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *l) { (void)ctx; (void)l; return UROM_ERR_NOT_SUPPORTED; }
+UNUSED static urom_status_t v_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *l)
+{
+	(void)ctx;
+	(void)l;
+	return UROM_ERR_NOT_SUPPORTED;
+}
 #endif
-UNUSED static urom_status_t v_progress(struct urom_worker_ctx *ctx, urom_list_link_t *l) { (void)ctx; (void)l; return UROM_ERR_EMPTY; }
-UNUSED static urom_status_t v_pack(struct urom_worker_notify *n, size_t *l, void *o) { (void)n; (void)l; (void)o; return UROM_ERR_NOT_SUPPORTED; }
+UNUSED static urom_status_t v_progress(struct urom_worker_ctx *ctx, urom_list_link_t *l)
+{
+	(void)ctx;
+	(void)l;
+	return UROM_ERR_EMPTY;
+}
+UNUSED static urom_status_t v_pack(struct urom_worker_notify *n, size_t *l, void *o)
+{
+	(void)n;
+	(void)l;
+	(void)o;
+	return UROM_ERR_NOT_SUPPORTED;
+}
 
 #ifndef OMIT_GET_IFACE
 EXPORT urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface)

@@ -31,12 +31,13 @@ static const char *errno_name(int error)
 
 int main(int argc, char **argv)
 {
-	struct sockaddr_un address = { .sun_family = AF_UNIX };
+	struct sockaddr_un address = {.sun_family = AF_UNIX};
 	const char *name;
 	int fd;
 
 	if (argc != 2 || strlen(argv[1]) >= sizeof(address.sun_path)) {
-		fprintf(stderr, "usage: connect_probe SOCKET (a path of at most %zu bytes)\n", sizeof(address.sun_path) - 1);
+		fprintf(stderr, "usage: connect_probe SOCKET (a path of at most %zu bytes)\n",
+			sizeof(address.sun_path) - 1);
 		return 2;
 	}
 	memcpy(address.sun_path, argv[1], strlen(argv[1]) + 1);

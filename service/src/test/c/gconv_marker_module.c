@@ -47,7 +47,8 @@ EXPORT int gconv_init(struct __gconv_step *step)
 }
 
 EXPORT int gconv(struct __gconv_step *step, struct __gconv_step_data *data, const unsigned char **in,
-		 const unsigned char *in_end, unsigned char **out, size_t *irreversible, int do_flush, int consume_incomplete)
+		 const unsigned char *in_end, unsigned char **out, size_t *irreversible, int do_flush,
+		 int consume_incomplete)
 {
 	(void)step;
 	(void)data;

@@ -28,7 +28,7 @@
 #define EXPORT __attribute__((visibility("default")))
 #define REPORT_MAX 3072
 
-static urom_list_link_t pending = { &pending, &pending };
+static urom_list_link_t pending = {&pending, &pending};
 static char iconv_result[32] = "not called";
 static const char address[] = "iconv_plugin";
 
@@ -80,9 +80,10 @@ static urom_status_t probe_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cm
 		int len;
 
 		urom_list_del(&cmd->entry);
-		len = snprintf(report, sizeof(report), "iconv_open %s GCONV_PATH=%.512s LOCPATH=%.512s LC_ALL=%.512s LANGUAGE=%.512s",
-			       iconv_result, env_or_unset("GCONV_PATH"), env_or_unset("LOCPATH"), env_or_unset("LC_ALL"),
-			       env_or_unset("LANGUAGE"));
+		len = snprintf(report, sizeof(report),
+			       "iconv_open %s GCONV_PATH=%.512s LOCPATH=%.512s LC_ALL=%.512s LANGUAGE=%.512s",
+			       iconv_result, env_or_unset("GCONV_PATH"), env_or_unset("LOCPATH"),
+			       env_or_unset("LC_ALL"), env_or_unset("LANGUAGE"));
 		if (len < 0 || (size_t)len >= sizeof(report)) {
 			free(cmd);
 			return UROM_ERR_INVALID_VALUE;

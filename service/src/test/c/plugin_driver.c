@@ -27,8 +27,8 @@ static int fail(const char *step, const char *detail)
 int main(int argc, char **argv)
 {
 	struct urom_worker_ctx ctx;
-	urom_list_link_t commands = { &commands, &commands };
-	urom_list_link_t notifications = { &notifications, &notifications };
+	urom_list_link_t commands = {&commands, &commands};
+	urom_list_link_t notifications = {&notifications, &notifications};
 	struct urom_worker_cmd_desc *command;
 	struct urom_worker_notif_desc *notification;
 	get_iface_fn get_iface;

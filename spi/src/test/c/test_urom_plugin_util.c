@@ -65,7 +65,8 @@ static int holds(UROM_LIST_LINK_T *head, const int *values, size_t count)
 	UROM_LIST_LINK_T *link;
 	size_t at = 0;
 
-	urom_list_for_each(link, head) {
+	urom_list_for_each(link, head)
+	{
 		if (at >= count || UROM_LIST_ENTRY(link, struct item, link)->value != values[at])
 			return 0;
 		at++;
@@ -199,7 +200,8 @@ static void test_for_each_safe_lets_the_body_take_every_link_off(void)
 	int sum = 0;
 
 	three(&head, &a, &b, &c);
-	urom_list_for_each_safe(link, next, &head) {
+	urom_list_for_each_safe(link, next, &head)
+	{
 		sum = sum * 10 + UROM_LIST_ENTRY(link, struct item, link)->value;
 		urom_list_del(link);
 	}
@@ -214,8 +216,7 @@ static void test_for_each_visits_nothing_on_an_empty_list(void)
 	int visits = 0;
 
 	urom_list_init(&head);
-	urom_list_for_each(link, &head)
-		visits++;
+	urom_list_for_each(link, &head) visits++;
 	CHECK(visits == 0);
 }
 
@@ -258,8 +259,17 @@ static void test_stores_write_a_known_byte_string_and_nothing_past_it(void)
 
 static void test_a_store_then_a_load_gives_the_value_back(void)
 {
-	const uint64_t values[] = {0, 1, 0x80, 0xFF, 0x8000, 0xFFFF, 0x80000000u, 0xFFFFFFFFu, 0x8000000000000000ull,
-				   0xFFFFFFFFFFFFFFFFull, 0x0123456789ABCDEFull};
+	const uint64_t values[] = {0,
+				   1,
+				   0x80,
+				   0xFF,
+				   0x8000,
+				   0xFFFF,
+				   0x80000000u,
+				   0xFFFFFFFFu,
+				   0x8000000000000000ull,
+				   0xFFFFFFFFFFFFFFFFull,
+				   0x0123456789ABCDEFull};
 	uint8_t out[8];
 	int all = 1;
 

@@ -83,7 +83,8 @@ static void a_child_is_the_host(const char *path)
 		UROM_TEST_CHECK_STATUS(a.status, UROM_SUCCESS);
 		UROM_TEST_CHECK(a.pid == (int32_t)child);
 		UROM_TEST_CHECK(a.read == (int64_t)sizeof(buffer));
-		UROM_TEST_CHECK(memcmp(a.bytes, buffer, sizeof(buffer)) == 0); /* the child's copy, from before its fork */
+		UROM_TEST_CHECK(memcmp(a.bytes, buffer, sizeof(buffer)) ==
+				0); /* the child's copy, from before its fork */
 		urom_testkit_release(notify);
 	}
 	urom_testkit_close(&plugin);

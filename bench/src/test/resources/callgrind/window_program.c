@@ -19,50 +19,53 @@ static pthread_cond_t background_added = PTHREAD_COND_INITIALIZER;
 static int closed;
 static int added;
 
-static void add(long n) {
-    for (long i = 0; i < n; i++) {
-        total += i;
-    }
+static void add(long n)
+{
+	for (long i = 0; i < n; i++) {
+		total += i;
+	}
 }
 
-static void *background(void *unused) {
-    (void) unused;
-    add(5000);
-    pthread_mutex_lock(&lock);
-    added = 1;
-    pthread_cond_signal(&background_added);
-    while (!closed) {
-        pthread_cond_wait(&window_closed, &lock);
-    }
-    pthread_mutex_unlock(&lock);
-    return NULL;
+static void *background(void *unused)
+{
+	(void)unused;
+	add(5000);
+	pthread_mutex_lock(&lock);
+	added = 1;
+	pthread_cond_signal(&background_added);
+	while (!closed) {
+		pthread_cond_wait(&window_closed, &lock);
+	}
+	pthread_mutex_unlock(&lock);
+	return NULL;
 }
 
-int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: window_program N\n");
-        return 2;
-    }
-    long n = atol(argv[1]);
-    pthread_t thread;
-    add(n);
-    urom_callgrind_window_open();
-    if (pthread_create(&thread, NULL, background, NULL) != 0) {
-        return 1;
-    }
-    pthread_mutex_lock(&lock);
-    while (!added) {
-        pthread_cond_wait(&background_added, &lock);
-    }
-    pthread_mutex_unlock(&lock);
-    add(n);
-    urom_callgrind_window_close();
-    pthread_mutex_lock(&lock);
-    closed = 1;
-    pthread_cond_signal(&window_closed);
-    pthread_mutex_unlock(&lock);
-    pthread_join(thread, NULL);
-    add(n);
-    printf("added %ld\n", 3 * n + 5000);
-    return 0;
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: window_program N\n");
+		return 2;
+	}
+	long n = atol(argv[1]);
+	pthread_t thread;
+	add(n);
+	urom_callgrind_window_open();
+	if (pthread_create(&thread, NULL, background, NULL) != 0) {
+		return 1;
+	}
+	pthread_mutex_lock(&lock);
+	while (!added) {
+		pthread_cond_wait(&background_added, &lock);
+	}
+	pthread_mutex_unlock(&lock);
+	add(n);
+	urom_callgrind_window_close();
+	pthread_mutex_lock(&lock);
+	closed = 1;
+	pthread_cond_signal(&window_closed);
+	pthread_mutex_unlock(&lock);
+	pthread_join(thread, NULL);
+	add(n);
+	printf("added %ld\n", 3 * n + 5000);
+	return 0;
 }

@@ -79,7 +79,8 @@ int it_daemon_start(struct it_daemon *d, const char *const *extra_args)
 		return -1;
 	}
 	if ((size_t)snprintf(d->socket, sizeof(d->socket), "%s/urom.sock", d->dir) >= sizeof(d->socket) ||
-	    (size_t)snprintf(d->service_file, sizeof(d->service_file), "%s/services", d->dir) >= sizeof(d->service_file)) {
+	    (size_t)snprintf(d->service_file, sizeof(d->service_file), "%s/services", d->dir) >=
+		    sizeof(d->service_file)) {
 		fprintf(stderr, "it_daemon: the temporary directory's name %s is too long\n", d->dir);
 		return -1;
 	}
@@ -272,7 +273,8 @@ bool it_progress_until(struct doca_pe *pe, bool (*done)(void *), void *arg, int 
 }
 
 doca_error_t it_worker_start(struct it_host *h, uint64_t id, uint32_t gid, uint64_t plugins, uint32_t max_inflight,
-			     char *const env[], size_t n_env, struct doca_urom_worker **worker, enum doca_ctx_states *state)
+			     char *const env[], size_t n_env, struct doca_urom_worker **worker,
+			     enum doca_ctx_states *state)
 {
 	struct doca_urom_worker *w;
 	struct state_wait wait;

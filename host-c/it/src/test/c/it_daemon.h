@@ -50,7 +50,8 @@ uint64_t it_plugin_id(struct doca_urom_service *service, const char *name, uint6
 /* Creates a worker on h's engine with the given id, gid and plugins and progresses until it is RUNNING
  * (or back in IDLE: then *state says so). */
 doca_error_t it_worker_start(struct it_host *h, uint64_t id, uint32_t gid, uint64_t plugins, uint32_t max_inflight,
-			     char *const env[], size_t n_env, struct doca_urom_worker **worker, enum doca_ctx_states *state);
+			     char *const env[], size_t n_env, struct doca_urom_worker **worker,
+			     enum doca_ctx_states *state);
 /* Stops a worker (if not IDLE), progresses until IDLE, destroys it. */
 doca_error_t it_worker_stop(struct it_host *h, struct doca_urom_worker *worker);
 /* Progresses pe until done() or timeout_ms pass; returns done(). */

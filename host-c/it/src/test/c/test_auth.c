@@ -160,12 +160,13 @@ static void the_daemons_key_opens_the_service_and_its_workers(void **unused)
 	snprintf(path, sizeof(path), "%s/alice.key", mine);
 	copy_key(theirs, path, 0600);
 	assert_int_equal(start_with(path, &h), DOCA_SUCCESS);
-	assert_int_equal(it_worker_start(&h, DOCA_UROM_WORKER_ID_ANY, 0, it_plugin_id(h.service, "worker_graph", NULL), 0,
-					 NULL, 0, &worker, &state),
+	assert_int_equal(it_worker_start(&h, DOCA_UROM_WORKER_ID_ANY, 0, it_plugin_id(h.service, "worker_graph", NULL),
+					 0, NULL, 0, &worker, &state),
 			 DOCA_SUCCESS);
 	assert_int_equal(state, DOCA_CTX_STATE_RUNNING);
-	assert_int_equal(doca_urom_worker_cmd_task_allocate_init(worker, it_plugin_id(h.service, "worker_graph", NULL), &task),
-			 DOCA_SUCCESS);
+	assert_int_equal(
+		doca_urom_worker_cmd_task_allocate_init(worker, it_plugin_id(h.service, "worker_graph", NULL), &task),
+		DOCA_SUCCESS);
 	memcpy(cmd + 8, &value, 8);
 	doca_buf_get_data(doca_urom_worker_cmd_task_get_payload(task), &head);
 	memcpy(head, cmd, sizeof(cmd));

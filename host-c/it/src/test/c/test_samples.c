@@ -280,8 +280,19 @@ static void the_coll_sample_offloads_every_collective_to_c_workers_and_matches_m
 static void the_coll_sample_offloads_to_a_team_of_c_and_java_workers_and_matches_mpi(void **unused)
 {
 	char bin[PATH_MAX + 64];
-	char *argv[] = {"mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2", bin, ":",
-			"-np",    "1",                   bin,              "-p",  "worker_coll_java", NULL};
+	char *argv[] = {"mpirun",
+			"--allow-run-as-root",
+			"--oversubscribe",
+			"-np",
+			"2",
+			bin,
+			":",
+			"-np",
+			"1",
+			bin,
+			"-p",
+			"worker_coll_java",
+			NULL};
 
 	(void)unused;
 	program(bin, sizeof(bin), "urom_coll");

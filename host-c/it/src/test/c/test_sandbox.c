@@ -194,8 +194,8 @@ static void the_helpers_refuse_work_before_init_and_another_device_version(void 
 	(void)unused;
 	/* Before init (this test runs first): nothing is submitted, no callback. */
 	assert_int_equal(urom_graph_task_loopback(worker, ptr_data(&lb), 1, on_loopback), DOCA_ERROR_BAD_STATE);
-	assert_int_equal(urom_sandbox_tag_task_send(worker, ptr_data(&sent), u64_data(0), 0, (uint64_t)(uintptr_t)&byte, 1,
-						    1, 0, on_send),
+	assert_int_equal(urom_sandbox_tag_task_send(worker, ptr_data(&sent), u64_data(0), 0, (uint64_t)(uintptr_t)&byte,
+						    1, 1, 0, on_send),
 			 DOCA_ERROR_BAD_STATE);
 	/* A device side of another version is refused and leaves the helper uninitialised. */
 	assert_int_equal(urom_graph_init(graph_id, graph_version + 1), DOCA_ERROR_UNSUPPORTED_VERSION);
@@ -226,7 +226,8 @@ static void the_graph_helper_loops_values_back_and_reports_a_refusal(void **unus
 
 	(void)unused;
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(urom_graph_task_loopback(graph, ptr_data(&seen[i]), values[i], on_loopback), DOCA_SUCCESS);
+		assert_int_equal(urom_graph_task_loopback(graph, ptr_data(&seen[i]), values[i], on_loopback),
+				 DOCA_SUCCESS);
 	for (int i = 0; i < 3; i++) {
 		assert_true(it_progress_until(host.pe, called, &seen[i], TIMEOUT_MS));
 		assert_int_equal(seen[i].result, DOCA_SUCCESS);
@@ -274,7 +275,8 @@ static void the_sandbox_helper_maps_a_shared_memory_file_and_reports_refusals(vo
 	snprintf(missing, sizeof(missing), "/dev/shm/urom-c-it-missing-%ld", (long)getpid());
 	assert_int_equal(urom_sandbox_task_mem_map(worker, ptr_data(&absent), u64_data(0xa4), missing, 4096, on_map),
 			 DOCA_SUCCESS);
-	assert_int_equal(urom_sandbox_task_mem_map(worker, ptr_data(&outside), u64_data(0xa5), "/tmp/urom-c-it-outside-shm", 1, on_map),
+	assert_int_equal(urom_sandbox_task_mem_map(worker, ptr_data(&outside), u64_data(0xa5),
+						   "/tmp/urom-c-it-outside-shm", 1, on_map),
 			 DOCA_SUCCESS);
 	assert_true(it_progress_until(host.pe, called, &outside, TIMEOUT_MS));
 	assert_true(it_progress_until(host.pe, called, &absent, TIMEOUT_MS));
@@ -305,8 +307,8 @@ static void the_sandbox_helper_maps_a_shared_memory_file_and_reports_refusals(vo
 			 DOCA_ERROR_INVALID_VALUE);
 	/* The largest inline send that fits goes; with no domain the peer is unknown: the refusal has no
 	 * bytes, so result and status are both the plugin's NOT_FOUND. */
-	assert_int_equal(urom_sandbox_tag_task_send(worker, ptr_data(&sent), u64_data(3), 77, (uint64_t)(uintptr_t)bytes,
-						    4096 - 24 - 56, 1, 0, on_send),
+	assert_int_equal(urom_sandbox_tag_task_send(worker, ptr_data(&sent), u64_data(3), 77,
+						    (uint64_t)(uintptr_t)bytes, 4096 - 24 - 56, 1, 0, on_send),
 			 DOCA_SUCCESS);
 	assert_true(it_progress_until(host.pe, called, &sent, TIMEOUT_MS));
 	assert_int_equal(sent.result, DOCA_ERROR_NOT_FOUND);
@@ -490,14 +492,16 @@ static int run_rank(uint32_t rank, int fd, char *why, size_t why_size)
 		status = urom_sandbox_tag_task_send(worker, ptr_data(&sent), u64_data(0x5e0d), peer,
 						    (uint64_t)(uintptr_t)ping, sizeof(ping), PING_TAG, 0, on_send);
 		RANK_CHECK(status == DOCA_SUCCESS, "rank 0: ping send: %s", doca_error_get_name(status));
-		status = urom_sandbox_tag_task_recv(worker, ptr_data(&got), u64_data(0x7ec0), (uint64_t)(uintptr_t)inbox,
-						    sizeof(inbox), PONG_TAG, 0xffff, 0, on_recv);
+		status =
+			urom_sandbox_tag_task_recv(worker, ptr_data(&got), u64_data(0x7ec0), (uint64_t)(uintptr_t)inbox,
+						   sizeof(inbox), PONG_TAG, 0xffff, 0, on_recv);
 		RANK_CHECK(status == DOCA_SUCCESS, "rank 0: pong receive: %s", doca_error_get_name(status));
 		RANK_CHECK(it_progress_until(h.pe, called, &sent, TIMEOUT_MS), "rank 0: the ping send never completed");
 		RANK_CHECK(sent.result == DOCA_SUCCESS && sent.status == DOCA_SUCCESS && sent.context == 0x5e0d,
 			   "rank 0: ping send: result %s, status %s, context 0x%lx", doca_error_get_name(sent.result),
 			   doca_error_get_name(sent.status), (unsigned long)sent.context);
-		RANK_CHECK(it_progress_until(h.pe, called, &got, TIMEOUT_MS), "rank 0: no pong within %d ms", TIMEOUT_MS);
+		RANK_CHECK(it_progress_until(h.pe, called, &got, TIMEOUT_MS), "rank 0: no pong within %d ms",
+			   TIMEOUT_MS);
 		RANK_CHECK(got.result == DOCA_SUCCESS && got.status == DOCA_SUCCESS && got.context == 0x7ec0,
 			   "rank 0: pong: result %s, status %s, context 0x%lx", doca_error_get_name(got.result),
 			   doca_error_get_name(got.status), (unsigned long)got.context);
@@ -517,26 +521,29 @@ static int run_rank(uint32_t rank, int fd, char *why, size_t why_size)
 		status = urom_sandbox_tag_task_recv(worker, ptr_data(&got), u64_data(0x1), (uint64_t)(uintptr_t)inbox,
 						    sizeof(inbox), PING_TAG, 0xffff, 0, on_recv);
 		RANK_CHECK(status == DOCA_SUCCESS, "rank 1: ping receive: %s", doca_error_get_name(status));
-		RANK_CHECK(it_progress_until(h.pe, called, &got, TIMEOUT_MS), "rank 1: no ping within %d ms", TIMEOUT_MS);
+		RANK_CHECK(it_progress_until(h.pe, called, &got, TIMEOUT_MS), "rank 1: no ping within %d ms",
+			   TIMEOUT_MS);
 		RANK_CHECK(got.result == DOCA_SUCCESS && got.status == DOCA_SUCCESS && got.context == 0x1 &&
 				   got.buffer == inbox && got.count == sizeof(ping) && got.sender_tag == PING_TAG &&
 				   memcmp(inbox, ping, sizeof(ping)) == 0,
 			   "rank 1: ping: result %s, status %s, %lu bytes \"%.*s\", tag 0x%lx",
 			   doca_error_get_name(got.result), doca_error_get_name(got.status), (unsigned long)got.count,
 			   (int)sizeof(inbox), inbox, (unsigned long)got.sender_tag);
-		status = urom_sandbox_tag_task_send(worker, ptr_data(&sent), u64_data(0x2), peer, (uint64_t)(uintptr_t)pong,
-						    sizeof(pong), PONG_TAG, 0, on_send);
+		status = urom_sandbox_tag_task_send(worker, ptr_data(&sent), u64_data(0x2), peer,
+						    (uint64_t)(uintptr_t)pong, sizeof(pong), PONG_TAG, 0, on_send);
 		RANK_CHECK(status == DOCA_SUCCESS, "rank 1: pong send: %s", doca_error_get_name(status));
 		RANK_CHECK(it_progress_until(h.pe, called, &sent, TIMEOUT_MS), "rank 1: the pong send never completed");
 		RANK_CHECK(sent.result == DOCA_SUCCESS && sent.status == DOCA_SUCCESS && sent.context == 0x2,
-			   "rank 1: pong send: %s / %s", doca_error_get_name(sent.result), doca_error_get_name(sent.status));
+			   "rank 1: pong send: %s / %s", doca_error_get_name(sent.result),
+			   doca_error_get_name(sent.status));
 		/* Four bytes of room for a 17-byte message: the plugin's TOO_BIG reaches the callback. */
 		memset(&got, 0, sizeof(got));
 		memset(tiny, 0x5a, sizeof(tiny));
 		status = urom_sandbox_tag_task_recv(worker, ptr_data(&got), u64_data(0x3), (uint64_t)(uintptr_t)tiny,
 						    sizeof(tiny), LONG_TAG, ~0ULL, 0, on_recv);
 		RANK_CHECK(status == DOCA_SUCCESS, "rank 1: short receive: %s", doca_error_get_name(status));
-		RANK_CHECK(it_progress_until(h.pe, called, &got, TIMEOUT_MS), "rank 1: the short receive never completed");
+		RANK_CHECK(it_progress_until(h.pe, called, &got, TIMEOUT_MS),
+			   "rank 1: the short receive never completed");
 		RANK_CHECK(got.result == DOCA_ERROR_TOO_BIG && got.status == DOCA_ERROR_TOO_BIG && got.context == 0x3 &&
 				   got.count == 0 && got.buffer == NULL && got.sender_tag == LONG_TAG,
 			   "rank 1: short receive: result %s, status %s, count %lu, tag 0x%lx, buffer %p",

@@ -26,8 +26,9 @@ static void modversion(const char *module, char *out, size_t size)
 	size_t len;
 
 	assert_non_null(home);
-	assert_true((size_t)snprintf(command, sizeof(command), "PKG_CONFIG_PATH='%s/lib/pkgconfig' pkg-config --modversion %s",
-				     home, module) < sizeof(command));
+	assert_true((size_t)snprintf(command, sizeof(command),
+				     "PKG_CONFIG_PATH='%s/lib/pkgconfig' pkg-config --modversion %s", home,
+				     module) < sizeof(command));
 	pipe = popen(command, "r");
 	assert_non_null(pipe);
 	assert_non_null(fgets(out, (int)size, pipe));

@@ -66,7 +66,7 @@ static void loopback_done(struct doca_urom_worker_cmd_task *task, union doca_dat
 
 /* A command task of plugin with the given payload, whose completion lands in result. */
 static struct doca_urom_worker_cmd_task *command(struct doca_urom_worker *worker, uint64_t plugin, const void *payload,
-						  size_t len, struct loopback *result)
+						 size_t len, struct loopback *result)
 {
 	struct doca_urom_worker_cmd_task *task;
 	struct doca_buf *buf;
@@ -140,8 +140,8 @@ static int teardown(void **unused)
 static void the_plugin_list_names_every_plugin_of_the_daemon_with_one_bit_each(void **unused)
 {
 	const struct doca_urom_service_plugin_info *plugins;
-	const char *expected[] = {"worker_graph",  "worker_graph_java", "worker_sandbox",
-				  "worker_sandbox_java", "worker_coll", "worker_coll_java"};
+	const char *expected[] = {"worker_graph",        "worker_graph_java", "worker_sandbox",
+				  "worker_sandbox_java", "worker_coll",       "worker_coll_java"};
 	const size_t count = sizeof(expected) / sizeof(expected[0]);
 	uint64_t seen = 0;
 	size_t n;
@@ -267,7 +267,8 @@ static void a_second_worker_with_a_running_id_joins_that_worker(void **unused)
 
 	(void)unused;
 	/* Plugins the running worker does not have cannot be joined: the second stays IDLE. */
-	assert_int_equal(it_worker_start(&host, 0x5100, 3, graph_id | sandbox_id, 0, NULL, 0, &second, &state), DOCA_SUCCESS);
+	assert_int_equal(it_worker_start(&host, 0x5100, 3, graph_id | sandbox_id, 0, NULL, 0, &second, &state),
+			 DOCA_SUCCESS);
 	assert_int_equal(state, DOCA_CTX_STATE_IDLE);
 	assert_int_equal(doca_urom_worker_destroy(second), DOCA_SUCCESS);
 	/* Another gid is asked for: the running worker's wins. */
@@ -579,8 +580,9 @@ static void a_service_caps_its_workers_at_a_power_of_two(void **unused)
 	assert_int_equal(doca_ctx_start(doca_urom_service_as_ctx(capped.service)), DOCA_SUCCESS);
 	assert_int_equal(doca_urom_service_set_max_workers(capped.service, 4), DOCA_ERROR_BAD_STATE);
 	for (int i = 0; i < 2; i++) {
-		assert_int_equal(it_worker_start(&capped, DOCA_UROM_WORKER_ID_ANY, 0, graph_id, 0, NULL, 0, &w[i], &state),
-				 DOCA_SUCCESS);
+		assert_int_equal(
+			it_worker_start(&capped, DOCA_UROM_WORKER_ID_ANY, 0, graph_id, 0, NULL, 0, &w[i], &state),
+			DOCA_SUCCESS);
 		assert_int_equal(state, DOCA_CTX_STATE_RUNNING);
 	}
 	assert_int_equal(doca_urom_worker_create(&w[2]), DOCA_SUCCESS);

@@ -513,8 +513,10 @@ static doca_error_t apply_builtin(const struct doca_argp_param *p, const char *l
 		}
 		return DOCA_SUCCESS;
 	case BUILTIN_JSON:
-		fprintf(stderr, "%s: option %s: JSON configuration files are not supported by this library; give the "
-			"flags on the command line\n", program(), label);
+		fprintf(stderr,
+			"%s: option %s: JSON configuration files are not supported by this library; give the "
+			"flags on the command line\n",
+			program(), label);
 		fflush(stderr);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	case BUILTIN_NONE:
@@ -547,8 +549,10 @@ static doca_error_t apply(struct doca_argp_param *p, const char *label, const ch
 		result = p->callback(&flag, argp.config);
 		break;
 	default:
-		fprintf(stderr, "%s: option %s takes a JSON object, which only a JSON configuration file can give, and "
-			"those are not supported by this library\n", program(), label);
+		fprintf(stderr,
+			"%s: option %s takes a JSON object, which only a JSON configuration file can give, and "
+			"those are not supported by this library\n",
+			program(), label);
 		fflush(stderr);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
@@ -624,7 +628,8 @@ static doca_error_t parse(int argc, char **argv)
 		option_label(p, as_long, label, sizeof(label));
 		if (takes_value(p) && value == NULL) {
 			if (i + 1 >= argc || argv[i + 1] == NULL)
-				return cli_error("option %s needs an argument%s%s", label, p->arguments != NULL ? " " : "",
+				return cli_error("option %s needs an argument%s%s", label,
+						 p->arguments != NULL ? " " : "",
 						 p->arguments != NULL ? p->arguments : "");
 			value = argv[++i];
 		}
@@ -643,7 +648,8 @@ static doca_error_t parse(int argc, char **argv)
 	if (argp.validation_cb != NULL) {
 		result = argp.validation_cb(argp.config);
 		if (result != DOCA_SUCCESS) {
-			fprintf(stderr, "%s: the program refused its flags: %s\n", program(), doca_error_get_name(result));
+			fprintf(stderr, "%s: the program refused its flags: %s\n", program(),
+				doca_error_get_name(result));
 			fflush(stderr);
 			return result;
 		}

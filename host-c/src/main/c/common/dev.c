@@ -76,8 +76,7 @@ static bool parse_hex(const char *s, size_t len, size_t *pos, unsigned max_digit
 }
 
 /* "DDDD:BB:DD.F" or "BB:DD.F" (domain 0), exactly, hexadecimal. */
-static bool parse_pci(const char *s, size_t len, unsigned *domain, unsigned *bus, unsigned *device,
-		      unsigned *function)
+static bool parse_pci(const char *s, size_t len, unsigned *domain, unsigned *bus, unsigned *device, unsigned *function)
 {
 	size_t colons = 0, i, pos = 0;
 
@@ -306,8 +305,8 @@ static const char *parse_line(const char *line, size_t len, struct doca_devinfo 
 	if (why != NULL)
 		return why;
 	if (!parse_pci(fields[3].p, fields[3].len, &info->domain, &info->bus, &info->device, &info->function)) {
-		snprintf(reason, reason_cap, "'%.*s' is not a PCI address (DDDD:BB:DD.F or BB:DD.F)", (int)fields[3].len,
-			 fields[3].p);
+		snprintf(reason, reason_cap, "'%.*s' is not a PCI address (DDDD:BB:DD.F or BB:DD.F)",
+			 (int)fields[3].len, fields[3].p);
 		return reason;
 	}
 	snprintf(info->pci_addr, sizeof(info->pci_addr), "%04x:%02x:%02x.%x", info->domain & 0xffff, info->bus & 0xff,
@@ -433,7 +432,8 @@ static size_t load_devices(struct doca_devinfo *infos)
 		if (count == SERVICE_MAX_DEVICES) {
 			if (!full_warned)
 				urom_sdk_log(DOCA_LOG_LEVEL_WARNING, DEV_LOG_SOURCE,
-					     "%s %s line %u: more than %d devices for this host; this and later ones skipped",
+					     "%s %s line %u: more than %d devices for this host; this and later ones "
+					     "skipped",
 					     SERVICE_FILE_ENV, path, line_no, SERVICE_MAX_DEVICES);
 			full_warned = true;
 			continue;

@@ -121,7 +121,8 @@ UROM_INTERNAL void urom_pe_unwatch_fd(struct doca_pe *pe, int fd);
 UROM_INTERNAL void urom_buf_init(struct doca_buf *buf, void *mem, size_t capacity);
 
 /* The library's own log lines ("SDK" messages), filtered by the SDK level of each backend. */
-UROM_INTERNAL void urom_sdk_log(int level, const char *source, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+UROM_INTERNAL void urom_sdk_log(int level, const char *source, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Devices: the daemon a device stands for (DOCA_UROM_SERVICE_FILE), "unix:PATH" or "tcp:HOST:PORT". */
 UROM_INTERNAL const char *urom_dev_service_address(const struct doca_dev *dev);

@@ -38,7 +38,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_stop(struct doca_ctx *ctx);
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_get_state(const struct doca_ctx *ctx, enum doca_ctx_states *state);
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_user_data(struct doca_ctx *ctx, union doca_data user_data);
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_get_user_data(const struct doca_ctx *ctx, union doca_data *user_data);
-DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_state_changed_cb(struct doca_ctx *ctx, doca_ctx_state_changed_callback_t cb);
+DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_state_changed_cb(struct doca_ctx *ctx,
+							     doca_ctx_state_changed_callback_t cb);
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_get_num_inflight_tasks(const struct doca_ctx *ctx, size_t *num_inflight_tasks);
 
 #ifdef __cplusplus

@@ -78,23 +78,25 @@ DOCA_EXPERIMENTAL doca_error_t doca_urom_service_get_cpuset(struct doca_urom_ser
 /* Which of this program's principal's workers are in a group. */
 DOCA_EXPERIMENTAL doca_error_t doca_urom_service_get_workers_by_gid_task_allocate(
 	struct doca_urom_service *service_ctx, struct doca_urom_service_get_workers_by_gid_task **task);
-DOCA_EXPERIMENTAL doca_error_t doca_urom_service_get_workers_by_gid_task_allocate_init(
-	struct doca_urom_service *service_ctx, uint32_t gid, doca_urom_service_get_workers_by_gid_task_completion_cb_t cb,
-	struct doca_urom_service_get_workers_by_gid_task **task);
+DOCA_EXPERIMENTAL doca_error_t
+doca_urom_service_get_workers_by_gid_task_allocate_init(struct doca_urom_service *service_ctx, uint32_t gid,
+							doca_urom_service_get_workers_by_gid_task_completion_cb_t cb,
+							struct doca_urom_service_get_workers_by_gid_task **task);
 /* NOT_PERMITTED while the task is in flight. */
-DOCA_EXPERIMENTAL doca_error_t doca_urom_service_get_workers_by_gid_task_release(
-	struct doca_urom_service_get_workers_by_gid_task *task);
-DOCA_EXPERIMENTAL void doca_urom_service_get_workers_by_gid_task_set_gid(
-	struct doca_urom_service_get_workers_by_gid_task *task, uint32_t gid);
-DOCA_EXPERIMENTAL void doca_urom_service_get_workers_by_gid_task_set_cb(
-	struct doca_urom_service_get_workers_by_gid_task *task, doca_urom_service_get_workers_by_gid_task_completion_cb_t cb);
-DOCA_EXPERIMENTAL struct doca_task *doca_urom_service_get_workers_by_gid_task_as_task(
-	struct doca_urom_service_get_workers_by_gid_task *task);
+DOCA_EXPERIMENTAL doca_error_t
+doca_urom_service_get_workers_by_gid_task_release(struct doca_urom_service_get_workers_by_gid_task *task);
+DOCA_EXPERIMENTAL void
+doca_urom_service_get_workers_by_gid_task_set_gid(struct doca_urom_service_get_workers_by_gid_task *task, uint32_t gid);
+DOCA_EXPERIMENTAL void
+doca_urom_service_get_workers_by_gid_task_set_cb(struct doca_urom_service_get_workers_by_gid_task *task,
+						 doca_urom_service_get_workers_by_gid_task_completion_cb_t cb);
+DOCA_EXPERIMENTAL struct doca_task *
+doca_urom_service_get_workers_by_gid_task_as_task(struct doca_urom_service_get_workers_by_gid_task *task);
 /* Valid in the completion callback of a successful task, until the task is released or resubmitted. */
-DOCA_EXPERIMENTAL size_t doca_urom_service_get_workers_by_gid_task_get_workers_count(
-	struct doca_urom_service_get_workers_by_gid_task *task);
-DOCA_EXPERIMENTAL const uint64_t *doca_urom_service_get_workers_by_gid_task_get_worker_ids(
-	struct doca_urom_service_get_workers_by_gid_task *task);
+DOCA_EXPERIMENTAL size_t
+doca_urom_service_get_workers_by_gid_task_get_workers_count(struct doca_urom_service_get_workers_by_gid_task *task);
+DOCA_EXPERIMENTAL const uint64_t *
+doca_urom_service_get_workers_by_gid_task_get_worker_ids(struct doca_urom_service_get_workers_by_gid_task *task);
 
 /* ---------------------------------------------------------------------------------------------
  * Worker: a process the daemon runs with the chosen plugins; the program talks to it directly.
@@ -103,7 +105,8 @@ struct doca_urom_worker;
 struct doca_urom_worker_cmd_task;
 
 typedef void (*doca_urom_worker_cmd_task_completion_cb_t)(struct doca_urom_worker_cmd_task *task,
-							  union doca_data task_user_data, union doca_data ctx_user_data);
+							  union doca_data task_user_data,
+							  union doca_data ctx_user_data);
 
 /* Let the service choose the worker's id. */
 #define DOCA_UROM_WORKER_ID_ANY -1ULL
@@ -162,7 +165,7 @@ DOCA_EXPERIMENTAL struct doca_task *doca_urom_worker_cmd_task_as_task(struct doc
 struct doca_urom_domain;
 
 typedef doca_error_t (*doca_urom_domain_allgather_cb_t)(void *sbuf, void *rbuf, size_t msglen, void *coll_info,
-							 void **req);
+							void **req);
 /* SUCCESS when done, IN_PROGRESS while not; anything else fails the domain's start. */
 typedef doca_error_t (*doca_urom_domain_req_test_cb_t)(void *req);
 typedef doca_error_t (*doca_urom_domain_req_free_cb_t)(void *req);

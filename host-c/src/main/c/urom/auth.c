@@ -59,14 +59,16 @@ static doca_error_t read_key(const char *path, struct urom_key *key, char *err, 
 	if (name_len > 4 && strcmp(base + name_len - 4, ".key") == 0)
 		name_len -= 4;
 	if (name_len > UROM_KEY_NAME_MAX) {
-		snprintf(err, err_size, "key file %s: its name gives a key name of over %d characters", path, UROM_KEY_NAME_MAX);
+		snprintf(err, err_size, "key file %s: its name gives a key name of over %d characters", path,
+			 UROM_KEY_NAME_MAX);
 		return DOCA_ERROR_BAD_CONFIG;
 	}
 	memcpy(key->name, base, name_len);
 	key->name[name_len] = '\0';
 	if (!valid_key_name(key->name)) {
 		snprintf(err, err_size,
-			 "key file %s: its name does not give a valid key name (1 to 64 letters, digits, '.', '_' or '-', "
+			 "key file %s: its name does not give a valid key name (1 to 64 letters, digits, '.', '_' or "
+			 "'-', "
 			 "starting with a letter or digit)",
 			 path);
 		return DOCA_ERROR_BAD_CONFIG;
@@ -86,8 +88,8 @@ static doca_error_t read_key(const char *path, struct urom_key *key, char *err, 
 		goto refuse;
 	}
 	if ((st.st_mode & 0022) != 0) {
-		snprintf(err, err_size, "key file %s (mode %04o) may be written by others than its owner: chmod 600 %s", path,
-			 (unsigned)(st.st_mode & 07777), path);
+		snprintf(err, err_size, "key file %s (mode %04o) may be written by others than its owner: chmod 600 %s",
+			 path, (unsigned)(st.st_mode & 07777), path);
 		goto refuse;
 	}
 	if ((st.st_mode & 0007) != 0 || ((st.st_mode & 0040) != 0 && st.st_uid != 0)) {
@@ -96,8 +98,8 @@ static doca_error_t read_key(const char *path, struct urom_key *key, char *err, 
 		goto refuse;
 	}
 	if (st.st_size > (off_t)sizeof(content)) {
-		snprintf(err, err_size, "key file %s is %lld bytes; a key is %d to %d bytes", path, (long long)st.st_size,
-			 UROM_KEY_MIN, UROM_KEY_MAX);
+		snprintf(err, err_size, "key file %s is %lld bytes; a key is %d to %d bytes", path,
+			 (long long)st.st_size, UROM_KEY_MIN, UROM_KEY_MAX);
 		goto refuse;
 	}
 	n = read(fd, content, sizeof(content));
@@ -113,7 +115,8 @@ static doca_error_t read_key(const char *path, struct urom_key *key, char *err, 
 		to--;
 	if (to - from < UROM_KEY_MIN || to - from > UROM_KEY_MAX) {
 		OPENSSL_cleanse(content, sizeof(content));
-		snprintf(err, err_size, "key file %s holds %zu bytes; a key is %d to %d bytes (urom keygen FILE writes one)", path,
+		snprintf(err, err_size,
+			 "key file %s holds %zu bytes; a key is %d to %d bytes (urom keygen FILE writes one)", path,
 			 to - from, UROM_KEY_MIN, UROM_KEY_MAX);
 		return DOCA_ERROR_BAD_CONFIG;
 	}
@@ -321,22 +324,25 @@ doca_error_t urom_handshake(struct urom_conn *c, int channel, const struct urom_
 			goto out;
 		}
 		if (ok->version != UROM_WIRE_VERSION) {
-			snprintf(c->err, sizeof(c->err), "it speaks protocol version %u; this host speaks %d", ok->version,
-				 UROM_WIRE_VERSION);
+			snprintf(c->err, sizeof(c->err), "it speaks protocol version %u; this host speaks %d",
+				 ok->version, UROM_WIRE_VERSION);
 			status = DOCA_ERROR_UNSUPPORTED_VERSION;
 			goto out;
 		}
 		if (key != NULL) {
 			if (!challenged) {
 				snprintf(c->err, sizeof(c->err),
-					 "it let this host in without asking for the key of '%s': it is not a service that key is for",
+					 "it let this host in without asking for the key of '%s': it is not a service "
+					 "that key is for",
 					 key->name);
 				status = DOCA_ERROR_AUTHENTICATION;
 				goto out;
 			}
-			proof(mac_key_p, mac_key_len, "server", channel, principal, client_nonce, server_nonce, expected);
+			proof(mac_key_p, mac_key_len, "server", channel, principal, client_nonce, server_nonce,
+			      expected);
 			if (n != sizeof(expected) || CRYPTO_memcmp(expected, server_proof, sizeof(expected)) != 0) {
-				snprintf(c->err, sizeof(c->err), "its proof does not match the key of '%s': it does not hold that key",
+				snprintf(c->err, sizeof(c->err),
+					 "its proof does not match the key of '%s': it does not hold that key",
 					 key->name);
 				status = DOCA_ERROR_AUTHENTICATION;
 				goto out;

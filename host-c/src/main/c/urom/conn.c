@@ -62,7 +62,8 @@ static doca_error_t await_connect(struct urom_conn *c, int fd, int timeout_ms, c
 		n = poll(&p, 1, timeout_ms);
 	} while (n < 0 && errno == EINTR);
 	if (n == 0)
-		return fail(c, DOCA_ERROR_TIME_OUT, "cannot connect to %s: no answer within the time limit%s", address, "");
+		return fail(c, DOCA_ERROR_TIME_OUT, "cannot connect to %s: no answer within the time limit%s", address,
+			    "");
 	if (n < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &so_error, &len) != 0)
 		so_error = errno;
 	if (so_error != 0)
@@ -87,14 +88,15 @@ static doca_error_t open_unix(struct urom_conn *c, const char *address, const ch
 	int fd;
 
 	if (path[0] == '\0' || strlen(path) >= sizeof(sa.sun_path))
-		return fail(c, DOCA_ERROR_INVALID_VALUE, "address %s: a Unix socket path of 1 to 107 bytes is expected%s",
-			    address, "");
+		return fail(c, DOCA_ERROR_INVALID_VALUE,
+			    "address %s: a Unix socket path of 1 to 107 bytes is expected%s", address, "");
 	memset(&sa, 0, sizeof(sa));
 	sa.sun_family = AF_UNIX;
 	memcpy(sa.sun_path, path, strlen(path));
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return fail(c, DOCA_ERROR_OPERATING_SYSTEM, "cannot connect to %s: socket: %s", address, strerror(errno));
+		return fail(c, DOCA_ERROR_OPERATING_SYSTEM, "cannot connect to %s: socket: %s", address,
+			    strerror(errno));
 	status = connect_fd(c, fd, (struct sockaddr *)&sa, sizeof(sa), timeout_ms, address);
 	if (status != DOCA_SUCCESS) {
 		close(fd);
@@ -131,8 +133,8 @@ static doca_error_t open_tcp(struct urom_conn *c, const char *address, const cha
 	}
 	if (hlen == 0 || hlen >= sizeof(host) || port[0] == '\0' || strspn(port, "0123456789") != strlen(port) ||
 	    strlen(port) > 5)
-		return fail(c, DOCA_ERROR_INVALID_VALUE, "address %s: expected tcp:HOST:PORT with a port of 1 to 65535%s",
-			    address, "");
+		return fail(c, DOCA_ERROR_INVALID_VALUE,
+			    "address %s: expected tcp:HOST:PORT with a port of 1 to 65535%s", address, "");
 	memcpy(host, hostport, hlen);
 	host[hlen] = '\0';
 	memset(&hints, 0, sizeof(hints));

@@ -263,8 +263,9 @@ static doca_error_t build_table(struct doca_urom_domain *d, char *why, size_t wh
 
 		if (d->lengths[r] < 4 || !walk_block(block, d->lengths[r], ids, max_ids, &n_ids, &peers)) {
 			snprintf(why, why_size,
-				 n_ids > before && n_ids < max_ids ? "the block of rank %u is malformed"
-								   : "the block of rank %u is malformed or repeats a domain id",
+				 n_ids > before && n_ids < max_ids
+					 ? "the block of rank %u is malformed"
+					 : "the block of rank %u is malformed or repeats a domain id",
 				 r);
 			free(ids);
 			return DOCA_ERROR_INVALID_VALUE;
@@ -288,7 +289,8 @@ static doca_error_t send_tables(struct doca_urom_domain *d, char *why, size_t wh
 
 		for (int b = 0; b < 8; b++)
 			d->table[b] = (uint8_t)(d->ids[i] >> (8 * b));
-		status = urom_worker_request(d->workers[i], UROM_MSG_DOMAIN_SET, d->table, d->table_len, &d->set_reqs[i]);
+		status = urom_worker_request(d->workers[i], UROM_MSG_DOMAIN_SET, d->table, d->table_len,
+					     &d->set_reqs[i]);
 		if (status != DOCA_SUCCESS) {
 			snprintf(why, why_size, "the table (%zu bytes) could not be sent to worker %lu", d->table_len,
 				 (unsigned long)d->workers[i]->id);
@@ -316,8 +318,10 @@ static doca_error_t tables_accepted(struct doca_urom_domain *d, char *why, size_
 		reply_status = urom_r_u32(&r);
 		urom_r_string(&r, message, sizeof(message));
 		if (reply_status != DOCA_SUCCESS) {
-			snprintf(why, why_size, "worker %lu refused the table: %s", (unsigned long)d->workers[i]->id, message);
-			return reply_status <= DOCA_ERROR_DEVICE_FATAL_ERROR ? (doca_error_t)reply_status : DOCA_ERROR_UNKNOWN;
+			snprintf(why, why_size, "worker %lu refused the table: %s", (unsigned long)d->workers[i]->id,
+				 message);
+			return reply_status <= DOCA_ERROR_DEVICE_FATAL_ERROR ? (doca_error_t)reply_status
+									     : DOCA_ERROR_UNKNOWN;
 		}
 	}
 	return DOCA_SUCCESS;
@@ -328,8 +332,9 @@ static doca_error_t domain_start(struct doca_ctx *ctx)
 	struct doca_urom_domain *d = (struct doca_urom_domain *)ctx;
 
 	if (!d->has_oob || d->n_workers == 0) {
-		UROM_LOG(DOCA_LOG_LEVEL_ERROR, "domain: %s", !d->has_oob ? "no allgather; doca_urom_domain_set_oob() gives it"
-									    : "no workers; doca_urom_domain_set_workers() names them");
+		UROM_LOG(DOCA_LOG_LEVEL_ERROR, "domain: %s",
+			 !d->has_oob ? "no allgather; doca_urom_domain_set_oob() gives it"
+				     : "no workers; doca_urom_domain_set_workers() names them");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (d->buffers_counted && d->n_buffers != d->buffers_max) {

@@ -79,8 +79,9 @@ doca_error_t urom_request_outcome(const struct urom_request *req, uint16_t expec
 
 	msg[0] = '\0';
 	if (req->reply_type == 0) {
-		snprintf(msg, msg_size, "%s", req->failure == DOCA_ERROR_TIME_OUT ? "no answer within the time limit"
-										: "the connection broke");
+		snprintf(msg, msg_size, "%s",
+			 req->failure == DOCA_ERROR_TIME_OUT ? "no answer within the time limit"
+							     : "the connection broke");
 		return req->failure == DOCA_SUCCESS ? DOCA_ERROR_UNEXPECTED : req->failure;
 	}
 	if (req->reply_type == UROM_MSG_ERROR) {
@@ -114,8 +115,8 @@ static int pump_locked(struct doca_urom_service *svc)
 	while (urom_conn_next(&svc->control, &f)) {
 		did = 1;
 		if (!urom_request_file(&svc->pending, &f))
-			UROM_LOG(DOCA_LOG_LEVEL_DEBUG, "service %s: dropped a reply (type %u) nobody waits for", svc->address,
-				 f.type);
+			UROM_LOG(DOCA_LOG_LEVEL_DEBUG, "service %s: dropped a reply (type %u) nobody waits for",
+				 svc->address, f.type);
 	}
 	if (status != DOCA_SUCCESS && svc->pending != NULL) {
 		UROM_LOG(DOCA_LOG_LEVEL_ERROR, "service %s: %s", svc->address, svc->control.err);
@@ -213,8 +214,8 @@ doca_error_t urom_service_count_start(struct doca_urom_service *svc)
 }
 
 /* Sends a request and waits for its reply on the calling thread (the service's start). */
-static doca_error_t sync_request(struct doca_urom_service *svc, uint16_t type, uint16_t expected, struct urom_request *req,
-				 char *msg, size_t msg_size)
+static doca_error_t sync_request(struct doca_urom_service *svc, uint16_t type, uint16_t expected,
+				 struct urom_request *req, char *msg, size_t msg_size)
 {
 	doca_error_t status = urom_service_request(svc, type, NULL, 0, req);
 	int64_t deadline = urom_now_ms() + UROM_HANDSHAKE_TIMEOUT_MS;
@@ -401,8 +402,8 @@ static int service_progress(struct doca_ctx *ctx)
 			if (status == DOCA_SUCCESS && !urom_r_done(&r))
 				status = DOCA_ERROR_UNEXPECTED;
 		} else {
-			UROM_LOG(DOCA_LOG_LEVEL_ERROR, "service %s: workers of group %u: %s (%s)", svc->address, t->gid, msg,
-				 doca_error_get_name(status));
+			UROM_LOG(DOCA_LOG_LEVEL_ERROR, "service %s: workers of group %u: %s (%s)", svc->address, t->gid,
+				 msg, doca_error_get_name(status));
 		}
 		urom_request_reset(&t->req);
 		urom_task_complete(&t->task, status);
@@ -536,7 +537,8 @@ struct doca_ctx *doca_urom_service_as_ctx(struct doca_urom_service *svc)
 }
 
 doca_error_t doca_urom_service_get_plugins_list(struct doca_urom_service *svc,
-						const struct doca_urom_service_plugin_info **plugins, size_t *plugins_count)
+						const struct doca_urom_service_plugin_info **plugins,
+						size_t *plugins_count)
 {
 	if (svc == NULL || plugins == NULL || plugins_count == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
@@ -583,9 +585,10 @@ doca_error_t doca_urom_service_get_workers_by_gid_task_allocate(struct doca_urom
 	return DOCA_SUCCESS;
 }
 
-doca_error_t doca_urom_service_get_workers_by_gid_task_allocate_init(
-	struct doca_urom_service *svc, uint32_t gid, doca_urom_service_get_workers_by_gid_task_completion_cb_t cb,
-	struct doca_urom_service_get_workers_by_gid_task **task)
+doca_error_t
+doca_urom_service_get_workers_by_gid_task_allocate_init(struct doca_urom_service *svc, uint32_t gid,
+							doca_urom_service_get_workers_by_gid_task_completion_cb_t cb,
+							struct doca_urom_service_get_workers_by_gid_task **task)
 {
 	doca_error_t status = doca_urom_service_get_workers_by_gid_task_allocate(svc, task);
 
@@ -623,17 +626,20 @@ void doca_urom_service_get_workers_by_gid_task_set_cb(struct doca_urom_service_g
 	task->cb = cb;
 }
 
-struct doca_task *doca_urom_service_get_workers_by_gid_task_as_task(struct doca_urom_service_get_workers_by_gid_task *task)
+struct doca_task *
+doca_urom_service_get_workers_by_gid_task_as_task(struct doca_urom_service_get_workers_by_gid_task *task)
 {
 	return task == NULL ? NULL : &task->task;
 }
 
-size_t doca_urom_service_get_workers_by_gid_task_get_workers_count(struct doca_urom_service_get_workers_by_gid_task *task)
+size_t
+doca_urom_service_get_workers_by_gid_task_get_workers_count(struct doca_urom_service_get_workers_by_gid_task *task)
 {
 	return task == NULL ? 0 : task->count;
 }
 
-const uint64_t *doca_urom_service_get_workers_by_gid_task_get_worker_ids(struct doca_urom_service_get_workers_by_gid_task *task)
+const uint64_t *
+doca_urom_service_get_workers_by_gid_task_get_worker_ids(struct doca_urom_service_get_workers_by_gid_task *task)
 {
 	return task == NULL ? NULL : task->ids;
 }

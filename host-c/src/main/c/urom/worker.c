@@ -105,7 +105,8 @@ static void on_notify(struct doca_urom_worker *w, const struct urom_frame *f)
 	slot = (uint32_t)(context & SLOT_MASK);
 	t = slot < w->n_slots ? w->slots[slot] : NULL;
 	if (t == NULL || t->context != context) {
-		UROM_LOG(DOCA_LOG_LEVEL_WARNING, "worker %lu: a notification for no command in flight (context 0x%lx); dropped",
+		UROM_LOG(DOCA_LOG_LEVEL_WARNING,
+			 "worker %lu: a notification for no command in flight (context 0x%lx); dropped",
 			 (unsigned long)w->id, (unsigned long)context);
 		return;
 	}
@@ -119,8 +120,8 @@ static void on_notify(struct doca_urom_worker *w, const struct urom_frame *f)
 		memcpy(t->response.head, notif, (size_t)len);
 	doca_buf_set_data(&t->response, t->response.head, (size_t)len);
 	if (result != DOCA_SUCCESS && reason[0] != '\0')
-		UROM_LOG(DOCA_LOG_LEVEL_WARNING, "worker %lu: plugin 0x%lx refused a command: %s: %s", (unsigned long)w->id,
-			 (unsigned long)plugin, doca_error_get_name(result), reason);
+		UROM_LOG(DOCA_LOG_LEVEL_WARNING, "worker %lu: plugin 0x%lx refused a command: %s: %s",
+			 (unsigned long)w->id, (unsigned long)plugin, doca_error_get_name(result), reason);
 	urom_task_complete(&t->task, result);
 }
 
@@ -148,8 +149,8 @@ int urom_worker_pump(struct doca_urom_worker *w)
 			break;
 		default:
 			if (!urom_request_file(&w->requests, &f))
-				UROM_LOG(DOCA_LOG_LEVEL_DEBUG, "worker %lu: dropped a message of type %u", (unsigned long)w->id,
-					 f.type);
+				UROM_LOG(DOCA_LOG_LEVEL_DEBUG, "worker %lu: dropped a message of type %u",
+					 (unsigned long)w->id, f.type);
 		}
 	}
 	if (status != DOCA_SUCCESS) {
@@ -234,7 +235,8 @@ static void on_started(struct doca_urom_worker *w)
 			status = DOCA_ERROR_UNEXPECTED;
 			snprintf(msg, sizeof(msg), "its WORKER_START_REPLY is malformed");
 		} else if (reply_status != DOCA_SUCCESS) {
-			status = reply_status <= DOCA_ERROR_DEVICE_FATAL_ERROR ? (doca_error_t)reply_status : DOCA_ERROR_UNKNOWN;
+			status = reply_status <= DOCA_ERROR_DEVICE_FATAL_ERROR ? (doca_error_t)reply_status
+									       : DOCA_ERROR_UNKNOWN;
 		} else {
 			w->id = id;
 			w->gid = (uint32_t)gid;
@@ -269,8 +271,8 @@ static void on_started(struct doca_urom_worker *w)
 		w->n_slots = w->limit_inflight;
 	}
 	if (status != DOCA_SUCCESS) {
-		UROM_LOG(DOCA_LOG_LEVEL_ERROR, "worker %lu at %s: %s (%s)", (unsigned long)w->id, w->address, w->data.err,
-			 doca_error_get_name(status));
+		UROM_LOG(DOCA_LOG_LEVEL_ERROR, "worker %lu at %s: %s (%s)", (unsigned long)w->id, w->address,
+			 w->data.err, doca_error_get_name(status));
 		close_data(w);
 		w->phase = UROM_WORKER_IDLE;
 		w->stop_requested = false;
@@ -283,8 +285,8 @@ static void on_started(struct doca_urom_worker *w)
 		send_stop(w);
 		return;
 	}
-	UROM_LOG(DOCA_LOG_LEVEL_DEBUG, "worker %lu at %s: running, gid %u, plugins 0x%lx", (unsigned long)w->id, w->address,
-		 w->gid, (unsigned long)w->plugins);
+	UROM_LOG(DOCA_LOG_LEVEL_DEBUG, "worker %lu at %s: running, gid %u, plugins 0x%lx", (unsigned long)w->id,
+		 w->address, w->gid, (unsigned long)w->plugins);
 	urom_ctx_transition(&w->ctx, DOCA_CTX_STATE_RUNNING);
 }
 
@@ -337,7 +339,8 @@ static doca_error_t worker_start(struct doca_ctx *ctx)
 		if (ucs_cpu_is_set(cpu, &w->cpuset))
 			urom_w_u32(&body, (uint32_t)cpu);
 	}
-	status = body.failed ? DOCA_ERROR_TOO_BIG : urom_service_request(svc, UROM_MSG_WORKER_START, body.data, body.len, &w->start_req);
+	status = body.failed ? DOCA_ERROR_TOO_BIG
+			     : urom_service_request(svc, UROM_MSG_WORKER_START, body.data, body.len, &w->start_req);
 	urom_writer_free(&body);
 	if (status != DOCA_SUCCESS) {
 		UROM_LOG(DOCA_LOG_LEVEL_ERROR, "worker: the start request could not be sent to %s (%s)", svc->address,
@@ -475,7 +478,8 @@ static doca_error_t settable(const struct doca_urom_worker *w)
 {
 	if (w == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
-	return w->ctx.state == DOCA_CTX_STATE_IDLE && w->phase == UROM_WORKER_IDLE ? DOCA_SUCCESS : DOCA_ERROR_BAD_STATE;
+	return w->ctx.state == DOCA_CTX_STATE_IDLE && w->phase == UROM_WORKER_IDLE ? DOCA_SUCCESS
+										   : DOCA_ERROR_BAD_STATE;
 }
 
 doca_error_t doca_urom_worker_set_service(struct doca_urom_worker *w, struct doca_urom_service *svc)
@@ -696,7 +700,8 @@ void doca_urom_worker_cmd_task_set_plugin(struct doca_urom_worker_cmd_task *task
 		task->plugin = plugin;
 }
 
-void doca_urom_worker_cmd_task_set_cb(struct doca_urom_worker_cmd_task *task, doca_urom_worker_cmd_task_completion_cb_t cb)
+void doca_urom_worker_cmd_task_set_cb(struct doca_urom_worker_cmd_task *task,
+				      doca_urom_worker_cmd_task_completion_cb_t cb)
 {
 	if (task != NULL)
 		task->cb = cb;

@@ -99,7 +99,8 @@ int main(int argc, char **argv)
 		if (rank == 0) {
 			double overlap = 100.0 * (1.0 - (maxt - maxp) / maxp);
 
-			printf("%10d %12.1f %12.1f %10.1f\n", sizes[s], maxp * 1e6, maxt * 1e6, overlap < 0 ? 0 : overlap);
+			printf("%10d %12.1f %12.1f %10.1f\n", sizes[s], maxp * 1e6, maxt * 1e6,
+			       overlap < 0 ? 0 : overlap);
 		}
 		free(a);
 		free(b);

@@ -98,7 +98,8 @@ static void fill(void *buf, const struct dt *d, size_t count, int seed, int smal
 	size_t es = (size_t)tsize(d->type);
 
 	for (size_t i = 0; i < count; i++) {
-		int64_t v = small ? 1 + (int64_t)((seed + i) % 3) : (int64_t)((seed * 2654435761u + i * 40503u) % 2000) - 1000;
+		int64_t v = small ? 1 + (int64_t)((seed + i) % 3)
+				  : (int64_t)((seed * 2654435761u + i * 40503u) % 2000) - 1000;
 
 		if (!small && !d->is_float && es <= 2)
 			v = (v + 1000) % 30;
@@ -129,8 +130,14 @@ static void *alloc(size_t n)
 
 static const char *op_name(MPI_Op op)
 {
-	return op == MPI_SUM ? "SUM" : op == MPI_PROD ? "PROD" : op == MPI_MIN ? "MIN" : op == MPI_MAX ? "MAX"
-	       : op == MPI_BAND ? "BAND" : op == MPI_BOR ? "BOR" : op == MPI_BXOR ? "BXOR" : "user";
+	return op == MPI_SUM    ? "SUM"
+	       : op == MPI_PROD ? "PROD"
+	       : op == MPI_MIN  ? "MIN"
+	       : op == MPI_MAX  ? "MAX"
+	       : op == MPI_BAND ? "BAND"
+	       : op == MPI_BOR  ? "BOR"
+	       : op == MPI_BXOR ? "BXOR"
+				: "user";
 }
 
 static int wait_ok(MPI_Request *r)
@@ -162,8 +169,7 @@ static void allreduce(MPI_Comm comm, const struct dt *d, MPI_Op op, int count, i
 	free(want);
 }
 
-static void reduce(MPI_Comm comm, const struct dt *d, MPI_Op op, int count, int root, int in_place,
-		   const char *cname)
+static void reduce(MPI_Comm comm, const struct dt *d, MPI_Op op, int count, int root, int in_place, const char *cname)
 {
 	size_t n = (size_t)count * (size_t)tsize(d->type);
 	char *src = alloc(n), *got = alloc(n), *want = alloc(n);
@@ -204,7 +210,8 @@ static void blocks(int alltoall, MPI_Comm comm, const struct dt *d, int count, i
 	if (alltoall) {
 		if (in_place) {
 			memcpy(got, src, n * (size_t)p);
-			ok = MPI_Ialltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, got, count, d->type, comm, &r) == MPI_SUCCESS;
+			ok = MPI_Ialltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, got, count, d->type, comm, &r) ==
+			     MPI_SUCCESS;
 		} else {
 			ok = MPI_Ialltoall(src, count, d->type, got, count, d->type, comm, &r) == MPI_SUCCESS;
 		}
@@ -213,15 +220,16 @@ static void blocks(int alltoall, MPI_Comm comm, const struct dt *d, int count, i
 	} else {
 		if (in_place) {
 			memcpy(got + (size_t)me * n, src, n);
-			ok = MPI_Iallgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, got, count, d->type, comm, &r) == MPI_SUCCESS;
+			ok = MPI_Iallgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, got, count, d->type, comm, &r) ==
+			     MPI_SUCCESS;
 		} else {
 			ok = MPI_Iallgather(src, count, d->type, got, count, d->type, comm, &r) == MPI_SUCCESS;
 		}
 		ok = ok && wait_ok(&r);
 		PMPI_Allgather(src, count, d->type, want, count, d->type, comm);
 	}
-	check(ok && memcmp(got, want, n * (size_t)p) == 0, "%s %s count %d%s on %s", alltoall ? "alltoall" : "allgather",
-	      d->name, count, in_place ? " IN_PLACE" : "", cname);
+	check(ok && memcmp(got, want, n * (size_t)p) == 0, "%s %s count %d%s on %s",
+	      alltoall ? "alltoall" : "allgather", d->name, count, in_place ? " IN_PLACE" : "", cname);
 	free(src);
 	free(got);
 	free(want);
@@ -360,7 +368,6 @@ static void communicators(int with_free)
 	MPI_Comm_free(&half);
 }
 
-
 /* Many in flight on one communicator and another, completed out of order. */
 static void in_flight(void)
 {
@@ -382,8 +389,8 @@ static void in_flight(void)
 		check(MPI_Waitany(K, r, &index, MPI_STATUS_IGNORE) == MPI_SUCCESS && index != MPI_UNDEFINED,
 		      "Waitany %d", k);
 		if (index != MPI_UNDEFINED) {
-			check(!seen[index] && memcmp(got[index], want[index], sizeof(want[0])) == 0, "Waitany result %d",
-			      index);
+			check(!seen[index] && memcmp(got[index], want[index], sizeof(want[0])) == 0,
+			      "Waitany result %d", index);
 			seen[index] = 1;
 			done++;
 		}
@@ -392,8 +399,8 @@ static void in_flight(void)
 		if (MPI_Testsome(K, r, &outcount, idx, MPI_STATUSES_IGNORE) != MPI_SUCCESS || outcount == MPI_UNDEFINED)
 			break;
 		for (int j = 0; j < outcount; j++) {
-			check(!seen[idx[j]] && memcmp(got[idx[j]], want[idx[j]], sizeof(want[0])) == 0, "Testsome result %d",
-			      idx[j]);
+			check(!seen[idx[j]] && memcmp(got[idx[j]], want[idx[j]], sizeof(want[0])) == 0,
+			      "Testsome result %d", idx[j]);
 			seen[idx[j]] = 1;
 			done++;
 		}
@@ -401,7 +408,8 @@ static void in_flight(void)
 	check(done == K, "in flight: %d of %d completed", done, K);
 	/* The same, with Waitsome and Testany. */
 	for (int k = 0; k < K; k++)
-		MPI_Iallgather(src[k], N / size, MPI_INT, got[k], N / size, MPI_INT, k % 3 ? dup : MPI_COMM_WORLD, &r[k]);
+		MPI_Iallgather(src[k], N / size, MPI_INT, got[k], N / size, MPI_INT, k % 3 ? dup : MPI_COMM_WORLD,
+			       &r[k]);
 	for (int k = 0; k < K; k++)
 		PMPI_Allgather(src[k], N / size, MPI_INT, want[k], N / size, MPI_INT, MPI_COMM_WORLD);
 	done = 0;
@@ -417,7 +425,8 @@ static void in_flight(void)
 			done++;
 	}
 	for (int k = 0; k < K; k++)
-		check(memcmp(got[k], want[k], (size_t)(N / size) * (size_t)size * sizeof(int)) == 0, "Waitsome/Testany %d", k);
+		check(memcmp(got[k], want[k], (size_t)(N / size) * (size_t)size * sizeof(int)) == 0,
+		      "Waitsome/Testany %d", k);
 	MPI_Comm_free(&dup);
 }
 
@@ -476,7 +485,8 @@ static void mixed(void)
 		PMPI_Bcast(wbc, N, MPI_INT, 0, MPI_COMM_WORLD);
 		check(recvv == (rank + size - 1) % size, "mixed round %d: point-to-point", round);
 		check(memcmp(b, wa, sizeof(wa)) == 0, "mixed round %d: allreduce", round);
-		check(memcmp(pair_got, pair_want, sizeof(pair_want)) == 0, "mixed round %d: derived type, user op", round);
+		check(memcmp(pair_got, pair_want, sizeof(pair_want)) == 0, "mixed round %d: derived type, user op",
+		      round);
 		check(memcmp(bc, wbc, sizeof(wbc)) == 0, "mixed round %d: bcast", round);
 	}
 	MPI_Op_free(&op);
@@ -513,7 +523,8 @@ static void request_calls(int with_free)
 		if (MPI_Request_get_status(r, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
 			break;
 	check(flag, "Request_get_status");
-	check(MPI_Test(&r, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && flag && r == MPI_REQUEST_NULL, "Test after get_status");
+	check(MPI_Test(&r, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && flag && r == MPI_REQUEST_NULL,
+	      "Test after get_status");
 	PMPI_Allreduce(src, ref, N, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
 	check(memcmp(got, ref, sizeof(ref)) == 0, "Request_get_status result");
 	if (with_free) {
@@ -624,7 +635,8 @@ static void error_case(void)
 		MPI_Error_string(rc, text, &len);
 	}
 	printf("rank %d: mismatched allreduce: %s\n", rank, rc == MPI_SUCCESS ? "no error" : text);
-	check(rc != MPI_SUCCESS && cls == MPI_ERR_OTHER, "mismatched allreduce fails with MPI_ERR_OTHER (class %d)", cls);
+	check(rc != MPI_SUCCESS && cls == MPI_ERR_OTHER, "mismatched allreduce fails with MPI_ERR_OTHER (class %d)",
+	      cls);
 	/* A mismatch leaves the team usable. */
 	rc = MPI_Iallreduce(a, b, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r);
 	check(rc == MPI_SUCCESS && wait_ok(&r), "allreduce after the mismatch");
@@ -722,7 +734,9 @@ int main(int argc, char **argv)
 		error_case();
 	} else {
 		if (rank == 0)
-			fprintf(stderr, "um_check: unknown mode %s (all, basic, blocking, subfirst, fallback, error, kill)\n", mode);
+			fprintf(stderr,
+				"um_check: unknown mode %s (all, basic, blocking, subfirst, fallback, error, kill)\n",
+				mode);
 		failures = 1;
 	}
 	PMPI_Allreduce(&failures, &all_failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

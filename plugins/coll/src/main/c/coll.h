@@ -100,9 +100,9 @@ struct coll_msg {
 	size_t length;   /* bytes sent, or the receive's capacity (the exact length expected) */
 	size_t received; /* a receive's length once complete */
 	ucs_status_t status;
-	uint8_t role;    /* enum coll_msg_role */
-	uint32_t peer;   /* rank */
-	uint32_t piece;  /* the owner's: which piece or round */
+	uint8_t role;   /* enum coll_msg_role */
+	uint32_t peer;  /* rank */
+	uint32_t piece; /* the owner's: which piece or round */
 	uint32_t chunk;
 };
 
@@ -137,21 +137,21 @@ struct coll_team {
 	uint32_t small_bytes;
 	uint32_t timeout_ms;
 	uint64_t members_hash;
-	uint64_t *members;      /* domain ids by rank */
+	uint64_t *members;        /* domain ids by rank */
 	struct coll_peer **peers; /* by rank; NULL for this rank */
 	int state;
-	struct coll_fail failure;  /* once FAILED: what later POSTs are told (TEAM_FAILED, detail) */
-	uint32_t peer_failed;      /* set by an endpoint's error handler: 1 + the rank */
+	struct coll_fail failure; /* once FAILED: what later POSTs are told (TEAM_FAILED, detail) */
+	uint32_t peer_failed;     /* set by an endpoint's error handler: 1 + the rank */
 	struct coll_reply create_reply;
 	int64_t create_deadline;
-	uint32_t hellos;           /* HELLOs received and agreed */
-	uint32_t refusal;          /* REFUSING: the reason sent */
-	uint32_t hello_sends;      /* HELLO sends not yet completed */
-	int counted;               /* holds one of the worker's team slots */
-	int64_t next_host_check;   /* while collectives are queued: when to look at the host's pidfd again */
+	uint32_t hellos;         /* HELLOs received and agreed */
+	uint32_t refusal;        /* REFUSING: the reason sent */
+	uint32_t hello_sends;    /* HELLO sends not yet completed */
+	int counted;             /* holds one of the worker's team slots */
+	int64_t next_host_check; /* while collectives are queued: when to look at the host's pidfd again */
 	uint64_t next_sequence;
-	uint32_t posted;           /* collectives queued or running */
-	urom_list_link_t ops;      /* by sequence; the first runs */
+	uint32_t posted;      /* collectives queued or running */
+	urom_list_link_t ops; /* by sequence; the first runs */
 };
 
 struct coll_ctx {
@@ -168,8 +168,8 @@ struct coll_ctx {
 	urom_list_link_t teams;
 	urom_list_link_t hosts;
 	urom_list_link_t memhs;
-	urom_list_link_t inflight; /* messages UCX holds */
-	urom_list_link_t done;     /* messages UCX completed, not yet handled */
+	urom_list_link_t inflight;    /* messages UCX holds */
+	urom_list_link_t done;        /* messages UCX completed, not yet handled */
 	urom_list_link_t closing_eps; /* struct coll_peer whose endpoint closes */
 };
 
@@ -179,8 +179,8 @@ int64_t coll_now_ns(void);
 /* ---- coll_cmd.c: commands and notifications ---- */
 void coll_run_command(struct coll_ctx *ctx, struct urom_worker_cmd_desc *desc);
 /* Queues the answer to a command: header (with failure, or success when fail is NULL) and body. */
-void coll_notify(struct coll_ctx *ctx, const struct coll_reply *reply, const struct coll_fail *fail,
-		 const void *body, size_t body_len);
+void coll_notify(struct coll_ctx *ctx, const struct coll_reply *reply, const struct coll_fail *fail, const void *body,
+		 size_t body_len);
 /* The status that goes with a reason (docs/collectives.md, "Statuses and reasons"). */
 urom_status_t coll_reason_status(uint32_t reason);
 void coll_notify_post(struct coll_ctx *ctx, const struct coll_reply *reply, const struct coll_fail *fail,

@@ -48,8 +48,8 @@ urom_status_t coll_reason_status(uint32_t reason)
 	}
 }
 
-void coll_notify(struct coll_ctx *ctx, const struct coll_reply *reply, const struct coll_fail *fail,
-		 const void *body, size_t body_len)
+void coll_notify(struct coll_ctx *ctx, const struct coll_reply *reply, const struct coll_fail *fail, const void *body,
+		 size_t body_len)
 {
 	size_t len = sizeof(struct urom_coll_notif_hdr) + body_len;
 	struct urom_worker_notif_desc *desc = malloc(sizeof(*desc) + len);
@@ -182,7 +182,7 @@ void coll_run_command(struct coll_ctx *ctx, struct urom_worker_cmd_desc *desc)
 			struct coll_fail fail;
 
 			coll_fail_set(&fail, UROM_ERR_NO_MEMORY, UROM_COLL_R_NO_MEMORY, 0);
-			coll_notify(ctx, &reply, &fail, (const uint8_t[16]){ 0 }, body_size(hdr.type));
+			coll_notify(ctx, &reply, &fail, (const uint8_t[16]){0}, body_size(hdr.type));
 			return;
 		}
 		memcpy(cmd, bytes, len);

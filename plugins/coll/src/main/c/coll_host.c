@@ -22,7 +22,8 @@
 
 UROM_LOG_SOURCE(UROM::WORKER::COLL);
 
-#define YAMA_HINT "; with Yama (kernel.yama.ptrace_scope 1) the host must allow it: prctl(PR_SET_PTRACER), docs/security.md"
+#define YAMA_HINT \
+	"; with Yama (kernel.yama.ptrace_scope 1) the host must allow it: prctl(PR_SET_PTRACER), docs/security.md"
 
 static struct coll_host *host_find(struct coll_ctx *ctx, uint64_t dest_id)
 {
@@ -66,12 +67,13 @@ static int attach_refused(int32_t pid, int maps)
 		uint64_t start, end;
 		char perms[5];
 		uint8_t byte;
-		struct iovec local = { .iov_base = &byte, .iov_len = 1 };
+		struct iovec local = {.iov_base = &byte, .iov_len = 1};
 		struct iovec remote;
 
 		if (strchr(line, '\n') == NULL)
 			break;
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %4s", &start, &end, perms) != 3 || perms[0] != 'r' || start >= end)
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %4s", &start, &end, perms) != 3 || perms[0] != 'r' ||
+		    start >= end)
 			continue;
 		tried++;
 		remote.iov_base = (void *)(uintptr_t)start;
@@ -101,24 +103,27 @@ struct coll_host *coll_host_get(struct coll_ctx *ctx, uint64_t dest_id, struct c
 	}
 	coll_fail_set(fail, UROM_ERR_NOT_PERMITTED, UROM_COLL_R_HOST_UNREACHABLE, 0);
 	if (urom_worker_host_process == NULL) {
-		UROM_LOG_WARN("the worker names no host processes: host connection %" PRIu64 " is unreachable", dest_id);
+		UROM_LOG_WARN("the worker names no host processes: host connection %" PRIu64 " is unreachable",
+			      dest_id);
 		return NULL;
 	}
 	status = urom_worker_host_process(ctx->wctx, dest_id, &process);
 	if (status != UROM_SUCCESS) {
-		UROM_LOG_WARN("no process for host connection %" PRIu64 " (status %d): unreachable", dest_id, (int)status);
+		UROM_LOG_WARN("no process for host connection %" PRIu64 " (status %d): unreachable", dest_id,
+			      (int)status);
 		return NULL;
 	}
 	maps = maps_open(process.pid);
 	if (maps < 0) {
-		UROM_LOG_WARN("cannot open the maps of host process %" PRId32 " (%s): unreachable", process.pid, strerror(errno));
+		UROM_LOG_WARN("cannot open the maps of host process %" PRId32 " (%s): unreachable", process.pid,
+			      strerror(errno));
 		close(process.pidfd);
 		return NULL;
 	}
 	refusal = attach_refused(process.pid, maps);
 	if (refusal != 0) {
-		UROM_LOG_WARN("cross-memory attach to host process %" PRId32 " refused (%s): unreachable%s", process.pid,
-			      strerror(refusal), refusal == EPERM ? YAMA_HINT : "");
+		UROM_LOG_WARN("cross-memory attach to host process %" PRId32 " refused (%s): unreachable%s",
+			      process.pid, strerror(refusal), refusal == EPERM ? YAMA_HINT : "");
 		close(process.pidfd);
 		return NULL;
 	}
@@ -149,7 +154,7 @@ void coll_host_put(struct coll_ctx *ctx, struct coll_host *host)
 
 int coll_host_gone(const struct coll_host *host)
 {
-	struct pollfd pfd = { .fd = host->pidfd, .events = POLLIN };
+	struct pollfd pfd = {.fd = host->pidfd, .events = POLLIN};
 
 	if (host->pidfd < 0)
 		return 0;
@@ -166,8 +171,8 @@ uint32_t coll_host_read(const struct coll_host *host, uint64_t address, void *bu
 	size_t done = 0;
 
 	while (done < len) {
-		struct iovec local = { .iov_base = (uint8_t *)buf + done, .iov_len = len - done };
-		struct iovec remote = { .iov_base = (void *)(uintptr_t)(address + done), .iov_len = len - done };
+		struct iovec local = {.iov_base = (uint8_t *)buf + done, .iov_len = len - done};
+		struct iovec remote = {.iov_base = (void *)(uintptr_t)(address + done), .iov_len = len - done};
 		ssize_t got = process_vm_readv(host->pid, &local, 1, &remote, 1, 0);
 
 		if (got <= 0) {
@@ -189,8 +194,8 @@ uint32_t coll_host_write(const struct coll_host *host, uint64_t address, const v
 	if (coll_host_gone(host))
 		return UROM_COLL_R_HOST_GONE;
 	while (done < len) {
-		struct iovec local = { .iov_base = (uint8_t *)buf + done, .iov_len = len - done };
-		struct iovec remote = { .iov_base = (void *)(uintptr_t)(address + done), .iov_len = len - done };
+		struct iovec local = {.iov_base = (uint8_t *)buf + done, .iov_len = len - done};
+		struct iovec remote = {.iov_base = (void *)(uintptr_t)(address + done), .iov_len = len - done};
 		ssize_t got = process_vm_writev(host->pid, &local, 1, &remote, 1, 0);
 
 		if (got <= 0) {
@@ -366,9 +371,9 @@ uint32_t coll_host_check(struct coll_ctx *ctx, struct coll_host *host, const str
 
 void coll_mem_map(struct coll_ctx *ctx, const struct coll_reply *reply, const struct urom_coll_cmd_mem_map *cmd)
 {
-	struct urom_coll_notif_mem_map body = { 0 };
+	struct urom_coll_notif_mem_map body = {0};
 	struct coll_fail fail;
-	struct coll_range range = { cmd->address, cmd->length, cmd->access, 0 };
+	struct coll_range range = {cmd->address, cmd->length, cmd->access, 0};
 	struct coll_host *host;
 	struct coll_memh *memh;
 	uint32_t reason = 0;

@@ -168,7 +168,8 @@ void coll_msg_orphan(struct coll_ctx *ctx, struct coll_team *team, struct coll_o
 			msg->op = NULL;
 			msg->team = NULL;
 			if ((msg->role == COLL_MSG_HELLO_RECV || msg->role == COLL_MSG_AGREE_RECV ||
-			     msg->role == COLL_MSG_DATA_RECV) && msg->request != NULL)
+			     msg->role == COLL_MSG_DATA_RECV) &&
+			    msg->request != NULL)
 				ucp_request_cancel(ctx->worker, msg->request);
 		}
 	}

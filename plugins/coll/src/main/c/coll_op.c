@@ -112,28 +112,29 @@ static uint32_t check_args(struct coll_op *op)
 		return 0;
 	switch (a->coll) {
 	case UROM_COLL_BCAST:
-		ranges[nranges++] = (struct coll_range){ a->dst, n,
-			team->rank == a->root ? UROM_COLL_ACCESS_READ : UROM_COLL_ACCESS_WRITE, a->dst_memh };
+		ranges[nranges++] = (struct coll_range){
+			a->dst, n, team->rank == a->root ? UROM_COLL_ACCESS_READ : UROM_COLL_ACCESS_WRITE, a->dst_memh};
 		break;
 	case UROM_COLL_REDUCE:
 	case UROM_COLL_ALLREDUCE:
 	case UROM_COLL_ALLTOALL:
 		if (in_place) {
-			ranges[nranges++] = (struct coll_range){ a->dst, total,
-				UROM_COLL_ACCESS_READ | UROM_COLL_ACCESS_WRITE, a->dst_memh };
+			ranges[nranges++] = (struct coll_range){
+				a->dst, total, UROM_COLL_ACCESS_READ | UROM_COLL_ACCESS_WRITE, a->dst_memh};
 			break;
 		}
-		ranges[nranges++] = (struct coll_range){ a->src, total, UROM_COLL_ACCESS_READ, a->src_memh };
+		ranges[nranges++] = (struct coll_range){a->src, total, UROM_COLL_ACCESS_READ, a->src_memh};
 		if (a->coll != UROM_COLL_REDUCE || team->rank == a->root)
-			ranges[nranges++] = (struct coll_range){ a->dst, total, UROM_COLL_ACCESS_WRITE, a->dst_memh };
+			ranges[nranges++] = (struct coll_range){a->dst, total, UROM_COLL_ACCESS_WRITE, a->dst_memh};
 		break;
 	default: /* ALLGATHER */
 		if (in_place) {
-			ranges[nranges++] = (struct coll_range){ a->dst + team->rank * n, n, UROM_COLL_ACCESS_READ, a->dst_memh };
+			ranges[nranges++] =
+				(struct coll_range){a->dst + team->rank * n, n, UROM_COLL_ACCESS_READ, a->dst_memh};
 		} else {
-			ranges[nranges++] = (struct coll_range){ a->src, n, UROM_COLL_ACCESS_READ, a->src_memh };
+			ranges[nranges++] = (struct coll_range){a->src, n, UROM_COLL_ACCESS_READ, a->src_memh};
 		}
-		ranges[nranges++] = (struct coll_range){ a->dst, total, UROM_COLL_ACCESS_WRITE, a->dst_memh };
+		ranges[nranges++] = (struct coll_range){a->dst, total, UROM_COLL_ACCESS_WRITE, a->dst_memh};
 		break;
 	}
 	if (!in_place && nranges == 2) {
@@ -181,7 +182,8 @@ void coll_post(struct coll_ctx *ctx, const struct coll_reply *reply, const struc
 	urom_list_init(&op->deferred);
 	op->refused = check_args(op);
 	if (op->refused != 0)
-		UROM_LOG_DBG("team %u sequence %llu: refused, reason %u", team->id, (unsigned long long)op->sequence, op->refused);
+		UROM_LOG_DBG("team %u sequence %llu: refused, reason %u", team->id, (unsigned long long)op->sequence,
+			     op->refused);
 	urom_list_add_tail(&team->ops, &op->link);
 	team->posted++;
 }
@@ -309,7 +311,8 @@ void coll_op_msg_done(struct coll_op *op, struct coll_msg *msg)
 	if (coll_msg_failed(msg, &fail)) {
 		coll_msg_free(msg);
 		if (op->team->peer_failed != 0)
-			coll_op_abort(op, UROM_ERR_CONNECTION_ABORTED, UROM_COLL_R_PEER_FAILED, op->team->peer_failed - 1);
+			coll_op_abort(op, UROM_ERR_CONNECTION_ABORTED, UROM_COLL_R_PEER_FAILED,
+				      op->team->peer_failed - 1);
 		else
 			coll_op_abort(op, fail.status, fail.reason, fail.detail);
 		return;

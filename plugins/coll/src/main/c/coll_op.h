@@ -65,10 +65,10 @@ struct coll_op {
 	/* stream */
 	struct coll_piece *pieces;
 	uint32_t npieces;
-	uint16_t *send_inflight; /* by rank: chunks read from the host, sent, not yet completed */
-	uint16_t *recv_posted;   /* by rank */
-	uint8_t *blocked;        /* by rank: an earlier receive piece is not fully posted (advance's scratch) */
-	uint8_t *scratch;        /* one chunk: the own operand, a local copy */
+	uint16_t *send_inflight;   /* by rank: chunks read from the host, sent, not yet completed */
+	uint16_t *recv_posted;     /* by rank */
+	uint8_t *blocked;          /* by rank: an earlier receive piece is not fully posted (advance's scratch) */
+	uint8_t *scratch;          /* one chunk: the own operand, a local copy */
 	urom_list_link_t deferred; /* received chunks waiting for an earlier one of their piece */
 };
 

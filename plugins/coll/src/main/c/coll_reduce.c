@@ -28,15 +28,15 @@ typedef double __attribute__((aligned(1), may_alias)) f64_t;
 
 typedef void (*kernel_fn)(void *dst, const void *left, const void *right, size_t count);
 
-#define KERNEL(name, T, expr)                                                                  \
-	static void name(void *dst, const void *left, const void *right, size_t count)         \
-	{                                                                                      \
-		T *d = dst;                                                                    \
-		const T *l = left, *r = right;                                                 \
-		for (size_t i = 0; i < count; i++) {                                           \
-			T a = l[i], b = r[i];                                                  \
-			d[i] = (expr);                                                         \
-		}                                                                              \
+#define KERNEL(name, T, expr) \
+	static void name(void *dst, const void *left, const void *right, size_t count) \
+	{ \
+		T *d = dst; \
+		const T *l = left, *r = right; \
+		for (size_t i = 0; i < count; i++) { \
+			T a = l[i], b = r[i]; \
+			d[i] = (expr); \
+		} \
 	}
 
 static inline uint32_t f32_bits(float x)
@@ -122,85 +122,79 @@ static inline uint64_t select64(uint64_t mask, uint64_t a, uint64_t b)
 
 /* Signedness matters to MIN and MAX only. Narrow products multiply as unsigned int, not int. */
 KERNEL(sum_8, u8_t, (uint8_t)(a + b))
-KERNEL(prod_8, u8_t, (uint8_t)((unsigned)a * b))
+KERNEL(prod_8, u8_t, (uint8_t)((unsigned)a *b))
 KERNEL(min_s8, s8_t, a < b ? a : b)
 KERNEL(max_s8, s8_t, a > b ? a : b)
 KERNEL(min_u8, u8_t, a < b ? a : b)
 KERNEL(max_u8, u8_t, a > b ? a : b)
-KERNEL(band_8, u8_t, a & b)
+KERNEL(band_8, u8_t, a &b)
 KERNEL(bor_8, u8_t, a | b)
 KERNEL(bxor_8, u8_t, a ^ b)
 
 KERNEL(sum_16, u16_t, (uint16_t)(a + b))
-KERNEL(prod_16, u16_t, (uint16_t)((unsigned)a * b))
+KERNEL(prod_16, u16_t, (uint16_t)((unsigned)a *b))
 KERNEL(min_s16, s16_t, a < b ? a : b)
 KERNEL(max_s16, s16_t, a > b ? a : b)
 KERNEL(min_u16, u16_t, a < b ? a : b)
 KERNEL(max_u16, u16_t, a > b ? a : b)
-KERNEL(band_16, u16_t, a & b)
+KERNEL(band_16, u16_t, a &b)
 KERNEL(bor_16, u16_t, a | b)
 KERNEL(bxor_16, u16_t, a ^ b)
 
 KERNEL(sum_32, u32_t, a + b)
-KERNEL(prod_32, u32_t, a * b)
+KERNEL(prod_32, u32_t, a *b)
 KERNEL(min_s32, s32_t, a < b ? a : b)
 KERNEL(max_s32, s32_t, a > b ? a : b)
 KERNEL(min_u32, u32_t, a < b ? a : b)
 KERNEL(max_u32, u32_t, a > b ? a : b)
-KERNEL(band_32, u32_t, a & b)
+KERNEL(band_32, u32_t, a &b)
 KERNEL(bor_32, u32_t, a | b)
 KERNEL(bxor_32, u32_t, a ^ b)
 
 KERNEL(sum_64, u64_t, a + b)
-KERNEL(prod_64, u64_t, a * b)
+KERNEL(prod_64, u64_t, a *b)
 KERNEL(min_s64, u64_t, select64(less_s64(a, b), a, b))
 KERNEL(max_s64, u64_t, select64(less_s64(b, a), a, b))
 KERNEL(min_u64, u64_t, select64(less_s64(a ^ SIGN64, b ^ SIGN64), a, b))
 KERNEL(max_u64, u64_t, select64(less_s64(b ^ SIGN64, a ^ SIGN64), a, b))
-KERNEL(band_64, u64_t, a & b)
+KERNEL(band_64, u64_t, a &b)
 KERNEL(bor_64, u64_t, a | b)
 KERNEL(bxor_64, u64_t, a ^ b)
 
 KERNEL(sum_f32, f32_t, canon32(a + b))
-KERNEL(prod_f32, f32_t, canon32(a * b))
+KERNEL(prod_f32, f32_t, canon32(a *b))
 KERNEL(min_f32, f32_t, min32(a, b))
 KERNEL(max_f32, f32_t, max32(a, b))
 
 KERNEL(sum_f64, f64_t, canon64(a + b))
-KERNEL(prod_f64, f64_t, canon64(a * b))
+KERNEL(prod_f64, f64_t, canon64(a *b))
 KERNEL(min_f64, f64_t, min64(a, b))
 KERNEL(max_f64, f64_t, max64(a, b))
 
-#define INTEGER_KERNELS(w, sign)                                                                \
-	{                                                                                      \
-		[UROM_COLL_SUM] = sum_##w, [UROM_COLL_PROD] = prod_##w,                        \
-		[UROM_COLL_MIN] = min_##sign##w, [UROM_COLL_MAX] = max_##sign##w,              \
-		[UROM_COLL_BAND] = band_##w, [UROM_COLL_BOR] = bor_##w,                        \
-		[UROM_COLL_BXOR] = bxor_##w,                                                   \
+#define INTEGER_KERNELS(w, sign) \
+	{ \
+		[UROM_COLL_SUM] = sum_##w, [UROM_COLL_PROD] = prod_##w, [UROM_COLL_MIN] = min_##sign##w, \
+		[UROM_COLL_MAX] = max_##sign##w, [UROM_COLL_BAND] = band_##w, [UROM_COLL_BOR] = bor_##w, \
+		[UROM_COLL_BXOR] = bxor_##w, \
 	}
 
-#define FLOAT_KERNELS(w)                                                                        \
-	{                                                                                      \
-		[UROM_COLL_SUM] = sum_f##w, [UROM_COLL_PROD] = prod_f##w,                      \
-		[UROM_COLL_MIN] = min_f##w, [UROM_COLL_MAX] = max_f##w,                        \
+#define FLOAT_KERNELS(w) \
+	{ \
+		[UROM_COLL_SUM] = sum_f##w, [UROM_COLL_PROD] = prod_f##w, [UROM_COLL_MIN] = min_f##w, \
+		[UROM_COLL_MAX] = max_f##w, \
 	}
 
 static const kernel_fn kernels[UROM_COLL_DTYPE_COUNT][UROM_COLL_OP_COUNT] = {
-	[UROM_COLL_INT8] = INTEGER_KERNELS(8, s),
-	[UROM_COLL_INT16] = INTEGER_KERNELS(16, s),
-	[UROM_COLL_INT32] = INTEGER_KERNELS(32, s),
-	[UROM_COLL_INT64] = INTEGER_KERNELS(64, s),
-	[UROM_COLL_UINT8] = INTEGER_KERNELS(8, u),
-	[UROM_COLL_UINT16] = INTEGER_KERNELS(16, u),
-	[UROM_COLL_UINT32] = INTEGER_KERNELS(32, u),
-	[UROM_COLL_UINT64] = INTEGER_KERNELS(64, u),
-	[UROM_COLL_FLOAT32] = FLOAT_KERNELS(32),
-	[UROM_COLL_FLOAT64] = FLOAT_KERNELS(64),
+	[UROM_COLL_INT8] = INTEGER_KERNELS(8, s),    [UROM_COLL_INT16] = INTEGER_KERNELS(16, s),
+	[UROM_COLL_INT32] = INTEGER_KERNELS(32, s),  [UROM_COLL_INT64] = INTEGER_KERNELS(64, s),
+	[UROM_COLL_UINT8] = INTEGER_KERNELS(8, u),   [UROM_COLL_UINT16] = INTEGER_KERNELS(16, u),
+	[UROM_COLL_UINT32] = INTEGER_KERNELS(32, u), [UROM_COLL_UINT64] = INTEGER_KERNELS(64, u),
+	[UROM_COLL_FLOAT32] = FLOAT_KERNELS(32),     [UROM_COLL_FLOAT64] = FLOAT_KERNELS(64),
 };
 
 static const uint8_t dtype_sizes[UROM_COLL_DTYPE_COUNT] = {
-	[UROM_COLL_INT8] = 1,   [UROM_COLL_INT16] = 2,  [UROM_COLL_INT32] = 4,   [UROM_COLL_INT64] = 8,
-	[UROM_COLL_UINT8] = 1,  [UROM_COLL_UINT16] = 2, [UROM_COLL_UINT32] = 4,  [UROM_COLL_UINT64] = 8,
+	[UROM_COLL_INT8] = 1,    [UROM_COLL_INT16] = 2,   [UROM_COLL_INT32] = 4,  [UROM_COLL_INT64] = 8,
+	[UROM_COLL_UINT8] = 1,   [UROM_COLL_UINT16] = 2,  [UROM_COLL_UINT32] = 4, [UROM_COLL_UINT64] = 8,
 	[UROM_COLL_FLOAT32] = 4, [UROM_COLL_FLOAT64] = 8,
 };
 

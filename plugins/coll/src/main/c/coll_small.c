@@ -258,7 +258,9 @@ static int allgather_stage(struct coll_op *op)
 		op->acc = malloc(n * p == 0 ? 1 : n * p);
 		if (op->acc == NULL)
 			return coll_op_abort(op, UROM_ERR_NO_MEMORY, UROM_COLL_R_NO_MEMORY, 0);
-		reason = n == 0 ? 0 : coll_host_read(op->team->host, in_place ? op->args.dst + r * n : op->args.src, op->acc, n);
+		reason = n == 0 ? 0
+				: coll_host_read(op->team->host, in_place ? op->args.dst + r * n : op->args.src,
+						 op->acc, n);
 		if (reason != 0)
 			return host_failed(op, reason);
 	}

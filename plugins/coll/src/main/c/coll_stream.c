@@ -89,12 +89,13 @@ static int plan_reduce_scatter(struct coll_op *op)
 	for (uint32_t s = 0; s + 1 < p; s++) {
 		uint32_t b = mod(op, (int64_t)r - s);
 
-		add_piece(op, 1, next, s, block_elems(op, b) * op->esize, s == 0 ? COLL_PIECE_HOST : 0, src + block_off(op, b), 0);
+		add_piece(op, 1, next, s, block_elems(op, b) * op->esize, s == 0 ? COLL_PIECE_HOST : 0,
+			  src + block_off(op, b), 0);
 	}
 	for (uint32_t s = 0; s + 1 < p; s++) {
 		uint32_t b = mod(op, (int64_t)r - s - 1);
-		int i = add_piece(op, 0, prev, s, block_elems(op, b) * op->esize, COLL_PIECE_REDUCE, op->args.dst + block_off(op, b),
-				  src + block_off(op, b));
+		int i = add_piece(op, 0, prev, s, block_elems(op, b) * op->esize, COLL_PIECE_REDUCE,
+				  op->args.dst + block_off(op, b), src + block_off(op, b));
 
 		if (s + 2 < p)
 			op->pieces[i].fwd = first + (int)s + 1;
@@ -115,7 +116,10 @@ static void plan_ring_gather(struct coll_op *op, uint32_t base, int feed, int64_
 		uint64_t len = by_blocks ? block_elems(op, b) * op->esize : block_bytes;
 		uint64_t off = by_blocks ? block_off(op, b) : b * block_bytes;
 		int i = add_piece(op, 1, next, base + s, len, feed < 0 && s == 0 ? COLL_PIECE_HOST : 0,
-				  feed < 0 && s == 0 ? (op->args.flags & UROM_COLL_IN_PLACE ? op->args.dst + off : op->args.src) : 0, 0);
+				  feed < 0 && s == 0
+					  ? (op->args.flags & UROM_COLL_IN_PLACE ? op->args.dst + off : op->args.src)
+					  : 0,
+				  0);
 
 		if (s == 0 && feed >= 0)
 			op->pieces[feed].fwd = i;
@@ -337,7 +341,8 @@ int coll_stream_advance(struct coll_op *op)
 
 				if (buf == NULL)
 					return coll_op_abort(op, UROM_ERR_NO_MEMORY, UROM_COLL_R_NO_MEMORY, 0);
-				reason = coll_host_read(op->team->host, piece->host + (uint64_t)piece->next * op->chunk, buf, len);
+				reason = coll_host_read(op->team->host, piece->host + (uint64_t)piece->next * op->chunk,
+							buf, len);
 				if (reason != 0) {
 					free(buf);
 					return coll_op_abort(op, coll_reason_status(reason), reason, 0);

@@ -47,11 +47,12 @@ static void team_answer(struct coll_team *team, const struct coll_fail *fail)
 	body.team_id = team->id;
 	body.rank = team->rank;
 	body.size = team->size;
-	coll_notify(team->ctx, &team->create_reply, fail, (uint8_t *)&body + sizeof(body.hdr), sizeof(body) - sizeof(body.hdr));
+	coll_notify(team->ctx, &team->create_reply, fail, (uint8_t *)&body + sizeof(body.hdr),
+		    sizeof(body) - sizeof(body.hdr));
 }
 
-static void answer_create(struct coll_ctx *ctx, const struct coll_reply *reply, const struct urom_coll_cmd_team_create *cmd,
-			  uint32_t reason, uint32_t detail)
+static void answer_create(struct coll_ctx *ctx, const struct coll_reply *reply,
+			  const struct urom_coll_cmd_team_create *cmd, uint32_t reason, uint32_t detail)
 {
 	struct urom_coll_notif_team_create body;
 	struct coll_fail fail;
@@ -73,7 +74,8 @@ static void peer_error(void *arg, ucp_ep_h ep, ucs_status_t status)
 	(void)ep;
 	if (peer->team == NULL)
 		return;
-	UROM_LOG_WARN("team %u: the endpoint to rank %u failed: %s", peer->team->id, peer->rank, ucs_status_string(status));
+	UROM_LOG_WARN("team %u: the endpoint to rank %u failed: %s", peer->team->id, peer->rank,
+		      ucs_status_string(status));
 	if (peer->team->peer_failed == 0)
 		peer->team->peer_failed = peer->rank + 1;
 }
@@ -98,7 +100,8 @@ static int peer_connect(struct coll_team *team, uint32_t rank, void *address)
 	params.err_handler.arg = peer;
 	status = ucp_ep_create(team->ctx->worker, &params, &peer->ep);
 	if (status != UCS_OK) {
-		UROM_LOG_ERR("team %u: cannot create an endpoint to rank %u: %s", team->id, rank, ucs_status_string(status));
+		UROM_LOG_ERR("team %u: cannot create an endpoint to rank %u: %s", team->id, rank,
+			     ucs_status_string(status));
 		free(peer);
 		return -1;
 	}
@@ -151,8 +154,8 @@ void coll_team_free(struct coll_team *team)
 	int force = team->peer_failed != 0 || ctx->closing;
 
 	while (!urom_list_is_empty(&team->ops))
-		coll_op_finish(UROM_LIST_ENTRY(team->ops.next, struct coll_op, link), &(struct coll_fail){
-			UROM_ERR_SHUTDOWN, UROM_COLL_R_TEAM_DESTROYED, 0 });
+		coll_op_finish(UROM_LIST_ENTRY(team->ops.next, struct coll_op, link),
+			       &(struct coll_fail){UROM_ERR_SHUTDOWN, UROM_COLL_R_TEAM_DESTROYED, 0});
 	coll_msg_orphan(ctx, team, NULL);
 	if (team->peers != NULL)
 		for (uint32_t r = 0; r < team->size; r++)
@@ -218,7 +221,8 @@ static uint32_t check_members(const struct urom_coll_cmd_team_create *cmd, size_
 
 static int knobs_valid(const struct urom_coll_cmd_team_create *cmd)
 {
-	return (cmd->chunk_bytes == 0 || (cmd->chunk_bytes >= UROM_COLL_CHUNK_MIN && cmd->chunk_bytes <= UROM_COLL_CHUNK_MAX)) &&
+	return (cmd->chunk_bytes == 0 ||
+		(cmd->chunk_bytes >= UROM_COLL_CHUNK_MIN && cmd->chunk_bytes <= UROM_COLL_CHUNK_MAX)) &&
 	       cmd->small_bytes <= UROM_COLL_SMALL_MAX && cmd->timeout_ms <= UROM_COLL_TIMEOUT_MS_MAX;
 }
 
@@ -263,15 +267,17 @@ static int exchange_hellos(struct coll_team *team, uint32_t *detail)
 		if (r == team->rank)
 			continue;
 		if (team->refusal == 0) {
-			msg = coll_msg_recv(ctx, urom_coll_tag(UROM_COLL_MSG_HELLO, team->id, 0, 0, r), sizeof(hello), &fail);
+			msg = coll_msg_recv(ctx, urom_coll_tag(UROM_COLL_MSG_HELLO, team->id, 0, 0, r), sizeof(hello),
+					    &fail);
 			if (msg == NULL)
 				return fail.reason;
 			msg->team = team;
 			msg->role = COLL_MSG_HELLO_RECV;
 			msg->peer = r;
 		}
-		msg = coll_msg_send(ctx, team->peers[r]->ep, urom_coll_tag(UROM_COLL_MSG_HELLO, team->id, 0, 0, team->rank),
-				    &hello, sizeof(hello), &fail);
+		msg = coll_msg_send(ctx, team->peers[r]->ep,
+				    urom_coll_tag(UROM_COLL_MSG_HELLO, team->id, 0, 0, team->rank), &hello,
+				    sizeof(hello), &fail);
 		if (msg == NULL)
 			return fail.reason;
 		msg->team = team;
@@ -350,7 +356,8 @@ void coll_team_create(struct coll_ctx *ctx, const struct coll_reply *reply, cons
 	team->state = COLL_TEAM_CREATING;
 	urom_list_init(&team->ops);
 	for (uint32_t i = 0; i < cmd->size; i++)
-		team->members[i] = cmd->members == UROM_COLL_MEMBERS_LIST ? cmd->member_ids[i] : cmd->start + i * cmd->stride;
+		team->members[i] =
+			cmd->members == UROM_COLL_MEMBERS_LIST ? cmd->member_ids[i] : cmd->start + i * cmd->stride;
 	team->members_hash = members_hash(team->members, team->size);
 	urom_list_add_tail(&ctx->teams, &team->link);
 	team->counted = 1;
@@ -452,7 +459,8 @@ void coll_team_progress(struct coll_team *team, int64_t now)
 		return;
 	case COLL_TEAM_READY:
 		if (team->peer_failed != 0) {
-			coll_fail_set(&fail, UROM_ERR_CONNECTION_ABORTED, UROM_COLL_R_PEER_FAILED, team->peer_failed - 1);
+			coll_fail_set(&fail, UROM_ERR_CONNECTION_ABORTED, UROM_COLL_R_PEER_FAILED,
+				      team->peer_failed - 1);
 			coll_team_fail(team, &fail, team->peer_failed - 1);
 			return;
 		}

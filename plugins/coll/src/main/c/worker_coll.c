@@ -30,7 +30,7 @@ UROM_LOG_SOURCE(UROM::WORKER::COLL);
  */
 __attribute__((constructor)) static void give_back_error_signals(void)
 {
-	static const int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE };
+	static const int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
 
 	if (getenv("UCX_ERROR_SIGNALS") != NULL)
 		return;
@@ -82,7 +82,8 @@ static int busy(const struct coll_ctx *ctx)
 	for (const urom_list_link_t *it = ctx->teams.next; it != &ctx->teams; it = it->next) {
 		const struct coll_team *team = UROM_LIST_ENTRY(it, struct coll_team, link);
 
-		if (team->state == COLL_TEAM_CREATING || (team->state == COLL_TEAM_READY && !urom_list_is_empty(&team->ops)))
+		if (team->state == COLL_TEAM_CREATING ||
+		    (team->state == COLL_TEAM_READY && !urom_list_is_empty(&team->ops)))
 			return 1;
 	}
 	return 0;
@@ -104,8 +105,9 @@ static void ctx_free(struct coll_ctx *ctx)
 			struct coll_msg *msg = UROM_LIST_ENTRY(it, struct coll_msg, link);
 
 			next = it->next;
-			if (msg->request != NULL && (msg->role == COLL_MSG_HELLO_RECV || msg->role == COLL_MSG_AGREE_RECV ||
-						     msg->role == COLL_MSG_DATA_RECV))
+			if (msg->request != NULL &&
+			    (msg->role == COLL_MSG_HELLO_RECV || msg->role == COLL_MSG_AGREE_RECV ||
+			     msg->role == COLL_MSG_DATA_RECV))
 				ucp_request_cancel(ctx->worker, msg->request);
 		}
 		/* endpoints still flushing (a peer that does not progress) are not waited for: freed below */

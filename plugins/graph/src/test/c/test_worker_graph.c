@@ -64,13 +64,13 @@ static void test_bad_commands_are_refused(struct urom_testkit_plugin *plugin)
 {
 	uint8_t command[17] = {0};
 
-	UROM_TEST_EXPECT_LOG(UROM_LOG_LEVEL_ERROR,
-			     UROM_TEST_CHECK_STATUS(urom_testkit_send(plugin, command, 15, NULL), UROM_ERR_INVALID_VALUE));
-	UROM_TEST_EXPECT_LOG(UROM_LOG_LEVEL_ERROR,
-			     UROM_TEST_CHECK_STATUS(urom_testkit_send(plugin, command, 17, NULL), UROM_ERR_INVALID_VALUE));
+	UROM_TEST_EXPECT_LOG(UROM_LOG_LEVEL_ERROR, UROM_TEST_CHECK_STATUS(urom_testkit_send(plugin, command, 15, NULL),
+									  UROM_ERR_INVALID_VALUE));
+	UROM_TEST_EXPECT_LOG(UROM_LOG_LEVEL_ERROR, UROM_TEST_CHECK_STATUS(urom_testkit_send(plugin, command, 17, NULL),
+									  UROM_ERR_INVALID_VALUE));
 	urom_store_le64(command, 7);
-	UROM_TEST_EXPECT_LOG(UROM_LOG_LEVEL_ERROR,
-			     UROM_TEST_CHECK_STATUS(urom_testkit_send(plugin, command, 16, NULL), UROM_ERR_NOT_SUPPORTED));
+	UROM_TEST_EXPECT_LOG(UROM_LOG_LEVEL_ERROR, UROM_TEST_CHECK_STATUS(urom_testkit_send(plugin, command, 16, NULL),
+									  UROM_ERR_NOT_SUPPORTED));
 	for (int round = 0; round < 10; round++)
 		urom_testkit_progress(plugin);
 	UROM_TEST_CHECK(urom_testkit_unclaimed(plugin) == 0);

@@ -218,8 +218,8 @@ struct sandbox {
 	ucp_worker_h worker;
 	ucp_address_t *address;
 	size_t address_len;
-	int wakeup_fd; /* -1: none, the instance is polled */
-	int closing;   /* set by close(): completions free their operation and answer nothing */
+	int wakeup_fd;           /* -1: none, the instance is polled */
+	int closing;             /* set by close(): completions free their operation and answer nothing */
 	struct recv_op *posting; /* the receive being posted, while ucp_tag_recv_nbx runs */
 	int posting_completed;   /* set when that receive completed inside ucp_tag_recv_nbx */
 	uint64_t next_memh_id;
@@ -248,7 +248,7 @@ struct sandbox {
  */
 __attribute__((constructor)) static void give_back_error_signals(void)
 {
-	static const int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE };
+	static const int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
 
 	if (getenv("UCX_ERROR_SIGNALS") != NULL)
 		return;
@@ -272,7 +272,7 @@ static int64_t monotonic_ns(void)
 /* ---- notifications ---- */
 
 static struct urom_worker_notif_desc *notification_new(const struct reply_to *reply, urom_status_t status,
-							 size_t payload_len)
+						       size_t payload_len)
 {
 	struct urom_worker_notif_desc *desc = malloc(sizeof(*desc) + payload_len);
 
@@ -349,7 +349,6 @@ static void notify_tag_send(struct sandbox *sb, const struct reply_to *reply, ur
 	urom_list_add_tail(&sb->notifications, &desc->entry);
 }
 
-
 /*
  * Fills a TAG_RECV answer allocated with room for the inline data, which (an
  * inline receive that succeeded) is already in place after the fixed part.
@@ -372,12 +371,13 @@ static void fill_tag_recv(struct urom_worker_notif_desc *desc, const struct recv
 }
 
 /* Logs a failed copy between a region and a message. */
-static void log_region_failure(const char *what, const struct region *region, uint64_t offset, uint64_t count, int error)
+static void log_region_failure(const char *what, const struct region *region, uint64_t offset, uint64_t count,
+			       int error)
 {
 	UROM_LOG_ERR("%s region memh_id %llu at [%llu, +%llu) failed: %s", what, (unsigned long long)region->id,
 		     (unsigned long long)offset, (unsigned long long)count,
-		     error == -SANDBOX_FILE_TOO_SHORT ? "the file is now shorter than that (it shrank after MEM_MAP)" :
-							strerror(-error));
+		     error == -SANDBOX_FILE_TOO_SHORT ? "the file is now shorter than that (it shrank after MEM_MAP)"
+						      : strerror(-error));
 }
 
 /* ---- memory regions ---- */
@@ -454,7 +454,8 @@ static size_t find_root(const char *path, char root[PATH_MAX])
 		snprintf(root, PATH_MAX, "%s", SHM_ROOT);
 	mounts = fopen("/proc/mounts", "re");
 	if (mounts == NULL) {
-		UROM_LOG_WARN("cannot read /proc/mounts (%s): MEM_MAP allows only files under %s", strerror(errno), SHM_ROOT);
+		UROM_LOG_WARN("cannot read /proc/mounts (%s): MEM_MAP allows only files under %s", strerror(errno),
+			      SHM_ROOT);
 		return best;
 	}
 	while (fgets(line, sizeof(line), mounts) != NULL) {
@@ -536,7 +537,8 @@ static urom_status_t open_mapped_file(const char *path, int *fd)
 	}
 	root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root_fd < 0) {
-		UROM_LOG_ERR("MEM_MAP of %.*s failed: cannot open %s: %s", LOGGED_TEXT_MAX, path, root, strerror(errno));
+		UROM_LOG_ERR("MEM_MAP of %.*s failed: cannot open %s: %s", LOGGED_TEXT_MAX, path, root,
+			     strerror(errno));
 		return UROM_ERR_OPERATING_SYSTEM;
 	}
 	while (*rest == '/')
@@ -559,11 +561,13 @@ static urom_status_t check_owner(const struct sandbox *sb, const char *path, uid
 	if (sandbox_owner_accepted(owners, owner))
 		return UROM_SUCCESS;
 	if (owners->has_principal)
-		UROM_LOG_ERR("MEM_MAP of %.*s refused: the file is owned by uid %lu; accepted: uid %lu (the worker) and uid %lu (%s)",
+		UROM_LOG_ERR("MEM_MAP of %.*s refused: the file is owned by uid %lu; accepted: uid %lu (the worker) "
+			     "and uid %lu (%s)",
 			     LOGGED_TEXT_MAX, path, (unsigned long)owner, (unsigned long)owners->worker_uid,
 			     (unsigned long)owners->principal_uid, OWNER_UID_VARIABLE);
 	else
-		UROM_LOG_ERR("MEM_MAP of %.*s refused: the file is owned by uid %lu; accepted: uid %lu (the worker; %s is not set)",
+		UROM_LOG_ERR("MEM_MAP of %.*s refused: the file is owned by uid %lu; accepted: uid %lu (the worker; %s "
+			     "is not set)",
 			     LOGGED_TEXT_MAX, path, (unsigned long)owner, (unsigned long)owners->worker_uid,
 			     OWNER_UID_VARIABLE);
 	return UROM_ERR_NOT_PERMITTED;
@@ -624,7 +628,8 @@ static urom_status_t mem_map(struct sandbox *sb, const struct reply_to *reply, c
 	path_len = urom_load_le64(cmd + 24);
 	if (path_len != len - MEM_MAP_FIXED_BYTES || path_len == 0 ||
 	    memchr(cmd + MEM_MAP_FIXED_BYTES, '\0', path_len) != NULL) {
-		UROM_LOG_ERR("MEM_MAP path_len %llu does not match the %llu path bytes that follow (or the path holds a NUL)",
+		UROM_LOG_ERR("MEM_MAP path_len %llu does not match the %llu path bytes that follow (or the path holds "
+			     "a NUL)",
 			     (unsigned long long)path_len, (unsigned long long)(len - MEM_MAP_FIXED_BYTES));
 		return UROM_ERR_INVALID_VALUE;
 	}
@@ -645,8 +650,8 @@ static urom_status_t mem_map(struct sandbox *sb, const struct reply_to *reply, c
 	}
 	base = mmap(NULL, (size_t)length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (base == MAP_FAILED) {
-		UROM_LOG_ERR("MEM_MAP cannot map %llu bytes of %.*s: %s", (unsigned long long)length, LOGGED_TEXT_MAX, path,
-			     strerror(errno));
+		UROM_LOG_ERR("MEM_MAP cannot map %llu bytes of %.*s: %s", (unsigned long long)length, LOGGED_TEXT_MAX,
+			     path, strerror(errno));
 		close(fd);
 		free(path);
 		return UROM_ERR_OPERATING_SYSTEM;
@@ -685,7 +690,6 @@ static urom_status_t mem_map(struct sandbox *sb, const struct reply_to *reply, c
 	return UROM_SUCCESS;
 }
 
-
 /* ---- peers ---- */
 
 static void send_op_free(struct send_op *send)
@@ -709,8 +713,9 @@ static void peer_failed(void *arg, ucp_ep_h ep, ucs_status_t status)
 	(void)ep;
 	if (sb->closing || peer->closing)
 		return;
-	UROM_LOG_WARN("peer %llu failed (%s): its pending sends fail with CONNECTION_RESET and the next send connects again",
-		      (unsigned long long)peer->dest, ucs_status_string(status));
+	UROM_LOG_WARN(
+		"peer %llu failed (%s): its pending sends fail with CONNECTION_RESET and the next send connects again",
+		(unsigned long long)peer->dest, ucs_status_string(status));
 	for (urom_list_link_t *it = sb->sends.next; it != &sb->sends; it = it->next) {
 		struct send_op *send = (struct send_op *)it;
 
@@ -728,7 +733,7 @@ static void peer_failed(void *arg, ucp_ep_h ep, ucs_status_t status)
 /* Starts a forced close of a peer's endpoint; the request (if any) is kept in peer->close_request. */
 static void peer_start_close(struct sandbox *sb, struct peer *peer)
 {
-	ucp_request_param_t param = { .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_EP_CLOSE_FLAG_FORCE };
+	ucp_request_param_t param = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_EP_CLOSE_FLAG_FORCE};
 	void *request = ucp_ep_close_nbx(peer->ep, &param);
 
 	(void)sb;
@@ -854,7 +859,8 @@ static void send_done(void *request, ucs_status_t status, void *user_data)
 	urom_list_del(&send->link);
 	if (!sb->closing && !send->answered) {
 		if (status != UCS_OK)
-			UROM_LOG_WARN("TAG_SEND to peer %llu failed: %s", send->peer == NULL ? 0ULL : (unsigned long long)send->peer->dest,
+			UROM_LOG_WARN("TAG_SEND to peer %llu failed: %s",
+				      send->peer == NULL ? 0ULL : (unsigned long long)send->peer->dest,
 				      ucs_status_string(status));
 		notify_tag_send(sb, &send->reply, status == UCS_OK ? UROM_SUCCESS : UROM_ERR_CONNECTION_RESET);
 	}
@@ -917,22 +923,24 @@ static void recv_op_free(struct recv_op *recv)
  * receive's bytes go into the file; one that cannot be written (the file
  * shrank) is answered IO_FAILED.
  */
-static void finish_receive(struct sandbox *sb, struct recv_op *recv, ucs_status_t status, const ucp_tag_recv_info_t *info)
+static void finish_receive(struct sandbox *sb, struct recv_op *recv, ucs_status_t status,
+			   const ucp_tag_recv_info_t *info)
 {
 	uint64_t sender_tag = info == NULL ? 0 : info->sender_tag;
 	uint64_t length = info == NULL ? 0 : info->length;
 	urom_status_t answer = UROM_SUCCESS;
 
 	if (status == UCS_ERR_MESSAGE_TRUNCATED) {
-		UROM_LOG_DBG("message with tag 0x%llx is longer than the receive's %llu bytes", (unsigned long long)sender_tag,
-			     (unsigned long long)recv->count);
+		UROM_LOG_DBG("message with tag 0x%llx is longer than the receive's %llu bytes",
+			     (unsigned long long)sender_tag, (unsigned long long)recv->count);
 		answer = UROM_ERR_TOO_BIG;
 	} else if (status != UCS_OK) {
 		UROM_LOG_ERR("TAG_RECV failed: %s", ucs_status_string(status));
 		answer = UROM_ERR_CONNECTION_RESET;
 		sender_tag = 0;
 	} else if (recv->region != NULL) {
-		int error = sandbox_write_at(recv->region->fd, recv->region->base, recv->buffer, recv->bounce, (size_t)length);
+		int error = sandbox_write_at(recv->region->fd, recv->region->base, recv->buffer, recv->bounce,
+					     (size_t)length);
 
 		if (error != 0) {
 			log_region_failure("TAG_RECV into", recv->region, recv->buffer, length, error);
@@ -973,8 +981,8 @@ static void recv_done(void *request, ucs_status_t status, const ucp_tag_recv_inf
 static urom_status_t post_receive(struct sandbox *sb, struct recv_op *recv, uint64_t tag, uint64_t tag_mask)
 {
 	uint64_t capacity = recv->count < MAX_MESSAGE ? recv->count : MAX_MESSAGE;
-	void *buffer = recv->region == NULL ? recv->answer->worker_notif.plugin_notif + NOTIF_TAG_RECV_BYTES :
-					      (void *)recv->bounce;
+	void *buffer = recv->region == NULL ? recv->answer->worker_notif.plugin_notif + NOTIF_TAG_RECV_BYTES
+					    : (void *)recv->bounce;
 	ucp_request_param_t param;
 	void *request;
 	int completed;
@@ -1003,7 +1011,6 @@ static urom_status_t post_receive(struct sandbox *sb, struct recv_op *recv, uint
 	return UROM_SUCCESS;
 }
 
-
 /* ---- TAG_SEND / TAG_RECV ---- */
 
 /*
@@ -1024,8 +1031,8 @@ static urom_status_t tag_send(struct sandbox *sb, struct reply_to *reply, struct
 	int error;
 
 	if (len < TAG_SEND_FIXED_BYTES) {
-		UROM_LOG_ERR("TAG_SEND of %llu bytes is shorter than its fixed part (%d bytes)", (unsigned long long)len,
-			     TAG_SEND_FIXED_BYTES);
+		UROM_LOG_ERR("TAG_SEND of %llu bytes is shorter than its fixed part (%d bytes)",
+			     (unsigned long long)len, TAG_SEND_FIXED_BYTES);
 		return UROM_ERR_INVALID_VALUE;
 	}
 	dest = urom_load_le64(cmd + 16);
@@ -1035,7 +1042,8 @@ static urom_status_t tag_send(struct sandbox *sb, struct reply_to *reply, struct
 	memh_id = urom_load_le64(cmd + 48);
 	if (memh_id == 0) {
 		if (count > len || !tag_fixed_size(len - count)) {
-			UROM_LOG_ERR("TAG_SEND count %llu does not match the %llu bytes after its first %d (the fixed part is %d, %d or %d bytes, then count data bytes)",
+			UROM_LOG_ERR("TAG_SEND count %llu does not match the %llu bytes after its first %d (the fixed "
+				     "part is %d, %d or %d bytes, then count data bytes)",
 				     (unsigned long long)count, (unsigned long long)(len - TAG_SEND_FIXED_BYTES),
 				     TAG_SEND_FIXED_BYTES, TAG_SEND_FIXED_BYTES, DOCA_FIXED_BYTES_UCX_1_13,
 				     DOCA_FIXED_BYTES_UCX_1_14);
@@ -1044,7 +1052,8 @@ static urom_status_t tag_send(struct sandbox *sb, struct reply_to *reply, struct
 		fixed = len - count;
 	} else {
 		if (!tag_fixed_size(len)) {
-			UROM_LOG_ERR("TAG_SEND of %llu bytes through memh_id %llu: it is exactly its fixed part (%d, %d or %d bytes)",
+			UROM_LOG_ERR("TAG_SEND of %llu bytes through memh_id %llu: it is exactly its fixed part (%d, "
+				     "%d or %d bytes)",
 				     (unsigned long long)len, (unsigned long long)memh_id, TAG_SEND_FIXED_BYTES,
 				     DOCA_FIXED_BYTES_UCX_1_13, DOCA_FIXED_BYTES_UCX_1_14);
 			return UROM_ERR_INVALID_VALUE;
@@ -1055,8 +1064,8 @@ static urom_status_t tag_send(struct sandbox *sb, struct reply_to *reply, struct
 			return status;
 	}
 	if (count > MAX_MESSAGE) {
-		UROM_LOG_ERR("TAG_SEND of %llu bytes exceeds the message limit of %llu bytes", (unsigned long long)count,
-			     (unsigned long long)MAX_MESSAGE);
+		UROM_LOG_ERR("TAG_SEND of %llu bytes exceeds the message limit of %llu bytes",
+			     (unsigned long long)count, (unsigned long long)MAX_MESSAGE);
 		return UROM_ERR_INVALID_VALUE;
 	}
 	reply->doca_layout = fixed != TAG_SEND_FIXED_BYTES;
@@ -1090,8 +1099,9 @@ static urom_status_t tag_recv(struct sandbox *sb, struct reply_to *reply, const 
 	uint64_t memh_id, capacity, tag, tag_mask;
 
 	if (!tag_fixed_size(len)) {
-		UROM_LOG_ERR("TAG_RECV of %llu bytes: a TAG_RECV is exactly %d, %d or %d bytes", (unsigned long long)len,
-			     TAG_RECV_FIXED_BYTES, DOCA_FIXED_BYTES_UCX_1_13, DOCA_FIXED_BYTES_UCX_1_14);
+		UROM_LOG_ERR("TAG_RECV of %llu bytes: a TAG_RECV is exactly %d, %d or %d bytes",
+			     (unsigned long long)len, TAG_RECV_FIXED_BYTES, DOCA_FIXED_BYTES_UCX_1_13,
+			     DOCA_FIXED_BYTES_UCX_1_14);
 		return UROM_ERR_INVALID_VALUE;
 	}
 	reply->doca_layout = len != TAG_RECV_FIXED_BYTES;
@@ -1115,7 +1125,8 @@ static urom_status_t tag_recv(struct sandbox *sb, struct reply_to *reply, const 
 	}
 	recv->region = region;
 	capacity = recv->count < MAX_MESSAGE ? recv->count : MAX_MESSAGE;
-	recv->answer = notification_new(reply, UROM_SUCCESS, NOTIF_TAG_RECV_BYTES + (region == NULL ? (size_t)capacity : 0));
+	recv->answer =
+		notification_new(reply, UROM_SUCCESS, NOTIF_TAG_RECV_BYTES + (region == NULL ? (size_t)capacity : 0));
 	recv->bounce = region == NULL ? NULL : malloc(capacity > 0 ? (size_t)capacity : 1);
 	if (recv->answer == NULL || (region != NULL && recv->bounce == NULL)) {
 		UROM_LOG_ERR("cannot allocate the buffers of a TAG_RECV of %llu bytes", (unsigned long long)capacity);
@@ -1241,7 +1252,8 @@ static urom_status_t bounce_round_status(const struct bounce_op *op)
 
 	if (failed == UCS_OK)
 		return UROM_SUCCESS;
-	UROM_LOG_ERR("BOUNCE with peer %llu, tag 0x%llx: %s %s", (unsigned long long)op->dest, (unsigned long long)op->tag,
+	UROM_LOG_ERR("BOUNCE with peer %llu, tag 0x%llx: %s %s", (unsigned long long)op->dest,
+		     (unsigned long long)op->tag,
 		     op->recv_status != UCS_OK ? "a receive failed:" : "a send failed:", ucs_status_string(failed));
 	return failed == UCS_ERR_MESSAGE_TRUNCATED ? UROM_ERR_TOO_BIG : UROM_ERR_CONNECTION_RESET;
 }
@@ -1268,7 +1280,8 @@ static urom_status_t bounce_round(struct bounce_op *op, struct peer *peer, int64
 		posted = bounce_post_send(op, peer, op->recv_buffer);
 	}
 	if (posted != UCS_OK) {
-		UROM_LOG_ERR("BOUNCE send to peer %llu failed at once: %s", (unsigned long long)op->dest, ucs_status_string(posted));
+		UROM_LOG_ERR("BOUNCE send to peer %llu failed at once: %s", (unsigned long long)op->dest,
+			     ucs_status_string(posted));
 		peer_failed(peer, peer->ep, posted);
 		return UROM_ERR_CONNECTION_RESET;
 	}
@@ -1313,8 +1326,9 @@ static void run_bounce(struct sandbox *sb, struct bounce_op *op)
 	}
 	if (status == UROM_ERR_TIME_OUT)
 		UROM_LOG_ERR("BOUNCE with peer %llu, tag 0x%llx, timed out after %lld ms with %llu of %llu rounds done",
-			     (unsigned long long)op->dest, (unsigned long long)op->tag, (long long)(sb->bounce_timeout_ns / 1000000),
-			     (unsigned long long)done, (unsigned long long)op->iterations);
+			     (unsigned long long)op->dest, (unsigned long long)op->tag,
+			     (long long)(sb->bounce_timeout_ns / 1000000), (unsigned long long)done,
+			     (unsigned long long)op->iterations);
 	notify_bounce(sb, &op->reply, (uint64_t)(monotonic_ns() - start), done, status);
 	if (op->recv_pending && op->recv_request != NULL)
 		ucp_request_cancel(sb->worker, op->recv_request);
@@ -1335,7 +1349,8 @@ static urom_status_t bounce(struct sandbox *sb, const struct reply_to *reply, co
 	urom_status_t status;
 
 	if (len != BOUNCE_BYTES) {
-		UROM_LOG_ERR("BOUNCE of %llu bytes: a BOUNCE is exactly %d bytes", (unsigned long long)len, BOUNCE_BYTES);
+		UROM_LOG_ERR("BOUNCE of %llu bytes: a BOUNCE is exactly %d bytes", (unsigned long long)len,
+			     BOUNCE_BYTES);
 		return UROM_ERR_INVALID_VALUE;
 	}
 	dest = urom_load_le64(cmd + 16);
@@ -1345,7 +1360,8 @@ static urom_status_t bounce(struct sandbox *sb, const struct reply_to *reply, co
 	role = urom_load_le64(cmd + 48);
 	if (count > BOUNCE_MAX_COUNT || iterations == 0 || iterations > BOUNCE_MAX_ITERATIONS ||
 	    (role != BOUNCE_INITIATOR && role != BOUNCE_RESPONDER)) {
-		UROM_LOG_ERR("BOUNCE of count %llu, iterations %llu, role %llu refused: count 0 to %d, iterations 1 to %d, role 0 (initiator) or 1 (responder)",
+		UROM_LOG_ERR("BOUNCE of count %llu, iterations %llu, role %llu refused: count 0 to %d, iterations 1 to "
+			     "%d, role 0 (initiator) or 1 (responder)",
 			     (unsigned long long)count, (unsigned long long)iterations, (unsigned long long)role,
 			     BOUNCE_MAX_COUNT, BOUNCE_MAX_ITERATIONS);
 		return UROM_ERR_INVALID_VALUE;
@@ -1553,7 +1569,8 @@ static urom_status_t open_ucp(struct sandbox *sb)
 	status = ucp_worker_get_efd(sb->worker, &sb->wakeup_fd);
 	if (status != UCS_OK) {
 		sb->wakeup_fd = -1;
-		UROM_LOG_WARN("the UCP worker has no wake-up descriptor (%s): the plugin is polled", ucs_status_string(status));
+		UROM_LOG_WARN("the UCP worker has no wake-up descriptor (%s): the plugin is polled",
+			      ucs_status_string(status));
 	}
 	return UROM_SUCCESS;
 }

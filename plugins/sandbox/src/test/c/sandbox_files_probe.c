@@ -41,7 +41,8 @@ static int probe_open(const char *how, const char *root, const char *rest)
 		printf("cannot open root %s: %s\n", root, strerror(errno));
 		return 2;
 	}
-	fd = strcmp(how, "walk") == 0 ? sandbox_open_beneath_by_walk(root_fd, rest) : sandbox_open_beneath(root_fd, rest);
+	fd = strcmp(how, "walk") == 0 ? sandbox_open_beneath_by_walk(root_fd, rest)
+				      : sandbox_open_beneath(root_fd, rest);
 	if (fd >= 0) {
 		printf("opened\n");
 		close(fd);
@@ -143,7 +144,9 @@ static int probe_intact(const char *dir)
 		return 0;
 	}
 	error = sandbox_read_at(fd, 0, back, length);
-	printf("%s\n", error == 0 && memcmp(back, bytes, length) == 0 && memcmp(mapping, bytes, length) == 0 ? "copied" : "mismatch");
+	printf("%s\n", error == 0 && memcmp(back, bytes, length) == 0 && memcmp(mapping, bytes, length) == 0
+			       ? "copied"
+			       : "mismatch");
 	return 0;
 }
 

@@ -113,14 +113,14 @@ static void submit(struct instance *in, uint64_t uctx, const uint64_t words[7], 
 
 static void send_to(struct instance *in, uint64_t uctx, uint64_t dest, uint64_t tag, const char *text)
 {
-	uint64_t words[7] = { 1, uctx, dest, 0, strlen(text), tag, 0 };
+	uint64_t words[7] = {1, uctx, dest, 0, strlen(text), tag, 0};
 
 	submit(in, uctx, words, text, strlen(text));
 }
 
 static void recv_inline(struct instance *in, uint64_t uctx, uint64_t count, uint64_t tag)
 {
-	uint64_t words[7] = { 2, uctx, 0, count, tag, UINT64_MAX, 0 };
+	uint64_t words[7] = {2, uctx, 0, count, tag, UINT64_MAX, 0};
 
 	submit(in, uctx, words, NULL, 0);
 }
@@ -133,8 +133,7 @@ static int progress(struct instance *in)
 
 	urom_list_init(&got);
 	if (iface.progress(&in->ctx, &got) == UROM_SUCCESS) {
-		urom_list_for_each(link, &got)
-			n++;
+		urom_list_for_each(link, &got) n++;
 		urom_list_move_tail(&in->answers, &got);
 	}
 	return n;
@@ -145,7 +144,8 @@ static struct urom_worker_notif_desc *take(struct instance *in, uint64_t uctx)
 {
 	urom_list_link_t *it;
 
-	urom_list_for_each(it, &in->answers) {
+	urom_list_for_each(it, &in->answers)
+	{
 		struct urom_worker_notif_desc *desc = UROM_LIST_ENTRY(it, struct urom_worker_notif_desc, entry);
 
 		if (desc->worker_notif.urom_context == uctx) {
@@ -183,7 +183,7 @@ static struct urom_worker_notif_desc *await_answer(struct instance *in, uint64_t
 
 static int readable(int fd, int timeout_ms)
 {
-	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct pollfd p = {.fd = fd, .events = POLLIN};
 
 	return poll(&p, 1, timeout_ms) == 1 && (p.revents & POLLIN);
 }
@@ -303,10 +303,10 @@ int main(int argc, char **argv)
 	plugin = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
 	if (plugin == NULL)
 		fail(dlerror());
-	get_iface = (urom_status_t (*)(struct urom_plugin_iface *))dlsym(plugin, "urom_plugin_get_iface");
-	get_transport = (urom_status_t (*)(const char **))dlsym(plugin, "urom_plugin_get_transport");
-	get_wakeup_fd = (urom_status_t (*)(struct urom_worker_ctx *, int *))dlsym(plugin, "urom_plugin_get_wakeup_fd");
-	arm_wakeup = (urom_status_t (*)(struct urom_worker_ctx *))dlsym(plugin, "urom_plugin_arm_wakeup");
+	get_iface = (urom_status_t(*)(struct urom_plugin_iface *))dlsym(plugin, "urom_plugin_get_iface");
+	get_transport = (urom_status_t(*)(const char **))dlsym(plugin, "urom_plugin_get_transport");
+	get_wakeup_fd = (urom_status_t(*)(struct urom_worker_ctx *, int *))dlsym(plugin, "urom_plugin_get_wakeup_fd");
+	arm_wakeup = (urom_status_t(*)(struct urom_worker_ctx *))dlsym(plugin, "urom_plugin_arm_wakeup");
 	if (get_iface == NULL || get_transport == NULL || get_wakeup_fd == NULL || arm_wakeup == NULL)
 		fail("a symbol is missing");
 	if (get_iface(&iface) != UROM_SUCCESS)
@@ -322,7 +322,7 @@ int main(int argc, char **argv)
 	} else if (strcmp(argv[2], "at-once") == 0) {
 		case_at_once();
 	} else if (strcmp(argv[2], "garbage") == 0) {
-		uint64_t words[7] = { 1, 1, 2, 0, 1, 1, 0 };
+		uint64_t words[7] = {1, 1, 2, 0, 1, 1, 0};
 		urom_list_link_t list;
 		struct urom_worker_cmd_desc *desc = calloc(1, sizeof(*desc) + 57);
 

@@ -58,8 +58,8 @@ struct urom_worker_ctx;
 
 /* What the service reports for each plugin it found. */
 struct urom_plugin_info {
-	uint64_t id;                              /* one bit, unique in the service */
-	uint64_t version;                         /* urom_plugin_get_version() */
+	uint64_t id;                                /* one bit, unique in the service */
+	uint64_t version;                           /* urom_plugin_get_version() */
 	char plugin_name[UROM_PLUGIN_NAME_MAX_LEN]; /* file name without extension */
 };
 
@@ -111,8 +111,10 @@ struct urom_plugin_iface {
 struct urom_domain_lookups_iface {
 	urom_status_t (*addr_lookup)(struct urom_worker_ctx *ctx, uint64_t domain_id, void **addr);
 	urom_status_t (*seg_lookup)(struct urom_worker_ctx *ctx, uint64_t domain_id, uint64_t va, int *seg);
-	urom_status_t (*memh_lookup)(struct urom_worker_ctx *ctx, uint64_t domain_id, int seg, size_t *len, void **memh);
-	urom_status_t (*mkey_lookup)(struct urom_worker_ctx *ctx, uint64_t domain_id, int seg, size_t *len, void **rkey);
+	urom_status_t (*memh_lookup)(struct urom_worker_ctx *ctx, uint64_t domain_id, int seg, size_t *len,
+				     void **memh);
+	urom_status_t (*mkey_lookup)(struct urom_worker_ctx *ctx, uint64_t domain_id, int seg, size_t *len,
+				     void **rkey);
 };
 
 struct urom_worker_ctx {
@@ -180,7 +182,7 @@ struct urom_host_process {
  * the worker must run as the host's uid (and Yama's ptrace_scope may ask more).
  */
 UROM_PLUGIN_EXPORT urom_status_t urom_worker_host_process(struct urom_worker_ctx *ctx, uint64_t dest_id,
-							   struct urom_host_process *host) __attribute__((weak));
+							  struct urom_host_process *host) __attribute__((weak));
 
 #ifndef __cplusplus
 _Static_assert(sizeof(UROM_LIST_LINK_T) == 16, "list link is two pointers");

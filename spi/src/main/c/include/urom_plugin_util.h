@@ -102,7 +102,7 @@ extern "C" {
 /* ---- lists ---- */
 
 /* The structure of type `type` whose member `member` is the link at `link`. */
-#define UROM_LIST_ENTRY(link, type, member) ((type *)(void *)((char *)(link) - offsetof(type, member)))
+#define UROM_LIST_ENTRY(link, type, member) ((type *)(void *)((char *)(link)-offsetof(type, member)))
 
 /* Visits every link after `head` in order; `link` is a variable of the link's pointer type. */
 #define urom_list_for_each(link, head) for ((link) = (head)->next; (link) != (head); (link) = (link)->next)

@@ -57,7 +57,7 @@ struct urom_testkit_plugin {
 	uint64_t plugin_id;        /* the type of every command; 1 unless set before open */
 	uint64_t dest_id;          /* the host connection the commands come from; 1 unless set */
 	uint64_t next_context;
-	unsigned timeout_ms;       /* of each wait; UROM_TESTKIT_DEFAULT_TIMEOUT_MS unless set */
+	unsigned timeout_ms; /* of each wait; UROM_TESTKIT_DEFAULT_TIMEOUT_MS unless set */
 	int opened;
 	/* The host of every dest_id (urom_worker_host_process): 0, the test's own process; > 0, that
 	 * process (a child of the test, say), which must exist when the plugin is opened; -1, none: the
@@ -76,11 +76,38 @@ static struct urom_testkit_plugin *urom_testkit_opened_;
 static unsigned urom_testkit_failed_;
 
 static const char *const urom_testkit_status_names_[] = {
-	"SUCCESS", "UNKNOWN", "NOT_PERMITTED", "IN_USE", "NOT_SUPPORTED", "AGAIN", "INVALID_VALUE", "NO_MEMORY",
-	"INITIALIZATION", "TIME_OUT", "SHUTDOWN", "CONNECTION_RESET", "CONNECTION_ABORTED", "CONNECTION_INPROGRESS",
-	"NOT_CONNECTED", "NO_LOCK", "NOT_FOUND", "IO_FAILED", "BAD_STATE", "UNSUPPORTED_VERSION", "OPERATING_SYSTEM",
-	"DRIVER", "UNEXPECTED", "ALREADY_EXIST", "FULL", "EMPTY", "IN_PROGRESS", "TOO_BIG", "AUTHENTICATION",
-	"BAD_CONFIG", "SKIPPED", "DEVICE_FATAL_ERROR",
+	"SUCCESS",
+	"UNKNOWN",
+	"NOT_PERMITTED",
+	"IN_USE",
+	"NOT_SUPPORTED",
+	"AGAIN",
+	"INVALID_VALUE",
+	"NO_MEMORY",
+	"INITIALIZATION",
+	"TIME_OUT",
+	"SHUTDOWN",
+	"CONNECTION_RESET",
+	"CONNECTION_ABORTED",
+	"CONNECTION_INPROGRESS",
+	"NOT_CONNECTED",
+	"NO_LOCK",
+	"NOT_FOUND",
+	"IO_FAILED",
+	"BAD_STATE",
+	"UNSUPPORTED_VERSION",
+	"OPERATING_SYSTEM",
+	"DRIVER",
+	"UNEXPECTED",
+	"ALREADY_EXIST",
+	"FULL",
+	"EMPTY",
+	"IN_PROGRESS",
+	"TOO_BIG",
+	"AUTHENTICATION",
+	"BAD_CONFIG",
+	"SKIPPED",
+	"DEVICE_FATAL_ERROR",
 };
 
 __attribute__((unused)) static const char *urom_testkit_status_name(urom_status_t status)
@@ -105,12 +132,12 @@ __attribute__((unused)) static int urom_testkit_check_(int ok, const char *file,
 #define UROM_TEST_CHECK(condition) urom_testkit_check_(!!(condition), __FILE__, __LINE__, #condition)
 
 /* Counts a check that a status is the one expected; prints both names when not. */
-#define UROM_TEST_CHECK_STATUS(actual, expected)                                                                   \
-	do {                                                                                                       \
-		urom_status_t actual_ = (actual), expected_ = (expected);                                          \
-		if (!urom_testkit_check_(actual_ == expected_, __FILE__, __LINE__, #actual " == " #expected))      \
-			fprintf(stderr, "       got %s, expected %s\n", urom_testkit_status_name(actual_),           \
-				urom_testkit_status_name(expected_));                                              \
+#define UROM_TEST_CHECK_STATUS(actual, expected) \
+	do { \
+		urom_status_t actual_ = (actual), expected_ = (expected); \
+		if (!urom_testkit_check_(actual_ == expected_, __FILE__, __LINE__, #actual " == " #expected)) \
+			fprintf(stderr, "       got %s, expected %s\n", urom_testkit_status_name(actual_), \
+				urom_testkit_status_name(expected_)); \
 	} while (0)
 
 /* The level UROM_TEST_EXPECT_LOG waits for (0: none), and how many messages came at it meanwhile. */
@@ -152,7 +179,8 @@ __attribute__((unused)) static unsigned urom_testkit_expect_end_(void)
 {
 	urom_testkit_expected_level_ = 0;
 	if (urom_testkit_expected_seen_ == 0 && !urom_testkit_log_reaches_kit_())
-		fprintf(stderr, "urom_testkit: the plugin's log does not reach the kit: link the test with -rdynamic\n");
+		fprintf(stderr,
+			"urom_testkit: the plugin's log does not reach the kit: link the test with -rdynamic\n");
 	return urom_testkit_expected_seen_;
 }
 
@@ -162,12 +190,12 @@ __attribute__((unused)) static unsigned urom_testkit_expect_end_(void)
  * print as "expected: [SOURCE] LEVEL message", and the expectation counts as
  * one check, which fails when no such message came.
  */
-#define UROM_TEST_EXPECT_LOG(level, statement)                                                                     \
-	do {                                                                                                       \
-		urom_testkit_expect_begin_(level);                                                                 \
-		statement;                                                                                         \
-		urom_testkit_check_(urom_testkit_expect_end_() > 0, __FILE__, __LINE__,                            \
-				    "a " #level " message from the plugin during " #statement);                     \
+#define UROM_TEST_EXPECT_LOG(level, statement) \
+	do { \
+		urom_testkit_expect_begin_(level); \
+		statement; \
+		urom_testkit_check_(urom_testkit_expect_end_() > 0, __FILE__, __LINE__, \
+				    "a " #level " message from the plugin during " #statement); \
 	} while (0)
 
 static urom_status_t urom_testkit_no_peer_(struct urom_worker_ctx *ctx, uint64_t domain_id, void **addr)
@@ -187,7 +215,8 @@ static urom_status_t urom_testkit_no_segment_(struct urom_worker_ctx *ctx, uint6
 	return UROM_ERR_NOT_FOUND;
 }
 
-static urom_status_t urom_testkit_no_key_(struct urom_worker_ctx *ctx, uint64_t domain_id, int seg, size_t *len, void **key)
+static urom_status_t urom_testkit_no_key_(struct urom_worker_ctx *ctx, uint64_t domain_id, int seg, size_t *len,
+					  void **key)
 {
 	(void)ctx;
 	(void)domain_id;
@@ -202,8 +231,8 @@ static urom_status_t urom_testkit_no_key_(struct urom_worker_ctx *ctx, uint64_t 
  * weak; this is its definition): the plugin's host_pid, with a new pidfd the plugin owns, for
  * every dest_id. UROM_ERR_INVALID_VALUE for NULL or for a context the kit did not open.
  */
-__attribute__((visibility("default"))) urom_status_t urom_worker_host_process(struct urom_worker_ctx *ctx, uint64_t dest_id,
-									       struct urom_host_process *host)
+__attribute__((visibility("default"))) urom_status_t
+urom_worker_host_process(struct urom_worker_ctx *ctx, uint64_t dest_id, struct urom_host_process *host)
 {
 	struct urom_testkit_plugin *plugin = urom_testkit_opened_;
 	int copy;
@@ -258,16 +287,20 @@ __attribute__((unused)) static urom_status_t urom_testkit_open(struct urom_testk
 	}
 	*(void **)&get_iface = dlsym(plugin->library, "urom_plugin_get_iface");
 	if (get_iface == NULL) {
-		fprintf(stderr, "urom_testkit: plugin %s exports no urom_plugin_get_iface (built with -fvisibility=hidden "
-				"without the header's declaration?)\n", path);
+		fprintf(stderr,
+			"urom_testkit: plugin %s exports no urom_plugin_get_iface (built with -fvisibility=hidden "
+			"without the header's declaration?)\n",
+			path);
 		dlclose(plugin->library);
 		return UROM_ERR_NOT_FOUND;
 	}
 	memset(&plugin->ctx, 0, sizeof(plugin->ctx));
 	status = get_iface(&plugin->ctx.iface);
 	if (status != UROM_SUCCESS || plugin->ctx.iface.api_version != UROM_PLUGIN_API_VERSION) {
-		fprintf(stderr, "urom_testkit: plugin %s: urom_plugin_get_iface gave %s, API version %zu (this kit: %zu)\n", path,
-			urom_testkit_status_name(status), (size_t)plugin->ctx.iface.api_version, (size_t)UROM_PLUGIN_API_VERSION);
+		fprintf(stderr,
+			"urom_testkit: plugin %s: urom_plugin_get_iface gave %s, API version %zu (this kit: %zu)\n",
+			path, urom_testkit_status_name(status), (size_t)plugin->ctx.iface.api_version,
+			(size_t)UROM_PLUGIN_API_VERSION);
 		dlclose(plugin->library);
 		return status != UROM_SUCCESS ? status : UROM_ERR_UNSUPPORTED_VERSION;
 	}
@@ -289,7 +322,8 @@ __attribute__((unused)) static urom_status_t urom_testkit_open(struct urom_testk
 
 		plugin->host_pidfd_ = (int)syscall(SYS_pidfd_open, host, 0);
 		if (plugin->host_pidfd_ < 0) {
-			fprintf(stderr, "urom_testkit: plugin %s: no pidfd of host process %ld: %s\n", path, (long)host, strerror(errno));
+			fprintf(stderr, "urom_testkit: plugin %s: no pidfd of host process %ld: %s\n", path, (long)host,
+				strerror(errno));
 			dlclose(plugin->library);
 			return errno == ESRCH ? UROM_ERR_NOT_FOUND : UROM_ERR_OPERATING_SYSTEM;
 		}
@@ -313,7 +347,7 @@ __attribute__((unused)) static urom_status_t urom_testkit_open(struct urom_testk
  * refused command is never answered by the plugin.
  */
 __attribute__((unused)) static urom_status_t urom_testkit_send(struct urom_testkit_plugin *plugin, const void *payload,
-								 size_t len, uint64_t *context)
+							       size_t len, uint64_t *context)
 {
 	struct urom_worker_cmd_desc *command;
 	urom_list_link_t commands = {&commands, &commands};
@@ -351,8 +385,7 @@ __attribute__((unused)) static unsigned urom_testkit_progress(struct urom_testki
 	status = plugin->ctx.iface.progress(&plugin->ctx, &fresh);
 	if (status != UROM_SUCCESS && status != UROM_ERR_EMPTY)
 		fprintf(stderr, "urom_testkit: progress failed: %s\n", urom_testkit_status_name(status));
-	urom_list_for_each(link, &fresh)
-		count++;
+	urom_list_for_each(link, &fresh) count++;
 	urom_list_move_tail(&plugin->received, &fresh);
 	return count;
 }
@@ -371,7 +404,7 @@ static uint64_t urom_testkit_now_ms_(void)
  * after the plugin's time limit, with one line on stderr.
  */
 __attribute__((unused)) static struct urom_worker_notify *urom_testkit_await(struct urom_testkit_plugin *plugin,
-									      uint64_t context)
+									     uint64_t context)
 {
 	uint64_t deadline = urom_testkit_now_ms_() + plugin->timeout_ms;
 	unsigned idle = 0;
@@ -379,17 +412,20 @@ __attribute__((unused)) static struct urom_worker_notify *urom_testkit_await(str
 	for (;;) {
 		urom_list_link_t *link;
 
-		urom_list_for_each(link, &plugin->received) {
-			struct urom_worker_notif_desc *desc = UROM_LIST_ENTRY(link, struct urom_worker_notif_desc, entry);
+		urom_list_for_each(link, &plugin->received)
+		{
+			struct urom_worker_notif_desc *desc =
+				UROM_LIST_ENTRY(link, struct urom_worker_notif_desc, entry);
 
-			if (desc->worker_notif.urom_context == context && desc->worker_notif.type == plugin->plugin_id) {
+			if (desc->worker_notif.urom_context == context &&
+			    desc->worker_notif.type == plugin->plugin_id) {
 				urom_list_del(link);
 				return &desc->worker_notif;
 			}
 		}
 		if (urom_testkit_now_ms_() >= deadline) {
-			fprintf(stderr, "urom_testkit: no answer to context %llu within %u ms\n", (unsigned long long)context,
-				plugin->timeout_ms);
+			fprintf(stderr, "urom_testkit: no answer to context %llu within %u ms\n",
+				(unsigned long long)context, plugin->timeout_ms);
 			return NULL;
 		}
 		if (urom_testkit_progress(plugin) == 0 && ++idle > 1000) {
@@ -408,8 +444,7 @@ __attribute__((unused)) static unsigned urom_testkit_unclaimed(const struct urom
 	const urom_list_link_t *link;
 	unsigned count = 0;
 
-	urom_list_for_each(link, &plugin->received)
-		count++;
+	urom_list_for_each(link, &plugin->received) count++;
 	return count;
 }
 

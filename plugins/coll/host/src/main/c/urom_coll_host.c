@@ -15,11 +15,11 @@ DOCA_LOG_REGISTER(UROM::COLL::HOST);
 static uint64_t coll_plugin_id;
 
 static const char *const reason_names[UROM_COLL_REASON_COUNT] = {
-	"NONE", "BAD_COMMAND", "UNKNOWN_COLL", "UNKNOWN_DTYPE", "UNKNOWN_OP", "OP_NOT_FOR_DTYPE",
-	"COUNT_OVERFLOW", "BAD_ROOT", "BAD_FLAGS", "NOT_MAPPED", "NOT_READABLE", "NOT_WRITABLE",
-	"OVERLAP", "BAD_MEMH", "TEAM_UNKNOWN", "TEAM_EXISTS", "BAD_MEMBERS", "TEAM_FAILED",
-	"NO_DOMAIN", "HOST_UNREACHABLE", "MISMATCH", "PEER_REFUSED", "PEER_FAILED", "TIMEOUT",
-	"HOST_GONE", "TOO_MANY", "TEAM_DESTROYED", "KNOBS", "NO_MEMORY", "TRANSPORT",
+	"NONE",           "BAD_COMMAND",      "UNKNOWN_COLL",   "UNKNOWN_DTYPE", "UNKNOWN_OP",   "OP_NOT_FOR_DTYPE",
+	"COUNT_OVERFLOW", "BAD_ROOT",         "BAD_FLAGS",      "NOT_MAPPED",    "NOT_READABLE", "NOT_WRITABLE",
+	"OVERLAP",        "BAD_MEMH",         "TEAM_UNKNOWN",   "TEAM_EXISTS",   "BAD_MEMBERS",  "TEAM_FAILED",
+	"NO_DOMAIN",      "HOST_UNREACHABLE", "MISMATCH",       "PEER_REFUSED",  "PEER_FAILED",  "TIMEOUT",
+	"HOST_GONE",      "TOO_MANY",         "TEAM_DESTROYED", "KNOBS",         "NO_MEMORY",    "TRANSPORT",
 };
 
 const char *urom_coll_reason_name(uint32_t reason)
@@ -86,11 +86,13 @@ static bool read_answer(uint16_t type, const struct urom_coll_request *request, 
 	uint32_t status;
 
 	if (len != answer_bytes(type)) {
-		DOCA_LOG_ERR("coll %s: the answer is %zu bytes, %zu expected", command_name(type), len, answer_bytes(type));
+		DOCA_LOG_ERR("coll %s: the answer is %zu bytes, %zu expected", command_name(type), len,
+			     answer_bytes(type));
 		return false;
 	}
 	if (urom_load_le16(a) != type || urom_load_le16(a + 2) != UROM_COLL_PROTOCOL_VERSION) {
-		DOCA_LOG_ERR("coll %s: the answer has type %u version %u", command_name(type), urom_load_le16(a), urom_load_le16(a + 2));
+		DOCA_LOG_ERR("coll %s: the answer has type %u version %u", command_name(type), urom_load_le16(a),
+			     urom_load_le16(a + 2));
 		return false;
 	}
 	if (urom_load_le64(a + 8) != (uint64_t)(uintptr_t)request) {
@@ -153,7 +155,8 @@ static void completed(struct doca_urom_worker_cmd_task *task, union doca_data ta
 	    doca_buf_get_data_len(response, &len) == DOCA_SUCCESS) {
 		type = urom_load_le16(cmd);
 		if (len == 0 && task_status != DOCA_SUCCESS) {
-			DOCA_LOG_DBG("coll %s: refused by the worker: %s", command_name(type), doca_error_get_name(task_status));
+			DOCA_LOG_DBG("coll %s: refused by the worker: %s", command_name(type),
+				     doca_error_get_name(task_status));
 			outcome.status = task_status;
 		} else if (!read_answer(type, request, bytes, len, &outcome)) {
 			outcome.status = DOCA_ERROR_UNEXPECTED;
@@ -193,7 +196,8 @@ static doca_error_t new_task(struct doca_urom_worker *worker, uint16_t type, siz
 	}
 	status = doca_urom_worker_cmd_task_allocate_init(worker, coll_plugin_id, task);
 	if (status != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("coll %s: allocating a command task failed: %s", command_name(type), doca_error_get_name(status));
+		DOCA_LOG_ERR("coll %s: allocating a command task failed: %s", command_name(type),
+			     doca_error_get_name(status));
 		return status;
 	}
 	payload = doca_urom_worker_cmd_task_get_payload(*task);
@@ -270,11 +274,13 @@ doca_error_t urom_coll_team_create(struct doca_urom_worker *worker, const struct
 	urom_store_le32(cmd + 56, params->timeout_ms);
 	if (params->members == UROM_COLL_MEMBERS_LIST)
 		for (uint32_t i = 0; i < params->size; i++)
-			urom_store_le64(cmd + sizeof(struct urom_coll_cmd_team_create) + 8 * (size_t)i, params->member_ids[i]);
+			urom_store_le64(cmd + sizeof(struct urom_coll_cmd_team_create) + 8 * (size_t)i,
+					params->member_ids[i]);
 	return submit(task, cmd, len, request);
 }
 
-doca_error_t urom_coll_team_destroy(struct doca_urom_worker *worker, uint32_t team_id, struct urom_coll_request *request)
+doca_error_t urom_coll_team_destroy(struct doca_urom_worker *worker, uint32_t team_id,
+				    struct urom_coll_request *request)
 {
 	struct doca_urom_worker_cmd_task *task;
 	size_t len = sizeof(struct urom_coll_cmd_team_destroy);

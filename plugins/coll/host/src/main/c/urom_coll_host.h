@@ -44,29 +44,29 @@ typedef void (*urom_coll_completed)(struct urom_coll_request *request);
 /* A command in flight and, once done, its outcome. Zero it (or let urom_coll_* do it) before use. */
 struct urom_coll_request {
 	/* Set by the program before the call, kept as given. */
-	urom_coll_completed cb;   /* NULL: no callback */
+	urom_coll_completed cb; /* NULL: no callback */
 	union doca_data user_data;
 	/* Set by the helper. */
-	int done;                 /* 0 while in flight, 1 once completed */
+	int done; /* 0 while in flight, 1 once completed */
 	doca_error_t status;
 	uint32_t reason;
 	uint32_t detail;
-	uint32_t team_id;         /* TEAM_CREATE, TEAM_DESTROY, POST */
-	uint32_t rank;            /* TEAM_CREATE */
-	uint32_t size;            /* TEAM_CREATE */
-	uint64_t memh;            /* MEM_MAP: the handle */
-	uint64_t sequence;        /* POST: the collective's place in its team's order */
+	uint32_t team_id;  /* TEAM_CREATE, TEAM_DESTROY, POST */
+	uint32_t rank;     /* TEAM_CREATE */
+	uint32_t size;     /* TEAM_CREATE */
+	uint64_t memh;     /* MEM_MAP: the handle */
+	uint64_t sequence; /* POST: the collective's place in its team's order */
 };
 
 /* A team's members and knobs (docs/collectives.md, Teams). */
 struct urom_coll_team_params {
-	uint32_t team_id;          /* 1..UROM_COLL_TEAM_ID_MAX, the same on every member */
+	uint32_t team_id; /* 1..UROM_COLL_TEAM_ID_MAX, the same on every member */
 	uint32_t size;
-	uint32_t rank;             /* this worker's rank in the team */
-	uint32_t members;          /* UROM_COLL_MEMBERS_RANGE or UROM_COLL_MEMBERS_LIST */
-	uint64_t start, stride;    /* range: rank i is domain id start + i * stride */
+	uint32_t rank;              /* this worker's rank in the team */
+	uint32_t members;           /* UROM_COLL_MEMBERS_RANGE or UROM_COLL_MEMBERS_LIST */
+	uint64_t start, stride;     /* range: rank i is domain id start + i * stride */
 	const uint64_t *member_ids; /* list: size domain ids */
-	uint32_t chunk_bytes;      /* 0: the default */
+	uint32_t chunk_bytes;       /* 0: the default */
 	uint32_t small_bytes;
 	uint32_t timeout_ms;
 };
@@ -77,11 +77,11 @@ struct urom_coll_args {
 	enum urom_coll_dtype dtype;
 	enum urom_coll_op op;
 	uint32_t root;
-	uint32_t flags;            /* UROM_COLL_IN_PLACE */
+	uint32_t flags; /* UROM_COLL_IN_PLACE */
 	uint64_t count;
 	const void *src;
 	void *dst;
-	uint64_t src_memh;         /* 0, or a handle from urom_coll_mem_map */
+	uint64_t src_memh; /* 0, or a handle from urom_coll_mem_map */
 	uint64_t dst_memh;
 };
 

@@ -122,7 +122,8 @@ doca_error_t urom_graph_task_loopback(struct doca_urom_worker *worker_ctx, union
 		status = doca_buf_set_data(payload, head, UROM_GRAPH_LOOPBACK_BYTES);
 	}
 	if (status != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("graph loopback: the command does not fit the task's payload: %s", doca_error_get_name(status));
+		DOCA_LOG_ERR("graph loopback: the command does not fit the task's payload: %s",
+			     doca_error_get_name(status));
 		doca_urom_worker_cmd_task_release(task);
 		return status;
 	}

@@ -98,8 +98,9 @@ static bool read_answer(struct doca_urom_worker_cmd_task *task, uint64_t type, s
 	memset(a, 0, sizeof(*a));
 	a->task_status = doca_task_get_status(doca_urom_worker_cmd_task_as_task(task));
 	a->result = a->task_status;
-	if (doca_buf_get_data(payload, &cmd) != DOCA_SUCCESS || doca_buf_get_data_len(payload, &cmd_len) != DOCA_SUCCESS ||
-	    cmd == NULL || cmd_len < 16 || doca_buf_get_data(response, &bytes) != DOCA_SUCCESS ||
+	if (doca_buf_get_data(payload, &cmd) != DOCA_SUCCESS ||
+	    doca_buf_get_data_len(payload, &cmd_len) != DOCA_SUCCESS || cmd == NULL || cmd_len < 16 ||
+	    doca_buf_get_data(response, &bytes) != DOCA_SUCCESS ||
 	    doca_buf_get_data_len(response, &a->len) != DOCA_SUCCESS) {
 		DOCA_LOG_ERR("sandbox %s: the command task lost its payload or response buffer", type_name(type));
 		a->result = DOCA_ERROR_UNEXPECTED;
@@ -112,12 +113,14 @@ static bool read_answer(struct doca_urom_worker_cmd_task *task, uint64_t type, s
 		return false;
 	}
 	if (a->len < fixed || bytes == NULL) {
-		DOCA_LOG_ERR("sandbox %s: the answer is %zu bytes, at least %zu expected", type_name(type), a->len, fixed);
+		DOCA_LOG_ERR("sandbox %s: the answer is %zu bytes, at least %zu expected", type_name(type), a->len,
+			     fixed);
 		a->result = DOCA_ERROR_UNEXPECTED;
 		return false;
 	}
 	if (urom_load_le64(a->bytes) != type) {
-		DOCA_LOG_ERR("sandbox %s: the answer is of type %lu", type_name(type), (unsigned long)urom_load_le64(a->bytes));
+		DOCA_LOG_ERR("sandbox %s: the answer is of type %lu", type_name(type),
+			     (unsigned long)urom_load_le64(a->bytes));
 		a->result = DOCA_ERROR_UNEXPECTED;
 		return false;
 	}
@@ -194,14 +197,16 @@ static void recv_completed(struct doca_urom_worker_cmd_task *task, union doca_da
 	count = urom_load_le64(a.bytes + 24);
 	sender_tag = urom_load_le64(a.bytes + 32);
 	if (!read_status(a.bytes + 40, &status)) {
-		DOCA_LOG_ERR("sandbox TAG_RECV: the answer's status field %u is no DOCA status", urom_load_le32(a.bytes + 40));
+		DOCA_LOG_ERR("sandbox TAG_RECV: the answer's status field %u is no DOCA status",
+			     urom_load_le32(a.bytes + 40));
 		goto malformed;
 	}
 	inline_data = memh_id == 0 && status == DOCA_SUCCESS;
 	expected = UROM_SANDBOX_TAG_RECV_NOTIF_BYTES + (inline_data && count <= room ? (size_t)count : 0);
 	if (count > room || a.len != expected) {
-		DOCA_LOG_ERR("sandbox TAG_RECV: the answer is %zu bytes for %lu received bytes (room for %lu), %zu expected",
-			     a.len, (unsigned long)count, (unsigned long)room, expected);
+		DOCA_LOG_ERR(
+			"sandbox TAG_RECV: the answer is %zu bytes for %lu received bytes (room for %lu), %zu expected",
+			a.len, (unsigned long)count, (unsigned long)room, expected);
 		goto malformed;
 	}
 	if (inline_data) {
@@ -233,7 +238,8 @@ static void mem_map_completed(struct doca_urom_worker_cmd_task *task, union doca
 	if (read_answer(task, UROM_SANDBOX_MEM_MAP, UROM_SANDBOX_MEM_MAP_NOTIF_BYTES, &a)) {
 		memh_id = urom_load_le64(a.bytes + 16);
 		if (a.len != UROM_SANDBOX_MEM_MAP_NOTIF_BYTES || (a.result == DOCA_SUCCESS && memh_id == 0)) {
-			DOCA_LOG_ERR("sandbox MEM_MAP: the answer is %zu bytes with memh_id %lu, %d bytes and an id expected",
+			DOCA_LOG_ERR("sandbox MEM_MAP: the answer is %zu bytes with memh_id %lu, %d bytes and an id "
+				     "expected",
 				     a.len, (unsigned long)memh_id, UROM_SANDBOX_MEM_MAP_NOTIF_BYTES);
 			a.result = DOCA_ERROR_UNEXPECTED;
 		}
@@ -260,7 +266,8 @@ static doca_error_t new_task(struct doca_urom_worker *worker, uint64_t type, siz
 	}
 	status = doca_urom_worker_cmd_task_allocate_init(worker, sandbox_plugin_id, task);
 	if (status != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("sandbox %s: allocating a command task failed: %s", type_name(type), doca_error_get_name(status));
+		DOCA_LOG_ERR("sandbox %s: allocating a command task failed: %s", type_name(type),
+			     doca_error_get_name(status));
 		return status;
 	}
 	payload = doca_urom_worker_cmd_task_get_payload(*task);
@@ -296,7 +303,8 @@ static doca_error_t submit(struct doca_urom_worker_cmd_task *task, uint8_t *cmd,
 	if (status != DOCA_SUCCESS) {
 		/* AGAIN is the worker's in-flight limit: the program retries after progress, no error. */
 		if (status != DOCA_ERROR_AGAIN)
-			DOCA_LOG_ERR("sandbox %s: submitting the command failed: %s", what, doca_error_get_name(status));
+			DOCA_LOG_ERR("sandbox %s: submitting the command failed: %s", what,
+				     doca_error_get_name(status));
 		release(task, what);
 	}
 	return status;

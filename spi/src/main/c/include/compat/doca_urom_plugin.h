@@ -40,14 +40,14 @@ static inline doca_error_t doca_urom_worker_domain_seg_lookup(struct urom_worker
 	return ctx->domain_iface.seg_lookup(ctx, domain_id, va, seg);
 }
 
-static inline doca_error_t doca_urom_worker_domain_memh_lookup(struct urom_worker_ctx *ctx, uint64_t domain_id,
-							       int seg, size_t *len, void **memh)
+static inline doca_error_t doca_urom_worker_domain_memh_lookup(struct urom_worker_ctx *ctx, uint64_t domain_id, int seg,
+							       size_t *len, void **memh)
 {
 	return ctx->domain_iface.memh_lookup(ctx, domain_id, seg, len, memh);
 }
 
-static inline doca_error_t doca_urom_worker_domain_mkey_lookup(struct urom_worker_ctx *ctx, uint64_t domain_id,
-							       int seg, size_t *len, void **rkey)
+static inline doca_error_t doca_urom_worker_domain_mkey_lookup(struct urom_worker_ctx *ctx, uint64_t domain_id, int seg,
+							       size_t *len, void **rkey)
 {
 	return ctx->domain_iface.mkey_lookup(ctx, domain_id, seg, len, rkey);
 }

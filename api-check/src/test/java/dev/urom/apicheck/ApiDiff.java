@@ -11,8 +11,7 @@ import java.util.Optional;
  * block it belongs to, from a longest-common-subsequence alignment. Stateless.
  */
 final class ApiDiff {
-    private ApiDiff() {
-    }
+    private ApiDiff() {}
 
     /** Nothing when the two are equal; otherwise at most {@code maxLines} differing lines and their count. */
     static Optional<String> describe(List<String> committed, List<String> built, int maxLines) {
@@ -21,7 +20,9 @@ final class ApiDiff {
         int[][] common = new int[n + 1][m + 1];
         for (int i = n - 1; i >= 0; i--) {
             for (int j = m - 1; j >= 0; j--) {
-                common[i][j] = committed.get(i).equals(built.get(j)) ? common[i + 1][j + 1] + 1 : Math.max(common[i + 1][j], common[i][j + 1]);
+                common[i][j] = committed.get(i).equals(built.get(j))
+                        ? common[i + 1][j + 1] + 1
+                        : Math.max(common[i + 1][j], common[i][j + 1]);
             }
         }
         List<String> changes = new ArrayList<>();
@@ -42,7 +43,8 @@ final class ApiDiff {
         if (changes.isEmpty()) {
             return Optional.empty();
         }
-        StringBuilder b = new StringBuilder(changes.size() + " line(s) differ (- only in the committed file, + only in the build):");
+        StringBuilder b = new StringBuilder(
+                changes.size() + " line(s) differ (- only in the committed file, + only in the build):");
         changes.stream().limit(maxLines).forEach(c -> b.append('\n').append(c));
         if (changes.size() > maxLines) {
             b.append("\n  ... and ").append(changes.size() - maxLines).append(" more");

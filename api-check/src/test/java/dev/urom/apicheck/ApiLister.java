@@ -62,12 +62,13 @@ final class ApiLister {
 
     private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+(\\.\\d+)?");
     private static final String UNANNOTATED = "[no @Api]";
-    private static final int TYPE_MODIFIERS = Modifier.PUBLIC | Modifier.PROTECTED | Modifier.STATIC | Modifier.ABSTRACT | Modifier.FINAL;
+    private static final int TYPE_MODIFIERS =
+            Modifier.PUBLIC | Modifier.PROTECTED | Modifier.STATIC | Modifier.ABSTRACT | Modifier.FINAL;
     private static final int FIELD_MODIFIERS = Modifier.PUBLIC | Modifier.PROTECTED | Modifier.STATIC | Modifier.FINAL;
-    private static final int METHOD_MODIFIERS = Modifier.PUBLIC | Modifier.PROTECTED | Modifier.STATIC | Modifier.FINAL | Modifier.ABSTRACT;
+    private static final int METHOD_MODIFIERS =
+            Modifier.PUBLIC | Modifier.PROTECTED | Modifier.STATIC | Modifier.FINAL | Modifier.ABSTRACT;
 
-    private ApiLister() {
-    }
+    private ApiLister() {}
 
     /**
      * The API of the classes under {@code root} (a jar, or a classes folder; one that does not exist
@@ -113,7 +114,11 @@ final class ApiLister {
             Stream<String> entries;
             if (Files.isDirectory(root)) {
                 try (Stream<Path> walk = Files.walk(root)) {
-                    entries = walk.filter(Files::isRegularFile).map(f -> root.relativize(f).toString().replace('\\', '/')).toList().stream();
+                    entries = walk
+                            .filter(Files::isRegularFile)
+                            .map(f -> root.relativize(f).toString().replace('\\', '/'))
+                            .toList()
+                            .stream();
                 }
             } else {
                 try (JarFile jar = new JarFile(root.toFile())) {
@@ -179,7 +184,8 @@ final class ApiLister {
 
     private static void checkSince(Api api, String where, List<String> problems) {
         if (!VERSION.matcher(api.since()).matches()) {
-            problems.add(where + ": @Api since \"" + api.since() + "\" is not a version (MAJOR.MINOR or MAJOR.MINOR.PATCH)");
+            problems.add(
+                    where + ": @Api since \"" + api.since() + "\" is not a version (MAJOR.MINOR or MAJOR.MINOR.PATCH)");
         }
     }
 
@@ -218,7 +224,8 @@ final class ApiLister {
         List<Line> fields = new ArrayList<>();
         for (Field f : c.getDeclaredFields()) {
             if (isExported(f.getModifiers()) && !f.isSynthetic() && !f.isEnumConstant()) {
-                String text = modifiers(f.getModifiers() & FIELD_MODIFIERS) + f.getGenericType().getTypeName() + " " + f.getName();
+                String text = modifiers(f.getModifiers() & FIELD_MODIFIERS)
+                        + f.getGenericType().getTypeName() + " " + f.getName();
                 fields.add(new Line(f.getName(), "    " + memberTag(f, status) + text));
                 exposure.check(c.getName() + ": " + text, effective(f, typeStatus, problems, c), f.getGenericType());
             }
@@ -226,8 +233,10 @@ final class ApiLister {
         List<Line> constructors = new ArrayList<>();
         for (Constructor<?> k : c.getDeclaredConstructors()) {
             if (isExported(k.getModifiers()) && !k.isSynthetic()) {
-                String text = modifiers(k.getModifiers() & (Modifier.PUBLIC | Modifier.PROTECTED)) + typeParameters(k.getTypeParameters(), true)
-                        + c.getSimpleName() + parametersAndThrows(k);
+                String text = modifiers(k.getModifiers() & (Modifier.PUBLIC | Modifier.PROTECTED))
+                        + typeParameters(k.getTypeParameters(), true)
+                        + c.getSimpleName()
+                        + parametersAndThrows(k);
                 constructors.add(new Line("", "    " + memberTag(k, status) + text));
                 exposure.checkExecutable(c.getName() + ": " + text, effective(k, typeStatus, problems, c), k);
             }
@@ -236,7 +245,8 @@ final class ApiLister {
         for (Method m : c.getDeclaredMethods()) {
             if (isExported(m.getModifiers()) && !m.isSynthetic() && !m.isBridge()) {
                 String text = modifiers(m.getModifiers() & METHOD_MODIFIERS) + (m.isDefault() ? "default " : "")
-                        + typeParameters(m.getTypeParameters(), true) + m.getGenericReturnType().getTypeName() + " " + m.getName()
+                        + typeParameters(m.getTypeParameters(), true)
+                        + m.getGenericReturnType().getTypeName() + " " + m.getName()
                         + parametersAndThrows(m);
                 methods.add(new Line(m.getName(), "    " + memberTag(m, status) + text));
                 Status effective = effective(m, typeStatus, problems, c);
@@ -244,7 +254,9 @@ final class ApiLister {
                 exposure.check(c.getName() + ": " + text, effective, m.getGenericReturnType());
             }
         }
-        Stream.of(fields, constructors, methods).forEach(group -> group.stream().sorted(Line.ORDER).map(Line::text).forEach(lines::add));
+        Stream.of(fields, constructors, methods)
+                .forEach(group ->
+                        group.stream().sorted(Line.ORDER).map(Line::text).forEach(lines::add));
         return lines;
     }
 
@@ -253,7 +265,8 @@ final class ApiLister {
         static final Comparator<Line> ORDER = Comparator.comparing(Line::name).thenComparing(Line::text);
     }
 
-    private static <M extends Member & AnnotatedElement> Status effective(M member, Status typeStatus, List<String> problems, Class<?> owner) {
+    private static <M extends Member & AnnotatedElement> Status effective(
+            M member, Status typeStatus, List<String> problems, Class<?> owner) {
         Api own = member.getAnnotation(Api.class);
         if (own == null) {
             return typeStatus;
@@ -265,7 +278,10 @@ final class ApiLister {
     /** The member's own status, shown only where it differs from its type's. */
     private static String memberTag(AnnotatedElement member, Optional<Api> typeStatus) {
         Api own = member.getAnnotation(Api.class);
-        if (own == null || typeStatus.filter(t -> t.status() == own.status() && t.since().equals(own.since())).isPresent()) {
+        if (own == null
+                || typeStatus
+                        .filter(t -> t.status() == own.status() && t.since().equals(own.since()))
+                        .isPresent()) {
             return "";
         }
         return tag(own) + " ";
@@ -309,13 +325,18 @@ final class ApiLister {
             b.append(c.isInterface() ? " extends " : " implements ").append(String.join(", ", interfaces));
         }
         if (c.isSealed()) {
-            b.append(" permits ").append(Arrays.stream(c.getPermittedSubclasses()).map(Class::getName).sorted().collect(Collectors.joining(", ")));
+            b.append(" permits ")
+                    .append(Arrays.stream(c.getPermittedSubclasses())
+                            .map(Class::getName)
+                            .sorted()
+                            .collect(Collectors.joining(", ")));
         }
         return b.toString();
     }
 
     private static boolean extendsSealed(Class<?> c) {
-        return (c.getSuperclass() != null && c.getSuperclass().isSealed()) || Arrays.stream(c.getInterfaces()).anyMatch(Class::isSealed);
+        return (c.getSuperclass() != null && c.getSuperclass().isSealed())
+                || Arrays.stream(c.getInterfaces()).anyMatch(Class::isSealed);
     }
 
     private static String modifiers(int m) {
@@ -327,10 +348,15 @@ final class ApiLister {
         if (variables.length == 0) {
             return "";
         }
-        String joined = Arrays.stream(variables).map(v -> {
-            List<String> bounds = Arrays.stream(v.getBounds()).filter(t -> t != Object.class).map(Type::getTypeName).toList();
-            return bounds.isEmpty() ? v.getName() : v.getName() + " extends " + String.join(" & ", bounds);
-        }).collect(Collectors.joining(", ", "<", ">"));
+        String joined = Arrays.stream(variables)
+                .map(v -> {
+                    List<String> bounds = Arrays.stream(v.getBounds())
+                            .filter(t -> t != Object.class)
+                            .map(Type::getTypeName)
+                            .toList();
+                    return bounds.isEmpty() ? v.getName() : v.getName() + " extends " + String.join(" & ", bounds);
+                })
+                .collect(Collectors.joining(", ", "<", ">"));
         return trailingSpace ? joined + " " : joined;
     }
 
@@ -345,7 +371,10 @@ final class ApiLister {
             names.add(name);
         }
         String text = "(" + String.join(", ", names) + ")";
-        List<String> thrown = Arrays.stream(e.getGenericExceptionTypes()).map(Type::getTypeName).sorted().toList();
+        List<String> thrown = Arrays.stream(e.getGenericExceptionTypes())
+                .map(Type::getTypeName)
+                .sorted()
+                .toList();
         return thrown.isEmpty() ? text : text + " throws " + String.join(", ", thrown);
     }
 
@@ -375,7 +404,9 @@ final class ApiLister {
             }
             Set<Class<?>> referenced = new LinkedHashSet<>();
             collect(type, referenced);
-            for (Class<?> r : referenced.stream().sorted(Comparator.comparing(Class::getName)).toList()) {
+            for (Class<?> r : referenced.stream()
+                    .sorted(Comparator.comparing(Class::getName))
+                    .toList()) {
                 if (!r.getName().startsWith(PROJECT_PREFIX)) {
                     continue;
                 }
@@ -386,8 +417,11 @@ final class ApiLister {
                     problems.add(element + " (" + status + ") exposes " + r.getName() + ", which has no @Api status");
                 } else if (exposed.get() == Status.INTERNAL) {
                     problems.add(element + " (" + status + ") exposes " + r.getName() + ", which is INTERNAL");
-                } else if (status != Status.DEPRECATED && exposed.get() != Status.DEPRECATED && rank(exposed.get()) < rank(status)) {
-                    problems.add(element + " (" + status + ") exposes " + r.getName() + ", which is only " + exposed.get());
+                } else if (status != Status.DEPRECATED
+                        && exposed.get() != Status.DEPRECATED
+                        && rank(exposed.get()) < rank(status)) {
+                    problems.add(
+                            element + " (" + status + ") exposes " + r.getName() + ", which is only " + exposed.get());
                 }
             }
         }

@@ -35,6 +35,7 @@ class ApiListerTest {
     /** WIDGET and GADGET, compiled once: the committed side of most comparisons. */
     @TempDir
     static Path baselineDir;
+
     private static Path baselineClasses;
     private static List<String> baseline;
 
@@ -70,84 +71,99 @@ class ApiListerTest {
                 """);
 
         assertThat(api.problems()).isEmpty();
-        assertThat(api.lines()).containsExactly(
-                "[STABLE 0.1] public abstract class dev.urom.fixture.Shapes<T extends java.lang.Comparable<T>> implements java.io.Serializable, java.lang.Cloneable",
-                "    protected static java.lang.String label",
-                "    protected Shapes()",
-                "    public static <E extends java.lang.Enum<E>> java.util.List<E> all(java.lang.Class<E>, java.lang.String...) throws java.io.IOException, java.lang.IllegalStateException",
-                "    public abstract java.util.Map<java.lang.String, ? super T> index(T[])",
-                "    public void same()",
-                "    [EXPERIMENTAL 0.2] public void tryIt()",
-                "",
-                "[STABLE 0.1] public enum dev.urom.fixture.Shapes$Colour",
-                "    constant RED",
-                "    constant GREEN",
-                "    constant BLUE",
-                "    public static dev.urom.fixture.Shapes$Colour valueOf(java.lang.String)",
-                "    public static dev.urom.fixture.Shapes$Colour[] values()",
-                "",
-                "[STABLE 0.1] protected interface dev.urom.fixture.Shapes$Hook",
-                "    public static dev.urom.fixture.Shapes$Hook none()",
-                "    public default void run()",
-                "",
-                "[STABLE 0.1] public sealed interface dev.urom.fixture.Shapes$Kind permits dev.urom.fixture.Shapes$Round, dev.urom.fixture.Shapes$Square",
-                "",
-                "[STABLE 0.1] public record dev.urom.fixture.Shapes$Point",
-                "    component int x",
-                "    component java.util.List<java.lang.String> tags",
-                "    public Point(int, java.util.List<java.lang.String>)",
-                "    public final boolean equals(java.lang.Object)",
-                "    public final int hashCode()",
-                "    public java.util.List<java.lang.String> tags()",
-                "    public final java.lang.String toString()",
-                "    public int x()",
-                "",
-                "[STABLE 0.1] public static final class dev.urom.fixture.Shapes$Round implements dev.urom.fixture.Shapes$Kind",
-                "    public Round()",
-                "",
-                "[STABLE 0.1] public static non-sealed class dev.urom.fixture.Shapes$Square implements dev.urom.fixture.Shapes$Kind",
-                "    public Square()");
+        assertThat(api.lines())
+                .containsExactly(
+                        "[STABLE 0.1] public abstract class dev.urom.fixture.Shapes<T extends java.lang.Comparable<T>> implements java.io.Serializable, java.lang.Cloneable",
+                        "    protected static java.lang.String label",
+                        "    protected Shapes()",
+                        "    public static <E extends java.lang.Enum<E>> java.util.List<E> all(java.lang.Class<E>, java.lang.String...) throws java.io.IOException, java.lang.IllegalStateException",
+                        "    public abstract java.util.Map<java.lang.String, ? super T> index(T[])",
+                        "    public void same()",
+                        "    [EXPERIMENTAL 0.2] public void tryIt()",
+                        "",
+                        "[STABLE 0.1] public enum dev.urom.fixture.Shapes$Colour",
+                        "    constant RED",
+                        "    constant GREEN",
+                        "    constant BLUE",
+                        "    public static dev.urom.fixture.Shapes$Colour valueOf(java.lang.String)",
+                        "    public static dev.urom.fixture.Shapes$Colour[] values()",
+                        "",
+                        "[STABLE 0.1] protected interface dev.urom.fixture.Shapes$Hook",
+                        "    public static dev.urom.fixture.Shapes$Hook none()",
+                        "    public default void run()",
+                        "",
+                        "[STABLE 0.1] public sealed interface dev.urom.fixture.Shapes$Kind permits dev.urom.fixture.Shapes$Round, dev.urom.fixture.Shapes$Square",
+                        "",
+                        "[STABLE 0.1] public record dev.urom.fixture.Shapes$Point",
+                        "    component int x",
+                        "    component java.util.List<java.lang.String> tags",
+                        "    public Point(int, java.util.List<java.lang.String>)",
+                        "    public final boolean equals(java.lang.Object)",
+                        "    public final int hashCode()",
+                        "    public java.util.List<java.lang.String> tags()",
+                        "    public final java.lang.String toString()",
+                        "    public int x()",
+                        "",
+                        "[STABLE 0.1] public static final class dev.urom.fixture.Shapes$Round implements dev.urom.fixture.Shapes$Kind",
+                        "    public Round()",
+                        "",
+                        "[STABLE 0.1] public static non-sealed class dev.urom.fixture.Shapes$Square implements dev.urom.fixture.Shapes$Kind",
+                        "    public Square()");
     }
 
     @Test
     void aChangedSignatureFailsTheComparisonNamingBothLines() {
-        List<String> built = listing(dir, GADGET, WIDGET.replace("public int size(long at)", "public long size(long at)")).lines();
+        List<String> built = listing(
+                        dir, GADGET, WIDGET.replace("public int size(long at)", "public long size(long at)"))
+                .lines();
 
         Optional<String> difference = ApiDiff.describe(baseline, built, 20);
 
-        assertThat(difference).hasValueSatisfying(d -> assertThat(d)
-                .startsWith("2 line(s) differ")
-                .contains("  - line 7:     public int size(long)   (in [STABLE 0.1] public final class dev.urom.fixture.Widget)")
-                .contains("  + line 7:     public long size(long)   (in [STABLE 0.1] public final class dev.urom.fixture.Widget)"));
+        assertThat(difference)
+                .hasValueSatisfying(
+                        d -> assertThat(d)
+                                .startsWith("2 line(s) differ")
+                                .contains(
+                                        "  - line 7:     public int size(long)   (in [STABLE 0.1] public final class dev.urom.fixture.Widget)")
+                                .contains(
+                                        "  + line 7:     public long size(long)   (in [STABLE 0.1] public final class dev.urom.fixture.Widget)"));
     }
 
     @Test
     void anAddedMethodFailsTheComparison() {
-        List<String> built = listing(dir, GADGET, WIDGET.replace("void hidden() {}", "void hidden() {}\n    public void grow() {}")).lines();
+        List<String> built = listing(
+                        dir, GADGET, WIDGET.replace("void hidden() {}", "void hidden() {}\n    public void grow() {}"))
+                .lines();
 
-        assertThat(ApiDiff.describe(baseline, built, 20)).hasValueSatisfying(d -> assertThat(d)
-                .startsWith("1 line(s) differ")
-                .contains("  + line 7:     public void grow()   (in [STABLE 0.1] public final class dev.urom.fixture.Widget)")
-                .doesNotContain("  - "));
+        assertThat(ApiDiff.describe(baseline, built, 20))
+                .hasValueSatisfying(d -> assertThat(d)
+                        .startsWith("1 line(s) differ")
+                        .contains(
+                                "  + line 7:     public void grow()   (in [STABLE 0.1] public final class dev.urom.fixture.Widget)")
+                        .doesNotContain("  - "));
     }
 
     @Test
     void aRemovedTypeFailsTheComparison() {
         List<String> built = listing(dir, WIDGET).lines();
 
-        assertThat(ApiDiff.describe(baseline, built, 20)).hasValueSatisfying(d -> assertThat(d)
-                .contains("  - line 1: [MAINTAINED 0.1] public interface dev.urom.fixture.Gadget")
-                .contains("  - line 2:     public abstract void press()   (in [MAINTAINED 0.1] public interface dev.urom.fixture.Gadget)")
-                .doesNotContain("  + "));
+        assertThat(ApiDiff.describe(baseline, built, 20))
+                .hasValueSatisfying(d -> assertThat(d)
+                        .contains("  - line 1: [MAINTAINED 0.1] public interface dev.urom.fixture.Gadget")
+                        .contains(
+                                "  - line 2:     public abstract void press()   (in [MAINTAINED 0.1] public interface dev.urom.fixture.Gadget)")
+                        .doesNotContain("  + "));
     }
 
     @Test
     void aChangedStatusFailsTheComparison() {
-        List<String> built = listing(dir, GADGET, WIDGET.replace("Status.STABLE", "Status.DEPRECATED")).lines();
+        List<String> built = listing(dir, GADGET, WIDGET.replace("Status.STABLE", "Status.DEPRECATED"))
+                .lines();
 
-        assertThat(ApiDiff.describe(baseline, built, 20)).hasValueSatisfying(d -> assertThat(d)
-                .contains("  - line 4: [STABLE 0.1] public final class dev.urom.fixture.Widget")
-                .contains("  + line 4: [DEPRECATED 0.1] public final class dev.urom.fixture.Widget"));
+        assertThat(ApiDiff.describe(baseline, built, 20))
+                .hasValueSatisfying(d -> assertThat(d)
+                        .contains("  - line 4: [STABLE 0.1] public final class dev.urom.fixture.Widget")
+                        .contains("  + line 4: [DEPRECATED 0.1] public final class dev.urom.fixture.Widget"));
     }
 
     @Test
@@ -184,15 +200,19 @@ class ApiListerTest {
                 }
                 """);
 
-        assertThat(api.problems()).containsExactlyInAnyOrder(
-                "dev.urom.fixture.Bare is public and has no @Api status (annotate it with @dev.urom.spi.Api)",
-                "dev.urom.fixture.Early: @Api since \"soon\" is not a version (MAJOR.MINOR or MAJOR.MINOR.PATCH)",
-                "dev.urom.fixture.Front: public dev.urom.fixture.Codec codec() (STABLE) exposes dev.urom.fixture.Codec, which is INTERNAL",
-                "dev.urom.fixture.Front: public java.util.List<dev.urom.fixture.Outer> outers() (STABLE) exposes dev.urom.fixture.Outer, which is only EXPERIMENTAL",
-                "dev.urom.fixture.Front: public void take(dev.urom.fixture.Hidden) (STABLE) exposes dev.urom.fixture.Hidden, which is not public",
-                "dev.urom.fixture.Front: public <T extends dev.urom.fixture.Bare> void bound(T) (STABLE) exposes dev.urom.fixture.Bare, which has no @Api status");
+        assertThat(api.problems())
+                .containsExactlyInAnyOrder(
+                        "dev.urom.fixture.Bare is public and has no @Api status (annotate it with @dev.urom.spi.Api)",
+                        "dev.urom.fixture.Early: @Api since \"soon\" is not a version (MAJOR.MINOR or MAJOR.MINOR.PATCH)",
+                        "dev.urom.fixture.Front: public dev.urom.fixture.Codec codec() (STABLE) exposes dev.urom.fixture.Codec, which is INTERNAL",
+                        "dev.urom.fixture.Front: public java.util.List<dev.urom.fixture.Outer> outers() (STABLE) exposes dev.urom.fixture.Outer, which is only EXPERIMENTAL",
+                        "dev.urom.fixture.Front: public void take(dev.urom.fixture.Hidden) (STABLE) exposes dev.urom.fixture.Hidden, which is not public",
+                        "dev.urom.fixture.Front: public <T extends dev.urom.fixture.Bare> void bound(T) (STABLE) exposes dev.urom.fixture.Bare, which has no @Api status");
         assertThat(api.lines()).startsWith("[MAINTAINED 0.1] package dev.urom.fixture", "");
-        assertThat(api.lines()).contains("[no @Api] public class dev.urom.fixture.Bare", "[EXPERIMENTAL 0.1] public enum dev.urom.fixture.Outer$Inner");
+        assertThat(api.lines())
+                .contains(
+                        "[no @Api] public class dev.urom.fixture.Bare",
+                        "[EXPERIMENTAL 0.1] public enum dev.urom.fixture.Outer$Inner");
     }
 
     @Test
@@ -230,13 +250,18 @@ class ApiListerTest {
 
     @Test
     void aLongDifferenceIsCutAtTheLimitAndCounted() {
-        List<String> committed = List.of("[STABLE 0.1] public final class A", "    public void a()", "    public void b()", "    public void c()");
+        List<String> committed = List.of(
+                "[STABLE 0.1] public final class A",
+                "    public void a()",
+                "    public void b()",
+                "    public void c()");
         List<String> built = List.of("[STABLE 0.1] public final class A");
 
-        assertThat(ApiDiff.describe(committed, built, 2)).hasValue("3 line(s) differ (- only in the committed file, + only in the build):\n"
-                + "  - line 2:     public void a()   (in [STABLE 0.1] public final class A)\n"
-                + "  - line 3:     public void b()   (in [STABLE 0.1] public final class A)\n"
-                + "  ... and 1 more");
+        assertThat(ApiDiff.describe(committed, built, 2))
+                .hasValue("3 line(s) differ (- only in the committed file, + only in the build):\n"
+                        + "  - line 2:     public void a()   (in [STABLE 0.1] public final class A)\n"
+                        + "  - line 3:     public void b()   (in [STABLE 0.1] public final class A)\n"
+                        + "  ... and 1 more");
         assertThat(ApiDiff.describe(committed, committed, 2)).isEmpty();
     }
 }

@@ -32,13 +32,14 @@ import javax.tools.ToolProvider;
 final class FixtureClasses {
     /** Starts a unit that is the package's annotations, written as its package-info.java. */
     static final String PACKAGE_INFO = "package-info:";
+
     private static final Pattern TYPE_NAME = Pattern.compile("(?:class|interface|enum|record|@interface)\\s+(\\w+)");
     private static final JavaCompiler COMPILER = ToolProvider.getSystemJavaCompiler();
     /** Shared by every compilation: it keeps the JDK's and spi's classes open, which saves most of a compile's time. */
-    private static final StandardJavaFileManager FILES = COMPILER.getStandardFileManager(null, null, StandardCharsets.UTF_8);
+    private static final StandardJavaFileManager FILES =
+            COMPILER.getStandardFileManager(null, null, StandardCharsets.UTF_8);
 
-    private FixtureClasses() {
-    }
+    private FixtureClasses() {}
 
     /**
      * Compiles the compilation units (each in package {@code dev.urom.fixture}, {@link Api} and its
@@ -48,12 +49,16 @@ final class FixtureClasses {
         try {
             Path sources = Files.createDirectories(dir.resolve("src/dev/urom/fixture"));
             Path classes = Files.createDirectories(dir.resolve("classes"));
-            List<String> options = List.of("-d", classes.toString(), "-classpath", spiClasses().toString(), "-Xlint:none");
+            List<String> options =
+                    List.of("-d", classes.toString(), "-classpath", spiClasses().toString(), "-Xlint:none");
             List<Path> sourceFiles = new ArrayList<>();
             for (String unit : units) {
                 if (unit.startsWith(PACKAGE_INFO)) {
                     Path file = sources.resolve("package-info.java");
-                    Files.writeString(file, unit.substring(PACKAGE_INFO.length()) + "\npackage dev.urom.fixture;\nimport dev.urom.spi.Api;\nimport dev.urom.spi.Api.Status;\n");
+                    Files.writeString(
+                            file,
+                            unit.substring(PACKAGE_INFO.length())
+                                    + "\npackage dev.urom.fixture;\nimport dev.urom.spi.Api;\nimport dev.urom.spi.Api.Status;\n");
                     sourceFiles.add(file);
                     continue;
                 }
@@ -62,13 +67,17 @@ final class FixtureClasses {
                     throw new IllegalArgumentException("no type in fixture source: " + unit);
                 }
                 Path file = sources.resolve(name.group(1) + ".java");
-                Files.writeString(file, "package dev.urom.fixture;\nimport dev.urom.spi.Api;\nimport dev.urom.spi.Api.Status;\n" + unit);
+                Files.writeString(
+                        file,
+                        "package dev.urom.fixture;\nimport dev.urom.spi.Api;\nimport dev.urom.spi.Api.Status;\n"
+                                + unit);
                 sourceFiles.add(file);
             }
             StringWriter errors = new StringWriter();
             Iterable<? extends JavaFileObject> files = FILES.getJavaFileObjectsFromPaths(sourceFiles);
             if (!COMPILER.getTask(errors, FILES, null, options, null, files).call()) {
-                throw new IllegalStateException("fixture does not compile: " + errors + "\n" + String.join("\n", units));
+                throw new IllegalStateException(
+                        "fixture does not compile: " + errors + "\n" + String.join("\n", units));
             }
             return classes;
         } catch (IOException e) {
@@ -78,7 +87,8 @@ final class FixtureClasses {
 
     /** The API of the classes under {@code root}, each listing with its own class loader. */
     static ApiListing list(Path root) {
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, FixtureClasses.class.getClassLoader())) {
+        try (URLClassLoader loader =
+                new URLClassLoader(new URL[] {root.toUri().toURL()}, FixtureClasses.class.getClassLoader())) {
             return ApiLister.list(root, loader);
         } catch (MalformedURLException e) {
             throw new IllegalArgumentException(root.toString(), e);
@@ -94,7 +104,8 @@ final class FixtureClasses {
 
     /** The classes folder packed into {@code jar}, as Maven's jar plugin would. */
     static Path jar(Path classes, Path jar) throws IOException {
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar)); Stream<Path> files = Files.walk(classes)) {
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
+                Stream<Path> files = Files.walk(classes)) {
             for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
                 out.putNextEntry(new JarEntry(classes.relativize(f).toString().replace('\\', '/')));
                 Files.copy(f, out);
@@ -106,7 +117,11 @@ final class FixtureClasses {
 
     private static Path spiClasses() {
         try {
-            return Path.of(Api.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Path.of(Api.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }

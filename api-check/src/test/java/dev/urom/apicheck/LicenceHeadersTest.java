@@ -28,13 +28,18 @@ import org.junit.jupiter.api.Test;
  */
 class LicenceHeadersTest {
     static final String SPDX_LINE = "SPDX-License-Identifier: Apache-2.0";
-    private static final Path REPO = Path.of(System.getProperty("urom.repo", "..")).toAbsolutePath().normalize();
+    private static final Path REPO =
+            Path.of(System.getProperty("urom.repo", "..")).toAbsolutePath().normalize();
     /** How far into a file the line may be: after a shebang or an XML declaration and a short comment. */
     private static final int HEADER_LINES = 5;
 
     /** The comment a source file of {@code path}'s kind holds the line in; empty for a file that is exempt. */
     enum Kind {
-        SLASH("// " + SPDX_LINE), BLOCK("/* " + SPDX_LINE + " */"), XML("<!-- " + SPDX_LINE + " -->"), HASH("# " + SPDX_LINE), EXEMPT(null);
+        SLASH("// " + SPDX_LINE),
+        BLOCK("/* " + SPDX_LINE + " */"),
+        XML("<!-- " + SPDX_LINE + " -->"),
+        HASH("# " + SPDX_LINE),
+        EXEMPT(null);
 
         final String comment;
 
@@ -61,14 +66,23 @@ class LicenceHeadersTest {
         if (name.endsWith(".xml")) {
             return Optional.of(Kind.XML);
         }
-        if (name.equals("Makefile") || Stream.of(".sh", ".py", ".yaml", ".yml", ".properties", ".pc", ".pc.in", ".mk", ".service", ".env").anyMatch(name::endsWith)
+        if (name.equals("Makefile")
+                || Stream.of(".sh", ".py", ".yaml", ".yml", ".properties", ".pc", ".pc.in", ".mk", ".service", ".env")
+                        .anyMatch(name::endsWith)
                 || name.equals(".clang-format")
                 || name.equals(".git-blame-ignore-revs")
-                || path.contains("/META-INF/services/") || (!name.contains(".") && startsWith(head, "#!"))) {
+                || path.contains("/META-INF/services/")
+                || (!name.contains(".") && startsWith(head, "#!"))) {
             return Optional.of(Kind.HASH);
         }
-        if (name.endsWith(".md") || name.equals("LICENSE") || name.equals("NOTICE") || name.endsWith(".json") || name.equals("maven.config")
-                || name.endsWith(".api") || name.equals(".keep") || name.equals(".gitignore")) {
+        if (name.endsWith(".md")
+                || name.equals("LICENSE")
+                || name.equals("NOTICE")
+                || name.endsWith(".json")
+                || name.equals("maven.config")
+                || name.endsWith(".api")
+                || name.equals(".keep")
+                || name.equals(".gitignore")) {
             return Optional.of(Kind.EXEMPT);
         }
         return Optional.empty();
@@ -110,12 +124,17 @@ class LicenceHeadersTest {
             }
             if (kind.get() != Kind.EXEMPT) {
                 sources++;
-                problem(kind.get(), new String(bytes, StandardCharsets.UTF_8)).ifPresent(p -> missing.add(path + ": " + p));
+                problem(kind.get(), new String(bytes, StandardCharsets.UTF_8))
+                        .ifPresent(p -> missing.add(path + ": " + p));
             }
         }
-        assertThat(unclassified).as("files of a kind LicenceHeadersTest.kind does not know: a source file needs the SPDX line, "
-                + "a file that cannot hold it an entry among the exempt").isEmpty();
-        assertThat(missing).as("source files without the SPDX line (CONTRIBUTING.md, Licence)").isEmpty();
+        assertThat(unclassified)
+                .as("files of a kind LicenceHeadersTest.kind does not know: a source file needs the SPDX line, "
+                        + "a file that cannot hold it an entry among the exempt")
+                .isEmpty();
+        assertThat(missing)
+                .as("source files without the SPDX line (CONTRIBUTING.md, Licence)")
+                .isEmpty();
         assertThat(sources).as("source files found in %s", REPO).isGreaterThan(500);
     }
 
@@ -134,19 +153,32 @@ class LicenceHeadersTest {
         assertThat(kind("deploy/systemd/urom.service", none)).hasValue(Kind.HASH);
         assertThat(kind("docs/deploy.md", none)).hasValue(Kind.EXEMPT);
         assertThat(kind("plugins/graph/scaffold/java/maven.config", none)).hasValue(Kind.EXEMPT);
-        assertThat(kind("tools/convert.rb", none)).as("a kind nobody classified").isEmpty();
-        assertThat(kind("bin/data", "\u007fELF".getBytes(StandardCharsets.ISO_8859_1))).as("a binary without a name's kind").isEmpty();
+        assertThat(kind("tools/convert.rb", none))
+                .as("a kind nobody classified")
+                .isEmpty();
+        assertThat(kind("bin/data", "\u007fELF".getBytes(StandardCharsets.ISO_8859_1)))
+                .as("a binary without a name's kind")
+                .isEmpty();
     }
 
     @Test
     void aFileWithoutTheLineOrWithItTooLateIsNamed() {
         assertThat(problem(Kind.SLASH, "// " + SPDX_LINE + "\npackage a;\n")).isEmpty();
-        assertThat(problem(Kind.HASH, "#!/bin/sh\n# " + SPDX_LINE + "\nexit 0\n")).isEmpty();
-        assertThat(problem(Kind.XML, "<?xml version=\"1.0\"?>\n<!-- " + SPDX_LINE + " -->\n<a/>\n")).isEmpty();
-        assertThat(problem(Kind.SLASH, "package a;\n")).hasValueSatisfying(p -> assertThat(p).contains(Kind.SLASH.comment));
-        assertThat(problem(Kind.BLOCK, "// " + SPDX_LINE + "\n")).as("the wrong comment syntax").isPresent();
-        assertThat(problem(Kind.HASH, "a\nb\nc\nd\ne\n# " + SPDX_LINE + "\n")).as("below the header").isPresent();
-        assertThat(problem(Kind.SLASH, "// SPDX-License-Identifier: MIT\n")).as("another licence").isPresent();
+        assertThat(problem(Kind.HASH, "#!/bin/sh\n# " + SPDX_LINE + "\nexit 0\n"))
+                .isEmpty();
+        assertThat(problem(Kind.XML, "<?xml version=\"1.0\"?>\n<!-- " + SPDX_LINE + " -->\n<a/>\n"))
+                .isEmpty();
+        assertThat(problem(Kind.SLASH, "package a;\n"))
+                .hasValueSatisfying(p -> assertThat(p).contains(Kind.SLASH.comment));
+        assertThat(problem(Kind.BLOCK, "// " + SPDX_LINE + "\n"))
+                .as("the wrong comment syntax")
+                .isPresent();
+        assertThat(problem(Kind.HASH, "a\nb\nc\nd\ne\n# " + SPDX_LINE + "\n"))
+                .as("below the header")
+                .isPresent();
+        assertThat(problem(Kind.SLASH, "// SPDX-License-Identifier: MIT\n"))
+                .as("another licence")
+                .isPresent();
     }
 
     /** The repository's files, relative, with {@code /}: git's list where git answers, else the tree less build and hidden folders. */
@@ -158,9 +190,14 @@ class LicenceHeadersTest {
         try (Stream<Path> tree = Files.walk(REPO)) {
             return tree.filter(Files::isRegularFile)
                     .map(f -> REPO.relativize(f).toString())
-                    .filter(p -> Arrays.stream(p.split("/")).noneMatch(part -> part.startsWith("target") || (part.startsWith(".") && !part.equals(".gitignore")
-                            && !part.equals(".keep") && !part.equals(".ci"))))
-                    .sorted().collect(Collectors.toList());
+                    .filter(p -> Arrays.stream(p.split("/"))
+                            .noneMatch(part -> part.startsWith("target")
+                                    || (part.startsWith(".")
+                                            && !part.equals(".gitignore")
+                                            && !part.equals(".keep")
+                                            && !part.equals(".ci"))))
+                    .sorted()
+                    .collect(Collectors.toList());
         }
     }
 
@@ -170,9 +207,11 @@ class LicenceHeadersTest {
         }
         Process git;
         try {
-            // safe.directory: a checkout of another user (the suite run by a user on root's clone) is still this build's own tree.
+            // safe.directory: a checkout of another user (the suite run by a user on root's clone) is still this
+            // build's own tree.
             git = new ProcessBuilder("git", "-c", "safe.directory=" + REPO, "-C", REPO.toString(), "ls-files", "-z")
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
         } catch (IOException e) {
             return Optional.empty();
         }
@@ -184,6 +223,9 @@ class LicenceHeadersTest {
         if (!git.waitFor(60, TimeUnit.SECONDS) || git.exitValue() != 0) {
             return Optional.empty();
         }
-        return Optional.of(Arrays.stream(out.split("\0")).filter(s -> !s.isEmpty()).sorted().toList());
+        return Optional.of(Arrays.stream(out.split("\0"))
+                .filter(s -> !s.isEmpty())
+                .sorted()
+                .toList());
     }
 }

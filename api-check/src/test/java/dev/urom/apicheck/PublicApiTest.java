@@ -44,9 +44,12 @@ class PublicApiTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("modules")
     void theApiIsTheCommittedOne(String module) throws IOException {
-        Path file = Path.of(property("urom.api." + module + ".file")).toAbsolutePath().normalize();
+        Path file = Path.of(property("urom.api." + module + ".file"))
+                .toAbsolutePath()
+                .normalize();
         List<String> built = new ArrayList<>();
-        built.add("# The public API of " + module + ", listed by api-check; regenerate it, never edit it (README, \"API stability\").");
+        built.add("# The public API of " + module
+                + ", listed by api-check; regenerate it, never edit it (README, \"API stability\").");
         built.addAll(listing(module).lines());
         Path shown = repositoryRoot().relativize(file);
         if (Boolean.getBoolean("urom.api.update")) {
@@ -61,7 +64,8 @@ class PublicApiTest {
         Optional<String> difference = ApiDiff.describe(Files.readAllLines(file), built, 20);
         if (difference.isPresent()) {
             fail(module + "'s public API is not the one committed in " + shown + ": " + difference.get()
-                    + "\nIf the change is meant (and keeps the promises of each element's @Api status), run `" + UPDATE_COMMAND
+                    + "\nIf the change is meant (and keeps the promises of each element's @Api status), run `"
+                    + UPDATE_COMMAND
                     + "` and commit " + shown + " with it.");
         }
     }
@@ -73,7 +77,10 @@ class PublicApiTest {
     }
 
     private static ApiListing listing(String module) {
-        return LISTINGS.computeIfAbsent(module, m -> ApiLister.list(Path.of(property("urom.api." + m + ".classes")), PublicApiTest.class.getClassLoader()));
+        return LISTINGS.computeIfAbsent(
+                module,
+                m -> ApiLister.list(
+                        Path.of(property("urom.api." + m + ".classes")), PublicApiTest.class.getClassLoader()));
     }
 
     /** Surefire runs the tests in the module's folder, one below the repository's root. */
@@ -84,8 +91,9 @@ class PublicApiTest {
     private static String property(String name) {
         String value = System.getProperty(name);
         if (value == null || value.contains("${")) {
-            throw new IllegalStateException("system property " + name + " is " + (value == null ? "unset" : "unresolved (" + value + ")")
-                    + ": run this test through Maven (api-check/pom.xml sets it)");
+            throw new IllegalStateException(
+                    "system property " + name + " is " + (value == null ? "unset" : "unresolved (" + value + ")")
+                            + ": run this test through Maven (api-check/pom.xml sets it)");
         }
         return value;
     }

@@ -59,14 +59,22 @@ final class BenchCommand {
      * IllegalArgumentException}'s message is the error line, so it names the option.
      */
     <T> BenchCommand option(String option, String label, Function<String, T> conversion) {
-        spec.addOption(OptionSpec.builder(option).paramLabel(label).type(Object.class).converters(converter(conversion)).build());
+        spec.addOption(OptionSpec.builder(option)
+                .paramLabel(label)
+                .type(Object.class)
+                .converters(converter(conversion))
+                .build());
         optionNames.add(option);
         return this;
     }
 
     /** {@code option LABEL}, as many times as wanted: every value, in order. */
     BenchCommand repeatable(String option, String label) {
-        spec.addOption(OptionSpec.builder(option).paramLabel(label).type(List.class).auxiliaryTypes(String.class).build());
+        spec.addOption(OptionSpec.builder(option)
+                .paramLabel(label)
+                .type(List.class)
+                .auxiliaryTypes(String.class)
+                .build());
         optionNames.add(option);
         return this;
     }
@@ -74,8 +82,14 @@ final class BenchCommand {
     /** The next positional parameter, {@code label}: what {@code conversion} makes of it. */
     <T> BenchCommand parameter(String label, Function<String, T> conversion) {
         int index = spec.positionalParameters().size();
-        spec.addPositional(PositionalParamSpec.builder().index(Integer.toString(index)).arity("1").required(true).paramLabel(label)
-                .type(Object.class).converters(converter(conversion)).build());
+        spec.addPositional(PositionalParamSpec.builder()
+                .index(Integer.toString(index))
+                .arity("1")
+                .required(true)
+                .paramLabel(label)
+                .type(Object.class)
+                .converters(converter(conversion))
+                .build());
         return this;
     }
 
@@ -89,7 +103,8 @@ final class BenchCommand {
         try {
             return new Parsed(new CommandLine(spec).parseArgs(args.toArray(String[]::new)));
         } catch (CommandLine.UnmatchedArgumentException e) {
-            throw new IllegalArgumentException("unknown argument '" + e.getUnmatched().get(0) + "'; " + usage);
+            throw new IllegalArgumentException(
+                    "unknown argument '" + e.getUnmatched().get(0) + "'; " + usage);
         } catch (CommandLine.MissingParameterException e) {
             throw new IllegalArgumentException(name(e.getMissing().get(0)) + " needs a value; " + usage);
         } catch (CommandLine.ParameterException e) {
@@ -110,7 +125,8 @@ final class BenchCommand {
         } catch (NumberFormatException e) {
             // refused below
         }
-        throw new IllegalArgumentException(option + " '" + value + "' is not a whole number from " + min + " to " + max);
+        throw new IllegalArgumentException(
+                option + " '" + value + "' is not a whole number from " + min + " to " + max);
     }
 
     private static String name(ArgSpec arg) {

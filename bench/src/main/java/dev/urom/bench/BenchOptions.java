@@ -24,8 +24,9 @@ record BenchOptions(Path json, int rounds, int starts, String workerUser, CHostB
     static final int THROUGHPUT_FACTOR = 5;
     static final int MAX_ROUNDS = 10_000_000;
     static final int MAX_STARTS = 1000;
-    static final String USAGE = "usage: EndToEndBench [--json FILE] [--rounds N (default " + DEFAULT_ROUNDS + ")] [--starts N (default "
-            + DEFAULT_STARTS + ")] [--worker-user USER] [--c-host-wait event|spin (default event)]";
+    static final String USAGE =
+            "usage: EndToEndBench [--json FILE] [--rounds N (default " + DEFAULT_ROUNDS + ")] [--starts N (default "
+                    + DEFAULT_STARTS + ")] [--worker-user USER] [--c-host-wait event|spin (default event)]";
 
     /** The options of a run with these settings and the C host waiting on events. */
     BenchOptions(Path json, int rounds, int starts, String workerUser) {
@@ -40,8 +41,12 @@ record BenchOptions(Path json, int rounds, int starts, String workerUser, CHostB
     /** Parses {@code args}; throws {@link IllegalArgumentException} with one line naming the option and the reason. */
     static BenchOptions parse(List<String> args) {
         BenchCommand.Parsed line = command().parse(args);
-        return new BenchOptions(line.get("--json", null), line.get("--rounds", DEFAULT_ROUNDS), line.get("--starts", DEFAULT_STARTS),
-                line.get("--worker-user", null), line.get("--c-host-wait", CHostBaseline.Wait.EVENT));
+        return new BenchOptions(
+                line.get("--json", null),
+                line.get("--rounds", DEFAULT_ROUNDS),
+                line.get("--starts", DEFAULT_STARTS),
+                line.get("--worker-user", null),
+                line.get("--c-host-wait", CHostBaseline.Wait.EVENT));
     }
 
     static BenchCommand command() {

@@ -37,6 +37,7 @@ final class CHostBaseline {
     static final String SERVICE_FILE_ENV = "DOCA_UROM_SERVICE_FILE";
     /** The device of the service file's line; any PCI address does, no hardware is involved. */
     static final String PCI_ADDRESS = "0000:0b:00.0";
+
     static final String DEVICE_NAME = "urom0";
     private static final String RESULT_WORD = "c_host";
 
@@ -112,28 +113,55 @@ final class CHostBaseline {
      * {@code workDir}. Each program starts once {@code workers} has none, and its worker's process
      * id is asked once it is warm. Answers the results by kind, in the order given.
      */
-    Map<String, Result> run(ServiceAddress daemon, DaemonWorkers workers, Path workDir, Map<String, String> pluginsByKind, int rounds,
-            int throughputRounds, int inFlight, Wait wait) throws IOException, InterruptedException {
+    Map<String, Result> run(
+            ServiceAddress daemon,
+            DaemonWorkers workers,
+            Path workDir,
+            Map<String, String> pluginsByKind,
+            int rounds,
+            int throughputRounds,
+            int inFlight,
+            Wait wait)
+            throws IOException, InterruptedException {
         Path serviceFile = workDir.resolve("doca_urom_services");
-        Files.writeString(serviceFile, "# written by EndToEndBench for " + PROGRAM_NAME + "\n"
-                + serviceLine(hostname(), daemon) + "\n", StandardCharsets.US_ASCII);
+        Files.writeString(
+                serviceFile,
+                "# written by EndToEndBench for " + PROGRAM_NAME + "\n" + serviceLine(hostname(), daemon) + "\n",
+                StandardCharsets.US_ASCII);
         Map<String, Result> results = new LinkedHashMap<>();
         for (Map.Entry<String, String> plugin : pluginsByKind.entrySet()) {
             workers.awaitNone();
-            results.put(plugin.getKey(), run(serviceFile, workers, workDir, plugin.getValue(), rounds, throughputRounds, inFlight, wait));
+            results.put(
+                    plugin.getKey(),
+                    run(serviceFile, workers, workDir, plugin.getValue(), rounds, throughputRounds, inFlight, wait));
         }
         return results;
     }
 
-    private Result run(Path serviceFile, DaemonWorkers workers, Path workDir, String plugin, int rounds, int throughputRounds,
-            int inFlight, Wait wait) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(program.toString(), PCI_ADDRESS, plugin, Integer.toString(rounds),
-                Integer.toString(throughputRounds), Integer.toString(inFlight), wait.argument()));
+    private Result run(
+            Path serviceFile,
+            DaemonWorkers workers,
+            Path workDir,
+            String plugin,
+            int rounds,
+            int throughputRounds,
+            int inFlight,
+            Wait wait)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(
+                program.toString(),
+                PCI_ADDRESS,
+                plugin,
+                Integer.toString(rounds),
+                Integer.toString(throughputRounds),
+                Integer.toString(inFlight),
+                wait.argument()));
         Path errors = workDir.resolve(PROGRAM_NAME + "." + plugin + ".err");
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(errors.toFile());
         builder.environment().put(SERVICE_FILE_ENV, serviceFile.toString());
         Process process = children.start(builder);
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
         Writer in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.US_ASCII);
         Map<String, Long> path = new LinkedHashMap<>();
         List<CpuCost.Snapshot> atPauses = new ArrayList<>();
@@ -141,8 +169,12 @@ final class CHostBaseline {
             String line = out.readLine();
             if (!pause.equals(line)) {
                 in.close();
-                throw failure(process, plugin, errors, "printed " + (line == null ? "nothing" : "'" + line + "'")
-                        + " where it pauses with '" + pause + "'");
+                throw failure(
+                        process,
+                        plugin,
+                        errors,
+                        "printed " + (line == null ? "nothing" : "'" + line + "'") + " where it pauses with '" + pause
+                                + "'");
             }
             if (path.isEmpty()) {
                 path.put("host", process.pid());
@@ -159,7 +191,11 @@ final class CHostBaseline {
             throw failure(process, plugin, errors, "");
         }
         Line line = parse(output.toString().trim());
-        return new Result(line.p50Ns(), line.p99Ns(), line.opsPerSecond(), CpuCost.between(atPauses.get(0), atPauses.get(1), rounds),
+        return new Result(
+                line.p50Ns(),
+                line.p99Ns(),
+                line.opsPerSecond(),
+                CpuCost.between(atPauses.get(0), atPauses.get(1), rounds),
                 CpuCost.between(atPauses.get(1), atPauses.get(2), throughputRounds));
     }
 
@@ -174,7 +210,9 @@ final class CHostBaseline {
             return new IllegalStateException(PROGRAM_NAME + " " + plugin + " " + otherwise);
         }
         return new IllegalStateException(PROGRAM_NAME + " " + plugin + " ended with status " + status
-                + lastLine(Files.readString(errors, StandardCharsets.UTF_8)).map(line -> ": " + withoutName(line)).orElse(""));
+                + lastLine(Files.readString(errors, StandardCharsets.UTF_8))
+                        .map(line -> ": " + withoutName(line))
+                        .orElse(""));
     }
 
     /** The line of the service file for {@code hostname} whose device names {@code daemon}. */
@@ -206,7 +244,8 @@ final class CHostBaseline {
     /** Parses the program's result line {@code "c_host key=value ..."}. */
     static Line parse(String line) {
         Map<String, String> fields = NativePrograms.parseLine(PROGRAM_NAME, RESULT_WORD, line);
-        return new Line((long) NativePrograms.number(PROGRAM_NAME, fields, "p50_ns"),
+        return new Line(
+                (long) NativePrograms.number(PROGRAM_NAME, fields, "p50_ns"),
                 (long) NativePrograms.number(PROGRAM_NAME, fields, "p99_ns"),
                 NativePrograms.number(PROGRAM_NAME, fields, "ops_per_s"));
     }

@@ -30,6 +30,7 @@ import java.util.TreeMap;
 record CallgrindParts(int windowThread, long windowInstructions, Map<Integer, Long> otherThreads) {
     /** The {@code desc: Trigger:} of the window's dump: the string callgrind_window.c dumps at. */
     static final String WINDOW_TRIGGER = "Client Request: urom_callgrind_window";
+
     static final String END_TRIGGER = "Program termination";
 
     CallgrindParts {
@@ -63,7 +64,8 @@ record CallgrindParts(int windowThread, long windowInstructions, Map<Integer, Lo
 
     /** The window of {@code parts}, the files of one run in {@code where}. */
     static CallgrindParts of(List<Part> parts, String where) {
-        List<Part> windows = parts.stream().filter(p -> p.trigger().equals(WINDOW_TRIGGER)).toList();
+        List<Part> windows =
+                parts.stream().filter(p -> p.trigger().equals(WINDOW_TRIGGER)).toList();
         if (windows.size() != 1) {
             throw new IllegalStateException(where + ": " + windows.size() + " callgrind dumps at '" + WINDOW_TRIGGER
                     + "', not one: the window was not opened and closed once (or not under --separate-threads=yes)");
@@ -96,7 +98,8 @@ record CallgrindParts(int windowThread, long windowInstructions, Map<Integer, Lo
             }
         }
         if (thread == null || trigger == null || totals == null) {
-            throw new IllegalStateException(file + " lacks " + (thread == null ? "a 'thread:'" : trigger == null ? "a 'desc: Trigger:'" : "a 'totals:'")
+            throw new IllegalStateException(file + " lacks "
+                    + (thread == null ? "a 'thread:'" : trigger == null ? "a 'desc: Trigger:'" : "a 'totals:'")
                     + " line: not a finished callgrind output of a run with --separate-threads=yes");
         }
         return new Part(thread, trigger, totals);

@@ -27,7 +27,10 @@ final class CallgrindWindow {
     /** Loads the library, once; before {@link #open}, so that loading it is not counted. */
     static synchronized void register() {
         if (!registered) {
-            Native.register(CallgrindWindow.class, NativeLibrary.getInstance(NativePrograms.locate(LIBRARY_FILE, LIBRARY_PROPERTY).toString()));
+            Native.register(
+                    CallgrindWindow.class,
+                    NativeLibrary.getInstance(NativePrograms.locate(LIBRARY_FILE, LIBRARY_PROPERTY)
+                            .toString()));
             registered = true;
         }
     }

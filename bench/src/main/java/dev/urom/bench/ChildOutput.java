@@ -38,7 +38,8 @@ final class ChildOutput {
     }
 
     private void read() {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
                 lines.add(line);
@@ -61,8 +62,9 @@ final class ChildOutput {
         }
         if (line.equals(EOF)) {
             process.waitFor(5, TimeUnit.SECONDS);
-            throw new IllegalStateException(name + " ended" + (process.isAlive() ? "" : " with status " + process.exitValue()) + " before "
-                    + prefix.strip() + ": " + lastError());
+            throw new IllegalStateException(
+                    name + " ended" + (process.isAlive() ? "" : " with status " + process.exitValue()) + " before "
+                            + prefix.strip() + ": " + lastError());
         }
         if (!line.startsWith(prefix)) {
             throw new IllegalStateException(name + " said '" + line + "' instead of " + prefix.strip());
@@ -73,8 +75,12 @@ final class ChildOutput {
     /** The last line of the process's stderr, or a note that it has none. */
     String lastError() {
         try {
-            List<String> all = Files.readAllLines(stderr, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).toList();
-            return all.isEmpty() ? "(nothing on stderr)" : all.get(all.size() - 1).strip();
+            List<String> all = Files.readAllLines(stderr, StandardCharsets.UTF_8).stream()
+                    .filter(l -> !l.isBlank())
+                    .toList();
+            return all.isEmpty()
+                    ? "(nothing on stderr)"
+                    : all.get(all.size() - 1).strip();
         } catch (IOException e) {
             return "(its stderr cannot be read: " + e.getMessage() + ")";
         }

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -103,7 +102,8 @@ public final class CollBench {
                 System.out.println("JSON written to " + options.json());
                 CollCharts.write(PROGRAM, options.json(), outcome.results(), options);
             }
-            outcome.notMeasured().forEach((impl, why) -> System.err.println(PROGRAM + ": " + impl + " not measured: " + why));
+            outcome.notMeasured()
+                    .forEach((impl, why) -> System.err.println(PROGRAM + ": " + impl + " not measured: " + why));
             return outcome.notMeasured().isEmpty() ? 0 : 1;
         } catch (IOException | UncheckedIOException | IllegalStateException | IllegalArgumentException e) {
             System.err.println(PROGRAM + ": " + e.getMessage());
@@ -118,7 +118,8 @@ public final class CollBench {
     static Outcome run(CollBenchOptions options, Consumer<String> progress) throws IOException, InterruptedException {
         try (RunFolder run = new RunFolder("urom-coll-bench")) {
             Path folder = run.path();
-            Path program = options.program() != null ? given(options.program()) : build(options.dist(), folder, progress);
+            Path program =
+                    options.program() != null ? given(options.program()) : build(options.dist(), folder, progress);
             Sample sample = new Sample(options, program, folder, progress);
             CollResults results = CollResults.empty();
             Map<String, String> failures = new LinkedHashMap<>();
@@ -139,32 +140,64 @@ public final class CollBench {
                     String noDaemon = null;
                     if (hasNative && offloadC || hasJava && offloadJava) {
                         try {
-                            serviceFile = MpiJobDaemon.start(options.dist(), options.placement().workers(), options.workerUser(), MpiTransport.SHM, folder, pluginDir, daemon,
+                            serviceFile = MpiJobDaemon.start(
+                                    options.dist(),
+                                    options.placement().workers(),
+                                    options.workerUser(),
+                                    MpiTransport.SHM,
+                                    folder,
+                                    pluginDir,
+                                    daemon,
                                     progress);
                         } catch (IllegalStateException e) {
                             noDaemon = "the daemon did not start: " + e.getMessage();
                         }
                     }
                     if (offloadC) {
-                        Attempt c = !hasNative ? Attempt.failed(noPlugin(plugins, NATIVE_PLUGIN_FILE))
-                                : noDaemon != null ? Attempt.failed(noDaemon)
-                                : sample.run(CollBenchOptions.OFFLOAD_C, hosts, serviceFile, mpiHost ? CollBenchOptions.MPI_HOST_CPUS : "mpi",
-                                        "--impl", mpiHost ? "both" : "offload", "-p", NATIVE_PLUGIN);
+                        Attempt c = !hasNative
+                                ? Attempt.failed(noPlugin(plugins, NATIVE_PLUGIN_FILE))
+                                : noDaemon != null
+                                        ? Attempt.failed(noDaemon)
+                                        : sample.run(
+                                                CollBenchOptions.OFFLOAD_C,
+                                                hosts,
+                                                serviceFile,
+                                                mpiHost ? CollBenchOptions.MPI_HOST_CPUS : "mpi",
+                                                "--impl",
+                                                mpiHost ? "both" : "offload",
+                                                "-p",
+                                                NATIVE_PLUGIN);
                         results = keep(c, CollBenchOptions.OFFLOAD_C, results, failures);
                         if (results.has(CollBenchOptions.MPI_HOST_CPUS)) {
                             mpiHostRun = "beside the C plugin, daemon and workers up";
                         }
                     }
                     if (offloadJava) {
-                        Attempt java = !hasJava ? Attempt.failed(noPlugin(plugins, JAVA_PLUGIN_FILE))
-                                : noDaemon != null ? Attempt.failed(noDaemon)
-                                : sample.run(CollBenchOptions.OFFLOAD_JAVA, hosts, serviceFile, "mpi", "--impl", "offload", "-p", JAVA_PLUGIN);
+                        Attempt java = !hasJava
+                                ? Attempt.failed(noPlugin(plugins, JAVA_PLUGIN_FILE))
+                                : noDaemon != null
+                                        ? Attempt.failed(noDaemon)
+                                        : sample.run(
+                                                CollBenchOptions.OFFLOAD_JAVA,
+                                                hosts,
+                                                serviceFile,
+                                                "mpi",
+                                                "--impl",
+                                                "offload",
+                                                "-p",
+                                                JAVA_PLUGIN);
                         results = keep(java, CollBenchOptions.OFFLOAD_JAVA, results, failures);
                     }
                 }
             }
             if (mpiHost && !results.has(CollBenchOptions.MPI_HOST_CPUS)) {
-                Attempt alone = sample.run(CollBenchOptions.MPI_HOST_CPUS, hosts, null, CollBenchOptions.MPI_HOST_CPUS, "--impl", "mpi",
+                Attempt alone = sample.run(
+                        CollBenchOptions.MPI_HOST_CPUS,
+                        hosts,
+                        null,
+                        CollBenchOptions.MPI_HOST_CPUS,
+                        "--impl",
+                        "mpi",
                         "--skip-check");
                 results = keep(alone, CollBenchOptions.MPI_HOST_CPUS, results, failures);
                 if (results.has(CollBenchOptions.MPI_HOST_CPUS)) {
@@ -172,8 +205,14 @@ public final class CollBench {
                 }
             }
             if (options.measures(CollBenchOptions.MPI_ALL_CPUS)) {
-                Attempt all = sample.run(CollBenchOptions.MPI_ALL_CPUS, options.placement().all(), null, CollBenchOptions.MPI_ALL_CPUS,
-                        "--impl", "mpi", "--skip-check");
+                Attempt all = sample.run(
+                        CollBenchOptions.MPI_ALL_CPUS,
+                        options.placement().all(),
+                        null,
+                        CollBenchOptions.MPI_ALL_CPUS,
+                        "--impl",
+                        "mpi",
+                        "--skip-check");
                 results = keep(all, CollBenchOptions.MPI_ALL_CPUS, results, failures);
             }
             Map<String, String> notMeasured = new LinkedHashMap<>();
@@ -183,8 +222,12 @@ public final class CollBench {
                 }
             }
             settings.putAll(settings(options, program, mpiHostRun, notMeasured));
-            return new Outcome(results, notMeasured,
-                    new Report(settings, figures(options.colls(), options.sizes(), options.impls(), results, notMeasured)));
+            return new Outcome(
+                    results,
+                    notMeasured,
+                    new Report(
+                            settings,
+                            figures(options.colls(), options.sizes(), options.impls(), results, notMeasured)));
         }
     }
 
@@ -210,18 +253,24 @@ public final class CollBench {
          * (null: none), and {@code args} after the benchmark's own; its rows of impl {@code mpi} are
          * named {@code mpiAs}. A run that fails, or ends past {@code --timeout-s}, gives the reason.
          */
-        Attempt run(String what, CpuList cpus, Path serviceFile, String mpiAs, String... args) throws IOException, InterruptedException {
+        Attempt run(String what, CpuList cpus, Path serviceFile, String mpiAs, String... args)
+                throws IOException, InterruptedException {
             Path results = folder.resolve(what + ".json");
             Path output = folder.resolve(what + ".out");
             List<String> command = mpirunCommand(options, program, cpus, results, what, List.of(args));
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+            ProcessBuilder builder =
+                    new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
             // Open MPI's session folder goes in the run folder, and with it whatever a killed run leaves.
-            builder.environment().put("TMPDIR", Files.createDirectories(folder.resolve("tmp")).toString());
+            builder.environment()
+                    .put(
+                            "TMPDIR",
+                            Files.createDirectories(folder.resolve("tmp")).toString());
             builder.environment().remove("DOCA_UROM_SERVICE_FILE");
             if (serviceFile != null) {
                 builder.environment().put("DOCA_UROM_SERVICE_FILE", serviceFile.toString());
             }
-            progress.accept(what + ": " + String.join(" ", command.subList(command.indexOf("taskset"), command.size())));
+            progress.accept(
+                    what + ": " + String.join(" ", command.subList(command.indexOf("taskset"), command.size())));
             long began = System.nanoTime();
             try (ChildProcesses mpirun = new ChildProcesses()) {
                 Process process = mpirun.start(builder);
@@ -229,10 +278,12 @@ public final class CollBench {
                     return Attempt.failed("mpirun ran past --timeout-s " + options.timeoutS());
                 }
                 int status = process.exitValue();
-                progress.accept(what + ": exit " + status + " after " + String.format(Locale.ROOT, "%.1f", (System.nanoTime() - began) / 1e9) + " s");
+                progress.accept(what + ": exit " + status + " after "
+                        + String.format(Locale.ROOT, "%.1f", (System.nanoTime() - began) / 1e9) + " s");
                 if (status != 0 || !Files.isRegularFile(results)) {
                     List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
-                    lines.subList(Math.max(0, lines.size() - 20), lines.size()).forEach(l -> progress.accept(what + "> " + l));
+                    lines.subList(Math.max(0, lines.size() - 20), lines.size())
+                            .forEach(l -> progress.accept(what + "> " + l));
                     return Attempt.failed("mpirun exited with status " + status + ": " + failureLine(lines));
                 }
                 return new Attempt(CollResults.parse(Files.readString(results, StandardCharsets.UTF_8), mpiAs), null);
@@ -241,13 +292,24 @@ public final class CollBench {
     }
 
     /** The {@code mpirun} command line of one run. */
-    static List<String> mpirunCommand(CollBenchOptions options, Path program, CpuList cpus, Path results, String label, List<String> args) {
+    static List<String> mpirunCommand(
+            CollBenchOptions options, Path program, CpuList cpus, Path results, String label, List<String> args) {
         List<String> command = new ArrayList<>(List.of("mpirun", "--oversubscribe", "--bind-to", "none"));
         if (MpiJobDaemon.isRoot()) {
             command.add("--allow-run-as-root");
         }
-        command.addAll(List.of("-np", Integer.toString(options.ranks()), "taskset", "-c", cpus.toString(), program.toString(), "--bench",
-                "--sizes", options.minBytes() + ":" + options.maxBytes(), "--colls", String.join(",", options.colls())));
+        command.addAll(List.of(
+                "-np",
+                Integer.toString(options.ranks()),
+                "taskset",
+                "-c",
+                cpus.toString(),
+                program.toString(),
+                "--bench",
+                "--sizes",
+                options.minBytes() + ":" + options.maxBytes(),
+                "--colls",
+                String.join(",", options.colls())));
         if (options.iterations() > 0) {
             command.addAll(List.of("--iterations", Integer.toString(options.iterations())));
         }
@@ -264,8 +326,11 @@ public final class CollBench {
      * closing {@code coll FAILED}, else the first error, else the last line.
      */
     static String failureLine(List<String> lines) {
-        List<String> said = lines.stream().map(String::strip).filter(l -> !l.isEmpty()).toList();
-        return said.stream().filter(l -> l.contains("FAILED") && !l.matches("rank \\d+: coll FAILED.*")).findFirst()
+        List<String> said =
+                lines.stream().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        return said.stream()
+                .filter(l -> l.contains("FAILED") && !l.matches("rank \\d+: coll FAILED.*"))
+                .findFirst()
                 .or(() -> said.stream().filter(l -> l.contains("ERROR")).findFirst())
                 .orElse(said.isEmpty() ? "(no output)" : said.get(said.size() - 1));
     }
@@ -290,14 +355,20 @@ public final class CollBench {
         Path buildDir = Files.createDirectories(folder.resolve("sample"));
         Path log = folder.resolve("sample-build.out");
         progress.accept("building urom_coll from " + sources);
-        ProcessBuilder make = new ProcessBuilder("make", "--no-print-directory", "-C", sources.toString(), "BUILD_DIR=" + buildDir)
-                .redirectErrorStream(true).redirectOutput(log.toFile());
-        make.environment().put("PKG_CONFIG_PATH", dist.toAbsolutePath().resolve("lib/pkgconfig").toString());
+        ProcessBuilder make = new ProcessBuilder(
+                        "make", "--no-print-directory", "-C", sources.toString(), "BUILD_DIR=" + buildDir)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        make.environment()
+                .put(
+                        "PKG_CONFIG_PATH",
+                        dist.toAbsolutePath().resolve("lib/pkgconfig").toString());
         try (ChildProcesses children = new ChildProcesses()) {
             Process process = children.start(make);
             if (!process.waitFor(600, TimeUnit.SECONDS) || process.exitValue() != 0) {
                 List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-                throw new IllegalStateException("building urom_coll failed: " + (lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1)));
+                throw new IllegalStateException("building urom_coll failed: "
+                        + (lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1)));
             }
         }
         return buildDir.resolve("urom_coll");
@@ -322,7 +393,9 @@ public final class CollBench {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             candidates.add(dir.resolve("plugins/coll/target"));
         }
-        return candidates.stream().filter(d -> Files.isRegularFile(d.resolve(NATIVE_PLUGIN_FILE)) || Files.isRegularFile(d.resolve(JAVA_PLUGIN_FILE)))
+        return candidates.stream()
+                .filter(d -> Files.isRegularFile(d.resolve(NATIVE_PLUGIN_FILE))
+                        || Files.isRegularFile(d.resolve(JAVA_PLUGIN_FILE)))
                 .findFirst();
     }
 
@@ -335,24 +408,36 @@ public final class CollBench {
     }
 
     private static String noPlugin(Optional<Path> plugins, String file) {
-        return "no " + file + (plugins.isPresent() ? " in " + plugins.get() : " (give --plugins DIR, or build plugins/coll)");
+        return "no " + file
+                + (plugins.isPresent() ? " in " + plugins.get() : " (give --plugins DIR, or build plugins/coll)");
     }
 
-    private static Map<String, Object> settings(CollBenchOptions options, Path program, String mpiHostRun, Map<String, String> notMeasured) {
+    private static Map<String, Object> settings(
+            CollBenchOptions options, Path program, String mpiHostRun, Map<String, String> notMeasured) {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("ranks", options.ranks());
         settings.put("sizes", options.minBytes() + ":" + options.maxBytes());
         settings.put("colls", String.join(",", options.colls()));
         settings.put("impls", String.join(",", options.impls()));
-        settings.put("iterations", options.iterations() > 0 ? Integer.toString(options.iterations()) : "OSU's: 1000, 100 above 8 KiB");
-        settings.put("warmup", options.warmup() >= 0 ? Integer.toString(options.warmup()) : "OSU's: 100, 10 above 8 KiB");
+        settings.put(
+                "iterations",
+                options.iterations() > 0 ? Integer.toString(options.iterations()) : "OSU's: 1000, 100 above 8 KiB");
+        settings.put(
+                "warmup", options.warmup() >= 0 ? Integer.toString(options.warmup()) : "OSU's: 100, 10 above 8 KiB");
         settings.put("hostCpus", options.placement().hosts().toString());
         settings.put("workerCpus", options.placement().workers().toString());
         settings.put("mpiAllCpus", options.placement().all().toString());
         settings.put("placement", options.placement().describe());
         settings.put("mpiHostCpusRun", mpiHostRun);
-        settings.put("workerUser", Optional.ofNullable(MpiJobDaemon.workerUser(options.workerUser())).orElse("the daemon's default"));
-        settings.put("program", options.program() != null ? program.toString() : "built from the distribution's share/urom/samples/coll");
+        settings.put(
+                "workerUser",
+                Optional.ofNullable(MpiJobDaemon.workerUser(options.workerUser()))
+                        .orElse("the daemon's default"));
+        settings.put(
+                "program",
+                options.program() != null
+                        ? program.toString()
+                        : "built from the distribution's share/urom/samples/coll");
         settings.put("mpi", mpiVersion());
         settings.put("cpus", Runtime.getRuntime().availableProcessors());
         notMeasured.forEach((impl, why) -> settings.put("notMeasured." + impl, why));
@@ -361,8 +446,13 @@ public final class CollBench {
 
     private static String mpiVersion() {
         try {
-            Process process = new ProcessBuilder("mpirun", "--version").redirectErrorStream(true).start();
-            String first = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().findFirst().orElse("");
+            Process process = new ProcessBuilder("mpirun", "--version")
+                    .redirectErrorStream(true)
+                    .start();
+            String first = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                    .lines()
+                    .findFirst()
+                    .orElse("");
             process.waitFor(10, TimeUnit.SECONDS);
             return first.strip();
         } catch (IOException e) {
@@ -379,11 +469,20 @@ public final class CollBench {
      * ({@code docs/benchmarks.md}) on the rows they hold; an implementation in {@code notMeasured}
      * gets one row saying why, and its targets as not measured.
      */
-    static List<Figure> figures(List<String> colls, List<Long> sizes, List<String> impls, CollResults results, Map<String, String> notMeasured) {
+    static List<Figure> figures(
+            List<String> colls,
+            List<Long> sizes,
+            List<String> impls,
+            CollResults results,
+            Map<String, String> notMeasured) {
         List<Figure> figures = new ArrayList<>();
         for (String impl : impls) {
             if (notMeasured.containsKey(impl)) {
-                figures.add(Figure.missing(id(impl, "not_measured"), impl + ": not measured (the reason: stderr, JSON settings)", "", null,
+                figures.add(Figure.missing(
+                        id(impl, "not_measured"),
+                        impl + ": not measured (the reason: stderr, JSON settings)",
+                        "",
+                        null,
                         shortReason(notMeasured.get(impl))));
             }
         }
@@ -391,8 +490,10 @@ public final class CollBench {
             if (impl.startsWith("offload-")) {
                 String label = "host->worker command round trip, " + impl;
                 Double roundTrip = results.roundTripsUs().get(impl);
-                figures.add(roundTrip == null ? Figure.missing(id(impl, "round_trip_us"), label, "us", null, why(notMeasured, impl))
-                        : Figure.plain(id(impl, "round_trip_us"), label, roundTrip, "us"));
+                figures.add(
+                        roundTrip == null
+                                ? Figure.missing(id(impl, "round_trip_us"), label, "us", null, why(notMeasured, impl))
+                                : Figure.plain(id(impl, "round_trip_us"), label, roundTrip, "us"));
             }
         }
         for (String coll : colls) {
@@ -408,7 +509,12 @@ public final class CollBench {
         return figures;
     }
 
-    private static List<Figure> rowFigures(String coll, long bytes, String impl, List<String> impls, CollResults results,
+    private static List<Figure> rowFigures(
+            String coll,
+            long bytes,
+            String impl,
+            List<String> impls,
+            CollResults results,
             Map<String, String> notMeasured) {
         List<Figure> figures = new ArrayList<>();
         String prefix = coll + " " + size(bytes) + ", " + impl + ": ";
@@ -417,49 +523,86 @@ public final class CollBench {
         Optional<CollResults.Row> row = results.row(coll, impl, bytes);
         boolean overlapTarget = offload && bytes >= OVERLAP_FROM_BYTES;
         boolean latencyTarget = offload && bytes == LATENCY_BYTES;
-        boolean javaTarget = impl.equals(CollBenchOptions.OFFLOAD_JAVA) && bytes >= OVERLAP_FROM_BYTES && impls.contains(CollBenchOptions.OFFLOAD_C);
+        boolean javaTarget = impl.equals(CollBenchOptions.OFFLOAD_JAVA)
+                && bytes >= OVERLAP_FROM_BYTES
+                && impls.contains(CollBenchOptions.OFFLOAD_C);
         String overlapLimit = ">= " + Report.number(OVERLAP_MIN_PCT) + " %";
         if (row.isEmpty()) {
             String why = why(notMeasured, impl);
             if (latencyTarget) {
-                figures.add(Figure.missing(id + "_pure_us", prefix + "pure latency vs the better Open MPI", "us",
-                        Figure.atMostTarget(LATENCY_MAX_RATIO), why));
+                figures.add(Figure.missing(
+                        id + "_pure_us",
+                        prefix + "pure latency vs the better Open MPI",
+                        "us",
+                        Figure.atMostTarget(LATENCY_MAX_RATIO),
+                        why));
             }
             if (overlapTarget) {
                 figures.add(Figure.missing(id + "_overlap_pct", prefix + "overlap", "%", overlapLimit, why));
             }
             if (javaTarget) {
-                figures.add(Figure.missing(id + "_pure_vs_c", prefix + "pure latency vs the C plugin's", "us", Figure.atMostTarget(JAVA_MAX_RATIO),
+                figures.add(Figure.missing(
+                        id + "_pure_vs_c",
+                        prefix + "pure latency vs the C plugin's",
+                        "us",
+                        Figure.atMostTarget(JAVA_MAX_RATIO),
                         why));
             }
             return figures;
         }
         CollResults.Row r = row.get();
         Double roundTrip = results.roundTripsUs().get(impl);
-        Optional<CollResults.Row> bestMpi = List.of(CollBenchOptions.MPI_HOST_CPUS, CollBenchOptions.MPI_ALL_CPUS).stream()
-                .flatMap(m -> results.row(coll, m, bytes).stream()).min(java.util.Comparator.comparingDouble(CollResults.Row::pureUs));
+        Optional<CollResults.Row> bestMpi =
+                List.of(CollBenchOptions.MPI_HOST_CPUS, CollBenchOptions.MPI_ALL_CPUS).stream()
+                        .flatMap(m -> results.row(coll, m, bytes).stream())
+                        .min(java.util.Comparator.comparingDouble(CollResults.Row::pureUs));
         if (latencyTarget) {
-            figures.add(bestMpi.isPresent()
-                    ? Figure.atMostTimes(id + "_pure_us", prefix + "pure latency", r.pureUs(), "us", "better Open MPI (" + bestMpi.get().impl() + ")",
-                            bestMpi.get().pureUs(), LATENCY_MAX_RATIO)
-                    : Figure.missing(id + "_pure_us", prefix + "pure latency vs the better Open MPI", "us", Figure.atMostTarget(LATENCY_MAX_RATIO),
-                            "no Open MPI figure at " + size(bytes)));
+            figures.add(
+                    bestMpi.isPresent()
+                            ? Figure.atMostTimes(
+                                    id + "_pure_us",
+                                    prefix + "pure latency",
+                                    r.pureUs(),
+                                    "us",
+                                    "better Open MPI (" + bestMpi.get().impl() + ")",
+                                    bestMpi.get().pureUs(),
+                                    LATENCY_MAX_RATIO)
+                            : Figure.missing(
+                                    id + "_pure_us",
+                                    prefix + "pure latency vs the better Open MPI",
+                                    "us",
+                                    Figure.atMostTarget(LATENCY_MAX_RATIO),
+                                    "no Open MPI figure at " + size(bytes)));
         } else if (offload && bytes == ROUND_TRIP_BYTES && roundTrip != null) {
-            figures.add(Figure.compared(id + "_pure_us", prefix + "pure latency", r.pureUs(), "us", "command round trip", roundTrip));
+            figures.add(Figure.compared(
+                    id + "_pure_us", prefix + "pure latency", r.pureUs(), "us", "command round trip", roundTrip));
         } else {
             figures.add(Figure.plain(id + "_pure_us", prefix + "pure latency", r.pureUs(), "us"));
         }
         figures.add(Figure.plain(id + "_overall_us", prefix + "overall", r.overallUs(), "us"));
         figures.add(Figure.plain(id + "_compute_us", prefix + "compute", r.computeUs(), "us"));
-        figures.add(overlapTarget ? Figure.atLeast(id + "_overlap_pct", prefix + "overlap", r.overlapPct(), "%", OVERLAP_MIN_PCT)
-                : Figure.plain(id + "_overlap_pct", prefix + "overlap", r.overlapPct(), "%"));
+        figures.add(
+                overlapTarget
+                        ? Figure.atLeast(id + "_overlap_pct", prefix + "overlap", r.overlapPct(), "%", OVERLAP_MIN_PCT)
+                        : Figure.plain(id + "_overlap_pct", prefix + "overlap", r.overlapPct(), "%"));
         if (javaTarget) {
             Optional<CollResults.Row> c = results.row(coll, CollBenchOptions.OFFLOAD_C, bytes);
-            figures.add(c.isPresent()
-                    ? Figure.atMostTimes(id + "_pure_vs_c", prefix + "pure latency vs the C plugin's", r.pureUs(), "us", "offload-c",
-                            c.get().pureUs(), JAVA_MAX_RATIO)
-                    : Figure.missing(id + "_pure_vs_c", prefix + "pure latency vs the C plugin's", "us", Figure.atMostTarget(JAVA_MAX_RATIO),
-                            why(notMeasured, CollBenchOptions.OFFLOAD_C)));
+            figures.add(
+                    c.isPresent()
+                            ? Figure.atMostTimes(
+                                    id + "_pure_vs_c",
+                                    prefix + "pure latency vs the C plugin's",
+                                    r.pureUs(),
+                                    "us",
+                                    "offload-c",
+                                    c.get().pureUs(),
+                                    JAVA_MAX_RATIO)
+                            : Figure.missing(
+                                    id + "_pure_vs_c",
+                                    prefix + "pure latency vs the C plugin's",
+                                    "us",
+                                    Figure.atMostTarget(JAVA_MAX_RATIO),
+                                    why(notMeasured, CollBenchOptions.OFFLOAD_C)));
         }
         return figures;
     }

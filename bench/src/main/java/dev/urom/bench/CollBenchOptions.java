@@ -30,27 +30,45 @@ import java.util.List;
  * @param workerUser the daemon's {@code --worker-user}, or null for its default
  * @param timeoutS how long one {@code mpirun} may take before it is ended
  */
-record CollBenchOptions(Path json, int ranks, long minBytes, long maxBytes, List<String> colls, int iterations, int warmup,
-        List<String> impls, CollPlacement placement, Path dist, Path plugins, Path program, String workerUser, int timeoutS) {
+record CollBenchOptions(
+        Path json,
+        int ranks,
+        long minBytes,
+        long maxBytes,
+        List<String> colls,
+        int iterations,
+        int warmup,
+        List<String> impls,
+        CollPlacement placement,
+        Path dist,
+        Path plugins,
+        Path program,
+        String workerUser,
+        int timeoutS) {
     /** The collectives the sample measures, in its order. */
     static final List<String> COLLS = List.of("allreduce", "alltoall", "allgather", "bcast");
+
     static final String OFFLOAD_C = "offload-c";
     static final String OFFLOAD_JAVA = "offload-java";
     static final String MPI_HOST_CPUS = "mpi-host-cpus";
     static final String MPI_ALL_CPUS = "mpi-all-cpus";
     /** The implementations, in the report's order. */
     static final List<String> IMPLS = List.of(OFFLOAD_C, OFFLOAD_JAVA, MPI_HOST_CPUS, MPI_ALL_CPUS);
+
     static final int DEFAULT_RANKS = 2;
     static final long DEFAULT_MIN_BYTES = 8;
     static final long DEFAULT_MAX_BYTES = 4L << 20;
     static final long MAX_BYTES = 1L << 30;
     static final int DEFAULT_TIMEOUT_S = 3600;
-    static final String USAGE = "usage: bench coll [--json FILE] [--ranks N (default 2)] [--sizes MIN:MAX (bytes, default 8:4194304)]"
-            + " [--colls LIST (default " + String.join(",", COLLS) + ")] [--iterations N (default OSU's: 1000, 100 above 8 KiB)]"
-            + " [--warmup N (default 100, 10 above 8 KiB)] [--impls LIST (default " + String.join(",", IMPLS) + ")]"
-            + " [--host-cpus LIST] [--worker-cpus LIST (default: the first half of this process's CPUs and the rest)]"
-            + " [--dist DIR (default cli/target/urom)] [--plugins DIR (worker_coll.so, worker_coll_java.jar)] [--program FILE (a built urom_coll)]"
-            + " [--worker-user USER] [--timeout-s N (per mpirun, default 3600)]";
+    static final String USAGE =
+            "usage: bench coll [--json FILE] [--ranks N (default 2)] [--sizes MIN:MAX (bytes, default 8:4194304)]"
+                    + " [--colls LIST (default " + String.join(",", COLLS)
+                    + ")] [--iterations N (default OSU's: 1000, 100 above 8 KiB)]"
+                    + " [--warmup N (default 100, 10 above 8 KiB)] [--impls LIST (default " + String.join(",", IMPLS)
+                    + ")]"
+                    + " [--host-cpus LIST] [--worker-cpus LIST (default: the first half of this process's CPUs and the rest)]"
+                    + " [--dist DIR (default cli/target/urom)] [--plugins DIR (worker_coll.so, worker_coll_java.jar)] [--program FILE (a built urom_coll)]"
+                    + " [--worker-user USER] [--timeout-s N (per mpirun, default 3600)]";
 
     CollBenchOptions {
         colls = List.copyOf(colls);
@@ -75,11 +93,23 @@ record CollBenchOptions(Path json, int ranks, long minBytes, long maxBytes, List
     static CollBenchOptions parse(List<String> args, CpuList allowed) {
         BenchCommand.Parsed line = command().parse(args);
         long[] sizes = line.get("--sizes", new long[] {DEFAULT_MIN_BYTES, DEFAULT_MAX_BYTES});
-        CollPlacement placement = CollPlacement.of(allowed, line.get("--host-cpus", null), line.get("--worker-cpus", null));
-        return new CollBenchOptions(line.get("--json", null), line.get("--ranks", DEFAULT_RANKS), sizes[0], sizes[1],
-                line.get("--colls", COLLS), line.get("--iterations", 0), line.get("--warmup", -1), line.get("--impls", IMPLS), placement,
-                line.get("--dist", FootprintOptions.defaultDist()), line.get("--plugins", null), line.get("--program", null),
-                line.get("--worker-user", null), line.get("--timeout-s", DEFAULT_TIMEOUT_S));
+        CollPlacement placement =
+                CollPlacement.of(allowed, line.get("--host-cpus", null), line.get("--worker-cpus", null));
+        return new CollBenchOptions(
+                line.get("--json", null),
+                line.get("--ranks", DEFAULT_RANKS),
+                sizes[0],
+                sizes[1],
+                line.get("--colls", COLLS),
+                line.get("--iterations", 0),
+                line.get("--warmup", -1),
+                line.get("--impls", IMPLS),
+                placement,
+                line.get("--dist", FootprintOptions.defaultDist()),
+                line.get("--plugins", null),
+                line.get("--program", null),
+                line.get("--worker-user", null),
+                line.get("--timeout-s", DEFAULT_TIMEOUT_S));
     }
 
     static BenchCommand command() {
@@ -123,7 +153,8 @@ record CollBenchOptions(Path json, int ranks, long minBytes, long maxBytes, List
         } catch (NumberFormatException e) {
             // refused below
         }
-        throw new IllegalArgumentException("--sizes '" + value + "' is not MIN:MAX bytes with 1 <= MIN <= MAX <= " + MAX_BYTES);
+        throw new IllegalArgumentException(
+                "--sizes '" + value + "' is not MIN:MAX bytes with 1 <= MIN <= MAX <= " + MAX_BYTES);
     }
 
     /** The comma-separated names of {@code value}, each one of {@code known} once, in {@code known}'s order. */
@@ -131,7 +162,8 @@ record CollBenchOptions(Path json, int ranks, long minBytes, long maxBytes, List
         LinkedHashSet<String> named = new LinkedHashSet<>();
         for (String name : value.split(",", -1)) {
             if (!known.contains(name)) {
-                throw new IllegalArgumentException(option + " '" + value + "': '" + name + "' is not one of " + String.join(",", known));
+                throw new IllegalArgumentException(
+                        option + " '" + value + "': '" + name + "' is not one of " + String.join(",", known));
             }
             if (!named.add(name)) {
                 throw new IllegalArgumentException(option + " '" + value + "' names " + name + " twice");

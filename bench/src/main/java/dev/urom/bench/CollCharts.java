@@ -27,10 +27,27 @@ final class CollCharts {
         String subtitle = options.ranks() + " ranks; " + options.placement().describe();
         Path latency = Plots.nextTo(json, LATENCY_SUFFIX);
         Path overlap = Plots.nextTo(json, OVERLAP_SUFFIX);
-        boolean drawn = Plots.render(program, latency, () -> Plots.bySize(latency, "bench coll: pure latency by message size", subtitle,
-                panels(results, options.colls(), true), true, null));
-        return Plots.render(program, overlap, () -> Plots.bySize(overlap, "bench coll: overlap by message size (computation as long as the"
-                + " pure latency)", subtitle, panels(results, options.colls(), false), false, CollBench.OVERLAP_MIN_PCT)) && drawn;
+        boolean drawn = Plots.render(
+                program,
+                latency,
+                () -> Plots.bySize(
+                        latency,
+                        "bench coll: pure latency by message size",
+                        subtitle,
+                        panels(results, options.colls(), true),
+                        true,
+                        null));
+        return Plots.render(
+                        program,
+                        overlap,
+                        () -> Plots.bySize(
+                                overlap,
+                                "bench coll: overlap by message size (computation as long as the" + " pure latency)",
+                                subtitle,
+                                panels(results, options.colls(), false),
+                                false,
+                                CollBench.OVERLAP_MIN_PCT))
+                && drawn;
     }
 
     /** One panel per collective with rows: a line per implementation, pure latency (µs) or overlap (%) by bytes. */
@@ -39,11 +56,17 @@ final class CollCharts {
         for (String coll : colls) {
             List<Plots.Line> lines = new ArrayList<>();
             for (String impl : CollBenchOptions.IMPLS) {
-                List<CollResults.Row> rows = results.rows().stream().filter(r -> r.collective().equals(coll) && r.impl().equals(impl))
-                        .sorted(java.util.Comparator.comparingLong(CollResults.Row::bytes)).toList();
+                List<CollResults.Row> rows = results.rows().stream()
+                        .filter(r -> r.collective().equals(coll) && r.impl().equals(impl))
+                        .sorted(java.util.Comparator.comparingLong(CollResults.Row::bytes))
+                        .toList();
                 if (!rows.isEmpty()) {
-                    lines.add(new Plots.Line(impl, rows.stream().mapToDouble(CollResults.Row::bytes).toArray(),
-                            rows.stream().mapToDouble(r -> latency ? r.pureUs() : r.overlapPct()).toArray()));
+                    lines.add(new Plots.Line(
+                            impl,
+                            rows.stream().mapToDouble(CollResults.Row::bytes).toArray(),
+                            rows.stream()
+                                    .mapToDouble(r -> latency ? r.pureUs() : r.overlapPct())
+                                    .toArray()));
                 }
             }
             if (!lines.isEmpty()) {

@@ -31,22 +31,26 @@ record CollPlacement(CpuList hosts, CpuList workers, CpuList all) {
         }
         if (hosts.size() == 0 || workers.size() == 0) {
             throw new IllegalArgumentException("hosts and workers need a CPU each and none is left for the "
-                    + (hosts.size() == 0 ? "hosts" : "workers") + " (allowed: " + allowed + "); give --host-cpus and --worker-cpus");
+                    + (hosts.size() == 0 ? "hosts" : "workers") + " (allowed: " + allowed
+                    + "); give --host-cpus and --worker-cpus");
         }
         if (!hosts.disjoint(workers)) {
-            throw new IllegalArgumentException("--host-cpus " + hosts + " and --worker-cpus " + workers + " share CPUs");
+            throw new IllegalArgumentException(
+                    "--host-cpus " + hosts + " and --worker-cpus " + workers + " share CPUs");
         }
         return new CollPlacement(hosts, workers, allowed);
     }
 
     private static void allowedOnly(String option, CpuList list, CpuList allowed) {
         if (list != null && !allowed.containsAll(list)) {
-            throw new IllegalArgumentException(option + " " + list + " names CPUs this process may not use (allowed: " + allowed + ")");
+            throw new IllegalArgumentException(
+                    option + " " + list + " names CPUs this process may not use (allowed: " + allowed + ")");
         }
     }
 
     /** One line for the report's header: which CPUs whom. */
     String describe() {
-        return "hosts (MPI ranks) on CPUs " + hosts + ", daemon and workers on " + workers + "; Open MPI alone on all: " + all;
+        return "hosts (MPI ranks) on CPUs " + hosts + ", daemon and workers on " + workers + "; Open MPI alone on all: "
+                + all;
     }
 }

@@ -25,7 +25,14 @@ record CollResults(List<Row> rows, Map<String, Double> roundTripsUs) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One collective at one size through one implementation, as the sample averages it over the ranks. */
-    record Row(String collective, String impl, long bytes, double pureUs, double overallUs, double computeUs, double overlapPct) {}
+    record Row(
+            String collective,
+            String impl,
+            long bytes,
+            double pureUs,
+            double overallUs,
+            double computeUs,
+            double overlapPct) {}
 
     CollResults {
         rows = List.copyOf(rows);
@@ -56,14 +63,24 @@ record CollResults(List<Row> rows, Map<String, Double> roundTripsUs) {
         List<Row> rows = new ArrayList<>();
         for (JsonNode r : results) {
             String impl = text(r, "impl");
-            rows.add(new Row(text(r, "collective"), impl.equals("mpi") ? mpiAs : impl, (long) number(r, "bytes"), number(r, "pure_us"),
-                    number(r, "overall_us"), number(r, "compute_us"), number(r, "overlap_pct")));
+            rows.add(new Row(
+                    text(r, "collective"),
+                    impl.equals("mpi") ? mpiAs : impl,
+                    (long) number(r, "bytes"),
+                    number(r, "pure_us"),
+                    number(r, "overall_us"),
+                    number(r, "compute_us"),
+                    number(r, "overlap_pct")));
         }
         Map<String, Double> roundTrips = new LinkedHashMap<>();
         JsonNode plugin = root.get("plugin");
         if (plugin != null && !plugin.asText().equals("none")) {
             double roundTrip = number(root, "roundtrip_us");
-            rows.stream().map(Row::impl).filter(i -> i.startsWith("offload-")).distinct().forEach(i -> roundTrips.put(i, roundTrip));
+            rows.stream()
+                    .map(Row::impl)
+                    .filter(i -> i.startsWith("offload-"))
+                    .distinct()
+                    .forEach(i -> roundTrips.put(i, roundTrip));
         }
         return new CollResults(rows, roundTrips);
     }
@@ -73,7 +90,8 @@ record CollResults(List<Row> rows, Map<String, Double> roundTripsUs) {
         List<Row> all = new ArrayList<>(rows);
         for (Row row : other.rows) {
             if (row(row.collective(), row.impl(), row.bytes()).isPresent()) {
-                throw new IllegalStateException(row.collective() + " " + row.bytes() + " B " + row.impl() + " was measured twice");
+                throw new IllegalStateException(
+                        row.collective() + " " + row.bytes() + " B " + row.impl() + " was measured twice");
             }
             all.add(row);
         }
@@ -87,7 +105,9 @@ record CollResults(List<Row> rows, Map<String, Double> roundTripsUs) {
     }
 
     Optional<Row> row(String collective, String impl, long bytes) {
-        return rows.stream().filter(r -> r.collective().equals(collective) && r.impl().equals(impl) && r.bytes() == bytes).findFirst();
+        return rows.stream()
+                .filter(r -> r.collective().equals(collective) && r.impl().equals(impl) && r.bytes() == bytes)
+                .findFirst();
     }
 
     /** Whether any row is of {@code impl}. */

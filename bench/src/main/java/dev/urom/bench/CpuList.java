@@ -74,7 +74,8 @@ record CpuList(List<Integer> cpus) {
                 }
             }
         } catch (IOException | IllegalArgumentException e) {
-            throw new IllegalStateException("cannot read this process's allowed CPUs from /proc/self/status: " + e.getMessage());
+            throw new IllegalStateException(
+                    "cannot read this process's allowed CPUs from /proc/self/status: " + e.getMessage());
         }
         throw new IllegalStateException("/proc/self/status names no Cpus_allowed_list");
     }

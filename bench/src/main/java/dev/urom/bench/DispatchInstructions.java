@@ -38,11 +38,14 @@ public final class DispatchInstructions {
     static final int DEFAULT_COMMANDS = 10_000;
     static final int DEFAULT_RUNS = 2;
     static final int MAX_RUNS = 100;
-    static final String USAGE = "usage: DispatchInstructions [--warm-up N (default " + DEFAULT_WARM_UP + ")] [--commands N (default "
-            + DEFAULT_COMMANDS + ")] [--runs R (default " + DEFAULT_RUNS + ")] [--json FILE]";
+    static final String USAGE =
+            "usage: DispatchInstructions [--warm-up N (default " + DEFAULT_WARM_UP + ")] [--commands N (default "
+                    + DEFAULT_COMMANDS + ")] [--runs R (default " + DEFAULT_RUNS + ")] [--json FILE]";
     static final String BATCH_COMPILATION = "-Xbatch";
     /** The driver's JVM: compiles in the foreground, and a heap that neither grows nor fills in the window. */
-    static final List<String> DRIVER_JVM_OPTIONS = List.of(BATCH_COMPILATION, "-XX:+UseSerialGC", "-Xms256m", "-Xmx256m");
+    static final List<String> DRIVER_JVM_OPTIONS =
+            List.of(BATCH_COMPILATION, "-XX:+UseSerialGC", "-Xms256m", "-Xmx256m");
+
     private static final Map<String, String> PLUGIN_NAMES = Map.of("native", "C plugin", "java", "Java plugin");
     /**
      * HotSpot turns the SIGSEGV of an implicit null check or a safepoint poll into its own work by
@@ -61,8 +64,11 @@ public final class DispatchInstructions {
     record Options(int warmUp, int commands, int runs, Path json) {
         static Options parse(List<String> args) {
             BenchCommand.Parsed line = command().parse(args);
-            return new Options(line.get("--warm-up", DEFAULT_WARM_UP), line.get("--commands", DEFAULT_COMMANDS),
-                    line.get("--runs", DEFAULT_RUNS), line.get("--json", null));
+            return new Options(
+                    line.get("--warm-up", DEFAULT_WARM_UP),
+                    line.get("--commands", DEFAULT_COMMANDS),
+                    line.get("--runs", DEFAULT_RUNS),
+                    line.get("--json", null));
         }
 
         static BenchCommand command() {
@@ -90,13 +96,16 @@ public final class DispatchInstructions {
 
     static Report run(Options options) throws IOException, InterruptedException {
         Map<String, List<CallgrindParts>> windowsByKind = new LinkedHashMap<>();
-        try (RunFolder run = new RunFolder("urom-dispatch"); ChildProcesses children = new ChildProcesses()) {
+        try (RunFolder run = new RunFolder("urom-dispatch");
+                ChildProcesses children = new ChildProcesses()) {
             for (String kind : EndToEndBench.PLUGINS_BY_KIND.keySet()) {
                 List<CallgrindParts> windows = new ArrayList<>();
                 for (int r = 1; r <= options.runs(); r++) {
-                    System.err.println("[dispatch] " + kind + " plugin under callgrind, run " + r + " of " + options.runs() + ": "
-                            + options.warmUp() + " LOOPBACKs, then " + options.commands() + " counted");
-                    windows.add(window(children, run.path().resolve(kind + "-" + r), kind, options.warmUp(), options.commands()));
+                    System.err.println(
+                            "[dispatch] " + kind + " plugin under callgrind, run " + r + " of " + options.runs() + ": "
+                                    + options.warmUp() + " LOOPBACKs, then " + options.commands() + " counted");
+                    windows.add(window(
+                            children, run.path().resolve(kind + "-" + r), kind, options.warmUp(), options.commands()));
                 }
                 windowsByKind.put(kind, windows);
             }
@@ -124,17 +133,36 @@ public final class DispatchInstructions {
             List<Double> dispatching = perCommand(windows, commands, true);
             List<Double> others = perCommand(windows, commands, false);
             for (int r = 0; r < windows.size(); r++) {
-                figures.add(Figure.plain("instructions_" + kind + "_run_" + (r + 1),
-                        "instructions per command, " + plugin + ", run " + (r + 1) + ": dispatching thread", dispatching.get(r), "Ir"));
-                figures.add(Figure.plain("instructions_" + kind + "_others_run_" + (r + 1), "instructions per command, " + plugin + ", run "
-                        + (r + 1) + ": the JVM's other threads (" + windows.get(r).otherThreads().size() + " ran)", others.get(r), "Ir"));
+                figures.add(Figure.plain(
+                        "instructions_" + kind + "_run_" + (r + 1),
+                        "instructions per command, " + plugin + ", run " + (r + 1) + ": dispatching thread",
+                        dispatching.get(r),
+                        "Ir"));
+                figures.add(Figure.plain(
+                        "instructions_" + kind + "_others_run_" + (r + 1),
+                        "instructions per command, " + plugin + ", run " + (r + 1) + ": the JVM's other threads ("
+                                + windows.get(r).otherThreads().size() + " ran)",
+                        others.get(r),
+                        "Ir"));
             }
-            String meanLabel = "instructions per command, " + plugin + ": dispatching thread, mean of " + windows.size() + " runs";
+            String meanLabel =
+                    "instructions per command, " + plugin + ": dispatching thread, mean of " + windows.size() + " runs";
             double mean = mean(dispatching);
-            figures.add(kind.equals("native") ? Figure.plain("instructions_native", meanLabel, mean, "Ir")
-                    : Figure.compared("instructions_java", meanLabel, mean, "Ir", PLUGIN_NAMES.get("native"), nativeMean));
-            figures.add(Figure.plain("instructions_" + kind + "_spread", "spread of the runs, " + plugin + ": dispatching thread",
-                    spreadPercent(dispatching), "%"));
+            figures.add(
+                    kind.equals("native")
+                            ? Figure.plain("instructions_native", meanLabel, mean, "Ir")
+                            : Figure.compared(
+                                    "instructions_java",
+                                    meanLabel,
+                                    mean,
+                                    "Ir",
+                                    PLUGIN_NAMES.get("native"),
+                                    nativeMean));
+            figures.add(Figure.plain(
+                    "instructions_" + kind + "_spread",
+                    "spread of the runs, " + plugin + ": dispatching thread",
+                    spreadPercent(dispatching),
+                    "%"));
         }
         return figures;
     }
@@ -163,8 +191,12 @@ public final class DispatchInstructions {
      * with its output files in {@code folder}, as {@link CallgrindParts#read} reads them.
      */
     static List<String> callgrind(Path folder) {
-        List<String> command = new ArrayList<>(List.of(System.getProperty(VALGRIND_PROPERTY, "valgrind"), "--tool=callgrind",
-                PRECISE_FAULTS, SELF_MODIFYING_CODE, FAIR_THREADS));
+        List<String> command = new ArrayList<>(List.of(
+                System.getProperty(VALGRIND_PROPERTY, "valgrind"),
+                "--tool=callgrind",
+                PRECISE_FAULTS,
+                SELF_MODIFYING_CODE,
+                FAIR_THREADS));
         command.addAll(WINDOW_ONLY);
         command.add("--callgrind-out-file=" + folder.resolve("callgrind.%p.out"));
         return command;
@@ -178,12 +210,18 @@ public final class DispatchInstructions {
         String valgrind = command.get(0);
         command.add(JavaCommand.java());
         command.addAll(DRIVER_JVM_OPTIONS);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), DispatchDriver.class.getName(), kind,
-                Integer.toString(warmUp), Integer.toString(commands)));
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                DispatchDriver.class.getName(),
+                kind,
+                Integer.toString(warmUp),
+                Integer.toString(commands)));
         Path log = folder.resolve("valgrind.log");
         Process process;
         try {
-            process = children.start(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()));
+            process = children.start(
+                    new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()));
         } catch (IOException e) {
             throw new IllegalStateException("cannot run " + valgrind + " (Debian's valgrind): " + e.getMessage());
         }
@@ -191,12 +229,17 @@ public final class DispatchInstructions {
         int status = process.waitFor();
         String output = Files.readString(log, StandardCharsets.UTF_8);
         if (status != 0 || !output.contains("dispatched " + ((long) warmUp + commands))) {
-            throw new IllegalStateException("DispatchDriver " + kind + " under callgrind ended with status " + status + ": "
-                    + lastLine(output) + " (all of it in " + log + ")");
+            throw new IllegalStateException("DispatchDriver " + kind + " under callgrind ended with status " + status
+                    + ": " + lastLine(output) + " (all of it in " + log + ")");
         }
         CallgrindParts window = CallgrindParts.read(folder);
-        System.err.println(String.format(Locale.ROOT, "[dispatch]   dispatching thread %d: %d Ir; %d other threads: %d Ir",
-                window.windowThread(), window.windowInstructions(), window.otherThreads().size(), window.otherInstructions()));
+        System.err.println(String.format(
+                Locale.ROOT,
+                "[dispatch]   dispatching thread %d: %d Ir; %d other threads: %d Ir",
+                window.windowThread(),
+                window.windowInstructions(),
+                window.otherThreads().size(),
+                window.otherInstructions()));
         return window;
     }
 

@@ -22,8 +22,17 @@ import java.util.Map;
  * @param parts what the value is the sum of, in {@code unit}, by part in order (a CPU cost by
  *     process: {@code host}, {@code worker}); empty when it is not a sum
  */
-record Figure(String id, String label, double value, String unit, String baselineLabel, Double baselineValue,
-        String target, Boolean met, String unmeasured, Map<String, Double> parts) {
+record Figure(
+        String id,
+        String label,
+        double value,
+        String unit,
+        String baselineLabel,
+        Double baselineValue,
+        String target,
+        Boolean met,
+        String unmeasured,
+        Map<String, Double> parts) {
 
     Figure {
         parts = Collections.unmodifiableMap(new LinkedHashMap<>(parts));
@@ -35,32 +44,83 @@ record Figure(String id, String label, double value, String unit, String baselin
     }
 
     /** A figure compared with a baseline, without a target. */
-    static Figure compared(String id, String label, double value, String unit, String baselineLabel, double baselineValue) {
+    static Figure compared(
+            String id, String label, double value, String unit, String baselineLabel, double baselineValue) {
         return new Figure(id, label, value, unit, baselineLabel, baselineValue, null, null, null, Map.of());
     }
 
     /** A figure whose value over the baseline must be at most {@code maxRatio}. */
-    static Figure atMostTimes(String id, String label, double value, String unit, String baselineLabel, double baselineValue,
+    static Figure atMostTimes(
+            String id,
+            String label,
+            double value,
+            String unit,
+            String baselineLabel,
+            double baselineValue,
             double maxRatio) {
-        return new Figure(id, label, value, unit, baselineLabel, baselineValue, atMostTarget(maxRatio),
-                value / baselineValue <= maxRatio, null, Map.of());
+        return new Figure(
+                id,
+                label,
+                value,
+                unit,
+                baselineLabel,
+                baselineValue,
+                atMostTarget(maxRatio),
+                value / baselineValue <= maxRatio,
+                null,
+                Map.of());
     }
 
     /** A figure whose value over the baseline must be at least {@code minRatio}. */
-    static Figure atLeastTimes(String id, String label, double value, String unit, String baselineLabel, double baselineValue,
+    static Figure atLeastTimes(
+            String id,
+            String label,
+            double value,
+            String unit,
+            String baselineLabel,
+            double baselineValue,
             double minRatio) {
-        return new Figure(id, label, value, unit, baselineLabel, baselineValue, atLeastTarget(minRatio),
-                value / baselineValue >= minRatio, null, Map.of());
+        return new Figure(
+                id,
+                label,
+                value,
+                unit,
+                baselineLabel,
+                baselineValue,
+                atLeastTarget(minRatio),
+                value / baselineValue >= minRatio,
+                null,
+                Map.of());
     }
 
     /** A figure that must be at most {@code limit} (in its own unit). */
     static Figure atMost(String id, String label, double value, String unit, double limit) {
-        return new Figure(id, label, value, unit, null, null, "<= " + Report.number(limit) + " " + unit, value <= limit, null, Map.of());
+        return new Figure(
+                id,
+                label,
+                value,
+                unit,
+                null,
+                null,
+                "<= " + Report.number(limit) + " " + unit,
+                value <= limit,
+                null,
+                Map.of());
     }
 
     /** A figure that must be at least {@code limit} (in its own unit). */
     static Figure atLeast(String id, String label, double value, String unit, double limit) {
-        return new Figure(id, label, value, unit, null, null, ">= " + Report.number(limit) + " " + unit, value >= limit, null, Map.of());
+        return new Figure(
+                id,
+                label,
+                value,
+                unit,
+                null,
+                null,
+                ">= " + Report.number(limit) + " " + unit,
+                value >= limit,
+                null,
+                Map.of());
     }
 
     /**
@@ -75,7 +135,13 @@ record Figure(String id, String label, double value, String unit, String baselin
      * A figure with a baseline and a target ({@link #atMostTarget}, {@link #atLeastTarget}) that
      * could not be measured, for the reason {@code why}: neither met nor missed.
      */
-    static Figure unmeasured(String id, String label, String unit, String baselineLabel, double baselineValue, String target,
+    static Figure unmeasured(
+            String id,
+            String label,
+            String unit,
+            String baselineLabel,
+            double baselineValue,
+            String target,
             String why) {
         return new Figure(id, label, Double.NaN, unit, baselineLabel, baselineValue, target, null, why, Map.of());
     }
@@ -86,8 +152,17 @@ record Figure(String id, String label, double value, String unit, String baselin
      * {@code baseline} is null.
      */
     static Figure cpuPerOp(String id, String label, CpuCost cost, String baselineLabel, CpuCost baseline) {
-        return new Figure(id, label, cost.totalNanosPerOp() / 1000.0, "us", baseline == null ? null : baselineLabel,
-                baseline == null ? null : baseline.totalNanosPerOp() / 1000.0, null, null, null, cost.microsPerOpByProcess());
+        return new Figure(
+                id,
+                label,
+                cost.totalNanosPerOp() / 1000.0,
+                "us",
+                baseline == null ? null : baselineLabel,
+                baseline == null ? null : baseline.totalNanosPerOp() / 1000.0,
+                null,
+                null,
+                null,
+                cost.microsPerOpByProcess());
     }
 
     static String atMostTarget(double maxRatio) {

@@ -40,7 +40,13 @@ final class FloorBaseline {
      * @param throughputCpu the same over the measured messages with several in flight
      * @param relayCpu the client's, the relay's and the server's over the round trips through the relay
      */
-    record Result(long p50Ns, long p99Ns, double opsPerSecond, long relayP50Ns, CpuCost roundTripCpu, CpuCost throughputCpu,
+    record Result(
+            long p50Ns,
+            long p99Ns,
+            double opsPerSecond,
+            long relayP50Ns,
+            CpuCost roundTripCpu,
+            CpuCost throughputCpu,
             CpuCost relayCpu) {}
 
     /** A client's result line and the CPU time of the processes on its path over its measured rounds. */
@@ -68,22 +74,54 @@ final class FloorBaseline {
         Process server = startServer(socket, requestBytes, replyBytes);
         try {
             Map<String, Long> serverOnly = Map.of("server", server.pid());
-            ClientRun latency = client("latency", socket, requestBytes, replyBytes, serverOnly, rounds,
-                    Integer.toString(rounds), Integer.toString(rounds));
-            ClientRun throughput = client("throughput", socket, requestBytes, replyBytes, serverOnly, throughputRounds,
-                    Integer.toString(throughputRounds), Integer.toString(throughputRounds), Integer.toString(inFlight));
+            ClientRun latency = client(
+                    "latency",
+                    socket,
+                    requestBytes,
+                    replyBytes,
+                    serverOnly,
+                    rounds,
+                    Integer.toString(rounds),
+                    Integer.toString(rounds));
+            ClientRun throughput = client(
+                    "throughput",
+                    socket,
+                    requestBytes,
+                    replyBytes,
+                    serverOnly,
+                    throughputRounds,
+                    Integer.toString(throughputRounds),
+                    Integer.toString(throughputRounds),
+                    Integer.toString(inFlight));
             Path relaySocket = socket.resolveSibling(socket.getFileName() + ".relay");
-            Process relay = startAndAwaitReady(new ProcessBuilder(program.toString(), "relay", relaySocket.toString(),
-                    Integer.toString(requestBytes), Integer.toString(replyBytes), socket.toString()));
+            Process relay = startAndAwaitReady(new ProcessBuilder(
+                    program.toString(),
+                    "relay",
+                    relaySocket.toString(),
+                    Integer.toString(requestBytes),
+                    Integer.toString(replyBytes),
+                    socket.toString()));
             try {
                 Map<String, Long> relayAndServer = new LinkedHashMap<>();
                 relayAndServer.put("relay", relay.pid());
                 relayAndServer.put("server", server.pid());
-                ClientRun relayed = client("latency", relaySocket, requestBytes, replyBytes, relayAndServer, rounds,
-                        Integer.toString(rounds), Integer.toString(rounds));
-                return new Result(number(latency.fields(), "p50_ns"), number(latency.fields(), "p99_ns"),
-                        Double.parseDouble(field(throughput.fields(), "ops_per_s")), number(relayed.fields(), "p50_ns"),
-                        latency.cpu(), throughput.cpu(), relayed.cpu());
+                ClientRun relayed = client(
+                        "latency",
+                        relaySocket,
+                        requestBytes,
+                        replyBytes,
+                        relayAndServer,
+                        rounds,
+                        Integer.toString(rounds),
+                        Integer.toString(rounds));
+                return new Result(
+                        number(latency.fields(), "p50_ns"),
+                        number(latency.fields(), "p99_ns"),
+                        Double.parseDouble(field(throughput.fields(), "ops_per_s")),
+                        number(relayed.fields(), "p50_ns"),
+                        latency.cpu(),
+                        throughput.cpu(),
+                        relayed.cpu());
             } finally {
                 stop(relay);
             }
@@ -99,11 +137,20 @@ final class FloorBaseline {
      * Starts a server on {@code socket}, measures {@code rounds} round trips of {@code requestBytes}
      * out and {@code replyBytes} back with one in flight (after as many to warm up), stops it.
      */
-    Latency latency(Path socket, int requestBytes, int replyBytes, int rounds) throws IOException, InterruptedException {
+    Latency latency(Path socket, int requestBytes, int replyBytes, int rounds)
+            throws IOException, InterruptedException {
         Process server = startServer(socket, requestBytes, replyBytes);
         try {
-            Map<String, String> latency = client("latency", socket, requestBytes, replyBytes, Map.of("server", server.pid()), rounds,
-                    Integer.toString(rounds), Integer.toString(rounds)).fields();
+            Map<String, String> latency = client(
+                            "latency",
+                            socket,
+                            requestBytes,
+                            replyBytes,
+                            Map.of("server", server.pid()),
+                            rounds,
+                            Integer.toString(rounds),
+                            Integer.toString(rounds))
+                    .fields();
             return new Latency(number(latency, "p50_ns"), number(latency, "p99_ns"));
         } finally {
             stop(server);
@@ -119,22 +166,37 @@ final class FloorBaseline {
             throws IOException, InterruptedException {
         Process server = startServer(socket, requestBytes, replyBytes);
         try {
-            Map<String, String> throughput = client("throughput", socket, requestBytes, replyBytes, Map.of("server", server.pid()),
-                    messages, Integer.toString(warmUp), Integer.toString(messages), Integer.toString(inFlight)).fields();
+            Map<String, String> throughput = client(
+                            "throughput",
+                            socket,
+                            requestBytes,
+                            replyBytes,
+                            Map.of("server", server.pid()),
+                            messages,
+                            Integer.toString(warmUp),
+                            Integer.toString(messages),
+                            Integer.toString(inFlight))
+                    .fields();
             return Double.parseDouble(field(throughput, "ops_per_s"));
         } finally {
             stop(server);
         }
     }
 
-    private Process startServer(Path socket, int requestBytes, int replyBytes) throws IOException, InterruptedException {
-        return startAndAwaitReady(new ProcessBuilder(program.toString(), "server", socket.toString(),
-                Integer.toString(requestBytes), Integer.toString(replyBytes)));
+    private Process startServer(Path socket, int requestBytes, int replyBytes)
+            throws IOException, InterruptedException {
+        return startAndAwaitReady(new ProcessBuilder(
+                program.toString(),
+                "server",
+                socket.toString(),
+                Integer.toString(requestBytes),
+                Integer.toString(replyBytes)));
     }
 
     private Process startAndAwaitReady(ProcessBuilder builder) throws IOException, InterruptedException {
         Process process = children.start(builder.redirectError(ProcessBuilder.Redirect.INHERIT));
-        String ready = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+        String ready = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII))
+                .readLine();
         if (!"READY".equals(ready)) {
             stop(process);
             throw new IllegalStateException(program + " " + builder.command().get(1) + " did not start: it said "
@@ -154,16 +216,28 @@ final class FloorBaseline {
      * the client and of {@code peers} (role → pid) is read at its pauses around its {@code measured}
      * rounds.
      */
-    private ClientRun client(String mode, Path socket, int requestBytes, int replyBytes, Map<String, Long> peers, long measured,
-            String... counts) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(program.toString(), mode, socket.toString(),
-                Integer.toString(requestBytes), Integer.toString(replyBytes)));
+    private ClientRun client(
+            String mode,
+            Path socket,
+            int requestBytes,
+            int replyBytes,
+            Map<String, Long> peers,
+            long measured,
+            String... counts)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(
+                program.toString(),
+                mode,
+                socket.toString(),
+                Integer.toString(requestBytes),
+                Integer.toString(replyBytes)));
         command.addAll(List.of(counts));
         Process client = children.start(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT));
         Map<String, Long> path = new LinkedHashMap<>();
         path.put("client", client.pid());
         path.putAll(peers);
-        BufferedReader out = new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.US_ASCII));
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.US_ASCII));
         Writer in = new OutputStreamWriter(client.getOutputStream(), StandardCharsets.US_ASCII);
         awaitPause(client, out, mode, "warm");
         CpuCost.Snapshot before = CpuCost.snapshot(path);
@@ -178,17 +252,19 @@ final class FloorBaseline {
         if (status != 0) {
             throw new IllegalStateException(program + " " + mode + " ended with status " + status);
         }
-        return new ClientRun(parseLine(mode, line == null ? "" : line.trim()), CpuCost.between(before, after, measured));
+        return new ClientRun(
+                parseLine(mode, line == null ? "" : line.trim()), CpuCost.between(before, after, measured));
     }
 
-    private void awaitPause(Process client, BufferedReader out, String mode, String marker) throws IOException, InterruptedException {
+    private void awaitPause(Process client, BufferedReader out, String mode, String marker)
+            throws IOException, InterruptedException {
         String line = out.readLine();
         if (line == null && client.waitFor() != 0) {
             throw new IllegalStateException(program + " " + mode + " ended with status " + client.exitValue());
         }
         if (!marker.equals(line)) {
-            throw new IllegalStateException(program + " " + mode + " said " + (line == null ? "nothing" : "'" + line + "'")
-                    + " where it pauses with '" + marker + "'");
+            throw new IllegalStateException(program + " " + mode + " said "
+                    + (line == null ? "nothing" : "'" + line + "'") + " where it pauses with '" + marker + "'");
         }
     }
 

@@ -64,7 +64,9 @@ public final class FootprintBench {
 
     /** The workers' kinds by the graph plugins they load. */
     enum Kind {
-        C("C plugin"), JAVA("Java plugin"), BOTH("both plugins");
+        C("C plugin"),
+        JAVA("Java plugin"),
+        BOTH("both plugins");
 
         final String label;
 
@@ -88,9 +90,21 @@ public final class FootprintBench {
      * @param totalPssKb every worker's proportional set summed
      * @param daemonRssKb the daemon's resident set with all of them up
      */
-    record AtOnce(int workers, double toRunningMs, long[] toRunningNs, Map<Kind, Measured> byKind, long totalPssKb, long daemonRssKb) {}
+    record AtOnce(
+            int workers,
+            double toRunningMs,
+            long[] toRunningNs,
+            Map<Kind, Measured> byKind,
+            long totalPssKb,
+            long daemonRssKb) {}
 
-    record Result(FootprintOptions options, Starts floorStarts, Measured floor, Map<Kind, Measured> alone, Starts workerStarts, AtOnce atOnce) {}
+    record Result(
+            FootprintOptions options,
+            Starts floorStarts,
+            Measured floor,
+            Map<Kind, Measured> alone,
+            Starts workerStarts,
+            AtOnce atOnce) {}
 
     public static void main(String[] args) {
         FootprintOptions options;
@@ -119,14 +133,16 @@ public final class FootprintBench {
     }
 
     static Result run(FootprintOptions options, Consumer<String> progress) throws IOException, InterruptedException {
-        try (RunFolder run = new RunFolder("urom-footprint"); ChildProcesses children = new ChildProcesses()) {
+        try (RunFolder run = new RunFolder("urom-footprint");
+                ChildProcesses children = new ChildProcesses()) {
             progress.accept("floor: " + options.starts() + " starts of a JVM that does nothing");
             Path floorClasses = floorClassPath(run.path().resolve("floor"));
             List<Long> floorWall = new ArrayList<>();
             List<Double> floorCpu = new ArrayList<>();
             Measured floor = null;
             for (int i = -1; i < options.starts(); i++) {
-                List<String> command = new ArrayList<>(List.of(options.javaHome().resolve("bin").resolve("java").toString()));
+                List<String> command = new ArrayList<>(List.of(
+                        options.javaHome().resolve("bin").resolve("java").toString()));
                 command.addAll(floorJvmOptions(options));
                 command.addAll(List.of("-cp", floorClasses.toString(), FootprintFloor.class.getName()));
                 long began = System.nanoTime();
@@ -151,7 +167,8 @@ public final class FootprintBench {
             }
             Process daemon = children.start(daemonCommand(options, run.path(), pluginDir));
             String address = listeningAddress(daemon, run.path().resolve("daemon.stderr"));
-            progress.accept("daemon pid " + daemon.pid() + " on " + address + ", worker JVM options " + options.workerJvmOptions());
+            progress.accept("daemon pid " + daemon.pid() + " on " + address + ", worker JVM options "
+                    + options.workerJvmOptions());
             try (UromService service = UromService.connect(address)) {
                 long nativeId = ServiceBench.pluginId(service.plugins(), ServiceBench.NATIVE_PLUGIN_NAME);
                 long javaId = ServiceBench.pluginId(service.plugins(), ServiceBench.JAVA_PLUGIN_NAME);
@@ -188,7 +205,15 @@ public final class FootprintBench {
                 Starts workerStarts = starts(wall, cpu);
 
                 progress.accept(options.workers() + " workers requested at once, each by a host connection of its own");
-                AtOnce atOnce = atOnce(service, address, options.workers(), nativeId, javaId, daemon.pid(), options.holdSeconds(), progress);
+                AtOnce atOnce = atOnce(
+                        service,
+                        address,
+                        options.workers(),
+                        nativeId,
+                        javaId,
+                        daemon.pid(),
+                        options.holdSeconds(),
+                        progress);
                 return new Result(options, floorStarts, floor, alone, workerStarts, atOnce);
             } catch (UromException e) {
                 throw new IllegalStateException("footprint: " + e.status() + ": " + e.getMessage());
@@ -200,8 +225,16 @@ public final class FootprintBench {
     }
 
     /** {@code count} workers requested at once, each by a host connection of its own, as the ranks of a node would. */
-    private static AtOnce atOnce(UromService service, String address, int count, long nativeId, long javaId, long daemonPid, int holdSeconds,
-            Consumer<String> progress) throws UromException, InterruptedException {
+    private static AtOnce atOnce(
+            UromService service,
+            String address,
+            int count,
+            long nativeId,
+            long javaId,
+            long daemonPid,
+            int holdSeconds,
+            Consumer<String> progress)
+            throws UromException, InterruptedException {
         List<Worker> workers = new ArrayList<>();
         List<UromService> hosts = new ArrayList<>();
         try {
@@ -211,7 +244,10 @@ public final class FootprintBench {
             List<CompletableFuture<Worker>> starts = new ArrayList<>();
             long began = System.nanoTime();
             for (int i = 0; i < count; i++) {
-                Worker worker = hosts.get(i).newWorker().plugins(i % 2 == 0 ? nativeId : javaId).build();
+                Worker worker = hosts.get(i)
+                        .newWorker()
+                        .plugins(i % 2 == 0 ? nativeId : javaId)
+                        .build();
                 workers.add(worker);
                 starts.add(worker.start());
             }
@@ -243,9 +279,11 @@ public final class FootprintBench {
                 Worker worker = workers.get(i);
                 ProcFacts.Memory memory = memoryOf(pidOf(pids, worker));
                 totalPss += memory.pssKb();
-                byKind.computeIfAbsent(i % 2 == 0 ? Kind.C : Kind.JAVA, k -> new ArrayList<>()).add(new Measured(memory, cpuAtRunning.get(worker.id())));
+                byKind.computeIfAbsent(i % 2 == 0 ? Kind.C : Kind.JAVA, k -> new ArrayList<>())
+                        .add(new Measured(memory, cpuAtRunning.get(worker.id())));
             }
-            long daemonRss = ProcFacts.usage(daemonPid).map(ProcFacts.Usage::rssKb).orElse(0L);
+            long daemonRss =
+                    ProcFacts.usage(daemonPid).map(ProcFacts.Usage::rssKb).orElse(0L);
             Map<Kind, Measured> means = new LinkedHashMap<>();
             byKind.forEach((kind, list) -> means.put(kind, mean(list)));
             if (holdSeconds > 0) {
@@ -262,9 +300,19 @@ public final class FootprintBench {
 
     private static Measured mean(List<Measured> processes) {
         int n = processes.size();
-        return new Measured(new ProcFacts.Memory(processes.stream().mapToLong(p -> p.memory().rssKb()).sum() / n,
-                processes.stream().mapToLong(p -> p.memory().pssKb()).sum() / n, processes.stream().mapToLong(p -> p.memory().pssAnonKb()).sum() / n,
-                processes.stream().mapToLong(p -> p.memory().pssFileKb()).sum() / n), processes.stream().mapToDouble(Measured::cpuMs).average().orElse(0));
+        return new Measured(
+                new ProcFacts.Memory(
+                        processes.stream().mapToLong(p -> p.memory().rssKb()).sum() / n,
+                        processes.stream().mapToLong(p -> p.memory().pssKb()).sum() / n,
+                        processes.stream()
+                                        .mapToLong(p -> p.memory().pssAnonKb())
+                                        .sum()
+                                / n,
+                        processes.stream()
+                                        .mapToLong(p -> p.memory().pssFileKb())
+                                        .sum()
+                                / n),
+                processes.stream().mapToDouble(Measured::cpuMs).average().orElse(0));
     }
 
     /** The floor's JVM options: the workers' defaults (as the daemon gives them) and then the run's own. */
@@ -288,11 +336,21 @@ public final class FootprintBench {
         return dir;
     }
 
-    private static ProcessBuilder daemonCommand(FootprintOptions options, Path runDir, Path pluginDir) throws IOException {
-        List<String> command = new ArrayList<>(List.of(options.dist().resolve("bin").resolve("urom").toString(), "daemon",
-                "--listen", "unix:" + Files.createDirectories(runDir.resolve("daemon")).resolve("daemon.sock"),
-                "--log-dir", runDir.resolve("log").toString(), "--max-workers", Integer.toString(Integer.highestOneBit(options.workers() * 2 - 1)),
-                "--max-connections-per-principal", Integer.toString(options.workers() + 1), "--max-connections", Integer.toString(options.workers() + 8),
+    private static ProcessBuilder daemonCommand(FootprintOptions options, Path runDir, Path pluginDir)
+            throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                options.dist().resolve("bin").resolve("urom").toString(),
+                "daemon",
+                "--listen",
+                "unix:" + Files.createDirectories(runDir.resolve("daemon")).resolve("daemon.sock"),
+                "--log-dir",
+                runDir.resolve("log").toString(),
+                "--max-workers",
+                Integer.toString(Integer.highestOneBit(options.workers() * 2 - 1)),
+                "--max-connections-per-principal",
+                Integer.toString(options.workers() + 1),
+                "--max-connections",
+                Integer.toString(options.workers() + 8),
                 // smaps_rollup of an undumpable worker is closed to everyone but root
                 "--dumpable-workers"));
         for (String option : options.workerJvmOptions()) {
@@ -301,22 +359,36 @@ public final class FootprintBench {
         if (options.workerUser() != null) {
             command.addAll(List.of("--worker-user", options.workerUser()));
         }
-        ProcessBuilder builder = new ProcessBuilder(command).redirectError(runDir.resolve("daemon.stderr").toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectError(runDir.resolve("daemon.stderr").toFile());
         builder.environment().put("UROM_PLUGIN_PATH", pluginDir.toString());
-        builder.environment().put("PATH", options.javaHome().resolve("bin") + java.io.File.pathSeparator + System.getenv().getOrDefault("PATH", ""));
-        builder.environment().put("UROM_DAEMON_JAVA_OPTS", "-Xmx64m -XX:MaxMetaspaceSize=128m -Djava.io.tmpdir=" + Files.createDirectories(runDir.resolve("daemon-tmp")));
+        builder.environment()
+                .put(
+                        "PATH",
+                        options.javaHome().resolve("bin")
+                                + java.io.File.pathSeparator
+                                + System.getenv().getOrDefault("PATH", ""));
+        builder.environment()
+                .put(
+                        "UROM_DAEMON_JAVA_OPTS",
+                        "-Xmx64m -XX:MaxMetaspaceSize=128m -Djava.io.tmpdir="
+                                + Files.createDirectories(runDir.resolve("daemon-tmp")));
         return builder;
     }
 
     /** The address of the daemon's {@code urom daemon: listening on ADDRESS (log: ...)} line. */
     private static String listeningAddress(Process daemon, Path stderr) throws InterruptedException {
-        String rest = new ChildOutput(daemon, "the daemon", stderr).expect(LISTENING, Duration.ofSeconds(DAEMON_START_S));
+        String rest =
+                new ChildOutput(daemon, "the daemon", stderr).expect(LISTENING, Duration.ofSeconds(DAEMON_START_S));
         int end = rest.indexOf(' ');
         return end < 0 ? rest.strip() : rest.substring(0, end);
     }
 
     private static long pid(UromService service, Worker worker) throws UromException {
-        return pidOf(service.workersInfo(Protocol.ALL_GROUPS).stream().collect(Collectors.toMap(WorkerInfo::id, WorkerInfo::pid)), worker);
+        return pidOf(
+                service.workersInfo(Protocol.ALL_GROUPS).stream()
+                        .collect(Collectors.toMap(WorkerInfo::id, WorkerInfo::pid)),
+                worker);
     }
 
     private static long pidOf(Map<Long, Long> pids, Worker worker) {
@@ -332,7 +404,8 @@ public final class FootprintBench {
     }
 
     private static ProcFacts.Memory memoryOf(long pid) {
-        return ProcFacts.memory(pid).orElseThrow(() -> new IllegalStateException("cannot read /proc/" + pid + "/smaps_rollup"));
+        return ProcFacts.memory(pid)
+                .orElseThrow(() -> new IllegalStateException("cannot read /proc/" + pid + "/smaps_rollup"));
     }
 
     private static double cpuMs(long pid) {
@@ -345,15 +418,18 @@ public final class FootprintBench {
      */
     private static void awaitNoWorkers(UromService service, long daemonPid) throws InterruptedException, UromException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ANSWER_TIMEOUT_S);
-        while (ProcFacts.children(daemonPid).stream().anyMatch(c -> !c.zombie()) || !service.workersInfo(Protocol.ALL_GROUPS).isEmpty()) {
+        while (ProcFacts.children(daemonPid).stream().anyMatch(c -> !c.zombie())
+                || !service.workersInfo(Protocol.ALL_GROUPS).isEmpty()) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("workers of the daemon still run " + ANSWER_TIMEOUT_S + " s after they were stopped");
+                throw new IllegalStateException(
+                        "workers of the daemon still run " + ANSWER_TIMEOUT_S + " s after they were stopped");
             }
             Thread.sleep(5);
         }
     }
 
-    private static void awaitExit(UromService service, Worker worker, long daemonPid) throws InterruptedException, UromException {
+    private static void awaitExit(UromService service, Worker worker, long daemonPid)
+            throws InterruptedException, UromException {
         worker.close();
         awaitNoWorkers(service, daemonPid);
     }
@@ -386,13 +462,26 @@ public final class FootprintBench {
      */
     static boolean writeChart(Path json, Result r) {
         Map<String, LatencyCurve> curves = new LinkedHashMap<>();
-        curves.put("floor: a JVM that does nothing, to READY", sortedCurve(r.floorStarts().wallNs()));
+        curves.put(
+                "floor: a JVM that does nothing, to READY",
+                sortedCurve(r.floorStarts().wallNs()));
         curves.put("single worker starts", sortedCurve(r.workerStarts().wallNs()));
-        curves.put(r.atOnce().workers() + " workers requested at once", sortedCurve(r.atOnce().toRunningNs()));
+        curves.put(
+                r.atOnce().workers() + " workers requested at once",
+                sortedCurve(r.atOnce().toRunningNs()));
         Path png = LatencyChart.pathFor(json);
-        return Plots.render("FootprintBench", png, () -> Plots.latency(png, "FootprintBench: time to RUNNING",
-                "worker JVM options: defaults" + (r.options().workerJvmOptions().isEmpty() ? "" : " + " + r.options().workerJvmOptions()),
-                "start to RUNNING", curves));
+        return Plots.render(
+                "FootprintBench",
+                png,
+                () -> Plots.latency(
+                        png,
+                        "FootprintBench: time to RUNNING",
+                        "worker JVM options: defaults"
+                                + (r.options().workerJvmOptions().isEmpty()
+                                        ? ""
+                                        : " + " + r.options().workerJvmOptions()),
+                        "start to RUNNING",
+                        curves));
     }
 
     private static LatencyCurve sortedCurve(long[] ns) {
@@ -402,52 +491,105 @@ public final class FootprintBench {
     }
 
     private static double p50d(List<Double> values) {
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double[] sorted =
+                values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         return sorted[(sorted.length - 1) / 2];
     }
 
     static String table(Result r) {
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "%-44s %10s %10s %10s %10s%n", "footprint (KiB, ms)", "PSS", "RSS", "PSS anon", "CPU ms"));
+        out.append(String.format(
+                Locale.ROOT, "%-44s %10s %10s %10s %10s%n", "footprint (KiB, ms)", "PSS", "RSS", "PSS anon", "CPU ms"));
         row(out, "floor: a JVM that does nothing", r.floor());
         r.alone().forEach((kind, p) -> row(out, "one worker alone, " + kind.label, p));
         r.atOnce().byKind().forEach((kind, p) -> row(out, r.atOnce().workers() + " at once, mean of " + kind.label, p));
-        out.append(String.format(Locale.ROOT, "%-44s %10.1f ms wall, %.1f ms CPU (p50 of %d)%n", "floor start", r.floorStarts().wallP50Ms(),
-                r.floorStarts().cpuP50Ms(), r.floorStarts().count()));
-        out.append(String.format(Locale.ROOT, "%-44s %10.1f ms wall, %.1f ms CPU (p50 of %d); %.1fx and %.1fx the floor's%n",
-                "single worker start to RUNNING", r.workerStarts().wallP50Ms(), r.workerStarts().cpuP50Ms(), r.workerStarts().count(),
-                r.workerStarts().wallP50Ms() / r.floorStarts().wallP50Ms(), r.workerStarts().cpuP50Ms() / r.floorStarts().cpuP50Ms()));
-        out.append(String.format(Locale.ROOT, "%-44s %10.2f s; all PSS %.1f MiB; daemon RSS %.1f MiB%n", r.atOnce().workers() + " workers at once to RUNNING",
-                r.atOnce().toRunningMs() / 1000, r.atOnce().totalPssKb() / 1024.0, r.atOnce().daemonRssKb() / 1024.0));
+        out.append(String.format(
+                Locale.ROOT,
+                "%-44s %10.1f ms wall, %.1f ms CPU (p50 of %d)%n",
+                "floor start",
+                r.floorStarts().wallP50Ms(),
+                r.floorStarts().cpuP50Ms(),
+                r.floorStarts().count()));
+        out.append(String.format(
+                Locale.ROOT,
+                "%-44s %10.1f ms wall, %.1f ms CPU (p50 of %d); %.1fx and %.1fx the floor's%n",
+                "single worker start to RUNNING",
+                r.workerStarts().wallP50Ms(),
+                r.workerStarts().cpuP50Ms(),
+                r.workerStarts().count(),
+                r.workerStarts().wallP50Ms() / r.floorStarts().wallP50Ms(),
+                r.workerStarts().cpuP50Ms() / r.floorStarts().cpuP50Ms()));
+        out.append(String.format(
+                Locale.ROOT,
+                "%-44s %10.2f s; all PSS %.1f MiB; daemon RSS %.1f MiB%n",
+                r.atOnce().workers() + " workers at once to RUNNING",
+                r.atOnce().toRunningMs() / 1000,
+                r.atOnce().totalPssKb() / 1024.0,
+                r.atOnce().daemonRssKb() / 1024.0));
         return out.toString();
     }
 
     private static void row(StringBuilder out, String name, Measured p) {
-        out.append(String.format(Locale.ROOT, "%-44s %10d %10d %10d %10.1f%n", name, p.memory().pssKb(), p.memory().rssKb(), p.memory().pssAnonKb(), p.cpuMs()));
+        out.append(String.format(
+                Locale.ROOT,
+                "%-44s %10d %10d %10d %10.1f%n",
+                name,
+                p.memory().pssKb(),
+                p.memory().rssKb(),
+                p.memory().pssAnonKb(),
+                p.cpuMs()));
     }
 
     static String json(Result r) {
         StringBuilder out = new StringBuilder("{\n");
-        out.append("  \"worker_jvm_options\": [").append(r.options().workerJvmOptions().stream().map(o -> "\"" + o.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
-                .collect(Collectors.joining(", "))).append("],\n");
-        out.append("  \"java_home\": \"").append(r.options().javaHome().toString().replace("\\", "\\\\").replace("\"", "\\\"")).append("\",\n");
+        out.append("  \"worker_jvm_options\": [")
+                .append(r.options().workerJvmOptions().stream()
+                        .map(o -> "\"" + o.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
+                        .collect(Collectors.joining(", ")))
+                .append("],\n");
+        out.append("  \"java_home\": \"")
+                .append(r.options().javaHome().toString().replace("\\", "\\\\").replace("\"", "\\\""))
+                .append("\",\n");
         out.append("  \"floor\": ").append(process(r.floor())).append(",\n");
         out.append("  \"alone\": {");
-        out.append(r.alone().entrySet().stream().map(e -> "\"" + e.getKey().name().toLowerCase(Locale.ROOT) + "\": " + process(e.getValue()))
-                .collect(Collectors.joining(", "))).append("},\n");
-        out.append(String.format(Locale.ROOT, "  \"floor_start\": {\"count\": %d, \"wall_p50_ms\": %.2f, \"cpu_p50_ms\": %.2f},%n", r.floorStarts().count(),
-                r.floorStarts().wallP50Ms(), r.floorStarts().cpuP50Ms()));
-        out.append(String.format(Locale.ROOT, "  \"worker_start\": {\"count\": %d, \"wall_p50_ms\": %.2f, \"cpu_p50_ms\": %.2f},%n", r.workerStarts().count(),
-                r.workerStarts().wallP50Ms(), r.workerStarts().cpuP50Ms()));
-        out.append(String.format(Locale.ROOT, "  \"at_once\": {\"workers\": %d, \"to_running_ms\": %.1f, \"total_pss_kb\": %d, \"daemon_rss_kb\": %d, \"by_kind\": {",
-                r.atOnce().workers(), r.atOnce().toRunningMs(), r.atOnce().totalPssKb(), r.atOnce().daemonRssKb()));
-        out.append(r.atOnce().byKind().entrySet().stream().map(e -> "\"" + e.getKey().name().toLowerCase(Locale.ROOT) + "\": " + process(e.getValue()))
-                .collect(Collectors.joining(", "))).append("}}\n}\n");
+        out.append(r.alone().entrySet().stream()
+                        .map(e -> "\"" + e.getKey().name().toLowerCase(Locale.ROOT) + "\": " + process(e.getValue()))
+                        .collect(Collectors.joining(", ")))
+                .append("},\n");
+        out.append(String.format(
+                Locale.ROOT,
+                "  \"floor_start\": {\"count\": %d, \"wall_p50_ms\": %.2f, \"cpu_p50_ms\": %.2f},%n",
+                r.floorStarts().count(),
+                r.floorStarts().wallP50Ms(),
+                r.floorStarts().cpuP50Ms()));
+        out.append(String.format(
+                Locale.ROOT,
+                "  \"worker_start\": {\"count\": %d, \"wall_p50_ms\": %.2f, \"cpu_p50_ms\": %.2f},%n",
+                r.workerStarts().count(),
+                r.workerStarts().wallP50Ms(),
+                r.workerStarts().cpuP50Ms()));
+        out.append(String.format(
+                Locale.ROOT,
+                "  \"at_once\": {\"workers\": %d, \"to_running_ms\": %.1f, \"total_pss_kb\": %d, \"daemon_rss_kb\": %d, \"by_kind\": {",
+                r.atOnce().workers(),
+                r.atOnce().toRunningMs(),
+                r.atOnce().totalPssKb(),
+                r.atOnce().daemonRssKb()));
+        out.append(r.atOnce().byKind().entrySet().stream()
+                        .map(e -> "\"" + e.getKey().name().toLowerCase(Locale.ROOT) + "\": " + process(e.getValue()))
+                        .collect(Collectors.joining(", ")))
+                .append("}}\n}\n");
         return out.toString();
     }
 
     private static String process(Measured p) {
-        return String.format(Locale.ROOT, "{\"rss_kb\": %d, \"pss_kb\": %d, \"pss_anon_kb\": %d, \"pss_file_kb\": %d, \"cpu_ms\": %.1f}", p.memory().rssKb(),
-                p.memory().pssKb(), p.memory().pssAnonKb(), p.memory().pssFileKb(), p.cpuMs());
+        return String.format(
+                Locale.ROOT,
+                "{\"rss_kb\": %d, \"pss_kb\": %d, \"pss_anon_kb\": %d, \"pss_file_kb\": %d, \"cpu_ms\": %.1f}",
+                p.memory().rssKb(),
+                p.memory().pssKb(),
+                p.memory().pssAnonKb(),
+                p.memory().pssFileKb(),
+                p.cpuMs());
     }
 }

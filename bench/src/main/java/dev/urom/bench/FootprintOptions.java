@@ -22,14 +22,22 @@ import java.util.List;
  *     default); the workers must be able to read the distribution
  * @param json where the figures go as JSON, or null
  */
-record FootprintOptions(int workers, int starts, Path dist, Path javaHome, List<String> workerJvmOptions, int holdSeconds, String workerUser,
+record FootprintOptions(
+        int workers,
+        int starts,
+        Path dist,
+        Path javaHome,
+        List<String> workerJvmOptions,
+        int holdSeconds,
+        String workerUser,
         Path json) {
     static final int DEFAULT_WORKERS = 64;
     static final int DEFAULT_STARTS = 10;
     static final String DIST_PROPERTY = "urom.bench.dist";
     private static final Path DIST = Path.of("cli", "target", "urom");
-    static final String USAGE = "usage: FootprintBench [--workers N (default 64)] [--starts N (default 10)] [--dist DIR (default cli/target/urom)]"
-            + " [--java-home DIR] [--worker-jvm-option OPTION]... [--hold-seconds N] [--worker-user USER] [--json FILE]";
+    static final String USAGE =
+            "usage: FootprintBench [--workers N (default 64)] [--starts N (default 10)] [--dist DIR (default cli/target/urom)]"
+                    + " [--java-home DIR] [--worker-jvm-option OPTION]... [--hold-seconds N] [--worker-user USER] [--json FILE]";
 
     /** Parses {@code args}; throws {@link IllegalArgumentException} with one line naming the option and the reason. */
     static FootprintOptions parse(List<String> args) {
@@ -37,13 +45,21 @@ record FootprintOptions(int workers, int starts, Path dist, Path javaHome, List<
         Path dist = line.get("--dist", defaultDist());
         Path javaHome = line.get("--java-home", Path.of(System.getProperty("java.home")));
         if (!Files.isExecutable(dist.resolve("bin").resolve("urom"))) {
-            throw new IllegalArgumentException("--dist " + dist + " has no bin/urom; build it first: mvn -B -q package -DskipTests");
+            throw new IllegalArgumentException(
+                    "--dist " + dist + " has no bin/urom; build it first: mvn -B -q package -DskipTests");
         }
         if (!Files.isExecutable(javaHome.resolve("bin").resolve("java"))) {
             throw new IllegalArgumentException("--java-home " + javaHome + " has no bin/java");
         }
-        return new FootprintOptions(line.get("--workers", DEFAULT_WORKERS), line.get("--starts", DEFAULT_STARTS), dist, javaHome,
-                line.all("--worker-jvm-option"), line.get("--hold-seconds", 0), line.get("--worker-user", null), line.get("--json", null));
+        return new FootprintOptions(
+                line.get("--workers", DEFAULT_WORKERS),
+                line.get("--starts", DEFAULT_STARTS),
+                dist,
+                javaHome,
+                line.all("--worker-jvm-option"),
+                line.get("--hold-seconds", 0),
+                line.get("--worker-user", null),
+                line.get("--json", null));
     }
 
     static BenchCommand command() {

@@ -46,8 +46,15 @@ final class GrowthVerdict {
         double last = mean(values, values.length - third, values.length);
         double allowed = middle * (1 + tolerance.relative()) + tolerance.absolute();
         boolean bounded = last <= allowed;
-        String reason = String.format(java.util.Locale.ROOT, "last third's mean %.1f %s middle third's %.1f + %.0f%% + %.1f = %.1f", last, bounded ? "<=" : ">", middle,
-                tolerance.relative() * 100, tolerance.absolute(), allowed);
+        String reason = String.format(
+                java.util.Locale.ROOT,
+                "last third's mean %.1f %s middle third's %.1f + %.0f%% + %.1f = %.1f",
+                last,
+                bounded ? "<=" : ">",
+                middle,
+                tolerance.relative() * 100,
+                tolerance.absolute(),
+                allowed);
         return new Verdict(series, bounded, middle, last, reason);
     }
 
@@ -58,17 +65,36 @@ final class GrowthVerdict {
         }
         for (int i = 0; i < values.length; i++) {
             if (values[i] > caps[i]) {
-                return new Verdict(series, false, caps[i], values[i], String.format(java.util.Locale.ROOT, "sample %d is %.0f, over its cap %.0f", i, values[i], caps[i]));
+                return new Verdict(
+                        series,
+                        false,
+                        caps[i],
+                        values[i],
+                        String.format(
+                                java.util.Locale.ROOT, "sample %d is %.0f, over its cap %.0f", i, values[i], caps[i]));
             }
         }
         double largest = Arrays.stream(values).max().orElse(0);
-        return new Verdict(series, true, Arrays.stream(caps).min().orElse(0), largest,
-                String.format(java.util.Locale.ROOT, "every sample within its cap (largest %.0f, smallest cap %.0f)", largest, Arrays.stream(caps).min().orElse(0)));
+        return new Verdict(
+                series,
+                true,
+                Arrays.stream(caps).min().orElse(0),
+                largest,
+                String.format(
+                        java.util.Locale.ROOT,
+                        "every sample within its cap (largest %.0f, smallest cap %.0f)",
+                        largest,
+                        Arrays.stream(caps).min().orElse(0)));
     }
 
     private static Verdict tooFew(String series, int samples) {
-        return new Verdict(series, false, Double.NaN, Double.NaN, samples + " samples are too few to judge (at least " + MIN_SAMPLES
-                + "): run longer or sample more often");
+        return new Verdict(
+                series,
+                false,
+                Double.NaN,
+                Double.NaN,
+                samples + " samples are too few to judge (at least " + MIN_SAMPLES
+                        + "): run longer or sample more often");
     }
 
     private static double mean(double[] values, int from, int to) {

@@ -39,7 +39,13 @@ final class GrpcEchoBaseline {
      * @param throughputCpu the same over the measured calls with several in flight
      * @param roundTripCurve the distribution of the measured calls with one in flight, for a chart
      */
-    record Result(long p50Ns, long p99Ns, double opsPerSecond, CpuCost roundTripCpu, CpuCost throughputCpu, LatencyCurve roundTripCurve) {}
+    record Result(
+            long p50Ns,
+            long p99Ns,
+            double opsPerSecond,
+            CpuCost roundTripCpu,
+            CpuCost throughputCpu,
+            LatencyCurve roundTripCurve) {}
 
     private final ChildProcesses children;
 
@@ -53,15 +59,22 @@ final class GrpcEchoBaseline {
      */
     Result run(Path socket, int requestBytes, int replyBytes, int rounds, int throughputRounds, int inFlight)
             throws IOException, InterruptedException {
-        Process server = children.start(new ProcessBuilder(JavaCommand.java(), "-cp", System.getProperty("java.class.path"),
-                GrpcEchoServer.class.getName(), socket.toString(), Integer.toString(replyBytes))
+        Process server = children.start(new ProcessBuilder(
+                        JavaCommand.java(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        GrpcEchoServer.class.getName(),
+                        socket.toString(),
+                        Integer.toString(replyBytes))
                 .redirectError(ProcessBuilder.Redirect.INHERIT));
         EpollEventLoopGroup loop = null;
         ManagedChannel channel = null;
         try {
-            String ready = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+            String ready = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.US_ASCII))
+                    .readLine();
             if (!"READY".equals(ready)) {
-                throw new IllegalStateException("gRPC echo server did not start: it said " + (ready == null ? "nothing" : "'" + ready + "'"));
+                throw new IllegalStateException(
+                        "gRPC echo server did not start: it said " + (ready == null ? "nothing" : "'" + ready + "'"));
             }
             loop = new EpollEventLoopGroup(1);
             channel = NettyChannelBuilder.forAddress(new DomainSocketAddress(socket.toString()))
@@ -82,7 +95,8 @@ final class GrpcEchoBaseline {
             CpuCost.Snapshot pipelinedBegin = CpuCost.snapshot(path);
             double opsPerSecond = pipelined(channel, request, throughputRounds, inFlight);
             CpuCost throughputCpu = CpuCost.between(pipelinedBegin, CpuCost.snapshot(path), throughputRounds);
-            return new Result(latency.p50Ns(), latency.p99Ns(), opsPerSecond, roundTripCpu, throughputCpu, latency.curve());
+            return new Result(
+                    latency.p50Ns(), latency.p99Ns(), opsPerSecond, roundTripCpu, throughputCpu, latency.curve());
         } finally {
             if (channel != null) {
                 channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
@@ -108,7 +122,8 @@ final class GrpcEchoBaseline {
     }
 
     /** Calls per second over {@code total} calls, each completion starting the next. */
-    private static double pipelined(ManagedChannel channel, byte[] request, int total, int inFlight) throws InterruptedException {
+    private static double pipelined(ManagedChannel channel, byte[] request, int total, int inFlight)
+            throws InterruptedException {
         CountDownLatch done = new CountDownLatch(total);
         AtomicInteger issued = new AtomicInteger();
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -139,11 +154,13 @@ final class GrpcEchoBaseline {
             }
         }
         if (!done.await(CALL_TIMEOUT_S, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("gRPC echo: " + done.getCount() + " of " + total + " calls unanswered after " + CALL_TIMEOUT_S + " s");
+            throw new IllegalStateException("gRPC echo: " + done.getCount() + " of " + total
+                    + " calls unanswered after " + CALL_TIMEOUT_S + " s");
         }
         long elapsed = System.nanoTime() - start;
         if (failure.get() != null) {
-            throw new IllegalStateException("gRPC echo call failed: " + failure.get().getMessage());
+            throw new IllegalStateException(
+                    "gRPC echo call failed: " + failure.get().getMessage());
         }
         return total / (elapsed / 1e9);
     }

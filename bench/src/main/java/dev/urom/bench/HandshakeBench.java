@@ -3,11 +3,11 @@ package dev.urom.bench;
 
 import dev.urom.auth.AuthKey;
 import dev.urom.host.UromService;
-import dev.urom.wire.ServiceAddress;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.daemon.DaemonSecurity;
 import dev.urom.spi.UromException;
+import dev.urom.wire.ServiceAddress;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,7 +56,9 @@ public class HandshakeBench {
     @Setup(Level.Trial)
     public void startDaemon() throws IOException, UromException {
         run = new RunFolder("urom-handshake-bench");
-        Path keys = Files.createDirectory(run.path().resolve("keys"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path keys = Files.createDirectory(
+                run.path().resolve("keys"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         AuthKey generated = AuthKey.generate(keys.resolve("bench.key"));
         daemon = Daemon.start(Daemon.configureLogging(DaemonConfig.builder()
                 .listen(ServiceAddress.unix(run.path().resolve("daemon").resolve("daemon.sock")))

@@ -44,11 +44,15 @@ final class InProcessDispatch implements AutoCloseable {
             default -> throw new IllegalArgumentException("plugin '" + plugin + "' is neither native nor java");
         };
         PluginLoader loader = PluginLoader.byExtension(NativePlugin::load, JavaPluginLoader::instantiate);
-        WorkerHost host = WorkerHost.open(1, List.of(new PluginSpec(GraphPluginFiles.locate(fileName), PLUGIN_ID)), loader,
+        WorkerHost host = WorkerHost.open(
+                1,
+                List.of(new PluginSpec(GraphPluginFiles.locate(fileName), PLUGIN_ID)),
+                loader,
                 WorkerHostConfig.defaults());
         if (!host.failures().isEmpty()) {
             host.close();
-            throw new IllegalStateException("graph plugin did not open: " + host.failures().values());
+            throw new IllegalStateException(
+                    "graph plugin did not open: " + host.failures().values());
         }
         return new InProcessDispatch(host);
     }
@@ -66,7 +70,8 @@ final class InProcessDispatch implements AutoCloseable {
 
     private static WorkerNotification checked(WorkerNotification answer, long data) {
         if (answer.status() != UromStatus.SUCCESS || answer.uromContext() != data) {
-            throw new IllegalStateException("LOOPBACK " + data + " answered " + answer.status() + " for context " + answer.uromContext());
+            throw new IllegalStateException(
+                    "LOOPBACK " + data + " answered " + answer.status() + " for context " + answer.uromContext());
         }
         return answer;
     }

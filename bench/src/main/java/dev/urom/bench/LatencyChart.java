@@ -31,21 +31,31 @@ final class LatencyChart {
             return false;
         }
         Path png = pathFor(json);
-        return Plots.render(program, png, () -> Plots.latency(png, program + ": round-trip latency, one in flight",
-                subtitle(report), report.latencies()));
+        return Plots.render(
+                program,
+                png,
+                () -> Plots.latency(
+                        png, program + ": round-trip latency, one in flight", subtitle(report), report.latencies()));
     }
 
     /** EndToEndBench's: the Java host's two plugins and gRPC from their samples; the floor and the C host by their p50 and p99. */
-    static Map<String, LatencyCurve> endToEnd(FloorBaseline.Result floor, GrpcEchoBaseline.Result grpc, ServiceBench.Result service,
+    static Map<String, LatencyCurve> endToEnd(
+            FloorBaseline.Result floor,
+            GrpcEchoBaseline.Result grpc,
+            ServiceBench.Result service,
             Map<String, CHostBaseline.Result> cHost) {
         Map<String, LatencyCurve> curves = new LinkedHashMap<>();
         for (String kind : EndToEndBench.PLUGINS_BY_KIND.keySet()) {
-            curves.put("Java host, " + pluginName(kind) + " plugin", service.plugin(kind).roundTrip().curve());
+            curves.put(
+                    "Java host, " + pluginName(kind) + " plugin",
+                    service.plugin(kind).roundTrip().curve());
         }
         curves.put("gRPC unary call (peer)", grpc.roundTripCurve());
         curves.put("floor: uds_pingpong (p50, p99)", LatencyCurve.known(floor.p50Ns(), floor.p99Ns()));
         for (Map.Entry<String, CHostBaseline.Result> c : cHost.entrySet()) {
-            curves.put("C host, " + pluginName(c.getKey()) + " plugin (p50, p99)", LatencyCurve.known(c.getValue().p50Ns(), c.getValue().p99Ns()));
+            curves.put(
+                    "C host, " + pluginName(c.getKey()) + " plugin (p50, p99)",
+                    LatencyCurve.known(c.getValue().p50Ns(), c.getValue().p99Ns()));
         }
         return curves;
     }
@@ -54,8 +64,12 @@ final class LatencyChart {
     static Map<String, LatencyCurve> sandbox(List<SandboxBench.SettingResult> settings, FloorBaseline.Latency floor) {
         Map<String, LatencyCurve> curves = new LinkedHashMap<>();
         for (SandboxBench.SettingResult setting : settings) {
-            for (Map.Entry<String, SandboxBench.PluginResult> plugin : setting.plugins().entrySet()) {
-                curves.put(pluginName(plugin.getKey()) + " plugin, " + setting.setting().label(), plugin.getValue().roundTrip().curve());
+            for (Map.Entry<String, SandboxBench.PluginResult> plugin :
+                    setting.plugins().entrySet()) {
+                curves.put(
+                        pluginName(plugin.getKey()) + " plugin, "
+                                + setting.setting().label(),
+                        plugin.getValue().roundTrip().curve());
             }
         }
         curves.put("floor: uds_pingpong (p50, p99)", LatencyCurve.known(floor.p50Ns(), floor.p99Ns()));

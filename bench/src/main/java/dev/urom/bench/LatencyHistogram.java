@@ -117,8 +117,8 @@ final class LatencyHistogram {
         LatencyHistogram histogram = new LatencyHistogram();
         for (long[] bucket : data.buckets()) {
             if (bucket.length != 2 || bucket[0] < 0 || bucket[0] >= BUCKETS || bucket[1] < 0) {
-                throw new IllegalArgumentException("latency bucket " + Arrays.toString(bucket) + " is not [index 0.." + (BUCKETS - 1)
-                        + ", count >= 0]");
+                throw new IllegalArgumentException("latency bucket " + Arrays.toString(bucket) + " is not [index 0.."
+                        + (BUCKETS - 1) + ", count >= 0]");
             }
             histogram.counts[(int) bucket[0]] += bucket[1];
             histogram.total += bucket[1];

@@ -22,8 +22,12 @@ record LatencySummary(int count, long p50Ns, long p99Ns, long meanNs, LatencyCur
         for (long sample : samplesNs) {
             total += sample;
         }
-        return new LatencySummary(samplesNs.length, nearestRank(samplesNs, 0.50), nearestRank(samplesNs, 0.99),
-                total / samplesNs.length, LatencyCurve.ofSorted(samplesNs, LatencyCurve.MAX_POINTS));
+        return new LatencySummary(
+                samplesNs.length,
+                nearestRank(samplesNs, 0.50),
+                nearestRank(samplesNs, 0.99),
+                total / samplesNs.length,
+                LatencyCurve.ofSorted(samplesNs, LatencyCurve.MAX_POINTS));
     }
 
     private static long nearestRank(long[] sorted, double fraction) {

@@ -45,11 +45,13 @@ import java.util.regex.Pattern;
 public final class LoadBench {
     /** A worker's plugin argument: an absolute path, a colon, the id in decimal. */
     private static final Pattern PLUGIN_ARGUMENT = Pattern.compile("/.*:[0-9]+");
+
     private static final Duration DAEMON_START_WAIT = Duration.ofSeconds(60);
     private static final Duration HOST_START_WAIT_PER_WORKER = Duration.ofSeconds(60);
     private static final Duration EXIT_WAIT = Duration.ofSeconds(60);
     /** The slowest a host may answer, on average, before the run stops waiting for its result. */
     private static final long SLOWEST_COMMANDS_PER_SECOND = 200;
+
     private static final List<String> HOST_JAVA_OPTIONS = List.of("-XX:+UseSerialGC", "-Xmx256m");
 
     private LoadBench() {}
@@ -62,7 +64,12 @@ public final class LoadBench {
      *     {@code worker_graph} and {@code worker_graph_java} (the workers of each plugin)
      * @param failures one line per failed check
      */
-    record Result(LoadOptions options, List<LoadTally> tallies, long wallNs, Map<String, Long> cpuByRole, List<String> failures) {
+    record Result(
+            LoadOptions options,
+            List<LoadTally> tallies,
+            long wallNs,
+            Map<String, Long> cpuByRole,
+            List<String> failures) {
         boolean passed() {
             return failures.isEmpty();
         }
@@ -80,7 +87,10 @@ public final class LoadBench {
         }
 
         long answered(String plugin) {
-            return workers().stream().filter(w -> w.plugin().equals(plugin)).mapToLong(LoadTally.Worker::answered).sum();
+            return workers().stream()
+                    .filter(w -> w.plugin().equals(plugin))
+                    .mapToLong(LoadTally.Worker::answered)
+                    .sum();
         }
 
         /** Commands not answered once with SUCCESS and their own bytes, for whatever reason. */
@@ -94,7 +104,9 @@ public final class LoadBench {
 
         LatencyHistogram latency(String plugin) {
             LatencyHistogram all = new LatencyHistogram();
-            workers().stream().filter(w -> plugin == null || w.plugin().equals(plugin)).forEach(w -> all.add(LatencyHistogram.of(w.latency())));
+            workers().stream()
+                    .filter(w -> plugin == null || w.plugin().equals(plugin))
+                    .forEach(w -> all.add(LatencyHistogram.of(w.latency())));
             return all;
         }
 
@@ -106,13 +118,18 @@ public final class LoadBench {
 
         double totalCpuMicrosPerCommand() {
             long commands = answered();
-            return commands == 0 ? 0 : cpuByRole.values().stream().mapToLong(Long::longValue).sum() / 1000.0 / commands;
+            return commands == 0
+                    ? 0
+                    : cpuByRole.values().stream().mapToLong(Long::longValue).sum() / 1000.0 / commands;
         }
 
         /** Commands per second of one worker of {@code plugin}, averaged over those workers. */
         double perWorkerCommandsPerSecond(String plugin) {
-            return workers().stream().filter(w -> w.plugin().equals(plugin) && w.elapsedNs() > 0)
-                    .mapToDouble(w -> w.answered() / (w.elapsedNs() / 1e9)).average().orElse(0);
+            return workers().stream()
+                    .filter(w -> w.plugin().equals(plugin) && w.elapsedNs() > 0)
+                    .mapToDouble(w -> w.answered() / (w.elapsedNs() / 1e9))
+                    .average()
+                    .orElse(0);
         }
     }
 
@@ -135,7 +152,9 @@ public final class LoadBench {
             }
             if (!result.passed()) {
                 System.err.println("load: FAILED: " + result.failures().get(0)
-                        + (result.failures().size() > 1 ? " (and " + (result.failures().size() - 1) + " more)" : ""));
+                        + (result.failures().size() > 1
+                                ? " (and " + (result.failures().size() - 1) + " more)"
+                                : ""));
                 System.exit(1);
             }
             System.out.println("load: every check passed");
@@ -156,7 +175,8 @@ public final class LoadBench {
      *     its end are in {@link Result#failures()}
      */
     static Result run(LoadOptions options, Consumer<String> progress) throws IOException, InterruptedException {
-        try (RunFolder run = new RunFolder("urom-load"); ChildProcesses children = new ChildProcesses()) {
+        try (RunFolder run = new RunFolder("urom-load");
+                ChildProcesses children = new ChildProcesses()) {
             Path pluginDir = Files.createDirectories(run.path().resolve("plugins"));
             for (String file : List.of(GraphPluginFiles.NATIVE_FILE, GraphPluginFiles.JAVA_FILE)) {
                 Files.copy(GraphPluginFiles.locate(file), pluginDir.resolve(file), StandardCopyOption.REPLACE_EXISTING);
@@ -164,9 +184,16 @@ public final class LoadBench {
             Path tmp = Files.createDirectories(run.path().resolve("daemon-tmp"));
             List<String> command = new ArrayList<>(List.of(JavaCommand.java()));
             command.addAll(SoakOptions.DEFAULT_DAEMON_JAVA_OPTIONS);
-            command.addAll(List.of("-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), SoakDaemonMain.class.getName(),
-                    run.path().toString(), pluginDir.toString(), options.workerUser() == null ? "-" : options.workerUser(),
-                    Integer.toString(SoakOptions.DEFAULT_WORKER_LOG_COUNT), "--max-workers",
+            command.addAll(List.of(
+                    "-Djava.io.tmpdir=" + tmp,
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    SoakDaemonMain.class.getName(),
+                    run.path().toString(),
+                    pluginDir.toString(),
+                    options.workerUser() == null ? "-" : options.workerUser(),
+                    Integer.toString(SoakOptions.DEFAULT_WORKER_LOG_COUNT),
+                    "--max-workers",
                     Integer.toString(Integer.highestOneBit(options.workers() * 2 - 1))));
             Path daemonStderr = run.path().resolve("daemon.stderr");
             Process daemon = children.start(new ProcessBuilder(command).redirectError(daemonStderr.toFile()));
@@ -178,7 +205,8 @@ public final class LoadBench {
             for (int h = 0; h < options.hosts(); h++) {
                 hosts.add(Host.start(children, run.path(), address, h, options));
                 hosts.get(h).out.expect("STARTED", HOST_START_WAIT_PER_WORKER.multipliedBy(options.workersPerHost()));
-                progress.accept("host " + h + " (pid " + hosts.get(h).process.pid() + ") started " + options.workersPerHost() + " workers");
+                progress.accept("host " + h + " (pid " + hosts.get(h).process.pid() + ") started "
+                        + options.workersPerHost() + " workers");
             }
             Map<Long, String> workerPlugins = workerPlugins(daemon.pid(), options.workers());
             Map<String, Long> pids = new LinkedHashMap<>();
@@ -191,8 +219,11 @@ public final class LoadBench {
             for (Host host : hosts) {
                 host.send("GO");
             }
-            progress.accept(options.workers() + " workers x " + options.commands() + " LOOPBACKs, " + options.inFlight() + " in flight each");
-            long deadline = began + TimeUnit.SECONDS.toNanos(120 + (long) options.commands() * options.workersPerHost() / SLOWEST_COMMANDS_PER_SECOND);
+            progress.accept(options.workers() + " workers x " + options.commands() + " LOOPBACKs, " + options.inFlight()
+                    + " in flight each");
+            long deadline = began
+                    + TimeUnit.SECONDS.toNanos(
+                            120 + (long) options.commands() * options.workersPerHost() / SLOWEST_COMMANDS_PER_SECOND);
             List<LoadTally> tallies = new ArrayList<>();
             for (Host host : hosts) {
                 String line = host.out.expect("RESULT ", Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
@@ -215,9 +246,11 @@ public final class LoadBench {
             }
             for (Host host : hosts) {
                 if (!host.process.waitFor(EXIT_WAIT.toSeconds(), TimeUnit.SECONDS)) {
-                    failures.add("host " + host.index + " did not end within " + EXIT_WAIT.toSeconds() + " s of EOF on its stdin");
+                    failures.add("host " + host.index + " did not end within " + EXIT_WAIT.toSeconds()
+                            + " s of EOF on its stdin");
                 } else if (host.process.exitValue() != 0) {
-                    failures.add("host " + host.index + " ended with status " + host.process.exitValue() + ": " + host.out.lastError());
+                    failures.add("host " + host.index + " ended with status " + host.process.exitValue() + ": "
+                            + host.out.lastError());
                 }
             }
             daemon.getOutputStream().close();
@@ -249,8 +282,8 @@ public final class LoadBench {
         if (parts.isEmpty()) {
             parts.add(w.answered() + " of " + w.asked() + " answered");
         }
-        return Optional.of("host " + host + " worker " + w.worker() + " (" + w.plugin() + "): " + String.join(", ", parts)
-                + (w.firstProblem() == null ? "" : "; first: " + w.firstProblem()));
+        return Optional.of("host " + host + " worker " + w.worker() + " (" + w.plugin() + "): "
+                + String.join(", ", parts) + (w.firstProblem() == null ? "" : "; first: " + w.firstProblem()));
     }
 
     /**
@@ -258,8 +291,12 @@ public final class LoadBench {
      * plugin file's name elsewhere on it (its class path may hold the Java plugin's jar) says nothing.
      */
     static String pluginOf(List<String> arguments) {
-        boolean java = arguments.stream().anyMatch(a -> PLUGIN_ARGUMENT.matcher(a).matches() && a.contains("/" + GraphPluginFiles.JAVA_FILE + ":"));
-        boolean c = arguments.stream().anyMatch(a -> PLUGIN_ARGUMENT.matcher(a).matches() && a.contains("/" + GraphPluginFiles.NATIVE_FILE + ":"));
+        boolean java = arguments.stream()
+                .anyMatch(a ->
+                        PLUGIN_ARGUMENT.matcher(a).matches() && a.contains("/" + GraphPluginFiles.JAVA_FILE + ":"));
+        boolean c = arguments.stream()
+                .anyMatch(a ->
+                        PLUGIN_ARGUMENT.matcher(a).matches() && a.contains("/" + GraphPluginFiles.NATIVE_FILE + ":"));
         return java == c ? "other" : java ? ServiceBench.JAVA_PLUGIN_NAME : ServiceBench.NATIVE_PLUGIN_NAME;
     }
 
@@ -272,14 +309,17 @@ public final class LoadBench {
             }
             String commandLine;
             try {
-                commandLine = Files.readString(Path.of("/proc", Long.toString(child.pid()), "cmdline"), StandardCharsets.UTF_8);
+                commandLine = Files.readString(
+                        Path.of("/proc", Long.toString(child.pid()), "cmdline"), StandardCharsets.UTF_8);
             } catch (IOException e) {
-                throw new IllegalStateException("cannot read the command line of worker " + child.pid() + ": " + e.getMessage());
+                throw new IllegalStateException(
+                        "cannot read the command line of worker " + child.pid() + ": " + e.getMessage());
             }
             plugins.put(child.pid(), pluginOf(List.of(commandLine.split("\0"))));
         }
         if (plugins.size() != expected || plugins.containsValue("other")) {
-            throw new IllegalStateException("the daemon runs " + plugins.size() + " workers " + plugins + ", not the " + expected + " graph workers started");
+            throw new IllegalStateException("the daemon runs " + plugins.size() + " workers " + plugins + ", not the "
+                    + expected + " graph workers started");
         }
         return plugins;
     }
@@ -287,8 +327,11 @@ public final class LoadBench {
     private static Map<String, Long> cpuByRole(CpuCost cost, Map<Long, String> workerPlugins) {
         Map<String, Long> byRole = new LinkedHashMap<>();
         cost.nanosByProcess().forEach((role, nanos) -> {
-            String group = role.startsWith("host ") ? "host"
-                    : role.startsWith("worker ") ? workerPlugins.get(Long.parseLong(role.substring("worker ".length()))) : role;
+            String group = role.startsWith("host ")
+                    ? "host"
+                    : role.startsWith("worker ")
+                            ? workerPlugins.get(Long.parseLong(role.substring("worker ".length())))
+                            : role;
             byRole.merge(group, nanos, Long::sum);
         });
         return byRole;
@@ -296,11 +339,19 @@ public final class LoadBench {
 
     /** One host process and its output. */
     private record Host(int index, Process process, ChildOutput out) {
-        static Host start(ChildProcesses children, Path runDir, String address, int index, LoadOptions options) throws IOException {
+        static Host start(ChildProcesses children, Path runDir, String address, int index, LoadOptions options)
+                throws IOException {
             List<String> command = new ArrayList<>(List.of(JavaCommand.java()));
             command.addAll(HOST_JAVA_OPTIONS);
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), LoadHostMain.class.getName(), address, Integer.toString(index),
-                    Integer.toString(options.workersPerHost()), Integer.toString(options.commands()), Integer.toString(options.inFlight())));
+            command.addAll(List.of(
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    LoadHostMain.class.getName(),
+                    address,
+                    Integer.toString(index),
+                    Integer.toString(options.workersPerHost()),
+                    Integer.toString(options.commands()),
+                    Integer.toString(options.inFlight())));
             Path stderr = runDir.resolve("host-" + index + ".stderr");
             Process process = children.start(new ProcessBuilder(command).redirectError(stderr.toFile()));
             return new Host(index, process, new ChildOutput(process, "host " + index, stderr));
@@ -313,24 +364,44 @@ public final class LoadBench {
         }
     }
 
-
     private static final String[] PLUGINS = {ServiceBench.NATIVE_PLUGIN_NAME, ServiceBench.JAVA_PLUGIN_NAME};
 
     static String table(Result r) {
         StringBuilder out = new StringBuilder();
         LoadOptions o = r.options();
-        out.append(String.format(Locale.ROOT, "load: %d hosts x %d workers x %d LOOPBACKs, %d in flight per worker%n", o.hosts(), o.workersPerHost(),
-                o.commands(), o.inFlight()));
-        out.append(String.format(Locale.ROOT, "  commands %d, answered %d, errors %d, in %.1f s%n", r.asked(), r.answered(), r.errors(),
+        out.append(String.format(
+                Locale.ROOT,
+                "load: %d hosts x %d workers x %d LOOPBACKs, %d in flight per worker%n",
+                o.hosts(),
+                o.workersPerHost(),
+                o.commands(),
+                o.inFlight()));
+        out.append(String.format(
+                Locale.ROOT,
+                "  commands %d, answered %d, errors %d, in %.1f s%n",
+                r.asked(),
+                r.answered(),
+                r.errors(),
                 r.wallNs() / 1e9));
-        out.append(String.format(Locale.ROOT, "  throughput %.0f commands/s overall; per host:", r.commandsPerSecond()));
-        r.tallies().forEach(t -> out.append(String.format(Locale.ROOT, " %.0f", hostAnswered(t) / (t.elapsedNs() / 1e9))));
+        out.append(
+                String.format(Locale.ROOT, "  throughput %.0f commands/s overall; per host:", r.commandsPerSecond()));
+        r.tallies()
+                .forEach(t -> out.append(String.format(Locale.ROOT, " %.0f", hostAnswered(t) / (t.elapsedNs() / 1e9))));
         out.append('\n');
         LatencyHistogram all = r.latency(null);
-        out.append(String.format(Locale.ROOT, "  latency (write to answer) p50 %s, p99 %s, p999 %s, max %s%n", micros(all.percentileNs(0.50)),
-                micros(all.percentileNs(0.99)), micros(all.percentileNs(0.999)), micros(all.maxNs())));
-        out.append(String.format(Locale.ROOT, "  CPU per command: %.1f us in all (hosts %.1f, daemon %.2f; workers per command of their plugin:",
-                r.totalCpuMicrosPerCommand(), r.cpuMicrosPerCommand("host"), r.cpuMicrosPerCommand("daemon")));
+        out.append(String.format(
+                Locale.ROOT,
+                "  latency (write to answer) p50 %s, p99 %s, p999 %s, max %s%n",
+                micros(all.percentileNs(0.50)),
+                micros(all.percentileNs(0.99)),
+                micros(all.percentileNs(0.999)),
+                micros(all.maxNs())));
+        out.append(String.format(
+                Locale.ROOT,
+                "  CPU per command: %.1f us in all (hosts %.1f, daemon %.2f; workers per command of their plugin:",
+                r.totalCpuMicrosPerCommand(),
+                r.cpuMicrosPerCommand("host"),
+                r.cpuMicrosPerCommand("daemon")));
         for (String plugin : PLUGINS) {
             if (r.cpuByRole().containsKey(plugin)) {
                 out.append(String.format(Locale.ROOT, " %s %.1f", plugin, r.cpuMicrosPerCommand(plugin)));
@@ -340,9 +411,15 @@ public final class LoadBench {
         for (String plugin : PLUGINS) {
             LatencyHistogram latency = r.latency(plugin);
             if (latency.count() > 0) {
-                out.append(String.format(Locale.ROOT, "  %-17s %8d answered, %6.0f commands/s per worker, p50 %s, p99 %s, worker CPU %.1f us/command%n",
-                        plugin, r.answered(plugin), r.perWorkerCommandsPerSecond(plugin), micros(latency.percentileNs(0.50)),
-                        micros(latency.percentileNs(0.99)), r.cpuMicrosPerCommand(plugin)));
+                out.append(String.format(
+                        Locale.ROOT,
+                        "  %-17s %8d answered, %6.0f commands/s per worker, p50 %s, p99 %s, worker CPU %.1f us/command%n",
+                        plugin,
+                        r.answered(plugin),
+                        r.perWorkerCommandsPerSecond(plugin),
+                        micros(latency.percentileNs(0.50)),
+                        micros(latency.percentileNs(0.99)),
+                        r.cpuMicrosPerCommand(plugin)));
             }
         }
         Map<String, Double> ratios = javaOverNative(r);
@@ -361,11 +438,18 @@ public final class LoadBench {
         if (r.answered(ServiceBench.NATIVE_PLUGIN_NAME) == 0 || r.answered(ServiceBench.JAVA_PLUGIN_NAME) == 0) {
             return ratios;
         }
-        ratios.put("worker CPU/command", r.cpuMicrosPerCommand(ServiceBench.JAVA_PLUGIN_NAME) / r.cpuMicrosPerCommand(ServiceBench.NATIVE_PLUGIN_NAME));
-        ratios.put("p99", r.latency(ServiceBench.JAVA_PLUGIN_NAME).percentileNs(0.99)
-                / (double) r.latency(ServiceBench.NATIVE_PLUGIN_NAME).percentileNs(0.99));
-        ratios.put("commands/s per worker", r.perWorkerCommandsPerSecond(ServiceBench.JAVA_PLUGIN_NAME)
-                / r.perWorkerCommandsPerSecond(ServiceBench.NATIVE_PLUGIN_NAME));
+        ratios.put(
+                "worker CPU/command",
+                r.cpuMicrosPerCommand(ServiceBench.JAVA_PLUGIN_NAME)
+                        / r.cpuMicrosPerCommand(ServiceBench.NATIVE_PLUGIN_NAME));
+        ratios.put(
+                "p99",
+                r.latency(ServiceBench.JAVA_PLUGIN_NAME).percentileNs(0.99)
+                        / (double) r.latency(ServiceBench.NATIVE_PLUGIN_NAME).percentileNs(0.99));
+        ratios.put(
+                "commands/s per worker",
+                r.perWorkerCommandsPerSecond(ServiceBench.JAVA_PLUGIN_NAME)
+                        / r.perWorkerCommandsPerSecond(ServiceBench.NATIVE_PLUGIN_NAME));
         return ratios;
     }
 
@@ -395,9 +479,16 @@ public final class LoadBench {
         }
         Path png = LatencyChart.pathFor(json);
         LoadOptions o = r.options();
-        return Plots.render("LoadBench", png, () -> Plots.latency(png, "LoadBench: command latency under load, write to answer",
-                o.hosts() + " hosts x " + o.workersPerHost() + " workers x " + o.commands() + " commands, " + o.inFlight() + " in flight per worker",
-                "command, write to answer", curves));
+        return Plots.render(
+                "LoadBench",
+                png,
+                () -> Plots.latency(
+                        png,
+                        "LoadBench: command latency under load, write to answer",
+                        o.hosts() + " hosts x " + o.workersPerHost() + " workers x " + o.commands() + " commands, "
+                                + o.inFlight() + " in flight per worker",
+                        "command, write to answer",
+                        curves));
     }
 
     static String json(Result r) {
@@ -415,7 +506,11 @@ public final class LoadBench {
         doc.put("errors", r.errors());
         doc.put("seconds", r.wallNs() / 1e9);
         doc.put("commands_per_second", r.commandsPerSecond());
-        doc.put("commands_per_second_by_host", r.tallies().stream().map(t -> hostAnswered(t) / (t.elapsedNs() / 1e9)).toList());
+        doc.put(
+                "commands_per_second_by_host",
+                r.tallies().stream()
+                        .map(t -> hostAnswered(t) / (t.elapsedNs() / 1e9))
+                        .toList());
         Map<String, Object> latency = new LinkedHashMap<>();
         latency.put("all", latencyJson(r.latency(null)));
         for (String plugin : PLUGINS) {

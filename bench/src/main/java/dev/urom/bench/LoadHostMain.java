@@ -46,12 +46,16 @@ public final class LoadHostMain {
         int commands;
         int inFlight;
         try {
-            BenchCommand.Parsed line = new BenchCommand("LoadHostMain", "usage: LoadHostMain ADDRESS HOST WORKERS COMMANDS IN_FLIGHT")
+            BenchCommand.Parsed line = new BenchCommand(
+                            "LoadHostMain", "usage: LoadHostMain ADDRESS HOST WORKERS COMMANDS IN_FLIGHT")
                     .parameter("ADDRESS", Function.identity())
                     .parameter("HOST", value -> BenchCommand.count("HOST", value, 0, LoadOptions.MAX_HOSTS - 1))
-                    .parameter("WORKERS", value -> BenchCommand.count("WORKERS", value, 1, LoadOptions.MAX_WORKERS_PER_HOST))
+                    .parameter(
+                            "WORKERS",
+                            value -> BenchCommand.count("WORKERS", value, 1, LoadOptions.MAX_WORKERS_PER_HOST))
                     .parameter("COMMANDS", value -> BenchCommand.count("COMMANDS", value, 1, LoadOptions.MAX_COMMANDS))
-                    .parameter("IN_FLIGHT", value -> BenchCommand.count("IN_FLIGHT", value, 1, LoadOptions.MAX_IN_FLIGHT))
+                    .parameter(
+                            "IN_FLIGHT", value -> BenchCommand.count("IN_FLIGHT", value, 1, LoadOptions.MAX_IN_FLIGHT))
                     .parse(List.of(args));
             address = line.parameter(0);
             host = line.parameter(1);
@@ -72,10 +76,21 @@ public final class LoadHostMain {
             try {
                 for (int w = 0; w < workers; w++) {
                     boolean isNative = LoadOptions.runsNativePlugin(host, w);
-                    Worker worker = start(service.newWorker().plugins(isNative ? nativeId : javaId)
-                            .maxInflight(Integer.highestOneBit(inFlight * 2 - 1)).build(), host, w);
-                    traffic.add(new Traffic(worker, isNative ? nativeId : javaId,
-                            isNative ? ServiceBench.NATIVE_PLUGIN_NAME : ServiceBench.JAVA_PLUGIN_NAME, host, w, commands, inFlight));
+                    Worker worker = start(
+                            service.newWorker()
+                                    .plugins(isNative ? nativeId : javaId)
+                                    .maxInflight(Integer.highestOneBit(inFlight * 2 - 1))
+                                    .build(),
+                            host,
+                            w);
+                    traffic.add(new Traffic(
+                            worker,
+                            isNative ? nativeId : javaId,
+                            isNative ? ServiceBench.NATIVE_PLUGIN_NAME : ServiceBench.JAVA_PLUGIN_NAME,
+                            host,
+                            w,
+                            commands,
+                            inFlight));
                 }
                 say("STARTED");
                 if ("GO".equals(stdin.readLine())) {
@@ -85,7 +100,12 @@ public final class LoadHostMain {
                         t.awaitDone();
                     }
                     long elapsed = System.nanoTime() - began;
-                    say("RESULT " + new LoadTally(host, elapsed, traffic.stream().map(Traffic::tally).toList()).json());
+                    say("RESULT "
+                            + new LoadTally(
+                                            host,
+                                            elapsed,
+                                            traffic.stream().map(Traffic::tally).toList())
+                                    .json());
                     while (stdin.readLine() != null) {
                         // only EOF matters
                     }
@@ -208,7 +228,8 @@ public final class LoadHostMain {
             lastAnswerNs = System.nanoTime();
             if (error != null || !answer.isSuccess()) {
                 failed++;
-                problem("LOOPBACK of " + expected + " failed: " + (error != null ? error.toString() : answer.status() + " " + answer.reason()));
+                problem("LOOPBACK of " + expected + " failed: "
+                        + (error != null ? error.toString() : answer.status() + " " + answer.reason()));
             } else if (echoed(answer.payload()) != expected) {
                 wrong++;
                 problem("LOOPBACK of " + expected + " came back as " + describe(answer.payload()));
@@ -255,8 +276,18 @@ public final class LoadHostMain {
         }
 
         synchronized LoadTally.Worker tally() {
-            return new LoadTally.Worker(index, plugin, commands, sent, answered, wrong, failed, sent - answered - wrong - failed, firstProblem,
-                    lastAnswerNs - beganNs, latency.data());
+            return new LoadTally.Worker(
+                    index,
+                    plugin,
+                    commands,
+                    sent,
+                    answered,
+                    wrong,
+                    failed,
+                    sent - answered - wrong - failed,
+                    firstProblem,
+                    lastAnswerNs - beganNs,
+                    latency.data());
         }
     }
 }

@@ -25,10 +25,13 @@ record LoadOptions(int hosts, int workersPerHost, int commands, int inFlight, Pa
     static final int MAX_WORKERS_PER_HOST = 64;
     /** Each worker is a JVM of its own: more than this many at once would not fit a machine the run is meant for. */
     static final int MAX_WORKERS = 256;
+
     static final int MAX_COMMANDS = 10_000_000;
     static final int MAX_IN_FLIGHT = 1024;
-    static final String USAGE = "usage: LoadBench [--hosts N (1.." + MAX_HOSTS + ", default 8)] [--workers-per-host N (1.." + MAX_WORKERS_PER_HOST
-            + ", default 4)] [--commands N (per worker, 1.." + MAX_COMMANDS + ", default 100000)] [--in-flight N (per worker, 1.." + MAX_IN_FLIGHT
+    static final String USAGE = "usage: LoadBench [--hosts N (1.." + MAX_HOSTS
+            + ", default 8)] [--workers-per-host N (1.." + MAX_WORKERS_PER_HOST
+            + ", default 4)] [--commands N (per worker, 1.." + MAX_COMMANDS
+            + ", default 100000)] [--in-flight N (per worker, 1.." + MAX_IN_FLIGHT
             + ", default 16)] [--json FILE] [--worker-user USER]";
 
     /** Parses {@code args}; throws {@link IllegalArgumentException} with one line naming the option and the reason. */
@@ -40,8 +43,13 @@ record LoadOptions(int hosts, int workersPerHost, int commands, int inFlight, Pa
             throw new IllegalArgumentException("--hosts " + hosts + " x --workers-per-host " + workersPerHost + " is "
                     + hosts * workersPerHost + " workers, over the limit of " + MAX_WORKERS + " (each is a JVM)");
         }
-        return new LoadOptions(hosts, workersPerHost, line.get("--commands", DEFAULT_COMMANDS), line.get("--in-flight", DEFAULT_IN_FLIGHT),
-                line.get("--json", null), line.get("--worker-user", null));
+        return new LoadOptions(
+                hosts,
+                workersPerHost,
+                line.get("--commands", DEFAULT_COMMANDS),
+                line.get("--in-flight", DEFAULT_IN_FLIGHT),
+                line.get("--json", null),
+                line.get("--worker-user", null));
     }
 
     static BenchCommand command() {

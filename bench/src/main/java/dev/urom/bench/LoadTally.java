@@ -34,8 +34,18 @@ record LoadTally(int host, long elapsedNs, List<Worker> workers) {
      * @param elapsedNs from the first command to the last answer
      * @param latency from writing each command to reading its answer, answered ones only
      */
-    record Worker(int worker, String plugin, long asked, long sent, long answered, long wrong, long failed, long unanswered, String firstProblem,
-            long elapsedNs, LatencyHistogram.Data latency) {
+    record Worker(
+            int worker,
+            String plugin,
+            long asked,
+            long sent,
+            long answered,
+            long wrong,
+            long failed,
+            long unanswered,
+            String firstProblem,
+            long elapsedNs,
+            LatencyHistogram.Data latency) {
         boolean clean() {
             return answered == asked && sent == asked && wrong == 0 && failed == 0 && unanswered == 0;
         }

@@ -34,15 +34,31 @@ final class MpiJobDaemon {
      * @throws IllegalStateException when the distribution has no {@code bin/urom} or the daemon
      *     does not come up
      */
-    static Path start(Path dist, CpuList cpus, String workerUser, MpiTransport transport, Path folder, Path pluginDir,
-            ChildProcesses children, Consumer<String> progress) throws IOException, InterruptedException {
+    static Path start(
+            Path dist,
+            CpuList cpus,
+            String workerUser,
+            MpiTransport transport,
+            Path folder,
+            Path pluginDir,
+            ChildProcesses children,
+            Consumer<String> progress)
+            throws IOException, InterruptedException {
         Path urom = dist.toAbsolutePath().resolve("bin").resolve("urom");
         if (!Files.isExecutable(urom)) {
             throw new IllegalStateException(urom + " is missing; build the distribution first or give --dist");
         }
         Path socket = folder.resolve("daemon.sock");
-        List<String> command = new ArrayList<>(List.of("taskset", "-c", cpus.toString(), urom.toString(), "daemon", "--listen",
-                "unix:" + socket, "--log-dir", folder.resolve("log").toString()));
+        List<String> command = new ArrayList<>(List.of(
+                "taskset",
+                "-c",
+                cpus.toString(),
+                urom.toString(),
+                "daemon",
+                "--listen",
+                "unix:" + socket,
+                "--log-dir",
+                folder.resolve("log").toString()));
         String user = workerUser(workerUser);
         if (user != null) {
             command.addAll(List.of("--worker-user", user));
@@ -50,16 +66,26 @@ final class MpiJobDaemon {
         Path stderr = folder.resolve("daemon.stderr");
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderr.toFile());
         builder.environment().put("UROM_PLUGIN_PATH", pluginDir.toString());
-        builder.environment().put("PATH", Path.of(System.getProperty("java.home"), "bin") + java.io.File.pathSeparator
-                + System.getenv().getOrDefault("PATH", ""));
-        builder.environment().put("UROM_DAEMON_JAVA_OPTS", "-Djava.io.tmpdir=" + Files.createDirectories(folder.resolve("daemon-tmp")));
+        builder.environment()
+                .put(
+                        "PATH",
+                        Path.of(System.getProperty("java.home"), "bin")
+                                + java.io.File.pathSeparator
+                                + System.getenv().getOrDefault("PATH", ""));
+        builder.environment()
+                .put(
+                        "UROM_DAEMON_JAVA_OPTS",
+                        "-Djava.io.tmpdir=" + Files.createDirectories(folder.resolve("daemon-tmp")));
         transport.workerEnvironment().forEach(builder.environment()::putIfAbsent);
         Process daemon = children.start(builder);
         String rest = new ChildOutput(daemon, "the daemon", stderr).expect(LISTENING, Duration.ofSeconds(START_S));
         progress.accept("daemon pid " + daemon.pid() + " on CPUs " + cpus + ": " + rest.strip());
         Path serviceFile = folder.resolve("services");
-        Files.writeString(serviceFile, "# written by the benchmark\n" + CHostBaseline.serviceLine(CHostBaseline.hostname(),
-                ServiceAddress.unix(socket)) + "\n", StandardCharsets.UTF_8);
+        Files.writeString(
+                serviceFile,
+                "# written by the benchmark\n"
+                        + CHostBaseline.serviceLine(CHostBaseline.hostname(), ServiceAddress.unix(socket)) + "\n",
+                StandardCharsets.UTF_8);
         return serviceFile;
     }
 

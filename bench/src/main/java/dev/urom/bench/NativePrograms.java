@@ -27,7 +27,11 @@ final class NativePrograms {
             program = Path.of(configured).toAbsolutePath();
         } else {
             try {
-                Path codeSource = Path.of(NativePrograms.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+                Path codeSource = Path.of(NativePrograms.class
+                        .getProtectionDomain()
+                        .getCodeSource()
+                        .getLocation()
+                        .toURI());
                 program = codeSource.toAbsolutePath().getParent().resolve(name);
             } catch (URISyntaxException | SecurityException e) {
                 throw new IllegalStateException("cannot tell where " + name + " is; set -D" + property + "=<path>");
@@ -47,7 +51,8 @@ final class NativePrograms {
     static Map<String, String> parseLine(String program, String kind, String line) {
         String[] words = line.split("\\s+");
         if (words.length < 2 || !words[0].equals(kind)) {
-            throw new IllegalStateException(program + " " + kind + " printed '" + line + "', not a " + kind + " result");
+            throw new IllegalStateException(
+                    program + " " + kind + " printed '" + line + "', not a " + kind + " result");
         }
         Map<String, String> fields = new HashMap<>();
         for (int i = 1; i < words.length; i++) {

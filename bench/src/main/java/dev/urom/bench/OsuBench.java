@@ -54,9 +54,12 @@ public final class OsuBench {
     static final double IDLE_MAX_RATIO = 1.05;
     /** Runs of the kernel per variant, alternating: its time moves by several per cent from run to run here. */
     static final int KERNEL_RUNS = 5;
-    private static final Pattern STATS = Pattern.compile("urom_mpi: stats: offloaded (\\d+), fell back (\\d+), failed (\\d+), teams (\\d+)");
-    private static final Pattern KERNEL = Pattern.compile("fft2d n=\\d+ ranks=\\d+ batches=\\d+: ([0-9.]+) us per FFT, compute ([0-9.]+) us,"
-            + " waiting ([0-9.]+) us");
+
+    private static final Pattern STATS =
+            Pattern.compile("urom_mpi: stats: offloaded (\\d+), fell back (\\d+), failed (\\d+), teams (\\d+)");
+    private static final Pattern KERNEL =
+            Pattern.compile("fft2d n=\\d+ ranks=\\d+ batches=\\d+: ([0-9.]+) us per FFT, compute ([0-9.]+) us,"
+                    + " waiting ([0-9.]+) us");
 
     /** One run's outcome: the program's output, or why there is none. */
     record Run(String output, String why) {
@@ -69,8 +72,13 @@ public final class OsuBench {
     record Stats(long offloaded, long fellBack, long failed, long teams) {
         static Optional<Stats> find(String output) {
             Matcher m = STATS.matcher(output);
-            return m.find() ? Optional.of(new Stats(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3)),
-                    Long.parseLong(m.group(4)))) : Optional.empty();
+            return m.find()
+                    ? Optional.of(new Stats(
+                            Long.parseLong(m.group(1)),
+                            Long.parseLong(m.group(2)),
+                            Long.parseLong(m.group(3)),
+                            Long.parseLong(m.group(4))))
+                    : Optional.empty();
         }
     }
 
@@ -78,13 +86,20 @@ public final class OsuBench {
     record Kernel(double perFftUs, double computeUs, double waitUs) {
         static Optional<Kernel> find(String output) {
             Matcher m = KERNEL.matcher(output);
-            return m.find() ? Optional.of(new Kernel(Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)),
-                    Double.parseDouble(m.group(3)))) : Optional.empty();
+            return m.find()
+                    ? Optional.of(new Kernel(
+                            Double.parseDouble(m.group(1)),
+                            Double.parseDouble(m.group(2)),
+                            Double.parseDouble(m.group(3))))
+                    : Optional.empty();
         }
 
         /** Each figure's median over {@code kernels} (not empty), taken figure by figure. */
         static Kernel median(List<Kernel> kernels) {
-            return new Kernel(median(kernels, Kernel::perFftUs), median(kernels, Kernel::computeUs), median(kernels, Kernel::waitUs));
+            return new Kernel(
+                    median(kernels, Kernel::perFftUs),
+                    median(kernels, Kernel::computeUs),
+                    median(kernels, Kernel::waitUs));
         }
 
         private static double median(List<Kernel> kernels, ToDoubleFunction<Kernel> figure) {
@@ -114,7 +129,8 @@ public final class OsuBench {
         try {
             Map<String, String> failures = new LinkedHashMap<>();
             Report report = run(options, failures, OsuBench::progress);
-            System.out.println(PROGRAM + ": " + options.placement().describe() + "; " + options.ranks() + " ranks over " + options.transport().word());
+            System.out.println(PROGRAM + ": " + options.placement().describe() + "; " + options.ranks() + " ranks over "
+                    + options.transport().word());
             System.out.print(report.table());
             if (options.json() != null) {
                 report.writeJson(options.json());
@@ -132,7 +148,8 @@ public final class OsuBench {
     }
 
     /** Runs what {@code options} ask for; {@code failures} gets each run that gave nothing, and why. */
-    static Report run(OsuBenchOptions options, Map<String, String> failures, Consumer<String> progress) throws IOException, InterruptedException {
+    static Report run(OsuBenchOptions options, Map<String, String> failures, Consumer<String> progress)
+            throws IOException, InterruptedException {
         Path library = options.dist().toAbsolutePath().resolve("lib").resolve(LIBRARY);
         if (!Files.isRegularFile(library)) {
             throw new IllegalStateException(library + " is missing; build the distribution first or give --dist");
@@ -142,14 +159,24 @@ public final class OsuBench {
             programs.put(benchmark, find(options.osu(), benchmark));
         }
         List<Figure> figures = new ArrayList<>();
-        try (RunFolder folder = new RunFolder("urom-osu-bench"); ChildProcesses daemon = new ChildProcesses()) {
+        try (RunFolder folder = new RunFolder("urom-osu-bench");
+                ChildProcesses daemon = new ChildProcesses()) {
             Path pluginDir = Files.createDirectories(folder.path().resolve("plugins"));
-            Path plugin = CollBench.pluginFolder(options.plugins(), options.dist()).map(d -> d.resolve(CollBench.NATIVE_PLUGIN_FILE))
-                    .filter(Files::isRegularFile).orElseThrow(() -> new IllegalStateException("no " + CollBench.NATIVE_PLUGIN_FILE
-                            + " (give --plugins DIR, or build plugins/coll)"));
+            Path plugin = CollBench.pluginFolder(options.plugins(), options.dist())
+                    .map(d -> d.resolve(CollBench.NATIVE_PLUGIN_FILE))
+                    .filter(Files::isRegularFile)
+                    .orElseThrow(() -> new IllegalStateException(
+                            "no " + CollBench.NATIVE_PLUGIN_FILE + " (give --plugins DIR, or build plugins/coll)"));
             Files.copy(plugin, pluginDir.resolve(CollBench.NATIVE_PLUGIN_FILE));
-            Path serviceFile = MpiJobDaemon.start(options.dist(), options.placement().workers(), options.workerUser(), options.transport(), folder.path(), pluginDir,
-                    daemon, progress);
+            Path serviceFile = MpiJobDaemon.start(
+                    options.dist(),
+                    options.placement().workers(),
+                    options.workerUser(),
+                    options.transport(),
+                    folder.path(),
+                    pluginDir,
+                    daemon,
+                    progress);
             Launcher launcher = new Launcher(options, folder.path(), library, serviceFile, progress);
             for (Map.Entry<String, Path> benchmark : programs.entrySet()) {
                 Map<String, OsuOutput> outputs = new LinkedHashMap<>();
@@ -174,7 +201,8 @@ public final class OsuBench {
 
     /** OSU's arguments: sizes, validation, datatype, and the iterations when given. */
     static List<String> osuArgs(OsuBenchOptions options) {
-        List<String> args = new ArrayList<>(List.of("-m", options.minBytes() + ":" + options.maxBytes(), "-c", "-T", options.type()));
+        List<String> args = new ArrayList<>(
+                List.of("-m", options.minBytes() + ":" + options.maxBytes(), "-c", "-T", options.type()));
         if (options.iterations() > 0) {
             args.addAll(List.of("-i", Integer.toString(options.iterations())));
         }
@@ -189,24 +217,34 @@ public final class OsuBench {
         if (!Files.isDirectory(osu)) {
             throw new IllegalStateException("--osu " + osu + " is not a folder");
         }
-        try (Stream<Path> files = Files.find(osu, 8, (p, a) -> a.isRegularFile() && p.getFileName().toString().equals(name)
-                && Files.isExecutable(p))) {
-            return files.sorted().findFirst().orElseThrow(() -> new IllegalStateException("--osu " + osu + " holds no executable " + name
-                    + "; build the OSU Micro-Benchmarks with mpicc first"));
+        try (Stream<Path> files = Files.find(
+                osu,
+                8,
+                (p, a) -> a.isRegularFile() && p.getFileName().toString().equals(name) && Files.isExecutable(p))) {
+            return files.sorted()
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException("--osu " + osu + " holds no executable " + name
+                            + "; build the OSU Micro-Benchmarks with mpicc first"));
         }
     }
 
     /** Starts the runs: {@code mpirun} with every rank under {@code taskset} on the host CPUs. */
-    private record Launcher(OsuBenchOptions options, Path folder, Path library, Path serviceFile, Consumer<String> progress) {
+    private record Launcher(
+            OsuBenchOptions options, Path folder, Path library, Path serviceFile, Consumer<String> progress) {
         Run run(String what, String variant, Path program, List<String> args) throws IOException, InterruptedException {
             String label = what + "-" + variant;
             Path output = folder.resolve(label + ".out");
             List<String> command = command(options, variant, library, program, args);
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
-            builder.environment().put("TMPDIR", Files.createDirectories(folder.resolve("tmp")).toString());
+            ProcessBuilder builder =
+                    new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+            builder.environment()
+                    .put(
+                            "TMPDIR",
+                            Files.createDirectories(folder.resolve("tmp")).toString());
             builder.environment().keySet().removeIf(name -> name.startsWith("UROM_MPI"));
             builder.environment().put("DOCA_UROM_SERVICE_FILE", serviceFile.toString());
-            progress.accept(label + ": " + String.join(" ", command.subList(command.indexOf("taskset"), command.size())));
+            progress.accept(
+                    label + ": " + String.join(" ", command.subList(command.indexOf("taskset"), command.size())));
             long began = System.nanoTime();
             try (ChildProcesses mpirun = new ChildProcesses()) {
                 Process process = mpirun.start(builder);
@@ -218,8 +256,10 @@ public final class OsuBench {
                         + String.format(Locale.ROOT, "%.1f", (System.nanoTime() - began) / 1e9) + " s");
                 if (process.exitValue() != 0) {
                     List<String> lines = text.lines().toList();
-                    lines.subList(Math.max(0, lines.size() - 20), lines.size()).forEach(l -> progress.accept(label + "> " + l));
-                    return Run.failed("mpirun exited with status " + process.exitValue() + ": " + CollBench.failureLine(lines));
+                    lines.subList(Math.max(0, lines.size() - 20), lines.size())
+                            .forEach(l -> progress.accept(label + "> " + l));
+                    return Run.failed(
+                            "mpirun exited with status " + process.exitValue() + ": " + CollBench.failureLine(lines));
                 }
                 return new Run(text, null);
             }
@@ -227,15 +267,24 @@ public final class OsuBench {
     }
 
     /** One run's command line; the library's settings go through {@code env} so that only the ranks load it. */
-    static List<String> command(OsuBenchOptions options, String variant, Path library, Path program, List<String> args) {
+    static List<String> command(
+            OsuBenchOptions options, String variant, Path library, Path program, List<String> args) {
         List<String> command = new ArrayList<>(List.of("mpirun", "--oversubscribe", "--bind-to", "none"));
         if (MpiJobDaemon.isRoot()) {
             command.add("--allow-run-as-root");
         }
         command.addAll(options.transport().mpirunArguments());
-        command.addAll(List.of("-np", Integer.toString(options.ranks()), "taskset", "-c", options.placement().hosts().toString()));
+        command.addAll(List.of(
+                "-np",
+                Integer.toString(options.ranks()),
+                "taskset",
+                "-c",
+                options.placement().hosts().toString()));
         if (!variant.equals(OPEN_MPI)) {
-            command.addAll(List.of("env", "LD_PRELOAD=" + library, "UROM_MPI_STATS=1",
+            command.addAll(List.of(
+                    "env",
+                    "LD_PRELOAD=" + library,
+                    "UROM_MPI_STATS=1",
                     "UROM_MPI_MIN_BYTES=" + (variant.equals(UROM) ? 0 : 2 * options.maxBytes())));
         }
         command.add(program.toString());
@@ -249,7 +298,11 @@ public final class OsuBench {
      * geometric mean ratio over the sizes holds the idle target; {@code urom}'s statistics must
      * show offloaded collectives.
      */
-    static List<Figure> benchmarkFigures(String benchmark, List<Long> sizes, Map<String, OsuOutput> outputs, Map<String, Stats> stats,
+    static List<Figure> benchmarkFigures(
+            String benchmark,
+            List<Long> sizes,
+            Map<String, OsuOutput> outputs,
+            Map<String, Stats> stats,
             Map<String, String> failures) {
         List<Figure> figures = new ArrayList<>();
         String id = benchmark.replace("osu_", "");
@@ -264,29 +317,63 @@ public final class OsuBench {
                 boolean overlapTarget = variant.equals(UROM) && bytes >= CollBench.OVERLAP_FROM_BYTES;
                 if (row == null) {
                     if (overlapTarget) {
-                        figures.add(Figure.missing(rowId + "_overlap_pct", prefix + "overlap", "%", ">= " + Report.number(CollBench.OVERLAP_MIN_PCT)
-                                + " %", outputs.containsKey(variant) ? "no row" : "not measured"));
+                        figures.add(Figure.missing(
+                                rowId + "_overlap_pct",
+                                prefix + "overlap",
+                                "%",
+                                ">= " + Report.number(CollBench.OVERLAP_MIN_PCT) + " %",
+                                outputs.containsKey(variant) ? "no row" : "not measured"));
                     }
                     continue;
                 }
-                figures.add(mpi != null && !variant.equals(OPEN_MPI)
-                        ? Figure.compared(rowId + "_pure_us", prefix + "pure latency", row.pureUs(), "us", OPEN_MPI, mpi.pureUs())
-                        : Figure.plain(rowId + "_pure_us", prefix + "pure latency", row.pureUs(), "us"));
-                figures.add(overlapTarget ? Figure.atLeast(rowId + "_overlap_pct", prefix + "overlap", row.overlapPct(), "%", CollBench.OVERLAP_MIN_PCT)
-                        : Figure.plain(rowId + "_overlap_pct", prefix + "overlap", row.overlapPct(), "%"));
+                figures.add(
+                        mpi != null && !variant.equals(OPEN_MPI)
+                                ? Figure.compared(
+                                        rowId + "_pure_us",
+                                        prefix + "pure latency",
+                                        row.pureUs(),
+                                        "us",
+                                        OPEN_MPI,
+                                        mpi.pureUs())
+                                : Figure.plain(rowId + "_pure_us", prefix + "pure latency", row.pureUs(), "us"));
+                figures.add(
+                        overlapTarget
+                                ? Figure.atLeast(
+                                        rowId + "_overlap_pct",
+                                        prefix + "overlap",
+                                        row.overlapPct(),
+                                        "%",
+                                        CollBench.OVERLAP_MIN_PCT)
+                                : Figure.plain(rowId + "_overlap_pct", prefix + "overlap", row.overlapPct(), "%"));
                 if (variant.equals(UROM_IDLE) && mpi != null && mpi.pureUs() > 0 && row.pureUs() > 0) {
                     logRatios += Math.log(row.pureUs() / mpi.pureUs());
                     ratios++;
                 }
             }
         }
-        String idleLabel = benchmark + ", " + UROM_IDLE + ": pure latency over " + OPEN_MPI + "'s, geometric mean over the sizes";
-        figures.add(ratios == 0 ? Figure.missing(id + "_idle_ratio", idleLabel, "x", "<= " + Report.number(IDLE_MAX_RATIO) + " x", "not measured")
-                : Figure.atMost(id + "_idle_ratio", idleLabel, Math.exp(logRatios / ratios), "x", IDLE_MAX_RATIO));
+        String idleLabel =
+                benchmark + ", " + UROM_IDLE + ": pure latency over " + OPEN_MPI + "'s, geometric mean over the sizes";
+        figures.add(
+                ratios == 0
+                        ? Figure.missing(
+                                id + "_idle_ratio",
+                                idleLabel,
+                                "x",
+                                "<= " + Report.number(IDLE_MAX_RATIO) + " x",
+                                "not measured")
+                        : Figure.atMost(
+                                id + "_idle_ratio", idleLabel, Math.exp(logRatios / ratios), "x", IDLE_MAX_RATIO));
         String statsLabel = benchmark + ", " + UROM + ": collectives offloaded (all ranks)";
         Stats offloaded = stats.get(UROM);
-        figures.add(offloaded == null ? Figure.missing(id + "_offloaded", statsLabel, "", ">= 1", failures.containsKey(benchmark + " " + UROM)
-                ? "not measured" : "no statistics line") : Figure.atLeast(id + "_offloaded", statsLabel, offloaded.offloaded(), "", 1));
+        figures.add(
+                offloaded == null
+                        ? Figure.missing(
+                                id + "_offloaded",
+                                statsLabel,
+                                "",
+                                ">= 1",
+                                failures.containsKey(benchmark + " " + UROM) ? "not measured" : "no statistics line")
+                        : Figure.atLeast(id + "_offloaded", statsLabel, offloaded.offloaded(), "", 1));
         return figures;
     }
 
@@ -296,7 +383,8 @@ public final class OsuBench {
     }
 
     /** The 2-D FFT kernel, built from the distribution's sources, without and with the library. */
-    private static List<Figure> kernelFigures(OsuBenchOptions options, Launcher launcher, Path folder, Map<String, String> failures)
+    private static List<Figure> kernelFigures(
+            OsuBenchOptions options, Launcher launcher, Path folder, Map<String, String> failures)
             throws IOException, InterruptedException {
         Path program = buildKernel(options.dist(), folder);
         int n = options.kernelN();
@@ -326,12 +414,23 @@ public final class OsuBench {
         Kernel urom = results.get(UROM);
         if (mpi != null) {
             figures.add(Figure.plain("fft2d_open_mpi_us", prefix + OPEN_MPI + ": time per FFT", mpi.perFftUs(), "us"));
-            figures.add(Figure.plain("fft2d_open_mpi_wait_us", prefix + OPEN_MPI + ": waiting for the transposes", mpi.waitUs(), "us"));
+            figures.add(Figure.plain(
+                    "fft2d_open_mpi_wait_us", prefix + OPEN_MPI + ": waiting for the transposes", mpi.waitUs(), "us"));
         }
         if (urom != null) {
-            figures.add(mpi != null ? Figure.atMostTimes("fft2d_urom_us", prefix + UROM + ": time per FFT", urom.perFftUs(), "us", OPEN_MPI,
-                    mpi.perFftUs(), 1.0) : Figure.plain("fft2d_urom_us", prefix + UROM + ": time per FFT", urom.perFftUs(), "us"));
-            figures.add(Figure.plain("fft2d_urom_wait_us", prefix + UROM + ": waiting for the transposes", urom.waitUs(), "us"));
+            figures.add(
+                    mpi != null
+                            ? Figure.atMostTimes(
+                                    "fft2d_urom_us",
+                                    prefix + UROM + ": time per FFT",
+                                    urom.perFftUs(),
+                                    "us",
+                                    OPEN_MPI,
+                                    mpi.perFftUs(),
+                                    1.0)
+                            : Figure.plain("fft2d_urom_us", prefix + UROM + ": time per FFT", urom.perFftUs(), "us"));
+            figures.add(Figure.plain(
+                    "fft2d_urom_wait_us", prefix + UROM + ": waiting for the transposes", urom.waitUs(), "us"));
         }
         return figures;
     }
@@ -345,17 +444,21 @@ public final class OsuBench {
         Path program = folder.resolve("fft2d");
         Path log = folder.resolve("fft2d-build.out");
         try (ChildProcesses children = new ChildProcesses()) {
-            Process cc = children.start(new ProcessBuilder("mpicc", "-O2", "-o", program.toString(), source.toString(), "-lm")
-                    .redirectErrorStream(true).redirectOutput(log.toFile()));
+            Process cc = children.start(
+                    new ProcessBuilder("mpicc", "-O2", "-o", program.toString(), source.toString(), "-lm")
+                            .redirectErrorStream(true)
+                            .redirectOutput(log.toFile()));
             if (!cc.waitFor(300, TimeUnit.SECONDS) || cc.exitValue() != 0) {
                 List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-                throw new IllegalStateException("building fft2d failed: " + (lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1)));
+                throw new IllegalStateException(
+                        "building fft2d failed: " + (lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1)));
             }
         }
         return program;
     }
 
-    private static Map<String, Object> settings(OsuBenchOptions options, Map<String, Path> programs, Map<String, String> failures) {
+    private static Map<String, Object> settings(
+            OsuBenchOptions options, Map<String, Path> programs, Map<String, String> failures) {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("ranks", options.ranks());
         settings.put("sizes", options.minBytes() + ":" + options.maxBytes());
@@ -364,7 +467,10 @@ public final class OsuBench {
         settings.put("warmup", options.warmup() >= 0 ? Integer.toString(options.warmup()) : "OSU's");
         settings.put("placement", options.placement().describe());
         settings.put("transport", options.transport().word());
-        settings.put("workerUser", Optional.ofNullable(MpiJobDaemon.workerUser(options.workerUser())).orElse("the daemon's default"));
+        settings.put(
+                "workerUser",
+                Optional.ofNullable(MpiJobDaemon.workerUser(options.workerUser()))
+                        .orElse("the daemon's default"));
         programs.forEach((name, path) -> settings.put("program." + name, path.toString()));
         settings.put("kernelN", options.kernelN());
         settings.put("cpus", Runtime.getRuntime().availableProcessors());

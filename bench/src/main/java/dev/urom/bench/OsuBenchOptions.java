@@ -30,12 +30,28 @@ import java.util.List;
  * @param timeoutS how long one {@code mpirun} may take before it is ended
  * @param transport how the ranks' data, and their workers', moves
  */
-record OsuBenchOptions(Path osu, Path json, List<String> benchmarks, int ranks, long minBytes, long maxBytes, String type, int iterations,
-        int warmup, CollPlacement placement, Path dist, Path plugins, String workerUser, int kernelN, int timeoutS, MpiTransport transport) {
+record OsuBenchOptions(
+        Path osu,
+        Path json,
+        List<String> benchmarks,
+        int ranks,
+        long minBytes,
+        long maxBytes,
+        String type,
+        int iterations,
+        int warmup,
+        CollPlacement placement,
+        Path dist,
+        Path plugins,
+        String workerUser,
+        int kernelN,
+        int timeoutS,
+        MpiTransport transport) {
     /** The OSU non-blocking collectives measured, in the report's order. */
     static final List<String> BENCHMARKS = List.of("osu_iallreduce", "osu_ialltoall", "osu_iallgather", "osu_ibcast");
     /** OSU's datatypes: {@code mpi_char}'s sums overflow its own validation at 16 B, with or without the library. */
     static final List<String> TYPES = List.of("mpi_float", "mpi_int", "mpi_char");
+
     static final int DEFAULT_KERNEL_N = 1024;
     static final String USAGE = "usage: bench osu --osu DIR (the OSU Micro-Benchmarks, built by you) [--json FILE]"
             + " [--benchmarks LIST (default " + String.join(",", BENCHMARKS) + ")] [--ranks N (default 2)]"
@@ -53,15 +69,30 @@ record OsuBenchOptions(Path osu, Path json, List<String> benchmarks, int ranks, 
         BenchCommand.Parsed line = command().parse(args);
         Path osu = line.get("--osu", null);
         if (osu == null) {
-            throw new IllegalArgumentException("--osu DIR is required: the folder of the OSU Micro-Benchmarks you built; " + USAGE);
+            throw new IllegalArgumentException(
+                    "--osu DIR is required: the folder of the OSU Micro-Benchmarks you built; " + USAGE);
         }
-        long[] sizes = line.get("--sizes", new long[] {CollBenchOptions.DEFAULT_MIN_BYTES, CollBenchOptions.DEFAULT_MAX_BYTES});
-        CollPlacement placement = CollPlacement.of(allowed, line.get("--host-cpus", null), line.get("--worker-cpus", null));
-        return new OsuBenchOptions(osu, line.get("--json", null), line.get("--benchmarks", BENCHMARKS),
-                line.get("--ranks", CollBenchOptions.DEFAULT_RANKS), sizes[0], sizes[1], line.get("--type", TYPES.get(0)),
-                line.get("--iterations", 0), line.get("--warmup", -1), placement, line.get("--dist", FootprintOptions.defaultDist()),
-                line.get("--plugins", null), line.get("--worker-user", null), line.get("--kernel-n", DEFAULT_KERNEL_N),
-                line.get("--timeout-s", CollBenchOptions.DEFAULT_TIMEOUT_S), line.get("--transport", MpiTransport.SHM));
+        long[] sizes = line.get(
+                "--sizes", new long[] {CollBenchOptions.DEFAULT_MIN_BYTES, CollBenchOptions.DEFAULT_MAX_BYTES});
+        CollPlacement placement =
+                CollPlacement.of(allowed, line.get("--host-cpus", null), line.get("--worker-cpus", null));
+        return new OsuBenchOptions(
+                osu,
+                line.get("--json", null),
+                line.get("--benchmarks", BENCHMARKS),
+                line.get("--ranks", CollBenchOptions.DEFAULT_RANKS),
+                sizes[0],
+                sizes[1],
+                line.get("--type", TYPES.get(0)),
+                line.get("--iterations", 0),
+                line.get("--warmup", -1),
+                placement,
+                line.get("--dist", FootprintOptions.defaultDist()),
+                line.get("--plugins", null),
+                line.get("--worker-user", null),
+                line.get("--kernel-n", DEFAULT_KERNEL_N),
+                line.get("--timeout-s", CollBenchOptions.DEFAULT_TIMEOUT_S),
+                line.get("--transport", MpiTransport.SHM));
     }
 
     static BenchCommand command() {

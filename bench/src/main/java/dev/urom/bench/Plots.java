@@ -25,10 +25,10 @@ import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.annotations.XYTitleAnnotation;
 import org.jfree.chart.axis.LogAxis;
-import org.jfree.chart.block.BlockBorder;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.axis.ValueAxis;
+import org.jfree.chart.block.BlockBorder;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
 import org.jfree.chart.plot.Plot;
 import org.jfree.chart.plot.ValueMarker;
@@ -61,12 +61,22 @@ final class Plots {
     static final int BY_SIZE_PANEL_HEIGHT = 260;
     /** Points per curve over time, at most: every sample up to this, else each bucket's lowest and highest. */
     static final int MAX_TIME_POINTS = 2000;
+
     private static final Color GRID = new Color(0xd0, 0xd0, 0xd0);
     /** Room above a panel's curves, as a share of their range, where its legend goes. */
     private static final double PANEL_LEGEND_MARGIN = 0.35;
     /** Series colours, in order: distinct from each other and from the grey of axes, grid and text. */
-    private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0xff7f0e),
-        new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x17becf), new Color(0xbcbd22)};
+    private static final Color[] PALETTE = {
+        new Color(0x1f77b4),
+        new Color(0xd62728),
+        new Color(0x2ca02c),
+        new Color(0xff7f0e),
+        new Color(0x9467bd),
+        new Color(0x8c564b),
+        new Color(0xe377c2),
+        new Color(0x17becf),
+        new Color(0xbcbd22)
+    };
 
     static {
         System.setProperty("java.awt.headless", "true");
@@ -78,7 +88,8 @@ final class Plots {
     record Line(String name, double[] x, double[] y) {
         Line {
             if (x.length != y.length) {
-                throw new IllegalArgumentException("line " + name + " has " + x.length + " x values and " + y.length + " y values");
+                throw new IllegalArgumentException(
+                        "line " + name + " has " + x.length + " x values and " + y.length + " y values");
             }
         }
     }
@@ -101,7 +112,9 @@ final class Plots {
      */
     static Path nextTo(Path json, String suffix) {
         String name = json.getFileName().toString();
-        String stem = name.endsWith(".json") && name.length() > ".json".length() ? name.substring(0, name.length() - ".json".length()) : name;
+        String stem = name.endsWith(".json") && name.length() > ".json".length()
+                ? name.substring(0, name.length() - ".json".length())
+                : name;
         return json.resolveSibling(stem + suffix);
     }
 
@@ -115,7 +128,9 @@ final class Plots {
             System.out.println("chart written to " + png);
             return true;
         } catch (IOException | RuntimeException | LinkageError | InternalError | java.awt.AWTError e) {
-            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+            String why = e.getMessage() == null
+                    ? e.getClass().getSimpleName()
+                    : e.getMessage().lines().findFirst().orElse("");
             System.err.println(program + ": no chart " + png + ": " + why);
             return false;
         }
@@ -131,7 +146,8 @@ final class Plots {
     }
 
     /** The same chart of what {@code measured} names ("round trip", "command", "start to RUNNING"), in its axis labels. */
-    static void latency(Path png, String title, String subtitle, String measured, Map<String, LatencyCurve> curves) throws IOException {
+    static void latency(Path png, String title, String subtitle, String measured, Map<String, LatencyCurve> curves)
+            throws IOException {
         if (curves.isEmpty()) {
             throw new IllegalArgumentException("no latency curves to draw");
         }
@@ -163,8 +179,10 @@ final class Plots {
         y.setSmallestValue(0.001);
         y.setNumberFormatOverride(new SignificantFormat());
         XYPlot plot = plot(data, x, y, renderer);
-        ValueMarker median = new ValueMarker(nines(0.5), Color.GRAY, new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
-                new float[] {4f, 4f}, 0f));
+        ValueMarker median = new ValueMarker(
+                nines(0.5),
+                Color.GRAY,
+                new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {4f, 4f}, 0f));
         median.setLabel("p50");
         median.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
         median.setLabelTextAnchor(TextAnchor.TOP_LEFT);
@@ -173,7 +191,8 @@ final class Plots {
     }
 
     /** One chart of {@code panels}, one above the other, each with its legend inside, all against the same x axis ({@code xLabel}). */
-    static void overTime(Path png, String title, String subtitle, String xLabel, List<Panel> panels) throws IOException {
+    static void overTime(Path png, String title, String subtitle, String xLabel, List<Panel> panels)
+            throws IOException {
         if (panels.isEmpty()) {
             throw new IllegalArgumentException("no panels to draw");
         }
@@ -218,14 +237,23 @@ final class Plots {
      * line at {@code targetY} on each panel when it is not null. Each line keeps its colour across
      * panels when every panel has the same lines.
      */
-    static void bySize(Path png, String title, String subtitle, List<Panel> panels, boolean logY, Double targetY) throws IOException {
+    static void bySize(Path png, String title, String subtitle, List<Panel> panels, boolean logY, Double targetY)
+            throws IOException {
         if (panels.isEmpty()) {
             throw new IllegalArgumentException("no panels to draw");
         }
         LogAxis x = new LogAxis("message size, bytes (log scale)");
         x.setBase(2);
-        double smallest = panels.stream().flatMap(p -> p.lines().stream()).flatMapToDouble(l -> java.util.Arrays.stream(l.x())).min().orElse(1);
-        double largest = panels.stream().flatMap(p -> p.lines().stream()).flatMapToDouble(l -> java.util.Arrays.stream(l.x())).max().orElse(1);
+        double smallest = panels.stream()
+                .flatMap(p -> p.lines().stream())
+                .flatMapToDouble(l -> java.util.Arrays.stream(l.x()))
+                .min()
+                .orElse(1);
+        double largest = panels.stream()
+                .flatMap(p -> p.lines().stream())
+                .flatMapToDouble(l -> java.util.Arrays.stream(l.x()))
+                .max()
+                .orElse(1);
         // Every doubling labelled over a dozen of them at most, else every fourfold.
         x.setTickUnit(new NumberTickUnit(Math.log(largest / smallest) / Math.log(2) <= 12 ? 1 : 2));
         x.setNumberFormatOverride(new BytesFormat());
@@ -255,15 +283,21 @@ final class Plots {
                 y = log;
             } else {
                 NumberAxis linear = new NumberAxis(panel.axisLabel());
-                double top = panel.lines().stream().flatMapToDouble(l -> java.util.Arrays.stream(l.y())).max().orElse(0);
+                double top = panel.lines().stream()
+                        .flatMapToDouble(l -> java.util.Arrays.stream(l.y()))
+                        .max()
+                        .orElse(0);
                 linear.setRange(0, Math.max(1, Math.max(top, targetY == null ? 0 : targetY)) * 1.08);
                 y = linear;
             }
             y.setLabelFont(y.getLabelFont().deriveFont(Font.PLAIN, 11f));
             XYPlot plot = plot(data, null, y, renderer);
             if (targetY != null) {
-                ValueMarker target = new ValueMarker(targetY, Color.GRAY, new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
-                        new float[] {4f, 4f}, 0f));
+                ValueMarker target = new ValueMarker(
+                        targetY,
+                        Color.GRAY,
+                        new BasicStroke(
+                                1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {4f, 4f}, 0f));
                 target.setLabel("target " + decimal("0.#").format(targetY));
                 target.setLabelAnchor(RectangleAnchor.BOTTOM_RIGHT);
                 target.setLabelTextAnchor(TextAnchor.TOP_RIGHT);
@@ -363,8 +397,10 @@ final class Plots {
 
         @Override
         public StringBuffer format(double value, StringBuffer to, FieldPosition position) {
-            return to.append(plain.format(value == 0 || !Double.isFinite(value) ? value
-                    : new BigDecimal(value).round(TWO_DIGITS).doubleValue()));
+            return to.append(plain.format(
+                    value == 0 || !Double.isFinite(value)
+                            ? value
+                            : new BigDecimal(value).round(TWO_DIGITS).doubleValue()));
         }
 
         @Override
@@ -383,7 +419,10 @@ final class Plots {
         @Override
         public StringBuffer format(double bytes, StringBuffer to, FieldPosition position) {
             long whole = Math.round(bytes);
-            return to.append(Math.abs(bytes - whole) > 1e-6 * Math.max(1, bytes) ? decimal("0.##").format(bytes) + " B" : CollBench.size(whole));
+            return to.append(
+                    Math.abs(bytes - whole) > 1e-6 * Math.max(1, bytes)
+                            ? decimal("0.##").format(bytes) + " B"
+                            : CollBench.size(whole));
         }
 
         @Override

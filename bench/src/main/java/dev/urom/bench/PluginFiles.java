@@ -26,7 +26,8 @@ final class PluginFiles {
         if (configured != null && !configured.isBlank()) {
             Path file = Path.of(configured).toAbsolutePath().resolve(fileName);
             if (!Files.isRegularFile(file)) {
-                throw new IllegalStateException(file + " does not exist (system property " + dirProperty + "=" + configured + ")");
+                throw new IllegalStateException(
+                        file + " does not exist (system property " + dirProperty + "=" + configured + ")");
             }
             return file;
         }
@@ -38,7 +39,7 @@ final class PluginFiles {
                 return file;
             }
         }
-        throw new IllegalStateException(fileName + " not found in " + buildDir + " at or above " + start
-                + "; build " + module + " first (mvn -o install -pl " + module + ") or set -D" + dirProperty + "=<dir>");
+        throw new IllegalStateException(fileName + " not found in " + buildDir + " at or above " + start + "; build "
+                + module + " first (mvn -o install -pl " + module + ") or set -D" + dirProperty + "=<dir>");
     }
 }

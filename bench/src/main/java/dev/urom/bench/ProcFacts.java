@@ -65,7 +65,8 @@ final class ProcFacts {
     /** The memory of process {@code pid}; empty when it is gone or its smaps cannot be read. */
     static Optional<Memory> memory(long pid) {
         try {
-            return Optional.of(memory(Files.readAllLines(PROC.resolve(Long.toString(pid)).resolve("smaps_rollup"))));
+            return Optional.of(
+                    memory(Files.readAllLines(PROC.resolve(Long.toString(pid)).resolve("smaps_rollup"))));
         } catch (IOException e) {
             return Optional.empty();
         }
@@ -88,7 +89,8 @@ final class ProcFacts {
     /** The children of process {@code parent}, zombies included. */
     static List<Child> children(long parent) {
         List<Child> children = new ArrayList<>();
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC, p -> p.getFileName().toString().chars().allMatch(Character::isDigit))) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(
+                PROC, p -> p.getFileName().toString().chars().allMatch(Character::isDigit))) {
             for (Path entry : entries) {
                 stat(entry).filter(s -> s.parent == parent).ifPresent(s -> children.add(new Child(s.pid, s.state)));
             }
@@ -113,7 +115,8 @@ final class ProcFacts {
     private static Optional<Stat> stat(Path dir) {
         try {
             String[] fields = statFieldsAfterName(Files.readString(dir.resolve("stat")));
-            return Optional.of(new Stat(Long.parseLong(dir.getFileName().toString()), fields[0].charAt(0), Long.parseLong(fields[1])));
+            return Optional.of(new Stat(
+                    Long.parseLong(dir.getFileName().toString()), fields[0].charAt(0), Long.parseLong(fields[1])));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }

@@ -31,9 +31,11 @@ final class ProcessCpu {
     private static final long DEFAULT_TICKS_PER_SECOND = 100;
     /** {@code utime} and {@code stime} are the 14th and 15th fields of the stat line; these are their indexes after the name. */
     private static final int UTIME_AFTER_NAME = 11;
+
     private static final int STIME_AFTER_NAME = 12;
     /** How far the ticks' sum may lag or lead the threads' nanoseconds by rounding alone. */
     private static final int TICKS_OF_ROUNDING = 2;
+
     private static volatile long nanosPerTick;
 
     private ProcessCpu() {}
@@ -58,16 +60,19 @@ final class ProcessCpu {
             try (DirectoryStream<Path> tasks = Files.newDirectoryStream(process.resolve("task"))) {
                 for (Path task : tasks) {
                     try {
-                        threads.put(Long.parseLong(task.getFileName().toString()),
+                        threads.put(
+                                Long.parseLong(task.getFileName().toString()),
                                 schedstatNanos(Files.readString(task.resolve("schedstat"), StandardCharsets.US_ASCII)));
                     } catch (NoSuchFileException ended) {
                         // the thread ended after the listing: its time is in the process's ticks
                     }
                 }
             }
-            return new Snapshot(pid, threads, statTicks(Files.readString(process.resolve("stat"), StandardCharsets.US_ASCII)));
+            return new Snapshot(
+                    pid, threads, statTicks(Files.readString(process.resolve("stat"), StandardCharsets.US_ASCII)));
         } catch (IOException | UncheckedIOException e) {
-            throw new IllegalStateException("cannot read the CPU time of process " + pid + " in " + process + ": " + e.getMessage());
+            throw new IllegalStateException(
+                    "cannot read the CPU time of process " + pid + " in " + process + ": " + e.getMessage());
         }
     }
 
@@ -125,7 +130,8 @@ final class ProcessCpu {
         try {
             return statTicks(Files.readString(stat, StandardCharsets.US_ASCII)) * nanosPerTick();
         } catch (IOException e) {
-            throw new IllegalStateException("cannot read the CPU time of process " + pid + " in " + stat + ": " + e.getMessage());
+            throw new IllegalStateException(
+                    "cannot read the CPU time of process " + pid + " in " + stat + ": " + e.getMessage());
         }
     }
 
@@ -141,7 +147,9 @@ final class ProcessCpu {
 
     private static long ticksPerSecond() {
         try {
-            Process getconf = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
+            Process getconf = new ProcessBuilder("getconf", "CLK_TCK")
+                    .redirectErrorStream(true)
+                    .start();
             getconf.getOutputStream().close();
             String out = new String(getconf.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
             if (getconf.waitFor() == 0 && out.matches("[1-9][0-9]*")) {

@@ -54,16 +54,25 @@ record Report(Map<String, Object> settings, List<Figure> figures, Map<String, La
         rows.add(header);
         for (Figure figure : figures) {
             List<String> row = new ArrayList<>(List.of(
-                figure.label(),
-                figure.unmeasured() != null ? figure.unmeasured() : number(figure.value()) + " " + figure.unit(),
-                figure.baselineLabel() == null ? "" : figure.baselineLabel() + " " + number(figure.baselineValue()) + " " + figure.unit(),
-                figure.ratio() == null ? "" : String.format(Locale.ROOT, "%.2fx", figure.ratio())));
+                    figure.label(),
+                    figure.unmeasured() != null ? figure.unmeasured() : number(figure.value()) + " " + figure.unit(),
+                    figure.baselineLabel() == null
+                            ? ""
+                            : figure.baselineLabel() + " " + number(figure.baselineValue()) + " " + figure.unit(),
+                    figure.ratio() == null ? "" : String.format(Locale.ROOT, "%.2fx", figure.ratio())));
             if (withTargets) {
                 row.add(figure.target() == null ? "" : figure.target());
-                row.add(figure.met() == null ? (figure.unmeasured() != null && figure.target() != null ? "-" : "") : figure.met() ? "met" : "MISSED");
+                row.add(
+                        figure.met() == null
+                                ? (figure.unmeasured() != null && figure.target() != null ? "-" : "")
+                                : figure.met() ? "met" : "MISSED");
             }
             if (withParts) {
-                row.add(String.join(" + ", figure.parts().entrySet().stream().map(p -> p.getKey() + " " + number(p.getValue())).toList()));
+                row.add(String.join(
+                        " + ",
+                        figure.parts().entrySet().stream()
+                                .map(p -> p.getKey() + " " + number(p.getValue()))
+                                .toList()));
             }
             rows.add(row.toArray(String[]::new));
         }
@@ -87,7 +96,8 @@ record Report(Map<String, Object> settings, List<Figure> figures, Map<String, La
         if (withTargets) {
             out.append(targetsMet()).append(" of ").append(targetsTotal()).append(" targets met");
             long unmeasured = targetsUnmeasured();
-            out.append(unmeasured == 0 ? "" : " (" + unmeasured + " more not measured)").append('\n');
+            out.append(unmeasured == 0 ? "" : " (" + unmeasured + " more not measured)")
+                    .append('\n');
         }
         return out.toString();
     }
@@ -102,7 +112,9 @@ record Report(Map<String, Object> settings, List<Figure> figures, Map<String, La
 
     /** Figures with a target and no value ({@link Figure#unmeasured()}): not in {@link #targetsTotal()}. */
     long targetsUnmeasured() {
-        return figures.stream().filter(f -> f.target() != null && f.unmeasured() != null).count();
+        return figures.stream()
+                .filter(f -> f.target() != null && f.unmeasured() != null)
+                .count();
     }
 
     /**
@@ -114,36 +126,57 @@ record Report(Map<String, Object> settings, List<Figure> figures, Map<String, La
         StringBuilder out = new StringBuilder("{\n  \"settings\": {");
         boolean first = true;
         for (Map.Entry<String, Object> setting : new java.util.TreeMap<>(settings).entrySet()) {
-            out.append(first ? "" : ",").append("\n    ").append(quote(setting.getKey())).append(": ").append(value(setting.getValue()));
+            out.append(first ? "" : ",")
+                    .append("\n    ")
+                    .append(quote(setting.getKey()))
+                    .append(": ")
+                    .append(value(setting.getValue()));
             first = false;
         }
         out.append("\n  },\n  \"figures\": [");
         for (int i = 0; i < figures.size(); i++) {
             Figure f = figures.get(i);
-            out.append(i == 0 ? "" : ",").append("\n    {")
-                    .append("\"id\": ").append(quote(f.id()))
-                    .append(", \"label\": ").append(quote(f.label()))
-                    .append(", \"value\": ").append(value(f.value()))
-                    .append(", \"unit\": ").append(quote(f.unit()))
-                    .append(", \"baseline\": ").append(value(f.baselineLabel()))
-                    .append(", \"baselineValue\": ").append(value(f.baselineValue()))
-                    .append(", \"ratio\": ").append(value(f.ratio()))
-                    .append(", \"target\": ").append(value(f.target()))
-                    .append(", \"met\": ").append(value(f.met()))
-                    .append(", \"unmeasured\": ").append(value(f.unmeasured()));
+            out.append(i == 0 ? "" : ",")
+                    .append("\n    {")
+                    .append("\"id\": ")
+                    .append(quote(f.id()))
+                    .append(", \"label\": ")
+                    .append(quote(f.label()))
+                    .append(", \"value\": ")
+                    .append(value(f.value()))
+                    .append(", \"unit\": ")
+                    .append(quote(f.unit()))
+                    .append(", \"baseline\": ")
+                    .append(value(f.baselineLabel()))
+                    .append(", \"baselineValue\": ")
+                    .append(value(f.baselineValue()))
+                    .append(", \"ratio\": ")
+                    .append(value(f.ratio()))
+                    .append(", \"target\": ")
+                    .append(value(f.target()))
+                    .append(", \"met\": ")
+                    .append(value(f.met()))
+                    .append(", \"unmeasured\": ")
+                    .append(value(f.unmeasured()));
             if (!f.parts().isEmpty()) {
                 out.append(", \"parts\": {");
                 boolean firstPart = true;
                 for (Map.Entry<String, Double> part : f.parts().entrySet()) {
-                    out.append(firstPart ? "" : ", ").append(quote(part.getKey())).append(": ").append(value(part.getValue()));
+                    out.append(firstPart ? "" : ", ")
+                            .append(quote(part.getKey()))
+                            .append(": ")
+                            .append(value(part.getValue()));
                     firstPart = false;
                 }
                 out.append('}');
             }
             out.append('}');
         }
-        out.append("\n  ],\n  \"targetsMet\": ").append(targetsMet())
-                .append(",\n  \"targetsTotal\": ").append(targetsTotal()).append("\n}\n");
+        out.append("\n  ],\n  \"targetsMet\": ")
+                .append(targetsMet())
+                .append(",\n  \"targetsTotal\": ")
+                .append(targetsTotal())
+                .append("\n}\n");
         return out.toString();
     }
 
@@ -213,7 +246,9 @@ record Report(Map<String, Object> settings, List<Figure> figures, Map<String, La
             return "null";
         }
         if (value instanceof Double d) {
-            return Double.isFinite(d) ? new BigDecimal(d).round(SIGNIFICANT).stripTrailingZeros().toPlainString() : "null";
+            return Double.isFinite(d)
+                    ? new BigDecimal(d).round(SIGNIFICANT).stripTrailingZeros().toPlainString()
+                    : "null";
         }
         if (value instanceof Number || value instanceof Boolean) {
             return value.toString();

@@ -23,7 +23,8 @@ final class RunFolder implements AutoCloseable {
      * pid tells apart the folders of benchmark runs going on at the same time.
      */
     RunFolder(String prefix) throws IOException {
-        path = Files.createTempDirectory(namePrefix(prefix), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+        path = Files.createTempDirectory(
+                namePrefix(prefix), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         cleanup = new Thread(() -> deleteTree(path), "urom-bench-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
     }

@@ -2,17 +2,17 @@
 package dev.urom.bench;
 
 import dev.urom.auth.Principal;
-import dev.urom.oob.InProcessAllgather;
+import dev.urom.framework.security.UnixAccounts;
 import dev.urom.host.Domain;
-import dev.urom.plugins.sandbox.host.SandboxClient.Bounced;
-import dev.urom.plugins.sandbox.host.SandboxClient;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
-import dev.urom.framework.security.UnixAccounts;
-import dev.urom.wire.Message;
+import dev.urom.oob.InProcessAllgather;
+import dev.urom.plugins.sandbox.host.SandboxClient;
+import dev.urom.plugins.sandbox.host.SandboxClient.Bounced;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.spi.UromException;
+import dev.urom.wire.Message;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -75,10 +75,12 @@ public final class SandboxBench {
     static final double REGION_MIN_RATIO = 0.7;
     /** {@code ucx_perftest -t tag_bw} sends this many times the sandbox's region messages (it is much faster per message). */
     static final int PERFTEST_BANDWIDTH_FACTOR = 10;
+
     static final String NATIVE_PLUGIN_FILE = "worker_sandbox.so";
     static final String JAVA_PLUGIN_FILE = "worker_sandbox_java.jar";
     /** A directory holding both sandbox plugin files, instead of plugins/sandbox/target. */
     static final String DIR_PROPERTY = "urom.bench.sandbox.dir";
+
     static final String NOT_SUPPORTED = "not supported";
     private static final long ANSWER_TIMEOUT_S = 120;
     private static final String SHM_DIR = "/dev/shm";
@@ -89,7 +91,9 @@ public final class SandboxBench {
      */
     record UcxSetting(String id, String label, Map<String, String> variables) {
         List<String> env() {
-            return variables.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
+            return variables.entrySet().stream()
+                    .map(e -> e.getKey() + "=" + e.getValue())
+                    .toList();
         }
     }
 
@@ -98,21 +102,29 @@ public final class SandboxBench {
      * sandbox's error-handling endpoints need to use them), then TCP over loopback.
      */
     static final List<UcxSetting> SETTINGS = List.of(
-            new UcxSetting("shm", "shared memory", Map.of("UCX_SYSV_ERROR_HANDLING", "y", "UCX_POSIX_ERROR_HANDLING", "y")),
+            new UcxSetting(
+                    "shm", "shared memory", Map.of("UCX_SYSV_ERROR_HANDLING", "y", "UCX_POSIX_ERROR_HANDLING", "y")),
             new UcxSetting("tcp", "TCP loopback", Map.of("UCX_TLS", "tcp")));
 
     /**
      * What one plugin measured on one setting: BOUNCE round trip in ns (empty: not supported), the
      * ping-pong round trip in ns, bandwidths in bytes per second.
      */
-    record PluginResult(Optional<Bounced> bounce, int bounceIterations, LatencySummary roundTrip, double inlineBytesPerSecond,
+    record PluginResult(
+            Optional<Bounced> bounce,
+            int bounceIterations,
+            LatencySummary roundTrip,
+            double inlineBytesPerSecond,
             double regionBytesPerSecond) {}
 
     /**
      * What ucx_perftest measured on one setting: tag_lat and tag_bw as they are, and with {@code -e}
      * (endpoints with error handling, as the sandbox's: error mode PEER).
      */
-    record UcxResult(UcxPerftest.Result latency, UcxPerftest.Result bandwidth, UcxPerftest.Result latencyWithErrors,
+    record UcxResult(
+            UcxPerftest.Result latency,
+            UcxPerftest.Result bandwidth,
+            UcxPerftest.Result latencyWithErrors,
             UcxPerftest.Result bandwidthWithErrors) {}
 
     /** What the floor measured: round trip in ns, bandwidths in bytes per second. */
@@ -140,29 +152,44 @@ public final class SandboxBench {
      * run or its workers made (its {@code /dev/shm} files), each gone when this returns.
      */
     static Report run(SandboxBenchOptions options, Consumer<Path> made) throws IOException, InterruptedException {
-        try (RunFolder run = new RunFolder("urom-sandbox-bench"); ChildProcesses children = new ChildProcesses()) {
+        try (RunFolder run = new RunFolder("urom-sandbox-bench");
+                ChildProcesses children = new ChildProcesses()) {
             Path workDir = run.path();
             Path pluginDir = Files.createDirectories(workDir.resolve("plugins"));
             for (String file : List.of(NATIVE_PLUGIN_FILE, JAVA_PLUGIN_FILE)) {
-                Files.copy(PluginFiles.locate("plugins/sandbox", DIR_PROPERTY, file), pluginDir.resolve(file),
+                Files.copy(
+                        PluginFiles.locate("plugins/sandbox", DIR_PROPERTY, file),
+                        pluginDir.resolve(file),
                         StandardCopyOption.REPLACE_EXISTING);
             }
             Map<String, String> inherited = inheritedUcxVariables();
             if (!inherited.isEmpty()) {
-                progress("UCX variables of this environment apply to every setting, workers and ucx_perftest alike: " + inherited);
+                progress("UCX variables of this environment apply to every setting, workers and ucx_perftest alike: "
+                        + inherited);
             }
             DaemonConfig config = ServiceBench.privateDaemon(workDir, pluginDir, options.workerUser());
             int inlineBytes = config.maxMessageSize() - Message.Command.HEADER_BYTES - SandboxClient.TAG_COMMAND_BYTES;
             List<SettingResult> settings = new ArrayList<>();
             progress("daemon on " + config.listen() + ", plugins " + pluginDir);
-            try (Daemon daemon = Daemon.start(config); UromService service = UromService.connect(daemon.address().toString())) {
+            try (Daemon daemon = Daemon.start(config);
+                    UromService service = UromService.connect(daemon.address().toString())) {
                 for (UcxSetting setting : SETTINGS) {
                     Map<String, PluginResult> plugins = new LinkedHashMap<>();
                     for (String kind : List.of("native", "java")) {
                         String name = kind.equals("native") ? "worker_sandbox" : "worker_sandbox_java";
                         long pluginId = ServiceBench.pluginId(service.plugins(), name);
-                        plugins.put(kind, measurePlugin(service, pluginId, name, setting, inlineBytes, options,
-                                daemon.workerAccount(Principal.unix(UnixAccounts.effectiveUid())).uid(), made));
+                        plugins.put(
+                                kind,
+                                measurePlugin(
+                                        service,
+                                        pluginId,
+                                        name,
+                                        setting,
+                                        inlineBytes,
+                                        options,
+                                        daemon.workerAccount(Principal.unix(UnixAccounts.effectiveUid()))
+                                                .uid(),
+                                        made));
                         ServiceBench.awaitNoWorkers(daemon);
                     }
                     UcxPerftest perftest = new UcxPerftest(children, setting.variables());
@@ -173,8 +200,8 @@ public final class SandboxBench {
                         String test = i % 2 == 0 ? "tag_lat" : "tag_bw";
                         int bytes = i % 2 == 0 ? PING_BYTES : REGION_BYTES;
                         int iterations = i % 2 == 0 ? options.bounces() : bandwidthMessages;
-                        progress("ucx_perftest, " + setting.label() + ": -t " + test + " -s " + bytes + " -n " + iterations
-                                + (extra.isEmpty() ? "" : " " + String.join(" ", extra)));
+                        progress("ucx_perftest, " + setting.label() + ": -t " + test + " -s " + bytes + " -n "
+                                + iterations + (extra.isEmpty() ? "" : " " + String.join(" ", extra)));
                         ucx[i] = perftest.run(test, bytes, iterations, extra);
                     }
                     settings.add(new SettingResult(setting, plugins, new UcxResult(ucx[0], ucx[1], ucx[2], ucx[3])));
@@ -183,13 +210,26 @@ public final class SandboxBench {
                 throw new IllegalStateException("service: " + e.status() + ": " + e.getMessage());
             }
             FloorBaseline floorBaseline = new FloorBaseline(FloorBaseline.locateProgram(), children);
-            progress("floor: uds_pingpong, " + PING_BYTES + "-byte round trips, then " + inlineBytes + "- and " + REGION_BYTES
-                    + "-byte messages one way");
-            FloorBaseline.Latency floorLatency = floorBaseline.latency(workDir.resolve("floor.sock"), PING_BYTES, PING_BYTES, options.rounds());
-            double floorInline = inlineBytes * floorBaseline.opsPerSecond(workDir.resolve("floor.sock"), inlineBytes, 1,
-                    SandboxBenchOptions.warmUp(options.messages()), options.messages(), IN_FLIGHT);
-            double floorRegion = (double) REGION_BYTES * floorBaseline.opsPerSecond(workDir.resolve("floor.sock"), REGION_BYTES, 1,
-                    SandboxBenchOptions.warmUp(options.regions()), options.regions(), IN_FLIGHT);
+            progress("floor: uds_pingpong, " + PING_BYTES + "-byte round trips, then " + inlineBytes + "- and "
+                    + REGION_BYTES + "-byte messages one way");
+            FloorBaseline.Latency floorLatency =
+                    floorBaseline.latency(workDir.resolve("floor.sock"), PING_BYTES, PING_BYTES, options.rounds());
+            double floorInline = inlineBytes
+                    * floorBaseline.opsPerSecond(
+                            workDir.resolve("floor.sock"),
+                            inlineBytes,
+                            1,
+                            SandboxBenchOptions.warmUp(options.messages()),
+                            options.messages(),
+                            IN_FLIGHT);
+            double floorRegion = (double) REGION_BYTES
+                    * floorBaseline.opsPerSecond(
+                            workDir.resolve("floor.sock"),
+                            REGION_BYTES,
+                            1,
+                            SandboxBenchOptions.warmUp(options.regions()),
+                            options.regions(),
+                            IN_FLIGHT);
             Map<String, Object> runSettings = new LinkedHashMap<>();
             runSettings.put("rounds", options.rounds());
             runSettings.put("inlineMessages", options.messages());
@@ -201,12 +241,20 @@ public final class SandboxBench {
             runSettings.put("inlineBytes", inlineBytes);
             runSettings.put("regionBytes", REGION_BYTES);
             runSettings.put("maxMessageSize", config.maxMessageSize());
-            runSettings.put("ucxSettings", String.join("; ", SETTINGS.stream()
-                    .map(s -> s.id() + ": " + (s.variables().isEmpty() ? "UCX defaults" : String.join(" ", s.env()))).toList()));
+            runSettings.put(
+                    "ucxSettings",
+                    String.join(
+                            "; ",
+                            SETTINGS.stream()
+                                    .map(s -> s.id() + ": "
+                                            + (s.variables().isEmpty() ? "UCX defaults" : String.join(" ", s.env())))
+                                    .toList()));
             runSettings.put("ucxInherited", inherited.toString());
             runSettings.put("cpus", Runtime.getRuntime().availableProcessors());
             runSettings.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-            return new Report(runSettings, figures(settings, new FloorResult(floorLatency, floorInline, floorRegion), inlineBytes),
+            return new Report(
+                    runSettings,
+                    figures(settings, new FloorResult(floorLatency, floorInline, floorRegion), inlineBytes),
                     LatencyChart.sandbox(settings, floorLatency));
         }
     }
@@ -222,14 +270,25 @@ public final class SandboxBench {
         return ucx;
     }
 
-    private static PluginResult measurePlugin(UromService service, long pluginId, String name, UcxSetting setting, int inlineBytes,
-            SandboxBenchOptions options, int workerUid, Consumer<Path> made) throws UromException, IOException, InterruptedException {
+    private static PluginResult measurePlugin(
+            UromService service,
+            long pluginId,
+            String name,
+            UcxSetting setting,
+            int inlineBytes,
+            SandboxBenchOptions options,
+            int workerUid,
+            Consumer<Path> made)
+            throws UromException, IOException, InterruptedException {
         String what = name + ", " + setting.label();
-        progress(what + ": two workers, one domain" + (setting.variables().isEmpty() ? "" : ", " + String.join(" ", setting.env())));
+        progress(what + ": two workers, one domain"
+                + (setting.variables().isEmpty() ? "" : ", " + String.join(" ", setting.env())));
         try (Worker sender = ServiceBench.started(service, pluginId, setting.env());
                 Worker receiver = ServiceBench.started(service, pluginId, setting.env())) {
-            Domain domain = Domain.create(List.of(sender, receiver),
-                    new long[] {SandboxTraffic.SENDER_DOMAIN_ID, SandboxTraffic.RECEIVER_DOMAIN_ID}, InProcessAllgather.group(1).get(0));
+            Domain domain = Domain.create(
+                    List.of(sender, receiver),
+                    new long[] {SandboxTraffic.SENDER_DOMAIN_ID, SandboxTraffic.RECEIVER_DOMAIN_ID},
+                    InProcessAllgather.group(1).get(0));
             startDomain(domain);
             SandboxTraffic traffic = new SandboxTraffic(sender, receiver, pluginId);
             progress(what + ": BOUNCE of " + options.bounces() + " round trips of " + PING_BYTES + " bytes");
@@ -237,14 +296,17 @@ public final class SandboxBench {
             if (bounce.isEmpty()) {
                 progress(what + ": BOUNCE is not supported");
             } else if (bounce.get().iterationsDone() < options.bounces()) {
-                progress(what + ": BOUNCE reached the plugin's bound after " + bounce.get().iterationsDone() + " of " + options.bounces()
+                progress(what + ": BOUNCE reached the plugin's bound after "
+                        + bounce.get().iterationsDone() + " of " + options.bounces()
                         + " rounds: its mean is over those");
             }
             progress(what + ": " + options.rounds() + " round trips of " + PING_BYTES + " bytes");
             LatencySummary roundTrip = traffic.roundTrips(PING_BYTES, options.rounds());
-            progress(what + ": " + options.messages() + " inline messages of " + inlineBytes + " bytes, " + IN_FLIGHT + " in flight");
+            progress(what + ": " + options.messages() + " inline messages of " + inlineBytes + " bytes, " + IN_FLIGHT
+                    + " in flight");
             double inline = traffic.inlineBytesPerSecond(inlineBytes, options.messages(), IN_FLIGHT);
-            progress(what + ": " + options.regions() + " MEM_MAP messages of " + REGION_BYTES + " bytes, " + IN_FLIGHT + " in flight");
+            progress(what + ": " + options.regions() + " MEM_MAP messages of " + REGION_BYTES + " bytes, " + IN_FLIGHT
+                    + " in flight");
             double region = regionBandwidth(traffic, options.regions(), workerUid, made);
             return new PluginResult(bounce, options.bounces(), roundTrip, inline, region);
         }
@@ -276,7 +338,8 @@ public final class SandboxBench {
             long receiverMemh = traffic.memMap(traffic.receiver(), receiveFile.toString(), REGION_BYTES);
             traffic.regionOnce(senderMemh, receiverMemh, REGION_BYTES);
             if (!Arrays.equals(Files.readAllBytes(receiveFile), pattern)) {
-                throw new IllegalStateException("the " + REGION_BYTES + " bytes received into " + receiveFile + " differ from those sent");
+                throw new IllegalStateException(
+                        "the " + REGION_BYTES + " bytes received into " + receiveFile + " differ from those sent");
             }
             return traffic.regionBytesPerSecond(senderMemh, receiverMemh, REGION_BYTES, messages, IN_FLIGHT);
         } finally {
@@ -322,33 +385,83 @@ public final class SandboxBench {
                 if (plugin.bounce().isPresent() && done < plugin.bounceIterations()) {
                     bounceLabel += " (" + done + " of " + plugin.bounceIterations() + " rounds, at the plugin's bound)";
                 }
-                figures.add(plugin.bounce().isPresent()
-                        ? Figure.atMostTimes(bounceId, bounceLabel, plugin.bounce().get().meanRoundTripNs() / 1000, "us", latencyBaseline,
-                                ucxRoundTrip, BOUNCE_MAX_RATIO)
-                        : Figure.unmeasured(bounceId, bounceLabel, "us", latencyBaseline, ucxRoundTrip, Figure.atMostTarget(BOUNCE_MAX_RATIO),
-                                NOT_SUPPORTED));
-                figures.add(Figure.atLeastTimes("sandbox_region_bandwidth_" + kind + suffix, "bandwidth MEM_MAP 1 MiB, " + name + " plugin" + on,
-                        megabytes(plugin.regionBytesPerSecond()), "MB/s", bandwidthBaseline, ucxBandwidth, REGION_MIN_RATIO));
-                figures.add(Figure.compared("sandbox_round_trip_p50_" + kind + suffix, "host ping-pong p50, " + PING_BYTES + " B, " + name
-                        + " plugin" + on, micros(plugin.roundTrip().p50Ns()), "us", "floor p50", floorP50));
-                figures.add(Figure.compared("sandbox_round_trip_p99_" + kind + suffix, "host ping-pong p99, " + PING_BYTES + " B, " + name
-                        + " plugin" + on, micros(plugin.roundTrip().p99Ns()), "us", "floor p99", floorP99));
-                figures.add(Figure.compared("sandbox_inline_bandwidth_" + kind + suffix, "bandwidth inline " + inlineBytes + " B, " + name
-                        + " plugin" + on, megabytes(plugin.inlineBytesPerSecond()), "MB/s", "floor", floorInline));
+                figures.add(
+                        plugin.bounce().isPresent()
+                                ? Figure.atMostTimes(
+                                        bounceId,
+                                        bounceLabel,
+                                        plugin.bounce().get().meanRoundTripNs() / 1000,
+                                        "us",
+                                        latencyBaseline,
+                                        ucxRoundTrip,
+                                        BOUNCE_MAX_RATIO)
+                                : Figure.unmeasured(
+                                        bounceId,
+                                        bounceLabel,
+                                        "us",
+                                        latencyBaseline,
+                                        ucxRoundTrip,
+                                        Figure.atMostTarget(BOUNCE_MAX_RATIO),
+                                        NOT_SUPPORTED));
+                figures.add(Figure.atLeastTimes(
+                        "sandbox_region_bandwidth_" + kind + suffix,
+                        "bandwidth MEM_MAP 1 MiB, " + name + " plugin" + on,
+                        megabytes(plugin.regionBytesPerSecond()),
+                        "MB/s",
+                        bandwidthBaseline,
+                        ucxBandwidth,
+                        REGION_MIN_RATIO));
+                figures.add(Figure.compared(
+                        "sandbox_round_trip_p50_" + kind + suffix,
+                        "host ping-pong p50, " + PING_BYTES + " B, " + name + " plugin" + on,
+                        micros(plugin.roundTrip().p50Ns()),
+                        "us",
+                        "floor p50",
+                        floorP50));
+                figures.add(Figure.compared(
+                        "sandbox_round_trip_p99_" + kind + suffix,
+                        "host ping-pong p99, " + PING_BYTES + " B, " + name + " plugin" + on,
+                        micros(plugin.roundTrip().p99Ns()),
+                        "us",
+                        "floor p99",
+                        floorP99));
+                figures.add(Figure.compared(
+                        "sandbox_inline_bandwidth_" + kind + suffix,
+                        "bandwidth inline " + inlineBytes + " B, " + name + " plugin" + on,
+                        megabytes(plugin.inlineBytesPerSecond()),
+                        "MB/s",
+                        "floor",
+                        floorInline));
             }
-            figures.add(Figure.plain("ucx_tag_lat_round_trip_p50" + suffix, "ucx_perftest tag_lat round trip (2x one-way p50), " + PING_BYTES
-                    + " B" + on, micros(result.ucx().latency().roundTripP50Ns()), "us"));
-            figures.add(Figure.plain("ucx_tag_lat_round_trip_mean" + suffix, "ucx_perftest tag_lat round trip (2x one-way mean), "
-                    + PING_BYTES + " B" + on, ucxRoundTrip, "us"));
+            figures.add(Figure.plain(
+                    "ucx_tag_lat_round_trip_p50" + suffix,
+                    "ucx_perftest tag_lat round trip (2x one-way p50), " + PING_BYTES + " B" + on,
+                    micros(result.ucx().latency().roundTripP50Ns()),
+                    "us"));
+            figures.add(Figure.plain(
+                    "ucx_tag_lat_round_trip_mean" + suffix,
+                    "ucx_perftest tag_lat round trip (2x one-way mean), " + PING_BYTES + " B" + on,
+                    ucxRoundTrip,
+                    "us"));
             figures.add(Figure.plain("ucx_tag_bw" + suffix, "ucx_perftest tag_bw, 1 MiB" + on, ucxBandwidth, "MB/s"));
-            figures.add(Figure.plain("ucx_err_tag_lat_round_trip_mean" + suffix, "ucx_perftest -e (error handling) tag_lat round trip (2x"
-                    + " one-way mean), " + PING_BYTES + " B" + on, micros(result.ucx().latencyWithErrors().roundTripMeanNs()), "us"));
-            figures.add(Figure.plain("ucx_err_tag_bw" + suffix, "ucx_perftest -e (error handling) tag_bw, 1 MiB" + on,
-                    megabytes(result.ucx().bandwidthWithErrors().bytesPerSecond()), "MB/s"));
+            figures.add(Figure.plain(
+                    "ucx_err_tag_lat_round_trip_mean" + suffix,
+                    "ucx_perftest -e (error handling) tag_lat round trip (2x" + " one-way mean), " + PING_BYTES + " B"
+                            + on,
+                    micros(result.ucx().latencyWithErrors().roundTripMeanNs()),
+                    "us"));
+            figures.add(Figure.plain(
+                    "ucx_err_tag_bw" + suffix,
+                    "ucx_perftest -e (error handling) tag_bw, 1 MiB" + on,
+                    megabytes(result.ucx().bandwidthWithErrors().bytesPerSecond()),
+                    "MB/s"));
         }
-        figures.add(Figure.plain("floor_round_trip_p50", "floor round trip p50, " + PING_BYTES + " B (C, Unix socket)", floorP50, "us"));
-        figures.add(Figure.plain("floor_round_trip_p99", "floor round trip p99, " + PING_BYTES + " B (C, Unix socket)", floorP99, "us"));
-        figures.add(Figure.plain("floor_inline_bandwidth", "floor bandwidth " + inlineBytes + " B", floorInline, "MB/s"));
+        figures.add(Figure.plain(
+                "floor_round_trip_p50", "floor round trip p50, " + PING_BYTES + " B (C, Unix socket)", floorP50, "us"));
+        figures.add(Figure.plain(
+                "floor_round_trip_p99", "floor round trip p99, " + PING_BYTES + " B (C, Unix socket)", floorP99, "us"));
+        figures.add(
+                Figure.plain("floor_inline_bandwidth", "floor bandwidth " + inlineBytes + " B", floorInline, "MB/s"));
         figures.add(Figure.plain("floor_region_bandwidth", "floor bandwidth 1 MiB", floorRegion, "MB/s"));
         return figures;
     }

@@ -25,9 +25,11 @@ record SandboxBenchOptions(Path json, int rounds, int messages, int regions, int
     static final int DEFAULT_BOUNCES = 100_000;
     static final int MAX_COUNT = 10_000_000;
     static final int MAX_BOUNCES = 1_000_000;
-    static final String USAGE = "usage: SandboxBench [--json FILE] [--rounds N (default " + DEFAULT_ROUNDS + ")] [--messages N (default "
-            + DEFAULT_MESSAGES + ")] [--regions N (default " + DEFAULT_REGIONS + ")] [--bounces N (default " + DEFAULT_BOUNCES
-            + ", at most " + MAX_BOUNCES + ")] [--worker-user USER]";
+    static final String USAGE =
+            "usage: SandboxBench [--json FILE] [--rounds N (default " + DEFAULT_ROUNDS + ")] [--messages N (default "
+                    + DEFAULT_MESSAGES + ")] [--regions N (default " + DEFAULT_REGIONS + ")] [--bounces N (default "
+                    + DEFAULT_BOUNCES
+                    + ", at most " + MAX_BOUNCES + ")] [--worker-user USER]";
 
     /** Unmeasured messages sent before {@code measured} ones. */
     static int warmUp(int measured) {
@@ -37,8 +39,12 @@ record SandboxBenchOptions(Path json, int rounds, int messages, int regions, int
     /** Parses {@code args}; throws {@link IllegalArgumentException} with one line naming the option and the reason. */
     static SandboxBenchOptions parse(List<String> args) {
         BenchCommand.Parsed line = command().parse(args);
-        return new SandboxBenchOptions(line.get("--json", null), line.get("--rounds", DEFAULT_ROUNDS),
-                line.get("--messages", DEFAULT_MESSAGES), line.get("--regions", DEFAULT_REGIONS), line.get("--bounces", DEFAULT_BOUNCES),
+        return new SandboxBenchOptions(
+                line.get("--json", null),
+                line.get("--rounds", DEFAULT_ROUNDS),
+                line.get("--messages", DEFAULT_MESSAGES),
+                line.get("--regions", DEFAULT_REGIONS),
+                line.get("--bounces", DEFAULT_BOUNCES),
                 line.get("--worker-user", null));
     }
 

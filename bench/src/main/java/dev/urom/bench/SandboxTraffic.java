@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.bench;
 
+import dev.urom.host.Worker;
+import dev.urom.plugins.sandbox.host.SandboxClient;
 import dev.urom.plugins.sandbox.host.SandboxClient.BounceRole;
 import dev.urom.plugins.sandbox.host.SandboxClient.Bounced;
 import dev.urom.plugins.sandbox.host.SandboxClient.Received;
-import dev.urom.plugins.sandbox.host.SandboxClient;
-import dev.urom.host.Worker;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import java.nio.ByteBuffer;
@@ -72,12 +72,16 @@ final class SandboxTraffic {
 
     private long roundTrip(int bytes, int round) throws InterruptedException {
         byte[] ping = numbered(bytes, round);
-        CompletableFuture<Received> there = SandboxClient.tagRecv(receiver, pluginId, context(), TAG_THERE, ALL_BITS, bytes);
-        CompletableFuture<Received> back = SandboxClient.tagRecv(sender, pluginId, context(), TAG_BACK, ALL_BITS, bytes);
+        CompletableFuture<Received> there =
+                SandboxClient.tagRecv(receiver, pluginId, context(), TAG_THERE, ALL_BITS, bytes);
+        CompletableFuture<Received> back =
+                SandboxClient.tagRecv(sender, pluginId, context(), TAG_BACK, ALL_BITS, bytes);
         long start = System.nanoTime();
-        CompletableFuture<Void> sent = SandboxClient.tagSend(sender, pluginId, context(), RECEIVER_DOMAIN_ID, TAG_THERE, ping);
+        CompletableFuture<Void> sent =
+                SandboxClient.tagSend(sender, pluginId, context(), RECEIVER_DOMAIN_ID, TAG_THERE, ping);
         byte[] arrived = await(there, "TAG_RECV of the ping").data();
-        CompletableFuture<Void> answered = SandboxClient.tagSend(receiver, pluginId, context(), SENDER_DOMAIN_ID, TAG_BACK, arrived);
+        CompletableFuture<Void> answered =
+                SandboxClient.tagSend(receiver, pluginId, context(), SENDER_DOMAIN_ID, TAG_BACK, arrived);
         byte[] returned = await(back, "TAG_RECV of the pong").data();
         long took = System.nanoTime() - start;
         await(sent, "TAG_SEND of the ping");
@@ -105,10 +109,10 @@ final class SandboxTraffic {
 
     /** One BOUNCE on both sides; the initiator's report, or null when the plugin does not support BOUNCE. */
     private Bounced bounce(int bytes, int iterations) throws InterruptedException {
-        CompletableFuture<Bounced> responder = SandboxClient.bounce(receiver, pluginId, context(), SENDER_DOMAIN_ID, bytes, TAG_BOUNCE,
-                iterations, BounceRole.RESPONDER);
-        CompletableFuture<Bounced> initiator = SandboxClient.bounce(sender, pluginId, context(), RECEIVER_DOMAIN_ID, bytes, TAG_BOUNCE,
-                iterations, BounceRole.INITIATOR);
+        CompletableFuture<Bounced> responder = SandboxClient.bounce(
+                receiver, pluginId, context(), SENDER_DOMAIN_ID, bytes, TAG_BOUNCE, iterations, BounceRole.RESPONDER);
+        CompletableFuture<Bounced> initiator = SandboxClient.bounce(
+                sender, pluginId, context(), RECEIVER_DOMAIN_ID, bytes, TAG_BOUNCE, iterations, BounceRole.INITIATOR);
         Bounced initiated = awaitBounce(initiator, "initiator");
         Bounced responded = awaitBounce(responder, "responder");
         if (initiated == null || responded == null) {
@@ -117,12 +121,13 @@ final class SandboxTraffic {
             }
             return null;
         }
-        boolean bounded = initiated.status() == UromStatus.TIME_OUT && initiated.iterationsDone() > 0
+        boolean bounded = initiated.status() == UromStatus.TIME_OUT
+                && initiated.iterationsDone() > 0
                 && responded.status() == UromStatus.TIME_OUT;
         for (Bounced side : List.of(initiated, responded)) {
             if (!bounded && (side.status() != UromStatus.SUCCESS || side.iterationsDone() != iterations)) {
-                throw new IllegalStateException("BOUNCE " + (side == initiated ? "initiator" : "responder") + " ended " + side.status()
-                        + " after " + side.iterationsDone() + " of " + iterations + " rounds");
+                throw new IllegalStateException("BOUNCE " + (side == initiated ? "initiator" : "responder") + " ended "
+                        + side.status() + " after " + side.iterationsDone() + " of " + iterations + " rounds");
             }
         }
         return initiated;
@@ -136,7 +141,8 @@ final class SandboxTraffic {
             if (e.getCause() instanceof UromException u && u.status() == UromStatus.NOT_SUPPORTED) {
                 return null;
             }
-            throw new IllegalStateException("BOUNCE " + role + " failed: " + e.getCause().getMessage());
+            throw new IllegalStateException(
+                    "BOUNCE " + role + " failed: " + e.getCause().getMessage());
         } catch (TimeoutException e) {
             throw new IllegalStateException("BOUNCE " + role + " unanswered after " + TIMEOUT_S + " s");
         }
@@ -148,15 +154,21 @@ final class SandboxTraffic {
      * unmeasured; every received message is checked for its length and its first 8 bytes.
      */
     double inlineBytesPerSecond(int bytes, int messages, int inFlight) throws InterruptedException {
-        IntFunction<CompletableFuture<Void>> send = i -> SandboxClient.tagSend(sender, pluginId, context(), RECEIVER_DOMAIN_ID,
-                TAG_INLINE, numbered(bytes, i));
-        IntFunction<CompletableFuture<Received>> receive = i -> SandboxClient.tagRecv(receiver, pluginId, context(), TAG_INLINE,
-                ALL_BITS, bytes).thenApply(got -> {
-                    if (got.data().length != bytes || ByteBuffer.wrap(got.data()).order(ByteOrder.LITTLE_ENDIAN).getLong() != i) {
-                        throw new IllegalStateException("inline message " + i + " arrived as " + got.data().length + " other bytes");
-                    }
-                    return got;
-                });
+        IntFunction<CompletableFuture<Void>> send = i ->
+                SandboxClient.tagSend(sender, pluginId, context(), RECEIVER_DOMAIN_ID, TAG_INLINE, numbered(bytes, i));
+        IntFunction<CompletableFuture<Received>> receive =
+                i -> SandboxClient.tagRecv(receiver, pluginId, context(), TAG_INLINE, ALL_BITS, bytes)
+                        .thenApply(got -> {
+                            if (got.data().length != bytes
+                                    || ByteBuffer.wrap(got.data())
+                                                    .order(ByteOrder.LITTLE_ENDIAN)
+                                                    .getLong()
+                                            != i) {
+                                throw new IllegalStateException(
+                                        "inline message " + i + " arrived as " + got.data().length + " other bytes");
+                            }
+                            return got;
+                        });
         pipelined("inline", SandboxBenchOptions.warmUp(messages), inFlight, send, receive, bytes);
         return pipelined("inline", messages, inFlight, send, receive, bytes);
     }
@@ -167,20 +179,27 @@ final class SandboxTraffic {
      * inFlight} at a time, after a tenth as many unmeasured. The caller checks the bytes in the
      * receiver's file.
      */
-    double regionBytesPerSecond(long senderMemh, long receiverMemh, int bytes, int messages, int inFlight) throws InterruptedException {
-        IntFunction<CompletableFuture<Void>> send = i -> SandboxClient.tagSendRegion(sender, pluginId, context(), RECEIVER_DOMAIN_ID,
-                TAG_REGION, senderMemh, 0, bytes);
-        IntFunction<CompletableFuture<Received>> receive = i -> SandboxClient.tagRecvRegion(receiver, pluginId, context(), TAG_REGION,
-                ALL_BITS, receiverMemh, 0, bytes);
+    double regionBytesPerSecond(long senderMemh, long receiverMemh, int bytes, int messages, int inFlight)
+            throws InterruptedException {
+        IntFunction<CompletableFuture<Void>> send = i -> SandboxClient.tagSendRegion(
+                sender, pluginId, context(), RECEIVER_DOMAIN_ID, TAG_REGION, senderMemh, 0, bytes);
+        IntFunction<CompletableFuture<Received>> receive = i -> SandboxClient.tagRecvRegion(
+                receiver, pluginId, context(), TAG_REGION, ALL_BITS, receiverMemh, 0, bytes);
         pipelined("region", SandboxBenchOptions.warmUp(messages), inFlight, send, receive, bytes);
         return pipelined("region", messages, inFlight, send, receive, bytes);
     }
 
     /** One region message sender → receiver, awaited: what the caller then checks byte for byte. */
     void regionOnce(long senderMemh, long receiverMemh, int bytes) throws InterruptedException {
-        pipelined("region", 1, 1, i -> SandboxClient.tagSendRegion(sender, pluginId, context(), RECEIVER_DOMAIN_ID, TAG_REGION,
-                senderMemh, 0, bytes), i -> SandboxClient.tagRecvRegion(receiver, pluginId, context(), TAG_REGION, ALL_BITS,
-                receiverMemh, 0, bytes), bytes);
+        pipelined(
+                "region",
+                1,
+                1,
+                i -> SandboxClient.tagSendRegion(
+                        sender, pluginId, context(), RECEIVER_DOMAIN_ID, TAG_REGION, senderMemh, 0, bytes),
+                i -> SandboxClient.tagRecvRegion(
+                        receiver, pluginId, context(), TAG_REGION, ALL_BITS, receiverMemh, 0, bytes),
+                bytes);
     }
 
     /** Maps {@code length} bytes of {@code path} into {@code worker}; its memh id. */
@@ -196,22 +215,30 @@ final class SandboxTraffic {
         return receiver;
     }
 
-    private double pipelined(String what, int messages, int inFlight, IntFunction<CompletableFuture<Void>> send,
-            IntFunction<CompletableFuture<Received>> receive, int bytes) throws InterruptedException {
+    private double pipelined(
+            String what,
+            int messages,
+            int inFlight,
+            IntFunction<CompletableFuture<Void>> send,
+            IntFunction<CompletableFuture<Received>> receive,
+            int bytes)
+            throws InterruptedException {
         Semaphore window = new Semaphore(inFlight);
         CountDownLatch done = new CountDownLatch(messages);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         long start = System.nanoTime();
         for (int i = 0; i < messages; i++) {
             if (!window.tryAcquire(TIMEOUT_S, TimeUnit.SECONDS)) {
-                throw new IllegalStateException(what + " message " + i + ": no earlier message completed within " + TIMEOUT_S + " s");
+                throw new IllegalStateException(
+                        what + " message " + i + ": no earlier message completed within " + TIMEOUT_S + " s");
             }
             failIfFailed(what, failure);
             CompletableFuture<Received> received = receive.apply(i);
             CompletableFuture<Void> sent = send.apply(i);
             received.thenCombine(sent, (got, nothing) -> got).whenComplete((got, error) -> {
                 if (error == null && got.count() != bytes) {
-                    error = new IllegalStateException("a message of " + bytes + " bytes was received as " + got.count());
+                    error = new IllegalStateException(
+                            "a message of " + bytes + " bytes was received as " + got.count());
                 }
                 if (error != null) {
                     failure.compareAndSet(null, error);
@@ -221,7 +248,8 @@ final class SandboxTraffic {
             });
         }
         if (!done.await(TIMEOUT_S, TimeUnit.SECONDS)) {
-            throw new IllegalStateException(done.getCount() + " of " + messages + " " + what + " messages unanswered after " + TIMEOUT_S + " s");
+            throw new IllegalStateException(done.getCount() + " of " + messages + " " + what
+                    + " messages unanswered after " + TIMEOUT_S + " s");
         }
         long elapsed = System.nanoTime() - start;
         failIfFailed(what, failure);

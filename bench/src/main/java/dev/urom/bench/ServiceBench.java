@@ -2,17 +2,17 @@
 package dev.urom.bench;
 
 import dev.urom.host.Plugin;
-import dev.urom.plugins.graph.host.GraphClient;
 import dev.urom.host.PluginVersions;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
-import dev.urom.wire.Message;
-import dev.urom.wire.ServiceAddress;
+import dev.urom.plugins.graph.host.GraphClient;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.daemon.DaemonSecurity;
 import dev.urom.service.daemon.WorkerInfo;
 import dev.urom.spi.UromException;
+import dev.urom.wire.Message;
+import dev.urom.wire.ServiceAddress;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,6 +46,7 @@ final class ServiceBench {
     static final String JAVA_PLUGIN_NAME = "worker_graph_java";
     /** A plugin id, only to size a LOOPBACK frame; ids are all 8 bytes on the wire. */
     static final long FRAME_SIZE_PLUGIN_ID = 1;
+
     private static final long ANSWER_TIMEOUT_S = 60;
     private static final Duration WORKER_EXIT_WAIT = Duration.ofSeconds(20);
 
@@ -108,7 +109,10 @@ final class ServiceBench {
                 .listen(ServiceAddress.parse("unix:" + workDir.resolve("daemon").resolve("daemon.sock")))
                 .logDir(workDir.resolve("log"))
                 .pluginPath(pluginDir.toString())
-                .security(DaemonSecurity.builder().workerUser(workerUser).dumpableWorkers(true).build())
+                .security(DaemonSecurity.builder()
+                        .workerUser(workerUser)
+                        .dumpableWorkers(true)
+                        .build())
                 .build());
     }
 
@@ -121,7 +125,8 @@ final class ServiceBench {
         }
         DaemonConfig config = privateDaemon(workDir, pluginDir, workerUser);
         progress.accept("service: daemon on " + config.listen() + ", plugins " + pluginDir);
-        try (Daemon daemon = Daemon.start(config); UromService service = UromService.connect(daemon.address().toString())) {
+        try (Daemon daemon = Daemon.start(config);
+                UromService service = UromService.connect(daemon.address().toString())) {
             List<Plugin> plugins = service.plugins();
             long nativeId = pluginId(plugins, NATIVE_PLUGIN_NAME);
             long javaId = pluginId(plugins, JAVA_PLUGIN_NAME);
@@ -135,9 +140,11 @@ final class ServiceBench {
                 progress.accept("service: warming up both plugins");
                 warmUp(worker, nativeId, rounds, throughputRounds, inFlight);
                 warmUp(worker, javaId, rounds, throughputRounds, inFlight);
-                progress.accept("service: C plugin, " + rounds + " round trips, then " + throughputRounds + " with " + inFlight + " in flight");
+                progress.accept("service: C plugin, " + rounds + " round trips, then " + throughputRounds + " with "
+                        + inFlight + " in flight");
                 nativeResult = measure(worker, nativeId, rounds, throughputRounds, inFlight, path);
-                progress.accept("service: Java plugin, " + rounds + " round trips, then " + throughputRounds + " with " + inFlight + " in flight");
+                progress.accept("service: Java plugin, " + rounds + " round trips, then " + throughputRounds + " with "
+                        + inFlight + " in flight");
                 javaResult = measure(worker, javaId, rounds, throughputRounds, inFlight, path);
             }
             awaitNoWorkers(daemon);
@@ -155,8 +162,11 @@ final class ServiceBench {
                     startNs[i] = took;
                 }
             }
-            return new WithSameDaemon<>(new Result(Map.of("native", nativeResult, "java", javaResult),
-                    LatencySummary.of(startNs).p50Ns() / 1e6), other);
+            return new WithSameDaemon<>(
+                    new Result(
+                            Map.of("native", nativeResult, "java", javaResult),
+                            LatencySummary.of(startNs).p50Ns() / 1e6),
+                    other);
         } catch (UromException e) {
             throw new IllegalStateException("service: " + e.status() + ": " + e.getMessage());
         }
@@ -173,7 +183,10 @@ final class ServiceBench {
 
     /** A started worker of the plugins {@code mask} with the environment entries {@code env} ({@code NAME=value}). */
     static Worker started(UromService service, long mask, List<String> env) throws UromException, InterruptedException {
-        Worker worker = service.newWorker().plugins(mask).env(env.toArray(String[]::new)).build();
+        Worker worker = service.newWorker()
+                .plugins(mask)
+                .env(env.toArray(String[]::new))
+                .build();
         try {
             return worker.start().get(ANSWER_TIMEOUT_S, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
@@ -191,28 +204,33 @@ final class ServiceBench {
         long deadline = System.nanoTime() + WORKER_EXIT_WAIT.toNanos();
         while (!daemon.workers().isEmpty()) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("workers " + daemon.workers() + " still running " + WORKER_EXIT_WAIT.toSeconds()
-                        + " s after their host stopped them");
+                throw new IllegalStateException("workers " + daemon.workers() + " still running "
+                        + WORKER_EXIT_WAIT.toSeconds() + " s after their host stopped them");
             }
             Thread.sleep(5);
         }
     }
 
     /** The same traffic as {@link #measure}, unmeasured: both plugins are warmed up before either is measured. */
-    private static void warmUp(Worker worker, long pluginId, int rounds, int throughputRounds, int inFlight) throws InterruptedException {
+    private static void warmUp(Worker worker, long pluginId, int rounds, int throughputRounds, int inFlight)
+            throws InterruptedException {
         roundTrips(worker, pluginId, rounds);
         pipelined(worker, pluginId, throughputRounds, inFlight);
     }
 
     /** The figures of one plugin, with the CPU time of the processes of {@code path} (role → pid) over each phase. */
-    private static PluginResult measure(Worker worker, long pluginId, int rounds, int throughputRounds, int inFlight,
-            Map<String, Long> path) throws InterruptedException {
+    private static PluginResult measure(
+            Worker worker, long pluginId, int rounds, int throughputRounds, int inFlight, Map<String, Long> path)
+            throws InterruptedException {
         CpuCost.Snapshot roundTripsBegin = CpuCost.snapshot(path);
         LatencySummary latency = LatencySummary.of(roundTrips(worker, pluginId, rounds));
         CpuCost.Snapshot pipelinedBegin = CpuCost.snapshot(path);
         double opsPerSecond = pipelined(worker, pluginId, throughputRounds, inFlight);
         CpuCost.Snapshot end = CpuCost.snapshot(path);
-        return new PluginResult(latency, opsPerSecond, CpuCost.between(roundTripsBegin, pipelinedBegin, rounds),
+        return new PluginResult(
+                latency,
+                opsPerSecond,
+                CpuCost.between(roundTripsBegin, pipelinedBegin, rounds),
                 CpuCost.between(pipelinedBegin, end, throughputRounds));
     }
 
@@ -233,9 +251,11 @@ final class ServiceBench {
     }
 
     static long onlyWorkerPid(Daemon daemon) {
-        List<WorkerInfo> workers = daemon.workers().stream().filter(w -> w.pid() > 0).toList();
+        List<WorkerInfo> workers =
+                daemon.workers().stream().filter(w -> w.pid() > 0).toList();
         if (workers.size() != 1) {
-            throw new IllegalStateException("expected one worker process, the daemon has " + workers.size() + ": " + workers);
+            throw new IllegalStateException(
+                    "expected one worker process, the daemon has " + workers.size() + ": " + workers);
         }
         return workers.get(0).pid();
     }
@@ -276,7 +296,11 @@ final class ServiceBench {
             }
             GraphClient.loopback(worker, pluginId, value).whenComplete((echoed, error) -> {
                 if (error != null || echoed != value) {
-                    failure.compareAndSet(null, error != null ? error : new IllegalStateException("LOOPBACK of " + value + " came back as " + echoed));
+                    failure.compareAndSet(
+                            null,
+                            error != null
+                                    ? error
+                                    : new IllegalStateException("LOOPBACK of " + value + " came back as " + echoed));
                     while (done.getCount() > 0) {
                         done.countDown();
                     }
@@ -291,7 +315,8 @@ final class ServiceBench {
             next[0].run();
         }
         if (!done.await(ANSWER_TIMEOUT_S, TimeUnit.SECONDS)) {
-            throw new IllegalStateException(done.getCount() + " of " + total + " LOOPBACKs unanswered after " + ANSWER_TIMEOUT_S + " s");
+            throw new IllegalStateException(
+                    done.getCount() + " of " + total + " LOOPBACKs unanswered after " + ANSWER_TIMEOUT_S + " s");
         }
         long elapsed = System.nanoTime() - start;
         if (failure.get() != null) {

@@ -52,6 +52,7 @@ public final class SoakBench {
     static final int VALUES_PER_WORKER = 16;
     /** LOOPBACKs in flight at a time on the long-lived worker, then a pause of {@value #LOAD_PAUSE_MS} ms. */
     static final int LOAD_BATCH = 4;
+
     static final long LOAD_PAUSE_MS = 5;
     private static final long ANSWER_TIMEOUT_S = 60;
     private static final Duration QUIET_WAIT = Duration.ofSeconds(30);
@@ -69,12 +70,33 @@ public final class SoakBench {
      * @param workerLogCap the most worker log files the daemon may keep at that moment: the kept
      *     ended workers', the live workers' and those of one cycle that may not be pruned yet
      */
-    record Sample(double seconds, long cycles, long commands, long errors, long daemonRssKb, int daemonFds, int daemonThreads, int zombies,
-            int liveWorkers, long workerRssKb, int workerFds, int workerThreads, int tempFiles, int logFiles, long logBytes, int workerLogFiles,
-            long workerLogBytes, long daemonLogBytes, int workerLogCap) {}
+    record Sample(
+            double seconds,
+            long cycles,
+            long commands,
+            long errors,
+            long daemonRssKb,
+            int daemonFds,
+            int daemonThreads,
+            int zombies,
+            int liveWorkers,
+            long workerRssKb,
+            int workerFds,
+            int workerThreads,
+            int tempFiles,
+            int logFiles,
+            long logBytes,
+            int workerLogFiles,
+            long workerLogBytes,
+            long daemonLogBytes,
+            int workerLogCap) {}
 
     /** A series of the samples and how it is judged. */
-    record Series(String name, ToDoubleFunction<Sample> value, GrowthVerdict.Tolerance tolerance, ToDoubleFunction<Sample> cap) {
+    record Series(
+            String name,
+            ToDoubleFunction<Sample> value,
+            GrowthVerdict.Tolerance tolerance,
+            ToDoubleFunction<Sample> cap) {
         static Series trend(String name, ToDoubleFunction<Sample> value, double relative, double absolute) {
             return new Series(name, value, new GrowthVerdict.Tolerance(relative, absolute), null);
         }
@@ -85,8 +107,10 @@ public final class SoakBench {
 
         GrowthVerdict.Verdict judge(List<Sample> samples) {
             double[] values = samples.stream().mapToDouble(value).toArray();
-            return tolerance != null ? GrowthVerdict.trend(name, values, tolerance)
-                    : GrowthVerdict.capped(name, values, samples.stream().mapToDouble(cap).toArray());
+            return tolerance != null
+                    ? GrowthVerdict.trend(name, values, tolerance)
+                    : GrowthVerdict.capped(
+                            name, values, samples.stream().mapToDouble(cap).toArray());
         }
     }
 
@@ -114,12 +138,22 @@ public final class SoakBench {
      * @param workersStarted workers started by the cycles (the long-lived one not counted)
      * @param failures one line per failed cycle or wrong answer, the first {@value #MAX_FAILURE_LINES}
      */
-    record Result(SoakOptions options, List<Sample> samples, List<GrowthVerdict.Verdict> verdicts, long cycles, long workersStarted, long commands,
-            long errors, List<String> failures) {
+    record Result(
+            SoakOptions options,
+            List<Sample> samples,
+            List<GrowthVerdict.Verdict> verdicts,
+            long cycles,
+            long workersStarted,
+            long commands,
+            long errors,
+            List<String> failures) {
         static final int MAX_FAILURE_LINES = 20;
 
         List<String> growing() {
-            return verdicts.stream().filter(v -> !v.bounded()).map(GrowthVerdict.Verdict::series).toList();
+            return verdicts.stream()
+                    .filter(v -> !v.bounded())
+                    .map(GrowthVerdict.Verdict::series)
+                    .toList();
         }
 
         boolean passed() {
@@ -148,8 +182,11 @@ public final class SoakBench {
                 Files.writeString(options.csv(), csv(result.samples()), StandardCharsets.UTF_8);
                 System.out.println("CSV written to " + options.csv());
             }
-            System.out.println(result.passed() ? "soak: bounded"
-                    : "soak: FAILED: " + (result.errors() > 0 ? result.errors() + " errors; " : "") + "growing: " + result.growing());
+            System.out.println(
+                    result.passed()
+                            ? "soak: bounded"
+                            : "soak: FAILED: " + (result.errors() > 0 ? result.errors() + " errors; " : "")
+                                    + "growing: " + result.growing());
             System.exit(result.passed() ? 0 : 1);
         } catch (IOException | RuntimeException e) {
             System.err.println("SoakBench: " + e.getMessage());
@@ -161,7 +198,8 @@ public final class SoakBench {
 
     /** Runs the soak as {@code options} say; {@code progress} gets a line per sample. */
     static Result run(SoakOptions options, Consumer<String> progress) throws IOException, InterruptedException {
-        try (RunFolder run = new RunFolder("urom-soak"); ChildProcesses children = new ChildProcesses()) {
+        try (RunFolder run = new RunFolder("urom-soak");
+                ChildProcesses children = new ChildProcesses()) {
             Path pluginDir = Files.createDirectories(run.path().resolve("plugins"));
             for (String file : List.of(GraphPluginFiles.NATIVE_FILE, GraphPluginFiles.JAVA_FILE)) {
                 Files.copy(GraphPluginFiles.locate(file), pluginDir.resolve(file), StandardCopyOption.REPLACE_EXISTING);
@@ -169,10 +207,17 @@ public final class SoakBench {
             Path tmp = Files.createDirectories(run.path().resolve("daemon-tmp"));
             List<String> command = new ArrayList<>(List.of(JavaCommand.java()));
             command.addAll(options.daemonJavaOptions());
-            command.addAll(List.of("-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), SoakDaemonMain.class.getName(),
-                    run.path().toString(), pluginDir.toString(), options.workerUser() == null ? "-" : options.workerUser(),
+            command.addAll(List.of(
+                    "-Djava.io.tmpdir=" + tmp,
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    SoakDaemonMain.class.getName(),
+                    run.path().toString(),
+                    pluginDir.toString(),
+                    options.workerUser() == null ? "-" : options.workerUser(),
                     Integer.toString(options.workerLogCount())));
-            Process daemon = children.start(new ProcessBuilder(command).redirectError(run.path().resolve("daemon.stderr").toFile()));
+            Process daemon = children.start(new ProcessBuilder(command)
+                    .redirectError(run.path().resolve("daemon.stderr").toFile()));
             String address = readyAddress(daemon, run.path().resolve("daemon.stderr"));
             progress.accept("daemon pid " + daemon.pid() + " on " + address + " with " + options.daemonJavaOptions());
             Soak soak = new Soak(options, daemon.pid(), address, run.path(), tmp, progress);
@@ -222,7 +267,8 @@ public final class SoakBench {
                 try (Worker longLived = ServiceBench.started(service, nativeId | javaId)) {
                     List<ProcFacts.Child> live = liveChildren();
                     if (live.size() != 1) {
-                        throw new IllegalStateException("the daemon has " + live.size() + " workers, not the long-lived one alone");
+                        throw new IllegalStateException(
+                                "the daemon has " + live.size() + " workers, not the long-lived one alone");
                     }
                     longLivedPid = live.get(0).pid();
                     Thread load = new Thread(() -> load(longLived, nativeId, javaId), "urom-soak-load");
@@ -237,7 +283,8 @@ public final class SoakBench {
                             awaitQuiet();
                             samples.add(sample((System.nanoTime() - began) / 1e9));
                             progress.accept(row(samples.get(samples.size() - 1)));
-                            nextSample = Math.max(nextSample + options.sampleInterval().toNanos(), System.nanoTime());
+                            nextSample = Math.max(
+                                    nextSample + options.sampleInterval().toNanos(), System.nanoTime());
                         }
                         if (System.nanoTime() >= end) {
                             break;
@@ -250,9 +297,18 @@ public final class SoakBench {
             } catch (UromException e) {
                 throw new IllegalStateException("soak: " + e.status() + ": " + e.getMessage());
             }
-            List<GrowthVerdict.Verdict> verdicts = SERIES.stream().map(s -> s.judge(samples)).toList();
+            List<GrowthVerdict.Verdict> verdicts =
+                    SERIES.stream().map(s -> s.judge(samples)).toList();
             synchronized (failures) {
-                return new Result(options, List.copyOf(samples), verdicts, cycles, workersStarted, commands.get(), errors.get(), List.copyOf(failures));
+                return new Result(
+                        options,
+                        List.copyOf(samples),
+                        verdicts,
+                        cycles,
+                        workersStarted,
+                        commands.get(),
+                        errors.get(),
+                        List.copyOf(failures));
             }
         }
 
@@ -263,7 +319,9 @@ public final class SoakBench {
                 List<Worker> workers = new ArrayList<>();
                 List<CompletableFuture<Worker>> starts = new ArrayList<>();
                 for (int i = 0; i < WORKERS_PER_CYCLE; i++) {
-                    Worker worker = host.newWorker().plugins(i % 2 == 0 ? nativeId : javaId).build();
+                    Worker worker = host.newWorker()
+                            .plugins(i % 2 == 0 ? nativeId : javaId)
+                            .build();
                     workers.add(worker);
                     starts.add(worker.start());
                 }
@@ -277,7 +335,8 @@ public final class SoakBench {
                         }
                     }
                 } catch (ExecutionException | TimeoutException e) {
-                    fail("cycle " + cycles + ": a worker did not start: " + (e.getCause() == null ? e : e.getCause()).toString());
+                    fail("cycle " + cycles + ": a worker did not start: "
+                            + (e.getCause() == null ? e : e.getCause()).toString());
                 } finally {
                     workers.forEach(Worker::close);
                 }
@@ -333,7 +392,9 @@ public final class SoakBench {
         }
 
         private List<ProcFacts.Child> liveChildren() {
-            return ProcFacts.children(daemonPid).stream().filter(c -> !c.zombie()).toList();
+            return ProcFacts.children(daemonPid).stream()
+                    .filter(c -> !c.zombie())
+                    .toList();
         }
 
         /** Waits, at most {@link #QUIET_WAIT}, until the long-lived worker is the daemon's only child (no zombie left to reap). */
@@ -346,18 +407,42 @@ public final class SoakBench {
 
         private Sample sample(double seconds) {
             List<ProcFacts.Child> children = ProcFacts.children(daemonPid);
-            ProcFacts.Usage daemon = ProcFacts.usage(daemonPid).orElseThrow(() -> new IllegalStateException("the soak's daemon has gone"));
-            ProcFacts.Usage worker = ProcFacts.usage(longLivedPid).orElseThrow(() -> new IllegalStateException("the long-lived worker has gone"));
-            int zombies = (int) children.stream().filter(ProcFacts.Child::zombie).count();
+            ProcFacts.Usage daemon = ProcFacts.usage(daemonPid)
+                    .orElseThrow(() -> new IllegalStateException("the soak's daemon has gone"));
+            ProcFacts.Usage worker = ProcFacts.usage(longLivedPid)
+                    .orElseThrow(() -> new IllegalStateException("the long-lived worker has gone"));
+            int zombies =
+                    (int) children.stream().filter(ProcFacts.Child::zombie).count();
             int live = children.size() - zombies;
             Path logDir = runDir.resolve("log");
             List<Path> logs = files(logDir);
-            List<Path> workerLogs = logs.stream().filter(p -> p.getFileName().toString().startsWith("urom_worker_")).toList();
-            long daemonLogBytes = bytes(logs.stream().filter(p -> p.getFileName().toString().startsWith(ServiceLogging.DAEMON_LOG_FILE)).toList());
+            List<Path> workerLogs = logs.stream()
+                    .filter(p -> p.getFileName().toString().startsWith("urom_worker_"))
+                    .toList();
+            long daemonLogBytes = bytes(logs.stream()
+                    .filter(p -> p.getFileName().toString().startsWith(ServiceLogging.DAEMON_LOG_FILE))
+                    .toList());
             int tempFiles = count(tmp) + count(runDir.resolve("daemon"));
-            return new Sample(seconds, cycles, commands.get(), errors.get(), daemon.rssKb(), daemon.fds(), daemon.threads(), zombies, live,
-                    worker.rssKb(), worker.fds(), worker.threads(), tempFiles, logs.size(), bytes(logs), workerLogs.size(), bytes(workerLogs),
-                    daemonLogBytes, options.workerLogCount() + live + WORKERS_PER_CYCLE);
+            return new Sample(
+                    seconds,
+                    cycles,
+                    commands.get(),
+                    errors.get(),
+                    daemon.rssKb(),
+                    daemon.fds(),
+                    daemon.threads(),
+                    zombies,
+                    live,
+                    worker.rssKb(),
+                    worker.fds(),
+                    worker.threads(),
+                    tempFiles,
+                    logs.size(),
+                    bytes(logs),
+                    workerLogs.size(),
+                    bytes(workerLogs),
+                    daemonLogBytes,
+                    options.workerLogCount() + live + WORKERS_PER_CYCLE);
         }
 
         private static List<Path> files(Path dir) {
@@ -390,14 +475,48 @@ public final class SoakBench {
     }
 
     /** The CSV columns, in {@link #values} order. */
-    static final List<String> COLUMNS = List.of("seconds", "cycles", "commands", "errors", "daemon_rss_kb", "daemon_fds", "daemon_threads", "zombies",
-            "live_workers", "worker_rss_kb", "worker_fds", "worker_threads", "temp_files", "log_files", "log_bytes", "worker_log_files",
-            "worker_log_bytes", "daemon_log_bytes", "worker_log_cap");
+    static final List<String> COLUMNS = List.of(
+            "seconds",
+            "cycles",
+            "commands",
+            "errors",
+            "daemon_rss_kb",
+            "daemon_fds",
+            "daemon_threads",
+            "zombies",
+            "live_workers",
+            "worker_rss_kb",
+            "worker_fds",
+            "worker_threads",
+            "temp_files",
+            "log_files",
+            "log_bytes",
+            "worker_log_files",
+            "worker_log_bytes",
+            "daemon_log_bytes",
+            "worker_log_cap");
 
     static List<Number> values(Sample s) {
-        return List.of(Math.round(s.seconds() * 10) / 10.0, s.cycles(), s.commands(), s.errors(), s.daemonRssKb(), s.daemonFds(), s.daemonThreads(),
-                s.zombies(), s.liveWorkers(), s.workerRssKb(), s.workerFds(), s.workerThreads(), s.tempFiles(), s.logFiles(), s.logBytes(),
-                s.workerLogFiles(), s.workerLogBytes(), s.daemonLogBytes(), s.workerLogCap());
+        return List.of(
+                Math.round(s.seconds() * 10) / 10.0,
+                s.cycles(),
+                s.commands(),
+                s.errors(),
+                s.daemonRssKb(),
+                s.daemonFds(),
+                s.daemonThreads(),
+                s.zombies(),
+                s.liveWorkers(),
+                s.workerRssKb(),
+                s.workerFds(),
+                s.workerThreads(),
+                s.tempFiles(),
+                s.logFiles(),
+                s.logBytes(),
+                s.workerLogFiles(),
+                s.workerLogBytes(),
+                s.daemonLogBytes(),
+                s.workerLogCap());
     }
 
     static String row(Sample sample) {
@@ -412,30 +531,64 @@ public final class SoakBench {
 
     static String json(Result result) {
         StringBuilder text = new StringBuilder("{\n  \"benchmark\": \"SoakBench\",\n");
-        text.append("  \"settings\": {\"seconds\": ").append(result.options().duration().toMillis() / 1000.0)
-                .append(", \"sample_seconds\": ").append(result.options().sampleInterval().toSeconds())
-                .append(", \"worker_log_count\": ").append(result.options().workerLogCount())
-                .append(", \"workers_per_cycle\": ").append(WORKERS_PER_CYCLE)
+        text.append("  \"settings\": {\"seconds\": ")
+                .append(result.options().duration().toMillis() / 1000.0)
+                .append(", \"sample_seconds\": ")
+                .append(result.options().sampleInterval().toSeconds())
+                .append(", \"worker_log_count\": ")
+                .append(result.options().workerLogCount())
+                .append(", \"workers_per_cycle\": ")
+                .append(WORKERS_PER_CYCLE)
                 .append(", \"daemon_java_options\": [")
-                .append(result.options().daemonJavaOptions().stream().map(SoakBench::quoted).collect(Collectors.joining(", "))).append("]},\n");
-        text.append("  \"cycles\": ").append(result.cycles()).append(", \"workers_started\": ").append(result.workersStarted())
-                .append(", \"commands\": ").append(result.commands()).append(", \"errors\": ").append(result.errors()).append(",\n");
-        text.append("  \"failures\": [").append(result.failures().stream().map(SoakBench::quoted).collect(Collectors.joining(", "))).append("],\n");
+                .append(result.options().daemonJavaOptions().stream()
+                        .map(SoakBench::quoted)
+                        .collect(Collectors.joining(", ")))
+                .append("]},\n");
+        text.append("  \"cycles\": ")
+                .append(result.cycles())
+                .append(", \"workers_started\": ")
+                .append(result.workersStarted())
+                .append(", \"commands\": ")
+                .append(result.commands())
+                .append(", \"errors\": ")
+                .append(result.errors())
+                .append(",\n");
+        text.append("  \"failures\": [")
+                .append(result.failures().stream().map(SoakBench::quoted).collect(Collectors.joining(", ")))
+                .append("],\n");
         text.append("  \"passed\": ").append(result.passed()).append(",\n  \"verdicts\": [\n");
-        text.append(result.verdicts().stream().map(v -> "    {\"series\": " + quoted(v.series()) + ", \"bounded\": " + v.bounded() + ", \"reason\": "
-                + quoted(v.reason()) + "}").collect(Collectors.joining(",\n")));
-        text.append("\n  ],\n  \"columns\": [").append(COLUMNS.stream().map(SoakBench::quoted).collect(Collectors.joining(", "))).append("],\n");
-        text.append("  \"samples\": [\n").append(result.samples().stream().map(s -> "    [" + row(s) + "]").collect(Collectors.joining(",\n")))
+        text.append(result.verdicts().stream()
+                .map(v -> "    {\"series\": " + quoted(v.series()) + ", \"bounded\": " + v.bounded() + ", \"reason\": "
+                        + quoted(v.reason()) + "}")
+                .collect(Collectors.joining(",\n")));
+        text.append("\n  ],\n  \"columns\": [")
+                .append(COLUMNS.stream().map(SoakBench::quoted).collect(Collectors.joining(", ")))
+                .append("],\n");
+        text.append("  \"samples\": [\n")
+                .append(result.samples().stream()
+                        .map(s -> "    [" + row(s) + "]")
+                        .collect(Collectors.joining(",\n")))
                 .append("\n  ]\n}\n");
         return text.toString();
     }
 
     static String table(Result result) {
-        StringBuilder text = new StringBuilder(String.format(Locale.ROOT, "soak: %d cycles, %d workers started, %d commands, %d errors, %d samples%n",
-                result.cycles(), result.workersStarted(), result.commands(), result.errors(), result.samples().size()));
+        StringBuilder text = new StringBuilder(String.format(
+                Locale.ROOT,
+                "soak: %d cycles, %d workers started, %d commands, %d errors, %d samples%n",
+                result.cycles(),
+                result.workersStarted(),
+                result.commands(),
+                result.errors(),
+                result.samples().size()));
         result.failures().forEach(f -> text.append("  error: ").append(f).append('\n'));
         for (GrowthVerdict.Verdict verdict : result.verdicts()) {
-            text.append(String.format(Locale.ROOT, "  %-18s %-8s %s%n", verdict.series(), verdict.bounded() ? "bounded" : "GROWS", verdict.reason()));
+            text.append(String.format(
+                    Locale.ROOT,
+                    "  %-18s %-8s %s%n",
+                    verdict.series(),
+                    verdict.bounded() ? "bounded" : "GROWS",
+                    verdict.reason()));
         }
         return text.toString();
     }

@@ -19,7 +19,8 @@ import java.util.List;
  * usage error. {@link LoadBench} sets the daemon's {@code --max-workers}.
  */
 public final class SoakDaemonMain {
-    static final String USAGE = "usage: SoakDaemonMain RUN_DIR PLUGIN_DIR WORKER_USER|- WORKER_LOG_COUNT [--max-workers N]";
+    static final String USAGE =
+            "usage: SoakDaemonMain RUN_DIR PLUGIN_DIR WORKER_USER|- WORKER_LOG_COUNT [--max-workers N]";
 
     private SoakDaemonMain() {}
 
@@ -41,8 +42,9 @@ public final class SoakDaemonMain {
         DaemonConfig config;
         Daemon daemon;
         try {
-            DaemonConfig.Builder options = ServiceBench.privateDaemon(line.parameter(0), line.parameter(1), line.parameter(2)).toBuilder()
-                    .workerLogRetention(new WorkerLogRetention(line.<Integer>parameter(3), Duration.ofDays(7)));
+            DaemonConfig.Builder options =
+                    ServiceBench.privateDaemon(line.parameter(0), line.parameter(1), line.parameter(2)).toBuilder()
+                            .workerLogRetention(new WorkerLogRetention(line.<Integer>parameter(3), Duration.ofDays(7)));
             if (line.has("--max-workers")) {
                 options.maxWorkers(line.<Integer>get("--max-workers", 0));
             }

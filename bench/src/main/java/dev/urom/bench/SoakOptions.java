@@ -17,16 +17,25 @@ import java.util.List;
  * @param csv where the samples go as CSV, or null
  * @param workerUser who the daemon's workers run as when the soak runs as root (null: the daemon's default)
  */
-record SoakOptions(Duration duration, Duration sampleInterval, int workerLogCount, List<String> daemonJavaOptions, Path json, Path csv,
+record SoakOptions(
+        Duration duration,
+        Duration sampleInterval,
+        int workerLogCount,
+        List<String> daemonJavaOptions,
+        Path json,
+        Path csv,
         String workerUser) {
     static final Duration DEFAULT_DURATION = Duration.ofMinutes(5);
     static final int DEFAULT_SAMPLE_SECONDS = 10;
     static final int DEFAULT_WORKER_LOG_COUNT = 64;
     /** What the distribution's launcher gives {@code urom daemon} (cli/src/main/dist/bin/urom). */
-    static final List<String> DEFAULT_DAEMON_JAVA_OPTIONS = List.of("-XX:+UseSerialGC", "-Xmx64m", "-XX:MaxMetaspaceSize=128m");
+    static final List<String> DEFAULT_DAEMON_JAVA_OPTIONS =
+            List.of("-XX:+UseSerialGC", "-Xmx64m", "-XX:MaxMetaspaceSize=128m");
+
     static final int MAX_MINUTES = 24 * 60;
-    static final String USAGE = "usage: SoakBench [--minutes N (default 5) | --seconds N] [--sample-seconds N (default 10)] [--worker-log-count N"
-            + " (default 64)] [--daemon-java-opts \"OPTIONS\"] [--json FILE] [--csv FILE] [--worker-user USER]";
+    static final String USAGE =
+            "usage: SoakBench [--minutes N (default 5) | --seconds N] [--sample-seconds N (default 10)] [--worker-log-count N"
+                    + " (default 64)] [--daemon-java-opts \"OPTIONS\"] [--json FILE] [--csv FILE] [--worker-user USER]";
 
     /**
      * Parses {@code args}; throws {@link IllegalArgumentException} with one line naming the option and
@@ -37,11 +46,17 @@ record SoakOptions(Duration duration, Duration sampleInterval, int workerLogCoun
         if (line.has("--minutes") && line.has("--seconds")) {
             throw new IllegalArgumentException("--minutes and --seconds exclude each other; " + USAGE);
         }
-        Duration duration = line.has("--seconds") ? Duration.ofSeconds(line.<Integer>get("--seconds", 0))
+        Duration duration = line.has("--seconds")
+                ? Duration.ofSeconds(line.<Integer>get("--seconds", 0))
                 : line.get("--minutes", DEFAULT_DURATION);
-        return new SoakOptions(duration, Duration.ofSeconds(line.get("--sample-seconds", DEFAULT_SAMPLE_SECONDS)),
-                line.get("--worker-log-count", DEFAULT_WORKER_LOG_COUNT), line.get("--daemon-java-opts", DEFAULT_DAEMON_JAVA_OPTIONS),
-                line.get("--json", null), line.get("--csv", null), line.get("--worker-user", null));
+        return new SoakOptions(
+                duration,
+                Duration.ofSeconds(line.get("--sample-seconds", DEFAULT_SAMPLE_SECONDS)),
+                line.get("--worker-log-count", DEFAULT_WORKER_LOG_COUNT),
+                line.get("--daemon-java-opts", DEFAULT_DAEMON_JAVA_OPTIONS),
+                line.get("--json", null),
+                line.get("--csv", null),
+                line.get("--worker-user", null));
     }
 
     static BenchCommand command() {
@@ -70,6 +85,7 @@ record SoakOptions(Duration duration, Duration sampleInterval, int workerLogCoun
         } catch (NumberFormatException e) {
             // refused below
         }
-        throw new IllegalArgumentException("--minutes '" + value + "' is not a number of minutes above 0 and at most " + MAX_MINUTES);
+        throw new IllegalArgumentException(
+                "--minutes '" + value + "' is not a number of minutes above 0 and at most " + MAX_MINUTES);
     }
 }

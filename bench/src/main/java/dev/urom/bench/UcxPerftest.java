@@ -70,8 +70,18 @@ final class UcxPerftest {
         serverCommand.addAll(options);
         Output server = Output.of(start(serverCommand));
         awaitListening(server, Integer.parseInt(port), test);
-        List<String> client = new ArrayList<>(List.of(PROGRAM, "127.0.0.1", "-p", port, "-t", test, "-s", Integer.toString(bytes),
-                "-n", Integer.toString(iterations), "-w",
+        List<String> client = new ArrayList<>(List.of(
+                PROGRAM,
+                "127.0.0.1",
+                "-p",
+                port,
+                "-t",
+                test,
+                "-s",
+                Integer.toString(bytes),
+                "-n",
+                Integer.toString(iterations),
+                "-w",
                 Integer.toString(Math.max(MIN_WARM_UP, SandboxBenchOptions.warmUp(iterations)))));
         client.addAll(options);
         Output clientOutput = Output.of(start(client));
@@ -79,8 +89,8 @@ final class UcxPerftest {
         clientOutput.process.waitFor(LIMIT_S, TimeUnit.SECONDS);
         server.process.waitFor(LIMIT_S, TimeUnit.SECONDS);
         if (clientOutput.process.exitValue() != 0) {
-            throw new IllegalStateException(PROGRAM + " -t " + test + " exited with status " + clientOutput.process.exitValue() + ": "
-                    + tail(output));
+            throw new IllegalStateException(PROGRAM + " -t " + test + " exited with status "
+                    + clientOutput.process.exitValue() + ": " + tail(output));
         }
         return parseFinal(output, test);
     }
@@ -104,7 +114,8 @@ final class UcxPerftest {
                 return new Result(2 * oneWayUs * 1000, 2 * oneWayOverallUs * 1000, megabytes * (1 << 20));
             }
         }
-        throw new IllegalStateException(PROGRAM + " -t " + test + " printed no Final: line with 8 figures: " + tail(output));
+        throw new IllegalStateException(
+                PROGRAM + " -t " + test + " printed no Final: line with 8 figures: " + tail(output));
     }
 
     private Process start(List<String> command) {
@@ -120,7 +131,8 @@ final class UcxPerftest {
     /** A process's output, read to its end on another thread. */
     private record Output(Process process, CompletableFuture<List<String>> ended) {
         static Output of(Process process) {
-            BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader reader =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             CompletableFuture<List<String>> ended = CompletableFuture.supplyAsync(() -> {
                 List<String> lines = new ArrayList<>();
                 try {
@@ -162,17 +174,20 @@ final class UcxPerftest {
                         + tail(await(server.ended, server.process, test)));
             }
             if (System.nanoTime() - deadline >= 0) {
-                throw new IllegalStateException(PROGRAM + " server for -t " + test + " did not listen on port " + port + " within " + LIMIT_S + " s");
+                throw new IllegalStateException(PROGRAM + " server for -t " + test + " did not listen on port " + port
+                        + " within " + LIMIT_S + " s");
             }
             TimeUnit.MILLISECONDS.sleep(5);
         }
     }
 
-    private static List<String> await(CompletableFuture<List<String>> lines, Process process, String test) throws InterruptedException {
+    private static List<String> await(CompletableFuture<List<String>> lines, Process process, String test)
+            throws InterruptedException {
         try {
             return lines.get(LIMIT_S, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
-            throw new IllegalStateException(PROGRAM + " -t " + test + ": " + e.getCause().getMessage());
+            throw new IllegalStateException(
+                    PROGRAM + " -t " + test + ": " + e.getCause().getMessage());
         } catch (TimeoutException e) {
             process.destroyForcibly();
             throw new IllegalStateException(PROGRAM + " -t " + test + " did not finish within " + LIMIT_S + " s");

@@ -52,7 +52,8 @@ public final class WakeupBench {
     private static final long WAIT = 1;
     private static final long WAIT_MICROS = 2_000;
     private static final long ANSWER_TIMEOUT_S = 60;
-    private static final String FIXTURE = "native-bridge/src/test/resources/dev/urom/nativebridge/testkit/wakeup_plugin.c";
+    private static final String FIXTURE =
+            "native-bridge/src/test/resources/dev/urom/nativebridge/testkit/wakeup_plugin.c";
     private static final String INCLUDE = "spi/src/main/c/include";
 
     /** What one worker measured. */
@@ -76,7 +77,10 @@ public final class WakeupBench {
         /** Parses {@code args}; throws {@link IllegalArgumentException} with one line naming the option and the reason. */
         static Options parse(List<String> args) {
             BenchCommand.Parsed line = command().parse(args);
-            return new Options(line.get("--seconds", DEFAULT_SECONDS), line.get("--wakes", DEFAULT_WAKES), line.get("--json", null));
+            return new Options(
+                    line.get("--seconds", DEFAULT_SECONDS),
+                    line.get("--wakes", DEFAULT_WAKES),
+                    line.get("--json", null));
         }
 
         static BenchCommand command() {
@@ -109,7 +113,8 @@ public final class WakeupBench {
             DaemonConfig config = ServiceBench.privateDaemon(folder.path(), pluginDir, null);
             Result wake;
             Result polled;
-            try (Daemon daemon = Daemon.start(config); UromService service = UromService.connect(daemon.address().toString())) {
+            try (Daemon daemon = Daemon.start(config);
+                    UromService service = UromService.connect(daemon.address().toString())) {
                 List<Plugin> plugins = service.plugins();
                 wake = measure(daemon, service, id(plugins, "wakeup"), 1, seconds, wakes);
                 polled = measure(daemon, service, id(plugins, "polled"), 2, seconds, wakes);
@@ -122,22 +127,44 @@ public final class WakeupBench {
             settings.put("waitMicros", WAIT_MICROS);
             settings.put("cores", Runtime.getRuntime().availableProcessors());
             List<Figure> figures = new ArrayList<>();
-            figures.add(Figure.atMost("idle_cpu_wakeup", "idle worker CPU, receive posted, wake-up fd", wake.idleCpuPercent(), "%", 1.0));
-            figures.add(Figure.compared("idle_cpu_vs_polled", "idle worker CPU, wake-up fd vs polled", wake.idleCpuPercent(), "%",
-                    "polled", polled.idleCpuPercent()));
-            figures.add(Figure.compared("wake_latency_p50", "fd fire -> notification p50, wake-up fd vs polled", wake.wakeLatency().p50Ns() / 1e3,
-                    "us", "polled", polled.wakeLatency().p50Ns() / 1e3));
-            figures.add(Figure.compared("wake_latency_p99", "fd fire -> notification p99, wake-up fd vs polled", wake.wakeLatency().p99Ns() / 1e3,
-                    "us", "polled", polled.wakeLatency().p99Ns() / 1e3));
+            figures.add(Figure.atMost(
+                    "idle_cpu_wakeup", "idle worker CPU, receive posted, wake-up fd", wake.idleCpuPercent(), "%", 1.0));
+            figures.add(Figure.compared(
+                    "idle_cpu_vs_polled",
+                    "idle worker CPU, wake-up fd vs polled",
+                    wake.idleCpuPercent(),
+                    "%",
+                    "polled",
+                    polled.idleCpuPercent()));
+            figures.add(Figure.compared(
+                    "wake_latency_p50",
+                    "fd fire -> notification p50, wake-up fd vs polled",
+                    wake.wakeLatency().p50Ns() / 1e3,
+                    "us",
+                    "polled",
+                    polled.wakeLatency().p50Ns() / 1e3));
+            figures.add(Figure.compared(
+                    "wake_latency_p99",
+                    "fd fire -> notification p99, wake-up fd vs polled",
+                    wake.wakeLatency().p99Ns() / 1e3,
+                    "us",
+                    "polled",
+                    polled.wakeLatency().p99Ns() / 1e3));
             return new Report(settings, figures);
         }
     }
 
-    private static Result measure(Daemon daemon, UromService service, long pluginId, long workerId, int seconds, int wakes)
+    private static Result measure(
+            Daemon daemon, UromService service, long pluginId, long workerId, int seconds, int wakes)
             throws IOException, InterruptedException {
-        try (Worker worker = await(service.newWorker().id(workerId).plugins(pluginId).build().start())) {
-            long pid = daemon.workers().stream().filter(w -> w.id() == workerId).mapToLong(WorkerInfo::pid).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("worker " + workerId + " is not in the daemon's list"));
+        try (Worker worker =
+                await(service.newWorker().id(workerId).plugins(pluginId).build().start())) {
+            long pid = daemon.workers().stream()
+                    .filter(w -> w.id() == workerId)
+                    .mapToLong(WorkerInfo::pid)
+                    .findFirst()
+                    .orElseThrow(
+                            () -> new IllegalStateException("worker " + workerId + " is not in the daemon's list"));
             progress("worker " + workerId + " (pid " + pid + "): " + wakes + " wakes");
             for (int i = 0; i < Math.max(20, wakes / 10); i++) {
                 waitOnce(worker, pluginId, WAIT_MICROS);
@@ -163,13 +190,21 @@ public final class WakeupBench {
         Notification answer = await(worker.submit(pluginId, command(WAIT, micros)));
         long arrived = System.nanoTime();
         if (answer.status() != UromStatus.SUCCESS || answer.payload().length != 8) {
-            throw new IllegalStateException("a WAIT was answered " + answer.status() + " with " + answer.payload().length + " bytes");
+            throw new IllegalStateException(
+                    "a WAIT was answered " + answer.status() + " with " + answer.payload().length + " bytes");
         }
-        return arrived - ByteBuffer.wrap(answer.payload()).order(ByteOrder.LITTLE_ENDIAN).getLong();
+        return arrived
+                - ByteBuffer.wrap(answer.payload())
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .getLong();
     }
 
     private static byte[] command(long op, long arg) {
-        return ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(op).putLong(arg).array();
+        return ByteBuffer.allocate(16)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(op)
+                .putLong(arg)
+                .array();
     }
 
     private static <T> T await(CompletableFuture<T> future) throws InterruptedException {
@@ -183,19 +218,25 @@ public final class WakeupBench {
     }
 
     private static long id(List<Plugin> plugins, String name) {
-        return plugins.stream().filter(p -> p.name().equals(name)).mapToLong(Plugin::id).findFirst()
+        return plugins.stream()
+                .filter(p -> p.name().equals(name))
+                .mapToLong(Plugin::id)
+                .findFirst()
                 .orElseThrow(() -> new IllegalStateException("the daemon did not list plugin " + name));
     }
 
-    private static void compile(Path root, String source, Path out, Path workDir, String... flags) throws IOException, InterruptedException {
+    private static void compile(Path root, String source, Path out, Path workDir, String... flags)
+            throws IOException, InterruptedException {
         Path c = Files.writeString(workDir.resolve(out.getFileName() + ".c"), source, StandardCharsets.UTF_8);
-        List<String> command = new ArrayList<>(List.of("cc", "-shared", "-fPIC", "-fvisibility=hidden", "-O2", "-I" + root.resolve(INCLUDE)));
+        List<String> command = new ArrayList<>(
+                List.of("cc", "-shared", "-fPIC", "-fvisibility=hidden", "-O2", "-I" + root.resolve(INCLUDE)));
         command.addAll(List.of(flags));
         command.addAll(List.of("-o", out.toString(), c.toString()));
         Process cc = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (cc.waitFor() != 0) {
-            throw new IllegalStateException("cc failed for " + out.getFileName() + ": " + output.strip().replace('\n', ' '));
+            throw new IllegalStateException(
+                    "cc failed for " + out.getFileName() + ": " + output.strip().replace('\n', ' '));
         }
     }
 
@@ -203,11 +244,13 @@ public final class WakeupBench {
     private static Path projectRoot() {
         Path start = Path.of("").toAbsolutePath();
         for (Path dir = start; dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve(FIXTURE)) && Files.isRegularFile(dir.resolve(INCLUDE).resolve("urom_plugin.h"))) {
+            if (Files.isRegularFile(dir.resolve(FIXTURE))
+                    && Files.isRegularFile(dir.resolve(INCLUDE).resolve("urom_plugin.h"))) {
                 return dir;
             }
         }
-        throw new IllegalStateException(FIXTURE + " not found at or above " + start + "; run WakeupBench from the project tree");
+        throw new IllegalStateException(
+                FIXTURE + " not found at or above " + start + "; run WakeupBench from the project tree");
     }
 
     private static void progress(String line) {

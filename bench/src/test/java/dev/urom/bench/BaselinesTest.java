@@ -18,19 +18,23 @@ class BaselinesTest {
     void floorMeasuresRoundTripsAndThroughputAndRemovesItsSocket(@TempDir Path dir) throws Exception {
         Path socket = dir.resolve("floor.sock");
         try (ChildProcesses children = new ChildProcesses()) {
-            FloorBaseline.Result result = new FloorBaseline(FloorBaseline.locateProgram(), children).run(socket, 56, 64, 500, 2000, 16);
+            FloorBaseline.Result result =
+                    new FloorBaseline(FloorBaseline.locateProgram(), children).run(socket, 56, 64, 500, 2000, 16);
 
             assertThat(result.p50Ns()).isPositive().isLessThanOrEqualTo(result.p99Ns());
             assertThat(result.opsPerSecond()).isPositive();
             assertThat(result.relayP50Ns()).isPositive();
-            assertThat(result.roundTripCpu().nanosByProcess()).containsOnlyKeys("client", "server").allSatisfy((role, ns) ->
-                    assertThat(ns).as(role).isPositive());
+            assertThat(result.roundTripCpu().nanosByProcess())
+                    .containsOnlyKeys("client", "server")
+                    .allSatisfy((role, ns) -> assertThat(ns).as(role).isPositive());
             assertThat(result.roundTripCpu().operations()).isEqualTo(500);
-            assertThat(result.throughputCpu().nanosByProcess()).containsOnlyKeys("client", "server").allSatisfy((role, ns) ->
-                    assertThat(ns).as(role).isPositive());
+            assertThat(result.throughputCpu().nanosByProcess())
+                    .containsOnlyKeys("client", "server")
+                    .allSatisfy((role, ns) -> assertThat(ns).as(role).isPositive());
             assertThat(result.throughputCpu().operations()).isEqualTo(2000);
-            assertThat(result.relayCpu().nanosByProcess()).containsOnlyKeys("client", "relay", "server").allSatisfy((role, ns) ->
-                    assertThat(ns).as(role).isPositive());
+            assertThat(result.relayCpu().nanosByProcess())
+                    .containsOnlyKeys("client", "relay", "server")
+                    .allSatisfy((role, ns) -> assertThat(ns).as(role).isPositive());
         }
         assertThat(socket).doesNotExist();
         assertThat(dir.resolve("floor.sock.relay")).doesNotExist();
@@ -39,7 +43,8 @@ class BaselinesTest {
     @Test
     void floorResultLineIsParsedOrRefusedByName() {
         assertThat(FloorBaseline.parseLine("latency", "latency rounds=5 p50_ns=10 p99_ns=20 mean_ns=12"))
-                .containsEntry("p50_ns", "10").containsEntry("p99_ns", "20");
+                .containsEntry("p50_ns", "10")
+                .containsEntry("p99_ns", "20");
         assertThatThrownBy(() -> FloorBaseline.parseLine("throughput", "latency rounds=5"))
                 .hasMessage("uds_pingpong throughput printed 'latency rounds=5', not a throughput result");
     }
@@ -52,8 +57,9 @@ class BaselinesTest {
 
             assertThat(result.p50Ns()).isPositive().isLessThanOrEqualTo(result.p99Ns());
             assertThat(result.opsPerSecond()).isPositive();
-            assertThat(result.roundTripCpu().nanosByProcess()).containsOnlyKeys("client", "server").allSatisfy((role, ns) ->
-                    assertThat(ns).as(role).isPositive());
+            assertThat(result.roundTripCpu().nanosByProcess())
+                    .containsOnlyKeys("client", "server")
+                    .allSatisfy((role, ns) -> assertThat(ns).as(role).isPositive());
             assertThat(result.throughputCpu().operations()).isEqualTo(1000);
             assertThat(result.throughputCpu().totalNanosPerOp()).isPositive();
         }

@@ -39,17 +39,20 @@ class BenchCommandTest {
         assertThat(line.<String>get("--word", null)).isEqualTo("-");
         assertThat(line.all("--each")).containsExactly("-Xmn2m", "-Dx=y");
         assertThat(line.<Path>get("--file", null)).isEqualTo(Path.of("@args"));
-        assertThatThrownBy(() -> demo().parse(List.of("--count", "-1"))).hasMessage("--count '-1' is not a whole number from 1 to 9");
+        assertThatThrownBy(() -> demo().parse(List.of("--count", "-1")))
+                .hasMessage("--count '-1' is not a whole number from 1 to 9");
     }
 
     @Test
     void anOptionGivenTwiceKeepsItsLastValue() {
-        assertThat(demo().parse(List.of("--count", "2", "--count", "3")).<Integer>get("--count", 0)).isEqualTo(3);
+        assertThat(demo().parse(List.of("--count", "2", "--count", "3")).<Integer>get("--count", 0))
+                .isEqualTo(3);
     }
 
     @Test
     void errorsAreOneLineNamingTheArgument() {
-        assertThatThrownBy(() -> demo().parse(List.of("--size", "2"))).hasMessage("unknown argument '--size'; " + USAGE);
+        assertThatThrownBy(() -> demo().parse(List.of("--size", "2")))
+                .hasMessage("unknown argument '--size'; " + USAGE);
         assertThatThrownBy(() -> demo().parse(List.of("stray"))).hasMessage("unknown argument 'stray'; " + USAGE);
         assertThatThrownBy(() -> demo().parse(List.of("--file"))).hasMessage("--file needs a value; " + USAGE);
         assertThatThrownBy(() -> demo().parse(List.of("--file", "--count", "2")))
@@ -60,7 +63,8 @@ class BenchCommandTest {
 
     @Test
     void parametersAreReadByPosition() {
-        BenchCommand line = new BenchCommand("Child", "usage: Child NAME N").parameter("NAME", Function.identity())
+        BenchCommand line = new BenchCommand("Child", "usage: Child NAME N")
+                .parameter("NAME", Function.identity())
                 .parameter("N", value -> BenchCommand.count("N", value, 0, 3));
 
         BenchCommand.Parsed parsed = line.parse(List.of("x", "2"));
@@ -68,7 +72,8 @@ class BenchCommandTest {
         assertThat(parsed.<Integer>parameter(1)).isEqualTo(2);
         assertThatThrownBy(() -> line.parse(List.of("x"))).hasMessage("N needs a value; usage: Child NAME N");
         assertThatThrownBy(() -> line.parse(List.of("x", "4"))).hasMessage("N '4' is not a whole number from 0 to 3");
-        assertThatThrownBy(() -> line.parse(List.of("x", "1", "y"))).hasMessage("unknown argument 'y'; usage: Child NAME N");
+        assertThatThrownBy(() -> line.parse(List.of("x", "1", "y")))
+                .hasMessage("unknown argument 'y'; usage: Child NAME N");
     }
 
     @Test
@@ -84,7 +89,8 @@ class BenchCommandTest {
                 DispatchInstructions.USAGE, DispatchInstructions.Options.command(),
                 WakeupBench.Options.USAGE, WakeupBench.Options.command());
 
-        commands.forEach((usage, command) -> assertThat(command.optionNames()).isNotEmpty()
+        commands.forEach((usage, command) -> assertThat(command.optionNames())
+                .isNotEmpty()
                 .allSatisfy(option -> assertThat(usage).contains(option + " ")));
     }
 }

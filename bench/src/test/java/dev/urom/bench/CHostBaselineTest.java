@@ -21,8 +21,9 @@ class CHostBaselineTest {
 
     @Test
     void resultLineIsParsedOrRefusedByName() {
-        CHostBaseline.Line result = CHostBaseline.parse("c_host plugin=worker_graph wait=event rounds=5 throughput=10 in_flight=16"
-                + " p50_ns=12000 p99_ns=30000 mean_ns=14000 ops_per_s=81234 cpu_ns_per_op=4100");
+        CHostBaseline.Line result =
+                CHostBaseline.parse("c_host plugin=worker_graph wait=event rounds=5 throughput=10 in_flight=16"
+                        + " p50_ns=12000 p99_ns=30000 mean_ns=14000 ops_per_s=81234 cpu_ns_per_op=4100");
 
         assertThat(result).isEqualTo(new CHostBaseline.Line(12_000, 30_000, 81_234));
         assertThatThrownBy(() -> CHostBaseline.parse("latency rounds=5"))
@@ -39,7 +40,8 @@ class CHostBaselineTest {
                 .isEqualTo("hostA dpu unix:/run/urom/daemon.sock 0000:0b:00.0 urom0:1");
         assertThat(CHostBaseline.serviceLine("hostA", ServiceAddress.tcp("::1", 7301)))
                 .isEqualTo("hostA dpu [::1]:7301 0000:0b:00.0 urom0:1");
-        assertThatThrownBy(() -> CHostBaseline.serviceLine("hostA", ServiceAddress.parse("unix:/tmp/with space/d.sock")))
+        assertThatThrownBy(
+                        () -> CHostBaseline.serviceLine("hostA", ServiceAddress.parse("unix:/tmp/with space/d.sock")))
                 .hasMessageStartingWith("cannot write a DOCA_UROM_SERVICE_FILE line for 'unix:/tmp/with space/d.sock'");
     }
 
@@ -51,25 +53,32 @@ class CHostBaselineTest {
 
     @Test
     void programWithoutItsDeviceSaysSoInOneLine(@TempDir Path dir) throws Exception {
-        Path services = Files.writeString(dir.resolve("services"), CHostBaseline.hostname() + " dpu unix:" + dir.resolve("d.sock")
-                + " 0000:3b:00.0 mlx5_9:1\n");
+        Path services = Files.writeString(
+                dir.resolve("services"),
+                CHostBaseline.hostname() + " dpu unix:" + dir.resolve("d.sock") + " 0000:3b:00.0 mlx5_9:1\n");
 
         Ran ran = runProgram(services, CHostBaseline.PCI_ADDRESS, "worker_graph", "10", "10", "16");
 
         assertThat(ran.status()).isEqualTo(1);
         assertThat(ran.stdout()).isEmpty();
-        assertThat(ran.stderr()).singleElement().asString()
-                .isEqualTo("c_host_loopback: no device 0000:0b:00.0 among the 1 of DOCA_UROM_SERVICE_FILE: 0000:3b:00.0 (mlx5_9)");
+        assertThat(ran.stderr())
+                .singleElement()
+                .asString()
+                .isEqualTo(
+                        "c_host_loopback: no device 0000:0b:00.0 among the 1 of DOCA_UROM_SERVICE_FILE: 0000:3b:00.0 (mlx5_9)");
     }
 
     @Test
     void programWithoutAnyDeviceOfThisHostSaysWhy(@TempDir Path dir) throws Exception {
-        Path services = Files.writeString(dir.resolve("services"), "some-other-host dpu elsewhere 0000:0b:00.0 urom0:1\n");
+        Path services =
+                Files.writeString(dir.resolve("services"), "some-other-host dpu elsewhere 0000:0b:00.0 urom0:1\n");
 
         Ran ran = runProgram(services, "urom0", "worker_graph", "10", "10", "16");
 
         assertThat(ran.status()).isEqualTo(1);
-        assertThat(ran.stderr()).singleElement().asString()
+        assertThat(ran.stderr())
+                .singleElement()
+                .asString()
                 .startsWith("c_host_loopback: no device urom0: DOCA_UROM_SERVICE_FILE gives no devices for this host");
     }
 
@@ -77,14 +86,21 @@ class CHostBaselineTest {
     void programRefusesBadArgumentsInOneLine(@TempDir Path dir) throws Exception {
         Path services = Files.writeString(dir.resolve("services"), "");
 
-        for (List<String> args : List.<List<String>>of(List.of(), List.of("urom0", "worker_graph", "10", "10"),
-                List.of("urom0", "worker_graph", "ten", "10", "16"), List.of("urom0", "worker_graph", "10", "10", "0"),
+        for (List<String> args : List.<List<String>>of(
+                List.of(),
+                List.of("urom0", "worker_graph", "10", "10"),
+                List.of("urom0", "worker_graph", "ten", "10", "16"),
+                List.of("urom0", "worker_graph", "10", "10", "0"),
                 List.of("urom0", "worker_graph", "10", "10", "16", "busy"))) {
             Ran ran = runProgram(services, args.toArray(String[]::new));
 
             assertThat(ran.status()).as("status for %s", args).isEqualTo(2);
-            assertThat(ran.stderr()).as("stderr for %s", args).singleElement().asString()
-                    .startsWith("c_host_loopback: ").contains("; usage: c_host_loopback DEVICE PLUGIN ROUNDS THROUGHPUT IN_FLIGHT");
+            assertThat(ran.stderr())
+                    .as("stderr for %s", args)
+                    .singleElement()
+                    .asString()
+                    .startsWith("c_host_loopback: ")
+                    .contains("; usage: c_host_loopback DEVICE PLUGIN ROUNDS THROUGHPUT IN_FLIGHT");
         }
     }
 
@@ -93,28 +109,38 @@ class CHostBaselineTest {
         try (ChildProcesses children = new ChildProcesses()) {
             CHostBaseline baseline = new CHostBaseline(CHostBaseline.locateProgram(), children);
 
-            assertThatThrownBy(() -> baseline.run(ServiceAddress.parse("unix:" + dir.resolve("nobody.sock")), new CHostBaseline.DaemonWorkers() {
-                @Override
-                public void awaitNone() {}
+            assertThatThrownBy(() -> baseline.run(
+                            ServiceAddress.parse("unix:" + dir.resolve("nobody.sock")),
+                            new CHostBaseline.DaemonWorkers() {
+                                @Override
+                                public void awaitNone() {}
 
-                @Override
-                public long onlyPid() {
-                    throw new AssertionError("the program asked for its worker before it had one");
-                }
-            }, dir,
-                    Map.of("native", "worker_graph"), 10, 10, 16, CHostBaseline.Wait.EVENT))
+                                @Override
+                                public long onlyPid() {
+                                    throw new AssertionError("the program asked for its worker before it had one");
+                                }
+                            },
+                            dir,
+                            Map.of("native", "worker_graph"),
+                            10,
+                            10,
+                            16,
+                            CHostBaseline.Wait.EVENT))
                     .isInstanceOf(IllegalStateException.class)
-                    .hasMessageStartingWith("c_host_loopback worker_graph ended with status 1: the service's start (doca_ctx_start): ")
+                    .hasMessageStartingWith(
+                            "c_host_loopback worker_graph ended with status 1: the service's start (doca_ctx_start): ")
                     .hasMessageContaining("nobody.sock");
         }
-        assertThat(dir.resolve("doca_urom_services")).content(StandardCharsets.US_ASCII)
+        assertThat(dir.resolve("doca_urom_services"))
+                .content(StandardCharsets.US_ASCII)
                 .contains(" dpu unix:" + dir.resolve("nobody.sock") + " 0000:0b:00.0 urom0:1");
     }
 
     private record Ran(int status, String stdout, List<String> stderr) {}
 
     private static Ran runProgram(Path serviceFile, String... args) throws IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>(List.of(CHostBaseline.locateProgram().toString()));
+        List<String> command =
+                new java.util.ArrayList<>(List.of(CHostBaseline.locateProgram().toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put(CHostBaseline.SERVICE_FILE_ENV, serviceFile.toString());

@@ -31,16 +31,30 @@ class CallgrindPartsTest {
 
     @Test
     void headerGivesThreadTriggerAndTotals() {
-        List<String> lines = List.of("# callgrind format", "version: 1", "creator: callgrind-3.19.0", "pid: 13723", "cmd:  java -cp x",
-                "part: 1", "thread: 2", "desc: I1 cache: ", "desc: Timerange: Basic block 0 - 189117074",
-                "desc: Trigger: Client Request: urom_callgrind_window", "events: Ir", "summary: 18446744073709486263",
-                "fn=(0) urom_callgrind_window_open", "16 3", "totals: 1054247807");
+        List<String> lines = List.of(
+                "# callgrind format",
+                "version: 1",
+                "creator: callgrind-3.19.0",
+                "pid: 13723",
+                "cmd:  java -cp x",
+                "part: 1",
+                "thread: 2",
+                "desc: I1 cache: ",
+                "desc: Timerange: Basic block 0 - 189117074",
+                "desc: Trigger: Client Request: urom_callgrind_window",
+                "events: Ir",
+                "summary: 18446744073709486263",
+                "fn=(0) urom_callgrind_window_open",
+                "16 3",
+                "totals: 1054247807");
 
         assertThat(CallgrindParts.part(lines, "cg.out-02"))
                 .isEqualTo(new CallgrindParts.Part(2, "Client Request: urom_callgrind_window", 1_054_247_807L));
         assertThatThrownBy(() -> CallgrindParts.part(List.of("thread: 1", "totals: 5"), "cg.out-01"))
-                .hasMessage("cg.out-01 lacks a 'desc: Trigger:' line: not a finished callgrind output of a run with --separate-threads=yes");
-        assertThatThrownBy(() -> CallgrindParts.part(List.of("thread: one", "desc: Trigger: Program termination", "totals: 5"), "cg.out-01"))
+                .hasMessage(
+                        "cg.out-01 lacks a 'desc: Trigger:' line: not a finished callgrind output of a run with --separate-threads=yes");
+        assertThatThrownBy(() -> CallgrindParts.part(
+                        List.of("thread: one", "desc: Trigger: Program termination", "totals: 5"), "cg.out-01"))
                 .hasMessage("cg.out-01: 'thread: one' does not start with a count");
     }
 
@@ -60,8 +74,9 @@ class CallgrindPartsTest {
         assertThat(window.otherThreads()).isEqualTo(Map.of(9, 26_553_920L, 13, 37_799L));
         assertThat(window.otherInstructions()).isEqualTo(26_591_719L);
         assertThatThrownBy(() -> CallgrindParts.of(parts.subList(0, 4), "run"))
-                .hasMessage("run: 0 callgrind dumps at 'Client Request: urom_callgrind_window', not one: the window was not opened"
-                        + " and closed once (or not under --separate-threads=yes)");
+                .hasMessage(
+                        "run: 0 callgrind dumps at 'Client Request: urom_callgrind_window', not one: the window was not opened"
+                                + " and closed once (or not under --separate-threads=yes)");
     }
 
     @Test
@@ -76,15 +91,20 @@ class CallgrindPartsTest {
         // Whether a thread had to block on the other (a futex wait or not) moves a count by a few hundred
         // instructions from run to run; the additions themselves count exactly the same.
         assertThat(again.windowThread()).isEqualTo(small.windowThread());
-        assertThat(again.windowInstructions()).as("the same run counts the same, but for waiting").isCloseTo(small.windowInstructions(), within(WAITING));
+        assertThat(again.windowInstructions())
+                .as("the same run counts the same, but for waiting")
+                .isCloseTo(small.windowInstructions(), within(WAITING));
         assertThat(again.otherInstructions()).isCloseTo(small.otherInstructions(), within(WAITING));
         long perStep = twice.windowInstructions() - small.windowInstructions();
-        assertThat(thrice.windowInstructions() - twice.windowInstructions()).as("each 20000 more additions in the window")
+        assertThat(thrice.windowInstructions() - twice.windowInstructions())
+                .as("each 20000 more additions in the window")
                 .isCloseTo(perStep, within(2 * WAITING));
-        // Before and after the window the program adds as much again each, uncounted: only starting the thread comes on top.
+        // Before and after the window the program adds as much again each, uncounted: only starting the thread comes on
+        // top.
         assertThat(small.windowInstructions()).isBetween(perStep, perStep + 20_000);
         assertThat(small.otherThreads()).hasSize(1);
-        assertThat(small.otherInstructions()).as("5000 additions of the background thread")
+        assertThat(small.otherInstructions())
+                .as("5000 additions of the background thread")
                 .isBetween(perStep * 5000 / 20_000, perStep * 5000 / 20_000 + 20_000);
         assertThat(twice.otherInstructions()).isCloseTo(small.otherInstructions(), within(WAITING));
     }
@@ -96,8 +116,17 @@ class CallgrindPartsTest {
         }
         Path library = NativePrograms.locate(CallgrindWindow.LIBRARY_FILE, CallgrindWindow.LIBRARY_PROPERTY);
         Path program = temp.resolve("window_program");
-        run(List.of("cc", "-O1", "-o", program.toString(), source.toString(), library.toString(),
-                "-Wl,-rpath," + library.getParent(), "-pthread"), "cc");
+        run(
+                List.of(
+                        "cc",
+                        "-O1",
+                        "-o",
+                        program.toString(),
+                        source.toString(),
+                        library.toString(),
+                        "-Wl,-rpath," + library.getParent(),
+                        "-pthread"),
+                "cc");
         return program;
     }
 

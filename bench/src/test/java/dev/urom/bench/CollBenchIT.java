@@ -30,7 +30,8 @@ class CollBenchIT {
     void aTinyRunMeasuresWhatItCanReportsTheRestAndLeavesNothingBehind() throws Exception {
         Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
         long runFoldersBefore = runFolders(tmp);
-        List<String> args = new ArrayList<>(List.of("--ranks", "2", "--sizes", "8:1024", "--iterations", "5", "--warmup", "1"));
+        List<String> args =
+                new ArrayList<>(List.of("--ranks", "2", "--sizes", "8:1024", "--iterations", "5", "--warmup", "1"));
         String workerUser = TestWorkers.security().workerUser();
         if (workerUser != null) {
             args.addAll(List.of("--worker-user", workerUser));
@@ -44,26 +45,40 @@ class CollBenchIT {
         for (String impl : List.of(CollBenchOptions.MPI_HOST_CPUS, CollBenchOptions.MPI_ALL_CPUS)) {
             for (String coll : CollBenchOptions.COLLS) {
                 for (long bytes : SIZES) {
-                    assertThat(results.row(coll, impl, bytes)).as(coll + " " + bytes + " " + impl).hasValueSatisfying(CollBenchIT::holdsTogether);
+                    assertThat(results.row(coll, impl, bytes))
+                            .as(coll + " " + bytes + " " + impl)
+                            .hasValueSatisfying(CollBenchIT::holdsTogether);
                 }
             }
         }
         Report report = outcome.report();
-        assertThat(report.settings()).containsEntry("hostCpus", options.placement().hosts().toString())
+        assertThat(report.settings())
+                .containsEntry("hostCpus", options.placement().hosts().toString())
                 .containsEntry("workerCpus", options.placement().workers().toString())
-                .containsEntry("mpiAllCpus", CpuList.allowed().toString()).containsEntry("ranks", 2).containsEntry("sizes", "8:1024");
-        assertThat(report.table()).contains("bcast 1 KiB, mpi-all-cpus: pure latency", "allreduce 8 B, mpi-host-cpus: overlap");
-        assertThat(progress).anyMatch(line -> line.startsWith("daemon pid ") && line.contains(" on CPUs " + options.placement().workers()));
+                .containsEntry("mpiAllCpus", CpuList.allowed().toString())
+                .containsEntry("ranks", 2)
+                .containsEntry("sizes", "8:1024");
+        assertThat(report.table())
+                .contains("bcast 1 KiB, mpi-all-cpus: pure latency", "allreduce 8 B, mpi-host-cpus: overlap");
+        assertThat(progress)
+                .anyMatch(line -> line.startsWith("daemon pid ")
+                        && line.contains(" on CPUs " + options.placement().workers()));
         assertThat(outcome.notMeasured()).isEmpty();
         assertThat(report.settings()).containsEntry("mpiHostCpusRun", "beside the C plugin, daemon and workers up");
         for (String impl : List.of(CollBenchOptions.OFFLOAD_C, CollBenchOptions.OFFLOAD_JAVA)) {
-            assertThat(results.roundTripsUs().get(impl)).as(impl + " round trip").isPositive();
+            assertThat(results.roundTripsUs().get(impl))
+                    .as(impl + " round trip")
+                    .isPositive();
             for (String coll : CollBenchOptions.COLLS) {
                 for (long bytes : SIZES) {
-                    assertThat(results.row(coll, impl, bytes)).as(coll + " " + bytes + " " + impl).hasValueSatisfying(CollBenchIT::holdsTogether);
+                    assertThat(results.row(coll, impl, bytes))
+                            .as(coll + " " + bytes + " " + impl)
+                            .hasValueSatisfying(CollBenchIT::holdsTogether);
                 }
-                Figure eight = report.figures().stream().filter(f -> f.id().equals(coll + "_8_" + impl.replace('-', '_') + "_pure_us"))
-                        .findFirst().orElseThrow();
+                Figure eight = report.figures().stream()
+                        .filter(f -> f.id().equals(coll + "_8_" + impl.replace('-', '_') + "_pure_us"))
+                        .findFirst()
+                        .orElseThrow();
                 assertThat(eight.baselineLabel()).isEqualTo("command round trip");
             }
         }
@@ -73,7 +88,9 @@ class CollBenchIT {
         assertThat(dir.resolve("coll-latency-by-size.png")).isNotEmptyFile();
         assertThat(dir.resolve("coll-overlap-by-size.png")).isNotEmptyFile();
         assertThat(runFolders(tmp)).as("the run folder is gone").isEqualTo(runFoldersBefore);
-        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive)).as("no daemon, worker or mpirun left").isEmpty();
+        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive))
+                .as("no daemon, worker or mpirun left")
+                .isEmpty();
     }
 
     private static void holdsTogether(CollResults.Row row) {
@@ -85,7 +102,8 @@ class CollBenchIT {
 
     private static long runFolders(Path tmp) throws Exception {
         try (Stream<Path> entries = Files.list(tmp)) {
-            return entries.filter(p -> p.getFileName().toString().startsWith(RunFolder.namePrefix("urom-coll-bench"))).count();
+            return entries.filter(p -> p.getFileName().toString().startsWith(RunFolder.namePrefix("urom-coll-bench")))
+                    .count();
         }
     }
 }

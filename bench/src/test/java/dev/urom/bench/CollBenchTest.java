@@ -28,12 +28,16 @@ class CollBenchTest {
     }
 
     private static Figure figure(List<Figure> figures, String id) {
-        return figures.stream().filter(f -> f.id().equals(id)).findFirst().orElseThrow(() -> new AssertionError("no figure " + id));
+        return figures.stream()
+                .filter(f -> f.id().equals(id))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no figure " + id));
     }
 
     @Test
     void theTargetsSitOnTheirRows() {
-        List<Figure> figures = CollBench.figures(List.of("bcast"), List.of(8L, KIB64, MIB), IMPLS, results(100, 160, 89), Map.of());
+        List<Figure> figures =
+                CollBench.figures(List.of("bcast"), List.of(8L, KIB64, MIB), IMPLS, results(100, 160, 89), Map.of());
 
         // 2 round trips; 3 sizes x 4 impls x 4 figures; Java vs C at 64 KiB and 1 MiB.
         assertThat(figures).hasSize(2 + 3 * 4 * 4 + 2);
@@ -47,15 +51,21 @@ class CollBenchTest {
             assertThat(f.target()).isEqualTo(">= 90.0 %");
             assertThat(f.met()).isFalse();
         });
-        assertThat(figure(figures, "bcast_65536_offload_java_overlap_pct").met()).isTrue();
-        assertThat(figure(figures, "bcast_8_offload_c_overlap_pct").target()).as("below 64 KiB: no target").isNull();
-        assertThat(figure(figures, "bcast_65536_mpi_all_cpus_overlap_pct").target()).isNull();
+        assertThat(figure(figures, "bcast_65536_offload_java_overlap_pct").met())
+                .isTrue();
+        assertThat(figure(figures, "bcast_8_offload_c_overlap_pct").target())
+                .as("below 64 KiB: no target")
+                .isNull();
+        assertThat(figure(figures, "bcast_65536_mpi_all_cpus_overlap_pct").target())
+                .isNull();
         assertThat(figure(figures, "bcast_1048576_offload_c_pure_us")).satisfies(f -> {
             assertThat(f.baselineLabel()).isEqualTo("better Open MPI (mpi-all-cpus)");
             assertThat(f.baselineValue()).isEqualTo(80);
             assertThat(f.met()).as("100 <= 1.5 x 80").isTrue();
         });
-        assertThat(figure(figures, "bcast_1048576_offload_java_pure_us").met()).as("160 > 1.5 x 80").isFalse();
+        assertThat(figure(figures, "bcast_1048576_offload_java_pure_us").met())
+                .as("160 > 1.5 x 80")
+                .isFalse();
         assertThat(figure(figures, "bcast_65536_offload_java_pure_vs_c")).satisfies(f -> {
             assertThat(f.baselineLabel()).isEqualTo("offload-c");
             assertThat(f.ratio()).isEqualTo(1.6);
@@ -66,11 +76,19 @@ class CollBenchTest {
 
     @Test
     void anImplementationNotMeasuredHasOneRowWhyAndItsTargetsNotMeasured() {
-        CollResults mpiOnly = new CollResults(results(1, 1, 1).rows().stream().filter(r -> r.impl().startsWith("mpi-")).toList(), Map.of());
-        Map<String, String> notMeasured = Map.of("offload-c", "no worker_coll.so in plugins/coll/target", "offload-java",
+        CollResults mpiOnly = new CollResults(
+                results(1, 1, 1).rows().stream()
+                        .filter(r -> r.impl().startsWith("mpi-"))
+                        .toList(),
+                Map.of());
+        Map<String, String> notMeasured = Map.of(
+                "offload-c",
+                "no worker_coll.so in plugins/coll/target",
+                "offload-java",
                 "mpirun exited with status 1: rank 0: the service has no plugin named worker_coll_java: FAILED");
 
-        List<Figure> figures = CollBench.figures(List.of("bcast"), List.of(8L, KIB64, MIB), IMPLS, mpiOnly, notMeasured);
+        List<Figure> figures =
+                CollBench.figures(List.of("bcast"), List.of(8L, KIB64, MIB), IMPLS, mpiOnly, notMeasured);
         Report report = new Report(Map.of(), figures);
 
         assertThat(figure(figures, "offload_c_not_measured").unmeasured()).isEqualTo("no plugin file");
@@ -81,21 +99,28 @@ class CollBenchTest {
         // overlap at 64 KiB and 1 MiB for both; latency at 1 MiB for both; Java vs C at both sizes.
         assertThat(report.targetsUnmeasured()).isEqualTo(4 + 2 + 2);
         assertThat(report.table()).contains("0 of 0 targets met (8 more not measured)", "| -");
-        assertThat(figures).filteredOn(f -> f.id().startsWith("bcast_") && f.unmeasured() == null).hasSize(3 * 2 * 4);
+        assertThat(figures)
+                .filteredOn(f -> f.id().startsWith("bcast_") && f.unmeasured() == null)
+                .hasSize(3 * 2 * 4);
     }
 
     @Test
     void reasonsShortenForTheTable() {
-        assertThat(CollBench.shortReason("no worker_coll_java.jar (give --plugins DIR, or build plugins/coll)")).isEqualTo("no plugin file");
-        assertThat(CollBench.shortReason("the daemon did not start: the daemon ended with status 1")).isEqualTo("no daemon");
+        assertThat(CollBench.shortReason("no worker_coll_java.jar (give --plugins DIR, or build plugins/coll)"))
+                .isEqualTo("no plugin file");
+        assertThat(CollBench.shortReason("the daemon did not start: the daemon ended with status 1"))
+                .isEqualTo("no daemon");
         assertThat(CollBench.shortReason("mpirun ran past --timeout-s 60")).isEqualTo("timed out");
-        assertThat(CollBench.shortReason("mpirun exited with status 1: no output")).isEqualTo("run failed");
+        assertThat(CollBench.shortReason("mpirun exited with status 1: no output"))
+                .isEqualTo("run failed");
     }
 
     @Test
     void theFailureLineIsTheOneThatSaysWhat() {
-        assertThat(CollBench.failureLine(List.of("[..][DOCA][ERR][x.c:1] reading the plugin list failed", "rank 1: the service has no plugin"
-                + " named worker_coll_java: FAILED", "rank 1: coll FAILED (DOCA_ERROR_NOT_FOUND)")))
+        assertThat(CollBench.failureLine(List.of(
+                        "[..][DOCA][ERR][x.c:1] reading the plugin list failed",
+                        "rank 1: the service has no plugin" + " named worker_coll_java: FAILED",
+                        "rank 1: coll FAILED (DOCA_ERROR_NOT_FOUND)")))
                 .isEqualTo("rank 1: the service has no plugin named worker_coll_java: FAILED");
         assertThat(CollBench.failureLine(List.of("a", "[..][DOCA][ERR] x ERROR y", "rank 0: coll FAILED (z)")))
                 .isEqualTo("[..][DOCA][ERR] x ERROR y");
@@ -113,16 +138,25 @@ class CollBenchTest {
 
     @Test
     void everyRankRunsUnderTasksetWithTheBenchmarksOptions() {
-        CollBenchOptions options = CollBenchOptions.parse(List.of("--sizes", "8:1024", "--iterations", "5", "--colls", "bcast", "--ranks", "3"),
+        CollBenchOptions options = CollBenchOptions.parse(
+                List.of("--sizes", "8:1024", "--iterations", "5", "--colls", "bcast", "--ranks", "3"),
                 CpuList.parse("0-3"));
 
-        List<String> command = CollBench.mpirunCommand(options, Path.of("/x/urom_coll"), options.placement().hosts(), Path.of("/r/c.json"),
-                "offload-c", List.of("--impl", "both", "-p", "worker_coll"));
+        List<String> command = CollBench.mpirunCommand(
+                options,
+                Path.of("/x/urom_coll"),
+                options.placement().hosts(),
+                Path.of("/r/c.json"),
+                "offload-c",
+                List.of("--impl", "both", "-p", "worker_coll"));
 
-        assertThat(String.join(" ", command)).startsWith("mpirun --oversubscribe --bind-to none")
-                .endsWith("-np 3 taskset -c 0-1 /x/urom_coll --bench --sizes 8:1024 --colls bcast --iterations 5 --results /r/c.json"
-                        + " --label offload-c --impl both -p worker_coll");
-        assertThat(command.contains("--allow-run-as-root")).isEqualTo(dev.urom.framework.security.UnixAccounts.effectiveUid() == 0);
+        assertThat(String.join(" ", command))
+                .startsWith("mpirun --oversubscribe --bind-to none")
+                .endsWith(
+                        "-np 3 taskset -c 0-1 /x/urom_coll --bench --sizes 8:1024 --colls bcast --iterations 5 --results /r/c.json"
+                                + " --label offload-c --impl both -p worker_coll");
+        assertThat(command.contains("--allow-run-as-root"))
+                .isEqualTo(dev.urom.framework.security.UnixAccounts.effectiveUid() == 0);
         assertThat(command).doesNotContain("--warmup");
     }
 
@@ -144,6 +178,7 @@ class CollBenchTest {
         assertThat(CollCharts.write("CollBench", json, results, options)).isTrue();
         assertThat(dir.resolve("coll-latency-by-size.png")).isNotEmptyFile();
         assertThat(dir.resolve("coll-overlap-by-size.png")).isNotEmptyFile();
-        assertThat(CollCharts.write("CollBench", json, CollResults.empty(), options)).isFalse();
+        assertThat(CollCharts.write("CollBench", json, CollResults.empty(), options))
+                .isFalse();
     }
 }

@@ -29,19 +29,26 @@ class CollResultsTest {
     void theSamplesMpiRowsTakeThePlacementsNameAndOffloadedRunsTheirRoundTrip() {
         CollResults both = CollResults.parse(BOTH, "mpi-host-cpus");
 
-        assertThat(both.rows()).containsExactly(new CollResults.Row("allreduce", "offload-c", 8, 30, 33, 30.1, 90.33),
-                new CollResults.Row("allreduce", "mpi-host-cpus", 8, 3, 5, 3.1, 36.67));
+        assertThat(both.rows())
+                .containsExactly(
+                        new CollResults.Row("allreduce", "offload-c", 8, 30, 33, 30.1, 90.33),
+                        new CollResults.Row("allreduce", "mpi-host-cpus", 8, 3, 5, 3.1, 36.67));
         assertThat(both.roundTripsUs()).isEqualTo(Map.of("offload-c", 12.5));
         assertThat(CollResults.parse(MPI_ALONE, "mpi-all-cpus").roundTripsUs()).isEmpty();
     }
 
     @Test
     void runsMergeIntoOneSetOfRowsAndRoundTrips() {
-        CollResults merged = CollResults.empty().merge(CollResults.parse(BOTH, "mpi-host-cpus"))
+        CollResults merged = CollResults.empty()
+                .merge(CollResults.parse(BOTH, "mpi-host-cpus"))
                 .merge(CollResults.parse(MPI_ALONE, "mpi-all-cpus"));
 
-        assertThat(merged.rows()).extracting(CollResults.Row::impl).containsExactly("offload-c", "mpi-host-cpus", "mpi-all-cpus");
-        assertThat(merged.row("allreduce", "mpi-all-cpus", 8)).map(CollResults.Row::pureUs).contains(2.0);
+        assertThat(merged.rows())
+                .extracting(CollResults.Row::impl)
+                .containsExactly("offload-c", "mpi-host-cpus", "mpi-all-cpus");
+        assertThat(merged.row("allreduce", "mpi-all-cpus", 8))
+                .map(CollResults.Row::pureUs)
+                .contains(2.0);
         assertThat(merged.row("allreduce", "mpi-all-cpus", 16)).isEmpty();
         assertThat(merged.has("offload-java")).isFalse();
         assertThat(merged.roundTripsUs()).containsOnlyKeys("offload-c");
@@ -52,9 +59,12 @@ class CollResultsTest {
         CollResults once = CollResults.parse(MPI_ALONE, "mpi-all-cpus");
         assertThatThrownBy(() -> once.merge(once)).hasMessage("allreduce 8 B mpi-all-cpus was measured twice");
         CollResults c = CollResults.parse(BOTH, "mpi-host-cpus");
-        assertThatThrownBy(() -> c.merge(CollResults.parse(BOTH, "mpi-all-cpus"))).hasMessage("allreduce 8 B offload-c was measured twice");
-        assertThatThrownBy(() -> CollResults.parse("{\"results\": [", "mpi")).hasMessageStartingWith("the sample's results are not JSON");
-        assertThatThrownBy(() -> CollResults.parse("{}", "mpi")).hasMessage("the sample's results have no \"results\" list");
+        assertThatThrownBy(() -> c.merge(CollResults.parse(BOTH, "mpi-all-cpus")))
+                .hasMessage("allreduce 8 B offload-c was measured twice");
+        assertThatThrownBy(() -> CollResults.parse("{\"results\": [", "mpi"))
+                .hasMessageStartingWith("the sample's results are not JSON");
+        assertThatThrownBy(() -> CollResults.parse("{}", "mpi"))
+                .hasMessage("the sample's results have no \"results\" list");
         assertThatThrownBy(() -> CollResults.parse("{\"results\": [{\"impl\": \"mpi\"}]}", "mpi"))
                 .hasMessageStartingWith("a row of the sample's results has no text collective");
     }

@@ -43,7 +43,8 @@ class CpuCostTest {
             assertThat(spun).isPositive();
             assertThat(cost.nanosByProcess()).containsOnlyKeys("host", "worker");
             assertThat(cost.nanosByProcess().get("host")).isPositive();
-            assertThat(cost.nanosByProcess().get("worker")).isLessThan(cost.nanosByProcess().get("host"));
+            assertThat(cost.nanosByProcess().get("worker"))
+                    .isLessThan(cost.nanosByProcess().get("host"));
             assertThat(cost.operations()).isEqualTo(10);
         } finally {
             idle.destroyForcibly().waitFor();

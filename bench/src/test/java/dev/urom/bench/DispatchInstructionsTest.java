@@ -18,12 +18,19 @@ class DispatchInstructionsTest {
     @Test
     void eachRunIsARowAndTheMeansCompareTheJavaPluginWithTheCPlugin() {
         Map<String, List<CallgrindParts>> windows = Map.of(
-                "native", List.of(new CallgrindParts(2, 42_900_000, Map.of(13, 37_000L)), new CallgrindParts(2, 42_800_000, Map.of(13, 15_000L))),
-                "java", List.of(new CallgrindParts(2, 5_150_000, Map.of()), new CallgrindParts(2, 5_150_000, Map.of())));
+                "native",
+                        List.of(
+                                new CallgrindParts(2, 42_900_000, Map.of(13, 37_000L)),
+                                new CallgrindParts(2, 42_800_000, Map.of(13, 15_000L))),
+                "java",
+                        List.of(
+                                new CallgrindParts(2, 5_150_000, Map.of()),
+                                new CallgrindParts(2, 5_150_000, Map.of())));
 
         List<Figure> figures = DispatchInstructions.figures(10_000, windows);
 
-        assertThat(figures).extracting(Figure::id, Figure::value, Figure::baselineValue)
+        assertThat(figures)
+                .extracting(Figure::id, Figure::value, Figure::baselineValue)
                 .containsExactly(
                         tuple("instructions_native_run_1", 4290.0, null),
                         tuple("instructions_native_others_run_1", 3.7, null),
@@ -38,8 +45,10 @@ class DispatchInstructionsTest {
                         tuple("instructions_java", 515.0, 4285.0),
                         tuple("instructions_java_spread", 0.0, null));
         assertThat(figures.get(0).label()).isEqualTo("instructions per command, C plugin, run 1: dispatching thread");
-        assertThat(figures.get(1).label()).isEqualTo("instructions per command, C plugin, run 1: the JVM's other threads (1 ran)");
-        assertThat(figures.get(10).label()).isEqualTo("instructions per command, Java plugin: dispatching thread, mean of 2 runs");
+        assertThat(figures.get(1).label())
+                .isEqualTo("instructions per command, C plugin, run 1: the JVM's other threads (1 ran)");
+        assertThat(figures.get(10).label())
+                .isEqualTo("instructions per command, Java plugin: dispatching thread, mean of 2 runs");
         assertThat(figures.get(10).ratio()).isEqualTo(515.0 / 4285.0);
     }
 
@@ -49,7 +58,8 @@ class DispatchInstructionsTest {
         assertThat(defaults.warmUp()).isEqualTo(20_000);
         assertThat(defaults.commands()).isEqualTo(10_000);
         assertThat(defaults.runs()).isEqualTo(2);
-        DispatchInstructions.Options given = DispatchInstructions.Options.parse(List.of("--warm-up", "5", "--commands", "7", "--runs", "3"));
+        DispatchInstructions.Options given =
+                DispatchInstructions.Options.parse(List.of("--warm-up", "5", "--commands", "7", "--runs", "3"));
         assertThat(List.of(given.warmUp(), given.commands(), given.runs())).containsExactly(5, 7, 3);
         assertThatThrownBy(() -> DispatchInstructions.Options.parse(List.of("--runs", "1")))
                 .hasMessage("--runs '1' is not a whole number from 2 to 100");
@@ -73,8 +83,16 @@ class DispatchInstructionsTest {
 
     @Test
     void driverSendsTheWarmUpAndTheWindowWithoutValgrindToo() throws Exception {
-        Process driver = new ProcessBuilder(JavaCommand.java(), "-cp", System.getProperty("java.class.path"), DispatchDriver.class.getName(),
-                "java", "250", "30").redirectErrorStream(true).start();
+        Process driver = new ProcessBuilder(
+                        JavaCommand.java(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        DispatchDriver.class.getName(),
+                        "java",
+                        "250",
+                        "30")
+                .redirectErrorStream(true)
+                .start();
         driver.getOutputStream().close();
         String output = new String(driver.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 
@@ -84,8 +102,16 @@ class DispatchInstructionsTest {
 
     @Test
     void driverRefusesABadCountInOneLine() throws Exception {
-        Process driver = new ProcessBuilder(JavaCommand.java(), "-cp", System.getProperty("java.class.path"), DispatchDriver.class.getName(),
-                "native", "10", "many").redirectErrorStream(true).start();
+        Process driver = new ProcessBuilder(
+                        JavaCommand.java(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        DispatchDriver.class.getName(),
+                        "native",
+                        "10",
+                        "many")
+                .redirectErrorStream(true)
+                .start();
         driver.getOutputStream().close();
         String output = new String(driver.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 

@@ -24,27 +24,49 @@ class EndToEndBenchIT {
         Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
         long runFoldersBefore = runFolders(tmp);
 
-        Report report = EndToEndBench.run(new BenchOptions(null, 200, 1, TestWorkers.security().workerUser()));
+        Report report = EndToEndBench.run(
+                new BenchOptions(null, 200, 1, TestWorkers.security().workerUser()));
 
-        assertThat(report.figures()).hasSize(33).allSatisfy(f -> assertThat(f.value()).isPositive());
+        assertThat(report.figures())
+                .hasSize(33)
+                .allSatisfy(f -> assertThat(f.value()).isPositive());
         assertThat(report.targetsTotal()).isEqualTo(9);
         assertThat(report.figures().subList(0, 13)).allSatisfy(f -> {
             assertThat(f.id()).contains("cpu_");
-            assertThat(f.parts()).hasSizeGreaterThanOrEqualTo(2).allSatisfy((process, micros) -> assertThat(micros).as(f.id() + " " + process).isPositive());
-            assertThat(f.value()).isCloseTo(f.parts().values().stream().mapToDouble(Double::doubleValue).sum(), within(1e-9));
+            assertThat(f.parts())
+                    .hasSizeGreaterThanOrEqualTo(2)
+                    .allSatisfy((process, micros) ->
+                            assertThat(micros).as(f.id() + " " + process).isPositive());
+            assertThat(f.value())
+                    .isCloseTo(
+                            f.parts().values().stream()
+                                    .mapToDouble(Double::doubleValue)
+                                    .sum(),
+                            within(1e-9));
         });
-        assertThat(report.figures()).filteredOn(f -> f.id().startsWith("cpu_") || f.id().startsWith("c_host_cpu_"))
-                .hasSize(8).allSatisfy(f -> assertThat(f.parts()).containsOnlyKeys("host", "worker"))
+        assertThat(report.figures())
+                .filteredOn(f -> f.id().startsWith("cpu_") || f.id().startsWith("c_host_cpu_"))
+                .hasSize(8)
+                .allSatisfy(f -> assertThat(f.parts()).containsOnlyKeys("host", "worker"))
                 .allSatisfy(f -> assertThat(f.ratio()).isPositive());
-        assertThat(report.table()).contains("CPU per round trip, C plugin", "per process", "round trip p50, C plugin", "throughput 16 in flight, Java plugin", "worker start p50",
-                "C host round trip p50, C plugin", "C host throughput 16 in flight, Java plugin");
+        assertThat(report.table())
+                .contains(
+                        "CPU per round trip, C plugin",
+                        "per process",
+                        "round trip p50, C plugin",
+                        "throughput 16 in flight, Java plugin",
+                        "worker start p50",
+                        "C host round trip p50, C plugin",
+                        "C host throughput 16 in flight, Java plugin");
         assertThat(runFolders(tmp)).isEqualTo(runFoldersBefore);
-        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive)).isEmpty();
+        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive))
+                .isEmpty();
     }
 
     private static long runFolders(Path tmp) throws Exception {
         try (Stream<Path> entries = Files.list(tmp)) {
-            return entries.filter(p -> p.getFileName().toString().startsWith(RunFolder.namePrefix("urom-e2e"))).count();
+            return entries.filter(p -> p.getFileName().toString().startsWith(RunFolder.namePrefix("urom-e2e")))
+                    .count();
         }
     }
 }

@@ -43,8 +43,19 @@ class FootprintBenchIT {
         assertThat(result.atOnce().workers()).isEqualTo(4);
         assertThat(result.atOnce().byKind()).containsOnlyKeys(FootprintBench.Kind.C, FootprintBench.Kind.JAVA);
         assertThat(result.atOnce().byKind().values()).allSatisfy(FootprintBenchIT::measured);
-        assertThat(result.atOnce().totalPssKb()).isGreaterThanOrEqualTo(4 * Math.min(result.atOnce().byKind().get(FootprintBench.Kind.C).memory().pssKb(),
-                result.atOnce().byKind().get(FootprintBench.Kind.JAVA).memory().pssKb()));
+        assertThat(result.atOnce().totalPssKb())
+                .isGreaterThanOrEqualTo(4
+                        * Math.min(
+                                result.atOnce()
+                                        .byKind()
+                                        .get(FootprintBench.Kind.C)
+                                        .memory()
+                                        .pssKb(),
+                                result.atOnce()
+                                        .byKind()
+                                        .get(FootprintBench.Kind.JAVA)
+                                        .memory()
+                                        .pssKb()));
         assertThat(result.atOnce().toRunningMs()).isPositive();
         assertThat(result.atOnce().daemonRssKb()).isPositive();
         assertThat(result.workerStarts().count()).isEqualTo(2);
@@ -54,17 +65,27 @@ class FootprintBenchIT {
         assertThat(FootprintBench.json(result)).contains("\"at_once\": {\"workers\": 4");
         assertThat(result.atOnce().toRunningNs()).hasSize(4);
         for (long ns : result.atOnce().toRunningNs()) {
-            assertThat(ns).isPositive().isLessThanOrEqualTo(Math.round(result.atOnce().toRunningMs() * 1e6));
+            assertThat(ns)
+                    .isPositive()
+                    .isLessThanOrEqualTo(Math.round(result.atOnce().toRunningMs() * 1e6));
         }
-        assertThat(FootprintBench.writeChart(dir.resolve("footprint.json"), result)).isTrue();
-        BufferedImage chart = ImageIO.read(LatencyChart.pathFor(dir.resolve("footprint.json")).toFile());
+        assertThat(FootprintBench.writeChart(dir.resolve("footprint.json"), result))
+                .isTrue();
+        BufferedImage chart =
+                ImageIO.read(LatencyChart.pathFor(dir.resolve("footprint.json")).toFile());
         assertThat(chart.getWidth()).isEqualTo(Plots.LATENCY_WIDTH);
         assertThat(progress).anyMatch(line -> line.startsWith("daemon pid "));
-        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)).as("no daemon or worker outlives the run").isEmpty();
+        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive))
+                .as("no daemon or worker outlives the run")
+                .isEmpty();
     }
 
     private static void measured(FootprintBench.Measured process) {
-        assertThat(process.memory().pssKb()).isPositive().isLessThanOrEqualTo(process.memory().rssKb());
-        assertThat(process.memory().pssAnonKb()).isPositive().isLessThanOrEqualTo(process.memory().pssKb());
+        assertThat(process.memory().pssKb())
+                .isPositive()
+                .isLessThanOrEqualTo(process.memory().rssKb());
+        assertThat(process.memory().pssAnonKb())
+                .isPositive()
+                .isLessThanOrEqualTo(process.memory().pssKb());
     }
 }

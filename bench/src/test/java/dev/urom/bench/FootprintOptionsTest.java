@@ -19,8 +19,23 @@ class FootprintOptionsTest {
     void optionsAreReadInOrderAndWorkerJvmOptionsAddUp() throws Exception {
         Path dist = distribution();
 
-        FootprintOptions options = FootprintOptions.parse(List.of("--workers", "8", "--starts", "2", "--dist", dist.toString(), "--worker-jvm-option",
-                "-Xmn2m", "--worker-jvm-option", "-Dx=y", "--hold-seconds", "5", "--worker-user", "urom", "--json", "out.json"));
+        FootprintOptions options = FootprintOptions.parse(List.of(
+                "--workers",
+                "8",
+                "--starts",
+                "2",
+                "--dist",
+                dist.toString(),
+                "--worker-jvm-option",
+                "-Xmn2m",
+                "--worker-jvm-option",
+                "-Dx=y",
+                "--hold-seconds",
+                "5",
+                "--worker-user",
+                "urom",
+                "--json",
+                "out.json"));
 
         assertThat(options.workers()).isEqualTo(8);
         assertThat(options.starts()).isEqualTo(2);
@@ -41,15 +56,18 @@ class FootprintOptionsTest {
                 .hasMessage("--starts 'x' is not a whole number from 1 to 1000");
         assertThatThrownBy(() -> FootprintOptions.parse(List.of("--dist", dist, "--cores", "2")))
                 .hasMessage("unknown argument '--cores'; " + FootprintOptions.USAGE);
-        assertThatThrownBy(() -> FootprintOptions.parse(List.of("--dist", dir.resolve("none").toString())))
-                .hasMessage("--dist " + dir.resolve("none") + " has no bin/urom; build it first: mvn -B -q package -DskipTests");
+        assertThatThrownBy(() -> FootprintOptions.parse(
+                        List.of("--dist", dir.resolve("none").toString())))
+                .hasMessage("--dist " + dir.resolve("none")
+                        + " has no bin/urom; build it first: mvn -B -q package -DskipTests");
         assertThatThrownBy(() -> FootprintOptions.parse(List.of("--dist", dist, "--java-home", dir.toString())))
                 .hasMessage("--java-home " + dir + " has no bin/java");
     }
 
     /** A folder with an executable bin/urom, which is all the options look for. */
     private Path distribution() throws Exception {
-        Path launcher = Files.createDirectories(dir.resolve("dist").resolve("bin")).resolve("urom");
+        Path launcher =
+                Files.createDirectories(dir.resolve("dist").resolve("bin")).resolve("urom");
         Files.writeString(launcher, "#!/bin/sh\n");
         Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
         return dir.resolve("dist");

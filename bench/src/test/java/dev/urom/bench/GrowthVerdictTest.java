@@ -12,7 +12,8 @@ class GrowthVerdictTest {
 
     @Test
     void aSteadyRiseGrows() {
-        double[] leak = IntStream.range(0, 30).mapToDouble(i -> 114_000 + 2_200.0 * i).toArray();
+        double[] leak =
+                IntStream.range(0, 30).mapToDouble(i -> 114_000 + 2_200.0 * i).toArray();
 
         GrowthVerdict.Verdict verdict = GrowthVerdict.trend("daemon_rss_kb", leak, RSS);
 
@@ -23,28 +24,36 @@ class GrowthVerdictTest {
 
     @Test
     void aFlatLineWithNoiseIsBounded() {
-        double[] flat = IntStream.range(0, 30).mapToDouble(i -> 120_000 + (i % 3 == 0 ? 900 : -300)).toArray();
+        double[] flat = IntStream.range(0, 30)
+                .mapToDouble(i -> 120_000 + (i % 3 == 0 ? 900 : -300))
+                .toArray();
 
         assertThat(GrowthVerdict.trend("daemon_rss_kb", flat, RSS).bounded()).isTrue();
     }
 
     @Test
     void aSawtoothOfCollectionsIsBounded() {
-        double[] sawtooth = IntStream.range(0, 60).mapToDouble(i -> 100_000 + 8_000.0 * (i % 7)).toArray();
+        double[] sawtooth = IntStream.range(0, 60)
+                .mapToDouble(i -> 100_000 + 8_000.0 * (i % 7))
+                .toArray();
 
         assertThat(GrowthVerdict.trend("heap", sawtooth, RSS).bounded()).isTrue();
     }
 
     @Test
     void aSawtoothOnARisingBaseGrows() {
-        double[] leakingSawtooth = IntStream.range(0, 60).mapToDouble(i -> 100_000 + 8_000.0 * (i % 7) + 1_000.0 * i).toArray();
+        double[] leakingSawtooth = IntStream.range(0, 60)
+                .mapToDouble(i -> 100_000 + 8_000.0 * (i % 7) + 1_000.0 * i)
+                .toArray();
 
         assertThat(GrowthVerdict.trend("heap", leakingSawtooth, RSS).bounded()).isFalse();
     }
 
     @Test
     void aRiseDuringWarmUpThatLevelsOffIsBounded() {
-        double[] warmUp = IntStream.range(0, 30).mapToDouble(i -> i < 10 ? 80_000 + 6_000.0 * i : 140_000).toArray();
+        double[] warmUp = IntStream.range(0, 30)
+                .mapToDouble(i -> i < 10 ? 80_000 + 6_000.0 * i : 140_000)
+                .toArray();
 
         assertThat(GrowthVerdict.trend("worker_rss_kb", warmUp, RSS).bounded()).isTrue();
     }
@@ -53,8 +62,12 @@ class GrowthVerdictTest {
     void aCountThatRisesByMoreThanItsSlackGrows() {
         double[] fds = {16, 17, 16, 18, 19, 19, 21, 22, 23};
 
-        assertThat(GrowthVerdict.trend("daemon_fds", fds, new GrowthVerdict.Tolerance(0, 2)).bounded()).isFalse();
-        assertThat(GrowthVerdict.trend("daemon_fds", fds, new GrowthVerdict.Tolerance(0, 4)).bounded()).isTrue();
+        assertThat(GrowthVerdict.trend("daemon_fds", fds, new GrowthVerdict.Tolerance(0, 2))
+                        .bounded())
+                .isFalse();
+        assertThat(GrowthVerdict.trend("daemon_fds", fds, new GrowthVerdict.Tolerance(0, 4))
+                        .bounded())
+                .isTrue();
     }
 
     @Test
@@ -63,7 +76,8 @@ class GrowthVerdictTest {
         double[] caps = {69, 69, 69, 69, 69, 69, 66};
 
         GrowthVerdict.Verdict over = GrowthVerdict.capped("worker_log_files", files, caps);
-        GrowthVerdict.Verdict within = GrowthVerdict.capped("worker_log_files", files, new double[] {69, 69, 69, 69, 69, 69, 69});
+        GrowthVerdict.Verdict within =
+                GrowthVerdict.capped("worker_log_files", files, new double[] {69, 69, 69, 69, 69, 69, 69});
 
         assertThat(over.bounded()).isFalse();
         assertThat(over.reason()).isEqualTo("sample 6 is 67, over its cap 66");
@@ -76,6 +90,7 @@ class GrowthVerdictTest {
         GrowthVerdict.Verdict verdict = GrowthVerdict.trend("daemon_rss_kb", new double[] {1, 1, 1, 1, 1}, RSS);
 
         assertThat(verdict.bounded()).isFalse();
-        assertThat(verdict.reason()).isEqualTo("5 samples are too few to judge (at least 6): run longer or sample more often");
+        assertThat(verdict.reason())
+                .isEqualTo("5 samples are too few to judge (at least 6): run longer or sample more often");
     }
 }

@@ -32,18 +32,29 @@ class LatencyChartTest {
         LatencySummary nativePlugin = LatencySummary.of(LatencyCurveTest.heavyTailed(5_000, random));
         LatencySummary javaPlugin = LatencySummary.of(LatencyCurveTest.heavyTailed(5_000, random));
         LatencySummary grpc = LatencySummary.of(LatencyCurveTest.heavyTailed(5_000, random));
-        ServiceBench.Result service = new ServiceBench.Result(Map.of(
-                "native", new ServiceBench.PluginResult(nativePlugin, 1, cpu(), cpu()),
-                "java", new ServiceBench.PluginResult(javaPlugin, 1, cpu(), cpu())), 100);
+        ServiceBench.Result service = new ServiceBench.Result(
+                Map.of(
+                        "native", new ServiceBench.PluginResult(nativePlugin, 1, cpu(), cpu()),
+                        "java", new ServiceBench.PluginResult(javaPlugin, 1, cpu(), cpu())),
+                100);
         Map<String, CHostBaseline.Result> cHost = new LinkedHashMap<>();
         cHost.put("native", new CHostBaseline.Result(11_000, 30_000, 1, cpu(), cpu()));
         cHost.put("java", new CHostBaseline.Result(12_000, 31_000, 1, cpu(), cpu()));
 
-        Map<String, LatencyCurve> curves = LatencyChart.endToEnd(new FloorBaseline.Result(8_000, 20_000, 1, 16_000, cpu(), cpu(), cpu()),
-                new GrpcEchoBaseline.Result(grpc.p50Ns(), grpc.p99Ns(), 1, cpu(), cpu(), grpc.curve()), service, cHost);
+        Map<String, LatencyCurve> curves = LatencyChart.endToEnd(
+                new FloorBaseline.Result(8_000, 20_000, 1, 16_000, cpu(), cpu(), cpu()),
+                new GrpcEchoBaseline.Result(grpc.p50Ns(), grpc.p99Ns(), 1, cpu(), cpu(), grpc.curve()),
+                service,
+                cHost);
 
-        assertThat(curves.keySet()).containsExactly("Java host, C plugin", "Java host, Java plugin", "gRPC unary call (peer)",
-                "floor: uds_pingpong (p50, p99)", "C host, C plugin (p50, p99)", "C host, Java plugin (p50, p99)");
+        assertThat(curves.keySet())
+                .containsExactly(
+                        "Java host, C plugin",
+                        "Java host, Java plugin",
+                        "gRPC unary call (peer)",
+                        "floor: uds_pingpong (p50, p99)",
+                        "C host, C plugin (p50, p99)",
+                        "C host, Java plugin (p50, p99)");
         assertThat(curves.get("Java host, C plugin")).isSameAs(nativePlugin.curve());
         assertThat(curves.get("Java host, Java plugin")).isSameAs(javaPlugin.curve());
         assertThat(curves.get("gRPC unary call (peer)")).isSameAs(grpc.curve());
@@ -59,7 +70,8 @@ class LatencyChartTest {
 
         assertThat(status).isZero();
         assertThat(Files.readString(json)).contains("\"round_trip_p50\"");
-        BufferedImage image = ImageIO.read(dir.resolve("out").resolve("e2e-latency.png").toFile());
+        BufferedImage image =
+                ImageIO.read(dir.resolve("out").resolve("e2e-latency.png").toFile());
         assertThat(image.getWidth()).isEqualTo(Plots.LATENCY_WIDTH);
         assertThat(PlotsTest.coloured(image)).isGreaterThan(1_000);
     }
@@ -81,7 +93,9 @@ class LatencyChartTest {
         assertThat(status).isZero();
         assertThat(Files.readString(json)).contains("\"round_trip_p50\"");
         assertThat(blocker).isDirectory();
-        assertThat(err.toString(StandardCharsets.UTF_8).lines().toList()).singleElement().asString()
+        assertThat(err.toString(StandardCharsets.UTF_8).lines().toList())
+                .singleElement()
+                .asString()
                 .startsWith("EndToEndBench: no chart " + dir.resolve("e2e-latency.png") + ": ");
     }
 
@@ -89,7 +103,11 @@ class LatencyChartTest {
     void aReportWithoutLatenciesHasNoChart() throws IOException {
         Path json = dir.resolve("dispatch.json");
 
-        assertThat(Report.printRun("DispatchInstructions", json, () -> new Report(Map.of(), List.of(Figure.plain("a", "a", 1, "us"))))).isZero();
+        assertThat(Report.printRun(
+                        "DispatchInstructions",
+                        json,
+                        () -> new Report(Map.of(), List.of(Figure.plain("a", "a", 1, "us")))))
+                .isZero();
 
         try (var files = Files.list(dir)) {
             assertThat(files).containsExactly(json);
@@ -98,8 +116,14 @@ class LatencyChartTest {
 
     private static Report report() {
         Map<String, LatencyCurve> curves = new LinkedHashMap<>();
-        curves.put("service", LatencySummary.of(LatencyCurveTest.heavyTailed(20_000, new Random(2))).curve());
+        curves.put(
+                "service",
+                LatencySummary.of(LatencyCurveTest.heavyTailed(20_000, new Random(2)))
+                        .curve());
         curves.put("floor (p50, p99)", LatencyCurve.known(8_000, 20_000));
-        return new Report(Map.of("rounds", 20_000), List.of(Figure.plain("round_trip_p50", "round trip p50", 12.5, "us")), curves);
+        return new Report(
+                Map.of("rounds", 20_000),
+                List.of(Figure.plain("round_trip_p50", "round trip p50", 12.5, "us")),
+                curves);
     }
 }

@@ -13,7 +13,9 @@ class LatencyHistogramTest {
     void smallValuesAreExactAndLargerOnesWithinOneSixtyFourthAbove() {
         Random random = new Random(14);
         for (int i = 0; i < 100_000; i++) {
-            long value = random.nextInt(4) == 0 ? random.nextInt(LatencyHistogram.EXACT_BELOW) : Math.abs(random.nextLong() >>> random.nextInt(63));
+            long value = random.nextInt(4) == 0
+                    ? random.nextInt(LatencyHistogram.EXACT_BELOW)
+                    : Math.abs(random.nextLong() >>> random.nextInt(63));
             long highest = LatencyHistogram.highestIn(LatencyHistogram.indexOf(value));
             assertThat(highest).as("value %d", value).isGreaterThanOrEqualTo(value);
             if (value < LatencyHistogram.EXACT_BELOW) {
@@ -22,7 +24,8 @@ class LatencyHistogramTest {
                 assertThat(highest - value).as("value %d", value).isLessThanOrEqualTo(value / 64);
             }
         }
-        assertThat(LatencyHistogram.highestIn(LatencyHistogram.indexOf(Long.MAX_VALUE))).isEqualTo(Long.MAX_VALUE);
+        assertThat(LatencyHistogram.highestIn(LatencyHistogram.indexOf(Long.MAX_VALUE)))
+                .isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
@@ -74,13 +77,18 @@ class LatencyHistogramTest {
         LatencyCurve curve = histogram.curve(500);
 
         assertThat(curve.sampled()).isTrue();
-        assertThat(curve.points()).as("ranks near the top fall together").hasSizeLessThanOrEqualTo(500).hasSizeGreaterThan(300);
+        assertThat(curve.points())
+                .as("ranks near the top fall together")
+                .hasSizeLessThanOrEqualTo(500)
+                .hasSizeGreaterThan(300);
         assertThat(curve.points()).isSortedAccordingTo((a, b) -> Double.compare(a.fraction(), b.fraction()));
         assertThat(curve.points()).isSortedAccordingTo((a, b) -> Long.compare(a.ns(), b.ns()));
         assertThat(curve.points().get(curve.points().size() - 1).ns()).isEqualTo(histogram.maxNs());
         for (double fraction : LatencyCurve.KEPT_FRACTIONS) {
-            assertThat(curve.points()).as("p%s", fraction * 100).anyMatch(p -> p.ns() == histogram.percentileNs(fraction)
-                    && Math.abs(p.fraction() - fraction) < 1e-5);
+            assertThat(curve.points())
+                    .as("p%s", fraction * 100)
+                    .anyMatch(p ->
+                            p.ns() == histogram.percentileNs(fraction) && Math.abs(p.fraction() - fraction) < 1e-5);
         }
         assertThat(curve.points().get(0).ns()).isEqualTo(histogram.percentileNs(0));
         assertThatThrownBy(() -> new LatencyHistogram().curve(500)).hasMessage("no samples to draw");
@@ -90,6 +98,7 @@ class LatencyHistogramTest {
     @Test
     void dataNoHistogramCouldHaveWrittenIsRefused() {
         assertThatThrownBy(() -> LatencyHistogram.of(new LatencyHistogram.Data(new long[][] {{1_000_000, 1}}, 0, 0)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("latency bucket [1000000, 1]");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("latency bucket [1000000, 1]");
     }
 }

@@ -15,14 +15,18 @@ class LatencySummaryTest {
 
         LatencySummary summary = LatencySummary.of(samples);
 
-        assertThat(summary).extracting(LatencySummary::count, LatencySummary::p50Ns, LatencySummary::p99Ns, LatencySummary::meanNs)
+        assertThat(summary)
+                .extracting(LatencySummary::count, LatencySummary::p50Ns, LatencySummary::p99Ns, LatencySummary::meanNs)
                 .containsExactly(100, 50L, 99L, 50L);
-        assertThat(summary.curve().points()).hasSize(100).allSatisfy(p -> assertThat(p.ns()).isEqualTo(Math.round(p.fraction() * 100 + 0.5)));
+        assertThat(summary.curve().points())
+                .hasSize(100)
+                .allSatisfy(p -> assertThat(p.ns()).isEqualTo(Math.round(p.fraction() * 100 + 0.5)));
     }
 
     @Test
     void singleSampleIsEveryPercentile() {
-        assertThat(LatencySummary.of(new long[] {7})).extracting(LatencySummary::count, LatencySummary::p50Ns, LatencySummary::p99Ns, LatencySummary::meanNs)
+        assertThat(LatencySummary.of(new long[] {7}))
+                .extracting(LatencySummary::count, LatencySummary::p50Ns, LatencySummary::p99Ns, LatencySummary::meanNs)
                 .containsExactly(1, 7L, 7L, 7L);
     }
 

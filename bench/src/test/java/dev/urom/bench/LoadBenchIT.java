@@ -26,8 +26,14 @@ class LoadBenchIT {
     void everyCommandIsAnsweredOnceAndMeasured() throws Exception {
         Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
         long runFoldersBefore = runFolders(tmp);
-        LoadOptions parsed = LoadOptions.parse(List.of("--hosts", "2", "--workers-per-host", "2", "--commands", "2000", "--in-flight", "4"));
-        LoadOptions options = new LoadOptions(parsed.hosts(), parsed.workersPerHost(), parsed.commands(), parsed.inFlight(), null,
+        LoadOptions parsed = LoadOptions.parse(
+                List.of("--hosts", "2", "--workers-per-host", "2", "--commands", "2000", "--in-flight", "4"));
+        LoadOptions options = new LoadOptions(
+                parsed.hosts(),
+                parsed.workersPerHost(),
+                parsed.commands(),
+                parsed.inFlight(),
+                null,
                 TestWorkers.security().workerUser());
         List<String> progress = new ArrayList<>();
 
@@ -43,18 +49,23 @@ class LoadBenchIT {
             assertThat(w.clean()).isTrue();
             assertThat(w.answered()).isEqualTo(2000);
         });
-        assertThat(result.workers()).extracting(LoadTally.Worker::plugin)
+        assertThat(result.workers())
+                .extracting(LoadTally.Worker::plugin)
                 .containsExactly("worker_graph", "worker_graph_java", "worker_graph_java", "worker_graph");
         assertThat(result.latency(null).count()).isEqualTo(8000);
         assertThat(result.latency("worker_graph").count()).isEqualTo(4000);
-        assertThat(result.latency(null).percentileNs(0.99)).isPositive().isGreaterThanOrEqualTo(result.latency(null).percentileNs(0.5));
+        assertThat(result.latency(null).percentileNs(0.99))
+                .isPositive()
+                .isGreaterThanOrEqualTo(result.latency(null).percentileNs(0.5));
         assertThat(result.cpuByRole()).containsOnlyKeys("host", "daemon", "worker_graph", "worker_graph_java");
         assertThat(result.cpuMicrosPerCommand("host")).isPositive();
         assertThat(result.cpuMicrosPerCommand("worker_graph")).isPositive();
         assertThat(result.cpuMicrosPerCommand("worker_graph_java")).isPositive();
         assertThat(result.commandsPerSecond()).isPositive();
-        assertThat(LoadBench.javaOverNative(result)).containsOnlyKeys("worker CPU/command", "p99", "commands/s per worker");
-        assertThat(LoadBench.table(result)).contains("commands 8000, answered 8000, errors 0")
+        assertThat(LoadBench.javaOverNative(result))
+                .containsOnlyKeys("worker CPU/command", "p99", "commands/s per worker");
+        assertThat(LoadBench.table(result))
+                .contains("commands 8000, answered 8000, errors 0")
                 .doesNotContain("DIFFERENT", "FAILED");
         assertThat(LoadBench.json(result)).contains("\"passed\" : true", "\"p999\"");
         Path json = Files.createTempDirectory("urom-load-chart").resolve("load.json");
@@ -69,12 +80,14 @@ class LoadBenchIT {
         }
         assertThat(progress).anyMatch(l -> l.startsWith("every host has its result"));
         assertThat(runFolders(tmp)).isEqualTo(runFoldersBefore);
-        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive)).isEmpty();
+        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive))
+                .isEmpty();
     }
 
     private static long runFolders(Path tmp) throws Exception {
         try (Stream<Path> entries = Files.list(tmp)) {
-            return entries.filter(p -> p.getFileName().toString().startsWith(RunFolder.namePrefix("urom-load"))).count();
+            return entries.filter(p -> p.getFileName().toString().startsWith(RunFolder.namePrefix("urom-load")))
+                    .count();
         }
     }
 }

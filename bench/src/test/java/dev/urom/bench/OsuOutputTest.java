@@ -35,8 +35,11 @@ class OsuOutputTest {
         OsuOutput output = OsuOutput.parse(PRINTED);
 
         assertThat(output.title()).isEqualTo("OSU MPI Non-blocking Allreduce Latency Test v7.4");
-        assertThat(output.rows()).containsExactly(new OsuOutput.Row(8, 2.85, 1.57, 1.16, 0.00, true),
-                new OsuOutput.Row(65536, 38.06, 20.15, 18.33, 2.27, true), new OsuOutput.Row(1048576, 780.97, 388.06, 360.61, 0.00, false));
+        assertThat(output.rows())
+                .containsExactly(
+                        new OsuOutput.Row(8, 2.85, 1.57, 1.16, 0.00, true),
+                        new OsuOutput.Row(65536, 38.06, 20.15, 18.33, 2.27, true),
+                        new OsuOutput.Row(1048576, 780.97, 388.06, 360.61, 0.00, false));
         assertThat(output.row(65536).pureUs()).isEqualTo(18.33);
         assertThat(output.row(16)).isNull();
         assertThat(OsuBench.Stats.find(PRINTED)).contains(new OsuBench.Stats(42, 0, 0, 2));
@@ -59,7 +62,8 @@ class OsuOutputTest {
 
     @Property
     void whatOsuPrintsReadsBack(@ForAll("tables") List<OsuOutput.Row> rows) {
-        StringBuilder printed = new StringBuilder("# OSU MPI Non-blocking Alltoall Latency Test v7.4\n# Size  Overall(us)\n");
+        StringBuilder printed =
+                new StringBuilder("# OSU MPI Non-blocking Alltoall Latency Test v7.4\n# Size  Overall(us)\n");
         rows.forEach(r -> printed.append(osuRow(r)).append('\n'));
 
         assertThat(OsuOutput.parse(printed.toString()).rows()).containsExactlyElementsOf(rows);
@@ -67,16 +71,29 @@ class OsuOutputTest {
 
     /** A row as OSU prints it: fixed-width columns, two decimals. */
     private static String osuRow(OsuOutput.Row row) {
-        String line = String.format(Locale.ROOT, "%-10d%18.2f%18.2f%18.2f%18.2f", row.bytes(), row.overallUs(), row.computeUs(), row.pureUs(),
+        String line = String.format(
+                Locale.ROOT,
+                "%-10d%18.2f%18.2f%18.2f%18.2f",
+                row.bytes(),
+                row.overallUs(),
+                row.computeUs(),
+                row.pureUs(),
                 row.overlapPct());
-        return row.validated() == null ? line : line + String.format(Locale.ROOT, "%18s", row.validated() ? "Pass" : "Fail");
+        return row.validated() == null
+                ? line
+                : line + String.format(Locale.ROOT, "%18s", row.validated() ? "Pass" : "Fail");
     }
 
     @Provide
     Arbitrary<List<OsuOutput.Row>> tables() {
         Arbitrary<Double> us = Arbitraries.integers().between(0, 100_000_000).map(v -> v / 100.0);
-        Arbitrary<OsuOutput.Row> row = Combinators.combine(Arbitraries.longs().between(0, 1L << 40), us, us, us,
-                Arbitraries.integers().between(0, 10_000).map(v -> v / 100.0), Arbitraries.of(Boolean.TRUE, Boolean.FALSE).injectNull(0.3))
+        Arbitrary<OsuOutput.Row> row = Combinators.combine(
+                        Arbitraries.longs().between(0, 1L << 40),
+                        us,
+                        us,
+                        us,
+                        Arbitraries.integers().between(0, 10_000).map(v -> v / 100.0),
+                        Arbitraries.of(Boolean.TRUE, Boolean.FALSE).injectNull(0.3))
                 .as(OsuOutput.Row::new);
         return row.list().ofMaxSize(30);
     }

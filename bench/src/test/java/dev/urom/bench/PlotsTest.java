@@ -27,10 +27,12 @@ class PlotsTest {
 
     @Test
     void aChartGoesNextToItsJsonWithTheSuffixForTheJsonEnding() {
-        assertThat(Plots.nextTo(Path.of("out", "e2e.json"), "-latency.png")).isEqualTo(Path.of("out", "e2e-latency.png"));
+        assertThat(Plots.nextTo(Path.of("out", "e2e.json"), "-latency.png"))
+                .isEqualTo(Path.of("out", "e2e-latency.png"));
         assertThat(Plots.nextTo(Path.of("soak.json"), "-soak.png")).isEqualTo(Path.of("soak-soak.png"));
         assertThat(Plots.nextTo(Path.of("out", "run.txt"), "-soak.png")).isEqualTo(Path.of("out", "run.txt-soak.png"));
-        assertThat(Plots.nextTo(Path.of("out", ".json"), "-latency.png")).isEqualTo(Path.of("out", ".json-latency.png"));
+        assertThat(Plots.nextTo(Path.of("out", ".json"), "-latency.png"))
+                .isEqualTo(Path.of("out", ".json-latency.png"));
         assertThat(LatencyChart.pathFor(Path.of("b", "e2e.json"))).isEqualTo(Path.of("b", "e2e-latency.png"));
         assertThat(SoakChart.pathFor(Path.of("b", "soak.json"))).isEqualTo(Path.of("b", "soak-soak.png"));
     }
@@ -39,8 +41,15 @@ class PlotsTest {
     void theLatencyChartIsAPngOfItsSizeWithTheCurvesDrawnInColour() throws IOException {
         Random random = new Random(5);
         Map<String, LatencyCurve> curves = new LinkedHashMap<>();
-        curves.put("service", LatencySummary.of(LatencyCurveTest.heavyTailed(50_000, random)).curve());
-        curves.put("peer", LatencySummary.of(Arrays.stream(LatencyCurveTest.heavyTailed(50_000, random)).map(ns -> 4 * ns).toArray()).curve());
+        curves.put(
+                "service",
+                LatencySummary.of(LatencyCurveTest.heavyTailed(50_000, random)).curve());
+        curves.put(
+                "peer",
+                LatencySummary.of(Arrays.stream(LatencyCurveTest.heavyTailed(50_000, random))
+                                .map(ns -> 4 * ns)
+                                .toArray())
+                        .curve());
         curves.put("floor (p50, p99)", LatencyCurve.known(8_000, 14_000));
         Path png = dir.resolve("nested").resolve("e2e-latency.png");
 
@@ -50,8 +59,12 @@ class PlotsTest {
         assertThat(image).as("a PNG ImageIO reads").isNotNull();
         assertThat(image.getWidth()).isEqualTo(Plots.LATENCY_WIDTH);
         assertThat(image.getHeight()).isEqualTo(Plots.LATENCY_HEIGHT);
-        assertThat(differentFromCorner(image)).as("pixels other than the background").isGreaterThan(image.getWidth() * image.getHeight() / 200);
-        assertThat(coloured(image)).as("pixels of the curves' colours (axes and text are grey)").isGreaterThan(2_000);
+        assertThat(differentFromCorner(image))
+                .as("pixels other than the background")
+                .isGreaterThan(image.getWidth() * image.getHeight() / 200);
+        assertThat(coloured(image))
+                .as("pixels of the curves' colours (axes and text are grey)")
+                .isGreaterThan(2_000);
         assertThat(System.getProperty("java.awt.headless")).isEqualTo("true");
         try (var left = Files.list(png.getParent())) {
             assertThat(left).containsExactly(png);
@@ -62,10 +75,17 @@ class PlotsTest {
     void theCurvesOverTimeAreOnePanelEachInOnePng() throws IOException {
         int n = 9_000;
         double[] minutes = IntStream.range(0, n).mapToDouble(i -> i / 6.0).toArray();
-        double[] rss = IntStream.range(0, n).mapToDouble(i -> 60 + 5 * Math.sin(i / 50.0)).toArray();
+        double[] rss = IntStream.range(0, n)
+                .mapToDouble(i -> 60 + 5 * Math.sin(i / 50.0))
+                .toArray();
         double[] fds = IntStream.range(0, n).mapToDouble(i -> 20 + i % 3).toArray();
-        List<Plots.Panel> panels = List.of(new Plots.Panel("resident set, MiB", List.of(new Plots.Line("daemon", minutes, rss))),
-                new Plots.Panel("descriptors", List.of(new Plots.Line("daemon fds", minutes, fds), new Plots.Line("worker fds", minutes, rss))),
+        List<Plots.Panel> panels = List.of(
+                new Plots.Panel("resident set, MiB", List.of(new Plots.Line("daemon", minutes, rss))),
+                new Plots.Panel(
+                        "descriptors",
+                        List.of(
+                                new Plots.Line("daemon fds", minutes, fds),
+                                new Plots.Line("worker fds", minutes, rss))),
                 new Plots.Panel("zombies", List.of(new Plots.Line("zombies", minutes, new double[n]))));
         Path png = dir.resolve("soak-soak.png");
 
@@ -81,7 +101,8 @@ class PlotsTest {
     @Test
     void aLongCurveKeepsItsEndsAndEveryBucketsLowestAndHighest() {
         int n = 100_000;
-        double[] values = IntStream.range(0, n).mapToDouble(i -> Math.sin(i / 777.0)).toArray();
+        double[] values =
+                IntStream.range(0, n).mapToDouble(i -> Math.sin(i / 777.0)).toArray();
         values[31_337] = 50;
         values[77_777] = -50;
 
@@ -103,14 +124,17 @@ class PlotsTest {
         boolean written;
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try {
-            written = Plots.render("SomeBench", png, () -> Plots.latency(png, "t", null, Map.of("a", LatencyCurve.known(1, 2))));
+            written = Plots.render(
+                    "SomeBench", png, () -> Plots.latency(png, "t", null, Map.of("a", LatencyCurve.known(1, 2))));
         } finally {
             System.setErr(original);
         }
 
         assertThat(written).isFalse();
         assertThat(Files.exists(png)).isFalse();
-        assertThat(err.toString(StandardCharsets.UTF_8).lines().toList()).singleElement().asString()
+        assertThat(err.toString(StandardCharsets.UTF_8).lines().toList())
+                .singleElement()
+                .asString()
                 .startsWith("SomeBench: no chart " + png + ": ");
     }
 
@@ -120,8 +144,12 @@ class PlotsTest {
         double[] fast = Arrays.stream(bytes).map(b -> 2 + b / 1000).toArray();
         double[] slow = Arrays.stream(bytes).map(b -> 40 + b / 300).toArray();
         List<Plots.Panel> latency = List.of(
-                new Plots.Panel("allreduce: pure latency, µs", List.of(new Plots.Line("offload-c", bytes, slow), new Plots.Line("mpi", bytes, fast))),
-                new Plots.Panel("bcast: pure latency, µs", List.of(new Plots.Line("offload-c", bytes, fast), new Plots.Line("mpi", bytes, slow))));
+                new Plots.Panel(
+                        "allreduce: pure latency, µs",
+                        List.of(new Plots.Line("offload-c", bytes, slow), new Plots.Line("mpi", bytes, fast))),
+                new Plots.Panel(
+                        "bcast: pure latency, µs",
+                        List.of(new Plots.Line("offload-c", bytes, fast), new Plots.Line("mpi", bytes, slow))));
         Path png = dir.resolve("coll-latency-by-size.png");
 
         Plots.bySize(png, "latency", "2 ranks", latency, true, null);
@@ -133,17 +161,26 @@ class PlotsTest {
 
         double[] overlap = Arrays.stream(bytes).map(b -> Math.min(99, b / 1000)).toArray();
         Path overlapPng = dir.resolve("coll-overlap-by-size.png");
-        Plots.bySize(overlapPng, "overlap", null, List.of(new Plots.Panel("bcast: overlap, %", List.of(new Plots.Line("offload-c", bytes,
-                overlap)))), false, 90.0);
+        Plots.bySize(
+                overlapPng,
+                "overlap",
+                null,
+                List.of(new Plots.Panel("bcast: overlap, %", List.of(new Plots.Line("offload-c", bytes, overlap)))),
+                false,
+                90.0);
         assertThat(coloured(ImageIO.read(overlapPng.toFile()))).isGreaterThan(1_000);
-        assertThatThrownBy(() -> Plots.bySize(dir.resolve("a.png"), "t", null, List.of(), true, null)).hasMessage("no panels to draw");
+        assertThatThrownBy(() -> Plots.bySize(dir.resolve("a.png"), "t", null, List.of(), true, null))
+                .hasMessage("no panels to draw");
     }
 
     @Test
     void nothingToDrawIsRefused() {
-        assertThatThrownBy(() -> Plots.latency(dir.resolve("a.png"), "t", null, Map.of())).hasMessage("no latency curves to draw");
-        assertThatThrownBy(() -> Plots.overTime(dir.resolve("a.png"), "t", null, "x", List.of())).hasMessage("no panels to draw");
-        assertThatThrownBy(() -> new Plots.Line("rss", new double[2], new double[3])).hasMessage("line rss has 2 x values and 3 y values");
+        assertThatThrownBy(() -> Plots.latency(dir.resolve("a.png"), "t", null, Map.of()))
+                .hasMessage("no latency curves to draw");
+        assertThatThrownBy(() -> Plots.overTime(dir.resolve("a.png"), "t", null, "x", List.of()))
+                .hasMessage("no panels to draw");
+        assertThatThrownBy(() -> new Plots.Line("rss", new double[2], new double[3]))
+                .hasMessage("line rss has 2 x values and 3 y values");
     }
 
     static long differentFromCorner(BufferedImage image) {
@@ -153,15 +190,18 @@ class PlotsTest {
 
     /** Pixels whose channels differ by more than 80: not black, white or grey. */
     static long coloured(BufferedImage image) {
-        return pixels(image).filter(rgb -> {
-            int r = (rgb >> 16) & 0xff;
-            int g = (rgb >> 8) & 0xff;
-            int b = rgb & 0xff;
-            return Math.max(r, Math.max(g, b)) - Math.min(r, Math.min(g, b)) > 80;
-        }).count();
+        return pixels(image)
+                .filter(rgb -> {
+                    int r = (rgb >> 16) & 0xff;
+                    int g = (rgb >> 8) & 0xff;
+                    int b = rgb & 0xff;
+                    return Math.max(r, Math.max(g, b)) - Math.min(r, Math.min(g, b)) > 80;
+                })
+                .count();
     }
 
     private static java.util.stream.IntStream pixels(BufferedImage image) {
-        return IntStream.range(0, image.getHeight()).flatMap(y -> IntStream.range(0, image.getWidth()).map(x -> image.getRGB(x, y)));
+        return IntStream.range(0, image.getHeight())
+                .flatMap(y -> IntStream.range(0, image.getWidth()).map(x -> image.getRGB(x, y)));
     }
 }

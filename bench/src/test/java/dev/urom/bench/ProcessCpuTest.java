@@ -59,7 +59,9 @@ class ProcessCpuTest {
 
     @Test
     void aChildProcessIsReadWhileItRunsAndUsesNoTimeWhileItWaits() throws Exception {
-        Process child = new ProcessBuilder("sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; echo busy; read line").start();
+        Process child = new ProcessBuilder(
+                        "sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; echo busy; read line")
+                .start();
         try {
             String said = new String(child.getInputStream().readNBytes(5), StandardCharsets.US_ASCII);
             assertThat(said).isEqualTo("busy\n");
@@ -68,7 +70,8 @@ class ProcessCpuTest {
 
             assertThat(first.nanosByThread()).containsOnlyKeys(child.pid());
             assertThat(first.nanosByThread().get(child.pid())).isPositive();
-            assertThat(ProcessCpu.used(first, second)).isLessThan(first.nanosByThread().get(child.pid()));
+            assertThat(ProcessCpu.used(first, second))
+                    .isLessThan(first.nanosByThread().get(child.pid()));
         } finally {
             child.getOutputStream().close();
             child.waitFor(10, TimeUnit.SECONDS);
@@ -83,15 +86,18 @@ class ProcessCpuTest {
 
         assertThatThrownBy(() -> ProcessCpu.snapshot(child.pid()))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageStartingWith("cannot read the CPU time of process " + child.pid() + " in /proc/" + child.pid());
+                .hasMessageStartingWith(
+                        "cannot read the CPU time of process " + child.pid() + " in /proc/" + child.pid());
     }
 
     @Test
     void statIsReadAfterTheLastParenthesisOfTheName() throws Exception {
-        String line = "4242 (a (weird) name) ) S 1 4242 4242 0 -1 4194560 120 0 0 0 37 5 0 0 20 0 1 0 1000 1000 100 1844674\n";
+        String line =
+                "4242 (a (weird) name) ) S 1 4242 4242 0 -1 4194560 120 0 0 0 37 5 0 0 20 0 1 0 1000 1000 100 1844674\n";
 
         assertThat(ProcessCpu.statTicks(line)).isEqualTo(42);
-        assertThat(ProcessCpu.statTicks(Files.readString(Path.of("/proc/self/stat")))).isNotNegative();
+        assertThat(ProcessCpu.statTicks(Files.readString(Path.of("/proc/self/stat"))))
+                .isNotNegative();
         assertThatThrownBy(() -> ProcessCpu.statTicks("4242 (short) S 1 2"))
                 .hasMessage("stat line '4242 (short) S 1 2' has no utime and stime");
         assertThatThrownBy(() -> ProcessCpu.statTicks("4242 (x) S 1 4242 4242 0 -1 4194560 120 0 0 0 many 5 0"))
@@ -101,7 +107,8 @@ class ProcessCpuTest {
     @Test
     void schedstatStartsWithNanosecondsOnACpu() {
         assertThat(ProcessCpu.schedstatNanos("730057 12079410 2\n")).isEqualTo(730_057);
-        assertThatThrownBy(() -> ProcessCpu.schedstatNanos("none 1 2")).hasMessage("schedstat line 'none 1 2' does not start with a number");
+        assertThatThrownBy(() -> ProcessCpu.schedstatNanos("none 1 2"))
+                .hasMessage("schedstat line 'none 1 2' does not start with a number");
     }
 
     @Test
@@ -123,7 +130,8 @@ class ProcessCpuTest {
     private static long clockTicksPerSecond() {
         try {
             Process getconf = new ProcessBuilder("getconf", "CLK_TCK").start();
-            return Long.parseLong(new String(getconf.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim());
+            return Long.parseLong(
+                    new String(getconf.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -150,11 +158,14 @@ class ProcessCpuTest {
 
     @Test
     void aProcessLifetimeCpuIsItsTicksAndAGoneOneIsOneLine() throws Exception {
-        assertThat(ProcessCpu.lifetimeNanos(ProcessHandle.current().pid())).as("this JVM has run").isPositive();
+        assertThat(ProcessCpu.lifetimeNanos(ProcessHandle.current().pid()))
+                .as("this JVM has run")
+                .isPositive();
         Process gone = new ProcessBuilder("true").start();
         gone.waitFor();
 
-        assertThatThrownBy(() -> ProcessCpu.lifetimeNanos(gone.pid())).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> ProcessCpu.lifetimeNanos(gone.pid()))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("cannot read the CPU time of process " + gone.pid());
     }
 }

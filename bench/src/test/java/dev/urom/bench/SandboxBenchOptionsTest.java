@@ -15,21 +15,39 @@ class SandboxBenchOptionsTest {
 
     @Test
     void noArgumentsGiveTheDefaults() {
-        assertThat(SandboxBenchOptions.parse(List.of())).isEqualTo(new SandboxBenchOptions(null,
-                SandboxBenchOptions.DEFAULT_ROUNDS, SandboxBenchOptions.DEFAULT_MESSAGES, SandboxBenchOptions.DEFAULT_REGIONS,
-                SandboxBenchOptions.DEFAULT_BOUNCES, null));
+        assertThat(SandboxBenchOptions.parse(List.of()))
+                .isEqualTo(new SandboxBenchOptions(
+                        null,
+                        SandboxBenchOptions.DEFAULT_ROUNDS,
+                        SandboxBenchOptions.DEFAULT_MESSAGES,
+                        SandboxBenchOptions.DEFAULT_REGIONS,
+                        SandboxBenchOptions.DEFAULT_BOUNCES,
+                        null));
     }
 
     @Test
     void everyOptionIsRead() {
-        assertThat(SandboxBenchOptions.parse(List.of("--regions", "7", "--json", "out/s.json", "--rounds", "100", "--messages", "3",
-                "--worker-user", "nobody", "--bounces", "9")))
+        assertThat(SandboxBenchOptions.parse(List.of(
+                        "--regions",
+                        "7",
+                        "--json",
+                        "out/s.json",
+                        "--rounds",
+                        "100",
+                        "--messages",
+                        "3",
+                        "--worker-user",
+                        "nobody",
+                        "--bounces",
+                        "9")))
                 .isEqualTo(new SandboxBenchOptions(Path.of("out/s.json"), 100, 3, 7, 9, "nobody"));
     }
 
     @Property
     void anyCountInRangeIsTaken(@ForAll @IntRange(min = 1, max = SandboxBenchOptions.MAX_COUNT) int count) {
-        assertThat(SandboxBenchOptions.parse(List.of("--messages", Integer.toString(count))).messages()).isEqualTo(count);
+        assertThat(SandboxBenchOptions.parse(List.of("--messages", Integer.toString(count)))
+                        .messages())
+                .isEqualTo(count);
     }
 
     @Test

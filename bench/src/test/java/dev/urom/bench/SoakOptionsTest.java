@@ -25,14 +25,18 @@ class SoakOptionsTest {
     void minutesMayBeFractionalAndSecondsWhole() {
         assertThat(SoakOptions.parse(List.of("--minutes", "0.5")).duration()).isEqualTo(Duration.ofSeconds(30));
         assertThat(SoakOptions.parse(List.of("--minutes", "30")).duration()).isEqualTo(Duration.ofMinutes(30));
-        assertThat(SoakOptions.parse(List.of("--seconds", "20", "--sample-seconds", "2")).sampleInterval()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(SoakOptions.parse(List.of("--seconds", "20", "--sample-seconds", "2"))
+                        .sampleInterval())
+                .isEqualTo(Duration.ofSeconds(2));
     }
 
     @Test
     void theDaemonsJavaOptionsAreWordsAndMayBeNone() {
-        assertThat(SoakOptions.parse(List.of("--daemon-java-opts", " -Xmx64m  -XX:+UseSerialGC ")).daemonJavaOptions())
+        assertThat(SoakOptions.parse(List.of("--daemon-java-opts", " -Xmx64m  -XX:+UseSerialGC "))
+                        .daemonJavaOptions())
                 .containsExactly("-Xmx64m", "-XX:+UseSerialGC");
-        assertThat(SoakOptions.parse(List.of("--daemon-java-opts", "")).daemonJavaOptions()).isEmpty();
+        assertThat(SoakOptions.parse(List.of("--daemon-java-opts", "")).daemonJavaOptions())
+                .isEmpty();
         SoakOptions files = SoakOptions.parse(List.of("--json", "s.json", "--csv", "s.csv", "--worker-log-count", "4"));
         assertThat(files.json()).isEqualTo(Path.of("s.json"));
         assertThat(files.csv()).isEqualTo(Path.of("s.csv"));
@@ -45,9 +49,12 @@ class SoakOptionsTest {
                 .hasMessage("--minutes '0' is not a number of minutes above 0 and at most 1440");
         assertThatThrownBy(() -> SoakOptions.parse(List.of("--minutes", "five")))
                 .hasMessage("--minutes 'five' is not a number of minutes above 0 and at most 1440");
-        assertThatThrownBy(() -> SoakOptions.parse(List.of("--sample-seconds", "0"))).hasMessage("--sample-seconds '0' is not a whole number from 1 to 600");
-        assertThatThrownBy(() -> SoakOptions.parse(List.of("--hours", "1"))).hasMessageStartingWith("unknown argument '--hours'; usage: SoakBench");
-        assertThatThrownBy(() -> SoakOptions.parse(List.of("--json"))).hasMessageStartingWith("--json needs a value; usage: SoakBench");
+        assertThatThrownBy(() -> SoakOptions.parse(List.of("--sample-seconds", "0")))
+                .hasMessage("--sample-seconds '0' is not a whole number from 1 to 600");
+        assertThatThrownBy(() -> SoakOptions.parse(List.of("--hours", "1")))
+                .hasMessageStartingWith("unknown argument '--hours'; usage: SoakBench");
+        assertThatThrownBy(() -> SoakOptions.parse(List.of("--json")))
+                .hasMessageStartingWith("--json needs a value; usage: SoakBench");
     }
 
     @Test

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 class UcxPerftestTest {
     @Test
     void theFinalLineGivesTwiceTheOneWayMedianAndOverallAverageAndTheOverallBandwidthInBytes() {
-        List<String> output = List.of("| Stage | # iterations | 50.0%ile | average |",
+        List<String> output = List.of(
+                "| Stage | # iterations | 50.0%ile | average |",
                 "Final:                 10000      0.517     0.521     0.521       14.65      16.00     1920513     1920513");
 
         UcxPerftest.Result result = UcxPerftest.parseFinal(output, "tag_lat");

@@ -13,10 +13,13 @@ import picocli.CommandLine.Spec;
  * command looks without {@code --service}. For scripts: {@code DOCA_UROM_SERVICE_FILE} lines and
  * {@code --service "$(urom address)"}. Stateless.
  */
-@Command(name = "address",
-        description = "Print the daemon's default address (where urom daemon listens without --listen, and where client commands look without --service).")
+@Command(
+        name = "address",
+        description =
+                "Print the daemon's default address (where urom daemon listens without --listen, and where client commands look without --service).")
 final class AddressCommand implements Callable<Integer> {
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() {

@@ -18,17 +18,30 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "cmd", description = "Send one command to a plugin through a daemon's worker, print the answer.")
 final class CmdCommand implements Callable<Integer> {
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-    @Mixin ServiceOptions service;
+    @Mixin
+    ServiceOptions service;
 
-    @Option(names = "--plugin", required = true, paramLabel = "NAME|ID", description = "Plugin name, or its id (decimal or 0x hex).")
+    @Option(
+            names = "--plugin",
+            required = true,
+            paramLabel = "NAME|ID",
+            description = "Plugin name, or its id (decimal or 0x hex).")
     String plugin;
 
-    @Option(names = "--payload-hex", required = true, paramLabel = "HEX", description = "The plugin command bytes, in hexadecimal.")
+    @Option(
+            names = "--payload-hex",
+            required = true,
+            paramLabel = "HEX",
+            description = "The plugin command bytes, in hexadecimal.")
     String payloadHex;
 
-    @Option(names = "--worker-id", paramLabel = "N", description = "Start or join the worker with this id (default: any new worker).")
+    @Option(
+            names = "--worker-id",
+            paramLabel = "N",
+            description = "Start or join the worker with this id (default: any new worker).")
     Long workerId;
 
     @Override
@@ -41,7 +54,9 @@ final class CmdCommand implements Callable<Integer> {
             out.println("status: " + answer.status() + " (" + answer.status().code() + ")");
             out.println("payload: " + Hex.format(answer.payload()));
             if (!answer.status().isSuccess()) {
-                spec.commandLine().getErr().println("urom cmd: " + FailureMessage.describe(answer.status(), answer.reason()));
+                spec.commandLine()
+                        .getErr()
+                        .println("urom cmd: " + FailureMessage.describe(answer.status(), answer.reason()));
                 return Main.FAILED;
             }
             return 0;

@@ -29,24 +29,33 @@ import picocli.CommandLine.Spec;
  * sample against it, once with each graph plugin, in real worker processes. Prints what it did with
  * timings and leaves no process or socket behind. Exit status 1 when anything differs or fails.
  */
-@Command(name = "demo", description = "Run the graph plugins in-process and through a private daemon's worker processes.")
+@Command(
+        name = "demo",
+        description = "Run the graph plugins in-process and through a private daemon's worker processes.")
 final class DemoCommand implements Callable<Integer> {
     static final String NATIVE_GRAPH = "worker_graph";
     static final String JAVA_GRAPH = "worker_graph_java";
     private static final long[] VALUES = {0, 1, 42, 0xdead_beefL, -1, Long.MIN_VALUE};
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     /** The most loopbacks per plugin that {@code --rounds} allows. */
     static final int MAX_ROUNDS = 100_000_000;
 
-    @Option(names = "--rounds", defaultValue = "20000", paramLabel = "N",
+    @Option(
+            names = "--rounds",
+            defaultValue = "20000",
+            paramLabel = "N",
             description = "Loopbacks per plugin for the timing, 1 to " + MAX_ROUNDS + " (default: ${DEFAULT-VALUE}).")
     int rounds;
 
-    @Option(names = "--worker-user", paramLabel = "USER",
-            description = "User the private daemon's workers run as when run as root (default: a uid of their own, from the daemon's --worker-uid-range).")
+    @Option(
+            names = "--worker-user",
+            paramLabel = "USER",
+            description =
+                    "User the private daemon's workers run as when run as root (default: a uid of their own, from the daemon's --worker-uid-range).")
     String workerUser;
 
     private final Environment environment;
@@ -58,18 +67,27 @@ final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (rounds < 1 || rounds > MAX_ROUNDS) {
-            throw new ParameterException(spec.commandLine(), "--rounds " + rounds + " is not between 1 and " + MAX_ROUNDS);
+            throw new ParameterException(
+                    spec.commandLine(), "--rounds " + rounds + " is not between 1 and " + MAX_ROUNDS);
         }
         PrintWriter out = spec.commandLine().getOut();
         long scanStart = System.nanoTime();
         LocalPlugins plugins = LocalPlugins.scan(environment);
         out.println("== In one worker host, in this process ==");
-        out.printf("Scanned UROM_PLUGIN_PATH in %.1f ms: %d plugin(s), %d rejected%n",
-                millis(System.nanoTime() - scanStart), plugins.result().plugins().size(), plugins.result().rejected().size());
+        out.printf(
+                "Scanned UROM_PLUGIN_PATH in %.1f ms: %d plugin(s), %d rejected%n",
+                millis(System.nanoTime() - scanStart),
+                plugins.result().plugins().size(),
+                plugins.result().rejected().size());
         List<DiscoveredPlugin> graphs = List.of(plugins.require(NATIVE_GRAPH), plugins.require(JAVA_GRAPH));
         for (DiscoveredPlugin graph : graphs) {
-            out.printf("  %-18s id 0x%016x  version %s  %-6s  %s%n", graph.info().name(), graph.info().id(),
-                    Long.toUnsignedString(graph.info().version()), PluginsCommand.kind(graph), graph.path());
+            out.printf(
+                    "  %-18s id 0x%016x  version %s  %-6s  %s%n",
+                    graph.info().name(),
+                    graph.info().id(),
+                    Long.toUnsignedString(graph.info().version()),
+                    PluginsCommand.kind(graph),
+                    graph.path());
         }
 
         long openStart = System.nanoTime();
@@ -78,19 +96,26 @@ final class DemoCommand implements Callable<Integer> {
             boolean allAlike = true;
             out.printf("%-22s  %-26s  %-26s  %s%n", "LOOPBACK value", NATIVE_GRAPH, JAVA_GRAPH, "alike");
             for (long value : VALUES) {
-                WorkerNotification c = worker.call(graphs.get(0), GraphClient.loopbackCommand(value), TIMEOUT).notification();
-                WorkerNotification java = worker.call(graphs.get(1), GraphClient.loopbackCommand(value), TIMEOUT).notification();
-                boolean alike = c.status() == UromStatus.SUCCESS && c.status() == java.status()
-                        && Arrays.equals(c.payload(), java.payload()) && Arrays.equals(c.payload(), GraphClient.loopbackCommand(value));
+                WorkerNotification c = worker.call(graphs.get(0), GraphClient.loopbackCommand(value), TIMEOUT)
+                        .notification();
+                WorkerNotification java = worker.call(graphs.get(1), GraphClient.loopbackCommand(value), TIMEOUT)
+                        .notification();
+                boolean alike = c.status() == UromStatus.SUCCESS
+                        && c.status() == java.status()
+                        && Arrays.equals(c.payload(), java.payload())
+                        && Arrays.equals(c.payload(), GraphClient.loopbackCommand(value));
                 allAlike &= alike;
                 out.printf("0x%016x    %-26s  %-26s  %s%n", value, describe(c), describe(java), alike ? "yes" : "NO");
             }
             out.println();
             for (DiscoveredPlugin graph : graphs) {
                 double micros = timeLoopbacks(worker, graph) / 1_000.0;
-                out.printf("%-18s  %,d loopbacks, %.2f us each (submit + progress, in process)%n", graph.info().name(), rounds, micros);
+                out.printf(
+                        "%-18s  %,d loopbacks, %.2f us each (submit + progress, in process)%n",
+                        graph.info().name(), rounds, micros);
             }
-            out.println(allAlike ? "\nBoth graph plugins answered byte for byte alike." : "\nThe graph plugins DIFFER.");
+            out.println(
+                    allAlike ? "\nBoth graph plugins answered byte for byte alike." : "\nThe graph plugins DIFFER.");
             boolean serviceOk = runService(plugins.pluginPath(), out);
             return allAlike && serviceOk ? 0 : Main.FAILED;
         }
@@ -101,13 +126,15 @@ final class DemoCommand implements Callable<Integer> {
         boolean ok;
         try (PrivateDaemon daemon = PrivateDaemon.start(pluginPath, workerUser);
                 UromService service = UromService.connect(daemon.address(), Optional.empty())) {
-            out.printf("%n== Through the service ==%nPrivate daemon on %s, started in %.1f ms (logs in %s)%n",
+            out.printf(
+                    "%n== Through the service ==%nPrivate daemon on %s, started in %.1f ms (logs in %s)%n",
                     daemon.address(), millis(System.nanoTime() - start), daemon.logDir());
             BootstrapDemo bootstrap = new BootstrapDemo(service, out);
             int serviceRounds = Math.max(100, rounds / 10);
             ok = bootstrap.run(NATIVE_GRAPH, 0, serviceRounds);
             ok &= bootstrap.run(JAVA_GRAPH, BootstrapDemo.WORKERS, serviceRounds);
-            out.printf("%nPing-pong between two rank processes, rank 0 served by the C sandbox plugin, rank 1 by the Java one:%n");
+            out.printf(
+                    "%nPing-pong between two rank processes, rank 0 served by the C sandbox plugin, rank 1 by the Java one:%n");
             ok &= PingPongCommand.runPrivate(daemon.address(), 2, "hello from urom demo", "mixed", 100, out) == 0;
         } catch (UromException e) {
             throw new CliFailure("private daemon: " + e.getMessage());
@@ -144,7 +171,9 @@ final class DemoCommand implements Callable<Integer> {
         }
         byte[] payload = answer.payload();
         return payload.length == 16
-                ? String.format("data 0x%016x", ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN).getLong(8))
+                ? String.format(
+                        "data 0x%016x",
+                        ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN).getLong(8))
                 : HexFormat.of().formatHex(payload);
     }
 

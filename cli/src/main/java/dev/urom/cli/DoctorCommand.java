@@ -14,8 +14,8 @@ import dev.urom.cli.doctor.ListenAddressCheck;
 import dev.urom.cli.doctor.LogDirectoryCheck;
 import dev.urom.cli.doctor.PluginDirectoriesCheck;
 import dev.urom.cli.doctor.PluginProbeCheck;
-import dev.urom.wire.ServiceAddress;
 import dev.urom.service.daemon.DaemonConfig;
+import dev.urom.wire.ServiceAddress;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,35 +34,56 @@ import picocli.CommandLine.Spec;
  * later; FAIL when the daemon would not start or serve here. Prints what was found and, for WARN and
  * FAIL, what to do. Exit status 0 when no check FAILs (WARNs allowed), 1 otherwise.
  */
-@Command(name = "doctor",
-        description = "Check this machine for what the daemon needs (plugins, log directory, listen address and keys, Java; hugepages and"
-                + " hugetlbfs for a device deployment) and grade each check ok, WARN or FAIL. Exit status 0 when nothing FAILs, 1 otherwise.")
+@Command(
+        name = "doctor",
+        description =
+                "Check this machine for what the daemon needs (plugins, log directory, listen address and keys, Java; hugepages and"
+                        + " hugetlbfs for a device deployment) and grade each check ok, WARN or FAIL. Exit status 0 when nothing FAILs, 1 otherwise.")
 final class DoctorCommand implements Callable<Integer> {
     /** How long a process on the listen address has to answer the UROM handshake. */
     private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(5);
 
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-    @Option(names = "--json", description = "Print one JSON document: {\"ok\", \"checks\": [{\"name\", \"grade\" (ok, warn or fail),"
-            + " \"ok\" (not fail), \"detail\", \"advice\" (null when the grade is ok)}]}; \"ok\" is false when a check fails.")
+    @Option(
+            names = "--json",
+            description =
+                    "Print one JSON document: {\"ok\", \"checks\": [{\"name\", \"grade\" (ok, warn or fail),"
+                            + " \"ok\" (not fail), \"detail\", \"advice\" (null when the grade is ok)}]}; \"ok\" is false when a check fails.")
     boolean json;
 
-    @Option(names = "--sys-root", paramLabel = "DIR", description = "Read sys/... and proc/mounts under DIR (default /).")
+    @Option(
+            names = "--sys-root",
+            paramLabel = "DIR",
+            description = "Read sys/... and proc/mounts under DIR (default /).")
     Path sysRoot = Path.of("/");
 
-    @Option(names = "--log-dir", paramLabel = "DIR",
-            description = "The daemon's --log-dir (default /var/log/doca/urom); when the daemon cannot use it, it logs to <temp dir>/urom-<user>/log.")
+    @Option(
+            names = "--log-dir",
+            paramLabel = "DIR",
+            description =
+                    "The daemon's --log-dir (default /var/log/doca/urom); when the daemon cannot use it, it logs to <temp dir>/urom-<user>/log.")
     Path logDir = DaemonConfig.DEFAULT_LOG_DIR;
 
-    @Option(names = "--listen", paramLabel = "ADDR",
-            description = "The daemon's --listen address, unix:PATH or tcp:HOST:PORT (default: the daemon's default, as urom address prints).")
+    @Option(
+            names = "--listen",
+            paramLabel = "ADDR",
+            description =
+                    "The daemon's --listen address, unix:PATH or tcp:HOST:PORT (default: the daemon's default, as urom address prints).")
     String listen;
 
-    @Option(names = "--auth-keys", paramLabel = "DIR",
-            description = "The daemon's --auth-keys directory: checked as the daemon checks it; a TCP address needs it or --insecure-tcp.")
+    @Option(
+            names = "--auth-keys",
+            paramLabel = "DIR",
+            description =
+                    "The daemon's --auth-keys directory: checked as the daemon checks it; a TCP address needs it or --insecure-tcp.")
     Path authKeys;
 
-    @Option(names = "--insecure-tcp", description = "The daemon is given --insecure-tcp: a TCP address without --auth-keys is a WARN, not a FAIL.")
+    @Option(
+            names = "--insecure-tcp",
+            description =
+                    "The daemon is given --insecure-tcp: a TCP address without --auth-keys is a WARN, not a FAIL.")
     boolean insecureTcp;
 
     private final Environment environment;

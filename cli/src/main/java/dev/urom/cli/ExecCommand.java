@@ -20,15 +20,28 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "exec", description = "Load one plugin in this process, send it one command, print the answer.")
 final class ExecCommand implements Callable<Integer> {
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-    @Option(names = "--plugin", required = true, paramLabel = "NAME", description = "Plugin name (file name without extension).")
+    @Option(
+            names = "--plugin",
+            required = true,
+            paramLabel = "NAME",
+            description = "Plugin name (file name without extension).")
     String pluginName;
 
-    @Option(names = "--payload-hex", required = true, paramLabel = "HEX", description = "The plugin command bytes, in hexadecimal.")
+    @Option(
+            names = "--payload-hex",
+            required = true,
+            paramLabel = "HEX",
+            description = "The plugin command bytes, in hexadecimal.")
     String payloadHex;
 
-    @Option(names = "--timeout-ms", defaultValue = "10000", paramLabel = "MS", description = "How long to wait for the answer (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--timeout-ms",
+            defaultValue = "10000",
+            paramLabel = "MS",
+            description = "How long to wait for the answer (default: ${DEFAULT-VALUE}).")
     long timeoutMs;
 
     private final Environment environment;
@@ -47,7 +60,11 @@ final class ExecCommand implements Callable<Integer> {
             out.println("status: " + answer.status() + " (" + answer.status().code() + ")");
             out.println("payload: " + Hex.format(answer.payload()));
             if (!answer.status().isSuccess()) {
-                spec.commandLine().getErr().println("urom exec: " + FailureMessage.describe(answer.status(), answer.refusalReason().orElse("")));
+                spec.commandLine()
+                        .getErr()
+                        .println("urom exec: "
+                                + FailureMessage.describe(
+                                        answer.status(), answer.refusalReason().orElse("")));
                 return Main.FAILED;
             }
             return 0;

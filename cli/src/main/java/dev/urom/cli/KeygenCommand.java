@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "keygen", description = "Write a new key file (mode 0600); its name (less .key) is the principal's.")
 final class KeygenCommand implements Callable<Integer> {
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Parameters(paramLabel = "FILE", description = "The key file to write; it must not exist.")
     Path file;
@@ -31,8 +32,11 @@ final class KeygenCommand implements Callable<Integer> {
         } catch (UromException e) {
             throw new CliFailure(e.getMessage());
         }
-        spec.commandLine().getOut().println("wrote the key of principal '" + key.name() + "' to " + file
-                + " (mode 0600): put a copy in the daemon's --auth-keys directory and give it to that principal's hosts (--auth-key-file)");
+        spec.commandLine()
+                .getOut()
+                .println(
+                        "wrote the key of principal '" + key.name() + "' to " + file
+                                + " (mode 0600): put a copy in the daemon's --auth-keys directory and give it to that principal's hosts (--auth-key-file)");
         return 0;
     }
 }

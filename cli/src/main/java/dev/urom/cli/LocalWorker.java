@@ -33,7 +33,9 @@ final class LocalWorker implements AutoCloseable {
      * @throws CliFailure naming the first plugin that could not be loaded or opened, and why
      */
     static LocalWorker open(List<DiscoveredPlugin> plugins) {
-        List<PluginSpec> specs = plugins.stream().map(p -> new PluginSpec(p.path(), p.info().id())).toList();
+        List<PluginSpec> specs = plugins.stream()
+                .map(p -> new PluginSpec(p.path(), p.info().id()))
+                .toList();
         WorkerHost host = WorkerHost.open(WORKER_ID, specs, PluginLoader.standard(), WorkerHostConfig.defaults());
         for (DiscoveredPlugin plugin : plugins) {
             PluginFailure failure = host.failures().get(plugin.info().id());

@@ -16,22 +16,33 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "loopback", description = "Loop a value back through the graph plugin of a daemon's worker.")
 final class LoopbackCommand implements Callable<Integer> {
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-    @Mixin ServiceOptions service;
+    @Mixin
+    ServiceOptions service;
 
-    @Option(names = "--value", required = true, paramLabel = "N", converter = UnsignedValue.Converter.class,
+    @Option(
+            names = "--value",
+            required = true,
+            paramLabel = "N",
+            converter = UnsignedValue.Converter.class,
             description = "The 64-bit value to loop back: unsigned decimal (0 to 18446744073709551615) or 0x hex.")
     UnsignedValue value;
 
-    @Option(names = "--plugin", defaultValue = "worker_graph", paramLabel = "NAME", description = "The graph plugin (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--plugin",
+            defaultValue = "worker_graph",
+            paramLabel = "NAME",
+            description = "The graph plugin (default: ${DEFAULT-VALUE}).")
     String plugin;
 
     @Override
     public Integer call() {
         try (RemoteWorker worker = RemoteWorker.open(service, plugin, null)) {
             long start = System.nanoTime();
-            long echoed = RemoteWorker.await(GraphClient.loopback(worker.worker(), worker.plugin().info().id(), value.bits()),
+            long echoed = RemoteWorker.await(
+                    GraphClient.loopback(worker.worker(), worker.plugin().info().id(), value.bits()),
                     "LOOPBACK " + value + " through " + plugin);
             long micros = (System.nanoTime() - start) / 1_000;
             PrintWriter out = spec.commandLine().getOut();

@@ -5,8 +5,8 @@ import dev.urom.service.daemon.DaemonConfig;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import picocli.CommandLine.Command;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /**
  * The {@code urom} command line. Every failure reaches the user as one line on stderr, {@code
@@ -22,19 +22,33 @@ import picocli.CommandLine;
         versionProvider = Main.Version.class,
         description = "urom-java: the UROM offload service and its plugin framework.",
         subcommands = {
-            DaemonCommand.class, AddressCommand.class, PluginsCommand.class, WorkersCommand.class, CmdCommand.class, LoopbackCommand.class,
-            PingPongCommand.class, PingPongRankCommand.class, ExecCommand.class, DemoCommand.class, DoctorCommand.class, KeygenCommand.class, NewPluginCommand.class,
+            DaemonCommand.class,
+            AddressCommand.class,
+            PluginsCommand.class,
+            WorkersCommand.class,
+            CmdCommand.class,
+            LoopbackCommand.class,
+            PingPongCommand.class,
+            PingPongRankCommand.class,
+            ExecCommand.class,
+            DemoCommand.class,
+            DoctorCommand.class,
+            KeygenCommand.class,
+            NewPluginCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class Main implements Runnable {
     /** Exit status of a command that failed. */
     static final int FAILED = 1;
 
-    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: " + String.join(", ", spec.subcommands().keySet()));
+        throw new CommandLine.ParameterException(
+                spec.commandLine(),
+                "name a command: " + String.join(", ", spec.subcommands().keySet()));
     }
 
     public static void main(String[] args) {
@@ -42,7 +56,8 @@ public final class Main implements Runnable {
             // Before Log4j2 starts: the daemon's own shutdown hook stops logging after its last lines.
             System.setProperty("log4j2.shutdownHookEnabled", "false");
         }
-        int status = run(args, Environment.system(), new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+        int status =
+                run(args, Environment.system(), new PrintWriter(System.out, true), new PrintWriter(System.err, true));
         exitRequested = true;
         System.exit(status);
     }
@@ -97,7 +112,8 @@ public final class Main implements Runnable {
      */
     private static CommandLine.ParameterException unknownOptionFirst(CommandLine.ParameterException ex) {
         CommandLine command = ex.getCommandLine();
-        if (ex instanceof CommandLine.UnmatchedArgumentException || command.getUnmatchedArguments().isEmpty()) {
+        if (ex instanceof CommandLine.UnmatchedArgumentException
+                || command.getUnmatchedArguments().isEmpty()) {
             return ex;
         }
         return new CommandLine.UnmatchedArgumentException(command, command.getUnmatchedArguments());
@@ -105,7 +121,8 @@ public final class Main implements Runnable {
 
     /** For a mistyped command or option, what picocli finds close to it: {@code  (did you mean: daemon?)}; otherwise empty. */
     private static String didYouMean(CommandLine.ParameterException ex) {
-        if (ex instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
+        if (ex instanceof CommandLine.UnmatchedArgumentException unmatched
+                && !unmatched.getSuggestions().isEmpty()) {
             return " (did you mean: " + String.join(" or ", unmatched.getSuggestions()) + "?)";
         }
         return "";
@@ -121,7 +138,8 @@ public final class Main implements Runnable {
         if (args.length == 0 || !args[0].equals("daemon") || environment.serviceArgs() == null) {
             return args;
         }
-        List<String> rest = DaemonConfig.withServiceArgs(environment.serviceArgs(), List.of(args).subList(1, args.length));
+        List<String> rest = DaemonConfig.withServiceArgs(
+                environment.serviceArgs(), List.of(args).subList(1, args.length));
         List<String> all = new ArrayList<>(rest.size() + 1);
         all.add("daemon");
         all.addAll(rest);

@@ -34,33 +34,52 @@ final class PingPongCommand implements Callable<Integer> {
     static final String JAVA_SANDBOX = "worker_sandbox_java";
     private static final long RANK_LIMIT_SECONDS = 120;
 
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-    @Option(names = "--ranks", defaultValue = "2", paramLabel = "N", description = "Number of rank processes, at least 2 (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--ranks",
+            defaultValue = "2",
+            paramLabel = "N",
+            description = "Number of rank processes, at least 2 (default: ${DEFAULT-VALUE}).")
     int ranks;
 
     @Option(names = "--message", required = true, paramLabel = "TEXT", description = "What the ranks pass around.")
     String message;
 
-    @Option(names = "--plugin", defaultValue = NATIVE_SANDBOX, paramLabel = "NAME",
+    @Option(
+            names = "--plugin",
+            defaultValue = NATIVE_SANDBOX,
+            paramLabel = "NAME",
             description = "worker_sandbox (C), worker_sandbox_java, or mixed (default: ${DEFAULT-VALUE}).")
     String plugin;
 
     @Option(names = "--service", paramLabel = "ADDR", description = "Use this daemon instead of a private one.")
     String service;
 
-    @Option(names = "--rounds", defaultValue = "100", paramLabel = "N", description = "Round trips rank 0 times (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--rounds",
+            defaultValue = "100",
+            paramLabel = "N",
+            description = "Round trips rank 0 times (default: ${DEFAULT-VALUE}).")
     int rounds;
 
-    @Option(names = "--auth-key-file", paramLabel = "FILE",
+    @Option(
+            names = "--auth-key-file",
+            paramLabel = "FILE",
             description = "With --service: the key the ranks prove (default: the file UROM_AUTH_KEY_FILE names).")
     Path authKeyFile;
 
-    @Option(names = "--worker-user", paramLabel = "USER",
-            description = "Without --service, run as root: the user of the private daemon's workers (default: a uid of their own, from the daemon's --worker-uid-range).")
+    @Option(
+            names = "--worker-user",
+            paramLabel = "USER",
+            description =
+                    "Without --service, run as root: the user of the private daemon's workers (default: a uid of their own, from the daemon's --worker-uid-range).")
     String workerUser;
 
-    @Option(names = "--worker-env", paramLabel = "NAME=VALUE",
+    @Option(
+            names = "--worker-env",
+            paramLabel = "NAME=VALUE",
             description = "Put NAME=VALUE in every rank's worker environment, e.g. UCX_TLS=tcp (repeatable).")
     List<String> workerEnv = new ArrayList<>();
 
@@ -171,11 +190,28 @@ final class PingPongCommand implements Callable<Integer> {
 
     private Process start(String address, int rank, String rendezvous) throws IOException {
         List<String> command = new ArrayList<>(List.of(
-                ProcessHandle.current().info().command().orElse("java"), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "ping-pong-rank",
-                "--service", address, "--rank", Integer.toString(rank), "--size", Integer.toString(ranks),
-                "--rendezvous", rendezvous, "--message", message, "--plugin", pluginOf(rank),
-                "--rounds", Integer.toString(rounds)));
+                ProcessHandle.current().info().command().orElse("java"),
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1"));
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "ping-pong-rank",
+                "--service",
+                address,
+                "--rank",
+                Integer.toString(rank),
+                "--size",
+                Integer.toString(ranks),
+                "--rendezvous",
+                rendezvous,
+                "--message",
+                message,
+                "--plugin",
+                pluginOf(rank),
+                "--rounds",
+                Integer.toString(rounds)));
         if (authKeyFile != null) {
             command.addAll(List.of("--auth-key-file", authKeyFile.toString()));
         }
@@ -204,7 +240,8 @@ final class PingPongCommand implements Callable<Integer> {
 
     /** Reads a rank's stderr to its end on another thread, so the rank never blocks on a full pipe. */
     private static CompletableFuture<List<String>> drainInBackground(Process process) {
-        BufferedReader stderr = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8));
+        BufferedReader stderr =
+                new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8));
         return CompletableFuture.supplyAsync(() -> {
             try {
                 return drain(stderr);

@@ -34,9 +34,13 @@ import picocli.CommandLine.Spec;
  * directories are allowed); {@code urom plugins [--service ADDR] [--json]}: what a running daemon
  * reports, the daemon at its default address when no {@code --service} is given.
  */
-@Command(name = "plugins", description = "List the plugins that a running daemon reports (the default, or --service), or that a scan of UROM_PLUGIN_PATH finds (--scan).")
+@Command(
+        name = "plugins",
+        description =
+                "List the plugins that a running daemon reports (the default, or --service), or that a scan of UROM_PLUGIN_PATH finds (--scan).")
 final class PluginsCommand implements Callable<Integer> {
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @ArgGroup(exclusive = true, multiplicity = "0..1")
     Source source;
@@ -45,19 +49,28 @@ final class PluginsCommand implements Callable<Integer> {
         @Option(names = "--scan", required = true, description = "Scan UROM_PLUGIN_PATH in this process.")
         boolean scan;
 
-        @Option(names = "--service", required = true, paramLabel = "ADDR", description = ServiceOptions.SERVICE_DESCRIPTION)
+        @Option(
+                names = "--service",
+                required = true,
+                paramLabel = "ADDR",
+                description = ServiceOptions.SERVICE_DESCRIPTION)
         String service;
     }
 
     @Option(names = "--json", description = "Print one JSON document with 'plugins' and 'rejected' arrays.")
     boolean json;
 
-    @Option(names = "--allow-insecure-plugin-dirs",
-            description = "With --scan: probe plugins in directories or files that others than root and this user could write, with a warning, instead of rejecting them (for development).")
+    @Option(
+            names = "--allow-insecure-plugin-dirs",
+            description =
+                    "With --scan: probe plugins in directories or files that others than root and this user could write, with a warning, instead of rejecting them (for development).")
     boolean allowInsecure;
 
-    @Option(names = "--auth-key-file", paramLabel = "FILE",
-            description = "When asking a daemon: the key file to prove (default: the one UROM_AUTH_KEY_FILE names, if set).")
+    @Option(
+            names = "--auth-key-file",
+            paramLabel = "FILE",
+            description =
+                    "When asking a daemon: the key file to prove (default: the one UROM_AUTH_KEY_FILE names, if set).")
     Path authKeyFile;
 
     private final Environment environment;
@@ -71,14 +84,16 @@ final class PluginsCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (source == null || !source.scan) {
             if (allowInsecure) {
-                throw new ParameterException(spec.commandLine(), "--allow-insecure-plugin-dirs goes with --scan, not --service");
+                throw new ParameterException(
+                        spec.commandLine(), "--allow-insecure-plugin-dirs goes with --scan, not --service");
             }
             return listFromService(out);
         }
         if (authKeyFile != null) {
             throw new ParameterException(spec.commandLine(), "--auth-key-file goes with --service, not --scan");
         }
-        PluginScanner scanner = new PluginScanner(new DefaultCandidateProber(), ScanPolicy.secure().withAllowInsecure(allowInsecure));
+        PluginScanner scanner = new PluginScanner(
+                new DefaultCandidateProber(), ScanPolicy.secure().withAllowInsecure(allowInsecure));
         ScanResult result = new PluginDiscovery(scanner, new PluginIdRegistry()).scan(environment.requirePluginPath());
         if (json) {
             out.println(toJson(result));
@@ -108,8 +123,12 @@ final class PluginsCommand implements Callable<Integer> {
         }
         out.printf("%-18s  %-7s  %-6s  %s%n", "ID", "VERSION", "KIND", "NAME");
         for (Plugin plugin : plugins) {
-            out.printf("0x%016x  %-7s  %-6s  %s%n", plugin.info().id(), Long.toUnsignedString(plugin.info().version()),
-                    plugin.kind(), plugin.info().name());
+            out.printf(
+                    "0x%016x  %-7s  %-6s  %s%n",
+                    plugin.info().id(),
+                    Long.toUnsignedString(plugin.info().version()),
+                    plugin.kind(),
+                    plugin.info().name());
         }
         if (plugins.isEmpty()) {
             out.println("(no plugins)");
@@ -122,7 +141,8 @@ final class PluginsCommand implements Callable<Integer> {
         ObjectNode root = mapper.createObjectNode();
         ArrayNode plugins = root.putArray("plugins");
         for (DiscoveredPlugin plugin : result.plugins()) {
-            plugin(plugins, plugin.info(), kind(plugin)).put("path", plugin.path().toString());
+            plugin(plugins, plugin.info(), kind(plugin))
+                    .put("path", plugin.path().toString());
         }
         ArrayNode rejected = root.putArray("rejected");
         for (Rejection rejection : result.rejected()) {
@@ -143,9 +163,13 @@ final class PluginsCommand implements Callable<Integer> {
     private static void printTable(ScanResult result, PrintWriter out) {
         out.printf("%-18s  %-7s  %-6s  %-24s  %s%n", "ID", "VERSION", "KIND", "NAME", "PATH");
         for (DiscoveredPlugin plugin : result.plugins()) {
-            out.printf("0x%016x  %-7s  %-6s  %-24s  %s%n",
-                    plugin.info().id(), Long.toUnsignedString(plugin.info().version()), kind(plugin),
-                    plugin.info().name(), plugin.path());
+            out.printf(
+                    "0x%016x  %-7s  %-6s  %-24s  %s%n",
+                    plugin.info().id(),
+                    Long.toUnsignedString(plugin.info().version()),
+                    kind(plugin),
+                    plugin.info().name(),
+                    plugin.path());
         }
         if (result.plugins().isEmpty()) {
             out.println("(no plugins)");

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.cli;
 
-import dev.urom.wire.ServiceAddress;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.daemon.DaemonSecurity;
 import dev.urom.service.daemon.WorkerInfo;
+import dev.urom.wire.ServiceAddress;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,7 +50,8 @@ final class PrivateDaemon implements AutoCloseable {
                     .listen(ServiceAddress.unix(dir.resolve("urom.sock")))
                     .logDir(dir.resolve("log"))
                     .pluginPath(pluginPath)
-                    .security(DaemonSecurity.builder().workerUser(workerUser).build()).build());
+                    .security(DaemonSecurity.builder().workerUser(workerUser).build())
+                    .build());
             return new PrivateDaemon(dir, Daemon.start(config));
         } catch (IOException | RuntimeException e) {
             deleteTree(dir);
@@ -93,7 +94,8 @@ final class PrivateDaemon implements AutoCloseable {
 
     private static void deleteTree(Path dir) {
         try (var paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException e) {
             // best effort: a temporary directory
         }

@@ -48,7 +48,9 @@ final class RemoteWorker implements AutoCloseable {
                 builder.id(workerId);
             }
             Worker worker = builder.build();
-            await(worker.start(), "starting a worker with plugin " + plugin.info().name());
+            await(
+                    worker.start(),
+                    "starting a worker with plugin " + plugin.info().name());
             return new RemoteWorker(service, worker, plugin);
         } catch (RuntimeException e) {
             service.close();
@@ -73,9 +75,11 @@ final class RemoteWorker implements AutoCloseable {
                 }
             }
         }
-        String names = plugins.stream().map(p -> p.info().name() + " (0x" + Long.toHexString(p.info().id()) + ")")
+        String names = plugins.stream()
+                .map(p -> p.info().name() + " (0x" + Long.toHexString(p.info().id()) + ")")
                 .collect(Collectors.joining(", "));
-        throw new CliFailure("the service has no plugin '" + ref + "' (it has: " + (names.isEmpty() ? "none" : names) + ")");
+        throw new CliFailure(
+                "the service has no plugin '" + ref + "' (it has: " + (names.isEmpty() ? "none" : names) + ")");
     }
 
     private static Long parseId(String ref) {
@@ -97,7 +101,9 @@ final class RemoteWorker implements AutoCloseable {
     }
 
     Notification send(byte[] payload) {
-        return await(worker.submit(plugin.info().id(), payload), "waiting for " + plugin.info().name() + "'s answer");
+        return await(
+                worker.submit(plugin.info().id(), payload),
+                "waiting for " + plugin.info().name() + "'s answer");
     }
 
     static <T> T await(java.util.concurrent.CompletableFuture<T> future, String what) {
@@ -105,7 +111,8 @@ final class RemoteWorker implements AutoCloseable {
             return future.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | CompletionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new CliFailure(what + ": " + (cause instanceof UromException u ? u.status() + ": " + u.getMessage() : cause.toString()));
+            throw new CliFailure(what + ": "
+                    + (cause instanceof UromException u ? u.status() + ": " + u.getMessage() : cause.toString()));
         } catch (TimeoutException e) {
             throw new CliFailure(what + ": no answer within " + TIMEOUT.toSeconds() + " s");
         } catch (InterruptedException e) {

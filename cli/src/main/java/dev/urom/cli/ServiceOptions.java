@@ -17,14 +17,18 @@ import picocli.CommandLine.Option;
  */
 final class ServiceOptions {
     /** The description of every {@code --service} option that defaults to the daemon's address. */
-    static final String SERVICE_DESCRIPTION = "The daemon's address: unix:PATH or tcp:HOST:PORT (default: the daemon's default address,"
-            + " which urom address prints; see urom daemon --listen).";
+    static final String SERVICE_DESCRIPTION =
+            "The daemon's address: unix:PATH or tcp:HOST:PORT (default: the daemon's default address,"
+                    + " which urom address prints; see urom daemon --listen).";
 
     @Option(names = "--service", paramLabel = "ADDR", description = SERVICE_DESCRIPTION)
     String address;
 
-    @Option(names = "--auth-key-file", paramLabel = "FILE",
-            description = "Prove the key in FILE to the daemon and its workers (urom keygen makes one; default: the file UROM_AUTH_KEY_FILE names).")
+    @Option(
+            names = "--auth-key-file",
+            paramLabel = "FILE",
+            description =
+                    "Prove the key in FILE to the daemon and its workers (urom keygen makes one; default: the file UROM_AUTH_KEY_FILE names).")
     Path authKeyFile;
 
     /**

@@ -36,7 +36,8 @@ record UnsignedValue(long bits, boolean hex) {
         }
         BigInteger value = new BigInteger(digits, radix);
         if (value.compareTo(LIMIT) >= 0) {
-            throw new IllegalArgumentException("'" + text + "' is more than 64 bits (at most 18446744073709551615 or 0xffffffffffffffff)");
+            throw new IllegalArgumentException(
+                    "'" + text + "' is more than 64 bits (at most 18446744073709551615 or 0xffffffffffffffff)");
         }
         return new UnsignedValue(value.longValue(), hex);
     }

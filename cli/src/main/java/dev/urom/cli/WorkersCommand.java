@@ -26,20 +26,30 @@ import picocli.CommandLine.Spec;
  * with {@code --json} an array of objects. A worker lives as long as a host holds a connection to
  * it, so the workers of an earlier {@code urom cmd} or {@code urom loopback} have ended by then.
  */
-@Command(name = "workers", description = "List your running workers of a daemon (or those in group --gid): id, gid, state, plugins, pid, uptime, commands.")
+@Command(
+        name = "workers",
+        description =
+                "List your running workers of a daemon (or those in group --gid): id, gid, state, plugins, pid, uptime, commands.")
 final class WorkersCommand implements Callable<Integer> {
     static final List<String> COLUMNS = List.of("ID", "GID", "STATE", "PLUGINS", "PID", "UPTIME", "COMMANDS");
 
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-    @Mixin ServiceOptions service;
+    @Mixin
+    ServiceOptions service;
 
-    @Option(names = "--gid", paramLabel = "G", converter = UnsignedValue.Converter.class,
+    @Option(
+            names = "--gid",
+            paramLabel = "G",
+            converter = UnsignedValue.Converter.class,
             description = "Only the workers of this group id (unsigned decimal or 0x hex).")
     UnsignedValue gid;
 
-    @Option(names = "--json", description = "Print a JSON array: one object per worker, "
-            + "{\"id\", \"gid\", \"state\", \"plugins\", \"pid\", \"uptime_ms\", \"commands\"}.")
+    @Option(
+            names = "--json",
+            description = "Print a JSON array: one object per worker, "
+                    + "{\"id\", \"gid\", \"state\", \"plugins\", \"pid\", \"uptime_ms\", \"commands\"}.")
     boolean json;
 
     @Override
@@ -87,10 +97,13 @@ final class WorkersCommand implements Callable<Integer> {
         List<List<String>> rows = new ArrayList<>();
         rows.add(COLUMNS);
         for (WorkerInfo worker : workers) {
-            rows.add(List.of(Long.toUnsignedString(worker.id()), Long.toUnsignedString(worker.gid()),
+            rows.add(List.of(
+                    Long.toUnsignedString(worker.id()),
+                    Long.toUnsignedString(worker.gid()),
                     worker.state().name().toLowerCase(Locale.ROOT),
                     worker.plugins().isEmpty() ? "-" : String.join(",", worker.plugins()),
-                    worker.pid() < 0 ? "-" : Long.toString(worker.pid()), uptime(Duration.ofMillis(worker.uptimeMillis())),
+                    worker.pid() < 0 ? "-" : Long.toString(worker.pid()),
+                    uptime(Duration.ofMillis(worker.uptimeMillis())),
                     Long.toUnsignedString(worker.commandsServed())));
         }
         int[] widths = new int[COLUMNS.size()];

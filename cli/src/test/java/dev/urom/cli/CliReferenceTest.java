@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
  * command. With {@code -Durom.cli.reference.update=true} the test rewrites the page instead.
  */
 class CliReferenceTest {
-    private static final Path PAGE = Path.of(System.getProperty("urom.repo", "..")).resolve("docs/cli.md");
+    private static final Path PAGE =
+            Path.of(System.getProperty("urom.repo", "..")).resolve("docs/cli.md");
 
     @Test
     void docsCliMdIsTheGeneratedReference() throws IOException {
@@ -22,8 +23,11 @@ class CliReferenceTest {
         if (Boolean.getBoolean("urom.cli.reference.update")) {
             Files.writeString(PAGE, generated, StandardCharsets.UTF_8);
         }
-        assertThat(Files.exists(PAGE)).as("%s is missing; write it: %s", PAGE, CliReference.UPDATE_COMMAND).isTrue();
-        assertThat(Files.readString(PAGE)).as("docs/cli.md differs from the commands' definitions; rewrite it: %s", CliReference.UPDATE_COMMAND)
+        assertThat(Files.exists(PAGE))
+                .as("%s is missing; write it: %s", PAGE, CliReference.UPDATE_COMMAND)
+                .isTrue();
+        assertThat(Files.readString(PAGE))
+                .as("docs/cli.md differs from the commands' definitions; rewrite it: %s", CliReference.UPDATE_COMMAND)
                 .isEqualTo(generated);
     }
 
@@ -38,15 +42,20 @@ class CliReferenceTest {
             }
             String heading = "\n## urom " + command.getCommandName() + "\n";
             assertThat(page).contains(heading);
-            String section = page.substring(page.indexOf(heading) + heading.length()).split("\n## ", 2)[0];
-            for (picocli.CommandLine.Model.OptionSpec option : command.getCommandSpec().options()) {
+            String section =
+                    page.substring(page.indexOf(heading) + heading.length()).split("\n## ", 2)[0];
+            for (picocli.CommandLine.Model.OptionSpec option :
+                    command.getCommandSpec().options()) {
                 if (option.usageHelp() || option.versionHelp()) {
                     continue;
                 }
-                assertThat(String.join(" ", option.description())).as("the description of %s %s", command.getCommandName(), option.longestName())
+                assertThat(String.join(" ", option.description()))
+                        .as("the description of %s %s", command.getCommandName(), option.longestName())
                         .isNotBlank();
-                assertThat(section.lines().filter(row -> row.startsWith("| ") && row.contains("`" + option.longestName() + "`")))
-                        .as("the row of %s %s", command.getCommandName(), option.longestName()).hasSize(1);
+                assertThat(section.lines()
+                                .filter(row -> row.startsWith("| ") && row.contains("`" + option.longestName() + "`")))
+                        .as("the row of %s %s", command.getCommandName(), option.longestName())
+                        .hasSize(1);
                 rows++;
             }
         }
@@ -57,7 +66,9 @@ class CliReferenceTest {
     void theDaemonsDefaultsAreInTheirColumn() {
         String page = CliReference.markdown();
 
-        assertThat(page).contains("| `-m`, `--max-msg-size` | `BYTES` | 4096 | Largest command or notification in bytes, its 24-byte header included, 88 to 16777216 ")
+        assertThat(page)
+                .contains(
+                        "| `-m`, `--max-msg-size` | `BYTES` | 4096 | Largest command or notification in bytes, its 24-byte header included, 88 to 16777216 ")
                 .contains("| `--http-host` | `HOST` | 127.0.0.1 | Address the HTTP endpoint binds (default: 127.0.0.1;")
                 .contains("| `--insecure-tcp` |  | off | ")
                 .contains("| `--log-file-count` | `N` | 5 | ")

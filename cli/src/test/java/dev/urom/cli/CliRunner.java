@@ -20,7 +20,8 @@ public final class CliRunner {
     public static Run run(String pluginPath, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int status = Main.run(args, new Environment(pluginPath), new PrintWriter(out, true), new PrintWriter(err, true));
+        int status =
+                Main.run(args, new Environment(pluginPath), new PrintWriter(out, true), new PrintWriter(err, true));
         return new Run(status, out.toString(), err.toString());
     }
 }

@@ -10,8 +10,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * Every command of the picocli model, walked from {@link Main#commandLine}, so that a command added
@@ -20,7 +20,8 @@ import picocli.CommandLine;
 class CommandHelpTest {
     private static final Pattern SEE = Pattern.compile("\\(see: urom ([^)]*)\\)");
 
-    @TempDir Path plugins;
+    @TempDir
+    Path plugins;
 
     /** Every command and subcommand, as the words that name it after {@code urom}. */
     private static List<List<String>> allCommands() {
@@ -46,8 +47,22 @@ class CommandHelpTest {
 
     @Test
     void theWalkFindsEveryRegisteredCommand() {
-        assertThat(allCommands()).extracting(words -> String.join(" ", words)).contains(
-                "daemon", "address", "plugins", "workers", "cmd", "loopback", "ping-pong", "ping-pong-rank", "exec", "demo", "doctor", "keygen", "help");
+        assertThat(allCommands())
+                .extracting(words -> String.join(" ", words))
+                .contains(
+                        "daemon",
+                        "address",
+                        "plugins",
+                        "workers",
+                        "cmd",
+                        "loopback",
+                        "ping-pong",
+                        "ping-pong-rank",
+                        "exec",
+                        "demo",
+                        "doctor",
+                        "keygen",
+                        "help");
     }
 
     @Test
@@ -57,9 +72,14 @@ class CommandHelpTest {
             for (String flag : List.of("--help", "-h")) {
                 CliRunner.Run help = run(command, flag);
 
-                assertThat(help.status()).as(command + " " + flag + ": " + help.err()).isZero();
-                assertThat(help.out()).as(command + " " + flag).satisfiesAnyOf(out -> assertThat(out).startsWith(usage),
-                        out -> assertThat(out).contains("\n" + usage));
+                assertThat(help.status())
+                        .as(command + " " + flag + ": " + help.err())
+                        .isZero();
+                assertThat(help.out())
+                        .as(command + " " + flag)
+                        .satisfiesAnyOf(
+                                out -> assertThat(out).startsWith(usage),
+                                out -> assertThat(out).contains("\n" + usage));
                 assertThat(help.err()).as(command + " " + flag).isEmpty();
             }
         }
@@ -90,7 +110,9 @@ class CommandHelpTest {
 
             assertThat(wrong.status()).as(command + ": " + wrong.out()).isEqualTo(CommandLine.ExitCode.USAGE);
             assertThat(wrong.errLines()).as(command.toString()).hasSize(2);
-            assertThat(wrong.errLines().get(0)).startsWith("urom " + String.join(" ", command) + ": ").contains("--no-such-option");
+            assertThat(wrong.errLines().get(0))
+                    .startsWith("urom " + String.join(" ", command) + ": ")
+                    .contains("--no-such-option");
             assertSuggestionWorks(wrong, String.join(" ", command) + " --help");
         }
     }
@@ -107,10 +129,13 @@ class CommandHelpTest {
 
             assertThat(missing.status()).as(command + ": " + missing.out()).isEqualTo(CommandLine.ExitCode.USAGE);
             assertThat(missing.errLines()).as(command.toString()).hasSize(2);
-            assertThat(missing.errLines().get(0)).startsWith("urom " + String.join(" ", command) + ": ").containsIgnoringCase("missing");
+            assertThat(missing.errLines().get(0))
+                    .startsWith("urom " + String.join(" ", command) + ": ")
+                    .containsIgnoringCase("missing");
             assertSuggestionWorks(missing, String.join(" ", command) + " --help");
         }
-        // cmd, exec, loopback, ping-pong, ping-pong-rank and keygen need some; plugins and workers find the daemon without --service
+        // cmd, exec, loopback, ping-pong, ping-pong-rank and keygen need some; plugins and workers find the daemon
+        // without --service
         assertThat(checked).isGreaterThanOrEqualTo(6);
     }
 
@@ -120,7 +145,11 @@ class CommandHelpTest {
 
         assertThat(wrong.status()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(wrong.errLines()).hasSize(2);
-        assertThat(wrong.errLines().get(0)).startsWith("urom: ").contains("'deamon'").contains("did you mean: ").contains("daemon");
+        assertThat(wrong.errLines().get(0))
+                .startsWith("urom: ")
+                .contains("'deamon'")
+                .contains("did you mean: ")
+                .contains("daemon");
         assertSuggestionWorks(wrong, "--help");
     }
 
@@ -168,6 +197,7 @@ class CommandHelpTest {
 
     private static boolean hasRequiredArguments(CommandSpec spec) {
         return !spec.requiredArgs().isEmpty()
-                || spec.argGroups().stream().anyMatch(group -> group.multiplicity().min() > 0);
+                || spec.argGroups().stream()
+                        .anyMatch(group -> group.multiplicity().min() > 0);
     }
 }

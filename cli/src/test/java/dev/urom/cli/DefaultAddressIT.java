@@ -26,17 +26,22 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class DefaultAddressIT {
-    private static final Path REPO = Path.of(System.getProperty("urom.repo", "..")).toAbsolutePath().normalize();
+    private static final Path REPO =
+            Path.of(System.getProperty("urom.repo", "..")).toAbsolutePath().normalize();
     private static final boolean ROOT = KeyFileRules.effectiveUid() == 0;
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void inAPlainShellTheClientsFindTheDaemonsDefaultAddressAndSigtermExitsZero() throws Exception {
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
         Map<String, String> env = plainShell();
         env.put("UROM_JAVA_OPTS", "-Djava.io.tmpdir=" + tmp);
-        String expected = ROOT ? "unix:/run/urom/urom.sock" : "unix:" + tmp.resolve("urom-" + System.getProperty("user.name")).resolve("urom/urom.sock");
+        String expected = ROOT
+                ? "unix:/run/urom/urom.sock"
+                : "unix:"
+                        + tmp.resolve("urom-" + System.getProperty("user.name")).resolve("urom/urom.sock");
 
         roundTrip(env, expected, "TERM");
     }
@@ -56,7 +61,8 @@ class DefaultAddressIT {
         assertThat(address.status).as(address.toString()).isZero();
         assertThat(address.out).isEqualTo(expected + "\n");
 
-        List<String> daemonArgs = new ArrayList<>(List.of("daemon", "--log-dir", dir.resolve("log").toString()));
+        List<String> daemonArgs = new ArrayList<>(
+                List.of("daemon", "--log-dir", dir.resolve("log").toString()));
         if (ROOT) {
             daemonArgs.addAll(List.of("--worker-user", "root"));
         }
@@ -79,9 +85,16 @@ class DefaultAddressIT {
             Result workers = urom(env, "workers");
             assertThat(workers.status).as(workers.toString()).isZero();
 
-            new ProcessBuilder("kill", "-" + signal, Long.toString(daemon.pid())).inheritIO().start().waitFor();
-            assertThat(daemon.waitFor(60, TimeUnit.SECONDS)).as("the daemon ended").isTrue();
-            assertThat(daemon.exitValue()).as("exit status after SIG%s: %s", signal, output).isZero();
+            new ProcessBuilder("kill", "-" + signal, Long.toString(daemon.pid()))
+                    .inheritIO()
+                    .start()
+                    .waitFor();
+            assertThat(daemon.waitFor(60, TimeUnit.SECONDS))
+                    .as("the daemon ended")
+                    .isTrue();
+            assertThat(daemon.exitValue())
+                    .as("exit status after SIG%s: %s", signal, output)
+                    .isZero();
         } finally {
             daemon.destroyForcibly();
         }
@@ -96,7 +109,8 @@ class DefaultAddressIT {
     private static Map<String, String> plainShell() {
         Map<String, String> env = new HashMap<>();
         env.put("HOME", System.getProperty("user.home"));
-        Path java = Path.of(ProcessHandle.current().info().command().orElseThrow()).getParent();
+        Path java =
+                Path.of(ProcessHandle.current().info().command().orElseThrow()).getParent();
         env.put("PATH", java + ":/usr/local/bin:/usr/bin:/bin");
         return env;
     }
@@ -113,8 +127,13 @@ class DefaultAddressIT {
     private Result urom(Map<String, String> env, String... args) throws Exception {
         Path out = dir.resolve("out");
         Path err = dir.resolve("err");
-        Process process = command(env, List.of(args)).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("urom %s ended", List.of(args)).isTrue();
+        Process process = command(env, List.of(args))
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
+        assertThat(process.waitFor(120, TimeUnit.SECONDS))
+                .as("urom %s ended", List.of(args))
+                .isTrue();
         return new Result(process.exitValue(), Files.readString(out), Files.readString(err));
     }
 

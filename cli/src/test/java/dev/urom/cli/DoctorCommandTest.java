@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * when something FAILs.
  */
 class DoctorCommandTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private Path sysRoot;
     private Path nrHugepages;
@@ -44,9 +45,11 @@ class DoctorCommandTest {
         Files.writeString(nrHugepages, "2048\n");
         mounts = sysRoot.resolve("proc/mounts");
         Files.createDirectories(mounts.getParent());
-        Files.writeString(mounts, "proc /proc proc rw,nosuid,nodev,noexec,relatime 0 0\n"
-                + "nodev /mnt/huge hugetlbfs rw,relatime,pagesize=2M 0 0\n"
-                + "tmpfs /run tmpfs rw,nosuid,nodev 0 0\n");
+        Files.writeString(
+                mounts,
+                "proc /proc proc rw,nosuid,nodev,noexec,relatime 0 0\n"
+                        + "nodev /mnt/huge hugetlbfs rw,relatime,pagesize=2M 0 0\n"
+                        + "tmpfs /run tmpfs rw,nosuid,nodev 0 0\n");
         plugins = Files.createDirectories(dir.resolve("plugins"));
         Path build = Path.of(System.getProperty("urom.graph.build", "../plugins/graph/target"));
         Files.copy(build.resolve("worker_graph.so"), plugins.resolve("worker_graph.so"));
@@ -56,8 +59,14 @@ class DoctorCommandTest {
     }
 
     private CliRunner.Run doctor(String pluginPath, String... extra) {
-        List<String> args = new ArrayList<>(List.of("doctor", "--sys-root", sysRoot.toString(), "--log-dir", logs.toString(),
-                "--listen", "unix:" + socket));
+        List<String> args = new ArrayList<>(List.of(
+                "doctor",
+                "--sys-root",
+                sysRoot.toString(),
+                "--log-dir",
+                logs.toString(),
+                "--listen",
+                "unix:" + socket));
         args.addAll(List.of(extra));
         return CliRunner.run(pluginPath, args.toArray(String[]::new));
     }
@@ -65,7 +74,9 @@ class DoctorCommandTest {
     private JsonNode doctorJson(String pluginPath) throws IOException {
         CliRunner.Run run = doctor(pluginPath, "--json");
         JsonNode json = new ObjectMapper().readTree(run.out());
-        assertThat(run.status()).as(run.out() + run.err()).isEqualTo(json.get("ok").asBoolean() ? 0 : 1);
+        assertThat(run.status())
+                .as(run.out() + run.err())
+                .isEqualTo(json.get("ok").asBoolean() ? 0 : 1);
         return json;
     }
 
@@ -89,7 +100,9 @@ class DoctorCommandTest {
     private static List<String> namesGraded(JsonNode json, String grade) {
         List<String> names = new ArrayList<>();
         for (JsonNode check : json.get("checks")) {
-            assertThat(check.get("ok").asBoolean()).as(check.toString()).isEqualTo(!check.get("grade").asText().equals("fail"));
+            assertThat(check.get("ok").asBoolean())
+                    .as(check.toString())
+                    .isEqualTo(!check.get("grade").asText().equals("fail"));
             if (check.get("grade").asText().equals(grade)) {
                 names.add(check.get("name").asText());
             }
@@ -102,10 +115,14 @@ class DoctorCommandTest {
         CliRunner.Run run = doctor(plugins.toString());
 
         assertThat(run.status()).as(run.out() + run.err()).isZero();
-        assertThat(run.out()).doesNotContain("FAIL").doesNotContain("WARN").contains("all 7 checks passed")
+        assertThat(run.out())
+                .doesNotContain("FAIL")
+                .doesNotContain("WARN")
+                .contains("all 7 checks passed")
                 .contains("ok    hugepages: 2048 hugepages of 2 MiB allocated")
                 .contains("ok    hugetlbfs: mounted at /mnt/huge")
-                .contains("worker_graph (native)").contains("worker_graph_java (java)")
+                .contains("worker_graph (native)")
+                .contains("worker_graph_java (java)")
                 .contains("unix:" + socket + " is free")
                 .contains(logs.resolve("urom_daemon_dev.log").toString());
         assertThat(run.err()).isEmpty();
@@ -129,9 +146,18 @@ class DoctorCommandTest {
             assertThat(check.get("ok").isBoolean()).isTrue();
             assertThat(check.get("detail").asText()).isNotBlank();
             assertThat(check.has("advice")).isTrue();
-            assertThat(check.get("advice").isNull()).isEqualTo(check.get("grade").asText().equals("ok"));
+            assertThat(check.get("advice").isNull())
+                    .isEqualTo(check.get("grade").asText().equals("ok"));
         }
-        assertThat(names).containsExactly("hugepages", "hugetlbfs", "plugin directories", "plugins", "log directory", "listen address", "java");
+        assertThat(names)
+                .containsExactly(
+                        "hugepages",
+                        "hugetlbfs",
+                        "plugin directories",
+                        "plugins",
+                        "log directory",
+                        "listen address",
+                        "java");
         assertThat(warnedNames(json)).containsExactly("hugepages");
         assertThat(failedNames(json)).containsExactly("plugins");
     }
@@ -143,7 +169,8 @@ class DoctorCommandTest {
         CliRunner.Run run = doctor(plugins.toString());
 
         assertThat(run.status()).as(run.out()).isZero();
-        assertThat(run.out()).contains("WARN  hugepages: no 2 MiB hugepages are allocated")
+        assertThat(run.out())
+                .contains("WARN  hugepages: no 2 MiB hugepages are allocated")
                 .contains("the daemon serves without them, only a device deployment needs them")
                 .contains("echo 2048 | sudo tee /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages")
                 .contains("journalctl -u kubelet")
@@ -160,8 +187,12 @@ class DoctorCommandTest {
         CliRunner.Run run = doctor(plugins.toString());
 
         assertThat(run.status()).as(run.out()).isZero();
-        assertThat(run.out()).contains("WARN  hugepages: ").contains("WARN  hugetlbfs: ").contains("WARN  log directory: ")
-                .contains("no check failed: the daemon can serve here; 3 of 7 checks warned").doesNotContain("FAIL");
+        assertThat(run.out())
+                .contains("WARN  hugepages: ")
+                .contains("WARN  hugetlbfs: ")
+                .contains("WARN  log directory: ")
+                .contains("no check failed: the daemon can serve here; 3 of 7 checks warned")
+                .doesNotContain("FAIL");
     }
 
     @Test
@@ -171,7 +202,10 @@ class DoctorCommandTest {
         CliRunner.Run run = doctor(null);
 
         assertThat(run.status()).isEqualTo(1);
-        assertThat(run.out()).contains("WARN  hugepages: ").contains("FAIL  plugins: ").contains("2 of 7 checks failed; 1 of 7 checks warned");
+        assertThat(run.out())
+                .contains("WARN  hugepages: ")
+                .contains("FAIL  plugins: ")
+                .contains("2 of 7 checks failed; 1 of 7 checks warned");
     }
 
     @Test
@@ -179,20 +213,26 @@ class DoctorCommandTest {
         CliRunner.Run run = doctor(plugins.toString(), "--listen", "tcp:127.0.0.1:0");
 
         assertThat(run.status()).isEqualTo(1);
-        assertThat(run.out()).contains("FAIL  listen address: the daemon refuses to listen on tcp:127.0.0.1:0 without keys")
-                .contains("--auth-keys DIR").contains("--insecure-tcp");
+        assertThat(run.out())
+                .contains("FAIL  listen address: the daemon refuses to listen on tcp:127.0.0.1:0 without keys")
+                .contains("--auth-keys DIR")
+                .contains("--insecure-tcp");
     }
 
     @Test
     void aTcpListenAddressWithTheDaemonsKeysPasses() throws IOException {
         Path keys = Files.createDirectories(dir.resolve("keys"));
         Files.setPosixFilePermissions(keys, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
-        assertThat(CliRunner.run(null, "keygen", keys.resolve("jobA.key").toString()).status()).isZero();
+        assertThat(CliRunner.run(null, "keygen", keys.resolve("jobA.key").toString())
+                        .status())
+                .isZero();
 
         CliRunner.Run run = doctor(plugins.toString(), "--listen", "tcp:127.0.0.1:0", "--auth-keys", keys.toString());
 
         assertThat(run.status()).as(run.out()).isZero();
-        assertThat(run.out()).contains("ok    listen address: tcp:127.0.0.1:0 is free").contains("all 7 checks passed");
+        assertThat(run.out())
+                .contains("ok    listen address: tcp:127.0.0.1:0 is free")
+                .contains("all 7 checks passed");
     }
 
     @Test
@@ -212,8 +252,12 @@ class DoctorCommandTest {
         assertThat(json.get("ok").asBoolean()).isTrue();
         assertThat(failedNames(json)).isEmpty();
         assertThat(warnedNames(json)).containsExactly("hugepages");
-        assertThat(check(json, "hugepages").get("detail").asText()).contains(nrHugepages.toString()).contains("does not exist");
-        assertThat(check(json, "hugepages").get("advice").asText()).contains("nr_hugepages").contains("journalctl -u kubelet");
+        assertThat(check(json, "hugepages").get("detail").asText())
+                .contains(nrHugepages.toString())
+                .contains("does not exist");
+        assertThat(check(json, "hugepages").get("advice").asText())
+                .contains("nr_hugepages")
+                .contains("journalctl -u kubelet");
     }
 
     @Test
@@ -224,7 +268,8 @@ class DoctorCommandTest {
 
         assertThat(failedNames(json)).isEmpty();
         assertThat(warnedNames(json)).containsExactly("hugetlbfs");
-        assertThat(check(json, "hugetlbfs").get("advice").asText()).contains("mount -t hugetlbfs -o pagesize=2M nodev /mnt/huge");
+        assertThat(check(json, "hugetlbfs").get("advice").asText())
+                .contains("mount -t hugetlbfs -o pagesize=2M nodev /mnt/huge");
     }
 
     @Test
@@ -235,9 +280,13 @@ class DoctorCommandTest {
 
         assertThat(failedNames(json)).isEmpty();
         assertThat(warnedNames(json)).containsExactly("plugin directories");
-        assertThat(check(json, "plugin directories").get("detail").asText()).isEqualTo(missing + " does not exist; the daemon scans the other 1");
-        assertThat(check(json, "plugin directories").get("advice").asText()).contains("UROM_PLUGIN_PATH").contains("hostPath");
-        assertThat(check(json, "plugins").get("detail").asText()).isEqualTo("2 accepted: worker_graph (native), worker_graph_java (java)");
+        assertThat(check(json, "plugin directories").get("detail").asText())
+                .isEqualTo(missing + " does not exist; the daemon scans the other 1");
+        assertThat(check(json, "plugin directories").get("advice").asText())
+                .contains("UROM_PLUGIN_PATH")
+                .contains("hostPath");
+        assertThat(check(json, "plugins").get("detail").asText())
+                .isEqualTo("2 accepted: worker_graph (native), worker_graph_java (java)");
     }
 
     @Test
@@ -247,10 +296,16 @@ class DoctorCommandTest {
         JsonNode json = doctorJson(plugins.toString());
 
         assertThat(failedNames(json)).containsExactly("plugin directories", "plugins");
-        assertThat(check(json, "plugin directories").get("detail").asText()).startsWith(plugins + " is mode 0777, owner ")
+        assertThat(check(json, "plugin directories").get("detail").asText())
+                .startsWith(plugins + " is mode 0777, owner ")
                 .endsWith(": writable by others");
-        assertThat(check(json, "plugin directories").get("advice").asText()).contains("chmod go-w").doesNotContain("hostPath");
-        assertThat(check(json, "plugins").get("detail").asText()).contains("0 accepted").contains("2 rejected").contains("not probed");
+        assertThat(check(json, "plugin directories").get("advice").asText())
+                .contains("chmod go-w")
+                .doesNotContain("hostPath");
+        assertThat(check(json, "plugins").get("detail").asText())
+                .contains("0 accepted")
+                .contains("2 rejected")
+                .contains("not probed");
     }
 
     @Test
@@ -270,7 +325,10 @@ class DoctorCommandTest {
         assertThat(failedNames(json)).isEmpty();
         assertThat(warnedNames(json)).containsExactly("plugins");
         JsonNode probe = check(json, "plugins");
-        assertThat(probe.get("detail").asText()).contains("2 accepted: ").contains("1 rejected: ").contains("not_a_plugin.so");
+        assertThat(probe.get("detail").asText())
+                .contains("2 accepted: ")
+                .contains("1 rejected: ")
+                .contains("not_a_plugin.so");
         assertThat(probe.get("advice").asText()).contains("rejected");
     }
 
@@ -283,8 +341,11 @@ class DoctorCommandTest {
 
         assertThat(failedNames(json)).isEmpty();
         assertThat(warnedNames(json)).containsExactly("log directory");
-        assertThat(check(json, "log directory").get("detail").asText()).contains(logs.toString()).contains(file + " is not a directory")
-                .contains("the daemon logs to its fallback " + ServiceLogging.fallbackDir().toAbsolutePath().resolve("urom_daemon_dev.log"));
+        assertThat(check(json, "log directory").get("detail").asText())
+                .contains(logs.toString())
+                .contains(file + " is not a directory")
+                .contains("the daemon logs to its fallback "
+                        + ServiceLogging.fallbackDir().toAbsolutePath().resolve("urom_daemon_dev.log"));
         assertThat(check(json, "log directory").get("advice").asText()).contains("--log-dir");
     }
 
@@ -311,14 +372,17 @@ class DoctorCommandTest {
 
         assertThat(failedNames(json)).isEmpty();
         assertThat(warnedNames(json)).containsExactly("listen address");
-        assertThat(check(json, "listen address").get("detail").asText()).contains(socket.toString()).contains("stale");
+        assertThat(check(json, "listen address").get("detail").asText())
+                .contains(socket.toString())
+                .contains("stale");
         assertThat(check(json, "listen address").get("advice").asText()).contains("rm " + socket);
         assertThat(socket).exists();
     }
 
     @Test
     void anInvalidListenAddressIsAUsageErrorWithTheHint() {
-        CliRunner.Run run = CliRunner.run(plugins.toString(), "doctor", "--sys-root", sysRoot.toString(), "--listen", "udp:x");
+        CliRunner.Run run =
+                CliRunner.run(plugins.toString(), "doctor", "--sys-root", sysRoot.toString(), "--listen", "udp:x");
 
         assertThat(run.status()).isEqualTo(2);
         assertThat(run.errLines()).hasSize(2);

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 class FailureMessageTest {
     @Test
     void aReasonFollowsTheStatus() {
-        assertThat(FailureMessage.describe(UromStatus.NOT_FOUND, "no node 7 — try één")).isEqualTo("NOT_FOUND: no node 7 — try één");
+        assertThat(FailureMessage.describe(UromStatus.NOT_FOUND, "no node 7 — try één"))
+                .isEqualTo("NOT_FOUND: no node 7 — try één");
     }
 
     @Test

@@ -3,7 +3,6 @@ package dev.urom.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +29,8 @@ class LauncherJavaOptionsTest {
     Path dir;
 
     /** The arguments the launcher at {@code launcher} gives java, run by {@code shell} with {@code env} added. */
-    private List<String> javaArguments(String shell, Path launcher, Map<String, String> env, String... args) throws Exception {
+    private List<String> javaArguments(String shell, Path launcher, Map<String, String> env, String... args)
+            throws Exception {
         Path bin = Files.createDirectories(dir.resolve("jdk/bin"));
         Path fakeJava = bin.resolve("java");
         Files.writeString(fakeJava, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n");
@@ -55,11 +55,19 @@ class LauncherJavaOptionsTest {
 
     private void checkLauncher(String shell, Path launcher) throws Exception {
         assertThat(javaArguments(shell, launcher, Map.of(), "daemon", "-l", "60"))
-                .containsSequence(DAEMON_HEAP).endsWith("dev.urom.cli.Main", "daemon", "-l", "60");
-        assertThat(javaArguments(shell, launcher, Map.of(), "plugins")).doesNotContainAnyElementsOf(DAEMON_HEAP).endsWith("dev.urom.cli.Main", "plugins");
-        List<String> replaced = javaArguments(shell, launcher, Map.of("UROM_DAEMON_JAVA_OPTS", "-Xmx256m -Xss512k", "UROM_JAVA_OPTS", "-Dx=1"), "daemon");
+                .containsSequence(DAEMON_HEAP)
+                .endsWith("dev.urom.cli.Main", "daemon", "-l", "60");
+        assertThat(javaArguments(shell, launcher, Map.of(), "plugins"))
+                .doesNotContainAnyElementsOf(DAEMON_HEAP)
+                .endsWith("dev.urom.cli.Main", "plugins");
+        List<String> replaced = javaArguments(
+                shell,
+                launcher,
+                Map.of("UROM_DAEMON_JAVA_OPTS", "-Xmx256m -Xss512k", "UROM_JAVA_OPTS", "-Dx=1"),
+                "daemon");
         assertThat(replaced).doesNotContainAnyElementsOf(DAEMON_HEAP).containsSequence("-Xmx256m", "-Xss512k", "-Dx=1");
-        assertThat(javaArguments(shell, launcher, Map.of("UROM_DAEMON_JAVA_OPTS", ""), "daemon")).noneMatch(a -> a.startsWith("-Xmx"));
+        assertThat(javaArguments(shell, launcher, Map.of("UROM_DAEMON_JAVA_OPTS", ""), "daemon"))
+                .noneMatch(a -> a.startsWith("-Xmx"));
     }
 
     @Test

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The command's own refusals, one line each; what it writes is PluginScaffoldTest's and DistributionIT's. */
 class NewPluginCommandTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private CliRunner.Run newPlugin(String... args) {
         String[] all = new String[args.length + 1];
@@ -24,7 +25,8 @@ class NewPluginCommandTest {
         CliRunner.Run run = newPlugin("demo", "--lang", "rust", "--dir", dir.toString());
 
         assertThat(run.status()).isEqualTo(2);
-        assertThat(run.err().lines().findFirst()).hasValue("urom new-plugin: --lang 'rust' is not a plugin language; use c or java");
+        assertThat(run.err().lines().findFirst())
+                .hasValue("urom new-plugin: --lang 'rust' is not a plugin language; use c or java");
     }
 
     @Test
@@ -39,16 +41,21 @@ class NewPluginCommandTest {
     void aBadNameOrPackageOrFolderFailsInOneLineBeforeAnythingIsWritten() throws Exception {
         CliRunner.Run name = newPlugin("Demo", "--lang", "c", "--dir", dir.toString());
         CliRunner.Run keyword = newPlugin("int", "--lang", "java", "--dir", dir.toString());
-        CliRunner.Run folder = newPlugin("demo", "--lang", "c", "--dir", dir.resolve("absent").toString());
+        CliRunner.Run folder =
+                newPlugin("demo", "--lang", "c", "--dir", dir.resolve("absent").toString());
 
         assertThat(name.status()).isEqualTo(2);
-        assertThat(name.errLines()).containsExactly(
-                "urom new-plugin: plugin name 'Demo' is not lower-case letters, digits and underscores starting with a letter", "(see: urom new-plugin --help)");
+        assertThat(name.errLines())
+                .containsExactly(
+                        "urom new-plugin: plugin name 'Demo' is not lower-case letters, digits and underscores starting with a letter",
+                        "(see: urom new-plugin --help)");
         assertThat(keyword.status()).isEqualTo(2);
-        assertThat(keyword.errLines().get(0)).isEqualTo("urom new-plugin: Java package 'com.example.int' is not a lower-case Java package name"
-                + " (dot-separated identifiers, no keyword); choose one with --package");
+        assertThat(keyword.errLines().get(0))
+                .isEqualTo("urom new-plugin: Java package 'com.example.int' is not a lower-case Java package name"
+                        + " (dot-separated identifiers, no keyword); choose one with --package");
         assertThat(folder.status()).isEqualTo(2);
-        assertThat(folder.errLines().get(0)).isEqualTo("urom new-plugin: --dir " + dir.resolve("absent") + " is not a folder");
+        assertThat(folder.errLines().get(0))
+                .isEqualTo("urom new-plugin: --dir " + dir.resolve("absent") + " is not a folder");
         assertThat(Files.list(dir)).isEmpty();
     }
 
@@ -57,7 +64,9 @@ class NewPluginCommandTest {
         CliRunner.Run run = newPlugin("demo", "--lang", "c", "--dir", dir.toString());
 
         assertThat(run.status()).isEqualTo(1);
-        assertThat(run.err().strip()).startsWith("urom new-plugin: not run from a distribution but from ").endsWith("; use the bin/urom of one");
+        assertThat(run.err().strip())
+                .startsWith("urom new-plugin: not run from a distribution but from ")
+                .endsWith("; use the bin/urom of one");
         assertThat(Files.list(dir)).isEmpty();
     }
 }

@@ -26,20 +26,24 @@ class UnsignedValueTest {
 
     @Test
     void aNegativeNumberIsRefusedNamingTheSign() {
-        assertThatThrownBy(() -> UnsignedValue.parse("-3")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> UnsignedValue.parse("-3"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("'-3' is not an unsigned decimal number ('-' is not a decimal digit)");
     }
 
     @Test
     void moreThan64BitsIsRefusedWithTheLimit() {
         assertThatThrownBy(() -> UnsignedValue.parse("18446744073709551616"))
-                .hasMessage("'18446744073709551616' is more than 64 bits (at most 18446744073709551615 or 0xffffffffffffffff)");
-        assertThatThrownBy(() -> UnsignedValue.parse("0x10000000000000000")).hasMessageContaining("is more than 64 bits");
+                .hasMessage(
+                        "'18446744073709551616' is more than 64 bits (at most 18446744073709551615 or 0xffffffffffffffff)");
+        assertThatThrownBy(() -> UnsignedValue.parse("0x10000000000000000"))
+                .hasMessageContaining("is more than 64 bits");
     }
 
     @Test
     void aBadDigitOrNoDigitsIsRefused() {
-        assertThatThrownBy(() -> UnsignedValue.parse("0xfg")).hasMessage("'0xfg' is not an unsigned hex number ('g' is not a hex digit)");
+        assertThatThrownBy(() -> UnsignedValue.parse("0xfg"))
+                .hasMessage("'0xfg' is not an unsigned hex number ('g' is not a hex digit)");
         assertThatThrownBy(() -> UnsignedValue.parse("")).hasMessage("'' has no digits");
         assertThatThrownBy(() -> UnsignedValue.parse("0x")).hasMessage("'0x' has no digits");
     }

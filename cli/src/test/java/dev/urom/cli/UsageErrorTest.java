@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * are checked.
  */
 class UsageErrorTest {
-    @TempDir static Path dir;
+    @TempDir
+    static Path dir;
 
     static Stream<Arguments> badValues() {
         return Stream.of(
@@ -50,9 +51,13 @@ class UsageErrorTest {
                 daemon("--worker-uid-range", "70000"),
                 daemon("--listen", "tcp:127.0.0.1:0"),
                 Arguments.of("doctor", List.of("doctor", "--listen", "udp:x"), "--listen"),
-                Arguments.of("exec", List.of("exec", "--plugin", "worker_graph", "--payload-hex", "zz"), "--payload-hex"),
+                Arguments.of(
+                        "exec", List.of("exec", "--plugin", "worker_graph", "--payload-hex", "zz"), "--payload-hex"),
                 Arguments.of("cmd", List.of("cmd", "--plugin", "worker_graph", "--payload-hex", "0"), "--payload-hex"),
-                Arguments.of("cmd", List.of("cmd", "--service", "udp:x", "--plugin", "worker_graph", "--payload-hex", "00"), "--service"),
+                Arguments.of(
+                        "cmd",
+                        List.of("cmd", "--service", "udp:x", "--plugin", "worker_graph", "--payload-hex", "00"),
+                        "--service"),
                 Arguments.of("workers", List.of("workers", "--service", "unix:relative"), "--service"),
                 Arguments.of("loopback", List.of("loopback", "--service", "nowhere", "--value", "1"), "--service"),
                 Arguments.of("ping-pong", List.of("ping-pong", "--ranks", "1", "--message", "m"), "--ranks"),
@@ -61,19 +66,37 @@ class UsageErrorTest {
                 Arguments.of("ping-pong-rank", rank("--rank", "5"), "--rank"),
                 Arguments.of("ping-pong-rank", rank("--rendezvous", "host"), "--rendezvous"),
                 Arguments.of("ping-pong-rank", rank("--worker-env", "NOEQUALS"), "--worker-env"),
-                Arguments.of("new-plugin", List.of("new-plugin", "Bad-Name", "--lang", "c", "--dir", dir.toString()), "plugin name"));
+                Arguments.of(
+                        "new-plugin",
+                        List.of("new-plugin", "Bad-Name", "--lang", "c", "--dir", dir.toString()),
+                        "plugin name"));
     }
 
     private static Arguments daemon(String option, String value) {
-        List<String> args = new ArrayList<>(List.of("daemon", "--listen", "unix:" + dir.resolve("d.sock"), "--log-dir", dir.resolve("log").toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "daemon",
+                "--listen",
+                "unix:" + dir.resolve("d.sock"),
+                "--log-dir",
+                dir.resolve("log").toString()));
         args.addAll(List.of(option, value));
         String named = option.equals("-m") ? "--max-msg-size" : option.equals("-l") ? "--log-level" : option;
         return Arguments.of("daemon", args, named);
     }
 
     private static List<String> rank(String option, String value) {
-        List<String> args = new ArrayList<>(List.of("ping-pong-rank", "--rank", "0", "--size", "2", "--rendezvous", "127.0.0.1:0",
-                "--message", "m", "--plugin", "worker_sandbox"));
+        List<String> args = new ArrayList<>(List.of(
+                "ping-pong-rank",
+                "--rank",
+                "0",
+                "--size",
+                "2",
+                "--rendezvous",
+                "127.0.0.1:0",
+                "--message",
+                "m",
+                "--plugin",
+                "worker_sandbox"));
         args.addAll(List.of(option, value));
         return args;
     }
@@ -85,7 +108,10 @@ class UsageErrorTest {
 
         assertThat(run.status()).as(run.err()).isEqualTo(2);
         assertThat(run.errLines()).as(run.err()).hasSize(2);
-        assertThat(run.errLines().get(0)).startsWith("urom " + command + ": ").contains(named).doesNotContain("\tat ");
+        assertThat(run.errLines().get(0))
+                .startsWith("urom " + command + ": ")
+                .contains(named)
+                .doesNotContain("\tat ");
         assertThat(run.errLines().get(1)).isEqualTo("(see: urom " + command + " --help)");
         assertThat(run.out()).isEmpty();
         assertThat(dir.resolve("d.sock")).doesNotExist();

@@ -11,8 +11,8 @@ import java.util.List;
  * option (health and metrics work).
  */
 final class ImageLayout {
-    static final List<String> PLUGIN_DIRS = List.of("/opt/urom/plugins/worker_graph", "/opt/urom/plugins/worker_sandbox",
-            "/opt/urom/plugins/worker_coll");
+    static final List<String> PLUGIN_DIRS = List.of(
+            "/opt/urom/plugins/worker_graph", "/opt/urom/plugins/worker_sandbox", "/opt/urom/plugins/worker_coll");
     static final String HUGETLBFS_MOUNT = "/mnt/huge";
     static final String HUGEPAGES_2MI = "hugepages-2Mi";
     static final long HUGEPAGE_BYTES = 2L << 20;
@@ -25,6 +25,7 @@ final class ImageLayout {
     static final String TMP_DIR = "/tmp";
     /** Linux's default {@code net.ipv4.ip_local_port_range}: where a worker's port (port 0 at bind) comes from. */
     static final int WORKER_PORTS_FIRST = 32768;
+
     static final int WORKER_PORTS_LAST = 60999;
 
     private ImageLayout() {}

@@ -39,7 +39,10 @@ final class Manifests {
     /** Every {@code .yaml} file of the folder, by name. */
     static List<String> all() {
         try (Stream<Path> files = Files.list(folder())) {
-            return files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".yaml")).sorted().toList();
+            return files.map(f -> f.getFileName().toString())
+                    .filter(n -> n.endsWith(".yaml"))
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new ManifestException(folder() + ": cannot be listed: " + e.getMessage(), e);
         }

@@ -46,7 +46,8 @@ final class StrictManifestReader {
         try {
             resource = mapper.readValue(text, type);
         } catch (JsonProcessingException e) {
-            throw new ManifestException(source + ": not a valid " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
+            throw new ManifestException(
+                    source + ": not a valid " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
         }
         if (resource == null) {
             throw new ManifestException(source + ": is empty");
@@ -54,15 +55,18 @@ final class StrictManifestReader {
         String expectedApiVersion = HasMetadata.getApiVersion(type);
         String expectedKind = HasMetadata.getKind(type);
         if (!expectedApiVersion.equals(resource.getApiVersion())) {
-            throw new ManifestException(source + ": apiVersion is '" + resource.getApiVersion() + "', expected '" + expectedApiVersion + "'");
+            throw new ManifestException(source + ": apiVersion is '" + resource.getApiVersion() + "', expected '"
+                    + expectedApiVersion + "'");
         }
         if (!expectedKind.equals(resource.getKind())) {
-            throw new ManifestException(source + ": kind is '" + resource.getKind() + "', expected '" + expectedKind + "'");
+            throw new ManifestException(
+                    source + ": kind is '" + resource.getKind() + "', expected '" + expectedKind + "'");
         }
         List<String> unknown = new ArrayList<>();
         collectUnknownFields(resource, "", unknown);
         if (!unknown.isEmpty()) {
-            throw new ManifestException(source + ": unknown field" + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown));
+            throw new ManifestException(
+                    source + ": unknown field" + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown));
         }
         return resource;
     }
@@ -91,25 +95,32 @@ final class StrictManifestReader {
             Object property = invoke(getter, model);
             if (getter.getName().equals("getAdditionalProperties")) {
                 if (property instanceof Map<?, ?> extra) {
-                    extra.keySet().forEach(key -> unknown.add("'" + key + "' at " + (path.isEmpty() ? "the top level" : path)));
+                    extra.keySet()
+                            .forEach(key ->
+                                    unknown.add("'" + key + "' at " + (path.isEmpty() ? "the top level" : path)));
                 }
             } else {
-                String name = Character.toLowerCase(getter.getName().charAt(3)) + getter.getName().substring(4);
+                String name = Character.toLowerCase(getter.getName().charAt(3))
+                        + getter.getName().substring(4);
                 collectUnknownFields(property, path.isEmpty() ? name : path + "." + name, unknown);
             }
         }
     }
 
     private static boolean isPropertyGetter(Method method) {
-        return method.getName().startsWith("get") && method.getName().length() > 3 && method.getParameterCount() == 0
-                && !Modifier.isStatic(method.getModifiers()) && method.getDeclaringClass() != Object.class;
+        return method.getName().startsWith("get")
+                && method.getName().length() > 3
+                && method.getParameterCount() == 0
+                && !Modifier.isStatic(method.getModifiers())
+                && method.getDeclaringClass() != Object.class;
     }
 
     private static Object invoke(Method getter, Object target) {
         try {
             return getter.invoke(target);
         } catch (IllegalAccessException | InvocationTargetException e) {
-            throw new ManifestException("cannot read " + getter.getDeclaringClass().getSimpleName() + "." + getter.getName() + ": " + e, e);
+            throw new ManifestException(
+                    "cannot read " + getter.getDeclaringClass().getSimpleName() + "." + getter.getName() + ": " + e, e);
         }
     }
 }

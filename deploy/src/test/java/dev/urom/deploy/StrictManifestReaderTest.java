@@ -41,7 +41,8 @@ class StrictManifestReaderTest {
             """;
 
     /** Objects under these keys are maps of the user's own keys, not model objects. */
-    private static final Set<String> FREE_FORM_KEYS = Set.of("labels", "annotations", "nodeSelector", "matchLabels", "requests", "limits");
+    private static final Set<String> FREE_FORM_KEYS =
+            Set.of("labels", "annotations", "nodeSelector", "matchLabels", "requests", "limits");
 
     private final StrictManifestReader reader = new StrictManifestReader();
     private final YAMLMapper yaml = new YAMLMapper();
@@ -64,19 +65,23 @@ class StrictManifestReaderTest {
     @Test
     void correctlySpeltPodReads() {
         Pod pod = reader.read("fixed.yaml", MISSPELT_POD.replace("mountPaht", "mountPath"), Pod.class);
-        assertThat(pod.getSpec().getContainers().get(0).getVolumeMounts().get(0).getMountPath()).isEqualTo("/var/log/doca/urom");
+        assertThat(pod.getSpec().getContainers().get(0).getVolumeMounts().get(0).getMountPath())
+                .isEqualTo("/var/log/doca/urom");
     }
 
     @Test
     void wrongKindIsRefused() {
-        assertThatThrownBy(() -> reader.read("pod-as-set.yaml", MISSPELT_POD.replace("mountPaht", "mountPath"), DaemonSet.class))
+        assertThatThrownBy(() ->
+                        reader.read("pod-as-set.yaml", MISSPELT_POD.replace("mountPaht", "mountPath"), DaemonSet.class))
                 .isInstanceOf(ManifestException.class)
                 .hasMessageContaining("pod-as-set.yaml: apiVersion is 'v1', expected 'apps/v1'");
     }
 
     @Test
     void duplicateKeyIsRefused() {
-        String text = MISSPELT_POD.replace("mountPaht", "mountPath").replace("  name: urom-service\n", "  name: urom-service\n  name: other\n");
+        String text = MISSPELT_POD
+                .replace("mountPaht", "mountPath")
+                .replace("  name: urom-service\n", "  name: urom-service\n  name: other\n");
         assertThatThrownBy(() -> reader.read("dup.yaml", text, Pod.class))
                 .isInstanceOf(ManifestException.class)
                 .hasMessageStartingWith("dup.yaml: not a valid Pod: ")
@@ -84,9 +89,11 @@ class StrictManifestReaderTest {
     }
 
     @Property(tries = 60)
-    void anUnknownFieldAnywhereInTheShippedManifestsIsCaught(@ForAll("injections") Injection injection) throws Exception {
+    void anUnknownFieldAnywhereInTheShippedManifestsIsCaught(@ForAll("injections") Injection injection)
+            throws Exception {
         JsonNode tree = yaml.readTree(Manifests.text(injection.manifest()));
-        ObjectNode target = objectsOfModel(tree, false).get(injection.objectIndex() % objectsOfModel(tree, false).size());
+        ObjectNode target = objectsOfModel(tree, false)
+                .get(injection.objectIndex() % objectsOfModel(tree, false).size());
         target.put(injection.key(), "x");
         String text = yaml.writeValueAsString(tree);
         Class<? extends io.fabric8.kubernetes.api.model.HasMetadata> type =
@@ -103,7 +110,11 @@ class StrictManifestReaderTest {
         return Combinators.combine(
                         Arbitraries.of(Manifests.STATIC_POD, Manifests.DAEMON_SET),
                         Arbitraries.integers().between(0, 1000),
-                        Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(12).map(s -> "zz" + s))
+                        Arbitraries.strings()
+                                .alpha()
+                                .ofMinLength(1)
+                                .ofMaxLength(12)
+                                .map(s -> "zz" + s))
                 .as(Injection::new);
     }
 
@@ -113,7 +124,8 @@ class StrictManifestReaderTest {
             if (!freeForm) {
                 found.add(object);
             }
-            object.properties().forEach(e -> found.addAll(objectsOfModel(e.getValue(), FREE_FORM_KEYS.contains(e.getKey()))));
+            object.properties()
+                    .forEach(e -> found.addAll(objectsOfModel(e.getValue(), FREE_FORM_KEYS.contains(e.getKey()))));
         } else if (node instanceof ArrayNode array) {
             array.forEach(item -> found.addAll(objectsOfModel(item, false)));
         }

@@ -59,7 +59,8 @@ final class SystemdUnit {
             Matcher section = SECTION.matcher(trimmed);
             if (section.matches()) {
                 if (sections.containsKey(section.group(1))) {
-                    throw new ManifestException(source + ":" + number + ": section [" + section.group(1) + "] appears twice");
+                    throw new ManifestException(
+                            source + ":" + number + ": section [" + section.group(1) + "] appears twice");
                 }
                 current = new LinkedHashMap<>();
                 sections.put(section.group(1), current);
@@ -70,9 +71,11 @@ final class SystemdUnit {
                 throw new ManifestException(source + ":" + number + ": neither a [Section] nor Key=Value: " + trimmed);
             }
             if (current == null) {
-                throw new ManifestException(source + ":" + number + ": " + entry.group(1) + " comes before any [Section]");
+                throw new ManifestException(
+                        source + ":" + number + ": " + entry.group(1) + " comes before any [Section]");
             }
-            current.computeIfAbsent(entry.group(1), k -> new ArrayList<>()).add(entry.group(2).strip());
+            current.computeIfAbsent(entry.group(1), k -> new ArrayList<>())
+                    .add(entry.group(2).strip());
         }
         return new SystemdUnit(source, sections);
     }
@@ -84,7 +87,8 @@ final class SystemdUnit {
             int number = setting.number();
             String trimmed = setting.text();
             if (trimmed.contains("$")) {
-                throw new ManifestException(source + ":" + number + ": '$' would be read by systemd's expansion rules, which this reader does not apply");
+                throw new ManifestException(source + ":" + number
+                        + ": '$' would be read by systemd's expansion rules, which this reader does not apply");
             }
             Matcher variable = VARIABLE.matcher(trimmed);
             if (!variable.matches()) {
@@ -116,10 +120,12 @@ final class SystemdUnit {
 
     private static void refuseWhatNeedsInterpreting(String source, int number, String line) {
         if (line.contains("\\") || line.contains("\"") || line.contains("'")) {
-            throw new ManifestException(source + ":" + number + ": quotes and backslashes are not read here; write the value plainly");
+            throw new ManifestException(
+                    source + ":" + number + ": quotes and backslashes are not read here; write the value plainly");
         }
         if (line.contains("%")) {
-            throw new ManifestException(source + ":" + number + ": '%' specifiers are not read here; write the value out");
+            throw new ManifestException(
+                    source + ":" + number + ": '%' specifiers are not read here; write the value out");
         }
     }
 
@@ -144,7 +150,8 @@ final class SystemdUnit {
     String one(String section, String key) {
         List<String> values = all(section, key);
         if (values.size() != 1) {
-            throw new AssertionError(source + ": [" + section + "] " + key + "= must be given once, not " + values.size() + " times");
+            throw new AssertionError(
+                    source + ": [" + section + "] " + key + "= must be given once, not " + values.size() + " times");
         }
         return values.get(0);
     }

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.urom.cli.DaemonOptions;
 import dev.urom.framework.discovery.PluginPath;
-import dev.urom.wire.ServiceAddress;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.daemon.DaemonSecurity;
 import dev.urom.service.daemon.UidRange;
+import dev.urom.wire.ServiceAddress;
 import io.fabric8.kubernetes.api.model.Capabilities;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -51,11 +51,13 @@ final class UromPodChecks {
             "SETUID", "urom-launch's setresuid to the worker's uid",
             "SETGID", "urom-launch's setgroups and setresgid to the worker's gid and groups",
             "CHOWN", "giving each worker its private directory (owner and group the worker's)",
-            "DAC_OVERRIDE", "entering each worker's 0700 directory (urom-launch's chdir before the drop), copying the worker's crash report and "
-                    + "class-data archive out of it, and removing it (DAC_READ_SEARCH and FOWNER cannot remove it)",
+            "DAC_OVERRIDE",
+                    "entering each worker's 0700 directory (urom-launch's chdir before the drop), copying the worker's crash report and "
+                            + "class-data archive out of it, and removing it (DAC_READ_SEARCH and FOWNER cannot remove it)",
             "KILL", "stopping workers, which run as other uids")));
     /** Daemon options that open what the manifests must keep closed. */
-    private static final List<String> INSECURE_OPTIONS = List.of("--insecure-tcp", "--allow-insecure-plugin-dirs", "--dumpable-workers");
+    private static final List<String> INSECURE_OPTIONS =
+            List.of("--insecure-tcp", "--allow-insecure-plugin-dirs", "--dumpable-workers");
     /** Owner read only: root owns a Secret's files, and nobody else may read a key. */
     static final int KEY_FILE_MODE = 0400;
     /**
@@ -70,7 +72,10 @@ final class UromPodChecks {
     /** Runs every check on {@code spec} and returns the daemon options its container is given. */
     static DaemonOptions check(String source, PodSpec spec) {
         Container container = uromContainer(source, spec);
-        assertThat(container.getImage()).as("%s: image of container %s", source, CONTAINER).isNotBlank().contains(":");
+        assertThat(container.getImage())
+                .as("%s: image of container %s", source, CONTAINER)
+                .isNotBlank()
+                .contains(":");
         String serviceArgs = env(source, container, "SERVICE_ARGS");
         String pluginPath = env(source, container, PluginPath.ENVIRONMENT_VARIABLE);
         DaemonOptions args = parseServiceArgs(source, serviceArgs, pluginPath);
@@ -88,15 +93,24 @@ final class UromPodChecks {
     }
 
     static Container uromContainer(String source, PodSpec spec) {
-        assertThat(spec.getContainers()).as("%s: containers", source).extracting(Container::getName).containsExactly(CONTAINER);
+        assertThat(spec.getContainers())
+                .as("%s: containers", source)
+                .extracting(Container::getName)
+                .containsExactly(CONTAINER);
         return spec.getContainers().get(0);
     }
 
     static String env(String source, Container container, String name) {
-        List<EnvVar> matches = container.getEnv().stream().filter(e -> name.equals(e.getName())).toList();
-        assertThat(matches).as("%s: env %s of container %s (exactly once)", source, name, container.getName()).hasSize(1);
+        List<EnvVar> matches = container.getEnv().stream()
+                .filter(e -> name.equals(e.getName()))
+                .toList();
+        assertThat(matches)
+                .as("%s: env %s of container %s (exactly once)", source, name, container.getName())
+                .hasSize(1);
         EnvVar var = matches.get(0);
-        assertThat(var.getValueFrom()).as("%s: env %s must be a literal value", source, name).isNull();
+        assertThat(var.getValueFrom())
+                .as("%s: env %s must be a literal value", source, name)
+                .isNull();
         assertThat(var.getValue()).as("%s: env %s", source, name).isNotBlank();
         return var.getValue();
     }
@@ -110,28 +124,49 @@ final class UromPodChecks {
     }
 
     private static void checkDaemonOptions(String source, Container container, DaemonConfig config) {
-        assertThat(config.logLevel()).as("%s: SERVICE_ARGS -l (the guide's debug level)", source).isEqualTo(60);
-        assertThat(config.maxMessageSize()).as("%s: SERVICE_ARGS -m", source)
-                .isBetween(DaemonConfig.MIN_MAX_MESSAGE_SIZE, DaemonConfig.MAX_MAX_MESSAGE_SIZE).isEqualTo(4096);
+        assertThat(config.logLevel())
+                .as("%s: SERVICE_ARGS -l (the guide's debug level)", source)
+                .isEqualTo(60);
+        assertThat(config.maxMessageSize())
+                .as("%s: SERVICE_ARGS -m", source)
+                .isBetween(DaemonConfig.MIN_MAX_MESSAGE_SIZE, DaemonConfig.MAX_MAX_MESSAGE_SIZE)
+                .isEqualTo(4096);
         ServiceAddress listen = config.listen();
-        assertThat(listen.isUnix()).as("%s: SERVICE_ARGS --listen must be TCP, reachable from outside the pod", source).isFalse();
+        assertThat(listen.isUnix())
+                .as("%s: SERVICE_ARGS --listen must be TCP, reachable from outside the pod", source)
+                .isFalse();
         assertThat(listen.host()).as("%s: SERVICE_ARGS --listen host", source).isEqualTo("0.0.0.0");
         assertThat(listen.port()).as("%s: SERVICE_ARGS --listen port", source).isEqualTo(ImageLayout.SERVICE_PORT);
         assertThat(containerPorts(container)).as("%s: container ports", source).containsEntry("urom", listen.port());
     }
 
     /** Keys on TCP, and nothing that lets a host or a plugin in without them, in SERVICE_ARGS or the container's own arguments. */
-    private static void checkNoInsecureOption(String source, Container container, String serviceArgs, DaemonSecurity security) {
+    private static void checkNoInsecureOption(
+            String source, Container container, String serviceArgs, DaemonSecurity security) {
         List<String> words = Arrays.asList(serviceArgs.trim().split("\\s+"));
         for (String option : INSECURE_OPTIONS) {
-            assertThat(words).as("%s: SERVICE_ARGS must not hold %s", source, option).doesNotContain(option);
+            assertThat(words)
+                    .as("%s: SERVICE_ARGS must not hold %s", source, option)
+                    .doesNotContain(option);
         }
-        assertThat(security.insecureTcp()).as("%s: SERVICE_ARGS --insecure-tcp", source).isFalse();
-        assertThat(security.allowInsecurePluginDirs()).as("%s: SERVICE_ARGS --allow-insecure-plugin-dirs", source).isFalse();
-        assertThat(security.dumpableWorkers()).as("%s: SERVICE_ARGS --dumpable-workers", source).isFalse();
-        assertThat(security.authKeys()).as("%s: SERVICE_ARGS --auth-keys (hosts on TCP must prove a key)", source).isNotNull();
-        assertThat(container.getCommand()).as("%s: command of container %s (the image's entrypoint runs the daemon)", source, CONTAINER).isEmpty();
-        assertThat(container.getArgs()).as("%s: args of container %s (the daemon's options go in SERVICE_ARGS)", source, CONTAINER).isEmpty();
+        assertThat(security.insecureTcp())
+                .as("%s: SERVICE_ARGS --insecure-tcp", source)
+                .isFalse();
+        assertThat(security.allowInsecurePluginDirs())
+                .as("%s: SERVICE_ARGS --allow-insecure-plugin-dirs", source)
+                .isFalse();
+        assertThat(security.dumpableWorkers())
+                .as("%s: SERVICE_ARGS --dumpable-workers", source)
+                .isFalse();
+        assertThat(security.authKeys())
+                .as("%s: SERVICE_ARGS --auth-keys (hosts on TCP must prove a key)", source)
+                .isNotNull();
+        assertThat(container.getCommand())
+                .as("%s: command of container %s (the image's entrypoint runs the daemon)", source, CONTAINER)
+                .isEmpty();
+        assertThat(container.getArgs())
+                .as("%s: args of container %s (the daemon's options go in SERVICE_ARGS)", source, CONTAINER)
+                .isEmpty();
     }
 
     /**
@@ -143,17 +178,26 @@ final class UromPodChecks {
      */
     private static void checkWorkerIds(String source, DaemonSecurity security) {
         assertThat(security.workerUser())
-                .as("%s: SERVICE_ARGS --worker-user %s is weaker: all principals share a uid, so that one principal's worker can signal "
-                        + "the others' and reach their files; leave it out (each principal's workers get a uid of their own)", source,
-                        security.workerUser())
+                .as(
+                        "%s: SERVICE_ARGS --worker-user %s is weaker: all principals share a uid, so that one principal's worker can signal "
+                                + "the others' and reach their files; leave it out (each principal's workers get a uid of their own)",
+                        source, security.workerUser())
                 .isNull();
         UidRange range = security.workerUidRange();
-        assertThat(range).as("%s: SERVICE_ARGS --worker-uid-range (written out: the daemon cannot see which ids the node's accounts use)", source)
+        assertThat(range)
+                .as(
+                        "%s: SERVICE_ARGS --worker-uid-range (written out: the daemon cannot see which ids the node's accounts use)",
+                        source)
                 .isNotNull();
-        assertThat(range.first()).as("%s: SERVICE_ARGS --worker-uid-range %s must lie above %d (root, the node's system and login accounts, "
-                + "nobody, systemd's dynamic users), which the daemon in the image cannot see", source, range, NODE_ACCOUNT_IDS_END)
+        assertThat(range.first())
+                .as(
+                        "%s: SERVICE_ARGS --worker-uid-range %s must lie above %d (root, the node's system and login accounts, "
+                                + "nobody, systemd's dynamic users), which the daemon in the image cannot see",
+                        source, range, NODE_ACCOUNT_IDS_END)
                 .isGreaterThan(NODE_ACCOUNT_IDS_END);
-        assertThat(security.workerGroups()).as("%s: SERVICE_ARGS --worker-groups (not root's group)", source).doesNotContain("0", "root");
+        assertThat(security.workerGroups())
+                .as("%s: SERVICE_ARGS --worker-groups (not root's group)", source)
+                .doesNotContain("0", "root");
     }
 
     /**
@@ -163,24 +207,42 @@ final class UromPodChecks {
     private static void checkKeyMount(String source, PodSpec spec, Container container, Path keys) {
         assertThat(keys).as("%s: SERVICE_ARGS --auth-keys", source).isEqualTo(Path.of(ImageLayout.KEYS_DIR));
         VolumeMount mount = mountAt(source, container, keys);
-        assertThat(mount.getReadOnly()).as("%s: volumeMount %s at %s must be readOnly", source, mount.getName(), keys).isTrue();
+        assertThat(mount.getReadOnly())
+                .as("%s: volumeMount %s at %s must be readOnly", source, mount.getName(), keys)
+                .isTrue();
         Volume volume = volumeMountedAt(source, spec, container, keys);
         SecretVolumeSource secret = volume.getSecret();
         if (secret != null) {
-            assertThat(secret.getSecretName()).as("%s: secretName of volume %s", source, volume.getName()).isNotBlank();
-            assertThat(secret.getOptional()).as("%s: volume %s must not be optional (no keys, no hosts)", source, volume.getName()).isNotEqualTo(Boolean.TRUE);
-            assertThat(secret.getDefaultMode()).as("%s: defaultMode of volume %s (octal %04o)", source, volume.getName(), KEY_FILE_MODE)
+            assertThat(secret.getSecretName())
+                    .as("%s: secretName of volume %s", source, volume.getName())
+                    .isNotBlank();
+            assertThat(secret.getOptional())
+                    .as("%s: volume %s must not be optional (no keys, no hosts)", source, volume.getName())
+                    .isNotEqualTo(Boolean.TRUE);
+            assertThat(secret.getDefaultMode())
+                    .as("%s: defaultMode of volume %s (octal %04o)", source, volume.getName(), KEY_FILE_MODE)
                     .isEqualTo(KEY_FILE_MODE);
             for (KeyToPath item : secret.getItems()) {
-                assertThat(item.getMode()).as("%s: mode of item %s of volume %s", source, item.getKey(), volume.getName()).isIn(null, KEY_FILE_MODE);
+                assertThat(item.getMode())
+                        .as("%s: mode of item %s of volume %s", source, item.getKey(), volume.getName())
+                        .isIn(null, KEY_FILE_MODE);
             }
-            Long fsGroup = spec.getSecurityContext() == null ? null : spec.getSecurityContext().getFsGroup();
-            assertThat(fsGroup).as("%s: securityContext.fsGroup (it would make the key files readable by that group)", source).isNull();
+            Long fsGroup = spec.getSecurityContext() == null
+                    ? null
+                    : spec.getSecurityContext().getFsGroup();
+            assertThat(fsGroup)
+                    .as("%s: securityContext.fsGroup (it would make the key files readable by that group)", source)
+                    .isNull();
         } else {
-            assertThat(volume.getHostPath()).as("%s: volume %s for the keys must be a Secret or a hostPath", source, volume.getName()).isNotNull();
-            assertThat(volume.getHostPath().getType()).as("%s: hostPath type of volume %s (the directory must exist)", source, volume.getName())
+            assertThat(volume.getHostPath())
+                    .as("%s: volume %s for the keys must be a Secret or a hostPath", source, volume.getName())
+                    .isNotNull();
+            assertThat(volume.getHostPath().getType())
+                    .as("%s: hostPath type of volume %s (the directory must exist)", source, volume.getName())
                     .isEqualTo("Directory");
-            assertThat(Path.of(volume.getHostPath().getPath()).normalize()).as("%s: hostPath of volume %s", source, volume.getName()).isEqualTo(keys);
+            assertThat(Path.of(volume.getHostPath().getPath()).normalize())
+                    .as("%s: hostPath of volume %s", source, volume.getName())
+                    .isEqualTo(keys);
         }
     }
 
@@ -189,18 +251,36 @@ final class UromPodChecks {
         assertThat(spec.getHostPID()).as("%s: hostPID", source).isNotEqualTo(Boolean.TRUE);
         assertThat(spec.getHostIPC()).as("%s: hostIPC", source).isNotEqualTo(Boolean.TRUE);
         SecurityContext context = container.getSecurityContext();
-        assertThat(context).as("%s: securityContext of container %s", source, CONTAINER).isNotNull();
-        assertThat(context.getRunAsUser()).as("%s: securityContext.runAsUser (the daemon drops workers to another user)", source).isEqualTo(0L);
-        assertThat(context.getPrivileged()).as("%s: securityContext.privileged", source).isNotEqualTo(Boolean.TRUE);
-        assertThat(context.getAllowPrivilegeEscalation()).as("%s: securityContext.allowPrivilegeEscalation", source).isFalse();
-        assertThat(context.getReadOnlyRootFilesystem()).as("%s: securityContext.readOnlyRootFilesystem", source).isTrue();
-        assertThat(context.getSeccompProfile()).as("%s: securityContext.seccompProfile", source).isNotNull();
-        assertThat(context.getSeccompProfile().getType()).as("%s: securityContext.seccompProfile.type", source).isEqualTo("RuntimeDefault");
+        assertThat(context)
+                .as("%s: securityContext of container %s", source, CONTAINER)
+                .isNotNull();
+        assertThat(context.getRunAsUser())
+                .as("%s: securityContext.runAsUser (the daemon drops workers to another user)", source)
+                .isEqualTo(0L);
+        assertThat(context.getPrivileged())
+                .as("%s: securityContext.privileged", source)
+                .isNotEqualTo(Boolean.TRUE);
+        assertThat(context.getAllowPrivilegeEscalation())
+                .as("%s: securityContext.allowPrivilegeEscalation", source)
+                .isFalse();
+        assertThat(context.getReadOnlyRootFilesystem())
+                .as("%s: securityContext.readOnlyRootFilesystem", source)
+                .isTrue();
+        assertThat(context.getSeccompProfile())
+                .as("%s: securityContext.seccompProfile", source)
+                .isNotNull();
+        assertThat(context.getSeccompProfile().getType())
+                .as("%s: securityContext.seccompProfile.type", source)
+                .isEqualTo("RuntimeDefault");
         Capabilities capabilities = context.getCapabilities();
         assertThat(capabilities).as("%s: securityContext.capabilities", source).isNotNull();
-        assertThat(capabilities.getDrop()).as("%s: securityContext.capabilities.drop", source).containsExactly("ALL");
-        assertThat(capabilities.getAdd()).as("%s: securityContext.capabilities.add (each needed by the daemon: %s)", source, DAEMON_CAPABILITIES)
-                .doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(DAEMON_CAPABILITIES.keySet());
+        assertThat(capabilities.getDrop())
+                .as("%s: securityContext.capabilities.drop", source)
+                .containsExactly("ALL");
+        assertThat(capabilities.getAdd())
+                .as("%s: securityContext.capabilities.add (each needed by the daemon: %s)", source, DAEMON_CAPABILITIES)
+                .doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(DAEMON_CAPABILITIES.keySet());
     }
 
     /**
@@ -211,34 +291,57 @@ final class UromPodChecks {
     private static void checkTmpMount(String source, PodSpec spec, Container container) {
         Volume tmp = volumeMountedAt(source, spec, container, Path.of(ImageLayout.TMP_DIR));
         assertThat(mountAt(source, container, Path.of(ImageLayout.TMP_DIR)).getReadOnly())
-                .as("%s: volumeMount at %s", source, ImageLayout.TMP_DIR).isNotEqualTo(Boolean.TRUE);
-        assertThat(tmp.getEmptyDir()).as("%s: volume %s at %s must be an emptyDir", source, tmp.getName(), ImageLayout.TMP_DIR).isNotNull();
-        assertThat(tmp.getEmptyDir().getMedium()).as("%s: emptyDir medium of volume %s (a tmpfs has the sticky bit)", source, tmp.getName())
+                .as("%s: volumeMount at %s", source, ImageLayout.TMP_DIR)
+                .isNotEqualTo(Boolean.TRUE);
+        assertThat(tmp.getEmptyDir())
+                .as("%s: volume %s at %s must be an emptyDir", source, tmp.getName(), ImageLayout.TMP_DIR)
+                .isNotNull();
+        assertThat(tmp.getEmptyDir().getMedium())
+                .as("%s: emptyDir medium of volume %s (a tmpfs has the sticky bit)", source, tmp.getName())
                 .isEqualTo("Memory");
-        assertThat(tmp.getEmptyDir().getSizeLimit()).as("%s: emptyDir sizeLimit of volume %s (it takes the pod's memory)", source, tmp.getName())
+        assertThat(tmp.getEmptyDir().getSizeLimit())
+                .as("%s: emptyDir sizeLimit of volume %s (it takes the pod's memory)", source, tmp.getName())
                 .isNotNull();
     }
 
     private static void checkPluginMounts(String source, PodSpec spec, Container container, String pluginPath) {
-        List<Path> dirs = PluginPath.parse(pluginPath).stream().map(Path::normalize).toList();
-        assertThat(dirs).as("%s: %s directories (the image's plugin folders)", source, PluginPath.ENVIRONMENT_VARIABLE)
-                .containsExactlyElementsOf(ImageLayout.PLUGIN_DIRS.stream().map(Path::of).toList());
+        List<Path> dirs =
+                PluginPath.parse(pluginPath).stream().map(Path::normalize).toList();
+        assertThat(dirs)
+                .as("%s: %s directories (the image's plugin folders)", source, PluginPath.ENVIRONMENT_VARIABLE)
+                .containsExactlyElementsOf(
+                        ImageLayout.PLUGIN_DIRS.stream().map(Path::of).toList());
         for (Path dir : dirs) {
             Volume volume = volumeMountedAt(source, spec, container, dir);
-            assertThat(volume.getHostPath()).as("%s: volume %s for plugin folder %s must be a hostPath", source, volume.getName(), dir).isNotNull();
-            assertThat(volume.getHostPath().getType()).as("%s: hostPath type of volume %s", source, volume.getName()).isEqualTo("DirectoryOrCreate");
-            assertThat(Path.of(volume.getHostPath().getPath()).normalize()).as("%s: hostPath of volume %s", source, volume.getName()).isEqualTo(dir);
-            assertThat(mountAt(source, container, dir).getReadOnly()).as("%s: volumeMount %s at %s must be readOnly", source, volume.getName(), dir).isTrue();
+            assertThat(volume.getHostPath())
+                    .as("%s: volume %s for plugin folder %s must be a hostPath", source, volume.getName(), dir)
+                    .isNotNull();
+            assertThat(volume.getHostPath().getType())
+                    .as("%s: hostPath type of volume %s", source, volume.getName())
+                    .isEqualTo("DirectoryOrCreate");
+            assertThat(Path.of(volume.getHostPath().getPath()).normalize())
+                    .as("%s: hostPath of volume %s", source, volume.getName())
+                    .isEqualTo(dir);
+            assertThat(mountAt(source, container, dir).getReadOnly())
+                    .as("%s: volumeMount %s at %s must be readOnly", source, volume.getName(), dir)
+                    .isTrue();
         }
     }
 
     private static void checkLogMount(String source, PodSpec spec, Container container, Path logDir) {
         assertThat(logDir).as("%s: the daemon's log directory", source).isEqualTo(DaemonConfig.DEFAULT_LOG_DIR);
         Volume volume = volumeMountedAt(source, spec, container, logDir);
-        assertThat(volume.getHostPath()).as("%s: volume %s for the log directory must be a hostPath", source, volume.getName()).isNotNull();
-        assertThat(Path.of(volume.getHostPath().getPath()).normalize()).as("%s: hostPath of volume %s", source, volume.getName()).isEqualTo(logDir);
-        assertThat(mountAt(source, container, logDir).getReadOnly()).as("%s: volumeMount %s at %s (the daemon writes its and the workers' logs)",
-                source, volume.getName(), logDir).isNotEqualTo(Boolean.TRUE);
+        assertThat(volume.getHostPath())
+                .as("%s: volume %s for the log directory must be a hostPath", source, volume.getName())
+                .isNotNull();
+        assertThat(Path.of(volume.getHostPath().getPath()).normalize())
+                .as("%s: hostPath of volume %s", source, volume.getName())
+                .isEqualTo(logDir);
+        assertThat(mountAt(source, container, logDir).getReadOnly())
+                .as(
+                        "%s: volumeMount %s at %s (the daemon writes its and the workers' logs)",
+                        source, volume.getName(), logDir)
+                .isNotEqualTo(Boolean.TRUE);
     }
 
     private static void checkHugepages(String source, PodSpec spec, Container container) {
@@ -248,34 +351,54 @@ final class UromPodChecks {
         assertThat(limits).as("%s: resources.limits", source).containsKey(ImageLayout.HUGEPAGES_2MI);
         BigDecimal requested = Quantity.getAmountInBytes(requests.get(ImageLayout.HUGEPAGES_2MI));
         BigDecimal limited = Quantity.getAmountInBytes(limits.get(ImageLayout.HUGEPAGES_2MI));
-        assertThat(requested).as("%s: %s request must equal its limit", source, ImageLayout.HUGEPAGES_2MI).isEqualByComparingTo(limited);
-        assertThat(requested).as("%s: %s request", source, ImageLayout.HUGEPAGES_2MI).isPositive();
+        assertThat(requested)
+                .as("%s: %s request must equal its limit", source, ImageLayout.HUGEPAGES_2MI)
+                .isEqualByComparingTo(limited);
+        assertThat(requested)
+                .as("%s: %s request", source, ImageLayout.HUGEPAGES_2MI)
+                .isPositive();
         assertThat(requested.remainder(BigDecimal.valueOf(ImageLayout.HUGEPAGE_BYTES)))
-                .as("%s: %s request must be whole 2 MiB pages", source, ImageLayout.HUGEPAGES_2MI).isEqualByComparingTo(BigDecimal.ZERO);
+                .as("%s: %s request must be whole 2 MiB pages", source, ImageLayout.HUGEPAGES_2MI)
+                .isEqualByComparingTo(BigDecimal.ZERO);
         BigDecimal memory = Quantity.getAmountInBytes(requests.get("memory"));
         assertThat(memory).as("%s: memory request", source).isPositive();
         if (limits.containsKey("memory")) {
-            assertThat(Quantity.getAmountInBytes(limits.get("memory"))).as("%s: memory limit", source).isGreaterThanOrEqualTo(memory);
+            assertThat(Quantity.getAmountInBytes(limits.get("memory")))
+                    .as("%s: memory limit", source)
+                    .isGreaterThanOrEqualTo(memory);
         }
         Volume hugetlbfs = volumeMountedAt(source, spec, container, Path.of(ImageLayout.HUGETLBFS_MOUNT));
-        assertThat(hugetlbfs.getEmptyDir()).as("%s: volume %s at %s must be an emptyDir", source, hugetlbfs.getName(), ImageLayout.HUGETLBFS_MOUNT).isNotNull();
-        assertThat(hugetlbfs.getEmptyDir().getMedium()).as("%s: emptyDir medium of volume %s", source, hugetlbfs.getName()).isIn(HUGEPAGE_MEDIA);
+        assertThat(hugetlbfs.getEmptyDir())
+                .as("%s: volume %s at %s must be an emptyDir", source, hugetlbfs.getName(), ImageLayout.HUGETLBFS_MOUNT)
+                .isNotNull();
+        assertThat(hugetlbfs.getEmptyDir().getMedium())
+                .as("%s: emptyDir medium of volume %s", source, hugetlbfs.getName())
+                .isIn(HUGEPAGE_MEDIA);
     }
 
     private static void checkVolumesAndMountsPair(String source, PodSpec spec, Container container) {
-        List<String> volumeNames = spec.getVolumes().stream().map(Volume::getName).toList();
-        List<String> mountedNames = container.getVolumeMounts().stream().map(VolumeMount::getName).toList();
-        List<String> mountPaths = container.getVolumeMounts().stream().map(m -> Path.of(m.getMountPath()).normalize().toString()).toList();
+        List<String> volumeNames =
+                spec.getVolumes().stream().map(Volume::getName).toList();
+        List<String> mountedNames =
+                container.getVolumeMounts().stream().map(VolumeMount::getName).toList();
+        List<String> mountPaths = container.getVolumeMounts().stream()
+                .map(m -> Path.of(m.getMountPath()).normalize().toString())
+                .toList();
         assertThat(volumeNames).as("%s: volume names", source).doesNotHaveDuplicates();
         assertThat(mountPaths).as("%s: mount paths", source).doesNotHaveDuplicates();
-        assertThat(mountedNames).as("%s: every volume mounted once, every mount naming a volume", source)
+        assertThat(mountedNames)
+                .as("%s: every volume mounted once, every mount naming a volume", source)
                 .containsExactlyInAnyOrderElementsOf(volumeNames);
     }
 
     static Volume volumeMountedAt(String source, PodSpec spec, Container container, Path path) {
         VolumeMount mount = mountAt(source, container, path);
-        Optional<Volume> volume = spec.getVolumes().stream().filter(v -> v.getName().equals(mount.getName())).findFirst();
-        assertThat(volume).as("%s: volume %s mounted at %s", source, mount.getName(), path).isPresent();
+        Optional<Volume> volume = spec.getVolumes().stream()
+                .filter(v -> v.getName().equals(mount.getName()))
+                .findFirst();
+        assertThat(volume)
+                .as("%s: volume %s mounted at %s", source, mount.getName(), path)
+                .isPresent();
         return volume.get();
     }
 

@@ -20,7 +20,7 @@ public final class GraphLoopback {
         try {
             run(args);
         } catch (UromException e) {
-            System.err.println("graph-loopback: " + e.getMessage());         // one line: what failed and why
+            System.err.println("graph-loopback: " + e.getMessage()); // one line: what failed and why
             System.exit(1);
         }
     }
@@ -31,18 +31,28 @@ public final class GraphLoopback {
         // No address: where `urom daemon` listens by default.
         try (UromService service = args.length > 0 ? UromService.connect(args[0]) : UromService.connect()) {
             Plugin graph = PluginVersions.require(service.plugins(), "worker_graph", 1);
-            try (Worker worker = service.newWorker().gid(0).plugins(graph.id()).maxInflight(64).build()) {
-                worker.start().get();                                  // IDLE -> STARTING -> RUNNING
+            try (Worker worker = service.newWorker()
+                    .gid(0)
+                    .plugins(graph.id())
+                    .maxInflight(64)
+                    .build()) {
+                worker.start().get(); // IDLE -> STARTING -> RUNNING
                 // LOOPBACK: { uint64 type = 0; uint64 data; }, little-endian; the plugin answers the same.
-                byte[] command = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(0).putLong(value).array();
+                byte[] command = ByteBuffer.allocate(16)
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .putLong(0)
+                        .putLong(value)
+                        .array();
                 Notification answer = worker.submit(graph.id(), command).get();
                 if (!answer.status().isSuccess()) {
                     throw new UromException(answer.status(), "LOOPBACK failed");
                 }
-                long echoed = ByteBuffer.wrap(answer.payload()).order(ByteOrder.LITTLE_ENDIAN).getLong(8);
+                long echoed = ByteBuffer.wrap(answer.payload())
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .getLong(8);
                 System.out.println("loopback " + Long.toUnsignedString(value) + " -> " + Long.toUnsignedString(echoed)
                         + " via worker " + worker.id());
-            }                                                          // STOP: the worker process ends
+            } // STOP: the worker process ends
         }
     }
 }

@@ -27,13 +27,18 @@ final class DocExamples {
     private static final Pattern NOT_RUN = Pattern.compile("not run \\((.+)\\)");
     private static final String WITH_DAEMON = "run with a daemon";
 
-    enum Mode { ALONE, WITH_DAEMON, NOT_RUN }
+    enum Mode {
+        ALONE,
+        WITH_DAEMON,
+        NOT_RUN
+    }
 
     /** One command of a transcript and the standard output the page shows for it. */
     record Step(String command, List<String> expectedOutput) {
         /** Whether {@code actual} (the output's lines) is what the page shows, {@code ...} matching any text. */
         boolean matches(List<String> actual) {
-            List<String> shown = expectedOutput.stream().map(String::stripTrailing).toList();
+            List<String> shown =
+                    expectedOutput.stream().map(String::stripTrailing).toList();
             List<String> got = actual.stream().map(String::stripTrailing).toList();
             if (shown.size() != got.size()) {
                 return false;
@@ -139,7 +144,7 @@ final class DocExamples {
         int i = 0;
         while (i < lines.length && !lines[i].startsWith("$ ")) {
             if (!lines[i].isBlank()) {
-                return List.of();                          // text before any "$ ": a script, not a transcript
+                return List.of(); // text before any "$ ": a script, not a transcript
             }
             i++;
         }

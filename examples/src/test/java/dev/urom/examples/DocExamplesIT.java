@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * give its reason; an unmarked block is run, so none is left unchecked.
  */
 class DocExamplesIT {
-    private static final Path REPO = Path.of(System.getProperty("urom.repo", "..")).toAbsolutePath().normalize();
+    private static final Path REPO =
+            Path.of(System.getProperty("urom.repo", "..")).toAbsolutePath().normalize();
     private static final String PLAIN_PATH = "/usr/local/bin:/usr/bin:/bin";
     private static final long LIMIT_SECONDS = 180;
 
@@ -55,10 +56,14 @@ class DocExamplesIT {
     @Test
     void exemptExamplesAreFewAndSayWhy() throws IOException {
         List<Example> all = examples();
-        List<Example> exempt = all.stream().filter(e -> e.mode() == Mode.NOT_RUN).toList();
+        List<Example> exempt =
+                all.stream().filter(e -> e.mode() == Mode.NOT_RUN).toList();
         assertThat(exempt).allSatisfy(e -> assertThat(e.reason()).as(e.where()).isNotBlank());
-        assertThat(all.stream().filter(e -> e.mode() != Mode.NOT_RUN)).as("the examples run").hasSizeGreaterThanOrEqualTo(8);
-        assertThat(all.stream().filter(e -> e.page().equals("README.md") && e.mode() != Mode.NOT_RUN)).as("README's examples run")
+        assertThat(all.stream().filter(e -> e.mode() != Mode.NOT_RUN))
+                .as("the examples run")
+                .hasSizeGreaterThanOrEqualTo(8);
+        assertThat(all.stream().filter(e -> e.page().equals("README.md") && e.mode() != Mode.NOT_RUN))
+                .as("README's examples run")
                 .hasSizeGreaterThanOrEqualTo(4);
     }
 
@@ -84,16 +89,22 @@ class DocExamplesIT {
             if (example.isTranscript()) {
                 for (Step step : example.steps()) {
                     Ran ran = shell(cwd, step.command());
-                    assertThat(ran.exit).as("%s: `%s` exit status; stdout:%n%s%nstderr:%n%s", example.where(), step.command(), ran.out, ran.err)
+                    assertThat(ran.exit)
+                            .as(
+                                    "%s: `%s` exit status; stdout:%n%s%nstderr:%n%s",
+                                    example.where(), step.command(), ran.out, ran.err)
                             .isZero();
                     assertThat(step.matches(ran.out.lines().toList()))
-                            .as("%s: `%s` printed%n%s%nwhere the page shows%n%s", example.where(), step.command(), ran.out,
-                                    String.join("\n", step.expectedOutput()))
+                            .as(
+                                    "%s: `%s` printed%n%s%nwhere the page shows%n%s",
+                                    example.where(), step.command(), ran.out, String.join("\n", step.expectedOutput()))
                             .isTrue();
                 }
             } else {
                 Ran ran = shell(cwd, example.text());
-                assertThat(ran.exit).as("%s: exit status; stdout:%n%s%nstderr:%n%s", example.where(), ran.out, ran.err).isZero();
+                assertThat(ran.exit)
+                        .as("%s: exit status; stdout:%n%s%nstderr:%n%s", example.where(), ran.out, ran.err)
+                        .isZero();
             }
         } finally {
             if (daemon != null) {
@@ -126,14 +137,17 @@ class DocExamplesIT {
 
     private static String readAll(Process process, boolean errors) {
         try {
-            return new String((errors ? process.getErrorStream() : process.getInputStream()).readAllBytes(), StandardCharsets.UTF_8);
+            return new String(
+                    (errors ? process.getErrorStream() : process.getInputStream()).readAllBytes(),
+                    StandardCharsets.UTF_8);
         } catch (IOException e) {
             return e.toString();
         }
     }
 
     private Process startDaemon(Path cwd) throws Exception {
-        List<String> command = new ArrayList<>(List.of("bin/urom", "daemon", "--log-dir", cwd.resolve("daemon-log").toString()));
+        List<String> command = new ArrayList<>(List.of(
+                "bin/urom", "daemon", "--log-dir", cwd.resolve("daemon-log").toString()));
         if (KeyFileRules.effectiveUid() == 0) {
             // Workers of their own uids may not read a checkout under /root, as in CI.
             command.addAll(List.of("--worker-user", "root"));
@@ -144,7 +158,9 @@ class DocExamplesIT {
         if (!up) {
             stop(daemon);
         }
-        assertThat(up).as("bin/urom daemon at its default address (is another daemon of this user running there?): %s", said).isTrue();
+        assertThat(up)
+                .as("bin/urom daemon at its default address (is another daemon of this user running there?): %s", said)
+                .isTrue();
         return daemon;
     }
 

@@ -52,7 +52,10 @@ class DocExamplesTest {
     void aMarkerSeparatedFromItsBlockByTextDoesNotCount() {
         String page = "<!-- example: not run (far away) -->\nSome prose.\n```\nls\n```\n";
 
-        assertThat(DocExamples.of("p.md", page)).singleElement().extracting(Example::mode).isEqualTo(Mode.ALONE);
+        assertThat(DocExamples.of("p.md", page))
+                .singleElement()
+                .extracting(Example::mode)
+                .isEqualTo(Mode.ALONE);
     }
 
     @Test
@@ -65,34 +68,45 @@ class DocExamplesTest {
 
     @Test
     void aTranscriptSplitsIntoCommandsWithContinuationLinesAndTheirOutput() {
-        String page = "```\n$ java -cp a \\\n     Main 42\nloopback 42\n$ bin/urom exec\nstatus: SUCCESS (0)\npayload: 00\n```\n";
+        String page =
+                "```\n$ java -cp a \\\n     Main 42\nloopback 42\n$ bin/urom exec\nstatus: SUCCESS (0)\npayload: 00\n```\n";
 
         Example example = DocExamples.of("p.md", page).get(0);
 
         assertThat(example.isTranscript()).isTrue();
-        assertThat(example.steps()).containsExactly(new Step("java -cp a \\\n     Main 42", List.of("loopback 42")),
-                new Step("bin/urom exec", List.of("status: SUCCESS (0)", "payload: 00")));
+        assertThat(example.steps())
+                .containsExactly(
+                        new Step("java -cp a \\\n     Main 42", List.of("loopback 42")),
+                        new Step("bin/urom exec", List.of("status: SUCCESS (0)", "payload: 00")));
     }
 
     @Test
     void aBlockWithTextBeforeItsFirstPromptIsAScript() {
-        Example example = DocExamples.of("p.md", "```\nexport A=1\n$ echo $A\n```\n").get(0);
+        Example example =
+                DocExamples.of("p.md", "```\nexport A=1\n$ echo $A\n```\n").get(0);
 
         assertThat(example.isTranscript()).isFalse();
     }
 
     @Test
     void outputMatchesWithDotsAsWildcardsAndLineByLine() {
-        Step step = new Step("bin/urom loopback --value 42", List.of("loopback 42 -> 42 via worker_graph on worker ... in ... us"));
+        Step step = new Step(
+                "bin/urom loopback --value 42", List.of("loopback 42 -> 42 via worker_graph on worker ... in ... us"));
 
-        assertThat(step.matches(List.of("loopback 42 -> 42 via worker_graph on worker 3 in 812 us"))).isTrue();
-        assertThat(step.matches(List.of("loopback 42 -> 43 via worker_graph on worker 3 in 812 us"))).isFalse();
-        assertThat(step.matches(List.of("loopback 42 -> 42 via worker_graph on worker 3 in 812 us", "extra"))).isFalse();
-        assertThat(new Step("x", List.of("a.b")).matches(List.of("axb"))).as("a lone dot is literal").isFalse();
+        assertThat(step.matches(List.of("loopback 42 -> 42 via worker_graph on worker 3 in 812 us")))
+                .isTrue();
+        assertThat(step.matches(List.of("loopback 42 -> 43 via worker_graph on worker 3 in 812 us")))
+                .isFalse();
+        assertThat(step.matches(List.of("loopback 42 -> 42 via worker_graph on worker 3 in 812 us", "extra")))
+                .isFalse();
+        assertThat(new Step("x", List.of("a.b")).matches(List.of("axb")))
+                .as("a lone dot is literal")
+                .isFalse();
     }
 
     @Test
     void anUnclosedFenceIsAnError() {
-        assertThatThrownBy(() -> DocExamples.of("p.md", "```\nls\n")).hasMessage("p.md:1: a fenced block that is never closed");
+        assertThatThrownBy(() -> DocExamples.of("p.md", "```\nls\n"))
+                .hasMessage("p.md:1: a fenced block that is never closed");
     }
 }

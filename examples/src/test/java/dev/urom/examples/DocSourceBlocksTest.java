@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class DocSourceBlocksTest {
     private static final Path REPO = Path.of(System.getProperty("urom.repo", ".."));
-    private static final Pattern SOURCE_BLOCK = Pattern.compile("<!-- source: (\\S+) -->\\n```\\w*\\n(.*?)```\\n", Pattern.DOTALL);
+    private static final Pattern SOURCE_BLOCK =
+            Pattern.compile("<!-- source: (\\S+) -->\\n```\\w*\\n(.*?)```\\n", Pattern.DOTALL);
     private static final String LICENCE_LINE = "// SPDX-License-Identifier: Apache-2.0\n";
 
     /** What a page shows of a source file: the file less its licence line. */
@@ -35,13 +36,16 @@ class DocSourceBlocksTest {
         for (Path page : DocExamples.pages(REPO)) {
             Matcher block = SOURCE_BLOCK.matcher(Files.readString(page));
             while (block.find()) {
-                assertThat(block.group(2)).as("%s: the block of %s", REPO.relativize(page), block.group(1))
+                assertThat(block.group(2))
+                        .as("%s: the block of %s", REPO.relativize(page), block.group(1))
                         .isEqualTo(shown(Files.readString(REPO.resolve(block.group(1)))));
                 checked.add(block.group(1));
             }
         }
-        assertThat(checked).contains("examples/src/main/java/dev/urom/examples/GraphLoopback.java",
-                "plugins/graph/src/test/java/dev/urom/plugins/graph/embedding/EmbeddingExample.java");
+        assertThat(checked)
+                .contains(
+                        "examples/src/main/java/dev/urom/examples/GraphLoopback.java",
+                        "plugins/graph/src/test/java/dev/urom/plugins/graph/embedding/EmbeddingExample.java");
     }
 
     @Test
@@ -56,7 +60,11 @@ class DocSourceBlocksTest {
     void theLicenceLineAloneIsLeftOutOfWhatIsShown() {
         assertThat(shown(LICENCE_LINE + "package a;\n")).isEqualTo("package a;\n");
         assertThat(shown("package a;\n")).isEqualTo("package a;\n");
-        assertThat(shown("// SPDX-License-Identifier: MIT\npackage a;\n")).as("another line is shown").startsWith("// SPDX");
-        assertThat(shown("package a;\n" + LICENCE_LINE)).as("the line elsewhere is shown").endsWith(LICENCE_LINE);
+        assertThat(shown("// SPDX-License-Identifier: MIT\npackage a;\n"))
+                .as("another line is shown")
+                .startsWith("// SPDX");
+        assertThat(shown("package a;\n" + LICENCE_LINE))
+                .as("the line elsewhere is shown")
+                .endsWith(LICENCE_LINE);
     }
 }

@@ -35,6 +35,7 @@ class GraphLoopbackIT {
 
     @TempDir
     Path dir;
+
     private Process daemon;
 
     @BeforeEach
@@ -44,7 +45,11 @@ class GraphLoopbackIT {
 
     /** {@code bin/urom daemon ARGS} with the environment's variables changed as {@code env} says (a null value removes one). */
     private Process daemon(List<String> args, Map<String, String> env) throws Exception {
-        List<String> command = new ArrayList<>(List.of(REPO.resolve("bin/urom").toString(), "daemon", "--log-dir", dir.resolve("log").toString()));
+        List<String> command = new ArrayList<>(List.of(
+                REPO.resolve("bin/urom").toString(),
+                "daemon",
+                "--log-dir",
+                dir.resolve("log").toString()));
         command.addAll(args);
         if (KeyFileRules.effectiveUid() == 0) {
             // The build's tree may lie where the default worker user cannot read it (CI clones under /root).
@@ -55,7 +60,9 @@ class GraphLoopbackIT {
         apply(env, builder);
         Process started = builder.start();
         DaemonOutput output = DaemonOutput.follow(started);
-        assertThat(output.awaitListening(Duration.ofSeconds(120)) != null).as("daemon output: %s", output).isTrue();
+        assertThat(output.awaitListening(Duration.ofSeconds(120)) != null)
+                .as("daemon output: %s", output)
+                .isTrue();
         return started;
     }
 
@@ -92,7 +99,9 @@ class GraphLoopbackIT {
         assertThat(result.out).matches("loopback 42 -> 42 via worker \\d+\\n");
 
         Result unsigned = example(address(), "18446744073709551615");
-        assertThat(unsigned.out).as(unsigned.toString()).startsWith("loopback 18446744073709551615 -> 18446744073709551615 via worker ");
+        assertThat(unsigned.out)
+                .as(unsigned.toString())
+                .startsWith("loopback 18446744073709551615 -> 18446744073709551615 via worker ");
     }
 
     @Test
@@ -101,7 +110,9 @@ class GraphLoopbackIT {
         Result result = example(nowhere);
         assertThat(result.exit).isEqualTo(1);
         assertThat(result.out).isEmpty();
-        assertThat(result.err).startsWith("graph-loopback: cannot connect to " + nowhere).doesNotContain("\tat ");
+        assertThat(result.err)
+                .startsWith("graph-loopback: cannot connect to " + nowhere)
+                .doesNotContain("\tat ");
         assertThat(result.err.lines()).hasSize(1);
     }
 
@@ -148,13 +159,22 @@ class GraphLoopbackIT {
     }
 
     private Result example(Map<String, String> env, List<String> jvmOptions, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
+        List<String> command =
+                new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
         command.addAll(jvmOptions);
-        command.addAll(List.of("-cp", String.join(File.pathSeparator, System.getProperty("urom.examples.classes"),
-                        onlyJar("urom-host-"), onlyJar("urom-wire-"), onlyJar("urom-spi-")),
+        command.addAll(List.of(
+                "-cp",
+                String.join(
+                        File.pathSeparator,
+                        System.getProperty("urom.examples.classes"),
+                        onlyJar("urom-host-"),
+                        onlyJar("urom-wire-"),
+                        onlyJar("urom-spi-")),
                 GraphLoopback.class.getName()));
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(dir.resolve("out").toFile()).redirectError(dir.resolve("err").toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectOutput(dir.resolve("out").toFile())
+                .redirectError(dir.resolve("err").toFile());
         apply(env, builder);
         Process p = builder.start();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("example ended").isTrue();
@@ -163,7 +183,9 @@ class GraphLoopbackIT {
 
     private static String onlyJar(String prefix) throws IOException {
         try (Stream<Path> jars = Files.list(LIB)) {
-            List<Path> found = jars.filter(p -> p.getFileName().toString().startsWith(prefix) && p.toString().endsWith(".jar")).toList();
+            List<Path> found = jars.filter(p -> p.getFileName().toString().startsWith(prefix)
+                            && p.toString().endsWith(".jar"))
+                    .toList();
             assertThat(found).as("%s*.jar in %s", prefix, LIB).hasSize(1);
             return found.get(0).toString();
         }

@@ -25,12 +25,27 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SetupScriptTest {
     private static final Path REPO = Path.of(System.getProperty("urom.repo", ".."));
-    private static final List<String> PRESENT_COMMANDS = List.of("gcc", "make", "setpriv", "unshare", "nsenter", "taskset", "ip",
-            "nm", "ucx_perftest", "valgrind", "mpicc", "mpirun", "systemd-analyze", "pkg-config");
-    private static final List<String> PRESENT_HEADERS = List.of("ucp/api/ucp.h", "valgrind/callgrind.h", "openssl/hmac.h", "cmocka.h");
+    private static final List<String> PRESENT_COMMANDS = List.of(
+            "gcc",
+            "make",
+            "setpriv",
+            "unshare",
+            "nsenter",
+            "taskset",
+            "ip",
+            "nm",
+            "ucx_perftest",
+            "valgrind",
+            "mpicc",
+            "mpirun",
+            "systemd-analyze",
+            "pkg-config");
+    private static final List<String> PRESENT_HEADERS =
+            List.of("ucp/api/ucp.h", "valgrind/callgrind.h", "openssl/hmac.h", "cmocka.h");
 
     @TempDir
     Path dir;
+
     private Path fakeBin;
     private Path sysRoot;
     private Path aptLog;
@@ -50,9 +65,12 @@ class SetupScriptTest {
         script("fc-list", "echo '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf: DejaVu Sans:style=Book'");
         script("id", "echo 1000");
         // apt-get records what it was asked, and installing pkg-config brings the command.
-        script("apt-get", "echo \"$*\" >> '" + aptLog + "'\n"
-                + "for word; do if [ \"$word\" = pkg-config ]; then printf '#!%s\\nexit 1\\n' '" + bash + "' > '" + fakeBin.resolve("pkg-config")
-                + "'; chmod +x '" + fakeBin.resolve("pkg-config") + "'; fi; done");
+        script(
+                "apt-get",
+                "echo \"$*\" >> '" + aptLog + "'\n"
+                        + "for word; do if [ \"$word\" = pkg-config ]; then printf '#!%s\\nexit 1\\n' '" + bash
+                        + "' > '" + fakeBin.resolve("pkg-config")
+                        + "'; chmod +x '" + fakeBin.resolve("pkg-config") + "'; fi; done");
         for (String tool : List.of("sed", "head", "env", "cat", "chmod", "true")) {
             Path real = Path.of(onPath(tool));
             Files.createSymbolicLink(fakeBin.resolve(tool), real);
@@ -71,7 +89,8 @@ class SetupScriptTest {
         Result result = run("");
 
         assertThat(result.exit).as(result.toString()).isZero();
-        assertThat(result.out).contains("setup: nothing to install: all 17 prerequisites of the build and the tests are here");
+        assertThat(result.out)
+                .contains("setup: nothing to install: all 17 prerequisites of the build and the tests are here");
         assertThat(aptLog).doesNotExist();
     }
 
@@ -82,9 +101,13 @@ class SetupScriptTest {
         Result result = run("");
 
         assertThat(result.exit).as(result.toString()).isEqualTo(1);
-        assertThat(result.out).contains("missing: pkg-config", "  apt-get update && apt-get install -y pkg-config\n",
-                "  dnf install -y pkgconf-pkg-config\n");
-        assertThat(result.lastErrLine()).startsWith("setup: 1 of 17 prerequisites missing (pkg-config); run the apt-get line above as root");
+        assertThat(result.out)
+                .contains(
+                        "missing: pkg-config",
+                        "  apt-get update && apt-get install -y pkg-config\n",
+                        "  dnf install -y pkgconf-pkg-config\n");
+        assertThat(result.lastErrLine())
+                .startsWith("setup: 1 of 17 prerequisites missing (pkg-config); run the apt-get line above as root");
         assertThat(aptLog).doesNotExist();
     }
 
@@ -109,9 +132,10 @@ class SetupScriptTest {
 
         Result result = run("");
 
-        assertThat(result.exit).as(result.toString()).isEqualTo(1);   // the stand-in apt-get does not write cmocka.h
+        assertThat(result.exit).as(result.toString()).isEqualTo(1); // the stand-in apt-get does not write cmocka.h
         assertThat(Files.readAllLines(aptLog)).containsExactly("update -qq", "install -y -qq libcmocka-dev");
-        assertThat(Files.readString(sudoLog)).contains("-n true", "-n env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcmocka-dev");
+        assertThat(Files.readString(sudoLog))
+                .contains("-n true", "-n env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcmocka-dev");
         assertThat(result.out).contains("still missing: cmocka (cmocka.h)");
     }
 
@@ -124,7 +148,8 @@ class SetupScriptTest {
 
         assertThat(result.exit).as(result.toString()).isEqualTo(1);
         assertThat(result.out).contains("missing: valgrind and valgrind/callgrind.h", "apt-get install -y valgrind\n");
-        assertThat(result.lastErrLine()).isEqualTo("setup: 1 of 17 prerequisites missing (valgrind); nothing installed (--check)");
+        assertThat(result.lastErrLine())
+                .isEqualTo("setup: 1 of 17 prerequisites missing (valgrind); nothing installed (--check)");
         assertThat(aptLog).doesNotExist();
     }
 
@@ -139,11 +164,16 @@ class SetupScriptTest {
         Result result = run("");
 
         assertThat(result.exit).as(result.toString()).isEqualTo(1);
-        assertThat(result.out).contains("missing: a JDK 17 or newer (javac is 11)",
-                "  dnf install -y java-21-openjdk-devel ucx-devel openmpi-devel\n",
-                "dnf config-manager --set-enabled crb", "module load mpi/openmpi-$(uname -m)",
-                "  apt-get update && apt-get install -y openjdk-17-jdk-headless libucx-dev openmpi-bin libopenmpi-dev\n");
-        assertThat(result.lastErrLine()).startsWith("setup: 3 of 17 prerequisites missing (").contains("fedora: bin/setup installs only on Debian and Ubuntu");
+        assertThat(result.out)
+                .contains(
+                        "missing: a JDK 17 or newer (javac is 11)",
+                        "  dnf install -y java-21-openjdk-devel ucx-devel openmpi-devel\n",
+                        "dnf config-manager --set-enabled crb",
+                        "module load mpi/openmpi-$(uname -m)",
+                        "  apt-get update && apt-get install -y openjdk-17-jdk-headless libucx-dev openmpi-bin libopenmpi-dev\n");
+        assertThat(result.lastErrLine())
+                .startsWith("setup: 3 of 17 prerequisites missing (")
+                .contains("fedora: bin/setup installs only on Debian and Ubuntu");
         assertThat(aptLog).doesNotExist();
     }
 
@@ -154,8 +184,10 @@ class SetupScriptTest {
         Result result = run("--check");
 
         assertThat(result.exit).as(result.toString()).isEqualTo(1);
-        assertThat(result.out).contains("problem: clang-format is 18, and the build checks C formatting with clang-format 14");
-        assertThat(result.lastErrLine()).isEqualTo("setup: nothing to install, but 1 problem(s) above that no package fixes");
+        assertThat(result.out)
+                .contains("problem: clang-format is 18, and the build checks C formatting with clang-format 14");
+        assertThat(result.lastErrLine())
+                .isEqualTo("setup: nothing to install, but 1 problem(s) above that no package fixes");
     }
 
     @Test
@@ -164,7 +196,11 @@ class SetupScriptTest {
 
         Result result = run("--check");
 
-        assertThat(result.out).contains("missing: clang-format 14", "apt-get install -y clang-format\n", "dnf install -y clang-tools-extra\n");
+        assertThat(result.out)
+                .contains(
+                        "missing: clang-format 14",
+                        "apt-get install -y clang-format\n",
+                        "dnf install -y clang-tools-extra\n");
         assertThat(result.exit).isEqualTo(1);
     }
 
@@ -184,7 +220,8 @@ class SetupScriptTest {
         Files.writeString(elsewhere.resolve("hmac.h"), "/* stand-in */\n");
         Files.delete(sysRoot.resolve("usr/include/openssl/hmac.h"));
 
-        Result result = run("--check", Map.of("CPATH", dir.resolve("opt/openssl/include").toString()));
+        Result result = run(
+                "--check", Map.of("CPATH", dir.resolve("opt/openssl/include").toString()));
 
         assertThat(result.exit).as(result.toString()).isZero();
     }
@@ -198,8 +235,10 @@ class SetupScriptTest {
         Result result = run("");
 
         assertThat(result.exit).as(result.toString()).isEqualTo(1);
-        assertThat(result.out).contains("problem: UCX is 1.16, and the Java sandbox plugin's binding knows UCX 1.13 only");
-        assertThat(result.lastErrLine()).isEqualTo("setup: nothing to install, but 1 problem(s) above that no package fixes");
+        assertThat(result.out)
+                .contains("problem: UCX is 1.16, and the Java sandbox plugin's binding knows UCX 1.13 only");
+        assertThat(result.lastErrLine())
+                .isEqualTo("setup: nothing to install, but 1 problem(s) above that no package fixes");
         assertThat(aptLog).doesNotExist();
     }
 
@@ -216,7 +255,8 @@ class SetupScriptTest {
     }
 
     private Result run(String argument, Map<String, String> extraEnvironment) throws Exception {
-        List<String> command = new ArrayList<>(List.of(bash, REPO.resolve("bin/setup").toString()));
+        List<String> command =
+                new ArrayList<>(List.of(bash, REPO.resolve("bin/setup").toString()));
         if (!argument.isEmpty()) {
             command.add(argument);
         }
@@ -244,7 +284,8 @@ class SetupScriptTest {
     }
 
     private void ucxVersion(int minor) throws IOException {
-        Path file = Files.createDirectories(sysRoot.resolve("usr/include/ucp/api")).resolve("ucp_version.h");
+        Path file =
+                Files.createDirectories(sysRoot.resolve("usr/include/ucp/api")).resolve("ucp_version.h");
         Files.writeString(file, "#define UCP_API_MAJOR    1\n#define UCP_API_MINOR    " + minor + "\n");
     }
 

@@ -5,13 +5,13 @@ import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.wire.Frame;
 import dev.urom.wire.FrameChannel;
-import dev.urom.wire.Message.ErrorReply;
 import dev.urom.wire.Message;
+import dev.urom.wire.Message.ErrorReply;
 import dev.urom.wire.ServiceAddress;
 import dev.urom.wire.WireException;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
 import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -64,7 +64,8 @@ final class ControlConnection implements AutoCloseable {
             try {
                 channel.send(id, request);
             } catch (IOException e) {
-                throw new UromException(UromStatus.NOT_CONNECTED,
+                throw new UromException(
+                        UromStatus.NOT_CONNECTED,
                         "cannot send " + request.messageType() + " to " + address + ": " + e.getMessage());
             }
             Message reply = answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -73,13 +74,19 @@ final class ControlConnection implements AutoCloseable {
             }
             return reply;
         } catch (TimeoutException e) {
-            throw new UromException(UromStatus.TIME_OUT,
-                    "no answer from " + address + " to " + request.messageType() + " within " + timeout.toMillis() + " ms");
+            throw new UromException(
+                    UromStatus.TIME_OUT,
+                    "no answer from " + address + " to " + request.messageType() + " within " + timeout.toMillis()
+                            + " ms");
         } catch (ExecutionException e) {
-            throw e.getCause() instanceof UromException u ? u : new UromException(UromStatus.UNEXPECTED, String.valueOf(e.getCause()));
+            throw e.getCause() instanceof UromException u
+                    ? u
+                    : new UromException(UromStatus.UNEXPECTED, String.valueOf(e.getCause()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new UromException(UromStatus.SHUTDOWN, "interrupted while waiting for " + address + " to answer " + request.messageType());
+            throw new UromException(
+                    UromStatus.SHUTDOWN,
+                    "interrupted while waiting for " + address + " to answer " + request.messageType());
         } finally {
             waiting.remove(id);
         }
@@ -95,7 +102,12 @@ final class ControlConnection implements AutoCloseable {
                 Frame frame = channel.receive();
                 CompletableFuture<Message> answer = waiting.get(frame.requestId());
                 if (answer == null) {
-                    LOG.log(Level.WARNING, "{0} answered request {1} that nobody is waiting for ({2})", address, Long.toUnsignedString(frame.requestId()), frame.message().messageType());
+                    LOG.log(
+                            Level.WARNING,
+                            "{0} answered request {1} that nobody is waiting for ({2})",
+                            address,
+                            Long.toUnsignedString(frame.requestId()),
+                            frame.message().messageType());
                 } else {
                     answer.complete(frame.message());
                 }

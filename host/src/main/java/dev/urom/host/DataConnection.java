@@ -5,15 +5,15 @@ import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.wire.Frame;
 import dev.urom.wire.FrameChannel;
+import dev.urom.wire.Message;
 import dev.urom.wire.Message.Command;
 import dev.urom.wire.Message.Notify;
 import dev.urom.wire.Message.Stop;
 import dev.urom.wire.Message.StopOk;
-import dev.urom.wire.Message;
 import dev.urom.wire.WireException;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
 import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,8 +34,7 @@ import java.util.function.Consumer;
 final class DataConnection {
     private static final Logger LOG = System.getLogger(DataConnection.class.getName());
 
-    private record Pending(CompletableFuture<Notification> future, byte[] userData) {
-    }
+    private record Pending(CompletableFuture<Notification> future, byte[] userData) {}
 
     private final String name;
     private final FrameChannel channel;
@@ -110,7 +109,8 @@ final class DataConnection {
     private void failRequest(long id) {
         CompletableFuture<Message> f = requests.remove(id);
         if (f != null) {
-            f.completeExceptionally(new UromException(UromStatus.CONNECTION_RESET, name + ": the connection ended before the reply"));
+            f.completeExceptionally(
+                    new UromException(UromStatus.CONNECTION_RESET, name + ": the connection ended before the reply"));
         }
     }
 
@@ -142,14 +142,23 @@ final class DataConnection {
                 if (frame.requestId() != 0) {
                     CompletableFuture<Message> f = requests.remove(frame.requestId());
                     if (f == null) {
-                        LOG.log(Level.WARNING, "{0}: {1} for unknown request id {2} ignored", name, m.messageType(), Long.toUnsignedString(frame.requestId()));
+                        LOG.log(
+                                Level.WARNING,
+                                "{0}: {1} for unknown request id {2} ignored",
+                                name,
+                                m.messageType(),
+                                Long.toUnsignedString(frame.requestId()));
                     } else {
                         f.complete(m);
                     }
                 } else if (m instanceof Notify n) {
                     Pending p = inflight.remove(n.uromContext());
                     if (p == null) {
-                        LOG.log(Level.WARNING, "{0}: NOTIFY for unknown command context {1} ignored", name, Long.toUnsignedString(n.uromContext()));
+                        LOG.log(
+                                Level.WARNING,
+                                "{0}: NOTIFY for unknown command context {1} ignored",
+                                name,
+                                Long.toUnsignedString(n.uromContext()));
                         continue;
                     }
                     outstanding.decrementAndGet();
@@ -169,7 +178,12 @@ final class DataConnection {
         }
         dead = true;
         channel.close();
-        LOG.log(Level.DEBUG, "{0}: connection ended ({1}), {2} commands outstanding", name, reason, String.valueOf(inflight.size()));
+        LOG.log(
+                Level.DEBUG,
+                "{0}: connection ended ({1}), {2} commands outstanding",
+                name,
+                reason,
+                String.valueOf(inflight.size()));
         try {
             onEnd.accept(reason);
         } finally {

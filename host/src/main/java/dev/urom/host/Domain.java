@@ -10,12 +10,12 @@ import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.wire.DomainPeer;
 import dev.urom.wire.FrameCodec;
+import dev.urom.wire.Message;
 import dev.urom.wire.Message.AddressReply;
 import dev.urom.wire.Message.AddressRequest;
 import dev.urom.wire.Message.DomainSet;
 import dev.urom.wire.Message.DomainSetReply;
 import dev.urom.wire.Message.ErrorReply;
-import dev.urom.wire.Message;
 import dev.urom.wire.WireException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -51,6 +51,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class Domain {
     /** How long one allgather round or one worker reply may take. */
     static final Duration PATIENCE = Duration.ofMinutes(2);
+
     private static final int LENGTH_BYTES = 8;
 
     /** A buffer this rank registered: {@code length} bytes from {@code va}, with its memory handle and remote key. */
@@ -107,13 +108,18 @@ public final class Domain {
      *
      * @throws IllegalArgumentException when the two lists differ in length
      */
-    public static Domain create(List<Worker> workers, long[] domainIds, OobAllgather oob, List<RegisteredBuffer> buffers) {
+    public static Domain create(
+            List<Worker> workers, long[] domainIds, OobAllgather oob, List<RegisteredBuffer> buffers) {
         List<Worker> w = List.copyOf(requireNonNull(workers, "workers is null"));
         requireNonNull(domainIds, "domainIds is null");
         if (w.size() != domainIds.length) {
             throw new IllegalArgumentException(w.size() + " workers but " + domainIds.length + " domain ids");
         }
-        return new Domain(w, domainIds.clone(), requireNonNull(oob, "oob is null"), List.copyOf(requireNonNull(buffers, "buffers is null")));
+        return new Domain(
+                w,
+                domainIds.clone(),
+                requireNonNull(oob, "oob is null"),
+                List.copyOf(requireNonNull(buffers, "buffers is null")));
     }
 
     /**
@@ -122,19 +128,23 @@ public final class Domain {
      */
     public CompletableFuture<Domain> start() {
         if (!started.compareAndSet(false, true)) {
-            return CompletableFuture.failedFuture(new UromException(UromStatus.BAD_STATE, "the domain was already started"));
+            return CompletableFuture.failedFuture(
+                    new UromException(UromStatus.BAD_STATE, "the domain was already started"));
         }
         CompletableFuture<Domain> result = new CompletableFuture<>();
-        Thread t = new Thread(() -> {
-            try {
-                run();
-                result.complete(this);
-            } catch (UromException e) {
-                result.completeExceptionally(e);
-            } catch (RuntimeException e) {
-                result.completeExceptionally(new UromException(UromStatus.UNEXPECTED, "starting the domain failed: " + e));
-            }
-        }, "urom-domain-start");
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        run();
+                        result.complete(this);
+                    } catch (UromException e) {
+                        result.completeExceptionally(e);
+                    } catch (RuntimeException e) {
+                        result.completeExceptionally(
+                                new UromException(UromStatus.UNEXPECTED, "starting the domain failed: " + e));
+                    }
+                },
+                "urom-domain-start");
         t.setDaemon(true);
         t.start();
         return result;
@@ -149,11 +159,15 @@ public final class Domain {
         int size = oob.size();
         int index = oob.index();
         if (size < 1 || index < 0 || index >= size) {
-            throw new UromException(UromStatus.INVALID_VALUE, "allgather index " + index + " is outside 0.." + (size - 1) + " (size " + size + ")");
+            throw new UromException(
+                    UromStatus.INVALID_VALUE,
+                    "allgather index " + index + " is outside 0.." + (size - 1) + " (size " + size + ")");
         }
         for (Worker w : workers) {
             if (w.state() != Worker.State.RUNNING) {
-                throw new UromException(UromStatus.BAD_STATE, "worker " + Long.toUnsignedString(w.id()) + " is " + w.state() + ", not RUNNING");
+                throw new UromException(
+                        UromStatus.BAD_STATE,
+                        "worker " + Long.toUnsignedString(w.id()) + " is " + w.state() + ", not RUNNING");
             }
         }
         List<DomainPeer.Segment> segments = segments();
@@ -163,14 +177,22 @@ public final class Domain {
         }
         byte[] block = FrameCodec.encodeDomainPeers(local);
         byte[] lengths = new byte[size * LENGTH_BYTES];
-        allgather(ByteBuffer.allocate(LENGTH_BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(block.length).array(), lengths, LENGTH_BYTES);
+        allgather(
+                ByteBuffer.allocate(LENGTH_BYTES)
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .putLong(block.length)
+                        .array(),
+                lengths,
+                LENGTH_BYTES);
         ByteBuffer lens = ByteBuffer.wrap(lengths).order(ByteOrder.LITTLE_ENDIAN);
         int[] blockLengths = new int[size];
         int longest = 0;
         for (int r = 0; r < size; r++) {
             long len = lens.getLong();
             if (len < 0 || len > Integer.MAX_VALUE / size) {
-                throw new UromException(UromStatus.INVALID_VALUE, "rank " + r + " announced a domain block of " + Long.toUnsignedString(len) + " bytes");
+                throw new UromException(
+                        UromStatus.INVALID_VALUE,
+                        "rank " + r + " announced a domain block of " + Long.toUnsignedString(len) + " bytes");
             }
             blockLengths[r] = (int) len;
             longest = Math.max(longest, (int) len);
@@ -182,15 +204,19 @@ public final class Domain {
         for (int r = 0; r < size; r++) {
             List<DomainPeer> theirs;
             try {
-                theirs = FrameCodec.decodeDomainPeers(Arrays.copyOfRange(all, r * longest, (r + 1) * longest), blockLengths[r]);
+                theirs = FrameCodec.decodeDomainPeers(
+                        Arrays.copyOfRange(all, r * longest, (r + 1) * longest), blockLengths[r]);
             } catch (WireException e) {
-                throw new UromException(UromStatus.INVALID_VALUE, "the domain block of rank " + r + " is malformed: " + e.getMessage());
+                throw new UromException(
+                        UromStatus.INVALID_VALUE, "the domain block of rank " + r + " is malformed: " + e.getMessage());
             }
             for (DomainPeer p : theirs) {
                 Integer before = rankOf.putIfAbsent(p.domainId(), r);
                 if (before != null) {
-                    throw new UromException(UromStatus.INVALID_VALUE, "domain id " + Long.toUnsignedString(p.domainId())
-                            + " is not unique: rank " + before + " and rank " + r + " both use it");
+                    throw new UromException(
+                            UromStatus.INVALID_VALUE,
+                            "domain id " + Long.toUnsignedString(p.domainId()) + " is not unique: rank " + before
+                                    + " and rank " + r + " both use it");
                 }
                 table.add(p);
             }
@@ -198,7 +224,9 @@ public final class Domain {
         for (int i = 0; i < workers.size(); i++) {
             Message reply = await(workers.get(i), workers.get(i).request(new DomainSet(domainIds[i], table)));
             if (reply instanceof DomainSetReply d && d.status() != UromStatus.SUCCESS) {
-                throw new UromException(d.status(), "worker " + Long.toUnsignedString(workers.get(i).id()) + " refused the domain: " + d.message());
+                throw new UromException(
+                        d.status(),
+                        "worker " + Long.toUnsignedString(workers.get(i).id()) + " refused the domain: " + d.message());
             } else if (!(reply instanceof DomainSetReply)) {
                 throw unexpected(workers.get(i), reply);
             }
@@ -207,8 +235,12 @@ public final class Domain {
     }
 
     static Peer peer(DomainPeer p) {
-        List<PeerAddress> addresses = p.addresses().stream().map(a -> new PeerAddress(a.pluginId(), a.address(), a.transport())).toList();
-        List<RegisteredBuffer> buffers = p.segments().stream().map(s -> new RegisteredBuffer(s.va(), s.length(), s.memh(), s.mkey())).toList();
+        List<PeerAddress> addresses = p.addresses().stream()
+                .map(a -> new PeerAddress(a.pluginId(), a.address(), a.transport()))
+                .toList();
+        List<RegisteredBuffer> buffers = p.segments().stream()
+                .map(s -> new RegisteredBuffer(s.va(), s.length(), s.memh(), s.mkey()))
+                .toList();
         return new Peer(p.domainId(), addresses, buffers);
     }
 
@@ -223,8 +255,10 @@ public final class Domain {
                 throw unexpected(worker, reply);
             }
             if (a.status() != UromStatus.SUCCESS) {
-                throw new UromException(a.status(), "worker " + Long.toUnsignedString(worker.id()) + ": plugin id 0x"
-                        + Long.toHexString(pluginId) + " gave no address: " + a.status());
+                throw new UromException(
+                        a.status(),
+                        "worker " + Long.toUnsignedString(worker.id()) + ": plugin id 0x" + Long.toHexString(pluginId)
+                                + " gave no address: " + a.status());
             }
             out.add(new DomainPeer.PluginAddress(pluginId, a.address(), a.transport(), a.seal()));
         }
@@ -243,7 +277,9 @@ public final class Domain {
         if (reply instanceof ErrorReply e) {
             return new UromException(e.status(), "worker " + Long.toUnsignedString(worker.id()) + ": " + e.message());
         }
-        return new UromException(UromStatus.UNEXPECTED, "worker " + Long.toUnsignedString(worker.id()) + " answered " + reply.messageType());
+        return new UromException(
+                UromStatus.UNEXPECTED,
+                "worker " + Long.toUnsignedString(worker.id()) + " answered " + reply.messageType());
     }
 
     private static Message await(Worker worker, CompletableFuture<Message> reply) throws UromException {
@@ -253,12 +289,18 @@ public final class Domain {
             if (e.getCause() instanceof UromException u) {
                 throw u;
             }
-            throw new UromException(UromStatus.UNEXPECTED, "worker " + Long.toUnsignedString(worker.id()) + ": " + e.getCause());
+            throw new UromException(
+                    UromStatus.UNEXPECTED, "worker " + Long.toUnsignedString(worker.id()) + ": " + e.getCause());
         } catch (TimeoutException e) {
-            throw new UromException(UromStatus.TIME_OUT, "worker " + Long.toUnsignedString(worker.id()) + " did not answer within " + PATIENCE.toSeconds() + " s");
+            throw new UromException(
+                    UromStatus.TIME_OUT,
+                    "worker " + Long.toUnsignedString(worker.id()) + " did not answer within " + PATIENCE.toSeconds()
+                            + " s");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new UromException(UromStatus.UNEXPECTED, "interrupted while waiting for worker " + Long.toUnsignedString(worker.id()));
+            throw new UromException(
+                    UromStatus.UNEXPECTED,
+                    "interrupted while waiting for worker " + Long.toUnsignedString(worker.id()));
         }
     }
 
@@ -269,8 +311,10 @@ public final class Domain {
             long pause = 1_000L;
             while (!oob.test(request)) {
                 if (System.nanoTime() - deadline >= 0) {
-                    throw new UromException(UromStatus.TIME_OUT, "the allgather of rank " + oob.index() + " did not complete within "
-                            + PATIENCE.toSeconds() + " s");
+                    throw new UromException(
+                            UromStatus.TIME_OUT,
+                            "the allgather of rank " + oob.index() + " did not complete within " + PATIENCE.toSeconds()
+                                    + " s");
                 }
                 LockSupport.parkNanos(pause);
                 pause = Math.min(pause * 2, 1_000_000L);

@@ -51,18 +51,22 @@ public record Notification(UromStatus status, byte[] payload, byte[] userData, S
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Notification n && n.status == status && Arrays.equals(n.payload, payload) && Arrays.equals(n.userData, userData)
+        return o instanceof Notification n
+                && n.status == status
+                && Arrays.equals(n.payload, payload)
+                && Arrays.equals(n.userData, userData)
                 && n.reason.equals(reason);
     }
 
     @Override
     public int hashCode() {
-        return ((status.hashCode() * 31 + Arrays.hashCode(payload)) * 31 + Arrays.hashCode(userData)) * 31 + reason.hashCode();
+        return ((status.hashCode() * 31 + Arrays.hashCode(payload)) * 31 + Arrays.hashCode(userData)) * 31
+                + reason.hashCode();
     }
 
     @Override
     public String toString() {
-        return "Notification[status=" + status + ", payload=" + payload.length + " bytes, userData=" + userData.length + " bytes"
-                + (reason.isEmpty() ? "" : ", reason=" + reason) + "]";
+        return "Notification[status=" + status + ", payload=" + payload.length + " bytes, userData=" + userData.length
+                + " bytes" + (reason.isEmpty() ? "" : ", reason=" + reason) + "]";
     }
 }

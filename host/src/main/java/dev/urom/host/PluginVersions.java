@@ -9,8 +9,7 @@ import java.util.List;
 /** Checks that the service offers a plugin in the version a host was written for. Stateless. */
 @Api(status = Api.Status.STABLE, since = "0.1")
 public final class PluginVersions {
-    private PluginVersions() {
-    }
+    private PluginVersions() {}
 
     /**
      * The plugin called {@code name}.
@@ -23,8 +22,10 @@ public final class PluginVersions {
         for (Plugin p : plugins) {
             if (p.name().equals(name)) {
                 if (p.version() != expectedVersion) {
-                    throw new UromException(UromStatus.UNSUPPORTED_VERSION, "plugin " + name + " has version "
-                            + Long.toUnsignedString(p.version()) + "; this host was written for " + Long.toUnsignedString(expectedVersion));
+                    throw new UromException(
+                            UromStatus.UNSUPPORTED_VERSION,
+                            "plugin " + name + " has version " + Long.toUnsignedString(p.version())
+                                    + "; this host was written for " + Long.toUnsignedString(expectedVersion));
                 }
                 return p;
             }

@@ -11,6 +11,7 @@ import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.wire.FrameChannel;
 import dev.urom.wire.Handshake;
+import dev.urom.wire.Message;
 import dev.urom.wire.Message.HelloOk;
 import dev.urom.wire.Message.PluginsReply;
 import dev.urom.wire.Message.PluginsRequest;
@@ -22,7 +23,6 @@ import dev.urom.wire.Message.WorkersInGroupReply;
 import dev.urom.wire.Message.WorkersInGroupRequest;
 import dev.urom.wire.Message.WorkersInfoReply;
 import dev.urom.wire.Message.WorkersInfoRequest;
-import dev.urom.wire.Message;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.Role;
 import dev.urom.wire.ServiceAddress;
@@ -63,7 +63,12 @@ public final class UromService implements AutoCloseable {
     private final int maxMessageSize;
     private final ControlConnection control;
 
-    private UromService(ServiceAddress address, Optional<AuthKey> key, Principal principal, int maxMessageSize, ControlConnection control) {
+    private UromService(
+            ServiceAddress address,
+            Optional<AuthKey> key,
+            Principal principal,
+            int maxMessageSize,
+            ControlConnection control) {
         this.address = address;
         this.key = key;
         this.principal = principal;
@@ -130,9 +135,16 @@ public final class UromService implements AutoCloseable {
             try {
                 principal = Principal.parse(ok.principal());
             } catch (IllegalArgumentException e) {
-                throw new UromException(UromStatus.UNEXPECTED, address + " named this host '" + ok.principal() + "', which is not a principal");
+                throw new UromException(
+                        UromStatus.UNEXPECTED,
+                        address + " named this host '" + ok.principal() + "', which is not a principal");
             }
-            return new UromService(address, key, principal, ok.maxMessageSize(), new ControlConnection(address, channel, requestTimeout));
+            return new UromService(
+                    address,
+                    key,
+                    principal,
+                    ok.maxMessageSize(),
+                    new ControlConnection(address, channel, requestTimeout));
         } catch (UromException | RuntimeException e) {
             channel.close();
             throw e;
@@ -148,7 +160,8 @@ public final class UromService implements AutoCloseable {
         }
     }
 
-    static HelloOk handshake(ServiceAddress address, FrameChannel channel, Proofs.Channel purpose, Optional<AuthKey> key)
+    static HelloOk handshake(
+            ServiceAddress address, FrameChannel channel, Proofs.Channel purpose, Optional<AuthKey> key)
             throws UromException {
         try {
             return Handshake.client(channel, Role.HOST, purpose, key, HANDSHAKE_TIMEOUT);
@@ -185,12 +198,15 @@ public final class UromService implements AutoCloseable {
 
     /** The plugins the daemon can load now (it re-scans its plugin path). */
     public List<Plugin> plugins() throws UromException {
-        return expect(control.request(new PluginsRequest()), PluginsReply.class).plugins().stream().map(UromService::plugin).toList();
+        return expect(control.request(new PluginsRequest()), PluginsReply.class).plugins().stream()
+                .map(UromService::plugin)
+                .toList();
     }
 
     /** Ids of the running workers of group {@code gid}. */
     public List<Long> workersInGroup(long gid) throws UromException {
-        return expect(control.request(new WorkersInGroupRequest(gid)), WorkersInGroupReply.class).workerIds();
+        return expect(control.request(new WorkersInGroupRequest(gid)), WorkersInGroupReply.class)
+                .workerIds();
     }
 
     /**
@@ -200,7 +216,8 @@ public final class UromService implements AutoCloseable {
      */
     @Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
     public List<WorkerInfo> workersInfo(long gid) throws UromException {
-        return expect(control.request(new WorkersInfoRequest(gid)), WorkersInfoReply.class).workers().stream().map(UromService::workerInfo)
+        return expect(control.request(new WorkersInfoRequest(gid)), WorkersInfoReply.class).workers().stream()
+                .map(UromService::workerInfo)
                 .toList();
     }
 
@@ -229,20 +246,25 @@ public final class UromService implements AutoCloseable {
             case STARTING -> WorkerInfo.State.STARTING;
             case RUNNING -> WorkerInfo.State.RUNNING;
         };
-        return new WorkerInfo(w.id(), w.gid(), w.pluginMask(), state, w.pid(), w.uptimeMillis(), w.commandsServed(), w.plugins());
+        return new WorkerInfo(
+                w.id(), w.gid(), w.pluginMask(), state, w.pid(), w.uptimeMillis(), w.commandsServed(), w.plugins());
     }
 
     WorkerStartReply startWorker(WorkerStartRequest request) throws UromException {
         WorkerStartReply reply = expect(control.request(request), WorkerStartReply.class);
         if (!reply.status().isSuccess()) {
-            throw new UromException(reply.status(), reply.message().isEmpty() ? "worker did not start: " + reply.status() : reply.message());
+            throw new UromException(
+                    reply.status(),
+                    reply.message().isEmpty() ? "worker did not start: " + reply.status() : reply.message());
         }
         return reply;
     }
 
     private <T extends Message> T expect(Message reply, Class<T> type) throws UromException {
         if (!type.isInstance(reply)) {
-            throw new UromException(UromStatus.UNEXPECTED, address + " answered with " + reply.messageType() + " instead of " + type.getSimpleName());
+            throw new UromException(
+                    UromStatus.UNEXPECTED,
+                    address + " answered with " + reply.messageType() + " instead of " + type.getSimpleName());
         }
         return type.cast(reply);
     }

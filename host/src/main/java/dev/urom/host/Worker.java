@@ -8,15 +8,15 @@ import dev.urom.spi.Api;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.wire.FrameChannel;
+import dev.urom.wire.Message;
 import dev.urom.wire.Message.Command;
 import dev.urom.wire.Message.HelloOk;
 import dev.urom.wire.Message.WorkerStartReply;
 import dev.urom.wire.Message.WorkerStartRequest;
-import dev.urom.wire.Message;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.ServiceAddress;
-import java.lang.System.Logger.Level;
 import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -43,7 +43,12 @@ public final class Worker implements AutoCloseable {
     public static final int USER_DATA_MAX_BYTES = 32;
 
     /** The life cycle of a worker, as the original's host API names it. */
-    public enum State { IDLE, STARTING, RUNNING, STOPPING }
+    public enum State {
+        IDLE,
+        STARTING,
+        RUNNING,
+        STOPPING
+    }
 
     private final UromService service;
     private final long requestedId;
@@ -63,7 +68,14 @@ public final class Worker implements AutoCloseable {
     private volatile CompletableFuture<Worker> starting;
     private volatile CompletableFuture<Void> stopping;
 
-    Worker(UromService service, long id, long pluginMask, long gid, List<String> env, List<Integer> cpus, int maxInflight) {
+    Worker(
+            UromService service,
+            long id,
+            long pluginMask,
+            long gid,
+            List<String> env,
+            List<Integer> cpus,
+            int maxInflight) {
         this.service = service;
         this.requestedId = id;
         this.requestedMask = pluginMask;
@@ -85,7 +97,8 @@ public final class Worker implements AutoCloseable {
      */
     public CompletableFuture<Worker> start() {
         if (!state.compareAndSet(State.IDLE, State.STARTING)) {
-            return CompletableFuture.failedFuture(new UromException(UromStatus.BAD_STATE, "worker " + describeId() + " is " + state.get() + ", not IDLE"));
+            return CompletableFuture.failedFuture(new UromException(
+                    UromStatus.BAD_STATE, "worker " + describeId() + " is " + state.get() + ", not IDLE"));
         }
         CompletableFuture<Worker> result = new CompletableFuture<>();
         starting = result;
@@ -99,12 +112,15 @@ public final class Worker implements AutoCloseable {
     private void runStart(CompletableFuture<Worker> result) {
         FrameChannel channel = null;
         try {
-            WorkerStartReply reply = service.startWorker(new WorkerStartRequest(requestedId, requestedMask, requestedGid, env, cpus));
+            WorkerStartReply reply =
+                    service.startWorker(new WorkerStartRequest(requestedId, requestedMask, requestedGid, env, cpus));
             ServiceAddress address;
             try {
                 address = ServiceAddress.parse(reply.workerAddress());
             } catch (IllegalArgumentException e) {
-                throw new UromException(UromStatus.UNEXPECTED, "the daemon gave worker " + Long.toUnsignedString(reply.workerId()) + " " + e.getMessage());
+                throw new UromException(
+                        UromStatus.UNEXPECTED,
+                        "the daemon gave worker " + Long.toUnsignedString(reply.workerId()) + " " + e.getMessage());
             }
             channel = UromService.open(address, Protocol.dataFrameLimit(service.maxMessageSize()));
             HelloOk ok = UromService.handshake(address, channel, Proofs.Channel.DATA, service.key());
@@ -117,20 +133,25 @@ public final class Worker implements AutoCloseable {
             if (ok.maxInflight() > 0) {
                 maxInflight = Math.min(maxInflight, ok.maxInflight());
             }
-            connection = new DataConnection("worker-" + Long.toUnsignedString(id), channel, maxInflight, this::connectionEnded);
+            connection = new DataConnection(
+                    "worker-" + Long.toUnsignedString(id), channel, maxInflight, this::connectionEnded);
             channel = null;
             if (state.compareAndSet(State.STARTING, State.RUNNING)) {
                 notifyListeners(State.RUNNING);
                 result.complete(this);
             } else {
-                result.completeExceptionally(new UromException(UromStatus.CONNECTION_RESET,
-                        "worker " + describeId() + " at " + address + " closed the connection right after the handshake"));
+                result.completeExceptionally(new UromException(
+                        UromStatus.CONNECTION_RESET,
+                        "worker " + describeId() + " at " + address
+                                + " closed the connection right after the handshake"));
             }
         } catch (UromException e) {
             startFailed(result, e);
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "starting worker " + describeId() + " failed", e);
-            startFailed(result, new UromException(UromStatus.UNEXPECTED, "starting worker " + describeId() + " failed: " + e));
+            startFailed(
+                    result,
+                    new UromException(UromStatus.UNEXPECTED, "starting worker " + describeId() + " failed: " + e));
         } finally {
             if (channel != null) {
                 channel.close();
@@ -224,21 +245,24 @@ public final class Worker implements AutoCloseable {
         requireNonNull(payload, "payload is null");
         requireNonNull(userData, "userData is null");
         if (userData.length > USER_DATA_MAX_BYTES) {
-            throw new IllegalArgumentException("user data of " + userData.length + " bytes is over the limit of " + USER_DATA_MAX_BYTES);
+            throw new IllegalArgumentException(
+                    "user data of " + userData.length + " bytes is over the limit of " + USER_DATA_MAX_BYTES);
         }
         DataConnection c = connection;
         if (c == null || state.get() != State.RUNNING) {
             return CompletableFuture.completedFuture(Notification.failed(UromStatus.BAD_STATE, userData));
         }
         if ((long) Command.HEADER_BYTES + payload.length > maxMessageSize) {
-            return CompletableFuture.completedFuture(Notification.failed(UromStatus.TOO_BIG, userData, tooBig(payload.length, maxMessageSize)));
+            return CompletableFuture.completedFuture(
+                    Notification.failed(UromStatus.TOO_BIG, userData, tooBig(payload.length, maxMessageSize)));
         }
         return c.submit(pluginId, payload, userData);
     }
 
     /** Why a command of {@code payloadBytes} is TOO_BIG: its size, the limit, and where the limit comes from. */
     static String tooBig(int payloadBytes, long maxMessageSize) {
-        return "a command of " + (Command.HEADER_BYTES + (long) payloadBytes) + " bytes (" + Command.HEADER_BYTES + "-byte header + "
+        return "a command of " + (Command.HEADER_BYTES + (long) payloadBytes) + " bytes (" + Command.HEADER_BYTES
+                + "-byte header + "
                 + payloadBytes + " bytes of payload) is over the daemon's max message size of " + maxMessageSize
                 + " bytes (urom daemon -m, --max-msg-size)";
     }
@@ -251,8 +275,8 @@ public final class Worker implements AutoCloseable {
     CompletableFuture<Message> request(Message request) {
         DataConnection c = connection;
         if (c == null || state.get() != State.RUNNING) {
-            return CompletableFuture.failedFuture(new UromException(UromStatus.BAD_STATE,
-                    "worker " + describeId() + " is " + state.get() + ", not RUNNING"));
+            return CompletableFuture.failedFuture(new UromException(
+                    UromStatus.BAD_STATE, "worker " + describeId() + " is " + state.get() + ", not RUNNING"));
         }
         return c.request(request);
     }
@@ -269,7 +293,8 @@ public final class Worker implements AutoCloseable {
                 return CompletableFuture.completedFuture(null);
             }
             if (s == State.STARTING) {
-                return CompletableFuture.failedFuture(new UromException(UromStatus.BAD_STATE, "worker " + describeId() + " is STARTING"));
+                return CompletableFuture.failedFuture(
+                        new UromException(UromStatus.BAD_STATE, "worker " + describeId() + " is STARTING"));
             }
             if (s == State.STOPPING) {
                 CompletableFuture<Void> current = stopping;
@@ -307,7 +332,11 @@ public final class Worker implements AutoCloseable {
         try {
             stop().get(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
-            LOG.log(Level.WARNING, "worker {0}: no STOP_OK within {1} s; closing the connection", describeId(), CLOSE_WAIT_SECONDS);
+            LOG.log(
+                    Level.WARNING,
+                    "worker {0}: no STOP_OK within {1} s; closing the connection",
+                    describeId(),
+                    CLOSE_WAIT_SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
@@ -324,6 +353,7 @@ public final class Worker implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "Worker[id=" + describeId() + ", gid=" + gid + ", plugins=0x" + Long.toHexString(pluginMask) + ", state=" + state.get() + "]";
+        return "Worker[id=" + describeId() + ", gid=" + gid + ", plugins=0x" + Long.toHexString(pluginMask) + ", state="
+                + state.get() + "]";
     }
 }

@@ -22,7 +22,14 @@ import java.util.List;
  * @throws IllegalArgumentException (constructor) for a pid below -1 or a negative uptime
  */
 @Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
-public record WorkerInfo(long id, long gid, long pluginMask, State state, long pid, long uptimeMillis, long commandsServed,
+public record WorkerInfo(
+        long id,
+        long gid,
+        long pluginMask,
+        State state,
+        long pid,
+        long uptimeMillis,
+        long commandsServed,
         List<String> plugins) {
     /** Where a worker is in its life. */
     public enum State {

@@ -13,7 +13,8 @@ final class AllgatherChecks {
             throw new IllegalArgumentException("allgather size " + size + " is not positive");
         }
         if (index < 0 || index >= size) {
-            throw new IllegalArgumentException("allgather index " + index + " is outside 0.." + (size - 1) + " (size " + size + ")");
+            throw new IllegalArgumentException(
+                    "allgather index " + index + " is outside 0.." + (size - 1) + " (size " + size + ")");
         }
     }
 
@@ -22,11 +23,15 @@ final class AllgatherChecks {
             throw new UromException(UromStatus.INVALID_VALUE, "allgather buffers must not be null");
         }
         if (len < 0 || len > send.length) {
-            throw new UromException(UromStatus.INVALID_VALUE, "allgather length " + len + " does not fit the send buffer of " + send.length + " bytes");
+            throw new UromException(
+                    UromStatus.INVALID_VALUE,
+                    "allgather length " + len + " does not fit the send buffer of " + send.length + " bytes");
         }
         if ((long) len * size > recv.length) {
-            throw new UromException(UromStatus.INVALID_VALUE, "allgather receive buffer of " + recv.length + " bytes is smaller than "
-                    + size + " ranks x " + len + " bytes");
+            throw new UromException(
+                    UromStatus.INVALID_VALUE,
+                    "allgather receive buffer of " + recv.length + " bytes is smaller than " + size + " ranks x " + len
+                            + " bytes");
         }
     }
 }

@@ -105,8 +105,10 @@ public final class InProcessAllgather implements OobAllgather {
             int len = lens[0];
             for (int rank = 1; rank < lens.length; rank++) {
                 if (lens[rank] != len) {
-                    UromException e = new UromException(UromStatus.INVALID_VALUE, "allgather ranks disagree on the length: rank 0 sends "
-                            + len + " bytes, rank " + rank + " sends " + lens[rank]);
+                    UromException e = new UromException(
+                            UromStatus.INVALID_VALUE,
+                            "allgather ranks disagree on the length: rank 0 sends " + len + " bytes, rank " + rank
+                                    + " sends " + lens[rank]);
                     for (OobRequest r : requests) {
                         r.fail(e);
                     }

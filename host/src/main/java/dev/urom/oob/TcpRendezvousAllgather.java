@@ -70,7 +70,9 @@ public final class TcpRendezvousAllgather implements OobAllgather, AutoCloseable
                 s.bind(rendezvous, size);
                 server = s;
             } catch (IOException e) {
-                throw new UromException(UromStatus.IO_FAILED, "cannot listen on the rendezvous address " + rendezvous + ": " + e.getMessage());
+                throw new UromException(
+                        UromStatus.IO_FAILED,
+                        "cannot listen on the rendezvous address " + rendezvous + ": " + e.getMessage());
             }
         } else {
             server = null;
@@ -154,8 +156,10 @@ public final class TcpRendezvousAllgather implements OobAllgather, AutoCloseable
                 // Read what the rank sent, so that closing never resets a connection with unread bytes.
                 in.skipNBytes(Math.max(0, Math.min(theirLen, MAX_SKIP_BYTES)));
                 refusal = theirSize != size
-                        ? "allgather ranks disagree on the size: rank 0 has " + size + ", rank " + theirRank + " has " + theirSize
-                        : "allgather ranks disagree on the length: rank 0 sends " + own.length + " bytes, rank " + theirRank + " sends " + theirLen;
+                        ? "allgather ranks disagree on the size: rank 0 has " + size + ", rank " + theirRank + " has "
+                                + theirSize
+                        : "allgather ranks disagree on the length: rank 0 sends " + own.length + " bytes, rank "
+                                + theirRank + " sends " + theirLen;
                 break;
             }
             blocks[r] = in.readNBytes(theirLen);
@@ -214,7 +218,8 @@ public final class TcpRendezvousAllgather implements OobAllgather, AutoCloseable
             Link link = Link.of(s, in);
             String refusal = null;
             if (theirSize != size) {
-                refusal = "allgather ranks disagree on the size: rank 0 has " + size + ", rank " + theirRank + " has " + theirSize;
+                refusal = "allgather ranks disagree on the size: rank 0 has " + size + ", rank " + theirRank + " has "
+                        + theirSize;
             } else if (theirRank < 1 || theirRank >= size || peers[theirRank] != null) {
                 refusal = "allgather rank " + theirRank + " is a duplicate or outside 1.." + (size - 1);
             }
@@ -240,8 +245,13 @@ public final class TcpRendezvousAllgather implements OobAllgather, AutoCloseable
             toRoot = connect();
         }
         // One write: header and block reach rank 0 together, even when it refuses after the header.
-        byte[] message = ByteBuffer.allocate(12 + block.length).order(ByteOrder.LITTLE_ENDIAN)
-                .putInt(size).putInt(rank).putInt(block.length).put(block).array();
+        byte[] message = ByteBuffer.allocate(12 + block.length)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(size)
+                .putInt(rank)
+                .putInt(block.length)
+                .put(block)
+                .array();
         OutputStream out = toRoot.out();
         out.write(message);
         out.flush();
@@ -287,7 +297,11 @@ public final class TcpRendezvousAllgather implements OobAllgather, AutoCloseable
     }
 
     private static void writeReply(OutputStream out, int status, byte[] body) throws IOException {
-        out.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(status).putInt(body.length).array());
+        out.write(ByteBuffer.allocate(8)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(status)
+                .putInt(body.length)
+                .array());
         out.write(body);
         out.flush();
     }
@@ -314,7 +328,8 @@ public final class TcpRendezvousAllgather implements OobAllgather, AutoCloseable
     public void close() {
         for (Runnable queued : thread.shutdownNow()) {
             if (queued instanceof Round round) {
-                round.request.fail(new UromException(UromStatus.BAD_STATE, "the allgather of rank " + rank + " was closed before this round ran"));
+                round.request.fail(new UromException(
+                        UromStatus.BAD_STATE, "the allgather of rank " + rank + " was closed before this round ran"));
             }
         }
         closeQuietly(toRoot);

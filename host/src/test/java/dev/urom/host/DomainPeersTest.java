@@ -14,14 +14,18 @@ class DomainPeersTest {
     void aPeerKeepsItsIdItsAddressesAndItsBuffersButNotTheSeals() {
         byte[] address = {1, 2, 3};
         byte[] memh = {4};
-        DomainPeer onWire = new DomainPeer(9, List.of(new DomainPeer.PluginAddress(0x2, address, "ucx", new byte[] {7, 7}),
-                new DomainPeer.PluginAddress(0x4, new byte[] {5}, new byte[] {8})),
+        DomainPeer onWire = new DomainPeer(
+                9,
+                List.of(
+                        new DomainPeer.PluginAddress(0x2, address, "ucx", new byte[] {7, 7}),
+                        new DomainPeer.PluginAddress(0x4, new byte[] {5}, new byte[] {8})),
                 List.of(new DomainPeer.Segment(0x1000, 64, memh, new byte[] {6})));
 
         Domain.Peer peer = Domain.peer(onWire);
 
         assertThat(peer.domainId()).isEqualTo(9);
-        assertThat(peer.addresses()).extracting(Domain.PeerAddress::pluginId, Domain.PeerAddress::transport)
+        assertThat(peer.addresses())
+                .extracting(Domain.PeerAddress::pluginId, Domain.PeerAddress::transport)
                 .containsExactly(tuple(0x2L, "ucx"), tuple(0x4L, ""));
         assertThat(peer.addresses().get(0).address()).containsExactly(1, 2, 3).isNotSameAs(address);
         assertThat(peer.buffers()).singleElement().satisfies(b -> {

@@ -3,9 +3,11 @@ package dev.urom.host;
 
 import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.Frame;
 import dev.urom.wire.FrameChannel;
 import dev.urom.wire.Handshake;
+import dev.urom.wire.Message;
 import dev.urom.wire.Message.ErrorReply;
 import dev.urom.wire.Message.PluginsReply;
 import dev.urom.wire.Message.PluginsRequest;
@@ -15,13 +17,11 @@ import dev.urom.wire.Message.WorkersInGroupReply;
 import dev.urom.wire.Message.WorkersInGroupRequest;
 import dev.urom.wire.Message.WorkersInfoReply;
 import dev.urom.wire.Message.WorkersInfoRequest;
-import dev.urom.wire.Message;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.ServerHandshake;
 import dev.urom.wire.ServiceAddress;
 import dev.urom.wire.ServicePlugin;
 import dev.urom.wire.ServiceWorker;
-import dev.urom.spi.UromStatus;
 import java.io.IOException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -51,6 +51,7 @@ final class FakeDaemon implements AutoCloseable {
     volatile ErrorReply refuseStart;
     /** When set, WORKER_START is answered with a WORKER_START_REPLY of this status. */
     volatile UromStatus startReplyStatus;
+
     volatile boolean silent;
     /** The max_inflight that the workers started from now on announce in their HELLO_OK (0: none). */
     volatile int workerMaxInflight;
@@ -92,8 +93,15 @@ final class FakeDaemon implements AutoCloseable {
                 conn.send(0, refuseHello);
                 return;
             }
-            Handshake.server(conn, new ServerHandshake(Proofs.Channel.CONTROL, hello -> new ServerHandshake.Decision.Admit(Principal.ANONYMOUS),
-                    maxMessageSize, 0, 0), Duration.ofSeconds(10));
+            Handshake.server(
+                    conn,
+                    new ServerHandshake(
+                            Proofs.Channel.CONTROL,
+                            hello -> new ServerHandshake.Decision.Admit(Principal.ANONYMOUS),
+                            maxMessageSize,
+                            0,
+                            0),
+                    Duration.ofSeconds(10));
             while (true) {
                 Frame f = conn.receive();
                 if (silent) {
@@ -114,14 +122,19 @@ final class FakeDaemon implements AutoCloseable {
             return new WorkersInfoReply(workersInfo);
         }
         if (m instanceof WorkersInGroupRequest g) {
-            return new WorkersInGroupReply(workers.values().stream().filter(w -> w.gid == g.gid()).map(w -> w.id).sorted().toList());
+            return new WorkersInGroupReply(workers.values().stream()
+                    .filter(w -> w.gid == g.gid())
+                    .map(w -> w.id)
+                    .sorted()
+                    .toList());
         }
         if (m instanceof WorkerStartRequest s) {
             if (refuseStart != null) {
                 return refuseStart;
             }
             if (startReplyStatus != null) {
-                return new WorkerStartReply(startReplyStatus, s.workerId(), s.gid(), s.pluginMask(), "", "plugin 0x4 failed to open");
+                return new WorkerStartReply(
+                        startReplyStatus, s.workerId(), s.gid(), s.pluginMask(), "", "plugin 0x4 failed to open");
             }
             long id = s.workerId() == Protocol.ANY_WORKER ? nextWorkerId.getAndIncrement() : s.workerId();
             FakeWorker w = workers.get(id);

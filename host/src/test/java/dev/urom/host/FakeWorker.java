@@ -3,17 +3,17 @@ package dev.urom.host;
 
 import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.FrameChannel;
 import dev.urom.wire.Handshake;
+import dev.urom.wire.Message;
 import dev.urom.wire.Message.Command;
 import dev.urom.wire.Message.Notify;
 import dev.urom.wire.Message.Stop;
 import dev.urom.wire.Message.StopOk;
-import dev.urom.wire.Message;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.ServerHandshake;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.spi.UromStatus;
 import java.io.IOException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -88,8 +88,15 @@ final class FakeWorker implements AutoCloseable {
 
     private void serve(FrameChannel conn) {
         try (conn) {
-            Handshake.server(conn, new ServerHandshake(Proofs.Channel.DATA, hello -> new ServerHandshake.Decision.Admit(Principal.ANONYMOUS),
-                    maxMessageSize, destIds.incrementAndGet(), maxInflight), Duration.ofSeconds(10));
+            Handshake.server(
+                    conn,
+                    new ServerHandshake(
+                            Proofs.Channel.DATA,
+                            hello -> new ServerHandshake.Decision.Admit(Principal.ANONYMOUS),
+                            maxMessageSize,
+                            destIds.incrementAndGet(),
+                            maxInflight),
+                    Duration.ofSeconds(10));
             while (true) {
                 Message m = conn.receive().message();
                 if (m instanceof Command c) {

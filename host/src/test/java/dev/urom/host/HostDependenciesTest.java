@@ -19,17 +19,23 @@ import org.junit.jupiter.api.Test;
  * not here.
  */
 class HostDependenciesTest {
-    private static final List<String> ALLOWED = List.of("java.", "javax.crypto", "dev.urom.spi",
-            "dev.urom.host", "dev.urom.wire", "dev.urom.auth", "dev.urom.oob");
+    private static final List<String> ALLOWED = List.of(
+            "java.", "javax.crypto", "dev.urom.spi", "dev.urom.host", "dev.urom.wire", "dev.urom.auth", "dev.urom.oob");
 
     @Test
     void theHostModuleDependsOnTheJdkUromSpiAndUromWireOnly() throws Exception {
         Path classes = locationOf(UromService.class);
         Path spi = locationOf(dev.urom.spi.UromStatus.class);
         Path wire = locationOf(dev.urom.wire.Protocol.class);
-        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow(() -> new AssertionError("this JDK has no jdeps"));
+        ToolProvider jdeps =
+                ToolProvider.findFirst("jdeps").orElseThrow(() -> new AssertionError("this JDK has no jdeps"));
         StringWriter out = new StringWriter();
-        int status = jdeps.run(new PrintWriter(out), new PrintWriter(out), "-verbose:package", "-cp", spi + java.io.File.pathSeparator + wire,
+        int status = jdeps.run(
+                new PrintWriter(out),
+                new PrintWriter(out),
+                "-verbose:package",
+                "-cp",
+                spi + java.io.File.pathSeparator + wire,
                 classes.toString());
         assertThat(status).as(out.toString()).isZero();
 
@@ -41,14 +47,20 @@ class HostDependenciesTest {
                 referenced.add(words[2]);
             }
         }
-        assertThat(referenced).as(out.toString()).contains("dev.urom.spi", "dev.urom.wire", "dev.urom.auth", "java.nio.channels");
-        assertThat(referenced).allSatisfy(p -> assertThat(ALLOWED).anySatisfy(prefix -> assertThat(p).startsWith(prefix)));
+        assertThat(referenced)
+                .as(out.toString())
+                .contains("dev.urom.spi", "dev.urom.wire", "dev.urom.auth", "java.nio.channels");
+        assertThat(referenced)
+                .allSatisfy(p ->
+                        assertThat(ALLOWED).anySatisfy(prefix -> assertThat(p).startsWith(prefix)));
     }
 
     @Test
     void theWireProtocolAndTheKeysComeFromUromWire() throws Exception {
         Path classes = locationOf(UromService.class);
-        assertThat(classes.resolve("dev/urom/host/UromService.class")).as("urom-host's classes folder").isRegularFile();
+        assertThat(classes.resolve("dev/urom/host/UromService.class"))
+                .as("urom-host's classes folder")
+                .isRegularFile();
         assertThat(locationOf(dev.urom.wire.Protocol.class)).isNotEqualTo(classes);
         assertThat(locationOf(dev.urom.auth.AuthKey.class)).isNotEqualTo(classes);
         assertThat(classes.resolve("dev/urom/wire")).doesNotExist();

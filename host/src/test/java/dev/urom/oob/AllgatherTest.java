@@ -91,7 +91,8 @@ class AllgatherTest {
     }
 
     private List<TcpRendezvousAllgather> tcpGroup(int size, int[] sizes) throws UromException {
-        TcpRendezvousAllgather root = new TcpRendezvousAllgather(0, sizes[0], new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        TcpRendezvousAllgather root =
+                new TcpRendezvousAllgather(0, sizes[0], new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         tcp.add(root);
         List<TcpRendezvousAllgather> ranks = new ArrayList<>(List.of(root));
         for (int r = 1; r < size; r++) {
@@ -136,42 +137,50 @@ class AllgatherTest {
 
     @Test
     void inProcessRanksThatDisagreeOnTheLengthAllFail() throws Exception {
-        assertThat(failures(InProcessAllgather.group(3), new int[] {4, 4, 6})).allSatisfy(e -> assertThat(e)
-                .isInstanceOf(UromException.class)
-                .hasMessage("allgather ranks disagree on the length: rank 0 sends 4 bytes, rank 2 sends 6"));
+        assertThat(failures(InProcessAllgather.group(3), new int[] {4, 4, 6}))
+                .allSatisfy(e -> assertThat(e)
+                        .isInstanceOf(UromException.class)
+                        .hasMessage("allgather ranks disagree on the length: rank 0 sends 4 bytes, rank 2 sends 6"));
     }
 
     @Test
     void tcpRanksThatDisagreeOnTheLengthAllFail() throws Exception {
-        assertThat(failures(tcpGroup(2, new int[] {2, 2}), new int[] {4, 9})).allSatisfy(e -> assertThat(e)
-                .isInstanceOf(UromException.class)
-                .hasMessage("allgather ranks disagree on the length: rank 0 sends 4 bytes, rank 1 sends 9"));
+        assertThat(failures(tcpGroup(2, new int[] {2, 2}), new int[] {4, 9}))
+                .allSatisfy(e -> assertThat(e)
+                        .isInstanceOf(UromException.class)
+                        .hasMessage("allgather ranks disagree on the length: rank 0 sends 4 bytes, rank 1 sends 9"));
     }
 
     @Test
     void tcpRanksThatDisagreeOnTheSizeAllFail() throws Exception {
-        assertThat(failures(tcpGroup(2, new int[] {2, 3}), new int[] {4, 4})).allSatisfy(e -> assertThat(e)
-                .isInstanceOf(UromException.class)
-                .satisfies(u -> assertThat(((UromException) u).status()).isEqualTo(UromStatus.INVALID_VALUE))
-                .hasMessage("allgather ranks disagree on the size: rank 0 has 2, rank 1 has 3"));
+        assertThat(failures(tcpGroup(2, new int[] {2, 3}), new int[] {4, 4}))
+                .allSatisfy(e -> assertThat(e)
+                        .isInstanceOf(UromException.class)
+                        .satisfies(u -> assertThat(((UromException) u).status()).isEqualTo(UromStatus.INVALID_VALUE))
+                        .hasMessage("allgather ranks disagree on the size: rank 0 has 2, rank 1 has 3"));
     }
 
     @Test
     void closingFailsTheRoundInProgressAndTheRoundsQueuedBehindIt() throws Exception {
         try (java.net.ServerSocket silentRoot = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            TcpRendezvousAllgather rank1 = new TcpRendezvousAllgather(1, 2, (InetSocketAddress) silentRoot.getLocalSocketAddress());
+            TcpRendezvousAllgather rank1 =
+                    new TcpRendezvousAllgather(1, 2, (InetSocketAddress) silentRoot.getLocalSocketAddress());
             tcp.add(rank1);
             OobRequest running = rank1.allgather(block(0, 1, 4), new byte[8], 4);
             OobRequest queued = rank1.allgather(block(1, 1, 4), new byte[8], 4);
             try (java.net.Socket fromRank1 = silentRoot.accept()) {
-                assertThat(fromRank1.getInputStream().readNBytes(16)).as("rank 1's header and block").hasSize(16);
+                assertThat(fromRank1.getInputStream().readNBytes(16))
+                        .as("rank 1's header and block")
+                        .hasSize(16);
 
                 rank1.close();
 
                 assertThatThrownBy(() -> awaitWithin(rank1, running))
-                        .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.IO_FAILED));
+                        .isInstanceOfSatisfying(
+                                UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.IO_FAILED));
                 assertThatThrownBy(() -> awaitWithin(rank1, queued))
-                        .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.BAD_STATE))
+                        .isInstanceOfSatisfying(
+                                UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.BAD_STATE))
                         .hasMessage("the allgather of rank 1 was closed before this round ran");
             }
         }
@@ -181,15 +190,18 @@ class AllgatherTest {
     void aRankOutsideTheGroupIsRefused() {
         InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         assertThatThrownBy(() -> new TcpRendezvousAllgather(2, 2, any))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("allgather index 2 is outside 0..1 (size 2)");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("allgather index 2 is outside 0..1 (size 2)");
         assertThatThrownBy(() -> new TcpRendezvousAllgather(-1, 2, any))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("allgather index -1 is outside 0..1 (size 2)");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("allgather index -1 is outside 0..1 (size 2)");
     }
 
     @Test
     void aReceiveBufferTooSmallIsRefusedAtOnce() {
         OobAllgather oob = InProcessAllgather.group(2).get(0);
         assertThatThrownBy(() -> oob.allgather(new byte[4], new byte[7], 4))
-                .isInstanceOf(UromException.class).hasMessage("allgather receive buffer of 7 bytes is smaller than 2 ranks x 4 bytes");
+                .isInstanceOf(UromException.class)
+                .hasMessage("allgather receive buffer of 7 bytes is smaller than 2 ranks x 4 bytes");
     }
 }

@@ -49,6 +49,7 @@ final class BridgeDataPath {
      * pack_status (int32), then the packed bytes (only when pack_status is SUCCESS).
      */
     static final int RECORD_DEST_ID = 0;
+
     static final int RECORD_TYPE = 8;
     static final int RECORD_CONTEXT = 16;
     static final int RECORD_LEN = 24;
@@ -72,8 +73,10 @@ final class BridgeDataPath {
         try {
             Native.register(BridgeDataPath.class, NativeLogBridge.library());
         } catch (UnsatisfiedLinkError e) {
-            throw new IllegalStateException("the native bridge " + NativeArtifacts.bridgeLibrary()
-                    + " lacks its data-path functions: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "the native bridge " + NativeArtifacts.bridgeLibrary() + " lacks its data-path functions: "
+                            + e.getMessage(),
+                    e);
         }
         bound = true;
     }

@@ -55,10 +55,10 @@ final class DomainCallbacks {
     private final String pluginName;
     private final AddrLookup addrLookup = this::addrLookup;
     private final SegLookup segLookup = this::segLookup;
-    private final BufferLookup memhLookup = (ctx, domainId, seg, len, out) ->
-            bufferLookup("memh", domainId, seg, len, out, this::memoryHandle);
-    private final BufferLookup mkeyLookup = (ctx, domainId, seg, len, out) ->
-            bufferLookup("mkey", domainId, seg, len, out, this::memoryKey);
+    private final BufferLookup memhLookup =
+            (ctx, domainId, seg, len, out) -> bufferLookup("memh", domainId, seg, len, out, this::memoryHandle);
+    private final BufferLookup mkeyLookup =
+            (ctx, domainId, seg, len, out) -> bufferLookup("mkey", domainId, seg, len, out, this::memoryKey);
     private final Map<String, Memory> current = new HashMap<>();
     private final List<Memory> retired = new ArrayList<>();
 
@@ -124,7 +124,8 @@ final class DomainCallbacks {
 
     private Memory retain(String key, byte[] bytes) {
         Memory existing = current.get(key);
-        if (existing != null && existing.size() == bytes.length + 1L
+        if (existing != null
+                && existing.size() == bytes.length + 1L
                 && Arrays.equals(existing.getByteArray(0, bytes.length), bytes)) {
             return existing;
         }

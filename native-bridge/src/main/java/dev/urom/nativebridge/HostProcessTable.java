@@ -34,10 +34,20 @@ public final class HostProcessTable {
     private static final int ENOTSOCK = 88;
     private static final int ENOPROTOOPT = 92;
     private static final int ENOTCONN = 107;
-    private static final Map<Integer, String> ERRNO_NAMES = Map.ofEntries(Map.entry(EPERM, "EPERM"), Map.entry(ESRCH, "ESRCH"),
-            Map.entry(EBADF, "EBADF"), Map.entry(ENOMEM, "ENOMEM"), Map.entry(EEXIST, "EEXIST"), Map.entry(EINVAL, "EINVAL"),
-            Map.entry(ENFILE, "ENFILE"), Map.entry(EMFILE, "EMFILE"), Map.entry(ENOSPC, "ENOSPC"), Map.entry(ENOSYS, "ENOSYS"),
-            Map.entry(ENOTSOCK, "ENOTSOCK"), Map.entry(ENOPROTOOPT, "ENOPROTOOPT"), Map.entry(ENOTCONN, "ENOTCONN"));
+    private static final Map<Integer, String> ERRNO_NAMES = Map.ofEntries(
+            Map.entry(EPERM, "EPERM"),
+            Map.entry(ESRCH, "ESRCH"),
+            Map.entry(EBADF, "EBADF"),
+            Map.entry(ENOMEM, "ENOMEM"),
+            Map.entry(EEXIST, "EEXIST"),
+            Map.entry(EINVAL, "EINVAL"),
+            Map.entry(ENFILE, "ENFILE"),
+            Map.entry(EMFILE, "EMFILE"),
+            Map.entry(ENOSPC, "ENOSPC"),
+            Map.entry(ENOSYS, "ENOSYS"),
+            Map.entry(ENOTSOCK, "ENOTSOCK"),
+            Map.entry(ENOPROTOOPT, "ENOPROTOOPT"),
+            Map.entry(ENOTCONN, "ENOTCONN"));
 
     /**
      * The peer of a connection, as entered.
@@ -115,8 +125,9 @@ public final class HostProcessTable {
         int result = Bridge.urom_bridge_peer_process(socketFd, pid, pidfd, exact);
         if (result != 0) {
             enter(destId, 0, -1);
-            throw new UromException(UromStatus.NOT_SUPPORTED, "the kernel names no peer process of descriptor " + socketFd + ": "
-                    + describe(-result));
+            throw new UromException(
+                    UromStatus.NOT_SUPPORTED,
+                    "the kernel names no peer process of descriptor " + socketFd + ": " + describe(-result));
         }
         enter(destId, pid[0], pidfd[0]);
         return new Peer(pid[0], exact[0] != 0);
@@ -142,7 +153,8 @@ public final class HostProcessTable {
         bridge();
         int result = Bridge.urom_bridge_host_enter(destId, pid, pidfd);
         if (result == -EEXIST) {
-            throw new IllegalStateException("host connection " + Long.toUnsignedString(destId) + " is in the table already");
+            throw new IllegalStateException(
+                    "host connection " + Long.toUnsignedString(destId) + " is in the table already");
         }
         if (result == -ENOSPC) {
             throw new IllegalStateException("the table of host connections is full; reserve more room");
@@ -265,8 +277,10 @@ public final class HostProcessTable {
         try {
             Native.register(Bridge.class, NativeLogBridge.library());
         } catch (UnsatisfiedLinkError e) {
-            throw new IllegalStateException("the native bridge " + NativeArtifacts.bridgeLibrary()
-                    + " lacks its host-process functions: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "the native bridge " + NativeArtifacts.bridgeLibrary() + " lacks its host-process functions: "
+                            + e.getMessage(),
+                    e);
         }
         bound = true;
     }

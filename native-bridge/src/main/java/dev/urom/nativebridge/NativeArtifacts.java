@@ -121,7 +121,8 @@ public final class NativeArtifacts {
 
     private static Path extract(Map<String, URL> resources) {
         try {
-            Path dir = Files.createTempDirectory(temporaryDirectory(System.getenv("TMPDIR")),
+            Path dir = Files.createTempDirectory(
+                    temporaryDirectory(System.getenv("TMPDIR")),
                     EXTRACTED_PREFIX + ProcessHandle.current().pid() + "-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
             // deleteOnExit runs in reverse order of registration: files first, then the directory.
@@ -131,7 +132,8 @@ public final class NativeArtifacts {
             }
             return dir;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot extract the native files into a temporary directory: " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot extract the native files into a temporary directory: " + e.getMessage(), e);
         }
     }
 

@@ -9,8 +9,8 @@ import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import java.nio.charset.StandardCharsets;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -60,7 +60,8 @@ public final class NativeLogBridge {
             try {
                 library = NativeLibrary.getInstance(path, Map.of(Library.OPTION_OPEN_FLAGS, RTLD_LAZY | RTLD_GLOBAL));
             } catch (UnsatisfiedLinkError e) {
-                throw new IllegalStateException("cannot load the native log bridge " + path + ": " + firstLine(e.getMessage()), e);
+                throw new IllegalStateException(
+                        "cannot load the native log bridge " + path + ": " + firstLine(e.getMessage()), e);
             }
             LogSink newSink = NativeLogBridge::deliver;
             Native.setCallbackThreadInitializer(newSink, new CallbackThreadInitializer(true, false, "urom-native-log"));
@@ -134,7 +135,8 @@ public final class NativeLogBridge {
         }
     }
 
-    private static void deliver(int nativeLevel, Pointer source, Pointer file, int line, Pointer function, Pointer message) {
+    private static void deliver(
+            int nativeLevel, Pointer source, Pointer file, int line, Pointer function, Pointer message) {
         // An exception must never unwind into native code.
         try {
             Level level = level(nativeLevel);
@@ -146,7 +148,8 @@ public final class NativeLogBridge {
                 capture[0] = text(message);
             }
             String loggerName = text(source);
-            Logger logger = LogManager.getLogger(loggerName == null || loggerName.isEmpty() ? UNNAMED_SOURCE : loggerName);
+            Logger logger =
+                    LogManager.getLogger(loggerName == null || loggerName.isEmpty() ? UNNAMED_SOURCE : loggerName);
             if (!logger.isEnabled(level)) {
                 return;
             }
@@ -154,8 +157,8 @@ public final class NativeLogBridge {
             String functionName = text(function);
             String body = text(message);
             logger.atLevel(level)
-                    .withLocation(new StackTraceElement(logger.getName(), functionName == null ? "?" : functionName,
-                            fileName, line))
+                    .withLocation(new StackTraceElement(
+                            logger.getName(), functionName == null ? "?" : functionName, fileName, line))
                     .log(body == null ? "" : body);
         } catch (Throwable t) {
             try {

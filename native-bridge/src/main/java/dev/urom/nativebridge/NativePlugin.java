@@ -106,7 +106,11 @@ public final class NativePlugin implements PluginIface {
     /** Every library ever loaded: JNA would close one whose last reference is collected. */
     private static final Set<NativeLibrary> LOADED = ConcurrentHashMap.newKeySet();
 
-    private enum State { LOADED, OPEN, CLOSED }
+    private enum State {
+        LOADED,
+        OPEN,
+        CLOSED
+    }
 
     private final Path path;
     private final long version;
@@ -116,15 +120,18 @@ public final class NativePlugin implements PluginIface {
     private final Function addrFn;
     /** The optional entry points, resolved once at load; what a plugin lacks is null. */
     private final Optional<String> transport;
+
     private final Function wakeupFdFn;
     private final Function armWakeupFn;
     /** The wake-up descriptor, asked once after open: null until asked. */
     private OptionalInt wakeupFd;
+
     private final Memory sizeCell = new Memory(8);
     // The scratch buffers keep their native memory while this object is reachable; each hot method
     // fences this object after its native call, so none is freed while C still uses it.
     /** The call block of {@link BridgeDataPath}. */
     private final NativeScratch block = new NativeScratch(BridgeDataPath.BLOCK_SIZE);
+
     private final NativeScratch commandPayload = new NativeScratch(SCRATCH_CAPACITY);
     private final NativeScratch notificationRecords = new NativeScratch(SCRATCH_CAPACITY);
 
@@ -132,7 +139,13 @@ public final class NativePlugin implements PluginIface {
     private Memory workerCtx;
     private DomainCallbacks domainCallbacks;
 
-    private NativePlugin(Path path, long version, Memory iface, Optional<String> transport, Function wakeupFdFn, Function armWakeupFn) {
+    private NativePlugin(
+            Path path,
+            long version,
+            Memory iface,
+            Optional<String> transport,
+            Function wakeupFdFn,
+            Function armWakeupFn) {
         this.path = path;
         this.version = version;
         this.iface = iface;
@@ -175,29 +188,37 @@ public final class NativePlugin implements PluginIface {
         iface.clear();
         int status = getIface.invokeInt(new Object[] {iface});
         if (status != UromStatus.SUCCESS.code()) {
-            throw new UromException(Abi.status(status), soPath + ": " + GET_IFACE + " returned " + Abi.describe(status));
+            throw new UromException(
+                    Abi.status(status), soPath + ": " + GET_IFACE + " returned " + Abi.describe(status));
         }
         long apiVersion = iface.getInt(0) & 0xffff_ffffL;
         if (apiVersion != Abi.API_VERSION) {
-            throw new UromException(UromStatus.UNSUPPORTED_VERSION, soPath + ": plugin API version 0x"
-                    + Long.toHexString(apiVersion) + " is not the supported 0x" + Long.toHexString(Abi.API_VERSION));
+            throw new UromException(
+                    UromStatus.UNSUPPORTED_VERSION,
+                    soPath + ": plugin API version 0x" + Long.toHexString(apiVersion) + " is not the supported 0x"
+                            + Long.toHexString(Abi.API_VERSION));
         }
         for (int i = 0; i < ENTRY_NAMES.length; i++) {
             if (Pointer.nativeValue(iface.getPointer(Abi.IFACE_OPEN + 8L * i)) == 0) {
-                throw new UromException(UromStatus.INVALID_VALUE, soPath + ": " + GET_IFACE + " left " + ENTRY_NAMES[i] + " NULL");
+                throw new UromException(
+                        UromStatus.INVALID_VALUE, soPath + ": " + GET_IFACE + " left " + ENTRY_NAMES[i] + " NULL");
             }
         }
         Memory versionCell = new Memory(8);
         versionCell.clear();
         status = getVersion.invokeInt(new Object[] {versionCell});
         if (status != UromStatus.SUCCESS.code()) {
-            throw new UromException(Abi.status(status), soPath + ": " + GET_VERSION + " returned " + Abi.describe(status));
+            throw new UromException(
+                    Abi.status(status), soPath + ": " + GET_VERSION + " returned " + Abi.describe(status));
         }
         Optional<String> transport = transport(soPath, optionalSymbol(library, GET_TRANSPORT));
         Function wakeupFd = optionalSymbol(library, GET_WAKEUP_FD);
         Function arm = optionalSymbol(library, ARM_WAKEUP);
         if ((wakeupFd == null) != (arm == null)) {
-            LOG.warn("{}: exports {} but not {}; it is polled", soPath, wakeupFd == null ? ARM_WAKEUP : GET_WAKEUP_FD,
+            LOG.warn(
+                    "{}: exports {} but not {}; it is polled",
+                    soPath,
+                    wakeupFd == null ? ARM_WAKEUP : GET_WAKEUP_FD,
                     wakeupFd == null ? GET_WAKEUP_FD : ARM_WAKEUP);
             wakeupFd = null;
             arm = null;
@@ -226,7 +247,8 @@ public final class NativePlugin implements PluginIface {
         cell.setPointer(0, null);
         int status = getTransport.invokeInt(new Object[] {cell});
         if (status != UromStatus.SUCCESS.code()) {
-            throw new UromException(Abi.status(status), soPath + ": " + GET_TRANSPORT + " returned " + Abi.describe(status));
+            throw new UromException(
+                    Abi.status(status), soPath + ": " + GET_TRANSPORT + " returned " + Abi.describe(status));
         }
         Pointer name = cell.getPointer(0);
         if (name == null) {
@@ -246,7 +268,8 @@ public final class NativePlugin implements PluginIface {
             if (text.length() > TransportName.MAX_LENGTH) {
                 problem = "has more than " + TransportName.MAX_LENGTH + " characters";
             }
-            throw new UromException(UromStatus.INVALID_VALUE, soPath + ": " + GET_TRANSPORT + ": the transport name " + problem);
+            throw new UromException(
+                    UromStatus.INVALID_VALUE, soPath + ": " + GET_TRANSPORT + ": the transport name " + problem);
         }
         return Optional.of(text.toString());
     }
@@ -255,10 +278,11 @@ public final class NativePlugin implements PluginIface {
         NativeLibrary library;
         UcxErrorSignals.keepOffTheJvmsSignals();
         try {
-            library = NativeLibrary.getInstance(soPath.toString(),
-                    Map.of(Library.OPTION_OPEN_FLAGS, Abi.RTLD_NOW | Abi.RTLD_LOCAL));
+            library = NativeLibrary.getInstance(
+                    soPath.toString(), Map.of(Library.OPTION_OPEN_FLAGS, Abi.RTLD_NOW | Abi.RTLD_LOCAL));
         } catch (UnsatisfiedLinkError e) {
-            throw new UromException(UromStatus.INVALID_VALUE, soPath + ": " + LoaderReason.explain(dlopenReason(soPath, e)), e);
+            throw new UromException(
+                    UromStatus.INVALID_VALUE, soPath + ": " + LoaderReason.explain(dlopenReason(soPath, e)), e);
         }
         LOADED.add(library);
         return library;
@@ -344,13 +368,15 @@ public final class NativePlugin implements PluginIface {
         sizeCell.setLong(0, needed);
         status = addrFn.invokeInt(new Object[] {workerCtx, buffer, sizeCell});
         if (status != UromStatus.SUCCESS.code()) {
-            throw new UromException(Abi.status(status), path + ": addr returned " + Abi.describe(status)
-                    + " for a buffer of the " + needed + " bytes it asked for");
+            throw new UromException(
+                    Abi.status(status),
+                    path + ": addr returned " + Abi.describe(status) + " for a buffer of the " + needed
+                            + " bytes it asked for");
         }
         long length = sizeCell.getLong(0);
         if (length < 0 || length > needed) {
-            throw new UromException(UromStatus.INVALID_VALUE,
-                    path + ": addr reported " + length + " bytes in a buffer of " + needed);
+            throw new UromException(
+                    UromStatus.INVALID_VALUE, path + ": addr reported " + length + " bytes in a buffer of " + needed);
         }
         return buffer.getByteArray(0, (int) length);
     }
@@ -363,8 +389,10 @@ public final class NativePlugin implements PluginIface {
         try {
             commandPayload.reserve(payload.length);
         } catch (OutOfMemoryError e) {
-            throw new UromException(UromStatus.NO_MEMORY,
-                    path + ": cannot allocate a command descriptor of " + (Abi.CMD_PAYLOAD + payload.length) + " bytes", e);
+            throw new UromException(
+                    UromStatus.NO_MEMORY,
+                    path + ": cannot allocate a command descriptor of " + (Abi.CMD_PAYLOAD + payload.length) + " bytes",
+                    e);
         }
         commandPayload.view().put(0, payload);
         ByteBuffer calls = block.view();
@@ -381,8 +409,10 @@ public final class NativePlugin implements PluginIface {
         }
         Reference.reachabilityFence(this);
         if ((result & BridgeDataPath.SUBMIT_NO_MEMORY) != 0) {
-            throw new UromException(UromStatus.NO_MEMORY,
-                    path + ": cannot allocate a command descriptor of " + (Abi.CMD_PAYLOAD + payload.length) + " bytes");
+            throw new UromException(
+                    UromStatus.NO_MEMORY,
+                    path + ": cannot allocate a command descriptor of " + (Abi.CMD_PAYLOAD + payload.length)
+                            + " bytes");
         }
         if ((result & BridgeDataPath.SUBMIT_UNKNOWN_NODE) != 0) {
             LOG.warn("{}: worker_cmd left an unknown node on the command list; it is not freed", path);
@@ -445,33 +475,39 @@ public final class NativePlugin implements PluginIface {
             int body = offset + BridgeDataPath.RECORD_HEADER;
             offset = body;
             if (packStatus == BridgeDataPath.PACK_SKIPPED) {
-                invalid = new UromException(UromStatus.INVALID_VALUE,
+                invalid = new UromException(
+                        UromStatus.INVALID_VALUE,
                         path + ": progress returned a notification of " + Long.toUnsignedString(length) + " bytes");
                 continue;
             }
             String problem = null;
             UromStatus failure = UromStatus.UNEXPECTED;
             if (packStatus == BridgeDataPath.PACK_OVERRAN) {
-                problem = "notif_pack reported " + Long.toUnsignedString(packedLength) + " bytes, more than the room it was given";
+                problem = "notif_pack reported " + Long.toUnsignedString(packedLength)
+                        + " bytes, more than the room it was given";
             } else if (packStatus != UromStatus.SUCCESS.code()) {
                 problem = "notif_pack returned " + Abi.describe(packStatus);
                 failure = Abi.status(packStatus);
             } else {
                 offset += (int) packedLength;
                 if (packedLength < WorkerNotification.HEADER_BYTES) {
-                    problem = "notif_pack packed " + packedLength + " bytes, less than the " + WorkerNotification.HEADER_BYTES
-                            + "-byte header";
+                    problem = "notif_pack packed " + packedLength + " bytes, less than the "
+                            + WorkerNotification.HEADER_BYTES + "-byte header";
                 } else {
                     long packedLen = records.getLong(body + Abi.NOTIFY_LEN);
                     if (packedLen != packedLength - WorkerNotification.HEADER_BYTES) {
-                        problem = "notif_pack packed a header whose len says " + Long.toUnsignedString(packedLen) + " but "
-                                + (packedLength - WorkerNotification.HEADER_BYTES) + " bytes follow it";
+                        problem = "notif_pack packed a header whose len says " + Long.toUnsignedString(packedLen)
+                                + " but " + (packedLength - WorkerNotification.HEADER_BYTES) + " bytes follow it";
                     }
                 }
             }
             if (problem != null) {
-                LOG.warn("{}: the notification for context {} cannot be sent: {}; it is answered {} instead",
-                        path, Long.toUnsignedString(context), problem, failure);
+                LOG.warn(
+                        "{}: the notification for context {} cannot be sent: {}; it is answered {} instead",
+                        path,
+                        Long.toUnsignedString(context),
+                        problem,
+                        failure);
                 notifications.add(new WorkerNotification(destId, type, context, failure, new byte[0]));
                 continue;
             }

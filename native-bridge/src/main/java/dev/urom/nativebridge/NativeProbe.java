@@ -28,12 +28,26 @@ public final class NativeProbe {
     private static final int MAX_RESULT_BYTES = 8192;
     /** How the probe's line starts when dlopen fails; the loader's reason follows. */
     private static final String NOT_LOADABLE = "not a loadable shared object: ";
+
     private static final Map<Integer, String> SIGNAL_NAMES = Map.ofEntries(
-            Map.entry(1, "SIGHUP"), Map.entry(2, "SIGINT"), Map.entry(3, "SIGQUIT"), Map.entry(4, "SIGILL"),
-            Map.entry(5, "SIGTRAP"), Map.entry(6, "SIGABRT"), Map.entry(7, "SIGBUS"), Map.entry(8, "SIGFPE"),
-            Map.entry(9, "SIGKILL"), Map.entry(10, "SIGUSR1"), Map.entry(11, "SIGSEGV"), Map.entry(12, "SIGUSR2"),
-            Map.entry(13, "SIGPIPE"), Map.entry(14, "SIGALRM"), Map.entry(15, "SIGTERM"), Map.entry(24, "SIGXCPU"),
-            Map.entry(25, "SIGXFSZ"), Map.entry(31, "SIGSYS"));
+            Map.entry(1, "SIGHUP"),
+            Map.entry(2, "SIGINT"),
+            Map.entry(3, "SIGQUIT"),
+            Map.entry(4, "SIGILL"),
+            Map.entry(5, "SIGTRAP"),
+            Map.entry(6, "SIGABRT"),
+            Map.entry(7, "SIGBUS"),
+            Map.entry(8, "SIGFPE"),
+            Map.entry(9, "SIGKILL"),
+            Map.entry(10, "SIGUSR1"),
+            Map.entry(11, "SIGSEGV"),
+            Map.entry(12, "SIGUSR2"),
+            Map.entry(13, "SIGPIPE"),
+            Map.entry(14, "SIGALRM"),
+            Map.entry(15, "SIGTERM"),
+            Map.entry(24, "SIGXCPU"),
+            Map.entry(25, "SIGXFSZ"),
+            Map.entry(31, "SIGSYS"));
 
     private NativeProbe() {}
 
@@ -78,10 +92,11 @@ public final class NativeProbe {
         if (line == null) {
             if (exitValue > 128 && exitValue <= 128 + 64) {
                 int signal = exitValue - 128;
-                return ProbeOutcome.rejected("probe crashed while loading " + file + ": signal " + signal
-                        + " (" + SIGNAL_NAMES.getOrDefault(signal, "SIG" + signal) + ")");
+                return ProbeOutcome.rejected("probe crashed while loading " + file + ": signal " + signal + " ("
+                        + SIGNAL_NAMES.getOrDefault(signal, "SIG" + signal) + ")");
             }
-            return ProbeOutcome.rejected(file + " ended the probe process with exit status " + exitValue + " while loading");
+            return ProbeOutcome.rejected(
+                    file + " ended the probe process with exit status " + exitValue + " while loading");
         }
         if (line.startsWith("ok ")) {
             String version = field(line, "version=");
@@ -93,7 +108,8 @@ public final class NativeProbe {
                 }
             }
         } else if (line.startsWith("rejected " + NOT_LOADABLE)) {
-            return ProbeOutcome.rejected(file + ": " + LoaderReason.explain(line.substring(("rejected " + NOT_LOADABLE).length())));
+            return ProbeOutcome.rejected(
+                    file + ": " + LoaderReason.explain(line.substring(("rejected " + NOT_LOADABLE).length())));
         } else if (line.startsWith("rejected ")) {
             return ProbeOutcome.rejected(file + ": " + line.substring("rejected ".length()));
         }

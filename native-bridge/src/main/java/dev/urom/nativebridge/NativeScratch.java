@@ -30,8 +30,8 @@ final class NativeScratch {
      */
     void reserve(long size) {
         if (size > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("a native scratch buffer of " + size + " bytes exceeds the limit of "
-                    + Integer.MAX_VALUE);
+            throw new IllegalArgumentException(
+                    "a native scratch buffer of " + size + " bytes exceeds the limit of " + Integer.MAX_VALUE);
         }
         if (size > view.capacity()) {
             allocate((int) Math.min(Integer.MAX_VALUE, Math.max(size, 2L * view.capacity())));

@@ -46,15 +46,20 @@ class DocaStylePluginTest {
 
     @Test
     void theTestsRunWithMallocPerturb() {
-        assertThat(System.getenv("MALLOC_PERTURB_")).as("MALLOC_PERTURB_ (the native-bridge pom sets it for surefire)").isNotBlank();
+        assertThat(System.getenv("MALLOC_PERTURB_"))
+                .as("MALLOC_PERTURB_ (the native-bridge pom sets it for surefire)")
+                .isNotBlank();
     }
 
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
-    void entryPointsWithOrWithoutAVisibilityAttributeAreFoundByTheProbeAndTheLoader(boolean withAttribute) throws UromException {
+    void entryPointsWithOrWithoutAVisibilityAttributeAreFoundByTheProbeAndTheLoader(boolean withAttribute)
+            throws UromException {
         Path so = withAttribute ? explicit : plain;
         ProbeOutcome outcome = NativeProbe.probe(so, Duration.ofSeconds(30));
-        assertThat(outcome.accepted()).as("probe of %s: %s", so.getFileName(), outcome).isTrue();
+        assertThat(outcome.accepted())
+                .as("probe of %s: %s", so.getFileName(), outcome)
+                .isTrue();
         NativePlugin plugin = NativePlugin.load(so);
         assertThat(plugin.version()).isEqualTo(1);
         plugin.open(TestContext.withoutDomain());
@@ -67,7 +72,8 @@ class DocaStylePluginTest {
         NativePlugin plugin = NativePlugin.load(plain);
         plugin.open(TestContext.withoutDomain());
         try {
-            plugin.workerCommand(new WorkerCommand(9, PLUGIN_ID, 77, NativeFixtures.docaStyleCommand(NativeFixtures.DOCA_STYLE_RECV, 5, count)));
+            plugin.workerCommand(new WorkerCommand(
+                    9, PLUGIN_ID, 77, NativeFixtures.docaStyleCommand(NativeFixtures.DOCA_STYLE_RECV, 5, count)));
             List<WorkerNotification> out = new ArrayList<>();
             plugin.progress(out);
 
@@ -80,12 +86,18 @@ class DocaStylePluginTest {
             assertThat(body.getLong(16)).as("len").isEqualTo(NativeFixtures.DOCA_STYLE_NOTIFICATION_BYTES + count);
             int data = WorkerNotification.HEADER_BYTES + NativeFixtures.DOCA_STYLE_NOTIFICATION_BYTES;
             assertThat(wire).hasSize(data + count);
-            assertThat(body.getLong(WorkerNotification.HEADER_BYTES)).as("op").isEqualTo(NativeFixtures.DOCA_STYLE_RECV);
-            assertThat(body.getLong(WorkerNotification.HEADER_BYTES + 24)).as("count").isEqualTo(count);
+            assertThat(body.getLong(WorkerNotification.HEADER_BYTES))
+                    .as("op")
+                    .isEqualTo(NativeFixtures.DOCA_STYLE_RECV);
+            assertThat(body.getLong(WorkerNotification.HEADER_BYTES + 24))
+                    .as("count")
+                    .isEqualTo(count);
             for (int i = 0; i < count; i++) {
                 if (wire[data + i] != NativeFixtures.docaStyleDataByte(i)) {
-                    throw new AssertionError("inline byte " + i + " of " + count + " is 0x" + Integer.toHexString(wire[data + i] & 0xff)
-                            + ", not 0x" + Integer.toHexString(NativeFixtures.docaStyleDataByte(i) & 0xff) + ": packed from freed memory");
+                    throw new AssertionError(
+                            "inline byte " + i + " of " + count + " is 0x" + Integer.toHexString(wire[data + i] & 0xff)
+                                    + ", not 0x" + Integer.toHexString(NativeFixtures.docaStyleDataByte(i) & 0xff)
+                                    + ": packed from freed memory");
                 }
             }
         } finally {
@@ -101,7 +113,8 @@ class DocaStylePluginTest {
             assertThatThrownBy(() -> plugin.workerCommand(new WorkerCommand(9, PLUGIN_ID, 1, new byte[3])))
                     .isInstanceOf(UromException.class)
                     .hasMessage("command of 3 bytes refused")
-                    .extracting(e -> ((UromException) e).status()).isEqualTo(UromStatus.INVALID_VALUE);
+                    .extracting(e -> ((UromException) e).status())
+                    .isEqualTo(UromStatus.INVALID_VALUE);
             List<WorkerNotification> out = new ArrayList<>();
             plugin.progress(out);
             assertThat(out).isEmpty();

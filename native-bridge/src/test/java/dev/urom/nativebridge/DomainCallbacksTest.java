@@ -70,8 +70,12 @@ class DomainCallbacksTest {
         NativePlugin loaded = NativePlugin.load(plugin);
         loaded.open(new TestContext(1, 0x8, DOMAIN));
         try {
-            byte[] request = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN)
-                    .putLong(op).putLong(domainId).putLong(size).array();
+            byte[] request = ByteBuffer.allocate(24)
+                    .order(ByteOrder.LITTLE_ENDIAN)
+                    .putLong(op)
+                    .putLong(domainId)
+                    .putLong(size)
+                    .array();
             loaded.workerCommand(new WorkerCommand(1, 0x8, 5, request));
             List<WorkerNotification> out = new ArrayList<>();
             loaded.progress(out);

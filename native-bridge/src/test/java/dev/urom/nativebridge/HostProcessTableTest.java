@@ -124,9 +124,12 @@ class HostProcessTableTest {
         long destId = enter(11, SELF_PID);
         Memory buffer = pattern();
 
-        Answer answer = ask(destId, HostProcessFixture.command(HostProcessFixture.SELF, 0, Pointer.nativeValue(buffer), 64));
+        Answer answer =
+                ask(destId, HostProcessFixture.command(HostProcessFixture.SELF, 0, Pointer.nativeValue(buffer), 64));
 
-        assertThat(answer.available()).as("the bridge provides urom_worker_host_process").isTrue();
+        assertThat(answer.available())
+                .as("the bridge provides urom_worker_host_process")
+                .isTrue();
         assertThat(answer.status()).isEqualTo(UromStatus.SUCCESS);
         assertThat(answer.pid()).isEqualTo(SELF_PID);
         assertThat(answer.alive()).as("pidfd_send_signal(pidfd, 0)").isEqualTo(1);
@@ -138,8 +141,11 @@ class HostProcessTableTest {
 
     @Test
     void aChildProcessIsReadThroughItsOwnPidAndItsPidfdSaysWhenItHasGone() throws Exception {
-        child = new ProcessBuilder(hostBuffer.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.US_ASCII));
+        child = new ProcessBuilder(hostBuffer.toString())
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.US_ASCII));
         long address = Long.parseUnsignedLong(out.readLine().strip());
         long destId = enter(12, (int) child.pid());
 
@@ -153,7 +159,9 @@ class HostProcessTableTest {
         assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
         Answer gone = ask(destId, HostProcessFixture.command(HostProcessFixture.SELF, 0, address, 64));
         assertThat(gone.status()).as("the connection is still there").isEqualTo(UromStatus.SUCCESS);
-        assertThat(gone.alive()).as("pidfd_send_signal on the pidfd of a process that has exited").isEqualTo(-ESRCH);
+        assertThat(gone.alive())
+                .as("pidfd_send_signal on the pidfd of a process that has exited")
+                .isEqualTo(-ESRCH);
     }
 
     @Test
@@ -171,17 +179,23 @@ class HostProcessTableTest {
         assertThat(List.of(first.pidfd(), second.pidfd())).doesNotContain(pidfd).doesNotHaveDuplicates();
         assertThat(descriptor(pidfd)).isEqualTo("anon_inode:[pidfd]");
         assertThat(HostProcessTable.remove(13)).isTrue();
-        assertThat(descriptor(pidfd)).as("the table's pidfd after the connection was removed").isNotEqualTo("anon_inode:[pidfd]");
-        assertThat(descriptor(first.pidfd())).as("a pidfd handed out is the caller's and stays open").isEqualTo("anon_inode:[pidfd]");
+        assertThat(descriptor(pidfd))
+                .as("the table's pidfd after the connection was removed")
+                .isNotEqualTo("anon_inode:[pidfd]");
+        assertThat(descriptor(first.pidfd()))
+                .as("a pidfd handed out is the caller's and stays open")
+                .isEqualTo("anon_inode:[pidfd]");
         assertThat(HostProcessTable.remove(13)).as("a second removal").isFalse();
-        assertThatThrownBy(() -> HostProcessTable.lookup(13)).isInstanceOfSatisfying(UromException.class,
-                e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_FOUND));
+        assertThatThrownBy(() -> HostProcessTable.lookup(13))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_FOUND));
     }
 
     /** What /proc/self/fd/FD links to; empty when the descriptor is not open. */
     private static String descriptor(int fd) {
         try {
-            return Files.readSymbolicLink(Path.of("/proc/self/fd", Integer.toString(fd))).toString();
+            return Files.readSymbolicLink(Path.of("/proc/self/fd", Integer.toString(fd)))
+                    .toString();
         } catch (IOException e) {
             return "";
         }
@@ -192,24 +206,35 @@ class HostProcessTableTest {
         HostProcessTable.enterWithoutProcess(14);
         entered.add(14L);
 
-        assertThat(ask(99, HostProcessFixture.self()).status()).as("no connection 99").isEqualTo(UromStatus.NOT_FOUND);
-        assertThat(ask(14, HostProcessFixture.self()).status()).as("a TCP connection").isEqualTo(UromStatus.NOT_SUPPORTED);
-        assertThatThrownBy(() -> HostProcessTable.lookup(14)).isInstanceOfSatisfying(UromException.class,
-                e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_SUPPORTED));
+        assertThat(ask(99, HostProcessFixture.self()).status())
+                .as("no connection 99")
+                .isEqualTo(UromStatus.NOT_FOUND);
+        assertThat(ask(14, HostProcessFixture.self()).status())
+                .as("a TCP connection")
+                .isEqualTo(UromStatus.NOT_SUPPORTED);
+        assertThatThrownBy(() -> HostProcessTable.lookup(14))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_SUPPORTED));
     }
 
     @Test
     void nullArgumentsAreInvalid() throws UromException {
         long destId = enter(15, SELF_PID);
 
-        assertThat(ask(destId, HostProcessFixture.command(HostProcessFixture.NULL_HOST, 0, 0, 0)).status()).isEqualTo(UromStatus.INVALID_VALUE);
-        assertThat(ask(destId, HostProcessFixture.command(HostProcessFixture.NULL_CTX, 0, 0, 0)).status()).isEqualTo(UromStatus.INVALID_VALUE);
+        assertThat(ask(destId, HostProcessFixture.command(HostProcessFixture.NULL_HOST, 0, 0, 0))
+                        .status())
+                .isEqualTo(UromStatus.INVALID_VALUE);
+        assertThat(ask(destId, HostProcessFixture.command(HostProcessFixture.NULL_CTX, 0, 0, 0))
+                        .status())
+                .isEqualTo(UromStatus.INVALID_VALUE);
     }
 
     @Test
     void theKernelNamesThePeerOfAUnixSocketExactly() throws UromException {
         int[] sv = new int[2];
-        assertThat(LibC.INSTANCE.socketpair(1, 1, 0, sv)).as("socketpair(AF_UNIX, SOCK_STREAM)").isZero();
+        assertThat(LibC.INSTANCE.socketpair(1, 1, 0, sv))
+                .as("socketpair(AF_UNIX, SOCK_STREAM)")
+                .isZero();
         opened.add(sv[0]);
         opened.add(sv[1]);
 
@@ -217,7 +242,9 @@ class HostProcessTableTest {
         entered.add(16L);
 
         assertThat(peer.pid()).isEqualTo(SELF_PID);
-        assertThat(peer.exact()).as("SO_PEERPIDFD (Linux 6.5 or later) named the peer").isTrue();
+        assertThat(peer.exact())
+                .as("SO_PEERPIDFD (Linux 6.5 or later) named the peer")
+                .isTrue();
         HostProcess process = HostProcessTable.lookup(16);
         opened.add(process.pidfd());
         assertThat(process.pid()).isEqualTo(SELF_PID);
@@ -230,10 +257,11 @@ class HostProcessTableTest {
         opened.add(pipe[0]);
         opened.add(pipe[1]);
 
-        assertThatThrownBy(() -> HostProcessTable.enterPeer(17, pipe[0])).isInstanceOfSatisfying(UromException.class, e -> {
-            assertThat(e.status()).isEqualTo(UromStatus.NOT_SUPPORTED);
-            assertThat(e.getMessage()).contains("ENOTSOCK");
-        });
+        assertThatThrownBy(() -> HostProcessTable.enterPeer(17, pipe[0]))
+                .isInstanceOfSatisfying(UromException.class, e -> {
+                    assertThat(e.status()).isEqualTo(UromStatus.NOT_SUPPORTED);
+                    assertThat(e.getMessage()).contains("ENOTSOCK");
+                });
         entered.add(17L);
         assertThat(ask(17, HostProcessFixture.self()).status()).isEqualTo(UromStatus.NOT_SUPPORTED);
     }
@@ -241,11 +269,15 @@ class HostProcessTableTest {
     @Test
     void withoutSoPeerpidfdThePidfdComesFromThePidAndSaysSo() throws Exception {
         Path program = TestPlugins.buildProgram(dir, "peer_fallback.c", "peer_fallback", "-ldl");
-        Process run = new ProcessBuilder(program.toString(), NativeArtifacts.bridgeLibrary().toString())
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process run = new ProcessBuilder(
+                        program.toString(), NativeArtifacts.bridgeLibrary().toString())
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         String line = new String(run.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
         assertThat(run.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(run.exitValue()).as("peer_fallback's exit status (output: %s)", line).isZero();
+        assertThat(run.exitValue())
+                .as("peer_fallback's exit status (output: %s)", line)
+                .isZero();
 
         long self = run.pid();
         assertThat(line).isEqualTo("rc=0 pid=" + self + " self=" + self + " exact=0 pidfd_pid=" + self);
@@ -256,7 +288,8 @@ class HostProcessTableTest {
         enter(18, SELF_PID);
         int pidfd = HostProcessTable.openPidfd(SELF_PID);
 
-        assertThatThrownBy(() -> HostProcessTable.enter(18, SELF_PID, pidfd)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> HostProcessTable.enter(18, SELF_PID, pidfd))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("host connection 18 is in the table already");
         assertThat(descriptor(pidfd)).isNotEqualTo("anon_inode:[pidfd]");
     }
@@ -270,19 +303,24 @@ class HostProcessTableTest {
         Answer any = ask(12345, HostProcessFixture.self());
         assertThat(any.status()).isEqualTo(UromStatus.SUCCESS);
         assertThat(any.pid()).isEqualTo(SELF_PID);
-        assertThat(ask(19, HostProcessFixture.self()).status()).as("a connection the table holds").isEqualTo(UromStatus.NOT_SUPPORTED);
+        assertThat(ask(19, HostProcessFixture.self()).status())
+                .as("a connection the table holds")
+                .isEqualTo(UromStatus.NOT_SUPPORTED);
 
         HostProcessTable.fallback(0, -1);
-        assertThat(ask(12345, HostProcessFixture.self()).status()).as("a fallback without a process").isEqualTo(UromStatus.NOT_SUPPORTED);
+        assertThat(ask(12345, HostProcessFixture.self()).status())
+                .as("a fallback without a process")
+                .isEqualTo(UromStatus.NOT_SUPPORTED);
         HostProcessTable.clearFallback();
         assertThat(ask(12345, HostProcessFixture.self()).status()).isEqualTo(UromStatus.NOT_FOUND);
     }
 
     @Test
     void pidfdOpenOfAPidWithoutAProcessIsNotFound() {
-        assertThatThrownBy(() -> HostProcessTable.openPidfd(Integer.MAX_VALUE)).isInstanceOfSatisfying(UromException.class, e -> {
-            assertThat(e.status()).isEqualTo(UromStatus.NOT_FOUND);
-            assertThat(e.getMessage()).contains("ESRCH");
-        });
+        assertThatThrownBy(() -> HostProcessTable.openPidfd(Integer.MAX_VALUE))
+                .isInstanceOfSatisfying(UromException.class, e -> {
+                    assertThat(e.status()).isEqualTo(UromStatus.NOT_FOUND);
+                    assertThat(e.getMessage()).contains("ESRCH");
+                });
     }
 }

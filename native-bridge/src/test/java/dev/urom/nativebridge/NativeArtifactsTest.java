@@ -23,8 +23,14 @@ class NativeArtifactsTest {
     @Test
     void findsTheBuiltFilesOnTheClassPath() throws IOException {
         assertThat(NativeArtifacts.bridgeLibrary()).isRegularFile().hasFileName("liburom_bridge.so");
-        assertThat(NativeArtifacts.probeExecutable()).isRegularFile().isExecutable().hasFileName("urom-probe");
-        assertThat(NativeArtifacts.launcherExecutable()).isRegularFile().isExecutable().hasFileName("urom-launch")
+        assertThat(NativeArtifacts.probeExecutable())
+                .isRegularFile()
+                .isExecutable()
+                .hasFileName("urom-probe");
+        assertThat(NativeArtifacts.launcherExecutable())
+                .isRegularFile()
+                .isExecutable()
+                .hasFileName("urom-launch")
                 .hasParent(NativeArtifacts.probeExecutable().getParent());
     }
 
@@ -33,7 +39,8 @@ class NativeArtifactsTest {
         Files.writeString(dir.resolve("liburom_bridge.so"), "bridge");
         Files.writeString(dir.resolve("urom-probe"), "probe");
         Files.writeString(dir.resolve("urom-launch"), "launcher");
-        assertThat(NativeArtifacts.locate(dir.toString(), ClassLoader.getPlatformClassLoader())).isEqualTo(dir);
+        assertThat(NativeArtifacts.locate(dir.toString(), ClassLoader.getPlatformClassLoader()))
+                .isEqualTo(dir);
     }
 
     @Test
@@ -41,11 +48,13 @@ class NativeArtifactsTest {
         Files.writeString(dir.resolve("liburom_bridge.so"), "bridge");
         assertThatThrownBy(() -> NativeArtifacts.locate(dir.toString(), ClassLoader.getPlatformClassLoader()))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("native file urom-probe is missing from directory " + dir + " (system property urom.native.dir)");
+                .hasMessage("native file urom-probe is missing from directory " + dir
+                        + " (system property urom.native.dir)");
         Files.writeString(dir.resolve("urom-probe"), "probe");
         assertThatThrownBy(() -> NativeArtifacts.locate(dir.toString(), ClassLoader.getPlatformClassLoader()))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("native file urom-launch is missing from directory " + dir + " (system property urom.native.dir)");
+                .hasMessage("native file urom-launch is missing from directory " + dir
+                        + " (system property urom.native.dir)");
     }
 
     @Test
@@ -66,11 +75,17 @@ class NativeArtifactsTest {
         Path extracted = null;
         try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
             extracted = NativeArtifacts.locate(null, loader);
-            assertThat(extracted).isNotEqualTo(dir).hasParent(NativeArtifacts.temporaryDirectory(System.getenv("TMPDIR")));
-            assertThat(extracted.getFileName().toString()).startsWith("urom-native-" + ProcessHandle.current().pid() + "-");
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(extracted))).isEqualTo("rwxr-xr-x");
+            assertThat(extracted)
+                    .isNotEqualTo(dir)
+                    .hasParent(NativeArtifacts.temporaryDirectory(System.getenv("TMPDIR")));
+            assertThat(extracted.getFileName().toString())
+                    .startsWith("urom-native-" + ProcessHandle.current().pid() + "-");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(extracted)))
+                    .isEqualTo("rwxr-xr-x");
             assertThat(extracted.resolve("liburom_bridge.so")).hasContent("bridge bytes");
-            assertThat(extracted.resolve("urom-probe")).hasContent("probe bytes").isExecutable();
+            assertThat(extracted.resolve("urom-probe"))
+                    .hasContent("probe bytes")
+                    .isExecutable();
             assertThat(extracted.resolve("urom-launch")).hasContent("launcher bytes");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(extracted.resolve("urom-launch"))))
                     .isEqualTo("rwxr-xr-x");
@@ -92,12 +107,17 @@ class NativeArtifactsTest {
             assertThat(NativeArtifacts.temporaryDirectory(null)).isEqualTo(Path.of("/tmp"));
             assertThat(NativeArtifacts.temporaryDirectory("")).isEqualTo(Path.of("/tmp"));
             assertThat(NativeArtifacts.temporaryDirectory("relative")).isEqualTo(Path.of("/tmp"));
-            assertThat(NativeArtifacts.temporaryDirectory(dir.resolve("missing").toString())).isEqualTo(Path.of("/tmp"));
-            assertThat(NativeArtifacts.temporaryDirectory(Files.writeString(dir.resolve("file"), "").toString())).isEqualTo(Path.of("/tmp"));
+            assertThat(NativeArtifacts.temporaryDirectory(dir.resolve("missing").toString()))
+                    .isEqualTo(Path.of("/tmp"));
+            assertThat(NativeArtifacts.temporaryDirectory(
+                            Files.writeString(dir.resolve("file"), "").toString()))
+                    .isEqualTo(Path.of("/tmp"));
 
             Path chosen = Files.createDirectory(dir.resolve("chosen"));
             System.setProperty("java.io.tmpdir", chosen.toString());
-            assertThat(NativeArtifacts.temporaryDirectory(dir.toString())).as("an explicit java.io.tmpdir").isEqualTo(chosen);
+            assertThat(NativeArtifacts.temporaryDirectory(dir.toString()))
+                    .as("an explicit java.io.tmpdir")
+                    .isEqualTo(chosen);
         } finally {
             System.setProperty("java.io.tmpdir", javaTmp);
         }

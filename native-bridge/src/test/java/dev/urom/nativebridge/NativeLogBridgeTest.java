@@ -50,7 +50,11 @@ class NativeLogBridgeTest {
         appender.start();
         config.addAppender(appender);
         LoggerConfig logger = LoggerConfig.newBuilder()
-                .withLoggerName(SOURCE).withLevel(Level.INFO).withAdditivity(false).withConfig(config).build();
+                .withLoggerName(SOURCE)
+                .withLevel(Level.INFO)
+                .withAdditivity(false)
+                .withConfig(config)
+                .build();
         logger.addAppender(appender, null, null);
         config.addLogger(SOURCE, logger);
         context.updateLoggers();

@@ -84,7 +84,8 @@ class NativePluginDataPathTest {
         assertThatThrownBy(() -> plugin.progress(out))
                 .isInstanceOf(UromException.class)
                 .hasMessage(datapath + ": progress returned a notification of 9223372036854775813 bytes")
-                .extracting(e -> ((UromException) e).status()).isEqualTo(UromStatus.INVALID_VALUE);
+                .extracting(e -> ((UromException) e).status())
+                .isEqualTo(UromStatus.INVALID_VALUE);
         assertThat(out).extracting(WorkerNotification::uromContext).containsExactly(10L, 12L);
     }
 
@@ -96,7 +97,8 @@ class NativePluginDataPathTest {
         List<WorkerNotification> out = new ArrayList<>();
         assertThatThrownBy(() -> plugin.progress(out))
                 .hasMessage(datapath + ": progress returned DRIVER (21)")
-                .extracting(e -> ((UromException) e).status()).isEqualTo(UromStatus.DRIVER);
+                .extracting(e -> ((UromException) e).status())
+                .isEqualTo(UromStatus.DRIVER);
         assertThat(out).hasSize(2);
         out.clear();
         plugin.progress(out);
@@ -146,8 +148,14 @@ class NativePluginDataPathTest {
         plugin.progress(out);
 
         assertThat(out).extracting(WorkerNotification::uromContext).containsExactly(50L, 51L, 52L, 53L, 54L);
-        assertThat(out).extracting(WorkerNotification::status).containsExactly(
-                UromStatus.NO_MEMORY, UromStatus.UNEXPECTED, UromStatus.UNEXPECTED, UromStatus.UNEXPECTED, UromStatus.SUCCESS);
+        assertThat(out)
+                .extracting(WorkerNotification::status)
+                .containsExactly(
+                        UromStatus.NO_MEMORY,
+                        UromStatus.UNEXPECTED,
+                        UromStatus.UNEXPECTED,
+                        UromStatus.UNEXPECTED,
+                        UromStatus.SUCCESS);
         assertThat(out.subList(0, 4)).allSatisfy(n -> {
             assertThat(n.payload()).isEmpty();
             assertThat(n.destId()).isEqualTo(1);
@@ -162,12 +170,21 @@ class NativePluginDataPathTest {
     private static final int PACK_OVER = 5;
 
     private static byte[] pack(int mode, int size) {
-        return ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN).put(ascii("PACK")).putInt(mode).putInt(size).array();
+        return ByteBuffer.allocate(12)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .put(ascii("PACK"))
+                .putInt(mode)
+                .putInt(size)
+                .array();
     }
 
     private static byte[] batch(int count, int size) {
-        return ByteBuffer.allocate(13).order(ByteOrder.LITTLE_ENDIAN)
-                .put(ascii("BATCH")).putInt(count).putInt(size).array();
+        return ByteBuffer.allocate(13)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .put(ascii("BATCH"))
+                .putInt(count)
+                .putInt(size)
+                .array();
     }
 
     private static byte[] pattern(int k, int size) {

@@ -33,7 +33,9 @@ class NativePluginLoadTest {
 
     @Test
     void refusesARelativePath() {
-        assertFails(() -> NativePlugin.load(Path.of("plugins", "x.so")), UromStatus.INVALID_VALUE,
+        assertFails(
+                () -> NativePlugin.load(Path.of("plugins", "x.so")),
+                UromStatus.INVALID_VALUE,
                 "plugin path plugins/x.so is not absolute");
     }
 
@@ -45,22 +47,35 @@ class NativePluginLoadTest {
 
     @Test
     void refusesAFileThatIsNotAnElfObject() throws IOException {
-        Path text = Files.writeString(dir.resolve("text.so"), "this is not a shared object, only a line of text long enough to be read as an ELF header\n");
-        assertFails(() -> NativePlugin.load(text), UromStatus.INVALID_VALUE,
+        Path text = Files.writeString(
+                dir.resolve("text.so"),
+                "this is not a shared object, only a line of text long enough to be read as an ELF header\n");
+        assertFails(
+                () -> NativePlugin.load(text),
+                UromStatus.INVALID_VALUE,
                 text + ": not a loadable shared object: invalid ELF header");
     }
 
     @Test
     void refusesAPluginThatCallsAFunctionNoLibraryDefinesAtLoadRatherThanAtItsFirstCommand() {
         Path so = TestPlugins.build(dir, "variants.c", "unlinked_ucx.so", "-DUNDEFINED_CALL=ucp_config_read");
-        assertFails(() -> NativePlugin.load(so), UromStatus.INVALID_VALUE, so + ": undefined symbol ucp_config_read:"
-                + " the plugin calls UCX but was not linked with it; add $(pkg-config --libs ucx) to its link line");
+        assertFails(
+                () -> NativePlugin.load(so),
+                UromStatus.INVALID_VALUE,
+                so + ": undefined symbol ucp_config_read:"
+                        + " the plugin calls UCX but was not linked with it; add $(pkg-config --libs ucx) to its link line");
     }
 
     @Test
     void loadsThatPluginLinkedWithUcxWithoutLettingUcxTakeTheJvmsSignals() throws Exception {
-        Path so = TestPlugins.build(dir, "variants.c", "linked_ucx.so", "-DUNDEFINED_CALL=ucp_config_read",
-                "-Wl,--no-as-needed", "-lucp", "-lucs");
+        Path so = TestPlugins.build(
+                dir,
+                "variants.c",
+                "linked_ucx.so",
+                "-DUNDEFINED_CALL=ucp_config_read",
+                "-Wl,--no-as-needed",
+                "-lucp",
+                "-lucs");
         NativePlugin plugin = NativePlugin.load(so);
         assertThat(plugin.version()).isEqualTo(5);
         plugin.open(TestContext.withoutDomain());
@@ -70,7 +85,8 @@ class NativePluginLoadTest {
         List<long[]> ucs = mappings("libucs");
         long handler = SignalHandlers.of(SIGSEGV);
         assertThat(ucs).as("libucs is mapped into this JVM").isNotEmpty();
-        assertThat(ucs).as("SIGSEGV's handler 0x%x lies in no mapping of libucs", handler)
+        assertThat(ucs)
+                .as("SIGSEGV's handler 0x%x lies in no mapping of libucs", handler)
                 .noneMatch(range -> handler >= range[0] && handler < range[1]);
     }
 
@@ -81,7 +97,8 @@ class NativePluginLoadTest {
         List<long[]> ranges = new ArrayList<>();
         for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {
             String[] fields = line.trim().split("\\s+");
-            if (fields.length >= 6 && Path.of(fields[5]).getFileName().toString().contains(name)) {
+            if (fields.length >= 6
+                    && Path.of(fields[5]).getFileName().toString().contains(name)) {
                 String[] bounds = fields[0].split("-");
                 ranges.add(new long[] {Long.parseUnsignedLong(bounds[0], 16), Long.parseUnsignedLong(bounds[1], 16)});
             }
@@ -120,14 +137,18 @@ class NativePluginLoadTest {
     @Test
     void refusesAPluginWhoseGetIfaceFails() {
         Path so = TestPlugins.build(dir, "variants.c", "iface_fails.so", "-DIFACE_STATUS=UROM_ERR_INVALID_VALUE");
-        assertFails(() -> NativePlugin.load(so), UromStatus.INVALID_VALUE,
+        assertFails(
+                () -> NativePlugin.load(so),
+                UromStatus.INVALID_VALUE,
                 so + ": urom_plugin_get_iface returned INVALID_VALUE (6)");
     }
 
     @Test
     void refusesAnotherApiVersion() {
         Path so = TestPlugins.build(dir, "variants.c", "old_api.so", "-DAPI_VERSION=1");
-        assertFails(() -> NativePlugin.load(so), UromStatus.UNSUPPORTED_VERSION,
+        assertFails(
+                () -> NativePlugin.load(so),
+                UromStatus.UNSUPPORTED_VERSION,
                 so + ": plugin API version 0x1 is not the supported 0x2070000");
     }
 

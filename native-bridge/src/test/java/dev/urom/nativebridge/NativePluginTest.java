@@ -72,7 +72,8 @@ class NativePluginTest {
         assertThatThrownBy(() -> plugin.workerCommand(new WorkerCommand(1, 4, 0, new byte[1])))
                 .isInstanceOf(UromException.class)
                 .hasMessage(echo + ": cannot call worker_cmd: the plugin is closed")
-                .extracting(e -> ((UromException) e).status()).isEqualTo(UromStatus.BAD_STATE);
+                .extracting(e -> ((UromException) e).status())
+                .isEqualTo(UromStatus.BAD_STATE);
         assertThatThrownBy(() -> drain(plugin)).hasMessageContaining("the plugin is closed");
         assertThatThrownBy(plugin::address).hasMessageContaining("the plugin is closed");
         assertThatThrownBy(() -> plugin.open(TestContext.withoutDomain())).hasMessageContaining("the plugin is closed");
@@ -112,9 +113,11 @@ class NativePluginTest {
         assertThatThrownBy(() -> plugin.workerCommand(new WorkerCommand(1, 4, 0, ascii("FAIL now"))))
                 .isInstanceOf(UromException.class)
                 .hasMessage("worker_cmd returned NOT_SUPPORTED (4)")
-                .extracting(e -> ((UromException) e).status()).isEqualTo(UromStatus.NOT_SUPPORTED);
+                .extracting(e -> ((UromException) e).status())
+                .isEqualTo(UromStatus.NOT_SUPPORTED);
         assertThatThrownBy(() -> plugin.workerCommand(new WorkerCommand(1, 4, 0, ascii("KEEPFAIL"))))
-                .extracting(e -> ((UromException) e).status()).isEqualTo(UromStatus.AGAIN);
+                .extracting(e -> ((UromException) e).status())
+                .isEqualTo(UromStatus.AGAIN);
         plugin.workerCommand(new WorkerCommand(1, 4, 0, ascii("KEEP it")));
         assertThat(drain(plugin)).isEmpty();
         plugin.close();

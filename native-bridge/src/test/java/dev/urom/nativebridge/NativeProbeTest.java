@@ -28,7 +28,9 @@ class NativeProbeTest {
 
     @Test
     void rejectsAFileThatIsNotAnElfObject() throws IOException {
-        Path text = Files.writeString(dir.resolve("text.so"), "no ELF here: a line of text long enough to be read as an ELF header by the loader\n");
+        Path text = Files.writeString(
+                dir.resolve("text.so"),
+                "no ELF here: a line of text long enough to be read as an ELF header by the loader\n");
         assertThat(NativeProbe.probe(text, GENEROUS))
                 .isEqualTo(ProbeOutcome.rejected(text + ": not a loadable shared object: invalid ELF header"));
     }
@@ -45,30 +47,50 @@ class NativeProbeTest {
         Path ucx = TestPlugins.build(dir, "variants.c", "unlinked_ucx.so", "-DUNDEFINED_CALL=ucp_config_read");
         Path other = TestPlugins.build(dir, "variants.c", "unlinked.so", "-DUNDEFINED_CALL=urom_test_defined_nowhere");
 
-        assertThat(NativeProbe.probe(ucx, GENEROUS)).isEqualTo(ProbeOutcome.rejected(ucx + ": undefined symbol ucp_config_read:"
-                + " the plugin calls UCX but was not linked with it; add $(pkg-config --libs ucx) to its link line"));
-        assertThat(NativeProbe.probe(other, GENEROUS)).isEqualTo(ProbeOutcome.rejected(other + ": undefined symbol urom_test_defined_nowhere:"
-                + " link the plugin with the library that defines it (-lNAME on its link line), or define it"));
+        assertThat(NativeProbe.probe(ucx, GENEROUS))
+                .isEqualTo(
+                        ProbeOutcome.rejected(
+                                ucx + ": undefined symbol ucp_config_read:"
+                                        + " the plugin calls UCX but was not linked with it; add $(pkg-config --libs ucx) to its link line"));
+        assertThat(NativeProbe.probe(other, GENEROUS))
+                .isEqualTo(ProbeOutcome.rejected(other + ": undefined symbol urom_test_defined_nowhere:"
+                        + " link the plugin with the library that defines it (-lNAME on its link line), or define it"));
     }
 
     @Test
     void acceptsThatPluginOnceLinkedWithTheLibraryThatDefinesTheFunction() {
-        Path linked = TestPlugins.build(dir, "variants.c", "linked_ucx.so", "-DUNDEFINED_CALL=ucp_config_read",
-                "-Wl,--no-as-needed", "-lucp", "-lucs");
+        Path linked = TestPlugins.build(
+                dir,
+                "variants.c",
+                "linked_ucx.so",
+                "-DUNDEFINED_CALL=ucp_config_read",
+                "-Wl,--no-as-needed",
+                "-lucp",
+                "-lucs");
 
         assertThat(NativeProbe.probe(linked, GENEROUS)).isEqualTo(ProbeOutcome.accepted(5));
     }
 
     @Test
     void namesTheLibraryWhenTheUndefinedSymbolIsInALibraryThePluginNeeds() {
-        Path library = NativeFixtures.compilePlugin(dir, "libneedsmore.so",
+        Path library = NativeFixtures.compilePlugin(
+                dir,
+                "libneedsmore.so",
                 "extern int urom_test_defined_nowhere(void);\n"
                         + "__attribute__((visibility(\"default\"))) int urom_test_helper(void) { return urom_test_defined_nowhere(); }\n");
-        Path plugin = TestPlugins.build(dir, "variants.c", "uses_helper.so", "-DUNDEFINED_CALL=urom_test_helper",
-                "-Wl,--no-as-needed", "-L" + dir, "-lneedsmore", "-Wl,-rpath," + dir);
+        Path plugin = TestPlugins.build(
+                dir,
+                "variants.c",
+                "uses_helper.so",
+                "-DUNDEFINED_CALL=urom_test_helper",
+                "-Wl,--no-as-needed",
+                "-L" + dir,
+                "-lneedsmore",
+                "-Wl,-rpath," + dir);
 
-        assertThat(NativeProbe.probe(plugin, GENEROUS)).isEqualTo(ProbeOutcome.rejected(plugin + ": the library " + library
-                + ", which it needs, has the undefined symbol urom_test_defined_nowhere"));
+        assertThat(NativeProbe.probe(plugin, GENEROUS))
+                .isEqualTo(ProbeOutcome.rejected(plugin + ": the library " + library
+                        + ", which it needs, has the undefined symbol urom_test_defined_nowhere"));
     }
 
     @Test
@@ -115,6 +137,8 @@ class NativeProbeTest {
                 .isEqualTo(so + ": the probe answered an unexpected line: garbage");
         assertThat(NativeProbe.interpret(so, null, 128 + 6).reason())
                 .isEqualTo("probe crashed while loading " + so + ": signal 6 (SIGABRT)");
-        assertThat(NativeProbe.interpret(so, "ok version=18446744073709551615 api=0x2070000", 0).version()).isEqualTo(-1L);
+        assertThat(NativeProbe.interpret(so, "ok version=18446744073709551615 api=0x2070000", 0)
+                        .version())
+                .isEqualTo(-1L);
     }
 }

@@ -55,7 +55,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class UromLaunchTest {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
     private static final long NOBODY = 65534;
-    private static final Path LAUNCHER_SOURCE = Path.of("src", "main", "c", "urom_launch.c").toAbsolutePath();
+    private static final Path LAUNCHER_SOURCE =
+            Path.of("src", "main", "c", "urom_launch.c").toAbsolutePath();
 
     /** Readable and searchable by everyone, so that a dropped identity can run what is in it. */
     @TempDir
@@ -75,8 +76,12 @@ class UromLaunchTest {
     static void build() throws IOException {
         launcher = NativeArtifacts.launcherExecutable();
         checker = TestPlugins.buildProgram(tools, "launch_check.c", "launch_check");
-        listingLauncher = NativeFixtures.compileProgram(tools, "urom-launch-listing", Files.readString(LAUNCHER_SOURCE),
-                "-DUROM_LAUNCH_NO_CLOSE_RANGE", "-I" + LAUNCHER_SOURCE.getParent());
+        listingLauncher = NativeFixtures.compileProgram(
+                tools,
+                "urom-launch-listing",
+                Files.readString(LAUNCHER_SOURCE),
+                "-DUROM_LAUNCH_NO_CLOSE_RANGE",
+                "-I" + LAUNCHER_SOURCE.getParent());
         sharedLauncher = Files.copy(launcher, tools.resolve("urom-launch"), StandardCopyOption.REPLACE_EXISTING);
         for (Path path : List.of(tools, checker, listingLauncher, sharedLauncher)) {
             Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -100,9 +105,13 @@ class UromLaunchTest {
             options.addAll(List.of("--socket-mode", requested));
         }
         Map<String, String> facts = succeeded(run(inShell("umask 000", launch(launcher, options)), ""));
-        assertThat(facts).containsEntry("fd0_listening", "1").containsEntry("fd0_family", "AF_UNIX")
-                .containsEntry("fd0_address", socket.toString()).containsEntry("socket_mode", expected)
-                .containsEntry("socket_uid", Long.toString(Identity.ofThisProcess().effectiveUid()));
+        assertThat(facts)
+                .containsEntry("fd0_listening", "1")
+                .containsEntry("fd0_family", "AF_UNIX")
+                .containsEntry("fd0_address", socket.toString())
+                .containsEntry("socket_mode", expected)
+                .containsEntry(
+                        "socket_uid", Long.toString(Identity.ofThisProcess().effectiveUid()));
     }
 
     @Test
@@ -110,7 +119,8 @@ class UromLaunchTest {
         Path socket = dir.resolve("worker.sock");
         Process process = start(launch(launcher, List.of("--listen-unix", socket.toString()), "accept"));
         process.getOutputStream().close();
-        BufferedReader status = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader status =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         assertThat(within(status::readLine)).isEqualTo("READY 0");
         try (SocketChannel client = SocketChannel.open(StandardProtocolFamily.UNIX)) {
             client.connect(UnixDomainSocketAddress.of(socket));
@@ -123,7 +133,8 @@ class UromLaunchTest {
     void listensOnTcpOnAPortTheSystemPicksAndTheProgramAcceptsAClient() throws Exception {
         Process process = start(launch(launcher, List.of("--listen-tcp", "127.0.0.1"), "accept"));
         process.getOutputStream().close();
-        BufferedReader status = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader status =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         String ready = within(status::readLine);
         assertThat(ready).matches("READY [1-9][0-9]*");
         int port = Integer.parseInt(ready.substring("READY ".length()));
@@ -131,8 +142,11 @@ class UromLaunchTest {
             assertThat(within(() -> readLine(client))).isEqualTo("hello");
         }
         Map<String, String> facts = finish(process).facts();
-        assertThat(facts).containsEntry("fd0_listening", "1").containsEntry("fd0_family", "AF_INET")
-                .containsEntry("fd0_address", "127.0.0.1").containsEntry("fd0_port", Integer.toString(port))
+        assertThat(facts)
+                .containsEntry("fd0_listening", "1")
+                .containsEntry("fd0_family", "AF_INET")
+                .containsEntry("fd0_address", "127.0.0.1")
+                .containsEntry("fd0_port", Integer.toString(port))
                 .containsEntry("accepted", "1");
     }
 
@@ -142,10 +156,15 @@ class UromLaunchTest {
     void movesTheDaemonPipeToFd3AndClosesEveryOtherFd(String how) throws Exception {
         Path built = how.equals("close_range") ? launcher : listingLauncher;
         String daemonBytes = "bytes for fd 3\n\u0001\u00ff";
-        List<String> command = inShell("exec 7</dev/null 9</dev/null",
-                launch(built, List.of("--listen-unix", dir.resolve("worker.sock").toString())));
+        List<String> command = inShell(
+                "exec 7</dev/null 9</dev/null",
+                launch(
+                        built,
+                        List.of("--listen-unix", dir.resolve("worker.sock").toString())));
         Map<String, String> facts = succeeded(run(command, daemonBytes));
-        assertThat(facts).containsEntry("fds", "0,1,2,3").containsEntry("fd3_fifo", "1")
+        assertThat(facts)
+                .containsEntry("fds", "0,1,2,3")
+                .containsEntry("fd3_fifo", "1")
                 .containsEntry("fd3_hex", HexFormat.of().formatHex(daemonBytes.getBytes(StandardCharsets.UTF_8)))
                 .containsEntry("fd0_listening", "1");
     }
@@ -153,8 +172,8 @@ class UromLaunchTest {
     @Test
     void changesIntoTheDirectory() throws Exception {
         Path work = Files.createDirectory(dir.resolve("work"));
-        Map<String, String> facts = succeeded(run(launch(launcher,
-                List.of("--listen-tcp", "127.0.0.1", "--chdir", work.toString())), ""));
+        Map<String, String> facts =
+                succeeded(run(launch(launcher, List.of("--listen-tcp", "127.0.0.1", "--chdir", work.toString())), ""));
         assertThat(facts).containsEntry("cwd", work.toRealPath().toString());
     }
 
@@ -163,8 +182,15 @@ class UromLaunchTest {
         Map<String, String> plain = succeeded(run(launch(launcher, List.of("--listen-tcp", "127.0.0.1")), ""));
         assertThat(plain).containsEntry("no_new_privs", "1").containsEntry("pdeathsig", "0");
 
-        Map<String, String> watched = succeeded(run(launch(launcher, List.of("--listen-tcp", "127.0.0.1",
-                "--parent-pid", Long.toString(ProcessHandle.current().pid()))), ""));
+        Map<String, String> watched = succeeded(run(
+                launch(
+                        launcher,
+                        List.of(
+                                "--listen-tcp",
+                                "127.0.0.1",
+                                "--parent-pid",
+                                Long.toString(ProcessHandle.current().pid()))),
+                ""));
         assertThat(watched).containsEntry("no_new_privs", "1").containsEntry("pdeathsig", "9");
     }
 
@@ -173,7 +199,8 @@ class UromLaunchTest {
         long jvm = ProcessHandle.current().pid();
         long other = jvm == 1 ? 2 : 1;
         Run run = run(launch(launcher, List.of("--listen-tcp", "127.0.0.1", "--parent-pid", Long.toString(other))), "");
-        assertFailed(run, "OPERATING_SYSTEM", "the parent process " + other + " is gone (the parent is now " + jvm + ")");
+        assertFailed(
+                run, "OPERATING_SYSTEM", "the parent process " + other + " is gone (the parent is now " + jvm + ")");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -222,22 +249,41 @@ class UromLaunchTest {
     @Test
     void aNonRootLauncherRefusesAnotherUserOrGroup() throws Exception {
         Identity self = Identity.nonRoot();
-        String idsNow = "uids " + join(self.uids(), "/") + " gids " + join(self.gids(), "/") + " (real/effective/saved)";
+        String idsNow =
+                "uids " + join(self.uids(), "/") + " gids " + join(self.gids(), "/") + " (real/effective/saved)";
         long uid = self.effectiveUid();
         long gid = self.gids().get(1);
 
-        assertFailed(run(asNonRoot(launchOnTcp(List.of("--user", Long.toString(uid + 1), "--group", Long.toString(gid)))), ""),
-                "NOT_PERMITTED", "only root can start workers as another user: asked for uid " + (uid + 1) + " gid " + gid
+        assertFailed(
+                run(
+                        asNonRoot(
+                                launchOnTcp(List.of("--user", Long.toString(uid + 1), "--group", Long.toString(gid)))),
+                        ""),
+                "NOT_PERMITTED",
+                "only root can start workers as another user: asked for uid " + (uid + 1) + " gid " + gid
                         + ", the process has " + idsNow);
-        assertFailed(run(asNonRoot(launchOnTcp(List.of("--user", Long.toString(uid), "--group", Long.toString(gid + 1)))), ""),
-                "NOT_PERMITTED", "only root can start workers as another user: asked for uid " + uid + " gid " + (gid + 1)
+        assertFailed(
+                run(
+                        asNonRoot(
+                                launchOnTcp(List.of("--user", Long.toString(uid), "--group", Long.toString(gid + 1)))),
+                        ""),
+                "NOT_PERMITTED",
+                "only root can start workers as another user: asked for uid " + uid + " gid " + (gid + 1)
                         + ", the process has " + idsNow);
 
-        long notAMember = Stream.iterate(gid + 1, g -> g + 1).filter(g -> !self.groups().contains(g)).findFirst().orElseThrow();
+        long notAMember = Stream.iterate(gid + 1, g -> g + 1)
+                .filter(g -> !self.groups().contains(g))
+                .findFirst()
+                .orElseThrow();
         String groups = gid + "," + notAMember;
-        assertFailed(run(asNonRoot(launchOnTcp(List.of("--user", Long.toString(uid), "--group", Long.toString(gid), "--groups", groups))), ""),
-                "NOT_PERMITTED", "only root can start workers as another user: asked for groups " + groups
-                        + ", the process has " + self.groups().size() + " different ones");
+        assertFailed(
+                run(
+                        asNonRoot(launchOnTcp(List.of(
+                                "--user", Long.toString(uid), "--group", Long.toString(gid), "--groups", groups))),
+                        ""),
+                "NOT_PERMITTED",
+                "only root can start workers as another user: asked for groups " + groups + ", the process has "
+                        + self.groups().size() + " different ones");
     }
 
     @Test
@@ -250,8 +296,11 @@ class UromLaunchTest {
             options.addAll(List.of("--groups", join(self.groups(), ",")));
         }
         Map<String, String> facts = succeeded(run(asNonRoot(launchOnTcp(options)), ""));
-        assertThat(facts).containsEntry("uids", join(self.uids(), ",")).containsEntry("gids", join(self.gids(), ","))
-                .containsEntry("groups", join(self.groups(), ",")).containsEntry("no_new_privs", "1");
+        assertThat(facts)
+                .containsEntry("uids", join(self.uids(), ","))
+                .containsEntry("gids", join(self.gids(), ","))
+                .containsEntry("groups", join(self.groups(), ","))
+                .containsEntry("no_new_privs", "1");
     }
 
     @Test
@@ -260,9 +309,17 @@ class UromLaunchTest {
         Path sockets = directoryOfTheNonRootUser();
         Path socket = sockets.resolve("worker.sock");
         String owner = (self.effectiveUid() + 1) + ":-1";
-        List<String> command = new ArrayList<>(List.of(sharedLauncher.toString(), "--listen-unix", socket.toString(),
-                "--socket-owner", owner, "--", checker.toString()));
-        assertFailed(run(asNonRoot(command), ""), "NOT_PERMITTED",
+        List<String> command = new ArrayList<>(List.of(
+                sharedLauncher.toString(),
+                "--listen-unix",
+                socket.toString(),
+                "--socket-owner",
+                owner,
+                "--",
+                checker.toString()));
+        assertFailed(
+                run(asNonRoot(command), ""),
+                "NOT_PERMITTED",
                 "chown(" + socket + ", " + owner + ") failed: Operation not permitted");
         assertThat(socket).as("the socket file the launcher bound").doesNotExist();
     }
@@ -276,16 +333,23 @@ class UromLaunchTest {
      */
     @Test
     void dropsToTheWorkerIdsAndGroupsForGood() throws Exception {
-        List<String> options = List.of("--listen-tcp", "127.0.0.1", "--user", "65534", "--group", "65534", "--groups", "65534,4242");
+        List<String> options =
+                List.of("--listen-tcp", "127.0.0.1", "--user", "65534", "--group", "65534", "--groups", "65534,4242");
         if (runningAsRoot()) {
             Map<String, String> facts = succeeded(run(launch(launcher, options), ""));
-            assertThat(facts).containsEntry("uids", "65534,65534,65534").containsEntry("gids", "65534,65534,65534")
-                    .containsEntry("setuid0", "EPERM").containsEntry("setgid0", "EPERM").containsEntry("no_new_privs", "1");
+            assertThat(facts)
+                    .containsEntry("uids", "65534,65534,65534")
+                    .containsEntry("gids", "65534,65534,65534")
+                    .containsEntry("setuid0", "EPERM")
+                    .containsEntry("setgid0", "EPERM")
+                    .containsEntry("no_new_privs", "1");
             assertThat(sortedIds(facts.get("groups"))).containsExactly(4242L, 65534L);
             return;
         }
 
-        assertFailed(run(asRootOfANamespaceOfTheUidOnly(launch(sharedLauncher, options)), ""), "NOT_PERMITTED",
+        assertFailed(
+                run(asRootOfANamespaceOfTheUidOnly(launch(sharedLauncher, options)), ""),
+                "NOT_PERMITTED",
                 "setgroups(65534,4242) failed: Operation not permitted");
         assertThat(keepingItsOwnIds(true)).containsEntry("setuid0", "EPERM").containsEntry("no_new_privs", "1");
     }
@@ -301,15 +365,23 @@ class UromLaunchTest {
         List<String> options = List.of("--listen-tcp", "127.0.0.1", "--user", "65534", "--group", "4243");
         if (runningAsRoot()) {
             Map<String, String> facts = succeeded(run(launch(launcher, options), ""));
-            assertThat(facts).containsEntry("uids", "65534,65534,65534").containsEntry("gids", "4243,4243,4243")
-                    .containsEntry("groups", "4243").containsEntry("setuid0", "EPERM").containsEntry("setgid0", "EPERM");
+            assertThat(facts)
+                    .containsEntry("uids", "65534,65534,65534")
+                    .containsEntry("gids", "4243,4243,4243")
+                    .containsEntry("groups", "4243")
+                    .containsEntry("setuid0", "EPERM")
+                    .containsEntry("setgid0", "EPERM");
             return;
         }
 
-        assertFailed(run(asRootOfANamespaceOfTheUidOnly(launch(sharedLauncher, options)), ""), "NOT_PERMITTED",
+        assertFailed(
+                run(asRootOfANamespaceOfTheUidOnly(launch(sharedLauncher, options)), ""),
+                "NOT_PERMITTED",
                 "setgroups(4243) failed: Operation not permitted");
         Identity self = Identity.ofThisProcess();
-        assertThat(keepingItsOwnIds(false)).containsEntry("gids", join(self.gids(), ",")).containsEntry("groups", join(self.groups(), ","));
+        assertThat(keepingItsOwnIds(false))
+                .containsEntry("gids", join(self.gids(), ","))
+                .containsEntry("groups", join(self.groups(), ","));
     }
 
     /**
@@ -324,22 +396,44 @@ class UromLaunchTest {
         String gid = runningAsRoot() ? "65534" : Long.toString(self.gids().get(1));
         String otherGid = runningAsRoot() ? "4242" : gid;
         Path socket = dir.resolve("worker.sock");
-        Map<String, String> both = succeeded(run(launch(launcher, List.of("--listen-unix", socket.toString(),
-                "--socket-owner", uid + ":" + gid, "--socket-mode", "0660")), ""));
-        assertThat(both).containsEntry("socket_uid", uid).containsEntry("socket_gid", gid)
+        Map<String, String> both = succeeded(run(
+                launch(
+                        launcher,
+                        List.of(
+                                "--listen-unix",
+                                socket.toString(),
+                                "--socket-owner",
+                                uid + ":" + gid,
+                                "--socket-mode",
+                                "0660")),
+                ""));
+        assertThat(both)
+                .containsEntry("socket_uid", uid)
+                .containsEntry("socket_gid", gid)
                 .containsEntry("socket_mode", "0660");
 
         Path second = dir.resolve("second.sock");
-        Map<String, String> groupOnly = succeeded(run(launch(launcher, List.of("--listen-unix", second.toString(),
-                "--socket-owner", "-1:" + otherGid)), ""));
-        assertThat(groupOnly).containsEntry("socket_uid", Long.toString(self.effectiveUid())).containsEntry("socket_gid", otherGid)
+        Map<String, String> groupOnly = succeeded(run(
+                launch(launcher, List.of("--listen-unix", second.toString(), "--socket-owner", "-1:" + otherGid)), ""));
+        assertThat(groupOnly)
+                .containsEntry("socket_uid", Long.toString(self.effectiveUid()))
+                .containsEntry("socket_gid", otherGid)
                 .containsEntry("socket_mode", "0600");
 
         if (!runningAsRoot()) {
-            long notHeld = Stream.iterate(self.gids().get(1) + 1, g -> g + 1).filter(g -> !self.groups().contains(g)).findFirst().orElseThrow();
+            long notHeld = Stream.iterate(self.gids().get(1) + 1, g -> g + 1)
+                    .filter(g -> !self.groups().contains(g))
+                    .findFirst()
+                    .orElseThrow();
             Path third = dir.resolve("third.sock");
-            assertFailed(run(launch(launcher, List.of("--listen-unix", third.toString(), "--socket-owner", "-1:" + notHeld)), ""),
-                    "NOT_PERMITTED", "chown(" + third + ", -1:" + notHeld + ") failed: Operation not permitted");
+            assertFailed(
+                    run(
+                            launch(
+                                    launcher,
+                                    List.of("--listen-unix", third.toString(), "--socket-owner", "-1:" + notHeld)),
+                            ""),
+                    "NOT_PERMITTED",
+                    "chown(" + third + ", -1:" + notHeld + ") failed: Operation not permitted");
             assertThat(third).as("the socket file the launcher bound").doesNotExist();
         }
     }
@@ -359,12 +453,17 @@ class UromLaunchTest {
 
         List<String> other = new ArrayList<>(unshare);
         other.addAll(launchOnTcp(List.of("--user", "65534", "--group", "0")));
-        assertFailed(run(other, ""), "NOT_PERMITTED", "root of a user namespace that denies setgroups cannot start workers as another user: "
-                + "asked for uid 65534 gid 0, the process has uids 0/0/0 gids 0/0/0 (real/effective/saved)");
+        assertFailed(
+                run(other, ""),
+                "NOT_PERMITTED",
+                "root of a user namespace that denies setgroups cannot start workers as another user: "
+                        + "asked for uid 65534 gid 0, the process has uids 0/0/0 gids 0/0/0 (real/effective/saved)");
 
         List<String> otherGroup = new ArrayList<>(unshare);
         otherGroup.addAll(launchOnTcp(List.of("--user", "0", "--group", "0", "--groups", "0,65534")));
-        assertFailed(run(otherGroup, ""), "NOT_PERMITTED",
+        assertFailed(
+                run(otherGroup, ""),
+                "NOT_PERMITTED",
                 "root of a user namespace that denies setgroups cannot change groups: asked for groups 0,65534, not all held");
     }
 
@@ -377,28 +476,36 @@ class UromLaunchTest {
     void setsUpAWorkerTheWayTheDaemonDoes() throws Exception {
         Identity self = Identity.ofThisProcess();
         String uid = runningAsRoot() ? "65534" : Long.toString(self.effectiveUid());
-        Path sockets = Files.createDirectory(tools.resolve("daemon-" + System.nanoTime()),
+        Path sockets = Files.createDirectory(
+                tools.resolve("daemon-" + System.nanoTime()),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         Path work = Files.createDirectory(dir.resolve("worker-1"));
         Path socket = sockets.resolve("worker-1.sock");
         List<String> options = new ArrayList<>(List.of("--listen-unix", socket.toString(), "--socket-mode", "0600"));
         if (runningAsRoot()) {
-            Files.setOwner(work, work.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("65534"));
+            Files.setOwner(
+                    work, work.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("65534"));
             options.addAll(List.of("--socket-owner", "65534:65534"));
         }
         options.addAll(List.of("--chdir", work.toString()));
         if (runningAsRoot()) {
             options.addAll(List.of("--user", "65534", "--group", "65534"));
         }
-        options.addAll(List.of("--parent-pid", Long.toString(ProcessHandle.current().pid())));
+        options.addAll(
+                List.of("--parent-pid", Long.toString(ProcessHandle.current().pid())));
         Map<String, String> facts = succeeded(run(launch(sharedLauncher, options), "worker commands"));
-        assertThat(facts).containsEntry("fd0_listening", "1").containsEntry("fd0_address", socket.toString())
-                .containsEntry("socket_uid", uid).containsEntry("socket_mode", "0600")
+        assertThat(facts)
+                .containsEntry("fd0_listening", "1")
+                .containsEntry("fd0_address", socket.toString())
+                .containsEntry("socket_uid", uid)
+                .containsEntry("socket_mode", "0600")
                 .containsEntry("fds", "0,1,2,3")
                 .containsEntry("fd3_hex", HexFormat.of().formatHex("worker commands".getBytes(StandardCharsets.UTF_8)))
-                .containsEntry("cwd", work.toRealPath().toString()).containsEntry("uids", uid + "," + uid + "," + uid)
+                .containsEntry("cwd", work.toRealPath().toString())
+                .containsEntry("uids", uid + "," + uid + "," + uid)
                 .containsEntry("groups", runningAsRoot() ? "65534" : join(self.groups(), ","))
-                .containsEntry("no_new_privs", "1").containsEntry("pdeathsig", "9")
+                .containsEntry("no_new_privs", "1")
+                .containsEntry("pdeathsig", "9")
                 .containsEntry("setuid0", "EPERM");
     }
 
@@ -413,7 +520,11 @@ class UromLaunchTest {
     /** What the checker reports when a non-root launcher is asked for its own ids (and its groups, when {@code withGroups}). */
     private Map<String, String> keepingItsOwnIds(boolean withGroups) throws Exception {
         Identity self = Identity.ofThisProcess();
-        List<String> options = new ArrayList<>(List.of("--user", Long.toString(self.effectiveUid()), "--group", Long.toString(self.gids().get(1))));
+        List<String> options = new ArrayList<>(List.of(
+                "--user",
+                Long.toString(self.effectiveUid()),
+                "--group",
+                Long.toString(self.gids().get(1))));
         if (withGroups && !self.groups().isEmpty()) {
             options.addAll(List.of("--groups", join(self.groups(), ",")));
         }
@@ -441,8 +552,15 @@ class UromLaunchTest {
         if (!runningAsRoot()) {
             return command;
         }
-        List<String> wrapped = new ArrayList<>(List.of(sharedLauncher.toString(), "--listen-tcp", "127.0.0.1",
-                "--user", Long.toString(NOBODY), "--group", Long.toString(NOBODY), "--"));
+        List<String> wrapped = new ArrayList<>(List.of(
+                sharedLauncher.toString(),
+                "--listen-tcp",
+                "127.0.0.1",
+                "--user",
+                Long.toString(NOBODY),
+                "--group",
+                Long.toString(NOBODY),
+                "--"));
         wrapped.addAll(command);
         return wrapped;
     }
@@ -453,7 +571,9 @@ class UromLaunchTest {
             return dir;
         }
         Path sockets = Files.createDirectory(tools.resolve("nonroot-" + System.nanoTime()));
-        Files.setOwner(sockets, sockets.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(Long.toString(NOBODY)));
+        Files.setOwner(
+                sockets,
+                sockets.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(Long.toString(NOBODY)));
         return sockets;
     }
 
@@ -475,7 +595,8 @@ class UromLaunchTest {
     }
 
     private String fill(String text) {
-        return text.replace("{checker}", checker.toString()).replace("{dir}", dir.toString())
+        return text.replace("{checker}", checker.toString())
+                .replace("{dir}", dir.toString())
                 .replace("{long}", "/" + "x".repeat(107));
     }
 
@@ -495,14 +616,19 @@ class UromLaunchTest {
 
     private static Run finish(Process process) throws Exception {
         if (!process.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
-            fail("urom-launch did not end within " + DEADLINE.toSeconds() + " s: " + process.info().commandLine().orElse("?"));
+            fail("urom-launch did not end within " + DEADLINE.toSeconds() + " s: "
+                    + process.info().commandLine().orElse("?"));
         }
-        return new Run(process.exitValue(), new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
+        return new Run(
+                process.exitValue(),
+                new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
                 new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
     }
 
     private static Map<String, String> succeeded(Run run) {
-        assertThat(run.exit()).as("exit status; stdout: %s; stderr: %s", run.stdout(), run.stderr()).isZero();
+        assertThat(run.exit())
+                .as("exit status; stdout: %s; stderr: %s", run.stdout(), run.stderr())
+                .isZero();
         assertThat(run.stdout()).as("stdout").isEmpty();
         assertThat(run.stderr()).as("stderr").doesNotContain("error=");
         return run.facts();
@@ -511,7 +637,9 @@ class UromLaunchTest {
     private static void assertFailed(Run run, String status, String reason) {
         assertThat(run.stdout()).isEqualTo("FAILED " + status + " urom-launch: " + reason + "\n");
         assertThat(run.exit()).isEqualTo(1);
-        assertThat(run.stderr()).as("the program's report: it must not have run").isEmpty();
+        assertThat(run.stderr())
+                .as("the program's report: it must not have run")
+                .isEmpty();
     }
 
     private static <T> T within(Callable<T> blocking) throws Exception {
@@ -537,7 +665,10 @@ class UromLaunchTest {
     }
 
     private static List<Long> sortedIds(String commaSeparated) {
-        return Arrays.stream(commaSeparated.split(",")).map(Long::valueOf).sorted().toList();
+        return Arrays.stream(commaSeparated.split(","))
+                .map(Long::valueOf)
+                .sorted()
+                .toList();
     }
 
     private static String join(List<Long> ids, String separator) {
@@ -579,13 +710,21 @@ class UromLaunchTest {
                     String name = line.substring(0, colon);
                     if (name.equals("Uid") || name.equals("Gid") || name.equals("Groups")) {
                         String values = line.substring(colon + 1).strip();
-                        fields.put(name, values.isEmpty() ? List.of() : Arrays.stream(values.split("\\s+")).map(Long::valueOf).toList());
+                        fields.put(
+                                name,
+                                values.isEmpty()
+                                        ? List.of()
+                                        : Arrays.stream(values.split("\\s+"))
+                                                .map(Long::valueOf)
+                                                .toList());
                     }
                 }
             } catch (IOException e) {
                 throw new AssertionError("cannot read /proc/self/status: " + e.getMessage(), e);
             }
-            return new Identity(fields.get("Uid").subList(0, 3), fields.get("Gid").subList(0, 3),
+            return new Identity(
+                    fields.get("Uid").subList(0, 3),
+                    fields.get("Gid").subList(0, 3),
                     fields.get("Groups").stream().sorted().toList());
         }
     }

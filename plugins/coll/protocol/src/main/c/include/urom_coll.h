@@ -31,20 +31,20 @@ extern "C" {
 #define UROM_COLL_TRANSPORT "ucp-coll"
 
 /* Bounds. */
-#define UROM_COLL_TEAM_ID_MAX 4095u          /* team ids are 1..4095 */
-#define UROM_COLL_TEAM_SIZE_MAX 32768u       /* ranks per team: a ring's 2p - 3 steps fit the tag's 16 bits */
-#define UROM_COLL_TEAM_LIST_MAX 256u         /* members of a team given as a list */
-#define UROM_COLL_TEAMS_PER_WORKER 64u       /* teams one plugin instance holds at once */
-#define UROM_COLL_INFLIGHT_MAX 1024u         /* posted, not yet completed collectives per team */
-#define UROM_COLL_MEMH_MAX 1024u             /* registered ranges per host connection */
+#define UROM_COLL_TEAM_ID_MAX 4095u    /* team ids are 1..4095 */
+#define UROM_COLL_TEAM_SIZE_MAX 32768u /* ranks per team: a ring's 2p - 3 steps fit the tag's 16 bits */
+#define UROM_COLL_TEAM_LIST_MAX 256u   /* members of a team given as a list */
+#define UROM_COLL_TEAMS_PER_WORKER 64u /* teams one plugin instance holds at once */
+#define UROM_COLL_INFLIGHT_MAX 1024u   /* posted, not yet completed collectives per team */
+#define UROM_COLL_MEMH_MAX 1024u       /* registered ranges per host connection */
 
 /* Knobs of a team (TEAM_CREATE; 0 selects the default); every member must give the same. */
-#define UROM_COLL_CHUNK_DEFAULT (64u * 1024u)     /* bytes per pipelined message */
+#define UROM_COLL_CHUNK_DEFAULT (64u * 1024u) /* bytes per pipelined message */
 #define UROM_COLL_CHUNK_MIN 4096u
 #define UROM_COLL_CHUNK_MAX (4u * 1024u * 1024u)
-#define UROM_COLL_SMALL_DEFAULT (16u * 1024u)     /* at or below: latency-optimal algorithms */
+#define UROM_COLL_SMALL_DEFAULT (16u * 1024u) /* at or below: latency-optimal algorithms */
 #define UROM_COLL_SMALL_MAX (1024u * 1024u)
-#define UROM_COLL_TIMEOUT_MS_DEFAULT 30000u       /* a collective, or a team's creation, fails after */
+#define UROM_COLL_TIMEOUT_MS_DEFAULT 30000u /* a collective, or a team's creation, fails after */
 #define UROM_COLL_TIMEOUT_MS_MAX 3600000u
 
 /* ---------------------------------------------------------------------------------------------
@@ -99,7 +99,7 @@ enum urom_coll_op {
  */
 enum urom_coll_reason {
 	UROM_COLL_R_NONE = 0,
-	UROM_COLL_R_BAD_COMMAND = 1,      /* unknown type, wrong length or version, reserved bits set */
+	UROM_COLL_R_BAD_COMMAND = 1, /* unknown type, wrong length or version, reserved bits set */
 	UROM_COLL_R_UNKNOWN_COLL = 2,
 	UROM_COLL_R_UNKNOWN_DTYPE = 3,
 	UROM_COLL_R_UNKNOWN_OP = 4,
@@ -114,20 +114,20 @@ enum urom_coll_reason {
 	UROM_COLL_R_BAD_MEMH = 13,        /* unknown handle, range outside it, or access it lacks */
 	UROM_COLL_R_TEAM_UNKNOWN = 14,
 	UROM_COLL_R_TEAM_EXISTS = 15,
-	UROM_COLL_R_BAD_MEMBERS = 16,     /* size, rank, stride, list or a member outside the domain */
-	UROM_COLL_R_TEAM_FAILED = 17,     /* the team failed earlier; detail: the rank that failed */
-	UROM_COLL_R_NO_DOMAIN = 18,       /* the worker is in no domain, or a member's address is unknown */
+	UROM_COLL_R_BAD_MEMBERS = 16,      /* size, rank, stride, list or a member outside the domain */
+	UROM_COLL_R_TEAM_FAILED = 17,      /* the team failed earlier; detail: the rank that failed */
+	UROM_COLL_R_NO_DOMAIN = 18,        /* the worker is in no domain, or a member's address is unknown */
 	UROM_COLL_R_HOST_UNREACHABLE = 19, /* the worker cannot reach this host's memory */
-	UROM_COLL_R_MISMATCH = 20,        /* ranks posted different collectives; detail: the field (below) */
-	UROM_COLL_R_PEER_REFUSED = 21,    /* another rank refused its own arguments; detail: that rank */
-	UROM_COLL_R_PEER_FAILED = 22,     /* a peer's worker died or became unreachable; detail: its rank */
-	UROM_COLL_R_TIMEOUT = 23,         /* the team's time limit passed */
-	UROM_COLL_R_HOST_GONE = 24,       /* the host process exited */
-	UROM_COLL_R_TOO_MANY = 25,        /* a bound above: teams, collectives in flight, handles */
-	UROM_COLL_R_TEAM_DESTROYED = 26,  /* the team was destroyed with the collective pending */
-	UROM_COLL_R_KNOBS = 27,           /* a knob out of its bounds, or members disagree on one */
+	UROM_COLL_R_MISMATCH = 20,         /* ranks posted different collectives; detail: the field (below) */
+	UROM_COLL_R_PEER_REFUSED = 21,     /* another rank refused its own arguments; detail: that rank */
+	UROM_COLL_R_PEER_FAILED = 22,      /* a peer's worker died or became unreachable; detail: its rank */
+	UROM_COLL_R_TIMEOUT = 23,          /* the team's time limit passed */
+	UROM_COLL_R_HOST_GONE = 24,        /* the host process exited */
+	UROM_COLL_R_TOO_MANY = 25,         /* a bound above: teams, collectives in flight, handles */
+	UROM_COLL_R_TEAM_DESTROYED = 26,   /* the team was destroyed with the collective pending */
+	UROM_COLL_R_KNOBS = 27,            /* a knob out of its bounds, or members disagree on one */
 	UROM_COLL_R_NO_MEMORY = 28,
-	UROM_COLL_R_TRANSPORT = 29,       /* UCX failed locally; detail: its ucs_status_t, negated */
+	UROM_COLL_R_TRANSPORT = 29, /* UCX failed locally; detail: its ucs_status_t, negated */
 };
 #define UROM_COLL_REASON_COUNT 30
 
@@ -153,10 +153,10 @@ enum urom_coll_cmd_type {
 };
 
 struct urom_coll_cmd_hdr {
-	uint16_t type;     /* enum urom_coll_cmd_type */
-	uint16_t version;  /* UROM_COLL_PROTOCOL_VERSION */
+	uint16_t type;    /* enum urom_coll_cmd_type */
+	uint16_t version; /* UROM_COLL_PROTOCOL_VERSION */
 	uint32_t reserved;
-	uint64_t cookie;   /* the host's; copied into the answer */
+	uint64_t cookie; /* the host's; copied into the answer */
 };
 
 /* Team members: rank i is domain id start + i * stride, or members[i]. */
@@ -190,9 +190,9 @@ struct urom_coll_cmd_team_destroy {
 
 struct urom_coll_cmd_mem_map {
 	struct urom_coll_cmd_hdr hdr;
-	uint64_t address;  /* in the host process */
-	uint64_t length;   /* >= 1 */
-	uint32_t access;   /* UROM_COLL_ACCESS_* (at least one) */
+	uint64_t address; /* in the host process */
+	uint64_t length;  /* >= 1 */
+	uint32_t access;  /* UROM_COLL_ACCESS_* (at least one) */
 	uint32_t reserved;
 };
 
@@ -207,13 +207,13 @@ struct urom_coll_cmd_mem_unmap {
 struct urom_coll_cmd_post {
 	struct urom_coll_cmd_hdr hdr;
 	uint32_t team_id;
-	uint16_t coll;     /* enum urom_coll_type */
-	uint8_t dtype;     /* enum urom_coll_dtype */
-	uint8_t op;        /* enum urom_coll_op (reductions) */
-	uint32_t root;     /* BCAST, REDUCE */
-	uint32_t flags;    /* UROM_COLL_IN_PLACE */
-	uint64_t count;    /* elements: of the vector, or per rank (ALLGATHER, ALLTOALL) */
-	uint64_t src;      /* host addresses */
+	uint16_t coll;  /* enum urom_coll_type */
+	uint8_t dtype;  /* enum urom_coll_dtype */
+	uint8_t op;     /* enum urom_coll_op (reductions) */
+	uint32_t root;  /* BCAST, REDUCE */
+	uint32_t flags; /* UROM_COLL_IN_PLACE */
+	uint64_t count; /* elements: of the vector, or per rank (ALLGATHER, ALLTOALL) */
+	uint64_t src;   /* host addresses */
 	uint64_t dst;
 	uint64_t src_memh; /* 0, or a MEM_MAP handle whose range holds the source */
 	uint64_t dst_memh;
@@ -224,11 +224,11 @@ struct urom_coll_cmd_post {
  * ------------------------------------------------------------------------------------------- */
 
 struct urom_coll_notif_hdr {
-	uint16_t type;     /* the command's */
+	uint16_t type; /* the command's */
 	uint16_t version;
-	int32_t status;    /* urom_status_t / doca_error_t: 0 on success */
-	uint64_t cookie;   /* the command's */
-	uint32_t reason;   /* enum urom_coll_reason */
+	int32_t status;  /* urom_status_t / doca_error_t: 0 on success */
+	uint64_t cookie; /* the command's */
+	uint32_t reason; /* enum urom_coll_reason */
 	uint32_t detail;
 };
 
@@ -248,7 +248,7 @@ struct urom_coll_notif_team_destroy {
 
 struct urom_coll_notif_mem_map {
 	struct urom_coll_notif_hdr hdr;
-	uint64_t memh;     /* never 0 on success */
+	uint64_t memh; /* never 0 on success */
 };
 
 struct urom_coll_notif_mem_unmap {
@@ -273,24 +273,23 @@ enum urom_coll_msg_kind {
 	UROM_COLL_MSG_DATA = 3,  /* a collective's bytes */
 };
 
-static inline uint64_t urom_coll_tag(uint32_t kind, uint32_t team_id, uint64_t sequence, uint32_t step,
-				     uint32_t sender)
+static inline uint64_t urom_coll_tag(uint32_t kind, uint32_t team_id, uint64_t sequence, uint32_t step, uint32_t sender)
 {
-	return ((uint64_t)(kind & 0xfu) << 60) | ((uint64_t)(team_id & 0xfffu) << 48) |
-	       ((sequence & 0xffffu) << 32) | ((uint64_t)(step & 0xffffu) << 16) | (uint64_t)(sender & 0xffffu);
+	return ((uint64_t)(kind & 0xfu) << 60) | ((uint64_t)(team_id & 0xfffu) << 48) | ((sequence & 0xffffu) << 32) |
+	       ((uint64_t)(step & 0xffffu) << 16) | (uint64_t)(sender & 0xffffu);
 }
 
 struct urom_coll_hello {
-	uint16_t version;     /* UROM_COLL_PROTOCOL_VERSION */
+	uint16_t version; /* UROM_COLL_PROTOCOL_VERSION */
 	uint16_t reserved;
 	uint32_t team_id;
 	uint32_t size;
-	uint32_t rank;        /* the sender's */
+	uint32_t rank;         /* the sender's */
 	uint64_t members_hash; /* FNV-1a 64 of the members' domain ids, u64 little-endian, in rank order */
-	uint32_t chunk_bytes; /* the effective knobs (defaults applied) */
+	uint32_t chunk_bytes;  /* the effective knobs (defaults applied) */
 	uint32_t small_bytes;
 	uint32_t timeout_ms;
-	uint32_t refused;     /* 0, or the reason the sender refuses the team (its host unreachable...) */
+	uint32_t refused; /* 0, or the reason the sender refuses the team (its host unreachable...) */
 };
 
 /*

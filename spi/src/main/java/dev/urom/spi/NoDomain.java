@@ -8,7 +8,8 @@ final class NoDomain implements DomainLookups {
     private NoDomain() {}
 
     private static UromException notFound(long domainId) {
-        return new UromException(UromStatus.NOT_FOUND, "domain id " + domainId + " is unknown: the worker is in no domain");
+        return new UromException(
+                UromStatus.NOT_FOUND, "domain id " + domainId + " is unknown: the worker is in no domain");
     }
 
     @Override

@@ -46,8 +46,14 @@ public final class TransportName {
     }
 
     private static boolean allowed(char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                || c == '.' || c == '_' || c == ':' || c == '/' || c == '-';
+        return (c >= 'a' && c <= 'z')
+                || (c >= 'A' && c <= 'Z')
+                || (c >= '0' && c <= '9')
+                || c == '.'
+                || c == '_'
+                || c == ':'
+                || c == '/'
+                || c == '-';
     }
 
     private static String describe(char c) {

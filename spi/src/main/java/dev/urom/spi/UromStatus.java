@@ -66,7 +66,8 @@ public enum UromStatus {
      */
     public static UromStatus fromCode(int code) {
         if (code < 0 || code >= BY_CODE.length) {
-            throw new IllegalArgumentException("status code " + code + " is not a DOCA status (0.." + (BY_CODE.length - 1) + ")");
+            throw new IllegalArgumentException(
+                    "status code " + code + " is not a DOCA status (0.." + (BY_CODE.length - 1) + ")");
         }
         return BY_CODE[code];
     }

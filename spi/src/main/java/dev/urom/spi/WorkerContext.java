@@ -35,6 +35,7 @@ public interface WorkerContext {
      */
     @Api(status = Api.Status.EXPERIMENTAL, since = "0.1")
     default HostProcess hostProcess(long destId) throws UromException {
-        throw new UromException(UromStatus.NOT_SUPPORTED, "this worker does not tell the host processes of its connections");
+        throw new UromException(
+                UromStatus.NOT_SUPPORTED, "this worker does not tell the host processes of its connections");
     }
 }

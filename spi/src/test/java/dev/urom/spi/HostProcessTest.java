@@ -9,13 +9,19 @@ import org.junit.jupiter.api.Test;
 class HostProcessTest {
     @Test
     void holdsAPositivePidAndADescriptor() {
-        assertThat(new HostProcess(1, 0)).extracting(HostProcess::pid, HostProcess::pidfd).containsExactly(1, 0);
+        assertThat(new HostProcess(1, 0))
+                .extracting(HostProcess::pid, HostProcess::pidfd)
+                .containsExactly(1, 0);
     }
 
     @Test
     void refusesAPidThatIsNotPositiveAndANegativeDescriptor() {
-        assertThatThrownBy(() -> new HostProcess(0, 3)).isInstanceOf(IllegalArgumentException.class).hasMessage("pid 0 is not positive");
-        assertThatThrownBy(() -> new HostProcess(7, -1)).isInstanceOf(IllegalArgumentException.class).hasMessage("pidfd -1 is negative");
+        assertThatThrownBy(() -> new HostProcess(0, 3))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("pid 0 is not positive");
+        assertThatThrownBy(() -> new HostProcess(7, -1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("pidfd -1 is negative");
     }
 
     @Test
@@ -37,7 +43,8 @@ class HostProcessTest {
             }
         };
 
-        assertThatThrownBy(() -> context.hostProcess(1)).isInstanceOfSatisfying(UromException.class,
-                e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_SUPPORTED));
+        assertThatThrownBy(() -> context.hostProcess(1))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_SUPPORTED));
     }
 }

@@ -37,7 +37,8 @@ class UromStatusTest {
 
     @Test
     void anExceptionCannotCarrySuccess() {
-        assertThatThrownBy(() -> new UromException(UromStatus.SUCCESS, "fine")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new UromException(UromStatus.SUCCESS, "fine"))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThat(new UromException(UromStatus.FULL, "full").status()).isEqualTo(UromStatus.FULL);
     }
 }

@@ -12,7 +12,10 @@ import net.jqwik.api.constraints.Size;
 class WorkerNotificationTest {
     @Property
     void packLaysOutTheNotifyHeaderThenThePayload(
-            @ForAll long type, @ForAll long context, @ForAll UromStatus status, @ForAll @Size(max = 64) byte[] payload) {
+            @ForAll long type,
+            @ForAll long context,
+            @ForAll UromStatus status,
+            @ForAll @Size(max = 64) byte[] payload) {
         byte[] packed = new WorkerNotification(7, type, context, status, payload).pack();
 
         ByteBuffer buffer = ByteBuffer.wrap(packed).order(ByteOrder.LITTLE_ENDIAN);
@@ -29,13 +32,17 @@ class WorkerNotificationTest {
 
     @Property
     void theLayoutOffsetsNameWhereLenAndStatusLie(
-            @ForAll long type, @ForAll long context, @ForAll UromStatus status, @ForAll @Size(max = 64) byte[] payload) {
+            @ForAll long type,
+            @ForAll long context,
+            @ForAll UromStatus status,
+            @ForAll @Size(max = 64) byte[] payload) {
         byte[] bytes = new WorkerNotification(7, type, context, status, payload).pack();
         ByteBuffer packed = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
 
         assertThat(packed.getLong(WorkerNotification.LEN_OFFSET)).isEqualTo(payload.length);
         assertThat(packed.getInt(WorkerNotification.STATUS_OFFSET)).isEqualTo(status.code());
-        assertThat(WorkerNotification.STATUS_OFFSET + Integer.BYTES + Integer.BYTES).isEqualTo(WorkerNotification.HEADER_BYTES);
+        assertThat(WorkerNotification.STATUS_OFFSET + Integer.BYTES + Integer.BYTES)
+                .isEqualTo(WorkerNotification.HEADER_BYTES);
     }
 
     @Property

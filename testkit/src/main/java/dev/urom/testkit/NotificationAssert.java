@@ -54,8 +54,11 @@ public final class NotificationAssert extends AbstractAssert<NotificationAssert,
     public NotificationAssert answers(WorkerCommand command) {
         requireNonNull(command, "command is null");
         isNotNull();
-        if (actual.destId() != command.destId() || actual.type() != command.type() || actual.uromContext() != command.uromContext()) {
-            failWithMessage("expected an answer to %s (same dest, type and context) but got %s",
+        if (actual.destId() != command.destId()
+                || actual.type() != command.type()
+                || actual.uromContext() != command.uromContext()) {
+            failWithMessage(
+                    "expected an answer to %s (same dest, type and context) but got %s",
                     Notifications.describe(command), described());
         }
         return this;
@@ -69,8 +72,10 @@ public final class NotificationAssert extends AbstractAssert<NotificationAssert,
             int at = Arrays.mismatch(payload, expected);
             String where = at >= Math.min(payload.length, expected.length)
                     ? "lengths differ: " + payload.length + " bytes, expected " + expected.length
-                    : String.format("first difference at byte %d: 0x%02x, expected 0x%02x", at, payload[at], expected[at]);
-            failWithMessage("expected payload %s but got %s (%s) in %s",
+                    : String.format(
+                            "first difference at byte %d: 0x%02x, expected 0x%02x", at, payload[at], expected[at]);
+            failWithMessage(
+                    "expected payload %s but got %s (%s) in %s",
                     Notifications.hex(expected), Notifications.hex(payload), where, described());
         }
         return this;
@@ -93,12 +98,14 @@ public final class NotificationAssert extends AbstractAssert<NotificationAssert,
     public NotificationAssert isRefusedWith(UromStatus expected) {
         hasStatus(expected);
         if (answer.isEmpty()) {
-            failWithMessage("expected the worker's refusal with %s but got %s, a bare notification that does not say who made it"
-                    + " (assert on the WorkerAnswer that the test kit's waits return)", expected, described());
+            failWithMessage(
+                    "expected the worker's refusal with %s but got %s, a bare notification that does not say who made it"
+                            + " (assert on the WorkerAnswer that the test kit's waits return)",
+                    expected, described());
         }
         if (expected == UromStatus.SUCCESS || !answer.get().madeByWorker()) {
-            failWithMessage("expected the worker's refusal with %s but got %s, which the plugin made",
-                    expected, described());
+            failWithMessage(
+                    "expected the worker's refusal with %s but got %s, which the plugin made", expected, described());
         }
         return this;
     }

@@ -24,9 +24,11 @@ public final class NotificationListAssert extends AbstractAssert<NotificationLis
     public NotificationListAssert hasStatuses(UromStatus... expected) {
         requireNonNull(expected, "expected is null");
         isNotNull();
-        List<UromStatus> statuses = actual.stream().map(WorkerNotification::status).toList();
+        List<UromStatus> statuses =
+                actual.stream().map(WorkerNotification::status).toList();
         if (!statuses.equals(List.of(expected))) {
-            failWithMessage("expected statuses %s but got %s: %s", List.of(expected), statuses, Notifications.describe(actual));
+            failWithMessage(
+                    "expected statuses %s but got %s: %s", List.of(expected), statuses, Notifications.describe(actual));
         }
         return this;
     }
@@ -36,7 +38,8 @@ public final class NotificationListAssert extends AbstractAssert<NotificationLis
         isNotNull();
         for (int i = 0; i < actual.size(); i++) {
             if (actual.get(i).status() != UromStatus.SUCCESS) {
-                failWithMessage("expected every notification to be SUCCESS but number %d is %s: %s",
+                failWithMessage(
+                        "expected every notification to be SUCCESS but number %d is %s: %s",
                         i, actual.get(i).status(), Notifications.describe(actual));
             }
         }
@@ -48,13 +51,16 @@ public final class NotificationListAssert extends AbstractAssert<NotificationLis
         requireNonNull(commands, "commands is null");
         isNotNull();
         if (actual.size() != commands.length) {
-            failWithMessage("expected %d answers but got %d: %s", commands.length, actual.size(), Notifications.describe(actual));
+            failWithMessage(
+                    "expected %d answers but got %d: %s",
+                    commands.length, actual.size(), Notifications.describe(actual));
         }
         for (int i = 0; i < commands.length; i++) {
             WorkerNotification n = actual.get(i);
             WorkerCommand c = commands[i];
             if (n.destId() != c.destId() || n.type() != c.type() || n.uromContext() != c.uromContext()) {
-                failWithMessage("answer number %d should answer %s but is %s; all: %s",
+                failWithMessage(
+                        "answer number %d should answer %s but is %s; all: %s",
                         i, Notifications.describe(c), Notifications.describe(n), Notifications.describe(actual));
             }
         }

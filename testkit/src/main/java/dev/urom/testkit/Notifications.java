@@ -22,31 +22,40 @@ final class Notifications {
     /** As a notification, with a refusal's reason after the payload. */
     static String describe(WorkerAnswer answer) {
         StringBuilder text = fields(answer.notification());
-        answer.refusalReason().ifPresent(reason -> text.append(", reason \"").append(reason).append('"'));
+        answer.refusalReason()
+                .ifPresent(reason -> text.append(", reason \"").append(reason).append('"'));
         return text.append('}').toString();
     }
 
     private static StringBuilder fields(WorkerNotification n) {
-        return new StringBuilder("{dest ").append(Long.toUnsignedString(n.destId()))
-                .append(", type 0x").append(Long.toHexString(n.type()))
-                .append(", context ").append(Long.toUnsignedString(n.uromContext()))
-                .append(", ").append(n.status())
-                .append(", payload ").append(hex(n.payload()));
+        return new StringBuilder("{dest ")
+                .append(Long.toUnsignedString(n.destId()))
+                .append(", type 0x")
+                .append(Long.toHexString(n.type()))
+                .append(", context ")
+                .append(Long.toUnsignedString(n.uromContext()))
+                .append(", ")
+                .append(n.status())
+                .append(", payload ")
+                .append(hex(n.payload()));
     }
 
     static String describe(List<WorkerNotification> notifications) {
-        return notifications.isEmpty() ? "none"
+        return notifications.isEmpty()
+                ? "none"
                 : notifications.stream().map(Notifications::describe).collect(Collectors.joining(", ", "[", "]"));
     }
 
     static String describeAnswers(List<WorkerAnswer> answers) {
-        return answers.isEmpty() ? "none"
+        return answers.isEmpty()
+                ? "none"
                 : answers.stream().map(Notifications::describe).collect(Collectors.joining(", ", "[", "]"));
     }
 
     static String describe(WorkerCommand command) {
         return "{dest " + Long.toUnsignedString(command.destId()) + ", type 0x" + Long.toHexString(command.type())
-                + ", context " + Long.toUnsignedString(command.uromContext()) + ", payload " + hex(command.payload()) + "}";
+                + ", context " + Long.toUnsignedString(command.uromContext()) + ", payload " + hex(command.payload())
+                + "}";
     }
 
     /** {@code N bytes HEX}, the hex cut after {@value #SHOWN_BYTES} bytes. */

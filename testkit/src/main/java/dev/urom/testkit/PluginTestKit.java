@@ -120,8 +120,8 @@ public final class PluginTestKit {
         /** The largest command the worker accepts, header included (the daemon's {@code -m}); larger ones are answered TOO_BIG. */
         public Builder maxMessageSize(int bytes) {
             if (bytes < WorkerCommand.HEADER_BYTES) {
-                throw new IllegalArgumentException("max message size " + bytes + " bytes is smaller than a command header ("
-                        + WorkerCommand.HEADER_BYTES + " bytes)");
+                throw new IllegalArgumentException("max message size " + bytes
+                        + " bytes is smaller than a command header (" + WorkerCommand.HEADER_BYTES + " bytes)");
             }
             this.maxMessageSize = bytes;
             return this;
@@ -220,7 +220,8 @@ public final class PluginTestKit {
                 return Optional.empty();
             }
             String fileName = file.getFileName().toString();
-            return Optional.of(PluginKind.ofFileName(fileName).isPresent() ? PluginKind.pluginName(fileName) : fileName);
+            return Optional.of(
+                    PluginKind.ofFileName(fileName).isPresent() ? PluginKind.pluginName(fileName) : fileName);
         }
 
         /** Checks the file before anything is loaded: one line naming it and the reason. */

@@ -50,7 +50,9 @@ public final class TestDomain implements AutoCloseable {
     /** Opens one worker per member; on failure closes what it opened and throws an AssertionError. */
     static TestDomain open(List<PluginTestKit.Builder> members) {
         members.forEach(PluginTestKit.Builder::checkFile);
-        boolean copy = members.size() > 1 && members.stream().anyMatch(m -> m.file().map(TestDomain::isNative).orElse(false));
+        boolean copy = members.size() > 1
+                && members.stream()
+                        .anyMatch(m -> m.file().map(TestDomain::isNative).orElse(false));
         TestDomain domain = new TestDomain(copy ? temporaryFolder() : null);
         boolean opened = false;
         try {
@@ -67,14 +69,19 @@ public final class TestDomain implements AutoCloseable {
     }
 
     private TestWorker openWorker(int domainId, PluginTestKit.Builder member) {
-        Path path = member.file().map(file -> copies != null && isNative(file) ? copyFor(domainId, file) : file)
+        Path path = member.file()
+                .map(file -> copies != null && isNative(file) ? copyFor(domainId, file) : file)
                 .orElseGet(() -> Path.of("/in-process", "plugin-" + domainId));
-        TestHostProcess hostProcess = TestHostProcess.open(member.hostProcess(), member.file().map(TestDomain::isNative).orElse(false));
-        WorkerHostConfig config = WorkerHostConfig.defaults().withMaxMessageSize(member.maxMessageSize()).withDomain(new Lookups())
+        TestHostProcess hostProcess = TestHostProcess.open(
+                member.hostProcess(), member.file().map(TestDomain::isNative).orElse(false));
+        WorkerHostConfig config = WorkerHostConfig.defaults()
+                .withMaxMessageSize(member.maxMessageSize())
+                .withDomain(new Lookups())
                 .withHostProcesses(hostProcess);
         WorkerHost host;
         try {
-            host = WorkerHost.open(domainId + 1L, List.of(new PluginSpec(path, member.pluginId())), member.loader(), config);
+            host = WorkerHost.open(
+                    domainId + 1L, List.of(new PluginSpec(path, member.pluginId())), member.loader(), config);
         } catch (RuntimeException | Error e) {
             hostProcess.close();
             throw e;
@@ -82,7 +89,8 @@ public final class TestDomain implements AutoCloseable {
         if (!host.failures().isEmpty()) {
             host.close();
             hostProcess.close();
-            throw new AssertionError("the test kit cannot open " + host.failures().values().iterator().next());
+            throw new AssertionError("the test kit cannot open "
+                    + host.failures().values().iterator().next());
         }
         return new TestWorker(this, domainId, host, hostProcess, member);
     }
@@ -95,7 +103,8 @@ public final class TestDomain implements AutoCloseable {
     /** The worker with this domain id. */
     public TestWorker worker(int domainId) {
         if (domainId < 0 || domainId >= workers.size()) {
-            throw new IllegalArgumentException("domain id " + domainId + " is not in this domain of " + workers.size() + " workers");
+            throw new IllegalArgumentException(
+                    "domain id " + domainId + " is not in this domain of " + workers.size() + " workers");
         }
         return workers.get(domainId);
     }
@@ -146,7 +155,8 @@ public final class TestDomain implements AutoCloseable {
     void checkThread() {
         if (Thread.currentThread() != owner) {
             throw new IllegalStateException("the test kit's workers are driven by thread '" + owner.getName()
-                    + "', which opened them; called from thread '" + Thread.currentThread().getName() + "'");
+                    + "', which opened them; called from thread '"
+                    + Thread.currentThread().getName() + "'");
         }
     }
 
@@ -159,7 +169,8 @@ public final class TestDomain implements AutoCloseable {
             Path folder = Files.createDirectory(copies.resolve("worker-" + domainId));
             return Files.copy(file, folder.resolve(file.getFileName()));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot copy plugin " + file + " for worker " + domainId + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot copy plugin " + file + " for worker " + domainId + ": " + e.getMessage(), e);
         }
     }
 
@@ -167,7 +178,8 @@ public final class TestDomain implements AutoCloseable {
         try {
             return Files.createTempDirectory("urom-testkit-");
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot make a temporary folder for the plugin copies: " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot make a temporary folder for the plugin copies: " + e.getMessage(), e);
         }
     }
 
@@ -186,12 +198,16 @@ public final class TestDomain implements AutoCloseable {
         @Override
         public byte[] address(long domainId) throws UromException {
             if (domainId < 0 || domainId >= workers.size()) {
-                throw new UromException(UromStatus.NOT_FOUND, "domain id " + Long.toUnsignedString(domainId)
-                        + " is not in the test domain of " + workers.size() + " workers");
+                throw new UromException(
+                        UromStatus.NOT_FOUND,
+                        "domain id " + Long.toUnsignedString(domainId) + " is not in the test domain of "
+                                + workers.size() + " workers");
             }
             TestWorker peer = workers.get((int) domainId);
             if (peer.isClosed()) {
-                throw new UromException(UromStatus.NOT_FOUND, "the worker with domain id " + domainId + " of the test domain is closed");
+                throw new UromException(
+                        UromStatus.NOT_FOUND,
+                        "the worker with domain id " + domainId + " of the test domain is closed");
             }
             return peer.plugin().address();
         }

@@ -27,6 +27,7 @@ final class TestHostProcess implements HostProcesses, AutoCloseable {
     private static final Object FALLBACK_LOCK = new Object();
     /** The workers with a native plugin now open, and the host they name (a pid, or 0 for none). */
     private static int fallbackUsers;
+
     private static int fallbackPid;
 
     private final int pid;
@@ -48,7 +49,9 @@ final class TestHostProcess implements HostProcesses, AutoCloseable {
      *     that of another worker with a native plugin open at the time
      */
     static TestHostProcess open(long choice, boolean nativePlugin) {
-        int pid = choice == NONE ? 0 : choice == SELF ? (int) ProcessHandle.current().pid() : (int) choice;
+        int pid = choice == NONE
+                ? 0
+                : choice == SELF ? (int) ProcessHandle.current().pid() : (int) choice;
         int pidfd = pid == 0 ? -1 : pidfdOf(pid);
         if (nativePlugin) {
             try {
@@ -67,15 +70,17 @@ final class TestHostProcess implements HostProcesses, AutoCloseable {
         try {
             return HostProcessTable.openPidfd(pid);
         } catch (UromException e) {
-            throw new AssertionError("the test kit cannot take process " + pid + " as the plugin's host: " + e.getMessage(), e);
+            throw new AssertionError(
+                    "the test kit cannot take process " + pid + " as the plugin's host: " + e.getMessage(), e);
         }
     }
 
     private static void acquireFallback(int pid) {
         synchronized (FALLBACK_LOCK) {
             if (fallbackUsers > 0 && fallbackPid != pid) {
-                throw new AssertionError("native plugins in one process share their host process: a worker open now names "
-                        + describe(fallbackPid) + ", this one " + describe(pid) + "; close that worker first");
+                throw new AssertionError(
+                        "native plugins in one process share their host process: a worker open now names "
+                                + describe(fallbackPid) + ", this one " + describe(pid) + "; close that worker first");
             }
             if (fallbackUsers == 0) {
                 HostProcessTable.fallback(pid, pid == 0 ? -1 : pidfdOf(pid));
@@ -100,7 +105,8 @@ final class TestHostProcess implements HostProcesses, AutoCloseable {
     @Override
     public synchronized HostProcess hostProcess(long destId) throws UromException {
         if (pid == 0) {
-            throw new UromException(UromStatus.NOT_SUPPORTED, "the test kit's worker has no host process (noHostProcess())");
+            throw new UromException(
+                    UromStatus.NOT_SUPPORTED, "the test kit's worker has no host process (noHostProcess())");
         }
         if (closed) {
             throw new UromException(UromStatus.NOT_FOUND, "the test kit's worker is closed");

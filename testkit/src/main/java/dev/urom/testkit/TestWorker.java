@@ -61,7 +61,12 @@ public final class TestWorker implements AutoCloseable {
     private boolean alone;
     private boolean closed;
 
-    TestWorker(TestDomain domain, int domainId, WorkerHost host, TestHostProcess hostProcess, PluginTestKit.Builder settings) {
+    TestWorker(
+            TestDomain domain,
+            int domainId,
+            WorkerHost host,
+            TestHostProcess hostProcess,
+            PluginTestKit.Builder settings) {
         this.domain = domain;
         this.domainId = domainId;
         this.host = host;
@@ -125,8 +130,10 @@ public final class TestWorker implements AutoCloseable {
         try {
             return plugin.packNotification(notification);
         } catch (UromException e) {
-            throw new AssertionError(where() + ": notif_pack of " + Notifications.describe(notification) + " failed: "
-                    + e.status() + ": " + e.getMessage(), e);
+            throw new AssertionError(
+                    where() + ": notif_pack of " + Notifications.describe(notification) + " failed: " + e.status()
+                            + ": " + e.getMessage(),
+                    e);
         }
     }
 
@@ -179,7 +186,8 @@ public final class TestWorker implements AutoCloseable {
      */
     public WorkerAnswer awaitAnswer(WorkerCommand command) {
         requireNonNull(command, "command is null");
-        return awaitNotification(n -> n.type() == command.type() && n.uromContext() == command.uromContext(),
+        return awaitNotification(
+                n -> n.type() == command.type() && n.uromContext() == command.uromContext(),
                 "answer to " + Notifications.describe(command));
     }
 
@@ -195,15 +203,18 @@ public final class TestWorker implements AutoCloseable {
         requireNonNull(description, "description is null");
         checkUsable();
         WorkerAnswer[] taken = new WorkerAnswer[1];
-        progressUntil(() -> {
-            for (int i = 0; i < unclaimed.size(); i++) {
-                if (wanted.test(unclaimed.get(i).notification())) {
-                    taken[0] = unclaimed.remove(i);
-                    return true;
-                }
-            }
-            return false;
-        }, () -> "no " + description + " within " + timeout + "; unclaimed notifications: " + Notifications.describeAnswers(unclaimed));
+        progressUntil(
+                () -> {
+                    for (int i = 0; i < unclaimed.size(); i++) {
+                        if (wanted.test(unclaimed.get(i).notification())) {
+                            taken[0] = unclaimed.remove(i);
+                            return true;
+                        }
+                    }
+                    return false;
+                },
+                () -> "no " + description + " within " + timeout + "; unclaimed notifications: "
+                        + Notifications.describeAnswers(unclaimed));
         return taken[0];
     }
 
@@ -217,8 +228,10 @@ public final class TestWorker implements AutoCloseable {
             throw new IllegalArgumentException("count " + count + " is negative");
         }
         checkUsable();
-        progressUntil(() -> unclaimed.size() >= count,
-                () -> unclaimed.size() + " of " + count + " notifications within " + timeout + ": " + Notifications.describeAnswers(unclaimed));
+        progressUntil(
+                () -> unclaimed.size() >= count,
+                () -> unclaimed.size() + " of " + count + " notifications within " + timeout + ": "
+                        + Notifications.describeAnswers(unclaimed));
         List<WorkerNotification> taken = new ArrayList<>(count);
         unclaimed.subList(0, count).forEach(answer -> taken.add(answer.notification()));
         unclaimed.subList(0, count).clear();
@@ -240,8 +253,8 @@ public final class TestWorker implements AutoCloseable {
             domain.progress();
         }
         if (!unclaimed.isEmpty()) {
-            throw new AssertionError(where() + ": expected no notification after " + rounds + " rounds of progress, but got "
-                    + Notifications.describeAnswers(unclaimed));
+            throw new AssertionError(where() + ": expected no notification after " + rounds
+                    + " rounds of progress, but got " + Notifications.describeAnswers(unclaimed));
         }
     }
 
@@ -283,13 +296,19 @@ public final class TestWorker implements AutoCloseable {
         requireNonNull(condition, "condition is null");
         requireNonNull(description, "description is null");
         checkUsable();
-        progressUntil(() -> {
-            try {
-                return condition.holds();
-            } catch (UromException e) {
-                throw new AssertionError(where() + ": while waiting until " + description + ": " + e.status() + ": " + e.getMessage(), e);
-            }
-        }, () -> "not within " + timeout + ": " + description + "; unclaimed notifications: " + Notifications.describeAnswers(unclaimed));
+        progressUntil(
+                () -> {
+                    try {
+                        return condition.holds();
+                    } catch (UromException e) {
+                        throw new AssertionError(
+                                where() + ": while waiting until " + description + ": " + e.status() + ": "
+                                        + e.getMessage(),
+                                e);
+                    }
+                },
+                () -> "not within " + timeout + ": " + description + "; unclaimed notifications: "
+                        + Notifications.describeAnswers(unclaimed));
     }
 
     /** Makes progress on the whole domain until {@code done}, checked before each round, or fails with {@code whyNot} after the time limit. */

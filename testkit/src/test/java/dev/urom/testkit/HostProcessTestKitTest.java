@@ -63,7 +63,9 @@ class HostProcessTestKitTest {
     }
 
     private Process startChild() throws IOException {
-        child = new ProcessBuilder("cat").redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        child = new ProcessBuilder("cat")
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         return child;
     }
 
@@ -96,8 +98,14 @@ class HostProcessTestKitTest {
             } catch (UromException e) {
                 status = e.status();
             }
-            done.add(WorkerNotification.replyTo(command, UromStatus.SUCCESS,
-                    ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(status.code()).putInt(pid).array()));
+            done.add(WorkerNotification.replyTo(
+                    command,
+                    UromStatus.SUCCESS,
+                    ByteBuffer.allocate(8)
+                            .order(ByteOrder.LITTLE_ENDIAN)
+                            .putInt(status.code())
+                            .putInt(pid)
+                            .array()));
         }
 
         @Override
@@ -124,27 +132,31 @@ class HostProcessTestKitTest {
     private static long pidfds() throws IOException {
         try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
             return fds.filter(fd -> {
-                try {
-                    return Files.readSymbolicLink(fd).toString().equals("anon_inode:[pidfd]");
-                } catch (IOException e) {
-                    return false;
-                }
-            }).count();
+                        try {
+                            return Files.readSymbolicLink(fd).toString().equals("anon_inode:[pidfd]");
+                        } catch (IOException e) {
+                            return false;
+                        }
+                    })
+                    .count();
         }
     }
 
     @Test
     void aJavaPluginsHostIsTheTestsProcessForEveryDestIdUnlessTheTestNamesAnotherOrNone() throws Exception {
         try (TestWorker worker = PluginTestKit.plugin(HostAskingPlugin::new).open();
-                TestWorker other = PluginTestKit.plugin(HostAskingPlugin::new).destId(77).open()) {
+                TestWorker other =
+                        PluginTestKit.plugin(HostAskingPlugin::new).destId(77).open()) {
             assertThat(askJava(worker)).containsExactly(UromStatus.SUCCESS.code(), SELF_PID);
             assertThat(askJava(other)).containsExactly(UromStatus.SUCCESS.code(), SELF_PID);
         }
         long child = startChild().pid();
-        try (TestWorker worker = PluginTestKit.plugin(HostAskingPlugin::new).hostProcess(child).open()) {
+        try (TestWorker worker =
+                PluginTestKit.plugin(HostAskingPlugin::new).hostProcess(child).open()) {
             assertThat(askJava(worker)).containsExactly(UromStatus.SUCCESS.code(), (int) child);
         }
-        try (TestWorker worker = PluginTestKit.plugin(HostAskingPlugin::new).noHostProcess().open()) {
+        try (TestWorker worker =
+                PluginTestKit.plugin(HostAskingPlugin::new).noHostProcess().open()) {
             assertThat(askJava(worker)[0]).isEqualTo(UromStatus.NOT_SUPPORTED.code());
         }
     }
@@ -156,15 +168,19 @@ class HostProcessTestKitTest {
         buffer.write(0, pattern, 0, pattern.length);
 
         try (TestWorker worker = PluginTestKit.plugin(fixture).destId(5).open()) {
-            Answer answer = askNative(worker, HostProcessFixture.command(HostProcessFixture.SELF, 0, Pointer.nativeValue(buffer), 32));
+            Answer answer = askNative(
+                    worker, HostProcessFixture.command(HostProcessFixture.SELF, 0, Pointer.nativeValue(buffer), 32));
 
             assertThat(answer.status()).isEqualTo(UromStatus.SUCCESS);
             assertThat(answer.pid()).isEqualTo(SELF_PID);
             assertThat(answer.alive()).isEqualTo(1);
             assertThat(answer.bytes()).isEqualTo(pattern);
-            assertThat(askNative(worker, HostProcessFixture.command(HostProcessFixture.OTHER, 12345, 0, 0)).pid())
-                    .as("any other dest id").isEqualTo(SELF_PID);
-            assertThat(askNative(worker, HostProcessFixture.command(HostProcessFixture.NULL_HOST, 0, 0, 0)).status())
+            assertThat(askNative(worker, HostProcessFixture.command(HostProcessFixture.OTHER, 12345, 0, 0))
+                            .pid())
+                    .as("any other dest id")
+                    .isEqualTo(SELF_PID);
+            assertThat(askNative(worker, HostProcessFixture.command(HostProcessFixture.NULL_HOST, 0, 0, 0))
+                            .status())
                     .isEqualTo(UromStatus.INVALID_VALUE);
         }
     }
@@ -172,7 +188,8 @@ class HostProcessTestKitTest {
     @Test
     void aNativePluginsHostMayBeAChildOrNone() throws Exception {
         long child = startChild().pid();
-        try (TestWorker worker = PluginTestKit.plugin(fixture).hostProcess(child).open()) {
+        try (TestWorker worker =
+                PluginTestKit.plugin(fixture).hostProcess(child).open()) {
             assertThat(askNative(worker, HostProcessFixture.self()).pid()).isEqualTo((int) child);
         }
         try (TestWorker worker = PluginTestKit.plugin(fixture).noHostProcess().open()) {
@@ -184,14 +201,23 @@ class HostProcessTestKitTest {
     void nativePluginsOpenAtTheSameTimeMustNameTheSameHost() throws Exception {
         long child = startChild().pid();
         try (TestDomain domain = PluginTestKit.plugin(fixture).openDomain(2)) {
-            assertThat(askNative(domain.worker(1), HostProcessFixture.self()).pid()).isEqualTo(SELF_PID);
-            assertThatThrownBy(() -> PluginTestKit.plugin(fixture).hostProcess(child).open()).isInstanceOf(AssertionError.class)
+            assertThat(askNative(domain.worker(1), HostProcessFixture.self()).pid())
+                    .isEqualTo(SELF_PID);
+            assertThatThrownBy(() ->
+                            PluginTestKit.plugin(fixture).hostProcess(child).open())
+                    .isInstanceOf(AssertionError.class)
                     .hasMessageContaining("native plugins in one process share their host process")
-                    .hasMessageContaining("host process " + SELF_PID).hasMessageContaining("host process " + child);
-            assertThat(askNative(domain.worker(0), HostProcessFixture.self()).pid()).as("after the refused open").isEqualTo(SELF_PID);
+                    .hasMessageContaining("host process " + SELF_PID)
+                    .hasMessageContaining("host process " + child);
+            assertThat(askNative(domain.worker(0), HostProcessFixture.self()).pid())
+                    .as("after the refused open")
+                    .isEqualTo(SELF_PID);
         }
-        try (TestWorker worker = PluginTestKit.plugin(fixture).hostProcess(child).open()) {
-            assertThat(askNative(worker, HostProcessFixture.self()).pid()).as("once the others are closed").isEqualTo((int) child);
+        try (TestWorker worker =
+                PluginTestKit.plugin(fixture).hostProcess(child).open()) {
+            assertThat(askNative(worker, HostProcessFixture.self()).pid())
+                    .as("once the others are closed")
+                    .isEqualTo((int) child);
         }
     }
 
@@ -200,9 +226,13 @@ class HostProcessTestKitTest {
         Process gone = new ProcessBuilder("true").start();
         assertThat(gone.waitFor(30, TimeUnit.SECONDS)).isTrue();
 
-        assertThatThrownBy(() -> PluginTestKit.plugin(HostAskingPlugin::new).hostProcess(gone.pid()).open())
-                .isInstanceOf(AssertionError.class).hasMessageContaining("cannot take process " + gone.pid() + " as the plugin's host");
-        assertThatThrownBy(() -> PluginTestKit.plugin(HostAskingPlugin::new).hostProcess(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> PluginTestKit.plugin(HostAskingPlugin::new)
+                        .hostProcess(gone.pid())
+                        .open())
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("cannot take process " + gone.pid() + " as the plugin's host");
+        assertThatThrownBy(() -> PluginTestKit.plugin(HostAskingPlugin::new).hostProcess(0))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -213,28 +243,46 @@ class HostProcessTestKitTest {
             assertThat(pidfds()).as("the worker's and the bridge's").isEqualTo(before + 2);
         }
         assertThat(pidfds()).isEqualTo(before);
-        assertThatThrownBy(() -> HostProcessTable.lookup(1)).isInstanceOfSatisfying(UromException.class,
-                e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_FOUND));
+        assertThatThrownBy(() -> HostProcessTable.lookup(1))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_FOUND));
     }
 
     @Test
     void theCTestKitIsTheHostOfThePluginsItOpens() throws Exception {
         Path include = Path.of("src", "main", "c", "include").toAbsolutePath();
         String source = Files.readString(Path.of("src", "test", "c", "test_host_process.c"));
-        Path linked = NativeFixtures.compileProgram(dir, "test_host_process", source, "-Werror", "-rdynamic",
-                "-I" + NativeFixtures.includeDir(), "-I" + include, "-ldl");
-        Path unlinked = NativeFixtures.compileProgram(dir, "test_host_process_unlinked", source, "-Werror",
-                "-I" + NativeFixtures.includeDir(), "-I" + include, "-ldl");
+        Path linked = NativeFixtures.compileProgram(
+                dir,
+                "test_host_process",
+                source,
+                "-Werror",
+                "-rdynamic",
+                "-I" + NativeFixtures.includeDir(),
+                "-I" + include,
+                "-ldl");
+        Path unlinked = NativeFixtures.compileProgram(
+                dir,
+                "test_host_process_unlinked",
+                source,
+                "-Werror",
+                "-I" + NativeFixtures.includeDir(),
+                "-I" + include,
+                "-ldl");
 
         assertThat(run(linked, "linked")).endsWith("20 passed, 0 failed");
         assertThat(run(unlinked, "unlinked")).endsWith("4 passed, 0 failed");
     }
 
     private static String run(Path program, String mode) throws Exception {
-        Process run = new ProcessBuilder(program.toString(), fixture.toString(), mode).redirectErrorStream(true).start();
+        Process run = new ProcessBuilder(program.toString(), fixture.toString(), mode)
+                .redirectErrorStream(true)
+                .start();
         String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         assertThat(run.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(run.exitValue()).as("%s exited; its output:%n%s", program.getFileName(), output).isZero();
+        assertThat(run.exitValue())
+                .as("%s exited; its output:%n%s", program.getFileName(), output)
+                .isZero();
         return output;
     }
 }

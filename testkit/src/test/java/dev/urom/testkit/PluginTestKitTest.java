@@ -39,7 +39,10 @@ class PluginTestKitTest {
         try (TestWorker worker = scripted()) {
             WorkerCommand command = worker.send(ascii("echo hello"));
 
-            assertThat(worker.awaitAnswer(command)).answers(command).isSuccessful().hasPayload(ascii("hello"));
+            assertThat(worker.awaitAnswer(command))
+                    .answers(command)
+                    .isSuccessful()
+                    .hasPayload(ascii("hello"));
             assertThat(worker.pluginName()).isEqualTo("ScriptedPlugin");
             assertThat(command.type()).isEqualTo(PluginTestKit.DEFAULT_PLUGIN_ID);
             assertThat(command.destId()).isEqualTo(PluginTestKit.DEFAULT_DEST_ID);
@@ -67,10 +70,14 @@ class PluginTestKitTest {
         try (TestWorker worker = scripted()) {
             WorkerAnswer answer = worker.call(ascii("refuse because"));
 
-            assertThat(answer).isRefusedWith(UromStatus.INVALID_VALUE).hasEmptyPayload().hasReasonContaining("refused as asked: because");
+            assertThat(answer)
+                    .isRefusedWith(UromStatus.INVALID_VALUE)
+                    .hasEmptyPayload()
+                    .hasReasonContaining("refused as asked: because");
             assertThat(answer).hasReason("refused as asked: because");
             assertThatThrownBy(() -> assertThat(answer).hasReason("refused as asked"))
-                    .hasMessageContaining("expected a refusal with the reason \"refused as asked\" but got reason \"refused as asked: because\"");
+                    .hasMessageContaining(
+                            "expected a refusal with the reason \"refused as asked\" but got reason \"refused as asked: because\"");
             assertThatThrownBy(() -> assertThat(answer).hasReasonContaining("something else"))
                     .hasMessageContaining("reason \"refused as asked: because\"");
             assertThatThrownBy(() -> assertThat(worker.call(ascii("echo x"))).isRefusedWith(UromStatus.SUCCESS))
@@ -103,7 +110,8 @@ class PluginTestKitTest {
             assertThatThrownBy(() -> assertThat(bare).isRefusedWith(UromStatus.INVALID_VALUE))
                     .hasMessageContaining("a bare notification that does not say who made it");
             assertThatThrownBy(() -> assertThat(bare).hasReasonContaining("because"))
-                    .hasMessageContaining("no reason in {dest").hasMessageContaining(", a bare notification");
+                    .hasMessageContaining("no reason in {dest")
+                    .hasMessageContaining(", a bare notification");
         }
     }
 
@@ -114,15 +122,21 @@ class PluginTestKitTest {
             WorkerAnswer refused = worker.call(ascii("refuse because"));
 
             assertThat(worker.pack(echoed)).hasSize(FixedSizePacking.PACKED_BYTES);
-            assertThat(worker.pack(refused)).as("the worker packs its own answers")
-                    .isEqualTo(refused.notification().pack()).hasSize(WorkerNotification.HEADER_BYTES);
-            assertThat(worker.pack(refused.notification())).as("the plugin's notif_pack, asked directly").hasSize(FixedSizePacking.PACKED_BYTES);
+            assertThat(worker.pack(refused))
+                    .as("the worker packs its own answers")
+                    .isEqualTo(refused.notification().pack())
+                    .hasSize(WorkerNotification.HEADER_BYTES);
+            assertThat(worker.pack(refused.notification()))
+                    .as("the plugin's notif_pack, asked directly")
+                    .hasSize(FixedSizePacking.PACKED_BYTES);
         }
     }
 
     @Test
     void aCommandOverTheMaximumMessageSizeIsAnsweredTooBigByTheWorker() {
-        try (TestWorker worker = PluginTestKit.plugin(ScriptedPlugin::new).maxMessageSize(WorkerCommand.HEADER_BYTES + 8).open()) {
+        try (TestWorker worker = PluginTestKit.plugin(ScriptedPlugin::new)
+                .maxMessageSize(WorkerCommand.HEADER_BYTES + 8)
+                .open()) {
             assertThat(worker.call(ascii("echo 12"))).isSuccessful();
             assertThat(worker.call(ascii("echo 123"))).isSuccessful();
             assertThat(worker.call(ascii("echo 1234"))).isRefusedWith(UromStatus.TOO_BIG);
@@ -132,7 +146,8 @@ class PluginTestKitTest {
     @Test
     void aCommandSentAsItIsKeepsItsHeaderAndAnotherPluginsIdIsNotFound() {
         try (TestWorker worker = scripted()) {
-            WorkerCommand own = worker.send(new WorkerCommand(-1, PluginTestKit.DEFAULT_PLUGIN_ID, Long.MIN_VALUE, ascii("echo e")));
+            WorkerCommand own = worker.send(
+                    new WorkerCommand(-1, PluginTestKit.DEFAULT_PLUGIN_ID, Long.MIN_VALUE, ascii("echo e")));
             WorkerCommand other = worker.send(new WorkerCommand(5, 1L << 9, 3, ascii("echo e")));
 
             assertThat(worker.awaitAnswer(own)).answers(own).isSuccessful();
@@ -142,16 +157,20 @@ class PluginTestKitTest {
 
     @Test
     void aWaitFailsAfterItsTimeLimitListingWhatCameInstead() {
-        try (TestWorker worker = PluginTestKit.plugin(ScriptedPlugin::new).timeout(SHORT).open()) {
+        try (TestWorker worker =
+                PluginTestKit.plugin(ScriptedPlugin::new).timeout(SHORT).open()) {
             worker.send(ascii("echo other"));
             WorkerCommand silent = worker.send(ascii("silent"));
 
             assertThatThrownBy(() -> worker.awaitAnswer(silent))
                     .isInstanceOf(AssertionError.class)
-                    .hasMessageContaining("worker 0 (plugin 'ScriptedPlugin'): no answer to {dest 1, type 0x1, context 2")
+                    .hasMessageContaining(
+                            "worker 0 (plugin 'ScriptedPlugin'): no answer to {dest 1, type 0x1, context 2")
                     .hasMessageContaining("within PT0.2S")
-                    .hasMessageContaining("unclaimed notifications: [{dest 1, type 0x1, context 1, SUCCESS, payload 5 bytes 6f74686572}]");
-            assertThatThrownBy(() -> worker.awaitNotifications(2)).hasMessageContaining("1 of 2 notifications within PT0.2S");
+                    .hasMessageContaining(
+                            "unclaimed notifications: [{dest 1, type 0x1, context 1, SUCCESS, payload 5 bytes 6f74686572}]");
+            assertThatThrownBy(() -> worker.awaitNotifications(2))
+                    .hasMessageContaining("1 of 2 notifications within PT0.2S");
         }
     }
 
@@ -183,7 +202,8 @@ class PluginTestKitTest {
 
             assertThatThrownBy(() -> worker.assertNoNotificationAfter(5))
                     .isInstanceOf(AssertionError.class)
-                    .hasMessageContaining("expected no notification after 5 rounds of progress, but got [{dest 1, type 0x1, context 2");
+                    .hasMessageContaining(
+                            "expected no notification after 5 rounds of progress, but got [{dest 1, type 0x1, context 2");
         }
     }
 
@@ -191,9 +211,12 @@ class PluginTestKitTest {
     void pluginsInADomainReachEachOthersAddresses() {
         try (TestDomain domain = PluginTestKit.plugin(ScriptedPlugin::new).openDomain(3)) {
             assertThat(domain.size()).isEqualTo(3);
-            assertThat(domain.worker(0).call(ascii("peer 2"))).isSuccessful().hasPayload(domain.worker(2).address());
+            assertThat(domain.worker(0).call(ascii("peer 2")))
+                    .isSuccessful()
+                    .hasPayload(domain.worker(2).address());
             assertThat(domain.worker(2).call(ascii("peer 0"))).hasPayload(ascii("worker 1"));
-            assertThat(domain.worker(1).call(ascii("peer 3"))).isRefusedWith(UromStatus.NOT_FOUND)
+            assertThat(domain.worker(1).call(ascii("peer 3")))
+                    .isRefusedWith(UromStatus.NOT_FOUND)
                     .hasReasonContaining("domain id 3 is not in the test domain of 3 workers");
         }
     }
@@ -208,14 +231,16 @@ class PluginTestKitTest {
             assertThat(domain.worker(1).unclaimed()).isEmpty();
             assertThat(domain.worker(1).progressAlone()).isEqualTo(1);
             domain.worker(1).close();
-            assertThat(domain.worker(0).call(ascii("peer 1"))).isRefusedWith(UromStatus.NOT_FOUND)
+            assertThat(domain.worker(0).call(ascii("peer 1")))
+                    .isRefusedWith(UromStatus.NOT_FOUND)
                     .hasReason("the worker with domain id 1 of the test domain is closed");
         }
     }
 
     @Test
     void aConditionIsAwaitedWhileTheDomainProgresses() {
-        try (TestDomain domain = PluginTestKit.plugin(ScriptedPlugin::new).timeout(SHORT).openDomain(2)) {
+        try (TestDomain domain =
+                PluginTestKit.plugin(ScriptedPlugin::new).timeout(SHORT).openDomain(2)) {
             TestWorker a = domain.worker(0);
             TestWorker b = domain.worker(1);
             b.send(ascii("echo from b"));
@@ -223,9 +248,13 @@ class PluginTestKitTest {
             a.awaitCondition(() -> !b.unclaimed().isEmpty(), "b's answer came");
             assertThatThrownBy(() -> a.awaitCondition(() -> false, "never"))
                     .hasMessageStartingWith("worker 0 (plugin 'ScriptedPlugin'): not within PT0.2S: never");
-            assertThatThrownBy(() -> a.awaitCondition(() -> {
-                throw new dev.urom.spi.UromException(UromStatus.BAD_STATE, "gone");
-            }, "a failing state")).hasMessage("worker 0 (plugin 'ScriptedPlugin'): while waiting until a failing state: BAD_STATE: gone");
+            assertThatThrownBy(() -> a.awaitCondition(
+                            () -> {
+                                throw new dev.urom.spi.UromException(UromStatus.BAD_STATE, "gone");
+                            },
+                            "a failing state"))
+                    .hasMessage(
+                            "worker 0 (plugin 'ScriptedPlugin'): while waiting until a failing state: BAD_STATE: gone");
         }
     }
 
@@ -240,7 +269,8 @@ class PluginTestKitTest {
     @Test
     void aNativePluginIsLoadedFromItsFile(@TempDir Path dir) {
         Path so = dev.urom.nativebridge.testkit.NativeFixtures.compileMinimalPlugin(dir, "echo_plugin.so", 3);
-        try (TestWorker worker = PluginTestKit.plugin(so).pluginId(1L << 6).destId(9).open()) {
+        try (TestWorker worker =
+                PluginTestKit.plugin(so).pluginId(1L << 6).destId(9).open()) {
             WorkerCommand command = worker.send(0xfeedL, new byte[] {1, 2, 3});
             WorkerAnswer answer = worker.awaitAnswer(command);
 
@@ -252,7 +282,8 @@ class PluginTestKitTest {
 
     @Test
     void theWorkersOfADomainEachLoadTheirOwnCopyOfANativePlugin(@TempDir Path dir) throws Exception {
-        // The fixture keeps its answers in a global list: one library shared by both workers would hand worker 0's answers to worker 1.
+        // The fixture keeps its answers in a global list: one library shared by both workers would hand worker 0's
+        // answers to worker 1.
         Path so = dev.urom.nativebridge.testkit.NativeFixtures.compileMinimalPlugin(dir, "echo_plugin.so", 3);
         Path copies;
         try (TestDomain domain = PluginTestKit.plugin(so).openDomain(2)) {
@@ -300,18 +331,22 @@ class PluginTestKitTest {
     void onlyTheOpeningThreadDrivesAWorker() throws Exception {
         try (TestWorker worker = scripted()) {
             CompletableFuture<Throwable> thrown = new CompletableFuture<>();
-            Thread elsewhere = new Thread(() -> {
-                try {
-                    worker.send(ascii("echo x"));
-                    thrown.complete(null);
-                } catch (Throwable t) {
-                    thrown.complete(t);
-                }
-            }, "elsewhere");
+            Thread elsewhere = new Thread(
+                    () -> {
+                        try {
+                            worker.send(ascii("echo x"));
+                            thrown.complete(null);
+                        } catch (Throwable t) {
+                            thrown.complete(t);
+                        }
+                    },
+                    "elsewhere");
             elsewhere.start();
 
-            assertThat(thrown.get(30, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class)
-                    .hasMessage("the test kit's workers are driven by thread '" + Thread.currentThread().getName()
+            assertThat(thrown.get(30, TimeUnit.SECONDS))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("the test kit's workers are driven by thread '"
+                            + Thread.currentThread().getName()
                             + "', which opened them; called from thread 'elsewhere'");
             elsewhere.join();
         }
@@ -323,17 +358,21 @@ class PluginTestKitTest {
         worker.close();
         worker.close();
 
-        assertThatThrownBy(() -> worker.send(ascii("echo x"))).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> worker.send(ascii("echo x")))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("worker 0 (plugin 'ScriptedPlugin') is closed");
     }
 
     @Test
     void settingsOutOfRangeAreRefused() {
-        assertThatThrownBy(() -> PluginTestKit.plugin(ScriptedPlugin::new).pluginId(3)).hasMessage("plugin id 0x3 is not a single bit");
-        assertThatThrownBy(() -> PluginTestKit.plugin(ScriptedPlugin::new).timeout(Duration.ZERO)).hasMessage("timeout PT0S is not positive");
+        assertThatThrownBy(() -> PluginTestKit.plugin(ScriptedPlugin::new).pluginId(3))
+                .hasMessage("plugin id 0x3 is not a single bit");
+        assertThatThrownBy(() -> PluginTestKit.plugin(ScriptedPlugin::new).timeout(Duration.ZERO))
+                .hasMessage("timeout PT0S is not positive");
         assertThatThrownBy(() -> PluginTestKit.plugin(ScriptedPlugin::new).maxMessageSize(10))
                 .hasMessageContaining("smaller than a command header");
-        assertThatThrownBy(() -> PluginTestKit.plugin(ScriptedPlugin::new).openDomain(0)).hasMessageContaining("needs at least one");
+        assertThatThrownBy(() -> PluginTestKit.plugin(ScriptedPlugin::new).openDomain(0))
+                .hasMessageContaining("needs at least one");
     }
 
     /** The scripted plugin with a packing of a fixed size whatever the payload, as some DOCA plugins pack. */

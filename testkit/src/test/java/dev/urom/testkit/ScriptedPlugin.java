@@ -48,7 +48,7 @@ public final class ScriptedPlugin implements PluginIface {
                 answer(command, argument.getBytes(StandardCharsets.US_ASCII));
                 answer(command, argument.getBytes(StandardCharsets.US_ASCII));
             }
-            case "silent" -> { }
+            case "silent" -> {}
             case "refuse" -> throw new UromException(UromStatus.INVALID_VALUE, "refused as asked: " + argument);
             case "peer" -> answer(command, context.domain().address(Long.parseLong(argument)));
             default -> throw new UromException(UromStatus.NOT_SUPPORTED, "unknown word '" + words[0] + "'");

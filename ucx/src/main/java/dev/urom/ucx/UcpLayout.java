@@ -14,20 +14,24 @@ package dev.urom.ucx;
 public final class UcpLayout {
     /** The UCP API version whose layouts these are ({@code UCP_API_MAJOR}, {@code UCP_API_MINOR}). */
     public static final int API_MAJOR = 1;
+
     public static final int API_MINOR = 13;
 
     /** {@code ucp_params_t}. */
     public static final int PARAMS_SIZE = 80;
+
     public static final int PARAMS_FIELD_MASK = 0;
     public static final int PARAMS_FEATURES = 8;
 
     /** {@code ucp_worker_params_t}. */
     public static final int WORKER_PARAMS_SIZE = 200;
+
     public static final int WORKER_PARAMS_FIELD_MASK = 0;
     public static final int WORKER_PARAMS_THREAD_MODE = 8;
 
     /** {@code ucp_ep_params_t}. */
     public static final int EP_PARAMS_SIZE = 104;
+
     public static final int EP_PARAMS_FIELD_MASK = 0;
     public static final int EP_PARAMS_ADDRESS = 8;
     public static final int EP_PARAMS_ERR_MODE = 16;
@@ -36,12 +40,14 @@ public final class UcpLayout {
 
     /** {@code ucp_request_param_t}. */
     public static final int REQUEST_PARAM_SIZE = 72;
+
     public static final int REQUEST_PARAM_OP_ATTR_MASK = 0;
     public static final int REQUEST_PARAM_FLAGS = 4;
     public static final int REQUEST_PARAM_MEMORY_TYPE = 48;
 
     /** {@code ucp_tag_recv_info_t}. */
     public static final int TAG_RECV_INFO_SIZE = 16;
+
     public static final int TAG_RECV_INFO_SENDER_TAG = 0;
     public static final int TAG_RECV_INFO_LENGTH = 8;
 
@@ -66,6 +72,7 @@ public final class UcpLayout {
 
     /** {@code ucs_status_t} codes. */
     public static final int UCS_OK = 0;
+
     public static final int UCS_INPROGRESS = 1;
     public static final int UCS_ERR_NO_MESSAGE = -1;
     public static final int UCS_ERR_UNREACHABLE = -6;

@@ -27,6 +27,7 @@ public final class UcpWorker implements AutoCloseable {
      * for a peer that is not progressing; the worker is destroyed after this either way).
      */
     private static final Duration CLOSE_WAIT = Duration.ofMillis(200);
+
     private static final int INFO_OFFSET = 80;
 
     private final Memory scratch = new Memory(INFO_OFFSET + UcpLayout.TAG_RECV_INFO_SIZE);
@@ -35,11 +36,13 @@ public final class UcpWorker implements AutoCloseable {
      * send's (memory type host), then a receive's (memory type host, no immediate completion).
      */
     private final Memory pairParams = pairParams();
+
     private final Map<Long, UcpEndpoint> endpoints = new HashMap<>();
     private final List<UcpEndpoint> failed = new ArrayList<>();
     private final List<Long> closing = new ArrayList<>();
     /** Kept reachable for as long as an endpoint may call it. */
     private final Ucp.ErrorHandler errorHandler = this::endpointFailed;
+
     private final long errorHandlerPointer = Pointer.nativeValue(CallbackReference.getFunctionPointer(errorHandler));
     private long handle;
     private long nextEndpointId = 1;
@@ -155,11 +158,15 @@ public final class UcpWorker implements AutoCloseable {
         }
         UcpEndpoint endpoint = new UcpEndpoint(this, nextEndpointId++);
         long[] ep = new long[1];
-        try (Memory address = new Memory(remoteAddress.length); Memory params = new Memory(UcpLayout.EP_PARAMS_SIZE)) {
+        try (Memory address = new Memory(remoteAddress.length);
+                Memory params = new Memory(UcpLayout.EP_PARAMS_SIZE)) {
             address.write(0, remoteAddress, 0, remoteAddress.length);
             params.clear();
-            params.setLong(UcpLayout.EP_PARAMS_FIELD_MASK, UcpLayout.EP_PARAM_FIELD_REMOTE_ADDRESS
-                    | UcpLayout.EP_PARAM_FIELD_ERR_HANDLING_MODE | UcpLayout.EP_PARAM_FIELD_ERR_HANDLER);
+            params.setLong(
+                    UcpLayout.EP_PARAMS_FIELD_MASK,
+                    UcpLayout.EP_PARAM_FIELD_REMOTE_ADDRESS
+                            | UcpLayout.EP_PARAM_FIELD_ERR_HANDLING_MODE
+                            | UcpLayout.EP_PARAM_FIELD_ERR_HANDLER);
             params.setPointer(UcpLayout.EP_PARAMS_ADDRESS, address);
             params.setInt(UcpLayout.EP_PARAMS_ERR_MODE, UcpLayout.ERR_HANDLING_MODE_PEER);
             params.setLong(UcpLayout.EP_PARAMS_ERR_HANDLER_CB, errorHandlerPointer);
@@ -196,7 +203,8 @@ public final class UcpWorker implements AutoCloseable {
         params.clear();
         params.setInt(UcpLayout.REQUEST_PARAM_OP_ATTR_MASK, UcpLayout.OP_ATTR_FIELD_MEMORY_TYPE);
         params.setInt(UcpLayout.REQUEST_PARAM_MEMORY_TYPE, UcpLayout.MEMORY_TYPE_HOST);
-        params.setInt(UcpLayout.REQUEST_PARAM_SIZE + UcpLayout.REQUEST_PARAM_OP_ATTR_MASK,
+        params.setInt(
+                UcpLayout.REQUEST_PARAM_SIZE + UcpLayout.REQUEST_PARAM_OP_ATTR_MASK,
                 UcpLayout.OP_ATTR_FIELD_MEMORY_TYPE | UcpLayout.OP_ATTR_FLAG_NO_IMM_CMPL);
         params.setInt(UcpLayout.REQUEST_PARAM_SIZE + UcpLayout.REQUEST_PARAM_MEMORY_TYPE, UcpLayout.MEMORY_TYPE_HOST);
         return params;

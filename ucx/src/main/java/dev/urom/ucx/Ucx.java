@@ -41,8 +41,11 @@ public final class Ucx {
      */
     static void checkVersion(int major, int minor, int release) throws UcxException {
         if (major != UcpLayout.API_MAJOR || minor != UcpLayout.API_MINOR) {
-            throw new UcxException(0, "libucp " + major + "." + minor + "." + release + " is not supported: the Java UCP binding knows the struct layouts of UCX "
-                    + UcpLayout.API_MAJOR + "." + UcpLayout.API_MINOR + " only");
+            throw new UcxException(
+                    0,
+                    "libucp " + major + "." + minor + "." + release
+                            + " is not supported: the Java UCP binding knows the struct layouts of UCX "
+                            + UcpLayout.API_MAJOR + "." + UcpLayout.API_MINOR + " only");
         }
     }
 }

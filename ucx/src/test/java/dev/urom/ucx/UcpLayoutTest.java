@@ -77,17 +77,27 @@ class UcpLayoutTest {
         expected.put("UCS_ERR_ENDPOINT_TIMEOUT", (long) UcpLayout.UCS_ERR_ENDPOINT_TIMEOUT);
         expected.put("UCS_ERR_LAST", (long) UcpLayout.UCS_ERR_LAST);
 
-        StringBuilder source = new StringBuilder("#include <stdio.h>\n#include <stddef.h>\n#include <ucp/api/ucp.h>\nint main(void)\n{\n");
+        StringBuilder source = new StringBuilder(
+                "#include <stdio.h>\n#include <stddef.h>\n#include <ucp/api/ucp.h>\nint main(void)\n{\n");
         for (String fact : expected.keySet()) {
-            source.append("\tprintf(\"%s=%lld\\n\", \"").append(fact).append("\", (long long)(").append(fact).append("));\n");
+            source.append("\tprintf(\"%s=%lld\\n\", \"")
+                    .append(fact)
+                    .append("\", (long long)(")
+                    .append(fact)
+                    .append("));\n");
         }
         source.append("\treturn 0;\n}\n");
         Path program = NativeFixtures.compileProgram(dir, "ucp_layout", source.toString());
 
-        Process process = new ProcessBuilder(program.toString()).redirectErrorStream(true).start();
+        Process process =
+                new ProcessBuilder(program.toString()).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("the layout program ended").isTrue();
-        assertThat(process.exitValue()).as("its exit status; output:\n%s", output).isZero();
+        assertThat(process.waitFor(30, TimeUnit.SECONDS))
+                .as("the layout program ended")
+                .isTrue();
+        assertThat(process.exitValue())
+                .as("its exit status; output:\n%s", output)
+                .isZero();
         Map<String, Long> actual = new LinkedHashMap<>();
         for (String line : output.strip().split("\n")) {
             int equals = line.lastIndexOf('=');
@@ -106,9 +116,13 @@ class UcpLayoutTest {
 
     @Test
     void anotherMajorOrMinorVersionIsRefusedInOneLine() {
-        assertThatThrownBy(() -> Ucx.checkVersion(1, 14, 0)).isInstanceOf(UcxException.class)
-                .hasMessage("libucp 1.14.0 is not supported: the Java UCP binding knows the struct layouts of UCX 1.13 only");
-        assertThatThrownBy(() -> Ucx.checkVersion(2, 13, 1)).isInstanceOf(UcxException.class).hasMessageStartingWith("libucp 2.13.1 is not supported");
+        assertThatThrownBy(() -> Ucx.checkVersion(1, 14, 0))
+                .isInstanceOf(UcxException.class)
+                .hasMessage(
+                        "libucp 1.14.0 is not supported: the Java UCP binding knows the struct layouts of UCX 1.13 only");
+        assertThatThrownBy(() -> Ucx.checkVersion(2, 13, 1))
+                .isInstanceOf(UcxException.class)
+                .hasMessageStartingWith("libucp 2.13.1 is not supported");
     }
 
     @Test

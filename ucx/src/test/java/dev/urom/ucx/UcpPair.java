@@ -32,7 +32,9 @@ final class UcpPair implements AutoCloseable {
             one.setByte(0, (byte) 1);
             UcpRequest receive = b.tagReceive(one, 1, WARM_UP_TAG, -1L);
             UcpRequest send = a.tagSend(toB, one, 1, WARM_UP_TAG);
-            progressUntil(() -> send.poll() != UcpLayout.UCS_INPROGRESS & receive.poll() != UcpLayout.UCS_INPROGRESS, "the warm-up message");
+            progressUntil(
+                    () -> send.poll() != UcpLayout.UCS_INPROGRESS & receive.poll() != UcpLayout.UCS_INPROGRESS,
+                    "the warm-up message");
         }
     }
 
@@ -42,7 +44,9 @@ final class UcpPair implements AutoCloseable {
         while (!done.getAsBoolean()) {
             a.progress();
             b.progress();
-            assertThat(System.nanoTime() - deadline).as("%s within %s", what, TIMEOUT).isNegative();
+            assertThat(System.nanoTime() - deadline)
+                    .as("%s within %s", what, TIMEOUT)
+                    .isNegative();
         }
     }
 

@@ -33,11 +33,13 @@ class UcpTagPairTest {
     void close() {
         a.cancelReceive();
         b.cancelReceive();
-        workers.progressUntil(() -> {
-            a.progress();
-            b.progress();
-            return a.test() & b.test();
-        }, "the pending requests");
+        workers.progressUntil(
+                () -> {
+                    a.progress();
+                    b.progress();
+                    return a.test() & b.test();
+                },
+                "the pending requests");
         a.release();
         b.release();
         workers.close();
@@ -51,7 +53,9 @@ class UcpTagPairTest {
         Memory atB = buffer(8);
         for (int round = 0; round < 50; round++) {
             ping.setLong(0, 1000 + round);
-            assertThat(a.postReceive(address(atA), 8, 0x70, FULL_MASK)).as("round %d", round).isEqualTo(UcpLayout.UCS_INPROGRESS);
+            assertThat(a.postReceive(address(atA), 8, 0x70, FULL_MASK))
+                    .as("round %d", round)
+                    .isEqualTo(UcpLayout.UCS_INPROGRESS);
             assertThat(b.postReceive(address(atB), 8, 0x70, FULL_MASK)).isEqualTo(UcpLayout.UCS_INPROGRESS);
             assertThat(a.postSend(address(ping), 8, 0x70)).isIn(UcpLayout.UCS_OK, UcpLayout.UCS_INPROGRESS);
             untilDone(b, "the ping of round " + round);
@@ -59,7 +63,8 @@ class UcpTagPairTest {
             assertThat(b.postSend(address(atB), 8, 0x70)).isIn(UcpLayout.UCS_OK, UcpLayout.UCS_INPROGRESS);
             untilDone(a, "the pong of round " + round);
             untilDone(b, "the pong's send of round " + round);
-            assertThat(new int[] {a.receiveStatus(), a.sendStatus(), b.sendStatus()}).containsOnly(UcpLayout.UCS_OK);
+            assertThat(new int[] {a.receiveStatus(), a.sendStatus(), b.sendStatus()})
+                    .containsOnly(UcpLayout.UCS_OK);
             assertThat(atA.getLong(0)).isEqualTo(1000 + round);
         }
     }
@@ -70,7 +75,9 @@ class UcpTagPairTest {
         assertThat(b.postReceive(address(into), 4, 0x51, FULL_MASK)).isEqualTo(UcpLayout.UCS_INPROGRESS);
         a.postSend(address(buffer(16)), 16, 0x52);
         untilDone(a, "the send of another tag");
-        assertThat(b.test()).as("a message of another tag leaves the receive pending").isFalse();
+        assertThat(b.test())
+                .as("a message of another tag leaves the receive pending")
+                .isFalse();
 
         a.postSend(address(buffer(16)), 16, 0x51);
         untilDone(b, "the longer message");
@@ -84,7 +91,8 @@ class UcpTagPairTest {
     void aSlotHoldsOneRequestAtATime() {
         b.postReceive(address(buffer(8)), 8, 0x53, FULL_MASK);
 
-        assertThatThrownBy(() -> b.postReceive(address(buffer(8)), 8, 0x53, FULL_MASK)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> b.postReceive(address(buffer(8)), 8, 0x53, FULL_MASK))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("the receive slot still holds a request");
     }
 
@@ -113,7 +121,9 @@ class UcpTagPairTest {
         a.postSend(address(first), 8, 0x55);
         untilDone(a, "the first send");
         Memory into = buffer(8);
-        assertThat(b.postReceive(address(into), 8, 0x55, FULL_MASK)).as("the slot takes a new receive").isEqualTo(UcpLayout.UCS_INPROGRESS);
+        assertThat(b.postReceive(address(into), 8, 0x55, FULL_MASK))
+                .as("the slot takes a new receive")
+                .isEqualTo(UcpLayout.UCS_INPROGRESS);
         a.postSend(address(second), 8, 0x55);
         untilDone(b, "the new receive");
         assertThat(into.getLong(0)).as("the new receive got the second message").isEqualTo(2);
@@ -121,11 +131,13 @@ class UcpTagPairTest {
 
     /** Progresses both workers until {@code pair}'s slots are done. */
     private void untilDone(UcpTagPair pair, String what) {
-        workers.progressUntil(() -> {
-            a.progress();
-            b.progress();
-            return pair.test();
-        }, what);
+        workers.progressUntil(
+                () -> {
+                    a.progress();
+                    b.progress();
+                    return pair.test();
+                },
+                what);
     }
 
     private Memory buffer(int size) {

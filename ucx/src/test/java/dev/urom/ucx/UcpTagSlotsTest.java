@@ -50,14 +50,16 @@ class UcpTagSlotsTest {
                 assertThat(atA.postSend(sends[i], workers.toB, Pointer.nativeValue(source) + 8L * i, 8, 0x55_0000L + i))
                         .isIn(UcpLayout.UCS_OK, UcpLayout.UCS_INPROGRESS);
             }
-            workers.progressUntil(() -> {
-                boolean all = true;
-                for (int i = 0; i < 64; i++) {
-                    all &= atA.test(sends[i]) != UcpLayout.UCS_INPROGRESS;
-                    all &= atB.test(receives[i]) != UcpLayout.UCS_INPROGRESS;
-                }
-                return all;
-            }, "64 messages");
+            workers.progressUntil(
+                    () -> {
+                        boolean all = true;
+                        for (int i = 0; i < 64; i++) {
+                            all &= atA.test(sends[i]) != UcpLayout.UCS_INPROGRESS;
+                            all &= atB.test(receives[i]) != UcpLayout.UCS_INPROGRESS;
+                        }
+                        return all;
+                    },
+                    "64 messages");
             for (int i = 0; i < 64; i++) {
                 assertThat(atB.test(receives[i])).isEqualTo(UcpLayout.UCS_OK);
                 assertThat(target.getLong(8L * i)).isEqualTo(round * 1000L + i);
@@ -75,7 +77,8 @@ class UcpTagSlotsTest {
         atB.postReceive(slot, Pointer.nativeValue(target), 8, 0x99, -1L);
         assertThat(atB.pending(slot)).isTrue();
         assertThatThrownBy(() -> atB.free(slot)).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> atB.postReceive(slot, Pointer.nativeValue(target), 8, 0x99, -1L)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> atB.postReceive(slot, Pointer.nativeValue(target), 8, 0x99, -1L))
+                .isInstanceOf(IllegalStateException.class);
         atB.cancel(slot);
         workers.progressUntil(() -> atB.test(slot) != UcpLayout.UCS_INPROGRESS, "the cancel");
         assertThat(atB.test(slot)).isEqualTo(UcpLayout.UCS_ERR_CANCELED);
@@ -88,7 +91,9 @@ class UcpTagSlotsTest {
         int send = atA.acquire();
         atB.postReceive(receive, Pointer.nativeValue(target), 4, 0x77, -1L);
         atA.postSend(send, workers.toB, Pointer.nativeValue(source), 8, 0x77);
-        workers.progressUntil(() -> atB.test(receive) != UcpLayout.UCS_INPROGRESS & atA.test(send) != UcpLayout.UCS_INPROGRESS, "the send");
+        workers.progressUntil(
+                () -> atB.test(receive) != UcpLayout.UCS_INPROGRESS & atA.test(send) != UcpLayout.UCS_INPROGRESS,
+                "the send");
         assertThat(atB.test(receive)).isEqualTo(UcpLayout.UCS_ERR_MESSAGE_TRUNCATED);
     }
 }

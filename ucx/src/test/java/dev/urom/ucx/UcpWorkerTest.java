@@ -53,7 +53,9 @@ class UcpWorkerTest {
     void aReceiveOfAMessageAlreadyThereCompletesAtOnce() {
         pair.connected();
         UcpRequest send = pair.a.tagSend(pair.toB, bytes(9, 8, 7), 3, 0x77);
-        assertThat(send.inProgress()).as("a short eager send on a connected endpoint completes at once").isFalse();
+        assertThat(send.inProgress())
+                .as("a short eager send on a connected endpoint completes at once")
+                .isFalse();
         assertThat(send.poll()).isEqualTo(UcpLayout.UCS_OK);
 
         Memory into = buffer(8);
@@ -109,7 +111,9 @@ class UcpWorkerTest {
         UcpRequest receive = pair.b.tagReceive(into, size, 3, -1L);
         UcpRequest send = pair.a.tagSend(pair.toB, from, size, 3);
 
-        pair.progressUntil(() -> send.poll() != UcpLayout.UCS_INPROGRESS & receive.poll() != UcpLayout.UCS_INPROGRESS, "both completed");
+        pair.progressUntil(
+                () -> send.poll() != UcpLayout.UCS_INPROGRESS & receive.poll() != UcpLayout.UCS_INPROGRESS,
+                "both completed");
 
         assertThat(new int[] {send.poll(), receive.poll()}).containsExactly(UcpLayout.UCS_OK, UcpLayout.UCS_OK);
         assertThat(receive.length()).isEqualTo(size);
@@ -139,22 +143,31 @@ class UcpWorkerTest {
         long deadline = System.nanoTime() + UcpPair.TIMEOUT.toNanos();
         while (send.poll() == UcpLayout.UCS_INPROGRESS) {
             pair.a.progress();
-            assertThat(System.nanoTime() - deadline).as("the send completed in time").isNegative();
+            assertThat(System.nanoTime() - deadline)
+                    .as("the send completed in time")
+                    .isNegative();
         }
 
-        assertThat(Poll.readable(fd, (int) UcpPair.TIMEOUT.toMillis())).as("B's event fd after the message was sent").isTrue();
+        assertThat(Poll.readable(fd, (int) UcpPair.TIMEOUT.toMillis()))
+                .as("B's event fd after the message was sent")
+                .isTrue();
         // Over shared memory UCX answers BUSY; over TCP it arms and the socket keeps the descriptor readable.
-        assertThat(!pair.b.arm() || Poll.readable(fd, 0)).as("arm is BUSY, or the descriptor stays readable, while the message waits").isTrue();
+        assertThat(!pair.b.arm() || Poll.readable(fd, 0))
+                .as("arm is BUSY, or the descriptor stays readable, while the message waits")
+                .isTrue();
         while (receive.poll() == UcpLayout.UCS_INPROGRESS) {
             pair.b.progress();
-            assertThat(System.nanoTime() - deadline).as("the receive completed in time").isNegative();
+            assertThat(System.nanoTime() - deadline)
+                    .as("the receive completed in time")
+                    .isNegative();
         }
         assertThat(receive.senderTag()).isEqualTo(0x42);
     }
 
     @Test
     void anEmptyAddressIsRefused() {
-        assertThatThrownBy(() -> pair.a.connect(new byte[0])).isInstanceOf(UcxException.class)
+        assertThatThrownBy(() -> pair.a.connect(new byte[0]))
+                .isInstanceOf(UcxException.class)
                 .hasMessage("ucp_ep_create refused: the remote worker address is empty");
     }
 
@@ -171,13 +184,17 @@ class UcpWorkerTest {
             UcpRequest send = pair.a.tagSend(pair.toB, from, size, 1);
             while ((status = send.poll()) == UcpLayout.UCS_INPROGRESS) {
                 pair.a.progress();
-                assertThat(System.nanoTime() - deadline).as("the send to a closed worker failed in time").isNegative();
+                assertThat(System.nanoTime() - deadline)
+                        .as("the send to a closed worker failed in time")
+                        .isNegative();
             }
         }
         assertThat(status).as(Ucx.describe(status)).isNegative();
         while (pair.toB.failure() == 0) {
             pair.a.progress();
-            assertThat(System.nanoTime() - deadline).as("the endpoint's error was reported in time").isNegative();
+            assertThat(System.nanoTime() - deadline)
+                    .as("the endpoint's error was reported in time")
+                    .isNegative();
         }
         assertThat(pair.a.takeFailedEndpoints()).containsExactly(pair.toB);
         assertThat(pair.a.takeFailedEndpoints()).isEmpty();
@@ -201,7 +218,9 @@ class UcpWorkerTest {
         int status;
         while ((status = send.poll()) == UcpLayout.UCS_INPROGRESS) {
             pair.a.progress();
-            assertThat(System.nanoTime() - deadline).as("the send failed in time").isNegative();
+            assertThat(System.nanoTime() - deadline)
+                    .as("the send failed in time")
+                    .isNegative();
         }
         assertThat(status).as(Ucx.describe(status)).isNegative();
         assertThat(pair.a.takeFailedEndpoints()).containsExactly(pair.toB);
@@ -222,8 +241,12 @@ class UcpWorkerTest {
                 return receive;
             }
             receive.cancel();
-            assertThat(receive.poll()).as("a receive canceled before any progress").isEqualTo(UcpLayout.UCS_ERR_CANCELED);
-            assertThat(System.nanoTime() - deadline).as("the message reached B in time").isNegative();
+            assertThat(receive.poll())
+                    .as("a receive canceled before any progress")
+                    .isEqualTo(UcpLayout.UCS_ERR_CANCELED);
+            assertThat(System.nanoTime() - deadline)
+                    .as("the message reached B in time")
+                    .isNegative();
         }
     }
 
@@ -231,7 +254,9 @@ class UcpWorkerTest {
         long deadline = System.nanoTime() + UcpPair.TIMEOUT.toNanos();
         while (!worker.arm()) {
             worker.progress();
-            assertThat(System.nanoTime() - deadline).as("the worker armed in time").isNegative();
+            assertThat(System.nanoTime() - deadline)
+                    .as("the worker armed in time")
+                    .isNegative();
         }
     }
 

@@ -41,6 +41,7 @@ import java.util.Set;
 public final class AuthKey {
     /** The environment variable naming a host's key file. */
     public static final String ENVIRONMENT_VARIABLE = "UROM_AUTH_KEY_FILE";
+
     public static final int MIN_SECRET_BYTES = 32;
     public static final int MAX_SECRET_BYTES = 4096;
     private static final String SUFFIX = ".key";
@@ -63,8 +64,8 @@ public final class AuthKey {
         Principal.checkKeyName(name);
         requireNonNull(secret, "secret is null");
         if (secret.length < MIN_SECRET_BYTES || secret.length > MAX_SECRET_BYTES) {
-            throw new IllegalArgumentException("a key of " + secret.length + " bytes: a key is " + MIN_SECRET_BYTES + " to "
-                    + MAX_SECRET_BYTES + " bytes");
+            throw new IllegalArgumentException("a key of " + secret.length + " bytes: a key is " + MIN_SECRET_BYTES
+                    + " to " + MAX_SECRET_BYTES + " bytes");
         }
         return new AuthKey(name, secret.clone());
     }
@@ -73,7 +74,8 @@ public final class AuthKey {
     public static String nameOf(Path file) {
         String fileName = file.getFileName().toString();
         return fileName.endsWith(SUFFIX) && fileName.length() > SUFFIX.length()
-                ? fileName.substring(0, fileName.length() - SUFFIX.length()) : fileName;
+                ? fileName.substring(0, fileName.length() - SUFFIX.length())
+                : fileName;
     }
 
     /**
@@ -108,8 +110,10 @@ public final class AuthKey {
         byte[] content;
         try {
             if (Files.size(file) > MAX_SECRET_BYTES + 64) {
-                throw new UromException(UromStatus.BAD_CONFIG, "key file " + file + " is " + Files.size(file)
-                        + " bytes; a key is " + MIN_SECRET_BYTES + " to " + MAX_SECRET_BYTES + " bytes");
+                throw new UromException(
+                        UromStatus.BAD_CONFIG,
+                        "key file " + file + " is " + Files.size(file) + " bytes; a key is " + MIN_SECRET_BYTES + " to "
+                                + MAX_SECRET_BYTES + " bytes");
             }
             content = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
@@ -120,8 +124,10 @@ public final class AuthKey {
         byte[] secret = strip(content);
         Arrays.fill(content, (byte) 0);
         if (secret.length < MIN_SECRET_BYTES || secret.length > MAX_SECRET_BYTES) {
-            throw new UromException(UromStatus.BAD_CONFIG, "key file " + file + " holds " + secret.length + " bytes; a key is "
-                    + MIN_SECRET_BYTES + " to " + MAX_SECRET_BYTES + " bytes (urom keygen FILE writes one)");
+            throw new UromException(
+                    UromStatus.BAD_CONFIG,
+                    "key file " + file + " holds " + secret.length + " bytes; a key is " + MIN_SECRET_BYTES + " to "
+                            + MAX_SECRET_BYTES + " bytes (urom keygen FILE writes one)");
         }
         return new AuthKey(name, secret);
     }
@@ -168,10 +174,15 @@ public final class AuthKey {
         new SecureRandom().nextBytes(random);
         byte[] text = (HexFormat.of().formatHex(random) + "\n").getBytes(StandardCharsets.US_ASCII);
         try {
-            Files.write(Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))),
-                    text, StandardOpenOption.WRITE);
+            Files.write(
+                    Files.createFile(
+                            file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))),
+                    text,
+                    StandardOpenOption.WRITE);
         } catch (FileAlreadyExistsException e) {
-            throw new UromException(UromStatus.BAD_CONFIG, "key file " + file + " exists already; a new key is never written over an old one");
+            throw new UromException(
+                    UromStatus.BAD_CONFIG,
+                    "key file " + file + " exists already; a new key is never written over an old one");
         } catch (IOException e) {
             throw new UromException(UromStatus.IO_FAILED, "cannot write key file " + file + ": " + e.getMessage());
         }

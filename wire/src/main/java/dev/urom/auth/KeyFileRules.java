@@ -22,6 +22,7 @@ import java.util.Set;
 public final class KeyFileRules {
     /** Read once: nothing in these processes changes its ids after the JVM has started. */
     private static volatile Integer effectiveUid;
+
     private KeyFileRules() {}
 
     /** The one-line problem with {@code file}, or empty when it may hold a key. */
@@ -50,7 +51,8 @@ public final class KeyFileRules {
             return Optional.of(shown + " may be read by others: chmod 600 " + file);
         }
         if ((mode & 0040) != 0 && uid != 0) {
-            return Optional.of(shown + " may be read by its group, which only a root-owned key file may allow: chmod 600 " + file);
+            return Optional.of(
+                    shown + " may be read by its group, which only a root-owned key file may allow: chmod 600 " + file);
         }
         return Optional.empty();
     }
@@ -100,6 +102,10 @@ public final class KeyFileRules {
     }
 
     private static String describe(Set<Integer> owners) {
-        return owners.stream().sorted().map(uid -> uid == 0 ? "root" : "uid " + uid).reduce((a, b) -> a + " or " + b).orElse("anyone");
+        return owners.stream()
+                .sorted()
+                .map(uid -> uid == 0 ? "root" : "uid " + uid)
+                .reduce((a, b) -> a + " or " + b)
+                .orElse("anyone");
     }
 }

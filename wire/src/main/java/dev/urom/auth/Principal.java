@@ -23,7 +23,11 @@ public record Principal(Kind kind, String name) {
     public static final Principal ANONYMOUS = new Principal(Kind.ANONYMOUS, "");
 
     /** The kinds of principal. */
-    public enum Kind { UNIX, KEY, ANONYMOUS }
+    public enum Kind {
+        UNIX,
+        KEY,
+        ANONYMOUS
+    }
 
     public Principal {
         requireNonNull(kind, "kind is null");

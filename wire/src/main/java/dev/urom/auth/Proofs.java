@@ -43,7 +43,8 @@ public final class Proofs {
 
     /** The channel a handshake opens; part of the transcript. */
     public enum Channel {
-        CONTROL(1), DATA(2);
+        CONTROL(1),
+        DATA(2);
 
         private final int code;
 
@@ -69,14 +70,29 @@ public final class Proofs {
         byte[] encode(String side) {
             byte[] sideBytes = side.getBytes(StandardCharsets.US_ASCII);
             byte[] name = principal.getBytes(StandardCharsets.UTF_8);
-            return ByteBuffer.allocate(LABEL.length + 1 + sideBytes.length + 1 + 2 + 2 + name.length + 4 + clientNonce.length + 4
+            return ByteBuffer.allocate(LABEL.length
+                            + 1
+                            + sideBytes.length
+                            + 1
+                            + 2
+                            + 2
+                            + name.length
+                            + 4
+                            + clientNonce.length
+                            + 4
                             + serverNonce.length)
                     .order(ByteOrder.LITTLE_ENDIAN)
-                    .put(LABEL).put((byte) sideBytes.length).put(sideBytes)
-                    .put((byte) channel.code).putShort((short) role)
-                    .putShort((short) name.length).put(name)
-                    .putInt(clientNonce.length).put(clientNonce)
-                    .putInt(serverNonce.length).put(serverNonce)
+                    .put(LABEL)
+                    .put((byte) sideBytes.length)
+                    .put(sideBytes)
+                    .put((byte) channel.code)
+                    .putShort((short) role)
+                    .putShort((short) name.length)
+                    .put(name)
+                    .putInt(clientNonce.length)
+                    .put(clientNonce)
+                    .putInt(serverNonce.length)
+                    .put(serverNonce)
                     .array();
         }
     }
@@ -139,8 +155,14 @@ public final class Proofs {
      */
     public static byte[] seal(byte[] sealKey, long pluginId, String transport, byte[] address) {
         byte[] name = transport.getBytes(StandardCharsets.UTF_8);
-        byte[] message = ByteBuffer.allocate(LABEL.length + 8 + 2 + name.length + address.length).order(ByteOrder.LITTLE_ENDIAN)
-                .put(LABEL).putLong(pluginId).putShort((short) name.length).put(name).put(address).array();
+        byte[] message = ByteBuffer.allocate(LABEL.length + 8 + 2 + name.length + address.length)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .put(LABEL)
+                .putLong(pluginId)
+                .putShort((short) name.length)
+                .put(name)
+                .put(address)
+                .array();
         return hmac(sealKey, message);
     }
 
@@ -151,7 +173,10 @@ public final class Proofs {
 
     private static byte[] bytes(String text) {
         byte[] label = text.getBytes(StandardCharsets.US_ASCII);
-        return ByteBuffer.allocate(LABEL.length + label.length).put(LABEL).put(label).array();
+        return ByteBuffer.allocate(LABEL.length + label.length)
+                .put(LABEL)
+                .put(label)
+                .array();
     }
 
     private static byte[] hmac(byte[] key, byte[] message) {

@@ -67,7 +67,8 @@ final class BodyReader {
 
     byte[] bytes(long count, String field) throws WireException {
         if (count < 0 || count > in.remaining()) {
-            throw malformed(field + " says " + Long.toUnsignedString(count) + " bytes but " + in.remaining() + " are left");
+            throw malformed(
+                    field + " says " + Long.toUnsignedString(count) + " bytes but " + in.remaining() + " are left");
         }
         byte[] b = new byte[(int) count];
         in.get(b);
@@ -84,7 +85,8 @@ final class BodyReader {
 
     String utf8(ByteBuffer bytes, String field) throws WireException {
         try {
-            return StandardCharsets.UTF_8.newDecoder()
+            return StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(bytes)
@@ -101,8 +103,8 @@ final class BodyReader {
     int count(String field, int minItemBytes) throws WireException {
         long count = u32(field + " count");
         if (count * minItemBytes > in.remaining()) {
-            throw malformed(field + " count " + count + " needs at least " + count * minItemBytes + " bytes but " + in.remaining()
-                    + " are left");
+            throw malformed(field + " count " + count + " needs at least " + count * minItemBytes + " bytes but "
+                    + in.remaining() + " are left");
         }
         return (int) count;
     }

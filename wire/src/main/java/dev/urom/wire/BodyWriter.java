@@ -68,7 +68,8 @@ final class BodyWriter {
     BodyWriter string(String what, String s) {
         byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
         if (utf8.length > 0xffff) {
-            throw new IllegalArgumentException(what + " is " + utf8.length + " bytes of UTF-8; a string on the wire holds at most 65535");
+            throw new IllegalArgumentException(
+                    what + " is " + utf8.length + " bytes of UTF-8; a string on the wire holds at most 65535");
         }
         u16(utf8.length);
         return bytes(utf8);

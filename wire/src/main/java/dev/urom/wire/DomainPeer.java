@@ -28,8 +28,8 @@ public record DomainPeer(long domainId, List<PluginAddress> addresses, List<Segm
         Set<Long> ids = new HashSet<>();
         for (PluginAddress a : addresses) {
             if (!ids.add(a.pluginId())) {
-                throw new IllegalArgumentException("domain id " + Long.toUnsignedString(domainId) + " lists plugin id 0x"
-                        + Long.toHexString(a.pluginId()) + " twice");
+                throw new IllegalArgumentException("domain id " + Long.toUnsignedString(domainId)
+                        + " lists plugin id 0x" + Long.toHexString(a.pluginId()) + " twice");
             }
         }
     }
@@ -61,19 +61,23 @@ public record DomainPeer(long domainId, List<PluginAddress> addresses, List<Segm
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof PluginAddress p && p.pluginId == pluginId && Arrays.equals(p.address, address) && p.transport.equals(transport)
+            return o instanceof PluginAddress p
+                    && p.pluginId == pluginId
+                    && Arrays.equals(p.address, address)
+                    && p.transport.equals(transport)
                     && Arrays.equals(p.seal, seal);
         }
 
         @Override
         public int hashCode() {
-            return ((Long.hashCode(pluginId) * 31 + Arrays.hashCode(address)) * 31 + transport.hashCode()) * 31 + Arrays.hashCode(seal);
+            return ((Long.hashCode(pluginId) * 31 + Arrays.hashCode(address)) * 31 + transport.hashCode()) * 31
+                    + Arrays.hashCode(seal);
         }
 
         @Override
         public String toString() {
-            return "PluginAddress[pluginId=0x" + Long.toHexString(pluginId) + ", address=" + address.length + " bytes, transport="
-                    + transport + ", seal=" + seal.length + " bytes]";
+            return "PluginAddress[pluginId=0x" + Long.toHexString(pluginId) + ", address=" + address.length
+                    + " bytes, transport=" + transport + ", seal=" + seal.length + " bytes]";
         }
     }
 
@@ -110,19 +114,24 @@ public record DomainPeer(long domainId, List<PluginAddress> addresses, List<Segm
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Segment s && s.va == va && s.length == length && Arrays.equals(s.memh, memh)
+            return o instanceof Segment s
+                    && s.va == va
+                    && s.length == length
+                    && Arrays.equals(s.memh, memh)
                     && Arrays.equals(s.mkey, mkey);
         }
 
         @Override
         public int hashCode() {
-            return (Long.hashCode(va) * 31 + Long.hashCode(length)) * 31 * 31 + Arrays.hashCode(memh) * 31 + Arrays.hashCode(mkey);
+            return (Long.hashCode(va) * 31 + Long.hashCode(length)) * 31 * 31
+                    + Arrays.hashCode(memh) * 31
+                    + Arrays.hashCode(mkey);
         }
 
         @Override
         public String toString() {
-            return "Segment[va=0x" + Long.toHexString(va) + ", length=" + Long.toUnsignedString(length) + ", memh=" + memh.length
-                    + " bytes, mkey=" + mkey.length + " bytes]";
+            return "Segment[va=0x" + Long.toHexString(va) + ", length=" + Long.toUnsignedString(length) + ", memh="
+                    + memh.length + " bytes, mkey=" + mkey.length + " bytes]";
         }
     }
 }

@@ -42,7 +42,8 @@ public final class FrameChannel implements AutoCloseable {
         return thread;
     });
 
-    private final ByteBuffer lengthField = ByteBuffer.allocate(Protocol.LENGTH_FIELD_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    private final ByteBuffer lengthField =
+            ByteBuffer.allocate(Protocol.LENGTH_FIELD_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     private ByteBuffer frame = ByteBuffer.allocate(0);
     private volatile int frameLimit;
 
@@ -109,10 +110,13 @@ public final class FrameChannel implements AutoCloseable {
      */
     public Frame receiveWithin(Duration timeout) throws IOException, WireException {
         AtomicBoolean expired = new AtomicBoolean();
-        ScheduledFuture<?> alarm = TIMEOUTS.schedule(() -> {
-            expired.set(true);
-            close();
-        }, Math.max(1, timeout.toNanos()), TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> alarm = TIMEOUTS.schedule(
+                () -> {
+                    expired.set(true);
+                    close();
+                },
+                Math.max(1, timeout.toNanos()),
+                TimeUnit.NANOSECONDS);
         try {
             return receive();
         } catch (IOException e) {

@@ -44,12 +44,12 @@ import java.util.List;
 public final class FrameCodec {
     /** Bytes of one PLUGINS_REPLY item. */
     static final int PLUGIN_ITEM_BYTES = 72;
+
     private static final int NAME_FIELD_BYTES = 48;
     private static final int KIND_NATIVE = 1;
     private static final int KIND_JAVA = 2;
 
-    private FrameCodec() {
-    }
+    private FrameCodec() {}
 
     /** The whole frame, length field included, ready to write (position 0, limit = size). */
     public static ByteBuffer encode(long requestId, Message m) {
@@ -75,15 +75,28 @@ public final class FrameCodec {
     public static ByteBuffer[] encodeParts(long requestId, Message m) {
         if (m instanceof Command c) {
             ByteBuffer head = header(requestId, m, Command.HEADER_BYTES, c.payload().length)
-                    .putLong(c.type()).putLong(c.uromContext()).putLong(c.payload().length).flip();
+                    .putLong(c.type())
+                    .putLong(c.uromContext())
+                    .putLong(c.payload().length)
+                    .flip();
             return new ByteBuffer[] {head, ByteBuffer.wrap(c.payload())};
         }
         if (m instanceof Notify n) {
-            ByteBuffer tail = n.reason().isEmpty() ? null : reasonTrailer(n.reason().getBytes(StandardCharsets.UTF_8));
-            ByteBuffer head = header(requestId, m, Notify.HEADER_BYTES, n.payload().length + (tail == null ? 0 : tail.remaining()))
-                    .putLong(n.type()).putLong(n.uromContext()).putLong(n.payload().length)
-                    .putInt(n.status().code()).putInt(0).flip();
-            return tail == null ? new ByteBuffer[] {head, ByteBuffer.wrap(n.payload())}
+            ByteBuffer tail =
+                    n.reason().isEmpty() ? null : reasonTrailer(n.reason().getBytes(StandardCharsets.UTF_8));
+            ByteBuffer head = header(
+                            requestId,
+                            m,
+                            Notify.HEADER_BYTES,
+                            n.payload().length + (tail == null ? 0 : tail.remaining()))
+                    .putLong(n.type())
+                    .putLong(n.uromContext())
+                    .putLong(n.payload().length)
+                    .putInt(n.status().code())
+                    .putInt(0)
+                    .flip();
+            return tail == null
+                    ? new ByteBuffer[] {head, ByteBuffer.wrap(n.payload())}
                     : new ByteBuffer[] {head, ByteBuffer.wrap(n.payload()), tail};
         }
         BodyWriter w = new BodyWriter(128);
@@ -99,7 +112,11 @@ public final class FrameCodec {
      * and the reason's UTF-8 bytes (1 to {@link Notify#MAX_REASON_BYTES}), little-endian as every field.
      */
     public static ByteBuffer reasonTrailer(byte[] reason) {
-        return ByteBuffer.allocate(2 + reason.length).order(ByteOrder.LITTLE_ENDIAN).putShort((short) reason.length).put(reason).flip();
+        return ByteBuffer.allocate(2 + reason.length)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putShort((short) reason.length)
+                .put(reason)
+                .flip();
     }
 
     /**
@@ -118,11 +135,12 @@ public final class FrameCodec {
     public static ByteBuffer encodeNotify(ByteBuffer out, long requestId, byte[] packed, String reason) {
         byte[] reasonBytes = reason.isEmpty() ? null : reason.getBytes(StandardCharsets.UTF_8);
         if (reasonBytes != null && reasonBytes.length > Notify.MAX_REASON_BYTES) {
-            throw new IllegalArgumentException(
-                    "a NOTIFY reason of " + reasonBytes.length + " bytes is over the limit of " + Notify.MAX_REASON_BYTES);
+            throw new IllegalArgumentException("a NOTIFY reason of " + reasonBytes.length
+                    + " bytes is over the limit of " + Notify.MAX_REASON_BYTES);
         }
         int trailerBytes = reasonBytes == null ? 0 : Short.BYTES + reasonBytes.length;
-        out.clear().order(ByteOrder.LITTLE_ENDIAN)
+        out.clear()
+                .order(ByteOrder.LITTLE_ENDIAN)
                 .putInt(Protocol.FRAME_HEADER_BYTES + packed.length + trailerBytes)
                 .putShort((short) MessageType.NOTIFY.code())
                 .putShort((short) 0)
@@ -137,7 +155,8 @@ public final class FrameCodec {
     private static ByteBuffer header(long requestId, Message m, int fixedBytes, int payloadBytes) {
         long frameLength = (long) Protocol.FRAME_HEADER_BYTES + fixedBytes + payloadBytes;
         if (frameLength > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException(m.messageType() + " with " + payloadBytes + " payload bytes is too large to encode");
+            throw new IllegalArgumentException(
+                    m.messageType() + " with " + payloadBytes + " payload bytes is too large to encode");
         }
         return ByteBuffer.allocate(Protocol.LENGTH_FIELD_BYTES + Protocol.FRAME_HEADER_BYTES + fixedBytes)
                 .order(ByteOrder.LITTLE_ENDIAN)
@@ -149,23 +168,38 @@ public final class FrameCodec {
 
     private static void encodeBody(Message m, BodyWriter w) {
         if (m instanceof Hello h) {
-            w.u32(h.magic()).u16(h.version()).u16(h.role().code()).u32(h.nonce().length).bytes(h.nonce())
+            w.u32(h.magic())
+                    .u16(h.version())
+                    .u16(h.role().code())
+                    .u32(h.nonce().length)
+                    .bytes(h.nonce())
                     .string("HELLO principal", h.principal());
         } else if (m instanceof Challenge c) {
             w.u32(c.nonce().length).bytes(c.nonce());
         } else if (m instanceof Proof p) {
             w.u32(p.mac().length).bytes(p.mac());
         } else if (m instanceof HelloOk ok) {
-            w.u16(ok.version()).u16(0).u32(ok.maxMessageSize()).u64(ok.connectionId()).u32(ok.maxInflight()).u32(0)
-                    .string("HELLO_OK principal", ok.principal()).u32(ok.serverProof().length).bytes(ok.serverProof());
+            w.u16(ok.version())
+                    .u16(0)
+                    .u32(ok.maxMessageSize())
+                    .u64(ok.connectionId())
+                    .u32(ok.maxInflight())
+                    .u32(0)
+                    .string("HELLO_OK principal", ok.principal())
+                    .u32(ok.serverProof().length)
+                    .bytes(ok.serverProof());
         } else if (m instanceof ErrorReply e) {
             w.u32(e.status().code()).string("ERROR message", e.message());
         } else if (m instanceof PluginsReply r) {
             w.u32(r.plugins().size());
             for (ServicePlugin p : r.plugins()) {
                 byte[] name = p.info().name().getBytes(StandardCharsets.UTF_8);
-                w.u64(p.info().id()).u64(p.info().version()).bytes(name).zeros(NAME_FIELD_BYTES - name.length)
-                        .u8(p.kind().equals(ServicePlugin.NATIVE) ? KIND_NATIVE : KIND_JAVA).zeros(7);
+                w.u64(p.info().id())
+                        .u64(p.info().version())
+                        .bytes(name)
+                        .zeros(NAME_FIELD_BYTES - name.length)
+                        .u8(p.kind().equals(ServicePlugin.NATIVE) ? KIND_NATIVE : KIND_JAVA)
+                        .zeros(7);
             }
         } else if (m instanceof WorkerStartRequest s) {
             w.u64(s.workerId()).u64(s.pluginMask()).u64(s.gid()).u32(s.env().size());
@@ -177,7 +211,11 @@ public final class FrameCodec {
                 w.u32(cpu);
             }
         } else if (m instanceof WorkerStartReply r) {
-            w.u32(r.status().code()).u32(0).u64(r.workerId()).u64(r.gid()).u64(r.pluginMask())
+            w.u32(r.status().code())
+                    .u32(0)
+                    .u64(r.workerId())
+                    .u64(r.gid())
+                    .u64(r.pluginMask())
                     .string("WORKER_START_REPLY worker address", r.workerAddress())
                     .string("WORKER_START_REPLY message", r.message());
         } else if (m instanceof WorkersInGroupRequest g) {
@@ -192,8 +230,15 @@ public final class FrameCodec {
         } else if (m instanceof WorkersInfoReply r) {
             w.u32(r.workers().size());
             for (ServiceWorker worker : r.workers()) {
-                w.u64(worker.id()).u64(worker.gid()).u64(worker.pluginMask()).u32(worker.state().code()).u32(0)
-                        .u64(worker.pid()).u64(worker.uptimeMillis()).u64(worker.commandsServed()).u32(worker.plugins().size());
+                w.u64(worker.id())
+                        .u64(worker.gid())
+                        .u64(worker.pluginMask())
+                        .u32(worker.state().code())
+                        .u32(0)
+                        .u64(worker.pid())
+                        .u64(worker.uptimeMillis())
+                        .u64(worker.commandsServed())
+                        .u32(worker.plugins().size());
                 for (String plugin : worker.plugins()) {
                     w.string("WORKERS_INFO_REPLY plugin name", plugin);
                 }
@@ -207,8 +252,13 @@ public final class FrameCodec {
         } else if (m instanceof AddressRequest a) {
             w.u64(a.pluginId());
         } else if (m instanceof AddressReply a) {
-            w.u32(a.status().code()).u32(0).u32(a.address().length).bytes(a.address()).string("ADDRESS_REPLY transport", a.transport())
-                    .u32(a.seal().length).bytes(a.seal());
+            w.u32(a.status().code())
+                    .u32(0)
+                    .u32(a.address().length)
+                    .bytes(a.address())
+                    .string("ADDRESS_REPLY transport", a.transport())
+                    .u32(a.seal().length)
+                    .bytes(a.seal());
         } else if (m instanceof DomainSet d) {
             w.u64(d.ownDomainId()).u32(d.peers().size());
             for (DomainPeer peer : d.peers()) {
@@ -216,7 +266,10 @@ public final class FrameCodec {
             }
         } else if (m instanceof DomainSetReply d) {
             w.u32(d.status().code()).string("DOMAIN_SET_REPLY message", d.message());
-        } else if (!(m instanceof PluginsRequest || m instanceof ServiceInfoRequest || m instanceof Stop || m instanceof StopOk)) {
+        } else if (!(m instanceof PluginsRequest
+                || m instanceof ServiceInfoRequest
+                || m instanceof Stop
+                || m instanceof StopOk)) {
             throw new IllegalArgumentException("no encoding for " + m.getClass().getName());
         }
     }
@@ -224,12 +277,21 @@ public final class FrameCodec {
     private static void writePeer(BodyWriter w, DomainPeer peer) {
         w.u64(peer.domainId()).u32(peer.addresses().size());
         for (DomainPeer.PluginAddress a : peer.addresses()) {
-            w.u64(a.pluginId()).u32(a.address().length).bytes(a.address()).string("DOMAIN_SET transport", a.transport())
-                    .u32(a.seal().length).bytes(a.seal());
+            w.u64(a.pluginId())
+                    .u32(a.address().length)
+                    .bytes(a.address())
+                    .string("DOMAIN_SET transport", a.transport())
+                    .u32(a.seal().length)
+                    .bytes(a.seal());
         }
         w.u32(peer.segments().size());
         for (DomainPeer.Segment s : peer.segments()) {
-            w.u64(s.va()).u64(s.length()).u32(s.memh().length).bytes(s.memh()).u32(s.mkey().length).bytes(s.mkey());
+            w.u64(s.va())
+                    .u64(s.length())
+                    .u32(s.memh().length)
+                    .bytes(s.memh())
+                    .u32(s.mkey().length)
+                    .bytes(s.mkey());
         }
     }
 
@@ -257,7 +319,9 @@ public final class FrameCodec {
      */
     public static List<DomainPeer> decodeDomainPeers(byte[] block, int length) throws WireException {
         if (length < 0 || length > block.length) {
-            throw new WireException(WireException.Reason.MALFORMED, "domain block of " + length + " bytes does not fit its buffer of " + block.length);
+            throw new WireException(
+                    WireException.Reason.MALFORMED,
+                    "domain block of " + length + " bytes does not fit its buffer of " + block.length);
         }
         BodyReader r = new BodyReader(ByteBuffer.wrap(block, 0, length), MessageType.DOMAIN_SET);
         List<DomainPeer> peers = peers(r);
@@ -278,7 +342,8 @@ public final class FrameCodec {
                 long pluginId = r.u64(item + ".plugin_id");
                 byte[] address = sizedBytes(r, item + ".address");
                 String transport = transport(r, item + ".transport");
-                addresses.add(new DomainPeer.PluginAddress(pluginId, address, transport, sizedBytes(r, item + ".seal")));
+                addresses.add(
+                        new DomainPeer.PluginAddress(pluginId, address, transport, sizedBytes(r, item + ".seal")));
             }
             int segmentCount = r.count(at + ".segments", 24);
             List<DomainPeer.Segment> segments = new ArrayList<>(segmentCount);
@@ -319,8 +384,10 @@ public final class FrameCodec {
      */
     public static Frame decode(ByteBuffer frame) throws WireException {
         if (frame.remaining() < Protocol.FRAME_HEADER_BYTES) {
-            throw new WireException(WireException.Reason.MALFORMED,
-                    "frame of " + frame.remaining() + " bytes is shorter than its " + Protocol.FRAME_HEADER_BYTES + "-byte header");
+            throw new WireException(
+                    WireException.Reason.MALFORMED,
+                    "frame of " + frame.remaining() + " bytes is shorter than its " + Protocol.FRAME_HEADER_BYTES
+                            + "-byte header");
         }
         ByteBuffer in = frame.slice().order(ByteOrder.LITTLE_ENDIAN);
         frame.position(frame.limit());
@@ -348,7 +415,8 @@ public final class FrameCodec {
                     throw r.malformed("role " + roleCode + " is neither 1 (host) nor 2 (worker)");
                 }
                 if (magic != Protocol.MAGIC || version != Protocol.VERSION) {
-                    // another protocol or version: what follows is not ours to read; the handshake refuses it by version
+                    // another protocol or version: what follows is not ours to read; the handshake refuses it by
+                    // version
                     r.skip(r.remaining(), "the rest of a HELLO of version " + version);
                     return new Hello(magic, version, role, new byte[0], "");
                 }
@@ -373,7 +441,8 @@ public final class FrameCodec {
                 }
                 r.skip(4, "reserved");
                 String principal = r.string("principal");
-                return new HelloOk(version, (int) max, connectionId, (int) maxInflight, principal, sizedBytes(r, "server_proof"));
+                return new HelloOk(
+                        version, (int) max, connectionId, (int) maxInflight, principal, sizedBytes(r, "server_proof"));
             }
             case ERROR:
                 return new ErrorReply(status(r), r.string("message"));
@@ -407,7 +476,8 @@ public final class FrameCodec {
                 long workerId = r.u64("worker_id");
                 long gid = r.u64("gid");
                 long mask = r.u64("plugin_mask");
-                return new WorkerStartReply(status, workerId, gid, mask, r.string("worker_address"), r.string("message"));
+                return new WorkerStartReply(
+                        status, workerId, gid, mask, r.string("worker_address"), r.string("message"));
             }
             case WORKERS_IN_GROUP:
                 return new WorkersInGroupRequest(r.u64("gid"));
@@ -432,7 +502,8 @@ public final class FrameCodec {
                 long context = r.u64("urom_context");
                 long len = r.u64("len");
                 if (len != r.remaining()) {
-                    throw r.malformed("len says " + Long.toUnsignedString(len) + " bytes but " + r.remaining() + " follow");
+                    throw r.malformed(
+                            "len says " + Long.toUnsignedString(len) + " bytes but " + r.remaining() + " follow");
                 }
                 return new Command(pluginType, context, r.bytes(len, "plugin_cmd"));
             }
@@ -443,7 +514,8 @@ public final class FrameCodec {
                 UromStatus status = status(r);
                 r.skip(4, "reserved");
                 if (Long.compareUnsigned(len, r.remaining()) > 0) {
-                    throw r.malformed("len says " + Long.toUnsignedString(len) + " bytes but " + r.remaining() + " follow");
+                    throw r.malformed(
+                            "len says " + Long.toUnsignedString(len) + " bytes but " + r.remaining() + " follow");
                 }
                 byte[] notif = r.bytes(len, "plugin_notif");
                 if (r.remaining() == 0) {
@@ -454,7 +526,12 @@ public final class FrameCodec {
                     throw r.malformed("reason_len " + reasonLength + " does not fit: " + r.remaining()
                             + " bytes follow and a reason is 1 to " + Notify.MAX_REASON_BYTES + " bytes");
                 }
-                return new Notify(pluginType, context, status, notif, new String(r.bytes(reasonLength, "reason"), StandardCharsets.UTF_8));
+                return new Notify(
+                        pluginType,
+                        context,
+                        status,
+                        notif,
+                        new String(r.bytes(reasonLength, "reason"), StandardCharsets.UTF_8));
             }
             case ADDRESS:
                 return new AddressRequest(r.u64("plugin_id"));
@@ -510,7 +587,8 @@ public final class FrameCodec {
             long uptime = r.u64(at + ".uptime_ms");
             long commands = r.u64(at + ".commands");
             if (pid < -1 || uptime < 0) {
-                throw r.malformed(at + (pid < -1 ? ".pid " + pid + " is neither a process id nor -1" : ".uptime_ms is over 2^63-1"));
+                throw r.malformed(at
+                        + (pid < -1 ? ".pid " + pid + " is neither a process id nor -1" : ".uptime_ms is over 2^63-1"));
             }
             int names = r.count(at + ".plugins", 2);
             List<String> plugins = new ArrayList<>(names);

@@ -18,9 +18,11 @@ import java.util.List;
  */
 @Api(status = Api.Status.INTERNAL, since = "0.1")
 public final class FrameDecoder {
-    private final ByteBuffer lengthField = ByteBuffer.allocate(Protocol.LENGTH_FIELD_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    private final ByteBuffer lengthField =
+            ByteBuffer.allocate(Protocol.LENGTH_FIELD_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     /** The first buffer of a partial frame; it doubles as bytes arrive. */
     private static final int FIRST_PARTIAL_BYTES = 4096;
+
     private ByteBuffer partial;
     private int partialLength;
     private int frameLimit;
@@ -54,7 +56,9 @@ public final class FrameDecoder {
                 int length;
                 if (lengthField.position() == 0 && readBuffer.remaining() >= Protocol.LENGTH_FIELD_BYTES) {
                     int raw = readBuffer.getInt();
-                    length = FrameLimits.check(readBuffer.order() == ByteOrder.LITTLE_ENDIAN ? raw : Integer.reverseBytes(raw), frameLimit);
+                    length = FrameLimits.check(
+                            readBuffer.order() == ByteOrder.LITTLE_ENDIAN ? raw : Integer.reverseBytes(raw),
+                            frameLimit);
                 } else {
                     while (lengthField.hasRemaining() && readBuffer.hasRemaining()) {
                         lengthField.put(readBuffer.get());
@@ -75,7 +79,8 @@ public final class FrameDecoder {
                 partialLength = length;
             }
             if (!partial.hasRemaining()) {
-                partial = ByteBuffer.allocate((int) Math.min(partialLength, 2L * partial.capacity())).put(partial.flip());
+                partial = ByteBuffer.allocate((int) Math.min(partialLength, 2L * partial.capacity()))
+                        .put(partial.flip());
             }
             int n = Math.min(partial.remaining(), readBuffer.remaining());
             partial.put(readBuffer.slice().limit(n));

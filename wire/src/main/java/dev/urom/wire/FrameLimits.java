@@ -3,12 +3,12 @@ package dev.urom.wire;
 
 /** Checks a frame's length field against a limit, before anything is allocated for the frame. */
 final class FrameLimits {
-    private FrameLimits() {
-    }
+    private FrameLimits() {}
 
     static void checkLimit(int limit) {
         if (limit < Protocol.FRAME_HEADER_BYTES) {
-            throw new IllegalArgumentException("frame limit " + limit + " is below the " + Protocol.FRAME_HEADER_BYTES + "-byte frame header");
+            throw new IllegalArgumentException(
+                    "frame limit " + limit + " is below the " + Protocol.FRAME_HEADER_BYTES + "-byte frame header");
         }
     }
 
@@ -16,12 +16,15 @@ final class FrameLimits {
     static int check(int lengthField, int limit) throws WireException {
         long length = Integer.toUnsignedLong(lengthField);
         if (length > limit) {
-            throw new WireException(WireException.Reason.FRAME_TOO_LARGE,
+            throw new WireException(
+                    WireException.Reason.FRAME_TOO_LARGE,
                     "frame of " + length + " bytes is over the limit of " + limit);
         }
         if (length < Protocol.FRAME_HEADER_BYTES) {
-            throw new WireException(WireException.Reason.MALFORMED,
-                    "frame of " + length + " bytes is shorter than its " + Protocol.FRAME_HEADER_BYTES + "-byte header");
+            throw new WireException(
+                    WireException.Reason.MALFORMED,
+                    "frame of " + length + " bytes is shorter than its " + Protocol.FRAME_HEADER_BYTES
+                            + "-byte header");
         }
         return (int) length;
     }

@@ -29,8 +29,7 @@ import java.util.Optional;
  */
 @Api(status = Api.Status.INTERNAL, since = "0.1")
 public final class Handshake {
-    private Handshake() {
-    }
+    private Handshake() {}
 
     /**
      * The connecting side: sends HELLO (claiming {@code key}'s name when there is one), proves the key
@@ -44,7 +43,8 @@ public final class Handshake {
      *     another protocol version; UNEXPECTED when it answers anything else or something unreadable
      * @throws IOException when the connection fails, closes, or stays silent for {@code timeout}
      */
-    public static HelloOk client(FrameChannel connection, Role role, Proofs.Channel channel, Optional<AuthKey> key, Duration timeout)
+    public static HelloOk client(
+            FrameChannel connection, Role role, Proofs.Channel channel, Optional<AuthKey> key, Duration timeout)
             throws IOException, UromException {
         long deadline = System.nanoTime() + timeout.toNanos();
         int limit = connection.frameLimit();
@@ -53,16 +53,21 @@ public final class Handshake {
         Hello hello = Hello.of(role, principal);
         send(connection, hello, deadline);
         Message reply = receive(connection, deadline);
-        byte[] macKey = key.map(k -> channel == Proofs.Channel.CONTROL ? Proofs.controlKey(k) : Proofs.dataKey(k)).orElse(null);
+        byte[] macKey = key.map(k -> channel == Proofs.Channel.CONTROL ? Proofs.controlKey(k) : Proofs.dataKey(k))
+                .orElse(null);
         Proofs.Transcript transcript = null;
         if (reply instanceof Challenge challenge) {
             if (key.isEmpty()) {
-                throw new UromException(UromStatus.AUTHENTICATION, "it asks for a key and this host has none: give one with --auth-key-file or "
-                        + AuthKey.ENVIRONMENT_VARIABLE);
+                throw new UromException(
+                        UromStatus.AUTHENTICATION,
+                        "it asks for a key and this host has none: give one with --auth-key-file or "
+                                + AuthKey.ENVIRONMENT_VARIABLE);
             }
             if (challenge.nonce().length != Proofs.NONCE_BYTES) {
-                throw new UromException(UromStatus.UNEXPECTED, "its CHALLENGE holds a nonce of " + challenge.nonce().length
-                        + " bytes instead of " + Proofs.NONCE_BYTES);
+                throw new UromException(
+                        UromStatus.UNEXPECTED,
+                        "its CHALLENGE holds a nonce of " + challenge.nonce().length + " bytes instead of "
+                                + Proofs.NONCE_BYTES);
             }
             transcript = new Proofs.Transcript(channel, role.code(), principal, hello.nonce(), challenge.nonce());
             send(connection, new Proof(Proofs.clientProof(macKey, transcript)), deadline);
@@ -70,17 +75,22 @@ public final class Handshake {
         }
         if (reply instanceof HelloOk ok) {
             if (ok.version() != Protocol.VERSION) {
-                throw new UromException(UromStatus.UNSUPPORTED_VERSION,
-                        "the service speaks protocol version " + ok.version() + "; this host speaks " + Protocol.VERSION);
+                throw new UromException(
+                        UromStatus.UNSUPPORTED_VERSION,
+                        "the service speaks protocol version " + ok.version() + "; this host speaks "
+                                + Protocol.VERSION);
             }
             if (key.isPresent()) {
                 if (transcript == null) {
-                    throw new UromException(UromStatus.AUTHENTICATION, "it let this host in without asking for the key of '" + principal
-                            + "': it is not a service that key is for");
+                    throw new UromException(
+                            UromStatus.AUTHENTICATION,
+                            "it let this host in without asking for the key of '" + principal
+                                    + "': it is not a service that key is for");
                 }
                 if (!Proofs.same(Proofs.serverProof(macKey, transcript), ok.serverProof())) {
-                    throw new UromException(UromStatus.AUTHENTICATION, "its proof does not match the key of '" + principal
-                            + "': it does not hold that key");
+                    throw new UromException(
+                            UromStatus.AUTHENTICATION,
+                            "its proof does not match the key of '" + principal + "': it does not hold that key");
                 }
             }
             connection.setFrameLimit(limit);
@@ -89,8 +99,10 @@ public final class Handshake {
         if (reply instanceof ErrorReply e) {
             throw refusal(e);
         }
-        throw new UromException(UromStatus.UNEXPECTED, "the handshake was answered with " + reply.messageType()
-                + (transcript == null ? " instead of HELLO_OK or CHALLENGE" : " instead of HELLO_OK"));
+        throw new UromException(
+                UromStatus.UNEXPECTED,
+                "the handshake was answered with " + reply.messageType()
+                        + (transcript == null ? " instead of HELLO_OK or CHALLENGE" : " instead of HELLO_OK"));
     }
 
     /**
@@ -130,7 +142,8 @@ public final class Handshake {
      * its ERROR and closed before this frame went out: when the send fails, that ERROR, if it is
      * there, is the answer.
      */
-    private static void send(FrameChannel connection, Message message, long deadline) throws IOException, UromException {
+    private static void send(FrameChannel connection, Message message, long deadline)
+            throws IOException, UromException {
         try {
             connection.send(0, message);
         } catch (IOException failed) {
@@ -153,7 +166,9 @@ public final class Handshake {
 
     private static Message receive(FrameChannel connection, long deadline) throws IOException, UromException {
         try {
-            return connection.receiveWithin(Duration.ofNanos(Math.max(1, deadline - System.nanoTime()))).message();
+            return connection
+                    .receiveWithin(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())))
+                    .message();
         } catch (WireException e) {
             throw new UromException(UromStatus.UNEXPECTED, "its handshake answer is unreadable: " + e.getMessage());
         }
@@ -162,13 +177,16 @@ public final class Handshake {
     /** The ERROR to answer {@code hello} with when it is of another protocol or version, or empty. */
     public static Optional<ErrorReply> check(Hello hello) {
         if (hello.magic() != Protocol.MAGIC) {
-            return Optional.of(new ErrorReply(UromStatus.UNSUPPORTED_VERSION,
-                    "HELLO magic 0x" + Integer.toHexString(hello.magic()) + " is not UROM (0x" + Integer.toHexString(Protocol.MAGIC)
-                            + "); the peer does not speak this protocol"));
+            return Optional.of(new ErrorReply(
+                    UromStatus.UNSUPPORTED_VERSION,
+                    "HELLO magic 0x" + Integer.toHexString(hello.magic()) + " is not UROM (0x"
+                            + Integer.toHexString(Protocol.MAGIC) + "); the peer does not speak this protocol"));
         }
         if (hello.version() != Protocol.VERSION) {
-            return Optional.of(new ErrorReply(UromStatus.UNSUPPORTED_VERSION,
-                    "protocol version " + hello.version() + " is not supported; this service speaks " + Protocol.VERSION));
+            return Optional.of(new ErrorReply(
+                    UromStatus.UNSUPPORTED_VERSION,
+                    "protocol version " + hello.version() + " is not supported; this service speaks "
+                            + Protocol.VERSION));
         }
         return Optional.empty();
     }

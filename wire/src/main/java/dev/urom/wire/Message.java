@@ -59,13 +59,19 @@ public sealed interface Message {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Hello h && h.magic == magic && h.version == version && h.role == role && Arrays.equals(h.nonce, nonce)
+            return o instanceof Hello h
+                    && h.magic == magic
+                    && h.version == version
+                    && h.role == role
+                    && Arrays.equals(h.nonce, nonce)
                     && h.principal.equals(principal);
         }
 
         @Override
         public int hashCode() {
-            return ((magic * 31 + version) * 31 + role.hashCode()) * 31 + Arrays.hashCode(nonce) * 31 + principal.hashCode();
+            return ((magic * 31 + version) * 31 + role.hashCode()) * 31
+                    + Arrays.hashCode(nonce) * 31
+                    + principal.hashCode();
         }
 
         @Override
@@ -135,7 +141,8 @@ public sealed interface Message {
      * principal's text form); {@code serverProof} its proof that it holds the key too (empty when no
      * key was proved).
      */
-    record HelloOk(int version, int maxMessageSize, long connectionId, int maxInflight, String principal, byte[] serverProof)
+    record HelloOk(
+            int version, int maxMessageSize, long connectionId, int maxInflight, String principal, byte[] serverProof)
             implements Message {
         public HelloOk {
             checkU16("HELLO_OK version", version);
@@ -156,20 +163,28 @@ public sealed interface Message {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof HelloOk h && h.version == version && h.maxMessageSize == maxMessageSize && h.connectionId == connectionId
-                    && h.maxInflight == maxInflight && h.principal.equals(principal) && Arrays.equals(h.serverProof, serverProof);
+            return o instanceof HelloOk h
+                    && h.version == version
+                    && h.maxMessageSize == maxMessageSize
+                    && h.connectionId == connectionId
+                    && h.maxInflight == maxInflight
+                    && h.principal.equals(principal)
+                    && Arrays.equals(h.serverProof, serverProof);
         }
 
         @Override
         public int hashCode() {
-            return ((version * 31 + maxMessageSize) * 31 + Long.hashCode(connectionId)) * 31 + maxInflight * 31 + principal.hashCode()
+            return ((version * 31 + maxMessageSize) * 31 + Long.hashCode(connectionId)) * 31
+                    + maxInflight * 31
+                    + principal.hashCode()
                     + Arrays.hashCode(serverProof);
         }
 
         @Override
         public String toString() {
-            return "HelloOk[version=" + version + ", maxMessageSize=" + maxMessageSize + ", connectionId=" + connectionId
-                    + ", maxInflight=" + maxInflight + ", principal=" + principal + ", serverProof=" + serverProof.length + " bytes]";
+            return "HelloOk[version=" + version + ", maxMessageSize=" + maxMessageSize + ", connectionId="
+                    + connectionId + ", maxInflight=" + maxInflight + ", principal=" + principal + ", serverProof="
+                    + serverProof.length + " bytes]";
         }
     }
 
@@ -226,7 +241,8 @@ public sealed interface Message {
     }
 
     /** WORKER_START_REPLY: where the worker listens (on success) or why it did not start. */
-    record WorkerStartReply(UromStatus status, long workerId, long gid, long pluginMask, String workerAddress, String message)
+    record WorkerStartReply(
+            UromStatus status, long workerId, long gid, long pluginMask, String workerAddress, String message)
             implements Message {
         public WorkerStartReply {
             requireNonNull(status, "status is null");
@@ -303,7 +319,8 @@ public sealed interface Message {
         public ServiceInfoReply {
             cpus = List.copyOf(requireNonNull(cpus, "cpus is null"));
             if (cpus.size() > MAX_CPUS) {
-                throw new IllegalArgumentException("SERVICE_INFO_REPLY names " + cpus.size() + " cpus; the limit is " + MAX_CPUS);
+                throw new IllegalArgumentException(
+                        "SERVICE_INFO_REPLY names " + cpus.size() + " cpus; the limit is " + MAX_CPUS);
             }
             int previous = -1;
             for (int cpu : cpus) {
@@ -311,7 +328,8 @@ public sealed interface Message {
                     throw new IllegalArgumentException("cpu " + cpu + " is not below " + MAX_CPUS);
                 }
                 if (cpu <= previous) {
-                    throw new IllegalArgumentException("cpu " + cpu + " follows cpu " + previous + ": the list is not strictly ascending");
+                    throw new IllegalArgumentException(
+                            "cpu " + cpu + " follows cpu " + previous + ": the list is not strictly ascending");
                 }
                 previous = cpu;
             }
@@ -347,7 +365,10 @@ public sealed interface Message {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Command c && c.type == type && c.uromContext == uromContext && Arrays.equals(c.payload, payload);
+            return o instanceof Command c
+                    && c.type == type
+                    && c.uromContext == uromContext
+                    && Arrays.equals(c.payload, payload);
         }
 
         @Override
@@ -357,7 +378,8 @@ public sealed interface Message {
 
         @Override
         public String toString() {
-            return "Command[type=0x" + Long.toHexString(type) + ", uromContext=" + uromContext + ", payload=" + payload.length + " bytes]";
+            return "Command[type=0x" + Long.toHexString(type) + ", uromContext=" + uromContext + ", payload="
+                    + payload.length + " bytes]";
         }
     }
 
@@ -379,8 +401,9 @@ public sealed interface Message {
             requireNonNull(reason, "reason is null");
             // Most notifications have none: nothing to encode on the data path then.
             if (!reason.isEmpty() && reason.getBytes(StandardCharsets.UTF_8).length > MAX_REASON_BYTES) {
-                throw new IllegalArgumentException("a NOTIFY reason of " + reason.getBytes(StandardCharsets.UTF_8).length
-                        + " bytes is over the limit of " + MAX_REASON_BYTES);
+                throw new IllegalArgumentException(
+                        "a NOTIFY reason of " + reason.getBytes(StandardCharsets.UTF_8).length
+                                + " bytes is over the limit of " + MAX_REASON_BYTES);
             }
         }
 
@@ -398,7 +421,8 @@ public sealed interface Message {
         public static Notify fromPacked(byte[] packed) {
             requireNonNull(packed, "packed is null");
             if (packed.length < HEADER_BYTES) {
-                throw new IllegalArgumentException("packed notification has " + packed.length + " bytes; its header alone is " + HEADER_BYTES);
+                throw new IllegalArgumentException(
+                        "packed notification has " + packed.length + " bytes; its header alone is " + HEADER_BYTES);
             }
             ByteBuffer in = ByteBuffer.wrap(packed).order(ByteOrder.LITTLE_ENDIAN);
             long type = in.getLong();
@@ -407,8 +431,8 @@ public sealed interface Message {
             int status = in.getInt();
             in.getInt();
             if (len != packed.length - HEADER_BYTES) {
-                throw new IllegalArgumentException("packed notification says len " + Long.toUnsignedString(len) + " but "
-                        + (packed.length - HEADER_BYTES) + " payload bytes follow its header");
+                throw new IllegalArgumentException("packed notification says len " + Long.toUnsignedString(len)
+                        + " but " + (packed.length - HEADER_BYTES) + " payload bytes follow its header");
             }
             UromStatus parsedStatus = UromStatus.fromCode(status);
             return new Notify(type, context, parsedStatus, Arrays.copyOfRange(packed, HEADER_BYTES, packed.length));
@@ -426,19 +450,27 @@ public sealed interface Message {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Notify n && n.type == type && n.uromContext == uromContext && n.status == status
-                    && Arrays.equals(n.payload, payload) && n.reason.equals(reason);
+            return o instanceof Notify n
+                    && n.type == type
+                    && n.uromContext == uromContext
+                    && n.status == status
+                    && Arrays.equals(n.payload, payload)
+                    && n.reason.equals(reason);
         }
 
         @Override
         public int hashCode() {
-            return ((Long.hashCode(type) * 31 + Long.hashCode(uromContext)) * 31 * 31 + status.hashCode() * 31 + Arrays.hashCode(payload)) * 31
+            return ((Long.hashCode(type) * 31 + Long.hashCode(uromContext)) * 31 * 31
+                                    + status.hashCode() * 31
+                                    + Arrays.hashCode(payload))
+                            * 31
                     + reason.hashCode();
         }
 
         @Override
         public String toString() {
-            return "Notify[type=0x" + Long.toHexString(type) + ", uromContext=" + uromContext + ", status=" + status + ", payload="
+            return "Notify[type=0x" + Long.toHexString(type) + ", uromContext=" + uromContext + ", status=" + status
+                    + ", payload="
                     + (payload.length <= 32 ? HexFormat.of().formatHex(payload) : payload.length + " bytes")
                     + (reason.isEmpty() ? "" : ", reason=" + reason) + "]";
         }
@@ -495,19 +527,23 @@ public sealed interface Message {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof AddressReply r && r.status == status && Arrays.equals(r.address, address) && r.transport.equals(transport)
+            return o instanceof AddressReply r
+                    && r.status == status
+                    && Arrays.equals(r.address, address)
+                    && r.transport.equals(transport)
                     && Arrays.equals(r.seal, seal);
         }
 
         @Override
         public int hashCode() {
-            return ((status.hashCode() * 31 + Arrays.hashCode(address)) * 31 + transport.hashCode()) * 31 + Arrays.hashCode(seal);
+            return ((status.hashCode() * 31 + Arrays.hashCode(address)) * 31 + transport.hashCode()) * 31
+                    + Arrays.hashCode(seal);
         }
 
         @Override
         public String toString() {
-            return "AddressReply[status=" + status + ", address=" + address.length + " bytes, transport=" + transport + ", seal="
-                    + seal.length + " bytes]";
+            return "AddressReply[status=" + status + ", address=" + address.length + " bytes, transport=" + transport
+                    + ", seal=" + seal.length + " bytes]";
         }
     }
 

@@ -25,13 +25,13 @@ public final class Protocol {
     /** Bytes of the length field. */
     public static final int LENGTH_FIELD_BYTES = 4;
 
-    private Protocol() {
-    }
+    private Protocol() {}
 
     /** Most bytes after the length field of a frame on a host ↔ worker connection. */
     public static int dataFrameLimit(int maxMessageSize) {
         if (maxMessageSize <= 0 || maxMessageSize > Integer.MAX_VALUE - 64) {
-            throw new IllegalArgumentException("max message size " + maxMessageSize + " is out of range (1.." + (Integer.MAX_VALUE - 64) + ")");
+            throw new IllegalArgumentException(
+                    "max message size " + maxMessageSize + " is out of range (1.." + (Integer.MAX_VALUE - 64) + ")");
         }
         return maxMessageSize + 64;
     }

@@ -65,15 +65,19 @@ public final class ServerHandshake {
     }
 
     /** Where the handshake stands. */
-    public enum State { AWAITING_HELLO, AWAITING_PROOF, OPEN, REFUSED }
+    public enum State {
+        AWAITING_HELLO,
+        AWAITING_PROOF,
+        OPEN,
+        REFUSED
+    }
 
     /**
      * What to send after a message, and the state it leads to.
      *
      * @param logReason for REFUSED: one line for the server's log
      */
-    public record Step(Message reply, State state, String logReason) {
-    }
+    public record Step(Message reply, State state, String logReason) {}
 
     private final Proofs.Channel channel;
     private final Admission admission;
@@ -89,7 +93,8 @@ public final class ServerHandshake {
     /**
      * @param maxMessageSize, connectionId, maxInflight what HELLO_OK announces
      */
-    public ServerHandshake(Proofs.Channel channel, Admission admission, int maxMessageSize, long connectionId, int maxInflight) {
+    public ServerHandshake(
+            Proofs.Channel channel, Admission admission, int maxMessageSize, long connectionId, int maxInflight) {
         this.channel = requireNonNull(channel, "channel is null");
         this.admission = requireNonNull(admission, "admission is null");
         this.maxMessageSize = maxMessageSize;
@@ -131,7 +136,9 @@ public final class ServerHandshake {
             return refuse(wrongVersion.get().status(), wrongVersion.get().message());
         }
         if (h.nonce().length != Proofs.NONCE_BYTES) {
-            return refuse(UromStatus.INVALID_VALUE, "the HELLO nonce has " + h.nonce().length + " bytes instead of " + Proofs.NONCE_BYTES);
+            return refuse(
+                    UromStatus.INVALID_VALUE,
+                    "the HELLO nonce has " + h.nonce().length + " bytes instead of " + Proofs.NONCE_BYTES);
         }
         hello = h;
         Decision decision = admission.decide(h);
@@ -150,14 +157,18 @@ public final class ServerHandshake {
 
     private Step onProof(Message message) {
         if (!(message instanceof Proof proof)) {
-            return refuse(UromStatus.UNEXPECTED, "after CHALLENGE the peer must send PROOF, not " + message.messageType());
+            return refuse(
+                    UromStatus.UNEXPECTED, "after CHALLENGE the peer must send PROOF, not " + message.messageType());
         }
-        Proofs.Transcript transcript = new Proofs.Transcript(channel, hello.role().code(), hello.principal(), hello.nonce(), serverNonce);
+        Proofs.Transcript transcript =
+                new Proofs.Transcript(channel, hello.role().code(), hello.principal(), hello.nonce(), serverNonce);
         try {
             if (!Proofs.same(Proofs.clientProof(proving.macKey(), transcript), proof.mac())) {
-                String clientMessage = "authentication failed: the proof does not match the key of principal '" + hello.principal() + "'";
+                String clientMessage = "authentication failed: the proof does not match the key of principal '"
+                        + hello.principal() + "'";
                 Step step = refuse(UromStatus.AUTHENTICATION, clientMessage);
-                String why = proving.unknownReason() != null ? proving.unknownReason() : "its proof does not match the key";
+                String why =
+                        proving.unknownReason() != null ? proving.unknownReason() : "its proof does not match the key";
                 return new Step(step.reply(), step.state(), "principal '" + hello.principal() + "' refused: " + why);
             }
             return open(proving.principal(), Proofs.serverProof(proving.macKey(), transcript));
@@ -169,7 +180,10 @@ public final class ServerHandshake {
     private Step open(Principal admitted, byte[] serverProof) {
         principal = admitted;
         state = State.OPEN;
-        return new Step(new HelloOk(Protocol.VERSION, maxMessageSize, connectionId, maxInflight, admitted.text(), serverProof), state, null);
+        return new Step(
+                new HelloOk(Protocol.VERSION, maxMessageSize, connectionId, maxInflight, admitted.text(), serverProof),
+                state,
+                null);
     }
 
     private Step refuse(UromStatus status, String message) {

@@ -43,7 +43,8 @@ public record ServiceAddress(Path unixPath, String host, int port) {
 
     public ServiceAddress {
         if ((unixPath == null) == (host == null)) {
-            throw new IllegalArgumentException("a service address is either a Unix path or a TCP host, not both or neither");
+            throw new IllegalArgumentException(
+                    "a service address is either a Unix path or a TCP host, not both or neither");
         }
         if (unixPath != null) {
             if (!unixPath.isAbsolute()) {
@@ -51,7 +52,8 @@ public record ServiceAddress(Path unixPath, String host, int port) {
             }
             int bytes = unixPath.toString().getBytes(StandardCharsets.UTF_8).length;
             if (bytes > UNIX_PATH_MAX_BYTES) {
-                throw new IllegalArgumentException("unix socket path '" + unixPath + "' is " + bytes + " bytes; the limit is " + UNIX_PATH_MAX_BYTES);
+                throw new IllegalArgumentException("unix socket path '" + unixPath + "' is " + bytes
+                        + " bytes; the limit is " + UNIX_PATH_MAX_BYTES);
             }
             if (port != 0) {
                 throw new IllegalArgumentException("a Unix address has no port");
@@ -81,7 +83,8 @@ public record ServiceAddress(Path unixPath, String host, int port) {
      * @throws IllegalArgumentException for a socket of another family, or an unbound one
      */
     public static ServiceAddress of(SocketAddress bound) {
-        if (bound instanceof UnixDomainSocketAddress unixAddress && unixAddress.getPath().isAbsolute()) {
+        if (bound instanceof UnixDomainSocketAddress unixAddress
+                && unixAddress.getPath().isAbsolute()) {
             return unix(unixAddress.getPath());
         }
         if (bound instanceof InetSocketAddress inet && inet.getAddress() != null) {
@@ -89,7 +92,8 @@ public record ServiceAddress(Path unixPath, String host, int port) {
             int zone = host.indexOf('%');
             return tcp(zone < 0 ? host : host.substring(0, zone), inet.getPort());
         }
-        throw new IllegalArgumentException("socket address " + bound + " is neither a bound Unix path nor a TCP address");
+        throw new IllegalArgumentException(
+                "socket address " + bound + " is neither a bound Unix path nor a TCP address");
     }
 
     /**
@@ -166,7 +170,11 @@ public record ServiceAddress(Path unixPath, String host, int port) {
 
     /** Where the daemon listens when no address is given (see the class comment). */
     public static ServiceAddress defaultListen() {
-        return defaultListen(System.getenv(), isRoot(), System.getProperty("user.name", "unknown"), System.getProperty("java.io.tmpdir"));
+        return defaultListen(
+                System.getenv(),
+                isRoot(),
+                System.getProperty("user.name", "unknown"),
+                System.getProperty("java.io.tmpdir"));
     }
 
     static ServiceAddress defaultListen(Map<String, String> env, boolean root, String user, String tmpdir) {
@@ -234,7 +242,9 @@ public record ServiceAddress(Path unixPath, String host, int port) {
         } else {
             InetSocketAddress resolved = resolved();
             to = resolved;
-            family = resolved.getAddress() instanceof java.net.Inet6Address ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
+            family = resolved.getAddress() instanceof java.net.Inet6Address
+                    ? StandardProtocolFamily.INET6
+                    : StandardProtocolFamily.INET;
         }
         SocketChannel ch = SocketChannel.open(family);
         try {
@@ -313,7 +323,8 @@ public record ServiceAddress(Path unixPath, String host, int port) {
             int mode = (Integer) Files.getAttribute(p, "unix:mode", LinkOption.NOFOLLOW_LINKS);
             return (mode & 0170000) == 0140000;
         } catch (UnsupportedOperationException | IllegalArgumentException e) {
-            return Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther();
+            return Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                    .isOther();
         }
     }
 
@@ -346,7 +357,8 @@ public record ServiceAddress(Path unixPath, String host, int port) {
 
     private static boolean isWildcard(String host) {
         try {
-            return (host.equals("0.0.0.0") || host.contains(":")) && InetAddress.getByName(host).isAnyLocalAddress();
+            return (host.equals("0.0.0.0") || host.contains(":"))
+                    && InetAddress.getByName(host).isAnyLocalAddress();
         } catch (java.net.UnknownHostException e) {
             return false;
         }

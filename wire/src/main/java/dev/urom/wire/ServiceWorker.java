@@ -20,7 +20,14 @@ import java.util.List;
  * @param plugins the names of its plugins, in the order of their ids
  */
 @Api(status = Api.Status.INTERNAL, since = "0.1")
-public record ServiceWorker(long id, long gid, long pluginMask, State state, long pid, long uptimeMillis, long commandsServed,
+public record ServiceWorker(
+        long id,
+        long gid,
+        long pluginMask,
+        State state,
+        long pid,
+        long uptimeMillis,
+        long commandsServed,
         List<String> plugins) {
     /** A worker's state on the wire: its code is the {@code u32 state} field. */
     public enum State {

@@ -29,7 +29,8 @@ class AuthKeyTest {
 
     private static void assertBadConfig(Path file, String message) {
         assertThatThrownBy(() -> AuthKey.load(file))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.BAD_CONFIG))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.BAD_CONFIG))
                 .hasMessage(message);
     }
 
@@ -46,11 +47,15 @@ class AuthKeyTest {
     @Test
     void aKeyFileOthersMayReadOrWriteIsRefusedWithWhatToDo() throws Exception {
         Path readable = keyFile("jobA", SECRET, "rw-r--r--");
-        assertBadConfig(readable, "key file " + readable + " (mode 0644, owner uid " + KeyFileRules.effectiveUid()
-                + ") may be read by others: chmod 600 " + readable);
+        assertBadConfig(
+                readable,
+                "key file " + readable + " (mode 0644, owner uid " + KeyFileRules.effectiveUid()
+                        + ") may be read by others: chmod 600 " + readable);
         Path groupWritable = keyFile("jobB", SECRET, "rw-rw----");
-        assertBadConfig(groupWritable, "key file " + groupWritable + " (mode 0660, owner uid " + KeyFileRules.effectiveUid()
-                + ") may be written by others than its owner: chmod 600 " + groupWritable);
+        assertBadConfig(
+                groupWritable,
+                "key file " + groupWritable + " (mode 0660, owner uid " + KeyFileRules.effectiveUid()
+                        + ") may be written by others than its owner: chmod 600 " + groupWritable);
     }
 
     @Test
@@ -60,10 +65,14 @@ class AuthKeyTest {
         if (me == 0) {
             assertThat(AuthKey.load(file).name()).isEqualTo("jobA");
             // the same file as another user's: refused
-            assertThatThrownBy(() -> AuthKey.load(file, Set.of(me + 1))).hasMessageContaining("is not owned by uid " + (me + 1));
+            assertThatThrownBy(() -> AuthKey.load(file, Set.of(me + 1)))
+                    .hasMessageContaining("is not owned by uid " + (me + 1));
         } else {
-            assertBadConfig(file, "key file " + file + " (mode 0640, owner uid " + me
-                    + ") may be read by its group, which only a root-owned key file may allow: chmod 600 " + file);
+            assertBadConfig(
+                    file,
+                    "key file " + file + " (mode 0640, owner uid " + me
+                            + ") may be read by its group, which only a root-owned key file may allow: chmod 600 "
+                            + file);
         }
     }
 
@@ -72,16 +81,19 @@ class AuthKeyTest {
         Path file = keyFile("jobA", SECRET, "rw-------");
         int me = KeyFileRules.effectiveUid();
         assertThatThrownBy(() -> AuthKey.load(file, Set.of(me + 1)))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.BAD_CONFIG))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.BAD_CONFIG))
                 .hasMessage("key file " + file + " (mode 0600, owner uid " + me + ") is not owned by uid " + (me + 1));
     }
 
     @Test
     void sizeNameAndTypeAreChecked() throws Exception {
         Path small = keyFile("small", "short\n", "rw-------");
-        assertBadConfig(small, "key file " + small + " holds 5 bytes; a key is 32 to 4096 bytes (urom keygen FILE writes one)");
+        assertBadConfig(
+                small, "key file " + small + " holds 5 bytes; a key is 32 to 4096 bytes (urom keygen FILE writes one)");
         Path badName = keyFile("bad name", SECRET, "rw-------");
-        assertThatThrownBy(() -> AuthKey.load(badName)).hasMessageStartingWith("key file " + badName + ": its name gives key name 'bad name' is not valid");
+        assertThatThrownBy(() -> AuthKey.load(badName))
+                .hasMessageStartingWith("key file " + badName + ": its name gives key name 'bad name' is not valid");
         Path missing = dir.resolve("missing");
         assertBadConfig(missing, "key file " + missing + " does not exist");
         Path directory = Files.createDirectory(dir.resolve("adir"));
@@ -99,7 +111,8 @@ class AuthKeyTest {
         assertThat(loaded.name()).isEqualTo("jobC");
         assertThat(loaded.secret()).isEqualTo(made.secret());
         assertThatThrownBy(() -> AuthKey.generate(file))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.BAD_CONFIG))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.BAD_CONFIG))
                 .hasMessage("key file " + file + " exists already; a new key is never written over an old one");
         assertThat(AuthKey.generate(dir.resolve("jobD")).secret()).isNotEqualTo(made.secret());
     }
@@ -108,8 +121,10 @@ class AuthKeyTest {
     void theEnvironmentVariableNamesTheKeyFile() throws Exception {
         Path file = keyFile("jobA", SECRET, "rw-------");
         assertThat(AuthKey.fromEnvironment(Map.of())).isEmpty();
-        assertThat(AuthKey.fromEnvironment(Map.of(AuthKey.ENVIRONMENT_VARIABLE, ""))).isEmpty();
-        assertThat(AuthKey.fromEnvironment(Map.of(AuthKey.ENVIRONMENT_VARIABLE, file.toString()))).get()
+        assertThat(AuthKey.fromEnvironment(Map.of(AuthKey.ENVIRONMENT_VARIABLE, "")))
+                .isEmpty();
+        assertThat(AuthKey.fromEnvironment(Map.of(AuthKey.ENVIRONMENT_VARIABLE, file.toString())))
+                .get()
                 .satisfies(k -> assertThat(k.name()).isEqualTo("jobA"));
         Path missing = dir.resolve("nope");
         assertThatThrownBy(() -> AuthKey.fromEnvironment(Map.of(AuthKey.ENVIRONMENT_VARIABLE, missing.toString())))

@@ -23,18 +23,24 @@ class ProofsTest {
     void eachSideAndEachPartOfTheTranscriptGivesADifferentProof() {
         byte[] key = Proofs.controlKey(KEY);
         byte[] client = Proofs.clientProof(key, transcript(Proofs.Channel.CONTROL, "jobA", filled(2)));
-        assertThat(client).hasSize(Proofs.MAC_BYTES)
+        assertThat(client)
+                .hasSize(Proofs.MAC_BYTES)
                 .isEqualTo(Proofs.clientProof(key, transcript(Proofs.Channel.CONTROL, "jobA", filled(2))));
-        assertThat(Proofs.serverProof(key, transcript(Proofs.Channel.CONTROL, "jobA", filled(2)))).isNotEqualTo(client);
-        assertThat(Proofs.clientProof(key, transcript(Proofs.Channel.DATA, "jobA", filled(2)))).isNotEqualTo(client);
-        assertThat(Proofs.clientProof(key, transcript(Proofs.Channel.CONTROL, "jobB", filled(2)))).isNotEqualTo(client);
-        assertThat(Proofs.clientProof(key, transcript(Proofs.Channel.CONTROL, "jobA", filled(3)))).isNotEqualTo(client);
+        assertThat(Proofs.serverProof(key, transcript(Proofs.Channel.CONTROL, "jobA", filled(2))))
+                .isNotEqualTo(client);
+        assertThat(Proofs.clientProof(key, transcript(Proofs.Channel.DATA, "jobA", filled(2))))
+                .isNotEqualTo(client);
+        assertThat(Proofs.clientProof(key, transcript(Proofs.Channel.CONTROL, "jobB", filled(2))))
+                .isNotEqualTo(client);
+        assertThat(Proofs.clientProof(key, transcript(Proofs.Channel.CONTROL, "jobA", filled(3))))
+                .isNotEqualTo(client);
     }
 
     @Test
     void derivedKeysDifferFromTheKeyAndFromEachOther() {
         assertThat(Proofs.dataKey(KEY)).isNotEqualTo(Proofs.controlKey(KEY)).isNotEqualTo(Proofs.sealKey(KEY));
-        assertThat(Proofs.sealKey(filled(9), Principal.unix(1))).isNotEqualTo(Proofs.sealKey(filled(9), Principal.unix(2)));
+        assertThat(Proofs.sealKey(filled(9), Principal.unix(1)))
+                .isNotEqualTo(Proofs.sealKey(filled(9), Principal.unix(2)));
     }
 
     @Test
@@ -44,7 +50,9 @@ class ProofsTest {
         assertThat(Proofs.same(seal, Proofs.seal(key, 1, "unix:/a".getBytes()))).isTrue();
         assertThat(Proofs.same(seal, Proofs.seal(key, 2, "unix:/a".getBytes()))).isFalse();
         assertThat(Proofs.same(seal, Proofs.seal(key, 1, "unix:/b".getBytes()))).isFalse();
-        assertThat(Proofs.same(seal, Proofs.seal(Proofs.sealKey(AuthKey.of("jobB", filled(0x5a))), 1, "unix:/a".getBytes()))).isFalse();
+        assertThat(Proofs.same(
+                        seal, Proofs.seal(Proofs.sealKey(AuthKey.of("jobB", filled(0x5a))), 1, "unix:/a".getBytes())))
+                .isFalse();
         assertThat(Proofs.same(seal, null)).isFalse();
     }
 
@@ -52,12 +60,20 @@ class ProofsTest {
     void aSealBindsTheTransportName() {
         byte[] key = Proofs.sealKey(KEY);
         byte[] seal = Proofs.seal(key, 1, "ucp-tag", "addr".getBytes());
-        assertThat(Proofs.same(seal, Proofs.seal(key, 1, "ucp-tag", "addr".getBytes()))).isTrue();
-        assertThat(Proofs.same(seal, Proofs.seal(key, 1, "ucp-tah", "addr".getBytes()))).as("another transport").isFalse();
-        assertThat(Proofs.same(seal, Proofs.seal(key, 1, "addr".getBytes()))).as("no transport").isFalse();
+        assertThat(Proofs.same(seal, Proofs.seal(key, 1, "ucp-tag", "addr".getBytes())))
+                .isTrue();
+        assertThat(Proofs.same(seal, Proofs.seal(key, 1, "ucp-tah", "addr".getBytes())))
+                .as("another transport")
+                .isFalse();
+        assertThat(Proofs.same(seal, Proofs.seal(key, 1, "addr".getBytes())))
+                .as("no transport")
+                .isFalse();
         // the name is length-prefixed: moving bytes between the name and the address changes the seal
-        assertThat(Proofs.same(seal, Proofs.seal(key, 1, "ucp-ta", "gaddr".getBytes()))).isFalse();
-        assertThat(Proofs.same(Proofs.seal(key, 1, "", "a".getBytes()), Proofs.seal(key, 1, "a".getBytes()))).as("'' is none").isTrue();
+        assertThat(Proofs.same(seal, Proofs.seal(key, 1, "ucp-ta", "gaddr".getBytes())))
+                .isFalse();
+        assertThat(Proofs.same(Proofs.seal(key, 1, "", "a".getBytes()), Proofs.seal(key, 1, "a".getBytes())))
+                .as("'' is none")
+                .isTrue();
     }
 
     @Test

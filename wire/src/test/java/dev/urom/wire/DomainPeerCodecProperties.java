@@ -23,7 +23,8 @@ class DomainPeerCodecProperties {
     @Property
     void peersSurviveEncodeThenDecodeWhateverThePadding(
             @ForAll @Size(max = 4) List<@net.jqwik.api.From("peers") DomainPeer> peers,
-            @ForAll @IntRange(max = 40) int padding) throws WireException {
+            @ForAll @IntRange(max = 40) int padding)
+            throws WireException {
         byte[] block = FrameCodec.encodeDomainPeers(peers);
         byte[] padded = Arrays.copyOf(block, block.length + padding);
 
@@ -31,7 +32,8 @@ class DomainPeerCodecProperties {
     }
 
     @Property
-    void aTruncatedBlockIsRefused(@ForAll @Size(min = 1, max = 4) List<@net.jqwik.api.From("peers") DomainPeer> peers,
+    void aTruncatedBlockIsRefused(
+            @ForAll @Size(min = 1, max = 4) List<@net.jqwik.api.From("peers") DomainPeer> peers,
             @ForAll @IntRange(min = 1, max = 1000) int cut) {
         byte[] block = FrameCodec.encodeDomainPeers(peers);
         int length = Math.max(0, block.length - Math.min(cut, block.length));

@@ -36,17 +36,19 @@ class FrameChannelTest {
                 List<CompletableFuture<Void>> sends = new ArrayList<>();
                 for (int t = 0; t < threads; t++) {
                     long thread = t;
-                    sends.add(CompletableFuture.runAsync(() -> {
-                        for (int i = 0; i < perThread; i++) {
-                            byte[] payload = new byte[1 + (i * 37) % 5000];
-                            payload[0] = (byte) thread;
-                            try {
-                                sender.send(0, new Command(thread, i, payload));
-                            } catch (java.io.IOException e) {
-                                throw new java.io.UncheckedIOException(e);
-                            }
-                        }
-                    }, pool));
+                    sends.add(CompletableFuture.runAsync(
+                            () -> {
+                                for (int i = 0; i < perThread; i++) {
+                                    byte[] payload = new byte[1 + (i * 37) % 5000];
+                                    payload[0] = (byte) thread;
+                                    try {
+                                        sender.send(0, new Command(thread, i, payload));
+                                    } catch (java.io.IOException e) {
+                                        throw new java.io.UncheckedIOException(e);
+                                    }
+                                }
+                            },
+                            pool));
                 }
                 Set<String> seen = new HashSet<>();
                 for (int n = 0; n < threads * perThread; n++) {
@@ -65,24 +67,41 @@ class FrameChannelTest {
 
     @Test
     void endOfStreamIsAnEofException() throws Exception {
-        try (WireSockets pair = WireSockets.open(dir); FrameChannel receiver = new FrameChannel(pair.server(), 100)) {
-            pair.client().write(ByteBuffer.allocate(6).order(ByteOrder.LITTLE_ENDIAN).putInt(20).putShort((short) 22).flip());
+        try (WireSockets pair = WireSockets.open(dir);
+                FrameChannel receiver = new FrameChannel(pair.server(), 100)) {
+            pair.client()
+                    .write(ByteBuffer.allocate(6)
+                            .order(ByteOrder.LITTLE_ENDIAN)
+                            .putInt(20)
+                            .putShort((short) 22)
+                            .flip());
             pair.client().close();
-            assertThatThrownBy(receiver::receive).isInstanceOf(EOFException.class)
+            assertThatThrownBy(receiver::receive)
+                    .isInstanceOf(EOFException.class)
                     .hasMessage("connection closed by the peer in the middle of a frame");
         }
-        try (WireSockets pair = WireSockets.open(dir); FrameChannel receiver = new FrameChannel(pair.server(), 100)) {
+        try (WireSockets pair = WireSockets.open(dir);
+                FrameChannel receiver = new FrameChannel(pair.server(), 100)) {
             pair.client().close();
-            assertThatThrownBy(receiver::receive).isInstanceOf(EOFException.class).hasMessage("connection closed by the peer");
+            assertThatThrownBy(receiver::receive)
+                    .isInstanceOf(EOFException.class)
+                    .hasMessage("connection closed by the peer");
         }
     }
 
     @Test
     void overLimitLengthIsRefusedWithoutWaitingForTheBody() throws Exception {
-        try (WireSockets pair = WireSockets.open(dir); FrameChannel receiver = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
-            pair.client().write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(Integer.MAX_VALUE).flip());
+        try (WireSockets pair = WireSockets.open(dir);
+                FrameChannel receiver = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
+            pair.client()
+                    .write(ByteBuffer.allocate(4)
+                            .order(ByteOrder.LITTLE_ENDIAN)
+                            .putInt(Integer.MAX_VALUE)
+                            .flip());
             assertThatThrownBy(receiver::receive)
-                    .isInstanceOfSatisfying(WireException.class, e -> assertThat(e.reason()).isEqualTo(WireException.Reason.FRAME_TOO_LARGE))
+                    .isInstanceOfSatisfying(
+                            WireException.class,
+                            e -> assertThat(e.reason()).isEqualTo(WireException.Reason.FRAME_TOO_LARGE))
                     .hasMessage("frame of 2147483647 bytes is over the limit of 65536");
         }
     }
@@ -116,7 +135,8 @@ class FrameChannelTest {
 
     @Test
     void receiveWithinClosesTheChannelWhenNothingArrivesInTime() throws Exception {
-        try (WireSockets pair = WireSockets.open(dir); FrameChannel receiver = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
+        try (WireSockets pair = WireSockets.open(dir);
+                FrameChannel receiver = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
             assertThatThrownBy(() -> receiver.receiveWithin(java.time.Duration.ofMillis(50)))
                     .isInstanceOf(java.io.IOException.class)
                     .hasMessage("no frame arrived within 50 ms");

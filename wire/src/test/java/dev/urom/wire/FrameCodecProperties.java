@@ -4,9 +4,9 @@ package dev.urom.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.urom.wire.Message.Notify;
 import dev.urom.spi.UromStatus;
 import dev.urom.spi.WorkerNotification;
+import dev.urom.wire.Message.Notify;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -37,7 +37,8 @@ class FrameCodecProperties {
     }
 
     @Property
-    void everyMessageSurvivesEncodeThenDecode(@ForAll("messages") Message m, @ForAll long requestId) throws WireException {
+    void everyMessageSurvivesEncodeThenDecode(@ForAll("messages") Message m, @ForAll long requestId)
+            throws WireException {
         ByteBuffer frame = FrameCodec.encode(requestId, m).order(ByteOrder.LITTLE_ENDIAN);
         int length = frame.getInt();
         assertThat(length).isEqualTo(frame.remaining());
@@ -61,7 +62,8 @@ class FrameCodecProperties {
     @Property
     void framesFedInAnyChunkingComeOutWholeAndInOrder(
             @ForAll @Size(min = 1, max = 8) List<@net.jqwik.api.From("messages") Message> messages,
-            @ForAll @Size(max = 30) List<@IntRange(min = 1, max = 64) Integer> chunkSizes) throws WireException {
+            @ForAll @Size(max = 30) List<@IntRange(min = 1, max = 64) Integer> chunkSizes)
+            throws WireException {
         ByteArrayOutputStream stream = new ByteArrayOutputStream();
         for (int i = 0; i < messages.size(); i++) {
             stream.writeBytes(bytes(FrameCodec.encode(i + 1, messages.get(i))));
@@ -82,13 +84,20 @@ class FrameCodecProperties {
 
         assertThat(decoder.hasPartialFrame()).isFalse();
         assertThat(out).extracting(Frame::message).containsExactlyElementsOf(messages);
-        assertThat(out).extracting(Frame::requestId).containsExactlyElementsOf(
-                java.util.stream.LongStream.rangeClosed(1, messages.size()).boxed().toList());
+        assertThat(out)
+                .extracting(Frame::requestId)
+                .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, messages.size())
+                        .boxed()
+                        .toList());
     }
 
     @Property
-    void notifyBodyIsExactlyWhatPackNotificationProduces(@ForAll long type, @ForAll long context, @ForAll("statuses") UromStatus status,
-            @ForAll("payloads") byte[] payload) throws WireException {
+    void notifyBodyIsExactlyWhatPackNotificationProduces(
+            @ForAll long type,
+            @ForAll long context,
+            @ForAll("statuses") UromStatus status,
+            @ForAll("payloads") byte[] payload)
+            throws WireException {
         byte[] packed = new WorkerNotification(7, type, context, status, payload).pack();
 
         Notify notify = Notify.fromPacked(packed);
@@ -107,32 +116,45 @@ class FrameCodecProperties {
     }
 
     @Property
-    void aNotifyWrittenIntoTheCallersBufferIsTheFrameEncodeMakes(@ForAll long type, @ForAll long context,
-            @ForAll("statuses") UromStatus status, @ForAll("payloads") byte[] payload, @ForAll("reasons") String reason,
-            @ForAll long requestId, @ForAll boolean direct) {
+    void aNotifyWrittenIntoTheCallersBufferIsTheFrameEncodeMakes(
+            @ForAll long type,
+            @ForAll long context,
+            @ForAll("statuses") UromStatus status,
+            @ForAll("payloads") byte[] payload,
+            @ForAll("reasons") String reason,
+            @ForAll long requestId,
+            @ForAll boolean direct) {
         byte[] packed = new WorkerNotification(7, type, context, status, payload).pack();
-        ByteBuffer out = (direct ? ByteBuffer.allocateDirect(4096) : ByteBuffer.allocate(4096)).order(ByteOrder.BIG_ENDIAN);
+        ByteBuffer out =
+                (direct ? ByteBuffer.allocateDirect(4096) : ByteBuffer.allocate(4096)).order(ByteOrder.BIG_ENDIAN);
         out.put(new byte[] {1, 2, 3});
 
         ByteBuffer written = FrameCodec.encodeNotify(out, requestId, packed, reason);
 
         assertThat(written).isSameAs(out);
-        assertThat(bytes(written)).isEqualTo(bytes(FrameCodec.encode(requestId, new Notify(type, context, status, payload, reason))));
+        assertThat(bytes(written))
+                .isEqualTo(bytes(FrameCodec.encode(requestId, new Notify(type, context, status, payload, reason))));
     }
 
     @Property
-    void aNotifyThatDoesNotFitTheCallersBufferIsRefused(@ForAll("payloads") byte[] payload, @ForAll("reasons") String reason) {
+    void aNotifyThatDoesNotFitTheCallersBufferIsRefused(
+            @ForAll("payloads") byte[] payload, @ForAll("reasons") String reason) {
         byte[] packed = new WorkerNotification(7, 1, 2, UromStatus.SUCCESS, payload).pack();
         int frameBytes = FrameCodec.encode(0, Notify.fromPacked(packed)).remaining()
-                + (reason.isEmpty() ? 0 : Short.BYTES + reason.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+                + (reason.isEmpty()
+                        ? 0
+                        : Short.BYTES + reason.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
 
         assertThatThrownBy(() -> FrameCodec.encodeNotify(ByteBuffer.allocate(frameBytes - 1), 0, packed, reason))
                 .isInstanceOf(java.nio.BufferOverflowException.class);
-        assertThat(FrameCodec.encodeNotify(ByteBuffer.allocate(frameBytes), 0, packed, reason).remaining()).isEqualTo(frameBytes);
+        assertThat(FrameCodec.encodeNotify(ByteBuffer.allocate(frameBytes), 0, packed, reason)
+                        .remaining())
+                .isEqualTo(frameBytes);
     }
 
     @Property
-    void aNotifyReasonOverTheLimitIsNotWritten(@ForAll @IntRange(min = Notify.MAX_REASON_BYTES + 1, max = 2000) int reasonBytes) {
+    void aNotifyReasonOverTheLimitIsNotWritten(
+            @ForAll @IntRange(min = Notify.MAX_REASON_BYTES + 1, max = 2000) int reasonBytes) {
         byte[] packed = new WorkerNotification(7, 1, 2, UromStatus.INVALID_VALUE, new byte[0]).pack();
 
         assertThatThrownBy(() -> FrameCodec.encodeNotify(ByteBuffer.allocate(4096), 0, packed, "r".repeat(reasonBytes)))

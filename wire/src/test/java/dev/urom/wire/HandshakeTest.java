@@ -7,12 +7,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.urom.auth.AuthKey;
 import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.Message.ErrorReply;
 import dev.urom.wire.Message.Hello;
 import dev.urom.wire.Message.HelloOk;
 import dev.urom.wire.ServerHandshake.Decision;
-import dev.urom.spi.UromException;
-import dev.urom.spi.UromStatus;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -45,9 +45,12 @@ class HandshakeTest {
 
     /** A server that proves {@code key} for its own name, and admits everyone else as anonymous. */
     private static ServerHandshake.Admission knowing(AuthKey key) {
-        return hello -> hello.principal().isEmpty() ? new Decision.Admit(Principal.ANONYMOUS)
-                : hello.principal().equals(key.name()) ? new Decision.ProveKey(key.principal(), Proofs.controlKey(key), null)
-                : new Decision.ProveKey(Principal.key(hello.principal()), Proofs.randomSecret(32), "no key file for it");
+        return hello -> hello.principal().isEmpty()
+                ? new Decision.Admit(Principal.ANONYMOUS)
+                : hello.principal().equals(key.name())
+                        ? new Decision.ProveKey(key.principal(), Proofs.controlKey(key), null)
+                        : new Decision.ProveKey(
+                                Principal.key(hello.principal()), Proofs.randomSecret(32), "no key file for it");
     }
 
     private static ServerHandshake control(ServerHandshake.Admission admission) {
@@ -80,11 +83,17 @@ class HandshakeTest {
         try (WireSockets pair = WireSockets.open(dir);
                 FrameChannel client = new FrameChannel(pair.client(), Protocol.CONTROL_FRAME_LIMIT)) {
             try (FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
-                server.send(0, new ErrorReply(UromStatus.FULL, "this daemon already has its maximum of 1 connections (--max-connections)"));
+                server.send(
+                        0,
+                        new ErrorReply(
+                                UromStatus.FULL,
+                                "this daemon already has its maximum of 1 connections (--max-connections)"));
             }
 
-            assertThatThrownBy(() -> Handshake.client(client, Role.HOST, Proofs.Channel.CONTROL, Optional.empty(), LIMIT))
-                    .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.FULL))
+            assertThatThrownBy(
+                            () -> Handshake.client(client, Role.HOST, Proofs.Channel.CONTROL, Optional.empty(), LIMIT))
+                    .isInstanceOfSatisfying(
+                            UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.FULL))
                     .hasMessage("this daemon already has its maximum of 1 connections (--max-connections)");
         }
     }
@@ -94,11 +103,14 @@ class HandshakeTest {
         try (WireSockets pair = WireSockets.open(dir);
                 FrameChannel client = new FrameChannel(pair.client(), Protocol.CONTROL_FRAME_LIMIT);
                 FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
-            CompletableFuture<Principal> served = serve(server, control(hello -> new Decision.Admit(Principal.unix(1000))));
+            CompletableFuture<Principal> served =
+                    serve(server, control(hello -> new Decision.Admit(Principal.unix(1000))));
             HelloOk ok = Handshake.client(client, Role.HOST, Proofs.Channel.CONTROL, Optional.empty(), LIMIT);
             assertThat(ok).isEqualTo(new HelloOk(Protocol.VERSION, 4096, 42, 0, "unix:1000", new byte[0]));
             assertThat(served.get(30, TimeUnit.SECONDS)).isEqualTo(Principal.unix(1000));
-            assertThat(client.frameLimit()).as("the caller's limit is back after the handshake").isEqualTo(Protocol.CONTROL_FRAME_LIMIT);
+            assertThat(client.frameLimit())
+                    .as("the caller's limit is back after the handshake")
+                    .isEqualTo(Protocol.CONTROL_FRAME_LIMIT);
         }
     }
 
@@ -109,7 +121,8 @@ class HandshakeTest {
             try (WireSockets pair = WireSockets.open(dir);
                     FrameChannel channel = new FrameChannel(pair.client(), Protocol.CONTROL_FRAME_LIMIT);
                     FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
-                CompletableFuture<Principal> served = serve(server, control(hello -> new Decision.ProveKey(JOB_A.principal(), given, null)));
+                CompletableFuture<Principal> served =
+                        serve(server, control(hello -> new Decision.ProveKey(JOB_A.principal(), given, null)));
                 try {
                     Handshake.client(channel, Role.HOST, Proofs.Channel.CONTROL, Optional.of(client), LIMIT);
                 } catch (UromException refused) {
@@ -117,23 +130,27 @@ class HandshakeTest {
                 }
                 served.handle((principal, failure) -> null).get(30, TimeUnit.SECONDS);
             }
-            assertThat(given).as("the key given for %s's proof, after it", client == JOB_A ? "the right key" : "a wrong key")
+            assertThat(given)
+                    .as("the key given for %s's proof, after it", client == JOB_A ? "the right key" : "a wrong key")
                     .isEqualTo(new byte[given.length]);
         }
     }
 
     @Test
     void aKeyIsProvedBothWaysAndNeverSent() throws Exception {
-        try (WireSockets pair = WireSockets.open(dir); FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
+        try (WireSockets pair = WireSockets.open(dir);
+                FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
             CompletableFuture<Principal> served = serve(server, control(knowing(JOB_A)));
             // The client's side through a recording socket: every byte it sends is kept.
             try (Recording recording = new Recording(pair.client())) {
-                HelloOk ok = Handshake.client(recording.channel, Role.HOST, Proofs.Channel.CONTROL, Optional.of(JOB_A), LIMIT);
+                HelloOk ok = Handshake.client(
+                        recording.channel, Role.HOST, Proofs.Channel.CONTROL, Optional.of(JOB_A), LIMIT);
                 assertThat(ok.principal()).isEqualTo("key:jobA");
                 assertThat(ok.serverProof()).hasSize(Proofs.MAC_BYTES);
                 assertThat(served.get(30, TimeUnit.SECONDS)).isEqualTo(Principal.key("jobA"));
                 String sent = HexFormat.of().formatHex(recording.sent());
-                assertThat(sent).contains(HexFormat.of().formatHex("jobA".getBytes(java.nio.charset.StandardCharsets.US_ASCII)))
+                assertThat(sent)
+                        .contains(HexFormat.of().formatHex("jobA".getBytes(java.nio.charset.StandardCharsets.US_ASCII)))
                         .doesNotContain(HexFormat.of().formatHex(bytes(0x11)).substring(0, 16));
             }
         }
@@ -145,10 +162,13 @@ class HandshakeTest {
                 FrameChannel client = new FrameChannel(pair.client(), Protocol.CONTROL_FRAME_LIMIT);
                 FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
             CompletableFuture<Principal> served = serve(server, control(knowing(JOB_A)));
-            assertThatThrownBy(() -> Handshake.client(client, Role.HOST, Proofs.Channel.CONTROL, Optional.of(JOB_A_WRONG), LIMIT))
-                    .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.AUTHENTICATION))
+            assertThatThrownBy(() -> Handshake.client(
+                            client, Role.HOST, Proofs.Channel.CONTROL, Optional.of(JOB_A_WRONG), LIMIT))
+                    .isInstanceOfSatisfying(
+                            UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.AUTHENTICATION))
                     .hasMessage("authentication failed: the proof does not match the key of principal 'jobA'");
-            assertThat(refusal(served)).isEqualTo("AUTHENTICATION: principal 'jobA' refused: its proof does not match the key");
+            assertThat(refusal(served))
+                    .isEqualTo("AUTHENTICATION: principal 'jobA' refused: its proof does not match the key");
         }
     }
 
@@ -159,8 +179,10 @@ class HandshakeTest {
                 FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
             CompletableFuture<Principal> served = serve(server, control(knowing(JOB_A)));
             AuthKey stranger = AuthKey.of("jobB", bytes(0x33));
-            assertThatThrownBy(() -> Handshake.client(client, Role.HOST, Proofs.Channel.CONTROL, Optional.of(stranger), LIMIT))
-                    .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.AUTHENTICATION))
+            assertThatThrownBy(() ->
+                            Handshake.client(client, Role.HOST, Proofs.Channel.CONTROL, Optional.of(stranger), LIMIT))
+                    .isInstanceOfSatisfying(
+                            UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.AUTHENTICATION))
                     .hasMessage("authentication failed: the proof does not match the key of principal 'jobB'");
             assertThat(refusal(served)).isEqualTo("AUTHENTICATION: principal 'jobB' refused: no key file for it");
         }
@@ -170,7 +192,8 @@ class HandshakeTest {
     void aProofIsGoodForOneConnectionOnly() throws Exception {
         // Record a good handshake's PROOF, then replay it on a second connection: the server's nonce differs.
         byte[] recordedProof;
-        try (WireSockets pair = WireSockets.open(dir); FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
+        try (WireSockets pair = WireSockets.open(dir);
+                FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
             CompletableFuture<Principal> served = serve(server, control(knowing(JOB_A)));
             try (Recording recording = new Recording(pair.client())) {
                 Handshake.client(recording.channel, Role.HOST, Proofs.Channel.CONTROL, Optional.of(JOB_A), LIMIT);
@@ -185,8 +208,9 @@ class HandshakeTest {
             client.send(0, Hello.of(Role.HOST, "jobA"));
             assertThat(client.receive().message()).isInstanceOf(Message.Challenge.class);
             client.send(0, new Message.Proof(recordedProof));
-            assertThat(client.receive().message()).isInstanceOfSatisfying(ErrorReply.class,
-                    e -> assertThat(e.status()).isEqualTo(UromStatus.AUTHENTICATION));
+            assertThat(client.receive().message())
+                    .isInstanceOfSatisfying(
+                            ErrorReply.class, e -> assertThat(e.status()).isEqualTo(UromStatus.AUTHENTICATION));
             assertThat(refusal(served)).contains("principal 'jobA' refused");
         }
     }
@@ -197,9 +221,12 @@ class HandshakeTest {
                 FrameChannel client = new FrameChannel(pair.client(), Protocol.CONTROL_FRAME_LIMIT);
                 FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
             serve(server, control(hello -> new Decision.ProveKey(JOB_A.principal(), Proofs.controlKey(JOB_A), null)));
-            assertThatThrownBy(() -> Handshake.client(client, Role.HOST, Proofs.Channel.CONTROL, Optional.empty(), LIMIT))
-                    .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.AUTHENTICATION))
-                    .hasMessage("it asks for a key and this host has none: give one with --auth-key-file or UROM_AUTH_KEY_FILE");
+            assertThatThrownBy(
+                            () -> Handshake.client(client, Role.HOST, Proofs.Channel.CONTROL, Optional.empty(), LIMIT))
+                    .isInstanceOfSatisfying(
+                            UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.AUTHENTICATION))
+                    .hasMessage(
+                            "it asks for a key and this host has none: give one with --auth-key-file or UROM_AUTH_KEY_FILE");
         }
     }
 
@@ -209,9 +236,12 @@ class HandshakeTest {
                 FrameChannel client = new FrameChannel(pair.client(), Protocol.CONTROL_FRAME_LIMIT);
                 FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
             serve(server, control(hello -> new Decision.Admit(Principal.key(hello.principal()))));
-            assertThatThrownBy(() -> Handshake.client(client, Role.HOST, Proofs.Channel.CONTROL, Optional.of(JOB_A), LIMIT))
-                    .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.AUTHENTICATION))
-                    .hasMessage("it let this host in without asking for the key of 'jobA': it is not a service that key is for");
+            assertThatThrownBy(() ->
+                            Handshake.client(client, Role.HOST, Proofs.Channel.CONTROL, Optional.of(JOB_A), LIMIT))
+                    .isInstanceOfSatisfying(
+                            UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.AUTHENTICATION))
+                    .hasMessage(
+                            "it let this host in without asking for the key of 'jobA': it is not a service that key is for");
         }
     }
 
@@ -230,8 +260,10 @@ class HandshakeTest {
                     throw new IllegalStateException(e);
                 }
             });
-            assertThatThrownBy(() -> Handshake.client(client, Role.HOST, Proofs.Channel.CONTROL, Optional.of(JOB_A), LIMIT))
-                    .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.AUTHENTICATION))
+            assertThatThrownBy(() ->
+                            Handshake.client(client, Role.HOST, Proofs.Channel.CONTROL, Optional.of(JOB_A), LIMIT))
+                    .isInstanceOfSatisfying(
+                            UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.AUTHENTICATION))
                     .hasMessage("its proof does not match the key of 'jobA': it does not hold that key");
             impostor.get(30, TimeUnit.SECONDS);
         }
@@ -243,8 +275,10 @@ class HandshakeTest {
                 FrameChannel client = new FrameChannel(pair.client(), Protocol.CONTROL_FRAME_LIMIT);
                 FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
             CompletableFuture<Principal> served = serve(server, control(knowing(JOB_A)));
-            assertThatThrownBy(() -> Handshake.client(client, Role.HOST, Proofs.Channel.DATA, Optional.of(JOB_A), LIMIT))
-                    .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.AUTHENTICATION));
+            assertThatThrownBy(
+                            () -> Handshake.client(client, Role.HOST, Proofs.Channel.DATA, Optional.of(JOB_A), LIMIT))
+                    .isInstanceOfSatisfying(
+                            UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.AUTHENTICATION));
             assertThat(refusal(served)).contains("its proof does not match the key");
         }
     }
@@ -254,28 +288,45 @@ class HandshakeTest {
         try (WireSockets pair = WireSockets.open(dir);
                 FrameChannel client = new FrameChannel(pair.client(), Protocol.CONTROL_FRAME_LIMIT);
                 FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
-            CompletableFuture<Principal> served = serve(server, control(hello -> new Decision.Admit(Principal.ANONYMOUS)));
+            CompletableFuture<Principal> served =
+                    serve(server, control(hello -> new Decision.Admit(Principal.ANONYMOUS)));
             // A version-1 HELLO: magic, version, role and nothing more.
-            pair.client().write(ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN)
-                    .putInt(20).putShort((short) 1).putShort((short) 0).putLong(0)
-                    .putInt(Protocol.MAGIC).putShort((short) 1).putShort((short) 1).flip());
-            assertThat(client.receive().message()).isEqualTo(new ErrorReply(UromStatus.UNSUPPORTED_VERSION,
-                    "protocol version 1 is not supported; this service speaks 2"));
-            assertThat(refusal(served)).isEqualTo("UNSUPPORTED_VERSION: protocol version 1 is not supported; this service speaks 2");
+            pair.client()
+                    .write(ByteBuffer.allocate(24)
+                            .order(ByteOrder.LITTLE_ENDIAN)
+                            .putInt(20)
+                            .putShort((short) 1)
+                            .putShort((short) 0)
+                            .putLong(0)
+                            .putInt(Protocol.MAGIC)
+                            .putShort((short) 1)
+                            .putShort((short) 1)
+                            .flip());
+            assertThat(client.receive().message())
+                    .isEqualTo(new ErrorReply(
+                            UromStatus.UNSUPPORTED_VERSION,
+                            "protocol version 1 is not supported; this service speaks 2"));
+            assertThat(refusal(served))
+                    .isEqualTo("UNSUPPORTED_VERSION: protocol version 1 is not supported; this service speaks 2");
         }
     }
 
     @Test
     void checkRefusesBadMagic() {
-        assertThat(Handshake.check(new Hello(0x12345678, Protocol.VERSION, Role.WORKER, new byte[0], ""))).get()
+        assertThat(Handshake.check(new Hello(0x12345678, Protocol.VERSION, Role.WORKER, new byte[0], "")))
+                .get()
                 .satisfies(e -> assertThat(e.status()).isEqualTo(UromStatus.UNSUPPORTED_VERSION))
-                .satisfies(e -> assertThat(e.message()).isEqualTo("HELLO magic 0x12345678 is not UROM (0x4d4f5255); the peer does not speak this protocol"));
+                .satisfies(
+                        e -> assertThat(e.message())
+                                .isEqualTo(
+                                        "HELLO magic 0x12345678 is not UROM (0x4d4f5255); the peer does not speak this protocol"));
         assertThat(Handshake.check(Hello.of(Role.WORKER))).isEmpty();
     }
 
     @Test
     void aClientThatSaysNothingIsDroppedAtTheDeadline() throws Exception {
-        try (WireSockets pair = WireSockets.open(dir); FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
+        try (WireSockets pair = WireSockets.open(dir);
+                FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
             ServerHandshake handshake = control(hello -> new Decision.Admit(Principal.ANONYMOUS));
             assertThatThrownBy(() -> Handshake.server(server, handshake, Duration.ofMillis(100)))
                     .isInstanceOf(IOException.class)
@@ -286,11 +337,18 @@ class HandshakeTest {
 
     @Test
     void aLargeFrameBeforeTheHandshakeIsRefusedUnread() throws Exception {
-        try (WireSockets pair = WireSockets.open(dir); FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
-            pair.client().write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(Protocol.HANDSHAKE_FRAME_LIMIT + 1).flip());
+        try (WireSockets pair = WireSockets.open(dir);
+                FrameChannel server = new FrameChannel(pair.server(), Protocol.CONTROL_FRAME_LIMIT)) {
+            pair.client()
+                    .write(ByteBuffer.allocate(4)
+                            .order(ByteOrder.LITTLE_ENDIAN)
+                            .putInt(Protocol.HANDSHAKE_FRAME_LIMIT + 1)
+                            .flip());
             ServerHandshake handshake = control(hello -> new Decision.Admit(Principal.ANONYMOUS));
             assertThatThrownBy(() -> Handshake.server(server, handshake, LIMIT))
-                    .isInstanceOfSatisfying(WireException.class, e -> assertThat(e.reason()).isEqualTo(WireException.Reason.FRAME_TOO_LARGE))
+                    .isInstanceOfSatisfying(
+                            WireException.class,
+                            e -> assertThat(e.reason()).isEqualTo(WireException.Reason.FRAME_TOO_LARGE))
                     .hasMessage("frame of 1025 bytes is over the limit of 1024");
         }
     }
@@ -298,9 +356,11 @@ class HandshakeTest {
     @Test
     void aHelloWithoutAFullNonceIsRefused() {
         ServerHandshake handshake = control(hello -> new Decision.Admit(Principal.ANONYMOUS));
-        ServerHandshake.Step step = handshake.receive(new Hello(Protocol.MAGIC, Protocol.VERSION, Role.HOST, new byte[4], ""));
+        ServerHandshake.Step step =
+                handshake.receive(new Hello(Protocol.MAGIC, Protocol.VERSION, Role.HOST, new byte[4], ""));
         assertThat(step.state()).isEqualTo(ServerHandshake.State.REFUSED);
-        assertThat(step.reply()).isEqualTo(new ErrorReply(UromStatus.INVALID_VALUE, "the HELLO nonce has 4 bytes instead of 32"));
+        assertThat(step.reply())
+                .isEqualTo(new ErrorReply(UromStatus.INVALID_VALUE, "the HELLO nonce has 4 bytes instead of 32"));
     }
 
     /**
@@ -320,24 +380,26 @@ class HandshakeTest {
         }
 
         private void relay(java.nio.channels.SocketChannel from, java.nio.channels.SocketChannel to, boolean record) {
-            Thread thread = new Thread(() -> {
-                ByteBuffer buffer = ByteBuffer.allocate(4096);
-                try {
-                    while (from.read(buffer.clear()) > 0) {
-                        buffer.flip();
-                        if (record) {
-                            synchronized (bytes) {
-                                bytes.write(buffer.array(), 0, buffer.limit());
+            Thread thread = new Thread(
+                    () -> {
+                        ByteBuffer buffer = ByteBuffer.allocate(4096);
+                        try {
+                            while (from.read(buffer.clear()) > 0) {
+                                buffer.flip();
+                                if (record) {
+                                    synchronized (bytes) {
+                                        bytes.write(buffer.array(), 0, buffer.limit());
+                                    }
+                                }
+                                while (buffer.hasRemaining()) {
+                                    to.write(buffer);
+                                }
                             }
+                        } catch (IOException ended) {
+                            // a side closed
                         }
-                        while (buffer.hasRemaining()) {
-                            to.write(buffer);
-                        }
-                    }
-                } catch (IOException ended) {
-                    // a side closed
-                }
-            }, "handshake-test-relay");
+                    },
+                    "handshake-test-relay");
             thread.setDaemon(true);
             thread.start();
         }

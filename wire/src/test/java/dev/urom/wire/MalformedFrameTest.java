@@ -4,13 +4,13 @@ package dev.urom.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.urom.spi.PluginInfo;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.Message.Command;
 import dev.urom.wire.Message.ErrorReply;
 import dev.urom.wire.Message.Notify;
 import dev.urom.wire.Message.PluginsReply;
 import dev.urom.wire.Message.WorkersInGroupReply;
-import dev.urom.spi.PluginInfo;
-import dev.urom.spi.UromStatus;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -21,8 +21,13 @@ class MalformedFrameTest {
 
     /** Frame content after the length field: type, flags, request id, body. */
     private static ByteBuffer content(int type, byte[] body) {
-        return ByteBuffer.allocate(12 + body.length).order(ByteOrder.LITTLE_ENDIAN)
-                .putShort((short) type).putShort((short) 0).putLong(0).put(body).flip();
+        return ByteBuffer.allocate(12 + body.length)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putShort((short) type)
+                .putShort((short) 0)
+                .putLong(0)
+                .put(body)
+                .flip();
     }
 
     private static byte[] body(Message m) {
@@ -41,11 +46,10 @@ class MalformedFrameTest {
     }
 
     private static void assertRefused(ByteBuffer content, WireException.Reason reason, String message) {
-        assertThatThrownBy(() -> FrameCodec.decode(content))
-                .isInstanceOfSatisfying(WireException.class, e -> {
-                    assertThat(e.reason()).isEqualTo(reason);
-                    assertThat(e.getMessage()).isEqualTo(message).doesNotContain("\n");
-                });
+        assertThatThrownBy(() -> FrameCodec.decode(content)).isInstanceOfSatisfying(WireException.class, e -> {
+            assertThat(e.reason()).isEqualTo(reason);
+            assertThat(e.getMessage()).isEqualTo(message).doesNotContain("\n");
+        });
     }
 
     @Test
@@ -62,16 +66,25 @@ class MalformedFrameTest {
 
     @Test
     void bodyThatEndsEarlyIsRefused() {
-        assertRefused(content(14, new byte[5]), WireException.Reason.MALFORMED,
+        assertRefused(
+                content(14, new byte[5]),
+                WireException.Reason.MALFORMED,
                 "WORKERS_IN_GROUP: body ends inside gid (needs 8 bytes, 5 left)");
-        assertRefused(content(22, new byte[0]).limit(5), WireException.Reason.MALFORMED,
+        assertRefused(
+                content(22, new byte[0]).limit(5),
+                WireException.Reason.MALFORMED,
                 "frame of 5 bytes is shorter than its 12-byte header");
     }
 
     @Test
     void badUtf8IsRefused() {
-        byte[] b = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(6).putShort((short) 2)
-                .put((byte) 0xc3).put((byte) 0x28).array();
+        byte[] b = ByteBuffer.allocate(8)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(6)
+                .putShort((short) 2)
+                .put((byte) 0xc3)
+                .put((byte) 0x28)
+                .array();
         assertRefused(content(3, b), WireException.Reason.MALFORMED, "ERROR: message is not valid UTF-8");
     }
 
@@ -79,31 +92,50 @@ class MalformedFrameTest {
     void unknownStatusCodeIsRefused() {
         byte[] b = body(new ErrorReply(UromStatus.AGAIN, "x"));
         ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt(0, 77);
-        assertRefused(content(3, b), WireException.Reason.MALFORMED, "ERROR: status code 77 is not a DOCA status (0..31)");
+        assertRefused(
+                content(3, b), WireException.Reason.MALFORMED, "ERROR: status code 77 is not a DOCA status (0..31)");
     }
 
     @Test
     void badEnumsAreRefused() {
-        byte[] hello = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(Protocol.MAGIC).putShort((short) 1).putShort((short) 9).array();
-        assertRefused(content(1, hello), WireException.Reason.MALFORMED, "HELLO: role 9 is neither 1 (host) nor 2 (worker)");
+        byte[] hello = ByteBuffer.allocate(8)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(Protocol.MAGIC)
+                .putShort((short) 1)
+                .putShort((short) 9)
+                .array();
+        assertRefused(
+                content(1, hello), WireException.Reason.MALFORMED, "HELLO: role 9 is neither 1 (host) nor 2 (worker)");
 
-        byte[] plugins = body(new PluginsReply(List.of(new ServicePlugin(new PluginInfo(2, 1, "worker_graph"), ServicePlugin.NATIVE))));
+        byte[] plugins = body(new PluginsReply(
+                List.of(new ServicePlugin(new PluginInfo(2, 1, "worker_graph"), ServicePlugin.NATIVE))));
         plugins[4 + 64] = 5;
-        assertRefused(content(11, plugins), WireException.Reason.MALFORMED, "PLUGINS_REPLY: plugins[0].kind 5 is neither 1 (native) nor 2 (java)");
+        assertRefused(
+                content(11, plugins),
+                WireException.Reason.MALFORMED,
+                "PLUGINS_REPLY: plugins[0].kind 5 is neither 1 (native) nor 2 (java)");
     }
 
     @Test
     void pluginWithoutSingleBitIdIsRefused() {
-        byte[] plugins = body(new PluginsReply(List.of(new ServicePlugin(new PluginInfo(2, 1, "g"), ServicePlugin.JAVA))));
+        byte[] plugins =
+                body(new PluginsReply(List.of(new ServicePlugin(new PluginInfo(2, 1, "g"), ServicePlugin.JAVA))));
         plugins[4] = 3;
-        assertRefused(content(11, plugins), WireException.Reason.MALFORMED, "PLUGINS_REPLY: plugins[0]: plugin id 0x3 is not a single bit");
+        assertRefused(
+                content(11, plugins),
+                WireException.Reason.MALFORMED,
+                "PLUGINS_REPLY: plugins[0]: plugin id 0x3 is not a single bit");
     }
 
     @Test
     void listCountIsCheckedAgainstTheBytesLeftBeforeAllocating() {
-        assertRefused(content(15, le(0x7fffffff)), WireException.Reason.MALFORMED,
+        assertRefused(
+                content(15, le(0x7fffffff)),
+                WireException.Reason.MALFORMED,
                 "WORKERS_IN_GROUP_REPLY: worker_ids count 2147483647 needs at least 17179869176 bytes but 0 are left");
-        assertRefused(content(15, le(-1)), WireException.Reason.MALFORMED,
+        assertRefused(
+                content(15, le(-1)),
+                WireException.Reason.MALFORMED,
                 "WORKERS_IN_GROUP_REPLY: worker_ids count 4294967295 needs at least 34359738360 bytes but 0 are left");
         assertThat(new WorkersInGroupReply(List.of()).workerIds()).isEmpty();
     }
@@ -116,7 +148,10 @@ class MalformedFrameTest {
 
         byte[] n = body(new Notify(1, 2, UromStatus.SUCCESS, new byte[] {1}));
         ByteBuffer.wrap(n).order(ByteOrder.LITTLE_ENDIAN).putLong(16, -1);
-        assertRefused(content(21, n), WireException.Reason.MALFORMED, "NOTIFY: len says 18446744073709551615 bytes but 1 follow");
+        assertRefused(
+                content(21, n),
+                WireException.Reason.MALFORMED,
+                "NOTIFY: len says 18446744073709551615 bytes but 1 follow");
     }
 
     @Test
@@ -124,13 +159,20 @@ class MalformedFrameTest {
         byte[] n = body(new Notify(1, 2, UromStatus.INVALID_VALUE, new byte[0], "why"));
         assertThat(n).hasSize(Notify.HEADER_BYTES + 2 + 3);
         ByteBuffer.wrap(n).order(ByteOrder.LITTLE_ENDIAN).putShort(Notify.HEADER_BYTES, (short) 4);
-        assertRefused(content(21, n), WireException.Reason.MALFORMED,
+        assertRefused(
+                content(21, n),
+                WireException.Reason.MALFORMED,
                 "NOTIFY: reason_len 4 does not fit: 3 bytes follow and a reason is 1 to 512 bytes");
 
-        byte[] lone = java.util.Arrays.copyOf(body(new Notify(1, 2, UromStatus.INVALID_VALUE, new byte[0])), Notify.HEADER_BYTES + 1);
-        assertRefused(content(21, lone), WireException.Reason.MALFORMED, "NOTIFY: body ends inside reason_len (needs 2 bytes, 1 left)");
+        byte[] lone = java.util.Arrays.copyOf(
+                body(new Notify(1, 2, UromStatus.INVALID_VALUE, new byte[0])), Notify.HEADER_BYTES + 1);
+        assertRefused(
+                content(21, lone),
+                WireException.Reason.MALFORMED,
+                "NOTIFY: body ends inside reason_len (needs 2 bytes, 1 left)");
         assertThatThrownBy(() -> new Notify(1, 2, UromStatus.INVALID_VALUE, new byte[0], "é".repeat(257)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("a NOTIFY reason of 514 bytes is over the limit of 512");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a NOTIFY reason of 514 bytes is over the limit of 512");
     }
 
     @Test
@@ -141,11 +183,10 @@ class MalformedFrameTest {
         ByteBuffer twoGigabytes = ByteBuffer.wrap(le(0x7ffffff0));
 
         long before = threads.getThreadAllocatedBytes(thread);
-        assertThatThrownBy(() -> decoder.feed(twoGigabytes))
-                .isInstanceOfSatisfying(WireException.class, e -> {
-                    assertThat(e.reason()).isEqualTo(WireException.Reason.FRAME_TOO_LARGE);
-                    assertThat(e.getMessage()).isEqualTo("frame of 2147483632 bytes is over the limit of 65536");
-                });
+        assertThatThrownBy(() -> decoder.feed(twoGigabytes)).isInstanceOfSatisfying(WireException.class, e -> {
+            assertThat(e.reason()).isEqualTo(WireException.Reason.FRAME_TOO_LARGE);
+            assertThat(e.getMessage()).isEqualTo("frame of 2147483632 bytes is over the limit of 65536");
+        });
         long allocated = threads.getThreadAllocatedBytes(thread) - before;
 
         assertThat(allocated).isLessThan(1 << 20);
@@ -163,12 +204,17 @@ class MalformedFrameTest {
         }
         ByteBuffer frame = FrameCodec.encode(0, new Command(1, 2, payload));
         ByteBuffer first = frame.slice().limit(24);
-        new FrameDecoder(limit).feed(FrameCodec.encode(0, new Command(1, 2, new byte[8])).slice().limit(24));
+        new FrameDecoder(limit)
+                .feed(FrameCodec.encode(0, new Command(1, 2, new byte[8]))
+                        .slice()
+                        .limit(24));
 
         long before = threads.getThreadAllocatedBytes(thread);
         assertThat(decoder.feed(first)).isEmpty();
         long allocated = threads.getThreadAllocatedBytes(thread) - before;
-        assertThat(allocated).as("bytes allocated for 24 bytes of a 16 MiB frame").isLessThan(1 << 20);
+        assertThat(allocated)
+                .as("bytes allocated for 24 bytes of a 16 MiB frame")
+                .isLessThan(1 << 20);
 
         frame.position(24);
         List<Frame> frames = new java.util.ArrayList<>();
@@ -177,7 +223,9 @@ class MalformedFrameTest {
             frame.position(frame.position() + piece.remaining());
             frames.addAll(decoder.feed(piece));
         }
-        assertThat(frames).singleElement().satisfies(f -> assertThat(f.message()).isEqualTo(new Command(1, 2, payload)));
+        assertThat(frames)
+                .singleElement()
+                .satisfies(f -> assertThat(f.message()).isEqualTo(new Command(1, 2, payload)));
     }
 
     @Test
@@ -200,7 +248,8 @@ class MalformedFrameTest {
     void lengthShorterThanTheHeaderIsMalformed() {
         FrameDecoder decoder = new FrameDecoder(Protocol.CONTROL_FRAME_LIMIT);
         assertThatThrownBy(() -> decoder.feed(ByteBuffer.wrap(le(3))))
-                .isInstanceOfSatisfying(WireException.class, e -> assertThat(e.reason()).isEqualTo(WireException.Reason.MALFORMED))
+                .isInstanceOfSatisfying(
+                        WireException.class, e -> assertThat(e.reason()).isEqualTo(WireException.Reason.MALFORMED))
                 .hasMessage("frame of 3 bytes is shorter than its 12-byte header");
     }
 
@@ -209,7 +258,8 @@ class MalformedFrameTest {
         int limit = Protocol.dataFrameLimit(4096);
         byte[] payload = new byte[limit - 12 - Command.HEADER_BYTES];
         FrameDecoder decoder = new FrameDecoder(limit);
-        assertThat(decoder.feed(FrameCodec.encode(0, new Command(1, 2, payload)))).hasSize(1);
+        assertThat(decoder.feed(FrameCodec.encode(0, new Command(1, 2, payload))))
+                .hasSize(1);
         FrameDecoder tight = new FrameDecoder(limit - 1);
         assertThatThrownBy(() -> tight.feed(FrameCodec.encode(0, new Command(1, 2, payload))))
                 .hasMessage("frame of " + limit + " bytes is over the limit of " + (limit - 1));

@@ -24,7 +24,8 @@ class ServiceAddressTest {
     Path dir;
 
     @Property
-    void tcpTextRoundTrips(@ForAll @AlphaChars @NumericChars @StringLength(min = 1, max = 30) String host,
+    void tcpTextRoundTrips(
+            @ForAll @AlphaChars @NumericChars @StringLength(min = 1, max = 30) String host,
             @ForAll @IntRange(min = 0, max = 65535) int port) {
         ServiceAddress a = ServiceAddress.parse("tcp:" + host + ":" + port);
         assertThat(a.isUnix()).isFalse();
@@ -38,11 +39,14 @@ class ServiceAddressTest {
     void portsOutOfRangeAreRefused(@ForAll @IntRange(min = 65536, max = 99999) int port) {
         assertThatThrownBy(() -> ServiceAddress.parse("tcp:h:" + port))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("service address 'tcp:h:" + port + "' is invalid: port " + port + " is out of range (0..65535)");
+                .hasMessage("service address 'tcp:h:" + port + "' is invalid: port " + port
+                        + " is out of range (0..65535)");
     }
 
     @Property
-    void unixTextRoundTrips(@ForAll @AlphaChars @StringLength(min = 1, max = 20) String a, @ForAll @AlphaChars @StringLength(min = 1, max = 20) String b) {
+    void unixTextRoundTrips(
+            @ForAll @AlphaChars @StringLength(min = 1, max = 20) String a,
+            @ForAll @AlphaChars @StringLength(min = 1, max = 20) String b) {
         ServiceAddress address = ServiceAddress.parse("unix:/" + a + "/" + b + ".sock");
         assertThat(address.isUnix()).isTrue();
         assertThat(address.unixPath()).isEqualTo(Path.of("/" + a + "/" + b + ".sock"));
@@ -69,7 +73,9 @@ class ServiceAddressTest {
         assertRefused("tcp:::1:80", "an IPv6 host must be in brackets (tcp:[::1]:7300)");
         assertRefused("tcp:[::1:80", "the '[' of the host has no ']'");
         assertRefused("tcp:[::1]", "the port is missing (tcp:HOST:PORT)");
-        assertRefused("unix:/" + "x".repeat(120), "unix socket path '/" + "x".repeat(120) + "' is 121 bytes; the limit is 107");
+        assertRefused(
+                "unix:/" + "x".repeat(120),
+                "unix socket path '/" + "x".repeat(120) + "' is 121 bytes; the limit is 107");
         assertThatThrownBy(() -> ServiceAddress.parse(null)).hasMessage("service address is missing");
     }
 
@@ -81,9 +87,11 @@ class ServiceAddressTest {
 
     @Test
     void accessorsOfTheOtherKindAreRefused() {
-        assertThatThrownBy(() -> ServiceAddress.parse("tcp:h:1").unixPath()).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> ServiceAddress.parse("tcp:h:1").unixPath())
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("tcp:h:1 is not a Unix socket address");
-        assertThatThrownBy(() -> ServiceAddress.parse("unix:/a").port()).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> ServiceAddress.parse("unix:/a").port())
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("unix:/a is not a TCP address");
     }
 
@@ -91,21 +99,27 @@ class ServiceAddressTest {
     void aWildcardTcpHostIsReplacedByTheAddressThePeerReached() throws Exception {
         java.net.InetAddress reached = java.net.InetAddress.getByName("192.0.2.7");
 
-        assertThat(ServiceAddress.parse("tcp:0.0.0.0:7301").reachableVia(reached)).hasToString("tcp:192.0.2.7:7301");
+        assertThat(ServiceAddress.parse("tcp:0.0.0.0:7301").reachableVia(reached))
+                .hasToString("tcp:192.0.2.7:7301");
         assertThat(ServiceAddress.parse("tcp:[::]:7301").reachableVia(java.net.InetAddress.getByName("fe80::1%1")))
                 .hasToString("tcp:[fe80:0:0:0:0:0:0:1]:7301");
-        assertThat(ServiceAddress.parse("tcp:10.0.0.1:7301").reachableVia(reached)).hasToString("tcp:10.0.0.1:7301");
-        assertThat(ServiceAddress.parse("tcp:device-1:7301").reachableVia(reached)).hasToString("tcp:device-1:7301");
-        assertThat(ServiceAddress.parse("unix:/run/urom/w.sock").reachableVia(reached)).hasToString("unix:/run/urom/w.sock");
+        assertThat(ServiceAddress.parse("tcp:10.0.0.1:7301").reachableVia(reached))
+                .hasToString("tcp:10.0.0.1:7301");
+        assertThat(ServiceAddress.parse("tcp:device-1:7301").reachableVia(reached))
+                .hasToString("tcp:device-1:7301");
+        assertThat(ServiceAddress.parse("unix:/run/urom/w.sock").reachableVia(reached))
+                .hasToString("unix:/run/urom/w.sock");
         assertThat(ServiceAddress.parse("tcp:0.0.0.0:7301").reachableVia(java.net.InetAddress.getByName("0.0.0.0")))
-                .as("a wildcard is no better").hasToString("tcp:0.0.0.0:7301");
+                .as("a wildcard is no better")
+                .hasToString("tcp:0.0.0.0:7301");
     }
 
     @Test
     void defaultListenAddress() {
         assertThat(ServiceAddress.defaultListen(Map.of("KUBERNETES_SERVICE_HOST", "10.0.0.1"), true, "root", "/tmp"))
                 .hasToString("tcp:0.0.0.0:7300");
-        assertThat(ServiceAddress.defaultListen(Map.of(), true, "root", "/tmp")).hasToString("unix:/run/urom/urom.sock");
+        assertThat(ServiceAddress.defaultListen(Map.of(), true, "root", "/tmp"))
+                .hasToString("unix:/run/urom/urom.sock");
         assertThat(ServiceAddress.defaultListen(Map.of("XDG_RUNTIME_DIR", "/run/user/1000"), false, "ann", "/tmp"))
                 .hasToString("unix:/run/user/1000/urom/urom.sock");
         assertThat(ServiceAddress.defaultListen(Map.of(), false, "ann", "/var/tmp"))
@@ -118,9 +132,12 @@ class ServiceAddressTest {
         ServiceAddress address = ServiceAddress.unix(dir.resolve("run/s.sock"));
         ServerSocketChannel first = address.bind();
         first.close();
-        assertThat(Files.exists(address.unixPath())).as("a closed Unix server leaves its file behind").isTrue();
+        assertThat(Files.exists(address.unixPath()))
+                .as("a closed Unix server leaves its file behind")
+                .isTrue();
 
-        try (ServerSocketChannel second = address.bind(); SocketChannel client = address.connect()) {
+        try (ServerSocketChannel second = address.bind();
+                SocketChannel client = address.connect()) {
             assertThat(client.isConnected()).isTrue();
             assertThat(second.accept()).isNotNull();
         }
@@ -162,6 +179,7 @@ class ServiceAddressTest {
 
     @Test
     void connectToNothingFails() {
-        assertThatThrownBy(() -> ServiceAddress.unix(dir.resolve("none.sock")).connect()).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> ServiceAddress.unix(dir.resolve("none.sock")).connect())
+                .isInstanceOf(IOException.class);
     }
 }

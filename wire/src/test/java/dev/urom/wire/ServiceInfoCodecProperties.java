@@ -25,9 +25,11 @@ class ServiceInfoCodecProperties {
     }
 
     @Property
-    void everyReplySurvivesEncodeThenDecode(@ForAll("cpus") List<Integer> cpus, @ForAll @IntRange(min = 0) int maxWorkers,
-            @ForAll long requestId) throws WireException {
-        ByteBuffer frame = FrameCodec.encode(requestId, new ServiceInfoReply(cpus, maxWorkers)).order(ByteOrder.LITTLE_ENDIAN);
+    void everyReplySurvivesEncodeThenDecode(
+            @ForAll("cpus") List<Integer> cpus, @ForAll @IntRange(min = 0) int maxWorkers, @ForAll long requestId)
+            throws WireException {
+        ByteBuffer frame = FrameCodec.encode(requestId, new ServiceInfoReply(cpus, maxWorkers))
+                .order(ByteOrder.LITTLE_ENDIAN);
         frame.getInt();
 
         Frame decoded = FrameCodec.decode(frame);
@@ -42,8 +44,10 @@ class ServiceInfoCodecProperties {
 
         for (int length = 0; length < body.length; length++) {
             ByteBuffer truncated = content(MessageType.SERVICE_INFO_REPLY, ByteBuffer.wrap(body, 0, length));
-            assertThatThrownBy(() -> FrameCodec.decode(truncated)).as("%d of %d bytes", length, body.length)
-                    .isInstanceOfSatisfying(WireException.class, e -> assertThat(e.reason()).isEqualTo(WireException.Reason.MALFORMED))
+            assertThatThrownBy(() -> FrameCodec.decode(truncated))
+                    .as("%d of %d bytes", length, body.length)
+                    .isInstanceOfSatisfying(
+                            WireException.class, e -> assertThat(e.reason()).isEqualTo(WireException.Reason.MALFORMED))
                     .hasMessageStartingWith("SERVICE_INFO_REPLY: ");
         }
     }
@@ -55,12 +59,15 @@ class ServiceInfoCodecProperties {
         assertThat(frame.getInt()).as("length").isEqualTo(Protocol.FRAME_HEADER_BYTES);
         assertThat(frame.getShort(frame.position())).as("type").isEqualTo((short) 18);
         assertThat(FrameCodec.decode(frame)).isEqualTo(new Frame(9, new ServiceInfoRequest()));
-        assertRefused(content(MessageType.SERVICE_INFO, ByteBuffer.wrap(new byte[1])), "SERVICE_INFO: body has 1 bytes left over");
+        assertRefused(
+                content(MessageType.SERVICE_INFO, ByteBuffer.wrap(new byte[1])),
+                "SERVICE_INFO: body has 1 bytes left over");
     }
 
     @Example
     void aReplyIsLaidOutFieldByField() {
-        ByteBuffer frame = FrameCodec.encode(0, new ServiceInfoReply(List.of(0, 3, 65535), 8)).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer frame = FrameCodec.encode(0, new ServiceInfoReply(List.of(0, 3, 65535), 8))
+                .order(ByteOrder.LITTLE_ENDIAN);
         assertThat(frame.getShort(4)).as("type").isEqualTo((short) 19);
         frame.position(4 + Protocol.FRAME_HEADER_BYTES);
 
@@ -75,8 +82,11 @@ class ServiceInfoCodecProperties {
 
     @Example
     void aCountLargerThanTheBodyIsMalformedBeforeAnythingIsAllocated() {
-        assertRefused(reply(1_000_000, 1, 2), "SERVICE_INFO_REPLY: cpus count 1000000 needs at least 4000000 bytes but 8 are left");
-        assertRefused(reply(-1), "SERVICE_INFO_REPLY: cpus count 4294967295 needs at least 17179869180 bytes but 0 are left");
+        assertRefused(
+                reply(1_000_000, 1, 2),
+                "SERVICE_INFO_REPLY: cpus count 1000000 needs at least 4000000 bytes but 8 are left");
+        assertRefused(
+                reply(-1), "SERVICE_INFO_REPLY: cpus count 4294967295 needs at least 17179869180 bytes but 0 are left");
     }
 
     @Example
@@ -92,11 +102,13 @@ class ServiceInfoCodecProperties {
 
     @Example
     void theLimitItselfIsAllowed() throws WireException {
-        List<Integer> all = IntStream.range(0, ServiceInfoReply.MAX_CPUS).boxed().toList();
+        List<Integer> all =
+                IntStream.range(0, ServiceInfoReply.MAX_CPUS).boxed().toList();
         ByteBuffer frame = FrameCodec.encode(1, new ServiceInfoReply(all, 0));
         frame.getInt();
 
-        assertThat(((ServiceInfoReply) FrameCodec.decode(frame).message()).cpus()).isEqualTo(all);
+        assertThat(((ServiceInfoReply) FrameCodec.decode(frame).message()).cpus())
+                .isEqualTo(all);
     }
 
     @Example
@@ -107,8 +119,10 @@ class ServiceInfoCodecProperties {
 
     @Example
     void cpusThatAreNotStrictlyAscendingAreMalformed() {
-        assertRefused(reply(2, 3, 1, 4, 0), "SERVICE_INFO_REPLY: cpu 1 follows cpu 3: the list is not strictly ascending");
-        assertRefused(reply(2, 2, 2, 4, 0), "SERVICE_INFO_REPLY: cpu 2 follows cpu 2: the list is not strictly ascending");
+        assertRefused(
+                reply(2, 3, 1, 4, 0), "SERVICE_INFO_REPLY: cpu 1 follows cpu 3: the list is not strictly ascending");
+        assertRefused(
+                reply(2, 2, 2, 4, 0), "SERVICE_INFO_REPLY: cpu 2 follows cpu 2: the list is not strictly ascending");
     }
 
     @Example
@@ -123,20 +137,22 @@ class ServiceInfoCodecProperties {
 
     @Example
     void aReplyThatCannotBeEncodedIsRefusedWhenBuilt() {
-        assertThatThrownBy(() -> new ServiceInfoReply(List.of(1, 0), 1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new ServiceInfoReply(List.of(1, 0), 1))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("cpu 0 follows cpu 1: the list is not strictly ascending");
-        assertThatThrownBy(() -> new ServiceInfoReply(List.of(65536), 1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new ServiceInfoReply(List.of(65536), 1))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("cpu 65536 is not below 65536");
-        assertThatThrownBy(() -> new ServiceInfoReply(List.of(), -1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new ServiceInfoReply(List.of(), -1))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("SERVICE_INFO_REPLY max workers -1 is negative");
     }
 
     private static void assertRefused(ByteBuffer content, String message) {
-        assertThatThrownBy(() -> FrameCodec.decode(content))
-                .isInstanceOfSatisfying(WireException.class, e -> {
-                    assertThat(e.reason()).isEqualTo(WireException.Reason.MALFORMED);
-                    assertThat(e.getMessage()).isEqualTo(message);
-                });
+        assertThatThrownBy(() -> FrameCodec.decode(content)).isInstanceOfSatisfying(WireException.class, e -> {
+            assertThat(e.reason()).isEqualTo(WireException.Reason.MALFORMED);
+            assertThat(e.getMessage()).isEqualTo(message);
+        });
     }
 
     /** The content of a SERVICE_INFO_REPLY frame (after its length field) whose body is {@code fields}, each a u32. */
@@ -150,8 +166,13 @@ class ServiceInfoCodecProperties {
 
     /** Frame content after the length field: type, flags, request id, then {@code body}. */
     private static ByteBuffer content(MessageType type, ByteBuffer body) {
-        return ByteBuffer.allocate(Protocol.FRAME_HEADER_BYTES + body.remaining()).order(ByteOrder.LITTLE_ENDIAN)
-                .putShort((short) type.code()).putShort((short) 0).putLong(0).put(body).flip();
+        return ByteBuffer.allocate(Protocol.FRAME_HEADER_BYTES + body.remaining())
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putShort((short) type.code())
+                .putShort((short) 0)
+                .putLong(0)
+                .put(body)
+                .flip();
     }
 
     private static byte[] body(Message m) {

@@ -4,9 +4,9 @@ package dev.urom.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.Message.AddressReply;
 import dev.urom.wire.Message.DomainSet;
-import dev.urom.spi.UromStatus;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +30,8 @@ class TransportFieldProperties {
 
     @Provide
     Arbitrary<Byte> forbidden() {
-        return Arbitraries.of(FORBIDDEN[0], FORBIDDEN[1], FORBIDDEN[2], FORBIDDEN[3], FORBIDDEN[4], FORBIDDEN[5], FORBIDDEN[6]);
+        return Arbitraries.of(
+                FORBIDDEN[0], FORBIDDEN[1], FORBIDDEN[2], FORBIDDEN[3], FORBIDDEN[4], FORBIDDEN[5], FORBIDDEN[6]);
     }
 
     private static Message decode(ByteBuffer frame) throws WireException {
@@ -62,45 +63,62 @@ class TransportFieldProperties {
     @Property
     void anAddressReplyKeepsItsTransportName(@ForAll("names") String name) throws WireException {
         AddressReply reply = new AddressReply(UromStatus.SUCCESS, new byte[] {0, 0}, name, new byte[] {1, 1, 1});
-        assertThat(decode(FrameCodec.encode(9, reply))).isEqualTo(reply).extracting(m -> ((AddressReply) m).transport()).isEqualTo(name);
+        assertThat(decode(FrameCodec.encode(9, reply)))
+                .isEqualTo(reply)
+                .extracting(m -> ((AddressReply) m).transport())
+                .isEqualTo(name);
     }
 
     @Property
-    void anAddressReplyWithAForbiddenByteInItsTransportIsMalformed(@ForAll("names") String name, @ForAll("forbidden") byte bad,
-            @ForAll int position) {
+    void anAddressReplyWithAForbiddenByteInItsTransportIsMalformed(
+            @ForAll("names") String name, @ForAll("forbidden") byte bad, @ForAll int position) {
         int at = Math.floorMod(position, name.length());
-        ByteBuffer frame = withByteAt(FrameCodec.encode(9, new AddressReply(UromStatus.SUCCESS, new byte[] {0}, name, new byte[] {1})),
-                name, at, bad);
-        assertThatThrownBy(() -> decode(frame)).isInstanceOf(WireException.class)
+        ByteBuffer frame = withByteAt(
+                FrameCodec.encode(9, new AddressReply(UromStatus.SUCCESS, new byte[] {0}, name, new byte[] {1})),
+                name,
+                at,
+                bad);
+        assertThatThrownBy(() -> decode(frame))
+                .isInstanceOf(WireException.class)
                 .hasMessageContaining("transport: the transport name has character")
-                .extracting(e -> ((WireException) e).reason()).isEqualTo(WireException.Reason.MALFORMED);
+                .extracting(e -> ((WireException) e).reason())
+                .isEqualTo(WireException.Reason.MALFORMED);
     }
 
     @Property
-    void aDomainSetWithAForbiddenByteInATransportIsMalformed(@ForAll("names") String name, @ForAll("forbidden") byte bad,
-            @ForAll int position) {
+    void aDomainSetWithAForbiddenByteInATransportIsMalformed(
+            @ForAll("names") String name, @ForAll("forbidden") byte bad, @ForAll int position) {
         int at = Math.floorMod(position, name.length());
-        DomainSet set = new DomainSet(1, List.of(new DomainPeer(1, List.of(new DomainPeer.PluginAddress(4, new byte[] {0}, name,
-                new byte[] {1})), List.of())));
+        DomainSet set = new DomainSet(
+                1,
+                List.of(new DomainPeer(
+                        1, List.of(new DomainPeer.PluginAddress(4, new byte[] {0}, name, new byte[] {1})), List.of())));
         ByteBuffer frame = withByteAt(FrameCodec.encode(3, set), name, at, bad);
-        assertThatThrownBy(() -> decode(frame)).isInstanceOf(WireException.class)
+        assertThatThrownBy(() -> decode(frame))
+                .isInstanceOf(WireException.class)
                 .hasMessageContaining("peers[0].addresses[0].transport: the transport name has character")
-                .extracting(e -> ((WireException) e).reason()).isEqualTo(WireException.Reason.MALFORMED);
+                .extracting(e -> ((WireException) e).reason())
+                .isEqualTo(WireException.Reason.MALFORMED);
     }
 
     @Test
     void aTransportNameOver64BytesIsMalformed() {
         String longest = "t".repeat(64);
-        ByteBuffer frame = FrameCodec.encode(9, new AddressReply(UromStatus.SUCCESS, new byte[0], longest, new byte[0]));
+        ByteBuffer frame =
+                FrameCodec.encode(9, new AddressReply(UromStatus.SUCCESS, new byte[0], longest, new byte[0]));
         byte[] bytes = new byte[frame.remaining()];
         frame.get(bytes);
         // grow the string by one byte: its length field, the frame's length field, then one more 't'
         int at = indexOf(bytes, longest.getBytes(StandardCharsets.US_ASCII));
         ByteBuffer longer = ByteBuffer.allocate(bytes.length + 1).order(ByteOrder.LITTLE_ENDIAN);
-        longer.put(bytes, 0, at).put((byte) 't').put(bytes, at, bytes.length - at).flip();
+        longer.put(bytes, 0, at)
+                .put((byte) 't')
+                .put(bytes, at, bytes.length - at)
+                .flip();
         longer.putInt(0, bytes.length + 1 - 4);
         longer.putShort(at - 2, (short) 65);
-        assertThatThrownBy(() -> decode(longer)).isInstanceOf(WireException.class)
+        assertThatThrownBy(() -> decode(longer))
+                .isInstanceOf(WireException.class)
                 .hasMessageContaining("transport: the transport name has 65 characters, more than 64");
     }
 
@@ -109,8 +127,10 @@ class TransportFieldProperties {
         AddressReply none = AddressReply.failed(UromStatus.NOT_FOUND);
         assertThat(none.transport()).isEmpty();
         assertThat(decode(FrameCodec.encode(1, none))).isEqualTo(none);
-        assertThat(new DomainPeer.PluginAddress(1, new byte[0], new byte[0]).transportName()).isEmpty();
-        assertThat(new DomainPeer.PluginAddress(1, new byte[0], "ucp-tag", new byte[0]).transportName()).contains("ucp-tag");
+        assertThat(new DomainPeer.PluginAddress(1, new byte[0], new byte[0]).transportName())
+                .isEmpty();
+        assertThat(new DomainPeer.PluginAddress(1, new byte[0], "ucp-tag", new byte[0]).transportName())
+                .contains("ucp-tag");
     }
 
     @Test

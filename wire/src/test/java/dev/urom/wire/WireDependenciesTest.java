@@ -18,15 +18,31 @@ import org.junit.jupiter.api.Test;
  * nothing of the host API ({@code dev.urom.host}, {@code dev.urom.oob}) or the worker side.
  */
 class WireDependenciesTest {
-    private static final List<String> ALLOWED = List.of("java.", "javax.crypto", "dev.urom.spi", "dev.urom.wire", "dev.urom.auth");
+    private static final List<String> ALLOWED =
+            List.of("java.", "javax.crypto", "dev.urom.spi", "dev.urom.wire", "dev.urom.auth");
 
     @Test
     void theWireModuleDependsOnTheJdkAndUromSpiOnly() throws Exception {
-        Path classes = Path.of(Protocol.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Path spi = Path.of(dev.urom.spi.UromStatus.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow(() -> new AssertionError("this JDK has no jdeps"));
+        Path classes = Path.of(Protocol.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
+        Path spi = Path.of(dev.urom.spi.UromStatus.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
+        ToolProvider jdeps =
+                ToolProvider.findFirst("jdeps").orElseThrow(() -> new AssertionError("this JDK has no jdeps"));
         StringWriter out = new StringWriter();
-        int status = jdeps.run(new PrintWriter(out), new PrintWriter(out), "-verbose:package", "-cp", spi.toString(), classes.toString());
+        int status = jdeps.run(
+                new PrintWriter(out),
+                new PrintWriter(out),
+                "-verbose:package",
+                "-cp",
+                spi.toString(),
+                classes.toString());
         assertThat(status).as(out.toString()).isZero();
 
         Set<String> referenced = new TreeSet<>();
@@ -38,6 +54,8 @@ class WireDependenciesTest {
             }
         }
         assertThat(referenced).as(out.toString()).contains("dev.urom.spi", "dev.urom.auth", "java.nio.channels");
-        assertThat(referenced).allSatisfy(p -> assertThat(ALLOWED).anySatisfy(prefix -> assertThat(p).startsWith(prefix)));
+        assertThat(referenced)
+                .allSatisfy(p ->
+                        assertThat(ALLOWED).anySatisfy(prefix -> assertThat(p).startsWith(prefix)));
     }
 }

@@ -22,9 +22,10 @@ class WorkersInfoCodecProperties {
     }
 
     @Property
-    void everyListOfWorkersSurvivesEncodeThenDecode(@ForAll("workers") List<ServiceWorker> workers, @ForAll long requestId)
-            throws WireException {
-        ByteBuffer frame = FrameCodec.encode(requestId, new WorkersInfoReply(workers)).order(ByteOrder.LITTLE_ENDIAN);
+    void everyListOfWorkersSurvivesEncodeThenDecode(
+            @ForAll("workers") List<ServiceWorker> workers, @ForAll long requestId) throws WireException {
+        ByteBuffer frame =
+                FrameCodec.encode(requestId, new WorkersInfoReply(workers)).order(ByteOrder.LITTLE_ENDIAN);
         frame.getInt();
 
         Frame decoded = FrameCodec.decode(frame);
@@ -59,7 +60,8 @@ class WorkersInfoCodecProperties {
     void anUnknownStateIsMalformed() {
         ByteBuffer frame = frameWithState(3);
 
-        assertThatThrownBy(() -> FrameCodec.decode(frame)).isInstanceOf(WireException.class)
+        assertThatThrownBy(() -> FrameCodec.decode(frame))
+                .isInstanceOf(WireException.class)
                 .hasMessageContaining("workers[0].state 3 is not a worker state");
     }
 
@@ -69,12 +71,15 @@ class WorkersInfoCodecProperties {
         frame.putInt(4 + Protocol.FRAME_HEADER_BYTES, 1_000_000);
         frame.getInt();
 
-        assertThatThrownBy(() -> FrameCodec.decode(frame)).isInstanceOf(WireException.class).hasMessageContaining("workers count 1000000");
+        assertThatThrownBy(() -> FrameCodec.decode(frame))
+                .isInstanceOf(WireException.class)
+                .hasMessageContaining("workers count 1000000");
     }
 
     private static ByteBuffer frameWithState(int state) {
         ServiceWorker worker = new ServiceWorker(5, 1, 1, ServiceWorker.State.STARTING, -1, 0, 0, List.of());
-        ByteBuffer frame = FrameCodec.encode(1, new WorkersInfoReply(List.of(worker))).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer frame =
+                FrameCodec.encode(1, new WorkersInfoReply(List.of(worker))).order(ByteOrder.LITTLE_ENDIAN);
         frame.putInt(4 + Protocol.FRAME_HEADER_BYTES + 4 + 24, state);
         frame.getInt();
         return frame;

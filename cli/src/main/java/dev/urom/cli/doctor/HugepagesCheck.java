@@ -16,8 +16,10 @@ public final class HugepagesCheck implements Check {
     static final String NAME = "hugepages";
     /** How many the deployment guide has the host allocate. */
     static final long RECOMMENDED = 2048;
-    static final String ADVICE = "allocate them: echo 2048 | sudo tee /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
-            + "; in Kubernetes, a pod that is not listed at all was refused admission for lack of hugepages (journalctl -u kubelet shows it)";
+
+    static final String ADVICE =
+            "allocate them: echo 2048 | sudo tee /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
+                    + "; in Kubernetes, a pod that is not listed at all was refused admission for lack of hugepages (journalctl -u kubelet shows it)";
     /** Why a missing hugepage is only a warning. */
     static final String ONLY_FOR_DEVICES = "; the daemon serves without them, only a device deployment needs them";
 
@@ -33,7 +35,10 @@ public final class HugepagesCheck implements Check {
         try {
             text = Files.readString(nrHugepages).strip();
         } catch (NoSuchFileException e) {
-            return CheckResult.warned(NAME, nrHugepages + " does not exist: this kernel offers no 2 MiB hugepages" + ONLY_FOR_DEVICES, ADVICE);
+            return CheckResult.warned(
+                    NAME,
+                    nrHugepages + " does not exist: this kernel offers no 2 MiB hugepages" + ONLY_FOR_DEVICES,
+                    ADVICE);
         } catch (IOException e) {
             return CheckResult.warned(NAME, "cannot read " + nrHugepages + ": " + e + ONLY_FOR_DEVICES, ADVICE);
         }
@@ -41,12 +46,17 @@ public final class HugepagesCheck implements Check {
         try {
             count = Long.parseLong(text);
         } catch (NumberFormatException e) {
-            return CheckResult.warned(NAME, nrHugepages + " holds '" + text + "', not a number" + ONLY_FOR_DEVICES, ADVICE);
+            return CheckResult.warned(
+                    NAME, nrHugepages + " holds '" + text + "', not a number" + ONLY_FOR_DEVICES, ADVICE);
         }
         if (count <= 0) {
-            return CheckResult.warned(NAME, "no 2 MiB hugepages are allocated (" + nrHugepages + " is " + count + ")" + ONLY_FOR_DEVICES, ADVICE);
+            return CheckResult.warned(
+                    NAME,
+                    "no 2 MiB hugepages are allocated (" + nrHugepages + " is " + count + ")" + ONLY_FOR_DEVICES,
+                    ADVICE);
         }
         String detail = count + " hugepages of 2 MiB allocated";
-        return CheckResult.passed(NAME, count < RECOMMENDED ? detail + " (the deployment guide allocates " + RECOMMENDED + ")" : detail);
+        return CheckResult.passed(
+                NAME, count < RECOMMENDED ? detail + " (the deployment guide allocates " + RECOMMENDED + ")" : detail);
     }
 }

@@ -14,7 +14,8 @@ import java.util.List;
  */
 public final class HugetlbfsCheck implements Check {
     static final String NAME = "hugetlbfs";
-    static final String ADVICE = "mount one: sudo mkdir -p /mnt/huge && sudo mount -t hugetlbfs -o pagesize=2M nodev /mnt/huge";
+    static final String ADVICE =
+            "mount one: sudo mkdir -p /mnt/huge && sudo mount -t hugetlbfs -o pagesize=2M nodev /mnt/huge";
 
     /** Why a missing hugetlbfs is only a warning. */
     static final String ONLY_FOR_DEVICES = "; the daemon serves without one, only a device deployment needs it";
@@ -41,7 +42,8 @@ public final class HugetlbfsCheck implements Check {
             }
         }
         if (mountPoints.isEmpty()) {
-            return CheckResult.warned(NAME, "no hugetlbfs is mounted (" + mounts + " has no hugetlbfs line)" + ONLY_FOR_DEVICES, ADVICE);
+            return CheckResult.warned(
+                    NAME, "no hugetlbfs is mounted (" + mounts + " has no hugetlbfs line)" + ONLY_FOR_DEVICES, ADVICE);
         }
         return CheckResult.passed(NAME, "mounted at " + String.join(", ", mountPoints));
     }

@@ -15,7 +15,9 @@ public final class JavaVersionCheck implements Check {
     @Override
     public CheckResult run() {
         if (version.feature() < MINIMUM) {
-            return CheckResult.failed(NAME, "Java " + version + " is older than " + MINIMUM,
+            return CheckResult.failed(
+                    NAME,
+                    "Java " + version + " is older than " + MINIMUM,
                     "install Java " + MINIMUM + " or later and put it first on PATH (or set JAVA_HOME)");
         }
         return CheckResult.passed(NAME, "Java " + version);

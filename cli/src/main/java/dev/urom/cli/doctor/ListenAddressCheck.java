@@ -4,14 +4,14 @@ package dev.urom.cli.doctor;
 import dev.urom.auth.Proofs;
 import dev.urom.framework.auth.KeyDirectory;
 import dev.urom.service.daemon.DaemonSecurity;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.FrameChannel;
 import dev.urom.wire.Handshake;
 import dev.urom.wire.Message.HelloOk;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.Role;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.spi.UromException;
-import dev.urom.spi.UromStatus;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.ConnectException;
@@ -68,7 +68,9 @@ public final class ListenAddressCheck implements Check {
         }
         CheckResult found = address.isUnix() ? checkUnix(address.unixPath()) : checkTcp();
         if (!address.isUnix() && authKeys == null && found.grade() == CheckResult.Grade.OK) {
-            return CheckResult.warned(NAME, found.detail() + "; with --insecure-tcp any client that reaches it may start workers without a key",
+            return CheckResult.warned(
+                    NAME,
+                    found.detail() + "; with --insecure-tcp any client that reaches it may start workers without a key",
                     "give urom daemon --auth-keys DIR instead, one key file per principal (urom keygen makes one)");
         }
         return found;
@@ -80,13 +82,17 @@ public final class ListenAddressCheck implements Check {
             try {
                 KeyDirectory.open(authKeys);
             } catch (UromException e) {
-                return CheckResult.failed(NAME, "the daemon would not start: --auth-keys " + authKeys + ": " + e.getMessage(),
+                return CheckResult.failed(
+                        NAME,
+                        "the daemon would not start: --auth-keys " + authKeys + ": " + e.getMessage(),
                         "fix the key directory (urom keygen makes a key file), or give another --auth-keys DIR");
             }
             return null;
         }
         if (DaemonSecurity.builder().insecureTcp(insecureTcp).build().admitsNobodyOn(address)) {
-            return CheckResult.failed(NAME, "the daemon refuses to listen on " + address + " without keys to know who connects",
+            return CheckResult.failed(
+                    NAME,
+                    "the daemon refuses to listen on " + address + " without keys to know who connects",
                     "give urom daemon and urom doctor --auth-keys DIR (one key file per principal; urom keygen makes one),"
                             + " or --insecure-tcp to let anyone who reaches the port in");
         }
@@ -98,20 +104,28 @@ public final class ListenAddressCheck implements Check {
             return CheckResult.passed(NAME, address + " is free");
         }
         if (!isSocketFile(socket)) {
-            return CheckResult.failed(NAME, socket + " exists and is not a socket",
+            return CheckResult.failed(
+                    NAME,
+                    socket + " exists and is not a socket",
                     "move that file away, or give the daemon another --listen address");
         }
         SocketChannel channel;
         try {
             channel = address.connect();
         } catch (ConnectException refused) {
-            return CheckResult.warned(NAME, socket + " is a stale socket file: no process answers on it; the daemon removes it when it starts",
+            return CheckResult.warned(
+                    NAME,
+                    socket + " is a stale socket file: no process answers on it; the daemon removes it when it starts",
                     "nothing is needed; to tidy up, remove it (rm " + socket + ")");
         } catch (IOException e) {
-            return CheckResult.failed(NAME, "cannot connect to " + address + ": " + e.getMessage(),
-                    "check the permissions of " + socket + " and its directory, or give the daemon another --listen address");
+            return CheckResult.failed(
+                    NAME,
+                    "cannot connect to " + address + ": " + e.getMessage(),
+                    "check the permissions of " + socket
+                            + " and its directory, or give the daemon another --listen address");
         }
-        return identify(channel, "give the daemon another --listen address, or stop the program that listens on " + socket);
+        return identify(
+                channel, "give the daemon another --listen address, or stop the program that listens on " + socket);
     }
 
     private CheckResult checkTcp() {
@@ -122,12 +136,19 @@ public final class ListenAddressCheck implements Check {
             try {
                 channel = address.connect();
             } catch (IOException e) {
-                return CheckResult.failed(NAME, address + " cannot be bound (" + inUse.getMessage() + ") and does not answer (" + e.getMessage() + ")",
+                return CheckResult.failed(
+                        NAME,
+                        address + " cannot be bound (" + inUse.getMessage() + ") and does not answer (" + e.getMessage()
+                                + ")",
                         "give the daemon another --listen address");
             }
-            return identify(channel, "stop the program that holds port " + address.port() + " (ss -ltnp shows it), or give the daemon another --listen address");
+            return identify(
+                    channel,
+                    "stop the program that holds port " + address.port()
+                            + " (ss -ltnp shows it), or give the daemon another --listen address");
         } catch (IOException | RuntimeException e) {
-            return CheckResult.failed(NAME, address + " cannot be bound: " + e.getMessage(), "give the daemon another --listen address");
+            return CheckResult.failed(
+                    NAME, address + " cannot be bound: " + e.getMessage(), "give the daemon another --listen address");
         }
     }
 
@@ -138,27 +159,41 @@ public final class ListenAddressCheck implements Check {
     private CheckResult identify(SocketChannel socket, String adviceWhenForeign) {
         FrameChannel channel = new FrameChannel(socket, Protocol.CONTROL_FRAME_LIMIT);
         CompletableFuture<HelloOk> answer = new CompletableFuture<>();
-        Thread handshake = new Thread(() -> {
-            try {
-                answer.complete(Handshake.client(channel, Role.HOST, Proofs.Channel.CONTROL, Optional.empty(), timeout));
-            } catch (IOException | UromException | RuntimeException e) {
-                answer.completeExceptionally(e);
-            }
-        }, "urom-doctor-handshake");
+        Thread handshake = new Thread(
+                () -> {
+                    try {
+                        answer.complete(Handshake.client(
+                                channel, Role.HOST, Proofs.Channel.CONTROL, Optional.empty(), timeout));
+                    } catch (IOException | UromException | RuntimeException e) {
+                        answer.completeExceptionally(e);
+                    }
+                },
+                "urom-doctor-handshake");
         handshake.setDaemon(true);
         handshake.start();
         try {
             HelloOk ok = answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return CheckResult.passed(NAME, "a daemon is listening on " + address + " (protocol " + ok.version()
-                    + ", max message size " + ok.maxMessageSize() + ")");
+            return CheckResult.passed(
+                    NAME,
+                    "a daemon is listening on " + address + " (protocol " + ok.version() + ", max message size "
+                            + ok.maxMessageSize() + ")");
         } catch (TimeoutException e) {
-            return CheckResult.failed(NAME, address + " is in use by another program (no UROM handshake within " + timeout.toMillis() + " ms)", adviceWhenForeign);
+            return CheckResult.failed(
+                    NAME,
+                    address + " is in use by another program (no UROM handshake within " + timeout.toMillis() + " ms)",
+                    adviceWhenForeign);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UromException refused && DAEMON_REFUSALS.contains(refused.status())) {
-                return CheckResult.passed(NAME, "a daemon is listening on " + address + " (it refused a host without a key: "
-                        + refused.getMessage() + ")");
+                return CheckResult.passed(
+                        NAME,
+                        "a daemon is listening on " + address + " (it refused a host without a key: "
+                                + refused.getMessage() + ")");
             }
-            return CheckResult.failed(NAME, address + " is in use by another program (the UROM handshake failed: " + e.getCause().getMessage() + ")", adviceWhenForeign);
+            return CheckResult.failed(
+                    NAME,
+                    address + " is in use by another program (the UROM handshake failed: "
+                            + e.getCause().getMessage() + ")",
+                    adviceWhenForeign);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return CheckResult.failed(NAME, "interrupted while asking " + address, adviceWhenForeign);
@@ -168,7 +203,8 @@ public final class ListenAddressCheck implements Check {
     }
 
     /** The handshake refusals only a UROM daemon answers with. */
-    private static final Set<UromStatus> DAEMON_REFUSALS = EnumSet.of(UromStatus.AUTHENTICATION, UromStatus.UNSUPPORTED_VERSION, UromStatus.FULL);
+    private static final Set<UromStatus> DAEMON_REFUSALS =
+            EnumSet.of(UromStatus.AUTHENTICATION, UromStatus.UNSUPPORTED_VERSION, UromStatus.FULL);
 
     private static boolean isSocketFile(Path path) {
         try {

@@ -36,18 +36,26 @@ public final class LogDirectoryCheck implements Check {
         String problem = problem(logDir);
         if (problem == null) {
             Path log = logDir.resolve(ServiceLogging.DAEMON_LOG_FILE);
-            return CheckResult.passed(NAME, (Files.isDirectory(logDir) ? logDir + " is writable" : logDir + " can be created")
-                    + "; if the daemon (or its container) exits at once, read " + log);
+            return CheckResult.passed(
+                    NAME,
+                    (Files.isDirectory(logDir) ? logDir + " is writable" : logDir + " can be created")
+                            + "; if the daemon (or its container) exits at once, read " + log);
         }
-        String advice = "to log there, create it and give the daemon's user write access (sudo mkdir -p " + logDir + " && sudo chown $USER "
-                + logDir + "), or pass --log-dir DIR to both urom doctor and urom daemon";
+        String advice = "to log there, create it and give the daemon's user write access (sudo mkdir -p " + logDir
+                + " && sudo chown $USER " + logDir + "), or pass --log-dir DIR to both urom doctor and urom daemon";
         String fallbackProblem = problem(fallbackDir);
         if (fallbackProblem != null) {
-            return CheckResult.failed(NAME, problem + ", and the daemon's fallback cannot be used either: " + fallbackProblem
-                    + "; the daemon would not start", advice);
+            return CheckResult.failed(
+                    NAME,
+                    problem + ", and the daemon's fallback cannot be used either: " + fallbackProblem
+                            + "; the daemon would not start",
+                    advice);
         }
-        return CheckResult.warned(NAME, problem + "; the daemon logs to its fallback " + fallbackDir.resolve(ServiceLogging.DAEMON_LOG_FILE)
-                + " instead", advice);
+        return CheckResult.warned(
+                NAME,
+                problem + "; the daemon logs to its fallback " + fallbackDir.resolve(ServiceLogging.DAEMON_LOG_FILE)
+                        + " instead",
+                advice);
     }
 
     private static String problem(Path logDir) {

@@ -35,7 +35,9 @@ public final class PluginDirectoriesCheck implements Check {
             return CheckResult.failed(NAME, e.getMessage(), "fix " + PluginPath.ENVIRONMENT_VARIABLE);
         }
         if (directories.isEmpty()) {
-            return CheckResult.failed(NAME, PluginPath.ENVIRONMENT_VARIABLE + " is not set or names no directory",
+            return CheckResult.failed(
+                    NAME,
+                    PluginPath.ENVIRONMENT_VARIABLE + " is not set or names no directory",
                     "set " + PluginPath.ENVIRONMENT_VARIABLE + " to the plugin directories, separated by ';'");
         }
         List<String> problems = new ArrayList<>();
@@ -60,21 +62,27 @@ public final class PluginDirectoriesCheck implements Check {
         if (!problems.isEmpty() || !untrusted.isEmpty()) {
             List<String> advice = new ArrayList<>();
             if (!problems.isEmpty()) {
-                advice.add("create the directory, make it readable (chmod a+rx), or remove it from " + PluginPath.ENVIRONMENT_VARIABLE
+                advice.add("create the directory, make it readable (chmod a+rx), or remove it from "
+                        + PluginPath.ENVIRONMENT_VARIABLE
                         + "; in Kubernetes, check the hostPath volume and mount of each plugin directory");
             }
             if (!untrusted.isEmpty()) {
-                advice.add("the daemon probes no plugin that others could have written: make each directory named, and those above it,"
-                        + " owned by root or the daemon's user and not writable by group or others (chown root DIR; chmod go-w DIR)");
+                advice.add(
+                        "the daemon probes no plugin that others could have written: make each directory named, and those above it,"
+                                + " owned by root or the daemon's user and not writable by group or others (chown root DIR; chmod go-w DIR)");
             }
             List<String> all = new ArrayList<>(problems);
             all.addAll(untrusted);
             if (usable == 0) {
                 return CheckResult.failed(NAME, String.join("; ", all), String.join("; ", advice));
             }
-            return CheckResult.warned(NAME, String.join("; ", all) + "; the daemon scans the other " + usable, String.join("; ", advice));
+            return CheckResult.warned(
+                    NAME, String.join("; ", all) + "; the daemon scans the other " + usable, String.join("; ", advice));
         }
-        return CheckResult.passed(NAME, directories.size() + " readable and trusted: "
-                + String.join(";", directories.stream().map(Path::toString).toList()));
+        return CheckResult.passed(
+                NAME,
+                directories.size() + " readable and trusted: "
+                        + String.join(
+                                ";", directories.stream().map(Path::toString).toList()));
     }
 }

@@ -26,7 +26,9 @@ public final class PluginProbeCheck implements Check {
     @Override
     public CheckResult run() {
         if (pluginPath == null || pluginPath.isBlank()) {
-            return CheckResult.failed(NAME, "nothing to probe: UROM_PLUGIN_PATH is not set",
+            return CheckResult.failed(
+                    NAME,
+                    "nothing to probe: UROM_PLUGIN_PATH is not set",
                     "set UROM_PLUGIN_PATH to the plugin directories, separated by ';'");
         }
         ScanResult result;
@@ -39,7 +41,8 @@ public final class PluginProbeCheck implements Check {
         for (DiscoveredPlugin plugin : result.plugins()) {
             accepted.add(plugin.info().name() + " (" + plugin.kind().label() + ")");
         }
-        String acceptedText = accepted.size() + " accepted" + (accepted.isEmpty() ? "" : ": " + String.join(", ", accepted));
+        String acceptedText =
+                accepted.size() + " accepted" + (accepted.isEmpty() ? "" : ": " + String.join(", ", accepted));
         if (result.rejected().isEmpty() && !accepted.isEmpty()) {
             return CheckResult.passed(NAME, acceptedText);
         }
@@ -48,10 +51,15 @@ public final class PluginProbeCheck implements Check {
             reasons.add(rejection.reason());
         }
         reasons.addAll(result.warnings());
-        String detail = acceptedText + "; " + result.rejected().size() + " rejected" + (reasons.isEmpty() ? "" : ": " + String.join("; ", reasons));
+        String detail = acceptedText + "; " + result.rejected().size() + " rejected"
+                + (reasons.isEmpty() ? "" : ": " + String.join("; ", reasons));
         if (accepted.isEmpty()) {
-            return CheckResult.failed(NAME, detail, "put the plugins (.so files, or Java plugin jars) into a directory of UROM_PLUGIN_PATH");
+            return CheckResult.failed(
+                    NAME,
+                    detail,
+                    "put the plugins (.so files, or Java plugin jars) into a directory of UROM_PLUGIN_PATH");
         }
-        return CheckResult.warned(NAME, detail, "fix or remove each rejected file; the daemon skips it and reports only what loads");
+        return CheckResult.warned(
+                NAME, detail, "fix or remove each rejected file; the daemon skips it and reports only what loads");
     }
 }

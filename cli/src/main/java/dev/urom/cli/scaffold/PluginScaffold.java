@@ -49,7 +49,8 @@ import java.util.stream.Collectors;
 public final class PluginScaffold {
     /** The languages a project can be written in; {@link #key()} is its key in the manifest. */
     public enum Language {
-        C, JAVA;
+        C,
+        JAVA;
 
         public String key() {
             return name().toLowerCase(Locale.ROOT);
@@ -68,7 +69,9 @@ public final class PluginScaffold {
     private static final Pattern LEFT_OVER = Pattern.compile("@[A-Za-z]+@");
     /** This repository's licence line, a comment line of its own in any of the templates' syntaxes. */
     private static final Pattern OUR_LICENCE_LINE = Pattern.compile(
-            "^[ \\t]*(?://|#|/\\*|<!--)[ \\t]*SPDX-License-Identifier: Apache-2\\.0[ \\t]*(?:\\*/|-->)?[ \\t]*\\r?\\n", Pattern.MULTILINE);
+            "^[ \\t]*(?://|#|/\\*|<!--)[ \\t]*SPDX-License-Identifier: Apache-2\\.0[ \\t]*(?:\\*/|-->)?[ \\t]*\\r?\\n",
+            Pattern.MULTILINE);
+
     private static final long MAX_TEMPLATE_BYTES = 1 << 20;
     /** What a Makefile word, an XML text and a file: URL all keep as it is. */
     private static final Pattern UNSAFE_IN_PATH = Pattern.compile("[^A-Za-z0-9._+/-]");
@@ -94,7 +97,8 @@ public final class PluginScaffold {
         Path file = templates.resolve(MANIFEST);
         Manifest manifest;
         try {
-            manifest = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            manifest = new ObjectMapper()
+                    .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                     .readValue(Files.readString(file), Manifest.class);
         } catch (NoSuchFileException e) {
             throw new ScaffoldException("no project templates at " + templates + " (" + MANIFEST + " is missing)");
@@ -116,7 +120,9 @@ public final class PluginScaffold {
 
     /** The languages these templates can write. */
     public List<Language> languages() {
-        return List.of(Language.values()).stream().filter(l -> manifest.languages().containsKey(l.key())).toList();
+        return List.of(Language.values()).stream()
+                .filter(l -> manifest.languages().containsKey(l.key()))
+                .toList();
     }
 
     /**
@@ -143,11 +149,13 @@ public final class PluginScaffold {
         Pattern placeholderWords = alternatives(placeholders.keySet());
         Map<Path, String> rendered = new LinkedHashMap<>();
         for (Map.Entry<String, String> file : files.entrySet()) {
-            Path target = relative(render(file.getKey(), placeholders, placeholderWords), "project path " + file.getKey());
+            Path target =
+                    relative(render(file.getKey(), placeholders, placeholderWords), "project path " + file.getKey());
             Path source = templates.resolve(relative(file.getValue(), "template path " + file.getValue()));
             boolean projectFile = file.getValue().startsWith("scaffold/");
             String template = OUR_LICENCE_LINE.matcher(read(source)).replaceFirst("");
-            String text = render(template, projectFile ? placeholders : sampleNames, projectFile ? placeholderWords : sampleWords);
+            String text = render(
+                    template, projectFile ? placeholders : sampleNames, projectFile ? placeholderWords : sampleWords);
             Matcher leftOver = LEFT_OVER.matcher(text);
             if (leftOver.find()) {
                 throw new ScaffoldException("template " + source + " has the unknown placeholder " + leftOver.group());
@@ -168,8 +176,13 @@ public final class PluginScaffold {
             Path target = project.resolve(file.getKey());
             try {
                 createParents(project, file.getKey());
-                Files.writeString(target, file.getValue(), StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
-                        StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+                Files.writeString(
+                        target,
+                        file.getValue(),
+                        StandardCharsets.UTF_8,
+                        StandardOpenOption.CREATE_NEW,
+                        StandardOpenOption.WRITE,
+                        LinkOption.NOFOLLOW_LINKS);
             } catch (IOException e) {
                 throw new ScaffoldException("cannot write " + target + ": " + e.getMessage());
             }
@@ -178,7 +191,8 @@ public final class PluginScaffold {
         return written;
     }
 
-    private static Map<String, String> placeholders(ScaffoldNames names, Sdk sdk, Path project) throws ScaffoldException {
+    private static Map<String, String> placeholders(ScaffoldNames names, Sdk sdk, Path project)
+            throws ScaffoldException {
         Map<String, String> values = new LinkedHashMap<>();
         values.put("@name@", names.name());
         values.put("@Name@", names.javaPrefix());
@@ -186,11 +200,15 @@ public final class PluginScaffold {
         values.put("@package@", names.javaPackage());
         values.put("@packagePath@", names.packagePath());
         values.put("@uromVersion@", sdk.version());
-        String fromProject = project.toAbsolutePath().normalize().relativize(sdk.home().toAbsolutePath().normalize()).toString();
+        String fromProject = project.toAbsolutePath()
+                .normalize()
+                .relativize(sdk.home().toAbsolutePath().normalize())
+                .toString();
         Matcher unsafe = UNSAFE_IN_PATH.matcher(fromProject);
         if (unsafe.find()) {
             throw new ScaffoldException("the SDK's folder seen from the project, " + printable(fromProject) + ", holds "
-                    + describe(unsafe.group().charAt(0)) + ", which its Makefile or pom.xml cannot carry; write the project"
+                    + describe(unsafe.group().charAt(0))
+                    + ", which its Makefile or pom.xml cannot carry; write the project"
                     + " (--dir) or unpack the SDK where the path between them has only letters, digits and . _ - + /");
         }
         values.put("@uromHomeFromProject@", fromProject.isEmpty() ? "." : fromProject);
@@ -198,13 +216,17 @@ public final class PluginScaffold {
     }
 
     private static String describe(char c) {
-        return c == ' ' ? "a space" : c < 0x20 || c == 0x7f ? String.format("the control character U+%04X", (int) c) : "'" + c + "'";
+        return c == ' '
+                ? "a space"
+                : c < 0x20 || c == 0x7f ? String.format("the control character U+%04X", (int) c) : "'" + c + "'";
     }
 
     /** The path with control characters shown as '?', for a one-line message. */
     private static String printable(String path) {
-        return path.codePoints().map(c -> c < 0x20 || c == 0x7f ? '?' : c)
-                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+        return path.codePoints()
+                .map(c -> c < 0x20 || c == 0x7f ? '?' : c)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+                .toString();
     }
 
     /** One pass over {@code text}: each word of {@code values} found is replaced by its value, longest words first. */
@@ -214,8 +236,10 @@ public final class PluginScaffold {
     }
 
     private static Pattern alternatives(java.util.Collection<String> words) {
-        return Pattern.compile(words.stream().sorted(Comparator.comparingInt(String::length).reversed())
-                .map(Pattern::quote).collect(Collectors.joining("|")));
+        return Pattern.compile(words.stream()
+                .sorted(Comparator.comparingInt(String::length).reversed())
+                .map(Pattern::quote)
+                .collect(Collectors.joining("|")));
     }
 
     /** A relative path that stays inside its folder. */

@@ -21,6 +21,7 @@ import javax.lang.model.SourceVersion;
 public record ScaffoldNames(String name, String javaPackage) {
     /** What fits a plugin name of DOCA's 48 bytes with its {@code worker_} prefix and the NUL. */
     public static final int MAX_NAME_CHARS = 40;
+
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]*");
 
     /**
@@ -40,7 +41,8 @@ public record ScaffoldNames(String name, String javaPackage) {
                     + "' is not lower-case letters, digits and underscores starting with a letter");
         }
         if (name.endsWith("_") || name.contains("__")) {
-            throw new IllegalArgumentException("plugin name '" + name + "' ends with '_' or has '__': each word needs a letter or digit");
+            throw new IllegalArgumentException(
+                    "plugin name '" + name + "' ends with '_' or has '__': each word needs a letter or digit");
         }
     }
 
@@ -51,8 +53,9 @@ public record ScaffoldNames(String name, String javaPackage) {
      */
     public void checkJavaPackage() {
         if (!SourceVersion.isName(javaPackage) || !javaPackage.equals(javaPackage.toLowerCase(Locale.ROOT))) {
-            throw new IllegalArgumentException("Java package '" + FailureText.oneLine(javaPackage)
-                    + "' is not a lower-case Java package name (dot-separated identifiers, no keyword); choose one with --package");
+            throw new IllegalArgumentException(
+                    "Java package '" + FailureText.oneLine(javaPackage)
+                            + "' is not a lower-case Java package name (dot-separated identifiers, no keyword); choose one with --package");
         }
     }
 

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
  * unusable too, the plugin directories when none of them is usable.
  */
 class DoctorGradeTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void anUnusableLogDirectoryIsAWarningWhileTheFallbackWorks() throws Exception {
@@ -22,8 +23,10 @@ class DoctorGradeTest {
         CheckResult result = new LogDirectoryCheck(file.resolve("log"), dir.resolve("fallback")).run();
 
         assertThat(result.grade()).isEqualTo(CheckResult.Grade.WARN);
-        assertThat(result.detail()).isEqualTo(file.resolve("log") + " cannot be created: " + file + " is not a directory; the daemon logs to its fallback "
-                + dir.resolve("fallback/urom_daemon_dev.log") + " instead");
+        assertThat(result.detail())
+                .isEqualTo(file.resolve("log") + " cannot be created: " + file
+                        + " is not a directory; the daemon logs to its fallback "
+                        + dir.resolve("fallback/urom_daemon_dev.log") + " instead");
     }
 
     @Test
@@ -33,7 +36,9 @@ class DoctorGradeTest {
         CheckResult result = new LogDirectoryCheck(file.resolve("log"), file.resolve("fallback")).run();
 
         assertThat(result.grade()).isEqualTo(CheckResult.Grade.FAIL);
-        assertThat(result.detail()).contains("the daemon's fallback cannot be used either").endsWith("the daemon would not start");
+        assertThat(result.detail())
+                .contains("the daemon's fallback cannot be used either")
+                .endsWith("the daemon would not start");
         assertThat(result.advice()).contains("--log-dir DIR");
     }
 
@@ -49,7 +54,8 @@ class DoctorGradeTest {
 
     @Test
     void aWarningOrAFailureWithoutAdviceIsRefused() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CheckResult.warned("x", "found", null)).isInstanceOf(NullPointerException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CheckResult.warned("x", "found", null))
+                .isInstanceOf(NullPointerException.class);
         assertThat(CheckResult.warned("x", "found", "do this").ok()).isTrue();
         assertThat(CheckResult.failed("x", "found", "do this").ok()).isFalse();
     }

@@ -28,14 +28,23 @@ import org.junit.jupiter.api.io.TempDir;
 class DoctorListenAddressCheckTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     /** Accepts one connection on {@code server} and answers HELLO as a daemon would. */
     private static CompletableFuture<Void> answerOneHandshake(ServerSocketChannel server) {
         return CompletableFuture.runAsync(() -> {
-            try (SocketChannel accepted = server.accept(); FrameChannel channel = new FrameChannel(accepted, Protocol.CONTROL_FRAME_LIMIT)) {
-                Handshake.server(channel, new ServerHandshake(Proofs.Channel.CONTROL,
-                        hello -> new ServerHandshake.Decision.Admit(Principal.ANONYMOUS), 4096, 1, 0), TIMEOUT);
+            try (SocketChannel accepted = server.accept();
+                    FrameChannel channel = new FrameChannel(accepted, Protocol.CONTROL_FRAME_LIMIT)) {
+                Handshake.server(
+                        channel,
+                        new ServerHandshake(
+                                Proofs.Channel.CONTROL,
+                                hello -> new ServerHandshake.Decision.Admit(Principal.ANONYMOUS),
+                                4096,
+                                1,
+                                0),
+                        TIMEOUT);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -51,7 +60,9 @@ class DoctorListenAddressCheckTest {
             CheckResult result = new ListenAddressCheck(address, TIMEOUT, null, false).run();
 
             assertThat(result.ok()).as(result.detail()).isTrue();
-            assertThat(result.detail()).startsWith("a daemon is listening on " + address).contains("max message size 4096");
+            assertThat(result.detail())
+                    .startsWith("a daemon is listening on " + address)
+                    .contains("max message size 4096");
             daemon.get(60, TimeUnit.SECONDS);
         }
     }
@@ -69,7 +80,8 @@ class DoctorListenAddressCheckTest {
                 }
             });
 
-            CheckResult result = new ListenAddressCheck(ServiceAddress.tcp("127.0.0.1", port), TIMEOUT, keys(), false).run();
+            CheckResult result =
+                    new ListenAddressCheck(ServiceAddress.tcp("127.0.0.1", port), TIMEOUT, keys(), false).run();
 
             assertThat(result.ok()).isFalse();
             assertThat(result.detail()).contains("tcp:127.0.0.1:" + port).contains("in use by another program");
@@ -84,7 +96,8 @@ class DoctorListenAddressCheckTest {
             int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
             CompletableFuture<Void> daemon = answerOneHandshake(server);
 
-            CheckResult result = new ListenAddressCheck(ServiceAddress.tcp("127.0.0.1", port), TIMEOUT, keys(), false).run();
+            CheckResult result =
+                    new ListenAddressCheck(ServiceAddress.tcp("127.0.0.1", port), TIMEOUT, keys(), false).run();
 
             assertThat(result.ok()).as(result.detail()).isTrue();
             assertThat(result.detail()).startsWith("a daemon is listening");
@@ -105,8 +118,12 @@ class DoctorListenAddressCheckTest {
         CheckResult result = new ListenAddressCheck(ServiceAddress.tcp("0.0.0.0", 0), TIMEOUT, null, false).run();
 
         assertThat(result.grade()).isEqualTo(CheckResult.Grade.FAIL);
-        assertThat(result.detail()).isEqualTo("the daemon refuses to listen on tcp:0.0.0.0:0 without keys to know who connects");
-        assertThat(result.advice()).contains("--auth-keys DIR").contains("--insecure-tcp").contains("urom keygen");
+        assertThat(result.detail())
+                .isEqualTo("the daemon refuses to listen on tcp:0.0.0.0:0 without keys to know who connects");
+        assertThat(result.advice())
+                .contains("--auth-keys DIR")
+                .contains("--insecure-tcp")
+                .contains("urom keygen");
     }
 
     @Test
@@ -115,7 +132,8 @@ class DoctorListenAddressCheckTest {
 
         assertThat(result.grade()).isEqualTo(CheckResult.Grade.WARN);
         assertThat(result.ok()).isTrue();
-        assertThat(result.detail()).contains(" is free; with --insecure-tcp any client that reaches it may start workers without a key");
+        assertThat(result.detail())
+                .contains(" is free; with --insecure-tcp any client that reaches it may start workers without a key");
         assertThat(result.advice()).contains("--auth-keys DIR");
     }
 
@@ -123,11 +141,14 @@ class DoctorListenAddressCheckTest {
     void aKeyDirectoryTheDaemonWouldRefuseFailsWithItsReasonOnAnyAddress() throws Exception {
         Path missing = dir.resolve("no-keys");
 
-        for (ServiceAddress address : java.util.List.of(ServiceAddress.tcp("127.0.0.1", 0), ServiceAddress.unix(dir.resolve("u.sock")))) {
+        for (ServiceAddress address :
+                java.util.List.of(ServiceAddress.tcp("127.0.0.1", 0), ServiceAddress.unix(dir.resolve("u.sock")))) {
             CheckResult result = new ListenAddressCheck(address, TIMEOUT, missing, true).run();
 
             assertThat(result.grade()).as(address.toString()).isEqualTo(CheckResult.Grade.FAIL);
-            assertThat(result.detail()).isEqualTo("the daemon would not start: --auth-keys " + missing + ": key directory " + missing + " does not exist");
+            assertThat(result.detail())
+                    .isEqualTo("the daemon would not start: --auth-keys " + missing + ": key directory " + missing
+                            + " does not exist");
         }
     }
 

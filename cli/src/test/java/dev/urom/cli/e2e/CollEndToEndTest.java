@@ -46,7 +46,8 @@ class CollEndToEndTest {
     private static final long SECONDS = ServiceHarness.LIMIT.toSeconds();
     private static final int TEAM = 7;
 
-    @TempDir static Path shared;
+    @TempDir
+    static Path shared;
 
     private ServiceHarness daemon;
     private UromService service;
@@ -100,15 +101,26 @@ class CollEndToEndTest {
 
         List<CompletableFuture<Long>> posted = new ArrayList<>();
         for (int rank = 0; rank < 2; rank++) {
-            posted.add(clients.get(rank).post(TEAM, CollArgs.allreduce(DataType.FLOAT64, ReduceOp.SUM, count,
-                    CollBuffers.address(sources.get(rank)), CollBuffers.address(results.get(rank)))));
+            posted.add(clients.get(rank)
+                    .post(
+                            TEAM,
+                            CollArgs.allreduce(
+                                    DataType.FLOAT64,
+                                    ReduceOp.SUM,
+                                    count,
+                                    CollBuffers.address(sources.get(rank)),
+                                    CollBuffers.address(results.get(rank)))));
         }
         for (CompletableFuture<Long> each : posted) {
-            assertThat(each.get(SECONDS, TimeUnit.SECONDS)).as("the first collective of the team").isZero();
+            assertThat(each.get(SECONDS, TimeUnit.SECONDS))
+                    .as("the first collective of the team")
+                    .isZero();
         }
         for (int rank = 0; rank < 2; rank++) {
             for (int i = 0; i < count; i++) {
-                assertThat(results.get(rank).getDouble(i * Double.BYTES)).as("rank %d element %d", rank, i).isEqualTo(1.5 + 2.0 * i);
+                assertThat(results.get(rank).getDouble(i * Double.BYTES))
+                        .as("rank %d element %d", rank, i)
+                        .isEqualTo(1.5 + 2.0 * i);
             }
         }
 
@@ -123,8 +135,11 @@ class CollEndToEndTest {
             ByteBuffer dst = direct(2 * block);
             outs.add(dst);
             sources.set(rank, src);
-            posted.add(clients.get(rank).post(TEAM, CollArgs.alltoall(DataType.UINT8, block, CollBuffers.address(src),
-                    CollBuffers.address(dst))));
+            posted.add(clients.get(rank)
+                    .post(
+                            TEAM,
+                            CollArgs.alltoall(
+                                    DataType.UINT8, block, CollBuffers.address(src), CollBuffers.address(dst))));
         }
         for (CompletableFuture<Long> each : posted) {
             assertThat(each.get(SECONDS, TimeUnit.SECONDS)).isEqualTo(1);
@@ -132,7 +147,8 @@ class CollEndToEndTest {
         for (int rank = 0; rank < 2; rank++) {
             for (int from = 0; from < 2; from++) {
                 for (int i = 0; i < block; i++) {
-                    assertThat(outs.get(rank).get(from * block + i)).as("rank %d, block from %d, byte %d", rank, from, i)
+                    assertThat(outs.get(rank).get(from * block + i))
+                            .as("rank %d, block from %d, byte %d", rank, from, i)
                             .isEqualTo((byte) (from * 100 + rank * 10 + (rank * block + i) % 7));
                 }
             }
@@ -149,12 +165,21 @@ class CollEndToEndTest {
             ByteBuffer src = direct(64 * Integer.BYTES);
             ByteBuffer dst = direct(64 * Integer.BYTES);
             results.add(dst);
-            posted.add(clients.get(rank).post(TEAM, CollArgs.allreduce(DataType.INT32, ReduceOp.MAX, 32 + 32 * rank,
-                    CollBuffers.address(src), CollBuffers.address(dst))));
+            posted.add(clients.get(rank)
+                    .post(
+                            TEAM,
+                            CollArgs.allreduce(
+                                    DataType.INT32,
+                                    ReduceOp.MAX,
+                                    32 + 32 * rank,
+                                    CollBuffers.address(src),
+                                    CollBuffers.address(dst))));
         }
         for (CompletableFuture<Long> each : posted) {
-            assertThatThrownBy(() -> each.get(SECONDS, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
-                    .cause().isInstanceOfSatisfying(CollException.class, e -> {
+            assertThatThrownBy(() -> each.get(SECONDS, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause()
+                    .isInstanceOfSatisfying(CollException.class, e -> {
                         assertThat(e.reason()).isEqualTo(Reason.MISMATCH);
                         assertThat(e.detail()).as("the count differs").isEqualTo(5);
                     });
@@ -175,15 +200,20 @@ class CollEndToEndTest {
         List<CollClient> clients = new ArrayList<>();
         List<Worker> members = new ArrayList<>();
         for (String name : names) {
-            var info = service.plugins().stream().filter(p -> p.info().name().equals(name)).findFirst()
-                    .orElseThrow(() -> new AssertionError("the daemon does not serve " + name)).info();
+            var info = service.plugins().stream()
+                    .filter(p -> p.info().name().equals(name))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("the daemon does not serve " + name))
+                    .info();
             Worker worker = service.newWorker().plugins(info.id()).build();
             workers.add(worker);
             worker.start().get(SECONDS, TimeUnit.SECONDS);
             members.add(worker);
             clients.add(new CollClient(worker, info.id(), info.version()));
         }
-        Domain.create(members, new long[] {0, 1}, InProcessAllgather.group(1).get(0)).start().get(SECONDS, TimeUnit.SECONDS);
+        Domain.create(members, new long[] {0, 1}, InProcessAllgather.group(1).get(0))
+                .start()
+                .get(SECONDS, TimeUnit.SECONDS);
         List<CompletableFuture<CollClient.Team>> created = new ArrayList<>();
         for (int rank = 0; rank < 2; rank++) {
             created.add(clients.get(rank).createTeam(TeamSpec.range(TEAM, 2, rank, 0, 1)));

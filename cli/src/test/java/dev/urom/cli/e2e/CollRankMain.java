@@ -46,17 +46,22 @@ public final class CollRankMain {
         String plugin = args[5];
         int count = Integer.parseInt(args[6]);
         try (UromService connection = UromService.connect(service, Optional.of(AuthKey.load(keyFile)));
-                TcpRendezvousAllgather oob = new TcpRendezvousAllgather(rank, size,
-                        new InetSocketAddress(rendezvous[0], Integer.parseInt(rendezvous[1])))) {
+                TcpRendezvousAllgather oob = new TcpRendezvousAllgather(
+                        rank, size, new InetSocketAddress(rendezvous[0], Integer.parseInt(rendezvous[1])))) {
             if (rank == 0) {
-                System.out.println("RENDEZVOUS " + oob.listeningAddress().getHostString() + ":" + oob.listeningAddress().getPort());
+                System.out.println("RENDEZVOUS " + oob.listeningAddress().getHostString() + ":"
+                        + oob.listeningAddress().getPort());
             }
-            Plugin info = connection.plugins().stream().filter(p -> p.info().name().equals(plugin)).findFirst()
+            Plugin info = connection.plugins().stream()
+                    .filter(p -> p.info().name().equals(plugin))
+                    .findFirst()
                     .orElseThrow(() -> new IllegalStateException("the daemon does not serve " + plugin));
-            try (Worker worker = connection.newWorker().plugins(info.info().id()).build()) {
+            try (Worker worker =
+                    connection.newWorker().plugins(info.info().id()).build()) {
                 worker.start().get(SECONDS, TimeUnit.SECONDS);
                 Domain.create(List.of(worker), new long[] {rank}, oob).start().get(SECONDS, TimeUnit.SECONDS);
-                CollClient client = new CollClient(worker, info.info().id(), info.info().version());
+                CollClient client =
+                        new CollClient(worker, info.info().id(), info.info().version());
                 client.createTeam(TeamSpec.range(TEAM, size, rank, 0, 1)).get(SECONDS, TimeUnit.SECONDS);
                 System.out.println("rank " + rank + ": " + plugin + " in a team of " + size);
                 boolean ok = allreduce(client, rank, size, count) & alltoall(client, rank, size, count);
@@ -72,13 +77,21 @@ public final class CollRankMain {
         for (int i = 0; i < count; i++) {
             src.putDouble(i * Double.BYTES, rank + 0.25 * i);
         }
-        client.post(TEAM, CollArgs.allreduce(DataType.FLOAT64, ReduceOp.SUM, count, CollBuffers.address(src), CollBuffers.address(dst)))
+        client.post(
+                        TEAM,
+                        CollArgs.allreduce(
+                                DataType.FLOAT64,
+                                ReduceOp.SUM,
+                                count,
+                                CollBuffers.address(src),
+                                CollBuffers.address(dst)))
                 .get(SECONDS, TimeUnit.SECONDS);
         double ranks = size * (size - 1) / 2.0;
         for (int i = 0; i < count; i++) {
             double expected = ranks + size * 0.25 * i;
             if (dst.getDouble(i * Double.BYTES) != expected) {
-                System.out.println("rank " + rank + ": allreduce element " + i + " is " + dst.getDouble(i * Double.BYTES) + ", not " + expected);
+                System.out.println("rank " + rank + ": allreduce element " + i + " is "
+                        + dst.getDouble(i * Double.BYTES) + ", not " + expected);
                 return false;
             }
         }
@@ -100,7 +113,8 @@ public final class CollRankMain {
             for (int i = 0; i < block; i++) {
                 byte expected = (byte) (from * 50 + rank * 7 + i);
                 if (dst.get(from * block + i) != expected) {
-                    System.out.println("rank " + rank + ": alltoall byte " + i + " from rank " + from + " is " + dst.get(from * block + i));
+                    System.out.println("rank " + rank + ": alltoall byte " + i + " from rank " + from + " is "
+                            + dst.get(from * block + i));
                     return false;
                 }
             }

@@ -33,15 +33,31 @@ class CrossHostCollTest {
     static void startADaemonOnEachHost() throws Exception {
         // Short names: each worker's socket lies below the daemon's (SOCKET.workers/worker-I-L.sock), and a Unix
         // socket's path holds at most 107 bytes wherever the clone is.
-        xh = KeyedTwoHosts.create(Files.createDirectory(Path.of("target", "xh" + ProcessHandle.current().pid())).toAbsolutePath());
+        xh = KeyedTwoHosts.create(Files.createDirectory(
+                        Path.of("target", "xh" + ProcessHandle.current().pid()))
+                .toAbsolutePath());
         for (int n = 0; n < 2; n++) {
             Path host = Files.createDirectories(xh.dir.resolve("host" + n));
             Path plugins = Files.createDirectories(host.resolve("plugins"));
             Path build = Path.of(System.getProperty("urom.coll.build", "../plugins/coll/target"));
             Files.copy(build.resolve("worker_coll.so"), plugins.resolve("worker_coll.so"));
             Files.copy(build.resolve("worker_coll_java.jar"), plugins.resolve("worker_coll_java.jar"));
-            xh.startDaemon(n, TwoHosts.java(xh.dir, n, "dev.urom.cli.Main", "daemon", "--listen", "unix:" + socket(n), "--auth-keys",
-                    xh.keys.toString(), "--log-dir", host.resolve("log").toString(), "--worker-user", "root"), plugins);
+            xh.startDaemon(
+                    n,
+                    TwoHosts.java(
+                            xh.dir,
+                            n,
+                            "dev.urom.cli.Main",
+                            "daemon",
+                            "--listen",
+                            "unix:" + socket(n),
+                            "--auth-keys",
+                            xh.keys.toString(),
+                            "--log-dir",
+                            host.resolve("log").toString(),
+                            "--worker-user",
+                            "root"),
+                    plugins);
         }
     }
 
@@ -61,13 +77,18 @@ class CrossHostCollTest {
 
         for (Map.Entry<String, String> each : Map.of("0", out[0], "1", out[1]).entrySet()) {
             String rank = "rank " + each.getKey() + ": ";
-            assertThat(each.getValue()).contains(rank + (each.getKey().equals("0") ? plugin0 : plugin1) + " in a team of 2")
+            assertThat(each.getValue())
+                    .contains(rank + (each.getKey().equals("0") ? plugin0 : plugin1) + " in a team of 2")
                     .contains(rank + "allreduce of " + COUNT + " doubles matches")
                     .contains(rank + "alltoall of " + COUNT + " bytes per rank matches");
         }
         long atLeast = (long) COUNT * Double.BYTES / 65536;
-        assertThat(xh.hosts.packetsSent(0) - sentBefore[0]).as("packets host 0 sent on the link").isGreaterThanOrEqualTo(atLeast);
-        assertThat(xh.hosts.packetsSent(1) - sentBefore[1]).as("packets host 1 sent on the link").isGreaterThanOrEqualTo(atLeast);
+        assertThat(xh.hosts.packetsSent(0) - sentBefore[0])
+                .as("packets host 0 sent on the link")
+                .isGreaterThanOrEqualTo(atLeast);
+        assertThat(xh.hosts.packetsSent(1) - sentBefore[1])
+                .as("packets host 1 sent on the link")
+                .isGreaterThanOrEqualTo(atLeast);
     }
 
     private static Path socket(int n) {
@@ -75,7 +96,16 @@ class CrossHostCollTest {
     }
 
     private static List<String> rank(int rank, String plugin, String rendezvous) {
-        return TwoHosts.java(xh.dir, rank, CollRankMain.class.getName(), "unix:" + socket(rank), xh.key.toString(), Integer.toString(rank), "2",
-                rendezvous, plugin, Integer.toString(COUNT));
+        return TwoHosts.java(
+                xh.dir,
+                rank,
+                CollRankMain.class.getName(),
+                "unix:" + socket(rank),
+                xh.key.toString(),
+                Integer.toString(rank),
+                "2",
+                rendezvous,
+                plugin,
+                Integer.toString(COUNT));
     }
 }

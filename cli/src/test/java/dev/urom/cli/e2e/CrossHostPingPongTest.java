@@ -36,11 +36,24 @@ class CrossHostPingPongTest {
 
     @BeforeAll
     static void startADaemonOnEachHost() throws Exception {
-        xh = KeyedTwoHosts.create(Files.createTempDirectory(Path.of("target"), "cross-host-").toAbsolutePath());
+        xh = KeyedTwoHosts.create(
+                Files.createTempDirectory(Path.of("target"), "cross-host-").toAbsolutePath());
         for (int n = 0; n < 2; n++) {
             Path host = Files.createDirectories(xh.dir.resolve("host" + n));
-            xh.startDaemon(n, java(n, "daemon", "--listen", "tcp:" + TwoHosts.address(n) + ":" + DAEMON_PORT, "--auth-keys", xh.keys.toString(),
-                    "--log-dir", host.resolve("log").toString(), "--worker-user", "root"), ServiceHarness.sandboxPluginFolder(host));
+            xh.startDaemon(
+                    n,
+                    java(
+                            n,
+                            "daemon",
+                            "--listen",
+                            "tcp:" + TwoHosts.address(n) + ":" + DAEMON_PORT,
+                            "--auth-keys",
+                            xh.keys.toString(),
+                            "--log-dir",
+                            host.resolve("log").toString(),
+                            "--worker-user",
+                            "root"),
+                    ServiceHarness.sandboxPluginFolder(host));
         }
     }
 
@@ -52,25 +65,51 @@ class CrossHostPingPongTest {
     }
 
     @ParameterizedTest(name = "rank 0 {0}, rank 1 {1}")
-    @CsvSource({"worker_sandbox, worker_sandbox", "worker_sandbox_java, worker_sandbox_java", "worker_sandbox, worker_sandbox_java"})
+    @CsvSource({
+        "worker_sandbox, worker_sandbox",
+        "worker_sandbox_java, worker_sandbox_java",
+        "worker_sandbox, worker_sandbox_java"
+    })
     void theMessageGoesToTheOtherHostAndBackOverTheLink(String plugin0, String plugin1) throws Exception {
         long[] sentBefore = {xh.hosts.packetsSent(0), xh.hosts.packetsSent(1)};
 
         String[] out = xh.runRanks((rank, rendezvous) -> rank(rank, rank == 0 ? plugin0 : plugin1, rendezvous));
 
-        assertThat(out[0]).contains("(" + kind(plugin0) + ") joined the domain of 2 ranks")
+        assertThat(out[0])
+                .contains("(" + kind(plugin0) + ") joined the domain of 2 ranks")
                 .contains("rank 0: sent 'hello' to rank 1; received 'hello' (tag 0x1234) back from rank 1")
                 .contains("rank 0: " + ROUNDS + " round trips through 2 ranks: p50 ");
-        assertThat(out[1]).contains("(" + kind(plugin1) + ") joined the domain of 2 ranks")
+        assertThat(out[1])
+                .contains("(" + kind(plugin1) + ") joined the domain of 2 ranks")
                 .contains("rank 1: received 'hello' (tag 0x5678); sent it to rank 0");
-        assertThat(xh.hosts.packetsSent(0) - sentBefore[0]).as("packets host 0 sent on the link in %d round trips", ROUNDS).isGreaterThanOrEqualTo(ROUNDS);
-        assertThat(xh.hosts.packetsSent(1) - sentBefore[1]).as("packets host 1 sent on the link in %d round trips", ROUNDS).isGreaterThanOrEqualTo(ROUNDS);
+        assertThat(xh.hosts.packetsSent(0) - sentBefore[0])
+                .as("packets host 0 sent on the link in %d round trips", ROUNDS)
+                .isGreaterThanOrEqualTo(ROUNDS);
+        assertThat(xh.hosts.packetsSent(1) - sentBefore[1])
+                .as("packets host 1 sent on the link in %d round trips", ROUNDS)
+                .isGreaterThanOrEqualTo(ROUNDS);
     }
 
     private static List<String> rank(int rank, String plugin, String rendezvous) {
-        return java(rank, "ping-pong-rank", "--service", "tcp:" + TwoHosts.address(rank) + ":" + DAEMON_PORT, "--auth-key-file", xh.key.toString(),
-                "--rank", Integer.toString(rank), "--size", "2", "--rendezvous", rendezvous, "--message", "hello", "--plugin", plugin,
-                "--rounds", Integer.toString(ROUNDS));
+        return java(
+                rank,
+                "ping-pong-rank",
+                "--service",
+                "tcp:" + TwoHosts.address(rank) + ":" + DAEMON_PORT,
+                "--auth-key-file",
+                xh.key.toString(),
+                "--rank",
+                Integer.toString(rank),
+                "--size",
+                "2",
+                "--rendezvous",
+                rendezvous,
+                "--message",
+                "hello",
+                "--plugin",
+                plugin,
+                "--rounds",
+                Integer.toString(ROUNDS));
     }
 
     private static String kind(String plugin) {

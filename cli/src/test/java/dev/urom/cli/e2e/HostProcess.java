@@ -14,7 +14,10 @@ public final class HostProcess {
 
     public static void main(String[] args) throws Exception {
         UromService service = UromService.connect(args[0]);
-        Worker worker = service.newWorker().id(Long.parseLong(args[1])).plugins(Long.parseLong(args[2])).build();
+        Worker worker = service.newWorker()
+                .id(Long.parseLong(args[1]))
+                .plugins(Long.parseLong(args[2]))
+                .build();
         worker.start().get();
         System.out.println("RUNNING " + worker.id());
         System.out.flush();

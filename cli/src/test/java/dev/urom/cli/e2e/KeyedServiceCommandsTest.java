@@ -21,7 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 class KeyedServiceCommandsTest {
     private static final Pattern LISTENING = Pattern.compile("listening on (tcp:[0-9.]+:[0-9]+)");
 
-    @TempDir static Path dir;
+    @TempDir
+    static Path dir;
+
     static ServiceHarness daemon;
     static String address;
     static Path jobA;
@@ -30,7 +32,9 @@ class KeyedServiceCommandsTest {
     static void startDaemon() throws Exception {
         Path keys = Files.createDirectories(dir.resolve("keys"));
         Files.setAttribute(keys, "unix:mode", 0700);
-        assertThat(CliRunner.run(null, "keygen", keys.resolve("jobA.key").toString()).status()).isZero();
+        assertThat(CliRunner.run(null, "keygen", keys.resolve("jobA.key").toString())
+                        .status())
+                .isZero();
         jobA = keys.resolve("jobA.key");
         daemon = ServiceHarness.start(dir, Map.of(), "--listen", "tcp:127.0.0.1:0", "--auth-keys", keys.toString());
         Matcher listening = LISTENING.matcher(String.join("\n", daemon.output()));
@@ -47,9 +51,12 @@ class KeyedServiceCommandsTest {
 
     @Test
     void withTheKeyEveryHostCommandIsServed() {
-        CliRunner.Run loopback = CliRunner.run(null, "loopback", "--service", address, "--auth-key-file", jobA.toString(), "--value", "42");
-        CliRunner.Run plugins = CliRunner.run(null, "plugins", "--service", address, "--auth-key-file", jobA.toString());
-        CliRunner.Run workers = CliRunner.run(null, "workers", "--service", address, "--auth-key-file", jobA.toString());
+        CliRunner.Run loopback = CliRunner.run(
+                null, "loopback", "--service", address, "--auth-key-file", jobA.toString(), "--value", "42");
+        CliRunner.Run plugins =
+                CliRunner.run(null, "plugins", "--service", address, "--auth-key-file", jobA.toString());
+        CliRunner.Run workers =
+                CliRunner.run(null, "workers", "--service", address, "--auth-key-file", jobA.toString());
 
         assertThat(loopback.status()).as(loopback.err()).isZero();
         assertThat(loopback.out()).startsWith("loopback 42 -> 42 via worker_graph");
@@ -64,8 +71,9 @@ class KeyedServiceCommandsTest {
 
         assertThat(run.status()).isEqualTo(1);
         assertThat(run.out()).isEmpty();
-        assertThat(run.errLines()).containsExactly("urom plugins: " + address + " refused the connection: this daemon admits TCP hosts "
-                + "that prove a key: give one with --auth-key-file or UROM_AUTH_KEY_FILE");
+        assertThat(run.errLines())
+                .containsExactly("urom plugins: " + address + " refused the connection: this daemon admits TCP hosts "
+                        + "that prove a key: give one with --auth-key-file or UROM_AUTH_KEY_FILE");
     }
 
     @Test
@@ -74,10 +82,14 @@ class KeyedServiceCommandsTest {
         Path wrong = elsewhere.resolve("jobA.key");
         assertThat(CliRunner.run(null, "keygen", wrong.toString()).status()).isZero();
 
-        CliRunner.Run run = CliRunner.run(null, "loopback", "--service", address, "--auth-key-file", wrong.toString(), "--value", "1");
+        CliRunner.Run run = CliRunner.run(
+                null, "loopback", "--service", address, "--auth-key-file", wrong.toString(), "--value", "1");
 
         assertThat(run.status()).isEqualTo(1);
-        assertThat(run.errLines()).singleElement().asString().startsWith("urom loopback: ")
+        assertThat(run.errLines())
+                .singleElement()
+                .asString()
+                .startsWith("urom loopback: ")
                 .contains("the proof does not match the key of principal 'jobA'");
     }
 
@@ -90,8 +102,13 @@ class KeyedServiceCommandsTest {
         CliRunner.Run run = CliRunner.run(null, "workers", "--service", address, "--auth-key-file", exposed.toString());
 
         assertThat(run.status()).isEqualTo(1);
-        assertThat(run.errLines()).singleElement().asString().startsWith("urom workers: ").contains("--auth-key-file")
-                .contains("key file " + exposed + " (mode 0644").contains("may be read by others");
+        assertThat(run.errLines())
+                .singleElement()
+                .asString()
+                .startsWith("urom workers: ")
+                .contains("--auth-key-file")
+                .contains("key file " + exposed + " (mode 0644")
+                .contains("may be read by others");
     }
 
     @Test

@@ -3,13 +3,13 @@ package dev.urom.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.host.Plugin;
-import dev.urom.plugins.graph.host.GraphClient;
 import dev.urom.host.Notification;
+import dev.urom.host.Plugin;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
-import dev.urom.wire.ServiceAddress;
+import dev.urom.plugins.graph.host.GraphClient;
 import dev.urom.spi.UromStatus;
+import dev.urom.wire.ServiceAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
@@ -75,9 +75,13 @@ class MetricsEndToEndTest {
             assertThat(idle.all("urom_commands_total")).isEmpty();
 
             // A start the daemon refuses, then one worker with every plugin.
-            Worker refused = service.newWorker().plugins(graph).env("LD_PRELOAD=/x.so").build();
+            Worker refused =
+                    service.newWorker().plugins(graph).env("LD_PRELOAD=/x.so").build();
             assertThat(startFailure(refused)).isEqualTo(UromStatus.NOT_PERMITTED);
-            Worker worker = service.newWorker().id(3).plugins(graph | javaGraph | fixture).build();
+            Worker worker = service.newWorker()
+                    .id(3)
+                    .plugins(graph | javaGraph | fixture)
+                    .build();
             worker.start().get(SECONDS, TimeUnit.SECONDS);
             before.addAll(daemon.workers());
 
@@ -88,29 +92,45 @@ class MetricsEndToEndTest {
                 assertThat(await(GraphClient.loopback(worker, javaGraph, i))).isEqualTo(i);
             }
             for (int i = 0; i < 2; i++) {
-                assertThat(notification(worker.submit(graph, new byte[3])).status()).isEqualTo(UromStatus.INVALID_VALUE);
+                assertThat(notification(worker.submit(graph, new byte[3])).status())
+                        .isEqualTo(UromStatus.INVALID_VALUE);
             }
-            assertThat(notification(worker.submit(1L << 40, new byte[1])).status()).isEqualTo(UromStatus.NOT_FOUND);
-            try (SocketChannel raw = ServiceAddress.parse(daemon.workerAddress(worker.id())).connect()) {
+            assertThat(notification(worker.submit(1L << 40, new byte[1])).status())
+                    .isEqualTo(UromStatus.NOT_FOUND);
+            try (SocketChannel raw =
+                    ServiceAddress.parse(daemon.workerAddress(worker.id())).connect()) {
                 raw.write(ByteBuffer.wrap(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, 0x7f, 1, 2, 3, 4}));
                 awaitClosed(raw);
             }
 
             PrometheusScrape running = PrometheusScrape.of(url);
             assertThat(running.value("urom_workers", "state", "running")).isEqualTo(1);
-            assertThat(running.value("urom_worker_starts_total", "outcome", "started", "status", "SUCCESS")).isEqualTo(1);
-            assertThat(running.value("urom_worker_starts_total", "outcome", "refused", "status", "NOT_PERMITTED")).isEqualTo(1);
-            assertThat(running.value("urom_commands_total", "plugin", "worker_graph")).isEqualTo(7);
-            assertThat(running.value("urom_notifications_total", "plugin", "worker_graph", "status", "SUCCESS")).isEqualTo(5);
-            assertThat(running.value("urom_notifications_total", "plugin", "worker_graph", "status", "INVALID_VALUE")).isEqualTo(2);
-            assertThat(running.value("urom_commands_total", "plugin", "worker_graph_java")).isEqualTo(3);
-            assertThat(running.value("urom_notifications_total", "plugin", "worker_graph_java", "status", "SUCCESS")).isEqualTo(3);
-            assertThat(running.value("urom_commands_total", "plugin", "unknown")).isEqualTo(1);
-            assertThat(running.value("urom_notifications_total", "plugin", "unknown", "status", "NOT_FOUND")).isEqualTo(1);
-            assertThat(running.value("urom_command_duration_seconds_count", "plugin", "worker_graph")).isEqualTo(7);
-            assertThat(running.value("urom_command_duration_seconds_bucket", "plugin", "worker_graph", "le", "+Inf")).isEqualTo(7);
-            assertThat(running.value("urom_command_duration_seconds_sum", "plugin", "worker_graph")).isPositive();
-            assertThat(running.value("urom_command_duration_seconds_count", "plugin", "worker_graph_java")).isEqualTo(3);
+            assertThat(running.value("urom_worker_starts_total", "outcome", "started", "status", "SUCCESS"))
+                    .isEqualTo(1);
+            assertThat(running.value("urom_worker_starts_total", "outcome", "refused", "status", "NOT_PERMITTED"))
+                    .isEqualTo(1);
+            assertThat(running.value("urom_commands_total", "plugin", "worker_graph"))
+                    .isEqualTo(7);
+            assertThat(running.value("urom_notifications_total", "plugin", "worker_graph", "status", "SUCCESS"))
+                    .isEqualTo(5);
+            assertThat(running.value("urom_notifications_total", "plugin", "worker_graph", "status", "INVALID_VALUE"))
+                    .isEqualTo(2);
+            assertThat(running.value("urom_commands_total", "plugin", "worker_graph_java"))
+                    .isEqualTo(3);
+            assertThat(running.value("urom_notifications_total", "plugin", "worker_graph_java", "status", "SUCCESS"))
+                    .isEqualTo(3);
+            assertThat(running.value("urom_commands_total", "plugin", "unknown"))
+                    .isEqualTo(1);
+            assertThat(running.value("urom_notifications_total", "plugin", "unknown", "status", "NOT_FOUND"))
+                    .isEqualTo(1);
+            assertThat(running.value("urom_command_duration_seconds_count", "plugin", "worker_graph"))
+                    .isEqualTo(7);
+            assertThat(running.value("urom_command_duration_seconds_bucket", "plugin", "worker_graph", "le", "+Inf"))
+                    .isEqualTo(7);
+            assertThat(running.value("urom_command_duration_seconds_sum", "plugin", "worker_graph"))
+                    .isPositive();
+            assertThat(running.value("urom_command_duration_seconds_count", "plugin", "worker_graph_java"))
+                    .isEqualTo(3);
             assertThat(running.value("urom_host_connections_total")).isEqualTo(2);
             assertThat(running.value("urom_host_connections_refused_total")).isEqualTo(1);
             assertThat(running.value("urom_host_connections_open")).isEqualTo(1);
@@ -127,11 +147,16 @@ class MetricsEndToEndTest {
             }
             worker.stop().get(SECONDS, TimeUnit.SECONDS);
             ServiceHarness.awaitExit(before);
-            PrometheusScrape ended = awaitScrape(url, s -> s.value("urom_worker_exits_total", "cause", "normal", "signal", "none") == 1);
-            assertThat(ended.value("urom_worker_starts_total", "outcome", "joined", "status", "SUCCESS")).isEqualTo(1);
+            PrometheusScrape ended =
+                    awaitScrape(url, s -> s.value("urom_worker_exits_total", "cause", "normal", "signal", "none") == 1);
+            assertThat(ended.value("urom_worker_starts_total", "outcome", "joined", "status", "SUCCESS"))
+                    .isEqualTo(1);
             assertThat(ended.value("urom_workers", "state", "running")).isZero();
-            assertThat(ended.value("urom_commands_total", "plugin", "worker_graph")).as("the final counts of an ended worker stay").isEqualTo(8);
-            assertThat(ended.value("urom_commands_total", "plugin", "worker_graph_java")).isEqualTo(3);
+            assertThat(ended.value("urom_commands_total", "plugin", "worker_graph"))
+                    .as("the final counts of an ended worker stay")
+                    .isEqualTo(8);
+            assertThat(ended.value("urom_commands_total", "plugin", "worker_graph_java"))
+                    .isEqualTo(3);
             assertThat(ended.value("urom_host_connections_total")).isEqualTo(3);
             assertThat(ended.value("urom_host_connections_open")).isZero();
 
@@ -142,21 +167,34 @@ class MetricsEndToEndTest {
             Worker killed = service.newWorker().id(5).plugins(graph).build();
             killed.start().get(SECONDS, TimeUnit.SECONDS);
             List<ProcessHandle> pair = daemon.workers();
-            ProcessHandle victim = pair.stream().filter(p -> !doomedProcess.contains(p)).findFirst().orElseThrow();
+            ProcessHandle victim = pair.stream()
+                    .filter(p -> !doomedProcess.contains(p))
+                    .findFirst()
+                    .orElseThrow();
             for (int i = 0; i < 2; i++) {
-                assertThat(notification(doomed.submit(fixture, new byte[] {'e'})).status()).isEqualTo(UromStatus.SUCCESS);
+                assertThat(notification(doomed.submit(fixture, new byte[] {'e'}))
+                                .status())
+                        .isEqualTo(UromStatus.SUCCESS);
             }
-            assertThat(PrometheusScrape.of(url).value("urom_commands_total", "plugin", "service_fixture")).isEqualTo(2);
-            assertThat(notification(doomed.submit(fixture, new byte[] {'c'})).status()).isEqualTo(UromStatus.CONNECTION_RESET);
+            assertThat(PrometheusScrape.of(url).value("urom_commands_total", "plugin", "service_fixture"))
+                    .isEqualTo(2);
+            assertThat(notification(doomed.submit(fixture, new byte[] {'c'})).status())
+                    .isEqualTo(UromStatus.CONNECTION_RESET);
             victim.destroyForcibly();
             ServiceHarness.awaitExit(pair);
-            PrometheusScrape after = awaitScrape(url, s -> s.value("urom_worker_exits_total", "cause", "crash", "signal", "SIGSEGV") == 1
-                    && s.value("urom_worker_exits_total", "cause", "signal", "signal", "SIGKILL") == 1);
-            assertThat(after.value("urom_commands_total", "plugin", "service_fixture")).isEqualTo(2);
-            assertThat(after.value("urom_commands_total", "plugin", "worker_graph")).isEqualTo(8);
-            assertThat(after.value("urom_worker_exits_total", "cause", "normal", "signal", "none")).isEqualTo(1);
+            PrometheusScrape after = awaitScrape(
+                    url,
+                    s -> s.value("urom_worker_exits_total", "cause", "crash", "signal", "SIGSEGV") == 1
+                            && s.value("urom_worker_exits_total", "cause", "signal", "signal", "SIGKILL") == 1);
+            assertThat(after.value("urom_commands_total", "plugin", "service_fixture"))
+                    .isEqualTo(2);
+            assertThat(after.value("urom_commands_total", "plugin", "worker_graph"))
+                    .isEqualTo(8);
+            assertThat(after.value("urom_worker_exits_total", "cause", "normal", "signal", "none"))
+                    .isEqualTo(1);
             assertThat(after.value("urom_workers", "state", "running")).isZero();
-            assertThat(after.value("urom_worker_starts_total", "outcome", "started", "status", "SUCCESS")).isEqualTo(3);
+            assertThat(after.value("urom_worker_starts_total", "outcome", "started", "status", "SUCCESS"))
+                    .isEqualTo(3);
             killed.close();
             doomed.close();
         }
@@ -192,7 +230,10 @@ class MetricsEndToEndTest {
                         ids.put(plugin.info().name(), plugin.info().id());
                     }
                     for (String plugin : List.of("worker_graph", "worker_graph_java")) {
-                        Worker worker = host.newWorker().id(10L * (h + 1) + workers.size()).plugins(ids.get(plugin)).build();
+                        Worker worker = host.newWorker()
+                                .id(10L * (h + 1) + workers.size())
+                                .plugins(ids.get(plugin))
+                                .build();
                         worker.start().get(SECONDS, TimeUnit.SECONDS);
                         workers.add(worker);
                         pluginOf.put(worker, plugin);
@@ -215,16 +256,21 @@ class MetricsEndToEndTest {
                 } finally {
                     senders.shutdownNow();
                 }
-                counts.forEach((plugin, c) -> assertThat(c.succeeded()).as("%s answered with SUCCESS", plugin)
+                counts.forEach((plugin, c) -> assertThat(c.succeeded())
+                        .as("%s answered with SUCCESS", plugin)
                         .hasValue((long) LOAD_HOSTS * COMMANDS_PER_WORKER));
 
-                assertCounted(awaitScrape(url, s -> sum(s, COMMANDS) >= total(counts, Counts::sent)), counts, workers.size());
+                assertCounted(
+                        awaitScrape(url, s -> sum(s, COMMANDS) >= total(counts, Counts::sent)), counts, workers.size());
 
                 for (Worker worker : workers) {
                     worker.stop().get(SECONDS, TimeUnit.SECONDS);
                 }
                 ServiceHarness.awaitExit(processes);
-                assertCounted(awaitScrape(url, s -> sum(s, "urom_worker_exits_total") >= workers.size()), counts, workers.size());
+                assertCounted(
+                        awaitScrape(url, s -> sum(s, "urom_worker_exits_total") >= workers.size()),
+                        counts,
+                        workers.size());
             } finally {
                 workers.forEach(Worker::close);
                 for (UromService host : hosts) {
@@ -241,15 +287,16 @@ class MetricsEndToEndTest {
             inFlight.acquire();
             long sent = value;
             counts.sent().incrementAndGet();
-            worker.submit(plugin, GraphClient.loopbackCommand(sent)).whenComplete((Notification answer, Throwable failure) -> {
-                if (answer != null) {
-                    counts.answers().incrementAndGet();
-                    if (answer.status().isSuccess()) {
-                        counts.succeeded().incrementAndGet();
-                    }
-                }
-                inFlight.release();
-            });
+            worker.submit(plugin, GraphClient.loopbackCommand(sent))
+                    .whenComplete((Notification answer, Throwable failure) -> {
+                        if (answer != null) {
+                            counts.answers().incrementAndGet();
+                            if (answer.status().isSuccess()) {
+                                counts.succeeded().incrementAndGet();
+                            }
+                        }
+                        inFlight.release();
+                    });
         }
         if (!inFlight.tryAcquire(IN_FLIGHT, SECONDS, TimeUnit.SECONDS)) {
             throw new AssertionError("LOOPBACKs still unanswered after " + SECONDS + " s");
@@ -259,17 +306,25 @@ class MetricsEndToEndTest {
 
     private static void assertCounted(PrometheusScrape scrape, Map<String, Counts> counts, int workers) {
         counts.forEach((plugin, c) -> {
-            assertThat(scrape.value(COMMANDS, "plugin", plugin)).as("%s{plugin=%s}", COMMANDS, plugin).isEqualTo(c.sent().get());
+            assertThat(scrape.value(COMMANDS, "plugin", plugin))
+                    .as("%s{plugin=%s}", COMMANDS, plugin)
+                    .isEqualTo(c.sent().get());
             assertThat(scrape.value(NOTIFICATIONS, "plugin", plugin, "status", "SUCCESS"))
-                    .as("%s{plugin=%s,status=SUCCESS}", NOTIFICATIONS, plugin).isEqualTo(c.succeeded().get());
+                    .as("%s{plugin=%s,status=SUCCESS}", NOTIFICATIONS, plugin)
+                    .isEqualTo(c.succeeded().get());
         });
         assertThat(sum(scrape, COMMANDS)).as("%s, every plugin", COMMANDS).isEqualTo(total(counts, Counts::sent));
-        assertThat(sum(scrape, NOTIFICATIONS)).as("%s, every plugin and status", NOTIFICATIONS).isEqualTo(total(counts, Counts::answers));
-        assertThat(scrape.value("urom_worker_starts_total", "outcome", "started", "status", "SUCCESS")).isEqualTo(workers);
+        assertThat(sum(scrape, NOTIFICATIONS))
+                .as("%s, every plugin and status", NOTIFICATIONS)
+                .isEqualTo(total(counts, Counts::answers));
+        assertThat(scrape.value("urom_worker_starts_total", "outcome", "started", "status", "SUCCESS"))
+                .isEqualTo(workers);
     }
 
     private static double sum(PrometheusScrape scrape, String name) {
-        return scrape.all(name).stream().mapToDouble(PrometheusScrape.Sample::value).sum();
+        return scrape.all(name).stream()
+                .mapToDouble(PrometheusScrape.Sample::value)
+                .sum();
     }
 
     private static double total(Map<String, Counts> counts, Function<Counts, AtomicLong> count) {
@@ -277,8 +332,11 @@ class MetricsEndToEndTest {
     }
 
     private static String metricsUrl(ServiceHarness daemon) {
-        String line = daemon.output().stream().filter(l -> l.contains("health and metrics: http://")).findFirst().orElseThrow(
-                () -> new AssertionError("the daemon did not say where it serves HTTP: " + daemon.output()));
+        String line = daemon.output().stream()
+                .filter(l -> l.contains("health and metrics: http://"))
+                .findFirst()
+                .orElseThrow(
+                        () -> new AssertionError("the daemon did not say where it serves HTTP: " + daemon.output()));
         return line.substring(line.indexOf("http://"), line.lastIndexOf(')')) + "/metrics";
     }
 
@@ -316,14 +374,15 @@ class MetricsEndToEndTest {
     /** Reads until the worker closes the connection (the read is blocking; the wait has the usual limit). */
     private static void awaitClosed(SocketChannel raw) throws Exception {
         CompletableFuture.runAsync(() -> {
-            ByteBuffer sink = ByteBuffer.allocate(4096);
-            try {
-                while (raw.read(sink) >= 0) {
-                    sink.clear();
-                }
-            } catch (java.io.IOException e) {
-                // closed with a reset: closed all the same
-            }
-        }).get(SECONDS, TimeUnit.SECONDS);
+                    ByteBuffer sink = ByteBuffer.allocate(4096);
+                    try {
+                        while (raw.read(sink) >= 0) {
+                            sink.clear();
+                        }
+                    } catch (java.io.IOException e) {
+                        // closed with a reset: closed all the same
+                    }
+                })
+                .get(SECONDS, TimeUnit.SECONDS);
     }
 }

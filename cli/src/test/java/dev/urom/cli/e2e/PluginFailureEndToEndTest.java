@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PluginFailureEndToEndTest {
-    @TempDir static Path shared;
+    @TempDir
+    static Path shared;
 
     private ServiceHarness daemon;
 
@@ -46,22 +47,26 @@ class PluginFailureEndToEndTest {
 
     @Test
     void cmdPrintsTheStatusAndTheJavaPluginsMessage() throws Exception {
-        CliRunner.Run run = CliRunner.run(null, "cmd", "--service", daemon.address, "--plugin", "refusing", "--payload-hex", "0a0b");
+        CliRunner.Run run = CliRunner.run(
+                null, "cmd", "--service", daemon.address, "--plugin", "refusing", "--payload-hex", "0a0b");
 
         assertThat(run.status()).isEqualTo(1);
         assertThat(run.out()).contains("status: INVALID_VALUE (6)\n");
-        assertThat(run.errLines()).containsExactly("urom cmd: INVALID_VALUE: " + RefusingPlugin.message(new byte[] {10, 11}));
+        assertThat(run.errLines())
+                .containsExactly("urom cmd: INVALID_VALUE: " + RefusingPlugin.message(new byte[] {10, 11}));
         ServiceHarness.awaitExit(daemon.workers());
     }
 
     @Test
     void cmdOfANativePluginsFailurePrintsTheErrorThePluginLoggedInTheWorker() throws Exception {
-        CliRunner.Run run = CliRunner.run(null, "cmd", "--service", daemon.address, "--plugin", "worker_graph", "--payload-hex", "00");
+        CliRunner.Run run = CliRunner.run(
+                null, "cmd", "--service", daemon.address, "--plugin", "worker_graph", "--payload-hex", "00");
 
         assertThat(run.status()).isEqualTo(1);
         assertThat(run.out()).contains("status: INVALID_VALUE (6)");
-        assertThat(run.errLines()).containsExactly(
-                "urom cmd: INVALID_VALUE: graph command of 1 bytes refused: a graph command is exactly 16 bytes");
+        assertThat(run.errLines())
+                .containsExactly(
+                        "urom cmd: INVALID_VALUE: graph command of 1 bytes refused: a graph command is exactly 16 bytes");
         ServiceHarness.awaitExit(daemon.workers());
     }
 
@@ -70,8 +75,12 @@ class PluginFailureEndToEndTest {
         byte[] command = {1, 2, 3};
         List<ProcessHandle> processes;
         try (UromService service = UromService.connect(daemon.address)) {
-            long id = service.plugins().stream().filter(p -> p.info().name().equals("refusing")).map(Plugin::info)
-                    .findFirst().orElseThrow().id();
+            long id = service.plugins().stream()
+                    .filter(p -> p.info().name().equals("refusing"))
+                    .map(Plugin::info)
+                    .findFirst()
+                    .orElseThrow()
+                    .id();
             try (Worker worker = service.newWorker().plugins(id).build()) {
                 worker.start().get(60, TimeUnit.SECONDS);
                 processes = daemon.workers();
@@ -85,7 +94,11 @@ class PluginFailureEndToEndTest {
         assertThat(processes).hasSize(1);
         ServiceHarness.awaitExit(processes);
         Path log = daemon.logDir.resolve("urom_worker_" + processes.get(0).pid() + "_dev.log");
-        assertThat(Files.readAllLines(log)).filteredOn(line -> line.contains("refused a command"))
-                .singleElement().asString().contains("WARN").endsWith("INVALID_VALUE: " + RefusingPlugin.message(command));
+        assertThat(Files.readAllLines(log))
+                .filteredOn(line -> line.contains("refused a command"))
+                .singleElement()
+                .asString()
+                .contains("WARN")
+                .endsWith("INVALID_VALUE: " + RefusingPlugin.message(command));
     }
 }

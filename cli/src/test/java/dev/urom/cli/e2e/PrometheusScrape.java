@@ -25,8 +25,12 @@ record PrometheusScrape(String contentType, List<Sample> samples) {
     record Sample(String name, Map<String, String> labels, double value) {}
 
     static PrometheusScrape of(String url) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(url))
+                                .timeout(Duration.ofSeconds(30))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new AssertionError(url + " answered " + response.statusCode() + ": " + response.body());
         }
@@ -66,7 +70,9 @@ record PrometheusScrape(String contentType, List<Sample> samples) {
         for (int i = 0; i < labelPairs.length; i += 2) {
             wanted.put(labelPairs[i], labelPairs[i + 1]);
         }
-        List<Sample> matching = samples.stream().filter(s -> s.name().equals(name) && s.labels().equals(wanted)).toList();
+        List<Sample> matching = samples.stream()
+                .filter(s -> s.name().equals(name) && s.labels().equals(wanted))
+                .toList();
         if (matching.size() > 1) {
             throw new AssertionError(matching.size() + " samples of " + name + wanted);
         }

@@ -29,7 +29,8 @@ record RunningCommand(Process process, List<String> lines, CompletableFuture<Voi
         }
         Process process = builder.start();
         List<String> lines = Collections.synchronizedList(new ArrayList<>());
-        BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader reader =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         CompletableFuture<Void> ended = CompletableFuture.runAsync(() -> {
             try {
                 String line;
@@ -55,7 +56,9 @@ record RunningCommand(Process process, List<String> lines, CompletableFuture<Voi
                     }
                 }
             }
-            assertThat(over).as("the process ended or %d s passed before '%s'; its output: %s", LIMIT_SECONDS, text, lines).isFalse();
+            assertThat(over)
+                    .as("the process ended or %d s passed before '%s'; its output: %s", LIMIT_SECONDS, text, lines)
+                    .isFalse();
             TimeUnit.MILLISECONDS.sleep(20);
         }
     }

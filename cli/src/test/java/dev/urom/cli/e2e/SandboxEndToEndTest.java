@@ -4,15 +4,15 @@ package dev.urom.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.urom.oob.InProcessAllgather;
 import dev.urom.host.Domain;
-import dev.urom.plugins.sandbox.host.SandboxClient.Received;
-import dev.urom.plugins.sandbox.host.SandboxClient;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
-import dev.urom.wire.Protocol;
+import dev.urom.oob.InProcessAllgather;
+import dev.urom.plugins.sandbox.host.SandboxClient;
+import dev.urom.plugins.sandbox.host.SandboxClient.Received;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
+import dev.urom.wire.Protocol;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,7 +49,8 @@ class SandboxEndToEndTest {
     /** 4096 max message size, less the command header (24) and the TAG_SEND fixed part (56). */
     private static final int LARGEST_INLINE = 4096 - 24 - SandboxClient.TAG_COMMAND_BYTES;
 
-    @TempDir static Path shared;
+    @TempDir
+    static Path shared;
 
     private ServiceHarness daemon;
     private UromService service;
@@ -65,8 +66,8 @@ class SandboxEndToEndTest {
 
     @BeforeAll
     void startDaemon() throws Exception {
-        daemon = ServiceHarness.start(shared, ServiceHarness.sandboxPluginFolder(shared), Map.of(),
-                "-l", "60", "--max-workers", "8");
+        daemon = ServiceHarness.start(
+                shared, ServiceHarness.sandboxPluginFolder(shared), Map.of(), "-l", "60", "--max-workers", "8");
         service = UromService.connect(daemon.address);
         nativeId = pluginId("worker_sandbox");
         javaId = pluginId("worker_sandbox_java");
@@ -119,8 +120,8 @@ class SandboxEndToEndTest {
         assertThat(senderMemh).isNotZero();
         assertThat(receiverMemh).isNotZero();
 
-        CompletableFuture<Received> received = SandboxClient.tagRecvRegion(pair.w1, pair.p1, context(), 0x5a, ALL_BITS,
-                receiverMemh, recvOffset, count + 1000);
+        CompletableFuture<Received> received = SandboxClient.tagRecvRegion(
+                pair.w1, pair.p1, context(), 0x5a, ALL_BITS, receiverMemh, recvOffset, count + 1000);
         get(SandboxClient.tagSendRegion(pair.w0, pair.p0, context(), 1, 0x5a, senderMemh, sendOffset, count));
 
         Received answer = get(received);
@@ -130,7 +131,9 @@ class SandboxEndToEndTest {
         byte[] landed = Files.readAllBytes(receiverFile);
         byte[] expected = new byte[fileBytes];
         System.arraycopy(pattern, sendOffset, expected, recvOffset, count);
-        assertThat(Arrays.mismatch(landed, expected)).as("first differing byte of the receiver's file").isEqualTo(-1);
+        assertThat(Arrays.mismatch(landed, expected))
+                .as("first differing byte of the receiver's file")
+                .isEqualTo(-1);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -139,13 +142,15 @@ class SandboxEndToEndTest {
         Pair pair = pair(plugins);
         byte[] largest = pattern(LARGEST_INLINE, 11);
 
-        CompletableFuture<Received> received = SandboxClient.tagRecv(pair.w1, pair.p1, context(), 0x77, ALL_BITS, LARGEST_INLINE);
+        CompletableFuture<Received> received =
+                SandboxClient.tagRecv(pair.w1, pair.p1, context(), 0x77, ALL_BITS, LARGEST_INLINE);
         get(SandboxClient.tagSend(pair.w0, pair.p0, context(), 1, 0x77, largest));
         Received answer = get(received);
         assertThat(answer.count()).isEqualTo(LARGEST_INLINE);
         assertThat(answer.data()).isEqualTo(largest);
 
-        CompletableFuture<Void> tooBig = SandboxClient.tagSend(pair.w0, pair.p0, context(), 1, 0x78, pattern(LARGEST_INLINE + 1, 12));
+        CompletableFuture<Void> tooBig =
+                SandboxClient.tagSend(pair.w0, pair.p0, context(), 1, 0x78, pattern(LARGEST_INLINE + 1, 12));
         assertThat(tooBig).as("refused by the host, nothing sent").isDone();
         assertThat(failure(tooBig).status()).isEqualTo(UromStatus.TOO_BIG);
 
@@ -166,8 +171,10 @@ class SandboxEndToEndTest {
     @ValueSource(strings = {"worker_sandbox", "worker_sandbox_java", "mixed"})
     void aPeerKilledFailsTheSendsToItWhileAPendingReceiveWaitsAndTheSurvivorGoesOn(String plugins) throws Exception {
         Pair pair = pair(plugins);
-        assertThat(exchange(pair.w0, pair.p0, 1, pair.w1, pair.p1, 0x10, "ping").data()).isEqualTo(bytes("ping"));
-        assertThat(exchange(pair.w1, pair.p1, 0, pair.w0, pair.p0, 0x11, "pong").data()).isEqualTo(bytes("pong"));
+        assertThat(exchange(pair.w0, pair.p0, 1, pair.w1, pair.p1, 0x10, "ping").data())
+                .isEqualTo(bytes("ping"));
+        assertThat(exchange(pair.w1, pair.p1, 0, pair.w0, pair.p0, 0x11, "pong").data())
+                .isEqualTo(bytes("pong"));
         CompletableFuture<Received> pending = SandboxClient.tagRecv(pair.w0, pair.p0, context(), 0x999, ALL_BITS, 64);
 
         assertThat(pair.w1Process.destroyForcibly()).isTrue();
@@ -202,7 +209,9 @@ class SandboxEndToEndTest {
         UromException unknown = failure(SandboxClient.tagSend(pair.w0, pair.p0, context(), 7, 0x1, bytes("nobody")));
 
         assertThat(unknown.status()).isEqualTo(UromStatus.NOT_FOUND);
-        assertThat(exchange(pair.w0, pair.p0, 1, pair.w1, pair.p1, 0x2, "somebody").data()).isEqualTo(bytes("somebody"));
+        assertThat(exchange(pair.w0, pair.p0, 1, pair.w1, pair.p1, 0x2, "somebody")
+                        .data())
+                .isEqualTo(bytes("somebody"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -211,17 +220,23 @@ class SandboxEndToEndTest {
         Pair pair = pair(plugins);
         long[] tags = {0x1001, 0x2002, 0x1003};
         for (long tag : tags) {
-            get(SandboxClient.tagSend(pair.w0, pair.p0, context(), 1, tag, bytes("message 0x" + Long.toHexString(tag))));
+            get(SandboxClient.tagSend(
+                    pair.w0, pair.p0, context(), 1, tag, bytes("message 0x" + Long.toHexString(tag))));
         }
         // One connection keeps order: once this last message is received, the three wait unexpected at w1.
-        assertThat(exchange(pair.w0, pair.p0, 1, pair.w1, pair.p1, 0x7000, "sentinel").senderTag()).isEqualTo(0x7000);
+        assertThat(exchange(pair.w0, pair.p0, 1, pair.w1, pair.p1, 0x7000, "sentinel")
+                        .senderTag())
+                .isEqualTo(0x7000);
 
         Received first = get(SandboxClient.tagRecv(pair.w1, pair.p1, context(), 0x1000, 0xf000, 64));
         Received second = get(SandboxClient.tagRecv(pair.w1, pair.p1, context(), 0x1000, 0xf000, 64));
         Received third = get(SandboxClient.tagRecv(pair.w1, pair.p1, context(), 0x2002, 0xffff, 64));
 
-        assertThat(List.of(first, second, third)).extracting(Received::senderTag).containsExactly(0x1001L, 0x1003L, 0x2002L);
-        assertThat(List.of(first, second, third)).extracting(r -> new String(r.data(), StandardCharsets.UTF_8))
+        assertThat(List.of(first, second, third))
+                .extracting(Received::senderTag)
+                .containsExactly(0x1001L, 0x1003L, 0x2002L);
+        assertThat(List.of(first, second, third))
+                .extracting(r -> new String(r.data(), StandardCharsets.UTF_8))
                 .containsExactly("message 0x1001", "message 0x1003", "message 0x2002");
     }
 
@@ -231,11 +246,16 @@ class SandboxEndToEndTest {
         long p1 = plugins.equals("worker_sandbox") ? nativeId : javaId;
         Set<Long> before = daemon.workers().stream().map(ProcessHandle::pid).collect(Collectors.toSet());
         Worker w1 = started(p1);
-        List<ProcessHandle> fresh = daemon.workers().stream().filter(p -> !before.contains(p.pid())).toList();
+        List<ProcessHandle> fresh =
+                daemon.workers().stream().filter(p -> !before.contains(p.pid())).toList();
         assertThat(fresh).as("the process spawned for w1").hasSize(1);
         Worker w0 = started(p0);
         processes.addAll(daemon.workers());
-        Domain domain = Domain.create(List.of(w0, w1), new long[] {0, 1}, InProcessAllgather.group(1).get(0)).start()
+        Domain domain = Domain.create(
+                        List.of(w0, w1),
+                        new long[] {0, 1},
+                        InProcessAllgather.group(1).get(0))
+                .start()
                 .get(SECONDS, TimeUnit.SECONDS);
         assertThat(domain.peers()).hasSize(2);
         return new Pair(w0, p0, w1, p1, fresh.get(0));
@@ -249,7 +269,8 @@ class SandboxEndToEndTest {
     }
 
     /** Posts a receive at {@code to}, then sends {@code text} from {@code from} to domain id {@code dest}. */
-    private Received exchange(Worker from, long fromPlugin, long dest, Worker to, long toPlugin, long tag, String text) throws Exception {
+    private Received exchange(Worker from, long fromPlugin, long dest, Worker to, long toPlugin, long tag, String text)
+            throws Exception {
         CompletableFuture<Received> received = SandboxClient.tagRecv(to, toPlugin, context(), tag, ALL_BITS, 256);
         get(SandboxClient.tagSend(from, fromPlugin, context(), dest, tag, bytes(text)));
         Received answer = get(received);
@@ -275,8 +296,12 @@ class SandboxEndToEndTest {
     }
 
     private long pluginId(String name) throws UromException {
-        return service.plugins().stream().filter(p -> p.info().name().equals(name)).findFirst()
-                .orElseThrow(() -> new AssertionError("the daemon does not serve " + name)).info().id();
+        return service.plugins().stream()
+                .filter(p -> p.info().name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("the daemon does not serve " + name))
+                .info()
+                .id();
     }
 
     private long context() {

@@ -6,19 +6,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.urom.auth.Proofs;
 import dev.urom.framework.security.UnixAccounts;
-import dev.urom.host.Plugin;
-import dev.urom.plugins.graph.host.GraphClient;
 import dev.urom.host.Notification;
+import dev.urom.host.Plugin;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
+import dev.urom.plugins.graph.host.GraphClient;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.FrameChannel;
 import dev.urom.wire.Handshake;
 import dev.urom.wire.Message;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.Role;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.spi.UromException;
-import dev.urom.spi.UromStatus;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -51,7 +51,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ServiceEndToEndTest {
     private static final long SECONDS = ServiceHarness.LIMIT.toSeconds();
 
-    @TempDir static Path shared;
+    @TempDir
+    static Path shared;
 
     private ServiceHarness daemon;
     private UromService service;
@@ -111,8 +112,8 @@ class ServiceEndToEndTest {
     }
 
     private static UromException startFailure(Worker worker) {
-        ExecutionException failure = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
-                () -> worker.start().get(SECONDS, TimeUnit.SECONDS));
+        ExecutionException failure = org.junit.jupiter.api.Assertions.assertThrows(
+                ExecutionException.class, () -> worker.start().get(SECONDS, TimeUnit.SECONDS));
         assertThat(failure.getCause()).isInstanceOf(UromException.class);
         assertThat(worker.state()).isEqualTo(Worker.State.IDLE);
         return (UromException) failure.getCause();
@@ -130,15 +131,19 @@ class ServiceEndToEndTest {
     void theDaemonReportsEveryPluginWithItsKindAndVersion() throws Exception {
         List<Plugin> plugins = service.plugins();
 
-        assertThat(plugins).extracting(p -> p.info().name() + "/" + p.kind() + "/v" + p.info().version())
-                .containsExactlyInAnyOrder("worker_graph/native/v1", "worker_graph_java/java/v1", "service_fixture/native/v1");
+        assertThat(plugins)
+                .extracting(
+                        p -> p.info().name() + "/" + p.kind() + "/v" + p.info().version())
+                .containsExactlyInAnyOrder(
+                        "worker_graph/native/v1", "worker_graph_java/java/v1", "service_fixture/native/v1");
         assertThat(plugins).extracting(p -> Long.bitCount(p.info().id())).containsOnly(1);
         assertThat(service.maxMessageSize()).isEqualTo(4096);
     }
 
     @Test
     void aWorkerIsItsOwnProcessWithItsPluginsOnItsCommandLineAndItsOwnLog() throws Exception {
-        Worker worker = started(service.newWorker().plugins(graphId | javaGraphId).build());
+        Worker worker =
+                started(service.newWorker().plugins(graphId | javaGraphId).build());
 
         assertThat(worker.state()).isEqualTo(Worker.State.RUNNING);
         assertThat(get(GraphClient.loopback(worker, graphId, 77))).isEqualTo(77);
@@ -158,9 +163,15 @@ class ServiceEndToEndTest {
         ServiceHarness.awaitExit(processes);
         awaitNoWorkerListed();
         List<String> log = Files.readAllLines(workerLog);
-        assertThat(log).as("the worker's log, to its very last line").hasSizeGreaterThan(1).last().asString()
+        assertThat(log)
+                .as("the worker's log, to its very last line")
+                .hasSizeGreaterThan(1)
+                .last()
+                .asString()
                 .endsWith("worker process " + processes.get(0).pid() + " exited with status 0");
-        assertThat(log.get(log.size() - 2)).as("the worker's own last line, before the daemon's note of its exit").endsWith(": stopped");
+        assertThat(log.get(log.size() - 2))
+                .as("the worker's own last line, before the daemon's note of its exit")
+                .endsWith(": stopped");
     }
 
     @Test
@@ -168,10 +179,15 @@ class ServiceEndToEndTest {
         for (long plugin : new long[] {graphId, javaGraphId}) {
             List<Worker> workers = new ArrayList<>();
             for (int index = 0; index < 4; index++) {
-                workers.add(started(service.newWorker().id(10 + index).gid(index % 2).plugins(plugin).build()));
+                workers.add(started(service.newWorker()
+                        .id(10 + index)
+                        .gid(index % 2)
+                        .plugins(plugin)
+                        .build()));
             }
             for (Worker worker : workers) {
-                assertThat(get(GraphClient.loopback(worker, plugin, worker.id()))).isEqualTo(worker.id());
+                assertThat(get(GraphClient.loopback(worker, plugin, worker.id())))
+                        .isEqualTo(worker.id());
             }
             assertThat(service.workersInGroup(0)).containsExactly(10L, 12L);
             assertThat(service.workersInGroup(1)).containsExactly(11L, 13L);
@@ -186,7 +202,8 @@ class ServiceEndToEndTest {
 
     @Test
     void askingForARunningIdJoinsItAndEachConnectionGetsItsOwnAnswers() throws Exception {
-        Worker first = started(service.newWorker().id(20).maxInflight(4).plugins(fixtureId).build());
+        Worker first = started(
+                service.newWorker().id(20).maxInflight(4).plugins(fixtureId).build());
         UromService other = UromService.connect(daemon.address);
         cleanup.add(other);
         Worker second = started(other.newWorker().id(20).plugins(fixtureId).build());
@@ -204,7 +221,9 @@ class ServiceEndToEndTest {
         // The two connections are read independently: the held commands must be in before the release.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS);
         while (await(second.submit(fixtureId, op('n'))).payload()[0] != held.size()) {
-            assertThat(System.nanoTime()).as("the worker holds the first connection's %d commands", held.size()).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("the worker holds the first connection's %d commands", held.size())
+                    .isLessThan(deadline);
         }
         // The second connection releases the first one's held commands; each answer goes home.
         assertThat(await(second.submit(fixtureId, op('r'))).status()).isEqualTo(UromStatus.SUCCESS);
@@ -216,7 +235,8 @@ class ServiceEndToEndTest {
 
         List<ProcessHandle> processes = daemon.workers();
         first.stop().get(SECONDS, TimeUnit.SECONDS);
-        assertThat(await(second.submit(fixtureId, op('e'))).status()).as("the worker outlives one of two connections")
+        assertThat(await(second.submit(fixtureId, op('e'))).status())
+                .as("the worker outlives one of two connections")
                 .isEqualTo(UromStatus.SUCCESS);
         second.stop().get(SECONDS, TimeUnit.SECONDS);
         ServiceHarness.awaitExit(processes);
@@ -233,8 +253,14 @@ class ServiceEndToEndTest {
 
     @Test
     void envThatCouldInjectCodeIsNotPermitted() {
-        UromException preload = startFailure(service.newWorker().plugins(graphId).env("LD_PRELOAD=/tmp/evil.so").build());
-        UromException javaOptions = startFailure(service.newWorker().plugins(graphId).env("JAVA_TOOL_OPTIONS=-Dx=1").build());
+        UromException preload = startFailure(service.newWorker()
+                .plugins(graphId)
+                .env("LD_PRELOAD=/tmp/evil.so")
+                .build());
+        UromException javaOptions = startFailure(service.newWorker()
+                .plugins(graphId)
+                .env("JAVA_TOOL_OPTIONS=-Dx=1")
+                .build());
 
         assertThat(preload.status()).isEqualTo(UromStatus.NOT_PERMITTED);
         assertThat(preload.getMessage()).contains("LD_PRELOAD");
@@ -245,32 +271,39 @@ class ServiceEndToEndTest {
 
     @Test
     void malformedEnvIsRefusedAndGoodEnvReachesTheWorker() throws Exception {
-        UromException spaced = startFailure(service.newWorker().plugins(graphId).env("NAME=two words").build());
+        UromException spaced = startFailure(
+                service.newWorker().plugins(graphId).env("NAME=two words").build());
         assertThat(spaced.status()).isEqualTo(UromStatus.INVALID_VALUE);
         assertThat(spaced.getMessage()).contains("NAME=two words");
 
-        started(service.newWorker().plugins(graphId).env("UCX_TCP_CM_REUSEADDR=y").build());
+        started(service.newWorker()
+                .plugins(graphId)
+                .env("UCX_TCP_CM_REUSEADDR=y")
+                .build());
         Path environ = Path.of("/proc/" + daemon.workers().get(0).pid() + "/environ");
         if (UnixAccounts.effectiveUid() != 0) {
-            // The worker is undumpable: its environment is closed to the test's (its own) uid. DaemonWorkerEnvironmentTest
+            // The worker is undumpable: its environment is closed to the test's (its own) uid.
+            // DaemonWorkerEnvironmentTest
             // reads a stand-in worker's environment from the inside, for any user.
             assertThatThrownBy(() -> Files.readString(environ)).isInstanceOf(AccessDeniedException.class);
             return;
         }
-        assertThat(Files.readString(environ, StandardCharsets.ISO_8859_1).split("\0")).contains("UCX_TCP_CM_REUSEADDR=y", "LANG=C.UTF-8")
-                .as("the daemon's own environment does not reach the worker").noneMatch(item -> item.startsWith("UROM_PLUGIN_PATH="));
+        assertThat(Files.readString(environ, StandardCharsets.ISO_8859_1).split("\0"))
+                .contains("UCX_TCP_CM_REUSEADDR=y", "LANG=C.UTF-8")
+                .as("the daemon's own environment does not reach the worker")
+                .noneMatch(item -> item.startsWith("UROM_PLUGIN_PATH="));
     }
 
     @Test
     void aCpuOutsideTheDaemonsSetIsRefusedAndAGoodOneIsPinned() throws Exception {
-        UromException outside = startFailure(service.newWorker().plugins(graphId).cpus(4095).build());
+        UromException outside =
+                startFailure(service.newWorker().plugins(graphId).cpus(4095).build());
         assertThat(outside.status()).isEqualTo(UromStatus.INVALID_VALUE);
         assertThat(outside.getMessage()).contains("cpu 4095");
 
         started(service.newWorker().plugins(graphId).cpus(0).build());
         long pid = daemon.workers().get(0).pid();
-        assertThat(Files.readAllLines(Path.of("/proc/" + pid + "/status")))
-                .contains("Cpus_allowed_list:\t0");
+        assertThat(Files.readAllLines(Path.of("/proc/" + pid + "/status"))).contains("Cpus_allowed_list:\t0");
     }
 
     @Test
@@ -282,7 +315,9 @@ class ServiceEndToEndTest {
         Notification fits = await(worker.submit(graphId, new byte[largest]));
 
         assertThat(tooBig.status()).isEqualTo(UromStatus.TOO_BIG);
-        assertThat(fits.status()).as("delivered, and refused by the graph plugin for its length").isEqualTo(UromStatus.INVALID_VALUE);
+        assertThat(fits.status())
+                .as("delivered, and refused by the graph plugin for its length")
+                .isEqualTo(UromStatus.INVALID_VALUE);
         assertThat(get(GraphClient.loopback(worker, graphId, 3))).isEqualTo(3);
     }
 
@@ -326,7 +361,9 @@ class ServiceEndToEndTest {
         }
         assertThat(service.plugins()).hasSize(3);
         assertThat(get(GraphClient.loopback(worker, graphId, 2))).isEqualTo(2);
-        assertThat(Files.readString(daemon.daemonLog())).contains("over the limit").contains("unknown message type 99");
+        assertThat(Files.readString(daemon.daemonLog()))
+                .contains("over the limit")
+                .contains("unknown message type 99");
     }
 
     @Test
@@ -355,34 +392,46 @@ class ServiceEndToEndTest {
         assertThat(doomed.state()).isNotEqualTo(Worker.State.RUNNING);
         assertThat(get(GraphClient.loopback(bystander, graphId, 4))).isEqualTo(4);
         assertThat(service.plugins()).hasSize(3);
-        ServiceHarness.awaitExit(before.stream().filter(p -> !daemon.workers().contains(p)).toList());
+        ServiceHarness.awaitExit(
+                before.stream().filter(p -> !daemon.workers().contains(p)).toList());
         assertThat(Files.readString(daemon.daemonLog())).contains("SIGSEGV");
         // The plugin's own last words (UROM_LOG_ERR) are in its worker's log.
         try (var logs = Files.list(daemon.logDir)) {
-            assertThat(logs.filter(p -> p.getFileName().toString().matches("urom_worker_\\d+_dev\\.log")).map(p -> {
-                try {
-                    return Files.readString(p);
-                } catch (java.io.IOException e) {
-                    return "";
-                }
-            })).anySatisfy(log -> assertThat(log).contains("UROM::TEST::SERVICE - crashing on purpose"));
+            assertThat(logs.filter(p -> p.getFileName().toString().matches("urom_worker_\\d+_dev\\.log"))
+                            .map(p -> {
+                                try {
+                                    return Files.readString(p);
+                                } catch (java.io.IOException e) {
+                                    return "";
+                                }
+                            }))
+                    .anySatisfy(log -> assertThat(log).contains("UROM::TEST::SERVICE - crashing on purpose"));
         }
     }
 
     @Test
     void aHostThatDisappearsTakesItsWorkerWithIt() throws Exception {
-        Process host = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
-                System.getProperty("java.class.path"), HostProcess.class.getName(), daemon.address, "30",
-                Long.toUnsignedString(graphId)).redirectErrorStream(true).start();
+        Process host = new ProcessBuilder(
+                        ProcessHandle.current().info().command().orElse("java"),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        HostProcess.class.getName(),
+                        daemon.address,
+                        "30",
+                        Long.toUnsignedString(graphId))
+                .redirectErrorStream(true)
+                .start();
         try {
-            BufferedReader lines = new BufferedReader(new InputStreamReader(host.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader lines =
+                    new BufferedReader(new InputStreamReader(host.getInputStream(), StandardCharsets.UTF_8));
             String line = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return lines.readLine();
-                } catch (java.io.IOException e) {
-                    return null;
-                }
-            }).get(SECONDS, TimeUnit.SECONDS);
+                        try {
+                            return lines.readLine();
+                        } catch (java.io.IOException e) {
+                            return null;
+                        }
+                    })
+                    .get(SECONDS, TimeUnit.SECONDS);
             assertThat(line).isEqualTo("RUNNING 30");
             assertThat(service.workersInGroup(Protocol.ALL_GROUPS)).containsExactly(30L);
             List<ProcessHandle> workers = daemon.workers();
@@ -399,8 +448,12 @@ class ServiceEndToEndTest {
     void workersDoNotOutliveADaemonKilledWithSigkill(@TempDir Path own) throws Exception {
         ServiceHarness killed = ServiceHarness.start(own, Map.of());
         try (UromService connection = UromService.connect(killed.address)) {
-            long graph = connection.plugins().stream().filter(p -> p.info().name().equals("worker_graph")).findFirst()
-                    .orElseThrow().info().id();
+            long graph = connection.plugins().stream()
+                    .filter(p -> p.info().name().equals("worker_graph"))
+                    .findFirst()
+                    .orElseThrow()
+                    .info()
+                    .id();
             for (int i = 0; i < 2; i++) {
                 connection.newWorker().plugins(graph).build().start().get(SECONDS, TimeUnit.SECONDS);
             }
@@ -426,7 +479,8 @@ class ServiceEndToEndTest {
                 workers.add(worker);
                 worker.start().get(SECONDS, TimeUnit.SECONDS);
             }
-            UromException full = startFailure(connection.newWorker().plugins(graph).build());
+            UromException full =
+                    startFailure(connection.newWorker().plugins(graph).build());
             assertThat(full.status()).isEqualTo(UromStatus.FULL);
             for (Worker worker : workers) {
                 worker.close();
@@ -444,7 +498,8 @@ class ServiceEndToEndTest {
 
     @Test
     void theCommandLineOverridesAnOptionOfServiceArgs(@TempDir Path own) throws Exception {
-        try (ServiceHarness configured = ServiceHarness.start(own, Map.of("SERVICE_ARGS", "-l 60 -m 2048"), "-m", "1024");
+        try (ServiceHarness configured =
+                        ServiceHarness.start(own, Map.of("SERVICE_ARGS", "-l 60 -m 2048"), "-m", "1024");
                 UromService connection = UromService.connect(configured.address)) {
             assertThat(connection.maxMessageSize()).isEqualTo(1024);
         }
@@ -462,22 +517,28 @@ class ServiceEndToEndTest {
     }
 
     private static ByteBuffer frame(int type) {
-        return ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN)
-                .putInt(12).putShort((short) type).putShort((short) 0).putLong(0).flip();
+        return ByteBuffer.allocate(16)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                .putInt(12)
+                .putShort((short) type)
+                .putShort((short) 0)
+                .putLong(0)
+                .flip();
     }
 
     /** Reads until the peer closes; true when it did within the limit. */
     private static boolean readUntilClosed(SocketChannel raw) throws Exception {
         return CompletableFuture.supplyAsync(() -> {
-            ByteBuffer sink = ByteBuffer.allocate(4096);
-            try {
-                while (raw.read(sink) >= 0) {
-                    sink.clear();
-                }
-                return true;
-            } catch (java.io.IOException e) {
-                return true;
-            }
-        }).get(SECONDS, TimeUnit.SECONDS);
+                    ByteBuffer sink = ByteBuffer.allocate(4096);
+                    try {
+                        while (raw.read(sink) >= 0) {
+                            sink.clear();
+                        }
+                        return true;
+                    } catch (java.io.IOException e) {
+                        return true;
+                    }
+                })
+                .get(SECONDS, TimeUnit.SECONDS);
     }
 }

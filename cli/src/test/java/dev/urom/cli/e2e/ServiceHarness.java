@@ -47,8 +47,12 @@ final class ServiceHarness implements AutoCloseable {
         Path build = Path.of(System.getProperty("urom.graph.build", "../plugins/graph/target"));
         Files.copy(build.resolve("worker_graph.so"), plugins.resolve("worker_graph.so"));
         Files.copy(build.resolve("worker_graph_java.jar"), plugins.resolve("worker_graph_java.jar"));
-        NativeFixtures.compilePlugin(plugins, "service_fixture.so",
-                Files.readString(Path.of("src/test/c/service_fixture.c")), "-Wextra", "-Werror");
+        NativeFixtures.compilePlugin(
+                plugins,
+                "service_fixture.so",
+                Files.readString(Path.of("src/test/c/service_fixture.c")),
+                "-Wextra",
+                "-Werror");
         return plugins;
     }
 
@@ -90,7 +94,8 @@ final class ServiceHarness implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         // the test JVM's native files, as bin/urom names the distribution's: the daemon extracts none of its own
-        command.add("-D" + NativeArtifacts.NATIVE_DIR_PROPERTY + "=" + NativeArtifacts.launcherExecutable().getParent());
+        command.add("-D" + NativeArtifacts.NATIVE_DIR_PROPERTY + "="
+                + NativeArtifacts.launcherExecutable().getParent());
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.urom.cli.Main", "daemon"));
         command.addAll(List.of(args));
@@ -133,7 +138,9 @@ final class ServiceHarness implements AutoCloseable {
      * makes a worker's.
      */
     static String commandLine(ProcessHandle process) throws IOException {
-        return Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline")).replace('\0', ' ').strip();
+        return Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline"))
+                .replace('\0', ' ')
+                .strip();
     }
 
     /** Waits for every one of these processes to end; fails naming the ones still alive. */
@@ -143,8 +150,9 @@ final class ServiceHarness implements AutoCloseable {
                 process.onExit().get(LIMIT.toSeconds(), TimeUnit.SECONDS);
             } catch (java.util.concurrent.TimeoutException e) {
                 process.destroyForcibly();
-                throw new AssertionError("process " + process.pid() + " " + process.info().commandLine().orElse("")
-                        + " outlived the limit of " + LIMIT.toSeconds() + " s");
+                throw new AssertionError("process " + process.pid() + " "
+                        + process.info().commandLine().orElse("") + " outlived the limit of " + LIMIT.toSeconds()
+                        + " s");
             }
         }
     }

@@ -83,15 +83,35 @@ final class TwoHosts implements AutoCloseable {
         UserNamespaces.assumeAvailable();
         List<String> ownersChain = UnixAccounts.effectiveUid() == 0 ? null : directoriesAbove(ownTree);
         // ip netns add would also try to return to this machine's network namespace, which the user namespace may not
-        List<String> command = new ArrayList<>(List.of("unshare", "--user", "--map-root-user", "--mount", "--propagation", "private", "--net", "--",
-                "sh", "-c", String.join("; ", "set -e", ownersChain == null ? "true" : NEW_ROOT,
-                        "mount -t tmpfs urom-netns /run", "mkdir /run/netns", "touch /run/netns/host0 /run/netns/host1",
-                        "unshare --net=/run/netns/host0 true", "unshare --net=/run/netns/host1 true",
+        List<String> command = new ArrayList<>(List.of(
+                "unshare",
+                "--user",
+                "--map-root-user",
+                "--mount",
+                "--propagation",
+                "private",
+                "--net",
+                "--",
+                "sh",
+                "-c",
+                String.join(
+                        "; ",
+                        "set -e",
+                        ownersChain == null ? "true" : NEW_ROOT,
+                        "mount -t tmpfs urom-netns /run",
+                        "mkdir /run/netns",
+                        "touch /run/netns/host0 /run/netns/host1",
+                        "unshare --net=/run/netns/host0 true",
+                        "unshare --net=/run/netns/host1 true",
                         "ip link add veth0 type veth peer name veth1",
-                        "ip link set veth0 netns host0", "ip link set veth1 netns host1",
-                        "ip -n host0 addr add " + ADDRESSES[0] + "/24 dev veth0", "ip -n host1 addr add " + ADDRESSES[1] + "/24 dev veth1",
+                        "ip link set veth0 netns host0",
+                        "ip link set veth1 netns host1",
+                        "ip -n host0 addr add " + ADDRESSES[0] + "/24 dev veth0",
+                        "ip -n host1 addr add " + ADDRESSES[1] + "/24 dev veth1",
                         "for n in 0 1; do ip -n host$n link set lo up; ip -n host$n link set veth$n up; done",
-                        "echo READY", "exec cat"), "sh"));
+                        "echo READY",
+                        "exec cat"),
+                "sh"));
         if (ownersChain != null) {
             command.addAll(ownersChain);
         }
@@ -99,10 +119,35 @@ final class TwoHosts implements AutoCloseable {
         List<Process> hosts = new ArrayList<>();
         try {
             for (int n = 0; n < 2; n++) {
-                hosts.add(holder(List.of("nsenter", "--target", Long.toString(network.pid()), "--user", "--preserve-credentials", "--mount", "--",
-                        "ip", "netns", "exec", "host" + n, "unshare", "--mount", "--uts", "--ipc", "--propagation", "private", "--",
-                        "sh", "-c", String.join("; ", "set -e", "mount -t tmpfs urom-shm /dev/shm", "chmod 1777 /dev/shm", "hostname urom-host" + n,
-                                "echo READY", "exec cat"))));
+                hosts.add(holder(List.of(
+                        "nsenter",
+                        "--target",
+                        Long.toString(network.pid()),
+                        "--user",
+                        "--preserve-credentials",
+                        "--mount",
+                        "--",
+                        "ip",
+                        "netns",
+                        "exec",
+                        "host" + n,
+                        "unshare",
+                        "--mount",
+                        "--uts",
+                        "--ipc",
+                        "--propagation",
+                        "private",
+                        "--",
+                        "sh",
+                        "-c",
+                        String.join(
+                                "; ",
+                                "set -e",
+                                "mount -t tmpfs urom-shm /dev/shm",
+                                "chmod 1777 /dev/shm",
+                                "hostname urom-host" + n,
+                                "echo READY",
+                                "exec cat"))));
             }
         } catch (Throwable e) {
             hosts.forEach(Process::destroyForcibly);
@@ -121,7 +166,9 @@ final class TwoHosts implements AutoCloseable {
     private static List<String> directoriesAbove(Path ownTree) throws IOException {
         Path top = ownTree.toRealPath();
         int me = UnixAccounts.effectiveUid();
-        assertThat((Integer) Files.getAttribute(top, "unix:uid")).as("owner of %s", top).isEqualTo(me);
+        assertThat((Integer) Files.getAttribute(top, "unix:uid"))
+                .as("owner of %s", top)
+                .isEqualTo(me);
         while (top.getParent() != null && (Integer) Files.getAttribute(top.getParent(), "unix:uid") == me) {
             top = top.getParent();
         }
@@ -153,21 +200,36 @@ final class TwoHosts implements AutoCloseable {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), mainClass));
+        List<String> command = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-Djava.io.tmpdir=" + tmp,
+                "-cp",
+                System.getProperty("java.class.path"),
+                mainClass));
         command.addAll(List.of(args));
         return command;
     }
 
     /** The packets host {@code n} has sent on its end of the link. */
     long packetsSent(int n) throws Exception {
-        RunningCommand cat = RunningCommand.start(on(n, List.of("cat", "/sys/class/net/veth" + n + "/statistics/tx_packets")), List.of());
+        RunningCommand cat = RunningCommand.start(
+                on(n, List.of("cat", "/sys/class/net/veth" + n + "/statistics/tx_packets")), List.of());
         return Long.parseLong(cat.awaitExit().strip());
     }
 
     List<String> on(int n, List<String> command) {
-        List<String> all = new ArrayList<>(List.of("nsenter", "--target", Long.toString(hosts.get(n).pid()), "--user", "--preserve-credentials", "--mount", "--net",
-                "--uts", "--"));
+        List<String> all = new ArrayList<>(List.of(
+                "nsenter",
+                "--target",
+                Long.toString(hosts.get(n).pid()),
+                "--user",
+                "--preserve-credentials",
+                "--mount",
+                "--net",
+                "--uts",
+                "--"));
         all.addAll(command);
         return all;
     }
@@ -211,9 +273,11 @@ final class TwoHosts implements AutoCloseable {
 
     private static Process holder(List<String> command) throws Exception {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().put("PATH", withAdministrationTools(builder.environment().getOrDefault("PATH", "")));
+        builder.environment()
+                .put("PATH", withAdministrationTools(builder.environment().getOrDefault("PATH", "")));
         Process process = builder.start();
-        BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader output =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         List<String> lines = Collections.synchronizedList(new ArrayList<>());
         CompletableFuture<Boolean> ready = CompletableFuture.supplyAsync(() -> {
             try {
@@ -238,7 +302,9 @@ final class TwoHosts implements AutoCloseable {
         if (!up) {
             process.destroyForcibly();
         }
-        assertThat(up).as("%s set up (its output: %s)", String.join(" ", command), lines).isTrue();
+        assertThat(up)
+                .as("%s set up (its output: %s)", String.join(" ", command), lines)
+                .isTrue();
         return process;
     }
 }

@@ -26,7 +26,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** Projects written from the graph sample's own folder, which is a templates folder as the distribution ships it. */
 class PluginScaffoldTest {
-    private static final Path SAMPLE = Path.of(System.getProperty("urom.graph.build")).getParent();
+    private static final Path SAMPLE =
+            Path.of(System.getProperty("urom.graph.build")).getParent();
     private static final Path REPOSITORY = SAMPLE.getParent().getParent();
     private static final PluginScaffold.Sdk SDK = new PluginScaffold.Sdk(Path.of("/opt/urom-sdk"), "9.8.7");
 
@@ -65,16 +66,27 @@ class PluginScaffoldTest {
 
         List<Path> written = graph().write(ScaffoldNames.of("demo_c"), Language.C, project, SDK);
 
-        assertThat(written).containsExactly(Path.of("Makefile"), Path.of("urom-sdk.mk"), Path.of("worker_demo_c.c"),
-                Path.of("test_worker_demo_c.c"), Path.of("README.md"));
+        assertThat(written)
+                .containsExactly(
+                        Path.of("Makefile"),
+                        Path.of("urom-sdk.mk"),
+                        Path.of("worker_demo_c.c"),
+                        Path.of("test_worker_demo_c.c"),
+                        Path.of("README.md"));
         assertThat(sampleNamesLeftIn(project)).isEmpty();
-        assertThat(read(project.resolve("worker_demo_c.c"))).contains("UROM_LOG_SOURCE(worker_demo_c);", "demo_c_open", "DEMO_C_EXPORT");
+        assertThat(read(project.resolve("worker_demo_c.c")))
+                .contains("UROM_LOG_SOURCE(worker_demo_c);", "demo_c_open", "DEMO_C_EXPORT");
         String sdkFromProject = project.relativize(SDK.home()).toString();
-        assertThat(read(project.resolve("README.md"))).contains(sdkFromProject + "/bin/urom exec --plugin worker_demo_c", "of urom-java\n9.8.7");
-        assertThat(read(project.resolve("urom-sdk.mk"))).contains("UROM_HOME ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))" + sdkFromProject + ")");
-        String flags = "UROM_CFLAGS=-I" + NativeFixtures.includeDir() + " -I" + REPOSITORY.resolve("testkit/src/main/c/include");
-        Process make = new ProcessBuilder("make", "--no-print-directory", flags, "test").directory(project.toFile())
-                .redirectErrorStream(true).start();
+        assertThat(read(project.resolve("README.md")))
+                .contains(sdkFromProject + "/bin/urom exec --plugin worker_demo_c", "of urom-java\n9.8.7");
+        assertThat(read(project.resolve("urom-sdk.mk")))
+                .contains("UROM_HOME ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))" + sdkFromProject + ")");
+        String flags = "UROM_CFLAGS=-I" + NativeFixtures.includeDir() + " -I"
+                + REPOSITORY.resolve("testkit/src/main/c/include");
+        Process make = new ProcessBuilder("make", "--no-print-directory", flags, "test")
+                .directory(project.toFile())
+                .redirectErrorStream(true)
+                .start();
         String output = new String(make.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(make.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(make.exitValue()).as("make test:\n%s", output).isZero();
@@ -82,7 +94,9 @@ class PluginScaffoldTest {
         assertThat(project.resolve("worker_demo_c.so")).isRegularFile();
         // The refusals the test provokes are the plugin's errors, marked as expected; no other line reads as a failure.
         assertThat(output).contains("expected: [worker_demo_c] ERROR demo_c command of 15 bytes refused");
-        assertThat(output.lines().filter(PluginScaffoldTest::readsAsAFailure)).as("make test:\n%s", output).isEmpty();
+        assertThat(output.lines().filter(PluginScaffoldTest::readsAsAFailure))
+                .as("make test:\n%s", output)
+                .isEmpty();
     }
 
     /** A line of a test's output that a reader takes for a failure: an error, a raw log level, a failed check. */
@@ -90,18 +104,24 @@ class PluginScaffoldTest {
         if (line.startsWith("expected: ") || line.matches(".*: [0-9]+ passed, 0 failed")) {
             return false;
         }
-        return line.matches("(?i).*\\b(error|errors|crit|fail|failed|failure|fatal)\\b.*") || line.matches(".*\\[[^]]*] [0-9]+ .*");
+        return line.matches("(?i).*\\b(error|errors|crit|fail|failed|failure|fatal)\\b.*")
+                || line.matches(".*\\[[^]]*] [0-9]+ .*");
     }
 
     @Test
     void aLineThatReadsAsAFailureIsToldFromAnExpectedRefusal() {
-        assertThat(readsAsAFailure("[worker_demo] 30 demo command of 15 bytes refused")).isTrue();
-        assertThat(readsAsAFailure("[worker_demo] ERROR demo command of 15 bytes refused")).isTrue();
+        assertThat(readsAsAFailure("[worker_demo] 30 demo command of 15 bytes refused"))
+                .isTrue();
+        assertThat(readsAsAFailure("[worker_demo] ERROR demo command of 15 bytes refused"))
+                .isTrue();
         assertThat(readsAsAFailure("FAILED test.c:80: answer != NULL")).isTrue();
         assertThat(readsAsAFailure("test_worker_demo: 40 passed, 1 failed")).isTrue();
-        assertThat(readsAsAFailure("expected: [worker_demo] ERROR demo command of 15 bytes refused")).isFalse();
+        assertThat(readsAsAFailure("expected: [worker_demo] ERROR demo command of 15 bytes refused"))
+                .isFalse();
         assertThat(readsAsAFailure("test_worker_demo: 41 passed, 0 failed")).isFalse();
-        assertThat(readsAsAFailure("cc -O1 -g -rdynamic -Wall -Wextra -Werror -o test_worker_demo test_worker_demo.c -ldl")).isFalse();
+        assertThat(readsAsAFailure(
+                        "cc -O1 -g -rdynamic -Wall -Wextra -Werror -o test_worker_demo test_worker_demo.c -ldl"))
+                .isFalse();
     }
 
     @ParameterizedTest
@@ -115,22 +135,27 @@ class PluginScaffoldTest {
         assertThat(sdkFromProject).startsWith("../");
         for (Path file : written) {
             // The SDK's folder relative to the project's is the one path a project holds.
-            assertThat(read(project.resolve(file)).replace(sdkFromProject, "SDK_FROM_PROJECT")).as("%s", file)
-                    .doesNotContain(SDK.home().toString()).doesNotContain(dir.toString()).doesNotContain("file:///");
+            assertThat(read(project.resolve(file)).replace(sdkFromProject, "SDK_FROM_PROJECT"))
+                    .as("%s", file)
+                    .doesNotContain(SDK.home().toString())
+                    .doesNotContain(dir.toString())
+                    .doesNotContain("file:///");
         }
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"my sdk", "a&b", "x$y", "q\"uote", "tab\tbed", "new\nline", "é"})
-    void anSdkFolderThatAMakefileOrAPomCannotCarryIsRefusedInOneLineBeforeAnythingIsWritten(String folder, @TempDir Path dir) {
+    void anSdkFolderThatAMakefileOrAPomCannotCarryIsRefusedInOneLineBeforeAnythingIsWritten(
+            String folder, @TempDir Path dir) {
         PluginScaffold.Sdk sdk = new PluginScaffold.Sdk(dir.resolve(folder).resolve("urom-1.0"), "1.0");
         Path project = dir.resolve("demo");
 
         assertThatThrownBy(() -> graph().write(ScaffoldNames.of("demo"), Language.C, project, sdk))
                 .isInstanceOf(ScaffoldException.class)
                 .hasMessageStartingWith("the SDK's folder seen from the project, ../")
-                .hasMessageEndingWith("which its Makefile or pom.xml cannot carry; write the project (--dir) or unpack the SDK"
-                        + " where the path between them has only letters, digits and . _ - + /")
+                .hasMessageEndingWith(
+                        "which its Makefile or pom.xml cannot carry; write the project (--dir) or unpack the SDK"
+                                + " where the path between them has only letters, digits and . _ - + /")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n", "\t"));
         assertThat(project).doesNotExist();
     }
@@ -144,8 +169,13 @@ class PluginScaffoldTest {
         List<Path> written = graph().write(ScaffoldNames.of("demo"), Language.valueOf(language), project, SDK);
 
         assertThat(written).isNotEmpty().allSatisfy(file -> {
-            String documented = file.toString().replace("com/example/demo", "PKG").replace("Demo", "Name").replace("demo", "NAME");
-            assertThat(doc).as("docs/plugin-authors.md names %s as `%s`", file, documented).contains("`" + documented + "`");
+            String documented = file.toString()
+                    .replace("com/example/demo", "PKG")
+                    .replace("Demo", "Name")
+                    .replace("demo", "NAME");
+            assertThat(doc)
+                    .as("docs/plugin-authors.md names %s as `%s`", file, documented)
+                    .contains("`" + documented + "`");
         });
     }
 
@@ -153,27 +183,40 @@ class PluginScaffoldTest {
     void aJavaProjectIsTheSamplesPluginAndTestInItsPackageAndCompiles(@TempDir Path dir) throws Exception {
         Path project = dir.resolve("demo_java");
 
-        List<Path> written = graph().write(new ScaffoldNames("demo_java", "org.acme.plugins"), Language.JAVA, project, SDK);
+        List<Path> written =
+                graph().write(new ScaffoldNames("demo_java", "org.acme.plugins"), Language.JAVA, project, SDK);
 
-        assertThat(written).containsExactly(Path.of("pom.xml"), Path.of(".mvn/maven.config"),
-                Path.of("src/main/java/org/acme/plugins/DemoJavaPlugin.java"),
-                Path.of("src/main/java/org/acme/plugins/DemoJavaMessage.java"),
-                Path.of("src/test/java/org/acme/plugins/DemoJavaPluginTest.java"),
-                Path.of("README.md"));
+        assertThat(written)
+                .containsExactly(
+                        Path.of("pom.xml"),
+                        Path.of(".mvn/maven.config"),
+                        Path.of("src/main/java/org/acme/plugins/DemoJavaPlugin.java"),
+                        Path.of("src/main/java/org/acme/plugins/DemoJavaMessage.java"),
+                        Path.of("src/test/java/org/acme/plugins/DemoJavaPluginTest.java"),
+                        Path.of("README.md"));
         assertThat(sampleNamesLeftIn(project)).isEmpty();
         String pom = read(project.resolve("pom.xml"));
-        assertThat(pom).contains("<artifactId>worker_demo_java</artifactId>", "<Plugin-Class>org.acme.plugins.DemoJavaPlugin</Plugin-Class>",
-                "<urom.version>9.8.7</urom.version>", "<urom.home.from.project>" + project.relativize(SDK.home()) + "</urom.home.from.project>",
-                "<urom.home>${env.UROM_HOME}</urom.home>", "<url>file://${urom.home}/share/maven</url>");
+        assertThat(pom)
+                .contains(
+                        "<artifactId>worker_demo_java</artifactId>",
+                        "<Plugin-Class>org.acme.plugins.DemoJavaPlugin</Plugin-Class>",
+                        "<urom.version>9.8.7</urom.version>",
+                        "<urom.home.from.project>" + project.relativize(SDK.home()) + "</urom.home.from.project>",
+                        "<urom.home>${env.UROM_HOME}</urom.home>",
+                        "<url>file://${urom.home}/share/maven</url>");
         List<String> sources = new ArrayList<>();
         try (Stream<Path> files = Files.walk(project.resolve("src"))) {
             files.filter(f -> f.toString().endsWith(".java")).forEach(f -> sources.add(f.toString()));
         }
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        List<String> arguments = new ArrayList<>(List.of("-d", dir.resolve("classes").toString(), "-cp", System.getProperty("java.class.path")));
+        List<String> arguments = new ArrayList<>(
+                List.of("-d", dir.resolve("classes").toString(), "-cp", System.getProperty("java.class.path")));
         arguments.addAll(sources);
-        assertThat(javac.run(null, null, null, arguments.toArray(String[]::new))).as("javac of the generated sources").isZero();
-        assertThat(dir.resolve("classes/org/acme/plugins/DemoJavaPluginTest.class")).isRegularFile();
+        assertThat(javac.run(null, null, null, arguments.toArray(String[]::new)))
+                .as("javac of the generated sources")
+                .isZero();
+        assertThat(dir.resolve("classes/org/acme/plugins/DemoJavaPluginTest.class"))
+                .isRegularFile();
     }
 
     @Test
@@ -183,7 +226,8 @@ class PluginScaffoldTest {
         graph().write(ScaffoldNames.of("graph_two"), Language.JAVA, project, SDK);
 
         String plugin = read(project.resolve("src/main/java/com/example/graph_two/GraphTwoPlugin.java"));
-        assertThat(plugin).contains("package com.example.graph_two;", "public final class GraphTwoPlugin implements PluginIface")
+        assertThat(plugin)
+                .contains("package com.example.graph_two;", "public final class GraphTwoPlugin implements PluginIface")
                 .doesNotContain("GraphTwoTwo", "graph_two_two");
     }
 
@@ -223,7 +267,8 @@ class PluginScaffoldTest {
         assertThatThrownBy(() -> ScaffoldNames.of(name))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("plugin name '")
-                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\u0007").doesNotContain("\n"));
+                .satisfies(
+                        e -> assertThat(e.getMessage()).doesNotContain("\u0007").doesNotContain("\n"));
     }
 
     @Test
@@ -238,7 +283,8 @@ class PluginScaffoldTest {
     void aJavaPackageThatIsNotOneIsRefusedNamingIt(String javaPackage) {
         ScaffoldNames names = new ScaffoldNames("demo", javaPackage);
 
-        assertThatThrownBy(names::checkJavaPackage).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(names::checkJavaPackage)
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("Java package '" + javaPackage + "' is not a lower-case Java package name");
     }
 
@@ -264,14 +310,16 @@ class PluginScaffoldTest {
         Files.createDirectory(dir.resolve("scaffold"));
         Files.writeString(dir.resolve("scaffold/scaffold.json"), "{\"sample\": \"x\", \"replace\": {");
 
-        assertThatThrownBy(() -> PluginScaffold.load(dir)).hasMessageStartingWith("template manifest " + dir.resolve("scaffold/scaffold.json") + " is not valid");
+        assertThatThrownBy(() -> PluginScaffold.load(dir))
+                .hasMessageStartingWith("template manifest " + dir.resolve("scaffold/scaffold.json") + " is not valid");
     }
 
     @Test
     void anUnknownPlaceholderOrAPathOutsideTheFolderFailsBeforeAnythingIsWritten(@TempDir Path dir) throws Exception {
         Files.createDirectory(dir.resolve("scaffold"));
         Files.writeString(dir.resolve("scaffold/note.txt"), "hello @nmae@");
-        Files.writeString(dir.resolve("scaffold/scaffold.json"),
+        Files.writeString(
+                dir.resolve("scaffold/scaffold.json"),
                 "{\"sample\": \"x\", \"replace\": {}, \"languages\": {\"c\": {\"note.txt\": \"scaffold/note.txt\"},"
                         + " \"java\": {\"../escape.txt\": \"scaffold/note.txt\"}}}");
         PluginScaffold templates = PluginScaffold.load(dir);
@@ -288,15 +336,20 @@ class PluginScaffoldTest {
     void theJavaProjectsPluginVersionsAreTheBuildsOwnSoItBuildsOfflineAfterOneBuild() throws Exception {
         String rootPom = read(REPOSITORY.resolve("pom.xml"));
         String template = read(SAMPLE.resolve("scaffold/java/pom.xml"));
-        Matcher plugins = Pattern.compile("<artifactId>(maven-[a-z]+-plugin)</artifactId>\\s*<version>([^<]+)</version>").matcher(template);
+        Matcher plugins = Pattern.compile(
+                        "<artifactId>(maven-[a-z]+-plugin)</artifactId>\\s*<version>([^<]+)</version>")
+                .matcher(template);
         int checked = 0;
         while (plugins.find()) {
-            assertThat(rootPom).as("the build's version of %s", plugins.group(1))
-                    .contains("<artifactId>" + plugins.group(1) + "</artifactId><version>" + plugins.group(2) + "</version>");
+            assertThat(rootPom)
+                    .as("the build's version of %s", plugins.group(1))
+                    .contains("<artifactId>" + plugins.group(1) + "</artifactId><version>" + plugins.group(2)
+                            + "</version>");
             checked++;
         }
         assertThat(checked).isEqualTo(4);
-        Matcher junit = Pattern.compile("<junit.version>([^<]+)</junit.version>").matcher(template);
+        Matcher junit =
+                Pattern.compile("<junit.version>([^<]+)</junit.version>").matcher(template);
         assertThat(junit.find()).isTrue();
         assertThat(rootPom).contains("<junit.version>" + junit.group(1) + "</junit.version>");
     }
@@ -308,11 +361,15 @@ class PluginScaffoldTest {
         Files.createDirectories(dir.resolve("scaffold"));
         Files.createDirectories(dir.resolve("src"));
         Files.writeString(dir.resolve("src/worker_x.c"), "/* " + licence + " */\n/* worker_x */\nint x;\n");
-        Files.writeString(dir.resolve("src/X.java"), "// " + licence + "\npackage x;\n// " + licence + " (a second line stays)\n");
+        Files.writeString(
+                dir.resolve("src/X.java"),
+                "// " + licence + "\npackage x;\n// " + licence + " (a second line stays)\n");
         Files.writeString(dir.resolve("scaffold/Makefile"), "# " + licence + "\nall:\n");
-        Files.writeString(dir.resolve("scaffold/pom.xml"), "<?xml version=\"1.0\"?>\n<!-- " + licence + " -->\n<project/>\n");
+        Files.writeString(
+                dir.resolve("scaffold/pom.xml"), "<?xml version=\"1.0\"?>\n<!-- " + licence + " -->\n<project/>\n");
         Files.writeString(dir.resolve("scaffold/NOTES"), "# SPDX-License-Identifier: MIT\n");
-        Files.writeString(dir.resolve("scaffold/scaffold.json"),
+        Files.writeString(
+                dir.resolve("scaffold/scaffold.json"),
                 "{\"sample\": \"x\", \"replace\": {\"worker_x\": \"worker_@name@\"}, \"languages\": {\"c\": {"
                         + "\"worker_@name@.c\": \"src/worker_x.c\", \"X.java\": \"src/X.java\", \"Makefile\": \"scaffold/Makefile\","
                         + " \"pom.xml\": \"scaffold/pom.xml\", \"NOTES\": \"scaffold/NOTES\"}}}");
@@ -324,7 +381,9 @@ class PluginScaffoldTest {
         assertThat(read(project.resolve("X.java"))).isEqualTo("package x;\n// " + licence + " (a second line stays)\n");
         assertThat(read(project.resolve("Makefile"))).isEqualTo("all:\n");
         assertThat(read(project.resolve("pom.xml"))).isEqualTo("<?xml version=\"1.0\"?>\n<project/>\n");
-        assertThat(read(project.resolve("NOTES"))).as("another licence is not ours to drop").isEqualTo("# SPDX-License-Identifier: MIT\n");
+        assertThat(read(project.resolve("NOTES")))
+                .as("another licence is not ours to drop")
+                .isEqualTo("# SPDX-License-Identifier: MIT\n");
     }
 
     @Test
@@ -333,7 +392,8 @@ class PluginScaffoldTest {
         graph().write(new ScaffoldNames("demo_java", "org.acme.plugins"), Language.JAVA, dir.resolve("java"), SDK);
         try (Stream<Path> files = Files.walk(dir)) {
             assertThat(files.filter(Files::isRegularFile).toList())
-                    .allSatisfy(file -> assertThat(read(file)).as("%s", file).doesNotContain("SPDX-License-Identifier"));
+                    .allSatisfy(
+                            file -> assertThat(read(file)).as("%s", file).doesNotContain("SPDX-License-Identifier"));
         }
     }
 }

@@ -67,7 +67,8 @@ public final class KeyDirectory {
         } catch (NoSuchFileException e) {
             throw new UromException(UromStatus.BAD_CONFIG, "key directory " + directory + " does not exist");
         } catch (IOException e) {
-            throw new UromException(UromStatus.BAD_CONFIG, "key directory " + directory + " cannot be resolved: " + e.getMessage());
+            throw new UromException(
+                    UromStatus.BAD_CONFIG, "key directory " + directory + " cannot be resolved: " + e.getMessage());
         }
         Optional<String> problem = directoryProblem(directory, real, owners);
         if (problem.isPresent()) {
@@ -120,16 +121,19 @@ public final class KeyDirectory {
         try {
             int linkOwner = KeyFileRules.linkOwner(file);
             if (!owners.contains(linkOwner)) {
-                throw new UromException(UromStatus.BAD_CONFIG, "key file " + file + " is owned by uid " + linkOwner
-                        + ", not by root or the daemon's user");
+                throw new UromException(
+                        UromStatus.BAD_CONFIG,
+                        "key file " + file + " is owned by uid " + linkOwner + ", not by root or the daemon's user");
             }
             Path target = file.toRealPath();
             if (!target.startsWith(directory)) {
-                throw new UromException(UromStatus.BAD_CONFIG, "key file " + file + " leads out of the key directory, to " + target);
+                throw new UromException(
+                        UromStatus.BAD_CONFIG, "key file " + file + " leads out of the key directory, to " + target);
             }
             return AuthKey.read(target, AuthKey.nameOf(file), owners);
         } catch (IOException e) {
-            throw new UromException(UromStatus.BAD_CONFIG, "key file " + file + " cannot be examined: " + e.getMessage());
+            throw new UromException(
+                    UromStatus.BAD_CONFIG, "key file " + file + " cannot be examined: " + e.getMessage());
         }
     }
 
@@ -140,7 +144,8 @@ public final class KeyDirectory {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
             entries.forEach(sorted::add);
         } catch (IOException e) {
-            throw new UromException(UromStatus.BAD_CONFIG, "key directory " + directory + " cannot be read: " + e.getMessage());
+            throw new UromException(
+                    UromStatus.BAD_CONFIG, "key directory " + directory + " cannot be read: " + e.getMessage());
         }
         sorted.sort(null);
         for (Path entry : sorted) {
@@ -150,13 +155,17 @@ public final class KeyDirectory {
             }
             String name = AuthKey.nameOf(entry);
             if (!Principal.KEY_NAME.matcher(name).matches()) {
-                throw new UromException(UromStatus.BAD_CONFIG, "key directory " + directory + " holds " + fileName
-                        + ", whose name is not a key name (1 to 64 letters, digits, '.', '_' or '-')");
+                throw new UromException(
+                        UromStatus.BAD_CONFIG,
+                        "key directory " + directory + " holds " + fileName
+                                + ", whose name is not a key name (1 to 64 letters, digits, '.', '_' or '-')");
             }
             Path before = files.put(name, entry);
             if (before != null) {
-                throw new UromException(UromStatus.BAD_CONFIG, "key directory " + directory + " holds two keys for " + name + ": "
-                        + before.getFileName() + " and " + fileName);
+                throw new UromException(
+                        UromStatus.BAD_CONFIG,
+                        "key directory " + directory + " holds two keys for " + name + ": " + before.getFileName()
+                                + " and " + fileName);
             }
         }
         return files;

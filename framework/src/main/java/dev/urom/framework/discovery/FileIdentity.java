@@ -31,7 +31,11 @@ public record FileIdentity(Path path, long device, long inode, long size, FileTi
      */
     public static FileIdentity of(Path file) throws IOException {
         Map<String, Object> attributes = Files.readAttributes(file, ATTRIBUTES);
-        return new FileIdentity(file, (Long) attributes.get("dev"), (Long) attributes.get("ino"),
-                (Long) attributes.get("size"), (FileTime) attributes.get("lastModifiedTime"));
+        return new FileIdentity(
+                file,
+                (Long) attributes.get("dev"),
+                (Long) attributes.get("ino"),
+                (Long) attributes.get("size"),
+                (FileTime) attributes.get("lastModifiedTime"));
     }
 }

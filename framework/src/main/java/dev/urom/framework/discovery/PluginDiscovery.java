@@ -32,6 +32,7 @@ public final class PluginDiscovery {
     private volatile ScanResult last = ScanResult.empty();
     /** What the last scan logged: the reason by rejected path, and each warning. Guarded by this. */
     private Map<Path, String> loggedRejections = Map.of();
+
     private Set<String> loggedWarnings = Set.of();
 
     /**

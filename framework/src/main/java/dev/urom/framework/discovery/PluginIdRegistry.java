@@ -72,8 +72,8 @@ public final class PluginIdRegistry {
             if (bit == null) {
                 long free = ~(assignedMask | retiredMask);
                 if (free == 0) {
-                    rejected.add(new Rejection(plugin.path(),
-                            plugin.path() + ": no free plugin id (all " + MAX_IDS + " ids are in use)"));
+                    rejected.add(new Rejection(
+                            plugin.path(), plugin.path() + ": no free plugin id (all " + MAX_IDS + " ids are in use)"));
                     continue;
                 }
                 bit = Long.numberOfTrailingZeros(free);

@@ -126,7 +126,8 @@ public final class PluginScanner {
                 warnings.add(listing.warning());
             }
             Optional<String> untrustedDirectory = listing.candidates().isEmpty()
-                    ? Optional.empty() : PathTrust.untrusted(listing.directory(), policy.trustedOwners());
+                    ? Optional.empty()
+                    : PathTrust.untrusted(listing.directory(), policy.trustedOwners());
             if (untrustedDirectory.isPresent() && !policy.allowInsecure()) {
                 for (Path file : listing.candidates()) {
                     rejected.add(new Rejection(file, file + ": not probed: " + untrustedDirectory.get()));
@@ -143,14 +144,16 @@ public final class PluginScanner {
                     if (first == null) {
                         accepted.add(plugin.get());
                     } else {
-                        rejected.add(new Rejection(file, file + ": shadowed by " + first.path()
-                                + " (same plugin name '" + first.name() + "')"));
+                        rejected.add(new Rejection(
+                                file,
+                                file + ": shadowed by " + first.path() + " (same plugin name '" + first.name() + "')"));
                     }
                 }
             }
             if (listing.leftOut() > 0) {
-                String tooMany = listing.directory() + ": " + listing.leftOut() + " more entries with a plugin file name were not examined"
-                        + " (at most " + MAX_CANDIDATES_PER_DIRECTORY + " per directory, the first by name)";
+                String tooMany = listing.directory() + ": " + listing.leftOut()
+                        + " more entries with a plugin file name were not examined" + " (at most "
+                        + MAX_CANDIDATES_PER_DIRECTORY + " per directory, the first by name)";
                 rejected.add(new Rejection(listing.directory(), tooMany));
                 warnings.add(PluginPath.ENVIRONMENT_VARIABLE + " directory " + tooMany);
             }
@@ -173,7 +176,8 @@ public final class PluginScanner {
     /** For a missing directory whose name holds ':', the reminder that the path separator is ';'. */
     private static String separatorHint(Path directory) {
         return directory.toString().contains(":")
-                ? " (" + PluginPath.ENVIRONMENT_VARIABLE + " separates directories with ';', not ':')" : "";
+                ? " (" + PluginPath.ENVIRONMENT_VARIABLE + " separates directories with ';', not ':')"
+                : "";
     }
 
     /**
@@ -182,9 +186,14 @@ public final class PluginScanner {
      */
     private static Listing list(Path directory) {
         if (!Files.isDirectory(directory)) {
-            return new Listing(directory, List.of(), 0, Files.exists(directory)
-                    ? PluginPath.ENVIRONMENT_VARIABLE + " entry " + directory + " is not a directory; skipped"
-                    : PluginPath.ENVIRONMENT_VARIABLE + " directory " + directory + " does not exist; skipped" + separatorHint(directory));
+            return new Listing(
+                    directory,
+                    List.of(),
+                    0,
+                    Files.exists(directory)
+                            ? PluginPath.ENVIRONMENT_VARIABLE + " entry " + directory + " is not a directory; skipped"
+                            : PluginPath.ENVIRONMENT_VARIABLE + " directory " + directory + " does not exist; skipped"
+                                    + separatorHint(directory));
         }
         List<String> names = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
@@ -195,8 +204,12 @@ public final class PluginScanner {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            return new Listing(directory, List.of(), 0, PluginPath.ENVIRONMENT_VARIABLE + " directory " + directory
-                    + " cannot be read (" + describe(e) + "); skipped");
+            return new Listing(
+                    directory,
+                    List.of(),
+                    0,
+                    PluginPath.ENVIRONMENT_VARIABLE + " directory " + directory + " cannot be read (" + describe(e)
+                            + "); skipped");
         }
         names.sort(Comparator.naturalOrder());
         List<Path> files = new ArrayList<>();
@@ -217,7 +230,8 @@ public final class PluginScanner {
      *     good, or allowed with a warning): a file whose real path lies in it needs only itself
      *     checked; any other file is checked with the directories above its real path
      */
-    private Optional<ScannedPlugin> examine(Path file, Optional<Path> checkedDirectory, List<Rejection> rejected, List<String> warnings) {
+    private Optional<ScannedPlugin> examine(
+            Path file, Optional<Path> checkedDirectory, List<Rejection> rejected, List<String> warnings) {
         String fileName = file.getFileName().toString();
         PluginKind kind = PluginKind.ofFileName(fileName).orElseThrow();
         String name = PluginKind.pluginName(fileName);
@@ -235,9 +249,10 @@ public final class PluginScanner {
             return Optional.empty();
         }
         Optional<Path> realFile = realPath(file);
-        Optional<String> untrusted = realFile.isPresent() && realFile.get().getParent().equals(checkedDirectory.orElse(null))
-                ? PathTrust.untrustedEntry(file, policy.trustedOwners())
-                : PathTrust.untrusted(file, policy.trustedOwners());
+        Optional<String> untrusted =
+                realFile.isPresent() && realFile.get().getParent().equals(checkedDirectory.orElse(null))
+                        ? PathTrust.untrustedEntry(file, policy.trustedOwners())
+                        : PathTrust.untrusted(file, policy.trustedOwners());
         if (untrusted.isPresent()) {
             if (!policy.allowInsecure()) {
                 rejected.add(new Rejection(file, untrusted.get() + "; not probed"));
@@ -246,7 +261,8 @@ public final class PluginScanner {
             warnings.add(untrusted.get() + "; probed all the same" + ALLOWED);
         }
         if (policy.reader().isPresent()) {
-            Optional<String> unreadable = PathTrust.unreadable(file, policy.reader().get());
+            Optional<String> unreadable =
+                    PathTrust.unreadable(file, policy.reader().get());
             if (unreadable.isPresent()) {
                 rejected.add(new Rejection(file, unreadable.get()));
                 return Optional.empty();

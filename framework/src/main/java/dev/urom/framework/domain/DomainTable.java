@@ -33,12 +33,13 @@ public final class DomainTable {
         Map<Long, DomainPeer> byId = new LinkedHashMap<>();
         for (DomainPeer peer : peers) {
             if (byId.putIfAbsent(peer.domainId(), peer) != null) {
-                throw new IllegalArgumentException("domain id " + Long.toUnsignedString(peer.domainId()) + " appears twice in the domain table");
+                throw new IllegalArgumentException(
+                        "domain id " + Long.toUnsignedString(peer.domainId()) + " appears twice in the domain table");
             }
         }
         if (!byId.containsKey(ownDomainId)) {
-            throw new IllegalArgumentException("own domain id " + Long.toUnsignedString(ownDomainId) + " is not in the domain table ("
-                    + byId.size() + " peers)");
+            throw new IllegalArgumentException("own domain id " + Long.toUnsignedString(ownDomainId)
+                    + " is not in the domain table (" + byId.size() + " peers)");
         }
         return new DomainTable(ownDomainId, byId);
     }

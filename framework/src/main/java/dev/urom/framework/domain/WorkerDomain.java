@@ -3,10 +3,10 @@ package dev.urom.framework.domain;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.urom.wire.DomainPeer;
 import dev.urom.spi.DomainLookups;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
+import dev.urom.wire.DomainPeer;
 import java.util.List;
 import java.util.Optional;
 
@@ -51,8 +51,10 @@ public final class WorkerDomain {
         if (current == null) {
             throw new UromException(UromStatus.NOT_FOUND, "this worker is in no domain yet");
         }
-        return current.peer(domainId).orElseThrow(() -> new UromException(UromStatus.NOT_FOUND,
-                "no peer with domain id " + Long.toUnsignedString(domainId) + " in this worker's domain"));
+        return current.peer(domainId)
+                .orElseThrow(() -> new UromException(
+                        UromStatus.NOT_FOUND,
+                        "no peer with domain id " + Long.toUnsignedString(domainId) + " in this worker's domain"));
     }
 
     private DomainPeer.Segment segmentAt(long domainId, int index) throws UromException {
@@ -61,8 +63,10 @@ public final class WorkerDomain {
         }
         List<DomainPeer.Segment> segments = peer(domainId).segments();
         if (index >= segments.size()) {
-            throw new UromException(UromStatus.NOT_FOUND, "domain id " + Long.toUnsignedString(domainId) + " has "
-                    + segments.size() + " segments; there is no segment " + index);
+            throw new UromException(
+                    UromStatus.NOT_FOUND,
+                    "domain id " + Long.toUnsignedString(domainId) + " has " + segments.size()
+                            + " segments; there is no segment " + index);
         }
         return segments.get(index);
     }
@@ -86,8 +90,10 @@ public final class WorkerDomain {
             }
             String at = "the peer with domain id " + Long.toUnsignedString(domainId);
             if (transport.isEmpty()) {
-                throw new UromException(UromStatus.NOT_FOUND, at + " published no address for plugin id 0x" + Long.toHexString(pluginId)
-                        + " (which names no transport)");
+                throw new UromException(
+                        UromStatus.NOT_FOUND,
+                        at + " published no address for plugin id 0x" + Long.toHexString(pluginId)
+                                + " (which names no transport)");
             }
             DomainPeer.PluginAddress match = null;
             int matches = 0;
@@ -100,8 +106,10 @@ public final class WorkerDomain {
             if (matches == 1) {
                 return match.address();
             }
-            throw new UromException(UromStatus.NOT_FOUND, at + " published " + (matches == 0 ? "no address" : matches + " addresses")
-                    + " of transport " + transport.get() + " and none for plugin id 0x" + Long.toHexString(pluginId));
+            throw new UromException(
+                    UromStatus.NOT_FOUND,
+                    at + " published " + (matches == 0 ? "no address" : matches + " addresses") + " of transport "
+                            + transport.get() + " and none for plugin id 0x" + Long.toHexString(pluginId));
         }
 
         @Override
@@ -112,8 +120,10 @@ public final class WorkerDomain {
                     return i;
                 }
             }
-            throw new UromException(UromStatus.NOT_FOUND, "no segment of domain id " + Long.toUnsignedString(domainId)
-                    + " holds address 0x" + Long.toHexString(va));
+            throw new UromException(
+                    UromStatus.NOT_FOUND,
+                    "no segment of domain id " + Long.toUnsignedString(domainId) + " holds address 0x"
+                            + Long.toHexString(va));
         }
 
         @Override

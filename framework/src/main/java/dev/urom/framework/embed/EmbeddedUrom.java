@@ -72,9 +72,12 @@ public final class EmbeddedUrom implements AutoCloseable {
     /** Guarded by this. */
     private boolean closed;
 
-    private EmbeddedUrom(List<Path> directories, PluginDiscovery discovery, WorkerHostConfig hostConfig, Duration callTimeout) {
+    private EmbeddedUrom(
+            List<Path> directories, PluginDiscovery discovery, WorkerHostConfig hostConfig, Duration callTimeout) {
         this.directories = directories;
-        this.pluginPath = directories.stream().map(Path::toString).collect(Collectors.joining(String.valueOf(PluginPath.SEPARATOR)));
+        this.pluginPath = directories.stream()
+                .map(Path::toString)
+                .collect(Collectors.joining(String.valueOf(PluginPath.SEPARATOR)));
         this.discovery = discovery;
         this.hostConfig = hostConfig;
         this.callTimeout = callTimeout;
@@ -123,19 +126,27 @@ public final class EmbeddedUrom implements AutoCloseable {
         }
         for (Rejection rejection : scan.rejected()) {
             Path file = rejection.path().getFileName();
-            if (file != null && PluginKind.ofFileName(file.toString()).isPresent()
+            if (file != null
+                    && PluginKind.ofFileName(file.toString()).isPresent()
                     && PluginKind.pluginName(file.toString()).equals(name)) {
-                throw new UromException(UromStatus.NOT_FOUND, "plugin '" + name + "' was rejected: " + rejection.reason());
+                throw new UromException(
+                        UromStatus.NOT_FOUND, "plugin '" + name + "' was rejected: " + rejection.reason());
             }
         }
-        throw new UromException(UromStatus.NOT_FOUND, "no plugin named '" + name + "' in plugin path " + pluginPath
-                + " (found: " + names(scan.plugins()) + ")");
+        throw new UromException(
+                UromStatus.NOT_FOUND,
+                "no plugin named '" + name + "' in plugin path " + pluginPath + " (found: " + names(scan.plugins())
+                        + ")");
     }
 
     /** The plugin of the last scan with id {@code id}. */
     public DiscoveredPlugin plugin(long id) throws UromException {
-        return discovery.byId(id).orElseThrow(() -> new UromException(UromStatus.NOT_FOUND, "no plugin with id " + formatId(id)
-                + " in plugin path " + pluginPath + " (found: " + names(discovery.lastScan().plugins()) + ")"));
+        return discovery
+                .byId(id)
+                .orElseThrow(() -> new UromException(
+                        UromStatus.NOT_FOUND,
+                        "no plugin with id " + formatId(id) + " in plugin path " + pluginPath + " (found: "
+                                + names(discovery.lastScan().plugins()) + ")"));
     }
 
     /** {@link #openInProcess(List)} with the plugins of the last scan named {@code names}. */
@@ -166,11 +177,15 @@ public final class EmbeddedUrom implements AutoCloseable {
         long mask = 0;
         for (DiscoveredPlugin plugin : chosen) {
             if (!ids.add(plugin.id())) {
-                throw new UromException(UromStatus.INVALID_VALUE, "plugin '" + plugin.name() + "' is chosen twice for one worker");
+                throw new UromException(
+                        UromStatus.INVALID_VALUE, "plugin '" + plugin.name() + "' is chosen twice for one worker");
             }
             if (!discovery.lastScan().plugins().contains(plugin)) {
-                throw new UromException(UromStatus.NOT_FOUND, "plugin '" + plugin.name() + "' (id " + formatId(plugin.id()) + ", "
-                        + plugin.path() + ") is not in the last scan of plugin path " + pluginPath + "; choose it from a new scan");
+                throw new UromException(
+                        UromStatus.NOT_FOUND,
+                        "plugin '" + plugin.name() + "' (id " + formatId(plugin.id()) + ", " + plugin.path()
+                                + ") is not in the last scan of plugin path " + pluginPath
+                                + "; choose it from a new scan");
             }
             mask |= plugin.id();
         }
@@ -230,7 +245,9 @@ public final class EmbeddedUrom implements AutoCloseable {
     }
 
     private static String names(List<DiscoveredPlugin> plugins) {
-        return plugins.isEmpty() ? "none" : plugins.stream().map(DiscoveredPlugin::name).collect(Collectors.joining(", "));
+        return plugins.isEmpty()
+                ? "none"
+                : plugins.stream().map(DiscoveredPlugin::name).collect(Collectors.joining(", "));
     }
 
     static String formatId(long id) {
@@ -316,16 +333,20 @@ public final class EmbeddedUrom implements AutoCloseable {
                 throw new UromException(UromStatus.INVALID_VALUE, pluginPathError);
             }
             if (directories == null) {
-                throw new UromException(UromStatus.INVALID_VALUE, "no plugin path given (pluginPath or pluginDirectories)");
+                throw new UromException(
+                        UromStatus.INVALID_VALUE, "no plugin path given (pluginPath or pluginDirectories)");
             }
             Set<Path> checked = new LinkedHashSet<>();
             for (Path directory : directories) {
-                Path absolute = requireNonNull(directory, "a plugin directory is null").toAbsolutePath().normalize();
+                Path absolute = requireNonNull(directory, "a plugin directory is null")
+                        .toAbsolutePath()
+                        .normalize();
                 if (!Files.exists(absolute)) {
                     throw new UromException(UromStatus.NOT_FOUND, "plugin directory " + absolute + " does not exist");
                 }
                 if (!Files.isDirectory(absolute)) {
-                    throw new UromException(UromStatus.INVALID_VALUE, "plugin path entry " + absolute + " is not a directory");
+                    throw new UromException(
+                            UromStatus.INVALID_VALUE, "plugin path entry " + absolute + " is not a directory");
                 }
                 checked.add(absolute);
             }
@@ -335,8 +356,11 @@ public final class EmbeddedUrom implements AutoCloseable {
             ScanPolicy policy = ScanPolicy.secure().withAllowInsecure(allowInsecure);
             PluginDiscovery discovery = new PluginDiscovery(
                     new PluginScanner(new DefaultCandidateProber(probeTimeout), policy), new PluginIdRegistry());
-            EmbeddedUrom urom = new EmbeddedUrom(List.copyOf(checked), discovery,
-                    WorkerHostConfig.defaults().withMaxMessageSize(maxMessageSize), callTimeout);
+            EmbeddedUrom urom = new EmbeddedUrom(
+                    List.copyOf(checked),
+                    discovery,
+                    WorkerHostConfig.defaults().withMaxMessageSize(maxMessageSize),
+                    callTimeout);
             discovery.scan(urom.directories);
             return urom;
         }

@@ -68,6 +68,7 @@ public final class InProcessWorker implements AutoCloseable {
     private final ExecutorService thread;
     /** Used on {@link #thread} only. */
     private final WorkerHost host;
+
     private final Duration callTimeout;
     private final PluginIdRegistry.Lease lease;
     private final Consumer<InProcessWorker> onClose;
@@ -76,8 +77,14 @@ public final class InProcessWorker implements AutoCloseable {
     /** Guarded by lock. */
     private boolean closed;
 
-    private InProcessWorker(long workerId, List<DiscoveredPlugin> plugins, ExecutorService thread, WorkerHost host,
-            Duration callTimeout, PluginIdRegistry.Lease lease, Consumer<InProcessWorker> onClose) {
+    private InProcessWorker(
+            long workerId,
+            List<DiscoveredPlugin> plugins,
+            ExecutorService thread,
+            WorkerHost host,
+            Duration callTimeout,
+            PluginIdRegistry.Lease lease,
+            Consumer<InProcessWorker> onClose) {
         this.workerId = workerId;
         this.plugins = plugins;
         this.byId = new LinkedHashMap<>();
@@ -95,9 +102,16 @@ public final class InProcessWorker implements AutoCloseable {
      * Starts the worker's thread and opens {@code plugins} on it; on failure closes what was opened
      * and stops the thread (the lease stays the caller's).
      */
-    static InProcessWorker open(long workerId, List<DiscoveredPlugin> plugins, WorkerHostConfig config, Duration callTimeout,
-            PluginIdRegistry.Lease lease, Consumer<InProcessWorker> onClose) throws UromException {
-        List<PluginSpec> specs = plugins.stream().map(p -> new PluginSpec(p.path(), p.id())).toList();
+    static InProcessWorker open(
+            long workerId,
+            List<DiscoveredPlugin> plugins,
+            WorkerHostConfig config,
+            Duration callTimeout,
+            PluginIdRegistry.Lease lease,
+            Consumer<InProcessWorker> onClose)
+            throws UromException {
+        List<PluginSpec> specs =
+                plugins.stream().map(p -> new PluginSpec(p.path(), p.id())).toList();
         ExecutorService thread = Executors.newSingleThreadExecutor(task -> {
             Thread t = new Thread(task, "urom-embedded-worker-" + workerId);
             t.setDaemon(true);
@@ -105,16 +119,21 @@ public final class InProcessWorker implements AutoCloseable {
         });
         boolean opened = false;
         try {
-            WorkerHost host = awaitUninterruptibly(thread.submit(() -> WorkerHost.open(workerId, specs, PluginLoader.standard(), config)),
+            WorkerHost host = awaitUninterruptibly(
+                    thread.submit(() -> WorkerHost.open(workerId, specs, PluginLoader.standard(), config)),
                     "in-process worker " + workerId + ": opening " + names(plugins));
             if (!host.failures().isEmpty()) {
-                awaitUninterruptibly(thread.submit(() -> {
-                    host.close();
-                    return null;
-                }), "in-process worker " + workerId + ": closing after a failed open");
+                awaitUninterruptibly(
+                        thread.submit(() -> {
+                            host.close();
+                            return null;
+                        }),
+                        "in-process worker " + workerId + ": closing after a failed open");
                 List<PluginFailure> failures = new ArrayList<>(host.failures().values());
-                throw new UromException(failures.get(0).status(), "in-process worker " + workerId + " cannot open "
-                        + failures.stream().map(PluginFailure::toString).collect(Collectors.joining("; ")));
+                throw new UromException(
+                        failures.get(0).status(),
+                        "in-process worker " + workerId + " cannot open "
+                                + failures.stream().map(PluginFailure::toString).collect(Collectors.joining("; ")));
             }
             opened = true;
             return new InProcessWorker(workerId, plugins, thread, host, callTimeout, lease, onClose);
@@ -146,11 +165,14 @@ public final class InProcessWorker implements AutoCloseable {
         requireNonNull(payload, "payload is null");
         DiscoveredPlugin plugin = byId.get(pluginId);
         if (plugin == null) {
-            throw new UromException(UromStatus.NOT_FOUND, "plugin id " + EmbeddedUrom.formatId(pluginId)
-                    + " is not open in in-process worker " + workerId + " (it holds " + names(plugins) + ")");
+            throw new UromException(
+                    UromStatus.NOT_FOUND,
+                    "plugin id " + EmbeddedUrom.formatId(pluginId) + " is not open in in-process worker " + workerId
+                            + " (it holds " + names(plugins) + ")");
         }
         WorkerCommand command = new WorkerCommand(DEST_ID, pluginId, contexts.incrementAndGet(), payload.clone());
-        return await(submit(() -> host.call(command, callTimeout).notification()),
+        return await(
+                submit(() -> host.call(command, callTimeout).notification()),
                 "in-process worker " + workerId + ": call to plugin '" + plugin.name() + "'");
     }
 
@@ -161,11 +183,13 @@ public final class InProcessWorker implements AutoCloseable {
      * @throws UromException {@code BAD_STATE} when the worker is closed
      */
     public List<WorkerNotification> poll() throws UromException {
-        return await(submit(() -> {
-            List<WorkerNotification> received = new ArrayList<>();
-            host.progress(answer -> received.add(answer.notification()));
-            return received;
-        }), "in-process worker " + workerId + ": poll");
+        return await(
+                submit(() -> {
+                    List<WorkerNotification> received = new ArrayList<>();
+                    host.progress(answer -> received.add(answer.notification()));
+                    return received;
+                }),
+                "in-process worker " + workerId + ": poll");
     }
 
     /**
@@ -196,7 +220,8 @@ public final class InProcessWorker implements AutoCloseable {
                 }
             }
         }
-        throw new UromException(UromStatus.BAD_STATE, "in-process worker " + workerId + " (" + names(plugins) + ") is closed");
+        throw new UromException(
+                UromStatus.BAD_STATE, "in-process worker " + workerId + " (" + names(plugins) + ") is closed");
     }
 
     private static <T> T await(Future<T> future, String what) throws UromException {
@@ -237,7 +262,8 @@ public final class InProcessWorker implements AutoCloseable {
             throw error;
         }
         String message = cause.getMessage() == null ? cause.getClass().getName() : cause.getMessage();
-        return new UromException(UromStatus.UNEXPECTED, what + " failed: " + message.replaceAll("\\s*\\R\\s*", " "), cause);
+        return new UromException(
+                UromStatus.UNEXPECTED, what + " failed: " + message.replaceAll("\\s*\\R\\s*", " "), cause);
     }
 
     /** Lets the thread finish what it was given, and waits for it. */
@@ -259,6 +285,8 @@ public final class InProcessWorker implements AutoCloseable {
     }
 
     private static String names(List<DiscoveredPlugin> plugins) {
-        return plugins.stream().map(p -> "'" + p.name() + "' " + EmbeddedUrom.formatId(p.id())).collect(Collectors.joining(", "));
+        return plugins.stream()
+                .map(p -> "'" + p.name() + "' " + EmbeddedUrom.formatId(p.id()))
+                .collect(Collectors.joining(", "));
     }
 }

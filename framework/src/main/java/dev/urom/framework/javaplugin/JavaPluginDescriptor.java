@@ -98,7 +98,9 @@ public record JavaPluginDescriptor(String pluginId, long version, String pluginC
             // PF4J reports a missing manifest or properties file as PluginRuntimeException.
             return null;
         }
-        if (descriptor == null || descriptor.getPluginId() == null || descriptor.getPluginId().isBlank()) {
+        if (descriptor == null
+                || descriptor.getPluginId() == null
+                || descriptor.getPluginId().isBlank()) {
             return null;
         }
         return descriptor;
@@ -116,8 +118,10 @@ public record JavaPluginDescriptor(String pluginId, long version, String pluginC
         try {
             return Long.parseUnsignedLong(version);
         } catch (NumberFormatException e) {
-            throw new InvalidJavaPluginException(file, "Plugin-Version '" + version + "' is larger than "
-                    + Long.toUnsignedString(-1L) + " (the largest unsigned 64-bit number)");
+            throw new InvalidJavaPluginException(
+                    file,
+                    "Plugin-Version '" + version + "' is larger than " + Long.toUnsignedString(-1L)
+                            + " (the largest unsigned 64-bit number)");
         }
     }
 

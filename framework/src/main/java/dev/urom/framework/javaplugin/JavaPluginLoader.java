@@ -73,7 +73,8 @@ public final class JavaPluginLoader {
             return new JavaPlugin(descriptor, instance, loader);
         } catch (InvalidJavaPluginException e) {
             closeQuietly(loader, e);
-            UromStatus status = e instanceof PluginClassNotFoundException ? UromStatus.NOT_FOUND : UromStatus.INITIALIZATION;
+            UromStatus status =
+                    e instanceof PluginClassNotFoundException ? UromStatus.NOT_FOUND : UromStatus.INITIALIZATION;
             throw new UromException(status, e.getMessage(), e);
         } catch (UromException | RuntimeException | Error e) {
             closeQuietly(loader, e);
@@ -99,8 +100,10 @@ public final class JavaPluginLoader {
                     jar, "Plugin-Class " + name + " cannot be loaded (" + oneLine(e) + ")", e);
         }
         if (pluginClass.getClassLoader() != loader) {
-            throw new PluginClassNotFoundException(jar, "Plugin-Class " + name
-                    + " not found in the jar (it comes from the worker's class path, not the plugin)");
+            throw new PluginClassNotFoundException(
+                    jar,
+                    "Plugin-Class " + name
+                            + " not found in the jar (it comes from the worker's class path, not the plugin)");
         }
         if (!PluginIface.class.isAssignableFrom(pluginClass)) {
             throw new InvalidJavaPluginException(jar, "Plugin-Class " + name + " does not implement " + SPI_NAME);
@@ -120,11 +123,14 @@ public final class JavaPluginLoader {
         try {
             return pluginClass.getConstructor();
         } catch (NoSuchMethodException e) {
-            throw new InvalidJavaPluginException(descriptor.path(),
+            throw new InvalidJavaPluginException(
+                    descriptor.path(),
                     "Plugin-Class " + pluginClass.getName() + " has no public no-argument constructor");
         } catch (LinkageError e) {
-            throw new InvalidJavaPluginException(descriptor.path(),
-                    "Plugin-Class " + pluginClass.getName() + " cannot be linked (" + oneLine(e) + ")", e);
+            throw new InvalidJavaPluginException(
+                    descriptor.path(),
+                    "Plugin-Class " + pluginClass.getName() + " cannot be linked (" + oneLine(e) + ")",
+                    e);
         }
     }
 
@@ -138,12 +144,14 @@ public final class JavaPluginLoader {
         try {
             return (PluginIface) constructor.newInstance();
         } catch (InvocationTargetException e) {
-            throw new UromException(UromStatus.INITIALIZATION,
-                    what + " constructor failed (" + oneLine(e.getCause()) + ")", e.getCause());
+            throw new UromException(
+                    UromStatus.INITIALIZATION,
+                    what + " constructor failed (" + oneLine(e.getCause()) + ")",
+                    e.getCause());
         } catch (ExceptionInInitializerError e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
-            throw new UromException(UromStatus.INITIALIZATION,
-                    what + " static initialiser failed (" + oneLine(cause) + ")", cause);
+            throw new UromException(
+                    UromStatus.INITIALIZATION, what + " static initialiser failed (" + oneLine(cause) + ")", cause);
         } catch (ReflectiveOperationException | LinkageError e) {
             throw new UromException(UromStatus.INITIALIZATION, what + " cannot be constructed (" + oneLine(e) + ")", e);
         } finally {
@@ -153,7 +161,8 @@ public final class JavaPluginLoader {
 
     static String oneLine(Throwable t) {
         String message = t.getMessage();
-        String text = message == null || message.isBlank() ? t.getClass().getSimpleName()
+        String text = message == null || message.isBlank()
+                ? t.getClass().getSimpleName()
                 : t.getClass().getSimpleName() + ": " + message;
         return text.replaceAll("\\s*\\R\\s*", " ");
     }

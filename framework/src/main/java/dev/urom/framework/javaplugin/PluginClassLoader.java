@@ -44,7 +44,10 @@ public final class PluginClassLoader extends URLClassLoader {
      * @param parent the loader that provides the SPI (the worker's)
      */
     public PluginClassLoader(Path archive, ClassLoader parent) {
-        super("urom-plugin:" + archive.getFileName(), new URL[] {toUrl(archive)}, requireNonNull(parent, "parent is null"));
+        super(
+                "urom-plugin:" + archive.getFileName(),
+                new URL[] {toUrl(archive)},
+                requireNonNull(parent, "parent is null"));
         this.archive = archive;
     }
 
@@ -110,7 +113,10 @@ public final class PluginClassLoader extends URLClassLoader {
 
     private static URL toUrl(Path archive) {
         try {
-            return requireNonNull(archive, "archive is null").toAbsolutePath().toUri().toURL();
+            return requireNonNull(archive, "archive is null")
+                    .toAbsolutePath()
+                    .toUri()
+                    .toURL();
         } catch (MalformedURLException e) {
             throw new IllegalArgumentException(archive + ": cannot be turned into a class path URL", e);
         }

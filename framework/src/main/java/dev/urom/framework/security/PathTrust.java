@@ -56,8 +56,8 @@ public final class PathTrust {
 
         @Override
         public String toString() {
-            return "mode " + octalMode(mode) + ", owner " + UnixAccounts.describeUser(uid)
-                    + ", group " + UnixAccounts.describeGroup(gid);
+            return "mode " + octalMode(mode) + ", owner " + UnixAccounts.describeUser(uid) + ", group "
+                    + UnixAccounts.describeGroup(gid);
         }
     }
 
@@ -145,7 +145,8 @@ public final class PathTrust {
         } catch (IOException e) {
             return Optional.of(reason(path, e));
         }
-        String subject = real.equals(path.toAbsolutePath().normalize()) ? path.toString() : path + " (real path " + real + ")";
+        String subject =
+                real.equals(path.toAbsolutePath().normalize()) ? path.toString() : path + " (real path " + real + ")";
         Looked self = look(real);
         if (self.problem() != null) {
             return Optional.of(self.problem());
@@ -164,7 +165,8 @@ public final class PathTrust {
             }
             problem = writers(above.attributes(), trustedOwners, true);
             if (problem.isPresent()) {
-                return Optional.of(subject + " is under " + directory + ", which is " + above.attributes() + ": " + problem.get());
+                return Optional.of(
+                        subject + " is under " + directory + ", which is " + above.attributes() + ": " + problem.get());
             }
         }
         return Optional.empty();
@@ -186,7 +188,8 @@ public final class PathTrust {
         if ((attributes.mode() & OTHER_WRITE) != 0) {
             return Optional.of("writable by others");
         }
-        if ((attributes.mode() & GROUP_WRITE) != 0 && !UnixAccounts.isPrivateGroup(attributes.uid(), attributes.gid())) {
+        if ((attributes.mode() & GROUP_WRITE) != 0
+                && !UnixAccounts.isPrivateGroup(attributes.uid(), attributes.gid())) {
             return Optional.of("writable by its group, which is not the owner's private group");
         }
         return Optional.empty();
@@ -212,8 +215,10 @@ public final class PathTrust {
     private static Looked look(Path path) {
         try {
             Map<String, Object> attributes = Files.readAttributes(path, ATTRIBUTES);
-            return new Looked(new Attributes((Integer) attributes.get("mode"), (Integer) attributes.get("uid"),
-                    (Integer) attributes.get("gid")), null);
+            return new Looked(
+                    new Attributes((Integer) attributes.get("mode"), (Integer) attributes.get("uid"), (Integer)
+                            attributes.get("gid")),
+                    null);
         } catch (IOException | UnsupportedOperationException e) {
             return new Looked(null, reason(path, e));
         }
@@ -226,7 +231,9 @@ public final class PathTrust {
         if (e instanceof AccessDeniedException) {
             return path + " cannot be checked: permission denied";
         }
-        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().replaceAll("\\s*\\R\\s*", " ");
+        String message = e.getMessage() == null
+                ? e.getClass().getSimpleName()
+                : e.getMessage().replaceAll("\\s*\\R\\s*", " ");
         return path + " cannot be checked: " + message;
     }
 }

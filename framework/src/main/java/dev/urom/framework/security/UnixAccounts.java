@@ -30,7 +30,8 @@ import java.util.function.Supplier;
  */
 public final class UnixAccounts {
     private static final int POINTER = Native.POINTER_SIZE;
-    // struct passwd { char *pw_name; char *pw_passwd; uid_t pw_uid; gid_t pw_gid; char *pw_gecos; char *pw_dir; char *pw_shell; }
+    // struct passwd { char *pw_name; char *pw_passwd; uid_t pw_uid; gid_t pw_gid; char *pw_gecos; char *pw_dir; char
+    // *pw_shell; }
     private static final int PW_NAME = 0;
     private static final int PW_UID = 2 * POINTER;
     private static final int PW_GID = PW_UID + 4;
@@ -71,8 +72,8 @@ public final class UnixAccounts {
             if (uid.isEmpty() || gid.isEmpty()) {
                 return Optional.empty();
             }
-            return Optional.of(new UnixAccount(Integer.toUnsignedString(uid.getAsInt()), uid.getAsInt(),
-                    gid.getAsInt(), List.of(gid.getAsInt())));
+            return Optional.of(new UnixAccount(
+                    Integer.toUnsignedString(uid.getAsInt()), uid.getAsInt(), gid.getAsInt(), List.of(gid.getAsInt())));
         }
         Optional<PasswdEntry> named = passwdByName(spec);
         if (named.isPresent()) {
@@ -143,13 +144,17 @@ public final class UnixAccounts {
     /** User {@code uid} for messages: {@code "alice (uid 1000)"}, or {@code "uid 1234"} without an entry. */
     public static String describeUser(int uid) {
         String id = "uid " + Integer.toUnsignedString(uid);
-        return nameOrNothing(() -> passwdByUid(uid).map(PasswdEntry::name)).map(name -> name + " (" + id + ")").orElse(id);
+        return nameOrNothing(() -> passwdByUid(uid).map(PasswdEntry::name))
+                .map(name -> name + " (" + id + ")")
+                .orElse(id);
     }
 
     /** Group {@code gid} for messages: {@code "staff (gid 50)"}, or {@code "gid 1234"} without an entry. */
     public static String describeGroup(int gid) {
         String id = "gid " + Integer.toUnsignedString(gid);
-        return nameOrNothing(() -> groupByGid(gid).map(GroupEntry::name)).map(name -> name + " (" + id + ")").orElse(id);
+        return nameOrNothing(() -> groupByGid(gid).map(GroupEntry::name))
+                .map(name -> name + " (" + id + ")")
+                .orElse(id);
     }
 
     /**
@@ -164,7 +169,8 @@ public final class UnixAccounts {
                 return false;
             }
             Optional<GroupEntry> group = groupByGid(gid);
-            return group.isPresent() && group.get().name().equals(owner.get().name())
+            return group.isPresent()
+                    && group.get().name().equals(owner.get().name())
                     && group.get().members().stream().allMatch(owner.get().name()::equals);
         } catch (IllegalStateException e) {
             return false;
@@ -204,13 +210,17 @@ public final class UnixAccounts {
         if (!isLookUpName(name)) {
             return Optional.empty();
         }
-        return lookUp("getpwnam_r(" + name + ")", PASSWD_SIZE,
+        return lookUp(
+                "getpwnam_r(" + name + ")",
+                PASSWD_SIZE,
                 (entry, buffer, length, result) -> LibC.getpwnam_r(name, entry, buffer, length, result),
                 UnixAccounts::passwdEntry);
     }
 
     private static Optional<PasswdEntry> passwdByUid(int uid) {
-        return lookUp("getpwuid_r(" + Integer.toUnsignedString(uid) + ")", PASSWD_SIZE,
+        return lookUp(
+                "getpwuid_r(" + Integer.toUnsignedString(uid) + ")",
+                PASSWD_SIZE,
                 (entry, buffer, length, result) -> LibC.getpwuid_r(uid, entry, buffer, length, result),
                 UnixAccounts::passwdEntry);
     }
@@ -219,13 +229,17 @@ public final class UnixAccounts {
         if (!isLookUpName(name)) {
             return Optional.empty();
         }
-        return lookUp("getgrnam_r(" + name + ")", GROUP_SIZE,
+        return lookUp(
+                "getgrnam_r(" + name + ")",
+                GROUP_SIZE,
                 (entry, buffer, length, result) -> LibC.getgrnam_r(name, entry, buffer, length, result),
                 UnixAccounts::groupEntry);
     }
 
     private static Optional<GroupEntry> groupByGid(int gid) {
-        return lookUp("getgrgid_r(" + Integer.toUnsignedString(gid) + ")", GROUP_SIZE,
+        return lookUp(
+                "getgrgid_r(" + Integer.toUnsignedString(gid) + ")",
+                GROUP_SIZE,
                 (entry, buffer, length, result) -> LibC.getgrgid_r(gid, entry, buffer, length, result),
                 UnixAccounts::groupEntry);
     }
@@ -255,7 +269,9 @@ public final class UnixAccounts {
      */
     private static <T> Optional<T> lookUp(String what, int entrySize, ReentrantCall call, Function<Pointer, T> read) {
         for (long size = FIRST_BUFFER; size <= LARGEST_BUFFER; size *= 2) {
-            try (Memory entry = new Memory(entrySize); Memory buffer = new Memory(size); Memory result = new Memory(POINTER)) {
+            try (Memory entry = new Memory(entrySize);
+                    Memory buffer = new Memory(size);
+                    Memory result = new Memory(POINTER)) {
                 result.setPointer(0, null);
                 int error = call.call(entry, buffer, size, result);
                 if (error == LibC.ERANGE) {

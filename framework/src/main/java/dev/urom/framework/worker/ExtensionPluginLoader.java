@@ -33,6 +33,7 @@ final class ExtensionPluginLoader implements PluginLoader {
             return javaLoader.load(path);
         }
         throw new UromException(
-                UromStatus.NOT_SUPPORTED, "plugin file " + path + " is neither a native plugin (.so) nor a Java plugin (.jar, .zip)");
+                UromStatus.NOT_SUPPORTED,
+                "plugin file " + path + " is neither a native plugin (.so) nor a Java plugin (.jar, .zip)");
     }
 }

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 public final class FailureText {
     /** The most characters a {@link #oneLine} result holds, its cut marker included. */
     static final int MAX_CHARS = 300;
+
     private static final String CUT = "…";
 
     private FailureText() {}
@@ -48,7 +49,8 @@ public final class FailureText {
         if (maxBytes <= 0) {
             return new byte[0];
         }
-        CharsetEncoder encoder = StandardCharsets.UTF_8.newEncoder()
+        CharsetEncoder encoder = StandardCharsets.UTF_8
+                .newEncoder()
                 .onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE);
         ByteBuffer out = ByteBuffer.allocate(maxBytes);

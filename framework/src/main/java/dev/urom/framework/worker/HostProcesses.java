@@ -21,7 +21,8 @@ public interface HostProcesses {
     /** A worker that tells no host process: every look-up fails with NOT_SUPPORTED. */
     static HostProcesses none() {
         return destId -> {
-            throw new UromException(UromStatus.NOT_SUPPORTED, "this worker does not tell the host processes of its connections");
+            throw new UromException(
+                    UromStatus.NOT_SUPPORTED, "this worker does not tell the host processes of its connections");
         };
     }
 }

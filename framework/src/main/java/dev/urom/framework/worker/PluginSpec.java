@@ -99,7 +99,9 @@ public record PluginSpec(Path path, long id) {
             PluginSpec spec = requireNonNull(specs.get(i), "spec is null");
             Integer sameId = byId.putIfAbsent(spec.id(), i);
             if (sameId != null) {
-                throw invalid(itemText.apply(i), "its id " + formatId(spec.id()) + " is already given to '" + itemText.apply(sameId) + "'");
+                throw invalid(
+                        itemText.apply(i),
+                        "its id " + formatId(spec.id()) + " is already given to '" + itemText.apply(sameId) + "'");
             }
             Integer samePath = byPath.putIfAbsent(spec.path().normalize(), i);
             if (samePath != null) {
@@ -110,7 +112,9 @@ public record PluginSpec(Path path, long id) {
 
     /** The plugin's name: its file name without the extension. */
     public String name() {
-        String file = path.getFileName() == null ? path.toString() : path.getFileName().toString();
+        String file = path.getFileName() == null
+                ? path.toString()
+                : path.getFileName().toString();
         int dot = file.lastIndexOf('.');
         return dot > 0 ? file.substring(0, dot) : file;
     }
@@ -135,7 +139,9 @@ public record PluginSpec(Path path, long id) {
         }
         for (int i = 0; i < digits.length(); i++) {
             if (Character.digit(digits.charAt(i), radix) < 0 || digits.charAt(i) > 0x7f) {
-                throw invalid(item, "the id '" + idText + "' is not an unsigned " + (hex ? "hexadecimal" : "decimal") + " number");
+                throw invalid(
+                        item,
+                        "the id '" + idText + "' is not an unsigned " + (hex ? "hexadecimal" : "decimal") + " number");
             }
         }
         try {

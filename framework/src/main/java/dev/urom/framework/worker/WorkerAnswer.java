@@ -54,16 +54,20 @@ public record WorkerAnswer(WorkerNotification notification, Origin origin, Optio
         requireNonNull(notification, "notification is null");
         requireNonNull(origin, "origin is null");
         requireNonNull(refusalReason, "refusalReason is null");
-        if (origin != Origin.PLUGIN && (notification.payload().length > 0 || notification.status().isSuccess())) {
-            throw new IllegalArgumentException("the worker's answer must be a failure without payload, not " + notification);
+        if (origin != Origin.PLUGIN
+                && (notification.payload().length > 0 || notification.status().isSuccess())) {
+            throw new IllegalArgumentException(
+                    "the worker's answer must be a failure without payload, not " + notification);
         }
         if (refusalReason.isPresent()) {
             if (origin != Origin.PLUGIN_REFUSAL) {
-                throw new IllegalArgumentException("only a plugin's refusal has a reason, not an answer of origin " + origin);
+                throw new IllegalArgumentException(
+                        "only a plugin's refusal has a reason, not an answer of origin " + origin);
             }
             int bytes = refusalReason.get().getBytes(StandardCharsets.UTF_8).length;
             if (bytes == 0 || bytes > MAX_REASON_BYTES) {
-                throw new IllegalArgumentException("a refusal's reason has 1 to " + MAX_REASON_BYTES + " UTF-8 bytes, not " + bytes);
+                throw new IllegalArgumentException(
+                        "a refusal's reason has 1 to " + MAX_REASON_BYTES + " UTF-8 bytes, not " + bytes);
             }
         }
     }
@@ -84,7 +88,8 @@ public record WorkerAnswer(WorkerNotification notification, Origin origin, Optio
     }
 
     private static WorkerNotification failure(WorkerCommand command, UromStatus status) {
-        return WorkerNotification.failure(requireNonNull(command, "command is null"), requireNonNull(status, "status is null"));
+        return WorkerNotification.failure(
+                requireNonNull(command, "command is null"), requireNonNull(status, "status is null"));
     }
 
     /**

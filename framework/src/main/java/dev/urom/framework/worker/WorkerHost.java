@@ -87,7 +87,8 @@ public final class WorkerHost implements AutoCloseable {
     private boolean closed;
     private boolean progressing;
 
-    private WorkerHost(long workerId, int maxMessageSize, Map<Long, HostedPlugin> plugins, Map<Long, PluginFailure> failures) {
+    private WorkerHost(
+            long workerId, int maxMessageSize, Map<Long, HostedPlugin> plugins, Map<Long, PluginFailure> failures) {
         this.workerId = workerId;
         this.maxMessageSize = maxMessageSize;
         this.plugins = plugins;
@@ -119,7 +120,8 @@ public final class WorkerHost implements AutoCloseable {
         return new WorkerHost(workerId, config.maxMessageSize(), plugins, failures);
     }
 
-    private static PluginFailure loadAndOpen(long workerId, HostedPlugin hosted, PluginLoader loader, WorkerHostConfig config) {
+    private static PluginFailure loadAndOpen(
+            long workerId, HostedPlugin hosted, PluginLoader loader, WorkerHostConfig config) {
         PluginSpec spec = hosted.spec;
         PluginIface plugin;
         try {
@@ -143,17 +145,20 @@ public final class WorkerHost implements AutoCloseable {
             return new PluginFailure(spec, UromStatus.UNEXPECTED, "cannot be loaded: transport() threw " + describe(t));
         }
         if (transport == null) {
-            return new PluginFailure(spec, UromStatus.INVALID_VALUE, "cannot be loaded: transport() returned null, not an Optional");
+            return new PluginFailure(
+                    spec, UromStatus.INVALID_VALUE, "cannot be loaded: transport() returned null, not an Optional");
         }
         if (transport.isPresent()) {
             Optional<String> problem = TransportName.problem(transport.get());
             if (problem.isPresent()) {
-                return new PluginFailure(spec, UromStatus.INVALID_VALUE, "cannot be loaded: the transport name " + problem.get());
+                return new PluginFailure(
+                        spec, UromStatus.INVALID_VALUE, "cannot be loaded: the transport name " + problem.get());
             }
         }
         hosted.transport = transport;
         try {
-            plugin.open(new HostedContext(workerId, spec.id(), config.domainFor(spec.id(), transport), config.hostProcesses()));
+            plugin.open(new HostedContext(
+                    workerId, spec.id(), config.domainFor(spec.id(), transport), config.hostProcesses()));
         } catch (UromException e) {
             return new PluginFailure(spec, e.status(), "open failed: " + e.getMessage());
         } catch (Throwable t) {
@@ -171,8 +176,11 @@ public final class WorkerHost implements AutoCloseable {
      * notification of the maximum message size holds beside an empty payload.
      */
     private WorkerAnswer refusal(WorkerCommand command, UromStatus status, String message) {
-        byte[] reason = FailureText.utf8(message, Math.min(MAX_MESSAGE_BYTES, maxMessageSize - WorkerNotification.HEADER_BYTES));
-        return WorkerAnswer.pluginRefusal(command, status,
+        byte[] reason = FailureText.utf8(
+                message, Math.min(MAX_MESSAGE_BYTES, maxMessageSize - WorkerNotification.HEADER_BYTES));
+        return WorkerAnswer.pluginRefusal(
+                command,
+                status,
                 reason.length == 0 ? Optional.empty() : Optional.of(new String(reason, StandardCharsets.UTF_8)));
     }
 
@@ -218,34 +226,51 @@ public final class WorkerHost implements AutoCloseable {
         checkOpen();
         HostedPlugin hosted = plugins.get(command.type());
         if (hosted == null) {
-            LOG.debug("worker {}: command for unknown plugin id {} refused", workerId, PluginSpec.formatId(command.type()));
+            LOG.debug(
+                    "worker {}: command for unknown plugin id {} refused",
+                    workerId,
+                    PluginSpec.formatId(command.type()));
             pending.add(WorkerAnswer.workerRefusal(command, UromStatus.NOT_FOUND));
             return;
         }
         if (command.sizeWithHeader() > maxMessageSize) {
-            LOG.warn("worker {}: command of {} bytes for plugin '{}' exceeds the maximum message size of {} bytes",
-                    workerId, command.sizeWithHeader(), hosted.spec.name(), maxMessageSize);
+            LOG.warn(
+                    "worker {}: command of {} bytes for plugin '{}' exceeds the maximum message size of {} bytes",
+                    workerId,
+                    command.sizeWithHeader(),
+                    hosted.spec.name(),
+                    maxMessageSize);
             pending.add(WorkerAnswer.workerRefusal(command, UromStatus.TOO_BIG));
             return;
         }
         PluginIface plugin = hosted.plugin;
         if (plugin == null) {
-            pending.add(WorkerAnswer.workerRefusal(command, failures.get(command.type()).status()));
+            pending.add(WorkerAnswer.workerRefusal(
+                    command, failures.get(command.type()).status()));
             return;
         }
         try {
             plugin.workerCommand(command);
         } catch (UromException e) {
             String message = FailureText.oneLine(e.getMessage());
-            LOG.warn("worker {}: plugin '{}' refused a command (context {}): {}: {}",
-                    workerId, hosted.spec.name(), Long.toUnsignedString(command.uromContext()), e.status(), message);
+            LOG.warn(
+                    "worker {}: plugin '{}' refused a command (context {}): {}: {}",
+                    workerId,
+                    hosted.spec.name(),
+                    Long.toUnsignedString(command.uromContext()),
+                    e.status(),
+                    message);
             pending.add(refusal(command, e.status(), message));
             hosted.refused(command);
         } catch (Throwable t) {
             rethrowIfFatal(t);
             String message = FailureText.oneLine(describe(t));
-            LOG.error("worker {}: plugin '{}' threw on a command (context {}): {}",
-                    workerId, hosted.spec.name(), Long.toUnsignedString(command.uromContext()), message);
+            LOG.error(
+                    "worker {}: plugin '{}' threw on a command (context {}): {}",
+                    workerId,
+                    hosted.spec.name(),
+                    Long.toUnsignedString(command.uromContext()),
+                    message);
             LOG.debug("worker {}: what plugin '{}' threw", workerId, hosted.spec.name(), t);
             pending.add(refusal(command, UromStatus.UNEXPECTED, message));
             hosted.refused(command);
@@ -297,7 +322,12 @@ public final class WorkerHost implements AutoCloseable {
             hosted.plugin.progress(buffer);
         } catch (UromException e) {
             if (e.status() != UromStatus.EMPTY) {
-                LOG.warn("worker {}: progress of plugin '{}' failed: {}: {}", workerId, hosted.spec.name(), e.status(), e.getMessage());
+                LOG.warn(
+                        "worker {}: progress of plugin '{}' failed: {}: {}",
+                        workerId,
+                        hosted.spec.name(),
+                        e.status(),
+                        e.getMessage());
             }
         } catch (Throwable t) {
             rethrowIfFatal(t);
@@ -308,16 +338,24 @@ public final class WorkerHost implements AutoCloseable {
             Object notification = buffer.get(i);
             if (notification instanceof WorkerNotification n) {
                 if (!refused.isEmpty() && refused.remove(new Refused(n.destId(), n.uromContext()))) {
-                    LOG.debug("worker {}: plugin '{}' answered context {} of host connection {} ({}) after refusing it; "
-                            + "the worker's answer stands and this one is dropped",
-                            workerId, hosted.spec.name(), Long.toUnsignedString(n.uromContext()), n.destId(), n.status());
+                    LOG.debug(
+                            "worker {}: plugin '{}' answered context {} of host connection {} ({}) after refusing it; "
+                                    + "the worker's answer stands and this one is dropped",
+                            workerId,
+                            hosted.spec.name(),
+                            Long.toUnsignedString(n.uromContext()),
+                            n.destId(),
+                            n.status());
                     continue;
                 }
                 sink.accept(WorkerAnswer.fromPlugin(n));
                 delivered++;
             } else {
-                LOG.error("worker {}: progress of plugin '{}' appended {}, not a notification; dropped",
-                        workerId, hosted.spec.name(), notification == null ? "null" : notification.getClass().getName());
+                LOG.error(
+                        "worker {}: progress of plugin '{}' appended {}, not a notification; dropped",
+                        workerId,
+                        hosted.spec.name(),
+                        notification == null ? "null" : notification.getClass().getName());
             }
         }
         buffer.clear();
@@ -358,8 +396,12 @@ public final class WorkerHost implements AutoCloseable {
                     return answer[0];
                 }
                 if (System.nanoTime() - deadline >= 0) {
-                    LOG.warn("worker {}: no answer to context {} from plugin id {} within {}",
-                            workerId, command.uromContext(), PluginSpec.formatId(command.type()), timeout);
+                    LOG.warn(
+                            "worker {}: no answer to context {} from plugin id {} within {}",
+                            workerId,
+                            command.uromContext(),
+                            PluginSpec.formatId(command.type()),
+                            timeout);
                     return WorkerAnswer.workerRefusal(command, UromStatus.TIME_OUT);
                 }
                 backoff.after(idle);
@@ -443,12 +485,14 @@ public final class WorkerHost implements AutoCloseable {
     private record Refused(long destId, long uromContext) {}
 
     /** The context each plugin is opened with. */
-    private record HostedContext(long workerId, long pluginId, DomainLookups domain, HostProcesses processes) implements WorkerContext {
+    private record HostedContext(long workerId, long pluginId, DomainLookups domain, HostProcesses processes)
+            implements WorkerContext {
         @Override
         public HostProcess hostProcess(long destId) throws UromException {
             HostProcess process = processes.hostProcess(destId);
             if (process == null) {
-                throw new UromException(UromStatus.UNEXPECTED, "the worker's host processes answered null for connection " + destId);
+                throw new UromException(
+                        UromStatus.UNEXPECTED, "the worker's host processes answered null for connection " + destId);
             }
             return process;
         }

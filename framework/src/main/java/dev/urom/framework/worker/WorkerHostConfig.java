@@ -81,6 +81,7 @@ public record WorkerHostConfig(int maxMessageSize, PluginDomains domains, HostPr
 
     /** The look-ups handed to the plugin with this id and transport. */
     DomainLookups domainFor(long pluginId, Optional<String> transport) {
-        return requireNonNull(domains.lookupsFor(pluginId, transport), "the domain look-ups for plugin id " + pluginId + " are null");
+        return requireNonNull(
+                domains.lookupsFor(pluginId, transport), "the domain look-ups for plugin id " + pluginId + " are null");
     }
 }

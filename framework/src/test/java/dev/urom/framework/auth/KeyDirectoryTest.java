@@ -28,7 +28,9 @@ class KeyDirectoryTest {
 
     @BeforeEach
     void makeKeys() throws Exception {
-        keys = Files.createDirectory(base.resolve("keys"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        keys = Files.createDirectory(
+                base.resolve("keys"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     }
 
     private Path key(String name, String secret) throws Exception {
@@ -43,13 +45,23 @@ class KeyDirectoryTest {
         key("jobB.key", SECRET_B);
         KeyDirectory directory = KeyDirectory.open(keys);
         assertThat(directory.principals()).containsExactly("jobA", "jobB");
-        assertThat(directory.lookup("jobB")).get().satisfies(k -> assertThat(k.sameSecretAs(AuthKey.of("expected", SECRET_B.getBytes(StandardCharsets.UTF_8)))).isTrue());
+        assertThat(directory.lookup("jobB"))
+                .get()
+                .satisfies(k -> assertThat(
+                                k.sameSecretAs(AuthKey.of("expected", SECRET_B.getBytes(StandardCharsets.UTF_8))))
+                        .isTrue());
         assertThat(directory.lookup("jobC")).isEmpty();
         assertThat(directory.lookup("../keys/jobA")).isEmpty();
         Files.writeString(keys.resolve("jobA"), SECRET_B);
-        assertThat(directory.lookup("jobA")).get().satisfies(k -> assertThat(k.sameSecretAs(AuthKey.of("expected", SECRET_B.getBytes(StandardCharsets.UTF_8)))).isTrue());
+        assertThat(directory.lookup("jobA"))
+                .get()
+                .satisfies(k -> assertThat(
+                                k.sameSecretAs(AuthKey.of("expected", SECRET_B.getBytes(StandardCharsets.UTF_8))))
+                        .isTrue());
         Files.delete(keys.resolve("jobA"));
-        assertThat(directory.lookup("jobA")).as("a removed key takes effect at once").isEmpty();
+        assertThat(directory.lookup("jobA"))
+                .as("a removed key takes effect at once")
+                .isEmpty();
     }
 
     @Test
@@ -69,12 +81,17 @@ class KeyDirectoryTest {
         Files.createSymbolicLink(keys.resolve("..data"), version.getFileName());
         Files.createSymbolicLink(keys.resolve("jobA"), Path.of("..data/jobA"));
         Files.setPosixFilePermissions(keys, PosixFilePermissions.fromString("rwxrwxrwx"));
-        assertThatThrownBy(() -> KeyDirectory.open(keys)).hasMessage("key directory " + keys + " (mode 0777, owner uid "
-                + KeyFileRules.effectiveUid() + ") may be written by others: chmod go-w " + keys);
+        assertThatThrownBy(() -> KeyDirectory.open(keys))
+                .hasMessage("key directory " + keys + " (mode 0777, owner uid " + KeyFileRules.effectiveUid()
+                        + ") may be written by others: chmod go-w " + keys);
         Files.setAttribute(keys, "unix:mode", 01777);
         KeyDirectory directory = KeyDirectory.open(keys);
         assertThat(directory.principals()).containsExactly("jobA");
-        assertThat(directory.lookup("jobA")).get().satisfies(k -> assertThat(k.sameSecretAs(AuthKey.of("expected", SECRET_A.getBytes(StandardCharsets.UTF_8)))).isTrue());
+        assertThat(directory.lookup("jobA"))
+                .get()
+                .satisfies(k -> assertThat(
+                                k.sameSecretAs(AuthKey.of("expected", SECRET_A.getBytes(StandardCharsets.UTF_8))))
+                        .isTrue());
     }
 
     @Test
@@ -83,15 +100,18 @@ class KeyDirectoryTest {
         Files.setPosixFilePermissions(outside, PosixFilePermissions.fromString("rw-------"));
         Files.createSymbolicLink(keys.resolve("jobA"), outside);
         assertThatThrownBy(() -> KeyDirectory.open(keys))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.BAD_CONFIG))
-                .hasMessage("key file " + keys.toRealPath().resolve("jobA") + " leads out of the key directory, to " + outside.toRealPath());
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.BAD_CONFIG))
+                .hasMessage("key file " + keys.toRealPath().resolve("jobA") + " leads out of the key directory, to "
+                        + outside.toRealPath());
     }
 
     @Test
     void startRefusesTheFirstBadFileAndTwoFilesForOneName() throws Exception {
         Path open = key("jobA", SECRET_A);
         Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rw-rw-rw-"));
-        assertThatThrownBy(() -> KeyDirectory.open(keys)).hasMessageContaining("may be written by others than its owner");
+        assertThatThrownBy(() -> KeyDirectory.open(keys))
+                .hasMessageContaining("may be written by others than its owner");
         Files.delete(open);
         key("jobA", SECRET_A);
         key("jobA.key", SECRET_B);
@@ -104,7 +124,8 @@ class KeyDirectoryTest {
         key(".hidden", SECRET_A);
         assertThat(KeyDirectory.open(keys).principals()).isEmpty();
         key("bad name", SECRET_A);
-        assertThatThrownBy(() -> KeyDirectory.open(keys)).hasMessageContaining("holds bad name, whose name is not a key name");
+        assertThatThrownBy(() -> KeyDirectory.open(keys))
+                .hasMessageContaining("holds bad name, whose name is not a key name");
     }
 
     @Test
@@ -112,7 +133,9 @@ class KeyDirectoryTest {
         key("jobA", SECRET_A);
         int me = KeyFileRules.effectiveUid();
         assertThatThrownBy(() -> KeyDirectory.open(keys, Set.of(me + 1)))
-                .hasMessage("key directory " + keys + " (mode 0700, owner uid " + me + ") is not owned by root or the daemon's user");
-        assertThatThrownBy(() -> KeyDirectory.open(base.resolve("none"))).hasMessage("key directory " + base.resolve("none") + " does not exist");
+                .hasMessage("key directory " + keys + " (mode 0700, owner uid " + me
+                        + ") is not owned by root or the daemon's user");
+        assertThatThrownBy(() -> KeyDirectory.open(base.resolve("none")))
+                .hasMessage("key directory " + base.resolve("none") + " does not exist");
     }
 }

@@ -41,17 +41,35 @@ final class NativeFixtureSet {
         String good = NativeFixtures.minimalPluginSource(1, "fixture");
         // renamed: urom_plugin.h declares the entry points with default visibility, so an entry point
         // defined without an attribute is exported even under -fvisibility=hidden
-        NativeFixtures.compilePlugin(dir, NO_GET_IFACE, edit(good,
-                "EXPORT urom_status_t urom_plugin_get_iface", "EXPORT urom_status_t fixture_not_the_get_iface"));
-        NativeFixtures.compilePlugin(dir, NO_GET_VERSION, edit(good,
-                "EXPORT urom_status_t urom_plugin_get_version", "EXPORT urom_status_t fixture_not_the_get_version"));
-        NativeFixtures.compilePlugin(dir, IFACE_ERROR, edit(good,
-                "iface->api_version = UROM_PLUGIN_API_VERSION;",
-                "if (iface != NULL) return UROM_ERR_NOT_SUPPORTED;\n\tiface->api_version = UROM_PLUGIN_API_VERSION;"));
-        NativeFixtures.compilePlugin(dir, WRONG_API_VERSION, edit(good,
-                "iface->api_version = UROM_PLUGIN_API_VERSION;", "iface->api_version = UROM_VERSION_NUM(1, 0, 0);"));
-        NativeFixtures.compilePlugin(dir, CTOR_SEGFAULT, withConstructor(good,
-                "raise(SIGSEGV);"));
+        NativeFixtures.compilePlugin(
+                dir,
+                NO_GET_IFACE,
+                edit(
+                        good,
+                        "EXPORT urom_status_t urom_plugin_get_iface",
+                        "EXPORT urom_status_t fixture_not_the_get_iface"));
+        NativeFixtures.compilePlugin(
+                dir,
+                NO_GET_VERSION,
+                edit(
+                        good,
+                        "EXPORT urom_status_t urom_plugin_get_version",
+                        "EXPORT urom_status_t fixture_not_the_get_version"));
+        NativeFixtures.compilePlugin(
+                dir,
+                IFACE_ERROR,
+                edit(
+                        good,
+                        "iface->api_version = UROM_PLUGIN_API_VERSION;",
+                        "if (iface != NULL) return UROM_ERR_NOT_SUPPORTED;\n\tiface->api_version = UROM_PLUGIN_API_VERSION;"));
+        NativeFixtures.compilePlugin(
+                dir,
+                WRONG_API_VERSION,
+                edit(
+                        good,
+                        "iface->api_version = UROM_PLUGIN_API_VERSION;",
+                        "iface->api_version = UROM_VERSION_NUM(1, 0, 0);"));
+        NativeFixtures.compilePlugin(dir, CTOR_SEGFAULT, withConstructor(good, "raise(SIGSEGV);"));
         NativeFixtures.compilePlugin(dir, CTOR_EXIT, withConstructor(good, "exit(3);"));
         NativeFixtures.compilePlugin(dir, CTOR_HANG, withConstructor(good, "for (;;) pause();"));
         return set;

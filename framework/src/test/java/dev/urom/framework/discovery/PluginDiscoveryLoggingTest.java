@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 class PluginDiscoveryLoggingTest {
     private static final String LOGGER = PluginDiscovery.class.getName();
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     private final CapturingAppender appender = new CapturingAppender();
 
@@ -55,7 +56,11 @@ class PluginDiscoveryLoggingTest {
         appender.start();
         config.addAppender(appender);
         LoggerConfig logger = LoggerConfig.newBuilder()
-                .withLoggerName(LOGGER).withLevel(Level.WARN).withAdditivity(false).withConfig(config).build();
+                .withLoggerName(LOGGER)
+                .withLevel(Level.WARN)
+                .withAdditivity(false)
+                .withConfig(config)
+                .build();
         logger.addAppender(appender, null, null);
         config.addLogger(LOGGER, logger);
         context.updateLoggers();
@@ -86,10 +91,15 @@ class PluginDiscoveryLoggingTest {
         discovery.scan(bad.toString());
 
         assertThat(first.rejected()).hasSize(2);
-        assertThat(afterThree).containsExactly(
-                "plugin rejected: " + first.rejected().get(0).reason(), "plugin rejected: " + first.rejected().get(1).reason());
-        assertThat(appender.warnings).hasSize(4).endsWith(
-                "plugin rejected: " + changed.rejected().get(0).reason(), "plugin rejected: " + changed.rejected().get(1).reason());
+        assertThat(afterThree)
+                .containsExactly(
+                        "plugin rejected: " + first.rejected().get(0).reason(),
+                        "plugin rejected: " + first.rejected().get(1).reason());
+        assertThat(appender.warnings)
+                .hasSize(4)
+                .endsWith(
+                        "plugin rejected: " + changed.rejected().get(0).reason(),
+                        "plugin rejected: " + changed.rejected().get(1).reason());
         assertThat(changed.rejected().get(0).reason()).contains("mode 0757");
     }
 
@@ -112,10 +122,15 @@ class PluginDiscoveryLoggingTest {
         assertThat(first.warnings()).hasSize(2);
         assertThat(first.rejected()).isEmpty();
         assertThat(afterFour).containsExactlyElementsOf(first.warnings());
-        assertThat(appender.warnings).containsExactly(first.warnings().get(0), first.warnings().get(1), first.warnings().get(0));
+        assertThat(appender.warnings)
+                .containsExactly(
+                        first.warnings().get(0),
+                        first.warnings().get(1),
+                        first.warnings().get(0));
     }
 
     private static PluginDiscovery discovery(ScanPolicy policy) {
-        return new PluginDiscovery(new PluginScanner((file, kind) -> ProbeVerdict.accepted(1), policy), new PluginIdRegistry());
+        return new PluginDiscovery(
+                new PluginScanner((file, kind) -> ProbeVerdict.accepted(1), policy), new PluginIdRegistry());
     }
 }

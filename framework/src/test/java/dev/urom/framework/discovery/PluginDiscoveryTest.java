@@ -73,10 +73,14 @@ class PluginDiscoveryTest {
 
         assertThat(result.rejected()).isEmpty();
         assertThat(result.warnings()).isEmpty();
-        assertThat(result.plugins()).containsExactly(
-                new DiscoveredPlugin(new PluginInfo(1, 1, "a_native"), PluginKind.NATIVE, dir.resolve("a_native.so")),
-                new DiscoveredPlugin(new PluginInfo(2, 2, "k_java"), PluginKind.JAVA, dir.resolve("k_java.jar")),
-                new DiscoveredPlugin(new PluginInfo(4, 3, "z_native"), PluginKind.NATIVE, dir.resolve("z_native.so")));
+        assertThat(result.plugins())
+                .containsExactly(
+                        new DiscoveredPlugin(
+                                new PluginInfo(1, 1, "a_native"), PluginKind.NATIVE, dir.resolve("a_native.so")),
+                        new DiscoveredPlugin(
+                                new PluginInfo(2, 2, "k_java"), PluginKind.JAVA, dir.resolve("k_java.jar")),
+                        new DiscoveredPlugin(
+                                new PluginInfo(4, 3, "z_native"), PluginKind.NATIVE, dir.resolve("z_native.so")));
     }
 
     static Stream<Arguments> badNativePlugins() {
@@ -102,7 +106,9 @@ class PluginDiscoveryTest {
     void aConstructorThatNeverReturnsIsRejectedAfterTheTimeLimit() throws IOException {
         Path bad = fixtures.install(CTOR_HANG, dir.resolve("m_hang.so"));
 
-        assertRejectedAlone(bad, "did not finish loading within 3000 ms",
+        assertRejectedAlone(
+                bad,
+                "did not finish loading within 3000 ms",
                 new PluginDiscovery(new PluginScanner(Duration.ofSeconds(3)), new PluginIdRegistry()));
     }
 
@@ -115,24 +121,35 @@ class PluginDiscoveryTest {
 
         ScanResult result = discovery().scan(dir.toString());
 
-        assertThat(result.rejected()).containsExactly(
-                new Rejection(bad, bad + ": plugin name '" + name + "' is 48 bytes; the limit is 47"),
-                new Rejection(multiByte, multiByte + ": plugin name '" + "é".repeat(24) + "' is 48 bytes; the limit is 47"));
+        assertThat(result.rejected())
+                .containsExactly(
+                        new Rejection(bad, bad + ": plugin name '" + name + "' is 48 bytes; the limit is 47"),
+                        new Rejection(
+                                multiByte,
+                                multiByte + ": plugin name '" + "é".repeat(24) + "' is 48 bytes; the limit is 47"));
         assertThat(result.plugins()).extracting(DiscoveredPlugin::name).contains("o".repeat(47));
     }
 
     static Stream<Arguments> badJavaPlugins() {
         return Stream.of(
-                Arguments.of("no descriptor", (Function<Path, Path>) file ->
-                        PluginJarBuilder.at(file).addClass(EchoJavaPlugin.class).write(),
+                Arguments.of(
+                        "no descriptor",
+                        (Function<Path, Path>) file -> PluginJarBuilder.at(file)
+                                .addClass(EchoJavaPlugin.class)
+                                .write(),
                         "no PF4J plugin descriptor (MANIFEST.MF Plugin-Id or plugin.properties)"),
-                Arguments.of("not the SPI", (Function<Path, Path>) file ->
-                        PluginJarBuilder.validPlugin(file, NotAPlugin.class, "1"),
+                Arguments.of(
+                        "not the SPI",
+                        (Function<Path, Path>) file -> PluginJarBuilder.validPlugin(file, NotAPlugin.class, "1"),
                         "does not implement dev.urom.spi.PluginIface"),
-                Arguments.of("bad version", (Function<Path, Path>) file ->
-                        PluginJarBuilder.validPlugin(file, EchoJavaPlugin.class, "1.0.0"),
+                Arguments.of(
+                        "bad version",
+                        (Function<Path, Path>)
+                                file -> PluginJarBuilder.validPlugin(file, EchoJavaPlugin.class, "1.0.0"),
                         "Plugin-Version '1.0.0' is not an unsigned decimal number"),
-                Arguments.of("not a zip", (Function<Path, Path>) file -> write(file, "plain text"),
+                Arguments.of(
+                        "not a zip",
+                        (Function<Path, Path>) file -> write(file, "plain text"),
                         "not a readable jar or zip archive"));
     }
 
@@ -146,9 +163,13 @@ class PluginDiscoveryTest {
 
     @Test
     void aJarBundlingTheSpiIsAcceptedAndImplementsTheWorkersSpi() throws Exception {
-        Path jar = PluginJarBuilder.at(dir.resolve("m_bundled.jar")).manifest("Plugin-Id", "b")
-                .manifest("Plugin-Version", "5").manifest("Plugin-Class", EchoJavaPlugin.class.getName())
-                .addClass(EchoJavaPlugin.class).addClassFile(PluginIface.class).write();
+        Path jar = PluginJarBuilder.at(dir.resolve("m_bundled.jar"))
+                .manifest("Plugin-Id", "b")
+                .manifest("Plugin-Version", "5")
+                .manifest("Plugin-Class", EchoJavaPlugin.class.getName())
+                .addClass(EchoJavaPlugin.class)
+                .addClassFile(PluginIface.class)
+                .write();
 
         PluginDiscovery discovery = discovery();
         discovery.scan(dir.toString());
@@ -174,9 +195,12 @@ class PluginDiscoveryTest {
 
         ScanResult result = discovery().scan(dir + ";" + later);
 
-        assertThat(result.rejected()).containsExactly(new Rejection(shadowed, shadowed + ": shadowed by "
-                + dir.resolve("a_native.so") + " (same plugin name 'a_native')"));
-        assertThat(result.plugins()).extracting(DiscoveredPlugin::name, DiscoveredPlugin::id, DiscoveredPlugin::version)
+        assertThat(result.rejected())
+                .containsExactly(new Rejection(
+                        shadowed,
+                        shadowed + ": shadowed by " + dir.resolve("a_native.so") + " (same plugin name 'a_native')"));
+        assertThat(result.plugins())
+                .extracting(DiscoveredPlugin::name, DiscoveredPlugin::id, DiscoveredPlugin::version)
                 .containsExactly(
                         tuple("a_native", 1L, 1L),
                         tuple("k_java", 2L, 2L),
@@ -193,12 +217,17 @@ class PluginDiscoveryTest {
 
         ScanResult result = discovery().scan(dir + ";" + later);
 
-        assertThat(result.rejected()).containsExactly(
-                new Rejection(so, so + ": shadowed by " + jar + " (same plugin name 'm_same')"),
-                new Rejection(laterJar, laterJar + ": shadowed by " + dir.resolve("z_native.so")
-                        + " (same plugin name 'z_native')"));
-        assertThat(result.plugins()).extracting(DiscoveredPlugin::path)
-                .containsExactly(dir.resolve("a_native.so"), dir.resolve("k_java.jar"), jar, dir.resolve("z_native.so"));
+        assertThat(result.rejected())
+                .containsExactly(
+                        new Rejection(so, so + ": shadowed by " + jar + " (same plugin name 'm_same')"),
+                        new Rejection(
+                                laterJar,
+                                laterJar + ": shadowed by " + dir.resolve("z_native.so")
+                                        + " (same plugin name 'z_native')"));
+        assertThat(result.plugins())
+                .extracting(DiscoveredPlugin::path)
+                .containsExactly(
+                        dir.resolve("a_native.so"), dir.resolve("k_java.jar"), jar, dir.resolve("z_native.so"));
     }
 
     @Test
@@ -219,7 +248,8 @@ class PluginDiscoveryTest {
 
         ScanResult result = discovery().scan(";" + missing + ";;" + dir + ";");
 
-        assertThat(result.warnings()).containsExactly("UROM_PLUGIN_PATH directory " + missing + " does not exist; skipped");
+        assertThat(result.warnings())
+                .containsExactly("UROM_PLUGIN_PATH directory " + missing + " does not exist; skipped");
         assertThat(result.plugins()).isEqualTo(discovery().scan(dir.toString()).plugins());
     }
 
@@ -229,8 +259,9 @@ class PluginDiscoveryTest {
 
         ScanResult result = discovery().scan(colonJoined);
 
-        assertThat(result.warnings()).containsExactly("UROM_PLUGIN_PATH directory " + colonJoined
-                + " does not exist; skipped (UROM_PLUGIN_PATH separates directories with ';', not ':')");
+        assertThat(result.warnings())
+                .containsExactly("UROM_PLUGIN_PATH directory " + colonJoined
+                        + " does not exist; skipped (UROM_PLUGIN_PATH separates directories with ';', not ':')");
         assertThat(result.plugins()).isEmpty();
     }
 
@@ -261,15 +292,12 @@ class PluginDiscoveryTest {
         ScanResult afterRelease = discovery.scan(dir.toString());
 
         assertThat(removedId).isEqualTo(1L);
-        assertThat(whileLeased.plugins()).extracting(DiscoveredPlugin::name, DiscoveredPlugin::id).containsExactly(
-                tuple("b_new", 8L),
-                tuple("k_java", 2L),
-                tuple("z_native", 4L));
-        assertThat(afterRelease.plugins()).extracting(DiscoveredPlugin::name, DiscoveredPlugin::id).containsExactly(
-                tuple("b_new", 8L),
-                tuple("c_newer", 1L),
-                tuple("k_java", 2L),
-                tuple("z_native", 4L));
+        assertThat(whileLeased.plugins())
+                .extracting(DiscoveredPlugin::name, DiscoveredPlugin::id)
+                .containsExactly(tuple("b_new", 8L), tuple("k_java", 2L), tuple("z_native", 4L));
+        assertThat(afterRelease.plugins())
+                .extracting(DiscoveredPlugin::name, DiscoveredPlugin::id)
+                .containsExactly(tuple("b_new", 8L), tuple("c_newer", 1L), tuple("k_java", 2L), tuple("z_native", 4L));
         assertThat(first.plugins()).hasSize(3);
         assertThat(discovery.byId(1L)).map(DiscoveredPlugin::name).hasValue("c_newer");
     }
@@ -280,7 +308,8 @@ class PluginDiscoveryTest {
         discovery.scan(dir.toString());
         PluginIdRegistry.Lease lease = discovery.registry().lease(1L);
         Path rebuilt = dir.resolve("a_native.so");
-        Files.setLastModifiedTime(rebuilt, FileTime.fromMillis(Files.getLastModifiedTime(rebuilt).toMillis() + 5_000));
+        Files.setLastModifiedTime(
+                rebuilt, FileTime.fromMillis(Files.getLastModifiedTime(rebuilt).toMillis() + 5_000));
 
         ScanResult result = discovery.scan(dir.toString());
 
@@ -301,24 +330,32 @@ class PluginDiscoveryTest {
         long afterSecond = scanner.probeCount();
         long rejectionsAfterSecond = scanner.probeRejectionCount();
         Path touched = dir.resolve("z_native.so");
-        Files.setLastModifiedTime(touched, FileTime.fromMillis(Files.getLastModifiedTime(touched).toMillis() + 5_000));
+        Files.setLastModifiedTime(
+                touched, FileTime.fromMillis(Files.getLastModifiedTime(touched).toMillis() + 5_000));
         fixtures.install(GOOD_V1, dir.resolve("b_new.so"));
         Path bad = dir.resolve("m_bad.so");
-        Files.setLastModifiedTime(bad, FileTime.fromMillis(Files.getLastModifiedTime(bad).toMillis() + 5_000));
+        Files.setLastModifiedTime(
+                bad, FileTime.fromMillis(Files.getLastModifiedTime(bad).toMillis() + 5_000));
         discovery.scan(dir.toString());
 
         assertThat(afterFirst).isEqualTo(4);
         assertThat(afterSecond).isEqualTo(4);
         assertThat(second.rejected()).hasSize(1);
-        assertThat(rejectionsAfterSecond).as("the bad file's cached verdict is not a second rejection").isEqualTo(1);
+        assertThat(rejectionsAfterSecond)
+                .as("the bad file's cached verdict is not a second rejection")
+                .isEqualTo(1);
         assertThat(scanner.probeCount()).isEqualTo(7);
-        assertThat(scanner.probeRejectionCount()).as("the changed bad file was probed and rejected again").isEqualTo(2);
+        assertThat(scanner.probeRejectionCount())
+                .as("the changed bad file was probed and rejected again")
+                .isEqualTo(2);
     }
 
     @Test
     void aPluginInADirectoryWritableByOthersIsNeverLoaded() throws IOException {
         Path marker = work.resolve("constructor-ran");
-        Path built = NativeFixtures.compilePlugin(work.resolve("build"), "marker.so",
+        Path built = NativeFixtures.compilePlugin(
+                work.resolve("build"),
+                "marker.so",
                 "#include <fcntl.h>\n#include <unistd.h>\n"
                         + "__attribute__((constructor)) static void mark(void) { int fd = open(\"" + marker
                         + "\", O_CREAT | O_WRONLY, 0644); if (fd >= 0) close(fd); }\n"
@@ -335,11 +372,17 @@ class PluginDiscoveryTest {
         assertThat(result.plugins()).isEmpty();
         assertThat(result.rejected()).singleElement().satisfies(rejection -> {
             assertThat(rejection.path()).isEqualTo(plugin);
-            assertThat(rejection.reason()).startsWith(plugin + ": not probed: " + open + " is mode 0777").endsWith("writable by others");
+            assertThat(rejection.reason())
+                    .startsWith(plugin + ": not probed: " + open + " is mode 0777")
+                    .endsWith("writable by others");
         });
-        assertThat(ranWhileOpen).as("the constructor of a plugin in a directory writable by others ran").isFalse();
+        assertThat(ranWhileOpen)
+                .as("the constructor of a plugin in a directory writable by others ran")
+                .isFalse();
         assertThat(trusted.plugins()).extracting(DiscoveredPlugin::path).containsExactly(plugin);
-        assertThat(marker).as("the same plugin in a trusted directory is probed (its constructor runs)").exists();
+        assertThat(marker)
+                .as("the same plugin in a trusted directory is probed (its constructor runs)")
+                .exists();
     }
 
     @Test
@@ -354,8 +397,8 @@ class PluginDiscoveryTest {
         Path last = many.resolve("p64.so");
         assertThat(result.plugins()).hasSize(64);
         assertThat(result.idMask()).isEqualTo(-1L);
-        assertThat(result.rejected()).containsExactly(
-                new Rejection(last, last + ": no free plugin id (all 64 ids are in use)"));
+        assertThat(result.rejected())
+                .containsExactly(new Rejection(last, last + ": no free plugin id (all 64 ids are in use)"));
     }
 
     /**
@@ -369,7 +412,10 @@ class PluginDiscoveryTest {
 
         assertThat(with.rejected()).singleElement().satisfies(rejection -> {
             assertThat(rejection.path()).isEqualTo(bad);
-            assertThat(rejection.reason()).contains(bad.toString()).contains(reasonFragment).doesNotContain("\n");
+            assertThat(rejection.reason())
+                    .contains(bad.toString())
+                    .contains(reasonFragment)
+                    .doesNotContain("\n");
         });
         assertThat(without.rejected()).isEmpty();
         assertThat(with.plugins()).hasSize(3).isEqualTo(without.plugins());

@@ -30,8 +30,8 @@ class PluginIdRegistryTest {
 
         Map<String, Long> ids = ids(registry.assign(List.of(plugin("new"), plugin("a"), plugin("c"), plugin("newer"))));
 
-        assertThat(ids).containsExactly(
-                Map.entry("new", 2L), Map.entry("a", 1L), Map.entry("c", 4L), Map.entry("newer", 8L));
+        assertThat(ids)
+                .containsExactly(Map.entry("new", 2L), Map.entry("a", 1L), Map.entry("c", 4L), Map.entry("newer", 8L));
     }
 
     @Test
@@ -98,8 +98,9 @@ class PluginIdRegistryTest {
 
         assertThat(assignment.plugins()).hasSize(64);
         assertThat(registry.assignedMask()).isEqualTo(-1L);
-        assertThat(assignment.rejected()).containsExactly(new Rejection(
-                Path.of("/plugins/p64.so"), "/plugins/p64.so: no free plugin id (all 64 ids are in use)"));
+        assertThat(assignment.rejected())
+                .containsExactly(new Rejection(
+                        Path.of("/plugins/p64.so"), "/plugins/p64.so: no free plugin id (all 64 ids are in use)"));
     }
 
     @Test

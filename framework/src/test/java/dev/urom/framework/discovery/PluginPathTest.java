@@ -19,8 +19,7 @@ import org.junit.jupiter.api.Test;
 class PluginPathTest {
     @Test
     void keepsOrderAndDropsEmptyEntriesAndDuplicates() {
-        assertThat(PluginPath.parse(";/opt/b;;/opt/a; ;/opt/b;"))
-                .containsExactly(Path.of("/opt/b"), Path.of("/opt/a"));
+        assertThat(PluginPath.parse(";/opt/b;;/opt/a; ;/opt/b;")).containsExactly(Path.of("/opt/b"), Path.of("/opt/a"));
     }
 
     @Test
@@ -75,14 +74,19 @@ class PluginPathTest {
 
     @Provide
     Arbitrary<List<String>> directoryLists() {
-        Arbitrary<String> segment = Arbitraries.strings().withChars("abcxyz09-_. ").ofMinLength(1).ofMaxLength(6);
-        Arbitrary<String> directory = segment.list().ofMinSize(1).ofMaxSize(3)
+        Arbitrary<String> segment =
+                Arbitraries.strings().withChars("abcxyz09-_. ").ofMinLength(1).ofMaxLength(6);
+        Arbitrary<String> directory = segment.list()
+                .ofMinSize(1)
+                .ofMaxSize(3)
                 .map(parts -> "/" + String.join("/", parts).strip());
         Arbitrary<String> blank = Arbitraries.of("", " ", "\t");
         return Arbitraries.frequencyOf(
-                        net.jqwik.api.Tuple.of(5, directory), net.jqwik.api.Tuple.of(1, blank),
+                        net.jqwik.api.Tuple.of(5, directory),
+                        net.jqwik.api.Tuple.of(1, blank),
                         net.jqwik.api.Tuple.of(1, Arbitraries.of("/opt/a", "/opt/b")))
-                .list().ofMaxSize(8);
+                .list()
+                .ofMaxSize(8);
     }
 
     @Provide

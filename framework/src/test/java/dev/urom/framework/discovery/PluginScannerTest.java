@@ -8,7 +8,6 @@ import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 import dev.urom.framework.security.TestAccounts;
 import dev.urom.framework.security.UnixAccount;
 import dev.urom.framework.security.UnixAccounts;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,8 +64,8 @@ class PluginScannerTest {
         ScanOutcome first = scanner.scan(dir.toString());
         ScanOutcome second = scanner.scan(dir.toString());
 
-        assertThat(first.rejected()).containsExactly(
-                new Rejection(file, file + ": cannot be probed (cannot start urom-probe)"));
+        assertThat(first.rejected())
+                .containsExactly(new Rejection(file, file + ": cannot be probed (cannot start urom-probe)"));
         assertThat(second.plugins()).extracting(ScannedPlugin::path).containsExactly(file);
         assertThat(calls).hasValue(2);
     }
@@ -106,7 +105,8 @@ class PluginScannerTest {
 
         ScanOutcome outcome = new PluginScanner((f, kind) -> ProbeVerdict.accepted(1)).scan(file + ";" + dir);
 
-        assertThat(outcome.warnings()).containsExactly("UROM_PLUGIN_PATH entry " + file + " is not a directory; skipped");
+        assertThat(outcome.warnings())
+                .containsExactly("UROM_PLUGIN_PATH entry " + file + " is not a directory; skipped");
     }
 
     @Test
@@ -132,7 +132,8 @@ class PluginScannerTest {
 
         ScanOutcome secure = new PluginScanner(prober).scan(dir.toString());
         List<Path> probedSecurely = List.copyOf(probed);
-        ScanOutcome allowed = new PluginScanner(prober, ScanPolicy.secure().withAllowInsecure(true)).scan(dir.toString());
+        ScanOutcome allowed =
+                new PluginScanner(prober, ScanPolicy.secure().withAllowInsecure(true)).scan(dir.toString());
 
         String problem = open + " is mode 0646, owner " + UnixAccounts.describeUser(ME) + ", group "
                 + UnixAccounts.describeGroup(gid(open)) + ": writable by others";
@@ -142,7 +143,8 @@ class PluginScannerTest {
         assertThat(secure.warnings()).isEmpty();
         assertThat(allowed.plugins()).extracting(ScannedPlugin::path).containsExactly(good, open);
         assertThat(allowed.rejected()).isEmpty();
-        assertThat(allowed.warnings()).containsExactly(problem + "; probed all the same (insecure plugin directories are allowed)");
+        assertThat(allowed.warnings())
+                .containsExactly(problem + "; probed all the same (insecure plugin directories are allowed)");
     }
 
     @Test
@@ -159,11 +161,16 @@ class PluginScannerTest {
             assertThat(outcome.plugins()).extracting(ScannedPlugin::path).containsExactly(shared);
         } else {
             assertThat(outcome.plugins()).isEmpty();
-            assertThat(outcome.rejected()).singleElement().extracting(Rejection::reason, STRING)
-                    .startsWith(shared + " is mode 0664").endsWith(": writable by its group, which is not the owner's private group; not probed");
+            assertThat(outcome.rejected())
+                    .singleElement()
+                    .extracting(Rejection::reason, STRING)
+                    .startsWith(shared + " is mode 0664")
+                    .endsWith(": writable by its group, which is not the owner's private group; not probed");
         }
         if (TestAccounts.runsAsRoot()) {
-            assertThat(privateGroup).as("as root the group is one without an entry").isFalse();
+            assertThat(privateGroup)
+                    .as("as root the group is one without an entry")
+                    .isFalse();
         }
     }
 
@@ -175,14 +182,17 @@ class PluginScannerTest {
         AtomicInteger probes = new AtomicInteger();
 
         ScanOutcome outcome = new PluginScanner((file, kind) -> {
-            probes.incrementAndGet();
-            return ProbeVerdict.accepted(1);
-        }).scan(dir.toString());
+                    probes.incrementAndGet();
+                    return ProbeVerdict.accepted(1);
+                })
+                .scan(dir.toString());
 
         String problem = dir + " is mode 0777, owner " + UnixAccounts.describeUser(ME) + ", group "
                 + UnixAccounts.describeGroup(gid(dir)) + ": writable by others";
-        assertThat(outcome.rejected()).containsExactly(
-                new Rejection(a, a + ": not probed: " + problem), new Rejection(b, b + ": not probed: " + problem));
+        assertThat(outcome.rejected())
+                .containsExactly(
+                        new Rejection(a, a + ": not probed: " + problem),
+                        new Rejection(b, b + ": not probed: " + problem));
         assertThat(outcome.plugins()).isEmpty();
         assertThat(probes).hasValue(0);
     }
@@ -204,28 +214,39 @@ class PluginScannerTest {
         }
         AtomicInteger probes = new AtomicInteger();
 
-        ScanOutcome outcome = new PluginScanner((f, kind) -> {
-            probes.incrementAndGet();
-            return ProbeVerdict.accepted(1);
-        }, policy).scan(dir.toString());
+        ScanOutcome outcome = new PluginScanner(
+                        (f, kind) -> {
+                            probes.incrementAndGet();
+                            return ProbeVerdict.accepted(1);
+                        },
+                        policy)
+                .scan(dir.toString());
 
-        assertThat(outcome.rejected()).singleElement().extracting(Rejection::reason, STRING)
-                .startsWith(reason).contains("its owner is not trusted (trusted: root (uid 0))");
+        assertThat(outcome.rejected())
+                .singleElement()
+                .extracting(Rejection::reason, STRING)
+                .startsWith(reason)
+                .contains("its owner is not trusted (trusted: root (uid 0))");
         assertThat(probes).hasValue(0);
     }
 
     @Test
     void aCandidateTheReaderCannotReadIsRejected() throws IOException {
         Path file = touch("a.so");
-        UnixAccount worker = new UnixAccount("worker", TestAccounts.uidWithoutAccount(), TestAccounts.gidWithoutGroup(), List.of());
-        PluginScanner scanner = new PluginScanner((f, kind) -> ProbeVerdict.accepted(1), ScanPolicy.secure().withReader(worker));
+        UnixAccount worker =
+                new UnixAccount("worker", TestAccounts.uidWithoutAccount(), TestAccounts.gidWithoutGroup(), List.of());
+        PluginScanner scanner = new PluginScanner(
+                (f, kind) -> ProbeVerdict.accepted(1), ScanPolicy.secure().withReader(worker));
 
         ScanOutcome closed = scanner.scan(dir.toString());
         mode(dir, 0755);
         ScanOutcome opened = scanner.scan(dir.toString());
 
-        assertThat(closed.rejected()).containsExactly(new Rejection(file, "worker (uid " + worker.uid() + ") cannot read " + file
-                + ": " + dir + " is mode 0700, owner " + UnixAccounts.describeUser(ME) + ", group " + UnixAccounts.describeGroup(gid(dir))));
+        assertThat(closed.rejected())
+                .containsExactly(new Rejection(
+                        file,
+                        "worker (uid " + worker.uid() + ") cannot read " + file + ": " + dir + " is mode 0700, owner "
+                                + UnixAccounts.describeUser(ME) + ", group " + UnixAccounts.describeGroup(gid(dir))));
         assertThat(opened.plugins()).extracting(ScannedPlugin::path).containsExactly(file);
     }
 
@@ -242,7 +263,8 @@ class PluginScannerTest {
 
         ScanOutcome outcome = scanner.scan(dir.toString());
 
-        String tooMany = dir + ": 476 more entries with a plugin file name were not examined (at most 1024 per directory, the first by name)";
+        String tooMany = dir
+                + ": 476 more entries with a plugin file name were not examined (at most 1024 per directory, the first by name)";
         assertThat(probed).hasSize(1024).startsWith("p0000.so").endsWith("p1023.so");
         assertThat(outcome.plugins()).hasSize(1024);
         assertThat(outcome.rejected()).containsExactly(new Rejection(dir, tooMany));
@@ -268,7 +290,9 @@ class PluginScannerTest {
         assertThat(first.rejected()).hasSize(5000);
         assertThat(afterFirst).isEqualTo(5000);
         assertThat(second.rejected()).isEqualTo(first.rejected());
-        assertThat(scanner.probeCount()).as("the second scan takes every verdict from the cache").isEqualTo(5000);
+        assertThat(scanner.probeCount())
+                .as("the second scan takes every verdict from the cache")
+                .isEqualTo(5000);
     }
 
     private Path touch(String name) throws IOException {

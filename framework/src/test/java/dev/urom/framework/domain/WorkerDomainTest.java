@@ -4,10 +4,10 @@ package dev.urom.framework.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.urom.wire.DomainPeer;
 import dev.urom.spi.DomainLookups;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
+import dev.urom.wire.DomainPeer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -18,12 +18,17 @@ class WorkerDomainTest {
     private static final long PLUGIN_B = 0x8;
 
     private static DomainPeer peer(long domainId, String a, String b, DomainPeer.Segment... segments) {
-        return new DomainPeer(domainId, List.of(new DomainPeer.PluginAddress(PLUGIN_A, a.getBytes(), new byte[0]),
-                new DomainPeer.PluginAddress(PLUGIN_B, b.getBytes(), new byte[0])), List.of(segments));
+        return new DomainPeer(
+                domainId,
+                List.of(
+                        new DomainPeer.PluginAddress(PLUGIN_A, a.getBytes(), new byte[0]),
+                        new DomainPeer.PluginAddress(PLUGIN_B, b.getBytes(), new byte[0])),
+                List.of(segments));
     }
 
     private static void assertNotFound(ThrowingLookup lookup) {
-        assertThatThrownBy(lookup::run).isInstanceOf(UromException.class)
+        assertThatThrownBy(lookup::run)
+                .isInstanceOf(UromException.class)
                 .satisfies(e -> assertThat(((UromException) e).status()).isEqualTo(UromStatus.NOT_FOUND));
     }
 
@@ -71,50 +76,67 @@ class WorkerDomainTest {
     }
 
     private static void assertNotFound(ThrowingLookup lookup, String message) {
-        assertThatThrownBy(lookup::run).isInstanceOf(UromException.class).hasMessage(message)
+        assertThatThrownBy(lookup::run)
+                .isInstanceOf(UromException.class)
+                .hasMessage(message)
                 .satisfies(e -> assertThat(((UromException) e).status()).isEqualTo(UromStatus.NOT_FOUND));
     }
 
     @Test
     void theSamePluginIdWinsOverAnAddressOfTheSameTransport() throws UromException {
-        WorkerDomain domain = domainOf(new DomainPeer(21, List.of(at(PLUGIN_B, "b21", "ucp-tag"), at(PLUGIN_A, "a21", "unix")), List.of()));
-        assertThat(domain.lookupsFor(PLUGIN_A, Optional.of("ucp-tag")).address(21)).asString().isEqualTo("a21");
+        WorkerDomain domain = domainOf(
+                new DomainPeer(21, List.of(at(PLUGIN_B, "b21", "ucp-tag"), at(PLUGIN_A, "a21", "unix")), List.of()));
+        assertThat(domain.lookupsFor(PLUGIN_A, Optional.of("ucp-tag")).address(21))
+                .asString()
+                .isEqualTo("a21");
     }
 
     @Test
     void anotherPluginsAddressOfTheSameTransportIsFound() throws UromException {
-        WorkerDomain domain = domainOf(new DomainPeer(21, List.of(at(PLUGIN_B, "b21", "ucp-tag"), at(0x40, "c21", "tcp")), List.of()));
-        assertThat(domain.lookupsFor(PLUGIN_A, Optional.of("ucp-tag")).address(21)).asString()
-                .as("the C and the Java sandbox plugins peer this way").isEqualTo("b21");
-        assertThat(domain.lookupsFor(PLUGIN_A, Optional.of("tcp")).address(21)).asString().isEqualTo("c21");
-        assertNotFound(() -> domain.lookupsFor(PLUGIN_A, Optional.of("ucp-tag-2")).address(21),
+        WorkerDomain domain = domainOf(
+                new DomainPeer(21, List.of(at(PLUGIN_B, "b21", "ucp-tag"), at(0x40, "c21", "tcp")), List.of()));
+        assertThat(domain.lookupsFor(PLUGIN_A, Optional.of("ucp-tag")).address(21))
+                .asString()
+                .as("the C and the Java sandbox plugins peer this way")
+                .isEqualTo("b21");
+        assertThat(domain.lookupsFor(PLUGIN_A, Optional.of("tcp")).address(21))
+                .asString()
+                .isEqualTo("c21");
+        assertNotFound(
+                () -> domain.lookupsFor(PLUGIN_A, Optional.of("ucp-tag-2")).address(21),
                 "the peer with domain id 21 published no address of transport ucp-tag-2 and none for plugin id 0x2");
-        assertNotFound(() -> domain.lookupsFor(PLUGIN_A, Optional.of("ucp")).address(21),
+        assertNotFound(
+                () -> domain.lookupsFor(PLUGIN_A, Optional.of("ucp")).address(21),
                 "the peer with domain id 21 published no address of transport ucp and none for plugin id 0x2");
     }
 
     @Test
     void twoAddressesOfTheSameTransportAreNotFound() {
-        WorkerDomain domain = domainOf(new DomainPeer(21, List.of(at(PLUGIN_B, "b21", "ucp-tag"), at(0x40, "c21", "ucp-tag")), List.of()));
-        assertNotFound(() -> domain.lookupsFor(PLUGIN_A, Optional.of("ucp-tag")).address(21),
+        WorkerDomain domain = domainOf(
+                new DomainPeer(21, List.of(at(PLUGIN_B, "b21", "ucp-tag"), at(0x40, "c21", "ucp-tag")), List.of()));
+        assertNotFound(
+                () -> domain.lookupsFor(PLUGIN_A, Optional.of("ucp-tag")).address(21),
                 "the peer with domain id 21 published 2 addresses of transport ucp-tag and none for plugin id 0x2");
     }
 
     @Test
     void aPluginWithoutATransportNeverGetsAnotherPluginsAddress() {
-        WorkerDomain domain = domainOf(new DomainPeer(21, List.of(at(PLUGIN_B, "b21", "")), List.of()),
+        WorkerDomain domain = domainOf(
+                new DomainPeer(21, List.of(at(PLUGIN_B, "b21", "")), List.of()),
                 new DomainPeer(22, List.of(at(PLUGIN_B, "b22", "ucp-tag")), List.of()));
         String none = "the peer with domain id 21 published no address for plugin id 0x2 (which names no transport)";
         assertNotFound(() -> domain.lookupsFor(PLUGIN_A).address(21), none);
         assertNotFound(() -> domain.lookupsFor(PLUGIN_A, Optional.empty()).address(21), none);
-        assertNotFound(() -> domain.lookupsFor(PLUGIN_A, Optional.empty()).address(22),
+        assertNotFound(
+                () -> domain.lookupsFor(PLUGIN_A, Optional.empty()).address(22),
                 "the peer with domain id 22 published no address for plugin id 0x2 (which names no transport)");
     }
 
     @Test
     void anAddressWithoutATransportIsNeverHandedToAPluginOfAnotherId() {
         WorkerDomain domain = domainOf(new DomainPeer(21, List.of(at(PLUGIN_B, "b21", "")), List.of()));
-        assertNotFound(() -> domain.lookupsFor(PLUGIN_A, Optional.of("ucp-tag")).address(21),
+        assertNotFound(
+                () -> domain.lookupsFor(PLUGIN_A, Optional.of("ucp-tag")).address(21),
                 "the peer with domain id 21 published no address of transport ucp-tag and none for plugin id 0x2");
     }
 
@@ -140,8 +162,10 @@ class WorkerDomainTest {
     @Test
     void aTableWithoutItsOwnIdOrWithADuplicateIdIsRefused() {
         assertThatThrownBy(() -> DomainTable.of(5, List.of(peer(1, "a", "b"), peer(2, "a", "b"))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("own domain id 5 is not in the domain table (2 peers)");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("own domain id 5 is not in the domain table (2 peers)");
         assertThatThrownBy(() -> DomainTable.of(1, List.of(peer(1, "a", "b"), peer(1, "c", "d"))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("domain id 1 appears twice in the domain table");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("domain id 1 appears twice in the domain table");
     }
 }

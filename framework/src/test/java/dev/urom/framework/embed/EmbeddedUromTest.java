@@ -55,7 +55,8 @@ class EmbeddedUromTest {
     @BeforeAll
     static void compileFixtures() {
         echoSo = NativeFixtures.compileMinimalPlugin(fixtureDir, "echo.so", 3);
-        failingOpenSo = NativeFixtures.compilePlugin(fixtureDir, "failing_open.so", RefusingNativePlugin.source(), "-DFAIL_OPEN");
+        failingOpenSo = NativeFixtures.compilePlugin(
+                fixtureDir, "failing_open.so", RefusingNativePlugin.source(), "-DFAIL_OPEN");
     }
 
     /** {@code echo.so} (native, version 3, echoes the payload) and {@code reverse.jar} (Java, version 7, reverses it). */
@@ -77,9 +78,11 @@ class EmbeddedUromTest {
     void listsThePluginsWithIdsNamesVersionsAndKinds() throws UromException {
         urom = EmbeddedUrom.builder().pluginPath(dir.toString()).build();
 
-        assertThat(urom.plugins()).containsExactly(
-                new DiscoveredPlugin(new PluginInfo(1, 3, "echo"), PluginKind.NATIVE, dir.resolve("echo.so")),
-                new DiscoveredPlugin(new PluginInfo(2, 7, "reverse"), PluginKind.JAVA, dir.resolve("reverse.jar")));
+        assertThat(urom.plugins())
+                .containsExactly(
+                        new DiscoveredPlugin(new PluginInfo(1, 3, "echo"), PluginKind.NATIVE, dir.resolve("echo.so")),
+                        new DiscoveredPlugin(
+                                new PluginInfo(2, 7, "reverse"), PluginKind.JAVA, dir.resolve("reverse.jar")));
         assertThat(urom.lastScan().rejected()).isEmpty();
         assertThat(urom.directories()).containsExactly(dir);
         assertThat(urom.plugin("reverse").id()).isEqualTo(2);
@@ -94,12 +97,16 @@ class EmbeddedUromTest {
 
         urom = EmbeddedUrom.builder().pluginDirectories(List.of(other, dir)).build();
 
-        assertThat(urom.plugins()).extracting(DiscoveredPlugin::name, DiscoveredPlugin::id, DiscoveredPlugin::kind)
-                .containsExactly(tuple("another", 1L, PluginKind.JAVA),
+        assertThat(urom.plugins())
+                .extracting(DiscoveredPlugin::name, DiscoveredPlugin::id, DiscoveredPlugin::kind)
+                .containsExactly(
+                        tuple("another", 1L, PluginKind.JAVA),
                         tuple("echo", 2L, PluginKind.JAVA),
                         tuple("reverse", 4L, PluginKind.JAVA));
-        assertThat(urom.lastScan().rejected()).singleElement()
-                .satisfies(r -> assertThat(r.reason()).contains(dir.resolve("echo.so").toString(), "shadowed"));
+        assertThat(urom.lastScan().rejected())
+                .singleElement()
+                .satisfies(r ->
+                        assertThat(r.reason()).contains(dir.resolve("echo.so").toString(), "shadowed"));
     }
 
     @Test
@@ -129,12 +136,16 @@ class EmbeddedUromTest {
             urom.rescan();
 
             assertThat(urom.plugin("newcomer").id()).isEqualTo(4);
-            assertThat(worker.call(1, bytes("still loaded")).payload()).asString().isEqualTo("still loaded");
+            assertThat(worker.call(1, bytes("still loaded")).payload())
+                    .asString()
+                    .isEqualTo("still loaded");
         }
         Files.copy(echoSo, dir.resolve("latecomer.so"));
         urom.rescan();
         urom.rescan();
-        assertThat(urom.plugin("latecomer").id()).as("freed once the worker closed").isEqualTo(1);
+        assertThat(urom.plugin("latecomer").id())
+                .as("freed once the worker closed")
+                .isEqualTo(1);
     }
 
     @Test
@@ -154,14 +165,19 @@ class EmbeddedUromTest {
             assertThat(reversed.status()).isEqualTo(UromStatus.SUCCESS);
             assertThat(reversed.payload()).asString().isEqualTo("cba");
             assertThat(reversed.type()).isEqualTo(2);
-            assertThat(refused.status()).as("the plugin's refusal is the answer").isEqualTo(UromStatus.INVALID_VALUE);
+            assertThat(refused.status())
+                    .as("the plugin's refusal is the answer")
+                    .isEqualTo(UromStatus.INVALID_VALUE);
             assertThat(worker.poll()).isEmpty();
         }
     }
 
     @Test
     void aCommandOverTheMaximumMessageSizeIsAnsweredTooBig() throws UromException {
-        urom = EmbeddedUrom.builder().pluginPath(dir.toString()).maxMessageSize(64).build();
+        urom = EmbeddedUrom.builder()
+                .pluginPath(dir.toString())
+                .maxMessageSize(64)
+                .build();
         try (InProcessWorker worker = urom.openInProcess("echo")) {
             assertThat(worker.call(1, new byte[40]).status()).isEqualTo(UromStatus.SUCCESS);
             assertThat(worker.call(1, new byte[41]).status()).isEqualTo(UromStatus.TOO_BIG);
@@ -184,7 +200,8 @@ class EmbeddedUromTest {
                     List<String> answers = new ArrayList<>();
                     for (int i = 0; i < callsEach; i++) {
                         long plugin = i % 2 == 0 ? 1 : threadId;
-                        answers.add(new String(worker.call(plugin, bytes(caller + "/" + i)).payload(), StandardCharsets.UTF_8));
+                        answers.add(new String(
+                                worker.call(plugin, bytes(caller + "/" + i)).payload(), StandardCharsets.UTF_8));
                     }
                     return answers;
                 };
@@ -199,7 +216,9 @@ class EmbeddedUromTest {
             }
 
             List<WorkerNotification> second = worker.poll();
-            assertThat(second).as("the thread plugin's second answers, kept for poll").hasSize(threads * (callsEach / 2));
+            assertThat(second)
+                    .as("the thread plugin's second answers, kept for poll")
+                    .hasSize(threads * (callsEach / 2));
             assertThat(second).allSatisfy(n -> {
                 assertThat(n.type()).isEqualTo(threadId);
                 assertThat(n.payload()).asString().isEqualTo("urom-embedded-worker-" + worker.workerId());
@@ -231,15 +250,23 @@ class EmbeddedUromTest {
     @Test
     void aMissingDirectoryIsNotFoundNamingIt() throws IOException {
         Path missing = work.resolve("missing");
-        assertThatFails(() -> EmbeddedUrom.builder().pluginPath(dir + ";" + missing).build(),
-                UromStatus.NOT_FOUND, "plugin directory " + missing + " does not exist");
+        assertThatFails(
+                () -> EmbeddedUrom.builder().pluginPath(dir + ";" + missing).build(),
+                UromStatus.NOT_FOUND,
+                "plugin directory " + missing + " does not exist");
 
         Path file = Files.writeString(work.resolve("file"), "x");
-        assertThatFails(() -> EmbeddedUrom.builder().pluginDirectories(List.of(file)).build(),
-                UromStatus.INVALID_VALUE, file + " is not a directory");
-        assertThatFails(() -> EmbeddedUrom.builder().pluginPath(" ; ").build(), UromStatus.INVALID_VALUE, "names no directory");
+        assertThatFails(
+                () -> EmbeddedUrom.builder().pluginDirectories(List.of(file)).build(),
+                UromStatus.INVALID_VALUE,
+                file + " is not a directory");
+        assertThatFails(
+                () -> EmbeddedUrom.builder().pluginPath(" ; ").build(), UromStatus.INVALID_VALUE, "names no directory");
         assertThatFails(() -> EmbeddedUrom.builder().build(), UromStatus.INVALID_VALUE, "no plugin path given");
-        assertThatFails(() -> EmbeddedUrom.builder().pluginPath(dir + ";a\0b").build(), UromStatus.INVALID_VALUE, "not a valid path");
+        assertThatFails(
+                () -> EmbeddedUrom.builder().pluginPath(dir + ";a\0b").build(),
+                UromStatus.INVALID_VALUE,
+                "not a valid path");
     }
 
     @Test
@@ -247,11 +274,17 @@ class EmbeddedUromTest {
         Files.writeString(dir.resolve("broken.jar"), "not a zip");
         urom = EmbeddedUrom.builder().pluginPath(dir.toString()).build();
 
-        assertThatFails(() -> urom.openInProcess("echo", "nope"), UromStatus.NOT_FOUND,
-                "no plugin named 'nope' in plugin path " + dir, "(found: echo, reverse)");
+        assertThatFails(
+                () -> urom.openInProcess("echo", "nope"),
+                UromStatus.NOT_FOUND,
+                "no plugin named 'nope' in plugin path " + dir,
+                "(found: echo, reverse)");
         assertThatFails(() -> urom.plugin(8), UromStatus.NOT_FOUND, "no plugin with id 0x8 in plugin path " + dir);
-        assertThatFails(() -> urom.openInProcess("broken"), UromStatus.NOT_FOUND,
-                "plugin 'broken' was rejected: ", dir.resolve("broken.jar").toString());
+        assertThatFails(
+                () -> urom.openInProcess("broken"),
+                UromStatus.NOT_FOUND,
+                "plugin 'broken' was rejected: ",
+                dir.resolve("broken.jar").toString());
     }
 
     @Test
@@ -264,10 +297,14 @@ class EmbeddedUromTest {
 
         Files.setLastModifiedTime(dir.resolve("echo.so"), FileTime.fromMillis(1_000_000));
         urom.rescan();
-        assertThatFails(() -> urom.openInProcess(List.of(echo)), UromStatus.NOT_FOUND,
+        assertThatFails(
+                () -> urom.openInProcess(List.of(echo)),
+                UromStatus.NOT_FOUND,
                 "plugin 'echo' (id 0x1, " + dir.resolve("echo.so") + ") is not in the last scan");
         try (InProcessWorker worker = urom.openInProcess(List.of(urom.plugin("echo")))) {
-            assertThat(worker.call(urom.plugin("echo").id(), bytes("changed")).payload()).asString().isEqualTo("changed");
+            assertThat(worker.call(urom.plugin("echo").id(), bytes("changed")).payload())
+                    .asString()
+                    .isEqualTo("changed");
         }
     }
 
@@ -275,8 +312,11 @@ class EmbeddedUromTest {
     void aCommandToAPluginNotOpenedInTheWorkerIsNotFound() throws UromException {
         urom = EmbeddedUrom.builder().pluginPath(dir.toString()).build();
         try (InProcessWorker worker = urom.openInProcess("echo")) {
-            assertThatFails(() -> worker.call(2, bytes("x")), UromStatus.NOT_FOUND,
-                    "plugin id 0x2 is not open in in-process worker " + worker.workerId(), "(it holds 'echo' 0x1)");
+            assertThatFails(
+                    () -> worker.call(2, bytes("x")),
+                    UromStatus.NOT_FOUND,
+                    "plugin id 0x2 is not open in in-process worker " + worker.workerId(),
+                    "(it holds 'echo' 0x1)");
             assertThat(worker.call(1, bytes("goes on")).payload()).asString().isEqualTo("goes on");
         }
     }
@@ -286,8 +326,12 @@ class EmbeddedUromTest {
         Files.copy(failingOpenSo, dir.resolve("failing_open.so"));
         urom = EmbeddedUrom.builder().pluginPath(dir.toString()).build();
 
-        assertThatFails(() -> urom.openInProcess("echo", "failing_open"), UromStatus.NO_MEMORY,
-                "in-process worker 1 cannot open plugin 'failing_open'", dir.resolve("failing_open.so").toString(), "open failed");
+        assertThatFails(
+                () -> urom.openInProcess("echo", "failing_open"),
+                UromStatus.NO_MEMORY,
+                "in-process worker 1 cannot open plugin 'failing_open'",
+                dir.resolve("failing_open.so").toString(),
+                "open failed");
 
         try (InProcessWorker worker = urom.openInProcess("echo")) {
             assertThat(worker.workerId()).isEqualTo(2);
@@ -300,20 +344,26 @@ class EmbeddedUromTest {
         urom = EmbeddedUrom.builder().pluginPath(dir.toString()).build();
         InProcessWorker worker = urom.openInProcess("echo");
         worker.close();
-        assertThatFails(() -> worker.call(1, bytes("x")), UromStatus.BAD_STATE, "in-process worker 1 ('echo' 0x1) is closed");
+        assertThatFails(
+                () -> worker.call(1, bytes("x")), UromStatus.BAD_STATE, "in-process worker 1 ('echo' 0x1) is closed");
         assertThatFails(worker::poll, UromStatus.BAD_STATE, "is closed");
 
         urom.close();
-        assertThatFails(() -> urom.openInProcess("echo"), UromStatus.BAD_STATE, "the embedded urom of plugin path " + dir + " is closed");
+        assertThatFails(
+                () -> urom.openInProcess("echo"),
+                UromStatus.BAD_STATE,
+                "the embedded urom of plugin path " + dir + " is closed");
         assertThatFails(urom::rescan, UromStatus.BAD_STATE, "is closed");
         assertThat(urom.plugins()).as("the last scan is still there").hasSize(2);
     }
 
     private static void assertThatFails(ThrowingCallable call, UromStatus status, String... messageParts) {
         assertThatThrownBy(call)
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(status))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(status))
                 .hasMessageContainingAll(messageParts)
-                .message().doesNotContain("\n");
+                .message()
+                .doesNotContain("\n");
     }
 
     private static byte[] bytes(String text) {

@@ -37,7 +37,8 @@ class JavaPluginLoaderTest {
 
         assertThat(JavaPluginLoader.check(jar).pluginClass()).isEqualTo(ExplodingStaticInitPlugin.class.getName());
         assertThatThrownBy(() -> JavaPluginLoader.instantiate(jar))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.INITIALIZATION))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.INITIALIZATION))
                 .hasMessage(jar + ": Plugin-Class " + ExplodingStaticInitPlugin.class.getName()
                         + " static initialiser failed (IllegalStateException: static initialiser ran)");
     }
@@ -48,22 +49,31 @@ class JavaPluginLoaderTest {
 
         assertThatThrownBy(() -> JavaPluginLoader.check(jar))
                 .isInstanceOf(InvalidJavaPluginException.class)
-                .hasMessage(jar + ": Plugin-Class " + NotAPlugin.class.getName() + " does not implement dev.urom.spi.PluginIface");
+                .hasMessage(jar + ": Plugin-Class " + NotAPlugin.class.getName()
+                        + " does not implement dev.urom.spi.PluginIface");
     }
 
     @Test
     void checkRefusesAClassMissingFromTheJar() {
-        Path jar = PluginJarBuilder.at(dir.resolve("missing.jar")).manifest("Plugin-Id", "m")
-                .manifest("Plugin-Version", "1").manifest("Plugin-Class", "com.example.Missing").write();
-        Path fromClassPath = PluginJarBuilder.at(dir.resolve("classpath.jar")).manifest("Plugin-Id", "c")
-                .manifest("Plugin-Version", "1").manifest("Plugin-Class", EchoJavaPlugin.class.getName()).write();
+        Path jar = PluginJarBuilder.at(dir.resolve("missing.jar"))
+                .manifest("Plugin-Id", "m")
+                .manifest("Plugin-Version", "1")
+                .manifest("Plugin-Class", "com.example.Missing")
+                .write();
+        Path fromClassPath = PluginJarBuilder.at(dir.resolve("classpath.jar"))
+                .manifest("Plugin-Id", "c")
+                .manifest("Plugin-Version", "1")
+                .manifest("Plugin-Class", EchoJavaPlugin.class.getName())
+                .write();
 
         assertThatThrownBy(() -> JavaPluginLoader.check(jar))
                 .hasMessage(jar + ": Plugin-Class com.example.Missing not found in the jar");
         assertThatThrownBy(() -> JavaPluginLoader.check(fromClassPath))
-                .hasMessageStartingWith(fromClassPath + ": Plugin-Class " + EchoJavaPlugin.class.getName() + " not found in the jar");
+                .hasMessageStartingWith(
+                        fromClassPath + ": Plugin-Class " + EchoJavaPlugin.class.getName() + " not found in the jar");
         assertThatThrownBy(() -> JavaPluginLoader.instantiate(jar))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_FOUND))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_FOUND))
                 .hasMessage(jar + ": Plugin-Class com.example.Missing not found in the jar");
     }
 
@@ -91,22 +101,29 @@ class JavaPluginLoaderTest {
 
         plugin.close();
         plugin.close();
-        assertThat(((PluginClassLoader) loader).findResource(EchoJavaPlugin.class.getName().replace('.', '/') + ".class"))
-                .as("the class loader is closed with the plugin").isNull();
+        assertThat(((PluginClassLoader) loader)
+                        .findResource(EchoJavaPlugin.class.getName().replace('.', '/') + ".class"))
+                .as("the class loader is closed with the plugin")
+                .isNull();
     }
 
     @Test
     void aJarBundlingItsOwnSpiStillImplementsTheWorkersSpi() throws Exception {
-        Path jar = PluginJarBuilder.at(dir.resolve("bundled.jar")).manifest("Plugin-Id", "b")
-                .manifest("Plugin-Version", "1").manifest("Plugin-Class", EchoJavaPlugin.class.getName())
-                .addClass(EchoJavaPlugin.class).addClassFile(PluginIface.class).write();
+        Path jar = PluginJarBuilder.at(dir.resolve("bundled.jar"))
+                .manifest("Plugin-Id", "b")
+                .manifest("Plugin-Version", "1")
+                .manifest("Plugin-Class", EchoJavaPlugin.class.getName())
+                .addClass(EchoJavaPlugin.class)
+                .addClassFile(PluginIface.class)
+                .write();
 
         assertThat(JavaPluginLoader.check(jar).pluginId()).isEqualTo("b");
         JavaPlugin plugin = JavaPluginLoader.instantiate(jar);
         try {
             Object instance = plugin.instance();
             assertThat(instance).isInstanceOf(PluginIface.class);
-            assertThat(plugin.classLoader().loadClass(PluginIface.class.getName())).isSameAs(PluginIface.class);
+            assertThat(plugin.classLoader().loadClass(PluginIface.class.getName()))
+                    .isSameAs(PluginIface.class);
             URL spi = plugin.classLoader().getResource("dev/urom/spi/PluginIface.class");
             assertThat(spi.toString()).doesNotContain("bundled.jar");
         } finally {
@@ -119,7 +136,8 @@ class JavaPluginLoaderTest {
         Path jar = PluginJarBuilder.validPlugin(dir.resolve("fail.jar"), FailingConstructorPlugin.class, "1");
 
         assertThatThrownBy(() -> JavaPluginLoader.instantiate(jar))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.INITIALIZATION))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.INITIALIZATION))
                 .hasMessage(jar + ": Plugin-Class " + FailingConstructorPlugin.class.getName()
                         + " constructor failed (IllegalStateException: constructor refuses)");
     }
@@ -127,13 +145,17 @@ class JavaPluginLoaderTest {
     @Test
     void instantiateReportsMissingFilesAndBadDescriptors() {
         Path missing = dir.resolve("absent.jar");
-        Path noDescriptor = PluginJarBuilder.at(dir.resolve("plain.jar")).addClass(EchoJavaPlugin.class).write();
+        Path noDescriptor = PluginJarBuilder.at(dir.resolve("plain.jar"))
+                .addClass(EchoJavaPlugin.class)
+                .write();
 
         assertThatThrownBy(() -> JavaPluginLoader.instantiate(missing))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_FOUND))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_FOUND))
                 .hasMessage(missing + ": no such file");
         assertThatThrownBy(() -> JavaPluginLoader.instantiate(noDescriptor))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.INITIALIZATION))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.INITIALIZATION))
                 .hasMessage(noDescriptor + ": no PF4J plugin descriptor (MANIFEST.MF Plugin-Id or plugin.properties)");
     }
 

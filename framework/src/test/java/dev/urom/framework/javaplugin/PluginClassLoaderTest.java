@@ -29,8 +29,10 @@ class PluginClassLoaderTest {
 
     @Test
     void alwaysTakesTheSpiFromTheParentEvenWhenTheJarBundlesIt() throws Exception {
-        Path jar = PluginJarBuilder.at(dir.resolve("bundles-spi.jar")).addClassFile(PluginIface.class)
-                .entry("dev/urom/spi/marker.txt", "plugin copy").write();
+        Path jar = PluginJarBuilder.at(dir.resolve("bundles-spi.jar"))
+                .addClassFile(PluginIface.class)
+                .entry("dev/urom/spi/marker.txt", "plugin copy")
+                .write();
 
         try (PluginClassLoader loader = new PluginClassLoader(jar, getClass().getClassLoader())) {
             assertThat(loader.loadClass(PluginIface.class.getName())).isSameAs(PluginIface.class);
@@ -55,7 +57,9 @@ class PluginClassLoaderTest {
 
     @Test
     void ownResourcesComeFirst() throws Exception {
-        Path jar = PluginJarBuilder.at(dir.resolve("res.jar")).entry("log4j2-test.xml", "<plugin/>").write();
+        Path jar = PluginJarBuilder.at(dir.resolve("res.jar"))
+                .entry("log4j2-test.xml", "<plugin/>")
+                .write();
 
         try (PluginClassLoader loader = new PluginClassLoader(jar, getClass().getClassLoader())) {
             assertThat(loader.getResource("log4j2-test.xml").toString()).contains("res.jar");

@@ -37,8 +37,11 @@ public final class PluginJarBuilder {
 
     /** Writes a valid Java plugin: id {@code plugin}, the given version, {@code pluginClass} copied in. */
     public static Path validPlugin(Path file, Class<?> pluginClass, String version) {
-        return at(file).manifest("Plugin-Id", "plugin").manifest("Plugin-Version", version)
-                .manifest("Plugin-Class", pluginClass.getName()).addClass(pluginClass).write();
+        return at(file).manifest("Plugin-Id", "plugin")
+                .manifest("Plugin-Version", version)
+                .manifest("Plugin-Class", pluginClass.getName())
+                .addClass(pluginClass)
+                .write();
     }
 
     public PluginJarBuilder manifest(String attribute, String value) {
@@ -87,7 +90,8 @@ public final class PluginJarBuilder {
             Manifest manifest = new Manifest();
             manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
             manifestAttributes.forEach((k, v) -> manifest.getMainAttributes().putValue(k, v));
-            try (OutputStream out = Files.newOutputStream(file); JarOutputStream jar = new JarOutputStream(out, manifest)) {
+            try (OutputStream out = Files.newOutputStream(file);
+                    JarOutputStream jar = new JarOutputStream(out, manifest)) {
                 if (!properties.isEmpty()) {
                     Properties props = new Properties();
                     props.putAll(properties);

@@ -28,7 +28,8 @@ class PathTrustTest {
     private static final boolean ROOT = ME == 0;
     private static final Set<Integer> TRUSTED = Set.of(ME);
 
-    @TempDir Path temp;
+    @TempDir
+    Path temp;
 
     @BeforeEach
     void openTheTemporaryDirectory() throws IOException {
@@ -50,9 +51,11 @@ class PathTrustTest {
         for (int mode : List.of(0777, 0757, 0703)) {
             Path dir = directory("open-" + Integer.toOctalString(mode), mode);
 
-            assertThat(PathTrust.untrusted(dir, TRUSTED)).hasValue(dir + " is mode " + String.format("%04o", mode)
-                    + ", owner " + UnixAccounts.describeUser(ME) + ", group " + UnixAccounts.describeGroup(gid(dir))
-                    + ": writable by others");
+            assertThat(PathTrust.untrusted(dir, TRUSTED))
+                    .hasValue(dir + " is mode " + String.format("%04o", mode)
+                            + ", owner " + UnixAccounts.describeUser(ME) + ", group "
+                            + UnixAccounts.describeGroup(gid(dir))
+                            + ": writable by others");
         }
     }
 
@@ -60,8 +63,10 @@ class PathTrustTest {
     void aFileWritableByOthersFailsEvenAsAnEntryOfACheckedDirectory() throws IOException {
         Path file = file(temp.resolve("a.so"), 0646);
 
-        assertThat(PathTrust.untrustedEntry(file, TRUSTED)).get(STRING)
-                .startsWith(file + " is mode 0646, owner ").endsWith(": writable by others");
+        assertThat(PathTrust.untrustedEntry(file, TRUSTED))
+                .get(STRING)
+                .startsWith(file + " is mode 0646, owner ")
+                .endsWith(": writable by others");
     }
 
     /**
@@ -93,7 +98,9 @@ class PathTrustTest {
 
         assertThat(PathTrust.untrusted(file, TRUSTED).isEmpty()).isEqualTo(privateGroup);
         if (!privateGroup) {
-            assertThat(PathTrust.untrusted(file, TRUSTED)).get(STRING).endsWith("writable by its group, which is not the owner's private group");
+            assertThat(PathTrust.untrusted(file, TRUSTED))
+                    .get(STRING)
+                    .endsWith("writable by its group, which is not the owner's private group");
         }
     }
 
@@ -101,12 +108,19 @@ class PathTrustTest {
     void thePrivateGroupRuleFollowsTheAccountDatabase() {
         UnixAccount nobody = UnixAccounts.user("nobody").orElseThrow();
 
-        assertThat(UnixAccounts.isPrivateGroup(0, 0)).as("root:root lists no member").isTrue();
-        assertThat(UnixAccounts.isPrivateGroup(0, nobody.gid())).as("not root's primary group").isFalse();
-        assertThat(UnixAccounts.isPrivateGroup(nobody.uid(), nobody.gid())).as("nobody's group is not named nobody")
+        assertThat(UnixAccounts.isPrivateGroup(0, 0))
+                .as("root:root lists no member")
+                .isTrue();
+        assertThat(UnixAccounts.isPrivateGroup(0, nobody.gid()))
+                .as("not root's primary group")
+                .isFalse();
+        assertThat(UnixAccounts.isPrivateGroup(nobody.uid(), nobody.gid()))
+                .as("nobody's group is not named nobody")
                 .isEqualTo(UnixAccounts.groupName(nobody.gid()).orElseThrow().equals("nobody"));
-        assertThat(UnixAccounts.isPrivateGroup(TestAccounts.uidWithoutAccount(), 0)).isFalse();
-        assertThat(UnixAccounts.isPrivateGroup(0, TestAccounts.gidWithoutGroup())).isFalse();
+        assertThat(UnixAccounts.isPrivateGroup(TestAccounts.uidWithoutAccount(), 0))
+                .isFalse();
+        assertThat(UnixAccounts.isPrivateGroup(0, TestAccounts.gidWithoutGroup()))
+                .isFalse();
     }
 
     @Test
@@ -119,12 +133,18 @@ class PathTrustTest {
         mode(open, 01777);
         Optional<String> sticky = PathTrust.untrusted(inner, TRUSTED);
 
-        assertThat(problem).hasValue(inner + " is under " + open + ", which is mode 0777, owner " + UnixAccounts.describeUser(ME)
-                + ", group " + UnixAccounts.describeGroup(gid(open)) + ": writable by others");
+        assertThat(problem)
+                .hasValue(inner + " is under " + open + ", which is mode 0777, owner " + UnixAccounts.describeUser(ME)
+                        + ", group " + UnixAccounts.describeGroup(gid(open)) + ": writable by others");
         assertThat(sticky).isEmpty();
-        assertThat(PathTrust.untrustedEntry(inner, TRUSTED)).as("the entry alone").isEmpty();
-        assertThat(PathTrust.untrusted(open, TRUSTED)).as("sticky does not excuse the path itself").get(STRING)
-                .startsWith(open + " is mode 1777").endsWith("writable by others");
+        assertThat(PathTrust.untrustedEntry(inner, TRUSTED))
+                .as("the entry alone")
+                .isEmpty();
+        assertThat(PathTrust.untrusted(open, TRUSTED))
+                .as("sticky does not excuse the path itself")
+                .get(STRING)
+                .startsWith(open + " is mode 1777")
+                .endsWith("writable by others");
     }
 
     @Test
@@ -138,9 +158,10 @@ class PathTrustTest {
 
         Optional<String> problem = PathTrust.untrusted(file, ROOT ? Set.of() : Set.of(owner + 1));
 
-        assertThat(problem).hasValue(file + " is mode 0644, owner " + UnixAccounts.describeUser(owner) + ", group "
-                + UnixAccounts.describeGroup(gid(file)) + ": its owner is not trusted (trusted: root (uid 0)"
-                + (ROOT ? "" : ", " + UnixAccounts.describeUser(owner + 1)) + ")");
+        assertThat(problem)
+                .hasValue(file + " is mode 0644, owner " + UnixAccounts.describeUser(owner) + ", group "
+                        + UnixAccounts.describeGroup(gid(file)) + ": its owner is not trusted (trusted: root (uid 0)"
+                        + (ROOT ? "" : ", " + UnixAccounts.describeUser(owner + 1)) + ")");
         assertThat(PathTrust.untrusted(file, Set.of(owner))).isEmpty();
     }
 
@@ -155,9 +176,12 @@ class PathTrustTest {
         }
         Set<Integer> trusted = ROOT ? Set.of() : Set.of(owner + 1);
 
-        assertThat(PathTrust.untrusted(file, trusted)).get(STRING)
-                .startsWith(file + " is ").contains(ROOT ? "is under " + dir + ", which is mode 0755" : "mode 0644")
-                .endsWith("its owner is not trusted (trusted: root (uid 0)" + (ROOT ? "" : ", " + UnixAccounts.describeUser(owner + 1)) + ")");
+        assertThat(PathTrust.untrusted(file, trusted))
+                .get(STRING)
+                .startsWith(file + " is ")
+                .contains(ROOT ? "is under " + dir + ", which is mode 0755" : "mode 0644")
+                .endsWith("its owner is not trusted (trusted: root (uid 0)"
+                        + (ROOT ? "" : ", " + UnixAccounts.describeUser(owner + 1)) + ")");
     }
 
     @Test
@@ -170,9 +194,13 @@ class PathTrustTest {
         Path toBad = Files.createSymbolicLink(links.resolve("bad.so"), badTarget);
         Path toGood = Files.createSymbolicLink(open.resolve("to-good.so"), goodTarget);
 
-        assertThat(PathTrust.untrusted(toBad, TRUSTED)).get(STRING)
-                .startsWith(toBad + " (real path " + badTarget + ") is mode 0646").endsWith("writable by others");
-        assertThat(PathTrust.untrusted(toGood, TRUSTED)).as("the link's own directory is the operator's choice").isEmpty();
+        assertThat(PathTrust.untrusted(toBad, TRUSTED))
+                .get(STRING)
+                .startsWith(toBad + " (real path " + badTarget + ") is mode 0646")
+                .endsWith("writable by others");
+        assertThat(PathTrust.untrusted(toGood, TRUSTED))
+                .as("the link's own directory is the operator's choice")
+                .isEmpty();
     }
 
     @Test
@@ -182,7 +210,8 @@ class PathTrustTest {
         assertThat(PathTrust.untrusted(missing, TRUSTED)).hasValue(missing + " does not exist");
         assertThat(PathTrust.untrustedEntry(missing, TRUSTED)).hasValue(missing + " does not exist");
         assertThat(PathTrust.unreadable(missing, UnixAccounts.user(ME).orElseThrow()))
-                .hasValue(UnixAccounts.user(ME).orElseThrow().describe() + " cannot read " + missing + ": " + missing + " does not exist");
+                .hasValue(UnixAccounts.user(ME).orElseThrow().describe() + " cannot read " + missing + ": " + missing
+                        + " does not exist");
     }
 
     @Test
@@ -196,11 +225,14 @@ class PathTrustTest {
         mode(closed, 0755);
         Optional<String> opened = PathTrust.unreadable(jar, nobody);
 
-        assertThat(problem).hasValue(nobody.describe() + " cannot read " + jar + ": " + closed + " is mode 0700, owner "
-                + UnixAccounts.describeUser(ME) + ", group " + UnixAccounts.describeGroup(gid(closed)));
+        assertThat(problem)
+                .hasValue(nobody.describe() + " cannot read " + jar + ": " + closed + " is mode 0700, owner "
+                        + UnixAccounts.describeUser(ME) + ", group " + UnixAccounts.describeGroup(gid(closed)));
         assertThat(opened).isEmpty();
-        assertThat(PathTrust.unreadable(jar, UnixAccounts.user(ME).orElseThrow())).isEmpty();
-        assertThat(PathTrust.unreadable(jar, UnixAccounts.user(0).orElseThrow())).isEmpty();
+        assertThat(PathTrust.unreadable(jar, UnixAccounts.user(ME).orElseThrow()))
+                .isEmpty();
+        assertThat(PathTrust.unreadable(jar, UnixAccounts.user(0).orElseThrow()))
+                .isEmpty();
     }
 
     @Test
@@ -216,19 +248,28 @@ class PathTrustTest {
 
         assertThat(PathTrust.unreadable(file, theOwner)).isEmpty();
         assertThat(PathTrust.unreadable(file, member)).isEmpty();
-        assertThat(PathTrust.unreadable(file, outsider)).get(STRING).startsWith("outsider (uid " + stranger + ") cannot read " + file + ": "
-                + dir + " is mode 0750");
+        assertThat(PathTrust.unreadable(file, outsider))
+                .get(STRING)
+                .startsWith("outsider (uid " + stranger + ") cannot read " + file + ": " + dir + " is mode 0750");
 
         mode(dir, 0755);
-        assertThat(PathTrust.unreadable(file, outsider)).get(STRING).isEqualTo("outsider (uid " + stranger + ") cannot read " + file + ": "
-                + file + " is mode 0640, owner " + UnixAccounts.describeUser(owner) + ", group " + UnixAccounts.describeGroup(group));
+        assertThat(PathTrust.unreadable(file, outsider))
+                .get(STRING)
+                .isEqualTo("outsider (uid " + stranger + ") cannot read " + file + ": " + file + " is mode 0640, owner "
+                        + UnixAccounts.describeUser(owner) + ", group " + UnixAccounts.describeGroup(group));
 
         mode(file, 0074);
-        assertThat(PathTrust.unreadable(file, theOwner)).as("the owner's bits decide for the owner").get(STRING).contains("is mode 0074");
+        assertThat(PathTrust.unreadable(file, theOwner))
+                .as("the owner's bits decide for the owner")
+                .get(STRING)
+                .contains("is mode 0074");
         assertThat(PathTrust.unreadable(file, member)).isEmpty();
 
         mode(file, 0704);
-        assertThat(PathTrust.unreadable(file, member)).as("the group's bits decide for a member").get(STRING).contains("is mode 0704");
+        assertThat(PathTrust.unreadable(file, member))
+                .as("the group's bits decide for a member")
+                .get(STRING)
+                .contains("is mode 0704");
         assertThat(PathTrust.unreadable(file, outsider)).isEmpty();
     }
 
@@ -236,15 +277,18 @@ class PathTrustTest {
     void aDirectoryMustBeListableAndSearchable() throws IOException {
         Path dir = directory("plugins", 0744);
         int owner = ownedBySomeoneOtherThanRoot(dir);
-        UnixAccount outsider = new UnixAccount("outsider", TestAccounts.uidWithoutAccount(), TestAccounts.gidWithoutGroup(), List.of());
+        UnixAccount outsider = new UnixAccount(
+                "outsider", TestAccounts.uidWithoutAccount(), TestAccounts.gidWithoutGroup(), List.of());
 
         Optional<String> readOnly = PathTrust.unreadable(dir, outsider);
         mode(dir, 0711);
         Optional<String> searchOnly = PathTrust.unreadable(dir, outsider);
         mode(dir, 0755);
 
-        assertThat(readOnly).get(STRING).endsWith(dir + " is mode 0744, owner " + UnixAccounts.describeUser(owner) + ", group "
-                + UnixAccounts.describeGroup(gid(dir)));
+        assertThat(readOnly)
+                .get(STRING)
+                .endsWith(dir + " is mode 0744, owner " + UnixAccounts.describeUser(owner) + ", group "
+                        + UnixAccounts.describeGroup(gid(dir)));
         assertThat(searchOnly).get(STRING).contains(dir + " is mode 0711");
         assertThat(PathTrust.unreadable(dir, outsider)).isEmpty();
     }
@@ -252,8 +296,10 @@ class PathTrustTest {
     @Test
     void theWayThroughALinkMustBeSearchableToo() throws IOException {
         Path closed = directory("closed", 0700);
-        Path link = Files.createSymbolicLink(closed.resolve("link.so"), file(directory("open", 0755).resolve("a.so"), 0644));
-        UnixAccount outsider = new UnixAccount("outsider", TestAccounts.uidWithoutAccount(), TestAccounts.gidWithoutGroup(), List.of());
+        Path link = Files.createSymbolicLink(
+                closed.resolve("link.so"), file(directory("open", 0755).resolve("a.so"), 0644));
+        UnixAccount outsider = new UnixAccount(
+                "outsider", TestAccounts.uidWithoutAccount(), TestAccounts.gidWithoutGroup(), List.of());
 
         assertThat(PathTrust.unreadable(link, outsider)).get(STRING).contains(": " + closed + " is mode 0700");
     }
@@ -274,12 +320,24 @@ class PathTrustTest {
     private static String untrustedAsRootOfANamespace(Path dir, int gid) throws IOException, InterruptedException {
         UserNamespaces.assumeAvailable();
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process child = new ProcessBuilder("unshare", "--user", "--map-user=0", "--map-group=" + gid, "--", java.toString(),
-                "-cp", System.getProperty("java.class.path"), InANamespace.class.getName(), dir.toString())
-                .redirectErrorStream(true).start();
+        Process child = new ProcessBuilder(
+                        "unshare",
+                        "--user",
+                        "--map-user=0",
+                        "--map-group=" + gid,
+                        "--",
+                        java.toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        InANamespace.class.getName(),
+                        dir.toString())
+                .redirectErrorStream(true)
+                .start();
         child.getOutputStream().close();
         String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        assertThat(child.waitFor()).as("the child JVM in the namespace said: %s", output).isZero();
+        assertThat(child.waitFor())
+                .as("the child JVM in the namespace said: %s", output)
+                .isZero();
         return output;
     }
 

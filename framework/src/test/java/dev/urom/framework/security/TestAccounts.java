@@ -17,7 +17,9 @@ public final class TestAccounts {
     public static UnixAccount anotherUser() {
         for (String name : new String[] {"nobody", "daemon", "bin"}) {
             var account = UnixAccounts.user(name);
-            if (account.isPresent() && account.get().uid() != ME && account.get().uid() != 0) {
+            if (account.isPresent()
+                    && account.get().uid() != ME
+                    && account.get().uid() != 0) {
                 return account.get();
             }
         }

@@ -57,7 +57,8 @@ class UnixAccountsTest {
         assertThat(me.groups()).first().isEqualTo(me.gid());
         assertThat(me.groups()).doesNotHaveDuplicates();
         assertThat(new HashSet<>(me.groups())).isEqualTo(idGroups(me.name()));
-        assertThat(UnixAccounts.user(uid + ":" + me.gid())).hasValue(new UnixAccount(Integer.toString(uid), uid, me.gid(), List.of(me.gid())));
+        assertThat(UnixAccounts.user(uid + ":" + me.gid()))
+                .hasValue(new UnixAccount(Integer.toString(uid), uid, me.gid(), List.of(me.gid())));
     }
 
     @Test
@@ -77,14 +78,29 @@ class UnixAccountsTest {
 
         assertThat(account).isEqualTo(new UnixAccount(Integer.toString(free), free, 4321, List.of(4321)));
         assertThat(account.describe()).isEqualTo("uid " + free);
-        assertThat(UnixAccounts.user(Integer.toString(free))).as("a bare uid needs an account").isEmpty();
+        assertThat(UnixAccounts.user(Integer.toString(free)))
+                .as("a bare uid needs an account")
+                .isEmpty();
         assertThat(UnixAccounts.user(free)).isEmpty();
     }
 
     @Test
     void anythingElseIsEmpty() {
-        for (String spec : List.of("no-such-user-urom", "", "1:2:3", ":0", "0:", "-1", "+0", "0x10", "4294967295",
-                "4294967295:0", "0:4294967295", "99999999999", "root\0", "root:0")) {
+        for (String spec : List.of(
+                "no-such-user-urom",
+                "",
+                "1:2:3",
+                ":0",
+                "0:",
+                "-1",
+                "+0",
+                "0x10",
+                "4294967295",
+                "4294967295:0",
+                "0:4294967295",
+                "99999999999",
+                "root\0",
+                "root:0")) {
             assertThat(UnixAccounts.user(spec)).as("'%s'", spec).isEmpty();
         }
         assertThat(UnixAccounts.groupId("no-such-group-urom")).isEmpty();
@@ -109,9 +125,11 @@ class UnixAccountsTest {
             assertThat(UnixAccounts.groupMembers(gid)).as(line).isEqualTo(members);
         }
         assertThat(UnixAccounts.groupId("0")).isEqualTo(OptionalInt.of(0));
-        assertThat(UnixAccounts.groupId(Integer.toString(TestAccounts.gidWithoutGroup()))).isEqualTo(OptionalInt.of(TestAccounts.gidWithoutGroup()));
+        assertThat(UnixAccounts.groupId(Integer.toString(TestAccounts.gidWithoutGroup())))
+                .isEqualTo(OptionalInt.of(TestAccounts.gidWithoutGroup()));
         assertThat(UnixAccounts.describeGroup(0)).isEqualTo("root (gid 0)");
-        assertThat(UnixAccounts.describeGroup(TestAccounts.gidWithoutGroup())).isEqualTo("gid " + TestAccounts.gidWithoutGroup());
+        assertThat(UnixAccounts.describeGroup(TestAccounts.gidWithoutGroup()))
+                .isEqualTo("gid " + TestAccounts.gidWithoutGroup());
     }
 
     @Test
@@ -119,7 +137,8 @@ class UnixAccountsTest {
         UnixDomainSocketAddress address = UnixDomainSocketAddress.of(dir.resolve("peer.sock"));
         try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
             server.bind(address);
-            try (SocketChannel client = SocketChannel.open(address); SocketChannel accepted = server.accept()) {
+            try (SocketChannel client = SocketChannel.open(address);
+                    SocketChannel accepted = server.accept()) {
                 UnixDomainPrincipal peer = accepted.getOption(ExtendedSocketOptions.SO_PEERCRED);
 
                 assertThat(UnixAccounts.uidOfPrincipalName(peer.user().getName()))
@@ -134,9 +153,12 @@ class UnixAccountsTest {
         int free = TestAccounts.uidWithoutAccount();
 
         assertThat(UnixAccounts.uidOfPrincipalName("root")).isEqualTo(OptionalInt.of(0));
-        assertThat(UnixAccounts.uidOfPrincipalName("nobody")).isEqualTo(OptionalInt.of(UnixAccounts.user("nobody").orElseThrow().uid()));
+        assertThat(UnixAccounts.uidOfPrincipalName("nobody"))
+                .isEqualTo(
+                        OptionalInt.of(UnixAccounts.user("nobody").orElseThrow().uid()));
         assertThat(UnixAccounts.uidOfPrincipalName(Integer.toString(free))).isEqualTo(OptionalInt.of(free));
-        assertThat(UnixAccounts.uidOfPrincipalName("-2")).as("the JDK prints uid 4294967294 as a signed int")
+        assertThat(UnixAccounts.uidOfPrincipalName("-2"))
+                .as("the JDK prints uid 4294967294 as a signed int")
                 .isEqualTo(OptionalInt.of(-2));
         assertThat(UnixAccounts.uidOfPrincipalName("no-such-user-urom")).isEmpty();
         assertThat(UnixAccounts.uidOfPrincipalName("-1")).isEmpty();
@@ -153,14 +175,16 @@ class UnixAccountsTest {
     private static int procStatusId(String field) throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
             if (line.startsWith(field)) {
-                return Integer.parseUnsignedInt(line.substring(field.length()).trim().split("\\s+")[1]);
+                return Integer.parseUnsignedInt(
+                        line.substring(field.length()).trim().split("\\s+")[1]);
             }
         }
         throw new AssertionError("no " + field + " line in /proc/self/status");
     }
 
     private static Set<Integer> idGroups(String user) throws Exception {
-        Process id = new ProcessBuilder("id", "-G", user).redirectErrorStream(true).start();
+        Process id =
+                new ProcessBuilder("id", "-G", user).redirectErrorStream(true).start();
         String output = new String(id.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         assertThat(id.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(id.exitValue()).as(output).isZero();

@@ -25,6 +25,7 @@ class EchoPlugin implements PluginIface {
     Throwable failCommand;
     /** When set, a command is answered with this status on the next progress and then refused with it too. */
     UromException queueAndFailCommand;
+
     Throwable failProgress;
     Throwable failClose;
 
@@ -56,7 +57,8 @@ class EchoPlugin implements PluginIface {
     public void workerCommand(WorkerCommand command) throws UromException {
         throwIfSet(failCommand);
         if (queueAndFailCommand != null) {
-            pending.add(WorkerNotification.replyTo(command, queueAndFailCommand.status(), (tag + ":queued").getBytes()));
+            pending.add(
+                    WorkerNotification.replyTo(command, queueAndFailCommand.status(), (tag + ":queued").getBytes()));
             throw queueAndFailCommand;
         }
         byte[] reply = (tag + ":" + new String(command.payload())).getBytes();

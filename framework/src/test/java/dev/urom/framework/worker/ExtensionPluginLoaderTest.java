@@ -31,7 +31,8 @@ class ExtensionPluginLoaderTest {
     @Test
     void otherFilesAreRefusedNamingTheFile() {
         assertThatThrownBy(() -> loader.load(Path.of("/plugins/readme.txt")))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_SUPPORTED))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_SUPPORTED))
                 .hasMessageContaining("/plugins/readme.txt")
                 .hasMessageContaining(".so");
     }
@@ -39,6 +40,7 @@ class ExtensionPluginLoaderTest {
     @Test
     void theLastExtensionDecides() {
         assertThatThrownBy(() -> loader.load(Path.of("/plugins/graph.so.bak")))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_SUPPORTED));
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_SUPPORTED));
     }
 }

@@ -14,7 +14,8 @@ class FailureTextTest {
 
     @Test
     void lineBreaksTabsAndOtherControlsBecomeSpaces() {
-        assertThat(FailureText.oneLine("a\nb\r\nc\td\u0000e\u2028f\u2029g\u0085h")).isEqualTo("a b  c d e f g h");
+        assertThat(FailureText.oneLine("a\nb\r\nc\td\u0000e\u2028f\u2029g\u0085h"))
+                .isEqualTo("a b  c d e f g h");
     }
 
     @Test

@@ -16,7 +16,8 @@ import net.jqwik.api.constraints.IntRange;
 
 class PluginSpecProperties {
     @Property
-    void formattingThenParsingGivesTheSameSpec(@ForAll("absolutePaths") String path, @ForAll @IntRange(min = 0, max = 63) int bit) {
+    void formattingThenParsingGivesTheSameSpec(
+            @ForAll("absolutePaths") String path, @ForAll @IntRange(min = 0, max = 63) int bit) {
         PluginSpec spec = new PluginSpec(Path.of(path), 1L << bit);
         PluginSpec again = PluginSpec.parse(spec.toString());
         assertThat(again).isEqualTo(spec);
@@ -24,7 +25,8 @@ class PluginSpecProperties {
     }
 
     @Property
-    void decimalAndHexadecimalIdsReadTheSame(@ForAll("absolutePaths") String path, @ForAll @IntRange(min = 0, max = 63) int bit) {
+    void decimalAndHexadecimalIdsReadTheSame(
+            @ForAll("absolutePaths") String path, @ForAll @IntRange(min = 0, max = 63) int bit) {
         long id = 1L << bit;
         PluginSpec decimal = PluginSpec.parse(path + ":" + Long.toUnsignedString(id));
         PluginSpec hex = PluginSpec.parse(path + ":0x" + Long.toHexString(id).toUpperCase());
@@ -41,7 +43,8 @@ class PluginSpecProperties {
     }
 
     @Property
-    void idsBeyond64BitsAreRefused(@ForAll("absolutePaths") String path, @ForAll @IntRange(min = 64, max = 200) int bit) {
+    void idsBeyond64BitsAreRefused(
+            @ForAll("absolutePaths") String path, @ForAll @IntRange(min = 64, max = 200) int bit) {
         assertRefusedNaming(path + ":" + BigInteger.ONE.shiftLeft(bit));
         assertRefusedNaming(path + ":0x" + BigInteger.ONE.shiftLeft(bit).toString(16));
     }
@@ -64,7 +67,10 @@ class PluginSpecProperties {
 
     @Provide
     Arbitrary<String> segment() {
-        return Arbitraries.strings().withChars("abcXYZ019._-: ").ofMinLength(1).ofMaxLength(10)
+        return Arbitraries.strings()
+                .withChars("abcXYZ019._-: ")
+                .ofMinLength(1)
+                .ofMaxLength(10)
                 .filter(s -> !s.equals(".") && !s.equals(".."));
     }
 
@@ -80,7 +86,9 @@ class PluginSpecProperties {
 
     @Provide
     Arbitrary<String> nonNumbers() {
-        return Arbitraries.strings().ofMinLength(1).ofMaxLength(12)
+        return Arbitraries.strings()
+                .ofMinLength(1)
+                .ofMaxLength(12)
                 .filter(s -> !s.contains(":"))
                 .filter(s -> !s.chars().allMatch(c -> c >= '0' && c <= '9'))
                 .filter(s -> !s.matches("0[xX][0-9a-fA-F]+"));

@@ -79,7 +79,8 @@ class PluginSpecTest {
     @Test
     void theConstructorChecksToo() {
         assertThatThrownBy(() -> new PluginSpec(Path.of("rel.so"), 1)).hasMessageContaining("not absolute");
-        assertThatThrownBy(() -> new PluginSpec(Path.of("/a.so"), 6)).hasMessageContaining("0x6 of '/a.so' is not a single bit");
+        assertThatThrownBy(() -> new PluginSpec(Path.of("/a.so"), 6))
+                .hasMessageContaining("0x6 of '/a.so' is not a single bit");
     }
 
     private static void assertRefused(String item, String reason) {

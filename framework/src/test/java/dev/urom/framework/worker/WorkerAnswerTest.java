@@ -24,8 +24,10 @@ class WorkerAnswerTest {
         assertThat(answer.origin()).isEqualTo(Origin.PLUGIN);
         assertThat(answer.refusalReason()).isEmpty();
         assertThat(answer.madeByWorker()).isFalse();
-        assertThat(WorkerAnswer.fromPlugin(WorkerNotification.failure(COMMAND, UromStatus.AGAIN)).madeByWorker())
-                .as("a plugin's own failure without payload").isFalse();
+        assertThat(WorkerAnswer.fromPlugin(WorkerNotification.failure(COMMAND, UromStatus.AGAIN))
+                        .madeByWorker())
+                .as("a plugin's own failure without payload")
+                .isFalse();
     }
 
     @Test
@@ -38,8 +40,10 @@ class WorkerAnswerTest {
         assertThat(answer.status()).isEqualTo(UromStatus.INVALID_VALUE);
         assertThat(answer.payload()).isEmpty();
         assertThat(answer.uromContext()).isEqualTo(COMMAND.uromContext());
-        assertThat(WorkerAnswer.pluginRefusal(COMMAND, UromStatus.UNEXPECTED, Optional.empty()).refusalReason())
-                .as("a reason cut to nothing").isEmpty();
+        assertThat(WorkerAnswer.pluginRefusal(COMMAND, UromStatus.UNEXPECTED, Optional.empty())
+                        .refusalReason())
+                .as("a reason cut to nothing")
+                .isEmpty();
     }
 
     @Test
@@ -54,7 +58,8 @@ class WorkerAnswerTest {
 
     @Test
     void theNotificationsFieldsAreReadThroughTheAnswer() {
-        WorkerAnswer answer = WorkerAnswer.fromPlugin(WorkerNotification.replyTo(COMMAND, UromStatus.SUCCESS, new byte[] {7}));
+        WorkerAnswer answer =
+                WorkerAnswer.fromPlugin(WorkerNotification.replyTo(COMMAND, UromStatus.SUCCESS, new byte[] {7}));
 
         assertThat(answer.destId()).isEqualTo(3);
         assertThat(answer.type()).isEqualTo(0x20);
@@ -67,9 +72,13 @@ class WorkerAnswerTest {
     void aReasonIsOneToMaxReasonBytesOfUtf8() {
         String longest = "é".repeat(WorkerAnswer.MAX_REASON_BYTES / 2);
 
-        assertThat(WorkerAnswer.pluginRefusal(COMMAND, UromStatus.INVALID_VALUE, Optional.of(longest)).refusalReason()).hasValue(longest);
-        assertThatThrownBy(() -> WorkerAnswer.pluginRefusal(COMMAND, UromStatus.INVALID_VALUE, Optional.of(longest + "x")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("513");
+        assertThat(WorkerAnswer.pluginRefusal(COMMAND, UromStatus.INVALID_VALUE, Optional.of(longest))
+                        .refusalReason())
+                .hasValue(longest);
+        assertThatThrownBy(
+                        () -> WorkerAnswer.pluginRefusal(COMMAND, UromStatus.INVALID_VALUE, Optional.of(longest + "x")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("513");
         assertThatThrownBy(() -> WorkerAnswer.pluginRefusal(COMMAND, UromStatus.INVALID_VALUE, Optional.of("")))
                 .isInstanceOf(IllegalArgumentException.class);
     }
@@ -77,19 +86,25 @@ class WorkerAnswerTest {
     @Test
     void combinationsThatNoHostMakesAreRejected() {
         WorkerNotification success = WorkerNotification.replyTo(COMMAND, UromStatus.SUCCESS, new byte[0]);
-        WorkerNotification failureWithPayload = WorkerNotification.replyTo(COMMAND, UromStatus.INVALID_VALUE, new byte[] {1});
+        WorkerNotification failureWithPayload =
+                WorkerNotification.replyTo(COMMAND, UromStatus.INVALID_VALUE, new byte[] {1});
         WorkerNotification failure = WorkerNotification.failure(COMMAND, UromStatus.INVALID_VALUE);
 
         assertThatThrownBy(() -> new WorkerAnswer(failure, Origin.PLUGIN, Optional.of("why")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("only a plugin's refusal has a reason");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("only a plugin's refusal has a reason");
         assertThatThrownBy(() -> new WorkerAnswer(failure, Origin.WORKER, Optional.of("why")))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new WorkerAnswer(success, Origin.WORKER, Optional.empty()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("failure without payload");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("failure without payload");
         assertThatThrownBy(() -> new WorkerAnswer(failureWithPayload, Origin.PLUGIN_REFUSAL, Optional.empty()))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new WorkerAnswer(null, Origin.PLUGIN, Optional.empty())).isInstanceOf(NullPointerException.class);
-        assertThatThrownBy(() -> new WorkerAnswer(failure, null, Optional.empty())).isInstanceOf(NullPointerException.class);
-        assertThatThrownBy(() -> new WorkerAnswer(failure, Origin.PLUGIN, null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> new WorkerAnswer(null, Origin.PLUGIN, Optional.empty()))
+                .isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> new WorkerAnswer(failure, null, Optional.empty()))
+                .isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> new WorkerAnswer(failure, Origin.PLUGIN, null))
+                .isInstanceOf(NullPointerException.class);
     }
 }

@@ -44,7 +44,10 @@ class WorkerHostLoggingTest {
         }
 
         List<String> at(Level level) {
-            return events.stream().filter(e -> e.getLevel() == level).map(e -> e.getMessage().getFormattedMessage()).toList();
+            return events.stream()
+                    .filter(e -> e.getLevel() == level)
+                    .map(e -> e.getMessage().getFormattedMessage())
+                    .toList();
         }
     }
 
@@ -55,11 +58,16 @@ class WorkerHostLoggingTest {
         capture.start();
         config.addAppender(capture);
         LoggerConfig logger = LoggerConfig.newBuilder()
-                .withLoggerName(LOGGER).withLevel(Level.INFO).withAdditivity(false).withConfig(config).build();
+                .withLoggerName(LOGGER)
+                .withLevel(Level.INFO)
+                .withAdditivity(false)
+                .withConfig(config)
+                .build();
         logger.addAppender(capture, null, null);
         config.addLogger(LOGGER, logger);
         context.updateLoggers();
-        host = WorkerHost.open(7, PluginSpec.parseAll(List.of("/plugins/a.jar:1")), path -> plugin, WorkerHostConfig.defaults());
+        host = WorkerHost.open(
+                7, PluginSpec.parseAll(List.of("/plugins/a.jar:1")), path -> plugin, WorkerHostConfig.defaults());
     }
 
     @AfterEach
@@ -78,7 +86,8 @@ class WorkerHostLoggingTest {
         host.call(new WorkerCommand(1, 1, 42, new byte[1]), TIMEOUT);
 
         assertThat(capture.at(Level.WARN))
-                .containsExactly("worker 7: plugin 'a' refused a command (context 42): INVALID_VALUE: no such graph node 12");
+                .containsExactly(
+                        "worker 7: plugin 'a' refused a command (context 42): INVALID_VALUE: no such graph node 12");
     }
 
     @Test
@@ -99,8 +108,12 @@ class WorkerHostLoggingTest {
 
         host.call(new WorkerCommand(1, 1, 43, new byte[1]), TIMEOUT);
 
-        assertThat(capture.at(Level.ERROR)).containsExactly(
-                "worker 7: plugin 'a' threw on a command (context 43): java.lang.IllegalStateException: lost its state");
-        assertThat(capture.events).allSatisfy(e -> assertThat(e.getThrown()).as("no stack trace above DEBUG").isNull());
+        assertThat(capture.at(Level.ERROR))
+                .containsExactly(
+                        "worker 7: plugin 'a' threw on a command (context 43): java.lang.IllegalStateException: lost its state");
+        assertThat(capture.events)
+                .allSatisfy(e -> assertThat(e.getThrown())
+                        .as("no stack trace above DEBUG")
+                        .isNull());
     }
 }

@@ -48,8 +48,11 @@ class WorkerHostRealPluginsTest {
         Path echo = NativeFixtures.compileMinimalPlugin(dir, "echo.so", 3);
         Path refusing = NativeFixtures.compilePlugin(dir, "refusing.so", RefusingNativePlugin.source());
 
-        host = WorkerHost.open(5, PluginSpec.parseAll(List.of(jar + ":1", echo + ":0x2", refusing + ":4")),
-                PluginLoader.standard(), WorkerHostConfig.defaults());
+        host = WorkerHost.open(
+                5,
+                PluginSpec.parseAll(List.of(jar + ":1", echo + ":0x2", refusing + ":4")),
+                PluginLoader.standard(),
+                WorkerHostConfig.defaults());
 
         assertThat(host.failures()).isEmpty();
         WorkerAnswer reversed = host.call(command(1, 10, "abc"), TIMEOUT);
@@ -67,7 +70,8 @@ class WorkerHostRealPluginsTest {
         WorkerAnswer nativeRefusal = host.call(command(4, 12, "x"), TIMEOUT);
         assertThat(nativeRefusal.status()).isEqualTo(UromStatus.NOT_SUPPORTED);
         assertThat(nativeRefusal.payload()).isEmpty();
-        assertThat(nativeRefusal.refusalReason()).as("a native plugin that logged no reason: the status it returned")
+        assertThat(nativeRefusal.refusalReason())
+                .as("a native plugin that logged no reason: the status it returned")
                 .hasValue("worker_cmd returned NOT_SUPPORTED (4)");
         WorkerAnswer javaRefusal = host.call(command(1, 13, ""), TIMEOUT);
         assertThat(javaRefusal.status()).isEqualTo(UromStatus.INVALID_VALUE);
@@ -78,18 +82,22 @@ class WorkerHostRealPluginsTest {
 
         PluginIface javaPlugin = host.plugin(1).orElseThrow();
         assertThat(javaPlugin).isInstanceOf(JavaPlugin.class);
-        ClassLoader pluginLoader = ((JavaPlugin) javaPlugin).instance().getClass().getClassLoader();
+        ClassLoader pluginLoader =
+                ((JavaPlugin) javaPlugin).instance().getClass().getClassLoader();
         assertThat(pluginLoader)
                 .as("the plugin class comes from the jar, in its own class loader")
                 .isNotSameAs(ReversingPlugin.class.getClassLoader())
                 .isSameAs(((JavaPlugin) javaPlugin).classLoader());
-        assertThat(host.plugin(2).orElseThrow()).isInstanceOfSatisfying(NativePlugin.class, p -> assertThat(p.version()).isEqualTo(3));
+        assertThat(host.plugin(2).orElseThrow())
+                .isInstanceOfSatisfying(
+                        NativePlugin.class, p -> assertThat(p.version()).isEqualTo(3));
     }
 
     @Test
     void theMaximumMessageSizeHoldsForNativePluginsAndTheHostGoesOn() {
         Path echo = NativeFixtures.compileMinimalPlugin(dir, "echo.so", 1);
-        host = WorkerHost.open(5, List.of(new PluginSpec(echo, 1)), PluginLoader.standard(), WorkerHostConfig.defaults());
+        host = WorkerHost.open(
+                5, List.of(new PluginSpec(echo, 1)), PluginLoader.standard(), WorkerHostConfig.defaults());
         int maxPayload = WorkerHostConfig.DEFAULT_MAX_MESSAGE_SIZE - WorkerCommand.HEADER_BYTES;
         byte[] largest = new byte[maxPayload];
         largest[maxPayload - 1] = 7;
@@ -107,7 +115,8 @@ class WorkerHostRealPluginsTest {
     @Test
     void pluginFilesThatCannotBeLoadedOrOpenedAreRecordedAndTheOthersWork() throws IOException {
         Path echo = NativeFixtures.compileMinimalPlugin(dir, "echo.so", 1);
-        Path failingOpen = NativeFixtures.compilePlugin(dir, "failing_open.so", RefusingNativePlugin.source(), "-DFAIL_OPEN");
+        Path failingOpen =
+                NativeFixtures.compilePlugin(dir, "failing_open.so", RefusingNativePlugin.source(), "-DFAIL_OPEN");
         Path notAPlugin = Files.writeString(dir.resolve("notes.txt"), "hello");
         Path noDescriptor = dir.resolve("plain.jar");
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(noDescriptor))) {
@@ -115,22 +124,32 @@ class WorkerHostRealPluginsTest {
             out.write("no plugin here".getBytes(StandardCharsets.UTF_8));
         }
 
-        host = WorkerHost.open(5, PluginSpec.parseAll(List.of(
-                        dir.resolve("missing.so") + ":1", failingOpen + ":2", notAPlugin + ":4", noDescriptor + ":8", echo + ":16")),
-                PluginLoader.standard(), WorkerHostConfig.defaults());
+        host = WorkerHost.open(
+                5,
+                PluginSpec.parseAll(List.of(
+                        dir.resolve("missing.so") + ":1",
+                        failingOpen + ":2",
+                        notAPlugin + ":4",
+                        noDescriptor + ":8",
+                        echo + ":16")),
+                PluginLoader.standard(),
+                WorkerHostConfig.defaults());
 
         assertThat(host.failures()).containsOnlyKeys(1L, 2L, 4L, 8L);
         assertThat(host.failures().get(1L).status()).isEqualTo(UromStatus.NOT_FOUND);
         assertThat(host.failures().get(2L).status()).isEqualTo(UromStatus.NO_MEMORY);
         assertThat(host.failures().get(4L).status()).isEqualTo(UromStatus.NOT_SUPPORTED);
         assertThat(host.failures().get(8L).status()).isEqualTo(UromStatus.INITIALIZATION);
-        assertThat(host.failures().values()).allSatisfy(failure -> assertThat(failure.toString())
-                .contains(failure.spec().toString())
-                .doesNotContain("\n"));
+        assertThat(host.failures().values())
+                .allSatisfy(failure -> assertThat(failure.toString())
+                        .contains(failure.spec().toString())
+                        .doesNotContain("\n"));
 
         assertThat(host.call(command(2, 1, "x"), TIMEOUT).status()).isEqualTo(UromStatus.NO_MEMORY);
         assertThat(host.call(command(8, 2, "x"), TIMEOUT).status()).isEqualTo(UromStatus.INITIALIZATION);
-        assertThat(host.call(command(16, 3, "works"), TIMEOUT).payload()).asString().isEqualTo("works");
+        assertThat(host.call(command(16, 3, "works"), TIMEOUT).payload())
+                .asString()
+                .isEqualTo("works");
     }
 
     private Path reversingPluginJar(String fileName) throws IOException {

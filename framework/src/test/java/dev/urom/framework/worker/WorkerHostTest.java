@@ -67,31 +67,37 @@ class WorkerHostTest {
     @Test
     void eachPluginAsksTheConfigsHostProcessesAndByDefaultLearnsNone() throws UromException {
         List<Long> asked = new ArrayList<>();
-        host = open(WorkerHostConfig.defaults().withHostProcesses(destId -> {
-            asked.add(destId);
-            if (destId != 3) {
-                throw new UromException(UromStatus.NOT_FOUND, "no connection " + destId);
-            }
-            return new HostProcess(1234, 56);
-        }), "/plugins/a.jar:1", "/plugins/b.jar:32");
+        host = open(
+                WorkerHostConfig.defaults().withHostProcesses(destId -> {
+                    asked.add(destId);
+                    if (destId != 3) {
+                        throw new UromException(UromStatus.NOT_FOUND, "no connection " + destId);
+                    }
+                    return new HostProcess(1234, 56);
+                }),
+                "/plugins/a.jar:1",
+                "/plugins/b.jar:32");
 
         assertThat(pluginA.context.hostProcess(3)).isEqualTo(new HostProcess(1234, 56));
-        assertThatThrownBy(() -> pluginB.context.hostProcess(4)).isInstanceOfSatisfying(UromException.class,
-                e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_FOUND));
+        assertThatThrownBy(() -> pluginB.context.hostProcess(4))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_FOUND));
         assertThat(asked).containsExactly(3L, 4L);
 
         host.close();
         host = open(WorkerHostConfig.defaults(), "/plugins/c.jar:1");
-        assertThatThrownBy(() -> pluginC.context.hostProcess(3)).isInstanceOfSatisfying(UromException.class,
-                e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_SUPPORTED));
+        assertThatThrownBy(() -> pluginC.context.hostProcess(3))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_SUPPORTED));
     }
 
     @Test
     void hostProcessesThatAnswerNullAreAnUnexpectedFailure() {
         host = open(WorkerHostConfig.defaults().withHostProcesses(destId -> null), "/plugins/a.jar:1");
 
-        assertThatThrownBy(() -> pluginA.context.hostProcess(3)).isInstanceOfSatisfying(UromException.class,
-                e -> assertThat(e.status()).isEqualTo(UromStatus.UNEXPECTED));
+        assertThatThrownBy(() -> pluginA.context.hostProcess(3))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.UNEXPECTED));
     }
 
     @Test
@@ -103,7 +109,8 @@ class WorkerHostTest {
         host.submit(command(C, 3, "three"));
         host.submit(command(B, 4, "four"));
 
-        assertThat(drain()).extracting(WorkerHostTest::summary)
+        assertThat(drain())
+                .extracting(WorkerHostTest::summary)
                 .containsExactly("1/SUCCESS/a:two", "1/SUCCESS/b:one", "1/SUCCESS/b:four", "1/SUCCESS/c:three");
         assertThat(pluginA.pending).isEmpty();
     }
@@ -142,8 +149,10 @@ class WorkerHostTest {
     void theMaximumMessageSizeComesFromTheConfig() {
         host = open(WorkerHostConfig.defaults().withMaxMessageSize(WorkerCommand.HEADER_BYTES + 4), "/plugins/a.jar:1");
 
-        assertThat(host.call(new WorkerCommand(1, A, 1, bytes(4)), TIMEOUT).status()).isEqualTo(UromStatus.SUCCESS);
-        assertThat(host.call(new WorkerCommand(1, A, 2, bytes(5)), TIMEOUT).status()).isEqualTo(UromStatus.TOO_BIG);
+        assertThat(host.call(new WorkerCommand(1, A, 1, bytes(4)), TIMEOUT).status())
+                .isEqualTo(UromStatus.SUCCESS);
+        assertThat(host.call(new WorkerCommand(1, A, 2, bytes(5)), TIMEOUT).status())
+                .isEqualTo(UromStatus.TOO_BIG);
     }
 
     @Test
@@ -163,26 +172,42 @@ class WorkerHostTest {
         WorkerAnswer refused = host.call(command(B, 5, "x"), TIMEOUT);
         WorkerAnswer unknown = host.call(new WorkerCommand(3, 1L << 40, 6, bytes(1)), TIMEOUT);
         WorkerAnswer answered = host.call(command(A, 7, "y"), TIMEOUT);
-        WorkerAnswer copy = WorkerAnswer.fromPlugin(new WorkerNotification(refused.destId(), refused.type(), refused.uromContext(), refused.status(), new byte[0]));
-        WorkerAnswer sameBytes = WorkerAnswer.fromPlugin(new WorkerNotification(refused.destId(), refused.type(), refused.uromContext(), refused.status(),
+        WorkerAnswer copy = WorkerAnswer.fromPlugin(new WorkerNotification(
+                refused.destId(), refused.type(), refused.uromContext(), refused.status(), new byte[0]));
+        WorkerAnswer sameBytes = WorkerAnswer.fromPlugin(new WorkerNotification(
+                refused.destId(),
+                refused.type(),
+                refused.uromContext(),
+                refused.status(),
                 refused.payload().clone()));
 
-        assertThat(List.of(refused, unknown)).allSatisfy(n -> assertThat(n.madeByWorker()).as("%s", n).isTrue());
+        assertThat(List.of(refused, unknown))
+                .allSatisfy(n -> assertThat(n.madeByWorker()).as("%s", n).isTrue());
         assertThat(unknown.payload()).isEmpty();
         assertThat(refused.payload()).isEmpty();
         assertThat(refused.refusalReason()).hasValue("bad command");
         assertThat(unknown.refusalReason()).isEmpty();
         assertThat(answered.madeByWorker()).isFalse();
-        assertThat(copy.madeByWorker()).as("a plugin's notification with no payload").isFalse();
-        assertThat(sameBytes.madeByWorker()).as("a plugin's notification with the same bytes").isFalse();
-        assertThat(WorkerAnswer.fromPlugin(WorkerNotification.failure(command(A, 8, "z"), UromStatus.AGAIN)).madeByWorker()).isFalse();
+        assertThat(copy.madeByWorker())
+                .as("a plugin's notification with no payload")
+                .isFalse();
+        assertThat(sameBytes.madeByWorker())
+                .as("a plugin's notification with the same bytes")
+                .isFalse();
+        assertThat(WorkerAnswer.fromPlugin(WorkerNotification.failure(command(A, 8, "z"), UromStatus.AGAIN))
+                        .madeByWorker())
+                .isFalse();
     }
 
     @Test
     void eachAnswerSaysWhoMadeItAndOnlyAPluginsRefusalHasAReason() {
         pluginA.failOpen = new UromException(UromStatus.NO_MEMORY, "no room");
         pluginB.failCommand = new UromException(UromStatus.INVALID_VALUE, "bad command");
-        host = open(WorkerHostConfig.defaults().withMaxMessageSize(64), "/plugins/a.jar:1", "/plugins/b.jar:32", "/plugins/c.jar:0x8000000000000000");
+        host = open(
+                WorkerHostConfig.defaults().withMaxMessageSize(64),
+                "/plugins/a.jar:1",
+                "/plugins/b.jar:32",
+                "/plugins/c.jar:0x8000000000000000");
 
         WorkerAnswer success = host.call(command(C, 1, "x"), TIMEOUT);
         WorkerAnswer pluginRefusal = host.call(command(B, 2, "x"), TIMEOUT);
@@ -194,7 +219,8 @@ class WorkerHostTest {
         assertThat(success.refusalReason()).isEmpty();
         assertThat(pluginRefusal.origin()).isEqualTo(WorkerAnswer.Origin.PLUGIN_REFUSAL);
         assertThat(pluginRefusal.refusalReason()).hasValue("bad command");
-        assertThat(List.of(unknownId, tooBig, failedPlugin)).extracting(WorkerAnswer::status)
+        assertThat(List.of(unknownId, tooBig, failedPlugin))
+                .extracting(WorkerAnswer::status)
                 .containsExactly(UromStatus.NOT_FOUND, UromStatus.TOO_BIG, UromStatus.NO_MEMORY);
         assertThat(List.of(unknownId, tooBig, failedPlugin)).allSatisfy(answer -> {
             assertThat(answer.origin()).as("%s", answer).isEqualTo(WorkerAnswer.Origin.WORKER);
@@ -216,25 +242,34 @@ class WorkerHostTest {
     @Test
     void aLongMultiLineRefusalMessageIsCutToOneLineInTheAnswer() {
         host = openAll();
-        pluginB.failCommand = new UromException(UromStatus.INVALID_VALUE, "first line\nsecond line\r\n" + "é".repeat(5000));
+        pluginB.failCommand =
+                new UromException(UromStatus.INVALID_VALUE, "first line\nsecond line\r\n" + "é".repeat(5000));
 
         WorkerAnswer refused = host.call(command(B, 5, "x"), TIMEOUT);
 
         String message = refused.refusalReason().orElseThrow();
         assertThat(message.getBytes(StandardCharsets.UTF_8).length).isBetween(100, WorkerHost.MAX_MESSAGE_BYTES);
-        assertThat(message).startsWith("first line second line  éé").doesNotContain("\n").doesNotContain("\r").doesNotContain("\uFFFD");
+        assertThat(message)
+                .startsWith("first line second line  éé")
+                .doesNotContain("\n")
+                .doesNotContain("\r")
+                .doesNotContain("\uFFFD");
     }
 
     @Test
     void aRefusalMessageNeverMakesTheAnswerLargerThanTheMaximumMessageSize() {
-        host = open(WorkerHostConfig.defaults().withMaxMessageSize(WorkerNotification.HEADER_BYTES + 4), "/plugins/a.jar:1");
+        host = open(
+                WorkerHostConfig.defaults().withMaxMessageSize(WorkerNotification.HEADER_BYTES + 4),
+                "/plugins/a.jar:1");
         pluginA.failCommand = new UromException(UromStatus.INVALID_VALUE, "a message longer than four bytes");
 
         WorkerAnswer refused = host.call(new WorkerCommand(1, A, 1, bytes(1)), TIMEOUT);
 
         assertThat(refused.status()).isEqualTo(UromStatus.INVALID_VALUE);
         assertThat(refused.payload()).isEmpty();
-        assertThat(refused.refusalReason()).as("what a NOTIFY of the maximum size holds").hasValue("a me");
+        assertThat(refused.refusalReason())
+                .as("what a NOTIFY of the maximum size holds")
+                .hasValue("a me");
         assertThat(refused.madeByWorker()).isTrue();
     }
 
@@ -254,7 +289,9 @@ class WorkerHostTest {
         assertThat(out).extracting(WorkerAnswer::uromContext).containsExactly(5L, 6L, 5L);
         WorkerAnswer first = out.get(0);
         assertThat(first.status()).isEqualTo(UromStatus.NOT_FOUND);
-        assertThat(first.madeByWorker()).as("the worker's answer, not the plugin's").isTrue();
+        assertThat(first.madeByWorker())
+                .as("the worker's answer, not the plugin's")
+                .isTrue();
         assertThat(out.get(1).payload()).asString().isEqualTo("b:y");
         assertThat(out.get(2).destId()).isEqualTo(2);
     }
@@ -276,7 +313,10 @@ class WorkerHostTest {
     void anyOtherThrowableFromAPluginBecomesUnexpectedAndTheHostGoesOn() {
         host = openAll();
         List<Throwable> failures = List.of(
-                new IllegalStateException("broken"), new StackOverflowError(), new NoClassDefFoundError("gone/Klass"), new AssertionError());
+                new IllegalStateException("broken"),
+                new StackOverflowError(),
+                new NoClassDefFoundError("gone/Klass"),
+                new AssertionError());
         long context = 100;
         for (Throwable failure : failures) {
             pluginC.failCommand = failure;
@@ -285,7 +325,9 @@ class WorkerHostTest {
             assertThat(answer.uromContext()).isEqualTo(context++);
         }
         pluginC.failCommand = null;
-        assertThat(host.call(command(C, context, "ok"), TIMEOUT).payload()).asString().isEqualTo("c:ok");
+        assertThat(host.call(command(C, context, "ok"), TIMEOUT).payload())
+                .asString()
+                .isEqualTo("c:ok");
     }
 
     @Test
@@ -302,8 +344,13 @@ class WorkerHostTest {
         pluginB.failOpen = new IllegalArgumentException("boom");
         register("/plugins/d.jar", new EchoPlugin("d")).failOpen = new ExceptionInInitializerError("static init");
 
-        host = open(WorkerHostConfig.defaults(),
-                "/plugins/a.jar:1", "/plugins/b.jar:32", "/plugins/missing.jar:2", "/plugins/c.jar:0x8000000000000000", "/plugins/d.jar:4");
+        host = open(
+                WorkerHostConfig.defaults(),
+                "/plugins/a.jar:1",
+                "/plugins/b.jar:32",
+                "/plugins/missing.jar:2",
+                "/plugins/c.jar:0x8000000000000000",
+                "/plugins/d.jar:4");
 
         assertThat(host.failures()).containsOnlyKeys(A, B, 2L, 4L);
         assertThat(host.failures().get(A).status()).isEqualTo(UromStatus.NO_MEMORY);
@@ -312,7 +359,9 @@ class WorkerHostTest {
         assertThat(host.failures().get(B).status()).isEqualTo(UromStatus.UNEXPECTED);
         assertThat(host.failures().get(B).reason()).contains("boom");
         assertThat(host.failures().get(2L).status()).isEqualTo(UromStatus.NOT_FOUND);
-        assertThat(host.failures().get(2L).reason()).contains("cannot be loaded").contains("/plugins/missing.jar");
+        assertThat(host.failures().get(2L).reason())
+                .contains("cannot be loaded")
+                .contains("/plugins/missing.jar");
         assertThat(host.failures().get(4L).status()).isEqualTo(UromStatus.UNEXPECTED);
         assertThat(host.plugin(A)).isEmpty();
 
@@ -331,7 +380,8 @@ class WorkerHostTest {
         host.submit(command(1L << 20, 2, "unknown"));
         host.submit(new WorkerCommand(1, B, 3, bytes(5000)));
 
-        assertThat(drain()).extracting(WorkerNotification::uromContext, WorkerNotification::status)
+        assertThat(drain())
+                .extracting(WorkerNotification::uromContext, WorkerNotification::status)
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple(2L, UromStatus.NOT_FOUND),
                         org.assertj.core.groups.Tuple.tuple(3L, UromStatus.TOO_BIG),
@@ -428,7 +478,9 @@ class WorkerHostTest {
 
         assertThat(pluginA.closes).isEqualTo(1);
         assertThat(pluginB.closes).isEqualTo(1);
-        assertThat(pluginC.closes).as("a plugin whose open failed is not closed").isZero();
+        assertThat(pluginC.closes)
+                .as("a plugin whose open failed is not closed")
+                .isZero();
         assertThatThrownBy(() -> host.submit(command(A, 1, "x")))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("worker 77 host is closed");
@@ -441,12 +493,17 @@ class WorkerHostTest {
 
         assertThatThrownBy(() -> WorkerHost.open(WORKER_ID, specs, loader, WorkerHostConfig.defaults()))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("plugin item '/plugins/b.jar:1' is invalid: its id 0x1 is already given to '/plugins/a.jar:1'");
-        assertThat(pluginA.opens).as("nothing is opened when the specs are refused").isZero();
+                .hasMessage(
+                        "plugin item '/plugins/b.jar:1' is invalid: its id 0x1 is already given to '/plugins/a.jar:1'");
+        assertThat(pluginA.opens)
+                .as("nothing is opened when the specs are refused")
+                .isZero();
 
-        List<PluginSpec> samePath = List.of(PluginSpec.parse("/plugins/a.jar:1"), PluginSpec.parse("/plugins/../plugins/a.jar:2"));
+        List<PluginSpec> samePath =
+                List.of(PluginSpec.parse("/plugins/a.jar:1"), PluginSpec.parse("/plugins/../plugins/a.jar:2"));
         assertThatThrownBy(() -> WorkerHost.open(WORKER_ID, samePath, loader, WorkerHostConfig.defaults()))
-                .hasMessage("plugin item '/plugins/../plugins/a.jar:2' is invalid: its path is already loaded by '/plugins/a.jar:1'");
+                .hasMessage(
+                        "plugin item '/plugins/../plugins/a.jar:2' is invalid: its path is already loaded by '/plugins/a.jar:1'");
     }
 
     private EchoPlugin register(String path, EchoPlugin plugin) {
@@ -455,7 +512,11 @@ class WorkerHostTest {
     }
 
     private WorkerHost openAll() {
-        return open(WorkerHostConfig.defaults(), "/plugins/a.jar:1", "/plugins/b.jar:0x20", "/plugins/c.jar:0x8000000000000000");
+        return open(
+                WorkerHostConfig.defaults(),
+                "/plugins/a.jar:1",
+                "/plugins/b.jar:0x20",
+                "/plugins/c.jar:0x8000000000000000");
     }
 
     private WorkerHost open(WorkerHostConfig config, String... items) {

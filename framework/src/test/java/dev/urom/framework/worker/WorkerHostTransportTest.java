@@ -72,18 +72,28 @@ class WorkerHostTransportTest {
             throw new IllegalStateException("no transport today");
         });
         register("/p/fine.jar", () -> Optional.of("tcp"));
-        host = open("/p/space.jar:1", "/p/long.jar:2", "/p/empty.jar:4", "/p/null.jar:8", "/p/throws.jar:16", "/p/fine.jar:32");
+        host = open(
+                "/p/space.jar:1",
+                "/p/long.jar:2",
+                "/p/empty.jar:4",
+                "/p/null.jar:8",
+                "/p/throws.jar:16",
+                "/p/fine.jar:32");
 
         Map<Long, PluginFailure> failures = host.failures();
         assertThat(failures.keySet()).containsExactly(1L, 2L, 4L, 8L, 16L);
         assertThat(failures.get(1L).status()).isEqualTo(UromStatus.INVALID_VALUE);
-        assertThat(failures.get(1L).toString()).contains("/p/space.jar")
-                .endsWith("INVALID_VALUE: cannot be loaded: the transport name has character U+0020 at index 3, not one of [A-Za-z0-9._:/-]");
-        assertThat(failures.get(2L).reason()).isEqualTo("cannot be loaded: the transport name has 65 characters, more than 64");
+        assertThat(failures.get(1L).toString())
+                .contains("/p/space.jar")
+                .endsWith(
+                        "INVALID_VALUE: cannot be loaded: the transport name has character U+0020 at index 3, not one of [A-Za-z0-9._:/-]");
+        assertThat(failures.get(2L).reason())
+                .isEqualTo("cannot be loaded: the transport name has 65 characters, more than 64");
         assertThat(failures.get(4L).reason()).isEqualTo("cannot be loaded: the transport name is empty");
         assertThat(failures.get(8L).reason()).isEqualTo("cannot be loaded: transport() returned null, not an Optional");
         assertThat(failures.get(16L).status()).isEqualTo(UromStatus.UNEXPECTED);
-        assertThat(failures.get(16L).reason()).isEqualTo("cannot be loaded: transport() threw java.lang.IllegalStateException: no transport today");
+        assertThat(failures.get(16L).reason())
+                .isEqualTo("cannot be loaded: transport() threw java.lang.IllegalStateException: no transport today");
         assertThat(host.plugin(1)).as("never opened").isEmpty();
         assertThat(asked).containsOnlyKeys(32L);
         assertThat(host.transport(32)).contains("tcp");
@@ -93,7 +103,8 @@ class WorkerHostTransportTest {
     void aFailedPluginsCommandsAreAnsweredWithItsStatus() {
         register("/p/space.jar", () -> Optional.of("a b"));
         host = open("/p/space.jar:1");
-        assertThat(host.call(new WorkerCommand(1, 1, 9, new byte[0]), Duration.ofSeconds(5)).status())
+        assertThat(host.call(new WorkerCommand(1, 1, 9, new byte[0]), Duration.ofSeconds(5))
+                        .status())
                 .isEqualTo(UromStatus.INVALID_VALUE);
     }
 }

@@ -32,7 +32,10 @@ static void refuse_close(struct urom_worker_ctx *ctx)
 }
 static urom_status_t refuse_addr(struct urom_worker_ctx *ctx, void *addr, size_t *len)
 {
-	(void)ctx; (void)addr; *len = 0; return UROM_SUCCESS;
+	(void)ctx;
+	(void)addr;
+	*len = 0;
+	return UROM_SUCCESS;
 }
 static urom_status_t refuse_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmds)
 {
@@ -45,11 +48,16 @@ static urom_status_t refuse_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *c
 }
 static urom_status_t refuse_progress(struct urom_worker_ctx *ctx, urom_list_link_t *out)
 {
-	(void)ctx; (void)out; return UROM_ERR_EMPTY;
+	(void)ctx;
+	(void)out;
+	return UROM_ERR_EMPTY;
 }
 static urom_status_t refuse_pack(struct urom_worker_notify *n, size_t *len, void *out)
 {
-	(void)n; (void)len; (void)out; return UROM_ERR_NOT_SUPPORTED;
+	(void)n;
+	(void)len;
+	(void)out;
+	return UROM_ERR_NOT_SUPPORTED;
 }
 
 EXPORT urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface)
@@ -64,4 +72,8 @@ EXPORT urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface)
 	return UROM_SUCCESS;
 }
 
-EXPORT urom_status_t urom_plugin_get_version(uint64_t *version) { *version = 1; return UROM_SUCCESS; }
+EXPORT urom_status_t urom_plugin_get_version(uint64_t *version)
+{
+	*version = 1;
+	return UROM_SUCCESS;
+}

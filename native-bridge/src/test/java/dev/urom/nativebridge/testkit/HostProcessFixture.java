@@ -42,7 +42,14 @@ public final class HostProcessFixture {
      * @param read {@code process_vm_readv}'s result, or minus its errno
      * @param bytes what it read
      */
-    public record Answer(boolean available, UromStatus status, int pid, int alive, boolean closeOnExec, boolean closed, long read,
+    public record Answer(
+            boolean available,
+            UromStatus status,
+            int pid,
+            int alive,
+            boolean closeOnExec,
+            boolean closed,
+            long read,
             byte[] bytes) {}
 
     /** Compiles the fixture into {@code outDir/fileName}. */
@@ -54,7 +61,8 @@ public final class HostProcessFixture {
     public static String source() {
         try (var in = HostProcessFixture.class.getResourceAsStream("host_process_plugin.c")) {
             if (in == null) {
-                throw new AssertionError("host_process_plugin.c is missing next to " + HostProcessFixture.class.getName());
+                throw new AssertionError(
+                        "host_process_plugin.c is missing next to " + HostProcessFixture.class.getName());
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -64,7 +72,13 @@ public final class HostProcessFixture {
 
     /** A command: {@code op}, the dest id to look up (for {@link #OTHER}), what to read from the host. */
     public static byte[] command(long op, long destId, long address, long length) {
-        return ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN).putLong(op).putLong(destId).putLong(address).putLong(length).array();
+        return ByteBuffer.allocate(32)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(op)
+                .putLong(destId)
+                .putLong(address)
+                .putLong(length)
+                .array();
     }
 
     /** A command that looks up its own dest id and reads nothing. */
@@ -79,11 +93,18 @@ public final class HostProcessFixture {
      */
     public static Answer answer(byte[] payload) {
         if (payload.length < ANSWER_HEADER) {
-            throw new AssertionError("the host-process fixture answered " + payload.length + " bytes, fewer than its " + ANSWER_HEADER
-                    + "-byte header");
+            throw new AssertionError("the host-process fixture answered " + payload.length + " bytes, fewer than its "
+                    + ANSWER_HEADER + "-byte header");
         }
         ByteBuffer in = ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN);
-        return new Answer(in.getInt(0) != 0, UromStatus.fromCode(in.getInt(4)), in.getInt(8), in.getInt(12), in.getInt(16) != 0,
-                in.getInt(20) != 0, in.getLong(24), Arrays.copyOfRange(payload, ANSWER_HEADER, payload.length));
+        return new Answer(
+                in.getInt(0) != 0,
+                UromStatus.fromCode(in.getInt(4)),
+                in.getInt(8),
+                in.getInt(12),
+                in.getInt(16) != 0,
+                in.getInt(20) != 0,
+                in.getLong(24),
+                Arrays.copyOfRange(payload, ANSWER_HEADER, payload.length));
     }
 }

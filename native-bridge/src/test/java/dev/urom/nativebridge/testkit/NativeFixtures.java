@@ -46,8 +46,9 @@ public final class NativeFixtures {
     public static Path includeDir() {
         String value = System.getProperty(INCLUDE_DIR_PROPERTY);
         if (value == null || value.isBlank()) {
-            throw new AssertionError("system property " + INCLUDE_DIR_PROPERTY
-                    + " is not set; it must name spi/src/main/c/include (the parent pom sets it for surefire and failsafe)");
+            throw new AssertionError(
+                    "system property " + INCLUDE_DIR_PROPERTY
+                            + " is not set; it must name spi/src/main/c/include (the parent pom sets it for surefire and failsafe)");
         }
         Path dir = Path.of(value).toAbsolutePath();
         if (!Files.isRegularFile(dir.resolve("urom_plugin.h"))) {
@@ -60,7 +61,9 @@ public final class NativeFixtures {
     public static String[] docaCompatFlags() {
         Path include = includeDir();
         return new String[] {
-            "-I" + include.resolve("compat"), "-idirafter", include.resolve("compat").resolve("ucx-fallback").toString()
+            "-I" + include.resolve("compat"),
+            "-idirafter",
+            include.resolve("compat").resolve("ucx-fallback").toString()
         };
     }
 
@@ -78,8 +81,8 @@ public final class NativeFixtures {
             String base = fileName.endsWith(".so") ? fileName.substring(0, fileName.length() - 3) : fileName;
             Path source = Files.createTempFile(outDir, base + "-", ".c");
             Files.writeString(source, cSource, StandardCharsets.UTF_8);
-            List<String> command = new ArrayList<>(List.of(
-                    "cc", "-shared", "-fPIC", "-fvisibility=hidden", "-O2", "-Wall", "-I" + includeDir()));
+            List<String> command = new ArrayList<>(
+                    List.of("cc", "-shared", "-fPIC", "-fvisibility=hidden", "-O2", "-Wall", "-I" + includeDir()));
             command.addAll(List.of(extraFlags));
             command.addAll(List.of("-o", out.toString(), source.toString()));
             run(command, fileName);
@@ -242,12 +245,14 @@ public final class NativeFixtures {
 
     /** The DOCA-style fixture's command ops (see {@link #compileDocaStyle}). */
     public static final long DOCA_STYLE_SEND = 1;
+
     public static final long DOCA_STYLE_RECV = 2;
     public static final long DOCA_STYLE_SAY = 3;
     public static final long DOCA_STYLE_ABORT = 4;
     public static final long DOCA_STYLE_CRASH = 5;
     /** Bytes of the DOCA-style fixture's command and of its notification struct. */
     public static final int DOCA_STYLE_COMMAND_BYTES = 24;
+
     public static final int DOCA_STYLE_NOTIFICATION_BYTES = 40;
 
     /**
@@ -281,8 +286,12 @@ public final class NativeFixtures {
 
     /** A command of the DOCA-style fixture: op, context and its argument, little-endian. */
     public static byte[] docaStyleCommand(long op, long context, long argument) {
-        return ByteBuffer.allocate(DOCA_STYLE_COMMAND_BYTES).order(ByteOrder.LITTLE_ENDIAN)
-                .putLong(op).putLong(context).putLong(argument).array();
+        return ByteBuffer.allocate(DOCA_STYLE_COMMAND_BYTES)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(op)
+                .putLong(context)
+                .putLong(argument)
+                .array();
     }
 
     /** Byte {@code i} of the DOCA-style fixture's inline receive data. */
@@ -297,7 +306,8 @@ public final class NativeFixtures {
 
     private static void run(List<String> command, String what) {
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
             process.getOutputStream().close();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             int exit = process.waitFor();

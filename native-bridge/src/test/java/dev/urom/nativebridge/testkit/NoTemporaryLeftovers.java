@@ -29,9 +29,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * (its pid in the name) is not a leftover: it is deleted when the JVM exits.
  */
 public final class NoTemporaryLeftovers implements BeforeAllCallback, AfterAllCallback {
-    private static final Pattern NATIVE = Pattern.compile(Pattern.quote(NativeArtifacts.EXTRACTED_PREFIX) + "([0-9]+)-.*");
+    private static final Pattern NATIVE =
+            Pattern.compile(Pattern.quote(NativeArtifacts.EXTRACTED_PREFIX) + "([0-9]+)-.*");
     private static final Pattern SANDBOX_SOCKET = Pattern.compile("urom-sandbox-.*\\.sock");
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(NoTemporaryLeftovers.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(NoTemporaryLeftovers.class);
 
     /** The directories looked at: {@code $TMPDIR} (made when missing) and {@code java.io.tmpdir} when that is another. */
     static List<Path> directories() {
@@ -58,8 +60,9 @@ public final class NoTemporaryLeftovers implements BeforeAllCallback, AfterAllCa
         Set<String> left = new TreeSet<>(leftovers());
         left.removeAll(before);
         if (!left.isEmpty()) {
-            throw new AssertionError(context.getRequiredTestClass().getName() + " left " + left.size()
-                    + " temporary file(s) behind: " + left.stream().map(NoTemporaryLeftovers::describe).collect(Collectors.joining(", ")));
+            throw new AssertionError(
+                    context.getRequiredTestClass().getName() + " left " + left.size() + " temporary file(s) behind: "
+                            + left.stream().map(NoTemporaryLeftovers::describe).collect(Collectors.joining(", ")));
         }
     }
 
@@ -69,8 +72,10 @@ public final class NoTemporaryLeftovers implements BeforeAllCallback, AfterAllCa
         long self = ProcessHandle.current().pid();
         for (Path dir : directories()) {
             try (Stream<Path> entries = Files.list(dir)) {
-                found.addAll(entries.filter(entry -> isLeftover(entry.getFileName().toString(), self))
-                        .map(Path::toString).collect(Collectors.toSet()));
+                found.addAll(
+                        entries.filter(entry -> isLeftover(entry.getFileName().toString(), self))
+                                .map(Path::toString)
+                                .collect(Collectors.toSet()));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot list " + dir + ": " + e.getMessage(), e);
             }
@@ -92,7 +97,10 @@ public final class NoTemporaryLeftovers implements BeforeAllCallback, AfterAllCa
             return path;
         }
         long pid = Long.parseLong(nativeDir.group(1));
-        return path + ProcessHandle.of(pid).map(p -> " (pid " + pid + " still runs: " + p.info().commandLine().orElse("?") + ")")
-                .orElse(" (pid " + pid + ", gone)");
+        return path
+                + ProcessHandle.of(pid)
+                        .map(p -> " (pid " + pid + " still runs: "
+                                + p.info().commandLine().orElse("?") + ")")
+                        .orElse(" (pid " + pid + ", gone)");
     }
 }

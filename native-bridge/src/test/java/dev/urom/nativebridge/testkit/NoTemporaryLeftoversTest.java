@@ -24,7 +24,8 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * sandbox socket, in {@code TMPDIR} fails naming it; one that cleans up passes.
  */
 class NoTemporaryLeftoversTest {
-    private static final String LEAKED_SOCKET = "urom-sandbox-test-" + ProcessHandle.current().pid() + ".sock";
+    private static final String LEAKED_SOCKET =
+            "urom-sandbox-test-" + ProcessHandle.current().pid() + ".sock";
 
     /** Leaves a native-file directory named for a process that has ended, as a killed JVM would. */
     static class LeavesANativeDirectory {
@@ -55,8 +56,12 @@ class NoTemporaryLeftoversTest {
     void aClassThatLeavesANativeDirectoryOfAnEndedProcessFailsNamingIt() throws Exception {
         List<Throwable> failures = run(LeavesANativeDirectory.class);
         try {
-            assertThat(failures).singleElement().extracting(Throwable::getMessage).asString()
-                    .startsWith(LeavesANativeDirectory.class.getName() + " left 1 temporary file(s) behind: " + tmpdir().resolve("urom-native-"))
+            assertThat(failures)
+                    .singleElement()
+                    .extracting(Throwable::getMessage)
+                    .asString()
+                    .startsWith(LeavesANativeDirectory.class.getName() + " left 1 temporary file(s) behind: "
+                            + tmpdir().resolve("urom-native-"))
                     .endsWith(", gone)");
         } finally {
             try (var entries = Files.newDirectoryStream(tmpdir(), "urom-native-*-1")) {
@@ -70,8 +75,11 @@ class NoTemporaryLeftoversTest {
     @Test
     void aClassThatLeavesASandboxSocketFailsNamingIt() throws Exception {
         try {
-            assertThat(run(LeavesASandboxSocket.class)).singleElement().extracting(Throwable::getMessage)
-                    .isEqualTo(LeavesASandboxSocket.class.getName() + " left 1 temporary file(s) behind: " + tmpdir().resolve(LEAKED_SOCKET));
+            assertThat(run(LeavesASandboxSocket.class))
+                    .singleElement()
+                    .extracting(Throwable::getMessage)
+                    .isEqualTo(LeavesASandboxSocket.class.getName() + " left 1 temporary file(s) behind: "
+                            + tmpdir().resolve(LEAKED_SOCKET));
         } finally {
             Files.deleteIfExists(tmpdir().resolve(LEAKED_SOCKET));
         }
@@ -85,14 +93,19 @@ class NoTemporaryLeftoversTest {
     @Test
     void thisJvmsOwnNativeDirectoryIsNoLeftoverButAnotherPidsIs() {
         long self = ProcessHandle.current().pid();
-        assertThat(NoTemporaryLeftovers.isLeftover("urom-native-" + self + "-123", self)).isFalse();
-        assertThat(NoTemporaryLeftovers.isLeftover("urom-native-" + (self + 1) + "-123", self)).isTrue();
-        assertThat(NoTemporaryLeftovers.isLeftover("urom-sandbox-1-2.sock", self)).isTrue();
+        assertThat(NoTemporaryLeftovers.isLeftover("urom-native-" + self + "-123", self))
+                .isFalse();
+        assertThat(NoTemporaryLeftovers.isLeftover("urom-native-" + (self + 1) + "-123", self))
+                .isTrue();
+        assertThat(NoTemporaryLeftovers.isLeftover("urom-sandbox-1-2.sock", self))
+                .isTrue();
         assertThat(NoTemporaryLeftovers.isLeftover("urom-root", self)).isFalse();
     }
 
     private static Path tmpdir() {
-        assertThat(NoTemporaryLeftovers.directories()).as("TMPDIR of the test JVM (the build sets it)").hasSize(1);
+        assertThat(NoTemporaryLeftovers.directories())
+                .as("TMPDIR of the test JVM (the build sets it)")
+                .hasSize(1);
         return NoTemporaryLeftovers.directories().get(0);
     }
 
@@ -105,8 +118,10 @@ class NoTemporaryLeftoversTest {
 
     /** Runs the class; returns the failures of the class and its tests. */
     private static List<Throwable> run(Class<?> testClass) {
-        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request().selectors(selectClass(testClass))
-                .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "true").build();
+        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+                .selectors(selectClass(testClass))
+                .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "true")
+                .build();
         List<Throwable> failures = new ArrayList<>();
         LauncherFactory.create().execute(request, new TestExecutionListener() {
             @Override

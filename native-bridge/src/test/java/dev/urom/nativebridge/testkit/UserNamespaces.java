@@ -29,7 +29,8 @@ public final class UserNamespaces {
      */
     public static void assumeAvailable() {
         String why = refusal();
-        Assumptions.assumeTrue(why == null, () -> "needs user namespaces, which this machine refuses this user: " + why);
+        Assumptions.assumeTrue(
+                why == null, () -> "needs user namespaces, which this machine refuses this user: " + why);
     }
 
     /** Why {@code unshare --user --map-root-user true} failed here, or null when it worked. */
@@ -43,7 +44,8 @@ public final class UserNamespaces {
 
     static String probe(List<String> command) {
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
             process.getOutputStream().close();
             if (!process.waitFor(PROBE_SECONDS, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
@@ -53,7 +55,9 @@ public final class UserNamespaces {
             if (process.exitValue() == 0) {
                 return null;
             }
-            String line = output.isEmpty() ? "exit status " + process.exitValue() : output.lines().reduce((a, b) -> b).orElse(output);
+            String line = output.isEmpty()
+                    ? "exit status " + process.exitValue()
+                    : output.lines().reduce((a, b) -> b).orElse(output);
             return String.join(" ", command) + ": " + line;
         } catch (IOException e) {
             return String.join(" ", command) + ": " + e.getMessage();

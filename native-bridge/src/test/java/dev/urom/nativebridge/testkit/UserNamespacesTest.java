@@ -15,9 +15,15 @@ class UserNamespacesTest {
 
     @Test
     void aRefusalIsTheCommandAndItsLastLine() {
-        assertThat(UserNamespaces.probe(List.of("sh", "-c", "echo first; echo 'unshare: write failed /proc/self/uid_map: Operation not permitted'; exit 1")))
-                .isEqualTo("sh -c echo first; echo 'unshare: write failed /proc/self/uid_map: Operation not permitted'; exit 1: "
-                        + "unshare: write failed /proc/self/uid_map: Operation not permitted");
+        assertThat(
+                        UserNamespaces.probe(
+                                List.of(
+                                        "sh",
+                                        "-c",
+                                        "echo first; echo 'unshare: write failed /proc/self/uid_map: Operation not permitted'; exit 1")))
+                .isEqualTo(
+                        "sh -c echo first; echo 'unshare: write failed /proc/self/uid_map: Operation not permitted'; exit 1: "
+                                + "unshare: write failed /proc/self/uid_map: Operation not permitted");
     }
 
     @Test
@@ -27,6 +33,7 @@ class UserNamespacesTest {
 
     @Test
     void aMissingProgramIsARefusal() {
-        assertThat(UserNamespaces.probe(List.of("urom-no-such-program"))).startsWith("urom-no-such-program: Cannot run program");
+        assertThat(UserNamespaces.probe(List.of("urom-no-such-program")))
+                .startsWith("urom-no-such-program: Cannot run program");
     }
 }

@@ -68,7 +68,8 @@ public final class WorkerAccess {
     public static WorkerAccess received(Principal owner, Optional<byte[]> dataKey, byte[] sealKey) {
         requireNonNull(owner, "owner is null");
         if (dataKey.isPresent() != (owner.kind() == Principal.Kind.KEY)) {
-            throw new IllegalArgumentException("a data key comes with a key principal, and only with one (owner " + owner + ")");
+            throw new IllegalArgumentException(
+                    "a data key comes with a key principal, and only with one (owner " + owner + ")");
         }
         dataKey.ifPresent(k -> checkLength(k, "data key"));
         checkLength(requireNonNull(sealKey, "sealKey is null"), "seal key");
@@ -77,15 +78,20 @@ public final class WorkerAccess {
 
     private static void checkLength(byte[] key, String what) {
         if (key.length != Proofs.MAC_BYTES) {
-            throw new IllegalArgumentException("the " + what + " has " + key.length + " bytes instead of " + Proofs.MAC_BYTES);
+            throw new IllegalArgumentException(
+                    "the " + what + " has " + key.length + " bytes instead of " + Proofs.MAC_BYTES);
         }
     }
 
     /** Equal when the owners and both keys are (the keys compared in constant time). */
     @Override
     public boolean equals(Object other) {
-        return other instanceof WorkerAccess that && owner.equals(that.owner) && MessageDigest.isEqual(sealKey, that.sealKey)
-                && (dataKey == null ? that.dataKey == null : that.dataKey != null && MessageDigest.isEqual(dataKey, that.dataKey));
+        return other instanceof WorkerAccess that
+                && owner.equals(that.owner)
+                && MessageDigest.isEqual(sealKey, that.sealKey)
+                && (dataKey == null
+                        ? that.dataKey == null
+                        : that.dataKey != null && MessageDigest.isEqual(dataKey, that.dataKey));
     }
 
     @Override

@@ -5,10 +5,10 @@ import static java.util.Objects.requireNonNull;
 
 import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.Message.Hello;
 import dev.urom.wire.ServerHandshake.Admission;
 import dev.urom.wire.ServerHandshake.Decision;
-import dev.urom.spi.UromStatus;
 import java.util.OptionalInt;
 
 /**
@@ -45,11 +45,14 @@ public final class WorkerAdmission {
         Principal owner = access.owner();
         switch (owner.kind()) {
             case ANONYMOUS:
-                return hello.principal().isEmpty() ? new Decision.Admit(Principal.ANONYMOUS)
+                return hello.principal().isEmpty()
+                        ? new Decision.Admit(Principal.ANONYMOUS)
                         : new Decision.Refuse(UromStatus.NOT_PERMITTED, worker + " belongs to another principal");
             case UNIX:
                 if (!hello.principal().isEmpty()) {
-                    return new Decision.Refuse(UromStatus.NOT_PERMITTED, worker + " belongs to a Unix user; connect as that user, without a key");
+                    return new Decision.Refuse(
+                            UromStatus.NOT_PERMITTED,
+                            worker + " belongs to a Unix user; connect as that user, without a key");
                 }
                 if (peerUid.isEmpty() || peerUid.getAsInt() != owner.uid()) {
                     return new Decision.Refuse(UromStatus.NOT_PERMITTED, worker + " belongs to another principal");
@@ -62,7 +65,8 @@ public final class WorkerAdmission {
                 if (!hello.principal().equals(owner.name())) {
                     // challenged like the owner, so that trying names does not tell whose worker this is
                     // (no proof can match the random key, so the principal given here is never admitted)
-                    return new Decision.ProveKey(owner, Proofs.randomSecret(32), worker + " belongs to another principal");
+                    return new Decision.ProveKey(
+                            owner, Proofs.randomSecret(32), worker + " belongs to another principal");
                 }
                 return new Decision.ProveKey(owner, access.dataKey().orElseThrow(), null);
         }

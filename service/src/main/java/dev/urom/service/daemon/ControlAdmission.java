@@ -2,14 +2,14 @@
 package dev.urom.service.daemon;
 
 import dev.urom.auth.AuthKey;
-import dev.urom.framework.auth.KeyDirectory;
 import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
+import dev.urom.framework.auth.KeyDirectory;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.Message.Hello;
 import dev.urom.wire.Role;
-import dev.urom.wire.ServerHandshake.Decision;
 import dev.urom.wire.ServerHandshake;
-import dev.urom.spi.UromStatus;
+import dev.urom.wire.ServerHandshake.Decision;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -59,7 +59,9 @@ final class ControlAdmission {
         @Override
         public Decision decide(Hello hello) {
             if (hello.role() != Role.HOST) {
-                return new Decision.Refuse(UromStatus.NOT_PERMITTED, "the daemon serves hosts; this connection said it is a " + hello.role());
+                return new Decision.Refuse(
+                        UromStatus.NOT_PERMITTED,
+                        "the daemon serves hosts; this connection said it is a " + hello.role());
             }
             String name = hello.principal();
             if (name.isEmpty()) {
@@ -69,21 +71,28 @@ final class ControlAdmission {
                 if (insecureTcp) {
                     return new Decision.Admit(Principal.ANONYMOUS);
                 }
-                return new Decision.Refuse(UromStatus.AUTHENTICATION,
-                        "this daemon admits TCP hosts that prove a key: give one with --auth-key-file or " + AuthKey.ENVIRONMENT_VARIABLE);
+                return new Decision.Refuse(
+                        UromStatus.AUTHENTICATION,
+                        "this daemon admits TCP hosts that prove a key: give one with --auth-key-file or "
+                                + AuthKey.ENVIRONMENT_VARIABLE);
             }
             if (keys == null) {
-                return new Decision.Refuse(UromStatus.AUTHENTICATION, peerUid.isPresent()
-                        ? "this daemon has no keys: connect without a key (unset " + AuthKey.ENVIRONMENT_VARIABLE
-                                + ", no --auth-key-file) to be known by your Unix user"
-                        : "this daemon has no keys");
+                return new Decision.Refuse(
+                        UromStatus.AUTHENTICATION,
+                        peerUid.isPresent()
+                                ? "this daemon has no keys: connect without a key (unset "
+                                        + AuthKey.ENVIRONMENT_VARIABLE
+                                        + ", no --auth-key-file) to be known by your Unix user"
+                                : "this daemon has no keys");
             }
             if (!Principal.KEY_NAME.matcher(name).matches()) {
                 return new Decision.Refuse(UromStatus.AUTHENTICATION, "the key name claimed is not a valid key name");
             }
             Optional<AuthKey> key = keys.lookup(name);
             if (key.isEmpty()) {
-                return new Decision.ProveKey(Principal.key(name), Proofs.randomSecret(UNKNOWN_KEY_BYTES),
+                return new Decision.ProveKey(
+                        Principal.key(name),
+                        Proofs.randomSecret(UNKNOWN_KEY_BYTES),
                         "the key directory " + keys.directory() + " has no usable key for it");
             }
             provedKey = key.get();

@@ -11,8 +11,8 @@ import dev.urom.spi.UromStatus;
 import dev.urom.wire.Frame;
 import dev.urom.wire.FrameChannel;
 import dev.urom.wire.Handshake;
-import dev.urom.wire.Message.WorkerStartRequest;
 import dev.urom.wire.Message;
+import dev.urom.wire.Message.WorkerStartRequest;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.ServerHandshake;
 import dev.urom.wire.ServiceAddress;
@@ -60,8 +60,17 @@ final class ControlConnection implements Runnable, AutoCloseable {
      * @param startLane where WORKER_START requests are served beside this connection's thread
      * @param refusals the daemon's log of what hosts cause at will (rate-limited)
      */
-    ControlConnection(FrameChannel channel, String peer, int maxMessageSize, Duration handshakeTimeout, ControlAdmission admission,
-            ConnectionLimits limits, ControlRequests requests, WorkerStartLane startLane, RateLimitedLog refusals, Consumer<ControlConnection> onEnd) {
+    ControlConnection(
+            FrameChannel channel,
+            String peer,
+            int maxMessageSize,
+            Duration handshakeTimeout,
+            ControlAdmission admission,
+            ConnectionLimits limits,
+            ControlRequests requests,
+            WorkerStartLane startLane,
+            RateLimitedLog refusals,
+            Consumer<ControlConnection> onEnd) {
         this.channel = channel;
         this.peer = peer;
         this.maxMessageSize = maxMessageSize;
@@ -85,12 +94,14 @@ final class ControlConnection implements Runnable, AutoCloseable {
             }
             Principal principal = opened.get();
             admitted = principal;
-            ControlSession session = new ControlSession(principal.isUnix() ? peer : peer + " as " + principal, principal, rule.key());
+            ControlSession session =
+                    new ControlSession(principal.isUnix() ? peer : peer + " as " + principal, principal, rule.key());
             LOG.debug("{} connected", session.peer());
             InetAddress local = localAddress(channel.socket());
             while (true) {
                 Frame frame = channel.receive();
-                if (frame.message() instanceof WorkerStartRequest && startLane.trySubmit(() -> answerBeside(frame, session, local))) {
+                if (frame.message() instanceof WorkerStartRequest
+                        && startLane.trySubmit(() -> answerBeside(frame, session, local))) {
                     continue;
                 }
                 answer(frame, session, local);
@@ -100,7 +111,12 @@ final class ControlConnection implements Runnable, AutoCloseable {
         } catch (WireException e) {
             refusals.warn("unreadable frames", "{} closed by the daemon: {}", peer, LogText.cut(e.getMessage()));
         } catch (UromException e) {
-            refusals.warn("refused handshakes", "{} refused at the handshake: {} {}", peer, e.status(), LogText.cut(e.getMessage()));
+            refusals.warn(
+                    "refused handshakes",
+                    "{} refused at the handshake: {} {}",
+                    peer,
+                    e.status(),
+                    LogText.cut(e.getMessage()));
         } catch (IOException e) {
             if (!closing) {
                 refusals.warn("failed connections", "{} failed: {}", peer, LogText.cut(e.getMessage()));
@@ -126,7 +142,11 @@ final class ControlConnection implements Runnable, AutoCloseable {
         try {
             answer(frame, session, local);
         } catch (IOException e) {
-            LOG.debug("{}: the answer to {} could not be sent: {}", session.peer(), frame.message().messageType(), e.getMessage());
+            LOG.debug(
+                    "{}: the answer to {} could not be sent: {}",
+                    session.peer(),
+                    frame.message().messageType(),
+                    e.getMessage());
         }
     }
 
@@ -141,7 +161,8 @@ final class ControlConnection implements Runnable, AutoCloseable {
      *     refusal is sent and logged)
      * @throws UromException when the handshake refused the peer (the ERROR is sent)
      */
-    private Optional<Principal> handshake(ControlAdmission.Connection rule) throws IOException, WireException, UromException {
+    private Optional<Principal> handshake(ControlAdmission.Connection rule)
+            throws IOException, WireException, UromException {
         ServerHandshake handshake = new ServerHandshake(Proofs.Channel.CONTROL, rule, maxMessageSize, 0, 0);
         long deadline = System.nanoTime() + handshakeTimeout.toNanos();
         int frameLimit = channel.frameLimit();
@@ -190,9 +211,14 @@ final class ControlConnection implements Runnable, AutoCloseable {
 
     /** A started worker's address as this host can use it: a wildcard TCP host becomes the address the host reached the daemon at. */
     private static Message reachable(Message reply, InetAddress local) {
-        if (reply instanceof Message.WorkerStartReply start && local != null && start.status().isSuccess()) {
-            String address = ServiceAddress.parse(start.workerAddress()).reachableVia(local).toString();
-            return new Message.WorkerStartReply(start.status(), start.workerId(), start.gid(), start.pluginMask(), address, start.message());
+        if (reply instanceof Message.WorkerStartReply start
+                && local != null
+                && start.status().isSuccess()) {
+            String address = ServiceAddress.parse(start.workerAddress())
+                    .reachableVia(local)
+                    .toString();
+            return new Message.WorkerStartReply(
+                    start.status(), start.workerId(), start.gid(), start.pluginMask(), address, start.message());
         }
         return reply;
     }

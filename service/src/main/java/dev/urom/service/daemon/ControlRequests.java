@@ -6,6 +6,7 @@ import dev.urom.framework.discovery.PluginDiscovery;
 import dev.urom.framework.discovery.ScanResult;
 import dev.urom.service.logging.RateLimitedLog;
 import dev.urom.spi.UromStatus;
+import dev.urom.wire.Message;
 import dev.urom.wire.Message.ErrorReply;
 import dev.urom.wire.Message.PluginsReply;
 import dev.urom.wire.Message.PluginsRequest;
@@ -17,7 +18,6 @@ import dev.urom.wire.Message.WorkersInGroupReply;
 import dev.urom.wire.Message.WorkersInGroupRequest;
 import dev.urom.wire.Message.WorkersInfoReply;
 import dev.urom.wire.Message.WorkersInfoRequest;
-import dev.urom.wire.Message;
 import dev.urom.wire.ServicePlugin;
 import java.time.Duration;
 import java.util.List;
@@ -39,6 +39,7 @@ final class ControlRequests {
     private static final Logger LOG = LogManager.getLogger(ControlRequests.class);
     /** How long WORKERS_INFO waits for the workers' counts; a worker that has not answered by then shows its last ones. */
     static final Duration STATS_WAIT = Duration.ofSeconds(1);
+
     private final RateLimitedLog refusals = new RateLimitedLog(LOG, 20, Duration.ofSeconds(10));
 
     private final String pluginPath;
@@ -52,7 +53,12 @@ final class ControlRequests {
      * @param allowedCpus the cpus {@code check} lets a WORKER_START name
      * @param maxWorkersPerPrincipal the most workers one principal may have ({@link DaemonConfig#maxWorkersPerPrincipal()})
      */
-    ControlRequests(String pluginPath, PluginDiscovery discovery, StartRequestCheck check, WorkerSupervisor supervisor, CpuSet allowedCpus,
+    ControlRequests(
+            String pluginPath,
+            PluginDiscovery discovery,
+            StartRequestCheck check,
+            WorkerSupervisor supervisor,
+            CpuSet allowedCpus,
             int maxWorkersPerPrincipal) {
         this.pluginPath = pluginPath;
         this.discovery = discovery;
@@ -82,7 +88,12 @@ final class ControlRequests {
                 return new ServiceInfoReply(allowedCpus.toList(), maxWorkersPerPrincipal);
             }
             String message = request.messageType() + " is not a request the daemon serves";
-            refusals.warn("requests the daemon does not serve", "{} refused from {}: {}", request.messageType(), session.peer(), message);
+            refusals.warn(
+                    "requests the daemon does not serve",
+                    "{} refused from {}: {}",
+                    request.messageType(),
+                    session.peer(),
+                    message);
             return new ErrorReply(UromStatus.NOT_SUPPORTED, message);
         } catch (RuntimeException e) {
             LOG.error("{} from {} failed", request.messageType(), session.peer(), e);
@@ -92,7 +103,8 @@ final class ControlRequests {
 
     private PluginsReply plugins(String peer) {
         ScanResult scan = discovery.scan(pluginPath);
-        List<ServicePlugin> plugins = scan.plugins().stream().map(ControlRequests::servicePlugin).toList();
+        List<ServicePlugin> plugins =
+                scan.plugins().stream().map(ControlRequests::servicePlugin).toList();
         LOG.debug("PLUGINS from {}: {} plugins", peer, plugins.size());
         return new PluginsReply(plugins);
     }

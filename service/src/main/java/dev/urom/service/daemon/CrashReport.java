@@ -20,6 +20,7 @@ import org.apache.logging.log4j.Logger;
 final class CrashReport {
     /** Under the supervisor's name, as the daemon's log has always shown these lines. */
     private static final Logger LOG = LogManager.getLogger(WorkerSupervisor.class);
+
     private static final int HEAD_LINES = 40;
     private static final String UNKNOWN_SIGNAL = "unknown";
 
@@ -73,7 +74,8 @@ final class CrashReport {
                     + (frame == null ? "" : " in " + frame) + " (report " + report + ")";
             return Optional.of(new Findings(summary, cause == null ? UNKNOWN_SIGNAL : cause.split("[\\s(]", 2)[0]));
         } catch (IOException e) {
-            return Optional.of(new Findings("; fatal error report " + report + " (unreadable: " + e.getMessage() + ")", UNKNOWN_SIGNAL));
+            return Optional.of(new Findings(
+                    "; fatal error report " + report + " (unreadable: " + e.getMessage() + ")", UNKNOWN_SIGNAL));
         }
     }
 }

@@ -3,8 +3,8 @@ package dev.urom.service.daemon;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.urom.framework.auth.KeyDirectory;
 import dev.urom.auth.Principal;
+import dev.urom.framework.auth.KeyDirectory;
 import dev.urom.framework.discovery.DefaultCandidateProber;
 import dev.urom.framework.discovery.DiscoveredPlugin;
 import dev.urom.framework.discovery.PluginDiscovery;
@@ -13,17 +13,17 @@ import dev.urom.framework.discovery.PluginScanner;
 import dev.urom.framework.discovery.ScanPolicy;
 import dev.urom.framework.discovery.ScanResult;
 import dev.urom.framework.security.UnixAccount;
-import dev.urom.wire.FrameChannel;
-import dev.urom.wire.FrameCodec;
-import dev.urom.wire.Message;
-import dev.urom.wire.Protocol;
-import dev.urom.wire.ServiceAddress;
 import dev.urom.service.logging.RateLimitedLog;
 import dev.urom.service.logging.ServiceLogging;
 import dev.urom.service.metrics.WorkerStatsBook;
 import dev.urom.service.metrics.WorkerStatsSnapshot;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
+import dev.urom.wire.FrameChannel;
+import dev.urom.wire.FrameCodec;
+import dev.urom.wire.Message;
+import dev.urom.wire.Protocol;
+import dev.urom.wire.ServiceAddress;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.ClosedChannelException;
@@ -90,21 +90,30 @@ public final class Daemon implements AutoCloseable {
     private final PluginDiscovery discovery;
     private final DaemonMetrics metrics = new DaemonMetrics();
     private final WorkerStatsBook workerStats = new WorkerStatsBook();
-    private final ExecutorService connectionThreads = Executors.newCachedThreadPool(DaemonThreads.numbered("urom-daemon-connection-"));
+    private final ExecutorService connectionThreads =
+            Executors.newCachedThreadPool(DaemonThreads.numbered("urom-daemon-connection-"));
     private final Set<ControlConnection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicLong connectionNumbers = new AtomicLong();
     private final Thread acceptor;
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final Object closeLock = new Object();
     private volatile boolean closing;
-    private final RateLimitedLog acceptTransitions = new RateLimitedLog(LOG, ACCEPT_TRANSITIONS_PER_MINUTE, Duration.ofMinutes(1));
+    private final RateLimitedLog acceptTransitions =
+            new RateLimitedLog(LOG, ACCEPT_TRANSITIONS_PER_MINUTE, Duration.ofMinutes(1));
     /** What hosts cause at will (refused connections and handshakes): 20 lines of a kind per 10 s at most. */
     private final RateLimitedLog hostRefusals = new RateLimitedLog(LOG, 20, Duration.ofSeconds(10));
     /** Why the last accept failed; null while accepting works. */
     private volatile String acceptFailure;
 
-    private Daemon(DaemonConfig config, ServerSocketChannel server, ServiceAddress address, Path runDir, PluginDiscovery discovery,
-            KeyDirectory keys, SocketAccess sockets, WorkerRuntime runtime) {
+    private Daemon(
+            DaemonConfig config,
+            ServerSocketChannel server,
+            ServiceAddress address,
+            Path runDir,
+            PluginDiscovery discovery,
+            KeyDirectory keys,
+            SocketAccess sockets,
+            WorkerRuntime runtime) {
         this.config = config;
         this.server = server;
         this.address = address;
@@ -114,10 +123,16 @@ public final class Daemon implements AutoCloseable {
         this.discovery = discovery;
         this.sockets = sockets;
         this.runtime = runtime;
-        this.supervisor = new WorkerSupervisor(config, discovery.registry(), runtime, this::workerListen, metrics, workerStats);
+        this.supervisor =
+                new WorkerSupervisor(config, discovery.registry(), runtime, this::workerListen, metrics, workerStats);
         CpuSet cpus = CpuSet.ofThisProcess();
-        this.requests = new ControlRequests(config.pluginPath(), discovery,
-                new StartRequestCheck(cpus, new WorkerEnvironment(config.security().workerEnvAllow())), supervisor, cpus,
+        this.requests = new ControlRequests(
+                config.pluginPath(),
+                discovery,
+                new StartRequestCheck(
+                        cpus, new WorkerEnvironment(config.security().workerEnvAllow())),
+                supervisor,
+                cpus,
                 config.maxWorkersPerPrincipal());
         this.startLane = new WorkerStartLane(config.maxWorkers());
         this.metrics.watch(supervisor::snapshot, connections::size, discovery, this::freshWorkerTotals);
@@ -131,8 +146,10 @@ public final class Daemon implements AutoCloseable {
      *     a socket, no permission) or the run directory cannot be made
      */
     public static Daemon start(DaemonConfig config) throws IOException {
-        return start(config, (ScanPolicy policy) -> new PluginDiscovery(new PluginScanner(new DefaultCandidateProber(), policy),
-                new PluginIdRegistry()));
+        return start(
+                config,
+                (ScanPolicy policy) -> new PluginDiscovery(
+                        new PluginScanner(new DefaultCandidateProber(), policy), new PluginIdRegistry()));
     }
 
     /**
@@ -144,7 +161,8 @@ public final class Daemon implements AutoCloseable {
         KeyDirectory keys = keyDirectory(config);
         SocketAccess sockets = SocketAccess.of(config.security().socketGroup());
         WorkerRuntime runtime = WorkerRuntime.start(config.security());
-        PluginDiscovery discovery = requireNonNull(discoveryFor.apply(scanPolicy(config, runtime)), "discovery is null");
+        PluginDiscovery discovery =
+                requireNonNull(discoveryFor.apply(scanPolicy(config, runtime)), "discovery is null");
         ServerSocketChannel server;
         try {
             if (config.listen().isUnix()) {
@@ -165,11 +183,17 @@ public final class Daemon implements AutoCloseable {
             ScanResult scan = discovery.scan(config.pluginPath());
             Daemon daemon = new Daemon(config, server, address, runDir, discovery, keys, sockets, runtime);
             daemon.acceptor.start();
-            LOG.info("daemon listening on {} (pid {}); plugins: {}; max workers {}, max message size {} bytes; keys: {}", address,
-                    ProcessHandle.current().pid(), describe(scan.plugins()), config.maxWorkers(), config.maxMessageSize(),
+            LOG.info(
+                    "daemon listening on {} (pid {}); plugins: {}; max workers {}, max message size {} bytes; keys: {}",
+                    address,
+                    ProcessHandle.current().pid(),
+                    describe(scan.plugins()),
+                    config.maxWorkers(),
+                    config.maxMessageSize(),
                     keys == null ? "none" : keys.directory());
             if (!address.isUnix() && config.security().insecureTcp()) {
-                LOG.warn("--insecure-tcp: any client that reaches {} may start workers and use them without a key; give --auth-keys instead",
+                LOG.warn(
+                        "--insecure-tcp: any client that reaches {} may start workers and use them without a key; give --auth-keys instead",
                         address);
             }
             return daemon;
@@ -189,7 +213,8 @@ public final class Daemon implements AutoCloseable {
      * --allow-insecure-plugin-dirs}), and that workers of other users can read.
      */
     private static ScanPolicy scanPolicy(DaemonConfig config, WorkerRuntime runtime) {
-        ScanPolicy policy = ScanPolicy.secure().withAllowInsecure(config.security().allowInsecurePluginDirs());
+        ScanPolicy policy =
+                ScanPolicy.secure().withAllowInsecure(config.security().allowInsecurePluginDirs());
         return runtime.otherUsers() ? policy.withReader(runtime.everyWorker()) : policy;
     }
 
@@ -207,7 +232,8 @@ public final class Daemon implements AutoCloseable {
             }
         }
         if (config.security().admitsNobodyOn(config.listen())) {
-            throw new IOException("listening on " + config.listen() + " needs keys to know who connects: give --auth-keys DIR (one key "
+            throw new IOException("listening on " + config.listen()
+                    + " needs keys to know who connects: give --auth-keys DIR (one key "
                     + "file per principal), or --insecure-tcp to let anyone who reaches the port in");
         }
         return keys;
@@ -222,7 +248,12 @@ public final class Daemon implements AutoCloseable {
      *     daemon's log
      */
     public static DaemonConfig configureLogging(DaemonConfig config) {
-        Path file = ServiceLogging.configure(config.logDir(), ServiceLogging.DAEMON_LOG_FILE, config.logLevel(), config.sdkLogLevel(), true,
+        Path file = ServiceLogging.configure(
+                config.logDir(),
+                ServiceLogging.DAEMON_LOG_FILE,
+                config.logLevel(),
+                config.sdkLogLevel(),
+                true,
                 config.logRolling());
         return config.toBuilder().logDir(file.getParent()).build();
     }
@@ -375,13 +406,19 @@ public final class Daemon implements AutoCloseable {
                     failingSince = now;
                     lastReport = now;
                     backoffMillis = ACCEPT_BACKOFF_MIN_MILLIS;
-                    acceptTransitions.log(ACCEPT_TRANSITIONS, Level.ERROR,
-                            "accepting host connections fails: {}; trying again, and /healthz answers 503 until it works", reason);
+                    acceptTransitions.log(
+                            ACCEPT_TRANSITIONS,
+                            Level.ERROR,
+                            "accepting host connections fails: {}; trying again, and /healthz answers 503 until it works",
+                            reason);
                 } else {
                     backoffMillis = Math.min(2 * backoffMillis, ACCEPT_BACKOFF_MAX_MILLIS);
                     if (now - lastReport >= ACCEPT_FAILURE_REPORT_INTERVAL.toNanos()) {
                         lastReport = now;
-                        LOG.error("accepting host connections still fails: {} ({} failures in {} s)", reason, failures,
+                        LOG.error(
+                                "accepting host connections still fails: {} ({} failures in {} s)",
+                                reason,
+                                failures,
                                 TimeUnit.NANOSECONDS.toSeconds(now - failingSince));
                     }
                 }
@@ -394,7 +431,11 @@ public final class Daemon implements AutoCloseable {
                 continue;
             }
             if (failures > 0) {
-                acceptTransitions.log(ACCEPT_TRANSITIONS, Level.INFO, "accepting host connections again, after {} failures in {} ms", failures,
+                acceptTransitions.log(
+                        ACCEPT_TRANSITIONS,
+                        Level.INFO,
+                        "accepting host connections again, after {} failures in {} ms",
+                        failures,
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - failingSince));
                 failures = 0;
                 acceptFailure = null;
@@ -407,8 +448,17 @@ public final class Daemon implements AutoCloseable {
                 refuseFull(channel, peer);
                 continue;
             }
-            ControlConnection connection = new ControlConnection(channel, peer, config.maxMessageSize(), config.security().handshakeTimeout(),
-                    admission, connectionLimits, requests, startLane, hostRefusals, connections::remove);
+            ControlConnection connection = new ControlConnection(
+                    channel,
+                    peer,
+                    config.maxMessageSize(),
+                    config.security().handshakeTimeout(),
+                    admission,
+                    connectionLimits,
+                    requests,
+                    startLane,
+                    hostRefusals,
+                    connections::remove);
             connections.add(connection);
             try {
                 connectionThreads.execute(connection);
@@ -425,7 +475,8 @@ public final class Daemon implements AutoCloseable {
 
     /** Refuses a connection over {@code --max-connections}: ERROR FULL as far as the socket takes it, then closed. */
     private void refuseFull(FrameChannel channel, String peer) {
-        String message = "the daemon has its maximum of " + config.security().maxConnections() + " connections (--max-connections)";
+        String message = "the daemon has its maximum of " + config.security().maxConnections()
+                + " connections (--max-connections)";
         hostRefusals.warn("connections over --max-connections", "{} refused: {}", peer, message);
         try {
             channel.socket().configureBlocking(false);
@@ -448,7 +499,8 @@ public final class Daemon implements AutoCloseable {
     private static Path prepareRunDir(Path socket, SocketAccess sockets) throws IOException {
         Path runDir = socket.resolveSibling(socket.getFileName() + RUN_DIR_SUFFIX);
         FileTrees.delete(runDir);
-        Files.createDirectory(runDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Files.createDirectory(
+                runDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         sockets.restrict(runDir, sockets.directoryMode());
         return runDir;
     }
@@ -471,7 +523,8 @@ public final class Daemon implements AutoCloseable {
             return "none";
         }
         return plugins.stream()
-                .map(p -> p.name() + " (" + StartRequestCheck.hex(p.id()) + ", " + p.kind().label() + ")")
+                .map(p -> p.name() + " (" + StartRequestCheck.hex(p.id()) + ", "
+                        + p.kind().label() + ")")
                 .collect(Collectors.joining(", "));
     }
 

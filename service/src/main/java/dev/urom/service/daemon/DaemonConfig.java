@@ -35,6 +35,7 @@ public final class DaemonConfig {
     public static final int DEFAULT_MAX_MESSAGE_SIZE = 4096;
     /** The smallest max message size: the command header plus 64 bytes of payload. */
     public static final int MIN_MAX_MESSAGE_SIZE = 64 + Message.Command.HEADER_BYTES;
+
     public static final int MAX_MAX_MESSAGE_SIZE = 16 << 20;
     public static final int DEFAULT_MAX_WORKERS = 64;
     public static final int MAX_MAX_WORKERS = 1 << 16;
@@ -53,10 +54,13 @@ public final class DaemonConfig {
      */
     public static final String DEFAULT_WORKER_JVM_OPTIONS_TEXT = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto"
             + " -XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0 -Xms8m -Xmn4m -Xmx512m";
+
     public static final List<String> DEFAULT_WORKER_JVM_OPTIONS = List.of(DEFAULT_WORKER_JVM_OPTIONS_TEXT.split(" "));
     public static final int MAX_WORKER_JVM_OPTION_LENGTH = 256;
     /** A worker JVM option: {@code -X...} (including {@code -XX:}) or {@code -D...}, printable ASCII without spaces. */
-    private static final Pattern WORKER_JVM_OPTION = Pattern.compile("-[XD][\\x21-\\x7e]{1," + (MAX_WORKER_JVM_OPTION_LENGTH - 2) + "}");
+    private static final Pattern WORKER_JVM_OPTION =
+            Pattern.compile("-[XD][\\x21-\\x7e]{1," + (MAX_WORKER_JVM_OPTION_LENGTH - 2) + "}");
+
     public static final String DEFAULT_WORKER_MAIN_CLASS = "dev.urom.service.worker.WorkerMain";
 
     /** The checked options: a copy that {@link Builder#build()} made and nothing else holds. */
@@ -336,17 +340,20 @@ public final class DaemonConfig {
             checkLevel("--log-level", logLevel);
             checkLevel("--sdk-log-level", sdkLogLevel);
             if (maxMessageSize < MIN_MAX_MESSAGE_SIZE) {
-                throw new IllegalArgumentException("--max-msg-size " + maxMessageSize + " is below the minimum of " + MIN_MAX_MESSAGE_SIZE
-                        + " bytes (64 bytes of payload + the " + Message.Command.HEADER_BYTES + "-byte command header)");
+                throw new IllegalArgumentException("--max-msg-size " + maxMessageSize + " is below the minimum of "
+                        + MIN_MAX_MESSAGE_SIZE + " bytes (64 bytes of payload + the " + Message.Command.HEADER_BYTES
+                        + "-byte command header)");
             }
             if (maxMessageSize > MAX_MAX_MESSAGE_SIZE) {
-                throw new IllegalArgumentException("--max-msg-size " + maxMessageSize + " is over the maximum of " + MAX_MAX_MESSAGE_SIZE + " bytes");
+                throw new IllegalArgumentException("--max-msg-size " + maxMessageSize + " is over the maximum of "
+                        + MAX_MAX_MESSAGE_SIZE + " bytes");
             }
             if (maxWorkers <= 0 || Integer.bitCount(maxWorkers) != 1) {
                 throw new IllegalArgumentException("--max-workers " + maxWorkers + " is not a power of two");
             }
             if (maxWorkers > MAX_MAX_WORKERS) {
-                throw new IllegalArgumentException("--max-workers " + maxWorkers + " is over the maximum of " + MAX_MAX_WORKERS);
+                throw new IllegalArgumentException(
+                        "--max-workers " + maxWorkers + " is over the maximum of " + MAX_MAX_WORKERS);
             }
             if (logDir == null) {
                 throw new IllegalArgumentException("log directory is missing");
@@ -357,7 +364,9 @@ public final class DaemonConfig {
             checkPositive("worker idle timeout", workerIdleTimeout);
             checkPositive("worker start timeout", workerStartTimeout);
             checkWorkerJvmOptions();
-            if (workerMainClass == null || workerMainClass.isBlank() || workerMainClass.chars().anyMatch(Character::isWhitespace)) {
+            if (workerMainClass == null
+                    || workerMainClass.isBlank()
+                    || workerMainClass.chars().anyMatch(Character::isWhitespace)) {
                 throw new IllegalArgumentException("worker main class '" + workerMainClass + "' is not a class name");
             }
             // The two records check their options, naming them.
@@ -374,11 +383,13 @@ public final class DaemonConfig {
             }
             for (String option : workerJvmOptions) {
                 if (option == null || option.isBlank()) {
-                    throw new IllegalArgumentException("worker JVM options " + workerJvmOptions + " hold an empty option");
+                    throw new IllegalArgumentException(
+                            "worker JVM options " + workerJvmOptions + " hold an empty option");
                 }
                 if (!WORKER_JVM_OPTION.matcher(option).matches()) {
                     throw new IllegalArgumentException("worker JVM option '" + FailureText.oneLine(option)
-                            + "' is not one a worker takes: only -X... and -D... options, at most " + MAX_WORKER_JVM_OPTION_LENGTH + " characters, no spaces");
+                            + "' is not one a worker takes: only -X... and -D... options, at most "
+                            + MAX_WORKER_JVM_OPTION_LENGTH + " characters, no spaces");
                 }
             }
             workerJvmOptions = List.copyOf(workerJvmOptions);

@@ -32,15 +32,25 @@ final class DaemonMetrics {
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
-    private final Counter workerStarts = Counter.builder().name("urom_worker_starts")
-            .help("WORKER_START requests, by outcome and DOCA status").labelNames("outcome", "status").register(registry);
-    private final Counter workerExits = Counter.builder().name("urom_worker_exits")
-            .help("Worker processes that ended: normal (status 0), error (another status), signal, crash (a JVM fatal error report)")
-            .labelNames("cause", "signal").register(registry);
-    private final Counter controlConnections = Counter.builder().name("urom_control_connections")
-            .help("Host connections the daemon accepted").register(registry);
-    private final Counter statsTimeouts = Counter.builder().name("urom_worker_stats_timeouts")
-            .help("Scrapes for which a running worker did not report its counts in time (its last counts were used)").register(registry);
+    private final Counter workerStarts = Counter.builder()
+            .name("urom_worker_starts")
+            .help("WORKER_START requests, by outcome and DOCA status")
+            .labelNames("outcome", "status")
+            .register(registry);
+    private final Counter workerExits = Counter.builder()
+            .name("urom_worker_exits")
+            .help(
+                    "Worker processes that ended: normal (status 0), error (another status), signal, crash (a JVM fatal error report)")
+            .labelNames("cause", "signal")
+            .register(registry);
+    private final Counter controlConnections = Counter.builder()
+            .name("urom_control_connections")
+            .help("Host connections the daemon accepted")
+            .register(registry);
+    private final Counter statsTimeouts = Counter.builder()
+            .name("urom_worker_stats_timeouts")
+            .help("Scrapes for which a running worker did not report its counts in time (its last counts were used)")
+            .register(registry);
 
     /** What {@link #watch} was given to count the workers' commands afresh; asked once per scrape, before the scrape. */
     private volatile Supplier<WorkerStatsSnapshot> freshWorkerTotals = () -> WorkerStatsSnapshot.EMPTY;
@@ -59,27 +69,44 @@ final class DaemonMetrics {
      * @param openControlConnections how many host connections the daemon has open
      * @param workerTotals the workers' counts summed, fresh at each call (asked once per scrape)
      */
-    void watch(Supplier<List<WorkerInfo>> workers, IntSupplier openControlConnections, PluginDiscovery discovery,
+    void watch(
+            Supplier<List<WorkerInfo>> workers,
+            IntSupplier openControlConnections,
+            PluginDiscovery discovery,
             Supplier<WorkerStatsSnapshot> workerTotals) {
-        GaugeWithCallback.builder().name("urom_workers").help("Workers in the daemon's table, by state").labelNames("state")
+        GaugeWithCallback.builder()
+                .name("urom_workers")
+                .help("Workers in the daemon's table, by state")
+                .labelNames("state")
                 .callback(callback -> {
                     List<WorkerInfo> now = workers.get();
                     for (WorkerInfo.State state : WorkerInfo.State.values()) {
-                        callback.call(now.stream().filter(w -> w.state() == state).count(), state.name().toLowerCase(java.util.Locale.ROOT));
+                        callback.call(
+                                now.stream().filter(w -> w.state() == state).count(),
+                                state.name().toLowerCase(java.util.Locale.ROOT));
                     }
-                }).register(registry);
-        GaugeWithCallback.builder().name("urom_control_connections_open").help("Host connections to the daemon open now")
-                .callback(callback -> callback.call(openControlConnections.getAsInt())).register(registry);
-        GaugeWithCallback.builder().name("urom_plugins").help("Plugins in the last scan of UROM_PLUGIN_PATH, accepted or rejected")
+                })
+                .register(registry);
+        GaugeWithCallback.builder()
+                .name("urom_control_connections_open")
+                .help("Host connections to the daemon open now")
+                .callback(callback -> callback.call(openControlConnections.getAsInt()))
+                .register(registry);
+        GaugeWithCallback.builder()
+                .name("urom_plugins")
+                .help("Plugins in the last scan of UROM_PLUGIN_PATH, accepted or rejected")
                 .labelNames("state")
                 .callback(callback -> {
                     var scan = discovery.lastScan();
                     callback.call(scan.plugins().size(), "accepted");
                     callback.call(scan.rejected().size(), "rejected");
-                }).register(registry);
-        CounterWithCallback.builder().name("urom_plugin_probe_rejections")
+                })
+                .register(registry);
+        CounterWithCallback.builder()
+                .name("urom_plugin_probe_rejections")
                 .help("Plugin files whose probe rejected them (a file is probed again only when it changes)")
-                .callback(callback -> callback.call(discovery.scanner().probeRejectionCount())).register(registry);
+                .callback(callback -> callback.call(discovery.scanner().probeRejectionCount()))
+                .register(registry);
         freshWorkerTotals = workerTotals;
         registry.register(new WorkerStatsCollector(() -> scrapedWorkerTotals));
     }
@@ -96,7 +123,9 @@ final class DaemonMetrics {
             workerExits.labelValues("normal", "none").inc();
         } else {
             Optional<String> signal = ExitStatus.signalName(exitValue);
-            workerExits.labelValues(signal.isPresent() ? "signal" : "error", signal.orElse("none")).inc();
+            workerExits
+                    .labelValues(signal.isPresent() ? "signal" : "error", signal.orElse("none"))
+                    .inc();
         }
     }
 

@@ -266,7 +266,8 @@ public final class DaemonSecurity {
             workerGroups = workerGroups == null ? List.of() : workerGroups;
             for (String group : workerGroups) {
                 if (group == null || !ACCOUNT.matcher(group).matches()) {
-                    throw new IllegalArgumentException("--worker-groups " + workerGroups + " holds '" + group + "', which is not a group name or number");
+                    throw new IllegalArgumentException("--worker-groups " + workerGroups + " holds '" + group
+                            + "', which is not a group name or number");
                 }
             }
             workerGroups = List.copyOf(workerGroups);
@@ -279,16 +280,18 @@ public final class DaemonSecurity {
             }
             workerEnvAllow = List.copyOf(workerEnvAllow);
             if (maxWorkersPerPrincipal < 0) {
-                throw new IllegalArgumentException("--max-workers-per-principal " + maxWorkersPerPrincipal + " is negative");
+                throw new IllegalArgumentException(
+                        "--max-workers-per-principal " + maxWorkersPerPrincipal + " is negative");
             }
             checkPositive("--max-connections", maxConnections);
             checkPositive("--max-connections-per-principal", maxConnectionsPerPrincipal);
             if (maxInflight <= 0 || Integer.bitCount(maxInflight) != 1 || maxInflight > MAX_MAX_INFLIGHT) {
-                throw new IllegalArgumentException("--max-inflight " + maxInflight + " is not a power of two from 1 to " + MAX_MAX_INFLIGHT);
+                throw new IllegalArgumentException(
+                        "--max-inflight " + maxInflight + " is not a power of two from 1 to " + MAX_MAX_INFLIGHT);
             }
             if (handshakeTimeout == null || handshakeTimeout.isNegative() || handshakeTimeout.isZero()) {
-                throw new IllegalArgumentException("--handshake-timeout-ms " + (handshakeTimeout == null ? "" : handshakeTimeout.toMillis())
-                        + " is not positive");
+                throw new IllegalArgumentException("--handshake-timeout-ms "
+                        + (handshakeTimeout == null ? "" : handshakeTimeout.toMillis()) + " is not positive");
             }
         }
 
@@ -303,7 +306,8 @@ public final class DaemonSecurity {
 
         private static void checkAccount(String option, String value) {
             if (value != null && !ACCOUNT.matcher(value).matches()) {
-                throw new IllegalArgumentException(option + " '" + value + "' is not a user or group name, a number, or UID:GID");
+                throw new IllegalArgumentException(
+                        option + " '" + value + "' is not a user or group name, a number, or UID:GID");
             }
         }
 

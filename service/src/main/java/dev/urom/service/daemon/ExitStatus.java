@@ -10,9 +10,38 @@ import java.util.Optional;
  */
 final class ExitStatus {
     private static final String[] SIGNALS = {
-        null, "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1",
-        "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT", "SIGSTOP", "SIGTSTP",
-        "SIGTTIN", "SIGTTOU", "SIGURG", "SIGXCPU", "SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH", "SIGIO", "SIGPWR", "SIGSYS"
+        null,
+        "SIGHUP",
+        "SIGINT",
+        "SIGQUIT",
+        "SIGILL",
+        "SIGTRAP",
+        "SIGABRT",
+        "SIGBUS",
+        "SIGFPE",
+        "SIGKILL",
+        "SIGUSR1",
+        "SIGSEGV",
+        "SIGUSR2",
+        "SIGPIPE",
+        "SIGALRM",
+        "SIGTERM",
+        "SIGSTKFLT",
+        "SIGCHLD",
+        "SIGCONT",
+        "SIGSTOP",
+        "SIGTSTP",
+        "SIGTTIN",
+        "SIGTTOU",
+        "SIGURG",
+        "SIGXCPU",
+        "SIGXFSZ",
+        "SIGVTALRM",
+        "SIGPROF",
+        "SIGWINCH",
+        "SIGIO",
+        "SIGPWR",
+        "SIGSYS"
     };
 
     private ExitStatus() {}
@@ -30,6 +59,9 @@ final class ExitStatus {
         if (signal < 1 || signal > 64) {
             return Optional.empty();
         }
-        return Optional.of(signal < SIGNALS.length ? SIGNALS[signal] : signal >= 34 ? "SIGRTMIN+" + (signal - 34) : "SIG" + signal);
+        return Optional.of(
+                signal < SIGNALS.length
+                        ? SIGNALS[signal]
+                        : signal >= 34 ? "SIGRTMIN+" + (signal - 34) : "SIG" + signal);
     }
 }

@@ -38,6 +38,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class HttpEndpoint implements AutoCloseable {
     /** How many requests are served at once. */
     static final int THREADS = 4;
+
     static final String READ_TIMEOUT_PROPERTY = "sun.net.httpserver.maxReqTime";
     static final String WRITE_TIMEOUT_PROPERTY = "sun.net.httpserver.maxRspTime";
     static final long READ_TIMEOUT_SECONDS = 10;
@@ -73,7 +74,8 @@ public final class HttpEndpoint implements AutoCloseable {
         try {
             server = HttpServer.create(bind, 0);
         } catch (IOException e) {
-            throw new IOException("cannot serve HTTP on " + bind.getHostString() + ":" + bind.getPort() + ": " + e.getMessage(), e);
+            throw new IOException(
+                    "cannot serve HTTP on " + bind.getHostString() + ":" + bind.getPort() + ": " + e.getMessage(), e);
         }
         ExecutorService threads = Executors.newFixedThreadPool(THREADS, DaemonThreads.numbered("urom-daemon-http-"));
         server.setExecutor(threads);
@@ -81,7 +83,8 @@ public final class HttpEndpoint implements AutoCloseable {
         server.createContext("/", exchange -> {
             try (exchange) {
                 String path = exchange.getRequestURI().getPath();
-                if (!exchange.getRequestMethod().equals("GET") && !exchange.getRequestMethod().equals("HEAD")) {
+                if (!exchange.getRequestMethod().equals("GET")
+                        && !exchange.getRequestMethod().equals("HEAD")) {
                     reply(exchange, 405, "only GET\n");
                 } else if (path.equals("/healthz")) {
                     Optional<String> unhealthy = daemon.unhealthyReason();

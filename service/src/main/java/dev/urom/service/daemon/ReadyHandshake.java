@@ -54,10 +54,13 @@ final class ReadyHandshake {
         AtomicBoolean timedOut = new AtomicBoolean();
         ScheduledFuture<?> timer;
         try {
-            timer = timers.schedule(() -> {
-                timedOut.set(true);
-                process.destroyForcibly();
-            }, timeoutMs, TimeUnit.MILLISECONDS);
+            timer = timers.schedule(
+                    () -> {
+                        timedOut.set(true);
+                        process.destroyForcibly();
+                    },
+                    timeoutMs,
+                    TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             process.destroyForcibly();
             return refused(UromStatus.SHUTDOWN, "the daemon is shutting down");
@@ -86,19 +89,27 @@ final class ReadyHandshake {
         closeQuietly(stdout);
         if (line == null) {
             if (timedOut.get()) {
-                return refused(UromStatus.TIME_OUT, name + " did not report READY within " + timeoutMs + " ms; it was killed");
+                return refused(
+                        UromStatus.TIME_OUT, name + " did not report READY within " + timeoutMs + " ms; it was killed");
             }
             return refused(UromStatus.INITIALIZATION, name + " " + exitBeforeReady(process));
         }
         if (said instanceof WorkerLine.Failed failed) {
             killLater(process);
-            return refused(failed.status(), name + " failed to start: " + (failed.reason().isEmpty() ? "no reason given" : printable(failed.reason())));
+            return refused(
+                    failed.status(),
+                    name + " failed to start: "
+                            + (failed.reason().isEmpty() ? "no reason given" : printable(failed.reason())));
         }
         process.destroyForcibly();
         if (notValid != null) {
-            return refused(UromStatus.INITIALIZATION, name + " wrote a line that is not valid (" + printable(notValid) + "); it was killed");
+            return refused(
+                    UromStatus.INITIALIZATION,
+                    name + " wrote a line that is not valid (" + printable(notValid) + "); it was killed");
         }
-        return refused(UromStatus.INITIALIZATION, name + " wrote '" + printable(line) + "' instead of READY or FAILED; it was killed");
+        return refused(
+                UromStatus.INITIALIZATION,
+                name + " wrote '" + printable(line) + "' instead of READY or FAILED; it was killed");
     }
 
     private static Outcome refused(UromStatus status, String message) {

@@ -72,7 +72,9 @@ final class RollingLogFile implements Closeable {
     }
 
     private void reopen() throws IOException {
-        channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND),
+        channel = FileChannel.open(
+                file,
+                Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r-----")));
         size = channel.size();
     }

@@ -73,7 +73,8 @@ final class SocketAccess {
     void prepareDirectory(Path dir) throws IOException {
         Path parent = dir.toAbsolutePath().getParent();
         if (parent != null && !Files.exists(parent)) {
-            Files.createDirectories(parent, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Files.createDirectories(
+                    parent, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         }
         boolean made = false;
         if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
@@ -82,27 +83,32 @@ final class SocketAccess {
             int uid = (Integer) attributes.get("uid");
             int gid = (Integer) attributes.get("gid");
             if ((mode & 0170000) != 0040000) {
-                throw new IOException("the socket directory " + dir + " exists and is not a directory (a symbolic link is not taken either)");
+                throw new IOException("the socket directory " + dir
+                        + " exists and is not a directory (a symbolic link is not taken either)");
             }
             if (uid != daemonUid) {
-                throw new IOException("the socket directory " + dir + " is owned by " + UnixAccounts.describeUser(uid) + ", not by this daemon's user ("
-                        + UnixAccounts.describeUser(daemonUid) + "): someone else made it; remove it or give another --listen");
+                throw new IOException("the socket directory " + dir + " is owned by " + UnixAccounts.describeUser(uid)
+                        + ", not by this daemon's user (" + UnixAccounts.describeUser(daemonUid)
+                        + "): someone else made it; remove it or give another --listen");
             }
             if ((mode & 0002) != 0) {
-                throw new IOException("the socket directory " + dir + " may be written by others (mode " + PathTrust.octalMode(mode)
-                        + "): remove it or give another --listen");
+                throw new IOException("the socket directory " + dir + " may be written by others (mode "
+                        + PathTrust.octalMode(mode) + "): remove it or give another --listen");
             }
             if ((mode & 0020) != 0 && !UnixAccounts.isPrivateGroup(uid, gid)) {
-                throw new IOException("the socket directory " + dir + " may be written by the members of " + UnixAccounts.describeGroup(gid)
-                        + " (mode " + PathTrust.octalMode(mode) + "): remove it or give another --listen");
+                throw new IOException("the socket directory " + dir + " may be written by the members of "
+                        + UnixAccounts.describeGroup(gid) + " (mode " + PathTrust.octalMode(mode)
+                        + "): remove it or give another --listen");
             }
         } else {
             refuseForeignParent(dir, parent);
             try {
-                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                Files.createDirectory(
+                        dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             } catch (AccessDeniedException e) {
-                throw new IOException("the socket directory " + dir + " cannot be made: " + parent + " (" + describe(parent)
-                        + ") does not let " + UnixAccounts.describeUser(daemonUid) + " create it; give another --listen");
+                throw new IOException("the socket directory " + dir + " cannot be made: " + parent + " ("
+                        + describe(parent) + ") does not let " + UnixAccounts.describeUser(daemonUid)
+                        + " create it; give another --listen");
             }
             made = true;
         }
@@ -129,7 +135,8 @@ final class SocketAccess {
         int owner = (Integer) Files.getAttribute(parent, "unix:uid");
         if (owner != PathTrust.ROOT_UID && owner != daemonUid) {
             throw new IOException("the socket directory " + dir + " would be made in " + parent + ", which is owned by "
-                    + UnixAccounts.describeUser(owner) + ", not by root or this daemon's user (" + UnixAccounts.describeUser(daemonUid)
+                    + UnixAccounts.describeUser(owner) + ", not by root or this daemon's user ("
+                    + UnixAccounts.describeUser(daemonUid)
                     + "): someone else made it; remove it or give another --listen");
         }
     }
@@ -137,7 +144,8 @@ final class SocketAccess {
     /** The mode and owner of {@code path} for a message: {@code mode 0755, owner root (uid 0)}. */
     private static String describe(Path path) throws IOException {
         Map<String, Object> attributes = Files.readAttributes(path, "unix:mode,uid");
-        return "mode " + PathTrust.octalMode((Integer) attributes.get("mode")) + ", owner " + UnixAccounts.describeUser((Integer) attributes.get("uid"));
+        return "mode " + PathTrust.octalMode((Integer) attributes.get("mode")) + ", owner "
+                + UnixAccounts.describeUser((Integer) attributes.get("uid"));
     }
 
     /**
@@ -171,7 +179,8 @@ final class SocketAccess {
         List<String> options = new ArrayList<>(List.of("--listen-unix", socket.toString()));
         String groupId = group.isPresent() ? Integer.toUnsignedString(group.getAsInt()) : "-1";
         if (daemonUid == 0 && owner.isUnix()) {
-            options.addAll(List.of("--socket-mode", "0600", "--socket-owner", Integer.toUnsignedString(owner.uid()) + ":-1"));
+            options.addAll(
+                    List.of("--socket-mode", "0600", "--socket-owner", Integer.toUnsignedString(owner.uid()) + ":-1"));
         } else {
             options.addAll(List.of("--socket-mode", String.format("%04o", socketMode())));
             if (group.isPresent()) {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.service.daemon;
 
-import dev.urom.wire.Message.WorkerStartRequest;
 import dev.urom.spi.UromStatus;
+import dev.urom.wire.Message.WorkerStartRequest;
 import java.util.Optional;
 
 /**
@@ -32,8 +32,11 @@ final class StartRequestCheck {
         }
         long unknown = mask & ~pluginMask;
         if (unknown != 0) {
-            return refuse(UromStatus.NOT_FOUND, "plugin mask " + hex(mask) + " names " + (Long.bitCount(unknown) == 1 ? "id " : "ids ")
-                    + hex(unknown) + ", which this daemon does not have (its plugins: " + hex(pluginMask) + ")");
+            return refuse(
+                    UromStatus.NOT_FOUND,
+                    "plugin mask " + hex(mask) + " names " + (Long.bitCount(unknown) == 1 ? "id " : "ids ")
+                            + hex(unknown) + ", which this daemon does not have (its plugins: " + hex(pluginMask)
+                            + ")");
         }
         Optional<Refusal> env = environment.check(request.env());
         if (env.isPresent()) {
@@ -41,7 +44,8 @@ final class StartRequestCheck {
         }
         for (int cpu : request.cpus()) {
             if (!allowedCpus.contains(cpu)) {
-                return refuse(UromStatus.INVALID_VALUE, "cpu " + cpu + " is not in the daemon's cpu set " + allowedCpus);
+                return refuse(
+                        UromStatus.INVALID_VALUE, "cpu " + cpu + " is not in the daemon's cpu set " + allowedCpus);
             }
         }
         return Optional.empty();

@@ -42,7 +42,7 @@ final class UcxTransports {
         for (String entry : tls.split(",")) {
             String suffix = entry.substring(name(entry).length());
             switch (name(entry)) {
-                case "cma" -> { }
+                case "cma" -> {}
                 case "all" -> {
                     return ALL_BUT_CMA;
                 }

@@ -42,8 +42,8 @@ public record UidRange(long first, long last) {
     public static UidRange parse(String text) {
         Matcher matcher = SYNTAX.matcher(text == null ? "" : text);
         if (!matcher.matches()) {
-            throw new IllegalArgumentException("--worker-uid-range '" + LogText.cut(text) + "' is not FIRST-LAST (two decimal uids, e.g. "
-                    + DEFAULT + ")");
+            throw new IllegalArgumentException("--worker-uid-range '" + LogText.cut(text)
+                    + "' is not FIRST-LAST (two decimal uids, e.g. " + DEFAULT + ")");
         }
         return new UidRange(Long.parseLong(matcher.group(1)), Long.parseLong(matcher.group(2)));
     }

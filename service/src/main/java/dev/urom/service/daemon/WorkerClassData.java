@@ -61,6 +61,7 @@ final class WorkerClassData {
     static final int MAX_FAILED_DUMPS = 2;
     /** How long an archive no daemon has started with is kept. */
     static final Duration UNUSED_AGE = Duration.ofDays(7);
+
     private static final Logger LOG = LogManager.getLogger(WorkerClassData.class);
     private static final AtomicLong TEMPORARY_FILES = new AtomicLong();
 
@@ -96,8 +97,12 @@ final class WorkerClassData {
      * @param readableByOthers whether workers run as another user, who must be able to map the archive
      */
     static WorkerClassData forThisJvm(List<String> workerJvmOptions, boolean readableByOthers) {
-        return of(defaultCacheDir(), System.getProperty("java.home") + "|" + System.getProperty("java.vm.version"),
-                System.getProperty("java.class.path"), workerJvmOptions, readableByOthers);
+        return of(
+                defaultCacheDir(),
+                System.getProperty("java.home") + "|" + System.getProperty("java.vm.version"),
+                System.getProperty("java.class.path"),
+                workerJvmOptions,
+                readableByOthers);
     }
 
     /**
@@ -106,13 +111,19 @@ final class WorkerClassData {
      * @param jvmBuild names the JVM build the archive is for
      * @param classPath the workers' class path ({@link File#pathSeparator}-separated)
      */
-    static WorkerClassData of(Path cacheDir, String jvmBuild, String classPath, List<String> workerJvmOptions, boolean readableByOthers) {
+    static WorkerClassData of(
+            Path cacheDir, String jvmBuild, String classPath, List<String> workerJvmOptions, boolean readableByOthers) {
         for (String option : workerJvmOptions) {
-            if (option.startsWith("-Xshare:off") || option.contains("SharedArchiveFile") || option.contains("ArchiveClassesAtExit")) {
+            if (option.startsWith("-Xshare:off")
+                    || option.contains("SharedArchiveFile")
+                    || option.contains("ArchiveClassesAtExit")) {
                 return off("the worker JVM options choose class sharing themselves (" + option + ")");
             }
         }
-        StringBuilder key = new StringBuilder(jvmBuild).append('\n').append(String.join(" ", workerJvmOptions)).append('\n');
+        StringBuilder key = new StringBuilder(jvmBuild)
+                .append('\n')
+                .append(String.join(" ", workerJvmOptions))
+                .append('\n');
         if (classPath == null || classPath.isBlank()) {
             return off("the class path is empty");
         }
@@ -125,7 +136,12 @@ final class WorkerClassData {
                 return off("class path entry " + entry + " is not a jar file");
             }
             try {
-                key.append(jar).append(' ').append(Files.size(jar)).append(' ').append(Files.getLastModifiedTime(jar).toMillis()).append('\n');
+                key.append(jar)
+                        .append(' ')
+                        .append(Files.size(jar))
+                        .append(' ')
+                        .append(Files.getLastModifiedTime(jar).toMillis())
+                        .append('\n');
             } catch (IOException e) {
                 return off("cannot read class path entry " + entry + ": " + e);
             }
@@ -151,8 +167,11 @@ final class WorkerClassData {
         Instant oldest = now.minus(UNUSED_AGE);
         try (DirectoryStream<Path> siblings = Files.newDirectoryStream(archive.getParent(), "worker-*.jsa*")) {
             for (Path sibling : siblings) {
-                if (!sibling.equals(archive) && Files.isRegularFile(sibling, LinkOption.NOFOLLOW_LINKS)
-                        && Files.getLastModifiedTime(sibling, LinkOption.NOFOLLOW_LINKS).toInstant().isBefore(oldest)) {
+                if (!sibling.equals(archive)
+                        && Files.isRegularFile(sibling, LinkOption.NOFOLLOW_LINKS)
+                        && Files.getLastModifiedTime(sibling, LinkOption.NOFOLLOW_LINKS)
+                                .toInstant()
+                                .isBefore(oldest)) {
                     Files.deleteIfExists(sibling);
                     LOG.info("deleted the class-data archive {}: unused for {} days", sibling, UNUSED_AGE.toDays());
                 }
@@ -208,8 +227,8 @@ final class WorkerClassData {
 
         Dump(Path dumped, List<String> options) {
             this.dumped = dumped;
-            this.temporary = archive.resolveSibling(archive.getFileName() + "." + ProcessHandle.current().pid() + "-"
-                    + TEMPORARY_FILES.incrementAndGet() + ".tmp");
+            this.temporary = archive.resolveSibling(archive.getFileName() + "."
+                    + ProcessHandle.current().pid() + "-" + TEMPORARY_FILES.incrementAndGet() + ".tmp");
             this.options = options;
         }
 
@@ -242,7 +261,8 @@ final class WorkerClassData {
         private boolean install() {
             try {
                 if (!Files.isRegularFile(dumped, LinkOption.NOFOLLOW_LINKS) || Files.size(dumped) == 0) {
-                    LOG.warn("the worker that was to write the class-data archive {} exited without writing it", dumped);
+                    LOG.warn(
+                            "the worker that was to write the class-data archive {} exited without writing it", dumped);
                     return false;
                 }
                 Files.copy(dumped, temporary, LinkOption.NOFOLLOW_LINKS);
@@ -250,7 +270,10 @@ final class WorkerClassData {
                 try {
                     Files.move(temporary, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 } catch (AtomicMoveNotSupportedException e) {
-                    LOG.warn("cannot move the class-data archive {} into place atomically: {}", temporary, e.getMessage());
+                    LOG.warn(
+                            "cannot move the class-data archive {} into place atomically: {}",
+                            temporary,
+                            e.getMessage());
                     return false;
                 }
                 LOG.info("workers now start with the class-data archive {}", archive);
@@ -274,25 +297,31 @@ final class WorkerClassData {
     private static String prepareCacheDir(Path dir, boolean readableByOthers) {
         try {
             if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-                Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                Files.createDirectories(
+                        dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             }
             if (readableByOthers) {
                 for (Path d : List.of(dir.getParent(), dir)) {
-                    if (Files.getOwner(d, LinkOption.NOFOLLOW_LINKS).getName().equals(System.getProperty("user.name"))) {
+                    if (Files.getOwner(d, LinkOption.NOFOLLOW_LINKS)
+                            .getName()
+                            .equals(System.getProperty("user.name"))) {
                         Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwxr-xr-x"));
                     }
                 }
             }
-            PosixFileAttributes attributes = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            PosixFileAttributes attributes =
+                    Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             if (!attributes.isDirectory()) {
                 return "cache " + dir + " is not a directory";
             }
             String user = System.getProperty("user.name");
             if (!attributes.owner().getName().equals(user)) {
-                return "cache directory " + dir + " belongs to " + attributes.owner().getName() + ", not " + user;
+                return "cache directory " + dir + " belongs to "
+                        + attributes.owner().getName() + ", not " + user;
             }
             Set<PosixFilePermission> permissions = attributes.permissions();
-            if (permissions.contains(PosixFilePermission.GROUP_WRITE) || permissions.contains(PosixFilePermission.OTHERS_WRITE)) {
+            if (permissions.contains(PosixFilePermission.GROUP_WRITE)
+                    || permissions.contains(PosixFilePermission.OTHERS_WRITE)) {
                 return "cache directory " + dir + " can be written by others ("
                         + PosixFilePermissions.toString(permissions) + ")";
             }

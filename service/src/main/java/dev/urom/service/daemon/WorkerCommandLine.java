@@ -76,7 +76,8 @@ final class WorkerCommandLine {
         this.classPath = absoluteClassPath(System.getProperty("java.class.path"));
         // Where this daemon found (or unpacked) the native files: workers reuse it rather than
         // unpacking their own copy each.
-        this.nativeDir = NativeArtifacts.bridgeLibrary().getParent().toAbsolutePath().toString();
+        this.nativeDir =
+                NativeArtifacts.bridgeLibrary().getParent().toAbsolutePath().toString();
         this.classData = classData;
     }
 
@@ -95,7 +96,13 @@ final class WorkerCommandLine {
      * @param listen the launcher's options for the listening socket
      * @param workerDirectory the worker's private directory
      */
-    Launch build(long workerId, long gid, UnixAccount account, List<String> listen, Path workerDirectory, List<Integer> cpus,
+    Launch build(
+            long workerId,
+            long gid,
+            UnixAccount account,
+            List<String> listen,
+            Path workerDirectory,
+            List<Integer> cpus,
             List<PluginSpec> plugins) {
         WorkerClassData.Launch sharing = classData.nextLaunch(workerDirectory);
         List<String> command = new ArrayList<>(runtime.launcherOptions(listen, workerDirectory, account));
@@ -135,8 +142,21 @@ final class WorkerCommandLine {
         BitSet cpuSet = new BitSet();
         cpus.forEach(cpuSet::set);
         DaemonSecurity security = config.security();
-        return new WorkerLaunch(workerId, gid, null, LISTEN_FD, DAEMON_FD, config.logLevel(), config.sdkLogLevel(), config.maxMessageSize(),
-                cpuSet, config.workerIdleTimeout().toMillis(), security.maxInflight(), security.maxConnectionsPerPrincipal(),
-                security.handshakeTimeout().toMillis(), security.dumpableWorkers(), plugins);
+        return new WorkerLaunch(
+                workerId,
+                gid,
+                null,
+                LISTEN_FD,
+                DAEMON_FD,
+                config.logLevel(),
+                config.sdkLogLevel(),
+                config.maxMessageSize(),
+                cpuSet,
+                config.workerIdleTimeout().toMillis(),
+                security.maxInflight(),
+                security.maxConnectionsPerPrincipal(),
+                security.handshakeTimeout().toMillis(),
+                security.dumpableWorkers(),
+                plugins);
     }
 }

@@ -40,6 +40,7 @@ final class WorkerEntry {
     final long id;
     /** Which launch this is: its files are named after it, so a late reap never takes a later worker's of the same id. */
     final long serial;
+
     final long gid;
     final long mask;
     final WorkerAccess access;
@@ -83,7 +84,11 @@ final class WorkerEntry {
     }
 
     /** Records the worker's process, and what it holds until it is reaped. STARTING only, once. */
-    synchronized void spawned(Process process, PluginIdRegistry.Lease lease, WorkerCommandLine.Launch launch, WorkerLogPump logPump,
+    synchronized void spawned(
+            Process process,
+            PluginIdRegistry.Lease lease,
+            WorkerCommandLine.Launch launch,
+            WorkerLogPump logPump,
             Path socketFile) {
         require(phase == Phase.STARTING && this.process == null, "record a process");
         this.process = process;
@@ -153,7 +158,13 @@ final class WorkerEntry {
     }
 
     synchronized WorkerInfo info() {
-        return new WorkerInfo(id, gid, mask, pid(), address, phase == Phase.RUNNING ? WorkerInfo.State.RUNNING : WorkerInfo.State.STARTING,
+        return new WorkerInfo(
+                id,
+                gid,
+                mask,
+                pid(),
+                address,
+                phase == Phase.RUNNING ? WorkerInfo.State.RUNNING : WorkerInfo.State.STARTING,
                 owner);
     }
 

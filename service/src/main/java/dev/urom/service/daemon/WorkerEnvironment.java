@@ -52,30 +52,100 @@ import java.util.regex.Pattern;
 final class WorkerEnvironment {
     /** Most env items in one WORKER_START. */
     static final int MAX_ITEMS = 128;
+
     static final int MAX_NAME_CHARS = 128;
     static final int MAX_VALUE_BYTES = 4096;
     static final String FIXED_PATH = "/usr/local/bin:/usr/bin:/bin";
     static final String FIXED_LANG = "C.UTF-8";
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-    private static final List<String> NEVER_PREFIXES = List.of("LD_", "LC_", "LANG", "GCONV", "GLIBC_", "MALLOC_", "XDG_", "JAVA_",
-            "JDK_", "_JAVA_", "JNA_", "LOG4J", "UROM_", "BASH_", "PYTHON", "PERL", "RUBY", "NODE_", "OPENSSL_", "SSL_", "KRB5", "GMON_",
-            "NSS_", "RES_", "RESOLV_");
-    private static final Set<String> NEVER_NAMES = Set.of("LOCPATH", "GETCONF_DIR", "HOSTALIASES", "LOCALDOMAIN", "NIS_PATH", "NLSPATH",
-            "TMPDIR", "TMP", "TEMP", "TZ", "TZDIR", "CLASSPATH", "PATH", "HOME", "USER", "LOGNAME", "SHELL", "ENV", "IFS", "PS4", "CDPATH",
-            "POSIXLY_CORRECT", "MAIL", "TERMINFO", "TERMCAP", "UCX_ERROR_SIGNALS");
+    private static final List<String> NEVER_PREFIXES = List.of(
+            "LD_",
+            "LC_",
+            "LANG",
+            "GCONV",
+            "GLIBC_",
+            "MALLOC_",
+            "XDG_",
+            "JAVA_",
+            "JDK_",
+            "_JAVA_",
+            "JNA_",
+            "LOG4J",
+            "UROM_",
+            "BASH_",
+            "PYTHON",
+            "PERL",
+            "RUBY",
+            "NODE_",
+            "OPENSSL_",
+            "SSL_",
+            "KRB5",
+            "GMON_",
+            "NSS_",
+            "RES_",
+            "RESOLV_");
+    private static final Set<String> NEVER_NAMES = Set.of(
+            "LOCPATH",
+            "GETCONF_DIR",
+            "HOSTALIASES",
+            "LOCALDOMAIN",
+            "NIS_PATH",
+            "NLSPATH",
+            "TMPDIR",
+            "TMP",
+            "TEMP",
+            "TZ",
+            "TZDIR",
+            "CLASSPATH",
+            "PATH",
+            "HOME",
+            "USER",
+            "LOGNAME",
+            "SHELL",
+            "ENV",
+            "IFS",
+            "PS4",
+            "CDPATH",
+            "POSIXLY_CORRECT",
+            "MAIL",
+            "TERMINFO",
+            "TERMCAP",
+            "UCX_ERROR_SIGNALS");
     /**
      * Set empty in every worker: UCX must not take over the signals the worker's JVM uses itself
      * (SIGSEGV, SIGBUS, ...), whichever library loads libucs first.
      */
     static final String UCX_ERROR_SIGNALS = "UCX_ERROR_SIGNALS";
-    private static final List<String> NEVER_SUFFIXES = List.of("_PATH", "_DIR", "_DIRS", "_FILE", "_FILES", "_DEST", "_COMMAND", "_CMD",
-            "_LIB", "_LIBS", "_LIBRARY", "_LIBRARIES", "_PRELOAD", "_PLUGIN", "_PLUGINS", "_MODULE", "_MODULES", "_TOOL", "_TOOLS",
-            "_SCRIPT", "_EXEC");
-    private static final List<String> NEVER_INFIXES = List.of("_FILE_", "GDB", "DLOPEN", "HANDLE_ERRORS", "DEBUG_SIGNO", "PRELOAD");
+
+    private static final List<String> NEVER_SUFFIXES = List.of(
+            "_PATH",
+            "_DIR",
+            "_DIRS",
+            "_FILE",
+            "_FILES",
+            "_DEST",
+            "_COMMAND",
+            "_CMD",
+            "_LIB",
+            "_LIBS",
+            "_LIBRARY",
+            "_LIBRARIES",
+            "_PRELOAD",
+            "_PLUGIN",
+            "_PLUGINS",
+            "_MODULE",
+            "_MODULES",
+            "_TOOL",
+            "_TOOLS",
+            "_SCRIPT",
+            "_EXEC");
+    private static final List<String> NEVER_INFIXES =
+            List.of("_FILE_", "GDB", "DLOPEN", "HANDLE_ERRORS", "DEBUG_SIGNO", "PRELOAD");
 
     /** UCX's variables a host may pass, with the pattern of their values (matched without regard to case). */
     static final Map<String, Pattern> REVIEWED_UCX = reviewedUcx();
+
     private static final String UCX_PREFIX = "UCX_";
 
     private final List<String> allowPatterns;
@@ -86,7 +156,8 @@ final class WorkerEnvironment {
         this.allowPatterns = List.copyOf(allowPatterns);
         List<Pattern> compiled = new ArrayList<>();
         for (String glob : allowPatterns) {
-            compiled.add(Pattern.compile(Pattern.quote(glob.toUpperCase(Locale.ROOT)).replace("*", "\\E.*\\Q")));
+            compiled.add(
+                    Pattern.compile(Pattern.quote(glob.toUpperCase(Locale.ROOT)).replace("*", "\\E.*\\Q")));
         }
         this.allowed = List.copyOf(compiled);
     }
@@ -112,7 +183,8 @@ final class WorkerEnvironment {
         values.put("UCX_POSIX_ERROR_HANDLING", bool);
         values.put("UCX_KEEPALIVE_INTERVAL", "inf|auto|[0-9]{1,10}(\\.[0-9]{1,6})?(s|ms|us|ns|m|h)?");
         Map<String, Pattern> compiled = new LinkedHashMap<>();
-        values.forEach((name, value) -> compiled.put(name, Pattern.compile("(" + value + ")?", Pattern.CASE_INSENSITIVE)));
+        values.forEach(
+                (name, value) -> compiled.put(name, Pattern.compile("(" + value + ")?", Pattern.CASE_INSENSITIVE)));
         return Collections.unmodifiableMap(compiled);
     }
 
@@ -128,7 +200,8 @@ final class WorkerEnvironment {
     /** Whether a host may pass a variable named {@code name}. */
     boolean passable(String name) {
         String upper = name.toUpperCase(Locale.ROOT);
-        return !neverPassable(name) && allowed.stream().anyMatch(p -> p.matcher(upper).matches());
+        return !neverPassable(name)
+                && allowed.stream().anyMatch(p -> p.matcher(upper).matches());
     }
 
     /**
@@ -149,22 +222,31 @@ final class WorkerEnvironment {
         for (String item : items) {
             String name = item.substring(0, item.indexOf('='));
             if (neverPassable(name)) {
-                return refuse(UromStatus.NOT_PERMITTED, "env " + name + " is never passed to a worker: the C library, the loader, the JVM, "
-                        + "JNA or Log4j reads it, or it names a file, library or command the worker would use");
+                return refuse(
+                        UromStatus.NOT_PERMITTED,
+                        "env " + name + " is never passed to a worker: the C library, the loader, the JVM, "
+                                + "JNA or Log4j reads it, or it names a file, library or command the worker would use");
             }
             String upper = name.toUpperCase(Locale.ROOT);
             if (upper.startsWith(UCX_PREFIX) && !REVIEWED_UCX.containsKey(upper)) {
-                return refuse(UromStatus.NOT_PERMITTED, "env " + name + " is not one of the UCX variables a host may pass ("
-                        + String.join(", ", REVIEWED_UCX.keySet()) + ")");
+                return refuse(
+                        UromStatus.NOT_PERMITTED,
+                        "env " + name + " is not one of the UCX variables a host may pass ("
+                                + String.join(", ", REVIEWED_UCX.keySet()) + ")");
             }
             if (!passable(name)) {
-                return refuse(UromStatus.NOT_PERMITTED, "env " + name + " is not one the operator allows (--worker-env-allow "
-                        + String.join(",", allowPatterns) + ")");
+                return refuse(
+                        UromStatus.NOT_PERMITTED,
+                        "env " + name + " is not one the operator allows (--worker-env-allow "
+                                + String.join(",", allowPatterns) + ")");
             }
             Pattern value = REVIEWED_UCX.get(upper);
-            if (value != null && !value.matcher(item.substring(item.indexOf('=') + 1)).matches()) {
-                return refuse(UromStatus.INVALID_VALUE, "env " + name + " has a value that is not one UCX takes for it (" + value.pattern()
-                        .substring(1, value.pattern().length() - 2) + ")");
+            if (value != null
+                    && !value.matcher(item.substring(item.indexOf('=') + 1)).matches()) {
+                return refuse(
+                        UromStatus.INVALID_VALUE,
+                        "env " + name + " has a value that is not one UCX takes for it ("
+                                + value.pattern().substring(1, value.pattern().length() - 2) + ")");
             }
         }
         return Optional.empty();
@@ -177,8 +259,10 @@ final class WorkerEnvironment {
         }
         String name = item.substring(0, equals);
         if (!NAME.matcher(name).matches() || name.length() > MAX_NAME_CHARS) {
-            return refuse(UromStatus.INVALID_VALUE, "env item '" + LogText.cut(item) + "' has an invalid name '" + LogText.cut(name)
-                    + "' (letters, digits and _, not starting with a digit, at most " + MAX_NAME_CHARS + ")");
+            return refuse(
+                    UromStatus.INVALID_VALUE,
+                    "env item '" + LogText.cut(item) + "' has an invalid name '" + LogText.cut(name)
+                            + "' (letters, digits and _, not starting with a digit, at most " + MAX_NAME_CHARS + ")");
         }
         String value = item.substring(equals + 1);
         if (value.codePoints().anyMatch(c -> Character.isWhitespace(c) || Character.isSpaceChar(c) || c == 0)) {
@@ -186,7 +270,9 @@ final class WorkerEnvironment {
         }
         int bytes = value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
         if (bytes > MAX_VALUE_BYTES) {
-            return refuse(UromStatus.INVALID_VALUE, "env " + name + " has a value of " + bytes + " bytes; the limit is " + MAX_VALUE_BYTES);
+            return refuse(
+                    UromStatus.INVALID_VALUE,
+                    "env " + name + " has a value of " + bytes + " bytes; the limit is " + MAX_VALUE_BYTES);
         }
         return Optional.empty();
     }

@@ -64,27 +64,37 @@ final class WorkerIdentities {
                 throw new IOException("--worker-groups: only a daemon running as root can choose its workers' groups");
             }
             if (security.workerUidRange() != null) {
-                throw new IOException("--worker-uid-range: only a daemon running as root can run workers as other uids; this one runs as "
-                        + UnixAccounts.describeUser(daemonUid));
+                throw new IOException(
+                        "--worker-uid-range: only a daemon running as root can run workers as other uids; this one runs as "
+                                + UnixAccounts.describeUser(daemonUid));
             }
         }
         if (security.workerUser() != null) {
             if (security.workerUidRange() != null) {
-                throw new IOException("--worker-uid-range " + security.workerUidRange() + " and --worker-user " + security.workerUser()
-                        + " contradict each other: give one");
+                throw new IOException("--worker-uid-range " + security.workerUidRange() + " and --worker-user "
+                        + security.workerUser() + " contradict each other: give one");
             }
             UnixAccount account = UnixAccounts.user(security.workerUser())
-                    .orElseThrow(() -> new IOException("--worker-user " + security.workerUser() + ": there is no such user"));
+                    .orElseThrow(() ->
+                            new IOException("--worker-user " + security.workerUser() + ": there is no such user"));
             if (daemonUid != 0 && account.uid() != daemonUid) {
-                throw new IOException("--worker-user " + security.workerUser() + ": only a daemon running as root can start workers as another user; "
-                        + "this one runs as " + UnixAccounts.describeUser(daemonUid));
+                throw new IOException("--worker-user " + security.workerUser()
+                        + ": only a daemon running as root can start workers as another user; " + "this one runs as "
+                        + UnixAccounts.describeUser(daemonUid));
             }
-            List<Integer> groups = security.workerGroups().isEmpty() ? account.groups() : withPrimary(account.gid(), groupIds(security));
-            return new WorkerIdentities(new UnixAccount(account.name(), account.uid(), account.gid(), groups), null, List.of(), daemonUid);
+            List<Integer> groups = security.workerGroups().isEmpty()
+                    ? account.groups()
+                    : withPrimary(account.gid(), groupIds(security));
+            return new WorkerIdentities(
+                    new UnixAccount(account.name(), account.uid(), account.gid(), groups), null, List.of(), daemonUid);
         }
         if (daemonUid != 0) {
-            UnixAccount self = UnixAccounts.user(daemonUid).orElseGet(() -> new UnixAccount(Integer.toUnsignedString(daemonUid), daemonUid,
-                    UnixAccounts.effectiveGid(), List.of(UnixAccounts.effectiveGid())));
+            UnixAccount self = UnixAccounts.user(daemonUid)
+                    .orElseGet(() -> new UnixAccount(
+                            Integer.toUnsignedString(daemonUid),
+                            daemonUid,
+                            UnixAccounts.effectiveGid(),
+                            List.of(UnixAccounts.effectiveGid())));
             return new WorkerIdentities(self, null, List.of(), daemonUid);
         }
         return new WorkerIdentities(null, security.workerUids(), groupIds(security), daemonUid);
@@ -135,12 +145,19 @@ final class WorkerIdentities {
 
     private UnixAccount ownAccount(Principal principal) throws UromException {
         int uid = principal.uid();
-        UnixAccount account = UnixAccounts.user(uid).orElseThrow(() -> new UromException(UromStatus.NOT_PERMITTED, principal
-                + " has no account on this machine, so its workers have no group to run in; give uid " + Integer.toUnsignedString(uid)
-                + " an account, or run the daemon with --worker-user"));
+        UnixAccount account = UnixAccounts.user(uid)
+                .orElseThrow(() -> new UromException(
+                        UromStatus.NOT_PERMITTED,
+                        principal
+                                + " has no account on this machine, so its workers have no group to run in; give uid "
+                                + Integer.toUnsignedString(uid)
+                                + " an account, or run the daemon with --worker-user"));
         if (taken.contains(uid)) {
-            throw new UromException(UromStatus.NOT_PERMITTED, principal + ": uid " + Integer.toUnsignedString(uid)
-                    + " was given to another principal's workers (--worker-uid-range " + range + "), and an account took it since");
+            throw new UromException(
+                    UromStatus.NOT_PERMITTED,
+                    principal + ": uid " + Integer.toUnsignedString(uid)
+                            + " was given to another principal's workers (--worker-uid-range " + range
+                            + "), and an account took it since");
         }
         return new UnixAccount(account.name(), uid, account.gid(), withPrimary(account.gid(), groups));
     }
@@ -148,12 +165,17 @@ final class WorkerIdentities {
     private int takeUid(Principal principal) throws UromException {
         for (; next <= range.last(); next++) {
             int candidate = (int) next;
-            if (!taken.contains(candidate) && UnixAccounts.user(candidate).isEmpty() && UnixAccounts.groupName(candidate).isEmpty()) {
+            if (!taken.contains(candidate)
+                    && UnixAccounts.user(candidate).isEmpty()
+                    && UnixAccounts.groupName(candidate).isEmpty()) {
                 return candidate;
             }
         }
-        throw new UromException(UromStatus.FULL, "no uid is left for " + principal + "'s workers: every uid of --worker-uid-range " + range
-                + " is an account's, a group's or another principal's (" + assigned.size() + " principals hold one)");
+        throw new UromException(
+                UromStatus.FULL,
+                "no uid is left for " + principal + "'s workers: every uid of --worker-uid-range " + range
+                        + " is an account's, a group's or another principal's (" + assigned.size()
+                        + " principals hold one)");
     }
 
     /**
@@ -180,6 +202,7 @@ final class WorkerIdentities {
         if (shared != null) {
             return shared.describe() + " with groups " + shared.groups();
         }
-        return "each principal's own uid (Unix users their own, the others one each from " + range + ") with groups " + groups;
+        return "each principal's own uid (Unix users their own, the others one each from " + range + ") with groups "
+                + groups;
     }
 }

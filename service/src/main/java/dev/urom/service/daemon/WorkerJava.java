@@ -58,13 +58,20 @@ final class WorkerJava {
             Files.setPosixFilePermissions(jdk.resolve("bin"), PosixFilePermissions.fromString("rwxr-xr-x"));
             Files.setPosixFilePermissions(jdk, PosixFilePermissions.fromString("rwxr-xr-x"));
         } catch (IOException | UnsupportedOperationException e) {
-            LOG.warn("cannot make the workers' execute-only java in {} ({}); workers start from {} and make themselves undumpable as they start",
-                    workRoot, e.toString(), jdkLauncher());
+            LOG.warn(
+                    "cannot make the workers' execute-only java in {} ({}); workers start from {} and make themselves undumpable as they start",
+                    workRoot,
+                    e.toString(),
+                    jdkLauncher());
             return jdkLauncher();
         }
         if (!Files.isExecutable(copy)) {
-            LOG.warn("{} cannot be executed (is {} on a file system mounted noexec?); workers start from {} and make themselves undumpable "
-                    + "as they start", copy, workRoot.getParent(), jdkLauncher());
+            LOG.warn(
+                    "{} cannot be executed (is {} on a file system mounted noexec?); workers start from {} and make themselves undumpable "
+                            + "as they start",
+                    copy,
+                    workRoot.getParent(),
+                    jdkLauncher());
             return jdkLauncher();
         }
         return copy;

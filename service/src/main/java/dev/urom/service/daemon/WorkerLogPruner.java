@@ -43,8 +43,10 @@ import org.apache.logging.log4j.Logger;
 final class WorkerLogPruner {
     /** The most files one pass deletes, so that a pass on a crowded directory stays short. */
     static final int MAX_DELETIONS_PER_PASS = 256;
+
     private static final Logger LOG = LogManager.getLogger(WorkerLogPruner.class);
-    private static final Pattern WORKER_LOG = Pattern.compile("urom_worker_([1-9][0-9]{0,18})_(?:dev\\.log(?:\\.[1-9][0-9]{0,2})?|crash\\.log)");
+    private static final Pattern WORKER_LOG =
+            Pattern.compile("urom_worker_([1-9][0-9]{0,18})_(?:dev\\.log(?:\\.[1-9][0-9]{0,2})?|crash\\.log)");
 
     private final Path logDir;
     private final WorkerLogRetention retention;
@@ -124,7 +126,8 @@ final class WorkerLogPruner {
     /** The file's attributes when it is a regular file owned by {@link #ownerUid}, else null. */
     private BasicFileAttributes ours(Path file) {
         try {
-            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            BasicFileAttributes attributes =
+                    Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             if (!attributes.isRegularFile()) {
                 return null;
             }

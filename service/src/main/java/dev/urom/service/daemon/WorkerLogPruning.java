@@ -29,7 +29,8 @@ final class WorkerLogPruning implements AutoCloseable {
 
     private final WorkerLogPruner pruner;
     private final Path logDir;
-    private final ExecutorService thread = Executors.newSingleThreadExecutor(DaemonThreads.named("urom-worker-log-pruner"));
+    private final ExecutorService thread =
+            Executors.newSingleThreadExecutor(DaemonThreads.named("urom-worker-log-pruner"));
     private final AtomicBoolean pending = new AtomicBoolean();
     /** How many logs of each pid are being written. */
     private final Map<Long, Integer> writing = new HashMap<>();

@@ -45,9 +45,11 @@ import org.apache.logging.log4j.Logger;
 public final class WorkerLogPump {
     /** The most bytes of one line that reach the file. */
     public static final int MAX_LINE_BYTES = 8192;
+
     private static final Logger LOG = LogManager.getLogger(WorkerLogPump.class);
     /** Room for the longest UTF-8 sequence that can start at the last kept byte. */
     private static final int LINE_BUFFER_BYTES = MAX_LINE_BYTES + 3;
+
     private static final int READ_BUFFER_BYTES = 64 * 1024;
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
 
@@ -105,8 +107,9 @@ public final class WorkerLogPump {
      */
     public synchronized void appendExit(String how) {
         String level = how.startsWith("exited with status 0") ? "INFO " : "WARN ";
-        append(LocalDateTime.now().format(TIME) + " " + level + " [" + Thread.currentThread().getName() + "] "
-                + WorkerSupervisor.class.getName() + " - worker process " + pid + " " + how + "\n");
+        append(LocalDateTime.now().format(TIME) + " " + level + " ["
+                + Thread.currentThread().getName() + "] " + WorkerSupervisor.class.getName() + " - worker process "
+                + pid + " " + how + "\n");
         if (ended) {
             closeLog();
         }
@@ -203,7 +206,11 @@ public final class WorkerLogPump {
     private void writeFailed(IOException e) {
         if (!failing) {
             failing = true;
-            LOG.warn("the log {} of worker pid {} cannot be written ({}); its lines are dropped until it can", file, pid, reason(e));
+            LOG.warn(
+                    "the log {} of worker pid {} cannot be written ({}); its lines are dropped until it can",
+                    file,
+                    pid,
+                    reason(e));
         }
     }
 
@@ -226,6 +233,8 @@ public final class WorkerLogPump {
         if (e instanceof FileSystemException fs && fs.getReason() != null) {
             return fs.getReason();
         }
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getClass().getSimpleName() + ": " + e.getMessage();
+        return e.getMessage() == null
+                ? e.getClass().getSimpleName()
+                : e.getClass().getSimpleName() + ": " + e.getMessage();
     }
 }

@@ -31,6 +31,7 @@ import org.apache.logging.log4j.Logger;
 final class WorkerReaper {
     /** Under the supervisor's name, as the daemon's log has always shown these lines. */
     private static final Logger LOG = LogManager.getLogger(WorkerSupervisor.class);
+
     private static final long LOG_DRAIN_MILLIS = 2000;
 
     private final DaemonConfig config;
@@ -39,7 +40,12 @@ final class WorkerReaper {
     private final DaemonMetrics metrics;
     private final WorkerLogPruning logs;
 
-    WorkerReaper(DaemonConfig config, WorkerRuntime runtime, WorkerTable table, DaemonMetrics metrics, WorkerLogPruning logs) {
+    WorkerReaper(
+            DaemonConfig config,
+            WorkerRuntime runtime,
+            WorkerTable table,
+            DaemonMetrics metrics,
+            WorkerLogPruning logs) {
         this.config = config;
         this.runtime = runtime;
         this.table = table;
@@ -54,10 +60,11 @@ final class WorkerReaper {
         awaitLastLogLines(pump);
         worker.launch().exited(status);
         String id = Long.toUnsignedString(worker.id);
-        Optional<CrashReport.Findings> crash = CrashReport.read(
-                CrashReport.keep(runtime.workerDirectory(worker.name()), config.logDir(), process.pid(), "worker " + id));
+        Optional<CrashReport.Findings> crash = CrashReport.read(CrashReport.keep(
+                runtime.workerDirectory(worker.name()), config.logDir(), process.pid(), "worker " + id));
         removeFiles(worker.name(), worker.socketFile(), id);
-        String how = ExitStatus.describe(status) + crash.map(CrashReport.Findings::summary).orElse("");
+        String how = ExitStatus.describe(status)
+                + crash.map(CrashReport.Findings::summary).orElse("");
         pump.appendExit(how);
         pump.done().whenComplete((ignored, failure) -> logs.closed(process.pid()));
         if (status == 0) {

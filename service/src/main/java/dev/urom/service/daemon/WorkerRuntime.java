@@ -56,6 +56,7 @@ import org.apache.logging.log4j.Logger;
 final class WorkerRuntime implements AutoCloseable {
     /** The name of a daemon's workers' directory: this, its pid, a dash, a random part. */
     static final String WORK_ROOT_PREFIX = "urom-workers-";
+
     private static final Logger LOG = LogManager.getLogger(WorkerRuntime.class);
     private static final String JNA_LIBRARY = "libjnidispatch.so";
     /** Where JNA's jar holds this platform's library (linux-x86-64, linux-aarch64, ...). */
@@ -98,7 +99,8 @@ final class WorkerRuntime implements AutoCloseable {
             }
             Path java;
             if (security.dumpableWorkers()) {
-                LOG.warn("--dumpable-workers: processes of a worker's uid may read its memory, keys included, and trace it");
+                LOG.warn(
+                        "--dumpable-workers: processes of a worker's uid may read its memory, keys included, and trace it");
                 java = WorkerJava.jdkLauncher();
             } else {
                 java = WorkerJava.prepare(workRoot);
@@ -147,11 +149,16 @@ final class WorkerRuntime implements AutoCloseable {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(parent, WORK_ROOT_PREFIX + "*")) {
             for (Path entry : entries) {
                 OptionalLong pid = daemonPid(entry.getFileName().toString());
-                if (pid.isEmpty() || pid.getAsLong() == ownPid || ProcessHandle.of(pid.getAsLong()).isPresent()) {
+                if (pid.isEmpty()
+                        || pid.getAsLong() == ownPid
+                        || ProcessHandle.of(pid.getAsLong()).isPresent()) {
                     continue;
                 }
-                BasicFileAttributes attributes = Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                if (attributes.isDirectory() && Integer.valueOf(uid).equals(Files.getAttribute(entry, "unix:uid", LinkOption.NOFOLLOW_LINKS))) {
+                BasicFileAttributes attributes =
+                        Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                if (attributes.isDirectory()
+                        && Integer.valueOf(uid)
+                                .equals(Files.getAttribute(entry, "unix:uid", LinkOption.NOFOLLOW_LINKS))) {
                     LOG.info("deleting {}, left by daemon {} that is gone", entry, pid.getAsLong());
                     deleteTree(entry);
                 }
@@ -179,18 +186,23 @@ final class WorkerRuntime implements AutoCloseable {
         if (identities.otherUsers()) {
             Optional<String> problem = PathTrust.unreadable(parent, identities.everyWorker());
             if (problem.isPresent()) {
-                throw new IOException(problem.get() + "; the daemon makes its workers' directories there (java.io.tmpdir)");
+                throw new IOException(
+                        problem.get() + "; the daemon makes its workers' directories there (java.io.tmpdir)");
             }
         }
         sweepDeadDaemons(parent, ProcessHandle.current().pid());
-        Path root = Files.createTempDirectory(parent, WORK_ROOT_PREFIX + ProcessHandle.current().pid() + "-",
+        Path root = Files.createTempDirectory(
+                parent,
+                WORK_ROOT_PREFIX + ProcessHandle.current().pid() + "-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         try {
             // a temporary directory that others may write without the sticky bit would let them swap this one
-            Optional<String> problem = PathTrust.untrusted(root, Set.copyOf(List.of(PathTrust.ROOT_UID, UnixAccounts.effectiveUid())));
+            Optional<String> problem =
+                    PathTrust.untrusted(root, Set.copyOf(List.of(PathTrust.ROOT_UID, UnixAccounts.effectiveUid())));
             if (problem.isPresent()) {
-                throw new IOException("the workers' directory " + root + " is not safe: " + problem.get()
-                        + "; give the daemon a java.io.tmpdir that only it (or root) may write, or one with the sticky bit");
+                throw new IOException(
+                        "the workers' directory " + root + " is not safe: " + problem.get()
+                                + "; give the daemon a java.io.tmpdir that only it (or root) may write, or one with the sticky bit");
             }
             if (identities.otherUsers()) {
                 Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwx--x--x"));
@@ -225,7 +237,8 @@ final class WorkerRuntime implements AutoCloseable {
         Path copy = Files.createDirectory(workRoot.resolve("native"));
         try (InputStream library = WorkerRuntime.class.getClassLoader().getResourceAsStream(JNA_RESOURCE)) {
             if (library == null) {
-                throw new IOException("JNA's " + JNA_RESOURCE + " is not on the class path and " + nativeDir + " holds no " + JNA_LIBRARY);
+                throw new IOException("JNA's " + JNA_RESOURCE + " is not on the class path and " + nativeDir
+                        + " holds no " + JNA_LIBRARY);
             }
             Files.copy(library, copy.resolve(JNA_LIBRARY));
         }
@@ -307,10 +320,16 @@ final class WorkerRuntime implements AutoCloseable {
         options.addAll(listen);
         options.addAll(List.of("--chdir", workerDirectory.toString()));
         if (daemonUid == 0) {
-            options.addAll(List.of("--user", Integer.toUnsignedString(account.uid()), "--group", Integer.toUnsignedString(account.gid()),
-                    "--groups", account.groups().stream().map(Integer::toUnsignedString).collect(Collectors.joining(","))));
+            options.addAll(List.of(
+                    "--user",
+                    Integer.toUnsignedString(account.uid()),
+                    "--group",
+                    Integer.toUnsignedString(account.gid()),
+                    "--groups",
+                    account.groups().stream().map(Integer::toUnsignedString).collect(Collectors.joining(","))));
         }
-        options.addAll(List.of("--parent-pid", Long.toString(ProcessHandle.current().pid()), "--"));
+        options.addAll(
+                List.of("--parent-pid", Long.toString(ProcessHandle.current().pid()), "--"));
         return options;
     }
 

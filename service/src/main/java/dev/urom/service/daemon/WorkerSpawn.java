@@ -52,9 +52,16 @@ final class WorkerSpawn {
     private final WorkerLogPruning logs;
     private final WorkerReaper reaper;
 
-    WorkerSpawn(DaemonConfig config, PluginIdRegistry registry, WorkerRuntime runtime,
-            BiFunction<String, Principal, WorkerSupervisor.Listen> listenOf, WorkerSpawner spawner, ReadyHandshake handshake,
-            WorkerTable table, WorkerLogPruning logs, WorkerReaper reaper) {
+    WorkerSpawn(
+            DaemonConfig config,
+            PluginIdRegistry registry,
+            WorkerRuntime runtime,
+            BiFunction<String, Principal, WorkerSupervisor.Listen> listenOf,
+            WorkerSpawner spawner,
+            ReadyHandshake handshake,
+            WorkerTable table,
+            WorkerLogPruning logs,
+            WorkerReaper reaper) {
         this.config = config;
         this.registry = registry;
         this.runtime = runtime;
@@ -100,13 +107,16 @@ final class WorkerSpawn {
             directory = runtime.makeWorkerDirectory(worker.name(), account);
         } catch (IOException e) {
             lease.close();
-            return refused(UromStatus.OPERATING_SYSTEM, "cannot make the directory of worker " + id + ": " + e.getMessage());
+            return refused(
+                    UromStatus.OPERATING_SYSTEM, "cannot make the directory of worker " + id + ": " + e.getMessage());
         }
-        WorkerCommandLine.Launch launch = commandLine.build(worker.id, worker.gid, account, listen.launcherOptions(), directory, request.cpus(),
-                specs);
+        WorkerCommandLine.Launch launch = commandLine.build(
+                worker.id, worker.gid, account, listen.launcherOptions(), directory, request.cpus(), specs);
         Process process;
         try {
-            process = spawner.spawn(launch.command(), environmentOf(worker, directory, request),
+            process = spawner.spawn(
+                    launch.command(),
+                    environmentOf(worker, directory, request),
                     started -> register(worker, started, lease, launch, listen.socketFile()));
         } catch (IOException e) {
             launch.exited(-1);
@@ -119,13 +129,20 @@ final class WorkerSpawn {
     }
 
     /** Runs on the spawner thread, before the process can be reaped: records it, starts copying its log, and tells it who may use it. */
-    private void register(WorkerEntry worker, Process process, PluginIdRegistry.Lease lease, WorkerCommandLine.Launch launch, Path socketFile) {
+    private void register(
+            WorkerEntry worker,
+            Process process,
+            PluginIdRegistry.Lease lease,
+            WorkerCommandLine.Launch launch,
+            Path socketFile) {
         logs.opened(process.pid());
-        WorkerLogPump pump = WorkerLogPump.start(process.pid(), process.getErrorStream(), config.logDir(), config.logRolling());
+        WorkerLogPump pump =
+                WorkerLogPump.start(process.pid(), process.getErrorStream(), config.logDir(), config.logRolling());
         table.spawned(worker, process, lease, launch, pump, socketFile);
         try {
             OutputStream stdin = process.getOutputStream();
-            stdin.write((WorkerLines.encode(new WorkerLine.Access(worker.access)) + "\n").getBytes(StandardCharsets.US_ASCII));
+            stdin.write((WorkerLines.encode(new WorkerLine.Access(worker.access)) + "\n")
+                    .getBytes(StandardCharsets.US_ASCII));
             stdin.flush();
         } catch (IOException e) {
             // the worker has already ended: its status line (or its exit) says why

@@ -21,7 +21,8 @@ import java.util.function.Consumer;
  * while it lives; the worker writes its status line on stdout, its log on stderr).
  */
 final class WorkerSpawner implements AutoCloseable {
-    private final ExecutorService thread = Executors.newSingleThreadExecutor(DaemonThreads.named("urom-worker-spawner"));
+    private final ExecutorService thread =
+            Executors.newSingleThreadExecutor(DaemonThreads.named("urom-worker-spawner"));
 
     /**
      * Starts {@code command} with exactly the environment {@code env} (nothing of the daemon's own),

@@ -47,6 +47,7 @@ final class WorkerStatsLink {
     private final Map<Long, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
     /** Completes when the worker has said ENDING, or its stdout has ended: before any answer read after that. */
     private final CompletableFuture<Void> ending = new CompletableFuture<>();
+
     private volatile boolean ended;
 
     /** Whether a worker takes hosts, as {@link #liveness} found. */
@@ -73,7 +74,8 @@ final class WorkerStatsLink {
      */
     static WorkerStatsLink start(String name, long key, InputStream stdout, OutputStream stdin, WorkerStatsBook book) {
         WorkerStatsLink link = new WorkerStatsLink(name, key, stdin, book);
-        DaemonThreads.daemon(() -> link.read(stdout), "urom-worker-stats-" + key).start();
+        DaemonThreads.daemon(() -> link.read(stdout), "urom-worker-stats-" + key)
+                .start();
         return link;
     }
 
@@ -158,7 +160,10 @@ final class WorkerStatsLink {
                 answered.complete(null);
             }
         } else {
-            LOG.warn("{}: a line on its stdout was skipped: {} after READY", name, said.getClass().getSimpleName());
+            LOG.warn(
+                    "{}: a line on its stdout was skipped: {} after READY",
+                    name,
+                    said.getClass().getSimpleName());
         }
     }
 }

@@ -84,6 +84,7 @@ final class WorkerSupervisor implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(WorkerSupervisor.class);
     /** Refused starts are the hosts' doing: 20 lines per 10 s at most. */
     private final RateLimitedLog refusals = new RateLimitedLog(LOG, 20, Duration.ofSeconds(10));
+
     private static final long STDIN_GRACE_MILLIS = 3000;
     private static final long EXIT_GRACE_MILLIS = TimeUnit.SECONDS.toMillis(ReadyHandshake.EXIT_GRACE_SECONDS);
     /** How long a join waits for the worker's answer (a worker's data plane answers within a turn of its loop). */
@@ -97,7 +98,8 @@ final class WorkerSupervisor implements AutoCloseable {
     private final byte[] daemonSecret = Proofs.randomSecret(32);
     private final WorkerTable table;
     private final WorkerSpawner spawner = new WorkerSpawner();
-    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("urom-worker-timers"));
+    private final ScheduledExecutorService timers =
+            Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("urom-worker-timers"));
     private final WorkerLogPruning logs;
     private final WorkerSpawn spawn;
 
@@ -105,8 +107,7 @@ final class WorkerSupervisor implements AutoCloseable {
      * Where a worker listens: the launcher's options for its socket, and the socket file to remove
      * when it ends (null on TCP).
      */
-    record Listen(List<String> launcherOptions, Path socketFile) {
-    }
+    record Listen(List<String> launcherOptions, Path socketFile) {}
 
     /**
      * @param runtime who workers run as, and their directories
@@ -114,17 +115,32 @@ final class WorkerSupervisor implements AutoCloseable {
      * @param metrics counts starts and exits
      * @param stats where the running workers' counts go
      */
-    WorkerSupervisor(DaemonConfig config, PluginIdRegistry registry, WorkerRuntime runtime, BiFunction<String, Principal, Listen> listenOf,
-            DaemonMetrics metrics, WorkerStatsBook stats) {
+    WorkerSupervisor(
+            DaemonConfig config,
+            PluginIdRegistry registry,
+            WorkerRuntime runtime,
+            BiFunction<String, Principal, Listen> listenOf,
+            DaemonMetrics metrics,
+            WorkerStatsBook stats) {
         this.config = config;
         this.metrics = metrics;
         this.stats = stats;
         this.table = new WorkerTable(config.maxWorkers(), config.maxWorkersPerPrincipal());
-        this.logs = new WorkerLogPruning(new WorkerLogPruner(config.logDir(), config.workerLogRetention(), UnixAccounts.effectiveUid(),
-                Clock.systemUTC()), config.logDir());
+        this.logs = new WorkerLogPruning(
+                new WorkerLogPruner(
+                        config.logDir(), config.workerLogRetention(), UnixAccounts.effectiveUid(), Clock.systemUTC()),
+                config.logDir());
         WorkerReaper reaper = new WorkerReaper(config, runtime, table, metrics, logs);
-        this.spawn = new WorkerSpawn(config, registry, runtime, listenOf, spawner, new ReadyHandshake(config.workerStartTimeout(), timers),
-                table, logs, reaper);
+        this.spawn = new WorkerSpawn(
+                config,
+                registry,
+                runtime,
+                listenOf,
+                spawner,
+                new ReadyHandshake(config.workerStartTimeout(), timers),
+                table,
+                logs,
+                reaper);
         logs.prune();
     }
 
@@ -137,9 +153,16 @@ final class WorkerSupervisor implements AutoCloseable {
     WorkerStartReply start(WorkerStartRequest request, List<DiscoveredPlugin> plugins, ControlSession session) {
         String peer = session.peer();
         while (true) {
-            WorkerTable.Claim claim = table.claim(request.workerId(), session.principal(), (id, serial) -> new WorkerEntry(id, serial,
-                    request.gid(), request.pluginMask(), WorkerAccess.of(session.principal(), session.key(), daemonSecret),
-                    pluginNames(plugins, request.pluginMask())));
+            WorkerTable.Claim claim = table.claim(
+                    request.workerId(),
+                    session.principal(),
+                    (id, serial) -> new WorkerEntry(
+                            id,
+                            serial,
+                            request.gid(),
+                            request.pluginMask(),
+                            WorkerAccess.of(session.principal(), session.key(), daemonSecret),
+                            pluginNames(plugins, request.pluginMask())));
             if (claim instanceof WorkerTable.Claim.Refused refused) {
                 return refused(request, refused.refusal(), peer);
             }
@@ -165,13 +188,20 @@ final class WorkerSupervisor implements AutoCloseable {
      * @param link the worker's stats link
      * @return the reply, or null when the caller is to look at the table again
      */
-    private WorkerStartReply joinUnlessEnding(WorkerEntry worker, WorkerStatsLink link, WorkerStartRequest request, String peer) {
+    private WorkerStartReply joinUnlessEnding(
+            WorkerEntry worker, WorkerStatsLink link, WorkerStartRequest request, String peer) {
         String name = worker.describe();
         return switch (link.liveness(Duration.ofMillis(JOIN_ANSWER_MILLIS))) {
             case SERVING -> table.holds(worker) ? join(worker, request, peer) : null;
             case ENDING -> awaitGone(worker, name, request, peer);
-            case SILENT -> refused(request, new Refusal(UromStatus.TIME_OUT, name + " did not answer the daemon within "
-                    + JOIN_ANSWER_MILLIS + " ms; it was not joined"), peer);
+            case SILENT ->
+                refused(
+                        request,
+                        new Refusal(
+                                UromStatus.TIME_OUT,
+                                name + " did not answer the daemon within " + JOIN_ANSWER_MILLIS
+                                        + " ms; it was not joined"),
+                        peer);
         };
     }
 
@@ -183,11 +213,18 @@ final class WorkerSupervisor implements AutoCloseable {
             worker.gone.get(timeoutMs, TimeUnit.MILLISECONDS);
             return null;
         } catch (TimeoutException e) {
-            return refused(request, new Refusal(UromStatus.TIME_OUT, name + " is ending but has not exited within " + timeoutMs
-                    + " ms; start it again later"), peer);
+            return refused(
+                    request,
+                    new Refusal(
+                            UromStatus.TIME_OUT,
+                            name + " is ending but has not exited within " + timeoutMs + " ms; start it again later"),
+                    peer);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return refused(request, new Refusal(UromStatus.SHUTDOWN, "interrupted while waiting for " + name + " to exit"), peer);
+            return refused(
+                    request,
+                    new Refusal(UromStatus.SHUTDOWN, "interrupted while waiting for " + name + " to exit"),
+                    peer);
         } catch (ExecutionException e) {
             return null;
         }
@@ -196,9 +233,15 @@ final class WorkerSupervisor implements AutoCloseable {
     private WorkerStartReply join(WorkerEntry worker, WorkerStartRequest request, String peer) {
         long missing = request.pluginMask() & ~worker.mask;
         if (missing != 0) {
-            return refused(request, new Refusal(UromStatus.INVALID_VALUE, "worker " + Long.toUnsignedString(worker.id) + " runs plugins "
-                    + StartRequestCheck.hex(worker.mask) + " and cannot take on " + StartRequestCheck.hex(missing)
-                    + "; ask for a subset of its plugins or another worker id"), peer);
+            return refused(
+                    request,
+                    new Refusal(
+                            UromStatus.INVALID_VALUE,
+                            "worker " + Long.toUnsignedString(worker.id) + " runs plugins "
+                                    + StartRequestCheck.hex(worker.mask) + " and cannot take on "
+                                    + StartRequestCheck.hex(missing)
+                                    + "; ask for a subset of its plugins or another worker id"),
+                    peer);
         }
         LOG.info("worker {} (pid {}) joined by {}", Long.toUnsignedString(worker.id), worker.pid(), peer);
         metrics.workerStart(DaemonMetrics.OUTCOME_JOINED, UromStatus.SUCCESS);
@@ -206,7 +249,8 @@ final class WorkerSupervisor implements AutoCloseable {
     }
 
     /** Spawns {@code worker} and takes it as running at its READY; a start that fails leaves the table. */
-    private WorkerStartReply launch(WorkerEntry worker, WorkerStartRequest request, List<DiscoveredPlugin> plugins, String peer) {
+    private WorkerStartReply launch(
+            WorkerEntry worker, WorkerStartRequest request, List<DiscoveredPlugin> plugins, String peer) {
         try {
             ReadyHandshake.Outcome outcome = spawn.start(worker, request, plugins);
             if (outcome instanceof ReadyHandshake.Outcome.Refused refused) {
@@ -225,28 +269,42 @@ final class WorkerSupervisor implements AutoCloseable {
     }
 
     /** Takes the worker into the table as running, its stdout (after READY) going on to a {@link WorkerStatsLink}. */
-    private WorkerStartReply ready(WorkerEntry worker, ReadyHandshake.Outcome.Ready ready, WorkerStartRequest request, String peer) {
+    private WorkerStartReply ready(
+            WorkerEntry worker, ReadyHandshake.Outcome.Ready ready, WorkerStartRequest request, String peer) {
         String name = worker.describe();
         Process process = ready.process();
-        if (!table.running(worker, ready.address(),
+        if (!table.running(
+                worker,
+                ready.address(),
                 () -> WorkerStatsLink.start(name, process.pid(), ready.stdout(), process.getOutputStream(), stats))) {
             try {
                 ready.stdout().close();
             } catch (IOException e) {
                 // the pipe is gone with the process
             }
-            return refused(request, new Refusal(UromStatus.INITIALIZATION, name + " ended right after it reported READY"), peer);
+            return refused(
+                    request,
+                    new Refusal(UromStatus.INITIALIZATION, name + " ended right after it reported READY"),
+                    peer);
         }
         metrics.workerStart(DaemonMetrics.OUTCOME_STARTED, UromStatus.SUCCESS);
-        LOG.info("{} started for {}: plugins {}, gid {}, listening on {}", name, peer, StartRequestCheck.hex(worker.mask),
-                Long.toUnsignedString(worker.gid), ready.address());
+        LOG.info(
+                "{} started for {}: plugins {}, gid {}, listening on {}",
+                name,
+                peer,
+                StartRequestCheck.hex(worker.mask),
+                Long.toUnsignedString(worker.gid),
+                ready.address());
         return new WorkerStartReply(UromStatus.SUCCESS, worker.id, worker.gid, worker.mask, ready.address(), "");
     }
 
     /** The names of the plugins of {@code mask} among {@code plugins}, ascending by id. */
     private static List<String> pluginNames(List<DiscoveredPlugin> plugins, long mask) {
-        return plugins.stream().filter(p -> (p.id() & mask) != 0).sorted(Comparator.comparing(DiscoveredPlugin::id, Long::compareUnsigned))
-                .map(p -> p.info().name()).toList();
+        return plugins.stream()
+                .filter(p -> (p.id() & mask) != 0)
+                .sorted(Comparator.comparing(DiscoveredPlugin::id, Long::compareUnsigned))
+                .map(p -> p.info().name())
+                .toList();
     }
 
     /**
@@ -255,7 +313,9 @@ final class WorkerSupervisor implements AutoCloseable {
      */
     List<Long> workersInGroup(long gid, Principal principal) {
         return table.entries().stream()
-                .filter(w -> w.phase() == WorkerEntry.Phase.RUNNING && w.owner.equals(principal) && (gid == Protocol.ALL_GROUPS || w.gid == gid))
+                .filter(w -> w.phase() == WorkerEntry.Phase.RUNNING
+                        && w.owner.equals(principal)
+                        && (gid == Protocol.ALL_GROUPS || w.gid == gid))
                 .map(w -> w.id)
                 .sorted(Long::compareUnsigned)
                 .toList();
@@ -268,9 +328,12 @@ final class WorkerSupervisor implements AutoCloseable {
      * @return how many running workers did not answer in time
      */
     int refreshStats(Duration timeout) {
-        List<WorkerStatsLink> links = table.entries().stream().filter(w -> w.phase() == WorkerEntry.Phase.RUNNING).map(WorkerEntry::stats)
+        List<WorkerStatsLink> links = table.entries().stream()
+                .filter(w -> w.phase() == WorkerEntry.Phase.RUNNING)
+                .map(WorkerEntry::stats)
                 .toList();
-        List<CompletableFuture<Void>> answers = links.stream().map(WorkerStatsLink::request).toList();
+        List<CompletableFuture<Void>> answers =
+                links.stream().map(WorkerStatsLink::request).toList();
         long deadline = System.nanoTime() + timeout.toNanos();
         int missed = 0;
         for (CompletableFuture<Void> answer : answers) {
@@ -300,9 +363,22 @@ final class WorkerSupervisor implements AutoCloseable {
                 .sorted(Comparator.comparing((WorkerEntry w) -> w.id, Long::compareUnsigned))
                 .map(w -> {
                     long pid = w.pid();
-                    long commands = pid < 0 ? 0 : stats.latest(pid).map(WorkerStatsSnapshot::commands).orElse(0L);
-                    ServiceWorker.State state = w.phase() == WorkerEntry.Phase.RUNNING ? ServiceWorker.State.RUNNING : ServiceWorker.State.STARTING;
-                    return new ServiceWorker(w.id, w.gid, w.mask, state, pid, Math.max(0, (now - w.createdNanos) / 1_000_000), commands,
+                    long commands = pid < 0
+                            ? 0
+                            : stats.latest(pid)
+                                    .map(WorkerStatsSnapshot::commands)
+                                    .orElse(0L);
+                    ServiceWorker.State state = w.phase() == WorkerEntry.Phase.RUNNING
+                            ? ServiceWorker.State.RUNNING
+                            : ServiceWorker.State.STARTING;
+                    return new ServiceWorker(
+                            w.id,
+                            w.gid,
+                            w.mask,
+                            state,
+                            pid,
+                            Math.max(0, (now - w.createdNanos) / 1_000_000),
+                            commands,
                             w.pluginNames);
                 })
                 .toList();
@@ -310,7 +386,10 @@ final class WorkerSupervisor implements AutoCloseable {
 
     /** The workers now in the table, by id. */
     List<WorkerInfo> snapshot() {
-        return table.entries().stream().map(WorkerEntry::info).sorted(Comparator.comparing(WorkerInfo::id, Long::compareUnsigned)).toList();
+        return table.entries().stream()
+                .map(WorkerEntry::info)
+                .sorted(Comparator.comparing(WorkerInfo::id, Long::compareUnsigned))
+                .toList();
     }
 
     /**
@@ -336,14 +415,20 @@ final class WorkerSupervisor implements AutoCloseable {
         awaitExits(processes, STDIN_GRACE_MILLIS);
         for (Process process : processes) {
             if (process.isAlive()) {
-                LOG.warn("worker process {} did not end within {} ms of EOF on its stdin; sending SIGTERM", process.pid(), STDIN_GRACE_MILLIS);
+                LOG.warn(
+                        "worker process {} did not end within {} ms of EOF on its stdin; sending SIGTERM",
+                        process.pid(),
+                        STDIN_GRACE_MILLIS);
                 process.destroy();
             }
         }
         awaitExits(processes, EXIT_GRACE_MILLIS);
         for (Process process : processes) {
             if (process.isAlive()) {
-                LOG.warn("worker process {} did not end within {} s of SIGTERM; killing it", process.pid(), ReadyHandshake.EXIT_GRACE_SECONDS);
+                LOG.warn(
+                        "worker process {} did not end within {} s of SIGTERM; killing it",
+                        process.pid(),
+                        ReadyHandshake.EXIT_GRACE_SECONDS);
                 process.destroyForcibly();
             }
         }
@@ -375,7 +460,13 @@ final class WorkerSupervisor implements AutoCloseable {
     /** Counts, logs and answers a WORKER_START refused for {@code refusal}. */
     WorkerStartReply refused(WorkerStartRequest request, Refusal refusal, String peer) {
         metrics.workerStart(DaemonMetrics.OUTCOME_REFUSED, refusal.status());
-        refusals.warn("refused WORKER_START", "WORKER_START from {} refused: {} {}", peer, refusal.status(), LogText.cut(refusal.message()));
-        return new WorkerStartReply(refusal.status(), request.workerId(), request.gid(), request.pluginMask(), "", refusal.message());
+        refusals.warn(
+                "refused WORKER_START",
+                "WORKER_START from {} refused: {} {}",
+                peer,
+                refusal.status(),
+                LogText.cut(refusal.message()));
+        return new WorkerStartReply(
+                refusal.status(), request.workerId(), request.gid(), request.pluginMask(), "", refusal.message());
     }
 }

@@ -67,19 +67,24 @@ final class WorkerTable {
         WorkerEntry existing = workers.get(id);
         if (existing != null) {
             if (!existing.owner.equals(principal)) {
-                return new Claim.Refused(new Refusal(UromStatus.NOT_PERMITTED, "worker " + Long.toUnsignedString(id)
-                        + " belongs to another principal"));
+                return new Claim.Refused(new Refusal(
+                        UromStatus.NOT_PERMITTED,
+                        "worker " + Long.toUnsignedString(id) + " belongs to another principal"));
             }
             return new Claim.Taken(existing, existing.phase(), existing.stats());
         }
         if (workers.size() >= maxWorkers) {
-            return new Claim.Refused(new Refusal(UromStatus.FULL, "the daemon already runs its maximum of " + maxWorkers
-                    + " workers (--max-workers)"));
+            return new Claim.Refused(new Refusal(
+                    UromStatus.FULL,
+                    "the daemon already runs its maximum of " + maxWorkers + " workers (--max-workers)"));
         }
-        long owned = workers.values().stream().filter(w -> w.owner.equals(principal)).count();
+        long owned =
+                workers.values().stream().filter(w -> w.owner.equals(principal)).count();
         if (owned >= maxWorkersPerPrincipal) {
-            return new Claim.Refused(new Refusal(UromStatus.FULL, principal + " already has its maximum of " + maxWorkersPerPrincipal
-                    + " workers (--max-workers-per-principal)"));
+            return new Claim.Refused(new Refusal(
+                    UromStatus.FULL,
+                    principal + " already has its maximum of " + maxWorkersPerPrincipal
+                            + " workers (--max-workers-per-principal)"));
         }
         WorkerEntry created = newEntry.make(id, ++launches);
         workers.put(id, created);
@@ -92,8 +97,13 @@ final class WorkerTable {
     }
 
     /** Records a worker's process; kills it at once when the table is closed. */
-    synchronized void spawned(WorkerEntry entry, Process process, PluginIdRegistry.Lease lease, WorkerCommandLine.Launch launch,
-            WorkerLogPump logPump, Path socketFile) {
+    synchronized void spawned(
+            WorkerEntry entry,
+            Process process,
+            PluginIdRegistry.Lease lease,
+            WorkerCommandLine.Launch launch,
+            WorkerLogPump logPump,
+            Path socketFile) {
         entry.spawned(process, lease, launch, logPump, socketFile);
         live.add(process);
         if (closed) {

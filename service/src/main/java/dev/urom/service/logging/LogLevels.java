@@ -13,11 +13,18 @@ import org.apache.logging.log4j.Level;
  */
 public final class LogLevels {
     /** The levels a user may give, in order. */
-    public static final String ACCEPTED = "10 (disable), 20 (critical), 30 (error), 40 (warning), 50 (info), 60 (debug), 70 (trace)";
+    public static final String ACCEPTED =
+            "10 (disable), 20 (critical), 30 (error), 40 (warning), 50 (info), 60 (debug), 70 (trace)";
 
     /** Logger name prefixes that follow the SDK level; every other logger follows the program level. */
-    public static final List<String> SDK_LOGGERS = List.of("dev.urom.framework", "dev.urom.nativebridge", "dev.urom.host", "dev.urom.wire",
-            "dev.urom.auth", "dev.urom.oob", "org.pf4j");
+    public static final List<String> SDK_LOGGERS = List.of(
+            "dev.urom.framework",
+            "dev.urom.nativebridge",
+            "dev.urom.host",
+            "dev.urom.wire",
+            "dev.urom.auth",
+            "dev.urom.oob",
+            "org.pf4j");
 
     private LogLevels() {}
 
@@ -28,13 +35,20 @@ public final class LogLevels {
      */
     public static Level fromNumeric(int level) {
         switch (level) {
-            case 10: return Level.OFF;
-            case 20: return Level.FATAL;
-            case 30: return Level.ERROR;
-            case 40: return Level.WARN;
-            case 50: return Level.INFO;
-            case 60: return Level.DEBUG;
-            case 70: return Level.TRACE;
+            case 10:
+                return Level.OFF;
+            case 20:
+                return Level.FATAL;
+            case 30:
+                return Level.ERROR;
+            case 40:
+                return Level.WARN;
+            case 50:
+                return Level.INFO;
+            case 60:
+                return Level.DEBUG;
+            case 70:
+                return Level.TRACE;
             default:
                 throw new IllegalArgumentException("log level " + level + " is not one of " + ACCEPTED);
         }

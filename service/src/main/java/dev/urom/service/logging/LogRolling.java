@@ -27,11 +27,12 @@ public record LogRolling(long maxFileBytes, int maxFiles) {
 
     public LogRolling {
         if (maxFileBytes < MIN_MAX_FILE_BYTES) {
-            throw new IllegalArgumentException("--log-file-size " + maxFileBytes + " is below the minimum of " + MIN_MAX_FILE_BYTES + " bytes");
+            throw new IllegalArgumentException(
+                    "--log-file-size " + maxFileBytes + " is below the minimum of " + MIN_MAX_FILE_BYTES + " bytes");
         }
         if (maxFiles < MIN_MAX_FILES || maxFiles > MAX_MAX_FILES) {
-            throw new IllegalArgumentException("--log-file-count " + maxFiles + " is not between " + MIN_MAX_FILES + " and " + MAX_MAX_FILES
-                    + " (the current file and the rolled ones)");
+            throw new IllegalArgumentException("--log-file-count " + maxFiles + " is not between " + MIN_MAX_FILES
+                    + " and " + MAX_MAX_FILES + " (the current file and the rolled ones)");
         }
     }
 

@@ -21,6 +21,7 @@ import java.util.Locale;
 public final class LogText {
     /** The most characters of (escaped) text a result holds before its cut marker. */
     public static final int MAX_CHARS = 200;
+
     private static final String HEX_DIGITS = "0123456789ABCDEF";
 
     private LogText() {}
@@ -67,11 +68,15 @@ public final class LogText {
             case '\t' -> out.append("\\t");
             default -> {
                 if (codePoint < 0x20 || codePoint == 0x7F) {
-                    out.append("\\x").append(HEX_DIGITS.charAt(codePoint >> 4)).append(HEX_DIGITS.charAt(codePoint & 0xF));
+                    out.append("\\x")
+                            .append(HEX_DIGITS.charAt(codePoint >> 4))
+                            .append(HEX_DIGITS.charAt(codePoint & 0xF));
                 } else if (printable(codePoint)) {
                     out.append(text, start, start + charCount);
                 } else {
-                    out.append("\\u{").append(Integer.toHexString(codePoint).toUpperCase(Locale.ROOT)).append('}');
+                    out.append("\\u{")
+                            .append(Integer.toHexString(codePoint).toUpperCase(Locale.ROOT))
+                            .append('}');
                 }
             }
         }
@@ -79,8 +84,13 @@ public final class LogText {
 
     private static boolean printable(int codePoint) {
         switch (Character.getType(codePoint)) {
-            case Character.CONTROL, Character.FORMAT, Character.SURROGATE, Character.PRIVATE_USE, Character.UNASSIGNED,
-                    Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR:
+            case Character.CONTROL,
+                    Character.FORMAT,
+                    Character.SURROGATE,
+                    Character.PRIVATE_USE,
+                    Character.UNASSIGNED,
+                    Character.LINE_SEPARATOR,
+                    Character.PARAGRAPH_SEPARATOR:
                 return false;
             default:
                 return true;

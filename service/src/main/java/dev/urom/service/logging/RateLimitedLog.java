@@ -91,12 +91,19 @@ public final class RateLimitedLog {
         if (!logger.isEnabled(level)) {
             return;
         }
-        long dropped = budgets.computeIfAbsent(category, name -> new Budget()).take(nanoTime.getAsLong(), burst, windowNanos);
+        long dropped =
+                budgets.computeIfAbsent(category, name -> new Budget()).take(nanoTime.getAsLong(), burst, windowNanos);
         if (dropped < 0) {
             return;
         }
         if (dropped > 0) {
-            logger.log(level, "{}: {} more {} not logged ({})", category, dropped, dropped == 1 ? "line was" : "lines were", limitText);
+            logger.log(
+                    level,
+                    "{}: {} more {} not logged ({})",
+                    category,
+                    dropped,
+                    dropped == 1 ? "line was" : "lines were",
+                    limitText);
         }
         logger.log(level, format, args);
     }

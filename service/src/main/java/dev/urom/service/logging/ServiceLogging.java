@@ -77,7 +77,12 @@ public final class ServiceLogging {
      * @throws IllegalStateException one line when neither {@code logDir} nor the fallback directory
      *     can be written
      */
-    public static synchronized Path configure(Path logDir, String fileName, int programLevel, int sdkLevel, boolean warningsToStderr,
+    public static synchronized Path configure(
+            Path logDir,
+            String fileName,
+            int programLevel,
+            int sdkLevel,
+            boolean warningsToStderr,
             LogRolling rolling) {
         requireNonNull(logDir, "logDir is null");
         requireNonNull(fileName, "fileName is null");
@@ -96,7 +101,8 @@ public final class ServiceLogging {
                 .addAttribute("immediateFlush", true)
                 .add(layout(builder))
                 .addComponent(builder.newComponent("Policies")
-                        .addComponent(builder.newComponent("SizeBasedTriggeringPolicy").addAttribute("size", rolling.maxFileBytes())))
+                        .addComponent(builder.newComponent("SizeBasedTriggeringPolicy")
+                                .addAttribute("size", rolling.maxFileBytes())))
                 .addComponent(builder.newComponent("DefaultRolloverStrategy")
                         .addAttribute("min", 1)
                         .addAttribute("max", rolling.maxFiles() - 1)
@@ -105,7 +111,11 @@ public final class ServiceLogging {
             builder.add(stderrAppender(builder)
                     .add(builder.newFilter("ThresholdFilter", "ACCEPT", "DENY").addAttribute("level", Level.WARN)));
         }
-        start(routeAll(builder, program, sdk, warningsToStderr ? List.of(FILE_APPENDER, STDERR_APPENDER) : List.of(FILE_APPENDER)));
+        start(routeAll(
+                builder,
+                program,
+                sdk,
+                warningsToStderr ? List.of(FILE_APPENDER, STDERR_APPENDER) : List.of(FILE_APPENDER)));
         return file;
     }
 
@@ -127,7 +137,8 @@ public final class ServiceLogging {
             throw new IllegalStateException("log directory " + logDir + " is not writable (" + failure
                     + ") and neither is the fallback " + fallbackDir + " (" + fallbackFailure + ")");
         }
-        System.err.println("urom: log directory " + logDir + " is not writable (" + failure + "); logging to " + fallback);
+        System.err.println(
+                "urom: log directory " + logDir + " is not writable (" + failure + "); logging to " + fallback);
         return fallback;
     }
 
@@ -135,7 +146,8 @@ public final class ServiceLogging {
     private static String tryOpen(Path dir, Path file) {
         try {
             if (!Files.isDirectory(dir)) {
-                Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-x---")));
+                Files.createDirectories(
+                        dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-x---")));
             }
             try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
                 return null;
@@ -170,7 +182,9 @@ public final class ServiceLogging {
     }
 
     private static LayoutComponentBuilder layout(ConfigurationBuilder<BuiltConfiguration> builder) {
-        return builder.newLayout("PatternLayout").addAttribute("pattern", PATTERN).addAttribute("charset", CHARSET);
+        return builder.newLayout("PatternLayout")
+                .addAttribute("pattern", PATTERN)
+                .addAttribute("charset", CHARSET);
     }
 
     private static AppenderComponentBuilder stderrAppender(ConfigurationBuilder<BuiltConfiguration> builder) {
@@ -180,7 +194,8 @@ public final class ServiceLogging {
     }
 
     /** The root logger at the program level and the SDK loggers at theirs, all to {@code appenders}. */
-    private static BuiltConfiguration routeAll(ConfigurationBuilder<BuiltConfiguration> builder, Level program, Level sdk, List<String> appenders) {
+    private static BuiltConfiguration routeAll(
+            ConfigurationBuilder<BuiltConfiguration> builder, Level program, Level sdk, List<String> appenders) {
         for (String name : LogLevels.SDK_LOGGERS) {
             var logger = builder.newLogger(name, sdk).addAttribute("additivity", false);
             appenders.forEach(appender -> logger.add(builder.newAppenderRef(appender)));

@@ -26,7 +26,8 @@ final class StderrLogger extends AbstractLogger {
     StderrLogger(StderrLoggerContext context, String name, MessageFactory messageFactory) {
         super(name, messageFactory);
         this.context = context;
-        this.sdkLogger = LogLevels.SDK_LOGGERS.stream().anyMatch(prefix -> name.equals(prefix) || name.startsWith(prefix + "."));
+        this.sdkLogger =
+                LogLevels.SDK_LOGGERS.stream().anyMatch(prefix -> name.equals(prefix) || name.startsWith(prefix + "."));
     }
 
     @Override
@@ -41,10 +42,15 @@ final class StderrLogger extends AbstractLogger {
 
     @Override
     public void logMessage(String fqcn, Level level, Marker marker, Message message, Throwable t) {
-        StringBuilder line = new StringBuilder(128).append(TIME.format(LocalDateTime.now())).append(' ');
+        StringBuilder line =
+                new StringBuilder(128).append(TIME.format(LocalDateTime.now())).append(' ');
         String levelName = level.name();
         line.append(levelName).append(" ".repeat(Math.max(0, 5 - levelName.length())));
-        line.append(" [").append(Thread.currentThread().getName()).append("] ").append(getName()).append(" - ");
+        line.append(" [")
+                .append(Thread.currentThread().getName())
+                .append("] ")
+                .append(getName())
+                .append(" - ");
         line.append(message == null ? "" : message.getFormattedMessage()).append(System.lineSeparator());
         Throwable thrown = t != null ? t : message == null ? null : message.getThrowable();
         if (thrown != null) {
@@ -107,36 +113,88 @@ final class StderrLogger extends AbstractLogger {
     }
 
     @Override
-    public boolean isEnabled(Level level, Marker marker, String message, Object p0, Object p1, Object p2, Object p3, Object p4) {
+    public boolean isEnabled(
+            Level level, Marker marker, String message, Object p0, Object p1, Object p2, Object p3, Object p4) {
         return enabled(level);
     }
 
     @Override
-    public boolean isEnabled(Level level, Marker marker, String message, Object p0, Object p1, Object p2, Object p3, Object p4, Object p5) {
+    public boolean isEnabled(
+            Level level,
+            Marker marker,
+            String message,
+            Object p0,
+            Object p1,
+            Object p2,
+            Object p3,
+            Object p4,
+            Object p5) {
         return enabled(level);
     }
 
     @Override
-    public boolean isEnabled(Level level, Marker marker, String message, Object p0, Object p1, Object p2, Object p3, Object p4, Object p5,
+    public boolean isEnabled(
+            Level level,
+            Marker marker,
+            String message,
+            Object p0,
+            Object p1,
+            Object p2,
+            Object p3,
+            Object p4,
+            Object p5,
             Object p6) {
         return enabled(level);
     }
 
     @Override
-    public boolean isEnabled(Level level, Marker marker, String message, Object p0, Object p1, Object p2, Object p3, Object p4, Object p5,
-            Object p6, Object p7) {
+    public boolean isEnabled(
+            Level level,
+            Marker marker,
+            String message,
+            Object p0,
+            Object p1,
+            Object p2,
+            Object p3,
+            Object p4,
+            Object p5,
+            Object p6,
+            Object p7) {
         return enabled(level);
     }
 
     @Override
-    public boolean isEnabled(Level level, Marker marker, String message, Object p0, Object p1, Object p2, Object p3, Object p4, Object p5,
-            Object p6, Object p7, Object p8) {
+    public boolean isEnabled(
+            Level level,
+            Marker marker,
+            String message,
+            Object p0,
+            Object p1,
+            Object p2,
+            Object p3,
+            Object p4,
+            Object p5,
+            Object p6,
+            Object p7,
+            Object p8) {
         return enabled(level);
     }
 
     @Override
-    public boolean isEnabled(Level level, Marker marker, String message, Object p0, Object p1, Object p2, Object p3, Object p4, Object p5,
-            Object p6, Object p7, Object p8, Object p9) {
+    public boolean isEnabled(
+            Level level,
+            Marker marker,
+            String message,
+            Object p0,
+            Object p1,
+            Object p2,
+            Object p3,
+            Object p4,
+            Object p5,
+            Object p6,
+            Object p7,
+            Object p8,
+            Object p9) {
         return enabled(level);
     }
 }

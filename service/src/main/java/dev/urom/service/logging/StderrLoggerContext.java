@@ -58,6 +58,8 @@ final class StderrLoggerContext implements LoggerContext {
     }
 
     private static String key(String name, MessageFactory messageFactory) {
-        return messageFactory == null ? name : name + "|" + messageFactory.getClass().getName();
+        return messageFactory == null
+                ? name
+                : name + "|" + messageFactory.getClass().getName();
     }
 }

@@ -56,7 +56,12 @@ public final class StderrLoggerContextFactory implements LoggerContextFactory {
     }
 
     @Override
-    public LoggerContext getContext(String fqcn, ClassLoader loader, Object externalContext, boolean currentContext, URI configLocation,
+    public LoggerContext getContext(
+            String fqcn,
+            ClassLoader loader,
+            Object externalContext,
+            boolean currentContext,
+            URI configLocation,
             String name) {
         return CONTEXT;
     }

@@ -29,7 +29,8 @@ public record WorkerLogRetention(int maxEndedWorkers, Duration maxAge) {
 
     public WorkerLogRetention {
         if (maxEndedWorkers < 0 || maxEndedWorkers > MAX_MAX_ENDED_WORKERS) {
-            throw new IllegalArgumentException("--worker-log-count " + maxEndedWorkers + " is not between 0 and " + MAX_MAX_ENDED_WORKERS);
+            throw new IllegalArgumentException(
+                    "--worker-log-count " + maxEndedWorkers + " is not between 0 and " + MAX_MAX_ENDED_WORKERS);
         }
         if (maxAge == null) {
             throw new IllegalArgumentException("--worker-log-max-age is missing");
@@ -48,7 +49,8 @@ public record WorkerLogRetention(int maxEndedWorkers, Duration maxAge) {
     public static Duration parseAge(String text) {
         Matcher matcher = AGE.matcher(text == null ? "" : text.strip().toLowerCase(Locale.ROOT));
         if (!matcher.matches()) {
-            throw new IllegalArgumentException("--worker-log-max-age '" + text + "' is not a duration (N seconds, or Ns, Nm, Nh, Nd)");
+            throw new IllegalArgumentException(
+                    "--worker-log-max-age '" + text + "' is not a duration (N seconds, or Ns, Nm, Nh, Nd)");
         }
         long amount = Long.parseLong(matcher.group(1));
         return switch (matcher.group(2)) {

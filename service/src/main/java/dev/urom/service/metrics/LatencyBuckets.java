@@ -32,7 +32,8 @@ public final class LatencyBuckets {
 
     /** The upper bounds in seconds, the last one {@link Double#POSITIVE_INFINITY}. */
     public static double[] upperBoundsSeconds() {
-        double[] seconds = Arrays.stream(UPPER_BOUNDS_NANOS).mapToDouble(n -> n / 1e9).toArray();
+        double[] seconds =
+                Arrays.stream(UPPER_BOUNDS_NANOS).mapToDouble(n -> n / 1e9).toArray();
         seconds[COUNT - 1] = Double.POSITIVE_INFINITY;
         return seconds;
     }

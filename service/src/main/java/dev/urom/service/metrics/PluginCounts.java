@@ -16,17 +16,21 @@ import java.util.stream.IntStream;
  * @throws IllegalArgumentException from the constructor when a count is negative or the bucket
  *     list has the wrong length
  */
-public record PluginCounts(long commands, Map<String, Long> notifications, List<Long> latencyBuckets, long latencySumNanos) {
+public record PluginCounts(
+        long commands, Map<String, Long> notifications, List<Long> latencyBuckets, long latencySumNanos) {
     public PluginCounts {
         requireNonNull(notifications, "notifications is null");
         requireNonNull(latencyBuckets, "latencyBuckets is null");
         requireNotNegative("commands", commands);
         requireNotNegative("latencySumNanos", latencySumNanos);
-        notifications.forEach((status, count) -> requireNotNegative("notifications." + status, requireNonNull(count, "a notification count is null")));
+        notifications.forEach((status, count) ->
+                requireNotNegative("notifications." + status, requireNonNull(count, "a notification count is null")));
         if (latencyBuckets.size() != LatencyBuckets.COUNT) {
-            throw new IllegalArgumentException("latencyBuckets has " + latencyBuckets.size() + " counts, not " + LatencyBuckets.COUNT);
+            throw new IllegalArgumentException(
+                    "latencyBuckets has " + latencyBuckets.size() + " counts, not " + LatencyBuckets.COUNT);
         }
-        latencyBuckets.forEach(count -> requireNotNegative("latencyBuckets", requireNonNull(count, "a bucket count is null")));
+        latencyBuckets.forEach(
+                count -> requireNotNegative("latencyBuckets", requireNonNull(count, "a bucket count is null")));
         notifications = Map.copyOf(notifications);
         latencyBuckets = List.copyOf(latencyBuckets);
     }
@@ -41,8 +45,10 @@ public record PluginCounts(long commands, Map<String, Long> notifications, List<
         Map<String, Long> sum = new TreeMap<>(notifications);
         other.notifications.forEach((status, count) -> sum.merge(status, count, PluginCounts::add));
         List<Long> buckets = IntStream.range(0, LatencyBuckets.COUNT)
-                .mapToObj(i -> add(latencyBuckets.get(i), other.latencyBuckets.get(i))).toList();
-        return new PluginCounts(add(commands, other.commands), sum, buckets, add(latencySumNanos, other.latencySumNanos));
+                .mapToObj(i -> add(latencyBuckets.get(i), other.latencyBuckets.get(i)))
+                .toList();
+        return new PluginCounts(
+                add(commands, other.commands), sum, buckets, add(latencySumNanos, other.latencySumNanos));
     }
 
     /** {@code a + b} for counts (not negative), saturating at {@link Long#MAX_VALUE}. */

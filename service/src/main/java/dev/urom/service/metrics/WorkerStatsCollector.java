@@ -40,18 +40,25 @@ public final class WorkerStatsCollector implements MultiCollector {
     @Override
     public MetricSnapshots collect() {
         WorkerStatsSnapshot total = totals.get();
-        CounterSnapshot.Builder commands = CounterSnapshot.builder().name("urom_commands")
+        CounterSnapshot.Builder commands = CounterSnapshot.builder()
+                .name("urom_commands")
                 .help("Commands the workers received, by plugin (unknown: a plugin id the worker does not run)");
-        CounterSnapshot.Builder notifications = CounterSnapshot.builder().name("urom_notifications")
+        CounterSnapshot.Builder notifications = CounterSnapshot.builder()
+                .name("urom_notifications")
                 .help("Notifications the workers produced, by plugin and DOCA status");
-        HistogramSnapshot.Builder durations = HistogramSnapshot.builder().name("urom_command_duration_seconds").unit(Unit.SECONDS)
+        HistogramSnapshot.Builder durations = HistogramSnapshot.builder()
+                .name("urom_command_duration_seconds")
+                .unit(Unit.SECONDS)
                 .help("Time in the worker from reading a command to writing its notification, by plugin");
         for (Map.Entry<String, PluginCounts> entry : total.plugins().entrySet()) {
             String plugin = entry.getKey();
             PluginCounts counts = entry.getValue();
             commands.dataPoint(counter(counts.commands(), Labels.of("plugin", plugin)));
-            counts.notifications().forEach((status, n) -> notifications.dataPoint(counter(n, Labels.of("plugin", plugin, "status", status))));
-            long[] buckets = counts.latencyBuckets().stream().mapToLong(Long::longValue).toArray();
+            counts.notifications()
+                    .forEach((status, n) ->
+                            notifications.dataPoint(counter(n, Labels.of("plugin", plugin, "status", status))));
+            long[] buckets =
+                    counts.latencyBuckets().stream().mapToLong(Long::longValue).toArray();
             durations.dataPoint(HistogramDataPointSnapshot.builder()
                     .labels(Labels.of("plugin", plugin))
                     .classicHistogramBuckets(ClassicHistogramBuckets.of(BOUNDS, buckets))
@@ -62,19 +69,34 @@ public final class WorkerStatsCollector implements MultiCollector {
                 commands.build(),
                 notifications.build(),
                 durations.build(),
-                CounterSnapshot.builder().name("urom_host_connections").help("Host connections the workers accepted")
-                        .dataPoint(counter(total.connectionsAccepted(), Labels.EMPTY)).build(),
-                GaugeSnapshot.builder().name("urom_host_connections_open").help("Host connections to workers open now")
-                        .dataPoint(GaugeDataPointSnapshot.builder().value(total.connectionsOpen()).build()).build(),
-                CounterSnapshot.builder().name("urom_host_connections_refused")
+                CounterSnapshot.builder()
+                        .name("urom_host_connections")
+                        .help("Host connections the workers accepted")
+                        .dataPoint(counter(total.connectionsAccepted(), Labels.EMPTY))
+                        .build(),
+                GaugeSnapshot.builder()
+                        .name("urom_host_connections_open")
+                        .help("Host connections to workers open now")
+                        .dataPoint(GaugeDataPointSnapshot.builder()
+                                .value(total.connectionsOpen())
+                                .build())
+                        .build(),
+                CounterSnapshot.builder()
+                        .name("urom_host_connections_refused")
                         .help("Host connections a worker closed because the host broke the protocol")
-                        .dataPoint(counter(total.connectionsRefused(), Labels.EMPTY)).build());
+                        .dataPoint(counter(total.connectionsRefused(), Labels.EMPTY))
+                        .build());
     }
 
     @Override
     public List<String> getPrometheusNames() {
-        return List.of("urom_commands", "urom_notifications", "urom_command_duration_seconds", "urom_host_connections",
-                "urom_host_connections_open", "urom_host_connections_refused");
+        return List.of(
+                "urom_commands",
+                "urom_notifications",
+                "urom_command_duration_seconds",
+                "urom_host_connections",
+                "urom_host_connections_open",
+                "urom_host_connections_refused");
     }
 
     private static CounterDataPointSnapshot counter(long value, Labels labels) {

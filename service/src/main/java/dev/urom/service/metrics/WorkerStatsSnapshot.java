@@ -15,7 +15,11 @@ import java.util.TreeMap;
  * @param plugins counts by plugin name; "unknown" holds commands for plugin ids the worker does not run
  * @throws IllegalArgumentException from the constructor when a count is negative
  */
-public record WorkerStatsSnapshot(long sequence, long connectionsAccepted, long connectionsOpen, long connectionsRefused,
+public record WorkerStatsSnapshot(
+        long sequence,
+        long connectionsAccepted,
+        long connectionsOpen,
+        long connectionsRefused,
         Map<String, PluginCounts> plugins) {
     public static final WorkerStatsSnapshot EMPTY = new WorkerStatsSnapshot(0, 0, 0, 0, Map.of());
 

@@ -35,7 +35,8 @@ public final class Affinity {
                 return BitSet.valueOf(mask);
             } catch (LastErrorException e) {
                 if (e.getErrorCode() != LibC.EINVAL || bytes >= MAX_MASK_BYTES) {
-                    throw new UromException(UromStatus.OPERATING_SYSTEM, "cannot read the CPU affinity: " + LibC.describe(e), e);
+                    throw new UromException(
+                            UromStatus.OPERATING_SYSTEM, "cannot read the CPU affinity: " + LibC.describe(e), e);
                 }
             }
         }
@@ -58,8 +59,10 @@ public final class Affinity {
         BitSet notAllowed = (BitSet) cpus.clone();
         notAllowed.andNot(allowed);
         if (!notAllowed.isEmpty()) {
-            throw new UromException(UromStatus.INVALID_VALUE, "CPU " + format(notAllowed)
-                    + " is not available to this process (available: " + format(allowed) + ")");
+            throw new UromException(
+                    UromStatus.INVALID_VALUE,
+                    "CPU " + format(notAllowed) + " is not available to this process (available: " + format(allowed)
+                            + ")");
         }
         byte[] mask = toMask(cpus);
         setAffinity(0, mask, cpus);
@@ -100,9 +103,13 @@ public final class Affinity {
             if (e.getErrorCode() == LibC.ESRCH && tid != 0) {
                 return;
             }
-            UromStatus status = e.getErrorCode() == LibC.EINVAL ? UromStatus.INVALID_VALUE : UromStatus.OPERATING_SYSTEM;
-            throw new UromException(status, "cannot pin " + (tid == 0 ? "the process" : "thread " + tid)
-                    + " to CPU " + format(cpus) + ": " + LibC.describe(e), e);
+            UromStatus status =
+                    e.getErrorCode() == LibC.EINVAL ? UromStatus.INVALID_VALUE : UromStatus.OPERATING_SYSTEM;
+            throw new UromException(
+                    status,
+                    "cannot pin " + (tid == 0 ? "the process" : "thread " + tid) + " to CPU " + format(cpus) + ": "
+                            + LibC.describe(e),
+                    e);
         }
     }
 
@@ -121,7 +128,8 @@ public final class Affinity {
                 ids.add(Integer.parseInt(task.getFileName().toString()));
             }
         } catch (IOException | NumberFormatException e) {
-            throw new UromException(UromStatus.OPERATING_SYSTEM, "cannot list the threads in " + TASKS + ": " + e.getMessage(), e);
+            throw new UromException(
+                    UromStatus.OPERATING_SYSTEM, "cannot list the threads in " + TASKS + ": " + e.getMessage(), e);
         }
         return ids;
     }

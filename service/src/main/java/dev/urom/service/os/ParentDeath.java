@@ -34,7 +34,10 @@ public final class ParentDeath {
         try {
             LibC.prctl(LibC.PR_SET_PDEATHSIG, LibC.SIGKILL, 0, 0, 0);
         } catch (LastErrorException e) {
-            throw new UromException(UromStatus.OPERATING_SYSTEM, "cannot ask for SIGKILL on the parent's death: " + LibC.describe(e), e);
+            throw new UromException(
+                    UromStatus.OPERATING_SYSTEM,
+                    "cannot ask for SIGKILL on the parent's death: " + LibC.describe(e),
+                    e);
         }
         long parent = parentPid();
         if (parent != expectedParentPid) {

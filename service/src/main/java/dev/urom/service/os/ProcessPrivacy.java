@@ -43,12 +43,15 @@ public final class ProcessPrivacy {
                 LibC.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
             }
         } catch (LastErrorException e) {
-            throw new UromException(UromStatus.OPERATING_SYSTEM, "cannot make this process undumpable: " + LibC.describe(e), e);
+            throw new UromException(
+                    UromStatus.OPERATING_SYSTEM, "cannot make this process undumpable: " + LibC.describe(e), e);
         }
         long tracer = tracerPid();
         if (tracer != 0) {
-            throw new UromException(UromStatus.NOT_PERMITTED, "process " + ProcessHandle.current().pid() + " is traced by process " + tracer
-                    + ", which could read its keys; it will not start");
+            throw new UromException(
+                    UromStatus.NOT_PERMITTED,
+                    "process " + ProcessHandle.current().pid() + " is traced by process " + tracer
+                            + ", which could read its keys; it will not start");
         }
         return fromStart;
     }
@@ -61,7 +64,8 @@ public final class ProcessPrivacy {
                 }
             }
         } catch (IOException | NumberFormatException e) {
-            throw new UromException(UromStatus.OPERATING_SYSTEM, "cannot read /proc/self/status for TracerPid: " + e.getMessage(), e);
+            throw new UromException(
+                    UromStatus.OPERATING_SYSTEM, "cannot read /proc/self/status for TracerPid: " + e.getMessage(), e);
         }
         throw new UromException(UromStatus.OPERATING_SYSTEM, "/proc/self/status has no TracerPid line");
     }

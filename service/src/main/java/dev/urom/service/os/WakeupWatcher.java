@@ -118,7 +118,9 @@ public final class WakeupWatcher implements AutoCloseable {
                 LibC.poll(pollfds, count, -1);
             } catch (LastErrorException e) {
                 if (e.getErrorCode() != EINTR) {
-                    LOG.error("polling the wake-up descriptors failed: {}; the worker's data plane is woken instead", LibC.describe(e));
+                    LOG.error(
+                            "polling the wake-up descriptors failed: {}; the worker's data plane is woken instead",
+                            LibC.describe(e));
                     watched.compareAndSet(set, null);
                     wake.run();
                 }

@@ -40,7 +40,8 @@ final class StatsJson {
                 json.writeObjectFieldStart(plugin.getKey());
                 json.writeNumberField("commands", counts.commands());
                 json.writeObjectFieldStart("notifications");
-                for (Map.Entry<String, Long> notification : counts.notifications().entrySet()) {
+                for (Map.Entry<String, Long> notification :
+                        counts.notifications().entrySet()) {
                     json.writeNumberField(notification.getKey(), notification.getValue());
                 }
                 json.writeEndObject();
@@ -75,7 +76,9 @@ final class StatsJson {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             throw new IllegalArgumentException("STATS " + tag + ": " + WorkerLines.oneLine(cause.getMessage()), e);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("STATS " + tag + ": the counts are not valid JSON: " + WorkerLines.oneLine(e.getOriginalMessage()), e);
+            throw new IllegalArgumentException(
+                    "STATS " + tag + ": the counts are not valid JSON: " + WorkerLines.oneLine(e.getOriginalMessage()),
+                    e);
         }
     }
 

@@ -3,11 +3,11 @@ package dev.urom.service.process;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.urom.wire.ServiceAddress;
 import dev.urom.framework.worker.PluginSpec;
 import dev.urom.framework.worker.WorkerHostConfig;
 import dev.urom.service.logging.LogLevels;
 import dev.urom.spi.WorkerCommand;
+import dev.urom.wire.ServiceAddress;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -73,6 +73,7 @@ public record WorkerLaunch(
     public static final long DEFAULT_HANDSHAKE_TIMEOUT_MS = 5_000;
     /** The largest {@code --max-msg-size} accepted: 64 MiB. */
     public static final int MAX_MESSAGE_SIZE_LIMIT = 64 << 20;
+
     private static final int DEFAULT_LOG_LEVEL = 50;
     private static final int DEFAULT_SDK_LOG_LEVEL = 40;
     private static final int MAX_CPU = 1 << 16;
@@ -163,8 +164,22 @@ public record WorkerLaunch(
         if (listen != null && listenFd >= 0) {
             throw new IllegalArgumentException("options --listen and --listen-fd exclude each other");
         }
-        return new WorkerLaunch(workerId, gid, listen, listenFd, daemonFd, logLevel, sdkLogLevel, maxMessageSize, cpus,
-                idleTimeoutMs, maxInflight, maxHostConnections, handshakeTimeoutMs, dumpable, PluginSpec.parseAll(items));
+        return new WorkerLaunch(
+                workerId,
+                gid,
+                listen,
+                listenFd,
+                daemonFd,
+                logLevel,
+                sdkLogLevel,
+                maxMessageSize,
+                cpus,
+                idleTimeoutMs,
+                maxInflight,
+                maxHostConnections,
+                handshakeTimeoutMs,
+                dumpable,
+                PluginSpec.parseAll(items));
     }
 
     /** The command line in the form {@link #fromArgv} reads. */
@@ -206,7 +221,8 @@ public record WorkerLaunch(
         return switch (value) {
             case "true" -> true;
             case "false" -> false;
-            default -> throw new IllegalArgumentException("option " + name + " takes true or false, not '" + value + "'");
+            default ->
+                throw new IllegalArgumentException("option " + name + " takes true or false, not '" + value + "'");
         };
     }
 
@@ -271,7 +287,8 @@ public record WorkerLaunch(
 
     private static int inheritedListener(String name, String value) {
         if (!value.equals("0")) {
-            throw new IllegalArgumentException("option " + name + " " + value + ": only 0 (a listening socket inherited as stdin) is supported");
+            throw new IllegalArgumentException(
+                    "option " + name + " " + value + ": only 0 (a listening socket inherited as stdin) is supported");
         }
         return 0;
     }
@@ -304,7 +321,8 @@ public record WorkerLaunch(
             int first = cpu(name, value, dash < 0 ? part : part.substring(0, dash));
             int last = dash < 0 ? first : cpu(name, value, part.substring(dash + 1));
             if (last < first) {
-                throw new IllegalArgumentException("option " + name + " '" + value + "': range " + part + " runs backwards");
+                throw new IllegalArgumentException(
+                        "option " + name + " '" + value + "': range " + part + " runs backwards");
             }
             cpus.set(first, last + 1);
         }
@@ -319,10 +337,12 @@ public record WorkerLaunch(
             }
             cpu = Integer.parseInt(text);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("option " + name + " '" + list + "': '" + text + "' is not a CPU number");
+            throw new IllegalArgumentException(
+                    "option " + name + " '" + list + "': '" + text + "' is not a CPU number");
         }
         if (cpu >= MAX_CPU) {
-            throw new IllegalArgumentException("option " + name + " '" + list + "': CPU " + cpu + " is over " + (MAX_CPU - 1));
+            throw new IllegalArgumentException(
+                    "option " + name + " '" + list + "': CPU " + cpu + " is over " + (MAX_CPU - 1));
         }
         return cpu;
     }

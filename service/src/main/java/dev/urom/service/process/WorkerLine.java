@@ -55,7 +55,10 @@ public sealed interface WorkerLine {
             if (status.isSuccess()) {
                 throw new IllegalArgumentException("a FAILED line's status is a failure, not " + status);
             }
-            reason = requireNonNull(reason, "reason is null").replace('\n', ' ').replace('\r', ' ').strip();
+            reason = requireNonNull(reason, "reason is null")
+                    .replace('\n', ' ')
+                    .replace('\r', ' ')
+                    .strip();
         }
     }
 
@@ -86,7 +89,8 @@ public sealed interface WorkerLine {
 
         public Stats {
             if (request < FINAL) {
-                throw new IllegalArgumentException("a STATS answer answers a request number or is final, not " + request);
+                throw new IllegalArgumentException(
+                        "a STATS answer answers a request number or is final, not " + request);
             }
             requireNonNull(snapshot, "snapshot is null");
         }

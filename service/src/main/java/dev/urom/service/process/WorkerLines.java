@@ -40,6 +40,7 @@ import java.util.Optional;
 public final class WorkerLines {
     /** The longest line either side reads, in characters. */
     public static final int MAX_LINE_LENGTH = 1 << 20;
+
     private static final String ACCESS = "ACCESS";
     private static final String READY = "READY";
     private static final String FAILED = "FAILED";
@@ -65,7 +66,8 @@ public final class WorkerLines {
         requireNonNull(line, "line is null");
         if (line instanceof Access access) {
             WorkerAccess a = access.access();
-            return ACCESS + " " + a.owner().text() + " " + a.dataKey().map(HEX::formatHex).orElse("-") + " " + HEX.formatHex(a.sealKey());
+            return ACCESS + " " + a.owner().text() + " "
+                    + a.dataKey().map(HEX::formatHex).orElse("-") + " " + HEX.formatHex(a.sealKey());
         } else if (line instanceof Ready ready) {
             return READY + " " + ready.address();
         } else if (line instanceof Failed failed) {
@@ -73,14 +75,18 @@ public final class WorkerLines {
         } else if (line instanceof StatsRequest request) {
             return STATS + " " + request.number();
         } else if (line instanceof Stats stats) {
-            StringWriter text = new StringWriter().append(STATS).append(' ')
-                    .append(stats.isFinal() ? FINAL : Long.toString(stats.request())).append(' ');
+            StringWriter text = new StringWriter()
+                    .append(STATS)
+                    .append(' ')
+                    .append(stats.isFinal() ? FINAL : Long.toString(stats.request()))
+                    .append(' ');
             StatsJson.write(stats.snapshot(), text);
             return text.toString();
         } else if (line instanceof Ending) {
             return ENDING;
         }
-        throw new IllegalArgumentException("not a worker line: " + line.getClass().getName());
+        throw new IllegalArgumentException(
+                "not a worker line: " + line.getClass().getName());
     }
 
     /**
@@ -145,13 +151,15 @@ public final class WorkerLines {
         }
         Principal owner;
         try {
-            owner = Principal.parse(new String(line, spaces[0] + 1, spaces[1] - spaces[0] - 1, StandardCharsets.ISO_8859_1));
+            owner = Principal.parse(
+                    new String(line, spaces[0] + 1, spaces[1] - spaces[0] - 1, StandardCharsets.ISO_8859_1));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("the owner of the daemon's ACCESS line: " + oneLine(e.getMessage()));
         }
         boolean noDataKey = spaces[2] - spaces[1] == 2 && line[spaces[1] + 1] == '-';
         byte[] dataKey = noDataKey ? null : hex(line, spaces[1] + 1, spaces[2], "data key");
-        return WorkerAccess.received(owner, Optional.ofNullable(dataKey), hex(line, spaces[2] + 1, line.length, "seal key"));
+        return WorkerAccess.received(
+                owner, Optional.ofNullable(dataKey), hex(line, spaces[2] + 1, line.length, "seal key"));
     }
 
     private static Ready ready(String rest) {
@@ -190,7 +198,8 @@ public final class WorkerLines {
             try {
                 return new StatsRequest(Long.parseLong(rest));
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("STATS request number '" + abbreviate(rest) + "' is over " + Long.MAX_VALUE);
+                throw new IllegalArgumentException(
+                        "STATS request number '" + abbreviate(rest) + "' is over " + Long.MAX_VALUE);
             }
         }
         if (space <= 0) {
@@ -214,7 +223,8 @@ public final class WorkerLines {
         } catch (NumberFormatException e) {
             // over Long.MAX_VALUE: refused below
         }
-        throw new IllegalArgumentException("STATS tag '" + abbreviate(tag) + "' is neither a request number nor '" + FINAL + "'");
+        throw new IllegalArgumentException(
+                "STATS tag '" + abbreviate(tag) + "' is neither a request number nor '" + FINAL + "'");
     }
 
     private static Ending ending(String rest) {
@@ -235,18 +245,21 @@ public final class WorkerLines {
             throw new IllegalArgumentException("the " + what + " is not " + Proofs.MAC_BYTES + " bytes of hex");
         }
         if (digits != 2 * Proofs.MAC_BYTES) {
-            throw new IllegalArgumentException("the " + what + " has " + digits / 2 + " bytes instead of " + Proofs.MAC_BYTES);
+            throw new IllegalArgumentException(
+                    "the " + what + " has " + digits / 2 + " bytes instead of " + Proofs.MAC_BYTES);
         }
         byte[] bytes = new byte[Proofs.MAC_BYTES];
         for (int i = 0; i < bytes.length; i++) {
-            bytes[i] = (byte) (Character.digit(line[from + 2 * i], 16) << 4 | Character.digit(line[from + 2 * i + 1], 16));
+            bytes[i] =
+                    (byte) (Character.digit(line[from + 2 * i], 16) << 4 | Character.digit(line[from + 2 * i + 1], 16));
         }
         return bytes;
     }
 
     private static void checkLength(int length, String unit) {
         if (length > MAX_LINE_LENGTH) {
-            throw new IllegalArgumentException("a worker line of " + length + " " + unit + " is over the limit of " + MAX_LINE_LENGTH);
+            throw new IllegalArgumentException(
+                    "a worker line of " + length + " " + unit + " is over the limit of " + MAX_LINE_LENGTH);
         }
     }
 

@@ -44,6 +44,7 @@ final class ConnectionAdmission {
     private static final Logger LOG = LogManager.getLogger(DataPlane.class);
     /** Refused connections are the hosts' doing: 20 lines of a kind per 10 s at most. */
     private static final RateLimitedLog REFUSALS = new RateLimitedLog(LOG, 20, Duration.ofSeconds(10));
+
     private static final long ACCEPT_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final long workerId;
@@ -70,8 +71,16 @@ final class ConnectionAdmission {
      * @param frameLimit the frame limit of a connection once its handshake has ended
      * @throws IOException when the server cannot be registered
      */
-    ConnectionAdmission(long workerId, ServerSocketChannel server, Selector selector, HostConnections connections,
-            ConnectionProcesses processes, WorkerStats stats, WorkerAdmission admission, DataPlane.Limits limits, int frameLimit)
+    ConnectionAdmission(
+            long workerId,
+            ServerSocketChannel server,
+            Selector selector,
+            HostConnections connections,
+            ConnectionProcesses processes,
+            WorkerStats stats,
+            WorkerAdmission admission,
+            DataPlane.Limits limits,
+            int frameLimit)
             throws IOException {
         this.workerId = workerId;
         this.server = server;
@@ -110,7 +119,10 @@ final class ConnectionAdmission {
                 channel = server.accept();
             } catch (IOException e) {
                 // out of descriptors, most likely: stop accepting for a moment instead of spinning on a ready socket
-                LOG.warn("worker {}: accepting a host connection failed: {}; accepting again in {} ms", workerId, e.getMessage(),
+                LOG.warn(
+                        "worker {}: accepting a host connection failed: {}; accepting again in {} ms",
+                        workerId,
+                        e.getMessage(),
                         TimeUnit.NANOSECONDS.toMillis(ACCEPT_PAUSE_NANOS));
                 acceptPaused = true;
                 acceptPausedUntil = System.nanoTime() + ACCEPT_PAUSE_NANOS;
@@ -121,13 +133,16 @@ final class ConnectionAdmission {
                 return;
             }
             if (refusing) {
-                String reason = "worker " + Long.toUnsignedString(workerId) + " is ending: its last host connection has stopped or closed";
-                REFUSALS.warn("connections to an ending worker", "worker {}: host connection refused: {}", workerId, reason);
+                String reason = "worker " + Long.toUnsignedString(workerId)
+                        + " is ending: its last host connection has stopped or closed";
+                REFUSALS.warn(
+                        "connections to an ending worker", "worker {}: host connection refused: {}", workerId, reason);
                 refuseUnaccepted(channel, UromStatus.SHUTDOWN, reason);
                 continue;
             }
             if (connections.size() >= limits.maxConnections()) {
-                String reason = "worker " + Long.toUnsignedString(workerId) + " has its maximum of " + limits.maxConnections() + " host connections";
+                String reason = "worker " + Long.toUnsignedString(workerId) + " has its maximum of "
+                        + limits.maxConnections() + " host connections";
                 REFUSALS.warn("connections over the limit", "worker {}: host connection refused: {}", workerId, reason);
                 refuseUnaccepted(channel, UromStatus.FULL, reason);
                 continue;
@@ -143,10 +158,19 @@ final class ConnectionAdmission {
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             }
             long id = nextConnectionId++;
-            ServerHandshake handshake = new ServerHandshake(Proofs.Channel.DATA, admission.forPeer(PeerCredentials.uid(channel)),
-                    limits.maxMessageSize(), id, limits.maxInflight());
+            ServerHandshake handshake = new ServerHandshake(
+                    Proofs.Channel.DATA,
+                    admission.forPeer(PeerCredentials.uid(channel)),
+                    limits.maxMessageSize(),
+                    id,
+                    limits.maxInflight());
             SelectionKey key = channel.register(selector, SelectionKey.OP_READ);
-            HostConnection connection = new HostConnection(id, channel, key, new FrameDecoder(Protocol.HANDSHAKE_FRAME_LIMIT), handshake,
+            HostConnection connection = new HostConnection(
+                    id,
+                    channel,
+                    key,
+                    new FrameDecoder(Protocol.HANDSHAKE_FRAME_LIMIT),
+                    handshake,
                     System.nanoTime() + handshakeTimeoutNanos);
             key.attach(connection);
             connections.add(connection);
@@ -186,7 +210,11 @@ final class ConnectionAdmission {
                 connection.decoder().setFrameLimit(frameLimit);
                 everOpened = true;
                 connection.send(FrameCodec.encode(0, step.reply()));
-                LOG.info("worker {}: host connection {} opened by {}", workerId, connection.id(), connection.handshake().principal());
+                LOG.info(
+                        "worker {}: host connection {} opened by {}",
+                        workerId,
+                        connection.id(),
+                        connection.handshake().principal());
             }
             case REFUSED -> refuse(connection, (ErrorReply) step.reply(), step.logReason());
             default -> connection.send(FrameCodec.encode(0, step.reply()));
@@ -205,8 +233,12 @@ final class ConnectionAdmission {
     void refuseLateHandshakes(long now) {
         for (int i = connections.size() - 1; i >= 0; i--) {
             HostConnection connection = connections.get(i);
-            if (connection.state() == HostConnection.State.AWAITING_HELLO && now - connection.handshakeDeadline() >= 0) {
-                refuse(connection, UromStatus.TIME_OUT, "the handshake did not end within " + limits.handshakeTimeoutMillis() + " ms");
+            if (connection.state() == HostConnection.State.AWAITING_HELLO
+                    && now - connection.handshakeDeadline() >= 0) {
+                refuse(
+                        connection,
+                        UromStatus.TIME_OUT,
+                        "the handshake did not end within " + limits.handshakeTimeoutMillis() + " ms");
             }
         }
     }
@@ -238,7 +270,12 @@ final class ConnectionAdmission {
      */
     private void refuse(HostConnection connection, ErrorReply reply, String logReason) {
         stats.connectionRefused();
-        REFUSALS.warn("refused connections", "worker {}: host connection {} closed: {}", workerId, connection.id(), LogText.cut(logReason));
+        REFUSALS.warn(
+                "refused connections",
+                "worker {}: host connection {} closed: {}",
+                workerId,
+                connection.id(),
+                LogText.cut(logReason));
         connection.markRefused();
         try {
             connection.send(FrameCodec.encode(0, reply));

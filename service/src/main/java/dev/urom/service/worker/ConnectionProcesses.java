@@ -70,15 +70,22 @@ final class ConnectionProcesses implements HostProcesses {
             if (fd.isEmpty()) {
                 if (!unreachableLogged) {
                     unreachableLogged = true;
-                    LOG.debug("worker {}: host connections have no host process: {}", workerId,
-                            ChannelDescriptors.unavailable().orElse("the descriptor of a host connection cannot be reached"));
+                    LOG.debug(
+                            "worker {}: host connections have no host process: {}",
+                            workerId,
+                            ChannelDescriptors.unavailable()
+                                    .orElse("the descriptor of a host connection cannot be reached"));
                 }
                 HostProcessTable.enterWithoutProcess(id);
                 return;
             }
             enterPeer(id, fd.getAsInt());
         } catch (IllegalStateException e) {
-            LOG.warn("worker {}: host connection {} cannot be entered among the host processes: {}", workerId, id, e.getMessage());
+            LOG.warn(
+                    "worker {}: host connection {} cannot be entered among the host processes: {}",
+                    workerId,
+                    id,
+                    e.getMessage());
         }
     }
 
@@ -93,8 +100,10 @@ final class ConnectionProcesses implements HostProcesses {
         LOG.debug("worker {}: host connection {} is process {}", workerId, id, peer.pid());
         if (!peer.exact() && !inexactLogged) {
             inexactLogged = true;
-            LOG.debug("worker {}: the kernel has no SO_PEERPIDFD (Linux 6.5): host pidfds come from the peer's pid, which names another"
-                    + " process if the host exited and its pid was reused before the worker asked", workerId);
+            LOG.debug(
+                    "worker {}: the kernel has no SO_PEERPIDFD (Linux 6.5): host pidfds come from the peer's pid, which names another"
+                            + " process if the host exited and its pid was reused before the worker asked",
+                    workerId);
         }
     }
 

@@ -75,12 +75,17 @@ final class DataPlane implements AutoCloseable {
      * @param maxConnections most host connections at once, handshaking ones included
      * @param handshakeTimeoutMillis how long a connection may take for its handshake
      */
-    record Limits(int maxMessageSize, long idleTimeoutMillis, int maxInflight, int maxConnections, long handshakeTimeoutMillis) {
-    }
+    record Limits(
+            int maxMessageSize,
+            long idleTimeoutMillis,
+            int maxInflight,
+            int maxConnections,
+            long handshakeTimeoutMillis) {}
 
     private static final Logger LOG = LogManager.getLogger(DataPlane.class);
     /** Output waiting for a connection above which the worker stops reading it (at least two frames). */
     static final int OUTPUT_PAUSE_BYTES = 1 << 20;
+
     private static final int READ_BUFFER_BYTES = 64 * 1024;
     private static final long IDLE_SELECT_MS = 100;
 
@@ -114,8 +119,18 @@ final class DataPlane implements AutoCloseable {
      * @param ending run once, on the loop's thread, when the worker decides to end; it has told the daemon when it returns
      * @throws IOException when the selector cannot be opened or the server registered
      */
-    DataPlane(long workerId, WorkerHost host, ConnectionProcesses processes, WorkerDomain domain, WorkerStats stats,
-            ServerSocketChannel server, Limits limits, WorkerAdmission admission, byte[] sealKey, Runnable ending) throws IOException {
+    DataPlane(
+            long workerId,
+            WorkerHost host,
+            ConnectionProcesses processes,
+            WorkerDomain domain,
+            WorkerStats stats,
+            ServerSocketChannel server,
+            Limits limits,
+            WorkerAdmission admission,
+            byte[] sealKey,
+            Runnable ending)
+            throws IOException {
         this.workerId = workerId;
         this.host = requireNonNull(host, "host is null");
         requireNonNull(processes, "processes is null");
@@ -135,7 +150,8 @@ final class DataPlane implements AutoCloseable {
         this.notifications = new NotificationWriter(workerId, host, connections, stats, frameLimit, outputPauseBytes);
         this.scheduler = new LoopScheduler(workerId, host, selector);
         this.statsHandOff = new StatsHandOff(stats, selector);
-        this.admission = new ConnectionAdmission(workerId, server, selector, connections, processes, stats, admission, limits, frameLimit);
+        this.admission = new ConnectionAdmission(
+                workerId, server, selector, connections, processes, stats, admission, limits, frameLimit);
     }
 
     /**
@@ -149,7 +165,8 @@ final class DataPlane implements AutoCloseable {
         while (true) {
             activity = false;
             boolean armedSleep = scheduler.takeArmedSleep();
-            // a snapshot request is taken before this turn's select, answered after it: the turn reads what came before it
+            // a snapshot request is taken before this turn's select, answered after it: the turn reads what came before
+            // it
             if (statsHandOff.takeRequest()) {
                 selector.selectNow(onReady);
             } else if (armedSleep) {
@@ -230,7 +247,10 @@ final class DataPlane implements AutoCloseable {
             if (key.isValid() && key.isReadable()) {
                 read(connection);
             }
-            if (key.isValid() && key.isWritable() && connection.flush(outputPauseBytes) && connection.state() == HostConnection.State.CLOSING) {
+            if (key.isValid()
+                    && key.isWritable()
+                    && connection.flush(outputPauseBytes)
+                    && connection.state() == HostConnection.State.CLOSING) {
                 connections.drop(connection, connection.closeReason());
             }
         } catch (IOException e) {
@@ -242,7 +262,11 @@ final class DataPlane implements AutoCloseable {
         readBuffer.clear();
         int n = connection.channel().read(readBuffer);
         if (n < 0) {
-            connections.drop(connection, connection.decoder().hasPartialFrame() ? "the host closed it in the middle of a frame" : "the host closed it");
+            connections.drop(
+                    connection,
+                    connection.decoder().hasPartialFrame()
+                            ? "the host closed it in the middle of a frame"
+                            : "the host closed it");
             return;
         }
         readBuffer.flip();
@@ -250,7 +274,9 @@ final class DataPlane implements AutoCloseable {
         try {
             frames = connection.decoder().feed(readBuffer);
         } catch (WireException e) {
-            admission.refuse(connection, e.reason() == WireException.Reason.FRAME_TOO_LARGE ? UromStatus.TOO_BIG : UromStatus.INVALID_VALUE,
+            admission.refuse(
+                    connection,
+                    e.reason() == WireException.Reason.FRAME_TOO_LARGE ? UromStatus.TOO_BIG : UromStatus.INVALID_VALUE,
                     e.getMessage());
             return;
         }
@@ -277,10 +303,14 @@ final class DataPlane implements AutoCloseable {
                     connection.state(HostConnection.State.STOPPING);
                     stopsPending = true;
                 } else {
-                    admission.refuse(connection, UromStatus.NOT_SUPPORTED, message.messageType() + " is not accepted on a worker data connection");
+                    admission.refuse(
+                            connection,
+                            UromStatus.NOT_SUPPORTED,
+                            message.messageType() + " is not accepted on a worker data connection");
                 }
             }
-            case STOPPING -> admission.refuse(connection, UromStatus.BAD_STATE, message.messageType() + " arrived after STOP");
+            case STOPPING ->
+                admission.refuse(connection, UromStatus.BAD_STATE, message.messageType() + " arrived after STOP");
             case CLOSING -> {
                 // nothing more is read from a closing connection
             }

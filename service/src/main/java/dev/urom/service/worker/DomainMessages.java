@@ -70,15 +70,29 @@ final class DomainMessages {
                 return FrameCodec.encode(requestId, AddressReply.failed(UromStatus.UNEXPECTED));
             }
             String transport = host.transport(pluginId).orElse("");
-            ByteBuffer frame = FrameCodec.encode(requestId,
-                    new AddressReply(UromStatus.SUCCESS, address, transport, Proofs.seal(sealKey, pluginId, transport, address)));
+            ByteBuffer frame = FrameCodec.encode(
+                    requestId,
+                    new AddressReply(
+                            UromStatus.SUCCESS,
+                            address,
+                            transport,
+                            Proofs.seal(sealKey, pluginId, transport, address)));
             if (frame.remaining() - Protocol.LENGTH_FIELD_BYTES > frameLimit) {
-                LOG.warn("worker {}: plugin 0x{} has an address of {} bytes, over the frame limit", workerId, Long.toHexString(pluginId), address.length);
+                LOG.warn(
+                        "worker {}: plugin 0x{} has an address of {} bytes, over the frame limit",
+                        workerId,
+                        Long.toHexString(pluginId),
+                        address.length);
                 return FrameCodec.encode(requestId, AddressReply.failed(UromStatus.TOO_BIG));
             }
             return frame;
         } catch (UromException e) {
-            LOG.warn("worker {}: plugin 0x{} gave no address: {}: {}", workerId, Long.toHexString(pluginId), e.status(), e.getMessage());
+            LOG.warn(
+                    "worker {}: plugin 0x{} gave no address: {}: {}",
+                    workerId,
+                    Long.toHexString(pluginId),
+                    e.status(),
+                    e.getMessage());
             return FrameCodec.encode(requestId, AddressReply.failed(e.status()));
         } catch (RuntimeException | StackOverflowError e) {
             LOG.error("worker {}: plugin 0x{} threw while giving its address", workerId, Long.toHexString(pluginId), e);
@@ -105,7 +119,11 @@ final class DomainMessages {
             return new DomainSetReply(UromStatus.INVALID_VALUE, e.getMessage());
         }
         domain.install(table);
-        LOG.info("worker {}: in a domain of {} peers as domain id {}", workerId, table.size(), Long.toUnsignedString(table.ownDomainId()));
+        LOG.info(
+                "worker {}: in a domain of {} peers as domain id {}",
+                workerId,
+                table.size(),
+                Long.toUnsignedString(table.ownDomainId()));
         return new DomainSetReply(UromStatus.SUCCESS, "");
     }
 
@@ -115,7 +133,8 @@ final class DomainMessages {
             for (DomainPeer.PluginAddress a : peer.addresses()) {
                 if (!Proofs.same(Proofs.seal(sealKey, a.pluginId(), a.transport(), a.address()), a.seal())) {
                     return Optional.of("the address of plugin id 0x" + Long.toHexString(a.pluginId()) + " at domain id "
-                            + Long.toUnsignedString(peer.domainId()) + " is not one a worker of this owner published (its seal does not match)");
+                            + Long.toUnsignedString(peer.domainId())
+                            + " is not one a worker of this owner published (its seal does not match)");
                 }
             }
         }

@@ -45,7 +45,13 @@ final class HostConnection {
     private boolean refused;
 
     /** @param handshakeDeadline the {@link System#nanoTime()} by which the handshake must have ended */
-    HostConnection(long id, SocketChannel channel, SelectionKey key, FrameDecoder decoder, ServerHandshake handshake, long handshakeDeadline) {
+    HostConnection(
+            long id,
+            SocketChannel channel,
+            SelectionKey key,
+            FrameDecoder decoder,
+            ServerHandshake handshake,
+            long handshakeDeadline) {
         this.id = id;
         this.channel = channel;
         this.key = key;

@@ -94,7 +94,11 @@ final class HostConnections {
             if (connection.handshake().state() == ServerHandshake.State.OPEN) {
                 LOG.info("worker {}: host connection {} closed: {}", workerId, connection.id(), reason);
             } else {
-                LOG.debug("worker {}: host connection {} closed before its handshake ended: {}", workerId, connection.id(), LogText.cut(reason));
+                LOG.debug(
+                        "worker {}: host connection {} closed before its handshake ended: {}",
+                        workerId,
+                        connection.id(),
+                        LogText.cut(reason));
             }
         }
     }

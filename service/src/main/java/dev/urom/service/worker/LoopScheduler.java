@@ -37,6 +37,7 @@ import org.apache.logging.log4j.Logger;
 final class LoopScheduler implements AutoCloseable {
     /** The longest armed sleep, in ms (nothing else needs the loop sooner but a deadline of the connections). */
     static final long ARMED_SELECT_MS = 1000;
+
     private static final Logger LOG = LogManager.getLogger(DataPlane.class);
     private static final long SPIN_MICROS = 50;
     private static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(SPIN_MICROS);
@@ -51,9 +52,11 @@ final class LoopScheduler implements AutoCloseable {
     private long inFlight;
     /** Commands in flight by plugin id bit; commands of an id that is not a single bit count in {@link #otherInFlight}. */
     private final long[] inFlightByBit = new long[64];
+
     private long otherInFlight;
     /** Each plugin id bit's wake-up descriptor: {@link #FD_UNKNOWN} until asked, {@link #FD_NONE} when polled. */
     private final int[] wakeupFds = new int[64];
+
     private final int[] armedFds = new int[64];
     private WakeupWatcher watcher;
     private boolean watcherFailed;
@@ -162,7 +165,10 @@ final class LoopScheduler implements AutoCloseable {
             try {
                 watcher = WakeupWatcher.start(selector::wakeup, "urom-wakeup-" + workerId);
             } catch (IOException | RuntimeException e) {
-                LOG.warn("worker {}: cannot watch wake-up descriptors ({}); plugins are polled", workerId, e.getMessage());
+                LOG.warn(
+                        "worker {}: cannot watch wake-up descriptors ({}); plugins are polled",
+                        workerId,
+                        e.getMessage());
                 watcherFailed = true;
                 return false;
             }
@@ -187,11 +193,18 @@ final class LoopScheduler implements AutoCloseable {
             OptionalInt given = plugin.wakeupFd();
             if (given.isPresent() && given.getAsInt() >= 0) {
                 fd = given.getAsInt();
-                LOG.debug("worker {}: plugin 0x{} wakes the worker through descriptor {}", workerId, Long.toHexString(1L << bit), fd);
+                LOG.debug(
+                        "worker {}: plugin 0x{} wakes the worker through descriptor {}",
+                        workerId,
+                        Long.toHexString(1L << bit),
+                        fd);
             }
         } catch (RuntimeException | StackOverflowError e) {
-            LOG.warn("worker {}: plugin 0x{} threw when asked for its wake-up descriptor; it is polled", workerId,
-                    Long.toHexString(1L << bit), e);
+            LOG.warn(
+                    "worker {}: plugin 0x{} threw when asked for its wake-up descriptor; it is polled",
+                    workerId,
+                    Long.toHexString(1L << bit),
+                    e);
         }
         wakeupFds[bit] = fd;
         return fd;
@@ -205,11 +218,18 @@ final class LoopScheduler implements AutoCloseable {
         try {
             return plugin.armWakeup();
         } catch (UromException e) {
-            LOG.warn("worker {}: plugin 0x{} could not arm its wake-up descriptor: {}: {}; it is polled from now on", workerId,
-                    Long.toHexString(1L << bit), e.status(), e.getMessage());
+            LOG.warn(
+                    "worker {}: plugin 0x{} could not arm its wake-up descriptor: {}: {}; it is polled from now on",
+                    workerId,
+                    Long.toHexString(1L << bit),
+                    e.status(),
+                    e.getMessage());
         } catch (RuntimeException | StackOverflowError e) {
-            LOG.warn("worker {}: plugin 0x{} threw arming its wake-up descriptor; it is polled from now on", workerId,
-                    Long.toHexString(1L << bit), e);
+            LOG.warn(
+                    "worker {}: plugin 0x{} threw arming its wake-up descriptor; it is polled from now on",
+                    workerId,
+                    Long.toHexString(1L << bit),
+                    e);
         }
         wakeupFds[bit] = FD_NONE;
         return false;
@@ -222,7 +242,10 @@ final class LoopScheduler implements AutoCloseable {
         }
         for (int bit = 0; bit < 64; bit++) {
             if (wakeupFds[bit] == fd) {
-                LOG.warn("worker {}: the wake-up descriptor {} of plugin 0x{} is not open; it is polled from now on", workerId, fd,
+                LOG.warn(
+                        "worker {}: the wake-up descriptor {} of plugin 0x{} is not open; it is polled from now on",
+                        workerId,
+                        fd,
                         Long.toHexString(1L << bit));
                 wakeupFds[bit] = FD_NONE;
             }

@@ -42,7 +42,9 @@ final class NotificationWriter {
     private static final byte[] NO_PAYLOAD = new byte[0];
     private static final int STATUS_COUNT = UromStatus.values().length;
     /** Little-endian reads of a packed notification's fields, without a ByteBuffer per notification (workers run C1, which does not elide them). */
-    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG_LE =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final long workerId;
@@ -57,29 +59,50 @@ final class NotificationWriter {
      * @param frameLimit the largest frame after its length field
      * @param outputPauseBytes queued output above which a connection is no longer read
      */
-    NotificationWriter(long workerId, WorkerHost host, HostConnections connections, WorkerStats stats, int frameLimit, int outputPauseBytes) {
+    NotificationWriter(
+            long workerId,
+            WorkerHost host,
+            HostConnections connections,
+            WorkerStats stats,
+            int frameLimit,
+            int outputPauseBytes) {
         this.workerId = workerId;
         this.host = host;
         this.connections = connections;
         this.stats = stats;
         this.frameLimit = frameLimit;
         this.outputPauseBytes = outputPauseBytes;
-        this.writeBuffer = ByteBuffer.allocateDirect(Protocol.LENGTH_FIELD_BYTES + frameLimit).order(ByteOrder.LITTLE_ENDIAN);
+        this.writeBuffer = ByteBuffer.allocateDirect(Protocol.LENGTH_FIELD_BYTES + frameLimit)
+                .order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /** Packs {@code answer}'s notification and writes it to {@code connection}, with a refusal's reason after it. */
     void send(HostConnection connection, WorkerAnswer answer) {
         WorkerNotification notification = answer.notification();
         byte[] packed = pack(notification, answer.madeByWorker());
-        stats.notified(notification.destId(), notification.type(), notification.uromContext(), packedStatus(packed), System.nanoTime());
+        stats.notified(
+                notification.destId(),
+                notification.type(),
+                notification.uromContext(),
+                packedStatus(packed),
+                System.nanoTime());
         write(connection, packed, answer.refusalReason().orElse(""));
     }
 
     /** Counts and logs {@code notification}, whose connection has gone or is closing. */
     void dropped(WorkerNotification notification) {
-        stats.notified(notification.destId(), notification.type(), notification.uromContext(), notification.status(), System.nanoTime());
-        LOG.debug("worker {}: notification for host connection {} dropped: the connection has gone (plugin id 0x{}, context {})",
-                workerId, notification.destId(), Long.toHexString(notification.type()), notification.uromContext());
+        stats.notified(
+                notification.destId(),
+                notification.type(),
+                notification.uromContext(),
+                notification.status(),
+                System.nanoTime());
+        LOG.debug(
+                "worker {}: notification for host connection {} dropped: the connection has gone (plugin id 0x{}, context {})",
+                workerId,
+                notification.destId(),
+                Long.toHexString(notification.type()),
+                notification.uromContext());
     }
 
     /** Answers a command over the connection's in-flight limit with AGAIN, at once: the plugin never sees it. */
@@ -107,20 +130,36 @@ final class NotificationWriter {
             // the worker's own answers never go through a plugin's packer (WorkerHost's contract)
             packed = plugin == null || madeByWorker ? n.pack() : plugin.packNotification(n);
         } catch (UromException e) {
-            LOG.warn("worker {}: plugin 0x{} could not pack a notification (context {}): {}: {}",
-                    workerId, Long.toHexString(n.type()), n.uromContext(), e.status(), e.getMessage());
+            LOG.warn(
+                    "worker {}: plugin 0x{} could not pack a notification (context {}): {}: {}",
+                    workerId,
+                    Long.toHexString(n.type()),
+                    n.uromContext(),
+                    e.status(),
+                    e.getMessage());
             return failure(n, e.status());
         } catch (RuntimeException | StackOverflowError e) {
-            LOG.error("worker {}: plugin 0x{} threw while packing a notification (context {})",
-                    workerId, Long.toHexString(n.type()), n.uromContext(), e);
+            LOG.error(
+                    "worker {}: plugin 0x{} threw while packing a notification (context {})",
+                    workerId,
+                    Long.toHexString(n.type()),
+                    n.uromContext(),
+                    e);
             return failure(n, UromStatus.UNEXPECTED);
         }
         String problem = problem(packed);
         if (problem != null) {
-            LOG.warn("worker {}: plugin 0x{} packed a notification (context {}) that cannot be sent: {}",
-                    workerId, Long.toHexString(n.type()), n.uromContext(), problem);
-            return failure(n, packed != null && packed.length + Protocol.FRAME_HEADER_BYTES > frameLimit
-                    ? UromStatus.TOO_BIG : UromStatus.UNEXPECTED);
+            LOG.warn(
+                    "worker {}: plugin 0x{} packed a notification (context {}) that cannot be sent: {}",
+                    workerId,
+                    Long.toHexString(n.type()),
+                    n.uromContext(),
+                    problem);
+            return failure(
+                    n,
+                    packed != null && packed.length + Protocol.FRAME_HEADER_BYTES > frameLimit
+                            ? UromStatus.TOO_BIG
+                            : UromStatus.UNEXPECTED);
         }
         return packed;
     }
@@ -135,11 +174,12 @@ final class NotificationWriter {
         }
         long len = (long) LONG_LE.get(packed, WorkerNotification.LEN_OFFSET);
         if (len != packed.length - WorkerNotification.HEADER_BYTES) {
-            return "its len field says " + Long.toUnsignedString(len) + " but " + (packed.length - WorkerNotification.HEADER_BYTES)
-                    + " payload bytes follow";
+            return "its len field says " + Long.toUnsignedString(len) + " but "
+                    + (packed.length - WorkerNotification.HEADER_BYTES) + " payload bytes follow";
         }
         if (packed.length + Protocol.FRAME_HEADER_BYTES > frameLimit) {
-            return "a frame of " + (packed.length + Protocol.FRAME_HEADER_BYTES) + " bytes would be over the limit of " + frameLimit;
+            return "a frame of " + (packed.length + Protocol.FRAME_HEADER_BYTES) + " bytes would be over the limit of "
+                    + frameLimit;
         }
         return null;
     }

@@ -27,6 +27,7 @@ final class StatsHandOff {
     private final AtomicReference<CompletableFuture<WorkerStatsSnapshot>> pending = new AtomicReference<>();
     /** The request the loop took at the start of this turn, answered at its end (only the loop's thread touches it). */
     private CompletableFuture<WorkerStatsSnapshot> taken;
+
     private volatile boolean closed;
 
     /** @param selector the loop's selector, woken by a request */

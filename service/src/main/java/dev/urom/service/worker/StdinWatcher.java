@@ -25,14 +25,16 @@ final class StdinWatcher {
 
     /** Starts watching {@code stdin}; {@code onEnd} runs on the watcher thread at end of file or a read error. */
     static Thread start(InputStream stdin, Consumer<byte[]> onLine, Runnable onEnd) {
-        Thread thread = new Thread(() -> {
-            try (stdin) {
-                readLines(stdin, onLine);
-            } catch (IOException ignored) {
-                // a broken pipe means the same as end of file
-            }
-            onEnd.run();
-        }, "urom-stdin-watcher");
+        Thread thread = new Thread(
+                () -> {
+                    try (stdin) {
+                        readLines(stdin, onLine);
+                    } catch (IOException ignored) {
+                        // a broken pipe means the same as end of file
+                    }
+                    onEnd.run();
+                },
+                "urom-stdin-watcher");
         thread.setDaemon(true);
         thread.start();
         return thread;

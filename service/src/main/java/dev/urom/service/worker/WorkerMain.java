@@ -91,7 +91,8 @@ public final class WorkerMain {
         }
         // Logging and JNA each take a part of the start-up: set logging up on a second thread while
         // this one loads JNA for the stdout hand-over and the parent-death signal.
-        FutureTask<Void> logging = new FutureTask<>(() -> StderrLoggerContextFactory.configure(arguments.logLevel(), arguments.sdkLogLevel()), null);
+        FutureTask<Void> logging = new FutureTask<>(
+                () -> StderrLoggerContextFactory.configure(arguments.logLevel(), arguments.sdkLogLevel()), null);
         Thread loggingThread = new Thread(logging, "urom-logging-setup");
         loggingThread.setDaemon(true);
         loggingThread.start();
@@ -118,9 +119,15 @@ public final class WorkerMain {
             awaitLogging(logging);
             logger = LogManager.getLogger(WorkerMain.class);
             log = logger;
-            logger.info("worker {} (gid {}, pid {}) starting as uid {}, undumpable {}; plugins {}", Long.toUnsignedString(workerId),
-                    Long.toUnsignedString(arguments.gid()), ProcessHandle.current().pid(), UnixAccounts.effectiveUid(),
-                    arguments.dumpable() ? "no (--dumpable-workers)" : undumpableFromStart ? "from its exec" : "since it started",
+            logger.info(
+                    "worker {} (gid {}, pid {}) starting as uid {}, undumpable {}; plugins {}",
+                    Long.toUnsignedString(workerId),
+                    Long.toUnsignedString(arguments.gid()),
+                    ProcessHandle.current().pid(),
+                    UnixAccounts.effectiveUid(),
+                    arguments.dumpable()
+                            ? "no (--dumpable-workers)"
+                            : undumpableFromStart ? "from its exec" : "since it started",
                     arguments.plugins());
         } catch (RuntimeException e) {
             return fail(reply, UromStatus.INVALID_VALUE, e.getMessage());
@@ -137,7 +144,10 @@ public final class WorkerMain {
         try {
             access = ACCESS.get(ACCESS_WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
-            return fail(reply, UromStatus.BAD_CONFIG, "the daemon told this worker nothing of its access within " + ACCESS_WAIT_SECONDS + " s");
+            return fail(
+                    reply,
+                    UromStatus.BAD_CONFIG,
+                    "the daemon told this worker nothing of its access within " + ACCESS_WAIT_SECONDS + " s");
         } catch (ExecutionException e) {
             return fail(reply, UromStatus.BAD_CONFIG, e.getCause().getMessage());
         } catch (InterruptedException e) {
@@ -147,30 +157,57 @@ public final class WorkerMain {
         logger.info("worker {}: owned by {}", workerId, access.owner());
         WorkerDomain domain = new WorkerDomain();
         ConnectionProcesses processes = ConnectionProcesses.open(workerId, arguments.maxHostConnections());
-        WorkerHost host = WorkerHost.open(workerId, arguments.plugins(), PluginLoader.standard(),
-                WorkerHostConfig.defaults().withMaxMessageSize(arguments.maxMessageSize()).withDomains(domain::lookupsFor)
+        WorkerHost host = WorkerHost.open(
+                workerId,
+                arguments.plugins(),
+                PluginLoader.standard(),
+                WorkerHostConfig.defaults()
+                        .withMaxMessageSize(arguments.maxMessageSize())
+                        .withDomains(domain::lookupsFor)
                         .withHostProcesses(processes));
         if (!host.failures().isEmpty()) {
             PluginFailure failure = host.failures().values().iterator().next();
             host.close();
-            return fail(reply, failure.status(), "plugin '" + failure.spec().name() + "' (" + failure.spec() + "): " + failure.reason());
+            return fail(
+                    reply,
+                    failure.status(),
+                    "plugin '" + failure.spec().name() + "' (" + failure.spec() + "): " + failure.reason());
         }
         ServerSocketChannel server;
         ServiceAddress address;
         try {
             server = listen(arguments);
-            address = arguments.listen() == null ? ServiceAddress.of(server.getLocalAddress()) : arguments.listen().boundTo(server);
+            address = arguments.listen() == null
+                    ? ServiceAddress.of(server.getLocalAddress())
+                    : arguments.listen().boundTo(server);
         } catch (IOException e) {
             host.close();
-            return fail(reply, UromStatus.IO_FAILED, "cannot listen on " + (arguments.listen() == null ? "the inherited socket"
-                    : arguments.listen()) + ": " + describe(e));
+            return fail(
+                    reply,
+                    UromStatus.IO_FAILED,
+                    "cannot listen on " + (arguments.listen() == null ? "the inherited socket" : arguments.listen())
+                            + ": " + describe(e));
         }
         int status = EXIT_OK;
-        WorkerStats stats = new WorkerStats(arguments.plugins().stream().collect(Collectors.toMap(PluginSpec::id, PluginSpec::name)));
-        DataPlane.Limits limits = new DataPlane.Limits(arguments.maxMessageSize(), arguments.idleTimeoutMs(), arguments.maxInflight(),
-                arguments.maxHostConnections(), arguments.handshakeTimeoutMs());
+        WorkerStats stats = new WorkerStats(
+                arguments.plugins().stream().collect(Collectors.toMap(PluginSpec::id, PluginSpec::name)));
+        DataPlane.Limits limits = new DataPlane.Limits(
+                arguments.maxMessageSize(),
+                arguments.idleTimeoutMs(),
+                arguments.maxInflight(),
+                arguments.maxHostConnections(),
+                arguments.handshakeTimeoutMs());
         WorkerAdmission admission = new WorkerAdmission(access, "worker " + Long.toUnsignedString(workerId));
-        try (DataPlane dataPlane = new DataPlane(workerId, host, processes, domain, stats, server, limits, admission, access.sealKey(),
+        try (DataPlane dataPlane = new DataPlane(
+                workerId,
+                host,
+                processes,
+                domain,
+                stats,
+                server,
+                limits,
+                admission,
+                access.sealKey(),
                 () -> reply.send(WorkerLines.encode(new WorkerLine.Ending())))) {
             plane = dataPlane;
             reply.send(WorkerLines.encode(new WorkerLine.Ready(address)));
@@ -199,8 +236,8 @@ public final class WorkerMain {
         if (arguments.listen() == null) {
             Channel inherited = System.inheritedChannel();
             if (!(inherited instanceof ServerSocketChannel server)) {
-                throw new IOException("stdin is not a listening socket (" + (inherited == null ? "nothing" : inherited.getClass().getSimpleName())
-                        + ")");
+                throw new IOException("stdin is not a listening socket ("
+                        + (inherited == null ? "nothing" : inherited.getClass().getSimpleName()) + ")");
             }
             return server;
         }
@@ -215,7 +252,8 @@ public final class WorkerMain {
         try {
             return DaemonChannel.claim();
         } catch (IOException | LinkageError e) {
-            System.out.println(failed(UromStatus.OPERATING_SYSTEM, "cannot set up the start-up reply: " + e.getMessage()));
+            System.out.println(
+                    failed(UromStatus.OPERATING_SYSTEM, "cannot set up the start-up reply: " + e.getMessage()));
             System.out.flush();
             System.exit(EXIT_FAILED);
             return null;

@@ -28,7 +28,9 @@ class WorkerAccessTest {
         assertThat(access.owner()).isEqualTo(Principal.key("alice"));
         assertThat(access.dataKey()).hasValueSatisfying(k -> assertThat(k).isEqualTo(Proofs.dataKey(KEY)));
         assertThat(access.sealKey()).isEqualTo(Proofs.sealKey(KEY));
-        assertThat(WorkerLines.encode(new WorkerLine.Access(access))).isEqualTo("ACCESS key:alice " + HEX.formatHex(Proofs.dataKey(KEY)) + " " + HEX.formatHex(Proofs.sealKey(KEY)))
+        assertThat(WorkerLines.encode(new WorkerLine.Access(access)))
+                .isEqualTo("ACCESS key:alice " + HEX.formatHex(Proofs.dataKey(KEY)) + " "
+                        + HEX.formatHex(Proofs.sealKey(KEY)))
                 .doesNotContain(HEX.formatHex(Proofs.controlKey(KEY)));
     }
 
@@ -38,20 +40,25 @@ class WorkerAccessTest {
 
         assertThat(access.dataKey()).isEmpty();
         assertThat(access.sealKey()).isEqualTo(Proofs.sealKey(DAEMON_SECRET, Principal.unix(1000)));
-        assertThat(WorkerLines.encode(new WorkerLine.Access(access))).isEqualTo("ACCESS unix:1000 - " + HEX.formatHex(access.sealKey()));
+        assertThat(WorkerLines.encode(new WorkerLine.Access(access)))
+                .isEqualTo("ACCESS unix:1000 - " + HEX.formatHex(access.sealKey()));
     }
 
     @Test
     void twoOwnersAtOneDaemonHaveDifferentSealKeys() {
-        assertThat(WorkerAccess.of(Principal.unix(1000), Optional.empty(), DAEMON_SECRET).sealKey())
-                .isNotEqualTo(WorkerAccess.of(Principal.unix(1001), Optional.empty(), DAEMON_SECRET).sealKey())
-                .isNotEqualTo(WorkerAccess.of(Principal.ANONYMOUS, Optional.empty(), DAEMON_SECRET).sealKey());
+        assertThat(WorkerAccess.of(Principal.unix(1000), Optional.empty(), DAEMON_SECRET)
+                        .sealKey())
+                .isNotEqualTo(WorkerAccess.of(Principal.unix(1001), Optional.empty(), DAEMON_SECRET)
+                        .sealKey())
+                .isNotEqualTo(WorkerAccess.of(Principal.ANONYMOUS, Optional.empty(), DAEMON_SECRET)
+                        .sealKey());
     }
 
     @Test
     void aKeyOwnerWithoutItsKeyIsAnError() {
         assertThatThrownBy(() -> WorkerAccess.of(KEY.principal(), Optional.empty(), DAEMON_SECRET))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("key:alice has no key");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("key:alice has no key");
     }
 
     @Test

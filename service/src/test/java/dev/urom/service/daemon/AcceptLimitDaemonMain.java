@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.service.daemon;
 
-import dev.urom.wire.ServiceAddress;
 import dev.urom.service.testkit.TestWorkers;
+import dev.urom.wire.ServiceAddress;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;

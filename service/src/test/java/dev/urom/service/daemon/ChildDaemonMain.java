@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.service.daemon;
 
-import dev.urom.wire.ServiceAddress;
 import dev.urom.service.daemon.testing.FakeWorkerMain;
 import dev.urom.service.testkit.TestWorkers;
+import dev.urom.wire.ServiceAddress;
 import java.io.IOException;
 import java.nio.file.Path;
 

@@ -4,14 +4,14 @@ package dev.urom.service.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.auth.AuthKey;
-import dev.urom.framework.auth.KeyDirectory;
 import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
+import dev.urom.framework.auth.KeyDirectory;
+import dev.urom.service.testkit.TestKeys;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.Message.Hello;
 import dev.urom.wire.Role;
 import dev.urom.wire.ServerHandshake.Decision;
-import dev.urom.service.testkit.TestKeys;
-import dev.urom.spi.UromStatus;
 import java.nio.file.Path;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,7 +49,9 @@ class ControlAdmissionTest {
         ControlAdmission admission = new ControlAdmission(keys, true);
         for (OptionalInt peer : new OptionalInt[] {TCP, UNIX_USER_1234}) {
             for (String name : new String[] {"", "alice"}) {
-                assertRefused(decide(admission, peer, Hello.of(Role.WORKER, name)), UromStatus.NOT_PERMITTED,
+                assertRefused(
+                        decide(admission, peer, Hello.of(Role.WORKER, name)),
+                        UromStatus.NOT_PERMITTED,
                         "the daemon serves hosts; this connection said it is a WORKER");
             }
         }
@@ -65,10 +67,18 @@ class ControlAdmissionTest {
 
     @Test
     void aTcpHostWithoutAKeyIsRefusedUnlessTheListenerIsInsecureAndThenAnonymous() {
-        String refusal = "this daemon admits TCP hosts that prove a key: give one with --auth-key-file or " + AuthKey.ENVIRONMENT_VARIABLE;
-        assertRefused(decide(new ControlAdmission(keys, false), TCP, Hello.of(Role.HOST)), UromStatus.AUTHENTICATION, refusal);
-        assertRefused(decide(new ControlAdmission(null, false), TCP, Hello.of(Role.HOST)), UromStatus.AUTHENTICATION, refusal);
-        assertThat(decide(new ControlAdmission(keys, true), TCP, Hello.of(Role.HOST))).isEqualTo(new Decision.Admit(Principal.ANONYMOUS));
+        String refusal = "this daemon admits TCP hosts that prove a key: give one with --auth-key-file or "
+                + AuthKey.ENVIRONMENT_VARIABLE;
+        assertRefused(
+                decide(new ControlAdmission(keys, false), TCP, Hello.of(Role.HOST)),
+                UromStatus.AUTHENTICATION,
+                refusal);
+        assertRefused(
+                decide(new ControlAdmission(null, false), TCP, Hello.of(Role.HOST)),
+                UromStatus.AUTHENTICATION,
+                refusal);
+        assertThat(decide(new ControlAdmission(keys, true), TCP, Hello.of(Role.HOST)))
+                .isEqualTo(new Decision.Admit(Principal.ANONYMOUS));
     }
 
     @Test
@@ -83,7 +93,8 @@ class ControlAdmissionTest {
                     assertThat(prove.macKey()).isEqualTo(Proofs.controlKey(alice));
                     assertThat(prove.unknownReason()).isNull();
                 });
-                assertThat(connection.key()).hasValueSatisfying(k -> assertThat(k.principal()).isEqualTo(Principal.key("alice")));
+                assertThat(connection.key())
+                        .hasValueSatisfying(k -> assertThat(k.principal()).isEqualTo(Principal.key("alice")));
             }
         }
     }
@@ -98,18 +109,25 @@ class ControlAdmissionTest {
         Decision.ProveKey two = (Decision.ProveKey) second.decide(Hello.of(Role.HOST, "mallory"));
 
         assertThat(one.principal()).isEqualTo(Principal.key("mallory"));
-        assertThat(one.unknownReason()).isEqualTo("the key directory " + keys.directory() + " has no usable key for it");
+        assertThat(one.unknownReason())
+                .isEqualTo("the key directory " + keys.directory() + " has no usable key for it");
         assertThat(one.macKey()).hasSize(32).isNotEqualTo(two.macKey()).isNotEqualTo(Proofs.controlKey(alice));
         assertThat(first.key()).isEmpty();
     }
 
     @Test
     void aClaimedNameThatIsNotAKeyNameOrWithoutKeysAtTheDaemonIsRefused() {
-        assertRefused(decide(new ControlAdmission(keys, false), TCP, Hello.of(Role.HOST, "../alice")), UromStatus.AUTHENTICATION,
+        assertRefused(
+                decide(new ControlAdmission(keys, false), TCP, Hello.of(Role.HOST, "../alice")),
+                UromStatus.AUTHENTICATION,
                 "the key name claimed is not a valid key name");
-        assertRefused(decide(new ControlAdmission(null, true), TCP, Hello.of(Role.HOST, "alice")), UromStatus.AUTHENTICATION,
+        assertRefused(
+                decide(new ControlAdmission(null, true), TCP, Hello.of(Role.HOST, "alice")),
+                UromStatus.AUTHENTICATION,
                 "this daemon has no keys");
-        assertRefused(decide(new ControlAdmission(null, false), UNIX_USER_1234, Hello.of(Role.HOST, "alice")), UromStatus.AUTHENTICATION,
+        assertRefused(
+                decide(new ControlAdmission(null, false), UNIX_USER_1234, Hello.of(Role.HOST, "alice")),
+                UromStatus.AUTHENTICATION,
                 "this daemon has no keys: connect without a key (unset " + AuthKey.ENVIRONMENT_VARIABLE
                         + ", no --auth-key-file) to be known by your Unix user");
     }

@@ -3,13 +3,13 @@ package dev.urom.service.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.nativebridge.testkit.NativeFixtures;
+import dev.urom.service.daemon.testing.ControlClient;
+import dev.urom.service.os.ChildJvm;
 import dev.urom.wire.Message.PluginsReply;
 import dev.urom.wire.Message.PluginsRequest;
 import dev.urom.wire.ServiceAddress;
 import dev.urom.wire.ServicePlugin;
-import dev.urom.nativebridge.testkit.NativeFixtures;
-import dev.urom.service.daemon.testing.ControlClient;
-import dev.urom.service.os.ChildJvm;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -43,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DaemonAtTheOpenFilesLimitTest {
     /** The child JVM's limit: room for the JVM itself (measured: about 50 descriptors) and about 150 host connections. */
     private static final int OPEN_FILES_LIMIT = 256;
+
     private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final String FAILING = "accepting host connections fails: Too many open files";
     private static final String RECOVERED = "accepting host connections again, after ";
@@ -77,14 +78,20 @@ class DaemonAtTheOpenFilesLimitTest {
         NativeFixtures.compileMinimalPlugin(plugins, "minimal.so", 1);
         Path socket = dir.resolve("urom.sock");
         Path logDir = dir.resolve("log");
-        List<String> command = new ArrayList<>(List.of("sh", "-c", "ulimit -n \"$0\" && exec \"$@\"", Integer.toString(OPEN_FILES_LIMIT)));
-        command.addAll(ChildJvm.command(AcceptLimitDaemonMain.class, List.of("-Dsun.net.httpserver.idleInterval=600"),
+        List<String> command = new ArrayList<>(
+                List.of("sh", "-c", "ulimit -n \"$0\" && exec \"$@\"", Integer.toString(OPEN_FILES_LIMIT)));
+        command.addAll(ChildJvm.command(
+                AcceptLimitDaemonMain.class,
+                List.of("-Dsun.net.httpserver.idleInterval=600"),
                 List.of(socket.toString(), logDir.toString(), plugins.toString())));
-        daemon = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        daemon = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         String[] ready = readyLine(daemon.getInputStream());
         int httpPort = Integer.parseInt(ready[1]);
         int openAtStart = Integer.parseInt(ready[2]);
-        assertThat(openAtStart).as("descriptors the daemon's JVM holds before any host, of its " + OPEN_FILES_LIMIT)
+        assertThat(openAtStart)
+                .as("descriptors the daemon's JVM holds before any host, of its " + OPEN_FILES_LIMIT)
                 .isBetween(1, OPEN_FILES_LIMIT - 100);
         Path log = logDir.resolve("urom_daemon_dev.log");
         ServiceAddress address = ServiceAddress.unix(socket);
@@ -98,16 +105,25 @@ class DaemonAtTheOpenFilesLimitTest {
             assertThat(get(probe, "/readyz")).isEqualTo("503 " + FAILING + "\n");
 
             closeHosts();
-            await("the daemon says it accepts again", () -> linesSaying(log, " INFO ", RECOVERED) == linesSaying(log, " ERROR ", FAILING));
+            await(
+                    "the daemon says it accepts again",
+                    () -> linesSaying(log, " INFO ", RECOVERED) == linesSaying(log, " ERROR ", FAILING));
             assertThat(get(probe, "/healthz")).isEqualTo("200 ok\n");
             assertThat(pluginNames(address)).as("a new host is served").containsExactly("minimal");
         }
-        assertThat(linesSaying(log, " ERROR ", FAILING)).as("one line each time accepting starts failing").isPositive();
-        assertThat(linesSaying(log, " ERROR ", "still fails")).as("within its first minute").isZero();
+        assertThat(linesSaying(log, " ERROR ", FAILING))
+                .as("one line each time accepting starts failing")
+                .isPositive();
+        assertThat(linesSaying(log, " ERROR ", "still fails"))
+                .as("within its first minute")
+                .isZero();
     }
 
     private static long linesSaying(Path log, String level, String text) {
-        return read(log).lines().filter(line -> line.contains(level) && line.contains(text)).count();
+        return read(log)
+                .lines()
+                .filter(line -> line.contains(level) && line.contains(text))
+                .count();
     }
 
     /**
@@ -120,8 +136,8 @@ class DaemonAtTheOpenFilesLimitTest {
         long deadline = System.nanoTime() + PATIENCE.toNanos();
         while (true) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("the daemon's /healthz did not say its accept fails within " + PATIENCE + ", with " + hosts.size()
-                        + " hosts connected");
+                throw new AssertionError("the daemon's /healthz did not say its accept fails within " + PATIENCE
+                        + ", with " + hosts.size() + " hosts connected");
             }
             assertThat(hosts.size()).as("host connections opened").isLessThan(OPEN_FILES_LIMIT + 100);
             if (read(log).contains(FAILING)) {
@@ -146,7 +162,8 @@ class DaemonAtTheOpenFilesLimitTest {
     /** Connects, says hello and asks for the plugin list: the names in the reply. */
     private static List<String> pluginNames(ServiceAddress address) throws Exception {
         try (ControlClient client = ControlClient.connect(address)) {
-            return ((PluginsReply) client.call(new PluginsRequest())).plugins().stream().map(ServicePlugin::name).toList();
+            return ((PluginsReply) client.call(new PluginsRequest()))
+                    .plugins().stream().map(ServicePlugin::name).toList();
         }
     }
 
@@ -160,7 +177,8 @@ class DaemonAtTheOpenFilesLimitTest {
         int length = -1;
         for (String header = line(in); !header.isEmpty(); header = line(in)) {
             if (header.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
-                length = Integer.parseInt(header.substring("content-length:".length()).strip());
+                length = Integer.parseInt(
+                        header.substring("content-length:".length()).strip());
             }
         }
         assertThat(length).as("the answer to %s has a length", path).isNotNegative();
@@ -183,12 +201,13 @@ class DaemonAtTheOpenFilesLimitTest {
     private static String[] readyLine(InputStream out) throws Exception {
         BufferedReader reader = new BufferedReader(new InputStreamReader(out, StandardCharsets.UTF_8));
         String line = CompletableFuture.supplyAsync(() -> {
-            try {
-                return reader.readLine();
-            } catch (IOException e) {
-                return null;
-            }
-        }).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+                    try {
+                        return reader.readLine();
+                    } catch (IOException e) {
+                        return null;
+                    }
+                })
+                .get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
         assertThat(line).as("the daemon's first line").isNotNull().startsWith("READY ");
         return line.split(" ");
     }

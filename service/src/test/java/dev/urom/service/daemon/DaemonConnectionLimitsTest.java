@@ -7,14 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.urom.auth.AuthKey;
 import dev.urom.auth.Proofs;
 import dev.urom.host.UromService;
-import dev.urom.wire.FrameChannel;
-import dev.urom.wire.FrameCodec;
-import dev.urom.wire.Message.Challenge;
-import dev.urom.wire.Message.Hello;
-import dev.urom.wire.Message.PluginsReply;
-import dev.urom.wire.Message.PluginsRequest;
-import dev.urom.wire.Role;
-import dev.urom.wire.ServiceAddress;
 import dev.urom.service.daemon.testing.Await;
 import dev.urom.service.daemon.testing.ControlClient;
 import dev.urom.service.daemon.testing.DaemonLog;
@@ -23,6 +15,14 @@ import dev.urom.service.testkit.TestKeys;
 import dev.urom.service.testkit.TestWorkers;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
+import dev.urom.wire.FrameChannel;
+import dev.urom.wire.FrameCodec;
+import dev.urom.wire.Message.Challenge;
+import dev.urom.wire.Message.Hello;
+import dev.urom.wire.Message.PluginsReply;
+import dev.urom.wire.Message.PluginsRequest;
+import dev.urom.wire.Role;
+import dev.urom.wire.ServiceAddress;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -74,15 +74,19 @@ class DaemonConnectionLimitsTest {
         Configurator.reconfigure();
     }
 
-    private Daemon start(int maxConnections, int maxConnectionsPerPrincipal, Duration handshakeTimeout) throws IOException {
+    private Daemon start(int maxConnections, int maxConnectionsPerPrincipal, Duration handshakeTimeout)
+            throws IOException {
         keys = TestKeys.directory(dir, "alice", "bob", "carol");
         Path plugins = Files.createDirectories(dir.resolve("plugins"));
         DaemonConfig config = Daemon.configureLogging(DaemonConfig.builder()
                 .listen(ServiceAddress.tcp("127.0.0.1", 0))
                 .logDir(dir.resolve("log"))
                 .pluginPath(plugins.toString())
-                .security(TestWorkers.security().toBuilder().authKeys(keys).maxConnections(maxConnections)
-                        .maxConnectionsPerPrincipal(maxConnectionsPerPrincipal).handshakeTimeout(handshakeTimeout)
+                .security(TestWorkers.security().toBuilder()
+                        .authKeys(keys)
+                        .maxConnections(maxConnections)
+                        .maxConnectionsPerPrincipal(maxConnectionsPerPrincipal)
+                        .handshakeTimeout(handshakeTimeout)
                         .build())
                 .build());
         log = new DaemonLog(Daemon.logFile(config));
@@ -118,10 +122,13 @@ class DaemonConnectionLimitsTest {
         } catch (IOException e) {
             throw new AssertionError(e);
         }
-        return out.toString(StandardCharsets.UTF_8).lines()
+        return out.toString(StandardCharsets.UTF_8)
+                .lines()
                 .filter(line -> line.startsWith("urom_control_connections_open "))
-                .mapToLong(line -> (long) Double.parseDouble(line.substring(line.indexOf(' ') + 1).strip()))
-                .findFirst().orElseThrow(() -> new AssertionError("the metrics have no urom_control_connections_open"));
+                .mapToLong(line -> (long)
+                        Double.parseDouble(line.substring(line.indexOf(' ') + 1).strip()))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("the metrics have no urom_control_connections_open"));
     }
 
     private void awaitOpenConnections(long count) throws InterruptedException {
@@ -132,29 +139,36 @@ class DaemonConnectionLimitsTest {
     private static long connectionThreadsOnASocket() {
         return Thread.getAllStackTraces().entrySet().stream()
                 .filter(e -> e.getKey().getName().startsWith(CONNECTION_THREAD_PREFIX))
-                .filter(e -> Arrays.stream(e.getValue()).anyMatch(frame -> frame.getClassName().equals(FrameChannel.class.getName())))
+                .filter(e -> Arrays.stream(e.getValue())
+                        .anyMatch(frame -> frame.getClassName().equals(FrameChannel.class.getName())))
                 .count();
     }
 
     @Test
-    void aPrincipalOverItsCapIsRefusedInTheHandshakeWithFullAndGetsASlotAgainWhenOneOfItsConnectionsCloses() throws Exception {
+    void aPrincipalOverItsCapIsRefusedInTheHandshakeWithFullAndGetsASlotAgainWhenOneOfItsConnectionsCloses()
+            throws Exception {
         start(16, 2, DaemonSecurity.DEFAULT_HANDSHAKE_TIMEOUT);
         ControlClient first = connect("alice");
         ControlClient second = connect("alice");
 
         assertThatThrownBy(() -> connect("alice"))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.FULL))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.FULL))
                 .hasMessage("key:alice already has its maximum of 2 connections (--max-connections-per-principal)");
         assertThatThrownBy(() -> UromService.connect(daemon.address().toString(), key("alice")))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.FULL))
-                .hasMessage(daemon.address() + " refused the connection: key:alice already has its maximum of 2 connections"
-                        + " (--max-connections-per-principal)");
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.FULL))
+                .hasMessage(
+                        daemon.address() + " refused the connection: key:alice already has its maximum of 2 connections"
+                                + " (--max-connections-per-principal)");
         ControlClient bob = connect("bob");
 
         assertServed(first);
         assertServed(second);
         assertServed(bob);
-        assertThat(log.awaitLinesWith("refused: key:alice already has its maximum of 2 connections (--max-connections-per-principal)"))
+        assertThat(
+                        log.awaitLinesWith(
+                                "refused: key:alice already has its maximum of 2 connections (--max-connections-per-principal)"))
                 .hasSize(2);
 
         first.close();
@@ -168,7 +182,8 @@ class DaemonConnectionLimitsTest {
         AuthKey impostor = AuthKey.of("alice", Proofs.randomSecret(32));
         for (int i = 0; i < 3; i++) {
             assertThatThrownBy(() -> ControlClient.connect(daemon.address(), Optional.of(impostor)))
-                    .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.AUTHENTICATION));
+                    .isInstanceOfSatisfying(
+                            UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.AUTHENTICATION));
         }
         for (int i = 0; i < 3; i++) {
             RawConnection claimsAlice = raw().send(0, Hello.of(Role.HOST, "alice"));
@@ -187,9 +202,11 @@ class DaemonConnectionLimitsTest {
         ControlClient bob = connect("bob");
 
         assertThatThrownBy(() -> connect("carol"))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.FULL))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.FULL))
                 .hasMessage("the daemon has its maximum of 3 connections (--max-connections)");
-        assertThat(log.awaitLinesWith("refused: the daemon has its maximum of 3 connections (--max-connections)")).hasSize(1);
+        assertThat(log.awaitLinesWith("refused: the daemon has its maximum of 3 connections (--max-connections)"))
+                .hasSize(1);
 
         bob.close();
         awaitOpenConnections(2);
@@ -197,7 +214,8 @@ class DaemonConnectionLimitsTest {
     }
 
     @Test
-    void silentConnectionsAreDroppedAtTheHandshakeTimeoutAndHoldNoThreadAfterwardsWhileOthersAreServed() throws Exception {
+    void silentConnectionsAreDroppedAtTheHandshakeTimeoutAndHoldNoThreadAfterwardsWhileOthersAreServed()
+            throws Exception {
         Duration timeout = Duration.ofSeconds(3);
         start(16, 4, timeout);
         ControlClient warm = connect("alice");
@@ -210,7 +228,9 @@ class DaemonConnectionLimitsTest {
             silent.add(connection);
             closedAfterNanos.add(CompletableFuture.supplyAsync(() -> {
                 try {
-                    assertThat(connection.next()).as("what the daemon sends a connection that says nothing").isEmpty();
+                    assertThat(connection.next())
+                            .as("what the daemon sends a connection that says nothing")
+                            .isEmpty();
                 } catch (InterruptedException e) {
                     throw new AssertionError(e);
                 }
@@ -222,15 +242,20 @@ class DaemonConnectionLimitsTest {
         ControlClient meanwhile = connect("bob");
         assertServed(meanwhile);
         assertServed(warm);
-        assertThat(closedAfterNanos).as("no silent connection was dropped before the others were served").noneMatch(CompletableFuture::isDone);
+        assertThat(closedAfterNanos)
+                .as("no silent connection was dropped before the others were served")
+                .noneMatch(CompletableFuture::isDone);
 
         for (CompletableFuture<Long> closed : closedAfterNanos) {
-            assertThat(closed.get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS)).isGreaterThanOrEqualTo(timeout.toNanos());
+            assertThat(closed.get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                    .isGreaterThanOrEqualTo(timeout.toNanos());
         }
         awaitOpenConnections(2);
         Await.until("only the two served connections hold a thread", () -> connectionThreadsOnASocket() == 2);
         for (RawConnection connection : silent) {
-            assertThat(log.awaitLinesWith("(127.0.0.1:" + connection.localPort() + ") failed: no frame arrived within ")).hasSize(1);
+            assertThat(log.awaitLinesWith(
+                            "(127.0.0.1:" + connection.localPort() + ") failed: no frame arrived within "))
+                    .hasSize(1);
         }
         assertServed(meanwhile);
     }
@@ -243,7 +268,8 @@ class DaemonConnectionLimitsTest {
         awaitOpenConnections(2);
 
         assertThatThrownBy(() -> connect("alice"))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.FULL));
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.FULL));
 
         awaitOpenConnections(0);
         assertServed(connect("alice"));
@@ -260,24 +286,33 @@ class DaemonConnectionLimitsTest {
         ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor();
         long opening = System.nanoTime();
         try {
-            writer.scheduleAtFixedRate(() -> {
-                if (!hello.hasRemaining()) {
-                    return;
-                }
-                try {
-                    trickle.channel().socket().write(ByteBuffer.wrap(new byte[] {hello.get()}));
-                    written.incrementAndGet();
-                } catch (IOException e) {
-                    throw new IllegalStateException("the daemon closed the connection", e);
-                }
-            }, 0, 100, TimeUnit.MILLISECONDS);
+            writer.scheduleAtFixedRate(
+                    () -> {
+                        if (!hello.hasRemaining()) {
+                            return;
+                        }
+                        try {
+                            trickle.channel().socket().write(ByteBuffer.wrap(new byte[] {hello.get()}));
+                            written.incrementAndGet();
+                        } catch (IOException e) {
+                            throw new IllegalStateException("the daemon closed the connection", e);
+                        }
+                    },
+                    0,
+                    100,
+                    TimeUnit.MILLISECONDS);
 
-            assertThat(trickle.next()).as("what the daemon sends a connection that trickles its HELLO").isEmpty();
+            assertThat(trickle.next())
+                    .as("what the daemon sends a connection that trickles its HELLO")
+                    .isEmpty();
             long closedAfter = System.nanoTime() - opening;
 
             assertThat(closedAfter).isGreaterThanOrEqualTo(timeout.toNanos());
-            assertThat(written.get()).as("bytes of the %d-byte HELLO written before the daemon closed the connection", total).isLessThan(total);
-            assertThat(log.awaitLinesWith("(127.0.0.1:" + trickle.localPort() + ") failed: no frame arrived within")).hasSize(1);
+            assertThat(written.get())
+                    .as("bytes of the %d-byte HELLO written before the daemon closed the connection", total)
+                    .isLessThan(total);
+            assertThat(log.awaitLinesWith("(127.0.0.1:" + trickle.localPort() + ") failed: no frame arrived within"))
+                    .hasSize(1);
         } finally {
             writer.shutdownNow();
         }

@@ -6,14 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.urom.auth.AuthKey;
 import dev.urom.framework.security.UnixAccounts;
-import dev.urom.wire.Message.HelloOk;
-import dev.urom.wire.Message.PluginsReply;
-import dev.urom.wire.Message.PluginsRequest;
-import dev.urom.wire.ServiceAddress;
 import dev.urom.service.daemon.testing.ControlClient;
 import dev.urom.service.daemon.testing.DaemonLog;
 import dev.urom.service.testkit.TestKeys;
 import dev.urom.service.testkit.TestWorkers;
+import dev.urom.wire.Message.HelloOk;
+import dev.urom.wire.Message.PluginsReply;
+import dev.urom.wire.Message.PluginsRequest;
+import dev.urom.wire.ServiceAddress;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -95,13 +95,16 @@ class DaemonListenSecurityTest {
 
         assertThatThrownBy(() -> start(config(listen)))
                 .isInstanceOf(IOException.class)
-                .hasMessage("listening on " + listen + " needs keys to know who connects: give --auth-keys DIR (one key file per principal),"
+                .hasMessage("listening on " + listen
+                        + " needs keys to know who connects: give --auth-keys DIR (one key file per principal),"
                         + " or --insecure-tcp to let anyone who reaches the port in")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
 
         try (ServerSocket rebind = new ServerSocket()) {
             rebind.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-            assertThat(rebind.isBound()).as("the refused daemon left port %d free", port).isTrue();
+            assertThat(rebind.isBound())
+                    .as("the refused daemon left port %d free", port)
+                    .isTrue();
         }
         assertThat(log.linesWith("daemon listening on")).isEmpty();
     }
@@ -109,7 +112,9 @@ class DaemonListenSecurityTest {
     @Test
     void insecureTcpAdmitsHostsWithoutAKeyAsAnonymousAndWarnsAtEveryStart() throws Exception {
         DaemonConfig insecure = config(ServiceAddress.tcp("127.0.0.1", 0));
-        insecure = insecure.toBuilder().security(insecure.security().toBuilder().insecureTcp(true).build()).build();
+        insecure = insecure.toBuilder()
+                .security(insecure.security().toBuilder().insecureTcp(true).build())
+                .build();
 
         Daemon first = start(insecure);
         HelloOk admitted = connect(first, Optional.empty()).hello();
@@ -120,8 +125,10 @@ class DaemonListenSecurityTest {
         assertThat(admitted.principal()).isEqualTo("anonymous");
         List<String> warnings = log.linesWith(INSECURE_WARNING);
         assertThat(warnings).hasSize(2);
-        assertThat(warnings.get(0)).contains(" WARN ").contains(INSECURE_WARNING + first.address()
-                + " may start workers and use them without a key; give --auth-keys instead");
+        assertThat(warnings.get(0))
+                .contains(" WARN ")
+                .contains(INSECURE_WARNING + first.address()
+                        + " may start workers and use them without a key; give --auth-keys instead");
         assertThat(warnings.get(1)).contains(INSECURE_WARNING + second.address());
     }
 
@@ -129,11 +136,19 @@ class DaemonListenSecurityTest {
     void insecureTcpWithKeysStillKnowsKeyHoldersByTheirKeysAndStillWarns() throws Exception {
         DaemonConfig both = config(ServiceAddress.tcp("127.0.0.1", 0));
         Path keys = TestKeys.directory(dir, "alice");
-        both = both.toBuilder().security(both.security().toBuilder().insecureTcp(true).authKeys(keys).build()).build();
+        both = both.toBuilder()
+                .security(both.security().toBuilder()
+                        .insecureTcp(true)
+                        .authKeys(keys)
+                        .build())
+                .build();
 
         Daemon daemon = start(both);
 
-        assertThat(connect(daemon, Optional.of(TestKeys.key(keys, "alice"))).hello().principal()).isEqualTo("key:alice");
+        assertThat(connect(daemon, Optional.of(TestKeys.key(keys, "alice")))
+                        .hello()
+                        .principal())
+                .isEqualTo("key:alice");
         assertThat(connect(daemon, Optional.empty()).hello().principal()).isEqualTo("anonymous");
         assertThat(log.linesWith(INSECURE_WARNING)).hasSize(1);
     }
@@ -141,11 +156,14 @@ class DaemonListenSecurityTest {
     @Test
     void aUnixListenerNeedsNoKeysAndInsecureTcpDoesNotWarnThere() throws Exception {
         DaemonConfig unix = config(ServiceAddress.unix(dir.resolve("urom.sock")));
-        unix = unix.toBuilder().security(unix.security().toBuilder().insecureTcp(true).build()).build();
+        unix = unix.toBuilder()
+                .security(unix.security().toBuilder().insecureTcp(true).build())
+                .build();
 
         Daemon daemon = start(unix);
 
-        assertThat(connect(daemon, Optional.empty()).hello().principal()).isEqualTo("unix:" + UnixAccounts.effectiveUid());
+        assertThat(connect(daemon, Optional.empty()).hello().principal())
+                .isEqualTo("unix:" + UnixAccounts.effectiveUid());
         assertThat(log.linesWith(INSECURE_WARNING)).isEmpty();
     }
 
@@ -154,7 +172,10 @@ class DaemonListenSecurityTest {
         DaemonConfig config = config(ServiceAddress.tcp("127.0.0.1", 0));
         Path missing = dir.resolve("no-such-keys");
 
-        assertThatThrownBy(() -> start(config.toBuilder().security(config.security().toBuilder().authKeys(missing).build()).build()))
+        assertThatThrownBy(() -> start(config.toBuilder()
+                        .security(
+                                config.security().toBuilder().authKeys(missing).build())
+                        .build()))
                 .isInstanceOf(IOException.class)
                 .hasMessage("key directory " + missing + " does not exist");
     }

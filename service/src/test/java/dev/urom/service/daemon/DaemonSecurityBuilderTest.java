@@ -41,10 +41,22 @@ class DaemonSecurityBuilderTest {
 
     @Test
     void eachSetterSetsItsOptionAndToBuilderKeepsTheOthers() {
-        DaemonSecurity security = DaemonSecurity.builder().authKeys(Path.of("keys")).insecureTcp(true).socketGroup("urom")
-                .workerUser("nobody").workerGroups(List.of("4242")).workerUidRange(new UidRange(5000, 5999))
-                .workerEnvAllow(List.of("A_*")).maxWorkersPerPrincipal(2).maxConnections(9).maxConnectionsPerPrincipal(3)
-                .maxInflight(16).handshakeTimeout(Duration.ofMillis(700)).allowInsecurePluginDirs(true).dumpableWorkers(true).build();
+        DaemonSecurity security = DaemonSecurity.builder()
+                .authKeys(Path.of("keys"))
+                .insecureTcp(true)
+                .socketGroup("urom")
+                .workerUser("nobody")
+                .workerGroups(List.of("4242"))
+                .workerUidRange(new UidRange(5000, 5999))
+                .workerEnvAllow(List.of("A_*"))
+                .maxWorkersPerPrincipal(2)
+                .maxConnections(9)
+                .maxConnectionsPerPrincipal(3)
+                .maxInflight(16)
+                .handshakeTimeout(Duration.ofMillis(700))
+                .allowInsecurePluginDirs(true)
+                .dumpableWorkers(true)
+                .build();
 
         assertThat(security.authKeys()).isEqualTo(Path.of("keys").toAbsolutePath());
         assertThat(security.insecureTcp()).isTrue();
@@ -63,20 +75,28 @@ class DaemonSecurityBuilderTest {
 
         DaemonSecurity changed = security.toBuilder().maxInflight(32).build();
         assertThat(changed.maxInflight()).isEqualTo(32);
-        assertThat(changed).usingRecursiveComparison().usingOverriddenEquals().ignoringFields("options.maxInflight").isEqualTo(security);
+        assertThat(changed)
+                .usingRecursiveComparison()
+                .usingOverriddenEquals()
+                .ignoringFields("options.maxInflight")
+                .isEqualTo(security);
         assertThat(security.maxInflight()).as("the original").isEqualTo(16);
     }
 
     @Test
     void listsAreCopiedAndNullListsAreEmpty() {
         List<String> groups = new ArrayList<>(List.of("4242"));
-        DaemonSecurity security = DaemonSecurity.builder().workerGroups(groups).workerEnvAllow(null).build();
+        DaemonSecurity security = DaemonSecurity.builder()
+                .workerGroups(groups)
+                .workerEnvAllow(null)
+                .build();
         groups.add("4243");
 
         assertThat(security.workerGroups()).containsExactly("4242");
         assertThat(security.workerEnvAllow()).isEmpty();
         assertThatThrownBy(() -> security.workerGroups().add("1")).isInstanceOf(UnsupportedOperationException.class);
-        assertThat(DaemonSecurity.builder().workerGroups(null).build().workerGroups()).isEmpty();
+        assertThat(DaemonSecurity.builder().workerGroups(null).build().workerGroups())
+                .isEmpty();
     }
 
     @Test
@@ -84,18 +104,30 @@ class DaemonSecurityBuilderTest {
         ServiceAddress tcp = ServiceAddress.tcp("127.0.0.1", 7300);
 
         assertThat(DaemonSecurity.defaults().admitsNobodyOn(tcp)).isTrue();
-        assertThat(DaemonSecurity.builder().insecureTcp(true).build().admitsNobodyOn(tcp)).isFalse();
-        assertThat(DaemonSecurity.builder().authKeys(Path.of("keys")).build().admitsNobodyOn(tcp)).isFalse();
-        assertThat(DaemonSecurity.defaults().admitsNobodyOn(ServiceAddress.unix(Path.of("/run/urom/urom.sock")))).isFalse();
+        assertThat(DaemonSecurity.builder().insecureTcp(true).build().admitsNobodyOn(tcp))
+                .isFalse();
+        assertThat(DaemonSecurity.builder().authKeys(Path.of("keys")).build().admitsNobodyOn(tcp))
+                .isFalse();
+        assertThat(DaemonSecurity.defaults().admitsNobodyOn(ServiceAddress.unix(Path.of("/run/urom/urom.sock"))))
+                .isFalse();
     }
 
     static Stream<Arguments> badValues() {
         return Stream.of(
-                refusal("--socket-group 'a b' is not a user or group name, a number, or UID:GID", b -> b.socketGroup("a b")),
-                refusal("--worker-user '-x' is not a user or group name, a number, or UID:GID", b -> b.workerUser("-x")),
-                refusal("--worker-groups [4242, a/b] holds 'a/b', which is not a group name or number", b -> b.workerGroups(List.of("4242", "a/b"))),
-                refusal("--worker-groups [null] holds 'null', which is not a group name or number", b -> b.workerGroups(Arrays.asList((String) null))),
-                refusal("--worker-env-allow [A B] holds 'A B', which is not a pattern of env names (letters, digits, _ and *)",
+                refusal(
+                        "--socket-group 'a b' is not a user or group name, a number, or UID:GID",
+                        b -> b.socketGroup("a b")),
+                refusal(
+                        "--worker-user '-x' is not a user or group name, a number, or UID:GID",
+                        b -> b.workerUser("-x")),
+                refusal(
+                        "--worker-groups [4242, a/b] holds 'a/b', which is not a group name or number",
+                        b -> b.workerGroups(List.of("4242", "a/b"))),
+                refusal(
+                        "--worker-groups [null] holds 'null', which is not a group name or number",
+                        b -> b.workerGroups(Arrays.asList((String) null))),
+                refusal(
+                        "--worker-env-allow [A B] holds 'A B', which is not a pattern of env names (letters, digits, _ and *)",
                         b -> b.workerEnvAllow(List.of("A B"))),
                 refusal("--max-workers-per-principal -1 is negative", b -> b.maxWorkersPerPrincipal(-1)),
                 refusal("--max-connections 0 is not positive", b -> b.maxConnections(0)),
@@ -115,6 +147,8 @@ class DaemonSecurityBuilderTest {
         DaemonSecurity.Builder builder = DaemonSecurity.builder();
         bad.accept(builder);
 
-        assertThatThrownBy(builder::build).isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+        assertThatThrownBy(builder::build)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(message);
     }
 }

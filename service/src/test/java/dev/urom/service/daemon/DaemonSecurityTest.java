@@ -22,6 +22,7 @@ import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
 import dev.urom.wire.DomainPeer;
 import dev.urom.wire.Handshake;
+import dev.urom.wire.Message;
 import dev.urom.wire.Message.AddressReply;
 import dev.urom.wire.Message.AddressRequest;
 import dev.urom.wire.Message.Challenge;
@@ -40,7 +41,6 @@ import dev.urom.wire.Message.WorkersInGroupReply;
 import dev.urom.wire.Message.WorkersInGroupRequest;
 import dev.urom.wire.Message.WorkersInfoReply;
 import dev.urom.wire.Message.WorkersInfoRequest;
-import dev.urom.wire.Message;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.Role;
 import dev.urom.wire.ServiceAddress;
@@ -83,6 +83,7 @@ class DaemonSecurityTest {
     private static final int QUOTA = 2;
     /** Alice's LOOPBACKs in flight while bob tries her worker: fewer than her connection's in-flight limit. */
     private static final int LOOPBACKS = 50;
+
     private static final String GRAPH_SOURCE = "../plugins/graph/src/main/c/worker_graph.c";
 
     @TempDir
@@ -102,22 +103,31 @@ class DaemonSecurityTest {
     @BeforeAll
     static void startDaemonAndAlicesWorker() throws Exception {
         Path plugins = Files.createDirectories(dir.resolve("plugins"));
-        NativeFixtures.compilePlugin(plugins, "worker_graph.so", Files.readString(Path.of(GRAPH_SOURCE)), "-Wextra", "-Werror");
+        NativeFixtures.compilePlugin(
+                plugins, "worker_graph.so", Files.readString(Path.of(GRAPH_SOURCE)), "-Wextra", "-Werror");
         keys = TestKeys.directory(dir, "alice", "bob", "carol", "dave");
         DaemonConfig config = Daemon.configureLogging(DaemonConfig.builder()
                 .listen(ServiceAddress.tcp("127.0.0.1", 0))
                 .logDir(dir.resolve("log"))
                 .pluginPath(plugins.toString())
                 .workerIdleTimeout(Duration.ofMinutes(10))
-                .security(TestWorkers.security().toBuilder().authKeys(keys).maxWorkersPerPrincipal(QUOTA).build())
+                .security(TestWorkers.security().toBuilder()
+                        .authKeys(keys)
+                        .maxWorkersPerPrincipal(QUOTA)
+                        .build())
                 .build());
         log = new DaemonLog(Daemon.logFile(config));
         daemon = Daemon.start(config);
         address = daemon.address().toString();
 
         alice = UromService.connect(address, key("alice"));
-        graphId = alice.plugins().stream().filter(p -> p.name().equals("worker_graph")).mapToLong(Plugin::id).findFirst().orElseThrow();
-        aliceWorker = alice.newWorker().id(ALICE_WORKER).gid(GROUP).plugins(graphId).build();
+        graphId = alice.plugins().stream()
+                .filter(p -> p.name().equals("worker_graph"))
+                .mapToLong(Plugin::id)
+                .findFirst()
+                .orElseThrow();
+        aliceWorker =
+                alice.newWorker().id(ALICE_WORKER).gid(GROUP).plugins(graphId).build();
         aliceWorker.start().get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS);
         WorkerInfo info = worker(ALICE_WORKER);
         aliceWorkerPid = info.pid();
@@ -153,14 +163,17 @@ class DaemonSecurityTest {
     }
 
     private static WorkerInfo worker(long id) {
-        return daemon.workers().stream().filter(w -> w.id() == id).findFirst()
+        return daemon.workers().stream()
+                .filter(w -> w.id() == id)
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("the daemon has no worker " + id + ": " + daemon.workers()));
     }
 
     /** Alice's worker is the same process, still hers, still in her group, and answers her LOOPBACK. */
     private static void assertAliceIsUnaffected() throws Exception {
         long value = System.nanoTime();
-        assertThat(GraphClient.loopback(aliceWorker, graphId, value).get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo(value);
+        assertThat(GraphClient.loopback(aliceWorker, graphId, value).get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                .isEqualTo(value);
         WorkerInfo info = worker(ALICE_WORKER);
         assertThat(info.pid()).isEqualTo(aliceWorkerPid);
         assertThat(info.owner()).isEqualTo(Principal.key("alice"));
@@ -212,25 +225,37 @@ class DaemonSecurityTest {
     }
 
     @Test
-    void aHostWithoutAKeyGetsOneAuthenticationErrorAndNothingElseEvenForRequestsSentAlongWithItsHello() throws Exception {
+    void aHostWithoutAKeyGetsOneAuthenticationErrorAndNothingElseEvenForRequestsSentAlongWithItsHello()
+            throws Exception {
         List<WorkerInfo> before = daemon.workers();
         RawConnection host = raw(daemon.address());
-        host.sendAtOnce(Hello.of(Role.HOST), new PluginsRequest(), new WorkersInGroupRequest(Protocol.ALL_GROUPS),
+        host.sendAtOnce(
+                Hello.of(Role.HOST),
+                new PluginsRequest(),
+                new WorkersInGroupRequest(Protocol.ALL_GROUPS),
                 new WorkerStartRequest(Protocol.ANY_WORKER, graphId, GROUP, List.of(), List.of()));
 
         Message answer = host.receive();
 
-        assertThat(answer).isEqualTo(new ErrorReply(UromStatus.AUTHENTICATION,
-                "this daemon admits TCP hosts that prove a key: give one with --auth-key-file or " + AuthKey.ENVIRONMENT_VARIABLE));
+        assertThat(answer)
+                .isEqualTo(new ErrorReply(
+                        UromStatus.AUTHENTICATION,
+                        "this daemon admits TCP hosts that prove a key: give one with --auth-key-file or "
+                                + AuthKey.ENVIRONMENT_VARIABLE));
         assertOneLine(((ErrorReply) answer).message());
         assertThat(host.next()).as("anything after the refusal").isEmpty();
-        assertThat(log.awaitLinesWith(peer(host.localPort()))).singleElement().asString()
-                .contains("WARN").contains("refused at the handshake: AUTHENTICATION this daemon admits TCP hosts that prove a key");
+        assertThat(log.awaitLinesWith(peer(host.localPort())))
+                .singleElement()
+                .asString()
+                .contains("WARN")
+                .contains("refused at the handshake: AUTHENTICATION this daemon admits TCP hosts that prove a key");
         assertThat(daemon.workers()).isEqualTo(before);
 
         assertThatThrownBy(() -> UromService.connect(address, Optional.empty()))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.AUTHENTICATION))
-                .hasMessage(address + " refused the connection: this daemon admits TCP hosts that prove a key: give one with"
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.AUTHENTICATION))
+                .hasMessage(address
+                        + " refused the connection: this daemon admits TCP hosts that prove a key: give one with"
                         + " --auth-key-file or " + AuthKey.ENVIRONMENT_VARIABLE);
     }
 
@@ -238,21 +263,26 @@ class DaemonSecurityTest {
     void aHostThatSkipsTheHelloOrSaysItIsAWorkerGetsNoAnswerToItsRequest() throws Exception {
         RawConnection skipper = raw(daemon.address());
         skipper.send(1, new PluginsRequest());
-        assertThat(skipper.receive()).isEqualTo(new ErrorReply(UromStatus.UNEXPECTED, "the first message must be HELLO, not PLUGINS"));
+        assertThat(skipper.receive())
+                .isEqualTo(new ErrorReply(UromStatus.UNEXPECTED, "the first message must be HELLO, not PLUGINS"));
         assertThat(skipper.next()).isEmpty();
 
         RawConnection worker = raw(daemon.address());
         worker.sendAtOnce(Hello.of(Role.WORKER, "alice"), new PluginsRequest());
-        assertThat(worker.receive()).isEqualTo(new ErrorReply(UromStatus.NOT_PERMITTED, "the daemon serves hosts; this connection said it is a WORKER"));
+        assertThat(worker.receive())
+                .isEqualTo(new ErrorReply(
+                        UromStatus.NOT_PERMITTED, "the daemon serves hosts; this connection said it is a WORKER"));
         assertThat(worker.next()).isEmpty();
 
         RawConnection badName = raw(daemon.address());
         badName.send(0, Hello.of(Role.HOST, "../alice"));
-        assertThat(badName.receive()).isEqualTo(new ErrorReply(UromStatus.AUTHENTICATION, "the key name claimed is not a valid key name"));
+        assertThat(badName.receive())
+                .isEqualTo(new ErrorReply(UromStatus.AUTHENTICATION, "the key name claimed is not a valid key name"));
         assertThat(badName.next()).isEmpty();
 
         for (RawConnection refused : List.of(skipper, worker, badName)) {
-            assertThat(log.awaitLinesWith(peer(refused.localPort()), "refused at the handshake")).hasSize(1);
+            assertThat(log.awaitLinesWith(peer(refused.localPort()), "refused at the handshake"))
+                    .hasSize(1);
         }
     }
 
@@ -266,16 +296,26 @@ class DaemonSecurityTest {
             assertThat(refused.failure().status()).isEqualTo(UromStatus.AUTHENTICATION);
             assertOneLine(refused.failure().getMessage());
         }
-        assertThat(wrongKey.failure()).hasMessage("authentication failed: the proof does not match the key of principal 'bob'");
-        assertThat(unknownName.failure().getMessage().replace("'mallory'", "'bob'")).isEqualTo(wrongKey.failure().getMessage());
-        assertThat(bobAsAlice.failure()).hasMessage("authentication failed: the proof does not match the key of principal 'alice'");
+        assertThat(wrongKey.failure())
+                .hasMessage("authentication failed: the proof does not match the key of principal 'bob'");
+        assertThat(unknownName.failure().getMessage().replace("'mallory'", "'bob'"))
+                .isEqualTo(wrongKey.failure().getMessage());
+        assertThat(bobAsAlice.failure())
+                .hasMessage("authentication failed: the proof does not match the key of principal 'alice'");
 
-        assertThat(log.awaitLinesWith(peer(wrongKey.port()))).singleElement().asString()
-                .contains("refused at the handshake: AUTHENTICATION principal 'bob' refused: its proof does not match the key");
-        assertThat(log.awaitLinesWith(peer(unknownName.port()))).singleElement().asString()
-                .contains("refused at the handshake: AUTHENTICATION principal 'mallory' refused: the key directory " + keys
-                        + " has no usable key for it");
-        assertThat(log.awaitLinesWith(peer(bobAsAlice.port()))).singleElement().asString()
+        assertThat(log.awaitLinesWith(peer(wrongKey.port())))
+                .singleElement()
+                .asString()
+                .contains(
+                        "refused at the handshake: AUTHENTICATION principal 'bob' refused: its proof does not match the key");
+        assertThat(log.awaitLinesWith(peer(unknownName.port())))
+                .singleElement()
+                .asString()
+                .contains("refused at the handshake: AUTHENTICATION principal 'mallory' refused: the key directory "
+                        + keys + " has no usable key for it");
+        assertThat(log.awaitLinesWith(peer(bobAsAlice.port())))
+                .singleElement()
+                .asString()
                 .contains("principal 'alice' refused: its proof does not match the key");
 
         assertThat(control("bob").call(new PluginsRequest())).isInstanceOf(PluginsReply.class);
@@ -287,10 +327,13 @@ class DaemonSecurityTest {
         RawConnection recorded = raw(daemon.address());
         recorded.send(0, new Hello(Protocol.MAGIC, Protocol.VERSION, Role.HOST, clientNonce, "alice"));
         Challenge first = (Challenge) recorded.receive();
-        byte[] proof = Proofs.clientProof(Proofs.controlKey(key("alice")),
+        byte[] proof = Proofs.clientProof(
+                Proofs.controlKey(key("alice")),
                 new Proofs.Transcript(Proofs.Channel.CONTROL, Role.HOST.code(), "alice", clientNonce, first.nonce()));
         recorded.send(0, new Proof(proof));
-        assertThat(recorded.receive()).isInstanceOfSatisfying(HelloOk.class, ok -> assertThat(ok.principal()).isEqualTo("key:alice"));
+        assertThat(recorded.receive())
+                .isInstanceOfSatisfying(
+                        HelloOk.class, ok -> assertThat(ok.principal()).isEqualTo("key:alice"));
 
         RawConnection replay = raw(daemon.address());
         replay.send(0, new Hello(Protocol.MAGIC, Protocol.VERSION, Role.HOST, clientNonce, "alice"));
@@ -298,8 +341,10 @@ class DaemonSecurityTest {
         replay.send(0, new Proof(proof)).send(1, new PluginsRequest());
 
         assertThat(second.nonce()).isNotEqualTo(first.nonce());
-        assertThat(replay.receive()).isEqualTo(new ErrorReply(UromStatus.AUTHENTICATION,
-                "authentication failed: the proof does not match the key of principal 'alice'"));
+        assertThat(replay.receive())
+                .isEqualTo(new ErrorReply(
+                        UromStatus.AUTHENTICATION,
+                        "authentication failed: the proof does not match the key of principal 'alice'"));
         assertThat(replay.next()).isEmpty();
     }
 
@@ -314,13 +359,21 @@ class DaemonSecurityTest {
             assertThat(reply.message()).isEqualTo("worker 5 belongs to another principal");
             assertThat(reply.workerAddress()).isEmpty();
         }
-        assertThat(log.awaitLinesWith(peer(localPort(bob)) + " as key:bob refused: NOT_PERMITTED worker 5 belongs to another principal"))
+        assertThat(log.awaitLinesWith(peer(localPort(bob))
+                        + " as key:bob refused: NOT_PERMITTED worker 5 belongs to another principal"))
                 .hasSize(2);
 
-        Worker stolen = service("bob").newWorker().id(ALICE_WORKER).gid(GROUP).plugins(graphId).build();
+        Worker stolen = service("bob")
+                .newWorker()
+                .id(ALICE_WORKER)
+                .gid(GROUP)
+                .plugins(graphId)
+                .build();
         assertThatThrownBy(() -> stolen.start().get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS))
                 .isInstanceOf(ExecutionException.class)
-                .cause().isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_PERMITTED))
+                .cause()
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_PERMITTED))
                 .hasMessage("worker 5 belongs to another principal");
         assertThat(stolen.state()).isEqualTo(Worker.State.IDLE);
     }
@@ -332,9 +385,11 @@ class DaemonSecurityTest {
         assertThat(own.status()).as(own.message()).isEqualTo(UromStatus.SUCCESS);
         assertThat(own.workerId()).isNotEqualTo(ALICE_WORKER);
         try {
-            assertThat(((WorkersInGroupReply) bob.call(new WorkersInGroupRequest(GROUP))).workerIds()).containsExactly(own.workerId());
+            assertThat(((WorkersInGroupReply) bob.call(new WorkersInGroupRequest(GROUP))).workerIds())
+                    .containsExactly(own.workerId());
             assertThat(((WorkersInGroupReply) bob.call(new WorkersInGroupRequest(Protocol.ALL_GROUPS))).workerIds())
-                    .contains(own.workerId()).doesNotContain(ALICE_WORKER);
+                    .contains(own.workerId())
+                    .doesNotContain(ALICE_WORKER);
             assertThat(alice.workersInGroup(GROUP)).containsExactly(ALICE_WORKER);
             assertThat(alice.workersInGroup(Protocol.ALL_GROUPS)).containsExactly(ALICE_WORKER);
             assertThat(worker(own.workerId()).owner()).isEqualTo(Principal.key("bob"));
@@ -349,7 +404,8 @@ class DaemonSecurityTest {
         WorkerStartReply own = bob.start(Protocol.ANY_WORKER, graphId, GROUP, List.of(), List.of());
         assertThat(own.status()).as(own.message()).isEqualTo(UromStatus.SUCCESS);
         try {
-            List<ServiceWorker> bobs = ((WorkersInfoReply) bob.call(new WorkersInfoRequest(Protocol.ALL_GROUPS))).workers();
+            List<ServiceWorker> bobs =
+                    ((WorkersInfoReply) bob.call(new WorkersInfoRequest(Protocol.ALL_GROUPS))).workers();
             List<dev.urom.host.WorkerInfo> alices = alice.workersInfo(UromService.ALL_GROUPS);
 
             assertThat(bobs).extracting(ServiceWorker::id).containsExactly(own.workerId());
@@ -379,26 +435,41 @@ class DaemonSecurityTest {
             });
 
             // bob is challenged like the owner, so he cannot tell a worker of another principal from a wrong key
-            assertDataHandshakeRefused(Optional.of(key("bob")), UromStatus.AUTHENTICATION,
+            assertDataHandshakeRefused(
+                    Optional.of(key("bob")),
+                    UromStatus.AUTHENTICATION,
                     "authentication failed: the proof does not match the key of principal 'bob'");
-            assertDataHandshakeRefused(Optional.empty(), UromStatus.NOT_PERMITTED, "worker 5 belongs to another principal");
-            assertDataHandshakeRefused(Optional.of(AuthKey.of("alice", Proofs.controlKey(key("bob")))), UromStatus.AUTHENTICATION,
-                    "principal 'alice'", "proof does not match the key");
-            assertDataHandshakeRefused(Optional.of(AuthKey.of("alice", Proofs.dataKey(key("bob")))), UromStatus.AUTHENTICATION,
-                    "principal 'alice'", "proof does not match the key");
+            assertDataHandshakeRefused(
+                    Optional.empty(), UromStatus.NOT_PERMITTED, "worker 5 belongs to another principal");
+            assertDataHandshakeRefused(
+                    Optional.of(AuthKey.of("alice", Proofs.controlKey(key("bob")))),
+                    UromStatus.AUTHENTICATION,
+                    "principal 'alice'",
+                    "proof does not match the key");
+            assertDataHandshakeRefused(
+                    Optional.of(AuthKey.of("alice", Proofs.dataKey(key("bob")))),
+                    UromStatus.AUTHENTICATION,
+                    "principal 'alice'",
+                    "proof does not match the key");
 
             RawConnection intruder = raw(aliceWorkerAddress);
-            intruder.sendAtOnce(Hello.of(Role.HOST, "bob"), new Command(graphId, 1, GraphClient.loopbackCommand(42)),
-                    new AddressRequest(graphId), new DomainSet(0, List.of(new DomainPeer(0, List.of(), List.of()))));
+            intruder.sendAtOnce(
+                    Hello.of(Role.HOST, "bob"),
+                    new Command(graphId, 1, GraphClient.loopbackCommand(42)),
+                    new AddressRequest(graphId),
+                    new DomainSet(0, List.of(new DomainPeer(0, List.of(), List.of()))));
             assertThat(intruder.receive()).isInstanceOf(Challenge.class);
-            assertThat(intruder.receive()).isEqualTo(new ErrorReply(UromStatus.UNEXPECTED, "after CHALLENGE the peer must send PROOF, not COMMAND"));
+            assertThat(intruder.receive())
+                    .isEqualTo(new ErrorReply(
+                            UromStatus.UNEXPECTED, "after CHALLENGE the peer must send PROOF, not COMMAND"));
             assertThat(intruder.next()).as("anything after the refusal").isEmpty();
 
             List<Long> expected = new ArrayList<>();
             for (long value = 1; value <= LOOPBACKS; value++) {
                 expected.add(value);
             }
-            assertThat(aliceEchoes.get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo(expected);
+            assertThat(aliceEchoes.get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                    .isEqualTo(expected);
         } finally {
             aliceSends.shutdownNow();
         }
@@ -408,7 +479,8 @@ class DaemonSecurityTest {
     /** What bob sent alice's worker, asked by alice herself on a second data connection: served, so his refusal was about whose worker it is. */
     private void assertTheOwnerGetsWhatTheIntruderAskedFor() throws Exception {
         RawConnection owner = raw(aliceWorkerAddress);
-        HelloOk ok = Handshake.client(owner.channel(), Role.HOST, Proofs.Channel.DATA, Optional.of(key("alice")), Await.PATIENCE);
+        HelloOk ok = Handshake.client(
+                owner.channel(), Role.HOST, Proofs.Channel.DATA, Optional.of(key("alice")), Await.PATIENCE);
         owner.channel().setFrameLimit(Protocol.dataFrameLimit(ok.maxMessageSize()));
         assertThat(ok.principal()).isEqualTo("key:alice");
 
@@ -418,15 +490,23 @@ class DaemonSecurityTest {
         assertThat(address.address()).hasSize(8);
         assertThat(address.seal()).hasSize(Proofs.MAC_BYTES);
 
-        owner.send(8, new DomainSet(0, List.of(new DomainPeer(0, List.of(new DomainPeer.PluginAddress(graphId, address.address(),
-                address.seal())), List.of()))));
+        owner.send(
+                8,
+                new DomainSet(
+                        0,
+                        List.of(new DomainPeer(
+                                0,
+                                List.of(new DomainPeer.PluginAddress(graphId, address.address(), address.seal())),
+                                List.of()))));
         assertThat(owner.receive()).isEqualTo(new DomainSetReply(UromStatus.SUCCESS, ""));
     }
 
     /** A data handshake with {@code key} at alice's worker is refused with {@code status} and one line holding each of {@code message}. */
-    private void assertDataHandshakeRefused(Optional<AuthKey> key, UromStatus status, String... message) throws Exception {
+    private void assertDataHandshakeRefused(Optional<AuthKey> key, UromStatus status, String... message)
+            throws Exception {
         RawConnection connection = raw(aliceWorkerAddress);
-        assertThatThrownBy(() -> Handshake.client(connection.channel(), Role.HOST, Proofs.Channel.DATA, key, Await.PATIENCE))
+        assertThatThrownBy(() ->
+                        Handshake.client(connection.channel(), Role.HOST, Proofs.Channel.DATA, key, Await.PATIENCE))
                 .as("a data connection to alice's worker with %s", key)
                 .isInstanceOfSatisfying(UromException.class, e -> {
                     assertThat(e.status()).isEqualTo(status);
@@ -453,17 +533,23 @@ class DaemonSecurityTest {
             pool.shutdownNow();
         }
 
-        List<WorkerStartReply> started = replies.stream().filter(r -> r.status().isSuccess()).toList();
-        List<WorkerStartReply> refused = replies.stream().filter(r -> !r.status().isSuccess()).toList();
+        List<WorkerStartReply> started =
+                replies.stream().filter(r -> r.status().isSuccess()).toList();
+        List<WorkerStartReply> refused =
+                replies.stream().filter(r -> !r.status().isSuccess()).toList();
         assertThat(started).hasSize(QUOTA);
         assertThat(refused).singleElement().satisfies(r -> {
             assertThat(r.status()).isEqualTo(UromStatus.FULL);
-            assertThat(r.message()).isEqualTo("key:carol already has its maximum of 2 workers (--max-workers-per-principal)");
+            assertThat(r.message())
+                    .isEqualTo("key:carol already has its maximum of 2 workers (--max-workers-per-principal)");
             assertThat(r.workerAddress()).isEmpty();
         });
-        assertThat(log.awaitLinesWith("as key:carol refused: FULL key:carol already has its maximum of 2 workers (--max-workers-per-principal)"))
+        assertThat(
+                        log.awaitLinesWith(
+                                "as key:carol refused: FULL key:carol already has its maximum of 2 workers (--max-workers-per-principal)"))
                 .hasSize(1);
-        assertThat(daemon.workers().stream().filter(w -> w.owner().equals(Principal.key("carol")))).hasSize(QUOTA);
+        assertThat(daemon.workers().stream().filter(w -> w.owner().equals(Principal.key("carol"))))
+                .hasSize(QUOTA);
 
         WorkerStartReply join = carol.get(0).start(started.get(0).workerId(), graphId, 3, List.of(), List.of());
         assertThat(join.status()).as("a join is not one more worker").isEqualTo(UromStatus.SUCCESS);
@@ -474,7 +560,10 @@ class DaemonSecurityTest {
         for (WorkerStartReply reply : List.of(started.get(0), started.get(1), dave)) {
             ProcessHandle.of(worker(reply.workerId()).pid()).ifPresent(ProcessHandle::destroy);
         }
-        Await.until("carol's and dave's workers are gone", () -> daemon.workers().stream()
-                .noneMatch(w -> w.owner().equals(Principal.key("carol")) || w.owner().equals(Principal.key("dave"))));
+        Await.until(
+                "carol's and dave's workers are gone",
+                () -> daemon.workers().stream()
+                        .noneMatch(w -> w.owner().equals(Principal.key("carol"))
+                                || w.owner().equals(Principal.key("dave"))));
     }
 }

@@ -16,6 +16,7 @@ import dev.urom.service.testkit.TestWorkers;
 import dev.urom.spi.UromStatus;
 import dev.urom.wire.Frame;
 import dev.urom.wire.FrameChannel;
+import dev.urom.wire.Message;
 import dev.urom.wire.Message.ErrorReply;
 import dev.urom.wire.Message.Hello;
 import dev.urom.wire.Message.PluginsReply;
@@ -29,7 +30,6 @@ import dev.urom.wire.Message.WorkersInGroupReply;
 import dev.urom.wire.Message.WorkersInGroupRequest;
 import dev.urom.wire.Message.WorkersInfoReply;
 import dev.urom.wire.Message.WorkersInfoRequest;
-import dev.urom.wire.Message;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.Role;
 import dev.urom.wire.ServiceAddress;
@@ -94,7 +94,8 @@ class DaemonTest {
     void tearDown() {
         clients.forEach(ControlClient::close);
         daemons.forEach(Daemon::close);
-        ProcessHandle.current().children()
+        ProcessHandle.current()
+                .children()
                 .filter(p -> arguments(p).contains(FakeWorkerMain.class.getName()))
                 .forEach(ProcessHandle::destroyForcibly);
         Configurator.reconfigure();
@@ -106,7 +107,8 @@ class DaemonTest {
      */
     private static List<String> arguments(ProcessHandle process) {
         try {
-            return List.of(Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline")).split("\0"));
+            return List.of(Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline"))
+                    .split("\0"));
         } catch (java.io.IOException e) {
             return List.of();
         }
@@ -118,7 +120,9 @@ class DaemonTest {
                 .logDir(dir.resolve("log"))
                 .pluginPath(pluginDir.toString())
                 .workerMainClass(FakeWorkerMain.class.getName())
-                .security(TestWorkers.security().toBuilder().workerEnvAllow(List.of("FAKE_*", "GREETING")).build())
+                .security(TestWorkers.security().toBuilder()
+                        .workerEnvAllow(List.of("FAKE_*", "GREETING"))
+                        .build())
                 .build();
     }
 
@@ -140,7 +144,11 @@ class DaemonTest {
 
     /** {@code config} with a key directory holding the key of principal jobA. */
     private DaemonConfig withKeys(DaemonConfig config) {
-        return config.toBuilder().security(config.security().toBuilder().authKeys(TestKeys.directory(dir, "jobA")).build()).build();
+        return config.toBuilder()
+                .security(config.security().toBuilder()
+                        .authKeys(TestKeys.directory(dir, "jobA"))
+                        .build())
+                .build();
     }
 
     /** The key of jobA in the directory {@link #withKeys} made. */
@@ -163,7 +171,11 @@ class DaemonTest {
     }
 
     private static long idOf(PluginsReply reply, String name) {
-        return reply.plugins().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow().id();
+        return reply.plugins().stream()
+                .filter(p -> p.name().equals(name))
+                .findFirst()
+                .orElseThrow()
+                .id();
     }
 
     private String log() throws IOException {
@@ -190,17 +202,23 @@ class DaemonTest {
 
         PluginsReply first = (PluginsReply) client.call(new PluginsRequest());
         NativeFixtures.compileMinimalPlugin(pluginDir.resolve("later"), "gamma.so", 3);
-        Daemon second = start(config().toBuilder().listen(ServiceAddress.unix(dir.resolve("second.sock")))
+        Daemon second = start(config().toBuilder()
+                .listen(ServiceAddress.unix(dir.resolve("second.sock")))
                 .pluginPath(pluginDir + ";" + pluginDir.resolve("later"))
                 .build());
         ControlClient other = connect(second);
         PluginsReply withGamma = (PluginsReply) other.call(new PluginsRequest());
         PluginsReply again = (PluginsReply) client.call(new PluginsRequest());
 
-        assertThat(first.plugins()).extracting(ServicePlugin::name, ServicePlugin::version, ServicePlugin::kind)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("alpha", 1L, "native"), org.assertj.core.groups.Tuple.tuple("beta", 2L, "native"));
-        assertThat(first.plugins()).allSatisfy(p -> assertThat(Long.bitCount(p.id())).isEqualTo(1));
-        assertThat(first.plugins().get(0).id()).isNotEqualTo(first.plugins().get(1).id());
+        assertThat(first.plugins())
+                .extracting(ServicePlugin::name, ServicePlugin::version, ServicePlugin::kind)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("alpha", 1L, "native"),
+                        org.assertj.core.groups.Tuple.tuple("beta", 2L, "native"));
+        assertThat(first.plugins())
+                .allSatisfy(p -> assertThat(Long.bitCount(p.id())).isEqualTo(1));
+        assertThat(first.plugins().get(0).id())
+                .isNotEqualTo(first.plugins().get(1).id());
         assertThat(again).isEqualTo(first);
         assertThat(withGamma.plugins()).extracting(ServicePlugin::name).containsExactly("alpha", "beta", "gamma");
         assertThat(client.hello().maxMessageSize()).isEqualTo(DaemonConfig.DEFAULT_MAX_MESSAGE_SIZE);
@@ -208,11 +226,13 @@ class DaemonTest {
 
     @Test
     void startAnyTakesTheLowestFreeIdsAndPassesTheCommandLineAndEnv() throws Exception {
-        ControlClient client = daemonAndClient(config().toBuilder().maxMessageSize(8192).build());
+        ControlClient client =
+                daemonAndClient(config().toBuilder().maxMessageSize(8192).build());
         Path argsFile = dir.resolve("args.txt");
         int cpu = firstAllowedCpu();
 
-        WorkerStartReply first = client.start(ANY, alpha | beta, 5, List.of("FAKE_RECORD=" + argsFile, "GREETING=hello"), List.of(cpu));
+        WorkerStartReply first =
+                client.start(ANY, alpha | beta, 5, List.of("FAKE_RECORD=" + argsFile, "GREETING=hello"), List.of(cpu));
         WorkerStartReply second = client.start(ANY, alpha, List.of());
 
         Path runDir = dir.resolve("urom.sock.workers");
@@ -227,7 +247,8 @@ class DaemonTest {
         assertThat(second.workerAddress()).isEqualTo("unix:" + runDir.resolve("worker-1-2.sock"));
 
         List<String> args = Files.readAllLines(argsFile);
-        WorkerLaunch launch = WorkerLaunch.fromArgv(args.stream().filter(arg -> !arg.matches("[A-Z_]+=.*")).toArray(String[]::new));
+        WorkerLaunch launch = WorkerLaunch.fromArgv(
+                args.stream().filter(arg -> !arg.matches("[A-Z_]+=.*")).toArray(String[]::new));
         assertThat(launch.workerId()).isZero();
         assertThat(launch.gid()).isEqualTo(5);
         assertThat(launch.listenFd()).isZero();
@@ -240,8 +261,11 @@ class DaemonTest {
         assertThat(launch.maxInflight()).isEqualTo(1024);
         assertThat(launch.maxHostConnections()).isEqualTo(64);
         assertThat(launch.handshakeTimeoutMs()).isEqualTo(5000);
-        assertThat(args).contains(pluginDir.resolve("alpha.so") + ":" + Long.toUnsignedString(alpha),
-                pluginDir.resolve("beta.so") + ":" + Long.toUnsignedString(beta), "GREETING=hello");
+        assertThat(args)
+                .contains(
+                        pluginDir.resolve("alpha.so") + ":" + Long.toUnsignedString(alpha),
+                        pluginDir.resolve("beta.so") + ":" + Long.toUnsignedString(beta),
+                        "GREETING=hello");
         assertThat(args.indexOf(pluginDir.resolve("alpha.so") + ":" + Long.toUnsignedString(alpha)))
                 .isGreaterThan(args.indexOf("--idle-timeout-ms"));
 
@@ -272,14 +296,16 @@ class DaemonTest {
         assertThat(joined.workerAddress()).isEqualTo(started.workerAddress());
         assertThat(sameMaskAgain.status()).isEqualTo(UromStatus.SUCCESS);
         assertThat(daemons.get(0).workers()).hasSize(1);
-        assertThat(log()).contains("worker 7 (pid " + daemons.get(0).workers().get(0).pid() + ") joined by connection 2");
+        assertThat(log())
+                .contains("worker 7 (pid " + daemons.get(0).workers().get(0).pid() + ") joined by connection 2");
 
         WorkerStartReply otherPlugins = client.start(8, alpha, List.of());
         WorkerStartReply joinWithMore = other.start(8, alpha | beta, 0, List.of(), List.of());
         assertThat(otherPlugins.status()).isEqualTo(UromStatus.SUCCESS);
         assertThat(joinWithMore.status()).isEqualTo(UromStatus.INVALID_VALUE);
-        assertThat(joinWithMore.message()).isEqualTo("worker 8 runs plugins " + StartRequestCheck.hex(alpha) + " and cannot take on " + StartRequestCheck.hex(beta)
-                + "; ask for a subset of its plugins or another worker id");
+        assertThat(joinWithMore.message())
+                .isEqualTo("worker 8 runs plugins " + StartRequestCheck.hex(alpha) + " and cannot take on "
+                        + StartRequestCheck.hex(beta) + "; ask for a subset of its plugins or another worker id");
     }
 
     @Test
@@ -297,7 +323,9 @@ class DaemonTest {
                 replies.add(f.get(PATIENCE.toSeconds(), TimeUnit.SECONDS));
             }
             assertThat(replies).extracting(WorkerStartReply::status).containsOnly(UromStatus.SUCCESS);
-            assertThat(replies).extracting(WorkerStartReply::workerAddress).containsOnly(replies.get(0).workerAddress());
+            assertThat(replies)
+                    .extracting(WorkerStartReply::workerAddress)
+                    .containsOnly(replies.get(0).workerAddress());
         } finally {
             pool.shutdownNow();
         }
@@ -312,30 +340,41 @@ class DaemonTest {
     void workersInGroupListsTheRunningWorkersOfThatGroup() throws Exception {
         ControlClient client = daemonAndClient(config());
         for (int i = 0; i < 4; i++) {
-            assertThat(client.start(ANY, alpha, i % 2, List.of(), List.of()).status()).isEqualTo(UromStatus.SUCCESS);
+            assertThat(client.start(ANY, alpha, i % 2, List.of(), List.of()).status())
+                    .isEqualTo(UromStatus.SUCCESS);
         }
-        assertThat(client.start(ANY, alpha, 0, List.of("FAKE_MODE=failed_NOT_FOUND"), List.of()).status()).isEqualTo(UromStatus.NOT_FOUND);
+        assertThat(client.start(ANY, alpha, 0, List.of("FAKE_MODE=failed_NOT_FOUND"), List.of())
+                        .status())
+                .isEqualTo(UromStatus.NOT_FOUND);
 
-        assertThat(((WorkersInGroupReply) client.call(new WorkersInGroupRequest(0))).workerIds()).containsExactly(0L, 2L);
-        assertThat(((WorkersInGroupReply) client.call(new WorkersInGroupRequest(1))).workerIds()).containsExactly(1L, 3L);
-        assertThat(((WorkersInGroupReply) client.call(new WorkersInGroupRequest(2))).workerIds()).isEmpty();
+        assertThat(((WorkersInGroupReply) client.call(new WorkersInGroupRequest(0))).workerIds())
+                .containsExactly(0L, 2L);
+        assertThat(((WorkersInGroupReply) client.call(new WorkersInGroupRequest(1))).workerIds())
+                .containsExactly(1L, 3L);
+        assertThat(((WorkersInGroupReply) client.call(new WorkersInGroupRequest(2))).workerIds())
+                .isEmpty();
     }
 
     @Test
     void workersInfoDescribesEachWorkerOfTheGroupWithItsProcessAndPlugins() throws Exception {
         ControlClient client = daemonAndClient(config());
         for (int i = 0; i < 3; i++) {
-            assertThat(client.start(ANY, alpha, i % 2, List.of(), List.of()).status()).isEqualTo(UromStatus.SUCCESS);
+            assertThat(client.start(ANY, alpha, i % 2, List.of(), List.of()).status())
+                    .isEqualTo(UromStatus.SUCCESS);
         }
 
         List<ServiceWorker> even = ((WorkersInfoReply) client.call(new WorkersInfoRequest(0))).workers();
-        List<ServiceWorker> all = ((WorkersInfoReply) client.call(new WorkersInfoRequest(Protocol.ALL_GROUPS))).workers();
+        List<ServiceWorker> all =
+                ((WorkersInfoReply) client.call(new WorkersInfoRequest(Protocol.ALL_GROUPS))).workers();
 
         assertThat(even).extracting(ServiceWorker::id).containsExactly(0L, 2L);
         assertThat(all).extracting(ServiceWorker::id).containsExactly(0L, 1L, 2L);
         List<WorkerInfo> table = daemons.get(0).workers();
         for (ServiceWorker worker : all) {
-            WorkerInfo known = table.stream().filter(w -> w.id() == worker.id()).findFirst().orElseThrow();
+            WorkerInfo known = table.stream()
+                    .filter(w -> w.id() == worker.id())
+                    .findFirst()
+                    .orElseThrow();
             assertThat(worker.pid()).isEqualTo(known.pid()).isPositive();
             assertThat(worker.gid()).isEqualTo(worker.id() % 2);
             assertThat(worker.pluginMask()).isEqualTo(alpha);
@@ -347,8 +386,11 @@ class DaemonTest {
 
     @Test
     void serviceInfoGivesEveryPrincipalTheDaemonsCpusAndItsWorkersPerPrincipal() throws Exception {
-        Daemon daemon = start(withKeys(config().toBuilder().maxWorkers(8)
-                .security(TestWorkers.security().toBuilder().maxWorkersPerPrincipal(3).build())
+        Daemon daemon = start(withKeys(config().toBuilder()
+                .maxWorkers(8)
+                .security(TestWorkers.security().toBuilder()
+                        .maxWorkersPerPrincipal(3)
+                        .build())
                 .build()));
         List<Integer> daemonCpus = CpuSet.ofThisProcess().toList();
 
@@ -360,13 +402,16 @@ class DaemonTest {
             assertThat(info.maxWorkers()).isEqualTo(3);
             assertThat(keyHolder.principal()).isNotEqualTo(unixUser.principal());
             assertThat(keyHolder.serviceInfo()).isEqualTo(info);
-            assertThat(unixUser.serviceInfo()).as("asked again on the same connection").isEqualTo(info);
+            assertThat(unixUser.serviceInfo())
+                    .as("asked again on the same connection")
+                    .isEqualTo(info);
         }
     }
 
     @Test
     void serviceInfoSaysMaxWorkersWhenNoPrincipalBoundIsSetAndItsCpusAreAllAWorkerStartMayName() throws Exception {
-        ControlClient client = daemonAndClient(config().toBuilder().maxWorkers(4).build());
+        ControlClient client =
+                daemonAndClient(config().toBuilder().maxWorkers(4).build());
 
         ServiceInfoReply reply = (ServiceInfoReply) client.call(new ServiceInfoRequest());
 
@@ -374,7 +419,9 @@ class DaemonTest {
         WorkerStartReply started = client.start(ANY, alpha, 0, List.of(), reply.cpus());
         assertThat(started.status()).as(started.message()).isEqualTo(UromStatus.SUCCESS);
         int beyond = reply.cpus().get(reply.cpus().size() - 1) + 1;
-        assertRefused(client.start(ANY, alpha, 0, List.of(), List.of(beyond)), UromStatus.INVALID_VALUE,
+        assertRefused(
+                client.start(ANY, alpha, 0, List.of(), List.of(beyond)),
+                UromStatus.INVALID_VALUE,
                 "cpu " + beyond + " is not in the daemon's cpu set " + CpuSet.ofThisProcess());
     }
 
@@ -383,20 +430,30 @@ class DaemonTest {
         // taskset is util-linux's, which .ci/run installs.
         int cpu = firstAllowedCpu();
         List<String> command = new ArrayList<>(List.of("taskset", "-c", Integer.toString(cpu)));
-        command.addAll(ChildJvm.command(ChildDaemonMain.class, List.of(),
-                List.of(dir.resolve("child.sock").toString(), dir.resolve("child-log").toString(), pluginDir.toString())));
+        command.addAll(ChildJvm.command(
+                ChildDaemonMain.class,
+                List.of(),
+                List.of(
+                        dir.resolve("child.sock").toString(),
+                        dir.resolve("child-log").toString(),
+                        pluginDir.toString())));
         Path stderr = dir.resolve("child-stderr.txt");
-        Process child = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
+        Process child =
+                new ProcessBuilder(command).redirectError(stderr.toFile()).start();
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader out =
+                    new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
             String ready = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return out.readLine();
-                } catch (IOException e) {
-                    return null;
-                }
-            }).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
-            assertThat(ready).as("the child daemon's first line (stderr: %s)", Files.readString(stderr)).startsWith("READY ");
+                        try {
+                            return out.readLine();
+                        } catch (IOException e) {
+                            return null;
+                        }
+                    })
+                    .get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            assertThat(ready)
+                    .as("the child daemon's first line (stderr: %s)", Files.readString(stderr))
+                    .startsWith("READY ");
 
             try (UromService service = UromService.connect(ready.substring("READY ".length()), Optional.empty())) {
                 ServiceInfo info = service.serviceInfo();
@@ -412,10 +469,10 @@ class DaemonTest {
         }
     }
 
-
     @Test
     void beyondMaxWorkersTheAnswerIsFull() throws Exception {
-        ControlClient client = daemonAndClient(config().toBuilder().maxWorkers(2).build());
+        ControlClient client =
+                daemonAndClient(config().toBuilder().maxWorkers(2).build());
         assertThat(client.start(ANY, alpha, List.of()).status()).isEqualTo(UromStatus.SUCCESS);
         assertThat(client.start(ANY, alpha, List.of()).status()).isEqualTo(UromStatus.SUCCESS);
 
@@ -425,8 +482,9 @@ class DaemonTest {
         assertThat(third.status()).isEqualTo(UromStatus.FULL);
         assertThat(third.message()).isEqualTo("the daemon already runs its maximum of 2 workers (--max-workers)");
         assertThat(joinStillWorks.status()).isEqualTo(UromStatus.SUCCESS);
-        assertThat(log()).contains("WORKER_START from connection 1 (unix, user " + System.getProperty("user.name")
-                + ") refused: FULL the daemon already runs its maximum of 2 workers");
+        assertThat(log())
+                .contains("WORKER_START from connection 1 (unix, user " + System.getProperty("user.name")
+                        + ") refused: FULL the daemon already runs its maximum of 2 workers");
     }
 
     @Test
@@ -435,33 +493,85 @@ class DaemonTest {
         long unknown = 1L << 40;
         CpuSet cpus = CpuSet.ofThisProcess();
 
-        assertRefused(client.start(ANY, 0, List.of()), UromStatus.NOT_FOUND, "plugin mask is 0: a worker needs at least one plugin");
-        assertRefused(client.start(ANY, alpha | unknown, List.of()), UromStatus.NOT_FOUND,
-                "plugin mask " + StartRequestCheck.hex(alpha | unknown) + " names id " + StartRequestCheck.hex(unknown) + ", which this daemon does not have (its plugins: "
-                        + StartRequestCheck.hex(alpha | beta) + ")");
-        assertRefused(client.start(ANY, alpha, List.of("NOEQUALS")), UromStatus.INVALID_VALUE, "env item 'NOEQUALS' is not NAME=value");
-        assertRefused(client.start(ANY, alpha, List.of("1X=y")), UromStatus.INVALID_VALUE,
+        assertRefused(
+                client.start(ANY, 0, List.of()),
+                UromStatus.NOT_FOUND,
+                "plugin mask is 0: a worker needs at least one plugin");
+        assertRefused(
+                client.start(ANY, alpha | unknown, List.of()),
+                UromStatus.NOT_FOUND,
+                "plugin mask " + StartRequestCheck.hex(alpha | unknown) + " names id " + StartRequestCheck.hex(unknown)
+                        + ", which this daemon does not have (its plugins: " + StartRequestCheck.hex(alpha | beta)
+                        + ")");
+        assertRefused(
+                client.start(ANY, alpha, List.of("NOEQUALS")),
+                UromStatus.INVALID_VALUE,
+                "env item 'NOEQUALS' is not NAME=value");
+        assertRefused(
+                client.start(ANY, alpha, List.of("1X=y")),
+                UromStatus.INVALID_VALUE,
                 "env item '1X=y' has an invalid name '1X' (letters, digits and _, not starting with a digit, at most 128)");
-        assertRefused(client.start(ANY, alpha, List.of("A-B=y")), UromStatus.INVALID_VALUE,
+        assertRefused(
+                client.start(ANY, alpha, List.of("A-B=y")),
+                UromStatus.INVALID_VALUE,
                 "env item 'A-B=y' has an invalid name 'A-B' (letters, digits and _, not starting with a digit, at most 128)");
-        assertRefused(client.start(ANY, alpha, List.of("A=b c")), UromStatus.INVALID_VALUE, "env item 'A=b c' holds white space or a NUL");
-        assertRefused(client.start(ANY, alpha, List.of("A=b\tc")), UromStatus.INVALID_VALUE, "env item 'A=b\\tc' holds white space or a NUL");
-        for (String name : List.of("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH",
-                "GCONV_PATH", "LOCPATH", "LC_ALL", "LANGUAGE", "GLIBC_TUNABLES", "MALLOC_PERTURB_", "TMPDIR", "XDG_CACHE_HOME",
-                "LD_DEBUG_OUTPUT", "LOG4J_DEBUG", "ld_preload", "UROM_OWNER_UID", "FAKE_MODULE_DIR", "FAKE_GDB_COMMAND", "FAKE_TOOL_LIBRARIES")) {
-            assertRefused(client.start(ANY, alpha, List.of("FAKE_OK=1", name + "=/tmp/x")), UromStatus.NOT_PERMITTED,
-                    "env " + name + " is never passed to a worker: the C library, the loader, the JVM, JNA or Log4j reads it, or it names a file, "
+        assertRefused(
+                client.start(ANY, alpha, List.of("A=b c")),
+                UromStatus.INVALID_VALUE,
+                "env item 'A=b c' holds white space or a NUL");
+        assertRefused(
+                client.start(ANY, alpha, List.of("A=b\tc")),
+                UromStatus.INVALID_VALUE,
+                "env item 'A=b\\tc' holds white space or a NUL");
+        for (String name : List.of(
+                "LD_PRELOAD",
+                "LD_LIBRARY_PATH",
+                "LD_AUDIT",
+                "JAVA_TOOL_OPTIONS",
+                "_JAVA_OPTIONS",
+                "JDK_JAVA_OPTIONS",
+                "CLASSPATH",
+                "GCONV_PATH",
+                "LOCPATH",
+                "LC_ALL",
+                "LANGUAGE",
+                "GLIBC_TUNABLES",
+                "MALLOC_PERTURB_",
+                "TMPDIR",
+                "XDG_CACHE_HOME",
+                "LD_DEBUG_OUTPUT",
+                "LOG4J_DEBUG",
+                "ld_preload",
+                "UROM_OWNER_UID",
+                "FAKE_MODULE_DIR",
+                "FAKE_GDB_COMMAND",
+                "FAKE_TOOL_LIBRARIES")) {
+            assertRefused(
+                    client.start(ANY, alpha, List.of("FAKE_OK=1", name + "=/tmp/x")),
+                    UromStatus.NOT_PERMITTED,
+                    "env " + name
+                            + " is never passed to a worker: the C library, the loader, the JVM, JNA or Log4j reads it, or it names a file, "
                             + "library or command the worker would use");
         }
-        assertRefused(client.start(ANY, alpha, List.of("FAKE_OK=1", "OTHER=1")), UromStatus.NOT_PERMITTED,
+        assertRefused(
+                client.start(ANY, alpha, List.of("FAKE_OK=1", "OTHER=1")),
+                UromStatus.NOT_PERMITTED,
                 "env OTHER is not one the operator allows (--worker-env-allow FAKE_*,GREETING)");
-        assertRefused(client.start(ANY, alpha, List.of("FAKE_LONG=" + "x".repeat(65_000))), UromStatus.INVALID_VALUE,
+        assertRefused(
+                client.start(ANY, alpha, List.of("FAKE_LONG=" + "x".repeat(65_000))),
+                UromStatus.INVALID_VALUE,
                 "env FAKE_LONG has a value of 65000 bytes; the limit is 4096");
-        assertRefused(client.start(ANY, alpha, List.of("LD_PRELOAD=/tmp/x.so", "BAD")), UromStatus.INVALID_VALUE,
+        assertRefused(
+                client.start(ANY, alpha, List.of("LD_PRELOAD=/tmp/x.so", "BAD")),
+                UromStatus.INVALID_VALUE,
                 "env item 'BAD' is not NAME=value");
-        assertRefused(client.start(ANY, alpha, 0, List.of(), List.of(firstAllowedCpu(), 4096)), UromStatus.INVALID_VALUE,
+        assertRefused(
+                client.start(ANY, alpha, 0, List.of(), List.of(firstAllowedCpu(), 4096)),
+                UromStatus.INVALID_VALUE,
                 "cpu 4096 is not in the daemon's cpu set " + cpus);
-        assertRefused(client.start(ANY, 0, 0, List.of("LD_PRELOAD=x"), List.of(4096)), UromStatus.NOT_FOUND,
+        assertRefused(
+                client.start(ANY, 0, 0, List.of("LD_PRELOAD=x"), List.of(4096)),
+                UromStatus.NOT_FOUND,
                 "plugin mask is 0: a worker needs at least one plugin");
 
         assertThat(daemons.get(0).workers()).isEmpty();
@@ -488,29 +598,38 @@ class DaemonTest {
 
     @Test
     void noLineWithinTheStartTimeoutIsTimeOutAndTheWorkerIsKilled() throws Exception {
-        ControlClient client = daemonAndClient(config().toBuilder().workerStartTimeout(Duration.ofSeconds(2)).build());
+        ControlClient client = daemonAndClient(
+                config().toBuilder().workerStartTimeout(Duration.ofSeconds(2)).build());
 
         WorkerStartReply reply = client.start(ANY, alpha, List.of("FAKE_MODE=silent"));
 
         assertThat(reply.status()).isEqualTo(UromStatus.TIME_OUT);
-        assertThat(reply.message()).matches("worker 0 \\(pid \\d+\\) did not report READY within 2000 ms; it was killed");
+        assertThat(reply.message())
+                .matches("worker 0 \\(pid \\d+\\) did not report READY within 2000 ms; it was killed");
         long pid = Long.parseLong(reply.message().replaceAll(".*\\(pid (\\d+)\\).*", "$1"));
         await("the silent worker is gone", () -> !alive(pid));
-        await("the silent worker is reaped", () -> logHas("worker 0 (pid " + pid + ") was killed by signal 9 (SIGKILL)"));
+        await(
+                "the silent worker is reaped",
+                () -> logHas("worker 0 (pid " + pid + ") was killed by signal 9 (SIGKILL)"));
         assertThat(daemons.get(0).workers()).isEmpty();
     }
 
     @Test
     void startsAskedOnOneConnectionRunSideBySideAndEachAnswerCarriesItsRequestId() throws Exception {
-        ControlClient client = daemonAndClient(config().toBuilder().workerStartTimeout(Duration.ofSeconds(30)).build());
+        ControlClient client = daemonAndClient(
+                config().toBuilder().workerStartTimeout(Duration.ofSeconds(30)).build());
 
         client.send(new WorkerStartRequest(ANY, alpha, 0, List.of("FAKE_MODE=silent"), List.of()));
         long ready = client.send(new WorkerStartRequest(ANY, alpha, 0, List.of(), List.of()));
         Frame first = client.receive();
 
-        assertThat(first.requestId()).as("the second start is answered while the first still waits for its worker's READY").isEqualTo(ready);
+        assertThat(first.requestId())
+                .as("the second start is answered while the first still waits for its worker's READY")
+                .isEqualTo(ready);
         assertThat(((WorkerStartReply) first.message()).status()).isEqualTo(UromStatus.SUCCESS);
-        assertThat(daemons.get(0).workers()).as("both workers are in the table, the silent one still starting").hasSize(2);
+        assertThat(daemons.get(0).workers())
+                .as("both workers are in the table, the silent one still starting")
+                .hasSize(2);
     }
 
     @Test
@@ -523,7 +642,8 @@ class DaemonTest {
         assertThat(exited.status()).isEqualTo(UromStatus.INITIALIZATION);
         assertThat(exited.message()).matches("worker 0 \\(pid \\d+\\) exited with status 3 before it reported READY");
         assertThat(babbled.status()).isEqualTo(UromStatus.INITIALIZATION);
-        assertThat(babbled.message()).matches("worker 0 \\(pid \\d+\\) wrote 'HELLO there' instead of READY or FAILED; it was killed");
+        assertThat(babbled.message())
+                .matches("worker 0 \\(pid \\d+\\) wrote 'HELLO there' instead of READY or FAILED; it was killed");
         await("both are reaped", () -> logHas("exited with status 3") && logHas("was killed by signal 9"));
         assertThat(daemons.get(0).workers()).isEmpty();
     }
@@ -539,7 +659,8 @@ class DaemonTest {
 
         await("worker 0 is forgotten", () -> daemons.get(0).workers().stream().noneMatch(w -> w.id() == 0));
         assertThat(log()).contains("worker 0 (pid " + pid + ") was killed by signal 9 (SIGKILL)");
-        assertThat(((WorkersInGroupReply) client.call(new WorkersInGroupRequest(0))).workerIds()).containsExactly(1L);
+        assertThat(((WorkersInGroupReply) client.call(new WorkersInGroupRequest(0))).workerIds())
+                .containsExactly(1L);
         WorkerStartReply again = client.start(ANY, alpha, List.of());
         assertThat(again.status()).isEqualTo(UromStatus.SUCCESS);
         assertThat(again.workerId()).isZero();
@@ -572,7 +693,8 @@ class DaemonTest {
         try (FrameChannel channel = new FrameChannel(daemon.address().connect(), Protocol.CONTROL_FRAME_LIMIT)) {
             channel.send(0, Hello.of(Role.WORKER));
             assertThat(channel.receive().message())
-                    .isEqualTo(new ErrorReply(UromStatus.NOT_PERMITTED, "the daemon serves hosts; this connection said it is a WORKER"));
+                    .isEqualTo(new ErrorReply(
+                            UromStatus.NOT_PERMITTED, "the daemon serves hosts; this connection said it is a WORKER"));
             assertThat(readsEof(channel.socket())).isTrue();
         }
     }
@@ -582,12 +704,17 @@ class DaemonTest {
         ControlClient bystander = daemonAndClient(config());
         ServiceAddress address = daemons.get(0).address();
 
-        assertThat(sendRawAfterHandshake(address, rawFrame(70_000 - 4, 10, new byte[0]))).isTrue();
-        assertThat(sendRawAfterHandshake(address, rawFrame(12, 99, new byte[0]))).isTrue();
-        assertThat(sendRawAfterHandshake(address, rawFrame(15, 10, new byte[3]))).isTrue();
+        assertThat(sendRawAfterHandshake(address, rawFrame(70_000 - 4, 10, new byte[0])))
+                .isTrue();
+        assertThat(sendRawAfterHandshake(address, rawFrame(12, 99, new byte[0])))
+                .isTrue();
+        assertThat(sendRawAfterHandshake(address, rawFrame(15, 10, new byte[3])))
+                .isTrue();
 
         assertThat(bystander.call(new PluginsRequest())).isInstanceOf(PluginsReply.class);
-        await("the three reasons are logged", () -> logHas("closed by the daemon: ") && countInLog("closed by the daemon: ") == 3);
+        await(
+                "the three reasons are logged",
+                () -> logHas("closed by the daemon: ") && countInLog("closed by the daemon: ") == 3);
         assertThat(log()).contains("unknown message type 99");
     }
 
@@ -597,7 +724,8 @@ class DaemonTest {
 
         Message reply = client.call(new StopOk());
 
-        assertThat(reply).isEqualTo(new ErrorReply(UromStatus.NOT_SUPPORTED, "STOP_OK is not a request the daemon serves"));
+        assertThat(reply)
+                .isEqualTo(new ErrorReply(UromStatus.NOT_SUPPORTED, "STOP_OK is not a request the daemon serves"));
         assertThat(client.call(new PluginsRequest())).isInstanceOf(PluginsReply.class);
     }
 
@@ -610,7 +738,8 @@ class DaemonTest {
 
             assertThat(reply).isInstanceOf(ErrorReply.class);
             assertThat(((ErrorReply) reply).status()).isEqualTo(UromStatus.UNSUPPORTED_VERSION);
-            assertThat(((ErrorReply) reply).message()).isEqualTo("protocol version 3 is not supported; this service speaks 2");
+            assertThat(((ErrorReply) reply).message())
+                    .isEqualTo("protocol version 3 is not supported; this service speaks 2");
             assertThat(readsEof(channel.socket())).isTrue();
         }
         await("the refusal is logged", () -> logHas("refused at the handshake: UNSUPPORTED_VERSION"));
@@ -640,19 +769,25 @@ class DaemonTest {
     @Test
     void closeEscalatesToSigtermForAWorkerThatIgnoresEof() throws Exception {
         ControlClient client = daemonAndClient(config());
-        assertThat(client.start(ANY, alpha, List.of("FAKE_MODE=ignore_eof")).status()).isEqualTo(UromStatus.SUCCESS);
+        assertThat(client.start(ANY, alpha, List.of("FAKE_MODE=ignore_eof")).status())
+                .isEqualTo(UromStatus.SUCCESS);
         long pid = daemons.get(0).workers().get(0).pid();
 
         daemons.get(0).close();
 
         assertThat(alive(pid)).isFalse();
-        assertThat(log()).contains("worker process " + pid + " did not end within 3000 ms of EOF on its stdin; sending SIGTERM");
+        assertThat(log())
+                .contains("worker process " + pid + " did not end within 3000 ms of EOF on its stdin; sending SIGTERM");
         await("the worker is reaped", () -> logHas("worker 0 (pid " + pid + ") was killed by signal 15 (SIGTERM)"));
     }
 
     @Test
     void aTcpDaemonReportsItsPortAndGivesWorkersTcpAddresses() throws Exception {
-        ControlClient client = daemonAndClient(withKeys(config().toBuilder().listen(ServiceAddress.tcp("127.0.0.1", 0)).build()), Optional.of(key()));
+        ControlClient client = daemonAndClient(
+                withKeys(config().toBuilder()
+                        .listen(ServiceAddress.tcp("127.0.0.1", 0))
+                        .build()),
+                Optional.of(key()));
 
         WorkerStartReply reply = client.start(ANY, alpha, List.of());
 
@@ -662,12 +797,18 @@ class DaemonTest {
 
     @Test
     void aDaemonOnEveryInterfaceAnnouncesWorkersAtTheAddressTheHostCameInOn() throws Exception {
-        ControlClient client = daemonAndClient(withKeys(config().toBuilder().listen(ServiceAddress.tcp("0.0.0.0", 0)).build()), Optional.of(key()));
+        ControlClient client = daemonAndClient(
+                withKeys(config().toBuilder()
+                        .listen(ServiceAddress.tcp("0.0.0.0", 0))
+                        .build()),
+                Optional.of(key()));
 
         WorkerStartReply reply = client.start(ANY, alpha, List.of());
 
         assertThat(reply.status()).isEqualTo(UromStatus.SUCCESS);
-        assertThat(reply.workerAddress()).as("not the wildcard, which a host elsewhere cannot connect to").matches("tcp:127\\.0\\.0\\.1:[1-9][0-9]*");
+        assertThat(reply.workerAddress())
+                .as("not the wildcard, which a host elsewhere cannot connect to")
+                .matches("tcp:127\\.0\\.0\\.1:[1-9][0-9]*");
     }
 
     private static void assertRefused(WorkerStartReply reply, UromStatus status, String message) {
@@ -705,7 +846,11 @@ class DaemonTest {
     /** A frame whose length field says {@code length}, of type {@code type}, with {@code body}. */
     private static ByteBuffer rawFrame(int length, int type, byte[] body) {
         ByteBuffer frame = ByteBuffer.allocate(4 + 12 + body.length).order(ByteOrder.LITTLE_ENDIAN);
-        frame.putInt(length).putShort((short) type).putShort((short) 0).putLong(1).put(body);
+        frame.putInt(length)
+                .putShort((short) type)
+                .putShort((short) 0)
+                .putLong(1)
+                .put(body);
         return frame.flip();
     }
 

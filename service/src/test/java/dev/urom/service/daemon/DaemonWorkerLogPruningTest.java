@@ -49,6 +49,7 @@ class DaemonWorkerLogPruningTest {
     private static final int ENDED = 5;
     /** Above any Linux pid_max (at most 2^22), so no worker of this test has these pids. */
     private static final long OLD_LEFTOVER = 9_000_000_001L;
+
     private static final long RECENT_LEFTOVER = 9_000_000_002L;
     private static final long LINKED = 9_000_000_003L;
     private static final long DIRECTORY = 9_000_000_004L;
@@ -84,7 +85,9 @@ class DaemonWorkerLogPruningTest {
 
     private Set<String> workerLogNames() {
         try (Stream<Path> files = Files.list(logDir())) {
-            return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("urom_worker_")).collect(Collectors.toCollection(TreeSet::new));
+            return files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith("urom_worker_"))
+                    .collect(Collectors.toCollection(TreeSet::new));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -107,7 +110,8 @@ class DaemonWorkerLogPruningTest {
                 String[] parts = name.split("_");
                 if (name.endsWith("_dev.log") && parts[2].chars().allMatch(Character::isDigit)) {
                     long pid = Long.parseLong(parts[2]);
-                    if (!known.contains(pid) && workerLog(pid).contains("worker process " + pid + " exited with status 0")) {
+                    if (!known.contains(pid)
+                            && workerLog(pid).contains("worker process " + pid + " exited with status 0")) {
                         found[0] = pid;
                         return true;
                     }
@@ -121,9 +125,11 @@ class DaemonWorkerLogPruningTest {
     @Test
     void theNewestEndedWorkersLogsAndTheRunningOnesStayAndTheRestGo(@TempDir Path elsewhere) throws Exception {
         Files.createDirectories(logDir());
-        Path old = Files.writeString(logDir().resolve(ServiceLogging.workerLogFile(OLD_LEFTOVER)), "an earlier daemon's worker\n");
+        Path old = Files.writeString(
+                logDir().resolve(ServiceLogging.workerLogFile(OLD_LEFTOVER)), "an earlier daemon's worker\n");
         Files.setLastModifiedTime(old, FileTime.from(Instant.now().minus(Duration.ofDays(8))));
-        Files.writeString(logDir().resolve(ServiceLogging.workerLogFile(RECENT_LEFTOVER)), "an earlier daemon's worker\n");
+        Files.writeString(
+                logDir().resolve(ServiceLogging.workerLogFile(RECENT_LEFTOVER)), "an earlier daemon's worker\n");
         Path victim = Files.writeString(elsewhere.resolve("victim"), "not a log\n");
         Files.setLastModifiedTime(victim, FileTime.from(Instant.now().minus(Duration.ofDays(30))));
         Files.createSymbolicLink(logDir().resolve(ServiceLogging.workerLogFile(LINKED)), victim);
@@ -135,12 +141,17 @@ class DaemonWorkerLogPruningTest {
                 .pluginPath(pluginDir.toString())
                 .workerMainClass(FakeWorkerMain.class.getName())
                 .workerLogRetention(new WorkerLogRetention(KEPT, Duration.ofDays(7)))
-                .security(TestWorkers.security().toBuilder().workerEnvAllow(List.of("FAKE_*")).build())
+                .security(TestWorkers.security().toBuilder()
+                        .workerEnvAllow(List.of("FAKE_*"))
+                        .build())
                 .build();
         daemon = Daemon.start(Daemon.configureLogging(config));
         Await.until("the too old leftover is pruned at start", () -> !Files.exists(old));
         client = ControlClient.connect(daemon.address(), java.util.Optional.empty());
-        long alpha = ((PluginsReply) client.call(new PluginsRequest())).plugins().get(0).id();
+        long alpha = ((PluginsReply) client.call(new PluginsRequest()))
+                .plugins()
+                .get(0)
+                .id();
 
         List<Long> ended = new ArrayList<>();
         for (int i = 0; i < ENDED; i++) {
@@ -150,7 +161,11 @@ class DaemonWorkerLogPruningTest {
         }
         WorkerStartReply running = client.start(Protocol.ANY_WORKER, alpha, List.of());
         assertThat(running.status()).as(running.message()).isEqualTo(UromStatus.SUCCESS);
-        long runningPid = daemon.workers().stream().filter(w -> w.id() == running.workerId()).findFirst().orElseThrow().pid();
+        long runningPid = daemon.workers().stream()
+                .filter(w -> w.id() == running.workerId())
+                .findFirst()
+                .orElseThrow()
+                .pid();
 
         Set<String> expected = new TreeSet<>(Set.of(
                 ServiceLogging.workerLogFile(ended.get(ENDED - 2)),
@@ -158,7 +173,8 @@ class DaemonWorkerLogPruningTest {
                 ServiceLogging.workerLogFile(runningPid),
                 ServiceLogging.workerLogFile(LINKED),
                 "urom_worker_" + DIRECTORY + "_crash.log"));
-        Await.until("the log directory holds " + expected, () -> workerLogNames().equals(expected));
+        Await.until(
+                "the log directory holds " + expected, () -> workerLogNames().equals(expected));
         assertThat(victim).exists();
         assertThat(daemon.workers()).extracting(WorkerInfo::pid).containsExactly(runningPid);
     }

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class FileTreesTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void deletesATreeButNotWhatALinkInItPointsTo() throws Exception {

@@ -4,18 +4,18 @@ package dev.urom.service.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.urom.framework.security.UnixAccount;
 import dev.urom.host.Notification;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
-import dev.urom.framework.security.UnixAccount;
+import dev.urom.nativebridge.testkit.NativeFixtures;
+import dev.urom.service.daemon.testing.ControlClient;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.Message.PluginsReply;
 import dev.urom.wire.Message.PluginsRequest;
 import dev.urom.wire.Message.WorkerStartReply;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.ServicePlugin;
-import dev.urom.nativebridge.testkit.NativeFixtures;
-import dev.urom.service.daemon.testing.ControlClient;
-import dev.urom.spi.UromStatus;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -55,8 +55,9 @@ class GconvAttackTest {
     private static final String CHARSET = "UROM-GCONV-PROBE";
     private static final String MODULE = "urom_gconv_probe";
     private static final List<String> ATTACK_VARIABLES = List.of("GCONV_PATH", "LOCPATH", "LC_ALL", "LANGUAGE");
-    private static final String NEVER_PASSED = " is never passed to a worker: the C library, the loader, the JVM, JNA or Log4j reads it, "
-            + "or it names a file, library or command the worker would use";
+    private static final String NEVER_PASSED =
+            " is never passed to a worker: the C library, the loader, the JVM, JNA or Log4j reads it, "
+                    + "or it names a file, library or command the worker would use";
 
     @TempDir
     static Path shared;
@@ -74,29 +75,45 @@ class GconvAttackTest {
         Path markers = testbed.publicDirectory("markers");
         OsTestbed.setMode(markers, "rwxrwxrwx"); // whoever loads the module may leave its trace
         marker = markers.resolve("loaded");
-        OsTestbed.sharedObject(gconvDir, MODULE + ".so", "gconv_marker_module", "-DUROM_MARKER_PATH=\"" + marker + "\"");
-        Files.writeString(gconvDir.resolve("gconv-modules"), "module " + CHARSET + "// INTERNAL " + MODULE + " 1\n"
-                + "module INTERNAL " + CHARSET + "// " + MODULE + " 1\n");
+        OsTestbed.sharedObject(
+                gconvDir, MODULE + ".so", "gconv_marker_module", "-DUROM_MARKER_PATH=\"" + marker + "\"");
+        Files.writeString(
+                gconvDir.resolve("gconv-modules"),
+                "module " + CHARSET + "// INTERNAL " + MODULE + " 1\n" + "module INTERNAL " + CHARSET + "// " + MODULE
+                        + " 1\n");
         OsTestbed.setMode(gconvDir.resolve("gconv-modules"), "rw-r--r--");
         Path plugins = testbed.publicDirectory("plugins");
-        Path plugin = OsTestbed.sharedObject(plugins, "iconv_plugin.so", "iconv_plugin", "-DUROM_ICONV_CHARSET=\"" + CHARSET + "\"");
+        Path plugin = OsTestbed.sharedObject(
+                plugins, "iconv_plugin.so", "iconv_plugin", "-DUROM_ICONV_CHARSET=\"" + CHARSET + "\"");
         Path driver = testbed.program("plugin_driver", "-I" + NativeFixtures.includeDir());
 
         UnixAccount workers = OsTestbed.defaultWorkerAccount();
         String attacked = drive(driver, plugin, workers, Map.of("GCONV_PATH", gconvDir.toString()));
-        assertThat(attacked).as("the plugin, given GCONV_PATH").startsWith("iconv_open ").contains(" GCONV_PATH=" + gconvDir + " ");
-        assertThat(marker).as("the marker of the module loaded with GCONV_PATH, as %s", workers.describe()).exists();
-        assertThat(Files.readString(marker)).startsWith("loaded uid " + Integer.toUnsignedString(workers.uid()) + " pid ");
+        assertThat(attacked)
+                .as("the plugin, given GCONV_PATH")
+                .startsWith("iconv_open ")
+                .contains(" GCONV_PATH=" + gconvDir + " ");
+        assertThat(marker)
+                .as("the marker of the module loaded with GCONV_PATH, as %s", workers.describe())
+                .exists();
+        assertThat(Files.readString(marker))
+                .startsWith("loaded uid " + Integer.toUnsignedString(workers.uid()) + " pid ");
         Files.delete(marker);
         plainReport = drive(driver, plugin, workers, Map.of());
-        assertThat(plainReport).as("the plugin without GCONV_PATH").isEqualTo("iconv_open failed 22 GCONV_PATH=unset LOCPATH=unset LC_ALL=unset "
-                + "LANGUAGE=unset");
+        assertThat(plainReport)
+                .as("the plugin without GCONV_PATH")
+                .isEqualTo("iconv_open failed 22 GCONV_PATH=unset LOCPATH=unset LC_ALL=unset " + "LANGUAGE=unset");
         assertThat(marker).as("the marker without GCONV_PATH").doesNotExist();
 
         Path home = testbed.publicDirectory("daemon");
         OsChildDaemon.Spec spec = new OsChildDaemon.Spec(testbed, home);
-        spec.options("--listen", spec.tmpdir().resolve("s").resolve("urom.sock").toString(), "--plugin-path", plugins.toString(),
-                "--worker-env-allow", "*");
+        spec.options(
+                "--listen",
+                spec.tmpdir().resolve("s").resolve("urom.sock").toString(),
+                "--plugin-path",
+                plugins.toString(),
+                "--worker-env-allow",
+                "*");
         for (String name : ATTACK_VARIABLES) {
             spec.env(name, attackValue(name));
         }
@@ -163,18 +180,27 @@ class GconvAttackTest {
     @Test
     void theDaemonsOwnGconvPathAndLocaleDoNotReachItsWorkers() throws Exception {
         try (UromService service = UromService.connect(daemon.address().toString());
-                Worker worker = service.newWorker().plugins(iconvPlugin).env("UCX_TLS=tcp").build()) {
+                Worker worker = service.newWorker()
+                        .plugins(iconvPlugin)
+                        .env("UCX_TLS=tcp")
+                        .build()) {
             worker.start().get(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS);
             OsProcessFacts process = OsProcessFacts.of(daemon.worker(worker.id()));
-            Notification reply = worker.submit(iconvPlugin, new byte[0]).get(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            Notification reply =
+                    worker.submit(iconvPlugin, new byte[0]).get(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS);
 
             assertNoMarker();
             assertThat(reply.status()).isEqualTo(UromStatus.SUCCESS);
-            assertThat(new String(reply.payload(), StandardCharsets.UTF_8)).as("what the worker's plugin saw").isEqualTo(plainReport);
+            assertThat(new String(reply.payload(), StandardCharsets.UTF_8))
+                    .as("what the worker's plugin saw")
+                    .isEqualTo(plainReport);
             if (OsTestbed.runningAsRoot()) {
-                assertThat(process.environment()).doesNotContainKeys(ATTACK_VARIABLES.toArray(String[]::new)).containsEntry("UCX_TLS", "tcp");
+                assertThat(process.environment())
+                        .doesNotContainKeys(ATTACK_VARIABLES.toArray(String[]::new))
+                        .containsEntry("UCX_TLS", "tcp");
             } else {
-                // The worker is undumpable: its environment is closed to the test's uid, and the plugin's report above is the proof.
+                // The worker is undumpable: its environment is closed to the test's uid, and the plugin's report above
+                // is the proof.
                 assertThatThrownBy(process::environment).hasRootCauseInstanceOf(AccessDeniedException.class);
             }
         }
@@ -182,7 +208,10 @@ class GconvAttackTest {
 
     /** The module was not loaded: by the time a worker is READY its plugin has called iconv_open. */
     private void assertNoMarker() throws IOException {
-        assertThat(marker).as("the marker of the gconv module: %s", Files.exists(marker) ? Files.readString(marker).strip() : "")
+        assertThat(marker)
+                .as(
+                        "the marker of the gconv module: %s",
+                        Files.exists(marker) ? Files.readString(marker).strip() : "")
                 .doesNotExist();
     }
 
@@ -193,17 +222,23 @@ class GconvAttackTest {
     }
 
     /** What {@code plugin_driver} says about {@code plugin}, run as {@code account} with PATH and {@code env} only. */
-    private static String drive(Path driver, Path plugin, UnixAccount account, Map<String, String> env) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(OsTestbed.as(account, List.of(), List.of(driver.toString(), plugin.toString())))
+    private static String drive(Path driver, Path plugin, UnixAccount account, Map<String, String> env)
+            throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(
+                        OsTestbed.as(account, List.of(), List.of(driver.toString(), plugin.toString())))
                 .redirectErrorStream(true);
         builder.environment().clear();
         builder.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
         builder.environment().putAll(env);
         Process process = builder.start();
         process.getOutputStream().close();
-        assertThat(process.waitFor(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("plugin_driver ends").isTrue();
+        assertThat(process.waitFor(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                .as("plugin_driver ends")
+                .isTrue();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.exitValue()).as("plugin_driver's exit status; it said: %s", output).isZero();
+        assertThat(process.exitValue())
+                .as("plugin_driver's exit status; it said: %s", output)
+                .isZero();
         return output.strip();
     }
 }

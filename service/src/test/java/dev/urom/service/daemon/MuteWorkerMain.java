@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.service.daemon;
 
-import dev.urom.wire.ServiceAddress;
 import dev.urom.service.os.DescriptorInput;
+import dev.urom.wire.ServiceAddress;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;

@@ -104,12 +104,13 @@ final class OsChildDaemon implements AutoCloseable {
                 OsTestbed.chown(tmp, spec.user.uid(), spec.user.gid());
                 OsTestbed.chown(log, spec.user.uid(), spec.user.gid());
             }
-            List<String> java = new ArrayList<>(spec.testbed.javaCommand(OsChildDaemonMain.class, List.of("-Djava.io.tmpdir=" + tmp),
-                    "--log-dir", log.toString()));
+            List<String> java = new ArrayList<>(spec.testbed.javaCommand(
+                    OsChildDaemonMain.class, List.of("-Djava.io.tmpdir=" + tmp), "--log-dir", log.toString()));
             java.addAll(spec.options);
             List<String> command = spec.user == null ? java : OsTestbed.as(spec.user, List.of(), java);
             if (spec.umask != null) {
-                List<String> shell = new ArrayList<>(List.of("sh", "-c", "umask " + spec.umask + " && exec \"$@\"", "sh"));
+                List<String> shell =
+                        new ArrayList<>(List.of("sh", "-c", "umask " + spec.umask + " && exec \"$@\"", "sh"));
                 shell.addAll(command);
                 command = shell;
             }
@@ -132,7 +133,8 @@ final class OsChildDaemon implements AutoCloseable {
      * and fails the test.
      */
     static String firstLine(Process process, String what) {
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
             try {
                 return out.readLine();
@@ -162,7 +164,9 @@ final class OsChildDaemon implements AutoCloseable {
 
     /** The address it serves on; fails the test when it did not start. */
     ServiceAddress address() {
-        assertThat(firstLine).as("the child daemon's first line; its stderr: %s", stderr()).startsWith("READY ");
+        assertThat(firstLine)
+                .as("the child daemon's first line; its stderr: %s", stderr())
+                .startsWith("READY ");
         return ServiceAddress.parse(firstLine.substring("READY ".length()));
     }
 
@@ -171,14 +175,18 @@ final class OsChildDaemon implements AutoCloseable {
      * <reason>} and its end of line when it refused as it should, in one line.
      */
     String failure() throws InterruptedException {
-        assertThat(process.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the refused daemon exits").isTrue();
+        assertThat(process.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                .as("the refused daemon exits")
+                .isTrue();
         String rest;
         try {
             rest = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        assertThat(process.exitValue()).as("exit status of the refused daemon; its stdout: %s %s", firstLine, rest).isEqualTo(2);
+        assertThat(process.exitValue())
+                .as("exit status of the refused daemon; its stdout: %s %s", firstLine, rest)
+                .isEqualTo(2);
         return firstLine + "\n" + rest;
     }
 
@@ -207,20 +215,27 @@ final class OsChildDaemon implements AutoCloseable {
 
     /** The worker process with id {@code workerId}: the daemon's child that runs WorkerMain with that id. */
     ProcessHandle worker(long workerId) {
-        List<ProcessHandle> found = process.children().filter(p -> isWorker(p, workerId)).toList();
-        assertThat(found).as("worker processes with id %s", Long.toUnsignedString(workerId)).hasSize(1);
+        List<ProcessHandle> found =
+                process.children().filter(p -> isWorker(p, workerId)).toList();
+        assertThat(found)
+                .as("worker processes with id %s", Long.toUnsignedString(workerId))
+                .hasSize(1);
         return found.get(0);
     }
 
     /** The daemon's worker processes now. */
     List<ProcessHandle> workers() {
-        return process.children().filter(p -> OsProcessFacts.of(p).commandLine().contains(DaemonConfig.DEFAULT_WORKER_MAIN_CLASS)).toList();
+        return process.children()
+                .filter(p -> OsProcessFacts.of(p).commandLine().contains(DaemonConfig.DEFAULT_WORKER_MAIN_CLASS))
+                .toList();
     }
 
     private static boolean isWorker(ProcessHandle process, long workerId) {
         List<String> words = OsProcessFacts.of(process).commandLine();
         int id = words.indexOf("--worker-id");
-        return words.contains(DaemonConfig.DEFAULT_WORKER_MAIN_CLASS) && id >= 0 && id + 1 < words.size()
+        return words.contains(DaemonConfig.DEFAULT_WORKER_MAIN_CLASS)
+                && id >= 0
+                && id + 1 < words.size()
                 && words.get(id + 1).equals(Long.toUnsignedString(workerId));
     }
 
@@ -238,7 +253,9 @@ final class OsChildDaemon implements AutoCloseable {
         }
         for (ProcessHandle left : descendants) {
             left.destroyForcibly();
-            left.onExit().completeOnTimeout(left, PATIENCE.toSeconds(), TimeUnit.SECONDS).join();
+            left.onExit()
+                    .completeOnTimeout(left, PATIENCE.toSeconds(), TimeUnit.SECONDS)
+                    .join();
         }
     }
 }

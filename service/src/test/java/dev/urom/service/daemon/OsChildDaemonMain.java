@@ -51,8 +51,11 @@ public final class OsChildDaemonMain {
         for (int i = 0; i < args.length; i += 2) {
             String value = args[i + 1];
             switch (args[i]) {
-                case "--listen" -> config.listen(value.equals("default") ? ServiceAddress.defaultListen()
-                        : ServiceAddress.unix(Path.of(value)));
+                case "--listen" ->
+                    config.listen(
+                            value.equals("default")
+                                    ? ServiceAddress.defaultListen()
+                                    : ServiceAddress.unix(Path.of(value)));
                 case "--log-dir" -> config.logDir(Path.of(value));
                 case "--plugin-path" -> config.pluginPath(value);
                 case "--worker-user" -> security.workerUser(value);

@@ -25,15 +25,21 @@ final class OsChildHost implements AutoCloseable {
     }
 
     /** Starts a host as {@code account} (no supplementary group) that starts a worker with plugin {@code pluginId} at {@code address}. */
-    static OsChildHost start(OsTestbed testbed, UnixAccount account, ServiceAddress address, long pluginId, Path stderr) {
-        List<String> java = testbed.javaCommand(OsChildHostMain.class, List.of(), address.toString(), Long.toUnsignedString(pluginId));
+    static OsChildHost start(
+            OsTestbed testbed, UnixAccount account, ServiceAddress address, long pluginId, Path stderr) {
+        List<String> java = testbed.javaCommand(
+                OsChildHostMain.class, List.of(), address.toString(), Long.toUnsignedString(pluginId));
         try {
-            Process process = new ProcessBuilder(OsTestbed.as(account, List.of(), java)).redirectError(stderr.toFile()).start();
+            Process process = new ProcessBuilder(OsTestbed.as(account, List.of(), java))
+                    .redirectError(stderr.toFile())
+                    .start();
             String line = OsChildDaemon.firstLine(process, "the host of " + account.describe());
             if (line == null || !line.startsWith("STARTED ")) {
                 process.destroyForcibly();
             }
-            assertThat(line).as("the host of %s; its stderr is in %s", account.describe(), stderr).startsWith("STARTED ");
+            assertThat(line)
+                    .as("the host of %s; its stderr is in %s", account.describe(), stderr)
+                    .startsWith("STARTED ");
             return new OsChildHost(process, Long.parseUnsignedLong(line.substring("STARTED ".length())));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start a host as " + account.describe() + ": " + e.getMessage(), e);

@@ -17,7 +17,8 @@ public final class OsChildHostMain {
 
     public static void main(String[] args) throws Exception {
         try (UromService service = UromService.connect(args[0], Optional.empty())) {
-            try (Worker worker = service.newWorker().plugins(Long.parseUnsignedLong(args[1])).build()) {
+            try (Worker worker =
+                    service.newWorker().plugins(Long.parseUnsignedLong(args[1])).build()) {
                 worker.start().get(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS);
                 System.out.println("STARTED " + Long.toUnsignedString(worker.id()));
                 System.out.flush();

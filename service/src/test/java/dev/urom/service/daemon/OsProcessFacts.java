@@ -93,6 +93,7 @@ record OsProcessFacts(long pid) {
 
     @Override
     public String toString() {
-        return "process " + pid + " " + Arrays.toString(commandLine().stream().limit(3).toArray());
+        return "process " + pid + " "
+                + Arrays.toString(commandLine().stream().limit(3).toArray());
     }
 }

@@ -63,7 +63,10 @@ final class OsTestbed {
                 entries.add(to.toString());
             }
             Path nativeCopy = Files.createDirectory(dir.resolve("native"));
-            for (Path file : List.of(NativeArtifacts.bridgeLibrary(), NativeArtifacts.probeExecutable(), NativeArtifacts.launcherExecutable())) {
+            for (Path file : List.of(
+                    NativeArtifacts.bridgeLibrary(),
+                    NativeArtifacts.probeExecutable(),
+                    NativeArtifacts.launcherExecutable())) {
                 Path to = Files.copy(file, nativeCopy.resolve(file.getFileName()));
                 Files.setPosixFilePermissions(to, PosixFilePermissions.fromString(PUBLIC_DIRECTORY));
             }
@@ -97,7 +100,8 @@ final class OsTestbed {
         try (Stream<Path> paths = Files.walk(dir)) {
             for (Path path : paths.toList()) {
                 boolean searchable = Files.isDirectory(path) || Files.isExecutable(path);
-                Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(searchable ? PUBLIC_DIRECTORY : PUBLIC_FILE));
+                Files.setPosixFilePermissions(
+                        path, PosixFilePermissions.fromString(searchable ? PUBLIC_DIRECTORY : PUBLIC_FILE));
             }
         }
     }
@@ -108,8 +112,11 @@ final class OsTestbed {
      * jvmOptions} before the class path.
      */
     List<String> javaCommand(Class<?> mainClass, List<String> jvmOptions, String... args) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-D" + NativeArtifacts.NATIVE_DIR_PROPERTY + "=" + nativeDir));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-Xshare:auto",
+                "-D" + NativeArtifacts.NATIVE_DIR_PROPERTY + "=" + nativeDir));
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", classPath, mainClass.getName()));
         command.addAll(List.of(args));
@@ -162,7 +169,8 @@ final class OsTestbed {
         try {
             return Files.readString(SOURCES.resolve(name + ".c"));
         } catch (IOException e) {
-            throw new UncheckedIOException("test C source " + name + ".c is missing from " + SOURCES.toAbsolutePath(), e);
+            throw new UncheckedIOException(
+                    "test C source " + name + ".c is missing from " + SOURCES.toAbsolutePath(), e);
         }
     }
 
@@ -192,14 +200,19 @@ final class OsTestbed {
     /** The test's own account. */
     static UnixAccount self() {
         int uid = UnixAccounts.effectiveUid();
-        return UnixAccounts.user(uid).orElseGet(() -> new UnixAccount(Integer.toUnsignedString(uid), uid, UnixAccounts.effectiveGid(),
-                List.of(UnixAccounts.effectiveGid())));
+        return UnixAccounts.user(uid)
+                .orElseGet(() -> new UnixAccount(
+                        Integer.toUnsignedString(uid),
+                        uid,
+                        UnixAccounts.effectiveGid(),
+                        List.of(UnixAccounts.effectiveGid())));
     }
 
     /** The lowest uid from {@code from} on that no account and no group of this machine has. */
     static int freeUid(long from) {
         for (long id = from; id <= UidRange.MAX_ID; id++) {
-            if (UnixAccounts.user((int) id).isEmpty() && UnixAccounts.groupName((int) id).isEmpty()) {
+            if (UnixAccounts.user((int) id).isEmpty()
+                    && UnixAccounts.groupName((int) id).isEmpty()) {
                 return (int) id;
             }
         }
@@ -208,7 +221,8 @@ final class OsTestbed {
 
     /** nobody's account. */
     static UnixAccount nobody() {
-        return UnixAccounts.user(NOBODY).orElseGet(() -> new UnixAccount(Integer.toString(NOBODY), NOBODY, NOBODY, List.of(NOBODY)));
+        return UnixAccounts.user(NOBODY)
+                .orElseGet(() -> new UnixAccount(Integer.toString(NOBODY), NOBODY, NOBODY, List.of(NOBODY)));
     }
 
     /**
@@ -236,12 +250,19 @@ final class OsTestbed {
         if (account.uid() == UnixAccounts.effectiveUid() && groups.isEmpty()) {
             return command;
         }
-        List<String> wrapped = new ArrayList<>(List.of("setpriv", "--reuid", Integer.toUnsignedString(account.uid()),
-                "--regid", Integer.toUnsignedString(account.gid())));
+        List<String> wrapped = new ArrayList<>(List.of(
+                "setpriv",
+                "--reuid",
+                Integer.toUnsignedString(account.uid()),
+                "--regid",
+                Integer.toUnsignedString(account.gid())));
         if (groups.isEmpty()) {
             wrapped.add("--clear-groups");
         } else {
-            wrapped.addAll(List.of("--groups", String.join(",", groups.stream().map(Integer::toUnsignedString).toList())));
+            wrapped.addAll(List.of(
+                    "--groups",
+                    String.join(
+                            ",", groups.stream().map(Integer::toUnsignedString).toList())));
         }
         wrapped.addAll(command);
         return wrapped;

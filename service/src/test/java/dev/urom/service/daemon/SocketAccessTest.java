@@ -78,12 +78,19 @@ class SocketAccessTest {
         OsTestbed.setMode(NativeFixtures.compileMinimalPlugin(plugins, "minimal.so", 1), "rw-r--r--");
         socketGroup = OsTestbed.runningAsRoot() ? UNLISTED_GROUP : UnixAccounts.effectiveGid();
         plain = daemonUnderUmask000(testbed.publicDirectory("plain")).start();
-        grouped = daemonUnderUmask000(testbed.publicDirectory("grouped")).options("--socket-group", Integer.toString(socketGroup)).start();
+        grouped = daemonUnderUmask000(testbed.publicDirectory("grouped"))
+                .options("--socket-group", Integer.toString(socketGroup))
+                .start();
     }
 
     private OsChildDaemon.Spec daemonUnderUmask000(Path home) {
-        return new OsChildDaemon.Spec(testbed, home).umask("000")
-                .options("--listen", home.resolve("sockets").resolve("urom.sock").toString(), "--plugin-path", plugins.toString());
+        return new OsChildDaemon.Spec(testbed, home)
+                .umask("000")
+                .options(
+                        "--listen",
+                        home.resolve("sockets").resolve("urom.sock").toString(),
+                        "--plugin-path",
+                        plugins.toString());
     }
 
     @AfterAll
@@ -104,14 +111,22 @@ class SocketAccessTest {
         Path socket = plain.address().unixPath();
         int self = UnixAccounts.effectiveUid();
 
-        assertThat(attributes(socket.getParent())).isEqualTo(new Attributes("directory", "0700", self, UnixAccounts.effectiveGid()));
+        assertThat(attributes(socket.getParent()))
+                .isEqualTo(new Attributes("directory", "0700", self, UnixAccounts.effectiveGid()));
         assertThat(attributes(socket)).isEqualTo(new Attributes("socket", "0600", self, UnixAccounts.effectiveGid()));
-        assertThat(attributes(runDirectory(plain))).extracting(Attributes::type, Attributes::mode, Attributes::uid)
+        assertThat(attributes(runDirectory(plain)))
+                .extracting(Attributes::type, Attributes::mode, Attributes::uid)
                 .containsExactly("directory", "0700", self);
-        assertThat(pluginNames(plain.address())).as("the daemon's own user gets in").containsExactly("minimal");
+        assertThat(pluginNames(plain.address()))
+                .as("the daemon's own user gets in")
+                .containsExactly("minimal");
 
-        withWorker(plain, workerSocket -> assertThat(attributes(workerSocket)).extracting(Attributes::type, Attributes::mode, Attributes::uid)
-                .as("the socket of a worker").containsExactly("socket", "0600", self));
+        withWorker(
+                plain,
+                workerSocket -> assertThat(attributes(workerSocket))
+                        .extracting(Attributes::type, Attributes::mode, Attributes::uid)
+                        .as("the socket of a worker")
+                        .containsExactly("socket", "0600", self));
     }
 
     @Test
@@ -126,8 +141,12 @@ class SocketAccessTest {
 
         // a root daemon gives a Unix user's worker to that user alone; any other shares it with the group
         String workerMode = OsTestbed.runningAsRoot() ? "0600" : "0660";
-        withWorker(grouped, workerSocket -> assertThat(attributes(workerSocket)).extracting(Attributes::type, Attributes::mode, Attributes::uid)
-                .as("the socket of a worker").containsExactly("socket", workerMode, self));
+        withWorker(
+                grouped,
+                workerSocket -> assertThat(attributes(workerSocket))
+                        .extracting(Attributes::type, Attributes::mode, Attributes::uid)
+                        .as("the socket of a worker")
+                        .containsExactly("socket", workerMode, self));
     }
 
     /**
@@ -142,7 +161,11 @@ class SocketAccessTest {
         Path socket = plain.address().unixPath();
         assertThat(connectAsAnother(other, List.of(), socket)).isEqualTo("EACCES");
 
-        withWorker(plain, workerSocket -> assertThat(connectAsAnother(other, List.of(), workerSocket)).as("the socket of a worker").isEqualTo("EACCES"));
+        withWorker(
+                plain,
+                workerSocket -> assertThat(connectAsAnother(other, List.of(), workerSocket))
+                        .as("the socket of a worker")
+                        .isEqualTo("EACCES"));
     }
 
     @Test
@@ -163,8 +186,9 @@ class SocketAccessTest {
         try (Prepared before = Prepared.in(prepared)) {
             IOException refused = assertThrows(IOException.class, () -> startInProcess(before.socket()));
 
-            assertThat(refused.getMessage()).isEqualTo("cannot listen on unix:" + before.socket() + ": the socket directory " + prepared
-                    + " may be written by others (mode " + mode + "): remove it or give another --listen");
+            assertThat(refused.getMessage())
+                    .isEqualTo("cannot listen on unix:" + before.socket() + ": the socket directory " + prepared
+                            + " may be written by others (mode " + mode + "): remove it or give another --listen");
             before.assertUnchanged();
         }
     }
@@ -181,9 +205,10 @@ class SocketAccessTest {
                 before.remember();
                 IOException refused = assertThrows(IOException.class, () -> startInProcess(before.socket()));
 
-                assertThat(refused.getMessage()).isEqualTo("cannot listen on unix:" + before.socket() + ": the socket directory " + shared
-                        + " may be written by the members of " + UnixAccounts.describeGroup(UNLISTED_GROUP)
-                        + " (mode 0770): remove it or give another --listen");
+                assertThat(refused.getMessage())
+                        .isEqualTo("cannot listen on unix:" + before.socket() + ": the socket directory " + shared
+                                + " may be written by the members of " + UnixAccounts.describeGroup(UNLISTED_GROUP)
+                                + " (mode 0770): remove it or give another --listen");
                 before.assertUnchanged();
             }
         }
@@ -191,10 +216,12 @@ class SocketAccessTest {
         chmod(own, "0770");
         if (UnixAccounts.isPrivateGroup(uid, gid)) {
             startInProcess(own.resolve("urom.sock"));
-            assertThat(modeOf(own)).as("the daemon's own group's directory, taken and closed up").isEqualTo("0700");
+            assertThat(modeOf(own))
+                    .as("the daemon's own group's directory, taken and closed up")
+                    .isEqualTo("0700");
         } else {
-            assertThatThrownBy(() -> startInProcess(own.resolve("urom.sock"))).hasMessageContaining("may be written by the members of "
-                    + UnixAccounts.describeGroup(gid));
+            assertThatThrownBy(() -> startInProcess(own.resolve("urom.sock")))
+                    .hasMessageContaining("may be written by the members of " + UnixAccounts.describeGroup(gid));
         }
     }
 
@@ -202,12 +229,14 @@ class SocketAccessTest {
     void aSocketDirectoryOfAnotherUserIsRefusedInOneLineAndLeftAsItWas() throws Exception {
         if (!OsTestbed.runningAsRoot()) {
             // root's own directory, the one above all: this user cannot own it, nor create anything in it
-            Path socket = Path.of("/", "urom-socket-access-test-" + ProcessHandle.current().pid() + ".sock");
+            Path socket = Path.of(
+                    "/", "urom-socket-access-test-" + ProcessHandle.current().pid() + ".sock");
             IOException refused = assertThrows(IOException.class, () -> startInProcess(socket));
 
-            assertThat(refused.getMessage()).isEqualTo("cannot listen on unix:" + socket + ": the socket directory / is owned by root (uid 0), "
-                    + "not by this daemon's user (" + UnixAccounts.describeUser(UnixAccounts.effectiveUid())
-                    + "): someone else made it; remove it or give another --listen");
+            assertThat(refused.getMessage())
+                    .isEqualTo("cannot listen on unix:" + socket + ": the socket directory / is owned by root (uid 0), "
+                            + "not by this daemon's user (" + UnixAccounts.describeUser(UnixAccounts.effectiveUid())
+                            + "): someone else made it; remove it or give another --listen");
             assertThat(socket).doesNotExist();
             return;
         }
@@ -218,9 +247,11 @@ class SocketAccessTest {
             before.remember();
             IOException refused = assertThrows(IOException.class, () -> startInProcess(before.socket()));
 
-            assertThat(refused.getMessage()).isEqualTo("cannot listen on unix:" + before.socket() + ": the socket directory " + prepared
-                    + " is owned by " + UnixAccounts.describeUser(ATTACKER) + ", not by this daemon's user (root (uid 0)): someone else made it; "
-                    + "remove it or give another --listen");
+            assertThat(refused.getMessage())
+                    .isEqualTo("cannot listen on unix:" + before.socket() + ": the socket directory " + prepared
+                            + " is owned by " + UnixAccounts.describeUser(ATTACKER)
+                            + ", not by this daemon's user (root (uid 0)): someone else made it; "
+                            + "remove it or give another --listen");
             before.assertUnchanged();
         }
     }
@@ -233,13 +264,17 @@ class SocketAccessTest {
             Path theirs = Files.createDirectory(dir.resolve("theirs"));
             OsTestbed.chown(theirs, ATTACKER, ATTACKER);
             socket = theirs.resolve("urom").resolve("urom.sock");
-            reason = "the socket directory " + socket.getParent() + " would be made in " + theirs + ", which is owned by "
-                    + UnixAccounts.describeUser(ATTACKER) + ", not by root or this daemon's user (root (uid 0)): someone else made it; "
+            reason = "the socket directory " + socket.getParent() + " would be made in " + theirs
+                    + ", which is owned by "
+                    + UnixAccounts.describeUser(ATTACKER)
+                    + ", not by root or this daemon's user (root (uid 0)): someone else made it; "
                     + "remove it or give another --listen";
         } else {
-            socket = Path.of("/", "urom-socket-access-test-" + ProcessHandle.current().pid(), "urom.sock");
+            socket = Path.of(
+                    "/", "urom-socket-access-test-" + ProcessHandle.current().pid(), "urom.sock");
             reason = "the socket directory " + socket.getParent() + " cannot be made: / (mode " + modeOf(Path.of("/"))
-                    + ", owner root (uid 0)) does not let " + UnixAccounts.describeUser(UnixAccounts.effectiveUid()) + " create it; "
+                    + ", owner root (uid 0)) does not let " + UnixAccounts.describeUser(UnixAccounts.effectiveUid())
+                    + " create it; "
                     + "give another --listen";
         }
         IOException refused = assertThrows(IOException.class, () -> startInProcess(socket));
@@ -275,17 +310,21 @@ class SocketAccessTest {
             OsTestbed.chown(prepared, ATTACKER, ATTACKER);
             String attacker = UnixAccounts.describeUser(ATTACKER);
             expected = what.equals("its parent")
-                    ? "the socket directory " + socketDir + " would be made in " + base + ", which is owned by " + attacker
-                            + ", not by root or this daemon's user (" + daemonUser.describe() + "): someone else made it; remove it or give another --listen"
-                    : "the socket directory " + socketDir + " is owned by " + attacker + ", not by this daemon's user (" + daemonUser.describe()
-                            + "): someone else made it; remove it or give another --listen";
+                    ? "the socket directory " + socketDir + " would be made in " + base + ", which is owned by "
+                            + attacker + ", not by root or this daemon's user (" + daemonUser.describe()
+                            + "): someone else made it; remove it or give another --listen"
+                    : "the socket directory " + socketDir + " is owned by " + attacker + ", not by this daemon's user ("
+                            + daemonUser.describe() + "): someone else made it; remove it or give another --listen";
         } else {
             chmod(prepared, "0777");
             expected = what.equals("its parent")
-                    ? "the socket directory " + socketDir + " is not safe: " + socketDir + " is under " + base + ", which is mode 0777, owner "
-                            + UnixAccounts.describeUser(daemonUser.uid()) + ", group " + UnixAccounts.describeGroup(UnixAccounts.effectiveGid())
+                    ? "the socket directory " + socketDir + " is not safe: " + socketDir + " is under " + base
+                            + ", which is mode 0777, owner "
+                            + UnixAccounts.describeUser(daemonUser.uid()) + ", group "
+                            + UnixAccounts.describeGroup(UnixAccounts.effectiveGid())
                             + ": writable by others"
-                    : "the socket directory " + socketDir + " may be written by others (mode 0777): remove it or give another --listen";
+                    : "the socket directory " + socketDir
+                            + " may be written by others (mode 0777): remove it or give another --listen";
         }
         List<String> before = listing(base);
 
@@ -302,14 +341,21 @@ class SocketAccessTest {
         if (OsTestbed.runningAsRoot()) {
             spec.user(daemonUser);
         }
-        Path socket = spec.tmpdir().resolve("urom-" + daemonUser.name()).resolve("urom").resolve("urom.sock");
+        Path socket = spec.tmpdir()
+                .resolve("urom-" + daemonUser.name())
+                .resolve("urom")
+                .resolve("urom.sock");
 
-        try (OsChildDaemon daemon = spec.options("--listen", "default").umask("000").start()) {
+        try (OsChildDaemon daemon =
+                spec.options("--listen", "default").umask("000").start()) {
             assertThat(daemon.address()).isEqualTo(ServiceAddress.unix(socket));
-            assertThat(attributes(socket.getParent())).isEqualTo(new Attributes("directory", "0700", daemonUser.uid(), daemonUser.gid()));
-            assertThat(attributes(socket.getParent().getParent())).extracting(Attributes::mode, Attributes::uid)
+            assertThat(attributes(socket.getParent()))
+                    .isEqualTo(new Attributes("directory", "0700", daemonUser.uid(), daemonUser.gid()));
+            assertThat(attributes(socket.getParent().getParent()))
+                    .extracting(Attributes::mode, Attributes::uid)
                     .containsExactly("0700", daemonUser.uid());
-            assertThat(attributes(socket)).isEqualTo(new Attributes("socket", "0600", daemonUser.uid(), daemonUser.gid()));
+            assertThat(attributes(socket))
+                    .isEqualTo(new Attributes("socket", "0600", daemonUser.uid(), daemonUser.gid()));
         }
     }
 
@@ -348,7 +394,9 @@ class SocketAccessTest {
             assertThat(listing(dir)).as("what is in %s", dir).isEqualTo(listing);
             assertThat(attributes(dir)).isEqualTo(attributes);
             try (SocketChannel client = SocketChannel.open(UnixDomainSocketAddress.of(socket()))) {
-                assertThat(client.isConnected()).as("their socket still answers").isTrue();
+                assertThat(client.isConnected())
+                        .as("their socket still answers")
+                        .isTrue();
             }
         }
 
@@ -359,8 +407,11 @@ class SocketAccessTest {
     }
 
     private void startInProcess(Path socket) throws IOException {
-        DaemonConfig config = DaemonConfig.builder().listen(ServiceAddress.unix(socket)).logDir(dir.resolve("log"))
-                .pluginPath("").security(TestWorkers.security())
+        DaemonConfig config = DaemonConfig.builder()
+                .listen(ServiceAddress.unix(socket))
+                .logDir(dir.resolve("log"))
+                .pluginPath("")
+                .security(TestWorkers.security())
                 .build();
         Daemon.start(config).close();
     }
@@ -377,7 +428,8 @@ class SocketAccessTest {
                 case 0100000 -> "file";
                 default -> "other";
             };
-            return new Attributes(type, String.format("%04o", mode & 07777), (Integer) read.get("uid"), (Integer) read.get("gid"));
+            return new Attributes(
+                    type, String.format("%04o", mode & 07777), (Integer) read.get("uid"), (Integer) read.get("gid"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -390,16 +442,24 @@ class SocketAccessTest {
     /** Every path under {@code dir} with its type, mode and owner, sorted. */
     private static List<String> listing(Path dir) {
         try (Stream<Path> paths = Files.walk(dir)) {
-            return paths.map(p -> dir.relativize(p) + " " + attributes(p)).sorted().toList();
+            return paths.map(p -> dir.relativize(p) + " " + attributes(p))
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     private static void chmod(Path path, String octal) throws Exception {
-        Process chmod = new ProcessBuilder("chmod", octal, path.toString()).redirectErrorStream(true).start();
-        assertThat(chmod.waitFor(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
-        assertThat(chmod.exitValue()).as("chmod %s %s: %s", octal, path, new String(chmod.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+        Process chmod = new ProcessBuilder("chmod", octal, path.toString())
+                .redirectErrorStream(true)
+                .start();
+        assertThat(chmod.waitFor(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                .isTrue();
+        assertThat(chmod.exitValue())
+                .as(
+                        "chmod %s %s: %s",
+                        octal, path, new String(chmod.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
                 .isZero();
     }
 
@@ -419,7 +479,11 @@ class SocketAccessTest {
     private static void withWorker(OsChildDaemon daemon, SocketCheck check) throws Exception {
         Path socket;
         try (UromService service = UromService.connect(daemon.address().toString())) {
-            long minimal = service.plugins().stream().filter(p -> p.name().equals("minimal")).findFirst().orElseThrow().id();
+            long minimal = service.plugins().stream()
+                    .filter(p -> p.name().equals("minimal"))
+                    .findFirst()
+                    .orElseThrow()
+                    .id();
             try (Worker worker = service.newWorker().plugins(minimal).build()) {
                 worker.start().get(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS);
                 socket = workerSocket(daemon, worker.id());
@@ -428,7 +492,9 @@ class SocketAccessTest {
         }
         long deadline = System.nanoTime() + OsChildDaemon.PATIENCE.toNanos();
         while (Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
-            assertThat(System.nanoTime()).as("the daemon removes %s once the worker has gone", socket).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("the daemon removes %s once the worker has gone", socket)
+                    .isLessThan(deadline);
             Thread.sleep(20);
         }
     }
@@ -437,16 +503,20 @@ class SocketAccessTest {
     private static Path workerSocket(OsChildDaemon daemon, long workerId) throws IOException {
         String prefix = "worker-" + Long.toUnsignedString(workerId) + "-";
         try (Stream<Path> files = Files.list(runDirectory(daemon))) {
-            List<Path> sockets = files.filter(p -> p.getFileName().toString().startsWith(prefix) && p.getFileName().toString().endsWith(".sock"))
+            List<Path> sockets = files.filter(p -> p.getFileName().toString().startsWith(prefix)
+                            && p.getFileName().toString().endsWith(".sock"))
                     .toList();
-            assertThat(sockets).as("sockets of worker %s in %s", Long.toUnsignedString(workerId), runDirectory(daemon)).hasSize(1);
+            assertThat(sockets)
+                    .as("sockets of worker %s in %s", Long.toUnsignedString(workerId), runDirectory(daemon))
+                    .hasSize(1);
             return sockets.get(0);
         }
     }
 
     private static List<String> pluginNames(ServiceAddress address) throws Exception {
         try (ControlClient client = ControlClient.connect(address)) {
-            return ((PluginsReply) client.call(new PluginsRequest())).plugins().stream().map(ServicePlugin::name).toList();
+            return ((PluginsReply) client.call(new PluginsRequest()))
+                    .plugins().stream().map(ServicePlugin::name).toList();
         }
     }
 
@@ -468,9 +538,12 @@ class SocketAccessTest {
         if (runningAsRoot()) {
             return connectAs(account, groups, socket);
         }
-        assertThat(connectAs(OsTestbed.self(), List.of(), socket)).as("the kernel's answer to this user").isEqualTo("connected");
+        assertThat(connectAs(OsTestbed.self(), List.of(), socket))
+                .as("the kernel's answer to this user")
+                .isEqualTo("connected");
         assertThat(byTheKernelsRule(UnixAccounts.effectiveUid(), List.of(UnixAccounts.effectiveGid()), socket))
-                .as("the rule's answer to this user").isEqualTo("connected");
+                .as("the rule's answer to this user")
+                .isEqualTo("connected");
         List<Integer> all = new ArrayList<>(groups);
         all.add(account.gid());
         return byTheKernelsRule(account.uid(), all, socket);
@@ -495,11 +568,16 @@ class SocketAccessTest {
 
     private String connectAs(UnixAccount account, List<Integer> groups, Path socket) throws Exception {
         Process client = new ProcessBuilder(OsTestbed.as(account, groups, List.of(probe.toString(), socket.toString())))
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         client.getOutputStream().close();
-        assertThat(client.waitFor(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("connect_probe ends").isTrue();
+        assertThat(client.waitFor(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                .as("connect_probe ends")
+                .isTrue();
         String output = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(client.exitValue()).as("connect_probe's exit status; it said: %s", output).isZero();
+        assertThat(client.exitValue())
+                .as("connect_probe's exit status; it said: %s", output)
+                .isZero();
         return output.strip();
     }
 }

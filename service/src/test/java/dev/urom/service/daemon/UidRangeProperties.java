@@ -15,7 +15,9 @@ import net.jqwik.api.constraints.LongRange;
 /** {@code --worker-uid-range FIRST-LAST}: what it reads, and the one line it gives for anything else. */
 class UidRangeProperties {
     @Property
-    void aRangeReadsBackFromItsText(@ForAll @LongRange(min = 1, max = UidRange.MAX_ID) long first, @ForAll @LongRange(min = 0, max = 1L << 20) long span) {
+    void aRangeReadsBackFromItsText(
+            @ForAll @LongRange(min = 1, max = UidRange.MAX_ID) long first,
+            @ForAll @LongRange(min = 0, max = 1L << 20) long span) {
         long last = Math.min(UidRange.MAX_ID, first + span);
         UidRange range = UidRange.parse(first + "-" + last);
 
@@ -28,15 +30,37 @@ class UidRangeProperties {
 
     @Property
     void anythingElseIsOneLineNamingTheOption(@ForAll("notRanges") String text) {
-        assertThatThrownBy(() -> UidRange.parse(text)).isInstanceOf(IllegalArgumentException.class)
-                .satisfies(e -> assertThat(e.getMessage()).startsWith("--worker-uid-range ").doesNotContain("\n"));
+        assertThatThrownBy(() -> UidRange.parse(text))
+                .isInstanceOf(IllegalArgumentException.class)
+                .satisfies(e -> assertThat(e.getMessage())
+                        .startsWith("--worker-uid-range ")
+                        .doesNotContain("\n"));
     }
 
     @Provide
     Arbitrary<String> notRanges() {
         return Arbitraries.oneOf(
-                Arbitraries.of("", "-", "5", "5-", "-5", "0-10", "10-5", "1-4294967295", "1-99999999999", "a-b", " 1-2", "1-2 ", "1--2", "+1-2",
-                        "1-2-3", "0x70000000-0x70000001", "1-2\n", "\n", "1\u0000-2", "١-٢"),
+                Arbitraries.of(
+                        "",
+                        "-",
+                        "5",
+                        "5-",
+                        "-5",
+                        "0-10",
+                        "10-5",
+                        "1-4294967295",
+                        "1-99999999999",
+                        "a-b",
+                        " 1-2",
+                        "1-2 ",
+                        "1--2",
+                        "+1-2",
+                        "1-2-3",
+                        "0x70000000-0x70000001",
+                        "1-2\n",
+                        "\n",
+                        "1\u0000-2",
+                        "١-٢"),
                 Arbitraries.strings().ofMaxLength(24).filter(s -> !s.matches("[0-9]{1,10}-[0-9]{1,10}")),
                 Arbitraries.longs().between(2, UidRange.MAX_ID).map(last -> last + "-" + (last - 1)));
     }

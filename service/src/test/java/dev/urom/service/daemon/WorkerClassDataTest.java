@@ -3,8 +3,8 @@ package dev.urom.service.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.wire.ServiceAddress;
 import dev.urom.service.testkit.TestWorkers;
+import dev.urom.wire.ServiceAddress;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -41,7 +41,8 @@ class WorkerClassDataTest {
 
     @Test
     void aPresentArchiveIsChosen() throws IOException {
-        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS, false);
+        WorkerClassData data =
+                WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS, false);
         Files.write(data.archive(), new byte[] {1});
 
         WorkerClassData.Launch launch = data.nextLaunch(workerDir());
@@ -53,28 +54,36 @@ class WorkerClassDataTest {
 
     @Test
     void aMissingArchiveIsDumpedByOneWorkerAndInstalledWhenItExitsNormally() throws IOException {
-        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar") + File.pathSeparator + jar("b.jar"), OPTIONS, false);
+        WorkerClassData data = WorkerClassData.of(
+                dir.resolve("cds"), "jvm", jar("a.jar") + File.pathSeparator + jar("b.jar"), OPTIONS, false);
 
         WorkerClassData.Launch dump = data.nextLaunch(workerDir());
         Path temporary = dumpTarget(dump);
-        assertThat(temporary.getParent()).as("the worker writes the dump into its own directory").isEqualTo(workerDir());
-        assertThat(data.nextLaunch(workerDir()).jvmOptions()).as("while one worker dumps, others get no option").isEmpty();
+        assertThat(temporary.getParent())
+                .as("the worker writes the dump into its own directory")
+                .isEqualTo(workerDir());
+        assertThat(data.nextLaunch(workerDir()).jvmOptions())
+                .as("while one worker dumps, others get no option")
+                .isEmpty();
 
         Files.write(temporary, new byte[] {42});
         dump.exited(0);
 
         assertThat(temporary).doesNotExist();
         assertThat(data.archive()).hasBinaryContent(new byte[] {42});
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data.archive()))).isEqualTo("rw-r--r--");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data.archive())))
+                .isEqualTo("rw-r--r--");
         try (var left = Files.list(data.archive().getParent())) {
             assertThat(left).as("no temporary file is left in the cache").containsExactly(data.archive());
         }
-        assertThat(data.nextLaunch(workerDir()).jvmOptions()).containsExactly("-XX:SharedArchiveFile=" + data.archive());
+        assertThat(data.nextLaunch(workerDir()).jvmOptions())
+                .containsExactly("-XX:SharedArchiveFile=" + data.archive());
     }
 
     @Test
     void aDumpOfAWorkerThatFailedIsThrownAwayAndAfterTwoFailuresNoMoreAreTried() throws IOException {
-        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS, false);
+        WorkerClassData data =
+                WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS, false);
 
         WorkerClassData.Launch first = data.nextLaunch(workerDir());
         Path half = dumpTarget(first);
@@ -94,7 +103,8 @@ class WorkerClassDataTest {
     @Test
     void aClassPathWithADirectoryIsNotArchived() throws IOException {
         Path classes = Files.createDirectories(dir.resolve("classes"));
-        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar") + File.pathSeparator + classes, OPTIONS, false);
+        WorkerClassData data = WorkerClassData.of(
+                dir.resolve("cds"), "jvm", jar("a.jar") + File.pathSeparator + classes, OPTIONS, false);
 
         assertThat(data.archive()).isNull();
         assertThat(data.offReason()).isEqualTo("class path entry " + classes + " is not a jar file");
@@ -104,7 +114,8 @@ class WorkerClassDataTest {
 
     @Test
     void workerOptionsThatChooseClassSharingThemselvesTurnItOff() throws IOException {
-        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), List.of("-Xshare:off"), false);
+        WorkerClassData data =
+                WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), List.of("-Xshare:off"), false);
 
         assertThat(data.archive()).isNull();
         assertThat(data.nextLaunch(workerDir()).jvmOptions()).isEmpty();
@@ -112,7 +123,8 @@ class WorkerClassDataTest {
 
     @Test
     void aCacheDirectoryOthersCanWriteIsNotUsed() throws IOException {
-        Path cache = Files.createDirectory(dir.resolve("cds"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx")));
+        Path cache = Files.createDirectory(
+                dir.resolve("cds"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx")));
         Files.setPosixFilePermissions(cache, PosixFilePermissions.fromString("rwxrwxrwx"));
 
         WorkerClassData data = WorkerClassData.of(cache, "jvm", jar("a.jar").toString(), OPTIONS, false);
@@ -126,7 +138,8 @@ class WorkerClassDataTest {
         Path cache = dir.resolve("a").resolve("cds");
         WorkerClassData.of(cache, "jvm", jar("a.jar").toString(), OPTIONS, false);
 
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cache))).isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cache)))
+                .isEqualTo("rwx------");
     }
 
     @Test
@@ -135,8 +148,10 @@ class WorkerClassDataTest {
         WorkerClassData.of(cache, "jvm", jar("a.jar").toString(), OPTIONS, false);
         WorkerClassData.of(cache, "jvm", jar("a.jar").toString(), OPTIONS, true);
 
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cache))).isEqualTo("rwxr-xr-x");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cache.getParent()))).isEqualTo("rwxr-xr-x");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cache)))
+                .isEqualTo("rwxr-xr-x");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cache.getParent())))
+                .isEqualTo("rwxr-xr-x");
     }
 
     @Test
@@ -166,18 +181,29 @@ class WorkerClassDataTest {
     @Test
     void aRebuiltJarAnotherJvmOrOtherOptionsGetAnotherArchive() throws IOException {
         Path jar = jar("a.jar");
-        Path first = WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), OPTIONS, false).archive();
+        Path first = WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), OPTIONS, false)
+                .archive();
 
-        assertThat(WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), OPTIONS, false).archive()).isEqualTo(first);
-        assertThat(WorkerClassData.of(dir.resolve("cds"), "other jvm", jar.toString(), OPTIONS, false).archive()).isNotEqualTo(first);
-        assertThat(WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), List.of("-Xmx64m"), false).archive()).isNotEqualTo(first);
-        Files.setLastModifiedTime(jar, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() - 60_000));
-        assertThat(WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), OPTIONS, false).archive()).isNotEqualTo(first);
+        assertThat(WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), OPTIONS, false)
+                        .archive())
+                .isEqualTo(first);
+        assertThat(WorkerClassData.of(dir.resolve("cds"), "other jvm", jar.toString(), OPTIONS, false)
+                        .archive())
+                .isNotEqualTo(first);
+        assertThat(WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), List.of("-Xmx64m"), false)
+                        .archive())
+                .isNotEqualTo(first);
+        Files.setLastModifiedTime(
+                jar, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() - 60_000));
+        assertThat(WorkerClassData.of(dir.resolve("cds"), "jvm", jar.toString(), OPTIONS, false)
+                        .archive())
+                .isNotEqualTo(first);
     }
 
     @Test
     void concurrentStartsDumpOnce() throws Exception {
-        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS, false);
+        WorkerClassData data =
+                WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS, false);
         int starts = 8;
         CyclicBarrier together = new CyclicBarrier(starts);
         ExecutorService threads = Executors.newFixedThreadPool(starts);
@@ -219,7 +245,8 @@ class WorkerClassDataTest {
 
         WorkerClassData.Launch shared = data.nextLaunch(workerDir());
         assertThat(shared.jvmOptions()).containsExactly("-XX:SharedArchiveFile=" + data.archive());
-        Run using = runProbe(jar, shared.jvmOptions(), List.of("-Xlog:class+load=info:file=" + dir.resolve("classes.log")));
+        Run using =
+                runProbe(jar, shared.jvmOptions(), List.of("-Xlog:class+load=info:file=" + dir.resolve("classes.log")));
         assertThat(using.stdout).isEqualTo("READY probe\n");
         assertThat(Files.readAllLines(dir.resolve("classes.log")))
                 .anyMatch(line -> line.contains(ClassDataProbe.class.getName() + " source: shared objects file (top)"));
@@ -231,8 +258,12 @@ class WorkerClassDataTest {
      */
     @Test
     void aStaleArchiveLeavesTheWorkersStdoutAlone() throws Exception {
-        WorkerClassData data = WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS, false);
-        Run other = runProbe(jarWith("other.jar", ClassDataProbe.class), List.of("-XX:ArchiveClassesAtExit=" + data.archive()), List.of());
+        WorkerClassData data =
+                WorkerClassData.of(dir.resolve("cds"), "jvm", jar("a.jar").toString(), OPTIONS, false);
+        Run other = runProbe(
+                jarWith("other.jar", ClassDataProbe.class),
+                List.of("-XX:ArchiveClassesAtExit=" + data.archive()),
+                List.of());
         assertThat(other.exitStatus).isZero();
         assertThat(data.archive()).isRegularFile();
         DaemonConfig config = DaemonConfig.builder()
@@ -244,11 +275,20 @@ class WorkerClassDataTest {
         String stdout;
         Process process;
         try (WorkerRuntime runtime = WorkerRuntime.start(config.security())) {
-            WorkerCommandLine.Launch launch = new WorkerCommandLine(config, runtime, data).build(0, 0, OsTestbed.self(),
-                    List.of("--listen-unix", dir.resolve("w.sock").toString()), workerDir(), List.of(), List.of());
+            WorkerCommandLine.Launch launch = new WorkerCommandLine(config, runtime, data)
+                    .build(
+                            0,
+                            0,
+                            OsTestbed.self(),
+                            List.of("--listen-unix", dir.resolve("w.sock").toString()),
+                            workerDir(),
+                            List.of(),
+                            List.of());
             assertThat(launch.command()).contains("-XX:SharedArchiveFile=" + data.archive());
 
-            process = new ProcessBuilder(launch.command()).redirectError(dir.resolve("stderr.txt").toFile()).start();
+            process = new ProcessBuilder(launch.command())
+                    .redirectError(dir.resolve("stderr.txt").toFile())
+                    .start();
             process.getOutputStream().close();
             try (InputStream in = process.getInputStream()) {
                 stdout = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -258,7 +298,8 @@ class WorkerClassDataTest {
 
         assertThat(stdout).isEqualTo("READY probe\n");
         assertThat(process.exitValue()).isZero();
-        assertThat(Files.readString(dir.resolve("stderr.txt"))).contains(data.archive().getFileName().toString());
+        assertThat(Files.readString(dir.resolve("stderr.txt")))
+                .contains(data.archive().getFileName().toString());
     }
 
     private record Run(int exitStatus, String stdout) {}
@@ -274,20 +315,27 @@ class WorkerClassDataTest {
         command.add("-cp");
         command.add(jar.toString());
         command.add(ClassDataProbe.class.getName());
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         process.getOutputStream().close();
         String stdout;
         try (InputStream in = process.getInputStream()) {
             stdout = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("probe JVM %s ended", command).isTrue();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS))
+                .as("probe JVM %s ended", command)
+                .isTrue();
         return new Run(process.exitValue(), stdout);
     }
 
     private static Path dumpTarget(WorkerClassData.Launch launch) {
         List<String> options = launch.jvmOptions();
         assertThat(options).anyMatch(o -> o.startsWith("-XX:ArchiveClassesAtExit="));
-        String option = options.stream().filter(o -> o.startsWith("-XX:ArchiveClassesAtExit=")).findFirst().orElseThrow();
+        String option = options.stream()
+                .filter(o -> o.startsWith("-XX:ArchiveClassesAtExit="))
+                .findFirst()
+                .orElseThrow();
         return Path.of(option.substring("-XX:ArchiveClassesAtExit=".length()));
     }
 

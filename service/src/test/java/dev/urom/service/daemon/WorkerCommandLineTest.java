@@ -12,7 +12,8 @@ class WorkerCommandLineTest {
     @Test
     void relativeClassPathEntriesBecomeAbsoluteBecauseAWorkerStartsInItsOwnDirectory() {
         assertThat(WorkerCommandLine.absoluteClassPath("bench/target/benchmarks.jar:/opt/urom/lib/*:lib/*:"))
-                .isEqualTo(HERE.resolve("bench/target/benchmarks.jar") + ":/opt/urom/lib/*:" + HERE.resolve("lib/*") + ":" + HERE);
+                .isEqualTo(HERE.resolve("bench/target/benchmarks.jar") + ":/opt/urom/lib/*:" + HERE.resolve("lib/*")
+                        + ":" + HERE);
     }
 
     @Test

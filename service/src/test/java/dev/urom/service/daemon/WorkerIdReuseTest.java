@@ -48,7 +48,8 @@ class WorkerIdReuseTest {
     @BeforeAll
     static void startDaemon() throws Exception {
         Path plugins = Files.createDirectories(dir.resolve("plugins"));
-        NativeFixtures.compilePlugin(plugins, "worker_graph.so", Files.readString(Path.of(GRAPH_SOURCE)), "-Wextra", "-Werror");
+        NativeFixtures.compilePlugin(
+                plugins, "worker_graph.so", Files.readString(Path.of(GRAPH_SOURCE)), "-Wextra", "-Werror");
         DaemonConfig config = Daemon.configureLogging(DaemonConfig.builder()
                 .listen(ServiceAddress.unix(dir.resolve("urom.sock")))
                 .logDir(dir.resolve("log"))
@@ -59,7 +60,10 @@ class WorkerIdReuseTest {
         log = new DaemonLog(Daemon.logFile(config));
         daemon = Daemon.start(config);
         service = UromService.connect(daemon.address().toString(), Optional.empty());
-        graphId = service.plugins().stream().filter(p -> p.name().equals("worker_graph")).mapToLong(Plugin::id).findFirst()
+        graphId = service.plugins().stream()
+                .filter(p -> p.name().equals("worker_graph"))
+                .mapToLong(Plugin::id)
+                .findFirst()
                 .orElseThrow();
     }
 
@@ -86,8 +90,11 @@ class WorkerIdReuseTest {
             worker.stop().get(WAIT_SECONDS, TimeUnit.SECONDS);
         }
         assertThat(pids).as("a new worker process each round").hasSize(ROUNDS);
-        assertThat(log.linesWith("worker 3 (pid", "joined by")).as("joins of worker 3").isEmpty();
-        Await.until("the last worker 3 is reaped", () -> daemon.workers().stream().noneMatch(w -> w.id() == id));
+        assertThat(log.linesWith("worker 3 (pid", "joined by"))
+                .as("joins of worker 3")
+                .isEmpty();
+        Await.until(
+                "the last worker 3 is reaped", () -> daemon.workers().stream().noneMatch(w -> w.id() == id));
     }
 
     @Test
@@ -116,11 +123,15 @@ class WorkerIdReuseTest {
 
     private static void assertLoopback(Worker worker) throws Exception {
         long value = System.nanoTime();
-        assertThat(GraphClient.loopback(worker, graphId, value).get(WAIT_SECONDS, TimeUnit.SECONDS)).isEqualTo(value);
+        assertThat(GraphClient.loopback(worker, graphId, value).get(WAIT_SECONDS, TimeUnit.SECONDS))
+                .isEqualTo(value);
     }
 
     private static long pid(long id) {
-        return daemon.workers().stream().filter(w -> w.id() == id).findFirst()
-                .orElseThrow(() -> new AssertionError("the daemon has no worker " + id + ": " + daemon.workers())).pid();
+        return daemon.workers().stream()
+                .filter(w -> w.id() == id)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("the daemon has no worker " + id + ": " + daemon.workers()))
+                .pid();
     }
 }

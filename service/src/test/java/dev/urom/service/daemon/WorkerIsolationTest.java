@@ -72,8 +72,12 @@ class WorkerIsolationTest {
         ProcessHandle process = daemon.worker(worker.id());
         UnixAccount account = accountOf(process);
 
-        assertThat(peek(account, "--control")).as("%s against a child of its own", account.describe()).isEqualTo(REACHED);
-        assertThat(peek(account, Long.toString(process.pid()))).as("%s against its worker", account.describe()).isEqualTo(DENIED);
+        assertThat(peek(account, "--control"))
+                .as("%s against a child of its own", account.describe())
+                .isEqualTo(REACHED);
+        assertThat(peek(account, Long.toString(process.pid())))
+                .as("%s against its worker", account.describe())
+                .isEqualTo(DENIED);
         assertEchoes(service, worker);
     }
 
@@ -86,7 +90,9 @@ class WorkerIsolationTest {
         ProcessHandle process = daemon.worker(worker.id());
         UnixAccount account = accountOf(process);
 
-        assertThat(peek(account, Long.toString(process.pid()))).as("%s against its dumpable worker", account.describe()).isEqualTo(REACHED);
+        assertThat(peek(account, Long.toString(process.pid())))
+                .as("%s against its dumpable worker", account.describe())
+                .isEqualTo(REACHED);
         assertEchoes(service, worker);
     }
 
@@ -95,16 +101,23 @@ class WorkerIsolationTest {
     void aProcessTheKernelLeftDumpableSealsItselfAgainstItsOwnUid() throws Exception {
         UnixAccount account = OsTestbed.defaultWorkerAccount();
         List<String> java = testbed.javaCommand(SelfSealingMain.class, List.of());
-        Process process = new ProcessBuilder(OsTestbed.as(account, List.of(), java)).redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(OsTestbed.as(account, List.of(), java))
+                .redirectErrorStream(true)
+                .start();
         opened.add(() -> {
             process.getOutputStream().close();
             process.waitFor(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS);
         });
-        String line = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)).readLine();
+        String line =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)).readLine();
 
         assertThat(line).as("it sealed itself, having been dumpable").isEqualTo("SEALED false");
-        assertThat(peek(account, "--control")).as("%s against a child of its own", account.describe()).isEqualTo(REACHED);
-        assertThat(peek(account, Long.toString(process.pid()))).as("%s against the sealed JVM", account.describe()).isEqualTo(DENIED);
+        assertThat(peek(account, "--control"))
+                .as("%s against a child of its own", account.describe())
+                .isEqualTo(REACHED);
+        assertThat(peek(account, Long.toString(process.pid())))
+                .as("%s against the sealed JVM", account.describe())
+                .isEqualTo(DENIED);
     }
 
     @Test
@@ -112,7 +125,8 @@ class WorkerIsolationTest {
         assumeTrue(OsTestbed.runningAsRoot(), "only root can start workers as several uids, or act as them");
         UnixAccount nobody = OsTestbed.nobody();
         Path keys = TestKeys.directory(testbed.publicDirectory("keys"), "alice", "bob");
-        OsChildDaemon daemon = started(daemon("--auth-keys", keys.toString(), "--socket-group", Integer.toUnsignedString(nobody.gid())));
+        OsChildDaemon daemon = started(
+                daemon("--auth-keys", keys.toString(), "--socket-group", Integer.toUnsignedString(nobody.gid())));
         ServiceAddress address = daemon.address();
         Map<String, ProcessHandle> workers = new LinkedHashMap<>();
         for (String name : List.of("alice", "bob")) {
@@ -121,33 +135,50 @@ class WorkerIsolationTest {
             assertEchoes(service, worker);
             workers.put(name, daemon.worker(worker.id()));
         }
-        long echo = connected(UromService.connect(address.toString(), TestKeys.key(keys, "alice"))).plugins().get(0).id();
-        OsChildHost host = OsChildHost.start(testbed, nobody, address, echo, testbed.publicDirectory("host").resolve("stderr"));
+        long echo = connected(UromService.connect(address.toString(), TestKeys.key(keys, "alice")))
+                .plugins()
+                .get(0)
+                .id();
+        OsChildHost host = OsChildHost.start(
+                testbed, nobody, address, echo, testbed.publicDirectory("host").resolve("stderr"));
         opened.add(host);
         workers.put("unix:nobody", daemon.worker(host.workerId()));
 
         Map<String, UnixAccount> accounts = new LinkedHashMap<>();
         workers.forEach((name, process) -> accounts.put(name, accountOf(process)));
-        assertThat(accounts.values().stream().map(UnixAccount::uid)).as("the workers' uids").doesNotHaveDuplicates();
+        assertThat(accounts.values().stream().map(UnixAccount::uid))
+                .as("the workers' uids")
+                .doesNotHaveDuplicates();
         for (String name : List.of("alice", "bob")) {
-            assertThat(UidRange.DEFAULT.contains(accounts.get(name).uid())).as("%s's uid %s is in %s", name, accounts.get(name).uid(),
-                    UidRange.DEFAULT).isTrue();
-            assertThat(accounts.get(name).gid()).as("%s's gid", name).isEqualTo(accounts.get(name).uid());
+            assertThat(UidRange.DEFAULT.contains(accounts.get(name).uid()))
+                    .as("%s's uid %s is in %s", name, accounts.get(name).uid(), UidRange.DEFAULT)
+                    .isTrue();
+            assertThat(accounts.get(name).gid())
+                    .as("%s's gid", name)
+                    .isEqualTo(accounts.get(name).uid());
         }
-        assertThat(accounts.get("unix:nobody")).as("the Unix principal's worker runs as that user")
-                .extracting(UnixAccount::uid, UnixAccount::gid).containsExactly(nobody.uid(), nobody.gid());
-        workers.forEach((name, process) -> assertThat(OsProcessFacts.of(process).groups()).as("%s's worker's groups", name)
+        assertThat(accounts.get("unix:nobody"))
+                .as("the Unix principal's worker runs as that user")
+                .extracting(UnixAccount::uid, UnixAccount::gid)
+                .containsExactly(nobody.uid(), nobody.gid());
+        workers.forEach((name, process) -> assertThat(OsProcessFacts.of(process).groups())
+                .as("%s's worker's groups", name)
                 .containsExactly(Integer.toUnsignedLong(accounts.get(name).gid())));
 
         for (Map.Entry<String, UnixAccount> attacker : accounts.entrySet()) {
             UnixAccount who = attacker.getValue();
-            assertThat(peek(who, "--control")).as("%s against a child of its own", who.describe()).isEqualTo(REACHED);
+            assertThat(peek(who, "--control"))
+                    .as("%s against a child of its own", who.describe())
+                    .isEqualTo(REACHED);
             for (Map.Entry<String, ProcessHandle> target : workers.entrySet()) {
                 String what = who.describe() + " (" + attacker.getKey() + ") against " + target.getKey() + "'s worker";
-                assertThat(peek(who, Long.toString(target.getValue().pid()))).as(what).isEqualTo(DENIED);
+                assertThat(peek(who, Long.toString(target.getValue().pid())))
+                        .as(what)
+                        .isEqualTo(DENIED);
                 Path directory = OsProcessFacts.of(target.getValue()).cwd();
                 boolean own = attacker.getKey().equals(target.getKey());
-                assertThat(peek(who, "--dir", directory.toString())).as("%s: its directory %s", what, directory)
+                assertThat(peek(who, "--dir", directory.toString()))
+                        .as("%s: its directory %s", what, directory)
                         .containsExactly(own ? "dir ok" : "dir EACCES");
             }
         }
@@ -156,7 +187,11 @@ class WorkerIsolationTest {
     private OsChildDaemon.Spec daemon(String... options) {
         Path home = testbed.publicDirectory("daemon");
         OsChildDaemon.Spec spec = new OsChildDaemon.Spec(testbed, home);
-        return spec.options("--listen", spec.tmpdir().resolve("s").resolve("urom.sock").toString(), "--plugin-path", plugins.toString())
+        return spec.options(
+                        "--listen",
+                        spec.tmpdir().resolve("s").resolve("urom.sock").toString(),
+                        "--plugin-path",
+                        plugins.toString())
                 .options(options)
                 .env("HOME", home.toString());
     }
@@ -173,7 +208,8 @@ class WorkerIsolationTest {
     }
 
     private Worker startedWorker(UromService service) throws Exception {
-        Worker worker = service.newWorker().plugins(service.plugins().get(0).id()).build();
+        Worker worker =
+                service.newWorker().plugins(service.plugins().get(0).id()).build();
         opened.add(worker);
         worker.start().get(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS);
         return worker;
@@ -182,7 +218,8 @@ class WorkerIsolationTest {
     /** An undumpable worker still serves: a command goes through it and back. */
     private static void assertEchoes(UromService service, Worker worker) throws Exception {
         long echo = service.plugins().get(0).id();
-        Notification reply = worker.submit(echo, new byte[] {7}).get(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        Notification reply =
+                worker.submit(echo, new byte[] {7}).get(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS);
         assertThat(reply.status()).isEqualTo(UromStatus.SUCCESS);
         assertThat(reply.payload()).containsExactly(7);
     }
@@ -200,10 +237,16 @@ class WorkerIsolationTest {
         List<String> command = new ArrayList<>(List.of(probe.toString()));
         command.addAll(List.of(arguments));
         try {
-            Process process = new ProcessBuilder(OsTestbed.as(account, List.of(), command)).redirectErrorStream(true).start();
+            Process process = new ProcessBuilder(OsTestbed.as(account, List.of(), command))
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(process.waitFor(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("proc_peek ends").isTrue();
-            assertThat(process.exitValue()).as("proc_peek's exit status; it said: %s", out).isZero();
+            assertThat(process.waitFor(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                    .as("proc_peek ends")
+                    .isTrue();
+            assertThat(process.exitValue())
+                    .as("proc_peek's exit status; it said: %s", out)
+                    .isZero();
             return out.lines().toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -58,7 +58,12 @@ class WorkerLogPrunerTest {
         WorkerLogPruner.Pass pass = pruner(2, Duration.ofDays(7)).prune(Set.of());
 
         assertThat(pass).isEqualTo(new WorkerLogPruner.Pass(4, false));
-        assertThat(names()).containsExactly("urom_daemon_dev.log", "urom_worker_30_dev.log", "urom_worker_30_dev.log.1", "urom_worker_40_dev.log");
+        assertThat(names())
+                .containsExactly(
+                        "urom_daemon_dev.log",
+                        "urom_worker_30_dev.log",
+                        "urom_worker_30_dev.log.1",
+                        "urom_worker_40_dev.log");
     }
 
     @Test
@@ -106,8 +111,14 @@ class WorkerLogPrunerTest {
 
         pruner(0, Duration.ofDays(1)).prune(Set.of());
 
-        assertThat(names()).containsExactly("my_urom_worker_16_dev.log", "urom_worker_014_dev.log", "urom_worker_11_dev.log",
-                "urom_worker_12_crash.log", "urom_worker_13_dev.log.x", "urom_worker_15_dev.log.bak");
+        assertThat(names())
+                .containsExactly(
+                        "my_urom_worker_16_dev.log",
+                        "urom_worker_014_dev.log",
+                        "urom_worker_11_dev.log",
+                        "urom_worker_12_crash.log",
+                        "urom_worker_13_dev.log.x",
+                        "urom_worker_15_dev.log.bak");
         assertThat(victim).exists();
     }
 
@@ -116,7 +127,9 @@ class WorkerLogPrunerTest {
         file("urom_worker_21_dev.log", 60 * 24 * 30);
         int someoneElse = UnixAccounts.effectiveUid() + 1;
 
-        WorkerLogPruner.Pass pass = new WorkerLogPruner(logs, new WorkerLogRetention(0, Duration.ofDays(1)), someoneElse, CLOCK).prune(Set.of());
+        WorkerLogPruner.Pass pass = new WorkerLogPruner(
+                        logs, new WorkerLogRetention(0, Duration.ofDays(1)), someoneElse, CLOCK)
+                .prune(Set.of());
 
         assertThat(pass.deleted()).isZero();
         assertThat(names()).containsExactly("urom_worker_21_dev.log");
@@ -133,14 +146,21 @@ class WorkerLogPrunerTest {
         WorkerLogPruner.Pass first = pruner.prune(Set.of());
 
         assertThat(first).isEqualTo(new WorkerLogPruner.Pass(WorkerLogPruner.MAX_DELETIONS_PER_PASS, true));
-        assertThat(names()).hasSize(40).contains("urom_worker_" + workers + "_dev.log").doesNotContain("urom_worker_1_dev.log");
+        assertThat(names())
+                .hasSize(40)
+                .contains("urom_worker_" + workers + "_dev.log")
+                .doesNotContain("urom_worker_1_dev.log");
         assertThat(pruner.prune(Set.of())).isEqualTo(new WorkerLogPruner.Pass(30, false));
-        assertThat(names()).hasSize(10).allSatisfy(name -> assertThat(Integer.parseInt(name.split("_")[2])).isGreaterThan(workers - 10));
+        assertThat(names())
+                .hasSize(10)
+                .allSatisfy(
+                        name -> assertThat(Integer.parseInt(name.split("_")[2])).isGreaterThan(workers - 10));
     }
 
     @Test
     void aMissingLogDirectoryIsNothingToPrune() {
-        WorkerLogPruner pruner = new WorkerLogPruner(logs.resolve("absent"), WorkerLogRetention.DEFAULT, UnixAccounts.effectiveUid(), CLOCK);
+        WorkerLogPruner pruner = new WorkerLogPruner(
+                logs.resolve("absent"), WorkerLogRetention.DEFAULT, UnixAccounts.effectiveUid(), CLOCK);
 
         assertThat(pruner.prune(Set.of())).isEqualTo(new WorkerLogPruner.Pass(0, false));
     }

@@ -36,7 +36,9 @@ class WorkerLogPumpTest {
     }
 
     private Process sh(String script) throws IOException {
-        Process process = new ProcessBuilder("sh", "-c", script).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process process = new ProcessBuilder("sh", "-c", script)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         processes.add(process);
         return process;
     }
@@ -59,7 +61,10 @@ class WorkerLogPumpTest {
         awaitDone(pump);
 
         assertThat(pump.file()).isEqualTo(dir.resolve("urom_worker_" + worker.pid() + "_dev.log"));
-        assertThat(Files.readAllLines(pump.file())).containsExactlyElementsOf(IntStream.rangeClosed(1, 2000).mapToObj(i -> "line " + i).toList());
+        assertThat(Files.readAllLines(pump.file()))
+                .containsExactlyElementsOf(IntStream.rangeClosed(1, 2000)
+                        .mapToObj(i -> "line " + i)
+                        .toList());
     }
 
     @Test
@@ -68,12 +73,16 @@ class WorkerLogPumpTest {
         WorkerLogPump pump = WorkerLogPump.start(worker.pid(), worker.getErrorStream(), dir, LogRolling.DEFAULT);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
         while (!(Files.exists(pump.file()) && Files.readString(pump.file()).equals("first\n"))) {
-            assertThat(System.nanoTime()).as("the first line is written while the worker runs").isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("the first line is written while the worker runs")
+                    .isLessThan(deadline);
             Thread.sleep(10);
         }
 
         assertThat(pump.done()).isNotDone();
-        assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName).contains("urom-worker-log-" + worker.pid());
+        assertThat(Thread.getAllStackTraces().keySet())
+                .extracting(Thread::getName)
+                .contains("urom-worker-log-" + worker.pid());
 
         worker.getOutputStream().close();
         awaitDone(pump);
@@ -99,9 +108,11 @@ class WorkerLogPumpTest {
     void aLineIsCutBeforeAUtf8CharacterItWouldSplit() throws Exception {
         String line = "a".repeat(8191) + "é" + "b".repeat(9);
 
-        WorkerLogPump pump = pumpBytes(12, (line + "\n" + "a".repeat(8192) + "\n").getBytes(StandardCharsets.UTF_8), LogRolling.DEFAULT);
+        WorkerLogPump pump = pumpBytes(
+                12, (line + "\n" + "a".repeat(8192) + "\n").getBytes(StandardCharsets.UTF_8), LogRolling.DEFAULT);
 
-        assertThat(Files.readAllLines(pump.file())).containsExactly("a".repeat(8191) + " … (11 more bytes)", "a".repeat(8192));
+        assertThat(Files.readAllLines(pump.file()))
+                .containsExactly("a".repeat(8191) + " … (11 more bytes)", "a".repeat(8192));
     }
 
     @Test
@@ -127,7 +138,8 @@ class WorkerLogPumpTest {
 
         try (Stream<Path> files = Files.list(dir)) {
             assertThat(files.map(p -> p.getFileName().toString()))
-                    .containsExactlyInAnyOrder("urom_worker_14_dev.log", "urom_worker_14_dev.log.1", "urom_worker_14_dev.log.2");
+                    .containsExactlyInAnyOrder(
+                            "urom_worker_14_dev.log", "urom_worker_14_dev.log.1", "urom_worker_14_dev.log.2");
         }
         List<String> oldest = Files.readAllLines(dir.resolve("urom_worker_14_dev.log.2"));
         List<String> newest = Files.readAllLines(dir.resolve("urom_worker_14_dev.log.1"));
@@ -136,11 +148,16 @@ class WorkerLogPumpTest {
         kept.addAll(newest);
         kept.addAll(current);
         List<String> all = text.toString().lines().toList();
-        assertThat(kept).as("the files hold the last lines, oldest first").isEqualTo(all.subList(all.size() - kept.size(), all.size()));
-        for (Path file : List.of(dir.resolve("urom_worker_14_dev.log.2"), dir.resolve("urom_worker_14_dev.log.1"), pump.file())) {
+        assertThat(kept)
+                .as("the files hold the last lines, oldest first")
+                .isEqualTo(all.subList(all.size() - kept.size(), all.size()));
+        for (Path file : List.of(
+                dir.resolve("urom_worker_14_dev.log.2"), dir.resolve("urom_worker_14_dev.log.1"), pump.file())) {
             assertThat(Files.size(file)).isLessThanOrEqualTo(4096);
         }
-        assertThat(Files.size(dir.resolve("urom_worker_14_dev.log.1"))).as("a rolled file is full").isGreaterThan(4096 - 101);
+        assertThat(Files.size(dir.resolve("urom_worker_14_dev.log.1")))
+                .as("a rolled file is full")
+                .isGreaterThan(4096 - 101);
     }
 
     @Test
@@ -159,8 +176,14 @@ class WorkerLogPumpTest {
         awaitDone(alphaPump);
         awaitDone(betaPump);
 
-        assertThat(Files.readAllLines(alphaPump.file())).containsExactlyElementsOf(IntStream.rangeClosed(1, 1000).mapToObj(i -> "alpha " + i).toList());
-        assertThat(Files.readAllLines(betaPump.file())).containsExactlyElementsOf(IntStream.rangeClosed(1, 1000).mapToObj(i -> "beta " + i).toList());
+        assertThat(Files.readAllLines(alphaPump.file()))
+                .containsExactlyElementsOf(IntStream.rangeClosed(1, 1000)
+                        .mapToObj(i -> "alpha " + i)
+                        .toList());
+        assertThat(Files.readAllLines(betaPump.file()))
+                .containsExactlyElementsOf(IntStream.rangeClosed(1, 1000)
+                        .mapToObj(i -> "beta " + i)
+                        .toList());
     }
 
     @Test
@@ -169,14 +192,19 @@ class WorkerLogPumpTest {
         Path daemonLog = ServiceLogging.configure(dir.resolve("log"), "daemon.log", 50, 40);
         Process worker = sh("head -c 1048576 /dev/zero | tr '\\0' 'z' >&2; echo done >&2");
 
-        WorkerLogPump pump = WorkerLogPump.start(worker.pid(), worker.getErrorStream(), notADirectory, LogRolling.DEFAULT);
+        WorkerLogPump pump =
+                WorkerLogPump.start(worker.pid(), worker.getErrorStream(), notADirectory, LogRolling.DEFAULT);
 
-        assertThat(worker.waitFor(PATIENCE_SECONDS, TimeUnit.SECONDS)).as("the worker never blocks on its stderr").isTrue();
+        assertThat(worker.waitFor(PATIENCE_SECONDS, TimeUnit.SECONDS))
+                .as("the worker never blocks on its stderr")
+                .isTrue();
         awaitDone(pump);
         Configurator.reconfigure();
         assertThat(Files.exists(pump.file())).isFalse();
-        assertThat(Files.readAllLines(daemonLog)).filteredOn(line -> line.contains("WARN"))
-                .singleElement().asString()
+        assertThat(Files.readAllLines(daemonLog))
+                .filteredOn(line -> line.contains("WARN"))
+                .singleElement()
+                .asString()
                 .endsWith("the log " + pump.file() + " of worker pid " + worker.pid()
                         + " cannot be written (Not a directory); its lines are dropped until it can");
     }

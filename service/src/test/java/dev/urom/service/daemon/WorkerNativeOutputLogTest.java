@@ -7,12 +7,12 @@ import dev.urom.host.Notification;
 import dev.urom.host.Plugin;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
-import dev.urom.wire.ServiceAddress;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.service.daemon.testing.Await;
 import dev.urom.service.logging.ServiceLogging;
 import dev.urom.service.testkit.TestWorkers;
 import dev.urom.spi.UromStatus;
+import dev.urom.wire.ServiceAddress;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,13 +71,18 @@ class WorkerNativeOutputLogTest {
             try (Worker worker = service.newWorker().plugins(plugin.id()).build()) {
                 worker.start().get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS);
                 long pid = daemon.workers().get(0).pid();
-                Notification said = worker.submit(plugin.id(), NativeFixtures.docaStyleCommand(NativeFixtures.DOCA_STYLE_SAY, 41, 0))
+                Notification said = worker.submit(
+                                plugin.id(), NativeFixtures.docaStyleCommand(NativeFixtures.DOCA_STYLE_SAY, 41, 0))
                         .get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS);
                 assertThat(said.status()).isEqualTo(UromStatus.SUCCESS);
                 worker.submit(plugin.id(), NativeFixtures.docaStyleCommand(op, 42, 0));
-                Await.until("worker pid " + pid + " has been reaped", () -> daemon.workers().isEmpty());
+                Await.until(
+                        "worker pid " + pid + " has been reaped",
+                        () -> daemon.workers().isEmpty());
                 Path log = logDir().resolve(ServiceLogging.workerLogFile(pid));
-                Await.until("the worker's log ends with how it ended", () -> read(log).contains("worker process " + pid + " was killed"));
+                Await.until(
+                        "the worker's log ends with how it ended",
+                        () -> read(log).contains("worker process " + pid + " was killed"));
                 return read(log);
             }
         }
@@ -100,7 +105,8 @@ class WorkerNativeOutputLogTest {
     void aPluginsStdoutAndStderrAndGlibcsDoubleFreeMessageAndTheSignalAreInTheWorkersLog() throws Exception {
         String log = runUntilTheWorkerDies(NativeFixtures.DOCA_STYLE_ABORT);
 
-        assertThat(log).contains("doca_style printf to stdout, context 41")
+        assertThat(log)
+                .contains("doca_style printf to stdout, context 41")
                 .contains("doca_style fprintf to stderr, context 41")
                 .contains("doca_style write(2) to fd 2")
                 .contains("free(): double free detected");

@@ -84,10 +84,17 @@ class WorkerPrivilegeTest {
     private OsChildDaemon.Spec daemon(String... options) {
         Path home = testbed.publicDirectory("daemon");
         OsChildDaemon.Spec spec = new OsChildDaemon.Spec(testbed, home);
-        return spec.options("--listen", spec.tmpdir().resolve("s").resolve("urom.sock").toString(), "--plugin-path", plugins.toString())
+        return spec.options(
+                        "--listen",
+                        spec.tmpdir().resolve("s").resolve("urom.sock").toString(),
+                        "--plugin-path",
+                        plugins.toString())
                 .options(options)
-                .env("HOME", home.toString()).env("TMPDIR", home.toString()).env("XDG_CACHE_HOME", home.toString())
-                .env("UROM_TEST_DAEMON_ONLY", "secret").env("UCX_TLS", "tcp");
+                .env("HOME", home.toString())
+                .env("TMPDIR", home.toString())
+                .env("XDG_CACHE_HOME", home.toString())
+                .env("UROM_TEST_DAEMON_ONLY", "secret")
+                .env("UCX_TLS", "tcp");
     }
 
     private OsChildDaemon started(OsChildDaemon.Spec spec) {
@@ -107,7 +114,8 @@ class WorkerPrivilegeTest {
 
         if (runningAsRoot()) {
             int uid = OsTestbed.freeUid(UidRange.DEFAULT.first());
-            assertWorkerRunsAs(daemon, new UnixAccount(Integer.toUnsignedString(uid), uid, uid, List.of(uid)), List.of(uid));
+            assertWorkerRunsAs(
+                    daemon, new UnixAccount(Integer.toUnsignedString(uid), uid, uid, List.of(uid)), List.of(uid));
         } else {
             assertWorkerRunsAs(daemon, OsTestbed.self(), groupsOf(daemon));
         }
@@ -133,7 +141,8 @@ class WorkerPrivilegeTest {
         assertWorkerRunsAs(daemon, self, groupsOf(daemon));
 
         OsChildDaemon withGroups = started(daemon("--worker-user", self.name(), "--worker-groups", "4242,4243"));
-        assertThat(withGroups.failure()).isEqualTo("FAILED --worker-groups: only a daemon running as root can choose its workers' groups\n");
+        assertThat(withGroups.failure())
+                .isEqualTo("FAILED --worker-groups: only a daemon running as root can choose its workers' groups\n");
     }
 
     /** {@code --worker-user root} gives a root daemon root workers, and a warning; any other daemon refuses it in one line. */
@@ -143,8 +152,10 @@ class WorkerPrivilegeTest {
         OsChildDaemon daemon = started(daemon("--worker-user", "root"));
 
         if (!runningAsRoot()) {
-            assertThat(daemon.failure()).isEqualTo("FAILED --worker-user root: only a daemon running as root can start workers as another user; "
-                    + "this one runs as " + OsTestbed.self().describe() + "\n");
+            assertThat(daemon.failure())
+                    .isEqualTo(
+                            "FAILED --worker-user root: only a daemon running as root can start workers as another user; "
+                                    + "this one runs as " + OsTestbed.self().describe() + "\n");
             return;
         }
         assertWorkerRunsAs(daemon, root, root.groups());
@@ -164,7 +175,9 @@ class WorkerPrivilegeTest {
     }
 
     private static List<Integer> groupsOf(OsChildDaemon daemon) {
-        return OsProcessFacts.of(daemon.handle()).groups().stream().map(Long::intValue).toList();
+        return OsProcessFacts.of(daemon.handle()).groups().stream()
+                .map(Long::intValue)
+                .toList();
     }
 
     /**
@@ -184,8 +197,11 @@ class WorkerPrivilegeTest {
                 assertThat(service.plugins()).as("plugins offered").isEmpty();
             }
             Path plugin = closed.resolve("closed.so");
-            assertThat(Files.readAllLines(daemon.logFile())).filteredOn(line -> line.contains("plugin rejected: "))
-                    .singleElement().asString().endsWith("plugin rejected: the workers' uids cannot read " + plugin + ": " + closed
+            assertThat(Files.readAllLines(daemon.logFile()))
+                    .filteredOn(line -> line.contains("plugin rejected: "))
+                    .singleElement()
+                    .asString()
+                    .endsWith("plugin rejected: the workers' uids cannot read " + plugin + ": " + closed
                             + " is mode 0700, owner root (uid 0), group root (gid 0)");
             return;
         }
@@ -200,7 +216,8 @@ class WorkerPrivilegeTest {
             --worker-user   | root      | --worker-user root: only a daemon running as root can start workers as another user; this one runs as {self}
             --worker-groups | 4242      | --worker-groups: only a daemon running as root can choose its workers' groups
             """)
-    void aDaemonThatIsNotRootRefusesAnotherWorkerIdentityInOneLine(String option, String value, String reason) throws Exception {
+    void aDaemonThatIsNotRootRefusesAnotherWorkerIdentityInOneLine(String option, String value, String reason)
+            throws Exception {
         UnixAccount account = OsTestbed.nonRootDaemonAccount();
         OsChildDaemon.Spec spec = daemon(option, value);
         if (OsTestbed.runningAsRoot()) {
@@ -217,19 +234,25 @@ class WorkerPrivilegeTest {
      * directory as working directory, HOME and TMPDIR, and an environment of the daemon's making
      * only. Then a command goes through it and back.
      */
-    private void assertWorkerRunsAs(OsChildDaemon daemon, UnixAccount account, Collection<Integer> groups) throws Exception {
+    private void assertWorkerRunsAs(OsChildDaemon daemon, UnixAccount account, Collection<Integer> groups)
+            throws Exception {
         UromService service = UromService.connect(daemon.address().toString());
         opened.add(service);
         long echo = service.plugins().get(0).id();
-        Worker worker = service.newWorker().plugins(echo).env("UCX_LOG_LEVEL=info").build();
+        Worker worker =
+                service.newWorker().plugins(echo).env("UCX_LOG_LEVEL=info").build();
         opened.add(worker);
         worker.start().get(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS);
         OsProcessFacts process = OsProcessFacts.of(daemon.worker(worker.id()));
 
         long uid = Integer.toUnsignedLong(account.uid());
         long gid = Integer.toUnsignedLong(account.gid());
-        assertThat(process.ids("Uid")).as("real, effective, saved and file-system uids").containsExactly(uid, uid, uid, uid);
-        assertThat(process.ids("Gid")).as("real, effective, saved and file-system gids").containsExactly(gid, gid, gid, gid);
+        assertThat(process.ids("Uid"))
+                .as("real, effective, saved and file-system uids")
+                .containsExactly(uid, uid, uid, uid);
+        assertThat(process.ids("Gid"))
+                .as("real, effective, saved and file-system gids")
+                .containsExactly(gid, gid, gid, gid);
         Set<Long> expectedGroups = new TreeSet<>();
         groups.forEach(g -> expectedGroups.add(Integer.toUnsignedLong(g)));
         assertThat(process.groups()).as("supplementary groups").isEqualTo(expectedGroups);
@@ -237,12 +260,17 @@ class WorkerPrivilegeTest {
 
         Path directory = workerDirectory(daemon, worker.id());
         Path workRoot = directory.getParent();
-        assertThat(workRoot.getParent()).as("the work directory is in the daemon's java.io.tmpdir").isEqualTo(daemon.tmpdir().toRealPath());
+        assertThat(workRoot.getParent())
+                .as("the work directory is in the daemon's java.io.tmpdir")
+                .isEqualTo(daemon.tmpdir().toRealPath());
         assertThat(workRoot.getFileName().toString()).startsWith("urom-workers-");
         assertThat(modeAndOwner(directory)).as("the worker's private directory").isEqualTo("0700 " + uid);
-        boolean otherUser = account.uid() != OsProcessFacts.of(daemon.handle()).ids("Uid").get(1).intValue();
-        assertThat(modeAndOwner(workRoot)).as("the work directory").isEqualTo((otherUser ? "0711 " : "0700 ")
-                + OsProcessFacts.of(daemon.handle()).ids("Uid").get(1));
+        boolean otherUser = account.uid()
+                != OsProcessFacts.of(daemon.handle()).ids("Uid").get(1).intValue();
+        assertThat(modeAndOwner(workRoot))
+                .as("the work directory")
+                .isEqualTo((otherUser ? "0711 " : "0700 ")
+                        + OsProcessFacts.of(daemon.handle()).ids("Uid").get(1));
 
         if (runningAsRoot()) {
             assertThat(process.cwd()).as("its working directory").isEqualTo(directory);
@@ -256,13 +284,17 @@ class WorkerPrivilegeTest {
             expected.put("HOME", directory.toString());
             expected.put("TMPDIR", directory.toString());
             expected.put(WorkerSupervisor.OWNER_UID_VARIABLE, Integer.toUnsignedString(UnixAccounts.effectiveUid()));
-            assertThat(process.environment()).as("the worker's whole environment").containsExactlyInAnyOrderEntriesOf(expected);
+            assertThat(process.environment())
+                    .as("the worker's whole environment")
+                    .containsExactlyInAnyOrderEntriesOf(expected);
         } else {
-            // The test is of the worker's uid: the undumpable worker keeps its environment from it (WorkerIsolationTest tries the rest).
+            // The test is of the worker's uid: the undumpable worker keeps its environment from it (WorkerIsolationTest
+            // tries the rest).
             assertThatThrownBy(process::environment).hasRootCauseInstanceOf(AccessDeniedException.class);
         }
 
-        Notification reply = worker.submit(echo, new byte[] {7}).get(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        Notification reply =
+                worker.submit(echo, new byte[] {7}).get(OsChildDaemon.PATIENCE.toSeconds(), TimeUnit.SECONDS);
         assertThat(reply.status()).isEqualTo(UromStatus.SUCCESS);
         assertThat(reply.payload()).containsExactly(7);
     }
@@ -271,22 +303,31 @@ class WorkerPrivilegeTest {
     private static Path workerDirectory(OsChildDaemon daemon, long workerId) throws IOException {
         try (Stream<Path> roots = Files.list(daemon.tmpdir().toRealPath())) {
             List<Path> found = new ArrayList<>();
-            for (Path root : roots.filter(p -> p.getFileName().toString().startsWith(WorkerRuntime.WORK_ROOT_PREFIX)).toList()) {
+            for (Path root : roots.filter(p -> p.getFileName().toString().startsWith(WorkerRuntime.WORK_ROOT_PREFIX))
+                    .toList()) {
                 try (Stream<Path> dirs = Files.list(root)) {
-                    dirs.filter(d -> d.getFileName().toString().matches("worker-" + Long.toUnsignedString(workerId) + "-[0-9]+")).forEach(found::add);
+                    dirs.filter(d -> d.getFileName()
+                                    .toString()
+                                    .matches("worker-" + Long.toUnsignedString(workerId) + "-[0-9]+"))
+                            .forEach(found::add);
                 }
             }
-            assertThat(found).as("directories of worker %s", Long.toUnsignedString(workerId)).hasSize(1);
+            assertThat(found)
+                    .as("directories of worker %s", Long.toUnsignedString(workerId))
+                    .hasSize(1);
             return found.get(0);
         }
     }
 
     private static String modeAndOwner(Path path) throws IOException {
         Map<String, Object> attributes = Files.readAttributes(path, "unix:mode,uid", LinkOption.NOFOLLOW_LINKS);
-        return String.format("%04o", (Integer) attributes.get("mode") & 07777) + " " + Integer.toUnsignedString((Integer) attributes.get("uid"));
+        return String.format("%04o", (Integer) attributes.get("mode") & 07777) + " "
+                + Integer.toUnsignedString((Integer) attributes.get("uid"));
     }
 
     private static List<String> warnings(OsChildDaemon daemon) throws IOException {
-        return Files.readAllLines(daemon.logFile()).stream().filter(line -> ROOT_WORKERS_WARNING.matcher(line).matches()).toList();
+        return Files.readAllLines(daemon.logFile()).stream()
+                .filter(line -> ROOT_WORKERS_WARNING.matcher(line).matches())
+                .toList();
     }
 }

@@ -15,7 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Where a daemon makes its workers' directories: in java.io.tmpdir, only when nobody else can swap them. */
 class WorkerRuntimeTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
+
     private String tmpdir;
 
     @BeforeEach
@@ -38,7 +40,8 @@ class WorkerRuntimeTest {
                 .hasMessageStartingWith("the workers' directory " + open + "/urom-workers-")
                 .hasMessageContaining(" is not safe: ")
                 .hasMessageContaining(" is under " + open + ", which is mode 0777")
-                .hasMessageEndingWith("; give the daemon a java.io.tmpdir that only it (or root) may write, or one with the sticky bit")
+                .hasMessageEndingWith(
+                        "; give the daemon a java.io.tmpdir that only it (or root) may write, or one with the sticky bit")
                 .hasMessageNotContaining("\n");
         try (Stream<Path> left = Files.list(open)) {
             assertThat(left).isEmpty();
@@ -52,7 +55,8 @@ class WorkerRuntimeTest {
         System.setProperty("java.io.tmpdir", sticky.toString());
 
         try (WorkerRuntime runtime = WorkerRuntime.start(TestWorkers.security())) {
-            assertThat(runtime.workerDirectory("worker-0-1").getParent().getParent()).isEqualTo(sticky);
+            assertThat(runtime.workerDirectory("worker-0-1").getParent().getParent())
+                    .isEqualTo(sticky);
         }
         try (Stream<Path> left = Files.list(sticky)) {
             assertThat(left).as("the work directory is gone after close").isEmpty();
@@ -66,17 +70,24 @@ class WorkerRuntimeTest {
         Process ended = new ProcessBuilder("true").start();
         ended.waitFor();
         long gonePid = ended.pid();
-        Path gone = Files.createDirectories(tmp.resolve("urom-workers-" + gonePid + "-123").resolve("worker-0-1"));
-        Path live = Files.createDirectory(tmp.resolve("urom-workers-" + ProcessHandle.current().parent().orElseThrow().pid() + "-456"));
+        Path gone = Files.createDirectories(
+                tmp.resolve("urom-workers-" + gonePid + "-123").resolve("worker-0-1"));
+        Path live = Files.createDirectory(tmp.resolve(
+                "urom-workers-" + ProcessHandle.current().parent().orElseThrow().pid() + "-456"));
         Path oldStyle = Files.createDirectory(tmp.resolve("urom-workers-789"));
         Path link = Files.createSymbolicLink(tmp.resolve("urom-workers-" + gonePid + "-777"), live);
 
         try (WorkerRuntime runtime = WorkerRuntime.start(TestWorkers.security())) {
-            assertThat(gone.getParent()).as("the directory of a daemon that is gone").doesNotExist();
+            assertThat(gone.getParent())
+                    .as("the directory of a daemon that is gone")
+                    .doesNotExist();
             assertThat(live).as("a live daemon's").isDirectory();
             assertThat(oldStyle).as("a name without a pid").isDirectory();
             assertThat(link).as("a symbolic link is never followed nor deleted").isSymbolicLink();
-            assertThat(runtime.workerDirectory("worker-0-1").getParent().getFileName().toString())
+            assertThat(runtime.workerDirectory("worker-0-1")
+                            .getParent()
+                            .getFileName()
+                            .toString())
                     .startsWith("urom-workers-" + ProcessHandle.current().pid() + "-");
         }
     }

@@ -20,14 +20,20 @@ class WorkerStartLaneTest {
 
             assertThat(lane.trySubmit(blocked)).isTrue();
             assertThat(lane.trySubmit(blocked)).isTrue();
-            assertThat(running.await(10, TimeUnit.SECONDS)).as("both run side by side").isTrue();
-            assertThat(lane.trySubmit(() -> { })).as("a third is declined while two run").isFalse();
+            assertThat(running.await(10, TimeUnit.SECONDS))
+                    .as("both run side by side")
+                    .isTrue();
+            assertThat(lane.trySubmit(() -> {}))
+                    .as("a third is declined while two run")
+                    .isFalse();
 
             release.countDown();
             CountDownLatch third = new CountDownLatch(1);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (!lane.trySubmit(third::countDown)) {
-                assertThat(System.nanoTime()).as("a place came free within 10 s").isLessThan(deadline);
+                assertThat(System.nanoTime())
+                        .as("a place came free within 10 s")
+                        .isLessThan(deadline);
                 Thread.onSpinWait();
             }
             assertThat(third.await(10, TimeUnit.SECONDS)).isTrue();
@@ -39,7 +45,7 @@ class WorkerStartLaneTest {
         WorkerStartLane lane = new WorkerStartLane(4);
         lane.close();
 
-        assertThat(lane.trySubmit(() -> { })).isFalse();
+        assertThat(lane.trySubmit(() -> {})).isFalse();
     }
 
     private static void awaitQuietly(CountDownLatch latch) {

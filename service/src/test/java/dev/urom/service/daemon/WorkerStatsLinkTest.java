@@ -36,9 +36,14 @@ class WorkerStatsLinkTest {
     WorkerStatsLinkTest() throws IOException {
         toWorker = Pipe.open();
         Pipe fromWorker = Pipe.open();
-        requestLines = new BufferedReader(new InputStreamReader(Channels.newInputStream(toWorker.source()), StandardCharsets.US_ASCII));
+        requestLines = new BufferedReader(
+                new InputStreamReader(Channels.newInputStream(toWorker.source()), StandardCharsets.US_ASCII));
         stdout = Channels.newOutputStream(fromWorker.sink());
-        link = WorkerStatsLink.start("worker 1 (pid 1)", 1, Channels.newInputStream(fromWorker.source()), Channels.newOutputStream(toWorker.sink()),
+        link = WorkerStatsLink.start(
+                "worker 1 (pid 1)",
+                1,
+                Channels.newInputStream(fromWorker.source()),
+                Channels.newOutputStream(toWorker.sink()),
                 new WorkerStatsBook());
     }
 
@@ -59,7 +64,8 @@ class WorkerStatsLinkTest {
     @Test
     void endingBeforeTheAnswerIsEndingAndStaysSo() throws Exception {
         CompletableFuture<Liveness> found = CompletableFuture.supplyAsync(() -> link.liveness(PATIENCE));
-        answer(n -> WorkerLines.encode(new WorkerLine.Ending()) + "\n" + WorkerLines.encode(new WorkerLine.Stats(n, WorkerStatsSnapshot.EMPTY)));
+        answer(n -> WorkerLines.encode(new WorkerLine.Ending()) + "\n"
+                + WorkerLines.encode(new WorkerLine.Stats(n, WorkerStatsSnapshot.EMPTY)));
         assertThat(found.get()).isEqualTo(Liveness.ENDING);
 
         CompletableFuture<Liveness> again = CompletableFuture.supplyAsync(() -> link.liveness(PATIENCE));
@@ -79,7 +85,8 @@ class WorkerStatsLinkTest {
     @Test
     void aLineOverTheBoundIsSkippedAndTheAnswerAfterItCounts() throws Exception {
         CompletableFuture<Liveness> found = CompletableFuture.supplyAsync(() -> link.liveness(PATIENCE));
-        answer(n -> "STATS ".repeat(WorkerLines.MAX_LINE_LENGTH / 6 + 100) + "\n" + WorkerLines.encode(new WorkerLine.Stats(n, WorkerStatsSnapshot.EMPTY)));
+        answer(n -> "STATS ".repeat(WorkerLines.MAX_LINE_LENGTH / 6 + 100) + "\n"
+                + WorkerLines.encode(new WorkerLine.Stats(n, WorkerStatsSnapshot.EMPTY)));
         assertThat(found.get()).isEqualTo(Liveness.SERVING);
     }
 

@@ -23,7 +23,8 @@ class LogRollingTest {
         assertThatThrownBy(() -> new LogRolling(4095, 5))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("--log-file-size 4095 is below the minimum of 4096 bytes");
-        assertThatThrownBy(() -> new LogRolling(-1, 5)).hasMessage("--log-file-size -1 is below the minimum of 4096 bytes");
+        assertThatThrownBy(() -> new LogRolling(-1, 5))
+                .hasMessage("--log-file-size -1 is below the minimum of 4096 bytes");
         assertThatThrownBy(() -> new LogRolling(4096, 1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("--log-file-count 1 is not between 2 and 100 (the current file and the rolled ones)");

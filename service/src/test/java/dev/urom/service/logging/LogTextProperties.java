@@ -21,9 +21,14 @@ class LogTextProperties {
 
         cut.codePoints().forEach(c -> {
             int type = Character.getType(c);
-            assertThat(type).as("U+%04X in %s", c, cut)
-                    .isNotIn((int) Character.CONTROL, (int) Character.FORMAT, (int) Character.SURROGATE,
-                            (int) Character.LINE_SEPARATOR, (int) Character.PARAGRAPH_SEPARATOR);
+            assertThat(type)
+                    .as("U+%04X in %s", c, cut)
+                    .isNotIn(
+                            (int) Character.CONTROL,
+                            (int) Character.FORMAT,
+                            (int) Character.SURROGATE,
+                            (int) Character.LINE_SEPARATOR,
+                            (int) Character.PARAGRAPH_SEPARATOR);
         });
     }
 
@@ -36,11 +41,14 @@ class LogTextProperties {
             int leftOut = Integer.parseInt(marker.group(1));
             String shown = cut.substring(0, marker.start());
             assertThat(shown.length()).isLessThanOrEqualTo(LogText.MAX_CHARS);
-            assertThat(cut.length()).isLessThanOrEqualTo(LogText.MAX_CHARS + LogText.marker(leftOut).length());
+            assertThat(cut.length())
+                    .isLessThanOrEqualTo(
+                            LogText.MAX_CHARS + LogText.marker(leftOut).length());
             int kept = text.length() - leftOut;
             int next = kept + Character.charCount(text.codePointAt(kept));
-            assertThat(LogText.cut(text.substring(0, next))).as("one more character would not fit").isNotEqualTo(
-                    LogText.cut(text.substring(0, kept)) + LogText.cut(text.substring(kept, next)));
+            assertThat(LogText.cut(text.substring(0, next)))
+                    .as("one more character would not fit")
+                    .isNotEqualTo(LogText.cut(text.substring(0, kept)) + LogText.cut(text.substring(kept, next)));
         } else {
             assertThat(cut.length()).isLessThanOrEqualTo(LogText.MAX_CHARS);
         }
@@ -61,21 +69,27 @@ class LogTextProperties {
     }
 
     @Property
-    void longPrintableTextIsCutToItsFirstTwoHundredCharacters(@ForAll("printableText") @StringLength(min = 201, max = 2000) String text) {
-        assertThat(LogText.cut(text)).isEqualTo(text.substring(0, LogText.MAX_CHARS) + LogText.marker(text.length() - LogText.MAX_CHARS));
+    void longPrintableTextIsCutToItsFirstTwoHundredCharacters(
+            @ForAll("printableText") @StringLength(min = 201, max = 2000) String text) {
+        assertThat(LogText.cut(text))
+                .isEqualTo(text.substring(0, LogText.MAX_CHARS) + LogText.marker(text.length() - LogText.MAX_CHARS));
     }
 
     @Provide
     Arbitrary<String> anyText() {
         Arbitrary<String> anyChars = Arbitraries.strings().all().ofMaxLength(600);
         Arbitrary<String> mostlyControls = Arbitraries.strings()
-                .withCharRange('\u0000', '\u00a0').withChars('\u2028', '\u2029', '\u202e', '\ud800', '\udfff', '\u2026', '(', ')')
+                .withCharRange('\u0000', '\u00a0')
+                .withChars('\u2028', '\u2029', '\u202e', '\ud800', '\udfff', '\u2026', '(', ')')
                 .ofMaxLength(300);
         return Arbitraries.oneOf(anyChars, mostlyControls);
     }
 
     @Provide
     Arbitrary<String> printableText() {
-        return Arbitraries.strings().withCharRange(' ', '~').withChars('é', '漢', '…', '\u00a0', '€').ofMaxLength(2000);
+        return Arbitraries.strings()
+                .withCharRange(' ', '~')
+                .withChars('é', '漢', '…', '\u00a0', '€')
+                .ofMaxLength(2000);
     }
 }

@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 class LogTextTest {
     @Test
     void shortPrintableTextIsKept() {
-        assertThat(LogText.cut("UCX_TLS=rc,sm C:\\dir é 漢字 \uD83D\uDE00")).isEqualTo("UCX_TLS=rc,sm C:\\dir é 漢字 \uD83D\uDE00");
+        assertThat(LogText.cut("UCX_TLS=rc,sm C:\\dir é 漢字 \uD83D\uDE00"))
+                .isEqualTo("UCX_TLS=rc,sm C:\\dir é 漢字 \uD83D\uDE00");
         assertThat(LogText.cut("")).isEmpty();
         assertThat(LogText.cut(null)).isEqualTo("null");
     }
@@ -20,8 +21,11 @@ class LogTextTest {
         assertThat(LogText.cut("x\u0085y")).as("a C1 control").isEqualTo("x\\u{85}y");
         assertThat(LogText.cut("evil\u202Etxt.exe")).as("a format character").isEqualTo("evil\\u{202E}txt.exe");
         assertThat(LogText.cut("a\u2028b\u2029c")).isEqualTo("a\\u{2028}b\\u{2029}c");
-        assertThat(LogText.cut("lone \uD800 high, lone \uDC00 low")).isEqualTo("lone \\u{D800} high, lone \\u{DC00} low");
-        assertThat(LogText.cut("\uE000\uDB80\uDC00")).as("private use, BMP and plane 15").isEqualTo("\\u{E000}\\u{F0000}");
+        assertThat(LogText.cut("lone \uD800 high, lone \uDC00 low"))
+                .isEqualTo("lone \\u{D800} high, lone \\u{DC00} low");
+        assertThat(LogText.cut("\uE000\uDB80\uDC00"))
+                .as("private use, BMP and plane 15")
+                .isEqualTo("\\u{E000}\\u{F0000}");
         assertThat(LogText.cut("\u0378")).as("unassigned").isEqualTo("\\u{378}");
     }
 

@@ -39,7 +39,8 @@ class RateLimitedLogTest {
     void startLogger() {
         file = dir.resolve("limited.log");
         ConfigurationBuilder<BuiltConfiguration> builder = ConfigurationBuilderFactory.newConfigurationBuilder();
-        builder.add(builder.newAppender("file", "File").addAttribute("fileName", file.toString())
+        builder.add(builder.newAppender("file", "File")
+                .addAttribute("fileName", file.toString())
                 .add(builder.newLayout("PatternLayout").addAttribute("pattern", "%level %m%n")));
         builder.add(builder.newRootLogger(Level.INFO).add(builder.newAppenderRef("file")));
         context = new LoggerContext("RateLimitedLogTest");
@@ -77,8 +78,14 @@ class RateLimitedLogTest {
         advance(Duration.ofSeconds(1));
         log.log("refused WORKER_START", Level.ERROR, "refusal {}", 12);
         log.warn("refused WORKER_START", "refusal {}", 13);
-        assertThat(lines()).containsExactly("WARN refusal 1", "WARN refusal 2", "WARN refusal 3",
-                "ERROR refused WORKER_START: 8 more lines were not logged (at most 3 per 60 s)", "ERROR refusal 12", "WARN refusal 13");
+        assertThat(lines())
+                .containsExactly(
+                        "WARN refusal 1",
+                        "WARN refusal 2",
+                        "WARN refusal 3",
+                        "ERROR refused WORKER_START: 8 more lines were not logged (at most 3 per 60 s)",
+                        "ERROR refusal 12",
+                        "WARN refusal 13");
     }
 
     @Test
@@ -90,7 +97,9 @@ class RateLimitedLogTest {
         advance(Duration.ofMillis(1500));
         log.warn("c", "third");
 
-        assertThat(lines()).containsExactly("WARN first", "WARN c: 1 more line was not logged (at most 1 per 1500 ms)", "WARN third");
+        assertThat(lines())
+                .containsExactly(
+                        "WARN first", "WARN c: 1 more line was not logged (at most 1 per 1500 ms)", "WARN third");
     }
 
     @Test
@@ -106,8 +115,14 @@ class RateLimitedLogTest {
         log.warn("b", "b4");
         log.warn("a", "a3");
 
-        assertThat(lines()).containsExactly("WARN a1", "WARN b1", "WARN b: 2 more lines were not logged (at most 1 per 60 s)", "WARN b4",
-                "WARN a: 1 more line was not logged (at most 1 per 60 s)", "WARN a3");
+        assertThat(lines())
+                .containsExactly(
+                        "WARN a1",
+                        "WARN b1",
+                        "WARN b: 2 more lines were not logged (at most 1 per 60 s)",
+                        "WARN b4",
+                        "WARN a: 1 more line was not logged (at most 1 per 60 s)",
+                        "WARN a3");
     }
 
     @Test
@@ -173,15 +188,20 @@ class RateLimitedLogTest {
         advance(MINUTE);
         log.warn("busy", "after");
 
-        assertThat(lines()).hasSize(7).endsWith("WARN busy: " + (threads * perThread - 5) + " more lines were not logged (at most 5 per 60 s)",
-                "WARN after");
+        assertThat(lines())
+                .hasSize(7)
+                .endsWith(
+                        "WARN busy: " + (threads * perThread - 5) + " more lines were not logged (at most 5 per 60 s)",
+                        "WARN after");
     }
 
     @Test
     void aBadBurstOrWindowIsOneLine() {
         assertThatThrownBy(() -> new RateLimitedLog(logger, 0, MINUTE))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("rate limit burst 0 is not positive");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("rate limit burst 0 is not positive");
         assertThatThrownBy(() -> new RateLimitedLog(logger, 1, Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("rate limit window 0 ms is not positive");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("rate limit window 0 ms is not positive");
     }
 }

@@ -36,7 +36,8 @@ class ServiceLoggingTest {
 
         assertThat(file).isEqualTo(dir.resolve("logs").resolve("urom_test_dev.log"));
         assertThat(Files.readString(file))
-                .containsPattern("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} INFO .* dev\\.urom\\.service\\.daemon\\.Probe - hello 42");
+                .containsPattern(
+                        "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} INFO .* dev\\.urom\\.service\\.daemon\\.Probe - hello 42");
     }
 
     @Test
@@ -52,7 +53,8 @@ class ServiceLoggingTest {
         LogManager.getLogger("org.pf4j.PluginManager").error("pf4j-error");
 
         String text = Files.readString(file);
-        assertThat(text).contains("program-debug", "plugin-info", "sdk-error", "pf4j-error")
+        assertThat(text)
+                .contains("program-debug", "plugin-info", "sdk-error", "pf4j-error")
                 .doesNotContain("program-trace", "sdk-warn", "bridge-warn");
     }
 
@@ -64,7 +66,8 @@ class ServiceLoggingTest {
         System.getLogger("dev.urom.host.Worker").log(System.Logger.Level.WARNING, "host-warn");
         System.getLogger("dev.urom.wire.FrameChannel").log(System.Logger.Level.WARNING, "wire-warn");
 
-        assertThat(Files.readString(file)).contains("ERROR [" + Thread.currentThread().getName() + "] dev.urom.host.Worker - host-error seven")
+        assertThat(Files.readString(file))
+                .contains("ERROR [" + Thread.currentThread().getName() + "] dev.urom.host.Worker - host-error seven")
                 .doesNotContain("host-warn", "wire-warn");
     }
 
@@ -106,12 +109,16 @@ class ServiceLoggingTest {
         }
         LogManager.getLogger("dev.urom.service.X").info("after fallback");
 
-        Path expected = dir.resolve("tmp").resolve("urom-" + System.getProperty("user.name")).resolve("log").resolve("urom_daemon_dev.log");
+        Path expected = dir.resolve("tmp")
+                .resolve("urom-" + System.getProperty("user.name"))
+                .resolve("log")
+                .resolve("urom_daemon_dev.log");
         assertThat(file).isEqualTo(expected);
         assertThat(Files.readString(expected)).contains("after fallback");
         String line = err.toString(StandardCharsets.UTF_8);
         assertThat(line.lines()).hasSize(1);
-        assertThat(line).startsWith("urom: log directory " + wanted + " is not writable (")
+        assertThat(line)
+                .startsWith("urom: log directory " + wanted + " is not writable (")
                 .contains("Not a directory")
                 .endsWith("); logging to " + expected + System.lineSeparator());
     }
@@ -131,7 +138,9 @@ class ServiceLoggingTest {
             Configurator.reconfigure();
             System.setErr(savedErr);
         }
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("loud warning", "sdk warning").doesNotContain("quiet info");
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("loud warning", "sdk warning")
+                .doesNotContain("quiet info");
     }
 
     @Test
@@ -164,11 +173,14 @@ class ServiceLoggingTest {
         String oldestRolled = Files.readString(logs.resolve("urom_daemon_dev.log.2"));
         assertThat(current).as("the current file ends with the last line").contains("line 499 ");
         for (String text : List.of(current, newestRolled, oldestRolled)) {
-            assertThat(text.length()).as("a file passes the size by one line at most").isLessThan(4096 + 300);
+            assertThat(text.length())
+                    .as("a file passes the size by one line at most")
+                    .isLessThan(4096 + 300);
         }
         assertThat(firstLineNumber(oldestRolled)).isLessThan(firstLineNumber(newestRolled));
         assertThat(firstLineNumber(newestRolled)).isLessThan(firstLineNumber(current));
-        assertThat(firstLineNumber(newestRolled)).as("the files hold consecutive lines")
+        assertThat(firstLineNumber(newestRolled))
+                .as("the files hold consecutive lines")
                 .isEqualTo(lastLineNumber(oldestRolled) + 1);
         assertThat(oldestRolled).as("the first lines are gone").doesNotContain("line 0 ");
     }

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class StderrLoggerContextFactoryTest {
     private static final String LINE_START = "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} ";
-    private final LoggerContext context = new StderrLoggerContextFactory().getContext(getClass().getName(), null, null, false);
+    private final LoggerContext context =
+            new StderrLoggerContextFactory().getContext(getClass().getName(), null, null, false);
 
     @TempDir
     Path dir;
@@ -43,9 +44,13 @@ class StderrLoggerContextFactoryTest {
         });
 
         assertThat(lines).hasSize(3);
-        assertThat(lines.get(0)).matches(LINE_START + "DEBUG \\[.*\\] dev\\.urom\\.service\\.worker\\.WorkerMain - program debug é 7");
-        assertThat(lines.get(1)).endsWith(" ERROR [" + Thread.currentThread().getName() + "] dev.urom.framework.worker.WorkerHost - sdk error");
-        assertThat(lines.get(2)).matches(LINE_START + "DEBUG .* dev\\.urom\\.frameworks\\.Other - not under an SDK prefix");
+        assertThat(lines.get(0))
+                .matches(LINE_START + "DEBUG \\[.*\\] dev\\.urom\\.service\\.worker\\.WorkerMain - program debug é 7");
+        assertThat(lines.get(1))
+                .endsWith(" ERROR [" + Thread.currentThread().getName()
+                        + "] dev.urom.framework.worker.WorkerHost - sdk error");
+        assertThat(lines.get(2))
+                .matches(LINE_START + "DEBUG .* dev\\.urom\\.frameworks\\.Other - not under an SDK prefix");
     }
 
     @Test
@@ -71,7 +76,8 @@ class StderrLoggerContextFactoryTest {
             context.getLogger("plugin.Failing").warn("it failed", new IllegalStateException("the reason"));
         });
 
-        assertThat(lines.get(0)).endsWith(" WARN  [" + Thread.currentThread().getName() + "] plugin.Failing - it failed");
+        assertThat(lines.get(0))
+                .endsWith(" WARN  [" + Thread.currentThread().getName() + "] plugin.Failing - it failed");
         assertThat(lines.get(1)).isEqualTo("java.lang.IllegalStateException: the reason");
         assertThat(lines.get(2)).startsWith("\tat dev.urom.service.logging.StderrLoggerContextFactoryTest");
     }
@@ -93,21 +99,32 @@ class StderrLoggerContextFactoryTest {
     /** A JVM whose Log4j2 back end is this one, as a worker's: SLF4J and System.Logger reach it too, and log4j-core does not start. */
     @Test
     void aJvmSelectingItLogsThroughEveryBridgeWithoutLog4jCore() throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xlog:class+load=info:file=" + dir.resolve("classes.log"), "-cp",
-                System.getProperty("java.class.path"), StderrLoggingProbe.class.getName()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xlog:class+load=info:file=" + dir.resolve("classes.log"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                StderrLoggingProbe.class.getName()));
         Process probe = new ProcessBuilder(command).redirectErrorStream(false).start();
         String err = new String(probe.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(probe.waitFor(60, TimeUnit.SECONDS)).isTrue();
 
         assertThat(probe.exitValue()).as(err).isZero();
         assertThat(err.lines()).hasSize(3).allMatch(line -> line.matches(LINE_START + "INFO  \\[main\\] .*"));
-        assertThat(err).contains("probe.log4j - through the Log4j2 API", "probe.slf4j - through SLF4J", "probe.jpl - through System.Logger");
-        List<String> coreClasses = Files.readAllLines(dir.resolve("classes.log")).stream().filter(line -> line.contains(" org.apache.logging.log4j.core."))
+        assertThat(err)
+                .contains(
+                        "probe.log4j - through the Log4j2 API",
+                        "probe.slf4j - through SLF4J",
+                        "probe.jpl - through System.Logger");
+        List<String> coreClasses = Files.readAllLines(dir.resolve("classes.log")).stream()
+                .filter(line -> line.contains(" org.apache.logging.log4j.core."))
                 .toList();
-        assertThat(coreClasses).as("log4j-core's provider is looked at, but no context, configuration or appender is made")
-                .hasSizeLessThan(20).noneMatch(line -> line.contains(" org.apache.logging.log4j.core.LoggerContext ")
-                        || line.contains(" org.apache.logging.log4j.core.appender.") || line.contains(" org.apache.logging.log4j.core.layout."));
+        assertThat(coreClasses)
+                .as("log4j-core's provider is looked at, but no context, configuration or appender is made")
+                .hasSizeLessThan(20)
+                .noneMatch(line -> line.contains(" org.apache.logging.log4j.core.LoggerContext ")
+                        || line.contains(" org.apache.logging.log4j.core.appender.")
+                        || line.contains(" org.apache.logging.log4j.core.layout."));
     }
 
     private static List<String> stderrOf(Runnable logging) {

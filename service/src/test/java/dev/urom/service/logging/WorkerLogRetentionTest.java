@@ -15,12 +15,16 @@ class WorkerLogRetentionTest {
 
     @Test
     void aCountOutsideItsRangeOrANonPositiveAgeIsOneLine() {
-        assertThat(new WorkerLogRetention(0, Duration.ofSeconds(1)).maxEndedWorkers()).isZero();
-        assertThat(new WorkerLogRetention(100_000, Duration.ofSeconds(1)).maxEndedWorkers()).isEqualTo(100_000);
-        assertThatThrownBy(() -> new WorkerLogRetention(-1, Duration.ofDays(1))).hasMessage("--worker-log-count -1 is not between 0 and 100000");
+        assertThat(new WorkerLogRetention(0, Duration.ofSeconds(1)).maxEndedWorkers())
+                .isZero();
+        assertThat(new WorkerLogRetention(100_000, Duration.ofSeconds(1)).maxEndedWorkers())
+                .isEqualTo(100_000);
+        assertThatThrownBy(() -> new WorkerLogRetention(-1, Duration.ofDays(1)))
+                .hasMessage("--worker-log-count -1 is not between 0 and 100000");
         assertThatThrownBy(() -> new WorkerLogRetention(100_001, Duration.ofDays(1)))
                 .hasMessage("--worker-log-count 100001 is not between 0 and 100000");
-        assertThatThrownBy(() -> new WorkerLogRetention(1, Duration.ZERO)).hasMessage("--worker-log-max-age 0s is not positive");
+        assertThatThrownBy(() -> new WorkerLogRetention(1, Duration.ZERO))
+                .hasMessage("--worker-log-max-age 0s is not positive");
         assertThatThrownBy(() -> new WorkerLogRetention(1, null)).hasMessage("--worker-log-max-age is missing");
     }
 
@@ -36,7 +40,8 @@ class WorkerLogRetentionTest {
     @Test
     void anAgeThatIsNotOneIsOneLine() {
         for (String bad : new String[] {"", "7w", "-5", "1.5h", "d", "9999999999"}) {
-            assertThatThrownBy(() -> WorkerLogRetention.parseAge(bad)).as(bad)
+            assertThatThrownBy(() -> WorkerLogRetention.parseAge(bad))
+                    .as(bad)
                     .hasMessage("--worker-log-max-age '" + bad + "' is not a duration (N seconds, or Ns, Nm, Nh, Nd)");
         }
     }

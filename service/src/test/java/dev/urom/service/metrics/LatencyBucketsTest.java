@@ -69,7 +69,9 @@ class LatencyBucketsTest {
         for (int i = 0; i < LatencyBuckets.COUNT - 1; i++) {
             long bound = Math.round(bounds[i] * 1e9);
             assertThat(LatencyBuckets.indexOf(bound)).as("on bound %d", i).isEqualTo(i);
-            assertThat(LatencyBuckets.indexOf(bound + 1)).as("above bound %d", i).isEqualTo(i + 1);
+            assertThat(LatencyBuckets.indexOf(bound + 1))
+                    .as("above bound %d", i)
+                    .isEqualTo(i + 1);
         }
     }
 

@@ -23,7 +23,8 @@ public final class TestCounts {
         return new PluginCounts(commands, notifications, buckets, sumNanos);
     }
 
-    static WorkerStatsSnapshot snapshot(long sequence, long accepted, long open, long refused, Map<String, PluginCounts> plugins) {
+    static WorkerStatsSnapshot snapshot(
+            long sequence, long accepted, long open, long refused, Map<String, PluginCounts> plugins) {
         return new WorkerStatsSnapshot(sequence, accepted, open, refused, plugins);
     }
 }

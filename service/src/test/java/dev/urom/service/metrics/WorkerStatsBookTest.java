@@ -91,18 +91,37 @@ class WorkerStatsBookTest {
         assertThat(total.connectionsOpen()).isEqualTo(3 + 1);
         assertThat(total.connectionsRefused()).isEqualTo(1 + 2);
         assertThat(total.plugins()).containsOnlyKeys("g", "s");
-        assertThat(total.plugins().get("g")).isEqualTo(plugin(7, Map.of("SUCCESS", 4L, "AGAIN", 2L), buckets(0, 3, 1, 2, 2, 1), 70_000));
+        assertThat(total.plugins().get("g"))
+                .isEqualTo(plugin(7, Map.of("SUCCESS", 4L, "AGAIN", 2L), buckets(0, 3, 1, 2, 2, 1), 70_000));
         assertThat(total.plugins().get("s")).isEqualTo(FIVE_COMMANDS.plus(TWO_COMMANDS));
     }
 
     // ---- totals never decrease
 
-    enum Kind { UPDATE, RESEND_OLDER, RETIRE }
+    enum Kind {
+        UPDATE,
+        RESEND_OLDER,
+        RETIRE
+    }
 
     /** What one worker adds between two of its snapshots. */
-    record Growth(long accepted, long refused, long open, String plugin, long commands, String status, long notifications, int bucket, long timed, long sumNanos) {
+    record Growth(
+            long accepted,
+            long refused,
+            long open,
+            String plugin,
+            long commands,
+            String status,
+            long notifications,
+            int bucket,
+            long timed,
+            long sumNanos) {
         PluginCounts counts() {
-            return TestCounts.plugin(commands, notifications == 0 ? Map.of() : Map.of(status, notifications), buckets(bucket, timed), sumNanos);
+            return TestCounts.plugin(
+                    commands,
+                    notifications == 0 ? Map.of() : Map.of(status, notifications),
+                    buckets(bucket, timed),
+                    sumNanos);
         }
     }
 
@@ -122,11 +141,14 @@ class WorkerStatsBookTest {
                         Arbitraries.longs().between(0, 1_000_000_000))
                 .as((c, plugin, commands, status, notes, bucket, timed, sum) ->
                         new Growth(c.get(0), c.get(1), c.get(2), plugin, commands, status, notes, bucket, timed, sum));
-        return Combinators.combine(Arbitraries.of(Kind.class), Arbitraries.longs().between(1, 3), growths).as(Operation::new);
+        return Combinators.combine(
+                        Arbitraries.of(Kind.class), Arbitraries.longs().between(1, 3), growths)
+                .as(Operation::new);
     }
 
     @Property
-    void totalsNeverDecreaseAndMatchEveryWorkersLatestCounts(@ForAll @Size(max = 40) List<@net.jqwik.api.From("operations") Operation> operations) {
+    void totalsNeverDecreaseAndMatchEveryWorkersLatestCounts(
+            @ForAll @Size(max = 40) List<@net.jqwik.api.From("operations") Operation> operations) {
         WorkerStatsBook book = new WorkerStatsBook();
         Map<Long, List<WorkerStatsSnapshot>> sent = new HashMap<>();
         List<WorkerStatsSnapshot> ended = new ArrayList<>();
@@ -135,7 +157,9 @@ class WorkerStatsBookTest {
             List<WorkerStatsSnapshot> history = sent.computeIfAbsent(op.key(), k -> new ArrayList<>());
             switch (op.kind()) {
                 case UPDATE -> {
-                    WorkerStatsSnapshot next = grow(history.isEmpty() ? WorkerStatsSnapshot.EMPTY : history.get(history.size() - 1), op.growth());
+                    WorkerStatsSnapshot next = grow(
+                            history.isEmpty() ? WorkerStatsSnapshot.EMPTY : history.get(history.size() - 1),
+                            op.growth());
                     history.add(next);
                     book.update(op.key(), next);
                 }
@@ -163,11 +187,17 @@ class WorkerStatsBookTest {
         long accepted = last.connectionsAccepted() + g.accepted();
         Map<String, PluginCounts> plugins = new HashMap<>(last.plugins());
         plugins.merge(g.plugin(), g.counts(), PluginCounts::plus);
-        return snapshot(last.sequence() + 1, accepted, Math.min(accepted, g.open()), last.connectionsRefused() + g.refused(), plugins);
+        return snapshot(
+                last.sequence() + 1,
+                accepted,
+                Math.min(accepted, g.open()),
+                last.connectionsRefused() + g.refused(),
+                plugins);
     }
 
     /** The expected total, added up here from scalar counts rather than with {@link WorkerStatsSnapshot#sum}. */
-    private static WorkerStatsSnapshot expectedTotal(List<WorkerStatsSnapshot> ended, Map<Long, List<WorkerStatsSnapshot>> live) {
+    private static WorkerStatsSnapshot expectedTotal(
+            List<WorkerStatsSnapshot> ended, Map<Long, List<WorkerStatsSnapshot>> live) {
         List<WorkerStatsSnapshot> all = new ArrayList<>(ended);
         live.values().stream().filter(h -> !h.isEmpty()).forEach(h -> all.add(h.get(h.size() - 1)));
         long accepted = 0;
@@ -183,7 +213,10 @@ class WorkerStatsBookTest {
             refused += s.connectionsRefused();
             s.plugins().forEach((name, c) -> {
                 commands.merge(name, c.commands(), Long::sum);
-                c.notifications().forEach((status, n) -> notifications.computeIfAbsent(name, k -> new HashMap<>()).merge(status, n, Long::sum));
+                c.notifications()
+                        .forEach((status, n) -> notifications
+                                .computeIfAbsent(name, k -> new HashMap<>())
+                                .merge(status, n, Long::sum));
                 long[] b = buckets.computeIfAbsent(name, k -> new long[LatencyBuckets.COUNT]);
                 for (int i = 0; i < LatencyBuckets.COUNT; i++) {
                     b[i] += c.latencyBuckets().get(i);
@@ -192,8 +225,16 @@ class WorkerStatsBookTest {
             });
         }
         Map<String, PluginCounts> plugins = new HashMap<>();
-        commands.keySet().forEach(name -> plugins.put(name, plugin(commands.get(name), notifications.getOrDefault(name, Map.of()),
-                java.util.Arrays.stream(buckets.get(name)).boxed().toList(), sums.get(name))));
+        commands.keySet()
+                .forEach(name -> plugins.put(
+                        name,
+                        plugin(
+                                commands.get(name),
+                                notifications.getOrDefault(name, Map.of()),
+                                java.util.Arrays.stream(buckets.get(name))
+                                        .boxed()
+                                        .toList(),
+                                sums.get(name))));
         return snapshot(0, accepted, open, refused, plugins);
     }
 
@@ -205,10 +246,14 @@ class WorkerStatsBookTest {
             PluginCounts is = now.plugins().get(name);
             assertThat(is.commands()).as("%s commands", name).isGreaterThanOrEqualTo(was.commands());
             assertThat(is.latencySumNanos()).as("%s latency sum", name).isGreaterThanOrEqualTo(was.latencySumNanos());
-            was.notifications().forEach((status, n) ->
-                    assertThat(is.notifications().getOrDefault(status, 0L)).as("%s %s", name, status).isGreaterThanOrEqualTo(n));
+            was.notifications()
+                    .forEach((status, n) -> assertThat(is.notifications().getOrDefault(status, 0L))
+                            .as("%s %s", name, status)
+                            .isGreaterThanOrEqualTo(n));
             for (int i = 0; i < LatencyBuckets.COUNT; i++) {
-                assertThat(is.latencyBuckets().get(i)).as("%s bucket %d", name, i).isGreaterThanOrEqualTo(was.latencyBuckets().get(i));
+                assertThat(is.latencyBuckets().get(i))
+                        .as("%s bucket %d", name, i)
+                        .isGreaterThanOrEqualTo(was.latencyBuckets().get(i));
             }
         });
     }

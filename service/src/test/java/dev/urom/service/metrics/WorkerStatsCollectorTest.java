@@ -20,9 +20,15 @@ import org.junit.jupiter.api.Test;
 
 /** The Prometheus metrics made from the workers' summed counts, as the text exposition format writes them. */
 class WorkerStatsCollectorTest {
-    private static final WorkerStatsSnapshot KNOWN = snapshot(3, 5, 2, 1, Map.of(
-            "worker_graph", plugin(6, Map.of("SUCCESS", 4L, "AGAIN", 1L), buckets(0, 2, 3, 1, 15, 1), 1_500_250_000L),
-            "unknown", plugin(2, Map.of("NOT_FOUND", 2L), buckets(), 0)));
+    private static final WorkerStatsSnapshot KNOWN = snapshot(
+            3,
+            5,
+            2,
+            1,
+            Map.of(
+                    "worker_graph",
+                            plugin(6, Map.of("SUCCESS", 4L, "AGAIN", 1L), buckets(0, 2, 3, 1, 15, 1), 1_500_250_000L),
+                    "unknown", plugin(2, Map.of("NOT_FOUND", 2L), buckets(), 0)));
 
     private static String scrape(Supplier<WorkerStatsSnapshot> totals) throws IOException {
         PrometheusRegistry registry = new PrometheusRegistry();
@@ -38,54 +44,61 @@ class WorkerStatsCollectorTest {
 
     @Test
     void commandsAreCountedByPlugin() throws IOException {
-        assertThat(lines(KNOWN)).containsSubsequence(
-                "# TYPE urom_commands_total counter",
-                "urom_commands_total{plugin=\"unknown\"} 2.0",
-                "urom_commands_total{plugin=\"worker_graph\"} 6.0");
+        assertThat(lines(KNOWN))
+                .containsSubsequence(
+                        "# TYPE urom_commands_total counter",
+                        "urom_commands_total{plugin=\"unknown\"} 2.0",
+                        "urom_commands_total{plugin=\"worker_graph\"} 6.0");
     }
 
     @Test
     void notificationsAreCountedByPluginAndStatus() throws IOException {
-        assertThat(lines(KNOWN)).containsSubsequence(
-                "# TYPE urom_notifications_total counter",
-                "urom_notifications_total{plugin=\"unknown\",status=\"NOT_FOUND\"} 2.0",
-                "urom_notifications_total{plugin=\"worker_graph\",status=\"AGAIN\"} 1.0",
-                "urom_notifications_total{plugin=\"worker_graph\",status=\"SUCCESS\"} 4.0");
-        assertThat(lines(KNOWN)).filteredOn(l -> l.startsWith("urom_notifications_total")).hasSize(3);
+        assertThat(lines(KNOWN))
+                .containsSubsequence(
+                        "# TYPE urom_notifications_total counter",
+                        "urom_notifications_total{plugin=\"unknown\",status=\"NOT_FOUND\"} 2.0",
+                        "urom_notifications_total{plugin=\"worker_graph\",status=\"AGAIN\"} 1.0",
+                        "urom_notifications_total{plugin=\"worker_graph\",status=\"SUCCESS\"} 4.0");
+        assertThat(lines(KNOWN))
+                .filteredOn(l -> l.startsWith("urom_notifications_total"))
+                .hasSize(3);
     }
 
     @Test
     void durationBucketsAreCumulativeInSecondsEndingWithTheTimedCount() throws IOException {
         String p = "urom_command_duration_seconds_bucket{plugin=\"worker_graph\",le=";
-        assertThat(lines(KNOWN)).containsSubsequence(
-                "# TYPE urom_command_duration_seconds histogram",
-                p + "\"1.0E-5\"} 2",
-                p + "\"2.5E-5\"} 2",
-                p + "\"5.0E-5\"} 2",
-                p + "\"1.0E-4\"} 3",
-                p + "\"2.5E-4\"} 3",
-                p + "\"5.0E-4\"} 3",
-                p + "\"0.001\"} 3",
-                p + "\"0.0025\"} 3",
-                p + "\"0.005\"} 3",
-                p + "\"0.01\"} 3",
-                p + "\"0.025\"} 3",
-                p + "\"0.05\"} 3",
-                p + "\"0.1\"} 3",
-                p + "\"0.25\"} 3",
-                p + "\"1.0\"} 3",
-                p + "\"+Inf\"} 4",
-                "urom_command_duration_seconds_count{plugin=\"worker_graph\"} 4",
-                "urom_command_duration_seconds_sum{plugin=\"worker_graph\"} 1.50025");
+        assertThat(lines(KNOWN))
+                .containsSubsequence(
+                        "# TYPE urom_command_duration_seconds histogram",
+                        p + "\"1.0E-5\"} 2",
+                        p + "\"2.5E-5\"} 2",
+                        p + "\"5.0E-5\"} 2",
+                        p + "\"1.0E-4\"} 3",
+                        p + "\"2.5E-4\"} 3",
+                        p + "\"5.0E-4\"} 3",
+                        p + "\"0.001\"} 3",
+                        p + "\"0.0025\"} 3",
+                        p + "\"0.005\"} 3",
+                        p + "\"0.01\"} 3",
+                        p + "\"0.025\"} 3",
+                        p + "\"0.05\"} 3",
+                        p + "\"0.1\"} 3",
+                        p + "\"0.25\"} 3",
+                        p + "\"1.0\"} 3",
+                        p + "\"+Inf\"} 4",
+                        "urom_command_duration_seconds_count{plugin=\"worker_graph\"} 4",
+                        "urom_command_duration_seconds_sum{plugin=\"worker_graph\"} 1.50025");
     }
 
     @Test
     void aPluginWithoutTimedCommandsHasAnEmptyHistogram() throws IOException {
-        assertThat(lines(KNOWN)).contains(
-                "urom_command_duration_seconds_bucket{plugin=\"unknown\",le=\"+Inf\"} 0",
-                "urom_command_duration_seconds_count{plugin=\"unknown\"} 0",
-                "urom_command_duration_seconds_sum{plugin=\"unknown\"} 0.0");
-        assertThat(lines(KNOWN)).filteredOn(l -> l.startsWith("urom_command_duration_seconds_bucket{plugin=\"unknown\""))
+        assertThat(lines(KNOWN))
+                .contains(
+                        "urom_command_duration_seconds_bucket{plugin=\"unknown\",le=\"+Inf\"} 0",
+                        "urom_command_duration_seconds_count{plugin=\"unknown\"} 0",
+                        "urom_command_duration_seconds_sum{plugin=\"unknown\"} 0.0");
+        assertThat(lines(KNOWN))
+                .filteredOn(l -> l.startsWith("urom_command_duration_seconds_bucket{plugin=\"unknown\""))
                 .hasSize(LatencyBuckets.COUNT)
                 .allMatch(l -> l.endsWith("} 0"));
     }
@@ -146,7 +159,10 @@ class WorkerStatsCollectorTest {
     void theCollectedMetricNamesAreTheOnesItDeclares() {
         WorkerStatsCollector collector = new WorkerStatsCollector(() -> KNOWN);
 
-        List<String> collected = collector.collect().stream().map(MetricSnapshot::getMetadata).map(m -> m.getPrometheusName()).toList();
+        List<String> collected = collector.collect().stream()
+                .map(MetricSnapshot::getMetadata)
+                .map(m -> m.getPrometheusName())
+                .toList();
 
         assertThat(collected).containsExactlyInAnyOrderElementsOf(collector.getPrometheusNames());
     }

@@ -36,7 +36,8 @@ class WorkerStatsTest {
 
         assertThat(snapshot.plugins()).containsOnlyKeys("worker_graph", "sandbox");
         assertThat(snapshot.plugins().get("worker_graph").commands()).isEqualTo(2);
-        assertThat(snapshot.plugins().get("worker_graph").notifications()).isEqualTo(Map.of("SUCCESS", 2L, "AGAIN", 1L));
+        assertThat(snapshot.plugins().get("worker_graph").notifications())
+                .isEqualTo(Map.of("SUCCESS", 2L, "AGAIN", 1L));
         assertThat(snapshot.plugins().get("sandbox").commands()).isEqualTo(1);
         assertThat(snapshot.plugins().get("sandbox").notifications()).isEqualTo(Map.of("NOT_FOUND", 1L));
     }

@@ -25,14 +25,16 @@ public final class AffinityProbe {
             return;
         }
         CountDownLatch started = new CountDownLatch(1);
-        Thread later = new Thread(() -> {
-            started.countDown();
-            try {
-                System.in.read();
-            } catch (java.io.IOException ignored) {
-                // the test closed the pipe
-            }
-        }, "started-after-pinning");
+        Thread later = new Thread(
+                () -> {
+                    started.countDown();
+                    try {
+                        System.in.read();
+                    } catch (java.io.IOException ignored) {
+                        // the test closed the pipe
+                    }
+                },
+                "started-after-pinning");
         later.start();
         started.await();
         System.out.println("PINNED " + Affinity.format(Affinity.allowedCpus()));

@@ -57,7 +57,8 @@ class AffinityTest {
         assertThat(out.readLine()).isEqualTo("PINNED " + cpu);
 
         List<String> lists = new ArrayList<>();
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(child.pid()), "task"))) {
+        try (DirectoryStream<Path> tasks =
+                Files.newDirectoryStream(Path.of("/proc", Long.toString(child.pid()), "task"))) {
             for (Path task : tasks) {
                 try {
                     lists.add(statusField(task.resolve("status"), "Cpus_allowed_list"));
@@ -67,7 +68,9 @@ class AffinityTest {
             }
         }
         assertThat(lists).hasSizeGreaterThan(5).containsOnly(Integer.toString(cpu));
-        assertThat(Affinity.format(Affinity.allowedCpus())).as("the test JVM is not pinned").isEqualTo(Affinity.format(allowed));
+        assertThat(Affinity.format(Affinity.allowedCpus()))
+                .as("the test JVM is not pinned")
+                .isEqualTo(Affinity.format(allowed));
     }
 
     @Test
@@ -75,14 +78,17 @@ class AffinityTest {
         BitSet cpus = new BitSet();
         cpus.set(4095);
         assertThatThrownBy(() -> Affinity.pinProcess(cpus))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.INVALID_VALUE))
-                .hasMessageContaining("CPU 4095 is not available to this process (available: " + Affinity.format(Affinity.allowedCpus()) + ")");
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.INVALID_VALUE))
+                .hasMessageContaining("CPU 4095 is not available to this process (available: "
+                        + Affinity.format(Affinity.allowedCpus()) + ")");
     }
 
     @Test
     void anEmptySetIsInvalid() {
         assertThatThrownBy(() -> Affinity.pinProcess(new BitSet()))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.INVALID_VALUE));
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.INVALID_VALUE));
     }
 
     @Test

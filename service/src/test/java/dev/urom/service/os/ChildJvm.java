@@ -22,7 +22,8 @@ public final class ChildJvm {
         command.add("-XX:TieredStopAtLevel=1");
         command.add("-Xshare:auto");
         // the test JVM's native files, as a daemon gives its workers: a child extracts none of its own
-        command.add("-D" + NativeArtifacts.NATIVE_DIR_PROPERTY + "=" + NativeArtifacts.launcherExecutable().getParent());
+        command.add("-D" + NativeArtifacts.NATIVE_DIR_PROPERTY + "="
+                + NativeArtifacts.launcherExecutable().getParent());
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
@@ -42,8 +43,9 @@ public final class ChildJvm {
     }
 
     /** As {@link #start(Class, List)}, in working directory {@code workDir} (null: the test's). */
-    public static Process start(Class<?> mainClass, List<String> jvmOptions, List<String> args, Map<String, String> env,
-            Path workDir) throws IOException {
+    public static Process start(
+            Class<?> mainClass, List<String> jvmOptions, List<String> args, Map<String, String> env, Path workDir)
+            throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command(mainClass, jvmOptions, args));
         if (workDir != null) {
             builder.directory(workDir.toFile());

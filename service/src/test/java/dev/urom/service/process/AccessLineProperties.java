@@ -23,31 +23,46 @@ class AccessLineProperties {
     private static final HexFormat HEX = HexFormat.of();
 
     /** The fields of an ACCESS line, one of which a malformed line spoils. */
-    enum Field { OWNER, DATA_KEY, SEAL_KEY }
+    enum Field {
+        OWNER,
+        DATA_KEY,
+        SEAL_KEY
+    }
 
     record Spoiled(String line, Field field, String keysHex) {}
 
     @Property
-    void aWorkersLineReadsBackToTheSameOwnerAndKeys(@ForAll("owners") Principal owner, @ForAll("secrets") byte[] secret,
+    void aWorkersLineReadsBackToTheSameOwnerAndKeys(
+            @ForAll("owners") Principal owner,
+            @ForAll("secrets") byte[] secret,
             @ForAll("secrets") byte[] daemonSecret) {
-        Optional<AuthKey> key = owner.kind() == Principal.Kind.KEY ? Optional.of(AuthKey.of(owner.name(), secret)) : Optional.empty();
+        Optional<AuthKey> key =
+                owner.kind() == Principal.Kind.KEY ? Optional.of(AuthKey.of(owner.name(), secret)) : Optional.empty();
         WorkerAccess access = WorkerAccess.of(owner, key, daemonSecret);
 
         WorkerAccess read = parse(line(access));
 
         assertThat(read.owner()).isEqualTo(owner);
-        assertThat(read.dataKey().map(HEX::formatHex)).isEqualTo(access.dataKey().map(HEX::formatHex));
+        assertThat(read.dataKey().map(HEX::formatHex))
+                .isEqualTo(access.dataKey().map(HEX::formatHex));
         assertThat(read.sealKey()).isEqualTo(access.sealKey());
         assertThat(line(read)).isEqualTo(line(access));
     }
 
     @Property
-    void anyWellFormedLineIsReadAsWritten(@ForAll("owners") Principal owner, @ForAll("keys") byte[] dataKey, @ForAll("keys") byte[] sealKey,
+    void anyWellFormedLineIsReadAsWritten(
+            @ForAll("owners") Principal owner,
+            @ForAll("keys") byte[] dataKey,
+            @ForAll("keys") byte[] sealKey,
             @ForAll boolean upperCase) {
         String data = owner.kind() == Principal.Kind.KEY ? HEX.formatHex(dataKey) : "-";
         String line = "ACCESS " + owner.text() + " " + data + " " + HEX.formatHex(sealKey);
 
-        WorkerAccess read = parse(upperCase ? line.replace(HEX.formatHex(sealKey), HEX.withUpperCase().formatHex(sealKey)) : line);
+        WorkerAccess read = parse(
+                upperCase
+                        ? line.replace(
+                                HEX.formatHex(sealKey), HEX.withUpperCase().formatHex(sealKey))
+                        : line);
 
         assertThat(read.owner()).isEqualTo(owner);
         assertThat(read.sealKey()).isEqualTo(sealKey);
@@ -63,19 +78,27 @@ class AccessLineProperties {
             case SEAL_KEY -> "the seal key ";
         };
 
-        assertThatThrownBy(() -> parse(spoiled.line())).isInstanceOf(IllegalArgumentException.class)
-                .satisfies(e -> assertThat(e.getMessage()).startsWith(named).doesNotContain("\n").doesNotContain("\r")
+        assertThatThrownBy(() -> parse(spoiled.line()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .satisfies(e -> assertThat(e.getMessage())
+                        .startsWith(named)
+                        .doesNotContain("\n")
+                        .doesNotContain("\r")
                         .doesNotContain(spoiled.keysHex()));
     }
 
     @Property
-    void theGenericDecoderReadsTheSameAccess(@ForAll("owners") Principal owner, @ForAll("secrets") byte[] secret,
+    void theGenericDecoderReadsTheSameAccess(
+            @ForAll("owners") Principal owner,
+            @ForAll("secrets") byte[] secret,
             @ForAll("secrets") byte[] daemonSecret) {
-        Optional<AuthKey> key = owner.kind() == Principal.Kind.KEY ? Optional.of(AuthKey.of(owner.name(), secret)) : Optional.empty();
+        Optional<AuthKey> key =
+                owner.kind() == Principal.Kind.KEY ? Optional.of(AuthKey.of(owner.name(), secret)) : Optional.empty();
         WorkerAccess access = WorkerAccess.of(owner, key, daemonSecret);
 
         assertThat(WorkerLines.decode(line(access))).isEqualTo(new WorkerLine.Access(access));
-        assertThat(WorkerLines.decode(line(access).getBytes(StandardCharsets.US_ASCII))).isEqualTo(new WorkerLine.Access(access));
+        assertThat(WorkerLines.decode(line(access).getBytes(StandardCharsets.US_ASCII)))
+                .isEqualTo(new WorkerLine.Access(access));
     }
 
     static String line(WorkerAccess access) {
@@ -89,14 +112,19 @@ class AccessLineProperties {
     @Provide
     Arbitrary<Principal> owners() {
         return Arbitraries.oneOf(
-                Arbitraries.longs().between(0, 0xffff_fffeL).map(uid -> new Principal(Principal.Kind.UNIX, Long.toString(uid))),
+                Arbitraries.longs()
+                        .between(0, 0xffff_fffeL)
+                        .map(uid -> new Principal(Principal.Kind.UNIX, Long.toString(uid))),
                 keyNames().map(Principal::key),
                 Arbitraries.just(Principal.ANONYMOUS));
     }
 
     @Provide
     Arbitrary<byte[]> secrets() {
-        return Arbitraries.bytes().array(byte[].class).ofMinSize(AuthKey.MIN_SECRET_BYTES).ofMaxSize(128);
+        return Arbitraries.bytes()
+                .array(byte[].class)
+                .ofMinSize(AuthKey.MIN_SECRET_BYTES)
+                .ofMaxSize(128);
     }
 
     @Provide
@@ -108,13 +136,30 @@ class AccessLineProperties {
     @Provide
     Arbitrary<Spoiled> spoiled() {
         Arbitrary<String> badOwner = Arbitraries.oneOf(
-                Arbitraries.strings().alpha().numeric().ofMinLength(1).ofMaxLength(20).filter(s -> !s.equals("anonymous")),
+                Arbitraries.strings()
+                        .alpha()
+                        .numeric()
+                        .ofMinLength(1)
+                        .ofMaxLength(20)
+                        .filter(s -> !s.equals("anonymous")),
                 Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(10).map(s -> "unix:" + s),
                 Arbitraries.longs().between(0x1_0000_0000L, Long.MAX_VALUE).map(n -> "unix:" + n),
-                Arbitraries.strings().withChars("!@#$%^&*()+=/").ofMinLength(1).ofMaxLength(10).map(s -> "key:" + s));
+                Arbitraries.strings()
+                        .withChars("!@#$%^&*()+=/")
+                        .ofMinLength(1)
+                        .ofMaxLength(10)
+                        .map(s -> "key:" + s));
         Arbitrary<String> badKey = Arbitraries.oneOf(
-                Arbitraries.bytes().array(byte[].class).ofMinSize(1).ofMaxSize(64).filter(b -> b.length != 32).map(HEX::formatHex),
-                Arbitraries.strings().withChars("0123456789abcdefg-xyz").ofMinLength(1).ofMaxLength(70)
+                Arbitraries.bytes()
+                        .array(byte[].class)
+                        .ofMinSize(1)
+                        .ofMaxSize(64)
+                        .filter(b -> b.length != 32)
+                        .map(HEX::formatHex),
+                Arbitraries.strings()
+                        .withChars("0123456789abcdefg-xyz")
+                        .ofMinLength(1)
+                        .ofMaxLength(70)
                         .filter(s -> !s.equals("-") && (s.length() != 64 || !s.matches("[0-9a-f]+"))));
         return Combinators.combine(keyNames(), keys(), keys(), Arbitraries.of(Field.class), badOwner, badKey)
                 .as((name, data, seal, field, owner, key) -> {
@@ -132,7 +177,8 @@ class AccessLineProperties {
 
     private static Arbitrary<String> keyNames() {
         Arbitrary<Character> first = Arbitraries.chars().alpha().numeric();
-        Arbitrary<String> rest = Arbitraries.strings().alpha().numeric().withChars("._-").ofMaxLength(63);
+        Arbitrary<String> rest =
+                Arbitraries.strings().alpha().numeric().withChars("._-").ofMaxLength(63);
         return Combinators.combine(first, rest).as((f, r) -> f + r);
     }
 }

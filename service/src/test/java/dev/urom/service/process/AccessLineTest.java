@@ -53,12 +53,20 @@ class AccessLineTest {
             a dash for the seal key       | ACCESS unix:5 - -                     | the seal key is not 32 bytes of hex
             """)
     void aMalformedLineIsOneLineNamingTheFieldAndNeverTheKeys(String what, String template, String message) {
-        String line = template.equals("<null>") ? null : template
-                .replace("{seal}", SEAL).replace("{data}", DATA)
-                .replace("{notHex}", "zz" + DATA.substring(2)).replace("{odd}", DATA.substring(1))
-                .replace("{short}", DATA.substring(2)).replace("{long}", SEAL + "00");
+        String line = template.equals("<null>")
+                ? null
+                : template.replace("{seal}", SEAL)
+                        .replace("{data}", DATA)
+                        .replace("{notHex}", "zz" + DATA.substring(2))
+                        .replace("{odd}", DATA.substring(1))
+                        .replace("{short}", DATA.substring(2))
+                        .replace("{long}", SEAL + "00");
 
-        assertThatThrownBy(() -> AccessLineProperties.parse(line)).isInstanceOf(IllegalArgumentException.class).hasMessage(message)
-                .satisfies(e -> assertThat(e.getMessage()).doesNotContain(SEAL.substring(0, 16)).doesNotContain(DATA.substring(2, 18)));
+        assertThatThrownBy(() -> AccessLineProperties.parse(line))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(message)
+                .satisfies(e -> assertThat(e.getMessage())
+                        .doesNotContain(SEAL.substring(0, 16))
+                        .doesNotContain(DATA.substring(2, 18)));
     }
 }

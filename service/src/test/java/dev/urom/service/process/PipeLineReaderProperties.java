@@ -22,8 +22,11 @@ import net.jqwik.api.constraints.IntRange;
 /** {@link PipeLineReader}: whole lines, each cut to the bound, and nothing lost after a cut line. */
 class PipeLineReaderProperties {
     @Property
-    void everyWholeLineComesBackCutToTheBound(@ForAll("lines") List<byte[]> lines, @ForAll @IntRange(min = 1, max = 600) int bound,
-            @ForAll boolean unterminatedTail) throws IOException {
+    void everyWholeLineComesBackCutToTheBound(
+            @ForAll("lines") List<byte[]> lines,
+            @ForAll @IntRange(min = 1, max = 600) int bound,
+            @ForAll boolean unterminatedTail)
+            throws IOException {
         ByteArrayOutputStream pipe = new ByteArrayOutputStream();
         for (byte[] line : lines) {
             pipe.write(line);
@@ -55,13 +58,15 @@ class PipeLineReaderProperties {
 
     @Example
     void aBoundThatIsNotPositiveIsRefused() {
-        assertThatThrownBy(() -> new PipeLineReader(new ByteArrayInputStream(new byte[0]), 0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new PipeLineReader(new ByteArrayInputStream(new byte[0]), 0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("a line bound of 0 bytes is not positive");
     }
 
     @Provide
     Arbitrary<List<byte[]>> lines() {
-        Arbitrary<byte[]> line = Arbitraries.bytes().filter(b -> b != '\n').array(byte[].class).ofMaxSize(1500);
+        Arbitrary<byte[]> line =
+                Arbitraries.bytes().filter(b -> b != '\n').array(byte[].class).ofMaxSize(1500);
         return line.list().ofMaxSize(8);
     }
 

@@ -33,7 +33,9 @@ import net.jqwik.api.constraints.LongRange;
 class StatsLineProperties {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String NAME_CHARS = "ab_Z9 /{}:,\"\\\n\tüé漢";
-    private static final String[] TOP_LEVEL_FIELDS = {"sequence", "connectionsAccepted", "connectionsOpen", "connectionsRefused"};
+    private static final String[] TOP_LEVEL_FIELDS = {
+        "sequence", "connectionsAccepted", "connectionsOpen", "connectionsRefused"
+    };
     private static final String[] PLUGIN_COUNT_FIELDS = {"commands", "latencySumNanos"};
     private static final String[] PLUGIN_FIELDS = {"commands", "notifications", "latencyBuckets", "latencySumNanos"};
     private static final String ZERO_BUCKETS = "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]";
@@ -65,8 +67,13 @@ class StatsLineProperties {
 
     static Arbitrary<WorkerStatsSnapshot> snapshots(int minPlugins) {
         return Combinators.combine(
-                        counts(), counts(), counts(), counts(),
-                        Arbitraries.maps(pluginNames(), pluginCounts()).ofMinSize(minPlugins).ofMaxSize(3))
+                        counts(),
+                        counts(),
+                        counts(),
+                        counts(),
+                        Arbitraries.maps(pluginNames(), pluginCounts())
+                                .ofMinSize(minPlugins)
+                                .ofMaxSize(3))
                 .as(WorkerStatsSnapshot::new);
     }
 
@@ -89,7 +96,9 @@ class StatsLineProperties {
     Arbitrary<String> anyLines() {
         Arbitrary<String> any = Arbitraries.strings().all().ofMaxLength(60);
         Arbitrary<String> digits = Arbitraries.strings().numeric().ofMaxLength(25);
-        Arbitrary<String> jsonish = Arbitraries.strings().withChars("{}[]\":,.0123456789-eE \\nultrfas".toCharArray()).ofMaxLength(60);
+        Arbitrary<String> jsonish = Arbitraries.strings()
+                .withChars("{}[]\":,.0123456789-eE \\nultrfas".toCharArray())
+                .ofMaxLength(60);
         return Arbitraries.oneOf(
                 any,
                 any.map(s -> "STATS " + s),
@@ -100,22 +109,35 @@ class StatsLineProperties {
     }
 
     enum Mutation {
-        NEGATIVE_TOP_LEVEL_COUNT, NEGATIVE_PLUGIN_COUNT, NEGATIVE_BUCKET, NEGATIVE_NOTIFICATION,
-        TOO_FEW_BUCKETS, TOO_MANY_BUCKETS, UNKNOWN_FIELD, UNKNOWN_PLUGIN_FIELD, TRAILING_GARBAGE,
-        MISSING_FIELD, MISSING_PLUGIN_FIELD, NULL_FIELD, NULL_PLUGIN_FIELD, STRING_FOR_A_COUNT
+        NEGATIVE_TOP_LEVEL_COUNT,
+        NEGATIVE_PLUGIN_COUNT,
+        NEGATIVE_BUCKET,
+        NEGATIVE_NOTIFICATION,
+        TOO_FEW_BUCKETS,
+        TOO_MANY_BUCKETS,
+        UNKNOWN_FIELD,
+        UNKNOWN_PLUGIN_FIELD,
+        TRAILING_GARBAGE,
+        MISSING_FIELD,
+        MISSING_PLUGIN_FIELD,
+        NULL_FIELD,
+        NULL_PLUGIN_FIELD,
+        STRING_FOR_A_COUNT
     }
 
     // ---- properties
 
     @Property
-    void aValidSnapshotRoundTripsWithItsTag(@ForAll("snapshots") WorkerStatsSnapshot snapshot, @ForAll("tags") String tag) {
+    void aValidSnapshotRoundTripsWithItsTag(
+            @ForAll("snapshots") WorkerStatsSnapshot snapshot, @ForAll("tags") String tag) {
         Stats reply = parseReply(reply(tag, snapshot));
 
         assertThat(reply).isEqualTo(new Stats(request(tag), snapshot));
     }
 
     @Property
-    void aReplyIsOneLineStartingWithItsTag(@ForAll("snapshots") WorkerStatsSnapshot snapshot, @ForAll("tags") String tag) {
+    void aReplyIsOneLineStartingWithItsTag(
+            @ForAll("snapshots") WorkerStatsSnapshot snapshot, @ForAll("tags") String tag) {
         String line = reply(tag, snapshot);
 
         assertThat(line).startsWith("STATS " + tag + " {").doesNotContain("\n", "\r");
@@ -150,9 +172,12 @@ class StatsLineProperties {
 
     @Property
     void aValidLineWithMutatedCountsIsRefusedWithOneLine(
-            @ForAll("snapshotsWithAPlugin") WorkerStatsSnapshot snapshot, @ForAll("tags") String tag,
-            @ForAll Mutation mutation, @ForAll @IntRange(min = 0, max = 1000) int pick,
-            @ForAll @LongRange(min = Long.MIN_VALUE, max = -1) long negative) throws Exception {
+            @ForAll("snapshotsWithAPlugin") WorkerStatsSnapshot snapshot,
+            @ForAll("tags") String tag,
+            @ForAll Mutation mutation,
+            @ForAll @IntRange(min = 0, max = 1000) int pick,
+            @ForAll @LongRange(min = Long.MIN_VALUE, max = -1) long negative)
+            throws Exception {
         String line = mutate(reply(tag, snapshot), tag, mutation, pick, negative);
 
         assertThatThrownBy(() -> parseReply(line))
@@ -174,7 +199,9 @@ class StatsLineProperties {
             case NEGATIVE_TOP_LEVEL_COUNT -> root.put(TOP_LEVEL_FIELDS[pick % TOP_LEVEL_FIELDS.length], negative);
             case NEGATIVE_PLUGIN_COUNT -> plugin.put(PLUGIN_COUNT_FIELDS[pick % PLUGIN_COUNT_FIELDS.length], negative);
             case NEGATIVE_BUCKET -> buckets.set(pick % LatencyBuckets.COUNT, negative);
-            case NEGATIVE_NOTIFICATION -> ((ObjectNode) plugin.get("notifications")).put(UromStatus.values()[pick % UromStatus.values().length].name(), negative);
+            case NEGATIVE_NOTIFICATION ->
+                ((ObjectNode) plugin.get("notifications"))
+                        .put(UromStatus.values()[pick % UromStatus.values().length].name(), negative);
             case TOO_FEW_BUCKETS -> {
                 int keep = pick % LatencyBuckets.COUNT;
                 while (buckets.size() > keep) {
@@ -188,7 +215,9 @@ class StatsLineProperties {
             }
             case UNKNOWN_FIELD -> root.put("extra" + pick, pick);
             case UNKNOWN_PLUGIN_FIELD -> plugin.put("timedCommands", pick);
-            case TRAILING_GARBAGE -> suffix = List.of("x", "}", "]", "{}", "1", " 0", ",", "\"s\"", "null").get(pick % 9);
+            case TRAILING_GARBAGE ->
+                suffix = List.of("x", "}", "]", "{}", "1", " 0", ",", "\"s\"", "null")
+                        .get(pick % 9);
             case MISSING_FIELD -> root.remove(pick % 5 == 4 ? "plugins" : TOP_LEVEL_FIELDS[pick % 4]);
             case MISSING_PLUGIN_FIELD -> plugin.remove(PLUGIN_FIELDS[pick % PLUGIN_FIELDS.length]);
             case NULL_FIELD -> root.putNull(pick % 5 == 4 ? "plugins" : TOP_LEVEL_FIELDS[pick % 4]);
@@ -227,20 +256,32 @@ class StatsLineProperties {
     // ---- examples with exact messages
 
     private static String line(String tag, String pluginsJson) {
-        return "STATS " + tag + " {\"sequence\":1,\"connectionsAccepted\":2,\"connectionsOpen\":1,\"connectionsRefused\":0,\"plugins\":" + pluginsJson + "}";
+        return "STATS " + tag
+                + " {\"sequence\":1,\"connectionsAccepted\":2,\"connectionsOpen\":1,\"connectionsRefused\":0,\"plugins\":"
+                + pluginsJson + "}";
     }
 
     private static String plugin(long commands, String notificationsJson, String bucketsJson) {
-        return "{\"commands\":" + commands + ",\"notifications\":" + notificationsJson + ",\"latencyBuckets\":" + bucketsJson + ",\"latencySumNanos\":0}";
+        return "{\"commands\":" + commands + ",\"notifications\":" + notificationsJson + ",\"latencyBuckets\":"
+                + bucketsJson + ",\"latencySumNanos\":0}";
     }
 
     @Example
     void aHandWrittenLineIsRead() {
-        Stats reply = parseReply(line("12", "{\"p\":" + plugin(3, "{\"SUCCESS\":2}", "[1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1]") + "}"));
+        Stats reply = parseReply(
+                line("12", "{\"p\":" + plugin(3, "{\"SUCCESS\":2}", "[1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1]") + "}"));
 
         assertThat(reply.request()).isEqualTo(12);
-        assertThat(reply.snapshot()).isEqualTo(new WorkerStatsSnapshot(1, 2, 1, 0, java.util.Map.of("p",
-                new PluginCounts(3, java.util.Map.of("SUCCESS", 2L), TestCounts.buckets(0, 1, 15, 1), 0))));
+        assertThat(reply.snapshot())
+                .isEqualTo(new WorkerStatsSnapshot(
+                        1,
+                        2,
+                        1,
+                        0,
+                        java.util.Map.of(
+                                "p",
+                                new PluginCounts(
+                                        3, java.util.Map.of("SUCCESS", 2L), TestCounts.buckets(0, 1, 15, 1), 0))));
     }
 
     @Example
@@ -284,7 +325,8 @@ class StatsLineProperties {
         assertThatThrownBy(() -> parseReply(line("3", "{\"p\":" + plugin(1, "{}", "[1,2]") + "}")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("STATS 3: latencyBuckets has 2 counts, not 16");
-        assertThatThrownBy(() -> parseReply(line("3", "{\"p\":" + plugin(1, "{}", "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]") + "}")))
+        assertThatThrownBy(() ->
+                        parseReply(line("3", "{\"p\":" + plugin(1, "{}", "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]") + "}")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("STATS 3: latencyBuckets has 17 counts, not 16");
     }
@@ -297,7 +339,9 @@ class StatsLineProperties {
         assertThatThrownBy(() -> parseReply(line("4", "{\"p\":" + plugin(0, "{\"AGAIN\":-2}", ZERO_BUCKETS) + "}")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("STATS 4: notifications.AGAIN is negative (-2)");
-        assertThatThrownBy(() -> parseReply("STATS 4 {\"sequence\":1,\"connectionsAccepted\":2,\"connectionsOpen\":-1,\"connectionsRefused\":0,\"plugins\":{}}"))
+        assertThatThrownBy(
+                        () -> parseReply(
+                                "STATS 4 {\"sequence\":1,\"connectionsAccepted\":2,\"connectionsOpen\":-1,\"connectionsRefused\":0,\"plugins\":{}}"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("STATS 4: connectionsOpen is negative (-1)");
     }

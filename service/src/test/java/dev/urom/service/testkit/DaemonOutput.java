@@ -39,7 +39,8 @@ public final class DaemonOutput {
     }
 
     private void read(Process daemon) {
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader reader =
+                new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = reader.readLine()) != null; ) {
                 lines.add(line);
                 if (line.contains(LISTENING)) {

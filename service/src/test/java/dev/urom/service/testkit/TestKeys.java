@@ -18,7 +18,8 @@ public final class TestKeys {
         try {
             Path keys = dir.resolve("keys");
             if (!Files.isDirectory(keys)) {
-                Files.createDirectory(keys, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                Files.createDirectory(
+                        keys, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             }
             for (String principal : principals) {
                 AuthKey.generate(keys.resolve(principal));

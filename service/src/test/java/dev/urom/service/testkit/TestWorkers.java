@@ -16,7 +16,9 @@ public final class TestWorkers {
 
     /** The defaults, with workers as this test's user. */
     public static DaemonSecurity security() {
-        return DaemonSecurity.builder().workerUser(UnixAccounts.effectiveUid() == 0 ? "root" : null).build();
+        return DaemonSecurity.builder()
+                .workerUser(UnixAccounts.effectiveUid() == 0 ? "root" : null)
+                .build();
     }
 
     /** The daemon options that say the same on a command line: {@code --worker-user root} as root, none otherwise. */

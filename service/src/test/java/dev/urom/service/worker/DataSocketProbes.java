@@ -6,19 +6,19 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.urom.auth.AuthKey;
 import dev.urom.auth.Proofs;
+import dev.urom.service.worker.WorkerProcess.Connected;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.Frame;
 import dev.urom.wire.FrameChannel;
 import dev.urom.wire.Handshake;
+import dev.urom.wire.Message;
 import dev.urom.wire.Message.Command;
 import dev.urom.wire.Message.ErrorReply;
 import dev.urom.wire.Message.HelloOk;
 import dev.urom.wire.Message.Notify;
-import dev.urom.wire.Message;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.Role;
-import dev.urom.service.worker.WorkerProcess.Connected;
-import dev.urom.spi.UromException;
-import dev.urom.spi.UromStatus;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +40,8 @@ import java.util.stream.IntStream;
 final class DataSocketProbes {
     static final Duration PATIENCE = Duration.ofSeconds(30);
     /** A line as the worker's log layout starts it: date, time, level. */
-    private static final Pattern LOG_LINE = Pattern.compile("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3} [A-Z]+ .*");
+    private static final Pattern LOG_LINE =
+            Pattern.compile("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3} [A-Z]+ .*");
 
     private DataSocketProbes() {}
 
@@ -56,7 +57,8 @@ final class DataSocketProbes {
      * the worker's refusal, after checking that the worker closed the connection. Fails the test when
      * the worker lets the host in.
      */
-    static UromException refusedHandshake(WorkerProcess worker, Optional<AuthKey> key, Proofs.Channel channel) throws Exception {
+    static UromException refusedHandshake(WorkerProcess worker, Optional<AuthKey> key, Proofs.Channel channel)
+            throws Exception {
         FrameChannel connection = raw(worker);
         try {
             HelloOk ok = Handshake.client(connection, Role.HOST, channel, key, PATIENCE);
@@ -89,12 +91,15 @@ final class DataSocketProbes {
     static void assertEchoed(Connected host, long pluginId, String text) throws Exception {
         byte[] payload = text.getBytes(StandardCharsets.UTF_8);
         host.channel().send(0, new Command(pluginId, 4242, payload));
-        assertThat(host.channel().receiveWithin(PATIENCE).message()).isEqualTo(new Notify(pluginId, 4242, UromStatus.SUCCESS, payload));
+        assertThat(host.channel().receiveWithin(PATIENCE).message())
+                .isEqualTo(new Notify(pluginId, 4242, UromStatus.SUCCESS, payload));
     }
 
     /** How many lines of the worker's log contain {@code text}. */
     static int logLines(WorkerProcess worker, String text) throws IOException {
-        return (int) Files.readAllLines(worker.logFile, StandardCharsets.UTF_8).stream().filter(l -> l.contains(text)).count();
+        return (int) Files.readAllLines(worker.logFile, StandardCharsets.UTF_8).stream()
+                .filter(l -> l.contains(text))
+                .count();
     }
 
     /**
@@ -106,17 +111,26 @@ final class DataSocketProbes {
         long deadline = System.nanoTime() + PATIENCE.toNanos();
         while (true) {
             List<String> lines = Files.readAllLines(worker.logFile, StandardCharsets.UTF_8);
-            List<Integer> matching = IntStream.range(0, lines.size()).filter(i -> lines.get(i).contains(text)).boxed().toList();
+            List<Integer> matching = IntStream.range(0, lines.size())
+                    .filter(i -> lines.get(i).contains(text))
+                    .boxed()
+                    .toList();
             if (matching.size() > before) {
-                assertThat(matching).as("lines of the worker's log with '%s'", text).hasSize(before + 1);
+                assertThat(matching)
+                        .as("lines of the worker's log with '%s'", text)
+                        .hasSize(before + 1);
                 int at = matching.get(before);
                 assertThat(lines.get(at)).matches(LOG_LINE);
                 if (at + 1 < lines.size()) {
-                    assertThat(lines.get(at + 1)).as("the line after the refusal").matches(LOG_LINE);
+                    assertThat(lines.get(at + 1))
+                            .as("the line after the refusal")
+                            .matches(LOG_LINE);
                 }
                 return lines.get(at);
             }
-            assertThat(System.nanoTime()).as("the worker logged '%s' within %s", text, PATIENCE).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("the worker logged '%s' within %s", text, PATIENCE)
+                    .isLessThan(deadline);
             TimeUnit.MILLISECONDS.sleep(10);
         }
     }

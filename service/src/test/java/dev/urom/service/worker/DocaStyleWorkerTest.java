@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.urom.nativebridge.testkit.NativeFixtures;
 import dev.urom.service.worker.WorkerProcess.Connected;
 import dev.urom.spi.UromStatus;
+import dev.urom.wire.Message;
 import dev.urom.wire.Message.Command;
 import dev.urom.wire.Message.Notify;
-import dev.urom.wire.Message;
 import dev.urom.wire.ServiceAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -55,10 +55,12 @@ class DocaStyleWorkerTest {
 
     private WorkerProcess start() throws Exception {
         ServiceAddress socket = ServiceAddress.unix(dir.resolve("run").resolve("worker-7.sock"));
-        WorkerProcess worker = WorkerProcess.start(dir.resolve("log"), WorkerProcess.args(socket, MAX_MSG, List.of(plugin + ":" + PLUGIN_ID)),
-                PERTURB);
+        WorkerProcess worker = WorkerProcess.start(
+                dir.resolve("log"), WorkerProcess.args(socket, MAX_MSG, List.of(plugin + ":" + PLUGIN_ID)), PERTURB);
         workers.add(worker);
-        assertThat(worker.replyLine).as("the worker loaded the plugin whose entry points have no attribute").startsWith("READY ");
+        assertThat(worker.replyLine)
+                .as("the worker loaded the plugin whose entry points have no attribute")
+                .startsWith("READY ");
         return worker;
     }
 
@@ -83,12 +85,15 @@ class DocaStyleWorkerTest {
             assertThat(notify.status()).isEqualTo(UromStatus.SUCCESS);
             byte[] payload = notify.payload();
             assertThat(payload).hasSize(NativeFixtures.DOCA_STYLE_NOTIFICATION_BYTES + count);
-            assertThat(ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN).getLong(24)).as("count").isEqualTo(count);
+            assertThat(ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN).getLong(24))
+                    .as("count")
+                    .isEqualTo(count);
             for (int i = 0; i < count; i++) {
                 byte expected = NativeFixtures.docaStyleDataByte(i);
                 if (payload[NativeFixtures.DOCA_STYLE_NOTIFICATION_BYTES + i] != expected) {
                     throw new AssertionError("inline byte " + i + " of " + count + " is 0x"
-                            + Integer.toHexString(payload[NativeFixtures.DOCA_STYLE_NOTIFICATION_BYTES + i] & 0xff) + ", not 0x"
+                            + Integer.toHexString(payload[NativeFixtures.DOCA_STYLE_NOTIFICATION_BYTES + i] & 0xff)
+                            + ", not 0x"
                             + Integer.toHexString(expected & 0xff));
                 }
             }
@@ -96,13 +101,19 @@ class DocaStyleWorkerTest {
     }
 
     @Test
-    void commandsThePluginOrTheWorkerRefusesAreAnsweredByTheWorkerWithTheirStatusNoPayloadAndThePluginsReason() throws Exception {
+    void commandsThePluginOrTheWorkerRefusesAreAnsweredByTheWorkerWithTheirStatusNoPayloadAndThePluginsReason()
+            throws Exception {
         Connected host = start().connect();
         host.channel().send(0, new Command(PLUGIN_ID, 1, new byte[5]));
-        assertThat(receiveNotify(host)).as("worker_cmd's INVALID_VALUE").isEqualTo(new Notify(PLUGIN_ID, 1, UromStatus.INVALID_VALUE, new byte[0], "command of 5 bytes refused"));
+        assertThat(receiveNotify(host))
+                .as("worker_cmd's INVALID_VALUE")
+                .isEqualTo(
+                        new Notify(PLUGIN_ID, 1, UromStatus.INVALID_VALUE, new byte[0], "command of 5 bytes refused"));
 
         host.channel().send(0, new Command(PLUGIN_ID, 2, new byte[MAX_MSG]));
-        assertThat(receiveNotify(host)).as("over the maximum message size").isEqualTo(new Notify(PLUGIN_ID, 2, UromStatus.TOO_BIG, new byte[0]));
+        assertThat(receiveNotify(host))
+                .as("over the maximum message size")
+                .isEqualTo(new Notify(PLUGIN_ID, 2, UromStatus.TOO_BIG, new byte[0]));
 
         send(host, 3, NativeFixtures.DOCA_STYLE_RECV, 16);
         assertThat(receiveNotify(host).uromContext()).isEqualTo(3);
@@ -114,27 +125,34 @@ class DocaStyleWorkerTest {
         send(host, 1, NativeFixtures.DOCA_STYLE_SEND, 99);
         send(host, 2, NativeFixtures.DOCA_STYLE_RECV, 16);
 
-        assertThat(receiveNotify(host)).isEqualTo(new Notify(PLUGIN_ID, 1, UromStatus.NOT_FOUND, new byte[0], "no peer at destination 99"));
+        assertThat(receiveNotify(host))
+                .isEqualTo(new Notify(PLUGIN_ID, 1, UromStatus.NOT_FOUND, new byte[0], "no peer at destination 99"));
         Notify next = receiveNotify(host);
-        assertThat(next.uromContext()).as("the answer after the refused command's").isEqualTo(2);
+        assertThat(next.uromContext())
+                .as("the answer after the refused command's")
+                .isEqualTo(2);
         assertThat(next.status()).isEqualTo(UromStatus.SUCCESS);
     }
 
     @Test
     void aJavaPluginsPackerNeverPacksTheWorkersOwnAnswers() throws Exception {
-        Path jar = WorkerFixtures.javaPluginJar(dir.resolve("fixed_pack.jar"), "fixed_pack", "1", FixedPackJavaPlugin.class);
+        Path jar = WorkerFixtures.javaPluginJar(
+                dir.resolve("fixed_pack.jar"), "fixed_pack", "1", FixedPackJavaPlugin.class);
         ServiceAddress socket = ServiceAddress.unix(dir.resolve("run").resolve("worker-7.sock"));
-        WorkerProcess worker = WorkerProcess.start(dir.resolve("log"), WorkerProcess.args(socket, MAX_MSG, List.of(jar + ":0x20")));
+        WorkerProcess worker =
+                WorkerProcess.start(dir.resolve("log"), WorkerProcess.args(socket, MAX_MSG, List.of(jar + ":0x20")));
         workers.add(worker);
         Connected host = worker.connect();
 
         host.channel().send(0, new Command(0x20, 1, new byte[0]));
-        assertThat(receiveNotify(host)).as("the worker's own answer, not through its packer, with the Java plugin's message as the reason")
+        assertThat(receiveNotify(host))
+                .as("the worker's own answer, not through its packer, with the Java plugin's message as the reason")
                 .isEqualTo(new Notify(0x20, 1, UromStatus.INVALID_VALUE, new byte[0], "an empty command"));
         host.channel().send(0, new Command(0x20, 2, new byte[MAX_MSG]));
         assertThat(receiveNotify(host)).isEqualTo(new Notify(0x20, 2, UromStatus.TOO_BIG, new byte[0]));
         host.channel().send(0, new Command(0x20, 3, new byte[] {1, 2, 3, 4, 5, 6, 7, 8}));
-        assertThat(receiveNotify(host)).as("the plugin's own answer, through its packer")
+        assertThat(receiveNotify(host))
+                .as("the plugin's own answer, through its packer")
                 .isEqualTo(new Notify(0x20, 3, UromStatus.SUCCESS, new byte[] {1, 2, 3, 4, 5, 6, 7, 8}));
     }
 }

@@ -3,21 +3,21 @@ package dev.urom.service.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.host.Domain;
+import dev.urom.host.Notification;
 import dev.urom.host.Plugin;
+import dev.urom.host.UromService;
+import dev.urom.host.Worker;
 import dev.urom.oob.InProcessAllgather;
 import dev.urom.oob.OobAllgather;
 import dev.urom.oob.OobRequest;
 import dev.urom.oob.TcpRendezvousAllgather;
-import dev.urom.host.Domain;
-import dev.urom.host.Notification;
-import dev.urom.host.UromService;
-import dev.urom.host.Worker;
-import dev.urom.wire.ServiceAddress;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.testkit.TestWorkers;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
+import dev.urom.wire.ServiceAddress;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -57,7 +57,8 @@ class DomainEndToEndTest {
     @BeforeAll
     static void buildPlugins() throws Exception {
         WorkerFixtures.domainPeer(pluginDir);
-        WorkerFixtures.javaPluginJar(pluginDir.resolve("domain_peer_java.jar"), "domain_peer_java", "1", DomainPeerJavaPlugin.class);
+        WorkerFixtures.javaPluginJar(
+                pluginDir.resolve("domain_peer_java.jar"), "domain_peer_java", "1", DomainPeerJavaPlugin.class);
     }
 
     @BeforeEach
@@ -93,7 +94,12 @@ class DomainEndToEndTest {
     }
 
     private Worker started(long id) throws Exception {
-        return service.newWorker().id(id).plugins(nativeId | javaId).build().start().get(90, TimeUnit.SECONDS);
+        return service.newWorker()
+                .id(id)
+                .plugins(nativeId | javaId)
+                .build()
+                .start()
+                .get(90, TimeUnit.SECONDS);
     }
 
     private static byte[] domainId(long id) {
@@ -106,8 +112,15 @@ class DomainEndToEndTest {
 
     /** The address the table holds for {@code pluginId} at {@code domainId}. */
     private static byte[] published(Domain domain, long domainId, long pluginId) {
-        Domain.Peer peer = domain.peers().stream().filter(p -> p.domainId() == domainId).findFirst().orElseThrow();
-        return peer.addresses().stream().filter(a -> a.pluginId() == pluginId).findFirst().orElseThrow().address();
+        Domain.Peer peer = domain.peers().stream()
+                .filter(p -> p.domainId() == domainId)
+                .findFirst()
+                .orElseThrow();
+        return peer.addresses().stream()
+                .filter(a -> a.pluginId() == pluginId)
+                .findFirst()
+                .orElseThrow()
+                .address();
     }
 
     private static void startBoth(Domain a, Domain b) throws Exception {
@@ -131,7 +144,9 @@ class DomainEndToEndTest {
     void pluginsOfTwoWorkersFindEachOtherThroughTheDomainTable() throws Exception {
         Worker first = started(1);
         Worker second = started(2);
-        assertThat(lookUp(first, nativeId, 200).status()).as("before any domain").isEqualTo(UromStatus.NOT_FOUND);
+        assertThat(lookUp(first, nativeId, 200).status())
+                .as("before any domain")
+                .isEqualTo(UromStatus.NOT_FOUND);
         assertThat(lookUp(first, javaId, 200).status()).as("before any domain").isEqualTo(UromStatus.NOT_FOUND);
 
         List<OobAllgather> group = InProcessAllgather.group(2);
@@ -142,36 +157,46 @@ class DomainEndToEndTest {
         Notification nativeAnswer = lookUp(first, nativeId, 200);
         assertThat(nativeAnswer.status()).isEqualTo(UromStatus.SUCCESS);
         byte[] secondNative = published(rank0, 200, nativeId);
-        assertThat(new String(secondNative, StandardCharsets.UTF_8)).startsWith("native-").endsWith("\0");
+        assertThat(new String(secondNative, StandardCharsets.UTF_8))
+                .startsWith("native-")
+                .endsWith("\0");
         assertThat(nativeAnswer.payload()).isEqualTo(Arrays.copyOf(secondNative, secondNative.length - 1));
         Notification nativeBack = lookUp(second, nativeId, 100);
-        assertThat(nativeBack.payload()).isNotEqualTo(nativeAnswer.payload())
+        assertThat(nativeBack.payload())
+                .isNotEqualTo(nativeAnswer.payload())
                 .isEqualTo(Arrays.copyOf(published(rank1, 100, nativeId), published(rank1, 100, nativeId).length - 1));
 
         Notification javaAnswer = lookUp(first, javaId, 200);
         assertThat(javaAnswer.status()).isEqualTo(UromStatus.SUCCESS);
         assertThat(javaAnswer.payload()).isEqualTo(published(rank0, 200, javaId));
         assertThat(new String(javaAnswer.payload(), StandardCharsets.UTF_8)).startsWith("java-");
-        assertThat(lookUp(second, javaId, 100).payload()).isEqualTo(published(rank1, 100, javaId)).isNotEqualTo(javaAnswer.payload());
+        assertThat(lookUp(second, javaId, 100).payload())
+                .isEqualTo(published(rank1, 100, javaId))
+                .isNotEqualTo(javaAnswer.payload());
 
         assertThat(lookUp(first, nativeId, 999).status()).isEqualTo(UromStatus.NOT_FOUND);
         assertThat(lookUp(first, javaId, 999).status()).isEqualTo(UromStatus.NOT_FOUND);
 
         // a second domain over TCP replaces the first table in both workers
-        try (TcpRendezvousAllgather tcp0 = new TcpRendezvousAllgather(0, 2, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        try (TcpRendezvousAllgather tcp0 =
+                        new TcpRendezvousAllgather(0, 2, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
                 TcpRendezvousAllgather tcp1 = new TcpRendezvousAllgather(1, 2, tcp0.listeningAddress())) {
             Domain again0 = Domain.create(List.of(first), new long[] {300}, tcp0);
             Domain again1 = Domain.create(List.of(second), new long[] {400}, tcp1);
             startBoth(again0, again1);
             assertThat(lookUp(first, javaId, 400).payload()).isEqualTo(published(again0, 400, javaId));
             assertThat(lookUp(second, nativeId, 300).status()).isEqualTo(UromStatus.SUCCESS);
-            assertThat(lookUp(first, javaId, 200).status()).as("the old table is gone").isEqualTo(UromStatus.NOT_FOUND);
+            assertThat(lookUp(first, javaId, 200).status())
+                    .as("the old table is gone")
+                    .isEqualTo(UromStatus.NOT_FOUND);
         }
 
         // domain ids that two ranks share are refused on both ranks
         List<OobAllgather> clash = InProcessAllgather.group(2);
-        CompletableFuture<Domain> clash0 = Domain.create(List.of(first), new long[] {7}, clash.get(0)).start();
-        CompletableFuture<Domain> clash1 = Domain.create(List.of(second), new long[] {7}, clash.get(1)).start();
+        CompletableFuture<Domain> clash0 =
+                Domain.create(List.of(first), new long[] {7}, clash.get(0)).start();
+        CompletableFuture<Domain> clash1 =
+                Domain.create(List.of(second), new long[] {7}, clash.get(1)).start();
         for (CompletableFuture<Domain> f : List.of(clash0, clash1)) {
             UromException e = failure(f);
             assertThat(e.status()).isEqualTo(UromStatus.INVALID_VALUE);
@@ -182,7 +207,11 @@ class DomainEndToEndTest {
     @Test
     void aWorkerThatIsNotRunningIsRefused() throws Exception {
         Worker idle = service.newWorker().id(5).plugins(nativeId).build();
-        UromException e = failure(Domain.create(List.of(idle), new long[] {1}, InProcessAllgather.group(1).get(0)).start());
+        UromException e = failure(Domain.create(
+                        List.of(idle),
+                        new long[] {1},
+                        InProcessAllgather.group(1).get(0))
+                .start());
         assertThat(e.status()).isEqualTo(UromStatus.BAD_STATE);
         assertThat(e).hasMessage("worker 5 is IDLE, not RUNNING");
     }

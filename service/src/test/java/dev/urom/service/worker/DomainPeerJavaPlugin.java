@@ -40,9 +40,12 @@ public final class DomainPeerJavaPlugin implements PluginIface {
         if (command.payload().length != 8) {
             throw new UromException(UromStatus.INVALID_VALUE, "a command is one u64 domain id");
         }
-        long domainId = ByteBuffer.wrap(command.payload()).order(ByteOrder.LITTLE_ENDIAN).getLong();
+        long domainId = ByteBuffer.wrap(command.payload())
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .getLong();
         try {
-            done.add(WorkerNotification.replyTo(command, UromStatus.SUCCESS, context.domain().address(domainId)));
+            done.add(WorkerNotification.replyTo(
+                    command, UromStatus.SUCCESS, context.domain().address(domainId)));
         } catch (UromException e) {
             done.add(WorkerNotification.replyTo(command, e.status(), new byte[0]));
         }

@@ -3,19 +3,19 @@ package dev.urom.service.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.host.Plugin;
-import dev.urom.oob.InProcessAllgather;
-import dev.urom.oob.OobAllgather;
 import dev.urom.host.Domain;
 import dev.urom.host.Notification;
+import dev.urom.host.Plugin;
 import dev.urom.host.UromService;
 import dev.urom.host.Worker;
-import dev.urom.wire.ServiceAddress;
 import dev.urom.nativebridge.testkit.NativeFixtures;
+import dev.urom.oob.InProcessAllgather;
+import dev.urom.oob.OobAllgather;
 import dev.urom.service.daemon.Daemon;
 import dev.urom.service.daemon.DaemonConfig;
 import dev.urom.service.testkit.TestWorkers;
 import dev.urom.spi.UromStatus;
+import dev.urom.wire.ServiceAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -56,18 +56,27 @@ class DomainTransportEndToEndTest {
     }
 
     private static long id(List<Plugin> plugins, String name) {
-        return plugins.stream().filter(p -> p.name().equals(name)).mapToLong(Plugin::id).findFirst().orElseThrow();
+        return plugins.stream()
+                .filter(p -> p.name().equals(name))
+                .mapToLong(Plugin::id)
+                .findFirst()
+                .orElseThrow();
     }
 
     private static Notification lookUp(Worker worker, long pluginId, long domainId) throws Exception {
-        byte[] command = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(LOOKUP).putLong(domainId).array();
+        byte[] command = ByteBuffer.allocate(16)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(LOOKUP)
+                .putLong(domainId)
+                .array();
         return worker.submit(pluginId, command).get(60, TimeUnit.SECONDS);
     }
 
     @Test
     void aNativeAndAJavaPluginOfTheSameTransportFindEachOther() throws Exception {
         Path plugins = dir.resolve("plugins");
-        NativeFixtures.compileWakeupPlugin(plugins, "ucp_native.so", "-DTRANSPORT=\"ucp-tag\"", "-DADDRESS_PREFIX=\"native\"");
+        NativeFixtures.compileWakeupPlugin(
+                plugins, "ucp_native.so", "-DTRANSPORT=\"ucp-tag\"", "-DADDRESS_PREFIX=\"native\"");
         NativeFixtures.compileWakeupPlugin(plugins, "plain_native.so", "-DADDRESS_PREFIX=\"plain\"");
         WorkerFixtures.javaPluginJar(plugins.resolve("ucp_java.jar"), "ucp_java", "1", WakeupJavaPlugin.class);
         DaemonConfig config = Daemon.configureLogging(DaemonConfig.builder()
@@ -83,8 +92,14 @@ class DomainTransportEndToEndTest {
         long plainId = id(listed, "plain_native");
         long javaId = id(listed, "ucp_java");
 
-        Worker first = service.newWorker().id(1).plugins(nativeId | plainId).build().start().get(90, TimeUnit.SECONDS);
-        Worker second = service.newWorker().id(2).plugins(javaId).build().start().get(90, TimeUnit.SECONDS);
+        Worker first = service.newWorker()
+                .id(1)
+                .plugins(nativeId | plainId)
+                .build()
+                .start()
+                .get(90, TimeUnit.SECONDS);
+        Worker second =
+                service.newWorker().id(2).plugins(javaId).build().start().get(90, TimeUnit.SECONDS);
         List<OobAllgather> group = InProcessAllgather.group(2);
         Domain rank0 = Domain.create(List.of(first), new long[] {100}, group.get(0));
         Domain rank1 = Domain.create(List.of(second), new long[] {200}, group.get(1));
@@ -93,22 +108,41 @@ class DomainTransportEndToEndTest {
         a.get(90, TimeUnit.SECONDS);
         b.get(90, TimeUnit.SECONDS);
 
-        Domain.Peer secondPeer = rank0.peers().stream().filter(p -> p.domainId() == 200).findFirst().orElseThrow();
-        assertThat(secondPeer.addresses()).singleElement().satisfies(address -> assertThat(address.transport()).isEqualTo("ucp-tag"));
-        Domain.Peer firstPeer = rank1.peers().stream().filter(p -> p.domainId() == 100).findFirst().orElseThrow();
-        assertThat(firstPeer.addresses()).extracting(Domain.PeerAddress::transport).containsExactlyInAnyOrder("ucp-tag", "");
+        Domain.Peer secondPeer = rank0.peers().stream()
+                .filter(p -> p.domainId() == 200)
+                .findFirst()
+                .orElseThrow();
+        assertThat(secondPeer.addresses())
+                .singleElement()
+                .satisfies(address -> assertThat(address.transport()).isEqualTo("ucp-tag"));
+        Domain.Peer firstPeer = rank1.peers().stream()
+                .filter(p -> p.domainId() == 100)
+                .findFirst()
+                .orElseThrow();
+        assertThat(firstPeer.addresses())
+                .extracting(Domain.PeerAddress::transport)
+                .containsExactlyInAnyOrder("ucp-tag", "");
 
         Notification fromNative = lookUp(first, nativeId, 200);
         assertThat(fromNative.status()).isEqualTo(UromStatus.SUCCESS);
-        assertThat(new String(fromNative.payload(), StandardCharsets.UTF_8)).startsWith("java-")
+        assertThat(new String(fromNative.payload(), StandardCharsets.UTF_8))
+                .startsWith("java-")
                 .isEqualTo(new String(secondPeer.addresses().get(0).address(), StandardCharsets.UTF_8));
 
         Notification fromJava = lookUp(second, javaId, 100);
         assertThat(fromJava.status()).isEqualTo(UromStatus.SUCCESS);
-        byte[] nativeAddress = firstPeer.addresses().stream().filter(p -> p.pluginId() == nativeId).findFirst().orElseThrow().address();
-        assertThat(fromJava.payload()).as("the ucp-tag address, not the plain plugin's").startsWith("native-".getBytes(StandardCharsets.UTF_8))
+        byte[] nativeAddress = firstPeer.addresses().stream()
+                .filter(p -> p.pluginId() == nativeId)
+                .findFirst()
+                .orElseThrow()
+                .address();
+        assertThat(fromJava.payload())
+                .as("the ucp-tag address, not the plain plugin's")
+                .startsWith("native-".getBytes(StandardCharsets.UTF_8))
                 .isEqualTo(nativeAddress);
 
-        assertThat(lookUp(first, plainId, 200).status()).as("a plugin without a transport").isEqualTo(UromStatus.NOT_FOUND);
+        assertThat(lookUp(first, plainId, 200).status())
+                .as("a plugin without a transport")
+                .isEqualTo(UromStatus.NOT_FOUND);
     }
 }

@@ -49,7 +49,8 @@ public final class FixedPackJavaPlugin implements PluginIface {
 
     @Override
     public byte[] packNotification(WorkerNotification notification) {
-        ByteBuffer packed = ByteBuffer.allocate(WorkerNotification.HEADER_BYTES + 8).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer packed =
+                ByteBuffer.allocate(WorkerNotification.HEADER_BYTES + 8).order(ByteOrder.LITTLE_ENDIAN);
         packed.put(notification.pack(), 0, WorkerNotification.HEADER_BYTES);
         byte[] payload = notification.payload();
         packed.put(Arrays.copyOf(payload, 8));

@@ -36,6 +36,7 @@ final class ForeignUidClient {
     private static final boolean ROOT = UnixAccounts.effectiveUid() == 0;
     /** The user the client runs as: as root 65534 ({@code nobody} on most systems), else the tests' own user. */
     static final int UID = ROOT ? 65534 : UnixAccounts.effectiveUid();
+
     private static final String SOURCE = """
             #include <errno.h>
             #include <stdint.h>
@@ -164,7 +165,9 @@ final class ForeignUidClient {
     static void openSocket(Path socket) throws IOException {
         Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-rw-rw-"));
         for (Path dir = socket.toAbsolutePath().getParent(); dir != null; dir = dir.getParent()) {
-            assertThat(Files.getPosixFilePermissions(dir)).as("others may search %s", dir).contains(PosixFilePermission.OTHERS_EXECUTE);
+            assertThat(Files.getPosixFilePermissions(dir))
+                    .as("others may search %s", dir)
+                    .contains(PosixFilePermission.OTHERS_EXECUTE);
         }
     }
 
@@ -175,8 +178,17 @@ final class ForeignUidClient {
 
     /** Connects to {@code socket} as {@link #UID}, sends {@code first} and returns the first frame the other side answers. */
     Frame exchange(Path socket, Message first) throws Exception {
-        List<String> command = ROOT ? List.of("setpriv", "--reuid", Integer.toString(UID), "--regid", Integer.toString(UID),
-                "--clear-groups", program.toString(), socket.toString()) : List.of(program.toString(), socket.toString());
+        List<String> command = ROOT
+                ? List.of(
+                        "setpriv",
+                        "--reuid",
+                        Integer.toString(UID),
+                        "--regid",
+                        Integer.toString(UID),
+                        "--clear-groups",
+                        program.toString(),
+                        socket.toString())
+                : List.of(program.toString(), socket.toString());
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         try {
             ByteBuffer frame = FrameCodec.encode(0, first);
@@ -186,8 +198,12 @@ final class ForeignUidClient {
                 stdin.write(bytes);
             }
             byte[] output = process.getInputStream().readAllBytes();
-            assertThat(process.waitFor(DataSocketProbes.PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the client ended").isTrue();
-            assertThat(process.exitValue()).as("the client's exit status; it said: %s", new String(output, StandardCharsets.UTF_8)).isZero();
+            assertThat(process.waitFor(DataSocketProbes.PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                    .as("the client ended")
+                    .isTrue();
+            assertThat(process.exitValue())
+                    .as("the client's exit status; it said: %s", new String(output, StandardCharsets.UTF_8))
+                    .isZero();
             List<Frame> frames = new FrameDecoder(Protocol.CONTROL_FRAME_LIMIT).feed(ByteBuffer.wrap(output));
             assertThat(frames).hasSize(1);
             return frames.get(0);

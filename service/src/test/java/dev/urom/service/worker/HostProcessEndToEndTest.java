@@ -61,7 +61,8 @@ class HostProcessEndToEndTest {
     @BeforeAll
     static void buildPlugins() throws Exception {
         HostProcessFixture.compile(pluginDir, "host_process.so");
-        WorkerFixtures.javaPluginJar(pluginDir.resolve("host_process_java.jar"), "host_process_java", "1", HostProcessJavaPlugin.class);
+        WorkerFixtures.javaPluginJar(
+                pluginDir.resolve("host_process_java.jar"), "host_process_java", "1", HostProcessJavaPlugin.class);
     }
 
     @AfterEach
@@ -79,7 +80,10 @@ class HostProcessEndToEndTest {
     }
 
     private Worker startWorker(DaemonConfig config, ServiceConnector connector) throws Exception {
-        daemon = Daemon.start(Daemon.configureLogging(config.toBuilder().logDir(dir.resolve("log")).pluginPath(pluginDir.toString()).build()));
+        daemon = Daemon.start(Daemon.configureLogging(config.toBuilder()
+                .logDir(dir.resolve("log"))
+                .pluginPath(pluginDir.toString())
+                .build()));
         service = connector.connect(daemon.address().toString());
         for (Plugin p : service.plugins()) {
             if (p.name().equals("host_process")) {
@@ -90,7 +94,11 @@ class HostProcessEndToEndTest {
         }
         assertThat(nativeId).as("the C plugin's id").isNotZero();
         assertThat(javaId).as("the Java plugin's id").isNotZero();
-        worker = service.newWorker().plugins(nativeId | javaId).build().start().get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        worker = service.newWorker()
+                .plugins(nativeId | javaId)
+                .build()
+                .start()
+                .get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS);
         return worker;
     }
 
@@ -107,7 +115,10 @@ class HostProcessEndToEndTest {
 
     /** The Java plugin's answer for {@code destId} (0: the command's own): its status and the pid. */
     private int[] askJava(Worker worker, long destId) throws Exception {
-        byte[] command = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(destId).array();
+        byte[] command = ByteBuffer.allocate(8)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(destId)
+                .array();
         Notification notification = worker.submit(javaId, command).get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS);
         assertThat(notification.status()).isEqualTo(UromStatus.SUCCESS);
         ByteBuffer answer = ByteBuffer.wrap(notification.payload()).order(ByteOrder.LITTLE_ENDIAN);
@@ -116,8 +127,10 @@ class HostProcessEndToEndTest {
 
     @Test
     void overAUnixSocketBothPluginsLearnThisJvmAsTheirHost() throws Exception {
-        DaemonConfig config = DaemonConfig.builder().listen(ServiceAddress.unix(dir.resolve("urom.sock")))
-                .security(TestWorkers.security().toBuilder().dumpableWorkers(true).build())
+        DaemonConfig config = DaemonConfig.builder()
+                .listen(ServiceAddress.unix(dir.resolve("urom.sock")))
+                .security(
+                        TestWorkers.security().toBuilder().dumpableWorkers(true).build())
                 .build();
         Worker worker = startWorker(config, UromService::connect);
         Memory buffer = new Memory(64);
@@ -127,9 +140,12 @@ class HostProcessEndToEndTest {
         }
         buffer.write(0, pattern, 0, pattern.length);
 
-        Answer answer = askNative(worker, HostProcessFixture.command(HostProcessFixture.SELF, 0, Pointer.nativeValue(buffer), 64));
+        Answer answer = askNative(
+                worker, HostProcessFixture.command(HostProcessFixture.SELF, 0, Pointer.nativeValue(buffer), 64));
 
-        assertThat(answer.available()).as("the worker provides urom_worker_host_process").isTrue();
+        assertThat(answer.available())
+                .as("the worker provides urom_worker_host_process")
+                .isTrue();
         assertThat(answer.status()).isEqualTo(UromStatus.SUCCESS);
         assertThat(answer.pid()).as("the C plugin's host").isEqualTo(SELF_PID);
         assertThat(answer.alive()).as("its pidfd names a live process").isEqualTo(1);
@@ -138,24 +154,33 @@ class HostProcessEndToEndTest {
             assertThat(answer.read()).as("process_vm_readv into the host").isEqualTo(64);
             assertThat(answer.bytes()).isEqualTo(pattern);
         }
-        assertThat(askJava(worker, 0)).as("the Java plugin's status and host pid").containsExactly(UromStatus.SUCCESS.code(), SELF_PID);
+        assertThat(askJava(worker, 0))
+                .as("the Java plugin's status and host pid")
+                .containsExactly(UromStatus.SUCCESS.code(), SELF_PID);
 
-        assertThat(askNative(worker, HostProcessFixture.command(HostProcessFixture.OTHER, 999, 0, 0)).status())
-                .as("a connection id the worker never had").isEqualTo(UromStatus.NOT_FOUND);
+        assertThat(askNative(worker, HostProcessFixture.command(HostProcessFixture.OTHER, 999, 0, 0))
+                        .status())
+                .as("a connection id the worker never had")
+                .isEqualTo(UromStatus.NOT_FOUND);
         assertThat(askJava(worker, 999)[0]).isEqualTo(UromStatus.NOT_FOUND.code());
-        assertThat(askNative(worker, HostProcessFixture.command(HostProcessFixture.NULL_HOST, 0, 0, 0)).status())
+        assertThat(askNative(worker, HostProcessFixture.command(HostProcessFixture.NULL_HOST, 0, 0, 0))
+                        .status())
                 .isEqualTo(UromStatus.INVALID_VALUE);
-        assertThat(askNative(worker, HostProcessFixture.command(HostProcessFixture.NULL_CTX, 0, 0, 0)).status())
+        assertThat(askNative(worker, HostProcessFixture.command(HostProcessFixture.NULL_CTX, 0, 0, 0))
+                        .status())
                 .isEqualTo(UromStatus.INVALID_VALUE);
         long workerPid = daemon.workers().get(0).pid();
-        assertThat(pidfds(workerPid)).as("pidfds in the worker: its one connection's, none the plugins were handed").isEqualTo(1);
+        assertThat(pidfds(workerPid))
+                .as("pidfds in the worker: its one connection's, none the plugins were handed")
+                .isEqualTo(1);
         Reference.reachabilityFence(buffer);
     }
 
     @Test
     void overTcpTheConnectionHasNoLocalProcess() throws Exception {
         Path keys = TestKeys.directory(dir, "alice");
-        DaemonConfig config = DaemonConfig.builder().listen(ServiceAddress.tcp("127.0.0.1", 0))
+        DaemonConfig config = DaemonConfig.builder()
+                .listen(ServiceAddress.tcp("127.0.0.1", 0))
                 .security(TestWorkers.security().toBuilder().authKeys(keys).build())
                 .build();
         Worker worker = startWorker(config, address -> UromService.connect(address, TestKeys.key(keys, "alice")));
@@ -179,12 +204,13 @@ class HostProcessEndToEndTest {
     private static long pidfds(long pid) throws IOException {
         try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
             return fds.filter(fd -> {
-                try {
-                    return Files.readSymbolicLink(fd).toString().equals("anon_inode:[pidfd]");
-                } catch (IOException e) {
-                    return false;
-                }
-            }).count();
+                        try {
+                            return Files.readSymbolicLink(fd).toString().equals("anon_inode:[pidfd]");
+                        } catch (IOException e) {
+                            return false;
+                        }
+                    })
+                    .count();
         }
     }
 }

@@ -42,7 +42,9 @@ public final class HostProcessJavaPlugin implements PluginIface {
         if (command.payload().length != 8) {
             throw new UromException(UromStatus.INVALID_VALUE, "a command is one dest id of 8 bytes");
         }
-        long asked = ByteBuffer.wrap(command.payload()).order(ByteOrder.LITTLE_ENDIAN).getLong();
+        long asked = ByteBuffer.wrap(command.payload())
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .getLong();
         UromStatus status = UromStatus.SUCCESS;
         int pid = 0;
         try {
@@ -52,7 +54,11 @@ public final class HostProcessJavaPlugin implements PluginIface {
         } catch (UromException e) {
             status = e.status();
         }
-        byte[] answer = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(status.code()).putInt(pid).array();
+        byte[] answer = ByteBuffer.allocate(8)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(status.code())
+                .putInt(pid)
+                .array();
         done.add(WorkerNotification.replyTo(command, UromStatus.SUCCESS, answer));
     }
 

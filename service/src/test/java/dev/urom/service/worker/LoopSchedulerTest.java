@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 class LoopSchedulerTest {
     @Test
     void commandsAreInFlightUntilEachIsAnsweredAndExtraAnswersCountNothing() throws IOException {
-        try (Selector selector = Selector.open(); LoopScheduler scheduler = new LoopScheduler(1, null, selector)) {
+        try (Selector selector = Selector.open();
+                LoopScheduler scheduler = new LoopScheduler(1, null, selector)) {
             scheduler.answered(0x4);
             scheduler.submitted(0x4);
             scheduler.submitted(0x3);
@@ -30,7 +31,8 @@ class LoopSchedulerTest {
 
     @Test
     void withNothingInFlightOrACommandForAnIdOfSeveralBitsNoSleepIsArmedAndNoPluginIsAsked() throws IOException {
-        try (Selector selector = Selector.open(); LoopScheduler scheduler = new LoopScheduler(1, null, selector)) {
+        try (Selector selector = Selector.open();
+                LoopScheduler scheduler = new LoopScheduler(1, null, selector)) {
             paceBeyondTheSpin(scheduler);
             assertThat(scheduler.takeArmedSleep()).isFalse();
 
@@ -45,7 +47,8 @@ class LoopSchedulerTest {
     @Test
     void anArmedSleepLastsAtMostASecondAndEndsJustAfterWhatIsDue() {
         assertThat(LoopScheduler.armedSleepMillis(Long.MAX_VALUE)).isEqualTo(LoopScheduler.ARMED_SELECT_MS + 1);
-        assertThat(LoopScheduler.armedSleepMillis(TimeUnit.MILLISECONDS.toNanos(5))).isEqualTo(6);
+        assertThat(LoopScheduler.armedSleepMillis(TimeUnit.MILLISECONDS.toNanos(5)))
+                .isEqualTo(6);
         assertThat(LoopScheduler.armedSleepMillis(0)).isEqualTo(1);
         assertThat(LoopScheduler.armedSleepMillis(-TimeUnit.SECONDS.toNanos(3))).isEqualTo(1);
     }

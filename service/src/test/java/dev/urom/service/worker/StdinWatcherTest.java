@@ -17,7 +17,9 @@ class StdinWatcherTest {
         List<String> seen = new ArrayList<>();
         List<byte[]> handed = new ArrayList<>();
 
-        StdinWatcher.readLines(new ByteArrayInputStream("ACCESS unix:5 - abc\nSTATS 1\n\nno end of line".getBytes(StandardCharsets.US_ASCII)),
+        StdinWatcher.readLines(
+                new ByteArrayInputStream(
+                        "ACCESS unix:5 - abc\nSTATS 1\n\nno end of line".getBytes(StandardCharsets.US_ASCII)),
                 line -> {
                     seen.add(new String(line, StandardCharsets.US_ASCII));
                     handed.add(line);
@@ -32,7 +34,8 @@ class StdinWatcherTest {
         List<String> seen = new ArrayList<>();
         String tooLong = "x".repeat(StdinWatcher.MAX_LINE_BYTES + 100);
 
-        StdinWatcher.readLines(new ByteArrayInputStream((tooLong + "\nSTATS 2\n").getBytes(StandardCharsets.US_ASCII)),
+        StdinWatcher.readLines(
+                new ByteArrayInputStream((tooLong + "\nSTATS 2\n").getBytes(StandardCharsets.US_ASCII)),
                 line -> seen.add(new String(line, StandardCharsets.US_ASCII)));
 
         assertThat(seen).containsExactly("x".repeat(StdinWatcher.MAX_LINE_BYTES), "STATS 2");

@@ -83,17 +83,25 @@ public final class WakeupJavaPlugin implements PluginIface {
             if (arg > 0) {
                 dueNanos = System.nanoTime() + arg * 1000;
                 long[] spec = {0, 0, dueNanos / 1_000_000_000L, dueNanos % 1_000_000_000L};
-                if (C.getFunction("timerfd_settime").invokeInt(new Object[] {timer, TFD_TIMER_ABSTIME, spec, null}) != 0) {
+                if (C.getFunction("timerfd_settime").invokeInt(new Object[] {timer, TFD_TIMER_ABSTIME, spec, null})
+                        != 0) {
                     waiting = null;
                     throw new UromException(UromStatus.OPERATING_SYSTEM, "timerfd_settime failed");
                 }
             }
         } else if (op == 2) {
-            done.add(WorkerNotification.replyTo(command, UromStatus.SUCCESS,
-                    ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(progressCalls).putLong(armCalls).array()));
+            done.add(WorkerNotification.replyTo(
+                    command,
+                    UromStatus.SUCCESS,
+                    ByteBuffer.allocate(16)
+                            .order(ByteOrder.LITTLE_ENDIAN)
+                            .putLong(progressCalls)
+                            .putLong(armCalls)
+                            .array()));
         } else if (op == 3) {
             try {
-                done.add(WorkerNotification.replyTo(command, UromStatus.SUCCESS, context.domain().address(arg)));
+                done.add(WorkerNotification.replyTo(
+                        command, UromStatus.SUCCESS, context.domain().address(arg)));
             } catch (UromException e) {
                 done.add(WorkerNotification.replyTo(command, e.status(), new byte[0]));
             }
@@ -106,8 +114,13 @@ public final class WakeupJavaPlugin implements PluginIface {
     public void progress(List<? super WorkerNotification> notifications) {
         progressCalls++;
         if (waiting != null && C.getFunction("read").invokeLong(new Object[] {timer, new long[1], 8L}) == 8) {
-            done.add(WorkerNotification.replyTo(waiting, UromStatus.SUCCESS,
-                    ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(dueNanos).array()));
+            done.add(WorkerNotification.replyTo(
+                    waiting,
+                    UromStatus.SUCCESS,
+                    ByteBuffer.allocate(8)
+                            .order(ByteOrder.LITTLE_ENDIAN)
+                            .putLong(dueNanos)
+                            .array()));
             waiting = null;
         }
         notifications.addAll(done);

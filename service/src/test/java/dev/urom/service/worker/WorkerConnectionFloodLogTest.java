@@ -6,13 +6,13 @@ import static dev.urom.service.worker.DataSocketProbes.awaitOneNewLogLine;
 import static dev.urom.service.worker.DataSocketProbes.logLines;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.service.worker.WorkerProcess.Connected;
+import dev.urom.spi.UromException;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.FrameCodec;
 import dev.urom.wire.Message.Hello;
 import dev.urom.wire.Role;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.service.worker.WorkerProcess.Connected;
-import dev.urom.spi.UromException;
-import dev.urom.spi.UromStatus;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +38,7 @@ class WorkerConnectionFloodLogTest {
     private static final int FLOOD = 300;
     /** The refusal lines DataPlane logs in each of its windows before it counts the rest. */
     private static final int RATE_LIMITED_BURST = 20;
+
     private static final Duration RATE_LIMIT_WINDOW = Duration.ofSeconds(10);
 
     @TempDir
@@ -55,19 +56,22 @@ class WorkerConnectionFloodLogTest {
     @Test
     void connectionsThatCloseBeforeTheirHandshakeEndsAreNotLoggedOneByOne() throws Exception {
         Path echo = WorkerFixtures.echo(dir.resolve("plugins"), "echo.so");
-        List<String> args = WorkerProcess.args(ServiceAddress.tcp("127.0.0.1", 0), 4096, List.of("--log-level", "50", echo + ":" + ECHO_ID));
+        List<String> args = WorkerProcess.args(
+                ServiceAddress.tcp("127.0.0.1", 0), 4096, List.of("--log-level", "50", echo + ":" + ECHO_ID));
         worker = WorkerProcess.start(dir.resolve("log"), List.of(), args, WorkerProcess.KEY_ACCESS);
         Connected owner = worker.connect(Optional.of(WorkerProcess.TEST_KEY));
         String opened = "opened by " + WorkerProcess.TEST_KEY.principal().text();
         // The owner's own line may reach the log after its handshake ended: wait for it before counting.
         awaitOneNewLogLine(worker, 0, opened);
         int openedBefore = logLines(worker, opened);
-        int linesBefore = Files.readAllLines(worker.logFile, StandardCharsets.UTF_8).size();
+        int linesBefore =
+                Files.readAllLines(worker.logFile, StandardCharsets.UTF_8).size();
         ByteBuffer hello = FrameCodec.encode(0, Hello.of(Role.HOST, ""));
         long floodStarted = System.nanoTime();
 
         for (int i = 0; i < FLOOD; i++) {
-            try (SocketChannel silent = worker.readyAddress().connect(); SocketChannel half = worker.readyAddress().connect()) {
+            try (SocketChannel silent = worker.readyAddress().connect();
+                    SocketChannel half = worker.readyAddress().connect()) {
                 half.write(hello.duplicate().limit(hello.remaining() / 2));
             }
         }
@@ -78,11 +82,17 @@ class WorkerConnectionFloodLogTest {
         List<String> lines = Files.readAllLines(worker.logFile, StandardCharsets.UTF_8);
         List<String> added = lines.subList(linesBefore, lines.size());
         assertThat(added)
-                .as("log lines added by %d connections that closed before their handshake ended, and one owner's", 2 * FLOOD)
+                .as(
+                        "log lines added by %d connections that closed before their handshake ended, and one owner's",
+                        2 * FLOOD)
                 .noneMatch(line -> line.matches(".* INFO .* host connection [0-9]+ (accepted|closed).*"));
         // a flood faster than the worker reads its closes meets the connection cap: those refusals are rate-limited
-        List<String> refusals = added.stream().filter(line -> line.contains("connections over the limit") || line.contains("host connection refused")).toList();
-        assertThat(refusals).as("refusal lines over %d rate-limit windows", windows).hasSizeLessThanOrEqualTo((int) windows * (RATE_LIMITED_BURST + 1));
+        List<String> refusals = added.stream()
+                .filter(line -> line.contains("connections over the limit") || line.contains("host connection refused"))
+                .toList();
+        assertThat(refusals)
+                .as("refusal lines over %d rate-limit windows", windows)
+                .hasSizeLessThanOrEqualTo((int) windows * (RATE_LIMITED_BURST + 1));
         assertThat(added).as("log lines other than refusals").hasSizeLessThanOrEqualTo(refusals.size() + 2);
         assertEchoed(owner, ECHO_ID, "after the flood");
     }

@@ -13,8 +13,10 @@ import java.util.jar.Manifest;
 
 /** Native plugins for the worker tests, compiled with {@code cc} from variants of the minimal echo plugin. */
 final class WorkerFixtures {
-    private static final String OPEN = "static urom_status_t echo_open(struct urom_worker_ctx *ctx) { ctx->plugin_ctx = NULL; return UROM_SUCCESS; }";
-    private static final String CMD = "static urom_status_t echo_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmds)\n{";
+    private static final String OPEN =
+            "static urom_status_t echo_open(struct urom_worker_ctx *ctx) { ctx->plugin_ctx = NULL; return UROM_SUCCESS; }";
+    private static final String CMD =
+            "static urom_status_t echo_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmds)\n{";
 
     private WorkerFixtures() {}
 
@@ -40,7 +42,9 @@ final class WorkerFixtures {
 
     /** A plugin whose open fails with NOT_PERMITTED. */
     static Path failingOpen(Path dir) {
-        String source = replace(base("refusing"), OPEN,
+        String source = replace(
+                base("refusing"),
+                OPEN,
                 "static urom_status_t echo_open(struct urom_worker_ctx *ctx) { (void)ctx; return UROM_ERR_NOT_PERMITTED; }");
         return NativeFixtures.compilePlugin(dir, "refusing.so", source);
     }
@@ -86,9 +90,13 @@ final class WorkerFixtures {
                 	snprintf(address, sizeof(address) - 1, "native-%ld", (long)getpid());
                 	return UROM_SUCCESS;
                 }""");
-        source = replace(source, "memcpy(addr, address, sizeof(address) - 1);\n\t*len = sizeof(address) - 1;",
+        source = replace(
+                source,
+                "memcpy(addr, address, sizeof(address) - 1);\n\t*len = sizeof(address) - 1;",
                 "memcpy(addr, address, strlen(address) + 1);\n\t*len = strlen(address) + 1;");
-        source = replace(source, "if (*len < sizeof(address) - 1) { *len = sizeof(address) - 1; return UROM_ERR_INVALID_VALUE; }",
+        source = replace(
+                source,
+                "if (*len < sizeof(address) - 1) { *len = sizeof(address) - 1; return UROM_ERR_INVALID_VALUE; }",
                 "if (*len < strlen(address) + 1) { *len = strlen(address) + 1; return UROM_ERR_INVALID_VALUE; }");
         String from = "struct urom_worker_notif_desc *n = malloc(sizeof(*n) + c->worker_cmd.len);";
         String to = "memcpy(n->worker_notif.plugin_notif, c->worker_cmd.plugin_cmd, c->worker_cmd.len);";
@@ -115,7 +123,9 @@ final class WorkerFixtures {
                 n->worker_notif.status = status;
                 n->worker_notif.reserved = 0;
                 if (len > 0) memcpy(n->worker_notif.plugin_notif, peer, len);""" + source.substring(finish + to.length());
-        source = replace(source, "static urom_status_t echo_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmds)\n{\n\t(void)ctx;",
+        source = replace(
+                source,
+                "static urom_status_t echo_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmds)\n{\n\t(void)ctx;",
                 "static urom_status_t echo_cmd(struct urom_worker_ctx *ctx, urom_list_link_t *cmds)\n{");
         return NativeFixtures.compilePlugin(dir, "domain_peer.so", source);
     }

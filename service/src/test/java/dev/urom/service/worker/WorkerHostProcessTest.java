@@ -71,12 +71,13 @@ class WorkerHostProcessTest {
     private static long pidfds(long pid) {
         try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
             return fds.filter(fd -> {
-                try {
-                    return Files.readSymbolicLink(fd).toString().equals(PIDFD);
-                } catch (IOException e) {
-                    return false; // closed meanwhile
-                }
-            }).count();
+                        try {
+                            return Files.readSymbolicLink(fd).toString().equals(PIDFD);
+                        } catch (IOException e) {
+                            return false; // closed meanwhile
+                        }
+                    })
+                    .count();
         } catch (IOException e) {
             throw new AssertionError("cannot list the descriptors of worker " + pid + " (is it dumpable?): " + e, e);
         }
@@ -96,14 +97,23 @@ class WorkerHostProcessTest {
             assertThat(answer.alive()).isEqualTo(1);
             assertThat(answer.closed()).isTrue();
         }
-        assertThat(pidfds(workerPid)).as("pidfds in the worker with two connections open").isEqualTo(2);
+        assertThat(pidfds(workerPid))
+                .as("pidfds in the worker with two connections open")
+                .isEqualTo(2);
 
         long firstId = first.hello().connectionId();
         first.channel().close();
         Await.until("the worker holds one pidfd", () -> pidfds(workerPid) == 1);
-        assertThat(ask(second, 2, HostProcessFixture.command(HostProcessFixture.OTHER, firstId, 0, 0)).status())
-                .as("the closed connection").isEqualTo(UromStatus.NOT_FOUND);
-        assertThat(ask(second, 3, HostProcessFixture.command(HostProcessFixture.OTHER, second.hello().connectionId(), 0, 0)).pid())
+        assertThat(ask(second, 2, HostProcessFixture.command(HostProcessFixture.OTHER, firstId, 0, 0))
+                        .status())
+                .as("the closed connection")
+                .isEqualTo(UromStatus.NOT_FOUND);
+        assertThat(ask(
+                                second,
+                                3,
+                                HostProcessFixture.command(
+                                        HostProcessFixture.OTHER, second.hello().connectionId(), 0, 0))
+                        .pid())
                 .isEqualTo(SELF_PID);
     }
 
@@ -117,7 +127,9 @@ class WorkerHostProcessTest {
         assertThat(ask(second, 1, HostProcessFixture.self()).status()).isEqualTo(UromStatus.NOT_SUPPORTED);
         assertThat(pidfds(worker.process.pid())).isZero();
         String why = "host connections have no host process: the JVM does not export sun.nio.ch";
-        assertThat(worker.log().lines().filter(line -> line.contains(why))).as("the worker's log").hasSize(1)
+        assertThat(worker.log().lines().filter(line -> line.contains(why)))
+                .as("the worker's log")
+                .hasSize(1)
                 .allSatisfy(line -> assertThat(line).contains("DEBUG"));
     }
 }

@@ -4,18 +4,18 @@ package dev.urom.service.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.urom.service.worker.WorkerProcess.Connected;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.Frame;
 import dev.urom.wire.FrameChannel;
+import dev.urom.wire.Message;
 import dev.urom.wire.Message.Command;
 import dev.urom.wire.Message.ErrorReply;
 import dev.urom.wire.Message.Notify;
 import dev.urom.wire.Message.Stop;
 import dev.urom.wire.Message.StopOk;
-import dev.urom.wire.Message;
 import dev.urom.wire.ServiceAddress;
 import dev.urom.wire.WireException;
-import dev.urom.service.worker.WorkerProcess.Connected;
-import dev.urom.spi.UromStatus;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -93,14 +93,18 @@ class WorkerMainTest {
 
         for (int i = 1; i <= 3; i++) {
             host.channel().send(0, new Command(ECHO_ID, 100 + i, bytes("ping " + i)));
-            assertThat(receiveNotify(host.channel())).isEqualTo(new Notify(ECHO_ID, 100 + i, UromStatus.SUCCESS, bytes("ping " + i)));
+            assertThat(receiveNotify(host.channel()))
+                    .isEqualTo(new Notify(ECHO_ID, 100 + i, UromStatus.SUCCESS, bytes("ping " + i)));
         }
     }
 
     @Test
     void listensOnTcpPortZeroAndReportsTheRealPort() throws Exception {
-        WorkerProcess worker = track(WorkerProcess.start(dir.resolve("log"), List.of(), WorkerProcess.args(ServiceAddress.tcp("127.0.0.1", 0),
-                MAX_MSG, List.of(echo + ":" + ECHO_ID)), WorkerProcess.KEY_ACCESS));
+        WorkerProcess worker = track(WorkerProcess.start(
+                dir.resolve("log"),
+                List.of(),
+                WorkerProcess.args(ServiceAddress.tcp("127.0.0.1", 0), MAX_MSG, List.of(echo + ":" + ECHO_ID)),
+                WorkerProcess.KEY_ACCESS));
         ServiceAddress address = worker.readyAddress();
         assertThat(address.isUnix()).isFalse();
         assertThat(address.port()).isPositive();
@@ -121,11 +125,15 @@ class WorkerMainTest {
             b.channel().send(0, new Command(ECHO_ID, 2000 + i, bytes("b" + i)));
         }
         for (int i = 0; i < 20; i++) {
-            assertThat(receiveNotify(a.channel())).isEqualTo(new Notify(ECHO_ID, 1000 + i, UromStatus.SUCCESS, bytes("a" + i)));
-            assertThat(receiveNotify(b.channel())).isEqualTo(new Notify(ECHO_ID, 2000 + i, UromStatus.SUCCESS, bytes("b" + i)));
+            assertThat(receiveNotify(a.channel()))
+                    .isEqualTo(new Notify(ECHO_ID, 1000 + i, UromStatus.SUCCESS, bytes("a" + i)));
+            assertThat(receiveNotify(b.channel()))
+                    .isEqualTo(new Notify(ECHO_ID, 2000 + i, UromStatus.SUCCESS, bytes("b" + i)));
         }
         a.channel().send(0, new Stop());
-        assertThat(a.channel().receive().message()).as("nothing of b's before STOP_OK").isEqualTo(new StopOk());
+        assertThat(a.channel().receive().message())
+                .as("nothing of b's before STOP_OK")
+                .isEqualTo(new StopOk());
         b.channel().send(0, new Command(ECHO_ID, 3000, bytes("still here")));
         assertThat(receiveNotify(b.channel()).uromContext()).isEqualTo(3000);
     }
@@ -184,7 +192,12 @@ class WorkerMainTest {
         WorkerProcess worker = startEcho();
         Connected good = worker.connect();
         Connected bad = worker.connect();
-        ByteBuffer frame = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putInt(12).putShort((short) 99).putShort((short) 0).putLong(0);
+        ByteBuffer frame = ByteBuffer.allocate(16)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(12)
+                .putShort((short) 99)
+                .putShort((short) 0)
+                .putLong(0);
         bad.channel().socket().write(frame.flip());
         assertClosedByWorker(bad.channel(), UromStatus.INVALID_VALUE);
         assertStillServed(good);
@@ -218,7 +231,9 @@ class WorkerMainTest {
         assertThat(Files.exists(socket().unixPath())).isTrue();
         host.channel().send(0, new Command(ECHO_ID, 5, bytes("last words")));
         host.channel().send(0, new Stop());
-        assertThat(receiveNotify(host.channel()).uromContext()).as("the answer comes before STOP_OK").isEqualTo(5);
+        assertThat(receiveNotify(host.channel()).uromContext())
+                .as("the answer comes before STOP_OK")
+                .isEqualTo(5);
         assertThat(host.channel().receive().message()).isEqualTo(new StopOk());
         assertThatEndOfStream(host.channel());
         assertThat(worker.awaitExit()).isZero();
@@ -233,11 +248,15 @@ class WorkerMainTest {
         first.channel().send(0, new Stop());
         assertThat(first.channel().receive().message()).isEqualTo(new StopOk());
         askForCounts(worker, 1);
-        assertThat(worker.stdout.readLine()).as("a worker that still serves a host answers; it is not ending").startsWith("STATS 1 {");
+        assertThat(worker.stdout.readLine())
+                .as("a worker that still serves a host answers; it is not ending")
+                .startsWith("STATS 1 {");
 
         second.channel().send(0, new Stop());
         assertThat(second.channel().receive().message()).isEqualTo(new StopOk());
-        assertThat(worker.stdout.ready()).as("the daemon's pipe holds a line when the last STOP_OK arrives").isTrue();
+        assertThat(worker.stdout.ready())
+                .as("the daemon's pipe holds a line when the last STOP_OK arrives")
+                .isTrue();
         assertThat(worker.stdout.readLine()).isEqualTo("ENDING");
         assertThat(worker.stdout.readLine()).startsWith("STATS final {");
         assertThat(worker.stdout.readLine()).isNull();
@@ -250,7 +269,9 @@ class WorkerMainTest {
         Connected host = worker.connect();
         host.channel().close();
         askForCounts(worker, 5);
-        assertThat(worker.stdout.readLine()).as("the first line after the last host closed its connection").isEqualTo("ENDING");
+        assertThat(worker.stdout.readLine())
+                .as("the first line after the last host closed its connection")
+                .isEqualTo("ENDING");
         String next = worker.stdout.readLine();
         if (next.startsWith("STATS 5 ")) {
             next = worker.stdout.readLine();
@@ -299,9 +320,10 @@ class WorkerMainTest {
     @Test
     void aPluginThatFailsToOpenFailsTheStart() throws Exception {
         Path refusing = WorkerFixtures.failingOpen(dir);
-        WorkerProcess worker = start(WorkerProcess.args(socket(), MAX_MSG,
-                List.of(echo + ":" + ECHO_ID, refusing + ":0x8")));
-        assertThat(worker.replyLine).startsWith("FAILED NOT_PERMITTED plugin 'refusing' (" + refusing + ":8): open failed");
+        WorkerProcess worker =
+                start(WorkerProcess.args(socket(), MAX_MSG, List.of(echo + ":" + ECHO_ID, refusing + ":0x8")));
+        assertThat(worker.replyLine)
+                .startsWith("FAILED NOT_PERMITTED plugin 'refusing' (" + refusing + ":8): open failed");
         assertThat(worker.awaitExit()).isEqualTo(1);
         assertThat(socket().unixPath()).doesNotExist();
     }
@@ -317,8 +339,9 @@ class WorkerMainTest {
     @Test
     void badArgumentsAreAnsweredInvalidValueWithExitStatus2() throws Exception {
         WorkerProcess worker = start(List.of("--worker-id", "7", "--listen", "nowhere"));
-        assertThat(worker.replyLine).isEqualTo("FAILED INVALID_VALUE option --listen: service address 'nowhere' is invalid: "
-                + "it starts with neither 'unix:' nor 'tcp:'");
+        assertThat(worker.replyLine)
+                .isEqualTo("FAILED INVALID_VALUE option --listen: service address 'nowhere' is invalid: "
+                        + "it starts with neither 'unix:' nor 'tcp:'");
         assertThat(worker.awaitExit()).isEqualTo(2);
     }
 
@@ -369,8 +392,11 @@ class WorkerMainTest {
     void aNativePluginThatCrashesInACommandKillsTheWorkerBySignal() throws Exception {
         Path crashing = WorkerFixtures.crashing(dir);
         Path crashLog = dir.resolve("crash.log");
-        WorkerProcess worker = WorkerProcess.start(dir.resolve("log"), List.of("-XX:ErrorFile=" + crashLog),
-                WorkerProcess.args(socket(), MAX_MSG, List.of(crashing + ":0x2")), WorkerProcess.ACCESS);
+        WorkerProcess worker = WorkerProcess.start(
+                dir.resolve("log"),
+                List.of("-XX:ErrorFile=" + crashLog),
+                WorkerProcess.args(socket(), MAX_MSG, List.of(crashing + ":0x2")),
+                WorkerProcess.ACCESS);
         workers.add(worker);
         Connected host = worker.connect();
         host.channel().send(0, new Command(0x2, 1, bytes("boom")));
@@ -383,14 +409,16 @@ class WorkerMainTest {
     @Test
     void servesAJavaPluginJarNextToANativePlugin() throws Exception {
         Path jar = WorkerFixtures.javaPluginJar(dir.resolve("java_echo.jar"), "java_echo", "3", EchoJavaPlugin.class);
-        WorkerProcess worker = start(WorkerProcess.args(socket(), MAX_MSG,
-                List.of(echo + ":" + ECHO_ID, jar + ":0x10")));
+        WorkerProcess worker =
+                start(WorkerProcess.args(socket(), MAX_MSG, List.of(echo + ":" + ECHO_ID, jar + ":0x10")));
         Connected host = worker.connect();
         host.channel().send(0, new Command(0x10, 1, bytes("abc")));
         host.channel().send(0, new Command(ECHO_ID, 2, bytes("abc")));
         // answers of different plugins come in the order the worker's progress visits the plugins
-        assertThat(List.of(receiveNotify(host.channel()), receiveNotify(host.channel()))).containsExactlyInAnyOrder(
-                new Notify(0x10, 1, UromStatus.SUCCESS, bytes("cba")), new Notify(ECHO_ID, 2, UromStatus.SUCCESS, bytes("abc")));
+        assertThat(List.of(receiveNotify(host.channel()), receiveNotify(host.channel())))
+                .containsExactlyInAnyOrder(
+                        new Notify(0x10, 1, UromStatus.SUCCESS, bytes("cba")),
+                        new Notify(ECHO_ID, 2, UromStatus.SUCCESS, bytes("abc")));
         String log = worker.log();
         assertThat(log).contains("test.java.echo - java echo plugin opened");
     }
@@ -403,14 +431,17 @@ class WorkerMainTest {
 
     private static void assertStillServed(Connected host) throws Exception {
         host.channel().send(0, new Command(ECHO_ID, 77, bytes("still served")));
-        assertThat(receiveNotify(host.channel())).isEqualTo(new Notify(ECHO_ID, 77, UromStatus.SUCCESS, bytes("still served")));
+        assertThat(receiveNotify(host.channel()))
+                .isEqualTo(new Notify(ECHO_ID, 77, UromStatus.SUCCESS, bytes("still served")));
     }
 
     /** The worker sends ERROR with {@code status} (unless the socket was reset first) and closes. */
     private static void assertClosedByWorker(FrameChannel channel, UromStatus status) throws Exception {
         try {
             Frame frame = channel.receive();
-            assertThat(frame.message()).isInstanceOfSatisfying(ErrorReply.class, e -> assertThat(e.status()).isEqualTo(status));
+            assertThat(frame.message())
+                    .isInstanceOfSatisfying(
+                            ErrorReply.class, e -> assertThat(e.status()).isEqualTo(status));
         } catch (IOException reset) {
             assertThat(reset).isNotInstanceOf(EOFException.class);
             return;

@@ -7,17 +7,17 @@ import dev.urom.auth.AuthKey;
 import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
 import dev.urom.framework.security.UnixAccounts;
+import dev.urom.service.access.WorkerAccess;
+import dev.urom.service.os.ChannelDescriptors;
+import dev.urom.service.os.ChildJvm;
+import dev.urom.service.process.WorkerLine;
+import dev.urom.service.process.WorkerLines;
 import dev.urom.wire.FrameChannel;
 import dev.urom.wire.Handshake;
 import dev.urom.wire.Message.HelloOk;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.Role;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.service.access.WorkerAccess;
-import dev.urom.service.os.ChannelDescriptors;
-import dev.urom.service.os.ChildJvm;
-import dev.urom.service.process.WorkerLine;
-import dev.urom.service.process.WorkerLines;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -39,11 +39,13 @@ import java.util.concurrent.TimeUnit;
  */
 final class WorkerProcess {
     /** Who the workers of these tests belong to, unless a test says otherwise: this test's own Unix user. */
-    static final WorkerAccess ACCESS = WorkerAccess.of(Principal.unix(UnixAccounts.effectiveUid()), Optional.empty(), Proofs.randomSecret(32));
+    static final WorkerAccess ACCESS =
+            WorkerAccess.of(Principal.unix(UnixAccounts.effectiveUid()), Optional.empty(), Proofs.randomSecret(32));
     /** A key principal's key, for workers on TCP. */
     static final AuthKey TEST_KEY = AuthKey.of("worker-test", "k".repeat(32).getBytes(StandardCharsets.US_ASCII));
     /** The access of a worker owned by {@link #TEST_KEY}'s principal. */
-    static final WorkerAccess KEY_ACCESS = WorkerAccess.of(TEST_KEY.principal(), Optional.of(TEST_KEY), Proofs.randomSecret(32));
+    static final WorkerAccess KEY_ACCESS =
+            WorkerAccess.of(TEST_KEY.principal(), Optional.of(TEST_KEY), Proofs.randomSecret(32));
 
     final Process process;
     final String replyLine;
@@ -53,9 +55,11 @@ final class WorkerProcess {
     final WorkerAccess access;
     /** Where the worker's stderr, and so its log, goes. */
     final Path logFile;
+
     final List<FrameChannel> channels = new ArrayList<>();
 
-    private WorkerProcess(Process process, BufferedReader stdout, WorkerAccess access, Path logFile) throws IOException {
+    private WorkerProcess(Process process, BufferedReader stdout, WorkerAccess access, Path logFile)
+            throws IOException {
         this.process = process;
         this.stdout = stdout;
         this.replyLine = stdout.readLine();
@@ -71,8 +75,18 @@ final class WorkerProcess {
     /** The usual arguments for worker 7 listening on {@code listen}, plus {@code extra}. */
     static List<String> args(ServiceAddress listen, int maxMessageSize, List<String> extra) {
         List<String> args = new ArrayList<>(List.of(
-                "--worker-id", "7", "--gid", "3", "--listen", listen.toString(),
-                "--log-level", "60", "--sdk-log-level", "40", "--max-msg-size", Integer.toString(maxMessageSize)));
+                "--worker-id",
+                "7",
+                "--gid",
+                "3",
+                "--listen",
+                listen.toString(),
+                "--log-level",
+                "60",
+                "--sdk-log-level",
+                "40",
+                "--max-msg-size",
+                Integer.toString(maxMessageSize)));
         args.addAll(extra);
         return args;
     }
@@ -86,7 +100,8 @@ final class WorkerProcess {
      * Starts a worker with {@code jvmOptions}, its stderr into a new file in {@code logDir}, that the
      * daemon's first line tells it is {@code access}.
      */
-    static WorkerProcess start(Path logDir, List<String> jvmOptions, List<String> args, WorkerAccess access) throws IOException {
+    static WorkerProcess start(Path logDir, List<String> jvmOptions, List<String> args, WorkerAccess access)
+            throws IOException {
         return start(logDir, jvmOptions, args, access, line(access), Map.of(), true);
     }
 
@@ -109,20 +124,29 @@ final class WorkerProcess {
     }
 
     /** @param channelExports whether the JVM gets {@link ChannelDescriptors#JVM_OPTION}, as the daemon's workers do */
-    private static WorkerProcess start(Path logDir, List<String> jvmOptions, List<String> args, WorkerAccess access, String accessLine,
-            Map<String, String> env, boolean channelExports) throws IOException {
+    private static WorkerProcess start(
+            Path logDir,
+            List<String> jvmOptions,
+            List<String> args,
+            WorkerAccess access,
+            String accessLine,
+            Map<String, String> env,
+            boolean channelExports)
+            throws IOException {
         Files.createDirectories(logDir);
         Path logFile = Files.createTempFile(logDir, "worker-", ".log");
         List<String> options = new ArrayList<>(jvmOptions);
         if (channelExports) {
             options.add(ChannelDescriptors.JVM_OPTION);
         }
-        ProcessBuilder builder = new ProcessBuilder(ChildJvm.command(WorkerMain.class, options, args)).redirectError(logFile.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(ChildJvm.command(WorkerMain.class, options, args)).redirectError(logFile.toFile());
         builder.environment().putAll(env);
         Process process = builder.start();
         process.getOutputStream().write((accessLine + "\n").getBytes(StandardCharsets.US_ASCII));
         process.getOutputStream().flush();
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         return new WorkerProcess(process, out, access, logFile);
     }
 
@@ -158,7 +182,9 @@ final class WorkerProcess {
 
     /** Waits for the process to end and returns its exit status. */
     int awaitExit() throws InterruptedException {
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the worker ended within 60 s").isTrue();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS))
+                .as("the worker ended within 60 s")
+                .isTrue();
         return process.exitValue();
     }
 

@@ -78,8 +78,11 @@ class WorkerSecurityAdmissionTest {
     }
 
     private WorkerProcess start(ServiceAddress listen, WorkerAccess access) throws IOException {
-        WorkerProcess worker = WorkerProcess.start(dir.resolve("log"), List.of(), WorkerProcess.args(listen, MAX_MSG,
-                List.of(echo + ":" + ECHO_ID)), access);
+        WorkerProcess worker = WorkerProcess.start(
+                dir.resolve("log"),
+                List.of(),
+                WorkerProcess.args(listen, MAX_MSG, List.of(echo + ":" + ECHO_ID)),
+                access);
         workers.add(worker);
         worker.readyAddress();
         return worker;
@@ -108,7 +111,9 @@ class WorkerSecurityAdmissionTest {
         UromException plain = refusedHandshake(worker, Optional.empty(), Proofs.Channel.DATA);
         assertThat(plain.status()).isEqualTo(UromStatus.NOT_PERMITTED);
         assertThat(plain.getMessage()).isEqualTo(NOT_THE_OWNER);
-        assertThat(awaitOneNewLogLine(worker, before, NOT_THE_OWNER)).contains("WARN").contains("worker 7: host connection 1 closed: ");
+        assertThat(awaitOneNewLogLine(worker, before, NOT_THE_OWNER))
+                .contains("WARN")
+                .contains("worker 7: host connection 1 closed: ");
 
         String unixOwner = "worker 7 belongs to a Unix user; connect as that user, without a key";
         UromException withAKey = refusedHandshake(worker, Optional.of(WorkerProcess.TEST_KEY), Proofs.Channel.DATA);
@@ -117,7 +122,9 @@ class WorkerSecurityAdmissionTest {
 
         FrameChannel claimingTheOwner = raw(worker);
         claimingTheOwner.send(0, Hello.of(Role.HOST, stranger.text()));
-        assertThat(refusal(claimingTheOwner)).as("the owner's name claimed in HELLO").isEqualTo(new ErrorReply(UromStatus.NOT_PERMITTED, unixOwner));
+        assertThat(refusal(claimingTheOwner))
+                .as("the owner's name claimed in HELLO")
+                .isEqualTo(new ErrorReply(UromStatus.NOT_PERMITTED, unixOwner));
         assertThat(logLines(worker, unixOwner)).isEqualTo(2);
         assertThat(worker.process.isAlive()).isTrue();
     }
@@ -141,7 +148,8 @@ class WorkerSecurityAdmissionTest {
         assertThat(noKey.status()).isEqualTo(UromStatus.NOT_PERMITTED);
         assertThat(noKey.getMessage()).isEqualTo(NOT_THE_OWNER);
 
-        AuthKey otherSecret = AuthKey.of(WorkerProcess.TEST_KEY.name(), "x".repeat(32).getBytes(StandardCharsets.US_ASCII));
+        AuthKey otherSecret =
+                AuthKey.of(WorkerProcess.TEST_KEY.name(), "x".repeat(32).getBytes(StandardCharsets.US_ASCII));
         UromException wrongKey = refusedHandshake(worker, Optional.of(otherSecret), Proofs.Channel.DATA);
         assertThat(wrongKey.status()).isEqualTo(UromStatus.AUTHENTICATION);
 
@@ -156,14 +164,19 @@ class WorkerSecurityAdmissionTest {
         String dataKey = "ab".repeat(31);
         Path socket = dir.resolve("run").resolve("worker-7.sock");
 
-        WorkerProcess worker = WorkerProcess.startWithAccessLine(dir.resolve("log"), WorkerProcess.args(ServiceAddress.unix(socket), MAX_MSG,
-                List.of(echo + ":" + ECHO_ID)), "ACCESS key:worker-test " + dataKey + " " + sealKey);
+        WorkerProcess worker = WorkerProcess.startWithAccessLine(
+                dir.resolve("log"),
+                WorkerProcess.args(ServiceAddress.unix(socket), MAX_MSG, List.of(echo + ":" + ECHO_ID)),
+                "ACCESS key:worker-test " + dataKey + " " + sealKey);
         workers.add(worker);
 
         assertThat(worker.replyLine).isEqualTo("FAILED BAD_CONFIG the data key has 31 bytes instead of 32");
         assertThat(worker.awaitExit()).isEqualTo(WorkerMain.EXIT_FAILED);
         assertThat(socket).doesNotExist();
-        assertThat(worker.log()).contains("the data key has 31 bytes instead of 32").doesNotContain(sealKey).doesNotContain(dataKey);
+        assertThat(worker.log())
+                .contains("the data key has 31 bytes instead of 32")
+                .doesNotContain(sealKey)
+                .doesNotContain(dataKey);
     }
 
     /**
@@ -185,7 +198,8 @@ class WorkerSecurityAdmissionTest {
         ForeignUidClient.openForSearch(sockets);
         ForeignUidClient.openSocket(othersSocket);
         int before = logLines(others, NOT_THE_OWNER);
-        assertThat(client.exchange(othersSocket, Hello.of(Role.HOST)).message()).as("uid %d at the worker of uid %d", ForeignUidClient.UID, other)
+        assertThat(client.exchange(othersSocket, Hello.of(Role.HOST)).message())
+                .as("uid %d at the worker of uid %d", ForeignUidClient.UID, other)
                 .isEqualTo(new ErrorReply(UromStatus.NOT_PERMITTED, NOT_THE_OWNER));
         awaitOneNewLogLine(others, before, NOT_THE_OWNER);
         if (runningAsRoot()) {
@@ -193,7 +207,8 @@ class WorkerSecurityAdmissionTest {
         }
 
         Path clientsSocket = sockets.resolve("client.sock");
-        WorkerProcess clients = start(ServiceAddress.unix(clientsSocket), ownedBy(Principal.unix(ForeignUidClient.UID)));
+        WorkerProcess clients =
+                start(ServiceAddress.unix(clientsSocket), ownedBy(Principal.unix(ForeignUidClient.UID)));
         ForeignUidClient.openSocket(clientsSocket);
         if (runningAsRoot()) {
             UromException rootRefused = refusedHandshake(clients, Optional.empty(), Proofs.Channel.DATA);
@@ -201,7 +216,9 @@ class WorkerSecurityAdmissionTest {
             assertThat(rootRefused.getMessage()).isEqualTo(NOT_THE_OWNER);
         }
         // last: the worker ends when its owner's client, its only host, goes
-        assertThat(client.exchange(clientsSocket, Hello.of(Role.HOST)).message()).as("uid %d at its own worker", ForeignUidClient.UID)
-                .isInstanceOfSatisfying(HelloOk.class, ok -> assertThat(ok.principal()).isEqualTo("unix:" + ForeignUidClient.UID));
+        assertThat(client.exchange(clientsSocket, Hello.of(Role.HOST)).message())
+                .as("uid %d at its own worker", ForeignUidClient.UID)
+                .isInstanceOfSatisfying(
+                        HelloOk.class, ok -> assertThat(ok.principal()).isEqualTo("unix:" + ForeignUidClient.UID));
     }
 }

@@ -5,13 +5,13 @@ import static dev.urom.service.worker.DataSocketProbes.PATIENCE;
 import static dev.urom.service.worker.DataSocketProbes.assertEchoed;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.urom.wire.FrameCodec;
-import dev.urom.wire.Message.Command;
-import dev.urom.wire.Message.Notify;
-import dev.urom.wire.Message;
-import dev.urom.wire.ServiceAddress;
 import dev.urom.service.worker.WorkerProcess.Connected;
 import dev.urom.spi.UromStatus;
+import dev.urom.wire.FrameCodec;
+import dev.urom.wire.Message;
+import dev.urom.wire.Message.Command;
+import dev.urom.wire.Message.Notify;
+import dev.urom.wire.ServiceAddress;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -47,6 +47,7 @@ class WorkerSecurityFlowTest {
     private static final byte[] HOLD = "hold".getBytes(StandardCharsets.US_ASCII);
     /** Commands of {@value #PAYLOAD_BYTES} bytes the host that reads nothing tries to send: 30 MB. */
     private static final int COMMANDS = 500;
+
     private static final int PAYLOAD_BYTES = 60_000;
     private static final int QUIET_MILLIS = 2000;
 
@@ -59,9 +60,18 @@ class WorkerSecurityFlowTest {
     @BeforeAll
     static void startTheWorker() throws Exception {
         Path echo = WorkerFixtures.echo(dir.resolve("plugins"), "echo.so");
-        Path holding = WorkerFixtures.javaPluginJar(dir.resolve("plugins").resolve("holding.jar"), "holding", "1", HoldingJavaPlugin.class);
-        worker = WorkerProcess.start(dir.resolve("log"), WorkerProcess.args(ServiceAddress.unix(dir.resolve("run").resolve("worker-7.sock")),
-                MAX_MSG, List.of("--max-inflight", Integer.toString(MAX_INFLIGHT), echo + ":" + ECHO_ID, holding + ":" + HOLD_ID)));
+        Path holding = WorkerFixtures.javaPluginJar(
+                dir.resolve("plugins").resolve("holding.jar"), "holding", "1", HoldingJavaPlugin.class);
+        worker = WorkerProcess.start(
+                dir.resolve("log"),
+                WorkerProcess.args(
+                        ServiceAddress.unix(dir.resolve("run").resolve("worker-7.sock")),
+                        MAX_MSG,
+                        List.of(
+                                "--max-inflight",
+                                Integer.toString(MAX_INFLIGHT),
+                                echo + ":" + ECHO_ID,
+                                holding + ":" + HOLD_ID)));
         keeper = worker.connect();
     }
 
@@ -83,7 +93,8 @@ class WorkerSecurityFlowTest {
     }
 
     @Test
-    void commandsOverAConnectionsInFlightLimitAreAnsweredAgainByTheWorkerWhileOtherConnectionsKeepTheirOwnLimit() throws Exception {
+    void commandsOverAConnectionsInFlightLimitAreAnsweredAgainByTheWorkerWhileOtherConnectionsKeepTheirOwnLimit()
+            throws Exception {
         Connected greedy = worker.connect();
         assertThat(greedy.hello().maxInflight()).isEqualTo(MAX_INFLIGHT);
 
@@ -101,15 +112,18 @@ class WorkerSecurityFlowTest {
         }
         send(other, 104, HoldingJavaPlugin.RELEASE);
         for (long context = 101; context <= 103; context++) {
-            assertThat(receive(other)).as("the other connection's own limit").isEqualTo(new Notify(HOLD_ID, context, UromStatus.SUCCESS, HOLD));
+            assertThat(receive(other))
+                    .as("the other connection's own limit")
+                    .isEqualTo(new Notify(HOLD_ID, context, UromStatus.SUCCESS, HOLD));
         }
         assertThat(receive(other)).isEqualTo(new Notify(HOLD_ID, 104, UromStatus.SUCCESS, HoldingJavaPlugin.RELEASE));
         for (long context = 1; context <= 4; context++) {
             assertThat(receive(greedy)).isEqualTo(new Notify(HOLD_ID, context, UromStatus.SUCCESS, HOLD));
         }
         send(greedy, 8, HoldingJavaPlugin.RELEASE);
-        assertThat(receive(greedy)).as("nothing answered AGAIN reached the plugin").isEqualTo(new Notify(HOLD_ID, 8, UromStatus.SUCCESS,
-                HoldingJavaPlugin.RELEASE));
+        assertThat(receive(greedy))
+                .as("nothing answered AGAIN reached the plugin")
+                .isEqualTo(new Notify(HOLD_ID, 8, UromStatus.SUCCESS, HoldingJavaPlugin.RELEASE));
 
         // the answers gave the budget back: four more are held, the fifth is answered AGAIN
         for (long context = 9; context <= 13; context++) {
@@ -153,7 +167,9 @@ class WorkerSecurityFlowTest {
                 }
             }
         }
-        assertThat(taken).as("commands the socket took from a host that reads nothing").isLessThan(COMMANDS);
+        assertThat(taken)
+                .as("commands the socket took from a host that reads nothing")
+                .isLessThan(COMMANDS);
 
         assertEchoed(keeper, ECHO_ID, "while another host's answers wait");
 
@@ -174,7 +190,10 @@ class WorkerSecurityFlowTest {
             }
         });
         for (int i = 0; i < COMMANDS; i++) {
-            assertThat(receive(deaf)).as("answer %d", i).isEqualTo(new Notify(ECHO_ID, i, UromStatus.SUCCESS, command(i).payload()));
+            assertThat(receive(deaf))
+                    .as("answer %d", i)
+                    .isEqualTo(new Notify(
+                            ECHO_ID, i, UromStatus.SUCCESS, command(i).payload()));
         }
         rest.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
         deaf.channel().close();

@@ -11,8 +11,12 @@ import static dev.urom.service.worker.DataSocketProbes.refusal;
 import static dev.urom.service.worker.DataSocketProbes.residentBytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.urom.service.access.WorkerAccess;
+import dev.urom.service.worker.WorkerProcess.Connected;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.FrameChannel;
 import dev.urom.wire.FrameCodec;
+import dev.urom.wire.Message;
 import dev.urom.wire.Message.Challenge;
 import dev.urom.wire.Message.Command;
 import dev.urom.wire.Message.ErrorReply;
@@ -20,14 +24,10 @@ import dev.urom.wire.Message.Hello;
 import dev.urom.wire.Message.HelloOk;
 import dev.urom.wire.Message.Stop;
 import dev.urom.wire.Message.StopOk;
-import dev.urom.wire.Message;
 import dev.urom.wire.MessageType;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.Role;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.service.access.WorkerAccess;
-import dev.urom.service.worker.WorkerProcess.Connected;
-import dev.urom.spi.UromStatus;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -72,11 +72,13 @@ class WorkerSecurityLimitsTest {
         echo = WorkerFixtures.echo(pluginDir, "echo.so");
     }
 
-    private WorkerProcess start(ServiceAddress listen, WorkerAccess access, List<String> jvmOptions, int maxMessageSize, String... options)
+    private WorkerProcess start(
+            ServiceAddress listen, WorkerAccess access, List<String> jvmOptions, int maxMessageSize, String... options)
             throws IOException {
         List<String> extra = new ArrayList<>(List.of(options));
         extra.add(echo + ":" + ECHO_ID);
-        WorkerProcess worker = WorkerProcess.start(dir.resolve("log"), jvmOptions, WorkerProcess.args(listen, maxMessageSize, extra), access);
+        WorkerProcess worker = WorkerProcess.start(
+                dir.resolve("log"), jvmOptions, WorkerProcess.args(listen, maxMessageSize, extra), access);
         workers.add(worker);
         worker.readyAddress();
         return worker;
@@ -88,8 +90,13 @@ class WorkerSecurityLimitsTest {
 
     @Test
     void aHandshakeThatDoesNotEndInTimeIsDroppedAndTheOwnerStillGetsIn() throws Exception {
-        WorkerProcess worker = start(ServiceAddress.tcp("127.0.0.1", 0), WorkerProcess.KEY_ACCESS, List.of(), MAX_MSG,
-                "--handshake-timeout-ms", "1500");
+        WorkerProcess worker = start(
+                ServiceAddress.tcp("127.0.0.1", 0),
+                WorkerProcess.KEY_ACCESS,
+                List.of(),
+                MAX_MSG,
+                "--handshake-timeout-ms",
+                "1500");
         Connected owner = worker.connect();
         String late = "the handshake did not end within 1500 ms";
         long start = System.nanoTime();
@@ -105,7 +112,9 @@ class WorkerSecurityLimitsTest {
         for (FrameChannel channel : List.of(silent, halfAHello, noProof)) {
             assertThat(refusal(channel)).isEqualTo(new ErrorReply(UromStatus.TIME_OUT, late));
         }
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("dropped at the timeout, not before").isGreaterThanOrEqualTo(1500);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+                .as("dropped at the timeout, not before")
+                .isGreaterThanOrEqualTo(1500);
         assertThat(logLines(worker, late)).isEqualTo(3);
         assertEchoed(owner, ECHO_ID, "after three late handshakes");
         assertEchoed(worker.connect(), ECHO_ID, "a new connection of the owner");
@@ -123,17 +132,25 @@ class WorkerSecurityLimitsTest {
     void framesAnnouncedAt16MiBCostTheWorkerNothingUntilTheirBytesArrive() throws Exception {
         int maxMessageSize = 16 << 20;
         int connections = 450;
-        WorkerProcess worker = start(socket(), WorkerProcess.ACCESS, List.of("-Xmx2g"), maxMessageSize, "--max-host-connections", "1000");
+        WorkerProcess worker = start(
+                socket(), WorkerProcess.ACCESS, List.of("-Xmx2g"), maxMessageSize, "--max-host-connections", "1000");
         Connected owner = worker.connect();
         assertEchoed(owner, ECHO_ID, "before");
         long baseline = residentBytes(worker.process.pid());
         int frameLength = Protocol.FRAME_HEADER_BYTES + maxMessageSize;
-        ByteBuffer announcement = ByteBuffer.allocate(Protocol.LENGTH_FIELD_BYTES + Protocol.FRAME_HEADER_BYTES + Command.HEADER_BYTES)
+        ByteBuffer announcement = ByteBuffer.allocate(
+                        Protocol.LENGTH_FIELD_BYTES + Protocol.FRAME_HEADER_BYTES + Command.HEADER_BYTES)
                 .order(ByteOrder.LITTLE_ENDIAN)
-                .putInt(frameLength).putShort((short) MessageType.COMMAND.code()).putShort((short) 0).putLong(0)
-                .putLong(ECHO_ID).putLong(1).putLong(maxMessageSize - Command.HEADER_BYTES)
+                .putInt(frameLength)
+                .putShort((short) MessageType.COMMAND.code())
+                .putShort((short) 0)
+                .putLong(0)
+                .putLong(ECHO_ID)
+                .putLong(1)
+                .putLong(maxMessageSize - Command.HEADER_BYTES)
                 .flip();
-        String overTheLimit = "frame of " + frameLength + " bytes is over the limit of " + Protocol.HANDSHAKE_FRAME_LIMIT;
+        String overTheLimit =
+                "frame of " + frameLength + " bytes is over the limit of " + Protocol.HANDSHAKE_FRAME_LIMIT;
         long start = System.nanoTime();
 
         List<FrameChannel> strangers = new ArrayList<>();
@@ -147,7 +164,9 @@ class WorkerSecurityLimitsTest {
             stranger.close();
         }
         long windows = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) / 10 + 1;
-        assertThat(logLines(worker, overTheLimit)).as("refusals logged: at most 20 per 10 s").isBetween(1, (int) (20 * windows));
+        assertThat(logLines(worker, overTheLimit))
+                .as("refusals logged: at most 20 per 10 s")
+                .isBetween(1, (int) (20 * windows));
 
         List<Connected> hosts = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
@@ -159,7 +178,9 @@ class WorkerSecurityLimitsTest {
         assertEchoed(owner, ECHO_ID, "after the announcements");
         long growth = residentBytes(worker.process.pid()) - baseline;
 
-        assertThat(growth).as("growth of the worker's resident memory, in bytes").isLessThan(512L << 20);
+        assertThat(growth)
+                .as("growth of the worker's resident memory, in bytes")
+                .isLessThan(512L << 20);
         for (Connected host : hosts) {
             host.channel().close();
         }
@@ -169,8 +190,15 @@ class WorkerSecurityLimitsTest {
 
     @Test
     void overTheConnectionCapAHostIsRefusedFullUntilAConnectionEnds() throws Exception {
-        WorkerProcess worker = start(socket(), WorkerProcess.ACCESS, List.of(), MAX_MSG, "--max-host-connections", "3",
-                "--handshake-timeout-ms", "2000");
+        WorkerProcess worker = start(
+                socket(),
+                WorkerProcess.ACCESS,
+                List.of(),
+                MAX_MSG,
+                "--max-host-connections",
+                "3",
+                "--handshake-timeout-ms",
+                "2000");
         Connected owner = worker.connect();
         Connected stopping = worker.connect();
         Connected closing = worker.connect();
@@ -178,7 +206,9 @@ class WorkerSecurityLimitsTest {
         int before = logLines(worker, full);
 
         assertThat(refusal(raw(worker))).isEqualTo(new ErrorReply(UromStatus.FULL, full));
-        assertThat(awaitOneNewLogLine(worker, before, full)).contains(" WARN ").contains("worker 7: host connection refused: " + full);
+        assertThat(awaitOneNewLogLine(worker, before, full))
+                .contains(" WARN ")
+                .contains("worker 7: host connection refused: " + full);
 
         // after STOP_OK the worker has let the connection go: the next host gets in
         stopping.channel().send(0, new Stop());
@@ -201,7 +231,8 @@ class WorkerSecurityLimitsTest {
         List<FrameChannel> silent = List.of(raw(worker), raw(worker));
         assertThat(refusal(raw(worker))).isEqualTo(new ErrorReply(UromStatus.FULL, full));
         for (FrameChannel channel : silent) {
-            assertThat(refusal(channel)).isEqualTo(new ErrorReply(UromStatus.TIME_OUT, "the handshake did not end within 2000 ms"));
+            assertThat(refusal(channel))
+                    .isEqualTo(new ErrorReply(UromStatus.TIME_OUT, "the handshake did not end within 2000 ms"));
         }
         assertEchoed(worker.connect(), ECHO_ID, "in the place of a late handshake");
         assertEchoed(owner, ECHO_ID, "the owner's first connection");
@@ -222,9 +253,13 @@ class WorkerSecurityLimitsTest {
                 channel.setFrameLimit(Protocol.dataFrameLimit(ok.maxMessageSize()));
                 return new Connected(channel, ok);
             }
-            assertThat(answer).isInstanceOfSatisfying(ErrorReply.class, e -> assertThat(e.status()).isEqualTo(UromStatus.FULL));
+            assertThat(answer)
+                    .isInstanceOfSatisfying(
+                            ErrorReply.class, e -> assertThat(e.status()).isEqualTo(UromStatus.FULL));
             channel.close();
-            assertThat(System.nanoTime()).as("room for a connection within %s", PATIENCE).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("room for a connection within %s", PATIENCE)
+                    .isLessThan(deadline);
         }
     }
 }

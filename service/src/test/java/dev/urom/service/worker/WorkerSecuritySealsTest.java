@@ -9,20 +9,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.urom.auth.Principal;
 import dev.urom.auth.Proofs;
 import dev.urom.framework.security.UnixAccounts;
-import dev.urom.wire.DomainPeer.PluginAddress;
+import dev.urom.service.access.WorkerAccess;
+import dev.urom.service.worker.WorkerProcess.Connected;
+import dev.urom.spi.UromStatus;
 import dev.urom.wire.DomainPeer;
+import dev.urom.wire.DomainPeer.PluginAddress;
 import dev.urom.wire.Frame;
+import dev.urom.wire.Message;
 import dev.urom.wire.Message.AddressReply;
 import dev.urom.wire.Message.AddressRequest;
 import dev.urom.wire.Message.Command;
 import dev.urom.wire.Message.DomainSet;
 import dev.urom.wire.Message.DomainSetReply;
 import dev.urom.wire.Message.Notify;
-import dev.urom.wire.Message;
 import dev.urom.wire.ServiceAddress;
-import dev.urom.service.access.WorkerAccess;
-import dev.urom.service.worker.WorkerProcess.Connected;
-import dev.urom.spi.UromStatus;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -65,14 +65,22 @@ class WorkerSecuritySealsTest {
 
     @BeforeAll
     static void startTheWorkerAndInstallATable() throws Exception {
-        Path jar = WorkerFixtures.javaPluginJar(dir.resolve("domain_peer.jar"), "domain_peer", "1", DomainPeerJavaPlugin.class);
-        worker = WorkerProcess.start(dir.resolve("log"), WorkerProcess.args(ServiceAddress.unix(dir.resolve("run").resolve("worker-7.sock")),
-                4096, List.of(jar + ":" + PEER_ID)));
+        Path jar = WorkerFixtures.javaPluginJar(
+                dir.resolve("domain_peer.jar"), "domain_peer", "1", DomainPeerJavaPlugin.class);
+        worker = WorkerProcess.start(
+                dir.resolve("log"),
+                WorkerProcess.args(
+                        ServiceAddress.unix(dir.resolve("run").resolve("worker-7.sock")),
+                        4096,
+                        List.of(jar + ":" + PEER_ID)));
         host = worker.connect();
         host.channel().send(1, new AddressRequest(PEER_ID));
-        AddressReply reply = (AddressReply) host.channel().receiveWithin(PATIENCE).message();
+        AddressReply reply =
+                (AddressReply) host.channel().receiveWithin(PATIENCE).message();
         assertThat(reply.status()).isEqualTo(UromStatus.SUCCESS);
-        assertThat(reply.seal()).as("sealed with the key of the owner's workers").isEqualTo(WorkerProcess.seal(PEER_ID, reply.address()));
+        assertThat(reply.seal())
+                .as("sealed with the key of the owner's workers")
+                .isEqualTo(WorkerProcess.seal(PEER_ID, reply.address()));
         own = new PluginAddress(PEER_ID, reply.address(), reply.seal());
 
         assertThat(install(table(sealed(VICTIM)))).isEqualTo(new DomainSetReply(UromStatus.SUCCESS, ""));
@@ -92,7 +100,8 @@ class WorkerSecuritySealsTest {
 
     /** Domain 1 is this worker, with its own sealed address; domain 2 the peer {@code second}. */
     private static DomainSet table(PluginAddress second) {
-        return new DomainSet(1, List.of(new DomainPeer(1, List.of(own), List.of()), new DomainPeer(2, List.of(second), List.of())));
+        return new DomainSet(
+                1, List.of(new DomainPeer(1, List.of(own), List.of()), new DomainPeer(2, List.of(second), List.of())));
     }
 
     private static PluginAddress sealed(byte[] address) {
@@ -110,7 +119,16 @@ class WorkerSecuritySealsTest {
     /** What the plugin's {@code domain().address(domainId)} answers now. */
     private static byte[] lookUp(long domainId) throws Exception {
         long context = REQUESTS.incrementAndGet();
-        host.channel().send(0, new Command(PEER_ID, context, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(domainId).array()));
+        host.channel()
+                .send(
+                        0,
+                        new Command(
+                                PEER_ID,
+                                context,
+                                ByteBuffer.allocate(8)
+                                        .order(ByteOrder.LITTLE_ENDIAN)
+                                        .putLong(domainId)
+                                        .array()));
         Message message = host.channel().receiveWithin(PATIENCE).message();
         assertThat(message).isInstanceOf(Notify.class);
         Notify answer = (Notify) message;
@@ -121,46 +139,78 @@ class WorkerSecuritySealsTest {
 
     static Stream<Arguments> badSeals() {
         byte[] victimsSeal = WorkerProcess.seal(PEER_ID, VICTIM);
-        WorkerAccess otherDaemon = WorkerAccess.of(Principal.unix(UnixAccounts.effectiveUid()), Optional.empty(), Proofs.randomSecret(32));
+        WorkerAccess otherDaemon =
+                WorkerAccess.of(Principal.unix(UnixAccounts.effectiveUid()), Optional.empty(), Proofs.randomSecret(32));
         return Stream.of(
-                Arguments.of("a made-up seal", new PluginAddress(PEER_ID, INTRUDER, Proofs.randomSecret(Proofs.MAC_BYTES))),
+                Arguments.of(
+                        "a made-up seal", new PluginAddress(PEER_ID, INTRUDER, Proofs.randomSecret(Proofs.MAC_BYTES))),
                 Arguments.of("no seal", new PluginAddress(PEER_ID, INTRUDER, new byte[0])),
-                Arguments.of("the victim's seal on the intruder's address", new PluginAddress(PEER_ID, INTRUDER, victimsSeal)),
-                Arguments.of("a seal of another plugin id", new PluginAddress(PEER_ID, INTRUDER, WorkerProcess.seal(PEER_ID + 1, INTRUDER))),
-                Arguments.of("the seal of another principal's workers",
-                        new PluginAddress(PEER_ID, INTRUDER, Proofs.seal(WorkerProcess.KEY_ACCESS.sealKey(), PEER_ID, INTRUDER))),
-                Arguments.of("the seal of the same user's workers at another daemon",
+                Arguments.of(
+                        "the victim's seal on the intruder's address",
+                        new PluginAddress(PEER_ID, INTRUDER, victimsSeal)),
+                Arguments.of(
+                        "a seal of another plugin id",
+                        new PluginAddress(PEER_ID, INTRUDER, WorkerProcess.seal(PEER_ID + 1, INTRUDER))),
+                Arguments.of(
+                        "the seal of another principal's workers",
+                        new PluginAddress(
+                                PEER_ID, INTRUDER, Proofs.seal(WorkerProcess.KEY_ACCESS.sealKey(), PEER_ID, INTRUDER))),
+                Arguments.of(
+                        "the seal of the same user's workers at another daemon",
                         new PluginAddress(PEER_ID, INTRUDER, Proofs.seal(otherDaemon.sealKey(), PEER_ID, INTRUDER))),
-                Arguments.of("a sealed address relabelled with a transport",
+                Arguments.of(
+                        "a sealed address relabelled with a transport",
                         new PluginAddress(PEER_ID, INTRUDER, "ucp-tag", WorkerProcess.seal(PEER_ID, INTRUDER))),
-                Arguments.of("a sealed address relabelled with another transport",
-                        new PluginAddress(PEER_ID, INTRUDER, "tcp", Proofs.seal(WorkerProcess.ACCESS.sealKey(), PEER_ID, "ucp-tag", INTRUDER))),
-                Arguments.of("an address sealed with a transport, its transport dropped",
-                        new PluginAddress(PEER_ID, INTRUDER, Proofs.seal(WorkerProcess.ACCESS.sealKey(), PEER_ID, "ucp-tag", INTRUDER))));
+                Arguments.of(
+                        "a sealed address relabelled with another transport",
+                        new PluginAddress(
+                                PEER_ID,
+                                INTRUDER,
+                                "tcp",
+                                Proofs.seal(WorkerProcess.ACCESS.sealKey(), PEER_ID, "ucp-tag", INTRUDER))),
+                Arguments.of(
+                        "an address sealed with a transport, its transport dropped",
+                        new PluginAddress(
+                                PEER_ID,
+                                INTRUDER,
+                                Proofs.seal(WorkerProcess.ACCESS.sealKey(), PEER_ID, "ucp-tag", INTRUDER))));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("badSeals")
-    void aTableWithAnAddressItsOwnersWorkersDidNotSealIsRefusedAndTheTableInForceStays(String what, PluginAddress forged) throws Exception {
+    void aTableWithAnAddressItsOwnersWorkersDidNotSealIsRefusedAndTheTableInForceStays(
+            String what, PluginAddress forged) throws Exception {
         byte[] inForce = lookUp(2);
-        String reason = "the address of plugin id 0x10 at domain id 2 is not one a worker of this owner published (its seal does not match)";
+        String reason =
+                "the address of plugin id 0x10 at domain id 2 is not one a worker of this owner published (its seal does not match)";
         int before = logLines(worker, reason);
 
         assertThat(install(table(forged))).isEqualTo(new DomainSetReply(UromStatus.NOT_PERMITTED, reason));
 
         assertThat(lookUp(2)).as("domain 2 after the refusal").isEqualTo(inForce);
-        assertThat(awaitOneNewLogLine(worker, before, reason)).contains(" WARN ").contains("domain table refused");
+        assertThat(awaitOneNewLogLine(worker, before, reason))
+                .contains(" WARN ")
+                .contains("domain table refused");
     }
 
     @Test
     void oneUnsealedAddressAmongSealedOnesRefusesTheWholeTable() throws Exception {
         byte[] inForce = lookUp(2);
-        DomainSet table = new DomainSet(1, List.of(new DomainPeer(1, List.of(own), List.of()),
-                new DomainPeer(2, List.of(sealed(bytes("a sealed newcomer"))), List.of()),
-                new DomainPeer(3, List.of(new PluginAddress(PEER_ID, INTRUDER, Proofs.randomSecret(Proofs.MAC_BYTES))), List.of())));
+        DomainSet table = new DomainSet(
+                1,
+                List.of(
+                        new DomainPeer(1, List.of(own), List.of()),
+                        new DomainPeer(2, List.of(sealed(bytes("a sealed newcomer"))), List.of()),
+                        new DomainPeer(
+                                3,
+                                List.of(new PluginAddress(PEER_ID, INTRUDER, Proofs.randomSecret(Proofs.MAC_BYTES))),
+                                List.of())));
 
-        assertThat(install(table)).isEqualTo(new DomainSetReply(UromStatus.NOT_PERMITTED,
-                "the address of plugin id 0x10 at domain id 3 is not one a worker of this owner published (its seal does not match)"));
+        assertThat(install(table))
+                .isEqualTo(
+                        new DomainSetReply(
+                                UromStatus.NOT_PERMITTED,
+                                "the address of plugin id 0x10 at domain id 3 is not one a worker of this owner published (its seal does not match)"));
 
         assertThat(lookUp(2)).as("nothing of the refused table was installed").isEqualTo(inForce);
     }

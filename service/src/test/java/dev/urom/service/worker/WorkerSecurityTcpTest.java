@@ -9,10 +9,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.urom.auth.AuthKey;
 import dev.urom.auth.Proofs;
-import dev.urom.wire.ServiceAddress;
 import dev.urom.service.worker.WorkerProcess.Connected;
 import dev.urom.spi.UromException;
 import dev.urom.spi.UromStatus;
+import dev.urom.wire.ServiceAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -46,8 +46,11 @@ class WorkerSecurityTcpTest {
     @BeforeAll
     static void startTheWorker() throws Exception {
         Path echo = WorkerFixtures.echo(dir.resolve("plugins"), "echo.so");
-        worker = WorkerProcess.start(dir.resolve("log"), List.of(), WorkerProcess.args(ServiceAddress.tcp("127.0.0.1", 0), MAX_MSG,
-                List.of(echo + ":" + ECHO_ID)), WorkerProcess.KEY_ACCESS);
+        worker = WorkerProcess.start(
+                dir.resolve("log"),
+                List.of(),
+                WorkerProcess.args(ServiceAddress.tcp("127.0.0.1", 0), MAX_MSG, List.of(echo + ":" + ECHO_ID)),
+                WorkerProcess.KEY_ACCESS);
         owner = worker.connect(Optional.of(WorkerProcess.TEST_KEY));
     }
 
@@ -78,20 +81,23 @@ class WorkerSecurityTcpTest {
         UromException refused = refusedHandshake(worker, Optional.of(intruder), Proofs.Channel.DATA);
 
         assertThat(refused.status()).isEqualTo(UromStatus.AUTHENTICATION);
-        assertThat(refused.getMessage()).isEqualTo("authentication failed: the proof does not match the key of principal 'intruder'");
+        assertThat(refused.getMessage())
+                .isEqualTo("authentication failed: the proof does not match the key of principal 'intruder'");
         awaitOneNewLogLine(worker, before, NOT_THE_OWNER);
         assertEchoed(owner, ECHO_ID, "after another principal");
     }
 
     @Test
     void theOwnersNameWithAnotherSecretIsRefusedWithAuthentication() throws Exception {
-        AuthKey guessed = AuthKey.of(WorkerProcess.TEST_KEY.name(), "g".repeat(32).getBytes(StandardCharsets.US_ASCII));
+        AuthKey guessed =
+                AuthKey.of(WorkerProcess.TEST_KEY.name(), "g".repeat(32).getBytes(StandardCharsets.US_ASCII));
         int before = logLines(worker, WRONG_PROOF);
 
         UromException refused = refusedHandshake(worker, Optional.of(guessed), Proofs.Channel.DATA);
 
         assertThat(refused.status()).isEqualTo(UromStatus.AUTHENTICATION);
-        assertThat(refused.getMessage()).isEqualTo("authentication failed: the proof does not match the key of principal 'worker-test'");
+        assertThat(refused.getMessage())
+                .isEqualTo("authentication failed: the proof does not match the key of principal 'worker-test'");
         assertThat(awaitOneNewLogLine(worker, before, WRONG_PROOF)).contains(" WARN ");
         assertEchoed(owner, ECHO_ID, "after a wrong key");
     }

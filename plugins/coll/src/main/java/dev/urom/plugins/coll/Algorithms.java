@@ -17,7 +17,17 @@ import dev.urom.plugins.coll.protocol.MessageKind;
  */
 final class Algorithms {
     /** What one rank runs: its place in the team, the collective's sizes and host addresses. */
-    record Shape(int p, int r, long teamId, long sequence, long chunk, int elementSize, long count, long src, long dst, boolean inPlace,
+    record Shape(
+            int p,
+            int r,
+            long teamId,
+            long sequence,
+            long chunk,
+            int elementSize,
+            long count,
+            long src,
+            long dst,
+            boolean inPlace,
             int root) {
         long bytes() {
             return count * elementSize;
@@ -81,7 +91,8 @@ final class Algorithms {
     private static int[] sendPiece(Program g, Shape s, int to, long at, long len, int step, int[] deps, int dep) {
         int[] ops = new int[s.chunks(len)];
         for (int c = 0; c < ops.length; c++) {
-            ops[c] = g.send(to, at + c * s.chunk(), s.chunkLen(len, c), s.tag(step, s.r()), deps == null ? dep : deps[c], -1);
+            ops[c] = g.send(
+                    to, at + c * s.chunk(), s.chunkLen(len, c), s.tag(step, s.r()), deps == null ? dep : deps[c], -1);
         }
         return ops;
     }
@@ -89,7 +100,8 @@ final class Algorithms {
     private static int[] receivePiece(Program g, Shape s, int from, long at, long len, int step, int[] deps) {
         int[] ops = new int[s.chunks(len)];
         for (int c = 0; c < ops.length; c++) {
-            ops[c] = g.receive(from, at + c * s.chunk(), s.chunkLen(len, c), s.tag(step, from), deps == null ? -1 : deps[c], -1);
+            ops[c] = g.receive(
+                    from, at + c * s.chunk(), s.chunkLen(len, c), s.tag(step, from), deps == null ? -1 : deps[c], -1);
         }
         return ops;
     }
@@ -134,7 +146,9 @@ final class Algorithms {
             int partner = r ^ (1 << k);
             int[] sent = sendPiece(g, s, partner, 0, n, k + 1, last, -1);
             int[] got = receivePiece(g, s, partner, n, n, k + 1, last);
-            last = partner < r ? reduceChunks(g, s, n, 0, n, 0, got, sent, null) : reduceChunks(g, s, n, 0, 0, n, got, sent, null);
+            last = partner < r
+                    ? reduceChunks(g, s, n, 0, n, 0, got, sent, null)
+                    : reduceChunks(g, s, n, 0, 0, n, got, sent, null);
         }
         if (r < e) {
             sendPiece(g, s, r + q, 0, n, rounds + 1, last, -1);
@@ -143,11 +157,13 @@ final class Algorithms {
     }
 
     /** out = op(a, b) chunk by chunk over {@code len} bytes, chunk c after {@code d0[c]} and {@code d1[c]} (and {@code d2[c]}). */
-    private static int[] reduceChunks(Program g, Shape s, long len, long out, long a, long b, int[] d0, int[] d1, int[] d2) {
+    private static int[] reduceChunks(
+            Program g, Shape s, long len, long out, long a, long b, int[] d0, int[] d1, int[] d2) {
         int[] ops = new int[s.chunks(len)];
         for (int c = 0; c < ops.length; c++) {
             long off = c * s.chunk();
-            ops[c] = g.reduce(out + off, a + off, b + off, s.chunkLen(len, c), d0 == null ? -1 : d0[c], d1 == null ? -1 : d1[c]);
+            ops[c] = g.reduce(
+                    out + off, a + off, b + off, s.chunkLen(len, c), d0 == null ? -1 : d0[c], d1 == null ? -1 : d1[c]);
             if (d2 != null) {
                 g.join(ops[c], d2[c], d2[c] + 1);
             }
@@ -251,7 +267,8 @@ final class Algorithms {
     }
 
     /** Appends unit (kind, step, block, chunk c) when block {@code blk} has a chunk c; answers the next unit's number. */
-    private static int unit(Shape s, int[] kind, int[] step, int[] block, int[] index, int u, int k, int st, int blk, int c) {
+    private static int unit(
+            Shape s, int[] kind, int[] step, int[] block, int[] index, int u, int k, int st, int blk, int c) {
         if (c < 0 || c >= s.chunks(s.blockLength(blk))) {
             return u;
         }
@@ -263,12 +280,16 @@ final class Algorithms {
     }
 
     /** The receive of unit {@code v}, which takes its buffer; -1 for a unit that receives nothing. */
-    private static int postReceive(Program g, Shape s, int v, int[] kind, int[] step, int[] block, int[] index, int left) {
+    private static int postReceive(
+            Program g, Shape s, int v, int[] kind, int[] step, int[] block, int[] index, int left) {
         if (kind[v] == 0) {
             return -1;
         }
         int tagStep = kind[v] == 1 ? step[v] : s.p() - 1 + step[v];
-        return g.onUnit(g.receive(left, 0, s.chunkLen(s.blockLength(block[v]), index[v]), s.tag(tagStep, left), -1, -1), v, true);
+        return g.onUnit(
+                g.receive(left, 0, s.chunkLen(s.blockLength(block[v]), index[v]), s.tag(tagStep, left), -1, -1),
+                v,
+                true);
     }
 
     // ---- REDUCE ----------------------------------------------------------------------------
@@ -391,13 +412,17 @@ final class Algorithms {
         }
     }
 
-    private static int reduceReceive(Program g, Shape s, int v, int[] kind, int[] step, int[] block, int[] index, int[] from, int left) {
+    private static int reduceReceive(
+            Program g, Shape s, int v, int[] kind, int[] step, int[] block, int[] index, int[] from, int left) {
         if (kind[v] == 0) {
             return -1;
         }
         int sender = kind[v] == 1 ? left : from[v];
         int tagStep = kind[v] == 1 ? step[v] : s.p() - 1;
-        return g.onUnit(g.receive(sender, 0, s.chunkLen(s.blockLength(block[v]), index[v]), s.tag(tagStep, sender), -1, -1), v, true);
+        return g.onUnit(
+                g.receive(sender, 0, s.chunkLen(s.blockLength(block[v]), index[v]), s.tag(tagStep, sender), -1, -1),
+                v,
+                true);
     }
 
     // ---- BCAST -----------------------------------------------------------------------------
@@ -430,6 +455,7 @@ final class Algorithms {
 
     /** Staging chunks of the pipelined BCAST chain, and how many receives it posts ahead. */
     static final int CHAIN_SLOTS = 8;
+
     static final int CHAIN_AHEAD = 4;
 
     /**
@@ -450,7 +476,8 @@ final class Algorithms {
         int[] received = g.scratch(6, chunks);
         if (v > 0) {
             for (int c = 0; c < Math.min(CHAIN_AHEAD, chunks); c++) {
-                received[c] = g.receive(previous, (c % CHAIN_SLOTS) * chunk, s.chunkLen(n, c), s.tag(0, previous), -1, -1);
+                received[c] =
+                        g.receive(previous, (c % CHAIN_SLOTS) * chunk, s.chunkLen(n, c), s.tag(0, previous), -1, -1);
             }
         }
         for (int c = 0; c < chunks; c++) {
@@ -469,8 +496,13 @@ final class Algorithms {
                 int ahead = c + CHAIN_AHEAD;
                 if (ahead < chunks) {
                     int aheadSlot = ahead % CHAIN_SLOTS;
-                    received[ahead] = g.receive(previous, aheadSlot * chunk, s.chunkLen(n, ahead), s.tag(0, previous),
-                            aheadSlot == slot ? last : slotLast[aheadSlot], -1);
+                    received[ahead] = g.receive(
+                            previous,
+                            aheadSlot * chunk,
+                            s.chunkLen(n, ahead),
+                            s.tag(0, previous),
+                            aheadSlot == slot ? last : slotLast[aheadSlot],
+                            -1);
                 }
             }
             slotLast[slot] = last;

@@ -62,8 +62,9 @@ import org.apache.logging.log4j.Logger;
  */
 public final class CollPlugin implements PluginIface {
     private static final Logger LOG = LogManager.getLogger(CollPlugin.class);
-    private static final String YAMA_HINT = "; with Yama (kernel.yama.ptrace_scope 1) the host must allow it: prctl(PR_SET_PTRACER),"
-            + " docs/security.md";
+    private static final String YAMA_HINT =
+            "; with Yama (kernel.yama.ptrace_scope 1) the host must allow it: prctl(PR_SET_PTRACER),"
+                    + " docs/security.md";
     private static final int PROGRESS_ROUNDS = 64;
 
     private final ArrayDeque<WorkerNotification> ready = new ArrayDeque<>();
@@ -94,7 +95,8 @@ public final class CollPlugin implements PluginIface {
             slots = worker.tagSlots(256);
         } catch (UcxException e) {
             closeUcx();
-            throw new UromException(UromStatus.INITIALIZATION, "the collectives plugin cannot start UCX: " + e.getMessage());
+            throw new UromException(
+                    UromStatus.INITIALIZATION, "the collectives plugin cannot start UCX: " + e.getMessage());
         }
     }
 
@@ -170,7 +172,8 @@ public final class CollPlugin implements PluginIface {
         try {
             return worker.arm();
         } catch (UcxException e) {
-            throw new UromException(UromStatus.IO_FAILED, "the collectives plugin cannot arm its wake-up: " + e.getMessage());
+            throw new UromException(
+                    UromStatus.IO_FAILED, "the collectives plugin cannot arm its wake-up: " + e.getMessage());
         }
     }
 
@@ -185,8 +188,11 @@ public final class CollPlugin implements PluginIface {
         } catch (CollProtocolException e) {
             long[] typeAndCookie = CollCommand.typeAndCookie(command.payload());
             LOG.warn("collectives plugin of worker {}: {}", context.workerId(), e.getMessage());
-            answer(command, typeAndCookie == null ? CollNotification.failure(0, 0, e.reason(), 0)
-                    : CollNotification.failure((int) typeAndCookie[0], typeAndCookie[1], e.reason(), 0));
+            answer(
+                    command,
+                    typeAndCookie == null
+                            ? CollNotification.failure(0, 0, e.reason(), 0)
+                            : CollNotification.failure((int) typeAndCookie[0], typeAndCookie[1], e.reason(), 0));
             return;
         }
         if (decoded instanceof TeamCreate create) {
@@ -224,8 +230,11 @@ public final class CollPlugin implements PluginIface {
         long chunk = create.chunkBytes() == 0 ? CollLayout.CHUNK_DEFAULT : create.chunkBytes();
         long small = create.smallBytes() == 0 ? CollLayout.SMALL_DEFAULT : create.smallBytes();
         long timeout = create.timeoutMs() == 0 ? CollLayout.TIMEOUT_MS_DEFAULT : create.timeoutMs();
-        if (reason == Reason.NONE && (chunk < CollLayout.CHUNK_MIN || chunk > CollLayout.CHUNK_MAX || small > CollLayout.SMALL_MAX
-                || timeout > CollLayout.TIMEOUT_MS_MAX)) {
+        if (reason == Reason.NONE
+                && (chunk < CollLayout.CHUNK_MIN
+                        || chunk > CollLayout.CHUNK_MAX
+                        || small > CollLayout.SMALL_MAX
+                        || timeout > CollLayout.TIMEOUT_MS_MAX)) {
             reason = Reason.KNOBS;
         }
         if (reason == Reason.NONE && teams.containsKey(create.teamId())) {
@@ -271,13 +280,27 @@ public final class CollPlugin implements PluginIface {
             try {
                 peers[i] = endpoint(ids[i], peerAddress);
             } catch (UcxException e) {
-                LOG.warn("collectives plugin of worker {}: cannot reach member {}: {}", context.workerId(), ids[i], e.getMessage());
+                LOG.warn(
+                        "collectives plugin of worker {}: cannot reach member {}: {}",
+                        context.workerId(),
+                        ids[i],
+                        e.getMessage());
                 answerCreate(command, create, Reason.TRANSPORT, -e.status() & 0xffff_ffffL);
                 return;
             }
         }
         Hello hello = new Hello(create.teamId(), size, rank, MembersHash.of(ids), chunk, small, timeout, reason.code());
-        Team team = new Team(create.teamId(), command.destId(), size, rank, hello, peers, connection, slots, ready::add, abandoned::add);
+        Team team = new Team(
+                create.teamId(),
+                command.destId(),
+                size,
+                rank,
+                hello,
+                peers,
+                connection,
+                slots,
+                ready::add,
+                abandoned::add);
         long now = System.nanoTime();
         if (told) {
             answerCreate(command, create, reason, 0);
@@ -312,8 +335,14 @@ public final class CollPlugin implements PluginIface {
     }
 
     private void answerCreate(WorkerCommand command, TeamCreate create, Reason reason, long detail) {
-        answer(command, new CollNotification.TeamCreateDone(failure(CommandType.TEAM_CREATE, create.cookie(), reason, detail), create.teamId(),
-                0, 0).encode());
+        answer(
+                command,
+                new CollNotification.TeamCreateDone(
+                                failure(CommandType.TEAM_CREATE, create.cookie(), reason, detail),
+                                create.teamId(),
+                                0,
+                                0)
+                        .encode());
     }
 
     private UcpEndpoint endpoint(long domainId, byte[] peerAddress) throws UcxException {
@@ -332,7 +361,10 @@ public final class CollPlugin implements PluginIface {
             try {
                 connection = new Connection(context.hostProcess(destId));
             } catch (UromException e) {
-                LOG.info("collectives plugin of worker {}: host of connection {} is unreachable: {}", context.workerId(), destId,
+                LOG.info(
+                        "collectives plugin of worker {}: host of connection {} is unreachable: {}",
+                        context.workerId(),
+                        destId,
                         e.getMessage());
                 return null;
             }
@@ -345,8 +377,12 @@ public final class CollPlugin implements PluginIface {
     private boolean attachable(Connection connection) {
         int refusal = connection.memory().attachRefusal();
         if (refusal != 0) {
-            LOG.warn("collectives plugin of worker {}: cross-memory attach to host process {} refused (errno {}): unreachable{}",
-                    context.workerId(), connection.memory().host().pid(), refusal, refusal == 1 ? YAMA_HINT : "");
+            LOG.warn(
+                    "collectives plugin of worker {}: cross-memory attach to host process {} refused (errno {}): unreachable{}",
+                    context.workerId(),
+                    connection.memory().host().pid(),
+                    refusal,
+                    refusal == 1 ? YAMA_HINT : "");
         }
         return refusal == 0;
     }
@@ -371,8 +407,11 @@ public final class CollPlugin implements PluginIface {
 
     private void memMap(WorkerCommand command, MemMap map) {
         Connection connection = connection(command.destId());
-        long result = connection == null ? -Reason.HOST_UNREACHABLE.code() : connection.map(map.address(), map.length(), map.access());
-        Header header = result > 0 ? Header.success(CommandType.MEM_MAP, map.cookie())
+        long result = connection == null
+                ? -Reason.HOST_UNREACHABLE.code()
+                : connection.map(map.address(), map.length(), map.access());
+        Header header = result > 0
+                ? Header.success(CommandType.MEM_MAP, map.cookie())
                 : failure(CommandType.MEM_MAP, map.cookie(), Reason.ofCode(-result), 0);
         answer(command, new CollNotification.MemMapDone(header, Math.max(result, 0)).encode());
     }
@@ -380,7 +419,8 @@ public final class CollPlugin implements PluginIface {
     private void memUnmap(WorkerCommand command, MemUnmap unmap) {
         Connection connection = connections.get(command.destId());
         boolean known = connection != null && connection.unmap(unmap.memh());
-        Header header = known ? Header.success(CommandType.MEM_UNMAP, unmap.cookie())
+        Header header = known
+                ? Header.success(CommandType.MEM_UNMAP, unmap.cookie())
                 : failure(CommandType.MEM_UNMAP, unmap.cookie(), Reason.BAD_MEMH, 0);
         answer(command, new CollNotification.MemUnmapDone(header).encode());
     }
@@ -398,13 +438,21 @@ public final class CollPlugin implements PluginIface {
             reason = Reason.TOO_MANY;
         }
         if (reason != Reason.NONE) {
-            answer(command, new CollNotification.PostDone(failure(CommandType.POST, post.cookie(), reason, detail), post.teamId(), 0).encode());
+            answer(
+                    command,
+                    new CollNotification.PostDone(
+                                    failure(CommandType.POST, post.cookie(), reason, detail), post.teamId(), 0)
+                            .encode());
             return;
         }
-        Collective collective = new Collective(command, post, team.peekSequence(), team, connections.get(command.destId()));
+        Collective collective =
+                new Collective(command, post, team.peekSequence(), team, connections.get(command.destId()));
         if (collective.refusal == Reason.NO_MEMORY) {
-            answer(command, new CollNotification.PostDone(failure(CommandType.POST, post.cookie(), Reason.NO_MEMORY, 0), post.teamId(), 0)
-                    .encode());
+            answer(
+                    command,
+                    new CollNotification.PostDone(
+                                    failure(CommandType.POST, post.cookie(), Reason.NO_MEMORY, 0), post.teamId(), 0)
+                            .encode());
             return;
         }
         team.nextSequence();
@@ -444,7 +492,8 @@ public final class CollPlugin implements PluginIface {
         for (Team team : teams.values()) {
             int rank = team.rankOf(failed);
             if (rank >= 0 && team.state() != Team.State.FAILED) {
-                LOG.warn("collectives plugin of worker {}: team {} lost rank {}", context.workerId(), team.teamId, rank);
+                LOG.warn(
+                        "collectives plugin of worker {}: team {} lost rank {}", context.workerId(), team.teamId, rank);
                 team.fail(Reason.PEER_FAILED, rank);
             }
         }

@@ -76,7 +76,8 @@ final class Collective {
         if (type.rooted() && post.root() >= team.size) {
             return Reason.BAD_ROOT;
         }
-        if ((post.flags() & ~(long) CollLayout.IN_PLACE) != 0 || (inPlace && type == CollType.BCAST)
+        if ((post.flags() & ~(long) CollLayout.IN_PLACE) != 0
+                || (inPlace && type == CollType.BCAST)
                 || (inPlace && type == CollType.REDUCE && post.root() != team.rank)) {
             return Reason.BAD_FLAGS;
         }
@@ -87,8 +88,8 @@ final class Collective {
         }
         long n = count * dtype.size();
         boolean small = n <= team.smallBytes;
-        Algorithms.Shape shape = new Algorithms.Shape(team.size, team.rank, team.teamId, sequence, 1, dtype.size(), count, 0, 0, inPlace,
-                (int) post.root());
+        Algorithms.Shape shape = new Algorithms.Shape(
+                team.size, team.rank, team.teamId, sequence, 1, dtype.size(), count, 0, 0, inPlace, (int) post.root());
         if (Algorithms.arenaBytes(type, small, shape) > ARENA_MAX) {
             return Reason.NO_MEMORY;
         }
@@ -112,8 +113,12 @@ final class Collective {
             case ALLGATHER, ALLTOALL -> p * n;
             default -> n;
         };
-        if (!inPlace && readLen > 0 && writeLen > 0 && type != CollType.BCAST
-                && Long.compareUnsigned(readAt, post.dst() + writeLen) < 0 && Long.compareUnsigned(post.dst(), readAt + readLen) < 0) {
+        if (!inPlace
+                && readLen > 0
+                && writeLen > 0
+                && type != CollType.BCAST
+                && Long.compareUnsigned(readAt, post.dst() + writeLen) < 0
+                && Long.compareUnsigned(post.dst(), readAt + readLen) < 0) {
             return Reason.OVERLAP;
         }
         Reason reason;

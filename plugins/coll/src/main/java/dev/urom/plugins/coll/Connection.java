@@ -38,7 +38,8 @@ final class Connection {
         if (handles.size() >= CollLayout.MEMH_MAX) {
             return -Reason.TOO_MANY.code();
         }
-        Reason reason = memory.check(address, length, (access & CollLayout.ACCESS_READ) != 0, (access & CollLayout.ACCESS_WRITE) != 0);
+        Reason reason = memory.check(
+                address, length, (access & CollLayout.ACCESS_READ) != 0, (access & CollLayout.ACCESS_WRITE) != 0);
         if (reason != Reason.NONE) {
             return -reason.code();
         }
@@ -71,7 +72,8 @@ final class Connection {
             return Reason.BAD_MEMH;
         }
         long offset = address - range.address;
-        if (Long.compareUnsigned(address, range.address) < 0 || Long.compareUnsigned(offset, range.length) > 0
+        if (Long.compareUnsigned(address, range.address) < 0
+                || Long.compareUnsigned(offset, range.length) > 0
                 || Long.compareUnsigned(length, range.length - offset) > 0) {
             return Reason.BAD_MEMH;
         }

@@ -32,9 +32,11 @@ final class HostMemory {
         Native.register(HostMemory.class, NativeLibrary.getInstance("c"));
     }
 
-    private static native long process_vm_readv(int pid, long localIov, long localCount, long remoteIov, long remoteCount, long flags);
+    private static native long process_vm_readv(
+            int pid, long localIov, long localCount, long remoteIov, long remoteCount, long flags);
 
-    private static native long process_vm_writev(int pid, long localIov, long localCount, long remoteIov, long remoteCount, long flags);
+    private static native long process_vm_writev(
+            int pid, long localIov, long localCount, long remoteIov, long remoteCount, long flags);
 
     private static native int poll(long fds, long count, int timeout);
 
@@ -71,7 +73,9 @@ final class HostMemory {
             scratch.setLong(8, length - done);
             scratch.setLong(16, remote + done);
             scratch.setLong(24, length - done);
-            long moved = write ? process_vm_writev(host.pid(), iov, 1, iov + 16, 1, 0) : process_vm_readv(host.pid(), iov, 1, iov + 16, 1, 0);
+            long moved = write
+                    ? process_vm_writev(host.pid(), iov, 1, iov + 16, 1, 0)
+                    : process_vm_readv(host.pid(), iov, 1, iov + 16, 1, 0);
             if (moved <= 0) {
                 int errno = moved < 0 ? Native.getLastError() : EFAULT;
                 return errno == ESRCH ? Reason.HOST_GONE : errno == EPERM ? Reason.HOST_UNREACHABLE : Reason.NOT_MAPPED;

@@ -77,6 +77,7 @@ final class Program {
     private int[] unitOf = new int[64];
     /** Per operation: whether it takes its unit's buffer from the pool when it starts. */
     private boolean[] acquires = new boolean[64];
+
     private int units;
     private int[] unitBuffer = new int[64];
     private int[] unitLast = new int[64];
@@ -91,6 +92,7 @@ final class Program {
     private ByteBuffer arena = ByteBuffer.allocateDirect(0);
     /** Views of the arena for the reductions' operands, moved by position, never reallocated per chunk. */
     private ByteBuffer out = arena;
+
     private ByteBuffer left = arena;
     private ByteBuffer right = arena;
     private long base;
@@ -113,7 +115,8 @@ final class Program {
      * content kept when it does not grow), the endpoints by rank (null for this rank), the host,
      * the reduction, and the local step.
      */
-    void reset(long arenaBytes, UcpEndpoint[] endpoints, HostMemory host, DataType dtype, ReduceOp op, LocalStep local) {
+    void reset(
+            long arenaBytes, UcpEndpoint[] endpoints, HostMemory host, DataType dtype, ReduceOp op, LocalStep local) {
         reset(arenaBytes, 0, endpoints, host, dtype, op, local);
     }
 
@@ -122,7 +125,14 @@ final class Program {
      * chunk buffers of {@code chunkBytes} for units ({@link #unit}); the pool is kept while the
      * chunk size stays.
      */
-    void reset(long arenaBytes, long chunkBytes, UcpEndpoint[] endpoints, HostMemory host, DataType dtype, ReduceOp op, LocalStep local) {
+    void reset(
+            long arenaBytes,
+            long chunkBytes,
+            UcpEndpoint[] endpoints,
+            HostMemory host,
+            DataType dtype,
+            ReduceOp op,
+            LocalStep local) {
         if (firstOpen < size && anyRunning()) {
             throw new IllegalStateException("a phase with requests in flight cannot be reset");
         }
@@ -143,7 +153,9 @@ final class Program {
             throw new OutOfMemoryError("an arena of " + arenaBytes + " bytes");
         }
         if (arena.capacity() < arenaBytes) {
-            int grown = (int) Math.min(Integer.MAX_VALUE - 64, Math.max(arenaBytes, Math.min(2L * arena.capacity(), Integer.MAX_VALUE - 64)));
+            int grown = (int) Math.min(
+                    Integer.MAX_VALUE - 64,
+                    Math.max(arenaBytes, Math.min(2L * arena.capacity(), Integer.MAX_VALUE - 64)));
             arena = ByteBuffer.allocateDirect(Math.max(grown, 64)).order(ByteOrder.LITTLE_ENDIAN);
             base = Pointer.nativeValue(Native.getDirectBufferPointer(arena));
             out = arena.duplicate().order(ByteOrder.LITTLE_ENDIAN);
@@ -368,7 +380,8 @@ final class Program {
             UcpEndpoint endpoint = endpoints[peer[i]];
             if (endpoint != null && endpoint.failure() != 0) {
                 fail(Reason.PEER_FAILED, peer[i]);
-            } else if (status == UcpLayout.UCS_ERR_CONNECTION_RESET || status == UcpLayout.UCS_ERR_UNREACHABLE
+            } else if (status == UcpLayout.UCS_ERR_CONNECTION_RESET
+                    || status == UcpLayout.UCS_ERR_UNREACHABLE
                     || status == UcpLayout.UCS_ERR_ENDPOINT_TIMEOUT) {
                 fail(Reason.PEER_FAILED, peer[i]);
             } else {
@@ -384,7 +397,8 @@ final class Program {
         switch (kind[i]) {
             case SEND, RECV -> {
                 int s = slots.acquire();
-                int status = kind[i] == SEND ? slots.postSend(s, endpoints[peer[i]], address(i), length[i], tag[i])
+                int status = kind[i] == SEND
+                        ? slots.postSend(s, endpoints[peer[i]], address(i), length[i], tag[i])
                         : slots.postReceive(s, address(i), length[i], tag[i], FULL_MASK);
                 slot[i] = s;
                 state[i] = RUNNING;
@@ -396,9 +410,15 @@ final class Program {
             case REDUCE -> {
                 if (unitOf[i] >= 0) {
                     ByteBuffer chunk = pool[unitBuffer[unitOf[i]]];
-                    reductions.reduce(dtype.code(), op.code(), chunk, chunk, right.position((int) z[i]), (int) (length[i] / dtype.size()));
+                    reductions.reduce(dtype.code(), op.code(), chunk, chunk, right.position((int) z[i]), (int)
+                            (length[i] / dtype.size()));
                 } else {
-                    reductions.reduce(dtype.code(), op.code(), out.position((int) x[i]), left.position((int) y[i]), right.position((int) z[i]),
+                    reductions.reduce(
+                            dtype.code(),
+                            op.code(),
+                            out.position((int) x[i]),
+                            left.position((int) y[i]),
+                            right.position((int) z[i]),
                             (int) (length[i] / dtype.size()));
                 }
             }

@@ -66,8 +66,17 @@ final class Team {
     private boolean dataPhase;
     private int agreeRounds;
 
-    Team(long teamId, long destId, int size, int rank, Hello hello, UcpEndpoint[] endpoints, Connection connection, UcpTagSlots slots,
-            Consumer<WorkerNotification> answers, Consumer<ByteBuffer> abandoned) {
+    Team(
+            long teamId,
+            long destId,
+            int size,
+            int rank,
+            Hello hello,
+            UcpEndpoint[] endpoints,
+            Connection connection,
+            UcpTagSlots slots,
+            Consumer<WorkerNotification> answers,
+            Consumer<ByteBuffer> abandoned) {
         this.teamId = teamId;
         this.destId = destId;
         this.size = size;
@@ -128,12 +137,23 @@ final class Team {
         createCommand = command;
         createCookie = cookie;
         deadline = now + timeoutNs;
-        program.reset((long) HELLO_BYTES * (size + 1), endpoints, connection == null ? null : connection.memory(), null, null,
+        program.reset(
+                (long) HELLO_BYTES * (size + 1),
+                endpoints,
+                connection == null ? null : connection.memory(),
+                null,
+                null,
                 this::checkHello);
         program.arena().put(0, hello.encode());
         for (int j = 0; j < size; j++) {
             if (j != rank) {
-                program.receive(j, (long) HELLO_BYTES * (1 + j), HELLO_BYTES, CollTag.of(MessageKind.HELLO, teamId, 0, 0, j), -1, -1);
+                program.receive(
+                        j,
+                        (long) HELLO_BYTES * (1 + j),
+                        HELLO_BYTES,
+                        CollTag.of(MessageKind.HELLO, teamId, 0, 0, j),
+                        -1,
+                        -1);
             }
         }
         for (int j = 0; j < size; j++) {
@@ -225,7 +245,9 @@ final class Team {
                 boolean changed = program.advance();
                 if (program.failure() != Reason.NONE) {
                     Reason reason = program.failure();
-                    long detail = reason == Reason.PEER_FAILED || reason == Reason.TRANSPORT ? program.failureDetail() : failedRank;
+                    long detail = reason == Reason.PEER_FAILED || reason == Reason.TRANSPORT
+                            ? program.failureDetail()
+                            : failedRank;
                     answerCreate(reason, detail);
                     fail(reason, detail);
                     return true;
@@ -288,13 +310,24 @@ final class Team {
         long seq = current.sequence;
         for (int k = 0; k < rounds; k++) {
             int from = Math.floorMod(rank - (1 << k), size);
-            program.receive(from, (long) AGREE_BYTES * (rounds + 1 + k), AGREE_BYTES, CollTag.of(MessageKind.AGREE, teamId, seq, k, from), -1,
+            program.receive(
+                    from,
+                    (long) AGREE_BYTES * (rounds + 1 + k),
+                    AGREE_BYTES,
+                    CollTag.of(MessageKind.AGREE, teamId, seq, k, from),
+                    -1,
                     -1);
         }
         int merged = -1;
         for (int k = 0; k < rounds; k++) {
             int to = (rank + (1 << k)) % size;
-            program.send(to, (long) AGREE_BYTES * k, AGREE_BYTES, CollTag.of(MessageKind.AGREE, teamId, seq, k, rank), merged, -1);
+            program.send(
+                    to,
+                    (long) AGREE_BYTES * k,
+                    AGREE_BYTES,
+                    CollTag.of(MessageKind.AGREE, teamId, seq, k, rank),
+                    merged,
+                    -1);
             merged = program.local(k, k, -1);
         }
     }
@@ -340,9 +373,11 @@ final class Team {
         boolean small = n <= smallBytes;
         int es = c.dtype.size();
         long chunk = Math.max(es, chunkBytes / es * es);
-        Algorithms.Shape s = new Algorithms.Shape(size, rank, teamId, c.sequence, chunk, es, c.post.count(), c.post.src(), c.post.dst(),
-                c.inPlace, (int) c.post.root());
-        program.reset(Algorithms.arenaBytes(c.type, small, s), chunk, endpoints, connection.memory(), c.dtype, c.op, null);
+        Algorithms.Shape s = new Algorithms.Shape(
+                size, rank, teamId, c.sequence, chunk, es, c.post.count(), c.post.src(), c.post.dst(), c.inPlace, (int)
+                        c.post.root());
+        program.reset(
+                Algorithms.arenaBytes(c.type, small, s), chunk, endpoints, connection.memory(), c.dtype, c.op, null);
         switch (c.type) {
             case ALLREDUCE -> {
                 if (small) {
@@ -419,17 +454,22 @@ final class Team {
         WorkerCommand command = createCommand;
         createCommand = null;
         long cookie = createCookie;
-        Header header = reason == Reason.NONE ? Header.success(CommandType.TEAM_CREATE, cookie)
+        Header header = reason == Reason.NONE
+                ? Header.success(CommandType.TEAM_CREATE, cookie)
                 : Header.failure(CommandType.TEAM_CREATE.code(), cookie, reason, detail);
-        answers.accept(WorkerNotification.replyTo(command, UromStatus.SUCCESS,
-                new CollNotification.TeamCreateDone(header, teamId, reason == Reason.NONE ? rank : 0, reason == Reason.NONE ? size : 0)
+        answers.accept(WorkerNotification.replyTo(
+                command,
+                UromStatus.SUCCESS,
+                new CollNotification.TeamCreateDone(
+                                header, teamId, reason == Reason.NONE ? rank : 0, reason == Reason.NONE ? size : 0)
                         .encode()));
     }
 
     private void answerPost(Collective c, Reason reason, long detail) {
-        Header header = reason == Reason.NONE ? Header.success(CommandType.POST, c.post.cookie())
+        Header header = reason == Reason.NONE
+                ? Header.success(CommandType.POST, c.post.cookie())
                 : Header.failure(CommandType.POST.code(), c.post.cookie(), reason, detail);
-        answers.accept(WorkerNotification.replyTo(c.command, UromStatus.SUCCESS,
-                new CollNotification.PostDone(header, teamId, c.sequence).encode()));
+        answers.accept(WorkerNotification.replyTo(
+                c.command, UromStatus.SUCCESS, new CollNotification.PostDone(header, teamId, c.sequence).encode()));
     }
 }

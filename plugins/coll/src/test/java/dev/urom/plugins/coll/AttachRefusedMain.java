@@ -28,8 +28,7 @@ public final class AttachRefusedMain {
 
     private static native int prctl(int option, long arg2, long arg3, long arg4, long arg5);
 
-    private AttachRefusedMain() {
-    }
+    private AttachRefusedMain() {}
 
     public static void main(String[] args) {
         if (args[0].equals("refuse")) {
@@ -44,7 +43,10 @@ public final class AttachRefusedMain {
     }
 
     private static String createTeamOfOne(CollWorkers workers) {
-        return workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), 1, 1, 0, 0, 1, 0, 0, 10_000)).header().reasonValue().name();
+        return workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), 1, 1, 0, 0, 1, 0, 0, 10_000))
+                .header()
+                .reasonValue()
+                .name();
     }
 
     /** Applies to this thread and those it starts from now on: every thread the test kit makes. */
@@ -80,7 +82,8 @@ public final class AttachRefusedMain {
         fprog.clear();
         fprog.setShort(0, (short) program.length);
         fprog.setPointer(8, filter);
-        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, Pointer.nativeValue(fprog), 0, 0) != 0) {
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+                || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, Pointer.nativeValue(fprog), 0, 0) != 0) {
             throw new IllegalStateException("cannot install the seccomp filter: errno " + Native.getLastError());
         }
     }

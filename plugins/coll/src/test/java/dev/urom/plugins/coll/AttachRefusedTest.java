@@ -33,17 +33,30 @@ class AttachRefusedTest {
     private List<String> child(String mode) throws IOException, InterruptedException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Path out = dir.resolve(mode + ".out");
-        Process process = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                AttachRefusedMain.class.getName(), mode, NativeCollFixture.SO.toAbsolutePath().toString())
+        Process process = new ProcessBuilder(
+                        java.toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        AttachRefusedMain.class.getName(),
+                        mode,
+                        NativeCollFixture.SO.toAbsolutePath().toString())
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+                .redirectErrorStream(true)
+                .redirectOutput(out.toFile())
+                .start();
         boolean ended = process.waitFor(60, TimeUnit.SECONDS);
         if (!ended) {
             process.destroyForcibly().waitFor();
         }
         String printed = Files.readString(out);
-        assertThat(ended).as("the child ended within 60 s; its output: %s", printed).isTrue();
-        assertThat(process.exitValue()).as("the child's exit status; its output: %s", printed).isZero();
-        return printed.lines().filter(line -> line.startsWith("c ") || line.startsWith("java ")).toList();
+        assertThat(ended)
+                .as("the child ended within 60 s; its output: %s", printed)
+                .isTrue();
+        assertThat(process.exitValue())
+                .as("the child's exit status; its output: %s", printed)
+                .isZero();
+        return printed.lines()
+                .filter(line -> line.startsWith("c ") || line.startsWith("java "))
+                .toList();
     }
 }

@@ -41,7 +41,8 @@ final class CollWorkers implements AutoCloseable {
     CollWorkers(java.nio.file.Path so, boolean... native_) {
         PluginTestKit.Builder[] members = new PluginTestKit.Builder[native_.length];
         for (int i = 0; i < members.length; i++) {
-            members[i] = (native_[i] ? PluginTestKit.plugin(so) : PluginTestKit.plugin(CollPlugin::new)).timeout(TIMEOUT);
+            members[i] =
+                    (native_[i] ? PluginTestKit.plugin(so) : PluginTestKit.plugin(CollPlugin::new)).timeout(TIMEOUT);
         }
         domain = PluginTestKit.domain(members);
     }
@@ -89,7 +90,9 @@ final class CollWorkers implements AutoCloseable {
         List<CollNotification> answers = createTeamAnswers(teamId, size, chunk, small, timeoutMs);
         for (int r = 0; r < size; r++) {
             CollNotification.TeamCreateDone done = (CollNotification.TeamCreateDone) answers.get(r);
-            assertThat(done.header().reasonValue()).as("TEAM_CREATE on rank %d", r).isEqualTo(Reason.NONE);
+            assertThat(done.header().reasonValue())
+                    .as("TEAM_CREATE on rank %d", r)
+                    .isEqualTo(Reason.NONE);
             assertThat(done.header().status()).isZero();
             assertThat(done.rank()).isEqualTo(r);
             assertThat(done.size()).isEqualTo(size);

@@ -31,6 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class JavaCollDataTest {
     /** chunk_bytes of the teams: 4 KiB, 512 doubles. */
     private static final int CHUNK = 4096;
+
     private static final int TEAM = 11;
 
     private CollWorkers workers;
@@ -99,16 +100,29 @@ class JavaCollDataTest {
         return answers;
     }
 
-    private CollCommand.Post post(CollType type, DataType dtype, ReduceOp op, int root, boolean inPlace, long count, long src, long dst) {
-        return new CollCommand.Post(workers.cookie(), TEAM, type.code(), dtype.code(), type.reduces() ? op.code() : 0,
-                type.rooted() ? root : 0, inPlace ? CollLayout.IN_PLACE : 0, count, src, dst, 0, 0);
+    private CollCommand.Post post(
+            CollType type, DataType dtype, ReduceOp op, int root, boolean inPlace, long count, long src, long dst) {
+        return new CollCommand.Post(
+                workers.cookie(),
+                TEAM,
+                type.code(),
+                dtype.code(),
+                type.reduces() ? op.code() : 0,
+                type.rooted() ? root : 0,
+                inPlace ? CollLayout.IN_PLACE : 0,
+                count,
+                src,
+                dst,
+                0,
+                0);
     }
 
     private static void assertBits(Memory actual, double[] expected, String what) {
         double[] got = actual.getDoubleArray(0, expected.length);
         for (int i = 0; i < expected.length; i++) {
             if (Double.doubleToRawLongBits(got[i]) != Double.doubleToRawLongBits(expected[i])) {
-                throw new AssertionError(what + ": element " + i + " of " + expected.length + " is " + got[i] + ", expected " + expected[i]);
+                throw new AssertionError(what + ": element " + i + " of " + expected.length + " is " + got[i]
+                        + ", expected " + expected[i]);
             }
         }
     }
@@ -118,7 +132,8 @@ class JavaCollDataTest {
     void allreduceFloat64SumIsTheSpecsOrderBitForBit(int p, int count, boolean small) {
         team(p, small);
         double[][] x = vectors(p, count, 31L * p + count);
-        byte[][] expected = Reference.allreduce(DataType.FLOAT64, ReduceOp.SUM, Reference.float64(x), smallBytes(small));
+        byte[][] expected =
+                Reference.allreduce(DataType.FLOAT64, ReduceOp.SUM, Reference.float64(x), smallBytes(small));
         for (boolean inPlace : new boolean[] {false, true}) {
             Memory[] src = new Memory[p];
             Memory[] dst = new Memory[p];
@@ -126,8 +141,17 @@ class JavaCollDataTest {
                 src[r] = doubles(x[r]);
                 dst[r] = inPlace ? src[r] : workers.buffer(8L * count);
             }
-            runAll(p, r -> post(CollType.ALLREDUCE, DataType.FLOAT64, ReduceOp.SUM, 0, inPlace, count, CollWorkers.address(src[r]),
-                    CollWorkers.address(dst[r])));
+            runAll(
+                    p,
+                    r -> post(
+                            CollType.ALLREDUCE,
+                            DataType.FLOAT64,
+                            ReduceOp.SUM,
+                            0,
+                            inPlace,
+                            count,
+                            CollWorkers.address(src[r]),
+                            CollWorkers.address(dst[r])));
             for (int r = 0; r < p; r++) {
                 assertBits(dst[r], Reference.doubles(expected[r]), "rank " + r + (inPlace ? " in place" : ""));
             }
@@ -141,16 +165,25 @@ class JavaCollDataTest {
         double[][] x = vectors(p, count, 17L * p + count);
         for (int root = 0; root < p; root++) {
             int theRoot = root;
-            double[] expected = Reference.doubles(Reference.reduce(DataType.FLOAT64, ReduceOp.SUM, Reference.float64(x), root,
-                    smallBytes(small)));
+            double[] expected = Reference.doubles(
+                    Reference.reduce(DataType.FLOAT64, ReduceOp.SUM, Reference.float64(x), root, smallBytes(small)));
             Memory[] src = new Memory[p];
             Memory[] dst = new Memory[p];
             for (int r = 0; r < p; r++) {
                 src[r] = doubles(x[r]);
                 dst[r] = workers.buffer(8L * count);
             }
-            runAll(p, r -> post(CollType.REDUCE, DataType.FLOAT64, ReduceOp.SUM, theRoot, false, count, CollWorkers.address(src[r]),
-                    CollWorkers.address(dst[r])));
+            runAll(
+                    p,
+                    r -> post(
+                            CollType.REDUCE,
+                            DataType.FLOAT64,
+                            ReduceOp.SUM,
+                            theRoot,
+                            false,
+                            count,
+                            CollWorkers.address(src[r]),
+                            CollWorkers.address(dst[r])));
             assertBits(dst[root], expected, "root " + root);
             for (int r = 0; r < p; r++) {
                 if (r != root) {
@@ -171,7 +204,17 @@ class JavaCollDataTest {
             for (int r = 0; r < p; r++) {
                 dst[r] = doubles(x[r]);
             }
-            runAll(p, r -> post(CollType.BCAST, DataType.FLOAT64, ReduceOp.SUM, theRoot, false, count, 0, CollWorkers.address(dst[r])));
+            runAll(
+                    p,
+                    r -> post(
+                            CollType.BCAST,
+                            DataType.FLOAT64,
+                            ReduceOp.SUM,
+                            theRoot,
+                            false,
+                            count,
+                            0,
+                            CollWorkers.address(dst[r])));
             for (int r = 0; r < p; r++) {
                 assertBits(dst[r], x[root], "rank " + r + " from root " + root);
             }
@@ -194,8 +237,17 @@ class JavaCollDataTest {
                     dst[r].write(8L * r * count, x[r], 0, count);
                 }
             }
-            runAll(p, r -> post(CollType.ALLGATHER, DataType.FLOAT64, ReduceOp.SUM, 0, inPlace, count, inPlace ? 0 : CollWorkers.address(src[r]),
-                    CollWorkers.address(dst[r])));
+            runAll(
+                    p,
+                    r -> post(
+                            CollType.ALLGATHER,
+                            DataType.FLOAT64,
+                            ReduceOp.SUM,
+                            0,
+                            inPlace,
+                            count,
+                            inPlace ? 0 : CollWorkers.address(src[r]),
+                            CollWorkers.address(dst[r])));
             for (int r = 0; r < p; r++) {
                 assertBits(dst[r], expected, "rank " + r + (inPlace ? " in place" : ""));
             }
@@ -214,10 +266,22 @@ class JavaCollDataTest {
                 src[r] = doubles(x[r]);
                 dst[r] = inPlace ? src[r] : workers.buffer(8L * p * count);
             }
-            runAll(p, r -> post(CollType.ALLTOALL, DataType.FLOAT64, ReduceOp.SUM, 0, inPlace, count, CollWorkers.address(src[r]),
-                    CollWorkers.address(dst[r])));
+            runAll(
+                    p,
+                    r -> post(
+                            CollType.ALLTOALL,
+                            DataType.FLOAT64,
+                            ReduceOp.SUM,
+                            0,
+                            inPlace,
+                            count,
+                            CollWorkers.address(src[r]),
+                            CollWorkers.address(dst[r])));
             for (int r = 0; r < p; r++) {
-                assertBits(dst[r], Reference.doubles(Reference.alltoall(Reference.float64(x), r)), "rank " + r + (inPlace ? " in place" : ""));
+                assertBits(
+                        dst[r],
+                        Reference.doubles(Reference.alltoall(Reference.float64(x), r)),
+                        "rank " + r + (inPlace ? " in place" : ""));
             }
         }
     }

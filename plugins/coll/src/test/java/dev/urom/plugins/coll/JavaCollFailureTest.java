@@ -48,8 +48,19 @@ class JavaCollFailureTest {
     }
 
     private CollCommand.Post allreduce(long src, long dst) {
-        return new CollCommand.Post(workers.cookie(), TEAM, CollType.ALLREDUCE.code(), DataType.FLOAT64.code(), ReduceOp.SUM.code(), 0, 0,
-                COUNT, src, dst, 0, 0);
+        return new CollCommand.Post(
+                workers.cookie(),
+                TEAM,
+                CollType.ALLREDUCE.code(),
+                DataType.FLOAT64.code(),
+                ReduceOp.SUM.code(),
+                0,
+                0,
+                COUNT,
+                src,
+                dst,
+                0,
+                0);
     }
 
     private static void assertAnswer(CollNotification answer, Reason reason, long detail, String what) {
@@ -69,7 +80,9 @@ class JavaCollFailureTest {
         assertAnswer(a0, reason, 0, "the refusing rank, " + reason);
         assertAnswer(a1, Reason.PEER_REFUSED, 0, "the other rank, " + reason);
         for (Memory d : dst) {
-            assertThat(d.getByteArray(0, 8 * COUNT)).as("destination untouched, " + reason).containsOnly(0);
+            assertThat(d.getByteArray(0, 8 * COUNT))
+                    .as("destination untouched, " + reason)
+                    .containsOnly(0);
         }
     }
 
@@ -85,19 +98,31 @@ class JavaCollFailureTest {
         refusal(new CollCommand.Post(c, TEAM, 9, 9, 0, 0, 0, COUNT, s, d, 0, 0), Reason.UNKNOWN_COLL, dst);
         refusal(new CollCommand.Post(c, TEAM, 3, 10, 0, 0, 0, COUNT, s, d, 0, 0), Reason.UNKNOWN_DTYPE, dst);
         refusal(new CollCommand.Post(c, TEAM, 3, 9, 7, 0, 0, COUNT, s, d, 0, 0), Reason.UNKNOWN_OP, dst);
-        refusal(new CollCommand.Post(c, TEAM, 3, 9, ReduceOp.BXOR.code(), 0, 0, COUNT, s, d, 0, 0), Reason.OP_NOT_FOR_DTYPE, dst);
+        refusal(
+                new CollCommand.Post(c, TEAM, 3, 9, ReduceOp.BXOR.code(), 0, 0, COUNT, s, d, 0, 0),
+                Reason.OP_NOT_FOR_DTYPE,
+                dst);
         refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, 1L << 60, s, d, 0, 0), Reason.COUNT_OVERFLOW, dst);
-        refusal(new CollCommand.Post(c, TEAM, CollType.REDUCE.code(), 9, 0, 2, 0, COUNT, s, d, 0, 0), Reason.BAD_ROOT, dst);
+        refusal(
+                new CollCommand.Post(c, TEAM, CollType.REDUCE.code(), 9, 0, 2, 0, COUNT, s, d, 0, 0),
+                Reason.BAD_ROOT,
+                dst);
         refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 2, COUNT, s, d, 0, 0), Reason.BAD_FLAGS, dst);
         long hole = 4096; // below vm.mmap_min_addr: never mapped
         refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, hole, d, 0, 0), Reason.NOT_MAPPED, dst);
         refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, -256, d, 0, 0), Reason.NOT_MAPPED, dst);
-        refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, pages(1, Pages.PROT_NONE), d, 0, 0), Reason.NOT_READABLE, dst);
-        refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, s, pages(1, Pages.PROT_READ), 0, 0), Reason.NOT_WRITABLE, dst);
+        refusal(
+                new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, pages(1, Pages.PROT_NONE), d, 0, 0),
+                Reason.NOT_READABLE,
+                dst);
+        refusal(
+                new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, s, pages(1, Pages.PROT_READ), 0, 0),
+                Reason.NOT_WRITABLE,
+                dst);
         refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, d + 8, d, 0, 0), Reason.OVERLAP, dst);
         refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, s, d, 99, 0), Reason.BAD_MEMH, dst);
-        CollNotification.MemMapDone map = (CollNotification.MemMapDone) workers.call(0,
-                new CollCommand.MemMap(workers.cookie(), s, 8 * COUNT, CollLayout.ACCESS_WRITE));
+        CollNotification.MemMapDone map = (CollNotification.MemMapDone)
+                workers.call(0, new CollCommand.MemMap(workers.cookie(), s, 8 * COUNT, CollLayout.ACCESS_WRITE));
         assertAnswer(map, Reason.NONE, 0, "MEM_MAP");
         refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, s, d, map.memh(), 0), Reason.BAD_MEMH, dst);
         Memory one = workers.buffer(8 * COUNT);
@@ -118,8 +143,21 @@ class JavaCollFailureTest {
         for (int r = 0; r < 3; r++) {
             Memory src = workers.buffer(8 * 11);
             dst[r] = workers.buffer(8 * 11);
-            sent.add(workers.send(r, new CollCommand.Post(workers.cookie(), TEAM, 3, r == 2 ? DataType.INT64.code() : 9, 0, 0, 0,
-                    r == 1 ? 11 : 10, CollWorkers.address(src), CollWorkers.address(dst[r]), 0, 0)));
+            sent.add(workers.send(
+                    r,
+                    new CollCommand.Post(
+                            workers.cookie(),
+                            TEAM,
+                            3,
+                            r == 2 ? DataType.INT64.code() : 9,
+                            0,
+                            0,
+                            0,
+                            r == 1 ? 11 : 10,
+                            CollWorkers.address(src),
+                            CollWorkers.address(dst[r]),
+                            0,
+                            0)));
         }
         for (int r = 0; r < 3; r++) {
             assertAnswer(workers.await(r, sent.get(r)), Reason.MISMATCH, 2, "rank " + r);
@@ -130,44 +168,100 @@ class JavaCollFailureTest {
     @Test
     void commandsAreRefusedWithTheirReasons() {
         workers = new CollWorkers(2);
-        WorkerCommand truncated = workers.worker(0).send(77, Arrays.copyOf(new CollCommand.TeamDestroy(77, 1).encode(), 20));
+        WorkerCommand truncated =
+                workers.worker(0).send(77, Arrays.copyOf(new CollCommand.TeamDestroy(77, 1).encode(), 20));
         assertAnswer(workers.await(0, truncated), Reason.BAD_COMMAND, 0, "truncated");
-        byte[] headerOnly = workers.worker(0).awaitAnswer(workers.worker(0).send(78, new byte[3])).payload();
-        assertThat(headerOnly).as("bytes too short for a type: a notification header alone").hasSize(CollLayout.NOTIF_HDR_SIZE);
-        assertThat(java.nio.ByteBuffer.wrap(headerOnly).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(CollLayout.NOTIF_HDR_REASON))
+        byte[] headerOnly = workers.worker(0)
+                .awaitAnswer(workers.worker(0).send(78, new byte[3]))
+                .payload();
+        assertThat(headerOnly)
+                .as("bytes too short for a type: a notification header alone")
+                .hasSize(CollLayout.NOTIF_HDR_SIZE);
+        assertThat(java.nio.ByteBuffer.wrap(headerOnly)
+                        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                        .getInt(CollLayout.NOTIF_HDR_REASON))
                 .isEqualTo(Reason.BAD_COMMAND.code());
-        assertAnswer(workers.call(0, new CollCommand.TeamDestroy(workers.cookie(), 5)), Reason.TEAM_UNKNOWN, 0, "destroy unknown");
+        assertAnswer(
+                workers.call(0, new CollCommand.TeamDestroy(workers.cookie(), 5)),
+                Reason.TEAM_UNKNOWN,
+                0,
+                "destroy unknown");
         assertAnswer(workers.call(0, allreduce(0, 0)), Reason.TEAM_UNKNOWN, 0, "post unknown");
-        assertAnswer(workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), TEAM, 2, 2, 0, 1, 0, 0, 0)), Reason.BAD_MEMBERS, 0, "rank");
-        assertAnswer(workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), TEAM, 2, 0, 0, 0, 0, 0, 0)), Reason.BAD_MEMBERS, 0, "stride");
-        assertAnswer(workers.call(0, CollCommand.TeamCreate.list(workers.cookie(), TEAM, 0, new long[] {0, 0}, 0, 0, 0)), Reason.BAD_MEMBERS, 0,
+        assertAnswer(
+                workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), TEAM, 2, 2, 0, 1, 0, 0, 0)),
+                Reason.BAD_MEMBERS,
+                0,
+                "rank");
+        assertAnswer(
+                workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), TEAM, 2, 0, 0, 0, 0, 0, 0)),
+                Reason.BAD_MEMBERS,
+                0,
+                "stride");
+        assertAnswer(
+                workers.call(0, CollCommand.TeamCreate.list(workers.cookie(), TEAM, 0, new long[] {0, 0}, 0, 0, 0)),
+                Reason.BAD_MEMBERS,
+                0,
                 "twice");
-        assertAnswer(workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), 0, 2, 0, 0, 1, 0, 0, 0)), Reason.BAD_COMMAND, 0, "team 0");
-        assertAnswer(workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), 4096, 1, 0, 0, 1, 0, 0, 0)), Reason.BAD_COMMAND, 0,
+        assertAnswer(
+                workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), 0, 2, 0, 0, 1, 0, 0, 0)),
+                Reason.BAD_COMMAND,
+                0,
+                "team 0");
+        assertAnswer(
+                workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), 4096, 1, 0, 0, 1, 0, 0, 0)),
+                Reason.BAD_COMMAND,
+                0,
                 "team 4096");
-        assertAnswer(workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), TEAM + 40, 2, 0, 0, 1, 100, 0, 0)), Reason.KNOBS, 0,
+        assertAnswer(
+                workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), TEAM + 40, 2, 0, 0, 1, 100, 0, 0)),
+                Reason.KNOBS,
+                0,
                 "chunk");
-        assertAnswer(workers.call(0, new CollCommand.MemMap(workers.cookie(), 4096, 0, 1)), Reason.BAD_COMMAND, 0, "map of length 0");
-        assertAnswer(workers.call(0, CollCommand.TeamCreate.list(workers.cookie(), TEAM, 0, new long[] {0, 99}, 0, 0, 0)), Reason.NO_DOMAIN, 1,
+        assertAnswer(
+                workers.call(0, new CollCommand.MemMap(workers.cookie(), 4096, 0, 1)),
+                Reason.BAD_COMMAND,
+                0,
+                "map of length 0");
+        assertAnswer(
+                workers.call(0, CollCommand.TeamCreate.list(workers.cookie(), TEAM, 0, new long[] {0, 99}, 0, 0, 0)),
+                Reason.NO_DOMAIN,
+                1,
                 "member 99");
-        assertAnswer(workers.call(0, CollCommand.TeamCreate.list(workers.cookie(), TEAM, 0, new long[] {1, 0}, 0, 0, 0)), Reason.BAD_MEMBERS,
-                0, "rank 0 is another worker");
-        assertAnswer(workers.call(0, CollCommand.TeamCreate.list(workers.cookie(), TEAM, 1, new long[] {0, 1}, 0, 0, 0)), Reason.BAD_MEMBERS,
-                1, "rank 1 is another worker");
-        assertAnswer(workers.call(0, new CollCommand.MemUnmap(workers.cookie(), 5)), Reason.BAD_MEMH, 0, "unmap unknown");
-        assertAnswer(workers.call(0, new CollCommand.MemMap(workers.cookie(), 4096, 8, 4)), Reason.BAD_FLAGS, 0, "access");
+        assertAnswer(
+                workers.call(0, CollCommand.TeamCreate.list(workers.cookie(), TEAM, 0, new long[] {1, 0}, 0, 0, 0)),
+                Reason.BAD_MEMBERS,
+                0,
+                "rank 0 is another worker");
+        assertAnswer(
+                workers.call(0, CollCommand.TeamCreate.list(workers.cookie(), TEAM, 1, new long[] {0, 1}, 0, 0, 0)),
+                Reason.BAD_MEMBERS,
+                1,
+                "rank 1 is another worker");
+        assertAnswer(
+                workers.call(0, new CollCommand.MemUnmap(workers.cookie(), 5)), Reason.BAD_MEMH, 0, "unmap unknown");
+        assertAnswer(
+                workers.call(0, new CollCommand.MemMap(workers.cookie(), 4096, 8, 4)), Reason.BAD_FLAGS, 0, "access");
         long unreadable = pages(1, Pages.PROT_NONE);
-        assertAnswer(workers.call(0, new CollCommand.MemMap(workers.cookie(), unreadable, 8, 1)), Reason.NOT_READABLE, 0, "map unreadable");
-        CollNotification.MemMapDone map = (CollNotification.MemMapDone) workers.call(0,
-                new CollCommand.MemMap(workers.cookie(), CollWorkers.address(workers.buffer(64)), 64, 3));
+        assertAnswer(
+                workers.call(0, new CollCommand.MemMap(workers.cookie(), unreadable, 8, 1)),
+                Reason.NOT_READABLE,
+                0,
+                "map unreadable");
+        CollNotification.MemMapDone map = (CollNotification.MemMapDone) workers.call(
+                0, new CollCommand.MemMap(workers.cookie(), CollWorkers.address(workers.buffer(64)), 64, 3));
         assertThat(map.memh()).isEqualTo(1);
         assertAnswer(workers.call(0, new CollCommand.MemUnmap(workers.cookie(), 1)), Reason.NONE, 0, "unmap");
         assertAnswer(workers.call(0, new CollCommand.MemUnmap(workers.cookie(), 1)), Reason.BAD_MEMH, 0, "unmap twice");
 
         workers.createTeam(TEAM, 2, 0, 0, 0);
-        assertAnswer(workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), TEAM, 1, 0, 0, 1, 0, 0, 0)), Reason.TEAM_EXISTS, 0, "exists");
-        WorkerCommand other = workers.worker(0).send(new dev.urom.spi.WorkerCommand(2, workers.worker(0).pluginId(), 999,
-                allreduce(0, 0).encode()));
+        assertAnswer(
+                workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), TEAM, 1, 0, 0, 1, 0, 0, 0)),
+                Reason.TEAM_EXISTS,
+                0,
+                "exists");
+        WorkerCommand other = workers.worker(0)
+                .send(new dev.urom.spi.WorkerCommand(
+                        2, workers.worker(0).pluginId(), 999, allreduce(0, 0).encode()));
         assertAnswer(workers.await(0, other), Reason.TEAM_UNKNOWN, 0, "another connection's team");
     }
 
@@ -192,27 +286,57 @@ class JavaCollFailureTest {
         workers = new CollWorkers(1);
         workers.createTeam(TEAM, 1, 0, 0, 0);
         long gone = pages(2, Pages.PROT_READ | Pages.PROT_WRITE);
-        CollNotification.MemMapDone map = (CollNotification.MemMapDone) workers.call(0, new CollCommand.MemMap(workers.cookie(), gone,
-                2 * Pages.PAGE, CollLayout.ACCESS_READ | CollLayout.ACCESS_WRITE));
+        CollNotification.MemMapDone map = (CollNotification.MemMapDone) workers.call(
+                0,
+                new CollCommand.MemMap(
+                        workers.cookie(), gone, 2 * Pages.PAGE, CollLayout.ACCESS_READ | CollLayout.ACCESS_WRITE));
         assertAnswer(map, Reason.NONE, 0, "MEM_MAP");
         Pages.protect(gone, 2, Pages.PROT_NONE);
         Memory dst = workers.buffer(8 * COUNT);
-        CollNotification answer = workers.call(0, new CollCommand.Post(workers.cookie(), TEAM, CollType.ALLREDUCE.code(), DataType.FLOAT64.code(),
-                0, 0, 0, COUNT, gone, CollWorkers.address(dst), map.memh(), 0));
+        CollNotification answer = workers.call(
+                0,
+                new CollCommand.Post(
+                        workers.cookie(),
+                        TEAM,
+                        CollType.ALLREDUCE.code(),
+                        DataType.FLOAT64.code(),
+                        0,
+                        0,
+                        0,
+                        COUNT,
+                        gone,
+                        CollWorkers.address(dst),
+                        map.memh(),
+                        0));
         assertAnswer(answer, Reason.NOT_MAPPED, 0, "a read of the unmapped range");
         assertThat(dst.getByteArray(0, 8 * COUNT)).containsOnly(0);
     }
 
     @Test
     void aHostTheWorkerCannotReachIsRefusedAndItsPeersHearOfItAtOnce() {
-        try (TestDomain domain = PluginTestKit.domain(PluginTestKit.plugin(CollPlugin::new).noHostProcess().timeout(CollWorkers.TIMEOUT),
+        try (TestDomain domain = PluginTestKit.domain(
+                PluginTestKit.plugin(CollPlugin::new).noHostProcess().timeout(CollWorkers.TIMEOUT),
                 PluginTestKit.plugin(CollPlugin::new).timeout(CollWorkers.TIMEOUT))) {
-            WorkerCommand a = domain.worker(0).send(1, CollCommand.TeamCreate.range(1, TEAM, 2, 0, 0, 1, 0, 0, 60_000).encode());
-            WorkerCommand b = domain.worker(1).send(2, CollCommand.TeamCreate.range(2, TEAM, 2, 1, 0, 1, 0, 0, 60_000).encode());
+            WorkerCommand a = domain.worker(0)
+                    .send(
+                            1,
+                            CollCommand.TeamCreate.range(1, TEAM, 2, 0, 0, 1, 0, 0, 60_000)
+                                    .encode());
+            WorkerCommand b = domain.worker(1)
+                    .send(
+                            2,
+                            CollCommand.TeamCreate.range(2, TEAM, 2, 1, 0, 1, 0, 0, 60_000)
+                                    .encode());
             long start = System.nanoTime();
-            assertAnswer(decode(domain.worker(0).awaitAnswer(a).payload()), Reason.HOST_UNREACHABLE, 0, "the unreachable host's rank");
+            assertAnswer(
+                    decode(domain.worker(0).awaitAnswer(a).payload()),
+                    Reason.HOST_UNREACHABLE,
+                    0,
+                    "the unreachable host's rank");
             assertAnswer(decode(domain.worker(1).awaitAnswer(b).payload()), Reason.PEER_REFUSED, 0, "its peer");
-            assertThat(System.nanoTime() - start).as("long before the 60 s limit").isLessThan(20_000_000_000L);
+            assertThat(System.nanoTime() - start)
+                    .as("long before the 60 s limit")
+                    .isLessThan(20_000_000_000L);
         }
     }
 
@@ -230,7 +354,8 @@ class JavaCollFailureTest {
         workers.createTeam(TEAM, 2, 0, 0, 300);
         List<WorkerCommand> create = new ArrayList<>();
         for (int r = 0; r < 3; r++) {
-            create.add(workers.send(r, CollCommand.TeamCreate.list(workers.cookie(), TEAM + 1, r, new long[] {0, 1, 2}, 0, 0, 0)));
+            create.add(workers.send(
+                    r, CollCommand.TeamCreate.list(workers.cookie(), TEAM + 1, r, new long[] {0, 1, 2}, 0, 0, 0)));
         }
         for (int r = 0; r < 3; r++) {
             assertAnswer(workers.await(r, create.get(r)), Reason.NONE, 0, "the second team");
@@ -246,8 +371,11 @@ class JavaCollFailureTest {
         assertThat(answer.header().reasonValue()).isIn(Reason.PEER_FAILED, Reason.TIMEOUT);
         assertThat(elapsedMs).as("within a few times the 300 ms limit").isLessThan(5_000);
         assertThat(dst.getByteArray(0, 8 * COUNT)).containsOnly(0);
-        assertThat(workers.call(0, allreduce(CollWorkers.address(src), CollWorkers.address(dst))).header().reasonValue())
-                .as("a failed team fails what comes after").isIn(Reason.TEAM_FAILED, Reason.PEER_FAILED);
+        assertThat(workers.call(0, allreduce(CollWorkers.address(src), CollWorkers.address(dst)))
+                        .header()
+                        .reasonValue())
+                .as("a failed team fails what comes after")
+                .isIn(Reason.TEAM_FAILED, Reason.PEER_FAILED);
         assertThat(domain.size()).isEqualTo(3);
     }
 
@@ -257,7 +385,8 @@ class JavaCollFailureTest {
         workers.createTeam(TEAM, 3, 4096, 0, 0);
         List<WorkerCommand> create = new ArrayList<>();
         for (int r = 1; r < 3; r++) {
-            create.add(workers.send(r, CollCommand.TeamCreate.list(workers.cookie(), TEAM + 5, r - 1, new long[] {1, 2}, 0, 1, 0)));
+            create.add(workers.send(
+                    r, CollCommand.TeamCreate.list(workers.cookie(), TEAM + 5, r - 1, new long[] {1, 2}, 0, 1, 0)));
         }
         for (int r = 1; r < 3; r++) {
             assertAnswer(workers.await(r, create.get(r - 1)), Reason.NONE, 0, "team B");
@@ -277,11 +406,37 @@ class JavaCollFailureTest {
                 }
                 dstA[r][k] = workers.buffer(8L * count);
                 dstB[r][k] = workers.buffer(8L * count);
-                mine.add(workers.send(r, new CollCommand.Post(workers.cookie(), TEAM, 3, DataType.INT64.code(), 0, 0, 0, count,
-                        CollWorkers.address(src[r][k]), CollWorkers.address(dstA[r][k]), 0, 0)));
+                mine.add(workers.send(
+                        r,
+                        new CollCommand.Post(
+                                workers.cookie(),
+                                TEAM,
+                                3,
+                                DataType.INT64.code(),
+                                0,
+                                0,
+                                0,
+                                count,
+                                CollWorkers.address(src[r][k]),
+                                CollWorkers.address(dstA[r][k]),
+                                0,
+                                0)));
                 if (r > 0) {
-                    mine.add(workers.send(r, new CollCommand.Post(workers.cookie(), TEAM + 5, 3, DataType.INT64.code(), ReduceOp.MAX.code(), 0,
-                            0, count, CollWorkers.address(src[r][k]), CollWorkers.address(dstB[r][k]), 0, 0)));
+                    mine.add(workers.send(
+                            r,
+                            new CollCommand.Post(
+                                    workers.cookie(),
+                                    TEAM + 5,
+                                    3,
+                                    DataType.INT64.code(),
+                                    ReduceOp.MAX.code(),
+                                    0,
+                                    0,
+                                    count,
+                                    CollWorkers.address(src[r][k]),
+                                    CollWorkers.address(dstB[r][k]),
+                                    0,
+                                    0)));
                 }
             }
             sent.add(mine);
@@ -311,8 +466,14 @@ class JavaCollFailureTest {
         CollNotification answer = workers.call(0, allreduce(CollWorkers.address(src), CollWorkers.address(dst)));
         long elapsedMs = (System.nanoTime() - start) / 1_000_000;
         assertAnswer(answer, Reason.TIMEOUT, 0, "the waiting rank");
-        assertThat(elapsedMs).as("not before the 200 ms limit, and not long after").isBetween(190L, 5_000L);
-        assertAnswer(workers.call(0, allreduce(CollWorkers.address(src), CollWorkers.address(dst))), Reason.TEAM_FAILED, 0, "afterwards");
+        assertThat(elapsedMs)
+                .as("not before the 200 ms limit, and not long after")
+                .isBetween(190L, 5_000L);
+        assertAnswer(
+                workers.call(0, allreduce(CollWorkers.address(src), CollWorkers.address(dst))),
+                Reason.TEAM_FAILED,
+                0,
+                "afterwards");
     }
 
     @Test
@@ -340,7 +501,10 @@ class JavaCollFailureTest {
         assertThat(dst.getByteArray(0, 8 * COUNT)).containsOnly(0);
         List<WorkerCommand> barriers = new ArrayList<>();
         for (int r = 0; r < 2; r++) {
-            barriers.add(workers.send(r, new CollCommand.Post(workers.cookie(), TEAM + 1, CollType.BARRIER.code(), 0, 0, 0, 0, 0, 0, 0, 0, 0)));
+            barriers.add(workers.send(
+                    r,
+                    new CollCommand.Post(
+                            workers.cookie(), TEAM + 1, CollType.BARRIER.code(), 0, 0, 0, 0, 0, 0, 0, 0, 0)));
         }
         for (int r = 0; r < 2; r++) {
             assertAnswer(workers.await(r, barriers.get(r)), Reason.NONE, 0, "team B still works");
@@ -351,18 +515,32 @@ class JavaCollFailureTest {
     void theBoundsOnTeamsPostsAndHandlesAnswerTooMany() {
         workers = new CollWorkers(2);
         for (int team = 1; team <= CollLayout.TEAMS_PER_WORKER; team++) {
-            assertAnswer(workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), team, 1, 0, 0, 1, 0, 0, 0)), Reason.NONE, 0, "team " + team);
+            assertAnswer(
+                    workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), team, 1, 0, 0, 1, 0, 0, 0)),
+                    Reason.NONE,
+                    0,
+                    "team " + team);
         }
-        assertAnswer(workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), 100, 1, 0, 0, 1, 0, 0, 0)), Reason.TOO_MANY, 0, "team 65");
+        assertAnswer(
+                workers.call(0, CollCommand.TeamCreate.range(workers.cookie(), 100, 1, 0, 0, 1, 0, 0, 0)),
+                Reason.TOO_MANY,
+                0,
+                "team 65");
         assertAnswer(workers.call(0, new CollCommand.TeamDestroy(workers.cookie(), 1)), Reason.NONE, 0, "destroy one");
 
         workers.createTeam(1, 2, 0, 0, 0);
         List<WorkerCommand> pending = new ArrayList<>();
         for (int k = 0; k < CollLayout.INFLIGHT_MAX; k++) {
-            pending.add(workers.send(0, new CollCommand.Post(workers.cookie(), 1, CollType.BARRIER.code(), 0, 0, 0, 0, 0, 0, 0, 0, 0)));
+            pending.add(workers.send(
+                    0, new CollCommand.Post(workers.cookie(), 1, CollType.BARRIER.code(), 0, 0, 0, 0, 0, 0, 0, 0, 0)));
         }
-        assertAnswer(workers.call(0, new CollCommand.Post(workers.cookie(), 1, CollType.BARRIER.code(), 0, 0, 0, 0, 0, 0, 0, 0, 0)),
-                Reason.TOO_MANY, 0, "post 1025");
+        assertAnswer(
+                workers.call(
+                        0,
+                        new CollCommand.Post(workers.cookie(), 1, CollType.BARRIER.code(), 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+                Reason.TOO_MANY,
+                0,
+                "post 1025");
         assertAnswer(workers.call(0, new CollCommand.TeamDestroy(workers.cookie(), 1)), Reason.NONE, 0, "destroy");
         for (WorkerCommand c : pending) {
             assertThat(workers.await(0, c).header().reasonValue()).isEqualTo(Reason.TEAM_DESTROYED);
@@ -370,10 +548,15 @@ class JavaCollFailureTest {
 
         long at = CollWorkers.address(workers.buffer(64));
         for (int k = 1; k <= CollLayout.MEMH_MAX; k++) {
-            CollNotification.MemMapDone map = (CollNotification.MemMapDone) workers.call(0, new CollCommand.MemMap(workers.cookie(), at, 64, 3));
+            CollNotification.MemMapDone map =
+                    (CollNotification.MemMapDone) workers.call(0, new CollCommand.MemMap(workers.cookie(), at, 64, 3));
             assertThat(map.memh()).isEqualTo(k);
         }
-        assertAnswer(workers.call(0, new CollCommand.MemMap(workers.cookie(), at, 64, 3)), Reason.TOO_MANY, 0, "handle 1025");
+        assertAnswer(
+                workers.call(0, new CollCommand.MemMap(workers.cookie(), at, 64, 3)),
+                Reason.TOO_MANY,
+                0,
+                "handle 1025");
     }
 
     @Test
@@ -383,14 +566,42 @@ class JavaCollFailureTest {
         int count = 1 << 18;
         Memory src = workers.buffer(8L * count);
         Memory dst = workers.buffer(8L * count);
-        WorkerCommand post = workers.send(0, new CollCommand.Post(workers.cookie(), TEAM, CollType.ALLREDUCE.code(), DataType.FLOAT64.code(),
-                ReduceOp.SUM.code(), 0, 0, count, CollWorkers.address(src), CollWorkers.address(dst), 0, 0));
+        WorkerCommand post = workers.send(
+                0,
+                new CollCommand.Post(
+                        workers.cookie(),
+                        TEAM,
+                        CollType.ALLREDUCE.code(),
+                        DataType.FLOAT64.code(),
+                        ReduceOp.SUM.code(),
+                        0,
+                        0,
+                        count,
+                        CollWorkers.address(src),
+                        CollWorkers.address(dst),
+                        0,
+                        0));
         for (int i = 0; i < 200; i++) {
             workers.worker(0).progressAlone();
         }
-        assertThat(workers.worker(0).unclaimed()).as("rank 1 has not posted: nothing can be answered yet").isEmpty();
-        workers.send(1, new CollCommand.Post(workers.cookie(), TEAM, CollType.ALLREDUCE.code(), DataType.FLOAT64.code(),
-                ReduceOp.SUM.code(), 0, 0, count, CollWorkers.address(src), CollWorkers.address(workers.buffer(8L * count)), 0, 0));
+        assertThat(workers.worker(0).unclaimed())
+                .as("rank 1 has not posted: nothing can be answered yet")
+                .isEmpty();
+        workers.send(
+                1,
+                new CollCommand.Post(
+                        workers.cookie(),
+                        TEAM,
+                        CollType.ALLREDUCE.code(),
+                        DataType.FLOAT64.code(),
+                        ReduceOp.SUM.code(),
+                        0,
+                        0,
+                        count,
+                        CollWorkers.address(src),
+                        CollWorkers.address(workers.buffer(8L * count)),
+                        0,
+                        0));
         for (int i = 0; i < 3; i++) {
             workers.domain.progress();
         }

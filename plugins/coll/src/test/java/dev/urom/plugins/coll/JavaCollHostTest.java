@@ -45,7 +45,9 @@ class JavaCollHostTest {
         Path comm = Path.of("/proc", Long.toString(pid), "comm");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!Files.readString(comm).strip().equals("sleep")) {
-            assertThat(System.nanoTime() - deadline).as("the child runs sleep within 10 s").isNegative();
+            assertThat(System.nanoTime() - deadline)
+                    .as("the child runs sleep within 10 s")
+                    .isNegative();
             Thread.onSpinWait();
         }
         for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "maps"))) {
@@ -58,7 +60,8 @@ class JavaCollHostTest {
 
     private static CollNotification call(TestWorker worker, CollCommand command) {
         try {
-            return CollNotification.decode(worker.awaitAnswer(worker.send(command.cookie(), command.encode())).payload());
+            return CollNotification.decode(worker.awaitAnswer(worker.send(command.cookie(), command.encode()))
+                    .payload());
         } catch (CollProtocolException e) {
             throw new AssertionError(e);
         }
@@ -69,26 +72,72 @@ class JavaCollHostTest {
         child = new ProcessBuilder("sleep", "120").start();
         long pid = child.pid();
         long at = writableRange(pid);
-        try (TestWorker worker = PluginTestKit.plugin(CollPlugin::new).hostProcess(pid).timeout(CollWorkers.TIMEOUT).open()) {
-            assertThat(call(worker, CollCommand.TeamCreate.range(1, 3, 1, 0, 0, 1, 0, 0, 0)).header().reasonValue()).isEqualTo(Reason.NONE);
-            CollNotification.MemMapDone map = (CollNotification.MemMapDone) call(worker, new CollCommand.MemMap(2, at, 4096,
-                    CollLayout.ACCESS_READ | CollLayout.ACCESS_WRITE));
+        try (TestWorker worker = PluginTestKit.plugin(CollPlugin::new)
+                .hostProcess(pid)
+                .timeout(CollWorkers.TIMEOUT)
+                .open()) {
+            assertThat(call(worker, CollCommand.TeamCreate.range(1, 3, 1, 0, 0, 1, 0, 0, 0))
+                            .header()
+                            .reasonValue())
+                    .isEqualTo(Reason.NONE);
+            CollNotification.MemMapDone map = (CollNotification.MemMapDone)
+                    call(worker, new CollCommand.MemMap(2, at, 4096, CollLayout.ACCESS_READ | CollLayout.ACCESS_WRITE));
             assertThat(map.header().reasonValue()).isEqualTo(Reason.NONE);
-            CollCommand.Post post = new CollCommand.Post(3, 3, CollType.ALLREDUCE.code(), DataType.INT64.code(), ReduceOp.SUM.code(), 0, 0, 8,
-                    at, at + 1024, map.memh(), map.memh());
+            CollCommand.Post post = new CollCommand.Post(
+                    3,
+                    3,
+                    CollType.ALLREDUCE.code(),
+                    DataType.INT64.code(),
+                    ReduceOp.SUM.code(),
+                    0,
+                    0,
+                    8,
+                    at,
+                    at + 1024,
+                    map.memh(),
+                    map.memh());
             assertThat(call(worker, post).header().reasonValue()).isEqualTo(Reason.NONE);
-            CollCommand.Post outside = new CollCommand.Post(4, 3, CollType.ALLREDUCE.code(), DataType.INT64.code(), ReduceOp.SUM.code(), 0, 0,
-                    8, at, at + 4090, map.memh(), map.memh());
-            assertThat(call(worker, outside).header().reasonValue()).as("a range past its handle").isEqualTo(Reason.BAD_MEMH);
+            CollCommand.Post outside = new CollCommand.Post(
+                    4,
+                    3,
+                    CollType.ALLREDUCE.code(),
+                    DataType.INT64.code(),
+                    ReduceOp.SUM.code(),
+                    0,
+                    0,
+                    8,
+                    at,
+                    at + 4090,
+                    map.memh(),
+                    map.memh());
+            assertThat(call(worker, outside).header().reasonValue())
+                    .as("a range past its handle")
+                    .isEqualTo(Reason.BAD_MEMH);
 
             child.destroyForcibly();
             assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
-            CollNotification gone = call(worker, new CollCommand.Post(5, 3, CollType.ALLREDUCE.code(), DataType.INT64.code(),
-                    ReduceOp.SUM.code(), 0, 0, 8, at, at + 1024, map.memh(), map.memh()));
+            CollNotification gone = call(
+                    worker,
+                    new CollCommand.Post(
+                            5,
+                            3,
+                            CollType.ALLREDUCE.code(),
+                            DataType.INT64.code(),
+                            ReduceOp.SUM.code(),
+                            0,
+                            0,
+                            8,
+                            at,
+                            at + 1024,
+                            map.memh(),
+                            map.memh()));
             assertThat(gone.header().reasonValue()).isEqualTo(Reason.HOST_GONE);
             assertThat(gone.header().status()).isEqualTo(Reason.HOST_GONE.status());
-            assertThat(call(worker, new CollCommand.Post(6, 3, CollType.BARRIER.code(), 0, 0, 0, 0, 0, 0, 0, 0, 0)).header().reasonValue())
-                    .as("the team failed with its host").isEqualTo(Reason.TEAM_FAILED);
+            assertThat(call(worker, new CollCommand.Post(6, 3, CollType.BARRIER.code(), 0, 0, 0, 0, 0, 0, 0, 0, 0))
+                            .header()
+                            .reasonValue())
+                    .as("the team failed with its host")
+                    .isEqualTo(Reason.TEAM_FAILED);
         }
     }
 }

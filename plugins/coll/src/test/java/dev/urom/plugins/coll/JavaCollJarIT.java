@@ -32,24 +32,53 @@ class JavaCollJarIT {
         PluginTestKit.Builder jar = PluginTestKit.plugin(built).timeout(CollWorkers.TIMEOUT);
         int p = 3;
         int count = 10_000;
-        try (TestDomain domain = PluginTestKit.domain(jar, jar, jar); Memory src = new Memory(8L * count); Memory dst = new Memory(8L * count * p)) {
+        try (TestDomain domain = PluginTestKit.domain(jar, jar, jar);
+                Memory src = new Memory(8L * count);
+                Memory dst = new Memory(8L * count * p)) {
             WorkerCommand[] create = new WorkerCommand[p];
             for (int r = 0; r < p; r++) {
-                create[r] = domain.worker(r).send(r, CollCommand.TeamCreate.range(r, 5, p, r, 0, 1, 0, 0, 0).encode());
+                create[r] = domain.worker(r)
+                        .send(
+                                r,
+                                CollCommand.TeamCreate.range(r, 5, p, r, 0, 1, 0, 0, 0)
+                                        .encode());
             }
             for (int r = 0; r < p; r++) {
-                assertThat(CollNotification.decode(domain.worker(r).awaitAnswer(create[r]).payload()).header().reasonValue()).isEqualTo(Reason.NONE);
+                assertThat(CollNotification.decode(
+                                        domain.worker(r).awaitAnswer(create[r]).payload())
+                                .header()
+                                .reasonValue())
+                        .isEqualTo(Reason.NONE);
             }
             for (int i = 0; i < count; i++) {
                 src.setDouble(8L * i, i);
             }
             WorkerCommand[] post = new WorkerCommand[p];
             for (int r = 0; r < p; r++) {
-                post[r] = domain.worker(r).send(10 + r, new CollCommand.Post(10 + r, 5, CollType.ALLREDUCE.code(), DataType.FLOAT64.code(),
-                        ReduceOp.SUM.code(), 0, 0, count, Pointer.nativeValue(src), Pointer.nativeValue(dst) + 8L * count * r, 0, 0).encode());
+                post[r] = domain.worker(r)
+                        .send(
+                                10 + r,
+                                new CollCommand.Post(
+                                                10 + r,
+                                                5,
+                                                CollType.ALLREDUCE.code(),
+                                                DataType.FLOAT64.code(),
+                                                ReduceOp.SUM.code(),
+                                                0,
+                                                0,
+                                                count,
+                                                Pointer.nativeValue(src),
+                                                Pointer.nativeValue(dst) + 8L * count * r,
+                                                0,
+                                                0)
+                                        .encode());
             }
             for (int r = 0; r < p; r++) {
-                assertThat(CollNotification.decode(domain.worker(r).awaitAnswer(post[r]).payload()).header().reasonValue()).isEqualTo(Reason.NONE);
+                assertThat(CollNotification.decode(
+                                        domain.worker(r).awaitAnswer(post[r]).payload())
+                                .header()
+                                .reasonValue())
+                        .isEqualTo(Reason.NONE);
                 assertThat(dst.getDouble(8L * count * r + 8L * 4321)).isEqualTo(3 * 4321.0);
             }
         }

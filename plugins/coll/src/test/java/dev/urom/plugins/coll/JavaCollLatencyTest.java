@@ -48,20 +48,46 @@ class JavaCollLatencyTest {
             }
             long[][] memh = new long[2][2];
             for (int r = 0; r < 2; r++) {
-                memh[r][0] = ((CollNotification.MemMapDone) workers.call(r, new CollCommand.MemMap(workers.cookie(), CollWorkers.address(src[r]),
-                        8L * count, CollLayout.ACCESS_READ))).memh();
-                memh[r][1] = ((CollNotification.MemMapDone) workers.call(r, new CollCommand.MemMap(workers.cookie(), CollWorkers.address(dst[r]),
-                        8L * count, CollLayout.ACCESS_WRITE))).memh();
+                memh[r][0] = ((CollNotification.MemMapDone) workers.call(
+                                r,
+                                new CollCommand.MemMap(
+                                        workers.cookie(),
+                                        CollWorkers.address(src[r]),
+                                        8L * count,
+                                        CollLayout.ACCESS_READ)))
+                        .memh();
+                memh[r][1] = ((CollNotification.MemMapDone) workers.call(
+                                r,
+                                new CollCommand.MemMap(
+                                        workers.cookie(),
+                                        CollWorkers.address(dst[r]),
+                                        8L * count,
+                                        CollLayout.ACCESS_WRITE)))
+                        .memh();
             }
             long[] micros = new long[rounds];
             for (int k = 0; k < rounds; k++) {
                 long start = System.nanoTime();
                 WorkerCommand[] sent = new WorkerCommand[2];
                 for (int r = 0; r < 2; r++) {
-                    sent[r] = workers.send(r, new CollCommand.Post(workers.cookie(), 1, CollType.ALLREDUCE.code(), DataType.FLOAT64.code(),
-                            ReduceOp.SUM.code(), 0, 0, count, CollWorkers.address(src[r]), CollWorkers.address(dst[r]), memh[r][0], memh[r][1]));
+                    sent[r] = workers.send(
+                            r,
+                            new CollCommand.Post(
+                                    workers.cookie(),
+                                    1,
+                                    CollType.ALLREDUCE.code(),
+                                    DataType.FLOAT64.code(),
+                                    ReduceOp.SUM.code(),
+                                    0,
+                                    0,
+                                    count,
+                                    CollWorkers.address(src[r]),
+                                    CollWorkers.address(dst[r]),
+                                    memh[r][0],
+                                    memh[r][1]));
                 }
-                while (workers.worker(0).unclaimed().isEmpty() || workers.worker(1).unclaimed().isEmpty()) {
+                while (workers.worker(0).unclaimed().isEmpty()
+                        || workers.worker(1).unclaimed().isEmpty()) {
                     workers.domain.progress();
                 }
                 micros[k] = (System.nanoTime() - start) / 1000;
@@ -73,8 +99,8 @@ class JavaCollLatencyTest {
             long[] measured = Arrays.copyOfRange(micros, 50, rounds);
             Arrays.sort(measured);
 
-            System.out.println(side + ": 2-rank 1 MiB FLOAT64 SUM allreduce: median " + measured[measured.length / 2] + " us, min " + measured[0]
-                    + " us over " + measured.length + " rounds");
+            System.out.println(side + ": 2-rank 1 MiB FLOAT64 SUM allreduce: median " + measured[measured.length / 2]
+                    + " us, min " + measured[0] + " us over " + measured.length + " rounds");
         }
     }
 }

@@ -80,20 +80,35 @@ class JavaCollMixedIT {
         }
         List<WorkerCommand> sent = new ArrayList<>();
         for (int r = 0; r < p; r++) {
-            sent.add(workers.send(r, new CollCommand.Post(workers.cookie(), TEAM, CollType.ALLREDUCE.code(), DataType.FLOAT64.code(),
-                    ReduceOp.SUM.code(), 0, 0, count, CollWorkers.address(src[r]), CollWorkers.address(dst[r]), 0, 0)));
+            sent.add(workers.send(
+                    r,
+                    new CollCommand.Post(
+                            workers.cookie(),
+                            TEAM,
+                            CollType.ALLREDUCE.code(),
+                            DataType.FLOAT64.code(),
+                            ReduceOp.SUM.code(),
+                            0,
+                            0,
+                            count,
+                            CollWorkers.address(src[r]),
+                            CollWorkers.address(dst[r]),
+                            0,
+                            0)));
         }
-        byte[][] expectedBytes = Reference.allreduce(DataType.FLOAT64, ReduceOp.SUM, Reference.float64(x),
-                small ? CollLayout.SMALL_MAX : 1);
+        byte[][] expectedBytes = Reference.allreduce(
+                DataType.FLOAT64, ReduceOp.SUM, Reference.float64(x), small ? CollLayout.SMALL_MAX : 1);
         for (int r = 0; r < p; r++) {
             CollNotification.PostDone done = (CollNotification.PostDone) workers.await(r, sent.get(r));
-            assertThat(done.header().reasonValue()).as("rank %d (%s)", r, pattern[r] ? "C" : "Java").isEqualTo(Reason.NONE);
+            assertThat(done.header().reasonValue())
+                    .as("rank %d (%s)", r, pattern[r] ? "C" : "Java")
+                    .isEqualTo(Reason.NONE);
             double[] expected = Reference.doubles(expectedBytes[r]);
             double[] got = dst[r].getDoubleArray(0, count);
             for (int i = 0; i < count; i++) {
                 if (Double.doubleToRawLongBits(got[i]) != Double.doubleToRawLongBits(expected[i])) {
-                    throw new AssertionError("rank " + r + " (" + (pattern[r] ? "C" : "Java") + "): element " + i + " is " + got[i]
-                            + ", expected " + expected[i]);
+                    throw new AssertionError("rank " + r + " (" + (pattern[r] ? "C" : "Java") + "): element " + i
+                            + " is " + got[i] + ", expected " + expected[i]);
                 }
             }
         }
@@ -135,7 +150,8 @@ class JavaCollMixedIT {
             sent.add(workers.send(r, posts.apply(r)));
         }
         for (int r = 0; r < p; r++) {
-            assertThat(workers.await(r, sent.get(r)).header().reasonValue()).as("rank %d (%s)", r, pattern[r] ? "C" : "Java")
+            assertThat(workers.await(r, sent.get(r)).header().reasonValue())
+                    .as("rank %d (%s)", r, pattern[r] ? "C" : "Java")
                     .isEqualTo(Reason.NONE);
         }
     }
@@ -163,16 +179,47 @@ class JavaCollMixedIT {
             src[r] = doubles(x[r], count);
             dst[r] = workers.buffer(8L * count);
         }
-        run(p, pattern, r -> new CollCommand.Post(workers.cookie(), TEAM, CollType.REDUCE.code(), DataType.FLOAT64.code(), ReduceOp.SUM.code(),
-                root, 0, count, CollWorkers.address(src[r]), CollWorkers.address(dst[r]), 0, 0));
-        assertBits(dst[root], Reference.doubles(Reference.reduce(DataType.FLOAT64, ReduceOp.SUM, Reference.float64(x), root,
-                small ? CollLayout.SMALL_MAX : 1)), "REDUCE at the root");
+        run(
+                p,
+                pattern,
+                r -> new CollCommand.Post(
+                        workers.cookie(),
+                        TEAM,
+                        CollType.REDUCE.code(),
+                        DataType.FLOAT64.code(),
+                        ReduceOp.SUM.code(),
+                        root,
+                        0,
+                        count,
+                        CollWorkers.address(src[r]),
+                        CollWorkers.address(dst[r]),
+                        0,
+                        0));
+        assertBits(
+                dst[root],
+                Reference.doubles(Reference.reduce(
+                        DataType.FLOAT64, ReduceOp.SUM, Reference.float64(x), root, small ? CollLayout.SMALL_MAX : 1)),
+                "REDUCE at the root");
 
         for (int r = 0; r < p; r++) {
             dst[r] = doubles(r == 1 ? x[1] : new double[count], count);
         }
-        run(p, pattern, r -> new CollCommand.Post(workers.cookie(), TEAM, CollType.BCAST.code(), DataType.FLOAT64.code(), 0, 1, 0, count, 0,
-                CollWorkers.address(dst[r]), 0, 0));
+        run(
+                p,
+                pattern,
+                r -> new CollCommand.Post(
+                        workers.cookie(),
+                        TEAM,
+                        CollType.BCAST.code(),
+                        DataType.FLOAT64.code(),
+                        0,
+                        1,
+                        0,
+                        count,
+                        0,
+                        CollWorkers.address(dst[r]),
+                        0,
+                        0));
         for (int r = 0; r < p; r++) {
             assertBits(dst[r], x[1], "BCAST from rank 1 at rank " + r);
         }
@@ -181,8 +228,22 @@ class JavaCollMixedIT {
         for (int r = 0; r < p; r++) {
             dst[r] = workers.buffer(8L * p * count);
         }
-        run(p, pattern, r -> new CollCommand.Post(workers.cookie(), TEAM, CollType.ALLGATHER.code(), DataType.FLOAT64.code(), 0, 0, 0, count,
-                CollWorkers.address(src[r]), CollWorkers.address(dst[r]), 0, 0));
+        run(
+                p,
+                pattern,
+                r -> new CollCommand.Post(
+                        workers.cookie(),
+                        TEAM,
+                        CollType.ALLGATHER.code(),
+                        DataType.FLOAT64.code(),
+                        0,
+                        0,
+                        0,
+                        count,
+                        CollWorkers.address(src[r]),
+                        CollWorkers.address(dst[r]),
+                        0,
+                        0));
         for (int r = 0; r < p; r++) {
             assertBits(dst[r], gathered, "ALLGATHER at rank " + r);
         }
@@ -196,8 +257,22 @@ class JavaCollMixedIT {
             blocks[r] = doubles(mine, p * count);
             dst[r] = workers.buffer(8L * p * count);
         }
-        run(p, pattern, r -> new CollCommand.Post(workers.cookie(), TEAM, CollType.ALLTOALL.code(), DataType.FLOAT64.code(), 0, 0, 0, count,
-                CollWorkers.address(blocks[r]), CollWorkers.address(dst[r]), 0, 0));
+        run(
+                p,
+                pattern,
+                r -> new CollCommand.Post(
+                        workers.cookie(),
+                        TEAM,
+                        CollType.ALLTOALL.code(),
+                        DataType.FLOAT64.code(),
+                        0,
+                        0,
+                        0,
+                        count,
+                        CollWorkers.address(blocks[r]),
+                        CollWorkers.address(dst[r]),
+                        0,
+                        0));
         for (int r = 0; r < p; r++) {
             double[] expected = new double[p * count];
             for (int i = 0; i < p; i++) {
@@ -222,8 +297,21 @@ class JavaCollMixedIT {
         }
         List<WorkerCommand> sent = new ArrayList<>();
         for (int r = 0; r < 3; r++) {
-            sent.add(workers.send(r, new CollCommand.Post(workers.cookie(), TEAM, CollType.ALLREDUCE.code(), DataType.FLOAT64.code(),
-                    ReduceOp.SUM.code(), 0, 0, r == 1 ? 15 : 16, CollWorkers.address(src[r]), CollWorkers.address(dst[r]), 0, 0)));
+            sent.add(workers.send(
+                    r,
+                    new CollCommand.Post(
+                            workers.cookie(),
+                            TEAM,
+                            CollType.ALLREDUCE.code(),
+                            DataType.FLOAT64.code(),
+                            ReduceOp.SUM.code(),
+                            0,
+                            0,
+                            r == 1 ? 15 : 16,
+                            CollWorkers.address(src[r]),
+                            CollWorkers.address(dst[r]),
+                            0,
+                            0)));
         }
         for (int r = 0; r < 3; r++) {
             CollNotification answer = workers.await(r, sent.get(r));
@@ -232,13 +320,27 @@ class JavaCollMixedIT {
         }
         sent.clear();
         for (int r = 0; r < 3; r++) {
-            sent.add(workers.send(r, new CollCommand.Post(workers.cookie(), TEAM, CollType.ALLREDUCE.code(), DataType.FLOAT64.code(),
-                    r == 1 ? ReduceOp.BXOR.code() : ReduceOp.SUM.code(), 0, 0, 16, CollWorkers.address(src[r]), CollWorkers.address(dst[r]), 0,
-                    0)));
+            sent.add(workers.send(
+                    r,
+                    new CollCommand.Post(
+                            workers.cookie(),
+                            TEAM,
+                            CollType.ALLREDUCE.code(),
+                            DataType.FLOAT64.code(),
+                            r == 1 ? ReduceOp.BXOR.code() : ReduceOp.SUM.code(),
+                            0,
+                            0,
+                            16,
+                            CollWorkers.address(src[r]),
+                            CollWorkers.address(dst[r]),
+                            0,
+                            0)));
         }
         for (int r = 0; r < 3; r++) {
             CollNotification answer = workers.await(r, sent.get(r));
-            assertThat(answer.header().reasonValue()).as("rank %d", r).isEqualTo(r == 1 ? Reason.OP_NOT_FOR_DTYPE : Reason.PEER_REFUSED);
+            assertThat(answer.header().reasonValue())
+                    .as("rank %d", r)
+                    .isEqualTo(r == 1 ? Reason.OP_NOT_FOR_DTYPE : Reason.PEER_REFUSED);
             assertThat(answer.header().detail()).isEqualTo(r == 1 ? 0 : 1);
             assertThat(((CollNotification.PostDone) answer).sequence()).isEqualTo(1);
         }

@@ -38,7 +38,9 @@ class JavaCollTeamTest {
             }
             for (int r = 0; r < size; r++) {
                 CollNotification.PostDone done = (CollNotification.PostDone) workers.await(r, posts.get(r));
-                assertThat(done.header().reasonValue()).as("rank %d round %d", r, round).isEqualTo(Reason.NONE);
+                assertThat(done.header().reasonValue())
+                        .as("rank %d round %d", r, round)
+                        .isEqualTo(Reason.NONE);
                 assertThat(done.sequence()).isEqualTo(round);
             }
         }
@@ -49,7 +51,8 @@ class JavaCollTeamTest {
         workers = new CollWorkers(2);
         workers.createTeam(9, 2, 0, 0, 0);
         for (int r = 0; r < 2; r++) {
-            CollNotification.TeamDestroyDone done = (CollNotification.TeamDestroyDone) workers.call(r, new CollCommand.TeamDestroy(workers.cookie(), 9));
+            CollNotification.TeamDestroyDone done = (CollNotification.TeamDestroyDone)
+                    workers.call(r, new CollCommand.TeamDestroy(workers.cookie(), 9));
             assertThat(done.header().reasonValue()).isEqualTo(Reason.NONE);
             assertThat(done.teamId()).isEqualTo(9);
             CollNotification.PostDone post = (CollNotification.PostDone) workers.call(r, barrier(9));

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 class NativeCollAllreduceTest {
     /** Small knobs so that both algorithms and many chunks run on small vectors. */
     static final Knobs KNOBS = new Knobs(4096, 1024, 20000);
+
     private final Random random = new Random(42);
     private NativeCollFixture fx;
 
@@ -68,13 +69,24 @@ class NativeCollAllreduceTest {
             srcs.add(s);
             dsts.add(d);
         }
-        List<Answer> answers = fx.all(NativeCollFixture.range(p), r -> post(teamId, CollType.ALLREDUCE, dtype, op, 0,
-                inPlace ? CollLayout.IN_PLACE : 0, count, address(srcs.get(r)), address(dsts.get(r))));
+        List<Answer> answers = fx.all(
+                NativeCollFixture.range(p),
+                r -> post(
+                        teamId,
+                        CollType.ALLREDUCE,
+                        dtype,
+                        op,
+                        0,
+                        inPlace ? CollLayout.IN_PLACE : 0,
+                        count,
+                        address(srcs.get(r)),
+                        address(dsts.get(r))));
         byte[][] expected = Reference.allreduce(dtype, op, src, smallBytes);
         for (int r = 0; r < p; r++) {
             answers.get(r).isOk();
             assertThat(answers.get(r).type()).isEqualTo(CommandType.POST.code());
-            assertThat(dsts.get(r).getByteArray(0, n)).as("rank %d of %d, dtype %s op %s count %d", r, p, dtype, op, count)
+            assertThat(dsts.get(r).getByteArray(0, n))
+                    .as("rank %d of %d, dtype %s op %s count %d", r, p, dtype, op, count)
                     .isEqualTo(expected[r]);
         }
     }
@@ -96,9 +108,26 @@ class NativeCollAllreduceTest {
     void otherDatatypesAndOperations() {
         fx = NativeCollFixture.open(3);
         fx.team(1, 3, KNOBS);
-        DataType[] dtypes = {DataType.INT32, DataType.INT32, DataType.INT64, DataType.UINT32, DataType.UINT8, DataType.INT8,
-            DataType.FLOAT32, DataType.UINT16};
-        ReduceOp[] ops = {ReduceOp.SUM, ReduceOp.PROD, ReduceOp.MIN, ReduceOp.MAX, ReduceOp.BXOR, ReduceOp.BAND, ReduceOp.MAX, ReduceOp.SUM};
+        DataType[] dtypes = {
+            DataType.INT32,
+            DataType.INT32,
+            DataType.INT64,
+            DataType.UINT32,
+            DataType.UINT8,
+            DataType.INT8,
+            DataType.FLOAT32,
+            DataType.UINT16
+        };
+        ReduceOp[] ops = {
+            ReduceOp.SUM,
+            ReduceOp.PROD,
+            ReduceOp.MIN,
+            ReduceOp.MAX,
+            ReduceOp.BXOR,
+            ReduceOp.BAND,
+            ReduceOp.MAX,
+            ReduceOp.SUM
+        };
         for (int i = 0; i < dtypes.length; i++) {
             for (long count : new long[] {3, 5001}) {
                 allreduce(1, 3, dtypes[i], ops[i], count, false, KNOBS.smallBytes());

@@ -62,8 +62,9 @@ class NativeCollChecksTest {
     }
 
     private static long mmap(int prot) {
-        Pointer p = NativeLibrary.getInstance("c").getFunction("mmap").invokePointer(new Object[] {null, 4096L, prot,
-            MAP_PRIVATE_ANONYMOUS, -1, 0L});
+        Pointer p = NativeLibrary.getInstance("c")
+                .getFunction("mmap")
+                .invokePointer(new Object[] {null, 4096L, prot, MAP_PRIVATE_ANONYMOUS, -1, 0L});
         return Pointer.nativeValue(p);
     }
 
@@ -78,8 +79,18 @@ class NativeCollChecksTest {
         Memory dst0 = buffer(N);
         Memory src1 = buffer(N);
         Memory dst1 = buffer(N);
-        List<Answer> answers = fx.all(NativeCollFixture.range(2), r -> r == 0 ? bad.apply(address(dst0))
-                : post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, address(src1), address(dst1)));
+        List<Answer> answers = fx.all(
+                NativeCollFixture.range(2),
+                r -> r == 0
+                        ? bad.apply(address(dst0))
+                        : post(
+                                1,
+                                CollType.ALLREDUCE,
+                                DataType.INT32,
+                                ReduceOp.SUM,
+                                N / 4,
+                                address(src1),
+                                address(dst1)));
         answers.get(0).fails(status, reason);
         answers.get(1).fails(UromStatus.INVALID_VALUE, Reason.PEER_REFUSED).detail(0);
         assertUntouched(dst0, N);
@@ -92,8 +103,16 @@ class NativeCollChecksTest {
     private void stillWorks() {
         Memory[] dst = {buffer(8), buffer(8)};
         Memory[] src = {buffer(8), buffer(8)};
-        fx.all(NativeCollFixture.range(2), r -> post(1, CollType.ALLREDUCE, DataType.INT64, ReduceOp.SUM, 1, address(src[r]),
-                address(dst[r])))
+        fx.all(
+                        NativeCollFixture.range(2),
+                        r -> post(
+                                1,
+                                CollType.ALLREDUCE,
+                                DataType.INT64,
+                                ReduceOp.SUM,
+                                1,
+                                address(src[r]),
+                                address(dst[r])))
                 .forEach(Answer::isOk);
         assertThat(dst[0].getLong(0)).isEqualTo(2 * 0x5a5a5a5a5a5a5a5aL);
     }
@@ -105,73 +124,138 @@ class NativeCollChecksTest {
 
     /** An INT32 SUM allreduce from a fresh buffer to dst with these flags, count and handles. */
     private CollCommand.Post allreduce(long dst, long flags, long count, long srcMemh, long dstMemh) {
-        return new CollCommand.Post(cookie(), 1, CollType.ALLREDUCE.code(), DataType.INT32.code(), ReduceOp.SUM.code(), 0, flags, count,
-                address(buffer(N)), dst, srcMemh, dstMemh);
+        return new CollCommand.Post(
+                cookie(),
+                1,
+                CollType.ALLREDUCE.code(),
+                DataType.INT32.code(),
+                ReduceOp.SUM.code(),
+                0,
+                flags,
+                count,
+                address(buffer(N)),
+                dst,
+                srcMemh,
+                dstMemh);
     }
 
     @Test
     void unknownCollective() {
-        refused(d -> new CollCommand.Post(cookie(), 1, CollType.values().length, DataType.INT32.code(), 0, 0, 0, N / 4, 0, d, 0, 0),
-                UromStatus.INVALID_VALUE, Reason.UNKNOWN_COLL);
+        refused(
+                d -> new CollCommand.Post(
+                        cookie(), 1, CollType.values().length, DataType.INT32.code(), 0, 0, 0, N / 4, 0, d, 0, 0),
+                UromStatus.INVALID_VALUE,
+                Reason.UNKNOWN_COLL);
     }
 
     @Test
     void unknownDatatype() {
-        refused(d -> new CollCommand.Post(cookie(), 1, CollType.ALLREDUCE.code(), DataType.values().length, 0, 0, 0, N / 4,
-                address(buffer(N)), d,
-                0, 0),
-                UromStatus.INVALID_VALUE, Reason.UNKNOWN_DTYPE);
+        refused(
+                d -> new CollCommand.Post(
+                        cookie(),
+                        1,
+                        CollType.ALLREDUCE.code(),
+                        DataType.values().length,
+                        0,
+                        0,
+                        0,
+                        N / 4,
+                        address(buffer(N)),
+                        d,
+                        0,
+                        0),
+                UromStatus.INVALID_VALUE,
+                Reason.UNKNOWN_DTYPE);
     }
 
     @Test
     void unknownOperation() {
-        refused(d -> new CollCommand.Post(cookie(), 1, CollType.ALLREDUCE.code(), DataType.INT32.code(), ReduceOp.values().length, 0, 0,
-                N / 4,
-                address(buffer(N)), d, 0, 0),
-                UromStatus.INVALID_VALUE, Reason.UNKNOWN_OP);
+        refused(
+                d -> new CollCommand.Post(
+                        cookie(),
+                        1,
+                        CollType.ALLREDUCE.code(),
+                        DataType.INT32.code(),
+                        ReduceOp.values().length,
+                        0,
+                        0,
+                        N / 4,
+                        address(buffer(N)),
+                        d,
+                        0,
+                        0),
+                UromStatus.INVALID_VALUE,
+                Reason.UNKNOWN_OP);
     }
 
     @Test
     void bitwiseOperationOnFloatingPoint() {
-        refused(d -> post(1, CollType.ALLREDUCE, DataType.FLOAT64, ReduceOp.BAND, N / 8, address(buffer(N)), d),
-                UromStatus.INVALID_VALUE, Reason.OP_NOT_FOR_DTYPE);
+        refused(
+                d -> post(1, CollType.ALLREDUCE, DataType.FLOAT64, ReduceOp.BAND, N / 8, address(buffer(N)), d),
+                UromStatus.INVALID_VALUE,
+                Reason.OP_NOT_FOR_DTYPE);
     }
 
     @Test
     void countOverflow() {
         refused(d -> allreduce(d, 0, 1L << 62, 0, 0), UromStatus.INVALID_VALUE, Reason.COUNT_OVERFLOW);
-        refused(d -> post(1, CollType.ALLGATHER, DataType.INT8, ReduceOp.SUM, Long.MAX_VALUE / 2 + 1, 8, d),
-                UromStatus.INVALID_VALUE, Reason.COUNT_OVERFLOW);
+        refused(
+                d -> post(1, CollType.ALLGATHER, DataType.INT8, ReduceOp.SUM, Long.MAX_VALUE / 2 + 1, 8, d),
+                UromStatus.INVALID_VALUE,
+                Reason.COUNT_OVERFLOW);
     }
 
     @Test
     void rootOutsideTheTeam() {
-        refused(d -> post(1, CollType.BCAST, DataType.INT32, ReduceOp.SUM, 2, 0, N / 4, 0, d), UromStatus.INVALID_VALUE, Reason.BAD_ROOT);
+        refused(
+                d -> post(1, CollType.BCAST, DataType.INT32, ReduceOp.SUM, 2, 0, N / 4, 0, d),
+                UromStatus.INVALID_VALUE,
+                Reason.BAD_ROOT);
     }
 
     @Test
     void unknownFlagOrInPlaceWhereThereIsNone() {
         refused(d -> allreduce(d, 2, N / 4, 0, 0), UromStatus.INVALID_VALUE, Reason.BAD_FLAGS);
-        refused(d -> post(1, CollType.BCAST, DataType.INT32, ReduceOp.SUM, 0, CollLayout.IN_PLACE, N / 4, 0, d), UromStatus.INVALID_VALUE,
+        refused(
+                d -> post(1, CollType.BCAST, DataType.INT32, ReduceOp.SUM, 0, CollLayout.IN_PLACE, N / 4, 0, d),
+                UromStatus.INVALID_VALUE,
                 Reason.BAD_FLAGS);
-        refused(d -> post(1, CollType.REDUCE, DataType.INT32, ReduceOp.SUM, 1, CollLayout.IN_PLACE, N / 4, 0, d), UromStatus.INVALID_VALUE,
+        refused(
+                d -> post(1, CollType.REDUCE, DataType.INT32, ReduceOp.SUM, 1, CollLayout.IN_PLACE, N / 4, 0, d),
+                UromStatus.INVALID_VALUE,
                 Reason.BAD_FLAGS);
     }
 
     @Test
     void rangesTheHostDoesNotHave() {
-        refused(d -> post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, 4096, d), UromStatus.NOT_PERMITTED,
+        refused(
+                d -> post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, 4096, d),
+                UromStatus.NOT_PERMITTED,
                 Reason.NOT_MAPPED);
-        refused(d -> post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, -16, d), UromStatus.NOT_PERMITTED, Reason.NOT_MAPPED);
+        refused(
+                d -> post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, -16, d),
+                UromStatus.NOT_PERMITTED,
+                Reason.NOT_MAPPED);
         long none = mmap(PROT_NONE);
-        refused(d -> post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, none, d), UromStatus.NOT_PERMITTED,
+        refused(
+                d -> post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, none, d),
+                UromStatus.NOT_PERMITTED,
                 Reason.NOT_READABLE);
         long readOnly = mmap(PROT_READ);
         Memory src = buffer(N);
         Memory dst1 = buffer(N);
-        List<Answer> answers = fx.all(NativeCollFixture.range(2), r -> r == 0
-                ? post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, address(src), readOnly)
-                : post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, address(src), address(dst1)));
+        List<Answer> answers = fx.all(
+                NativeCollFixture.range(2),
+                r -> r == 0
+                        ? post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, address(src), readOnly)
+                        : post(
+                                1,
+                                CollType.ALLREDUCE,
+                                DataType.INT32,
+                                ReduceOp.SUM,
+                                N / 4,
+                                address(src),
+                                address(dst1)));
         answers.get(0).fails(UromStatus.NOT_PERMITTED, Reason.NOT_WRITABLE);
         answers.get(1).fails(UromStatus.INVALID_VALUE, Reason.PEER_REFUSED);
         assertUntouched(dst1, N);
@@ -179,15 +263,20 @@ class NativeCollChecksTest {
 
     @Test
     void overlappingSourceAndDestination() {
-        refused(d -> post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, d + 4, d), UromStatus.INVALID_VALUE, Reason.OVERLAP);
+        refused(
+                d -> post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, d + 4, d),
+                UromStatus.INVALID_VALUE,
+                Reason.OVERLAP);
     }
 
     @Test
     void handles() {
         Memory region = buffer(4 * N);
         long base = address(region);
-        Answer rw = fx.call(0, new CollCommand.MemMap(1, base, 4 * N, CollLayout.ACCESS_READ | CollLayout.ACCESS_WRITE)).isOk();
-        Answer ro = fx.call(0, new CollCommand.MemMap(2, base, 4 * N, CollLayout.ACCESS_READ)).isOk();
+        Answer rw = fx.call(0, new CollCommand.MemMap(1, base, 4 * N, CollLayout.ACCESS_READ | CollLayout.ACCESS_WRITE))
+                .isOk();
+        Answer ro = fx.call(0, new CollCommand.MemMap(2, base, 4 * N, CollLayout.ACCESS_READ))
+                .isOk();
         assertThat(rw.memh()).isNotZero().isNotEqualTo(ro.memh());
         assertThat(rw.type()).isEqualTo(CommandType.MEM_MAP.code());
         // a handle that lacks write access, a range outside its handle, an unknown handle
@@ -197,11 +286,31 @@ class NativeCollChecksTest {
         // through the handles, both ranks
         Memory src1 = buffer(N);
         Memory dst1 = buffer(N);
-        fx.all(NativeCollFixture.range(2), r -> r == 0
-                ? new CollCommand.Post(cookie(), 1, CollType.ALLREDUCE.code(), DataType.INT32.code(), ReduceOp.SUM.code(), 0, 0, N / 4,
-                        base,
-                        base + N, ro.memh(), rw.memh())
-                : post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, N / 4, address(src1), address(dst1))).forEach(Answer::isOk);
+        fx.all(
+                        NativeCollFixture.range(2),
+                        r -> r == 0
+                                ? new CollCommand.Post(
+                                        cookie(),
+                                        1,
+                                        CollType.ALLREDUCE.code(),
+                                        DataType.INT32.code(),
+                                        ReduceOp.SUM.code(),
+                                        0,
+                                        0,
+                                        N / 4,
+                                        base,
+                                        base + N,
+                                        ro.memh(),
+                                        rw.memh())
+                                : post(
+                                        1,
+                                        CollType.ALLREDUCE,
+                                        DataType.INT32,
+                                        ReduceOp.SUM,
+                                        N / 4,
+                                        address(src1),
+                                        address(dst1)))
+                .forEach(Answer::isOk);
         assertThat(region.getInt(N)).isEqualTo(2 * 0x5a5a5a5a);
         Answer unmapped = fx.call(0, new CollCommand.MemUnmap(3, rw.memh())).isOk();
         assertThat(unmapped.type()).isEqualTo(CommandType.MEM_UNMAP.code());
@@ -212,11 +321,12 @@ class NativeCollChecksTest {
     @Test
     void handlesOfRangesTheHostCannotGive() {
         Memory m = buffer(N);
-        fx.call(0, new CollCommand.MemMap(1, 4096, 4096, CollLayout.ACCESS_READ)).fails(UromStatus.NOT_PERMITTED, Reason.NOT_MAPPED);
-        fx.call(0, new CollCommand.MemMap(2, mmap(PROT_READ), 4096, CollLayout.ACCESS_WRITE)).fails(UromStatus.NOT_PERMITTED,
-                Reason.NOT_WRITABLE);
-        fx.call(0, new CollCommand.MemMap(3, address(m), 0, CollLayout.ACCESS_READ)).fails(UromStatus.INVALID_VALUE,
-                Reason.BAD_COMMAND);
+        fx.call(0, new CollCommand.MemMap(1, 4096, 4096, CollLayout.ACCESS_READ))
+                .fails(UromStatus.NOT_PERMITTED, Reason.NOT_MAPPED);
+        fx.call(0, new CollCommand.MemMap(2, mmap(PROT_READ), 4096, CollLayout.ACCESS_WRITE))
+                .fails(UromStatus.NOT_PERMITTED, Reason.NOT_WRITABLE);
+        fx.call(0, new CollCommand.MemMap(3, address(m), 0, CollLayout.ACCESS_READ))
+                .fails(UromStatus.INVALID_VALUE, Reason.BAD_COMMAND);
         fx.call(0, new CollCommand.MemMap(4, address(m), N, 0)).fails(UromStatus.INVALID_VALUE, Reason.BAD_FLAGS);
         fx.call(0, new CollCommand.MemMap(5, address(m), N, 4)).fails(UromStatus.INVALID_VALUE, Reason.BAD_FLAGS);
     }
@@ -224,9 +334,16 @@ class NativeCollChecksTest {
     @Test
     void aDifferentCountIsAMismatchOnEveryRank() {
         Memory[] dst = {buffer(N), buffer(N)};
-        List<Answer> answers = fx.all(NativeCollFixture.range(2), r -> post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM,
-                r == 0 ? 4 : 5,
-                address(buffer(N)), address(dst[r])));
+        List<Answer> answers = fx.all(
+                NativeCollFixture.range(2),
+                r -> post(
+                        1,
+                        CollType.ALLREDUCE,
+                        DataType.INT32,
+                        ReduceOp.SUM,
+                        r == 0 ? 4 : 5,
+                        address(buffer(N)),
+                        address(dst[r])));
         for (int r = 0; r < 2; r++) {
             answers.get(r).fails(UromStatus.INVALID_VALUE, Reason.MISMATCH).detail(5);
             assertUntouched(dst[r], N);
@@ -237,9 +354,18 @@ class NativeCollChecksTest {
     @Test
     void aDifferentCollectiveIsAMismatchOnEveryRank() {
         Memory[] dst = {buffer(N), buffer(N)};
-        List<Answer> answers = fx.all(NativeCollFixture.range(2), r -> r == 0
-                ? post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, 4, address(buffer(N)), address(dst[r]))
-                : post(1, CollType.BCAST, DataType.INT32, ReduceOp.SUM, 4, 0, address(dst[r])));
+        List<Answer> answers = fx.all(
+                NativeCollFixture.range(2),
+                r -> r == 0
+                        ? post(
+                                1,
+                                CollType.ALLREDUCE,
+                                DataType.INT32,
+                                ReduceOp.SUM,
+                                4,
+                                address(buffer(N)),
+                                address(dst[r]))
+                        : post(1, CollType.BCAST, DataType.INT32, ReduceOp.SUM, 4, 0, address(dst[r])));
         for (int r = 0; r < 2; r++) {
             answers.get(r).fails(UromStatus.INVALID_VALUE, Reason.MISMATCH).detail(1);
             assertUntouched(dst[r], N);
@@ -249,7 +375,8 @@ class NativeCollChecksTest {
     @Test
     void anUnknownTeamOrAnotherConnectionsTeam() {
         fx.call(0, barrier(2, 99)).fails(UromStatus.NOT_FOUND, Reason.TEAM_UNKNOWN);
-        WorkerCommand other = new WorkerCommand(2, fx.worker(0).pluginId(), 77, barrier(3, 1).encode());
+        WorkerCommand other =
+                new WorkerCommand(2, fx.worker(0).pluginId(), 77, barrier(3, 1).encode());
         fx.worker(0).send(other);
         fx.await(0, other).fails(UromStatus.NOT_FOUND, Reason.TEAM_UNKNOWN);
     }

@@ -25,6 +25,7 @@ class NativeCollCollectivesTest {
     static final Knobs KNOBS = NativeCollAllreduceTest.KNOBS;
     /** Per-rank element counts (INT32, 4 bytes): small (≤ 1024 bytes) and large, around chunk boundaries (1024 elements). */
     static final long[] COUNTS = {0, 1, 13, 256, 257, 1023, 1024, 1025, 3001};
+
     private final Random random = new Random(7);
     private NativeCollFixture fx;
 
@@ -64,11 +65,23 @@ class NativeCollCollectivesTest {
                     }
                     int team = p;
                     int theRoot = root;
-                    List<Answer> answers = fx.all(NativeCollFixture.range(p), r -> post(team, CollType.BCAST, DataType.INT32, ReduceOp.SUM,
-                            theRoot, 0, count, 0, address(dst.get(r))));
+                    List<Answer> answers = fx.all(
+                            NativeCollFixture.range(p),
+                            r -> post(
+                                    team,
+                                    CollType.BCAST,
+                                    DataType.INT32,
+                                    ReduceOp.SUM,
+                                    theRoot,
+                                    0,
+                                    count,
+                                    0,
+                                    address(dst.get(r))));
                     for (int r = 0; r < p; r++) {
                         answers.get(r).isOk();
-                        assertThat(dst.get(r).getByteArray(0, n)).as("p %d root %d count %d rank %d", p, root, count, r).isEqualTo(data);
+                        assertThat(dst.get(r).getByteArray(0, n))
+                                .as("p %d root %d count %d rank %d", p, root, count, r)
+                                .isEqualTo(data);
                     }
                 }
             }
@@ -93,14 +106,26 @@ class NativeCollCollectivesTest {
                     }
                     int team = p;
                     int theRoot = root;
-                    List<Answer> answers = fx.all(NativeCollFixture.range(p), r -> post(team, CollType.REDUCE, DataType.FLOAT64,
-                            ReduceOp.SUM, theRoot, 0, count, address(srcs.get(r)), address(dsts.get(r))));
+                    List<Answer> answers = fx.all(
+                            NativeCollFixture.range(p),
+                            r -> post(
+                                    team,
+                                    CollType.REDUCE,
+                                    DataType.FLOAT64,
+                                    ReduceOp.SUM,
+                                    theRoot,
+                                    0,
+                                    count,
+                                    address(srcs.get(r)),
+                                    address(dsts.get(r))));
                     byte[] expected = Reference.reduce(DataType.FLOAT64, ReduceOp.SUM, src, root, KNOBS.smallBytes());
                     for (int r = 0; r < p; r++) {
                         answers.get(r).isOk();
                         byte[] got = dsts.get(r).getByteArray(0, n);
                         if (r == root) {
-                            assertThat(got).as("p %d root %d count %d", p, root, count).isEqualTo(expected);
+                            assertThat(got)
+                                    .as("p %d root %d count %d", p, root, count)
+                                    .isEqualTo(expected);
                         } else {
                             assertThat(got).as("a non-root's destination").isEqualTo(new byte[n]);
                         }
@@ -124,10 +149,21 @@ class NativeCollCollectivesTest {
                 srcs.add(filled(r == 1 ? null : src[r], n));
                 dsts.add(filled(r == 1 ? src[r] : null, n));
             }
-            List<Answer> answers = fx.all(NativeCollFixture.range(3), r -> post(1, CollType.REDUCE, DataType.INT32, ReduceOp.SUM, 1,
-                    r == 1 ? CollLayout.IN_PLACE : 0, count, address(srcs.get(r)), address(dsts.get(r))));
+            List<Answer> answers = fx.all(
+                    NativeCollFixture.range(3),
+                    r -> post(
+                            1,
+                            CollType.REDUCE,
+                            DataType.INT32,
+                            ReduceOp.SUM,
+                            1,
+                            r == 1 ? CollLayout.IN_PLACE : 0,
+                            count,
+                            address(srcs.get(r)),
+                            address(dsts.get(r))));
             answers.forEach(Answer::isOk);
-            assertThat(dsts.get(1).getByteArray(0, n)).isEqualTo(Reference.reduce(DataType.INT32, ReduceOp.SUM, src, 1, KNOBS.smallBytes()));
+            assertThat(dsts.get(1).getByteArray(0, n))
+                    .isEqualTo(Reference.reduce(DataType.INT32, ReduceOp.SUM, src, 1, KNOBS.smallBytes()));
         }
     }
 
@@ -150,11 +186,23 @@ class NativeCollCollectivesTest {
             }
             dsts.add(d);
         }
-        List<Answer> answers = fx.all(workers, r -> post(team, CollType.ALLGATHER, DataType.INT32, ReduceOp.SUM, 0,
-                inPlace ? CollLayout.IN_PLACE : 0, count, address(srcs.get(r)), address(dsts.get(r))));
+        List<Answer> answers = fx.all(
+                workers,
+                r -> post(
+                        team,
+                        CollType.ALLGATHER,
+                        DataType.INT32,
+                        ReduceOp.SUM,
+                        0,
+                        inPlace ? CollLayout.IN_PLACE : 0,
+                        count,
+                        address(srcs.get(r)),
+                        address(dsts.get(r))));
         for (int r = 0; r < p; r++) {
             answers.get(r).isOk();
-            assertThat(dsts.get(r).getByteArray(0, n * p)).as("allgather p %d count %d rank %d", p, count, r).isEqualTo(expected);
+            assertThat(dsts.get(r).getByteArray(0, n * p))
+                    .as("allgather p %d count %d rank %d", p, count, r)
+                    .isEqualTo(expected);
         }
     }
 
@@ -169,11 +217,22 @@ class NativeCollCollectivesTest {
             srcs.add(filled(inPlace ? null : src[r], n * p));
             dsts.add(filled(inPlace ? src[r] : null, n * p));
         }
-        List<Answer> answers = fx.all(workers, r -> post(team, CollType.ALLTOALL, DataType.INT32, ReduceOp.SUM, 0,
-                inPlace ? CollLayout.IN_PLACE : 0, count, address(srcs.get(r)), address(dsts.get(r))));
+        List<Answer> answers = fx.all(
+                workers,
+                r -> post(
+                        team,
+                        CollType.ALLTOALL,
+                        DataType.INT32,
+                        ReduceOp.SUM,
+                        0,
+                        inPlace ? CollLayout.IN_PLACE : 0,
+                        count,
+                        address(srcs.get(r)),
+                        address(dsts.get(r))));
         for (int r = 0; r < p; r++) {
             answers.get(r).isOk();
-            assertThat(dsts.get(r).getByteArray(0, n * p)).as("alltoall p %d count %d rank %d", p, count, r)
+            assertThat(dsts.get(r).getByteArray(0, n * p))
+                    .as("alltoall p %d count %d rank %d", p, count, r)
                     .isEqualTo(Reference.alltoall(src, r));
         }
     }
@@ -220,8 +279,11 @@ class NativeCollCollectivesTest {
             dst2.add(filled(i == 2 ? data : null, n));
         }
         for (int i = 0; i < 3; i++) {
-            sent1.add(fx.send(strided[i], post(1, CollType.BCAST, DataType.INT32, ReduceOp.SUM, 3000, 0, address(dst1.get(i)))));
-            sent2.add(fx.send(listed[i], post(2, CollType.BCAST, DataType.INT32, ReduceOp.SUM, 2, 0, 3000, 0, address(dst2.get(i)))));
+            sent1.add(fx.send(
+                    strided[i], post(1, CollType.BCAST, DataType.INT32, ReduceOp.SUM, 3000, 0, address(dst1.get(i)))));
+            sent2.add(fx.send(
+                    listed[i],
+                    post(2, CollType.BCAST, DataType.INT32, ReduceOp.SUM, 2, 0, 3000, 0, address(dst2.get(i)))));
         }
         for (int i = 0; i < 3; i++) {
             fx.await(strided[i], sent1.get(i)).isOk();
@@ -253,7 +315,8 @@ class NativeCollCollectivesTest {
             for (int k = 0; k < posts; k++) {
                 Memory d = filled(r == k % 3 ? data[k] : null, n);
                 mine.add(d);
-                commands.add(fx.send(r, post(1, CollType.BCAST, DataType.INT32, ReduceOp.SUM, k % 3, 0, count, 0, address(d))));
+                commands.add(fx.send(
+                        r, post(1, CollType.BCAST, DataType.INT32, ReduceOp.SUM, k % 3, 0, count, 0, address(d))));
             }
             dsts.add(mine);
             sent.add(commands);

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 class NativeCollFailureTest {
     /** A short time limit: every failure below must come within it (plus the test kit's rounds). */
     static final Knobs QUICK = new Knobs(4096, 1024, 1500);
+
     private NativeCollFixture fx;
 
     @AfterEach
@@ -54,8 +55,16 @@ class NativeCollFailureTest {
         List<Memory> dst = List.of(patterned(n), patterned(n));
         List<Memory> src = List.of(patterned(n), patterned(n));
         long started = System.nanoTime();
-        List<Answer> answers = fx.all(new int[] {0, 1}, r -> post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, n / 4,
-                address(src.get(r)), address(dst.get(r))));
+        List<Answer> answers = fx.all(
+                new int[] {0, 1},
+                r -> post(
+                        1,
+                        CollType.ALLREDUCE,
+                        DataType.INT32,
+                        ReduceOp.SUM,
+                        n / 4,
+                        address(src.get(r)),
+                        address(dst.get(r))));
         long elapsedMs = (System.nanoTime() - started) / 1_000_000;
         for (Answer a : answers) {
             if (a.reason() == Reason.PEER_FAILED) {
@@ -67,7 +76,9 @@ class NativeCollFailureTest {
         }
         assertThat(elapsedMs).as("failed within the time limit").isLessThan(QUICK.timeoutMs() + 5000);
         for (int r = 0; r < 2; r++) {
-            assertThat(dst.get(r).getByteArray(0, 64)).as("nothing written").isEqualTo(patterned(64).getByteArray(0, 64));
+            assertThat(dst.get(r).getByteArray(0, 64))
+                    .as("nothing written")
+                    .isEqualTo(patterned(64).getByteArray(0, 64));
         }
         // later POSTs to the failed team: TEAM_FAILED at once
         fx.all(new int[] {0, 1}, r -> barrier(cookie(), 1))
@@ -86,8 +97,16 @@ class NativeCollFailureTest {
         List<Memory> dst = List.of(patterned(n), patterned(n), patterned(n));
         List<WorkerCommand> sent = new ArrayList<>();
         for (int r = 0; r < 3; r++) {
-            sent.add(fx.send(r, post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, n / 4, address(src.get(r)),
-                    address(dst.get(r)))));
+            sent.add(fx.send(
+                    r,
+                    post(
+                            1,
+                            CollType.ALLREDUCE,
+                            DataType.INT32,
+                            ReduceOp.SUM,
+                            n / 4,
+                            address(src.get(r)),
+                            address(dst.get(r)))));
         }
         for (int i = 0; i < 3; i++) {
             fx.domain.progress();
@@ -125,7 +144,9 @@ class NativeCollFailureTest {
         long elapsedMs = (System.nanoTime() - started) / 1_000_000;
         assertThat(elapsedMs).isBetween((long) QUICK.timeoutMs() - 50, (long) QUICK.timeoutMs() + 3000);
         fx.await(0, queued).fails(UromStatus.TIME_OUT, Reason.TIMEOUT);
-        fx.call(0, barrier(3, 1)).fails(UromStatus.CONNECTION_ABORTED, Reason.TEAM_FAILED).detail(0);
+        fx.call(0, barrier(3, 1))
+                .fails(UromStatus.CONNECTION_ABORTED, Reason.TEAM_FAILED)
+                .detail(0);
     }
 
     /** The host is a child that exits after the team is made: nothing is written, the team fails. */
@@ -141,8 +162,16 @@ class NativeCollFailureTest {
         int n = 4096;
         List<Memory> dst = List.of(patterned(n), patterned(n));
         List<Memory> src = List.of(patterned(n), patterned(n));
-        List<Answer> answers = fx.all(NativeCollFixture.range(2), r -> post(1, CollType.ALLREDUCE, DataType.INT32, ReduceOp.SUM, n / 4,
-                address(src.get(r)), address(dst.get(r))));
+        List<Answer> answers = fx.all(
+                NativeCollFixture.range(2),
+                r -> post(
+                        1,
+                        CollType.ALLREDUCE,
+                        DataType.INT32,
+                        ReduceOp.SUM,
+                        n / 4,
+                        address(src.get(r)),
+                        address(dst.get(r))));
         for (int r = 0; r < 2; r++) {
             answers.get(r).fails(UromStatus.SHUTDOWN, Reason.HOST_GONE);
             assertThat(dst.get(r).getByteArray(0, n)).isEqualTo(patterned(n).getByteArray(0, n));
@@ -159,15 +188,30 @@ class NativeCollFailureTest {
         try {
             fx = NativeCollFixture.open(2, b -> b.hostProcess(child.pid()));
             fx.team(1, 2, QUICK);
-            waiting = fx.send(0, new CollCommand.Post(1, 1, CollType.ALLREDUCE.code(), DataType.INT32.code(), ReduceOp.SUM.code(), 0, 0, 0,
-                    0, 0, 0, 0));
+            waiting = fx.send(
+                    0,
+                    new CollCommand.Post(
+                            1,
+                            1,
+                            CollType.ALLREDUCE.code(),
+                            DataType.INT32.code(),
+                            ReduceOp.SUM.code(),
+                            0,
+                            0,
+                            0,
+                            0,
+                            0,
+                            0,
+                            0));
             fx.worker(0).progressAlone();
         } finally {
             child.destroyForcibly().waitFor();
         }
         long started = System.nanoTime();
         fx.await(0, waiting).fails(UromStatus.SHUTDOWN, Reason.HOST_GONE);
-        assertThat((System.nanoTime() - started) / 1_000_000).as("well before the time limit").isLessThan(QUICK.timeoutMs() / 2);
+        assertThat((System.nanoTime() - started) / 1_000_000)
+                .as("well before the time limit")
+                .isLessThan(QUICK.timeoutMs() / 2);
     }
 
     @Test
@@ -194,7 +238,9 @@ class NativeCollFailureTest {
         fx.domain.progress();
         fx.worker(0).unclaimed();
         WorkerCommand pending = fx.send(0, barrier(1, 1));
-        assertThat(fx.worker(0).plugin().armWakeup()).as("armed with a collective in flight").isFalse();
+        assertThat(fx.worker(0).plugin().armWakeup())
+                .as("armed with a collective in flight")
+                .isFalse();
         WorkerCommand other = fx.send(1, barrier(2, 1));
         fx.await(0, pending).isOk();
         fx.await(1, other).isOk();

@@ -45,7 +45,8 @@ final class NativeCollFixture implements AutoCloseable {
 
     private NativeCollFixture(int workers, UnaryOperator<PluginTestKit.Builder> settings) {
         assertThat(Files.isRegularFile(SO)).as("%s is built", SO).isTrue();
-        domain = settings.apply(PluginTestKit.plugin(SO).timeout(Duration.ofSeconds(30))).openDomain(workers);
+        domain = settings.apply(PluginTestKit.plugin(SO).timeout(Duration.ofSeconds(30)))
+                .openDomain(workers);
     }
 
     static NativeCollFixture open(int workers) {
@@ -122,14 +123,24 @@ final class NativeCollFixture implements AutoCloseable {
     }
 
     /** A POST with root 0, no flags and no handles, under a fresh cookie. */
-    static CollCommand.Post post(long teamId, CollType coll, DataType dtype, ReduceOp op, long count, long src, long dst) {
+    static CollCommand.Post post(
+            long teamId, CollType coll, DataType dtype, ReduceOp op, long count, long src, long dst) {
         return post(teamId, coll, dtype, op, 0, 0, count, src, dst);
     }
 
     /** A POST without handles, under a fresh cookie. */
-    static CollCommand.Post post(long teamId, CollType coll, DataType dtype, ReduceOp op, long root, long flags, long count, long src,
+    static CollCommand.Post post(
+            long teamId,
+            CollType coll,
+            DataType dtype,
+            ReduceOp op,
+            long root,
+            long flags,
+            long count,
+            long src,
             long dst) {
-        return new CollCommand.Post(cookie(), teamId, coll.code(), dtype.code(), op.code(), root, flags, count, src, dst, 0, 0);
+        return new CollCommand.Post(
+                cookie(), teamId, coll.code(), dtype.code(), op.code(), root, flags, count, src, dst, 0, 0);
     }
 
     /** A BARRIER of team teamId with every other field zero. */
@@ -165,7 +176,8 @@ final class NativeCollFixture implements AutoCloseable {
 
         /** TEAM_CREATE of the ranks {@code start + i * stride}. */
         CollCommand.TeamCreate range(long cookie, long teamId, long size, long rank, long start, long stride) {
-            return CollCommand.TeamCreate.range(cookie, teamId, size, rank, start, stride, chunkBytes, smallBytes, timeoutMs);
+            return CollCommand.TeamCreate.range(
+                    cookie, teamId, size, rank, start, stride, chunkBytes, smallBytes, timeoutMs);
         }
 
         /** TEAM_CREATE of the listed domain ids. */
@@ -194,10 +206,20 @@ final class NativeCollFixture implements AutoCloseable {
                 }
             }
             // the codec has no notification for an unknown type: read the header here
-            assertThat(bytes.length).as("the answer to unknown command type %d", type).isEqualTo(CollLayout.NOTIF_HDR_SIZE);
-            assertThat(Short.toUnsignedInt(b.getShort(CollLayout.NOTIF_HDR_VERSION))).as("version").isEqualTo(CollLayout.PROTOCOL_VERSION);
-            return new Answer(new CollNotification.Header(type, b.getInt(CollLayout.NOTIF_HDR_STATUS), b.getLong(CollLayout.NOTIF_HDR_COOKIE),
-                    b.getInt(CollLayout.NOTIF_HDR_REASON), Integer.toUnsignedLong(b.getInt(CollLayout.NOTIF_HDR_DETAIL))), null);
+            assertThat(bytes.length)
+                    .as("the answer to unknown command type %d", type)
+                    .isEqualTo(CollLayout.NOTIF_HDR_SIZE);
+            assertThat(Short.toUnsignedInt(b.getShort(CollLayout.NOTIF_HDR_VERSION)))
+                    .as("version")
+                    .isEqualTo(CollLayout.PROTOCOL_VERSION);
+            return new Answer(
+                    new CollNotification.Header(
+                            type,
+                            b.getInt(CollLayout.NOTIF_HDR_STATUS),
+                            b.getLong(CollLayout.NOTIF_HDR_COOKIE),
+                            b.getInt(CollLayout.NOTIF_HDR_REASON),
+                            Integer.toUnsignedLong(b.getInt(CollLayout.NOTIF_HDR_DETAIL))),
+                    null);
         }
 
         int type() {
@@ -242,13 +264,17 @@ final class NativeCollFixture implements AutoCloseable {
 
         Answer isOk() {
             assertThat(reason()).as("reason of %s", this).isEqualTo(Reason.NONE);
-            assertThat(UromStatus.fromCode(header.status())).as("status of %s", this).isEqualTo(UromStatus.SUCCESS);
+            assertThat(UromStatus.fromCode(header.status()))
+                    .as("status of %s", this)
+                    .isEqualTo(UromStatus.SUCCESS);
             return this;
         }
 
         Answer fails(UromStatus expectedStatus, Reason expectedReason) {
             assertThat(reason()).as("reason of %s", this).isEqualTo(expectedReason);
-            assertThat(UromStatus.fromCode(header.status())).as("status of %s", this).isEqualTo(expectedStatus);
+            assertThat(UromStatus.fromCode(header.status()))
+                    .as("status of %s", this)
+                    .isEqualTo(expectedStatus);
             return this;
         }
 
@@ -259,8 +285,8 @@ final class NativeCollFixture implements AutoCloseable {
 
         @Override
         public String toString() {
-            return "answer(type " + header.type() + ", status " + header.status() + ", reason " + header.reason() + ", detail "
-                    + header.detail() + ", cookie " + header.cookie() + ")";
+            return "answer(type " + header.type() + ", status " + header.status() + ", reason " + header.reason()
+                    + ", detail " + header.detail() + ", cookie " + header.cookie() + ")";
         }
     }
 }

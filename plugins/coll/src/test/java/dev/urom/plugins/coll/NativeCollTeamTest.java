@@ -73,9 +73,13 @@ class NativeCollTeamTest {
         fx.call(0, Knobs.DEFAULT.list(5, 3, 0, new long[257])).fails(UromStatus.INVALID_VALUE, Reason.BAD_MEMBERS);
         fx.call(0, Knobs.DEFAULT.range(6, 3, 2, 0, -1, 1)).fails(UromStatus.INVALID_VALUE, Reason.BAD_MEMBERS);
         // rank 0 must be this worker: domain id 1 is the other one
-        fx.call(0, Knobs.DEFAULT.range(7, 3, 2, 0, 1, 1)).fails(UromStatus.INVALID_VALUE, Reason.BAD_MEMBERS).detail(0);
+        fx.call(0, Knobs.DEFAULT.range(7, 3, 2, 0, 1, 1))
+                .fails(UromStatus.INVALID_VALUE, Reason.BAD_MEMBERS)
+                .detail(0);
         // a member outside the domain
-        fx.call(0, Knobs.DEFAULT.list(8, 3, 0, new long[] {0, 42})).fails(UromStatus.NOT_FOUND, Reason.NO_DOMAIN).detail(1);
+        fx.call(0, Knobs.DEFAULT.list(8, 3, 0, new long[] {0, 42}))
+                .fails(UromStatus.NOT_FOUND, Reason.NO_DOMAIN)
+                .detail(1);
     }
 
     @Test
@@ -88,7 +92,8 @@ class NativeCollTeamTest {
     @Test
     void knobsOutOfBoundsAreRefusedAndTheOtherMembersToldAtOnce() {
         fx = NativeCollFixture.open(2);
-        List<Answer> answers = fx.all(NativeCollFixture.range(2),
+        List<Answer> answers = fx.all(
+                NativeCollFixture.range(2),
                 rank -> (rank == 1 ? new Knobs(100, 0, 0) : Knobs.DEFAULT).range(cookie(), 4, 2, rank, 0, 1));
         answers.get(1).fails(UromStatus.INVALID_VALUE, Reason.KNOBS);
         answers.get(0).fails(UromStatus.INVALID_VALUE, Reason.PEER_REFUSED).detail(1);
@@ -97,7 +102,8 @@ class NativeCollTeamTest {
     @Test
     void membersThatDisagreeOnAKnobFailWithKnobs() {
         fx = NativeCollFixture.open(2);
-        List<Answer> answers = fx.all(NativeCollFixture.range(2),
+        List<Answer> answers = fx.all(
+                NativeCollFixture.range(2),
                 rank -> new Knobs(rank == 0 ? 8192 : 0, 0, 0).range(cookie(), 4, 2, rank, 0, 1));
         answers.get(0).fails(UromStatus.INVALID_VALUE, Reason.KNOBS).detail(1);
         answers.get(1).fails(UromStatus.INVALID_VALUE, Reason.KNOBS).detail(0);
@@ -106,9 +112,11 @@ class NativeCollTeamTest {
     @Test
     void membersThatDisagreeOnTheMembersFailWithBadMembers() {
         fx = NativeCollFixture.open(3);
-        List<Answer> answers = fx.all(new int[] {0, 1}, rank -> rank == 0
-                ? Knobs.DEFAULT.range(cookie(), 4, 2, 0, 0, 1)
-                : Knobs.DEFAULT.list(cookie(), 4, 1, new long[] {0, 1, 2}));
+        List<Answer> answers = fx.all(
+                new int[] {0, 1},
+                rank -> rank == 0
+                        ? Knobs.DEFAULT.range(cookie(), 4, 2, 0, 0, 1)
+                        : Knobs.DEFAULT.list(cookie(), 4, 1, new long[] {0, 1, 2}));
         answers.get(0).fails(UromStatus.INVALID_VALUE, Reason.BAD_MEMBERS).detail(1);
         answers.get(1).fails(UromStatus.INVALID_VALUE, Reason.BAD_MEMBERS).detail(0);
     }
@@ -116,7 +124,8 @@ class NativeCollTeamTest {
     @Test
     void aHostWithoutALocalProcessIsUnreachable() {
         fx = NativeCollFixture.open(2, PluginTestKit.Builder::noHostProcess);
-        List<Answer> answers = fx.all(NativeCollFixture.range(2), rank -> Knobs.DEFAULT.range(cookie(), 5, 2, rank, 0, 1));
+        List<Answer> answers =
+                fx.all(NativeCollFixture.range(2), rank -> Knobs.DEFAULT.range(cookie(), 5, 2, rank, 0, 1));
         answers.get(0).fails(UromStatus.NOT_PERMITTED, Reason.HOST_UNREACHABLE);
         answers.get(1).fails(UromStatus.NOT_PERMITTED, Reason.HOST_UNREACHABLE);
     }
@@ -142,22 +151,28 @@ class NativeCollTeamTest {
     void malformedCommandsAreAnsweredBadCommand() {
         fx = NativeCollFixture.open(1);
         fx.call(0, new byte[] {1, 0}).fails(UromStatus.INVALID_VALUE, Reason.BAD_COMMAND);
-        Answer a = fx.call(0, withByte(new CollCommand.TeamDestroy(3, 1), CollLayout.CMD_HDR_TYPE, 9)).fails(UromStatus.INVALID_VALUE,
-                Reason.BAD_COMMAND);
+        Answer a = fx.call(0, withByte(new CollCommand.TeamDestroy(3, 1), CollLayout.CMD_HDR_TYPE, 9))
+                .fails(UromStatus.INVALID_VALUE, Reason.BAD_COMMAND);
         assertThat(a.cookie()).isEqualTo(3);
-        fx.call(0, withByte(new CollCommand.TeamDestroy(4, 1), CollLayout.CMD_HDR_VERSION, 2)).fails(UromStatus.INVALID_VALUE,
-                Reason.BAD_COMMAND);
-        fx.call(0, withByte(new CollCommand.TeamDestroy(5, 1), CollLayout.CMD_HDR_RESERVED, 1)).fails(UromStatus.INVALID_VALUE,
-                Reason.BAD_COMMAND);
-        fx.call(0, withByte(new CollCommand.TeamDestroy(6, 1), CollLayout.TEAM_DESTROY_RESERVED, 1)).fails(UromStatus.INVALID_VALUE,
-                Reason.BAD_COMMAND);
-        fx.call(0, Arrays.copyOf(new CollCommand.TeamDestroy(7, 1).encode(),
-                CollLayout.TEAM_DESTROY_SIZE + 8)).fails(UromStatus.INVALID_VALUE, Reason.BAD_COMMAND);
-        fx.call(0, Arrays.copyOf(Knobs.DEFAULT.list(8, 3, 0, new long[] {0, 1}).encode(),
-                CollLayout.TEAM_CREATE_SIZE + 8)).fails(UromStatus.INVALID_VALUE, Reason.BAD_COMMAND);
-        Answer post = fx.call(0, Arrays.copyOf(barrier(9, 1).encode(), CollLayout.POST_SIZE - 1)).fails(UromStatus.INVALID_VALUE,
-                Reason.BAD_COMMAND);
+        fx.call(0, withByte(new CollCommand.TeamDestroy(4, 1), CollLayout.CMD_HDR_VERSION, 2))
+                .fails(UromStatus.INVALID_VALUE, Reason.BAD_COMMAND);
+        fx.call(0, withByte(new CollCommand.TeamDestroy(5, 1), CollLayout.CMD_HDR_RESERVED, 1))
+                .fails(UromStatus.INVALID_VALUE, Reason.BAD_COMMAND);
+        fx.call(0, withByte(new CollCommand.TeamDestroy(6, 1), CollLayout.TEAM_DESTROY_RESERVED, 1))
+                .fails(UromStatus.INVALID_VALUE, Reason.BAD_COMMAND);
+        fx.call(0, Arrays.copyOf(new CollCommand.TeamDestroy(7, 1).encode(), CollLayout.TEAM_DESTROY_SIZE + 8))
+                .fails(UromStatus.INVALID_VALUE, Reason.BAD_COMMAND);
+        fx.call(
+                        0,
+                        Arrays.copyOf(
+                                Knobs.DEFAULT.list(8, 3, 0, new long[] {0, 1}).encode(),
+                                CollLayout.TEAM_CREATE_SIZE + 8))
+                .fails(UromStatus.INVALID_VALUE, Reason.BAD_COMMAND);
+        Answer post = fx.call(0, Arrays.copyOf(barrier(9, 1).encode(), CollLayout.POST_SIZE - 1))
+                .fails(UromStatus.INVALID_VALUE, Reason.BAD_COMMAND);
         assertThat(post.type()).isEqualTo(CommandType.POST.code());
-        assertThat(post.as(CollNotification.PostDone.class)).as("a POST answer, body and all").isNotNull();
+        assertThat(post.as(CollNotification.PostDone.class))
+                .as("a POST answer, body and all")
+                .isNotNull();
     }
 }

@@ -24,7 +24,11 @@ final class Reference {
         ByteBuffer r = le(right);
         ByteBuffer out = le(new byte[left.length]);
         for (int i = 0; i < left.length; i += size) {
-            write(out, i, size, dev.urom.plugins.coll.reduce.Reference.apply(dtype, op, read(l, i, size), read(r, i, size)));
+            write(
+                    out,
+                    i,
+                    size,
+                    dev.urom.plugins.coll.reduce.Reference.apply(dtype, op, read(l, i, size), read(r, i, size)));
         }
         return out.array();
     }
@@ -92,7 +96,9 @@ final class Reference {
             byte[][] before = acc.clone();
             for (int r = 0; r < q; r++) {
                 int partner = r ^ d;
-                acc[r] = partner < r ? combine(dtype, op, before[partner], before[r]) : combine(dtype, op, before[r], before[partner]);
+                acc[r] = partner < r
+                        ? combine(dtype, op, before[partner], before[r])
+                        : combine(dtype, op, before[r], before[partner]);
             }
         }
         for (int r = q; r < p; r++) {

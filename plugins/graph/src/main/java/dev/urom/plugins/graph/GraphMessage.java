@@ -29,7 +29,11 @@ public record GraphMessage(long type, long data) {
 
     /** This message in its 16-byte wire form. */
     public byte[] encode() {
-        return ByteBuffer.allocate(BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(type).putLong(data).array();
+        return ByteBuffer.allocate(BYTES)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(type)
+                .putLong(data)
+                .array();
     }
 
     /**
@@ -40,8 +44,10 @@ public record GraphMessage(long type, long data) {
      */
     public static GraphMessage decode(byte[] payload) throws UromException {
         if (payload.length != BYTES) {
-            throw new UromException(UromStatus.INVALID_VALUE,
-                    "graph command of " + payload.length + " bytes refused: a graph command is exactly " + BYTES + " bytes");
+            throw new UromException(
+                    UromStatus.INVALID_VALUE,
+                    "graph command of " + payload.length + " bytes refused: a graph command is exactly " + BYTES
+                            + " bytes");
         }
         ByteBuffer buffer = ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN);
         return new GraphMessage(buffer.getLong(), buffer.getLong());

@@ -64,10 +64,16 @@ public final class GraphPlugin implements PluginIface {
     public void workerCommand(WorkerCommand command) throws UromException {
         GraphMessage message = GraphMessage.decode(command.payload());
         if (!message.isLoopback()) {
-            throw new UromException(UromStatus.NOT_SUPPORTED, "graph command type " + Long.toUnsignedString(message.type())
-                    + " is not supported: the graph plugin knows only LOOPBACK (" + GraphMessage.LOOPBACK + ")");
+            throw new UromException(
+                    UromStatus.NOT_SUPPORTED,
+                    "graph command type " + Long.toUnsignedString(message.type())
+                            + " is not supported: the graph plugin knows only LOOPBACK (" + GraphMessage.LOOPBACK
+                            + ")");
         }
-        answers.add(WorkerNotification.replyTo(command, UromStatus.SUCCESS, GraphMessage.loopback(message.data()).encode()));
+        answers.add(WorkerNotification.replyTo(
+                command,
+                UromStatus.SUCCESS,
+                GraphMessage.loopback(message.data()).encode()));
     }
 
     @Override

@@ -48,10 +48,15 @@ class DocaStylePluginIT {
         String source = Files.readString(sourceFile(), StandardCharsets.UTF_8);
         Path compat = NativeFixtures.includeDir().resolve("compat");
         requireUcxHeaders();
-        withUcx = NativeFixtures.compilePlugin(buildDir, "doca_counter_ucx.so", source,
-                "-I" + compat, "-idirafter", compat.resolve("ucx-fallback").toString());
-        withFallback = NativeFixtures.compilePlugin(buildDir, "doca_counter_fallback.so", source,
-                "-I" + compat, "-I" + compat.resolve("ucx-fallback"));
+        withUcx = NativeFixtures.compilePlugin(
+                buildDir,
+                "doca_counter_ucx.so",
+                source,
+                "-I" + compat,
+                "-idirafter",
+                compat.resolve("ucx-fallback").toString());
+        withFallback = NativeFixtures.compilePlugin(
+                buildDir, "doca_counter_fallback.so", source, "-I" + compat, "-I" + compat.resolve("ucx-fallback"));
     }
 
     static Stream<Named<Path>> builds() {
@@ -60,9 +65,13 @@ class DocaStylePluginIT {
 
     @Test
     void theUcxBuildReallyUsedUcxsHeaderAndTheOtherTheFallback() {
-        assertThat(addressOf(withUcx)).as("list header compiled into the UCX build: with -idirafter the system's "
-                + "<ucs/datastruct/list.h> must win; install libucx-dev").isEqualTo("ucx");
-        assertThat(addressOf(withFallback)).as("list header compiled into the fallback build").isEqualTo("fallback");
+        assertThat(addressOf(withUcx))
+                .as("list header compiled into the UCX build: with -idirafter the system's "
+                        + "<ucs/datastruct/list.h> must win; install libucx-dev")
+                .isEqualTo("ucx");
+        assertThat(addressOf(withFallback))
+                .as("list header compiled into the fallback build")
+                .isEqualTo("fallback");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -75,8 +84,11 @@ class DocaStylePluginIT {
                 sum += values[i];
                 WorkerCommand command = worker.send(new WorkerCommand(100 + i, PLUGIN_ID, i, add(values[i])));
 
-                assertThat(worker.awaitAnswer(command)).as("answer to ADD %d", values[i])
-                        .answers(command).isSuccessful().hasPayload(message(0, sum));
+                assertThat(worker.awaitAnswer(command))
+                        .as("answer to ADD %d", values[i])
+                        .answers(command)
+                        .isSuccessful()
+                        .hasPayload(message(0, sum));
             }
         }
     }
@@ -99,8 +111,8 @@ class DocaStylePluginIT {
         try (TestWorker worker = GraphHosts.kit(plugin, PLUGIN_ID).open()) {
             WorkerAnswer answer = worker.awaitAnswer(worker.send(0x55, add(-1)));
 
-            assertThat(HexFormat.of().formatHex(worker.pack(answer))).isEqualTo(
-                    "0200000000000000" + "5500000000000000" + "1000000000000000" + "00000000" + "00000000"
+            assertThat(HexFormat.of().formatHex(worker.pack(answer)))
+                    .isEqualTo("0200000000000000" + "5500000000000000" + "1000000000000000" + "00000000" + "00000000"
                             + "0000000000000000" + "ffffffffffffffff");
         }
     }
@@ -119,10 +131,12 @@ class DocaStylePluginIT {
     private static List<String> run(Path plugin) {
         List<String> lines = new ArrayList<>();
         try (TestWorker worker = GraphHosts.kit(plugin, PLUGIN_ID).open()) {
-            byte[][] payloads = {add(1), add(2), new byte[0], message(1, 5), add(-10), new byte[17], add(Long.MIN_VALUE)};
+            byte[][] payloads = {add(1), add(2), new byte[0], message(1, 5), add(-10), new byte[17], add(Long.MIN_VALUE)
+            };
             for (int i = 0; i < payloads.length; i++) {
                 WorkerAnswer n = worker.awaitAnswer(worker.send(new WorkerCommand(i * 3L, PLUGIN_ID, i, payloads[i])));
-                lines.add(n.destId() + " " + n.uromContext() + " " + n.status() + " " + HexFormat.of().formatHex(n.payload()));
+                lines.add(n.destId() + " " + n.uromContext() + " " + n.status() + " "
+                        + HexFormat.of().formatHex(n.payload()));
             }
         }
         return lines;
@@ -139,7 +153,11 @@ class DocaStylePluginIT {
     }
 
     private static byte[] message(long op, long value) {
-        return ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(op).putLong(value).array();
+        return ByteBuffer.allocate(16)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(op)
+                .putLong(value)
+                .array();
     }
 
     /** Fails, never skips, when UCX's headers are missing: the UCX half of this test needs them. */
@@ -153,15 +171,18 @@ class DocaStylePluginIT {
                     int ucx_probe_unused(void) { return 0; }
                     """);
         } catch (AssertionError e) {
-            throw new AssertionError("UCX's <ucs/datastruct/list.h> is not installed: install libucx-dev "
-                    + "(apt-get install libucx-dev) to run this test. " + e.getMessage(), e);
+            throw new AssertionError(
+                    "UCX's <ucs/datastruct/list.h> is not installed: install libucx-dev "
+                            + "(apt-get install libucx-dev) to run this test. " + e.getMessage(),
+                    e);
         }
     }
 
     private static Path sourceFile() {
         String value = System.getProperty(SOURCE_PROPERTY);
         if (value == null || value.isBlank()) {
-            throw new AssertionError("system property " + SOURCE_PROPERTY + " is not set; the module's pom sets it for failsafe");
+            throw new AssertionError(
+                    "system property " + SOURCE_PROPERTY + " is not set; the module's pom sets it for failsafe");
         }
         return Path.of(value);
     }

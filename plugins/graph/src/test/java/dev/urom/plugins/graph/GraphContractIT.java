@@ -33,14 +33,16 @@ class GraphContractIT {
     private TestWorker worker;
 
     static Stream<Named<Path>> plugins() {
-        return Stream.of(Named.of("native worker_graph.so", GraphPluginFiles.nativePlugin()),
+        return Stream.of(
+                Named.of("native worker_graph.so", GraphPluginFiles.nativePlugin()),
                 Named.of("java worker_graph_java.jar", GraphPluginFiles.javaPlugin()));
     }
 
     static Stream<Arguments> pluginsAndLoopbackValues() {
         Random random = new Random(RANDOM_SEED);
         LongStream values = LongStream.concat(
-                LongStream.of(0, 1, -1, Long.MIN_VALUE, Long.MAX_VALUE), LongStream.generate(random::nextLong).limit(3));
+                LongStream.of(0, 1, -1, Long.MIN_VALUE, Long.MAX_VALUE),
+                LongStream.generate(random::nextLong).limit(3));
         List<Long> data = values.boxed().toList();
         return plugins().flatMap(plugin -> data.stream().map(value -> Arguments.of(plugin, value)));
     }
@@ -67,8 +69,11 @@ class GraphContractIT {
 
         WorkerCommand command = worker.send(11, GraphMessage.loopback(data).encode());
 
-        assertThat(worker.awaitAnswer(command)).as("random seed %d", RANDOM_SEED)
-                .answers(command).isSuccessful().hasPayload(GraphMessage.loopback(data).encode());
+        assertThat(worker.awaitAnswer(command))
+                .as("random seed %d", RANDOM_SEED)
+                .answers(command)
+                .isSuccessful()
+                .hasPayload(GraphMessage.loopback(data).encode());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -79,11 +84,16 @@ class GraphContractIT {
         WorkerCommand[] commands = new WorkerCommand[headers.length];
 
         for (int i = 0; i < headers.length; i++) {
-            commands[i] = worker.send(new WorkerCommand(headers[i][0], PLUGIN_ID, headers[i][1],
+            commands[i] = worker.send(new WorkerCommand(
+                    headers[i][0],
+                    PLUGIN_ID,
+                    headers[i][1],
                     GraphMessage.loopback(headers[i][0] ^ headers[i][1]).encode()));
         }
 
-        assertThatNotifications(worker.awaitNotifications(headers.length)).areAllSuccessful().answerInOrder(commands);
+        assertThatNotifications(worker.awaitNotifications(headers.length))
+                .areAllSuccessful()
+                .answerInOrder(commands);
         worker.assertNoNotificationAfter(QUIET_ROUNDS);
     }
 
@@ -96,7 +106,8 @@ class GraphContractIT {
 
         assertThat(answer).isRefusedWith(UromStatus.INVALID_VALUE).hasEmptyPayload();
         // The reason beside it: the C plugin's error log line, the Java plugin's exception, word for word.
-        assertThat(answer).hasReason("graph command of " + length + " bytes refused: a graph command is exactly 16 bytes");
+        assertThat(answer)
+                .hasReason("graph command of " + length + " bytes refused: a graph command is exactly 16 bytes");
         worker.assertNoNotificationAfter(QUIET_ROUNDS);
     }
 
@@ -108,8 +119,9 @@ class GraphContractIT {
         WorkerAnswer answer = worker.awaitAnswer(worker.send(6, new GraphMessage(type, 9).encode()));
 
         assertThat(answer).isRefusedWith(UromStatus.NOT_SUPPORTED).hasEmptyPayload();
-        assertThat(answer).hasReason("graph command type " + Long.toUnsignedString(type)
-                + " is not supported: the graph plugin knows only LOOPBACK (0)");
+        assertThat(answer)
+                .hasReason("graph command type " + Long.toUnsignedString(type)
+                        + " is not supported: the graph plugin knows only LOOPBACK (0)");
         worker.assertNoNotificationAfter(QUIET_ROUNDS);
     }
 
@@ -117,18 +129,20 @@ class GraphContractIT {
     @MethodSource("plugins")
     void packedNotificationIsTheNotifyHeaderThenThePayload(Path plugin) {
         worker = GraphHosts.kit(plugin, PLUGIN_ID).destId(9).open();
-        WorkerAnswer answer = worker.awaitAnswer(worker.send(0x1122_3344_5566_7788L, GraphMessage.loopback(-2).encode()));
+        WorkerAnswer answer = worker.awaitAnswer(
+                worker.send(0x1122_3344_5566_7788L, GraphMessage.loopback(-2).encode()));
 
         byte[] packed = worker.pack(answer);
 
-        assertThat(HexFormat.of().formatHex(packed)).isEqualTo(
-                "2000000000000000" // type = plugin id 1 << 5
-                        + "8877665544332211" // urom_context
-                        + "1000000000000000" // len = 16
-                        + "00000000" // status SUCCESS
-                        + "00000000" // reserved
-                        + "0000000000000000" // LOOPBACK
-                        + "feffffffffffffff"); // data = -2
+        assertThat(HexFormat.of().formatHex(packed))
+                .isEqualTo(
+                        "2000000000000000" // type = plugin id 1 << 5
+                                + "8877665544332211" // urom_context
+                                + "1000000000000000" // len = 16
+                                + "00000000" // status SUCCESS
+                                + "00000000" // reserved
+                                + "0000000000000000" // LOOPBACK
+                                + "feffffffffffffff"); // data = -2
     }
 
     @ParameterizedTest(name = "{0}")
@@ -158,7 +172,9 @@ class GraphContractIT {
             commands[i] = worker.send(i, GraphMessage.loopback(i * 7L).encode());
         }
 
-        assertThatNotifications(worker.awaitNotifications(commands.length)).areAllSuccessful().answerInOrder(commands);
+        assertThatNotifications(worker.awaitNotifications(commands.length))
+                .areAllSuccessful()
+                .answerInOrder(commands);
         worker.assertNoNotificationAfter(QUIET_ROUNDS);
     }
 }

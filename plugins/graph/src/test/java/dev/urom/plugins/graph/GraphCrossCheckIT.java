@@ -29,15 +29,20 @@ class GraphCrossCheckIT {
 
         List<String> nativeRun;
         List<String> javaRun;
-        try (TestWorker nativeWorker = GraphHosts.kit(GraphPluginFiles.nativePlugin(), PLUGIN_ID).open();
-                TestWorker javaWorker = GraphHosts.kit(GraphPluginFiles.javaPlugin(), PLUGIN_ID).open()) {
+        try (TestWorker nativeWorker = GraphHosts.kit(GraphPluginFiles.nativePlugin(), PLUGIN_ID)
+                        .open();
+                TestWorker javaWorker =
+                        GraphHosts.kit(GraphPluginFiles.javaPlugin(), PLUGIN_ID).open()) {
             nativeRun = run(nativeWorker, commands);
             javaRun = run(javaWorker, commands);
         }
 
         assertThat(nativeRun).as("one line per notification").hasSize(commands.size());
-        assertThat(javaRun).as("the Java plugin's notifications and packed bytes (seed %d)", seed).isEqualTo(nativeRun);
-        assertThat(nativeRun).as("the mix holds every outcome")
+        assertThat(javaRun)
+                .as("the Java plugin's notifications and packed bytes (seed %d)", seed)
+                .isEqualTo(nativeRun);
+        assertThat(nativeRun)
+                .as("the mix holds every outcome")
                 .anyMatch(line -> line.contains("status=SUCCESS"))
                 .anyMatch(line -> line.contains("status=INVALID_VALUE"))
                 .anyMatch(line -> line.contains("status=NOT_SUPPORTED"));
@@ -55,22 +60,34 @@ class GraphCrossCheckIT {
     void oneWorkerDispatchesToBothPluginsByTheirIds() {
         long nativeId = 1L << 8;
         long javaId = 1L << 9;
-        try (WorkerHost host = GraphHosts.open(8,
-                new PluginSpec(GraphPluginFiles.nativePlugin(), nativeId), new PluginSpec(GraphPluginFiles.javaPlugin(), javaId))) {
-            WorkerCommand toNative = new WorkerCommand(1, nativeId, 100, GraphMessage.loopback(-100).encode());
-            WorkerCommand toJava = new WorkerCommand(1, javaId, 200, GraphMessage.loopback(-200).encode());
+        try (WorkerHost host = GraphHosts.open(
+                8,
+                new PluginSpec(GraphPluginFiles.nativePlugin(), nativeId),
+                new PluginSpec(GraphPluginFiles.javaPlugin(), javaId))) {
+            WorkerCommand toNative = new WorkerCommand(
+                    1, nativeId, 100, GraphMessage.loopback(-100).encode());
+            WorkerCommand toJava = new WorkerCommand(
+                    1, javaId, 200, GraphMessage.loopback(-200).encode());
 
-            assertThat(host.call(toNative, GraphHosts.TIMEOUT)).answers(toNative).isSuccessful().hasPayload(GraphMessage.loopback(-100).encode());
-            assertThat(host.call(toJava, GraphHosts.TIMEOUT)).answers(toJava).isSuccessful().hasPayload(GraphMessage.loopback(-200).encode());
+            assertThat(host.call(toNative, GraphHosts.TIMEOUT))
+                    .answers(toNative)
+                    .isSuccessful()
+                    .hasPayload(GraphMessage.loopback(-100).encode());
+            assertThat(host.call(toJava, GraphHosts.TIMEOUT))
+                    .answers(toJava)
+                    .isSuccessful()
+                    .hasPayload(GraphMessage.loopback(-200).encode());
         }
     }
 
     @Test
     void theJavaPluginRunsFromItsJarNotFromTheTestClassPath() {
-        try (TestWorker worker = GraphHosts.kit(GraphPluginFiles.javaPlugin(), PLUGIN_ID).open()) {
+        try (TestWorker worker =
+                GraphHosts.kit(GraphPluginFiles.javaPlugin(), PLUGIN_ID).open()) {
             assertThat(worker.plugin()).isInstanceOfSatisfying(JavaPlugin.class, plugin -> {
                 assertThat(plugin.instance().getClass().getName()).isEqualTo(GraphPlugin.class.getName());
-                assertThat(plugin.instance().getClass().getClassLoader()).isNotSameAs(GraphPlugin.class.getClassLoader());
+                assertThat(plugin.instance().getClass().getClassLoader())
+                        .isNotSameAs(GraphPlugin.class.getClassLoader());
             });
         }
     }
@@ -84,8 +101,9 @@ class GraphCrossCheckIT {
         worker.assertNoNotificationAfter(10);
         List<String> lines = new ArrayList<>();
         for (WorkerNotification n : notifications) {
-            lines.add("destId=" + n.destId() + " type=" + n.type() + " context=" + n.uromContext() + " status=" + n.status()
-                    + " payload=" + HexFormat.of().formatHex(n.payload()) + " packed=" + HexFormat.of().formatHex(worker.pack(n)));
+            lines.add("destId=" + n.destId() + " type=" + n.type() + " context=" + n.uromContext() + " status="
+                    + n.status() + " payload=" + HexFormat.of().formatHex(n.payload()) + " packed="
+                    + HexFormat.of().formatHex(worker.pack(n)));
         }
         return lines;
     }

@@ -29,9 +29,12 @@ final class GraphHosts {
 
     /** A worker host with all these plugins opened, loaded as a worker loads them; fails the test when any did not load or open. */
     static WorkerHost open(long workerId, PluginSpec... specs) {
-        WorkerHost host = WorkerHost.open(workerId, List.of(specs), PluginLoader.standard(), WorkerHostConfig.defaults());
+        WorkerHost host =
+                WorkerHost.open(workerId, List.of(specs), PluginLoader.standard(), WorkerHostConfig.defaults());
         try {
-            assertThat(host.failures()).as("plugins that failed to load or open").isEmpty();
+            assertThat(host.failures())
+                    .as("plugins that failed to load or open")
+                    .isEmpty();
         } catch (AssertionError e) {
             host.close();
             throw e;

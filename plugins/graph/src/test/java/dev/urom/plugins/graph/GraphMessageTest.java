@@ -38,7 +38,8 @@ class GraphMessageTest {
         Assume.that(payload.length != GraphMessage.BYTES);
 
         assertThatThrownBy(() -> GraphMessage.decode(payload))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.INVALID_VALUE))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.INVALID_VALUE))
                 .hasMessageContaining(payload.length + " bytes")
                 .hasMessageContaining("exactly 16 bytes");
     }

@@ -29,7 +29,10 @@ class GraphPluginTest {
 
     @BeforeEach
     void open() {
-        worker = PluginTestKit.plugin(GraphPlugin::new).pluginId(PLUGIN_ID).destId(77).open();
+        worker = PluginTestKit.plugin(GraphPlugin::new)
+                .pluginId(PLUGIN_ID)
+                .destId(77)
+                .open();
     }
 
     @AfterEach
@@ -40,9 +43,13 @@ class GraphPluginTest {
     @ParameterizedTest
     @ValueSource(longs = {0, 1, -1, Long.MIN_VALUE, Long.MAX_VALUE, 0x0123_4567_89ab_cdefL})
     void loopbackEchoesTheDataWithSuccessAndTheCommandsHeaders(long data) {
-        WorkerCommand command = worker.send(0xfeed_beefL, GraphMessage.loopback(data).encode());
+        WorkerCommand command =
+                worker.send(0xfeed_beefL, GraphMessage.loopback(data).encode());
 
-        assertThat(worker.awaitAnswer(command)).answers(command).isSuccessful().hasPayload(GraphMessage.loopback(data).encode());
+        assertThat(worker.awaitAnswer(command))
+                .answers(command)
+                .isSuccessful()
+                .hasPayload(GraphMessage.loopback(data).encode());
         worker.assertNoNotificationAfter(10);
     }
 
@@ -66,7 +73,8 @@ class GraphPluginTest {
     @ParameterizedTest
     @ValueSource(ints = {0, 8, 15, 17, 24})
     void aPayloadOfAnyOtherLengthIsInvalidAndGetsNoNotificationFromThePlugin(int length) {
-        assertThat(worker.call(new byte[length])).isRefusedWith(UromStatus.INVALID_VALUE)
+        assertThat(worker.call(new byte[length]))
+                .isRefusedWith(UromStatus.INVALID_VALUE)
                 .hasReasonContaining("graph command of " + length + " bytes refused");
         worker.assertNoNotificationAfter(10);
     }
@@ -74,32 +82,37 @@ class GraphPluginTest {
     @ParameterizedTest
     @ValueSource(longs = {1, 2, -1, Long.MIN_VALUE})
     void anUnknownTypeIsNotSupportedAndGetsNoNotificationFromThePlugin(long type) {
-        assertThat(worker.call(new GraphMessage(type, 5).encode())).isRefusedWith(UromStatus.NOT_SUPPORTED)
+        assertThat(worker.call(new GraphMessage(type, 5).encode()))
+                .isRefusedWith(UromStatus.NOT_SUPPORTED)
                 .hasReasonContaining(Long.toUnsignedString(type));
         worker.assertNoNotificationAfter(10);
     }
 
     @Test
     void packedNotificationIsTheNotifyHeaderThenThePayload() {
-        WorkerCommand command = worker.send(0x1122_3344_5566_7788L, GraphMessage.loopback(-2).encode());
+        WorkerCommand command =
+                worker.send(0x1122_3344_5566_7788L, GraphMessage.loopback(-2).encode());
 
         byte[] packed = worker.pack(worker.awaitAnswer(command));
 
-        assertThat(HexFormat.of().formatHex(packed)).isEqualTo(
-                "0800000000000000" // type = plugin id
-                        + "8877665544332211" // urom_context
-                        + "1000000000000000" // len = 16
-                        + "00000000" // status SUCCESS
-                        + "00000000" // reserved
-                        + "0000000000000000" // LOOPBACK
-                        + "feffffffffffffff"); // data = -2
+        assertThat(HexFormat.of().formatHex(packed))
+                .isEqualTo(
+                        "0800000000000000" // type = plugin id
+                                + "8877665544332211" // urom_context
+                                + "1000000000000000" // len = 16
+                                + "00000000" // status SUCCESS
+                                + "00000000" // reserved
+                                + "0000000000000000" // LOOPBACK
+                                + "feffffffffffffff"); // data = -2
     }
 
     @Test
     void addressIsEightBytesAndDiffersBetweenInstances() {
         try (TestDomain domain = PluginTestKit.plugin(GraphPlugin::new).openDomain(2)) {
             assertThat(domain.worker(0).address()).hasSize(GraphPlugin.ADDRESS_BYTES);
-            assertThat(domain.worker(1).address()).hasSize(GraphPlugin.ADDRESS_BYTES).isNotEqualTo(domain.worker(0).address());
+            assertThat(domain.worker(1).address())
+                    .hasSize(GraphPlugin.ADDRESS_BYTES)
+                    .isNotEqualTo(domain.worker(0).address());
         }
     }
 
@@ -117,6 +130,7 @@ class GraphPluginTest {
     @Test
     void addressBeforeOpenIsABadState() {
         assertThatThrownBy(() -> new GraphPlugin().address())
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.BAD_STATE));
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.BAD_STATE));
     }
 }

@@ -16,7 +16,9 @@ class WorkerGraphLibraryTest {
     @Test
     void exportsExactlyTheTwoEntryPoints() throws IOException, InterruptedException {
         Path library = GraphPluginFiles.nativePlugin();
-        Process nm = new ProcessBuilder("nm", "-D", "--defined-only", library.toString()).redirectErrorStream(true).start();
+        Process nm = new ProcessBuilder("nm", "-D", "--defined-only", library.toString())
+                .redirectErrorStream(true)
+                .start();
         nm.getOutputStream().close();
         String output = new String(nm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 

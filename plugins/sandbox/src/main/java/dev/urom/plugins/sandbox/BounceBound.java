@@ -35,8 +35,10 @@ final class BounceBound {
         }
         if (text.isEmpty() || ms < 1 || ms > MAX_MS) {
             String shown = text.length() > LOGGED_TEXT_MAX ? text.substring(0, LOGGED_TEXT_MAX) : text;
-            throw new UromException(UromStatus.BAD_CONFIG, VARIABLE + "='" + shown
-                    + "' is not a number of milliseconds (1 to " + MAX_MS + "): the sandbox plugin does not open");
+            throw new UromException(
+                    UromStatus.BAD_CONFIG,
+                    VARIABLE + "='" + shown + "' is not a number of milliseconds (1 to " + MAX_MS
+                            + "): the sandbox plugin does not open");
         }
         return ms * 1_000_000;
     }

@@ -82,8 +82,9 @@ final class ConfinedFiles {
                         throw refusal(UromStatus.NOT_PERMITTED, path, "the path crosses a mount point");
                     }
                 }
-                PosixFileAttributes attributes = directory.getFileAttributeView(entry, PosixFileAttributeView.class,
-                        LinkOption.NOFOLLOW_LINKS).readAttributes();
+                PosixFileAttributes attributes = directory
+                        .getFileAttributeView(entry, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                        .readAttributes();
                 if (attributes.isSymbolicLink()) {
                     throw refusal(UromStatus.NOT_PERMITTED, path, "the path goes through a symbolic link");
                 }
@@ -139,8 +140,9 @@ final class ConfinedFiles {
         return new UromException(status, "MEM_MAP of '" + shown + "' refused: " + reason);
     }
 
-    private static FileChannel openLast(SecureDirectoryStream<Path> directory, Path entry, PosixFileAttributes attributes,
-            String path) throws IOException, UromException {
+    private static FileChannel openLast(
+            SecureDirectoryStream<Path> directory, Path entry, PosixFileAttributes attributes, String path)
+            throws IOException, UromException {
         if (attributes.isDirectory()) {
             throw refusal(UromStatus.INVALID_VALUE, path, "it is not a regular file");
         }
@@ -160,15 +162,22 @@ final class ConfinedFiles {
         }
         channel.close();
         throw attributes.isRegularFile()
-                ? refusal(UromStatus.OPERATING_SYSTEM, path, "the opened file is a " + channel.getClass().getName() + ", not a FileChannel")
+                ? refusal(
+                        UromStatus.OPERATING_SYSTEM,
+                        path,
+                        "the opened file is a " + channel.getClass().getName() + ", not a FileChannel")
                 : refusal(UromStatus.INVALID_VALUE, path, "it is not a regular file");
     }
 
-    private static SecureDirectoryStream<Path> secure(DirectoryStream<Path> stream, String path) throws IOException, UromException {
+    private static SecureDirectoryStream<Path> secure(DirectoryStream<Path> stream, String path)
+            throws IOException, UromException {
         if (stream instanceof SecureDirectoryStream<Path> secure) {
             return secure;
         }
         stream.close();
-        throw refusal(UromStatus.OPERATING_SYSTEM, path, "this platform has no SecureDirectoryStream to open files beneath a directory");
+        throw refusal(
+                UromStatus.OPERATING_SYSTEM,
+                path,
+                "this platform has no SecureDirectoryStream to open files beneath a directory");
     }
 }

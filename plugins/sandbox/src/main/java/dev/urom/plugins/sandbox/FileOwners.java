@@ -20,6 +20,7 @@ final class FileOwners {
     static final String VARIABLE = "UROM_OWNER_UID";
     /** The largest uid; {@code (uid_t) -1} means "no user". */
     static final long MAX_UID = 4294967294L;
+
     private static final Path PROCESS_STATUS = Path.of("/proc/self/status");
     private static final int LOGGED_TEXT_MAX = 200;
 
@@ -49,8 +50,10 @@ final class FileOwners {
         }
         if (text.isEmpty() || uid > MAX_UID) {
             String shown = text.length() > LOGGED_TEXT_MAX ? text.substring(0, LOGGED_TEXT_MAX) : text;
-            throw new UromException(UromStatus.BAD_CONFIG, VARIABLE + "='" + shown
-                    + "' is not a decimal uid (0 to " + MAX_UID + "): the sandbox plugin does not open");
+            throw new UromException(
+                    UromStatus.BAD_CONFIG,
+                    VARIABLE + "='" + shown + "' is not a decimal uid (0 to " + MAX_UID
+                            + "): the sandbox plugin does not open");
         }
         return new FileOwners(workerUid, OptionalLong.of(uid));
     }
@@ -69,7 +72,8 @@ final class FileOwners {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            throw new UromException(UromStatus.OPERATING_SYSTEM, "cannot read the effective uid from " + PROCESS_STATUS + ": " + e);
+            throw new UromException(
+                    UromStatus.OPERATING_SYSTEM, "cannot read the effective uid from " + PROCESS_STATUS + ": " + e);
         }
         throw new UromException(UromStatus.OPERATING_SYSTEM, PROCESS_STATUS + " has no Uid line");
     }

@@ -29,7 +29,8 @@ final class KernelCopy {
      */
     static void copy(ByteBuffer source, ByteBuffer target) throws IOException {
         Pipe pipe = Pipe.open();
-        try (Pipe.SinkChannel sink = pipe.sink(); Pipe.SourceChannel from = pipe.source()) {
+        try (Pipe.SinkChannel sink = pipe.sink();
+                Pipe.SourceChannel from = pipe.source()) {
             while (source.hasRemaining()) {
                 int chunk = Math.min(CHUNK, source.remaining());
                 int queued = sink.write(source.slice(source.position(), chunk));

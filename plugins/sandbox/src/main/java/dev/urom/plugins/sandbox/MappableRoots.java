@@ -84,7 +84,8 @@ final class MappableRoots {
         Root best = null;
         for (Root root : roots) {
             String directory = root.directory().replaceAll("/+$", "");
-            if (path.startsWith(directory + "/") && (best == null || directory.length() > best.directory().length())) {
+            if (path.startsWith(directory + "/")
+                    && (best == null || directory.length() > best.directory().length())) {
                 best = new Root(directory, root.hugetlbfs());
             }
         }

@@ -71,8 +71,10 @@ final class MappedRegions {
         MappableRoots mappable = roots.get();
         Optional<MappableRoots.Root> root = mappable.rootOf(path);
         if (root.isEmpty()) {
-            throw ConfinedFiles.refusal(UromStatus.NOT_PERMITTED, path, "only files under " + mappable.describe()
-                    + " may be mapped, and the path may not hold '..'");
+            throw ConfinedFiles.refusal(
+                    UromStatus.NOT_PERMITTED,
+                    path,
+                    "only files under " + mappable.describe() + " may be mapped, and the path may not hold '..'");
         }
         FileChannel file = ConfinedFiles.open(mappable, root.get(), path);
         try {
@@ -93,16 +95,23 @@ final class MappedRegions {
                 throw ConfinedFiles.refusal(UromStatus.INVALID_VALUE, path, "it is not a regular file");
             }
             if (!owners.accepts(status.uid())) {
-                throw ConfinedFiles.refusal(UromStatus.NOT_PERMITTED, path, "the file is owned by uid " + status.uid()
-                        + "; accepted: " + owners.describe());
+                throw ConfinedFiles.refusal(
+                        UromStatus.NOT_PERMITTED,
+                        path,
+                        "the file is owned by uid " + status.uid() + "; accepted: " + owners.describe());
             }
             if (length <= 0 || length > Integer.MAX_VALUE) {
-                throw ConfinedFiles.refusal(UromStatus.INVALID_VALUE, path, "length " + Long.toUnsignedString(length)
-                        + " is not between 1 and " + Integer.MAX_VALUE + " bytes (one Java mapping)");
+                throw ConfinedFiles.refusal(
+                        UromStatus.INVALID_VALUE,
+                        path,
+                        "length " + Long.toUnsignedString(length) + " is not between 1 and " + Integer.MAX_VALUE
+                                + " bytes (one Java mapping)");
             }
             if (status.size() < length) {
-                throw ConfinedFiles.refusal(UromStatus.INVALID_VALUE, path, "the file is " + status.size()
-                        + " bytes, shorter than length " + length);
+                throw ConfinedFiles.refusal(
+                        UromStatus.INVALID_VALUE,
+                        path,
+                        "the file is " + status.size() + " bytes, shorter than length " + length);
             }
             return file.map(FileChannel.MapMode.READ_WRITE, 0, length);
         } catch (IOException e) {
@@ -119,8 +128,10 @@ final class MappedRegions {
         Region region = region(memhId);
         long end = offset + count;
         if (offset < 0 || count < 0 || end < 0 || end > region.length()) {
-            throw new UromException(UromStatus.INVALID_VALUE, "buffer " + Long.toUnsignedString(offset) + " + count "
-                    + Long.toUnsignedString(count) + " lies beyond region memh_id " + memhId + " of " + region.length() + " bytes");
+            throw new UromException(
+                    UromStatus.INVALID_VALUE,
+                    "buffer " + Long.toUnsignedString(offset) + " + count " + Long.toUnsignedString(count)
+                            + " lies beyond region memh_id " + memhId + " of " + region.length() + " bytes");
         }
     }
 
@@ -137,7 +148,12 @@ final class MappedRegions {
             for (long position = offset; target.hasRemaining(); ) {
                 int read = file.read(target.slice(target.position(), Math.min(IO_CHUNK, target.remaining())), position);
                 if (read < 0) {
-                    throw copyFailed("TAG_SEND from", memhId, offset, count, "the file is now shorter than that (it shrank after MEM_MAP)");
+                    throw copyFailed(
+                            "TAG_SEND from",
+                            memhId,
+                            offset,
+                            count,
+                            "the file is now shorter than that (it shrank after MEM_MAP)");
                 }
                 target.position(target.position() + read);
                 position += read;
@@ -162,7 +178,12 @@ final class MappedRegions {
         Region region = region(memhId);
         try {
             if (region.file().size() < offset + count) {
-                throw copyFailed("TAG_RECV into", memhId, offset, count, "the file is now shorter than that (it shrank after MEM_MAP)");
+                throw copyFailed(
+                        "TAG_RECV into",
+                        memhId,
+                        offset,
+                        count,
+                        "the file is now shorter than that (it shrank after MEM_MAP)");
             }
             if (region.hugetlbfs()) {
                 KernelCopy.copy(data.slice(), region.mapping().slice((int) offset, count));
@@ -185,14 +206,17 @@ final class MappedRegions {
     }
 
     private static UromException copyFailed(String what, long memhId, long offset, long count, String reason) {
-        return new UromException(UromStatus.IO_FAILED, what + " region memh_id " + memhId + " at [" + offset + ", +" + count
-                + ") failed: " + reason);
+        return new UromException(
+                UromStatus.IO_FAILED,
+                what + " region memh_id " + memhId + " at [" + offset + ", +" + count + ") failed: " + reason);
     }
 
     private Region region(long memhId) throws UromException {
         Region region = memhId == 0 ? null : regions.get(memhId);
         if (region == null) {
-            throw new UromException(UromStatus.NOT_FOUND, "memh_id " + Long.toUnsignedString(memhId) + " is not a mapped region of this plugin");
+            throw new UromException(
+                    UromStatus.NOT_FOUND,
+                    "memh_id " + Long.toUnsignedString(memhId) + " is not a mapped region of this plugin");
         }
         return region;
     }

@@ -57,12 +57,15 @@ final class OpenFileStatus {
             if (found.size() == 1) {
                 Map<String, Object> attributes = Files.readAttributes(found.get(0), "unix:mode,uid,size");
                 channel.position(0);
-                return new Status((Integer) attributes.get("mode"), Integer.toUnsignedLong((Integer) attributes.get("uid")),
+                return new Status(
+                        (Integer) attributes.get("mode"),
+                        Integer.toUnsignedLong((Integer) attributes.get("uid")),
                         (Long) attributes.get("size"));
             }
         }
         channel.position(0);
-        throw new IOException("cannot tell which descriptor in " + FD_INFO + " is the opened file's (" + ATTEMPTS + " attempts)");
+        throw new IOException(
+                "cannot tell which descriptor in " + FD_INFO + " is the opened file's (" + ATTEMPTS + " attempts)");
     }
 
     /** The {@code /proc/self/fd} entries of the descriptors whose position is {@code mark}. */

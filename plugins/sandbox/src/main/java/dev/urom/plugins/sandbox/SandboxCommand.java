@@ -73,8 +73,13 @@ public sealed interface SandboxCommand {
 
         @Override
         public byte[] encode() {
-            return littleEndian(FIXED_BYTES + path.length).putLong(MEM_MAP).putLong(context).putLong(length).putLong(path.length)
-                    .put(path).array();
+            return littleEndian(FIXED_BYTES + path.length)
+                    .putLong(MEM_MAP)
+                    .putLong(context)
+                    .putLong(length)
+                    .putLong(path.length)
+                    .put(path)
+                    .array();
         }
     }
 
@@ -111,8 +116,17 @@ public sealed interface SandboxCommand {
 
         @Override
         public byte[] encode() {
-            return littleEndian(fixedBytes + data.length).putLong(TAG_SEND).putLong(context).putLong(dest).putLong(buffer)
-                    .putLong(count).putLong(tag).putLong(memhId).position(fixedBytes).put(data).array();
+            return littleEndian(fixedBytes + data.length)
+                    .putLong(TAG_SEND)
+                    .putLong(context)
+                    .putLong(dest)
+                    .putLong(buffer)
+                    .putLong(count)
+                    .putLong(tag)
+                    .putLong(memhId)
+                    .position(fixedBytes)
+                    .put(data)
+                    .array();
         }
     }
 
@@ -145,8 +159,15 @@ public sealed interface SandboxCommand {
 
         @Override
         public byte[] encode() {
-            return littleEndian(fixedBytes).putLong(TAG_RECV).putLong(context).putLong(buffer).putLong(count).putLong(tag)
-                    .putLong(tagMask).putLong(memhId).array();
+            return littleEndian(fixedBytes)
+                    .putLong(TAG_RECV)
+                    .putLong(context)
+                    .putLong(buffer)
+                    .putLong(count)
+                    .putLong(tag)
+                    .putLong(tagMask)
+                    .putLong(memhId)
+                    .array();
         }
     }
 
@@ -165,8 +186,15 @@ public sealed interface SandboxCommand {
 
         @Override
         public byte[] encode() {
-            return littleEndian(BYTES).putLong(BOUNCE).putLong(context).putLong(dest).putLong(count).putLong(tag).putLong(iterations)
-                    .putLong(role).array();
+            return littleEndian(BYTES)
+                    .putLong(BOUNCE)
+                    .putLong(context)
+                    .putLong(dest)
+                    .putLong(count)
+                    .putLong(tag)
+                    .putLong(iterations)
+                    .putLong(role)
+                    .array();
         }
     }
 
@@ -182,7 +210,8 @@ public sealed interface SandboxCommand {
      */
     static SandboxCommand decode(byte[] payload) throws UromException {
         if (payload.length < 8) {
-            throw invalid("sandbox command of " + payload.length + " bytes refused: it is shorter than its 8-byte type");
+            throw invalid(
+                    "sandbox command of " + payload.length + " bytes refused: it is shorter than its 8-byte type");
         }
         ByteBuffer in = ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN);
         long type = in.getLong();
@@ -213,8 +242,9 @@ public sealed interface SandboxCommand {
                 }
                 fixedBytes = payload.length - (int) count;
             } else if (!isFixedSize(payload.length)) {
-                throw invalid("sandbox TAG_SEND of " + payload.length + " bytes refused: a TAG_SEND from region memh_id " + memhId
-                        + " is exactly its fixed part, 56, 64 or 72 bytes");
+                throw invalid(
+                        "sandbox TAG_SEND of " + payload.length + " bytes refused: a TAG_SEND from region memh_id "
+                                + memhId + " is exactly its fixed part, 56, 64 or 72 bytes");
             } else {
                 fixedBytes = payload.length;
             }
@@ -224,19 +254,24 @@ public sealed interface SandboxCommand {
         if (type == TAG_RECV) {
             requireFixed("TAG_RECV", payload, TAG_FIXED_BYTES);
             if (!isFixedSize(payload.length)) {
-                throw invalid("sandbox TAG_RECV of " + payload.length + " bytes refused: a TAG_RECV is exactly 56, 64 or 72 bytes");
+                throw invalid("sandbox TAG_RECV of " + payload.length
+                        + " bytes refused: a TAG_RECV is exactly 56, 64 or 72 bytes");
             }
-            return new TagRecv(in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong(), payload.length);
+            return new TagRecv(
+                    in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong(), payload.length);
         }
         if (type == BOUNCE) {
             requireFixed("BOUNCE", payload, Bounce.BYTES);
             if (payload.length != Bounce.BYTES) {
-                throw invalid("sandbox BOUNCE of " + payload.length + " bytes refused: a BOUNCE is exactly " + Bounce.BYTES + " bytes");
+                throw invalid("sandbox BOUNCE of " + payload.length + " bytes refused: a BOUNCE is exactly "
+                        + Bounce.BYTES + " bytes");
             }
             return new Bounce(in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong());
         }
-        throw new UromException(UromStatus.NOT_SUPPORTED, "sandbox command type " + Long.toUnsignedString(type)
-                + " is not supported: the sandbox plugin knows MEM_MAP (0), TAG_SEND (1), TAG_RECV (2) and BOUNCE (3)");
+        throw new UromException(
+                UromStatus.NOT_SUPPORTED,
+                "sandbox command type " + Long.toUnsignedString(type)
+                        + " is not supported: the sandbox plugin knows MEM_MAP (0), TAG_SEND (1), TAG_RECV (2) and BOUNCE (3)");
     }
 
     /** Whether {@code bytes} is the size of a TAG_SEND's or TAG_RECV's fixed part: ours or DOCA's. */
@@ -252,7 +287,8 @@ public sealed interface SandboxCommand {
 
     private static void requireFixed(String name, byte[] payload, int fixedBytes) throws UromException {
         if (payload.length < fixedBytes) {
-            throw invalid("sandbox " + name + " of " + payload.length + " bytes refused: its fixed part is " + fixedBytes + " bytes");
+            throw invalid("sandbox " + name + " of " + payload.length + " bytes refused: its fixed part is "
+                    + fixedBytes + " bytes");
         }
     }
 

@@ -32,7 +32,11 @@ public sealed interface SandboxNotification {
 
         @Override
         public byte[] encode() {
-            return littleEndian(BYTES).putLong(SandboxCommand.MEM_MAP).putLong(context).putLong(memhId).array();
+            return littleEndian(BYTES)
+                    .putLong(SandboxCommand.MEM_MAP)
+                    .putLong(context)
+                    .putLong(memhId)
+                    .array();
         }
     }
 
@@ -55,7 +59,11 @@ public sealed interface SandboxNotification {
         @Override
         public byte[] encode() {
             int code = docaLayout ? UcsStatus.of(status) : status.code();
-            return littleEndian(docaLayout ? DOCA_BYTES : BYTES).putLong(SandboxCommand.TAG_SEND).putLong(context).putInt(code).putInt(0)
+            return littleEndian(docaLayout ? DOCA_BYTES : BYTES)
+                    .putLong(SandboxCommand.TAG_SEND)
+                    .putLong(context)
+                    .putInt(code)
+                    .putInt(0)
                     .array();
         }
     }
@@ -65,7 +73,8 @@ public sealed interface SandboxNotification {
      * succeeded, and empty otherwise. The same layout either way; {@code docaLayout}, the status
      * field is its {@code ucs_status_t}.
      */
-    record TagRecvDone(long context, long buffer, long count, long senderTag, UromStatus status, byte[] data, boolean docaLayout)
+    record TagRecvDone(
+            long context, long buffer, long count, long senderTag, UromStatus status, byte[] data, boolean docaLayout)
             implements SandboxNotification {
         static final int FIXED_BYTES = 48;
 
@@ -82,8 +91,16 @@ public sealed interface SandboxNotification {
         @Override
         public byte[] encode() {
             int code = docaLayout ? UcsStatus.of(status) : status.code();
-            return littleEndian(FIXED_BYTES + data.length).putLong(SandboxCommand.TAG_RECV).putLong(context).putLong(buffer)
-                    .putLong(count).putLong(senderTag).putInt(code).putInt(0).put(data).array();
+            return littleEndian(FIXED_BYTES + data.length)
+                    .putLong(SandboxCommand.TAG_RECV)
+                    .putLong(context)
+                    .putLong(buffer)
+                    .putLong(count)
+                    .putLong(senderTag)
+                    .putInt(code)
+                    .putInt(0)
+                    .put(data)
+                    .array();
         }
     }
 
@@ -91,7 +108,8 @@ public sealed interface SandboxNotification {
      * The answer to a BOUNCE that ran: {@code elapsedNs} from the start of its run to its end, the
      * rounds done, and how it ended.
      */
-    record BounceDone(long context, long elapsedNs, long iterationsDone, UromStatus status) implements SandboxNotification {
+    record BounceDone(long context, long elapsedNs, long iterationsDone, UromStatus status)
+            implements SandboxNotification {
         static final int BYTES = 40;
 
         public BounceDone {
@@ -100,8 +118,14 @@ public sealed interface SandboxNotification {
 
         @Override
         public byte[] encode() {
-            return littleEndian(BYTES).putLong(SandboxCommand.BOUNCE).putLong(context).putLong(elapsedNs).putLong(iterationsDone)
-                    .putInt(status.code()).putInt(0).array();
+            return littleEndian(BYTES)
+                    .putLong(SandboxCommand.BOUNCE)
+                    .putLong(context)
+                    .putLong(elapsedNs)
+                    .putLong(iterationsDone)
+                    .putInt(status.code())
+                    .putInt(0)
+                    .array();
         }
     }
 
@@ -113,7 +137,8 @@ public sealed interface SandboxNotification {
      */
     static SandboxNotification decode(byte[] bytes) {
         if (bytes.length < 8) {
-            throw new IllegalArgumentException("sandbox notification of " + bytes.length + " bytes is shorter than its type");
+            throw new IllegalArgumentException(
+                    "sandbox notification of " + bytes.length + " bytes is shorter than its type");
         }
         ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         long type = in.getLong();
@@ -154,7 +179,8 @@ public sealed interface SandboxNotification {
 
     private static void requireLength(String name, boolean ok, int length) {
         if (!ok) {
-            throw new IllegalArgumentException("sandbox " + name + " notification of " + length + " bytes has the wrong length");
+            throw new IllegalArgumentException(
+                    "sandbox " + name + " notification of " + length + " bytes has the wrong length");
         }
     }
 

@@ -97,9 +97,11 @@ public final class SandboxPlugin implements PluginIface {
     private static final int PROGRESS_ROUNDS = 64;
     /** A BOUNCE's most bytes per message and most rounds. */
     static final long BOUNCE_MAX_COUNT = 65536;
+
     static final long BOUNCE_MAX_ITERATIONS = 1_000_000;
     /** A BOUNCE looks at the clock (and tests its requests) after this many progress calls that did nothing. */
     private static final int BOUNCE_IDLE_POLLS_PER_CLOCK = 256;
+
     private static final long FULL_MASK = -1L;
 
     private static final class Peer {
@@ -114,7 +116,8 @@ public final class SandboxPlugin implements PluginIface {
     }
 
     /** A TAG_SEND in flight; {@code docaLayout}: it was DOCA-sized, and is answered in DOCA's layout. */
-    private record PendingSend(WorkerCommand command, long context, boolean docaLayout, UcpRequest request, Memory buffer, Peer peer) {}
+    private record PendingSend(
+            WorkerCommand command, long context, boolean docaLayout, UcpRequest request, Memory buffer, Peer peer) {}
 
     private record PostedReceive(WorkerCommand command, TagRecv receive, UcpRequest request, Memory buffer) {
         long notifiedBuffer() {
@@ -289,7 +292,8 @@ public final class SandboxPlugin implements PluginIface {
         try {
             return worker.arm();
         } catch (UcxException e) {
-            throw new UromException(UromStatus.IO_FAILED, "the sandbox plugin cannot arm its wake-up: " + e.getMessage());
+            throw new UromException(
+                    UromStatus.IO_FAILED, "the sandbox plugin cannot arm its wake-up: " + e.getMessage());
         }
     }
 
@@ -322,7 +326,8 @@ public final class SandboxPlugin implements PluginIface {
                 LOG.warn("sandbox plugin of worker {}: {}", context.workerId(), e.getMessage());
                 throw e;
             }
-            ready.add(WorkerNotification.replyTo(command, UromStatus.SUCCESS, new MemMapDone(memMap.context(), memhId).encode()));
+            ready.add(WorkerNotification.replyTo(
+                    command, UromStatus.SUCCESS, new MemMapDone(memMap.context(), memhId).encode()));
         } else if (decoded instanceof TagSend send) {
             send(command, send);
         } else if (decoded instanceof TagRecv receive) {
@@ -334,12 +339,16 @@ public final class SandboxPlugin implements PluginIface {
 
     /** Checks a BOUNCE's values, connects to its peer and allocates its buffers; the next {@link #progress} runs it. */
     private void acceptBounce(WorkerCommand command, Bounce bounce) throws UromException {
-        if (Long.compareUnsigned(bounce.count(), BOUNCE_MAX_COUNT) > 0 || bounce.iterations() == 0
+        if (Long.compareUnsigned(bounce.count(), BOUNCE_MAX_COUNT) > 0
+                || bounce.iterations() == 0
                 || Long.compareUnsigned(bounce.iterations(), BOUNCE_MAX_ITERATIONS) > 0
-                || (bounce.role() != SandboxCommand.BOUNCE_INITIATOR && bounce.role() != SandboxCommand.BOUNCE_RESPONDER)) {
+                || (bounce.role() != SandboxCommand.BOUNCE_INITIATOR
+                        && bounce.role() != SandboxCommand.BOUNCE_RESPONDER)) {
             String message = "BOUNCE of count " + Long.toUnsignedString(bounce.count()) + ", iterations "
-                    + Long.toUnsignedString(bounce.iterations()) + ", role " + Long.toUnsignedString(bounce.role()) + " refused: count 0 to "
-                    + BOUNCE_MAX_COUNT + ", iterations 1 to " + BOUNCE_MAX_ITERATIONS + ", role 0 (initiator) or 1 (responder)";
+                    + Long.toUnsignedString(bounce.iterations()) + ", role " + Long.toUnsignedString(bounce.role())
+                    + " refused: count 0 to "
+                    + BOUNCE_MAX_COUNT + ", iterations 1 to " + BOUNCE_MAX_ITERATIONS
+                    + ", role 0 (initiator) or 1 (responder)";
             LOG.warn("sandbox plugin of worker {}: {}", context.workerId(), message);
             throw new UromException(UromStatus.INVALID_VALUE, message);
         }
@@ -355,8 +364,10 @@ public final class SandboxPlugin implements PluginIface {
             regions.check(send.memhId(), send.buffer(), send.count());
         }
         if (Long.compareUnsigned(send.count(), MAX_MESSAGE_BYTES) > 0) {
-            throw new UromException(UromStatus.INVALID_VALUE, "TAG_SEND of " + Long.toUnsignedString(send.count())
-                    + " bytes refused: a message is at most " + MAX_MESSAGE_BYTES + " bytes");
+            throw new UromException(
+                    UromStatus.INVALID_VALUE,
+                    "TAG_SEND of " + Long.toUnsignedString(send.count()) + " bytes refused: a message is at most "
+                            + MAX_MESSAGE_BYTES + " bytes");
         }
         Peer peer = peerFor(send.dest());
         int count = (int) send.count();
@@ -397,7 +408,9 @@ public final class SandboxPlugin implements PluginIface {
         try {
             endpoint = worker.connect(peerAddress);
         } catch (UcxException e) {
-            throw new UromException(UromStatus.NOT_CONNECTED, "cannot reach peer " + Long.toUnsignedString(dest) + ": " + e.getMessage());
+            throw new UromException(
+                    UromStatus.NOT_CONNECTED,
+                    "cannot reach peer " + Long.toUnsignedString(dest) + ": " + e.getMessage());
         }
         peer = new Peer(dest, endpoint);
         peers.put(dest, peer);
@@ -409,7 +422,8 @@ public final class SandboxPlugin implements PluginIface {
         if (receive.memhId() != 0) {
             regions.check(receive.memhId(), receive.buffer(), receive.count());
         }
-        long capacity = Long.compareUnsigned(receive.count(), MAX_MESSAGE_BYTES) > 0 ? MAX_MESSAGE_BYTES : receive.count();
+        long capacity =
+                Long.compareUnsigned(receive.count(), MAX_MESSAGE_BYTES) > 0 ? MAX_MESSAGE_BYTES : receive.count();
         Memory buffer = new Memory(Math.max(1, capacity));
         UcpRequest request = worker.tagReceive(buffer, capacity, receive.tag(), receive.tagMask());
         PostedReceive posted = new PostedReceive(command, receive, request, buffer);
@@ -491,7 +505,10 @@ public final class SandboxPlugin implements PluginIface {
         try {
             peer = peerFor(bounce.dest());
         } catch (UromException e) {
-            LOG.warn("sandbox plugin of worker {}: BOUNCE with peer {}: {}", context.workerId(), Long.toUnsignedString(bounce.dest()),
+            LOG.warn(
+                    "sandbox plugin of worker {}: BOUNCE with peer {}: {}",
+                    context.workerId(),
+                    Long.toUnsignedString(bounce.dest()),
                     e.getMessage());
             status = e.status();
         }
@@ -512,11 +529,17 @@ public final class SandboxPlugin implements PluginIface {
         }
         long elapsed = System.nanoTime() - start;
         if (status == UromStatus.TIME_OUT) {
-            LOG.error("sandbox plugin of worker {}: BOUNCE with peer {}, tag 0x{}, timed out after {} ms with {} of {} rounds done",
-                    context.workerId(), Long.toUnsignedString(bounce.dest()), Long.toHexString(bounce.tag()), bounceBoundNs / 1_000_000, done,
+            LOG.error(
+                    "sandbox plugin of worker {}: BOUNCE with peer {}, tag 0x{}, timed out after {} ms with {} of {} rounds done",
+                    context.workerId(),
+                    Long.toUnsignedString(bounce.dest()),
+                    Long.toHexString(bounce.tag()),
+                    bounceBoundNs / 1_000_000,
+                    done,
                     bounce.iterations());
         }
-        ready.add(WorkerNotification.replyTo(pending.command(), status, new BounceDone(bounce.context(), elapsed, done, status).encode()));
+        ready.add(WorkerNotification.replyTo(
+                pending.command(), status, new BounceDone(bounce.context(), elapsed, done, status).encode()));
         if (pair != null) {
             pair.cancelReceive();
             if (pair.pending()) {
@@ -532,11 +555,21 @@ public final class SandboxPlugin implements PluginIface {
      * One round: the initiator sends and waits for the answer; the responder waits for a message and
      * sends it back (the {@code count} bytes of its receive buffer).
      */
-    private UromStatus bounceRound(UcpTagPair pair, Peer peer, boolean initiator, long sendAddress, long receiveAddress, long count,
-            long tag, long deadline) {
+    private UromStatus bounceRound(
+            UcpTagPair pair,
+            Peer peer,
+            boolean initiator,
+            long sendAddress,
+            long receiveAddress,
+            long count,
+            long tag,
+            long deadline) {
         int posted = pair.postReceive(receiveAddress, count, tag, FULL_MASK);
         if (posted < 0) {
-            LOG.error("sandbox plugin of worker {}: BOUNCE cannot post its receive: {}", context.workerId(), Ucx.describe(posted));
+            LOG.error(
+                    "sandbox plugin of worker {}: BOUNCE cannot post its receive: {}",
+                    context.workerId(),
+                    Ucx.describe(posted));
             return UromStatus.DRIVER;
         }
         if (initiator) {
@@ -553,8 +586,11 @@ public final class SandboxPlugin implements PluginIface {
             posted = pair.postSend(receiveAddress, count, tag);
         }
         if (posted < 0) {
-            LOG.error("sandbox plugin of worker {}: BOUNCE send to peer {} failed at once: {}", context.workerId(),
-                    Long.toUnsignedString(peer.dest), Ucx.describe(posted));
+            LOG.error(
+                    "sandbox plugin of worker {}: BOUNCE send to peer {} failed at once: {}",
+                    context.workerId(),
+                    Long.toUnsignedString(peer.dest),
+                    Ucx.describe(posted));
             dropPeer(peer.endpoint);
             return UromStatus.CONNECTION_RESET;
         }
@@ -592,8 +628,12 @@ public final class SandboxPlugin implements PluginIface {
         if (failed == UcpLayout.UCS_OK) {
             return UromStatus.SUCCESS;
         }
-        LOG.error("sandbox plugin of worker {}: BOUNCE with peer {}: a {} failed: {}", context.workerId(), Long.toUnsignedString(peer.dest),
-                receive != UcpLayout.UCS_OK ? "receive" : "send", Ucx.describe(failed));
+        LOG.error(
+                "sandbox plugin of worker {}: BOUNCE with peer {}: a {} failed: {}",
+                context.workerId(),
+                Long.toUnsignedString(peer.dest),
+                receive != UcpLayout.UCS_OK ? "receive" : "send",
+                Ucx.describe(failed));
         return failed == UcpLayout.UCS_ERR_MESSAGE_TRUNCATED ? UromStatus.TOO_BIG : UromStatus.CONNECTION_RESET;
     }
 
@@ -608,8 +648,12 @@ public final class SandboxPlugin implements PluginIface {
         if (peer == null) {
             return;
         }
-        LOG.warn("sandbox plugin of worker {}: the endpoint to peer {} failed ({}); {} TAG_SEND in flight fail with CONNECTION_RESET",
-                context.workerId(), Long.toUnsignedString(peer.dest), Ucx.describe(failed.failure()), peer.sends.size());
+        LOG.warn(
+                "sandbox plugin of worker {}: the endpoint to peer {} failed ({}); {} TAG_SEND in flight fail with CONNECTION_RESET",
+                context.workerId(),
+                Long.toUnsignedString(peer.dest),
+                Ucx.describe(failed.failure()),
+                peer.sends.size());
         for (PendingSend send : peer.sends) {
             sends.remove(send);
             answerSend(send, UromStatus.CONNECTION_RESET);
@@ -623,22 +667,28 @@ public final class SandboxPlugin implements PluginIface {
     private void finishSend(PendingSend send, int ucsStatus) {
         UromStatus status = ucsStatus == UcpLayout.UCS_OK ? UromStatus.SUCCESS : statusOf(ucsStatus);
         if (status != UromStatus.SUCCESS) {
-            LOG.warn("sandbox plugin of worker {}: TAG_SEND to peer {} failed: {}", context.workerId(),
-                    Long.toUnsignedString(send.peer().dest), Ucx.describe(ucsStatus));
+            LOG.warn(
+                    "sandbox plugin of worker {}: TAG_SEND to peer {} failed: {}",
+                    context.workerId(),
+                    Long.toUnsignedString(send.peer().dest),
+                    Ucx.describe(ucsStatus));
         }
         answerSend(send, status);
         send.buffer().close();
     }
 
     private void answerSend(PendingSend send, UromStatus status) {
-        ready.add(WorkerNotification.replyTo(send.command(), status, new TagSendDone(send.context(), status, send.docaLayout()).encode()));
+        ready.add(WorkerNotification.replyTo(
+                send.command(), status, new TagSendDone(send.context(), status, send.docaLayout()).encode()));
     }
 
     /** The sandbox status of a failed UCP request. */
     private static UromStatus statusOf(int ucsStatus) {
         return switch (ucsStatus) {
             case UcpLayout.UCS_ERR_MESSAGE_TRUNCATED -> UromStatus.TOO_BIG;
-            case UcpLayout.UCS_ERR_CONNECTION_RESET, UcpLayout.UCS_ERR_ENDPOINT_TIMEOUT, UcpLayout.UCS_ERR_UNREACHABLE,
+            case UcpLayout.UCS_ERR_CONNECTION_RESET,
+                    UcpLayout.UCS_ERR_ENDPOINT_TIMEOUT,
+                    UcpLayout.UCS_ERR_UNREACHABLE,
                     UcpLayout.UCS_ERR_CANCELED -> UromStatus.CONNECTION_RESET;
             default -> UromStatus.IO_FAILED;
         };
@@ -651,15 +701,24 @@ public final class SandboxPlugin implements PluginIface {
             if (ucsStatus == UcpLayout.UCS_ERR_MESSAGE_TRUNCATED) {
                 answerReceive(posted, UromStatus.TOO_BIG, 0, request.senderTag(), NO_DATA);
             } else if (ucsStatus != UcpLayout.UCS_OK) {
-                LOG.warn("sandbox plugin of worker {}: TAG_RECV failed: {}", context.workerId(), Ucx.describe(ucsStatus));
+                LOG.warn(
+                        "sandbox plugin of worker {}: TAG_RECV failed: {}",
+                        context.workerId(),
+                        Ucx.describe(ucsStatus));
                 answerReceive(posted, statusOf(ucsStatus), 0, 0, NO_DATA);
             } else if (receive.memhId() == 0) {
                 long length = request.length();
-                answerReceive(posted, UromStatus.SUCCESS, length, request.senderTag(), posted.buffer().getByteArray(0, (int) length));
+                answerReceive(
+                        posted,
+                        UromStatus.SUCCESS,
+                        length,
+                        request.senderTag(),
+                        posted.buffer().getByteArray(0, (int) length));
             } else {
                 long length = request.length();
                 try {
-                    regions.write(receive.memhId(), receive.buffer(), posted.buffer().getByteBuffer(0, length));
+                    regions.write(
+                            receive.memhId(), receive.buffer(), posted.buffer().getByteBuffer(0, length));
                 } catch (UromException e) {
                     LOG.warn("sandbox plugin of worker {}: {}", context.workerId(), e.getMessage());
                     answerReceive(posted, e.status(), 0, request.senderTag(), NO_DATA);
@@ -673,7 +732,13 @@ public final class SandboxPlugin implements PluginIface {
     }
 
     private void answerReceive(PostedReceive posted, UromStatus status, long count, long senderTag, byte[] data) {
-        TagRecvDone done = new TagRecvDone(posted.receive().context(), posted.notifiedBuffer(), count, senderTag, status, data,
+        TagRecvDone done = new TagRecvDone(
+                posted.receive().context(),
+                posted.notifiedBuffer(),
+                count,
+                senderTag,
+                status,
+                data,
                 posted.receive().docaSized());
         ready.add(WorkerNotification.replyTo(posted.command(), status, done.encode()));
     }

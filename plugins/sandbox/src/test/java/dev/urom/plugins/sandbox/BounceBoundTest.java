@@ -26,8 +26,9 @@ class BounceBoundTest {
     void anythingElseIsABadConfigurationInOneLine(String value) {
         assertThatThrownBy(() -> nanos(value)).isInstanceOfSatisfying(UromException.class, e -> {
             assertThat(e.status()).isEqualTo(UromStatus.BAD_CONFIG);
-            assertThat(e.getMessage()).isEqualTo("UROM_SANDBOX_BOUNCE_TIMEOUT_MS='" + value
-                    + "' is not a number of milliseconds (1 to 3600000): the sandbox plugin does not open");
+            assertThat(e.getMessage())
+                    .isEqualTo("UROM_SANDBOX_BOUNCE_TIMEOUT_MS='" + value
+                            + "' is not a number of milliseconds (1 to 3600000): the sandbox plugin does not open");
         });
     }
 

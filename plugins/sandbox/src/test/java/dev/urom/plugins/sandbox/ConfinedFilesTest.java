@@ -39,7 +39,8 @@ class ConfinedFilesTest {
         Files.createDirectory(root.resolve("mnt"));
         Files.write(root.resolve("mnt/file"), new byte[] {4});
         mkfifo(root.resolve("fifo"));
-        MappableRoots roots = new MappableRoots(List.of(new MappableRoots.Root(root.toString(), false)), Set.of(root + "/mnt"));
+        MappableRoots roots =
+                new MappableRoots(List.of(new MappableRoots.Root(root.toString(), false)), Set.of(root + "/mnt"));
 
         String[][] cases = {
             {"sub/file", "opened 2 bytes"},
@@ -63,12 +64,15 @@ class ConfinedFilesTest {
         };
         List<String> expected = new ArrayList<>();
         List<String> actual = new ArrayList<>();
-        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-            for (String[] c : cases) {
-                expected.add(c[0] + " -> " + c[1]);
-                actual.add(c[0] + " -> " + open(roots, root, c[0]));
-            }
-        }, "an open waited (on the FIFO?)");
+        assertTimeoutPreemptively(
+                Duration.ofSeconds(30),
+                () -> {
+                    for (String[] c : cases) {
+                        expected.add(c[0] + " -> " + c[1]);
+                        actual.add(c[0] + " -> " + open(roots, root, c[0]));
+                    }
+                },
+                "an open waited (on the FIFO?)");
         assertThat(actual).containsExactlyElementsOf(expected);
     }
 
@@ -81,12 +85,14 @@ class ConfinedFilesTest {
             ConfinedFiles.open(roots, new MappableRoots.Root(root.toString(), false), root + "/link/x");
             throw new AssertionError("a path through a link was opened");
         } catch (UromException e) {
-            assertThat(e.getMessage()).isEqualTo("MEM_MAP of '" + root + "/link/x' refused: the path goes through a symbolic link");
+            assertThat(e.getMessage())
+                    .isEqualTo("MEM_MAP of '" + root + "/link/x' refused: the path goes through a symbolic link");
         }
     }
 
     private static String open(MappableRoots roots, Path root, String rest) throws IOException {
-        try (FileChannel channel = ConfinedFiles.open(roots, new MappableRoots.Root(root.toString(), false), root + "/" + rest)) {
+        try (FileChannel channel =
+                ConfinedFiles.open(roots, new MappableRoots.Root(root.toString(), false), root + "/" + rest)) {
             return "opened " + channel.size() + " bytes";
         } catch (UromException e) {
             return e.status().toString();

@@ -21,8 +21,10 @@ class FileOwnersProperties {
     private static final long WORKER = 4242;
 
     @Property
-    void aDecimalUidUpToTheLargestIsThatUid(@ForAll @LongRange(min = 0, max = FileOwners.MAX_UID) long uid,
-            @ForAll @IntRange(min = 0, max = 12) int leadingZeros) throws UromException {
+    void aDecimalUidUpToTheLargestIsThatUid(
+            @ForAll @LongRange(min = 0, max = FileOwners.MAX_UID) long uid,
+            @ForAll @IntRange(min = 0, max = 12) int leadingZeros)
+            throws UromException {
         FileOwners owners = parse("0".repeat(leadingZeros) + uid);
         assertThat(owners.accepts(uid)).isTrue();
         assertThat(owners.accepts(WORKER)).isTrue();
@@ -40,7 +42,8 @@ class FileOwnersProperties {
     }
 
     @Property
-    void unsetAcceptsOnlyTheWorker(@ForAll @LongRange(min = 0, max = FileOwners.MAX_UID) long uid) throws UromException {
+    void unsetAcceptsOnlyTheWorker(@ForAll @LongRange(min = 0, max = FileOwners.MAX_UID) long uid)
+            throws UromException {
         Assume.that(uid != WORKER);
         FileOwners owners = FileOwners.fromEnvironment(name -> null, WORKER);
         assertThat(owners.accepts(uid)).isFalse();
@@ -49,7 +52,9 @@ class FileOwnersProperties {
 
     @Provide
     Arbitrary<String> notOnlyDigits() {
-        return Arbitraries.strings().ofMaxLength(14).filter(text -> text.isEmpty() || !text.chars().allMatch(c -> c >= '0' && c <= '9'));
+        return Arbitraries.strings()
+                .ofMaxLength(14)
+                .filter(text -> text.isEmpty() || !text.chars().allMatch(c -> c >= '0' && c <= '9'));
     }
 
     private static FileOwners parse(String text) throws UromException {

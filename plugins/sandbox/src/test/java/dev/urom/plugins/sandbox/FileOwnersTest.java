@@ -28,7 +28,8 @@ class FileOwnersTest {
         }
         long other = owner == OwnerFixtures.NOBODY ? OwnerFixtures.NOBODY - 1 : owner + 1;
         long mine;
-        try (FileChannel channel = FileChannel.open(Files.write(dir.resolve("mine"), new byte[1]), StandardOpenOption.READ)) {
+        try (FileChannel channel =
+                FileChannel.open(Files.write(dir.resolve("mine"), new byte[1]), StandardOpenOption.READ)) {
             mine = OpenFileStatus.of(channel).uid();
         }
 
@@ -40,7 +41,8 @@ class FileOwnersTest {
         assertThat(another.accepts(owner)).as("another UROM_OWNER_UID").isFalse();
         assertThat(theOwner.accepts(owner)).as("UROM_OWNER_UID is the owner").isTrue();
         assertThat(new boolean[] {unset.accepts(mine), another.accepts(mine), theOwner.accepts(mine)})
-                .as("the worker's own file").containsOnly(true);
+                .as("the worker's own file")
+                .containsOnly(true);
         assertThat(another.describe()).isEqualTo("uid " + me + " (the worker) and uid " + other + " (UROM_OWNER_UID)");
         assertThat(unset.describe()).isEqualTo("uid " + me + " (the worker; UROM_OWNER_UID is not set)");
     }

@@ -32,7 +32,9 @@ class OpenFileStatusTest {
             Files.move(other, file, StandardCopyOption.REPLACE_EXISTING);
 
             assertThat(Files.size(file)).as("what the name is now").isEqualTo(7);
-            assertThat(OpenFileStatus.of(channel).size()).as("what the channel has open").isEqualTo(100);
+            assertThat(OpenFileStatus.of(channel).size())
+                    .as("what the channel has open")
+                    .isEqualTo(100);
             assertThat(channel.position()).as("the position is set back").isZero();
         }
     }
@@ -45,7 +47,9 @@ class OpenFileStatusTest {
                 channels.add(FileChannel.open(Files.write(dir.resolve("f" + i), new byte[i]), StandardOpenOption.READ));
             }
             for (int i = 0; i < channels.size(); i++) {
-                assertThat(OpenFileStatus.of(channels.get(i)).size()).as("channel %d", i).isEqualTo(i);
+                assertThat(OpenFileStatus.of(channels.get(i)).size())
+                        .as("channel %d", i)
+                        .isEqualTo(i);
             }
         } finally {
             for (FileChannel channel : channels) {

@@ -67,7 +67,9 @@ class SandboxBounceChildIT {
 
     /** The status of a command the plugin refused: no payload, the worker's answer. */
     private static UromStatus refusal(Answer answer) {
-        assertThat(answer.payload()).as("a refused command has no notification payload").isEmpty();
+        assertThat(answer.payload())
+                .as("a refused command has no notification payload")
+                .isEmpty();
         return answer.status();
     }
 
@@ -77,18 +79,23 @@ class SandboxBounceChildIT {
      */
     @ParameterizedTest(name = "initiator {0}, responder {1}, UCX_TLS={2}, {3} bytes")
     @MethodSource("bouncePairs")
-    void twoWorkerProcessesBounceNTimesAndBothReportN(SandboxPluginFile initiatorPlugin, SandboxPluginFile responderPlugin, String tls,
-            int count) {
+    void twoWorkerProcessesBounceNTimesAndBothReportN(
+            SandboxPluginFile initiatorPlugin, SandboxPluginFile responderPlugin, String tls, int count) {
         Map<String, String> environment = tls.isEmpty() ? Map.of() : Map.of("UCX_TLS", tls);
         int iterations = 200;
-        try (SandboxChildProcess a = start(initiatorPlugin, environment); SandboxChildProcess b = start(responderPlugin, environment)) {
+        try (SandboxChildProcess a = start(initiatorPlugin, environment);
+                SandboxChildProcess b = start(responderPlugin, environment)) {
             introduce(a, b);
             b.submit(1, bounce(1, PEER, count, 0x70, iterations, RESPONDER));
             a.submit(2, bounce(2, PEER, count, 0x70, iterations, INITIATOR));
             Bounced initiator = bounced(a.await(2).notification(), 2);
             Bounced responder = bounced(b.await(1).notification(), 1);
-            assertThat(initiator).extracting(Bounced::status, Bounced::iterations).containsExactly(UromStatus.SUCCESS, (long) iterations);
-            assertThat(responder).extracting(Bounced::status, Bounced::iterations).containsExactly(UromStatus.SUCCESS, (long) iterations);
+            assertThat(initiator)
+                    .extracting(Bounced::status, Bounced::iterations)
+                    .containsExactly(UromStatus.SUCCESS, (long) iterations);
+            assertThat(responder)
+                    .extracting(Bounced::status, Bounced::iterations)
+                    .containsExactly(UromStatus.SUCCESS, (long) iterations);
             assertThat(initiator.elapsedNs()).isPositive();
             assertThat(responder.elapsedNs()).isPositive();
             assertThat(a.finish()).isZero();
@@ -119,25 +126,37 @@ class SandboxBounceChildIT {
     @ParameterizedTest
     @EnumSource(SandboxPluginFile.class)
     void aBounceTakesNoMessageOfAnotherTag(SandboxPluginFile plugin) {
-        try (SandboxChildProcess a = start(plugin, Map.of()); SandboxChildProcess b = start(plugin, Map.of())) {
+        try (SandboxChildProcess a = start(plugin, Map.of());
+                SandboxChildProcess b = start(plugin, Map.of())) {
             introduce(a, b);
             b.submit(1, tagRecv(1, 0, 64, 0x51, MASK, 0));
-            assertThat(sendStatus(a.call(2, tagSendInline(2, PEER, 0x52, ascii("queued"))).notification(), 2))
+            assertThat(sendStatus(
+                            a.call(2, tagSendInline(2, PEER, 0x52, ascii("queued")))
+                                    .notification(),
+                            2))
                     .isEqualTo(UromStatus.SUCCESS);
             for (long round = 0; round < 2; round++) {
                 b.submit(10 + round, bounce(10 + round, PEER, 8, 0x50, 50, RESPONDER));
                 a.submit(20 + round, bounce(20 + round, PEER, 8, 0x50, 50, INITIATOR));
-                assertThat(bounced(a.await(20 + round).notification(), 20 + round)).as("initiator, run %d", round)
-                        .extracting(Bounced::status, Bounced::iterations).containsExactly(UromStatus.SUCCESS, 50L);
-                assertThat(bounced(b.await(10 + round).notification(), 10 + round)).as("responder, run %d", round)
-                        .extracting(Bounced::status, Bounced::iterations).containsExactly(UromStatus.SUCCESS, 50L);
+                assertThat(bounced(a.await(20 + round).notification(), 20 + round))
+                        .as("initiator, run %d", round)
+                        .extracting(Bounced::status, Bounced::iterations)
+                        .containsExactly(UromStatus.SUCCESS, 50L);
+                assertThat(bounced(b.await(10 + round).notification(), 10 + round))
+                        .as("responder, run %d", round)
+                        .extracting(Bounced::status, Bounced::iterations)
+                        .containsExactly(UromStatus.SUCCESS, 50L);
             }
-            assertThat(sendStatus(a.call(3, tagSendInline(3, PEER, 0x51, ascii("posted"))).notification(), 3))
+            assertThat(sendStatus(
+                            a.call(3, tagSendInline(3, PEER, 0x51, ascii("posted")))
+                                    .notification(),
+                            3))
                     .isEqualTo(UromStatus.SUCCESS);
             Received posted = received(b.await(1).notification());
             assertThat(posted.data()).isEqualTo(ascii("posted"));
             assertThat(posted.senderTag()).isEqualTo(0x51);
-            Received queued = received(b.call(4, tagRecv(4, 0, 64, 0x52, MASK, 0)).notification());
+            Received queued =
+                    received(b.call(4, tagRecv(4, 0, 64, 0x52, MASK, 0)).notification());
             assertThat(queued.data()).isEqualTo(ascii("queued"));
             assertThat(a.finish()).isZero();
             assertThat(b.finish()).isZero();
@@ -147,13 +166,15 @@ class SandboxBounceChildIT {
     @ParameterizedTest
     @EnumSource(SandboxPluginFile.class)
     void bounceLengthsOtherThan56BytesAreInvalid(SandboxPluginFile plugin) {
-        try (SandboxChildProcess a = start(plugin, Map.of()); SandboxChildProcess b = start(plugin, Map.of())) {
+        try (SandboxChildProcess a = start(plugin, Map.of());
+                SandboxChildProcess b = start(plugin, Map.of())) {
             introduce(a, b);
             byte[] valid = bounce(1, PEER, 8, 0x50, 1, INITIATOR);
             long context = 1;
             for (int length : new int[] {16, 48, 55, 57, 64, 120}) {
                 context++;
-                assertThat(refusal(a.call(context, Arrays.copyOf(valid, length)))).as("a BOUNCE of %d bytes", length)
+                assertThat(refusal(a.call(context, Arrays.copyOf(valid, length))))
+                        .as("a BOUNCE of %d bytes", length)
                         .isEqualTo(UromStatus.INVALID_VALUE);
             }
             assertThat(a.finish()).isZero();
@@ -168,19 +189,23 @@ class SandboxBounceChildIT {
     @EnumSource(SandboxPluginFile.class)
     void bounceValuesOutOfRangeAreInvalid(SandboxPluginFile plugin) {
         long[][] invalid = {{65537, 1, 0}, {-1, 1, 0}, {8, 0, 0}, {8, 1000001, 1}, {8, -1, 0}, {8, 1, 2}, {8, 1, -1}};
-        try (SandboxChildProcess a = start(plugin, Map.of()); SandboxChildProcess b = start(plugin, Map.of())) {
+        try (SandboxChildProcess a = start(plugin, Map.of());
+                SandboxChildProcess b = start(plugin, Map.of())) {
             introduce(a, b);
             long context = 0;
             for (long[] values : invalid) {
                 context++;
                 assertThat(refusal(a.call(context, bounce(context, PEER, values[0], 0x50, values[1], values[2]))))
-                        .as("count %d, iterations %d, role %d", values[0], values[1], values[2]).isEqualTo(UromStatus.INVALID_VALUE);
+                        .as("count %d, iterations %d, role %d", values[0], values[1], values[2])
+                        .isEqualTo(UromStatus.INVALID_VALUE);
             }
             b.submit(100, bounce(100, PEER, 8, 0x50, 10, RESPONDER));
             a.submit(101, bounce(101, PEER, 8, 0x50, 10, INITIATOR));
-            assertThat(bounced(a.await(101).notification(), 101)).extracting(Bounced::status, Bounced::iterations)
+            assertThat(bounced(a.await(101).notification(), 101))
+                    .extracting(Bounced::status, Bounced::iterations)
                     .containsExactly(UromStatus.SUCCESS, 10L);
-            assertThat(bounced(b.await(100).notification(), 100)).extracting(Bounced::status, Bounced::iterations)
+            assertThat(bounced(b.await(100).notification(), 100))
+                    .extracting(Bounced::status, Bounced::iterations)
                     .containsExactly(UromStatus.SUCCESS, 10L);
             assertThat(a.finish()).isZero();
             assertThat(b.finish()).isZero();
@@ -205,7 +230,8 @@ class SandboxBounceChildIT {
     @ParameterizedTest
     @EnumSource(SandboxPluginFile.class)
     void aResponderWithoutItsInitiatorTimesOutAtItsBound(SandboxPluginFile plugin) {
-        try (SandboxChildProcess a = start(plugin, shortBound()); SandboxChildProcess b = start(plugin, shortBound())) {
+        try (SandboxChildProcess a = start(plugin, shortBound());
+                SandboxChildProcess b = start(plugin, shortBound())) {
             introduce(a, b);
             b.submit(1, bounce(1, PEER, 65536, 0x60, 1_000_000, RESPONDER));
             Bounced alone = bounced(b.await(1).notification(), 1);
@@ -215,9 +241,11 @@ class SandboxBounceChildIT {
 
             b.submit(2, bounce(2, PEER, 8, 0x61, 5, RESPONDER));
             a.submit(3, bounce(3, PEER, 8, 0x61, 3, INITIATOR));
-            assertThat(bounced(a.await(3).notification(), 3)).extracting(Bounced::status, Bounced::iterations)
+            assertThat(bounced(a.await(3).notification(), 3))
+                    .extracting(Bounced::status, Bounced::iterations)
                     .containsExactly(UromStatus.SUCCESS, 3L);
-            assertThat(bounced(b.await(2).notification(), 2)).extracting(Bounced::status, Bounced::iterations)
+            assertThat(bounced(b.await(2).notification(), 2))
+                    .extracting(Bounced::status, Bounced::iterations)
                     .containsExactly(UromStatus.TIME_OUT, 3L);
             assertThat(a.finish()).isZero();
             assertThat(b.finish()).isZero();
@@ -228,14 +256,22 @@ class SandboxBounceChildIT {
     @ParameterizedTest
     @EnumSource(SandboxPluginFile.class)
     void aLongerMessageWithTheBounceTagEndsItTooBig(SandboxPluginFile plugin) {
-        try (SandboxChildProcess a = start(plugin, Map.of()); SandboxChildProcess b = start(plugin, Map.of())) {
+        try (SandboxChildProcess a = start(plugin, Map.of());
+                SandboxChildProcess b = start(plugin, Map.of())) {
             introduce(a, b);
-            assertThat(sendStatus(a.call(1, tagSendInline(1, PEER, 0x62, new byte[16])).notification(), 1))
+            assertThat(sendStatus(
+                            a.call(1, tagSendInline(1, PEER, 0x62, new byte[16]))
+                                    .notification(),
+                            1))
                     .isEqualTo(UromStatus.SUCCESS);
             assertThat(bounced(b.call(2, bounce(2, PEER, 8, 0x62, 4, RESPONDER)).notification(), 2))
-                    .extracting(Bounced::status, Bounced::iterations).containsExactly(UromStatus.TOO_BIG, 0L);
+                    .extracting(Bounced::status, Bounced::iterations)
+                    .containsExactly(UromStatus.TOO_BIG, 0L);
             b.submit(3, tagRecv(3, 0, 64, 0x63, MASK, 0));
-            assertThat(sendStatus(a.call(4, tagSendInline(4, PEER, 0x63, ascii("after"))).notification(), 4))
+            assertThat(sendStatus(
+                            a.call(4, tagSendInline(4, PEER, 0x63, ascii("after")))
+                                    .notification(),
+                            4))
                     .isEqualTo(UromStatus.SUCCESS);
             assertThat(received(b.await(3).notification()).data()).isEqualTo(ascii("after"));
             assertThat(a.finish()).isZero();
@@ -257,12 +293,15 @@ class SandboxBounceChildIT {
                 b.submit(1, bounce(1, PEER, 8, 0x64, 1, RESPONDER));
                 a.submit(2, bounce(2, PEER, 8, 0x64, 1_000_000, INITIATOR));
                 // The responder's one round is the initiator's first: the initiator is in its run now.
-                assertThat(bounced(b.await(1).notification(), 1)).extracting(Bounced::status, Bounced::iterations)
+                assertThat(bounced(b.await(1).notification(), 1))
+                        .extracting(Bounced::status, Bounced::iterations)
                         .containsExactly(UromStatus.SUCCESS, 1L);
                 b.kill();
             }
             Bounced ended = bounced(a.await(2).notification(), 2);
-            assertThat(ended).extracting(Bounced::status, Bounced::iterations).containsExactly(UromStatus.CONNECTION_RESET, 1L);
+            assertThat(ended)
+                    .extracting(Bounced::status, Bounced::iterations)
+                    .containsExactly(UromStatus.CONNECTION_RESET, 1L);
             assertThat(ended.elapsedNs()).isLessThan(TimeUnit.SECONDS.toNanos(30));
             assertThat(a.finish()).isZero();
         }
@@ -272,14 +311,16 @@ class SandboxBounceChildIT {
     @ParameterizedTest(name = "{0} UROM_SANDBOX_BOUNCE_TIMEOUT_MS=''{1}''")
     @MethodSource("badBounceBounds")
     void aBadBounceBoundKeepsThePluginFromOpening(SandboxPluginFile plugin, String value) {
-        try (SandboxChildProcess child = SandboxChildProcess.start(plugin.file(), Map.of("UROM_SANDBOX_BOUNCE_TIMEOUT_MS", value), dir)) {
+        try (SandboxChildProcess child =
+                SandboxChildProcess.start(plugin.file(), Map.of("UROM_SANDBOX_BOUNCE_TIMEOUT_MS", value), dir)) {
             assertThat(child.openResult()).isEqualTo("open-failed BAD_CONFIG");
         }
     }
 
     static Stream<Arguments> badBounceBounds() {
-        return Stream.of(SandboxPluginFile.values()).flatMap(plugin -> Stream.of("", "0", "-5", "12ms", "3600001", "99999999999999999999")
-                .map(value -> Arguments.of(plugin, value)));
+        return Stream.of(SandboxPluginFile.values())
+                .flatMap(plugin -> Stream.of("", "0", "-5", "12ms", "3600001", "99999999999999999999")
+                        .map(value -> Arguments.of(plugin, value)));
     }
 
     @ParameterizedTest

@@ -69,8 +69,10 @@ final class SandboxChild {
         System.setOut(System.err);
         WorkerHost[] self = new WorkerHost[1];
         Alone domain = new Alone(self, pluginId);
-        WorkerHostConfig config = WorkerHostConfig.defaults().withMaxMessageSize(4 << 20).withDomain(domain);
-        try (WorkerHost host = WorkerHost.open(9, List.of(new PluginSpec(plugin, pluginId)), PluginLoader.standard(), config)) {
+        WorkerHostConfig config =
+                WorkerHostConfig.defaults().withMaxMessageSize(4 << 20).withDomain(domain);
+        try (WorkerHost host =
+                WorkerHost.open(9, List.of(new PluginSpec(plugin, pluginId)), PluginLoader.standard(), config)) {
             self[0] = host;
             PluginFailure failure = host.failures().get(pluginId);
             out.println(failure == null ? "opened" : "open-failed " + failure.status());
@@ -84,16 +86,19 @@ final class SandboxChild {
      */
     private static void serve(WorkerHost host, long pluginId, Alone domain, PrintStream out) {
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    lines.add(line);
-                }
-            } catch (IOException e) {
-                System.err.println("sandbox child: reading the input failed: " + e.getMessage());
-            }
-            lines.add(END);
-        }, "sandbox-child-input");
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader in =
+                            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+                        for (String line; (line = in.readLine()) != null; ) {
+                            lines.add(line);
+                        }
+                    } catch (IOException e) {
+                        System.err.println("sandbox child: reading the input failed: " + e.getMessage());
+                    }
+                    lines.add(END);
+                },
+                "sandbox-child-input");
         reader.setDaemon(true);
         reader.start();
         List<WorkerNotification> answers = new ArrayList<>();
@@ -135,7 +140,8 @@ final class SandboxChild {
             WorkerNotification answer = answers.get(i);
             if (answer.uromContext() == uromContext) {
                 answers.remove(i);
-                return "answer " + uromContext + " " + answer.status() + " " + hex(answer.payload()) + " " + hex(packed(host, pluginId, answer));
+                return "answer " + uromContext + " " + answer.status() + " " + hex(answer.payload()) + " "
+                        + hex(packed(host, pluginId, answer));
             }
         }
         return null;
@@ -153,7 +159,8 @@ final class SandboxChild {
         try {
             return host.plugin(pluginId).orElseThrow().packNotification(answer);
         } catch (UromException e) {
-            throw new IllegalStateException("packing the answer to context " + answer.uromContext() + " failed: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "packing the answer to context " + answer.uromContext() + " failed: " + e.getMessage(), e);
         }
     }
 

@@ -66,17 +66,29 @@ class SandboxChildIT {
             assertThat(send.payload()).as("a refused command has no payload").isEmpty();
 
             child.submit(3, tagRecv(3, 8192, 4096, 0x52, MASK, memh));
-            assertThat(sendStatus(child.call(4, tagSendInline(4, 0, 0x52, new byte[100])).notification(), 4)).isEqualTo(UromStatus.SUCCESS);
+            assertThat(sendStatus(
+                            child.call(4, tagSendInline(4, 0, 0x52, new byte[100]))
+                                    .notification(),
+                            4))
+                    .isEqualTo(UromStatus.SUCCESS);
             Received intoRegion = received(child.await(3).notification());
-            assertThat(intoRegion.status()).as("TAG_RECV into the shrunk region").isEqualTo(UromStatus.IO_FAILED);
-            assertThat(new long[] {intoRegion.context(), intoRegion.buffer(), intoRegion.count(), intoRegion.senderTag()})
-                    .as("context, buffer, count, sender_tag").containsExactly(3, 8192, 0, 0x52);
+            assertThat(intoRegion.status())
+                    .as("TAG_RECV into the shrunk region")
+                    .isEqualTo(UromStatus.IO_FAILED);
+            assertThat(new long[] {intoRegion.context(), intoRegion.buffer(), intoRegion.count(), intoRegion.senderTag()
+                    })
+                    .as("context, buffer, count, sender_tag")
+                    .containsExactly(3, 8192, 0, 0x52);
             assertThat(intoRegion.data()).isEmpty();
-            assertThat(Files.size(file)).as("the failed receive wrote nothing into the file").isZero();
+            assertThat(Files.size(file))
+                    .as("the failed receive wrote nothing into the file")
+                    .isZero();
 
             byte[] still = "still serving".getBytes(StandardCharsets.US_ASCII);
             child.submit(5, tagRecv(5, 0, 64, 0x53, MASK, 0));
-            assertThat(sendStatus(child.call(6, tagSendInline(6, 0, 0x53, still)).notification(), 6)).isEqualTo(UromStatus.SUCCESS);
+            assertThat(sendStatus(
+                            child.call(6, tagSendInline(6, 0, 0x53, still)).notification(), 6))
+                    .isEqualTo(UromStatus.SUCCESS);
             Received inline = received(child.await(5).notification());
             assertThat(inline.status()).isEqualTo(UromStatus.SUCCESS);
             assertThat(inline.data()).isEqualTo(still);
@@ -91,8 +103,10 @@ class SandboxChildIT {
         long me = OwnerFixtures.uidOf(file);
         for (long owner : new long[] {me, me == OwnerFixtures.NOBODY ? 1 : OwnerFixtures.NOBODY}) {
             try (SandboxChildProcess child = start(plugin, Map.of(FileOwners.VARIABLE, Long.toString(owner)))) {
-                assertThat(memhId(child.call(1, memMap(1, 4096, file.toString())).notification(), 1))
-                        .as("memh_id with UROM_OWNER_UID=%d", owner).isEqualTo(1);
+                assertThat(memhId(
+                                child.call(1, memMap(1, 4096, file.toString())).notification(), 1))
+                        .as("memh_id with UROM_OWNER_UID=%d", owner)
+                        .isEqualTo(1);
             }
         }
     }
@@ -112,8 +126,14 @@ class SandboxChildIT {
         for (String owner : new String[] {null, "12345", Long.toString(OwnerFixtures.NOBODY)}) {
             Map<String, String> environment = owner == null ? Map.of() : Map.of(FileOwners.VARIABLE, owner);
             try (SandboxChildProcess child = start(plugin, environment)) {
-                expected.put("UROM_OWNER_UID=" + owner, Long.toString(OwnerFixtures.NOBODY).equals(owner) ? UromStatus.SUCCESS : UromStatus.NOT_PERMITTED);
-                actual.put("UROM_OWNER_UID=" + owner, child.call(1, memMap(1, 4096, file.toString())).status());
+                expected.put(
+                        "UROM_OWNER_UID=" + owner,
+                        Long.toString(OwnerFixtures.NOBODY).equals(owner)
+                                ? UromStatus.SUCCESS
+                                : UromStatus.NOT_PERMITTED);
+                actual.put(
+                        "UROM_OWNER_UID=" + owner,
+                        child.call(1, memMap(1, 4096, file.toString())).status());
             }
         }
         assertThat(actual).isEqualTo(expected);
@@ -130,13 +150,15 @@ class SandboxChildIT {
     @ParameterizedTest
     @EnumSource(SandboxPluginFile.class)
     void theLargestUidOpens(SandboxPluginFile plugin) {
-        try (SandboxChildProcess child = start(plugin, Map.of(FileOwners.VARIABLE, Long.toString(FileOwners.MAX_UID)))) {
+        try (SandboxChildProcess child =
+                start(plugin, Map.of(FileOwners.VARIABLE, Long.toString(FileOwners.MAX_UID)))) {
             assertThat(child.openResult()).isEqualTo("opened");
         }
     }
 
     static Stream<Arguments> malformedUromOwnerUids() {
-        return Stream.of(SandboxPluginFile.values()).flatMap(plugin -> Stream.of("", "abc", "4294967295").map(value -> Arguments.of(plugin, value)));
+        return Stream.of(SandboxPluginFile.values())
+                .flatMap(plugin -> Stream.of("", "abc", "4294967295").map(value -> Arguments.of(plugin, value)));
     }
 
     private SandboxChildProcess start(SandboxPluginFile plugin, Map<String, String> environment) {

@@ -32,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 final class SandboxChildProcess implements AutoCloseable {
     /** Generous: starting a JVM on the shared build machine is slow. */
     private static final Duration TIMEOUT = SandboxChild.TIMEOUT.plusSeconds(30);
+
     private static final long PLUGIN_ID = 1L << 7;
     private static final String END = "\0end";
     private static final HexFormat HEX = HexFormat.of();
@@ -72,10 +73,15 @@ final class SandboxChildProcess implements AutoCloseable {
     static SandboxChildProcess start(Path plugin, Map<String, String> environment, Path dir) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Djava.io.tmpdir=" + dir,
+                "-XX:TieredStopAtLevel=1",
+                "-Xshare:auto",
+                "-Djava.io.tmpdir=" + dir,
                 "-XX:ErrorFile=" + dir.resolve("hs_err_%p.log"),
-                "-cp", System.getProperty("java.class.path"),
-                SandboxChild.class.getName(), plugin.toString(), Long.toString(PLUGIN_ID)));
+                "-cp",
+                System.getProperty("java.class.path"),
+                SandboxChild.class.getName(),
+                plugin.toString(),
+                Long.toString(PLUGIN_ID)));
         try {
             Path stderr = Files.createTempFile(dir, "sandbox-child-", ".stderr");
             ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderr.toFile());
@@ -213,8 +219,9 @@ final class SandboxChildProcess implements AutoCloseable {
         StringBuilder rest = new StringBuilder();
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         try {
-            for (String line; (line = fromChild.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) != null
-                    && !line.equals(END); ) {
+            for (String line;
+                    (line = fromChild.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) != null
+                            && !line.equals(END); ) {
                 rest.append(line).append('\n');
             }
         } catch (InterruptedException e) {
@@ -224,7 +231,8 @@ final class SandboxChildProcess implements AutoCloseable {
     }
 
     private void readLines() {
-        try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader lines =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = lines.readLine()) != null; ) {
                 fromChild.add(line);
             }
@@ -236,7 +244,8 @@ final class SandboxChildProcess implements AutoCloseable {
 
     private AssertionError failure(String what) {
         String status = process.isAlive() ? "still running" : "exited with status " + exitValueAfterDeath();
-        return new AssertionError("sandbox child " + process.pid() + ": " + what + " (" + status + "); end of its stderr:\n" + stderrTail());
+        return new AssertionError("sandbox child " + process.pid() + ": " + what + " (" + status
+                + "); end of its stderr:\n" + stderrTail());
     }
 
     private int exitValueAfterDeath() {

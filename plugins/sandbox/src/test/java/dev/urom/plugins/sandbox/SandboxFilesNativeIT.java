@@ -37,14 +37,27 @@ class SandboxFilesNativeIT {
     @BeforeAll
     static void compileProbe() throws Exception {
         String sources = System.getProperty(SOURCES_PROPERTY);
-        assertThat(sources).as("system property " + SOURCES_PROPERTY + " (the module's src, set by its pom)").isNotBlank();
+        assertThat(sources)
+                .as("system property " + SOURCES_PROPERTY + " (the module's src, set by its pom)")
+                .isNotBlank();
         Path mainC = Path.of(sources, "main", "c");
         probe = build.resolve("sandbox_files_probe");
-        List<String> command = List.of("cc", "-std=gnu11", "-O2", "-Wall", "-Wextra", "-Werror", "-I" + mainC,
-                Path.of(sources, "test", "c", "sandbox_files_probe.c").toString(), mainC.resolve("sandbox_files.c").toString(),
-                "-o", probe.toString());
+        List<String> command = List.of(
+                "cc",
+                "-std=gnu11",
+                "-O2",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-I" + mainC,
+                Path.of(sources, "test", "c", "sandbox_files_probe.c").toString(),
+                mainC.resolve("sandbox_files.c").toString(),
+                "-o",
+                probe.toString());
         Result compiled = run(command);
-        assertThat(compiled.exit()).as("cc of the probe:\n%s", compiled.output()).isZero();
+        assertThat(compiled.exit())
+                .as("cc of the probe:\n%s", compiled.output())
+                .isZero();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -59,7 +72,9 @@ class SandboxFilesNativeIT {
         Files.createSymbolicLink(root.resolve("sub/link"), outside.resolve("secret"));
         Files.createSymbolicLink(root.resolve("hop"), outside);
         Files.createSymbolicLink(root.resolve("inside"), root.resolve("sub/file"));
-        assertThat(run(List.of("mkfifo", root.resolve("fifo").toString())).exit()).as("mkfifo").isZero();
+        assertThat(run(List.of("mkfifo", root.resolve("fifo").toString())).exit())
+                .as("mkfifo")
+                .isZero();
 
         String[][] cases = {
             {"sub/file", "opened"},
@@ -91,16 +106,30 @@ class SandboxFilesNativeIT {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"walk", "auto"})
     void theConfinedOpenDoesNotCrossAMountPoint(String how) throws Exception {
-        assertThat(Files.readAllLines(Path.of("/proc/mounts"))).as("/proc is a mount point of its own")
+        assertThat(Files.readAllLines(Path.of("/proc/mounts")))
+                .as("/proc is a mount point of its own")
                 .anyMatch(line -> line.split(" ")[1].equals("/proc"));
         assertThat(probe("open", how, "/", "proc/version")).isEqualTo("error EXDEV");
     }
 
     @ParameterizedTest(name = "''{0}'' -> {1}")
-    @CsvSource(delimiter = '|', value = {
-        "0|valid 0", "1000|valid 1000", "007|valid 7", "4294967294|valid 4294967294",
-        "4294967295|error EINVAL", "99999999999999999999|error EINVAL", "''|error EINVAL", "-1|error EINVAL",
-        "+5|error EINVAL", "' 5'|error EINVAL", "'5 '|error EINVAL", "0x10|error EINVAL", "abc|error EINVAL"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "0|valid 0",
+                "1000|valid 1000",
+                "007|valid 7",
+                "4294967294|valid 4294967294",
+                "4294967295|error EINVAL",
+                "99999999999999999999|error EINVAL",
+                "''|error EINVAL",
+                "-1|error EINVAL",
+                "+5|error EINVAL",
+                "' 5'|error EINVAL",
+                "'5 '|error EINVAL",
+                "0x10|error EINVAL",
+                "abc|error EINVAL"
+            })
     void uromOwnerUidIsADecimalUid(String text, String expected) throws Exception {
         assertThat(probe("parse", text)).isEqualTo(expected);
     }
@@ -114,10 +143,18 @@ class SandboxFilesNativeIT {
         Path mine = Files.write(dir.resolve("mine"), new byte[1]);
 
         assertThat(probe("owner", notMine.toString())).as("no UROM_OWNER_UID").isEqualTo("refused " + owner);
-        assertThat(probe("owner", notMine.toString(), Long.toString(other))).as("another UROM_OWNER_UID").isEqualTo("refused " + owner);
-        assertThat(probe("owner", notMine.toString(), Long.toString(owner))).as("UROM_OWNER_UID is the owner").isEqualTo("accepted");
-        assertThat(probe("owner", mine.toString(), Long.toString(other))).as("the worker's own file").isEqualTo("accepted");
-        assertThat(probe("owner", mine.toString())).as("the worker's own file, no UROM_OWNER_UID").isEqualTo("accepted");
+        assertThat(probe("owner", notMine.toString(), Long.toString(other)))
+                .as("another UROM_OWNER_UID")
+                .isEqualTo("refused " + owner);
+        assertThat(probe("owner", notMine.toString(), Long.toString(owner)))
+                .as("UROM_OWNER_UID is the owner")
+                .isEqualTo("accepted");
+        assertThat(probe("owner", mine.toString(), Long.toString(other)))
+                .as("the worker's own file")
+                .isEqualTo("accepted");
+        assertThat(probe("owner", mine.toString()))
+                .as("the worker's own file, no UROM_OWNER_UID")
+                .isEqualTo("accepted");
     }
 
     @Test
@@ -137,7 +174,9 @@ class SandboxFilesNativeIT {
         List<String> command = new ArrayList<>(List.of(probe.toString()));
         command.addAll(List.of(args));
         Result result = run(command);
-        assertThat(result.exit()).as("exit status of %s (128 + n: killed by signal n); output: %s", command, result.output()).isZero();
+        assertThat(result.exit())
+                .as("exit status of %s (128 + n: killed by signal n); output: %s", command, result.output())
+                .isZero();
         return result.output().strip();
     }
 
@@ -148,7 +187,8 @@ class SandboxFilesNativeIT {
             if (!process.waitFor(60, TimeUnit.SECONDS)) {
                 throw new AssertionError(command + " did not finish within 60 s");
             }
-            return new Result(process.exitValue(), new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            return new Result(
+                    process.exitValue(), new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
         } finally {
             process.destroyForcibly();
         }

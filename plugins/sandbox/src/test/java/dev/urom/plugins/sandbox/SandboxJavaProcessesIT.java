@@ -35,17 +35,25 @@ class SandboxJavaProcessesIT {
     Path dir;
 
     @Test
-    void theJarBundlesTheUcpBindingAndTakesJnaFromTheWorker() throws UromException, IOException, ClassNotFoundException {
+    void theJarBundlesTheUcpBindingAndTakesJnaFromTheWorker()
+            throws UromException, IOException, ClassNotFoundException {
         Path jar = NativeFixtures.builtFile("urom.sandbox.jar");
         try (ZipFile zip = new ZipFile(jar.toFile())) {
-            assertThat(zip.getEntry("dev/urom/ucx/UcpWorker.class")).as("the bundled binding").isNotNull();
-            assertThat(zip.stream().map(e -> e.getName()).filter(n -> n.startsWith("com/sun/jna/") || n.startsWith("dev/urom/spi/")))
-                    .as("JNA and the SPI are the worker's").isEmpty();
+            assertThat(zip.getEntry("dev/urom/ucx/UcpWorker.class"))
+                    .as("the bundled binding")
+                    .isNotNull();
+            assertThat(zip.stream()
+                            .map(e -> e.getName())
+                            .filter(n -> n.startsWith("com/sun/jna/") || n.startsWith("dev/urom/spi/")))
+                    .as("JNA and the SPI are the worker's")
+                    .isEmpty();
         }
         JavaPlugin plugin = JavaPluginLoader.instantiate(jar);
         try {
             ClassLoader loader = plugin.instance().getClass().getClassLoader();
-            assertThat(loader.loadClass("dev.urom.ucx.UcpWorker").getClassLoader()).as("the binding's loader").isSameAs(loader);
+            assertThat(loader.loadClass("dev.urom.ucx.UcpWorker").getClassLoader())
+                    .as("the binding's loader")
+                    .isSameAs(loader);
             assertThat(loader.loadClass("com.sun.jna.Native")).as("JNA").isSameAs(Native.class);
             assertThat(plugin.instance().transport()).contains("ucp-tag");
         } finally {
@@ -55,7 +63,8 @@ class SandboxJavaProcessesIT {
 
     @Test
     void twoWorkerProcessesPingPongOverUcp() {
-        try (SandboxChildProcess a = start(); SandboxChildProcess b = start()) {
+        try (SandboxChildProcess a = start();
+                SandboxChildProcess b = start()) {
             introduce(a, b);
             byte[] ping = "ping".getBytes(StandardCharsets.US_ASCII);
             byte[] pong = new byte[300_000];
@@ -82,16 +91,21 @@ class SandboxJavaProcessesIT {
 
     @Test
     void aKilledPeerFailsTheSendInFlightWithConnectionReset() {
-        try (SandboxChildProcess a = start(); SandboxChildProcess b = start()) {
+        try (SandboxChildProcess a = start();
+                SandboxChildProcess b = start()) {
             introduce(a, b);
             b.submit(1, tagRecv(1, 0, 8, 0x41, MASK, 0));
-            assertThat(sendStatus(a.call(2, tagSendInline(2, 1, 0x41, new byte[] {1})).notification(), 2)).isEqualTo(UromStatus.SUCCESS);
+            assertThat(sendStatus(
+                            a.call(2, tagSendInline(2, 1, 0x41, new byte[] {1})).notification(), 2))
+                    .isEqualTo(UromStatus.SUCCESS);
             assertThat(received(b.await(1).notification()).status()).isEqualTo(UromStatus.SUCCESS);
             // 1 MiB goes by rendezvous: it waits for a receive at B that never comes.
             a.submit(3, tagSendInline(3, 1, 0x42, new byte[1 << 20]));
             a.submit(4, tagRecv(4, 0, 8, 0x43, MASK, 0));
-            assertThat(sendStatus(a.call(5, tagSendInline(5, 0, 0x43, new byte[] {7})).notification(), 5))
-                    .as("a send to itself, after A took the 1 MiB send").isEqualTo(UromStatus.SUCCESS);
+            assertThat(sendStatus(
+                            a.call(5, tagSendInline(5, 0, 0x43, new byte[] {7})).notification(), 5))
+                    .as("a send to itself, after A took the 1 MiB send")
+                    .isEqualTo(UromStatus.SUCCESS);
             assertThat(received(a.await(4).notification()).data()).containsExactly(7);
 
             b.kill();
@@ -107,7 +121,8 @@ class SandboxJavaProcessesIT {
     }
 
     private SandboxChildProcess start() {
-        SandboxChildProcess child = SandboxChildProcess.start(NativeFixtures.builtFile("urom.sandbox.jar"), Map.of(), dir);
+        SandboxChildProcess child =
+                SandboxChildProcess.start(NativeFixtures.builtFile("urom.sandbox.jar"), Map.of(), dir);
         assertThat(child.openResult()).isEqualTo("opened");
         return child;
     }

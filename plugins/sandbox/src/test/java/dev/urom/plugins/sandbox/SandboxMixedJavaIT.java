@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.plugins.sandbox;
 
-import static dev.urom.plugins.sandbox.TagCommands.tagRecv;
-import static dev.urom.plugins.sandbox.TagCommands.tagSend;
 import static dev.urom.plugins.sandbox.SandboxWorkers.await;
 import static dev.urom.plugins.sandbox.SandboxWorkers.call;
 import static dev.urom.plugins.sandbox.SandboxWorkers.javaJar;
 import static dev.urom.plugins.sandbox.SandboxWorkers.nativePlugin;
 import static dev.urom.plugins.sandbox.SandboxWorkers.send;
+import static dev.urom.plugins.sandbox.TagCommands.tagRecv;
+import static dev.urom.plugins.sandbox.TagCommands.tagSend;
 import static dev.urom.testkit.PluginAssertions.assertThat;
 
 import dev.urom.framework.javaplugin.JavaPlugin;
@@ -77,14 +77,30 @@ class SandboxMixedJavaIT {
                 byte[] pong = ("pong " + round + "!").getBytes(StandardCharsets.UTF_8);
                 long recvB = context++;
                 send(b, tagRecv(recvB).tag(0x1234, MASK).count(64).build());
-                assertThat(call(a, tagSend(context++).to(DOMAIN_B).tag(0xAA_1234L).inline(ping).build())).isSuccessful();
+                assertThat(call(
+                                a,
+                                tagSend(context++)
+                                        .to(DOMAIN_B)
+                                        .tag(0xAA_1234L)
+                                        .inline(ping)
+                                        .build()))
+                        .isSuccessful();
                 assertThat(await(b, recvB))
-                        .hasPayload(new TagRecvDone(recvB, 1, ping.length, 0xAA_1234L, UromStatus.SUCCESS, ping).encode());
+                        .hasPayload(
+                                new TagRecvDone(recvB, 1, ping.length, 0xAA_1234L, UromStatus.SUCCESS, ping).encode());
 
                 long recvA = context++;
                 send(a, tagRecv(recvA).tag(0x5678, MASK).count(64).build());
-                assertThat(call(b, tagSend(context++).to(DOMAIN_A).tag(0x5678).inline(pong).build())).isSuccessful();
-                assertThat(await(a, recvA)).hasPayload(new TagRecvDone(recvA, 1, pong.length, 0x5678, UromStatus.SUCCESS, pong).encode());
+                assertThat(call(
+                                b,
+                                tagSend(context++)
+                                        .to(DOMAIN_A)
+                                        .tag(0x5678)
+                                        .inline(pong)
+                                        .build()))
+                        .isSuccessful();
+                assertThat(await(a, recvA))
+                        .hasPayload(new TagRecvDone(recvA, 1, pong.length, 0x5678, UromStatus.SUCCESS, pong).encode());
             }
         }
     }
@@ -100,7 +116,8 @@ class SandboxMixedJavaIT {
             List<String> javaRun = runAlone(javaJar(), commands);
 
             assertThat(javaRun).isEqualTo(nativeRun);
-            assertThat(nativeRun).hasSize(commands.size())
+            assertThat(nativeRun)
+                    .hasSize(commands.size())
                     .anyMatch(line -> line.contains("status=SUCCESS"))
                     .anyMatch(line -> line.contains("status=TOO_BIG"))
                     .anyMatch(line -> line.contains("status=NOT_PERMITTED"))
@@ -147,17 +164,25 @@ class SandboxMixedJavaIT {
             Map<Long, WorkerNotification> expected = new HashMap<>();
             // a DOCA-sized receive and send of each size, inline
             commands.add(doca(tagRecv(1).tag(0x51, -1).count(8).fixedBytes(64).build()));
-            expected.put(1L, answer(1, UromStatus.SUCCESS, new TagRecvDone(1, 1, 3, 0x51, UromStatus.SUCCESS, three, true)));
+            expected.put(
+                    1L, answer(1, UromStatus.SUCCESS, new TagRecvDone(1, 1, 3, 0x51, UromStatus.SUCCESS, three, true)));
             commands.add(doca(tagSend(2).tag(0x51).inline(three).fixedBytes(64).build()));
             expected.put(2L, answer(2, UromStatus.SUCCESS, new TagSendDone(2, UromStatus.SUCCESS, true)));
             commands.add(doca(tagRecv(3).tag(0x52, -1).count(64).fixedBytes(72).build()));
-            expected.put(3L, answer(3, UromStatus.SUCCESS, new TagRecvDone(3, 1, 5, 0x52, UromStatus.SUCCESS, five, true)));
+            expected.put(
+                    3L, answer(3, UromStatus.SUCCESS, new TagRecvDone(3, 1, 5, 0x52, UromStatus.SUCCESS, five, true)));
             commands.add(doca(tagSend(4).tag(0x52).inline(five).fixedBytes(72).build()));
             expected.put(4L, answer(4, UromStatus.SUCCESS, new TagSendDone(4, UromStatus.SUCCESS, true)));
             // a DOCA-sized receive shorter than the message (ours): UCS_ERR_MESSAGE_TRUNCATED in 48 bytes
             commands.add(doca(tagRecv(5).tag(0x53, -1).count(2).fixedBytes(64).build()));
-            expected.put(5L, answer(5, UromStatus.TOO_BIG, new TagRecvDone(5, 1, 0, 0x53, UromStatus.TOO_BIG, new byte[0], true)));
-            commands.add(doca(tagSend(6).tag(0x53).inline(new byte[] {1, 2, 3, 4}).build()));
+            expected.put(
+                    5L,
+                    answer(
+                            5,
+                            UromStatus.TOO_BIG,
+                            new TagRecvDone(5, 1, 0, 0x53, UromStatus.TOO_BIG, new byte[0], true)));
+            commands.add(
+                    doca(tagSend(6).tag(0x53).inline(new byte[] {1, 2, 3, 4}).build()));
             expected.put(6L, answer(6, UromStatus.SUCCESS, new TagSendDone(6, UromStatus.SUCCESS)));
             // each command is answered in its own layout; the send is 72 bytes in all, DOCA's 64 and 8 of data
             commands.add(doca(tagRecv(7).tag(0x54, -1).count(8).build()));
@@ -166,26 +191,49 @@ class SandboxMixedJavaIT {
             expected.put(8L, answer(8, UromStatus.SUCCESS, new TagSendDone(8, UromStatus.SUCCESS, true)));
             // 72 bytes in all, 16 of them data: ours (length - count is 56)
             commands.add(doca(tagRecv(9).tag(0x55, -1).count(64).fixedBytes(72).build()));
-            expected.put(9L, answer(9, UromStatus.SUCCESS, new TagRecvDone(9, 1, 16, 0x55, UromStatus.SUCCESS, sixteen, true)));
+            expected.put(
+                    9L,
+                    answer(9, UromStatus.SUCCESS, new TagRecvDone(9, 1, 16, 0x55, UromStatus.SUCCESS, sixteen, true)));
             commands.add(doca(tagSend(10).tag(0x55).inline(sixteen).build()));
             expected.put(10L, answer(10, UromStatus.SUCCESS, new TagSendDone(10, UromStatus.SUCCESS)));
             // regions: a DOCA-sized send from one (exactly 72 bytes) into a DOCA-sized receive into it
             commands.add(doca(new MemMap(11, 256, shm.toString().getBytes(StandardCharsets.UTF_8))));
             expected.put(11L, answer(11, UromStatus.SUCCESS, new SandboxNotification.MemMapDone(11, 1)));
-            commands.add(doca(tagRecv(12).tag(0x56, -1).count(16).buffer(100).region(1).fixedBytes(64).build()));
-            expected.put(12L, answer(12, UromStatus.SUCCESS, new TagRecvDone(12, 100, 16, 0x56, UromStatus.SUCCESS, new byte[0], true)));
-            commands.add(doca(tagSend(13).tag(0x56).count(16).region(1).fixedBytes(72).build()));
+            commands.add(doca(tagRecv(12)
+                    .tag(0x56, -1)
+                    .count(16)
+                    .buffer(100)
+                    .region(1)
+                    .fixedBytes(64)
+                    .build()));
+            expected.put(
+                    12L,
+                    answer(
+                            12,
+                            UromStatus.SUCCESS,
+                            new TagRecvDone(12, 100, 16, 0x56, UromStatus.SUCCESS, new byte[0], true)));
+            commands.add(doca(
+                    tagSend(13).tag(0x56).count(16).region(1).fixedBytes(72).build()));
             expected.put(13L, answer(13, UromStatus.SUCCESS, new TagSendDone(13, UromStatus.SUCCESS, true)));
             // refusals, answered by the worker with no payload, as for ours
-            commands.add(new Sent(14, resized(tagRecv(14).tag(0x57, -1).count(8).build().encode(), 88, new byte[0])));
+            commands.add(new Sent(
+                    14, resized(tagRecv(14).tag(0x57, -1).count(8).build().encode(), 88, new byte[0])));
             expected.put(14L, refusal(14, UromStatus.INVALID_VALUE));
-            commands.add(new Sent(15, resized(tagSend(15).tag(0x57).inline(three).build().encode(), 96, three)));
+            commands.add(new Sent(
+                    15, resized(tagSend(15).tag(0x57).inline(three).build().encode(), 96, three)));
             expected.put(15L, refusal(15, UromStatus.INVALID_VALUE));
-            commands.add(new Sent(16, resized(tagSend(16).tag(0x57).count(8).region(1).build().encode(), 80, new byte[0])));
+            commands.add(new Sent(
+                    16, resized(tagSend(16).tag(0x57).count(8).region(1).build().encode(), 80, new byte[0])));
             expected.put(16L, refusal(16, UromStatus.INVALID_VALUE));
-            commands.add(doca(tagSend(17).to(5).tag(0x57).inline(new byte[] {1}).fixedBytes(64).build()));
+            commands.add(doca(tagSend(17)
+                    .to(5)
+                    .tag(0x57)
+                    .inline(new byte[] {1})
+                    .fixedBytes(64)
+                    .build()));
             expected.put(17L, refusal(17, UromStatus.NOT_FOUND));
-            commands.add(doca(tagRecv(18).tag(0x57, -1).count(8).region(9).fixedBytes(72).build()));
+            commands.add(doca(
+                    tagRecv(18).tag(0x57, -1).count(8).region(9).fixedBytes(72).build()));
             expected.put(18L, refusal(18, UromStatus.NOT_FOUND));
             commands.add(new Sent(19, docaMemMap(19)));
             expected.put(19L, refusal(19, UromStatus.INVALID_VALUE));
@@ -194,18 +242,26 @@ class SandboxMixedJavaIT {
             Files.write(shm, new byte[256]);
             List<Answer> javaRun = answersAlone(javaJar(), commands);
 
-            assertThat(javaRun.stream().map(Answer::line)).containsExactlyElementsOf(nativeRun.stream().map(Answer::line).toList());
+            assertThat(javaRun.stream().map(Answer::line))
+                    .containsExactlyElementsOf(
+                            nativeRun.stream().map(Answer::line).toList());
             assertThat(nativeRun).hasSize(commands.size());
             for (Answer answer : nativeRun) {
                 WorkerNotification n = answer.notification();
                 WorkerNotification wanted = expected.get(n.uromContext());
-                assertThat(n.status()).as("status of context %d", n.uromContext()).isEqualTo(wanted.status());
-                assertThat(HexFormat.of().formatHex(n.payload())).as("payload of context %d", n.uromContext())
+                assertThat(n.status())
+                        .as("status of context %d", n.uromContext())
+                        .isEqualTo(wanted.status());
+                assertThat(HexFormat.of().formatHex(n.payload()))
+                        .as("payload of context %d", n.uromContext())
                         .isEqualTo(HexFormat.of().formatHex(wanted.payload()));
-                assertThat(HexFormat.of().formatHex(answer.packed())).as("packed answer to context %d", n.uromContext())
+                assertThat(HexFormat.of().formatHex(answer.packed()))
+                        .as("packed answer to context %d", n.uromContext())
                         .isEqualTo(HexFormat.of().formatHex(n.pack()));
             }
-            assertThat(nativeRun.get(1).packed()).as("a DOCA TAG_SEND answer packed").hasSize(WorkerNotification.HEADER_BYTES + 48);
+            assertThat(nativeRun.get(1).packed())
+                    .as("a DOCA TAG_SEND answer packed")
+                    .hasSize(WorkerNotification.HEADER_BYTES + 48);
         } finally {
             Files.deleteIfExists(shm);
         }
@@ -219,10 +275,16 @@ class SandboxMixedJavaIT {
     @Test
     void docaSizedMessagesBetweenTwoWorkersOfEitherPluginGetDocasAnswers() {
         Map<String, List<String>> runs = new LinkedHashMap<>();
-        for (List<PluginTestKit.Builder> pair : List.of(List.of(nativePlugin(), nativePlugin()), List.of(nativePlugin(), javaJar()),
-                List.of(javaJar(), nativePlugin()), List.of(javaJar(), javaJar()))) {
+        for (List<PluginTestKit.Builder> pair : List.of(
+                List.of(nativePlugin(), nativePlugin()),
+                List.of(nativePlugin(), javaJar()),
+                List.of(javaJar(), nativePlugin()),
+                List.of(javaJar(), javaJar()))) {
             try (TestDomain domain = PluginTestKit.domain(pair.get(0), pair.get(1))) {
-                runs.put(domain.worker(0).pluginName() + " to " + domain.worker(1).pluginName(), docaExchange(domain));
+                runs.put(
+                        domain.worker(0).pluginName() + " to "
+                                + domain.worker(1).pluginName(),
+                        docaExchange(domain));
             }
         }
         assertThat(runs).hasSize(4);
@@ -246,28 +308,60 @@ class SandboxMixedJavaIT {
             byte[] data = ("doca " + (aToB ? "a to b" : "b to a")).getBytes(StandardCharsets.UTF_8);
 
             long recv = context++;
-            send(to, tagRecv(recv).tag(0x61, -1).count(64).fixedBytes(receiveFixed).build());
+            send(
+                    to,
+                    tagRecv(recv)
+                            .tag(0x61, -1)
+                            .count(64)
+                            .fixedBytes(receiveFixed)
+                            .build());
             long send = context++;
-            WorkerNotification sent = call(from, tagSend(send).to(toDomain).tag(0x61).inline(data).fixedBytes(sendFixed).build());
+            WorkerNotification sent = call(
+                    from,
+                    tagSend(send)
+                            .to(toDomain)
+                            .tag(0x61)
+                            .inline(data)
+                            .fixedBytes(sendFixed)
+                            .build());
             assertThat(sent).isSuccessful().hasPayload(new TagSendDone(send, UromStatus.SUCCESS, true).encode());
             assertThat(sent.payload()).hasSize(48);
             WorkerNotification received = await(to, recv);
-            assertThat(received).isSuccessful()
+            assertThat(received)
+                    .isSuccessful()
                     .hasPayload(new TagRecvDone(recv, 1, data.length, 0x61, UromStatus.SUCCESS, data, true).encode());
             assertThat(received.payload()).hasSize(48 + data.length);
             lines.add(line(from, sent));
             lines.add(line(to, received));
 
             long shortRecv = context++;
-            send(to, tagRecv(shortRecv).tag(0x62, -1).count(2).fixedBytes(sendFixed).build());
+            send(
+                    to,
+                    tagRecv(shortRecv)
+                            .tag(0x62, -1)
+                            .count(2)
+                            .fixedBytes(sendFixed)
+                            .build());
             long longSend = context++;
-            WorkerNotification longSent = call(from, tagSend(longSend).to(toDomain).tag(0x62).inline(data).fixedBytes(receiveFixed).build());
+            WorkerNotification longSent = call(
+                    from,
+                    tagSend(longSend)
+                            .to(toDomain)
+                            .tag(0x62)
+                            .inline(data)
+                            .fixedBytes(receiveFixed)
+                            .build());
             assertThat(longSent).hasPayload(new TagSendDone(longSend, UromStatus.SUCCESS, true).encode());
             WorkerNotification truncated = await(to, shortRecv);
-            assertThat(truncated).as("the descriptor's status stays ours").hasStatus(UromStatus.TOO_BIG)
+            assertThat(truncated)
+                    .as("the descriptor's status stays ours")
+                    .hasStatus(UromStatus.TOO_BIG)
                     .hasPayload(new TagRecvDone(shortRecv, 1, 0, 0x62, UromStatus.TOO_BIG, new byte[0], true).encode());
             assertThat(truncated.payload()).hasSize(48);
-            assertThat(ByteBuffer.wrap(truncated.payload()).order(ByteOrder.LITTLE_ENDIAN).getInt(40)).as("UCS_ERR_MESSAGE_TRUNCATED")
+            assertThat(ByteBuffer.wrap(truncated.payload())
+                            .order(ByteOrder.LITTLE_ENDIAN)
+                            .getInt(40))
+                    .as("UCS_ERR_MESSAGE_TRUNCATED")
                     .isEqualTo(-9);
             lines.add(line(from, longSent));
             lines.add(line(to, truncated));
@@ -278,13 +372,16 @@ class SandboxMixedJavaIT {
     private static String line(TestWorker worker, WorkerNotification n) {
         byte[] packed = worker.pack(n);
         assertThat(packed).as("packed answer to context %d", n.uromContext()).isEqualTo(n.pack());
-        return "context=" + n.uromContext() + " status=" + n.status() + " packed=" + HexFormat.of().formatHex(packed);
+        return "context=" + n.uromContext() + " status=" + n.status() + " packed="
+                + HexFormat.of().formatHex(packed);
     }
 
     /** A DOCA-sized command with bytes 56.. of its fixed part not zero (they are ignored); any other command as it encodes. */
     private static Sent doca(SandboxCommand command) {
         byte[] bytes = command.encode();
-        int fixed = command instanceof TagSend send ? send.fixedBytes() : command instanceof TagRecv receive ? receive.fixedBytes() : 0;
+        int fixed = command instanceof TagSend send
+                ? send.fixedBytes()
+                : command instanceof TagRecv receive ? receive.fixedBytes() : 0;
         for (int i = SandboxCommand.TAG_FIXED_BYTES; i < fixed; i++) {
             bytes[i] = (byte) (0xA5 ^ i);
         }
@@ -307,9 +404,21 @@ class SandboxMixedJavaIT {
     private static byte[] docaMemMap(long context) {
         byte[] handle = new byte[16];
         Arrays.fill(handle, (byte) 0x3c);
-        return ByteBuffer.allocate(72 + handle.length).order(ByteOrder.LITTLE_ENDIAN).putLong(SandboxCommand.MEM_MAP).putLong(context)
-                .putLong(0x47L).putLong(0x7f12_3456_0000L).putLong(4096).putInt(0).putInt(3).putInt(0).putInt(0)
-                .putLong(0x7f12_3457_0000L).putLong(handle.length).put(handle).array();
+        return ByteBuffer.allocate(72 + handle.length)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(SandboxCommand.MEM_MAP)
+                .putLong(context)
+                .putLong(0x47L)
+                .putLong(0x7f12_3456_0000L)
+                .putLong(4096)
+                .putInt(0)
+                .putInt(3)
+                .putInt(0)
+                .putInt(0)
+                .putLong(0x7f12_3457_0000L)
+                .putLong(handle.length)
+                .put(handle)
+                .array();
     }
 
     private static WorkerNotification answer(long context, UromStatus status, SandboxNotification payload) {
@@ -323,7 +432,8 @@ class SandboxMixedJavaIT {
     private List<String> shrinkAndForeignRun(Path plugin) throws IOException {
         List<String> lines = new ArrayList<>();
         try (ShmScratch shm = new ShmScratch();
-                SandboxChildProcess child = SandboxChildProcess.start(plugin, Map.of(FileOwners.VARIABLE, "12345"), dir)) {
+                SandboxChildProcess child =
+                        SandboxChildProcess.start(plugin, Map.of(FileOwners.VARIABLE, "12345"), dir)) {
             Path region = shm.file(new byte[1 << 20]);
             lines.add(child.call(new MemMap(1, 1 << 20, bytes(region))).line());
             if (OwnerFixtures.runningAsRoot()) {
@@ -333,14 +443,21 @@ class SandboxMixedJavaIT {
             try (FileChannel channel = FileChannel.open(region, StandardOpenOption.WRITE)) {
                 channel.truncate(0);
             }
-            lines.add(child.call(tagSend(3).tag(0x61).count(4096).region(1).build()).line());
-            child.submit(tagRecv(4).tag(0x62, -1).count(64).buffer(100).region(1).build());
-            lines.add(child.call(tagSend(5).tag(0x62).inline(new byte[] {1, 2, 3}).build()).line());
+            lines.add(child.call(tagSend(3).tag(0x61).count(4096).region(1).build())
+                    .line());
+            child.submit(
+                    tagRecv(4).tag(0x62, -1).count(64).buffer(100).region(1).build());
+            lines.add(
+                    child.call(tagSend(5).tag(0x62).inline(new byte[] {1, 2, 3}).build())
+                            .line());
             lines.add(child.await(4).line());
             child.submit(tagRecv(6).tag(0x63, -1).count(64).build());
-            lines.add(child.call(tagSend(7).tag(0x63).inline(new byte[] {4, 5}).build()).line());
+            lines.add(child.call(tagSend(7).tag(0x63).inline(new byte[] {4, 5}).build())
+                    .line());
             lines.add(child.await(6).line());
-            assertThat(child.finish()).as("exit status of the child with %s", plugin.getFileName()).isZero();
+            assertThat(child.finish())
+                    .as("exit status of the child with %s", plugin.getFileName())
+                    .isZero();
         }
         return lines;
     }
@@ -353,7 +470,10 @@ class SandboxMixedJavaIT {
         return List.of(
                 new MemMap(20, 256, bytes(shm.link(target))),
                 new MemMap(21, 256, bytes(ShmScratch.link(sub.resolve("link"), target))),
-                new MemMap(22, 256, bytes(ShmScratch.link(sub.resolve("hop"), outside).resolve("target"))));
+                new MemMap(
+                        22,
+                        256,
+                        bytes(ShmScratch.link(sub.resolve("hop"), outside).resolve("target"))));
     }
 
     private static byte[] bytes(Path path) {
@@ -369,7 +489,8 @@ class SandboxMixedJavaIT {
         commands.add(new MemMap(3, 0, shmPath));
         commands.add(new MemMap(4, 16, dir.resolve("x").toString().getBytes(StandardCharsets.UTF_8)));
         commands.add(new MemMap(5, 16, "/dev/shm/../x".getBytes(StandardCharsets.UTF_8)));
-        commands.add(new MemMap(6, 16, ("/dev/shm/urom-missing-" + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8)));
+        commands.add(
+                new MemMap(6, 16, ("/dev/shm/urom-missing-" + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8)));
         commands.add(new MemMap(7, 128, shmPath));
         commands.add(tagSend(8).to(5).tag(1).inline(new byte[] {1}).build());
         commands.add(tagSend(9).tag(1).count(8).region(3).build());
@@ -377,7 +498,10 @@ class SandboxMixedJavaIT {
         commands.add(tagRecv(11).tag(1, -1).count(300).region(1).build());
         commands.add(tagRecv(12).tag(0x1234, MASK).count(8).build());
         commands.add(tagSend(13).tag(0xFF_1234L).inline(new byte[] {9, 8, 7}).build());
-        commands.add(tagSend(14).tag(0x42).inline(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9}).build());
+        commands.add(tagSend(14)
+                .tag(0x42)
+                .inline(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9})
+                .build());
         commands.add(tagRecv(15).tag(0x42, -1).count(4).build());
         commands.add(tagSend(16).tag(0x43).inline(new byte[] {4, 3, 2, 1}).build());
         commands.add(tagRecv(17).tag(0x43, -1).count(64).buffer(16).region(2).build());
@@ -392,7 +516,13 @@ class SandboxMixedJavaIT {
 
     /** Runs {@code commands} one by one on a host alone in its domain; one line per answer, packed bytes included. */
     private static List<String> runAlone(PluginTestKit.Builder plugin, List<SandboxCommand> commands) {
-        return answersAlone(plugin, commands.stream().map(c -> new Sent(c.context(), c.encode())).toList()).stream().map(Answer::line)
+        return answersAlone(
+                        plugin,
+                        commands.stream()
+                                .map(c -> new Sent(c.context(), c.encode()))
+                                .toList())
+                .stream()
+                .map(Answer::line)
                 .toList();
     }
 

@@ -28,27 +28,61 @@ final class SandboxNativeCodec {
 
     static byte[] memMap(long context, long length, String path) {
         byte[] p = path.getBytes(StandardCharsets.UTF_8);
-        return le(32 + p.length).putLong(MEM_MAP).putLong(context).putLong(length).putLong(p.length).put(p).array();
+        return le(32 + p.length)
+                .putLong(MEM_MAP)
+                .putLong(context)
+                .putLong(length)
+                .putLong(p.length)
+                .put(p)
+                .array();
     }
 
     static byte[] tagSendInline(long context, long dest, long tag, byte[] data) {
-        return le(TAG_SEND_FIXED_BYTES + data.length).putLong(TAG_SEND).putLong(context).putLong(dest).putLong(0)
-                .putLong(data.length).putLong(tag).putLong(0).put(data).array();
+        return le(TAG_SEND_FIXED_BYTES + data.length)
+                .putLong(TAG_SEND)
+                .putLong(context)
+                .putLong(dest)
+                .putLong(0)
+                .putLong(data.length)
+                .putLong(tag)
+                .putLong(0)
+                .put(data)
+                .array();
     }
 
     static byte[] tagSendRegion(long context, long dest, long offset, long count, long tag, long memhId) {
-        return le(TAG_SEND_FIXED_BYTES).putLong(TAG_SEND).putLong(context).putLong(dest).putLong(offset)
-                .putLong(count).putLong(tag).putLong(memhId).array();
+        return le(TAG_SEND_FIXED_BYTES)
+                .putLong(TAG_SEND)
+                .putLong(context)
+                .putLong(dest)
+                .putLong(offset)
+                .putLong(count)
+                .putLong(tag)
+                .putLong(memhId)
+                .array();
     }
 
     static byte[] tagRecv(long context, long offset, long count, long tag, long mask, long memhId) {
-        return le(56).putLong(TAG_RECV).putLong(context).putLong(offset).putLong(count).putLong(tag).putLong(mask)
-                .putLong(memhId).array();
+        return le(56).putLong(TAG_RECV)
+                .putLong(context)
+                .putLong(offset)
+                .putLong(count)
+                .putLong(tag)
+                .putLong(mask)
+                .putLong(memhId)
+                .array();
     }
 
     static byte[] bounce(long context, long dest, long count, long tag, long iterations, long role) {
-        return le(BOUNCE_BYTES).putLong(BOUNCE).putLong(context).putLong(dest).putLong(count).putLong(tag).putLong(iterations)
-                .putLong(role).array();
+        return le(BOUNCE_BYTES)
+                .putLong(BOUNCE)
+                .putLong(context)
+                .putLong(dest)
+                .putLong(count)
+                .putLong(tag)
+                .putLong(iterations)
+                .putLong(role)
+                .array();
     }
 
     record Bounced(long elapsedNs, long iterations, UromStatus status) {}
@@ -91,7 +125,12 @@ final class SandboxNativeCodec {
         ByteBuffer p = ByteBuffer.wrap(n.payload()).order(ByteOrder.LITTLE_ENDIAN);
         assertThat(n.payload().length).as("TAG_RECV notification length").isGreaterThanOrEqualTo(48);
         assertThat(p.getLong()).as("type").isEqualTo(TAG_RECV);
-        Received r = new Received(p.getLong(), p.getLong(), p.getLong(), p.getLong(), UromStatus.fromCode(p.getInt()),
+        Received r = new Received(
+                p.getLong(),
+                p.getLong(),
+                p.getLong(),
+                p.getLong(),
+                UromStatus.fromCode(p.getInt()),
                 Arrays.copyOfRange(n.payload(), 48, n.payload().length));
         assertThat(p.getInt()).as("reserved").isZero();
         assertThat(n.status()).as("header status").isEqualTo(r.status());

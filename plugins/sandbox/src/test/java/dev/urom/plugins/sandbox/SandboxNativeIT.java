@@ -72,7 +72,9 @@ class SandboxNativeIT {
         byte[] addressB = b.address();
         assertThat(addressA).as("A's address").isNotEmpty().isEqualTo(a.address());
         assertThat(addressB).as("B's address").isNotEmpty().isNotEqualTo(addressA);
-        assertThat(new String(addressA, StandardCharsets.ISO_8859_1)).as("no longer a socket path").doesNotStartWith("unix:");
+        assertThat(new String(addressA, StandardCharsets.ISO_8859_1))
+                .as("no longer a socket path")
+                .doesNotStartWith("unix:");
     }
 
     @Test
@@ -261,7 +263,9 @@ class SandboxNativeIT {
         assertThat(send(3)).isEqualTo(UromStatus.SUCCESS);
         assertThat(recv(4).count()).isEqualTo(size);
         byte[] after = Files.readAllBytes(shmFile);
-        assertThat(Arrays.equals(after, size, 2 * size, contents, 0, size)).as("received bytes in the region").isTrue();
+        assertThat(Arrays.equals(after, size, 2 * size, contents, 0, size))
+                .as("received bytes in the region")
+                .isTrue();
     }
 
     @Test
@@ -287,13 +291,19 @@ class SandboxNativeIT {
         Path outside = Files.write(dir.resolve("outside.bin"), new byte[64]);
         String missing = shmFile + "-missing";
 
-        assertThat(refusal(memMap(1, 64, outside.toString()))).as("outside /dev/shm").isEqualTo(UromStatus.NOT_PERMITTED);
+        assertThat(refusal(memMap(1, 64, outside.toString())))
+                .as("outside /dev/shm")
+                .isEqualTo(UromStatus.NOT_PERMITTED);
         assertThat(refusal(memMap(1, 64, "/dev/shm/../tmp/x"))).as("with ..").isEqualTo(UromStatus.NOT_PERMITTED);
         assertThat(refusal(memMap(1, 64, missing))).as("missing").isEqualTo(UromStatus.NOT_FOUND);
-        assertThat(refusal(memMap(1, 65, shmFile.toString()))).as("file too short").isEqualTo(UromStatus.INVALID_VALUE);
+        assertThat(refusal(memMap(1, 65, shmFile.toString())))
+                .as("file too short")
+                .isEqualTo(UromStatus.INVALID_VALUE);
         assertThat(refusal(memMap(1, 0, shmFile.toString()))).as("length 0").isEqualTo(UromStatus.INVALID_VALUE);
         byte[] bad = memMap(1, 64, shmFile.toString());
-        assertThat(refusal(Arrays.copyOf(bad, bad.length - 1))).as("path_len mismatch").isEqualTo(UromStatus.INVALID_VALUE);
+        assertThat(refusal(Arrays.copyOf(bad, bad.length - 1)))
+                .as("path_len mismatch")
+                .isEqualTo(UromStatus.INVALID_VALUE);
     }
 
     @Test
@@ -305,28 +315,36 @@ class SandboxNativeIT {
         try (ShmScratch shm = new ShmScratch()) {
             Map<String, Path> throughLinks = shm.pathsThroughLinksTo(target);
             for (Map.Entry<String, Path> link : throughLinks.entrySet()) {
-                assertThat(refusal(memMap(1, 4096, link.getValue().toString()))).as(link.getKey()).isEqualTo(UromStatus.NOT_PERMITTED);
+                assertThat(refusal(memMap(1, 4096, link.getValue().toString())))
+                        .as(link.getKey())
+                        .isEqualTo(UromStatus.NOT_PERMITTED);
             }
             for (long memh = 1; memh <= throughLinks.size(); memh++) {
-                assertThat(refusal(tagRecv(1, 0, 4096, 0x99, MASK, memh))).as("TAG_RECV into memh_id %d", memh)
+                assertThat(refusal(tagRecv(1, 0, 4096, 0x99, MASK, memh)))
+                        .as("TAG_RECV into memh_id %d", memh)
                         .isEqualTo(UromStatus.NOT_FOUND);
             }
             a.send(10, tagRecv(10, 0, 4096, 0x99, MASK, 0));
             b.send(11, tagSendInline(11, DOMAIN_A, 0x99, new byte[] {1, 2, 3}));
-            assertThat(received(await(a, 10)).data()).as("the message went to the inline receive").containsExactly(1, 2, 3);
+            assertThat(received(await(a, 10)).data())
+                    .as("the message went to the inline receive")
+                    .containsExactly(1, 2, 3);
         }
         assertThat(Files.readAllBytes(target)).as("the link target").isEqualTo(secret);
     }
 
     @Test
     void malformedCommandsAreRefused() {
-        assertThat(refusal(new byte[] {4, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0})).as("unknown type")
+        assertThat(refusal(new byte[] {4, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0}))
+                .as("unknown type")
                 .isEqualTo(UromStatus.NOT_SUPPORTED);
         assertThat(refusal(new byte[] {1, 0, 0})).as("no type").isEqualTo(UromStatus.INVALID_VALUE);
-        assertThat(refusal(Arrays.copyOf(tagRecv(1, 0, 8, 1, 1, 0), 40))).as("short TAG_RECV")
+        assertThat(refusal(Arrays.copyOf(tagRecv(1, 0, 8, 1, 1, 0), 40)))
+                .as("short TAG_RECV")
                 .isEqualTo(UromStatus.INVALID_VALUE);
         byte[] send = tagSendInline(1, DOMAIN_B, 1, new byte[] {1, 2});
-        assertThat(refusal(Arrays.copyOf(send, send.length - 1))).as("inline length differs from count")
+        assertThat(refusal(Arrays.copyOf(send, send.length - 1)))
+                .as("inline length differs from count")
                 .isEqualTo(UromStatus.INVALID_VALUE);
     }
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 package dev.urom.plugins.sandbox;
 
-import static dev.urom.plugins.sandbox.TagCommands.tagRecv;
-import static dev.urom.plugins.sandbox.TagCommands.tagSend;
 import static dev.urom.plugins.sandbox.SandboxWorkers.await;
 import static dev.urom.plugins.sandbox.SandboxWorkers.call;
 import static dev.urom.plugins.sandbox.SandboxWorkers.send;
+import static dev.urom.plugins.sandbox.TagCommands.tagRecv;
+import static dev.urom.plugins.sandbox.TagCommands.tagSend;
 import static dev.urom.testkit.PluginAssertions.assertThat;
 import static dev.urom.testkit.PluginAssertions.assertThatThrownBy;
 
@@ -95,7 +95,9 @@ class SandboxPluginJavaTest {
 
         TagRecv receive = tagRecv(context()).tag(PING, MASK).count(3).build();
         send(b, receive);
-        assertThat(pluginB.answersReady()).as("a receive of a message already there is answered at once").isEqualTo(1);
+        assertThat(pluginB.answersReady())
+                .as("a receive of a message already there is answered at once")
+                .isEqualTo(1);
         assertReceived(await(b, receive.context()), receive.context(), PING, data);
         assertThat(pluginB.messageWaiting(PING, MASK)).isFalse();
     }
@@ -123,8 +125,8 @@ class SandboxPluginJavaTest {
 
         WorkerNotification answer = await(b, receive);
 
-        assertThat(answer).hasStatus(UromStatus.TOO_BIG)
-
+        assertThat(answer)
+                .hasStatus(UromStatus.TOO_BIG)
                 .hasPayload(new TagRecvDone(receive, 1, 0, PING, UromStatus.TOO_BIG, new byte[0]).encode());
     }
 
@@ -144,11 +146,27 @@ class SandboxPluginJavaTest {
         assertThat(new long[] {memhB, memhB2}).containsExactly(1, 2);
 
         long receive = context();
-        send(b, tagRecv(receive).tag(PING, MASK).count(200).buffer(3000).region(memhB).build());
-        assertSendSucceeded(call(a, tagSend(context()).to(DOMAIN_B).tag(PING).buffer(100).count(150).region(memhA).build()));
+        send(
+                b,
+                tagRecv(receive)
+                        .tag(PING, MASK)
+                        .count(200)
+                        .buffer(3000)
+                        .region(memhB)
+                        .build());
+        assertSendSucceeded(call(
+                a,
+                tagSend(context())
+                        .to(DOMAIN_B)
+                        .tag(PING)
+                        .buffer(100)
+                        .count(150)
+                        .region(memhA)
+                        .build()));
         WorkerNotification answer = await(b, receive);
 
-        assertThat(answer.payload()).isEqualTo(new TagRecvDone(receive, 3000, 150, PING, UromStatus.SUCCESS, new byte[0]).encode());
+        assertThat(answer.payload())
+                .isEqualTo(new TagRecvDone(receive, 3000, 150, PING, UromStatus.SUCCESS, new byte[0]).encode());
         byte[] after = Files.readAllBytes(shmFile);
         assertThat(Arrays.copyOfRange(after, 3000, 3150)).isEqualTo(Arrays.copyOfRange(initial, 100, 250));
         assertThat(Arrays.copyOfRange(after, 0, 3000)).isEqualTo(Arrays.copyOfRange(initial, 0, 3000));
@@ -166,13 +184,29 @@ class SandboxPluginJavaTest {
         long memhB = mapped(call(b, new MemMap(context(), 2L * size, path)));
 
         long receive = context();
-        send(b, tagRecv(receive).tag(PING, MASK).count(size).buffer(size).region(memhB).build());
-        assertSendSucceeded(call(a, tagSend(context()).to(DOMAIN_B).tag(PING).count(size).region(memhA).build()));
+        send(
+                b,
+                tagRecv(receive)
+                        .tag(PING, MASK)
+                        .count(size)
+                        .buffer(size)
+                        .region(memhB)
+                        .build());
+        assertSendSucceeded(call(
+                a,
+                tagSend(context())
+                        .to(DOMAIN_B)
+                        .tag(PING)
+                        .count(size)
+                        .region(memhA)
+                        .build()));
 
         assertThat(await(b, receive).payload())
                 .isEqualTo(new TagRecvDone(receive, size, size, PING, UromStatus.SUCCESS, new byte[0]).encode());
         byte[] after = Files.readAllBytes(shmFile);
-        assertThat(Arrays.equals(after, size, 2 * size, initial, 0, size)).as("the region's second half holds its first").isTrue();
+        assertThat(Arrays.equals(after, size, 2 * size, initial, 0, size))
+                .as("the region's second half holds its first")
+                .isTrue();
     }
 
     @Test
@@ -180,14 +214,28 @@ class SandboxPluginJavaTest {
         Path outside = Files.write(dir.resolve("region"), new byte[64]);
         assertRefused(a, new MemMap(context(), 64, bytes(outside.toString())), UromStatus.NOT_PERMITTED);
         assertRefused(a, new MemMap(context(), 64, bytes("/dev/shm/../etc/passwd")), UromStatus.NOT_PERMITTED);
-        assertRefused(a, new MemMap(context(), 64, bytes("/dev/shm/urom-missing-" + UUID.randomUUID())), UromStatus.NOT_FOUND);
+        assertRefused(
+                a,
+                new MemMap(context(), 64, bytes("/dev/shm/urom-missing-" + UUID.randomUUID())),
+                UromStatus.NOT_FOUND);
 
         shmFile = Files.write(Path.of("/dev/shm", "urom-sandbox-java-test-" + UUID.randomUUID()), new byte[64]);
         assertRefused(a, new MemMap(context(), 65, bytes(shmFile.toString())), UromStatus.INVALID_VALUE);
         assertRefused(a, new MemMap(context(), 0, bytes(shmFile.toString())), UromStatus.INVALID_VALUE);
-        assertThat(mapped(call(a, new MemMap(context(), 64, bytes(shmFile.toString()))))).isEqualTo(1);
-        assertRefused(a, tagSend(context()).to(DOMAIN_B).tag(PING).count(8).region(9).build(), UromStatus.NOT_FOUND);
-        assertRefused(a, tagSend(context()).to(DOMAIN_B).tag(PING).buffer(60).count(8).region(1).build(), UromStatus.INVALID_VALUE);
+        assertThat(mapped(call(a, new MemMap(context(), 64, bytes(shmFile.toString())))))
+                .isEqualTo(1);
+        assertRefused(
+                a, tagSend(context()).to(DOMAIN_B).tag(PING).count(8).region(9).build(), UromStatus.NOT_FOUND);
+        assertRefused(
+                a,
+                tagSend(context())
+                        .to(DOMAIN_B)
+                        .tag(PING)
+                        .buffer(60)
+                        .count(8)
+                        .region(1)
+                        .build(),
+                UromStatus.INVALID_VALUE);
         assertRefused(a, tagRecv(context()).tag(PING, MASK).count(65).region(1).build(), UromStatus.INVALID_VALUE);
     }
 
@@ -200,11 +248,22 @@ class SandboxPluginJavaTest {
         try (ShmScratch shm = new ShmScratch()) {
             Map<String, Path> throughLinks = shm.pathsThroughLinksTo(target);
             for (Map.Entry<String, Path> link : throughLinks.entrySet()) {
-                assertThat(call(a, new MemMap(context(), 4096, bytes(link.getValue().toString())))).as(link.getKey())
+                assertThat(call(
+                                a,
+                                new MemMap(
+                                        context(), 4096, bytes(link.getValue().toString()))))
+                        .as(link.getKey())
                         .hasStatus(UromStatus.NOT_PERMITTED);
             }
             for (long memh = 1; memh <= throughLinks.size(); memh++) {
-                assertRefused(a, tagRecv(context()).tag(PING, MASK).count(4096).region(memh).build(), UromStatus.NOT_FOUND);
+                assertRefused(
+                        a,
+                        tagRecv(context())
+                                .tag(PING, MASK)
+                                .count(4096)
+                                .region(memh)
+                                .build(),
+                        UromStatus.NOT_FOUND);
             }
             long receive = context();
             send(a, tagRecv(receive).tag(PING, MASK).count(4096).build());
@@ -218,8 +277,10 @@ class SandboxPluginJavaTest {
     @ValueSource(strings = {"", "abc", "-1", "+7", " 7", "7 ", "0x10", "4294967295", "99999999999999999999"})
     void aMalformedUromOwnerUidKeepsThePluginFromOpening(String value) {
         Map<String, String> environment = Map.of(FileOwners.VARIABLE, value);
-        assertThatThrownBy(() -> PluginTestKit.plugin(() -> new SandboxPlugin(environment::get)).open())
-                .as("the open failure").isInstanceOf(AssertionError.class)
+        assertThatThrownBy(() -> PluginTestKit.plugin(() -> new SandboxPlugin(environment::get))
+                        .open())
+                .as("the open failure")
+                .isInstanceOf(AssertionError.class)
                 .hasMessageContaining(": " + UromStatus.BAD_CONFIG + ": ")
                 .hasMessageContaining("UROM_OWNER_UID='" + value + "' is not a decimal uid");
     }
@@ -246,9 +307,12 @@ class SandboxPluginJavaTest {
         send(b, tagRecv(receive).tag(PONG, MASK).count(8).build());
 
         WorkerNotification answer = await(b, receive);
-        assertThat(answer).hasStatus(UromStatus.TOO_BIG)
+        assertThat(answer)
+                .hasStatus(UromStatus.TOO_BIG)
                 .hasPayload(new TagRecvDone(receive, 1, 0, PONG, UromStatus.TOO_BIG, new byte[0]).encode());
-        assertThat(pluginB.messageWaiting(PONG, MASK)).as("the message was consumed").isFalse();
+        assertThat(pluginB.messageWaiting(PONG, MASK))
+                .as("the message was consumed")
+                .isFalse();
     }
 
     @Test
@@ -281,14 +345,19 @@ class SandboxPluginJavaTest {
         long receive = context();
         send(b, tagRecv(receive).tag(PING, MASK).count(8).build());
         b.awaitCondition(pluginB::armWakeup, "B armed, the receive posted and nothing ready");
-        assertThat(WakeupFds.readable(pluginB.wakeupFd().getAsInt(), 0)).as("nothing arrived yet").isFalse();
+        assertThat(WakeupFds.readable(pluginB.wakeupFd().getAsInt(), 0))
+                .as("nothing arrived yet")
+                .isFalse();
 
         send(a, inlineSend(DOMAIN_B, PING, new byte[] {4, 2}));
         assertThat(answersOfAlone(a)).as("A's send answered").hasSize(1);
 
         assertThat(WakeupFds.readable(pluginB.wakeupFd().getAsInt(), (int) SandboxWorkers.TIMEOUT.toMillis()))
-                .as("B's wake-up fd once the message was sent").isTrue();
-        assertThat(answersOfAlone(b)).extracting(WorkerNotification::uromContext).containsExactly(receive);
+                .as("B's wake-up fd once the message was sent")
+                .isTrue();
+        assertThat(answersOfAlone(b))
+                .extracting(WorkerNotification::uromContext)
+                .containsExactly(receive);
     }
 
     @Test
@@ -297,7 +366,9 @@ class SandboxPluginJavaTest {
         Files.write(shmFile, new byte[64]);
         send(a, new MemMap(context(), 64, bytes(shmFile.toString())));
 
-        assertThat(((SandboxPlugin) a.plugin()).armWakeup()).as("the MEM_MAP answer waits for progress").isFalse();
+        assertThat(((SandboxPlugin) a.plugin()).armWakeup())
+                .as("the MEM_MAP answer waits for progress")
+                .isFalse();
     }
 
     @Test
@@ -312,18 +383,28 @@ class SandboxPluginJavaTest {
         int size = 1 << 20;
         shmFile = Files.write(Path.of("/dev/shm", "urom-sandbox-java-test-" + UUID.randomUUID()), new byte[size]);
         long memh = mapped(call(b, new MemMap(context(), size, bytes(shmFile.toString()))));
-        TagSend large = tagSend(context()).to(DOMAIN_A).tag(PING).count(size).region(memh).build();
+        TagSend large = tagSend(context())
+                .to(DOMAIN_A)
+                .tag(PING)
+                .count(size)
+                .region(memh)
+                .build();
         send(b, large);
         for (int i = 0; i < 100; i++) {
             b.progressAlone();
         }
-        assertThat(b.unclaimed()).as("a rendezvous send waits for the receiver, which does not progress").isEmpty();
+        assertThat(b.unclaimed())
+                .as("a rendezvous send waits for the receiver, which does not progress")
+                .isEmpty();
 
         a.plugin().close();
 
-        assertThat(await(b, large.context())).hasStatus(UromStatus.CONNECTION_RESET)
+        assertThat(await(b, large.context()))
+                .hasStatus(UromStatus.CONNECTION_RESET)
                 .hasPayload(new TagSendDone(large.context(), UromStatus.CONNECTION_RESET).encode());
-        assertThat(((SandboxPlugin) b.plugin()).endpoints()).as("the failed endpoint was dropped").isZero();
+        assertThat(((SandboxPlugin) b.plugin()).endpoints())
+                .as("the failed endpoint was dropped")
+                .isZero();
         assertRefused(b, inlineSend(DOMAIN_A, PING, new byte[] {2}), UromStatus.NOT_CONNECTED);
     }
 
@@ -339,21 +420,30 @@ class SandboxPluginJavaTest {
     private static List<WorkerNotification> answersOfAlone(TestWorker worker) {
         long deadline = System.nanoTime() + SandboxWorkers.TIMEOUT.toNanos();
         while (worker.progressAlone() == 0) {
-            assertThat(System.nanoTime() - deadline).as("worker %d answered in time", worker.domainId()).isNegative();
+            assertThat(System.nanoTime() - deadline)
+                    .as("worker %d answered in time", worker.domainId())
+                    .isNegative();
         }
         return worker.awaitNotifications(worker.unclaimed().size());
     }
 
     private static void assertRefused(TestWorker worker, SandboxCommand command, UromStatus status) {
-        assertThat(call(worker, command)).as("a refusal of %s, with no payload", command).hasStatus(status).hasEmptyPayload();
+        assertThat(call(worker, command))
+                .as("a refusal of %s, with no payload", command)
+                .hasStatus(status)
+                .hasEmptyPayload();
     }
 
     private static void assertSendSucceeded(WorkerNotification answer) {
-        assertThat(answer).isSuccessful().hasPayload(new TagSendDone(answer.uromContext(), UromStatus.SUCCESS).encode());
+        assertThat(answer)
+                .isSuccessful()
+                .hasPayload(new TagSendDone(answer.uromContext(), UromStatus.SUCCESS).encode());
     }
 
     private static void assertReceived(WorkerNotification answer, long context, long tag, byte[] data) {
-        assertThat(answer).isSuccessful().hasPayload(new TagRecvDone(context, 1, data.length, tag, UromStatus.SUCCESS, data).encode());
+        assertThat(answer)
+                .isSuccessful()
+                .hasPayload(new TagRecvDone(context, 1, data.length, tag, UromStatus.SUCCESS, data).encode());
     }
 
     private static long mapped(WorkerNotification answer) {
@@ -367,5 +457,4 @@ class SandboxPluginJavaTest {
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
-
 }

@@ -54,7 +54,8 @@ class SandboxUcpChildIT {
     }
 
     private SandboxChildProcess start(Map<String, String> environment) {
-        SandboxChildProcess child = SandboxChildProcess.start(NativeFixtures.builtFile("urom.sandbox.so"), environment, dir);
+        SandboxChildProcess child =
+                SandboxChildProcess.start(NativeFixtures.builtFile("urom.sandbox.so"), environment, dir);
         assertThat(child.openResult()).isEqualTo("opened");
         return child;
     }
@@ -87,23 +88,31 @@ class SandboxUcpChildIT {
         Path fileA = shm.file(contents);
         Path fileB = shm.file(new byte[2 * size]);
         Map<String, String> environment = tls.isEmpty() ? Map.of() : Map.of("UCX_TLS", tls);
-        try (SandboxChildProcess a = start(environment); SandboxChildProcess b = start(environment)) {
+        try (SandboxChildProcess a = start(environment);
+                SandboxChildProcess b = start(environment)) {
             introduce(a, b);
-            long memhA = memhId(a.call(1, memMap(1, 2L * size, fileA.toString())).notification(), 1);
-            long memhB = memhId(b.call(2, memMap(2, 2L * size, fileB.toString())).notification(), 2);
+            long memhA =
+                    memhId(a.call(1, memMap(1, 2L * size, fileA.toString())).notification(), 1);
+            long memhB =
+                    memhId(b.call(2, memMap(2, 2L * size, fileB.toString())).notification(), 2);
 
             b.submit(3, tagRecv(3, 0, 64, 0x31, MASK, 0));
             b.submit(4, tagRecv(4, size, size, 0x32, MASK, memhB));
-            assertThat(sendOutcome(a.call(5, tagSendInline(5, PEER, 0x31, ascii("short"))))).isEqualTo(UromStatus.SUCCESS);
-            assertThat(sendOutcome(a.call(6, tagSendRegion(6, PEER, 0, size, 0x32, memhA)))).isEqualTo(UromStatus.SUCCESS);
+            assertThat(sendOutcome(a.call(5, tagSendInline(5, PEER, 0x31, ascii("short")))))
+                    .isEqualTo(UromStatus.SUCCESS);
+            assertThat(sendOutcome(a.call(6, tagSendRegion(6, PEER, 0, size, 0x32, memhA))))
+                    .isEqualTo(UromStatus.SUCCESS);
             assertThat(received(b.await(3).notification()).data()).isEqualTo(ascii("short"));
             Received big = received(b.await(4).notification());
             assertThat(big.status()).isEqualTo(UromStatus.SUCCESS);
             assertThat(big.count()).isEqualTo(size);
-            assertThat(Arrays.equals(readAll(fileB), size, 2 * size, contents, 0, size)).as("the region bytes at B").isTrue();
+            assertThat(Arrays.equals(readAll(fileB), size, 2 * size, contents, 0, size))
+                    .as("the region bytes at B")
+                    .isTrue();
 
             a.submit(7, tagRecv(7, 0, 64, 0x33, MASK, 0));
-            assertThat(sendOutcome(b.call(8, tagSendInline(8, PEER, 0x33, ascii("back"))))).isEqualTo(UromStatus.SUCCESS);
+            assertThat(sendOutcome(b.call(8, tagSendInline(8, PEER, 0x33, ascii("back")))))
+                    .isEqualTo(UromStatus.SUCCESS);
             assertThat(received(a.await(7).notification()).data()).isEqualTo(ascii("back"));
             assertThat(a.finish()).isZero();
             assertThat(b.finish()).isZero();
@@ -121,7 +130,8 @@ class SandboxUcpChildIT {
             try (SandboxChildProcess b = start(Map.of())) {
                 introduce(a, b);
                 b.submit(1, tagRecv(1, 0, 64, 0x41, MASK, 0));
-                assertThat(sendOutcome(a.call(2, tagSendInline(2, PEER, 0x41, ascii("first"))))).isEqualTo(UromStatus.SUCCESS);
+                assertThat(sendOutcome(a.call(2, tagSendInline(2, PEER, 0x41, ascii("first")))))
+                        .isEqualTo(UromStatus.SUCCESS);
                 assertThat(received(b.await(1).notification()).data()).isEqualTo(ascii("first"));
                 a.submit(3, tagRecv(3, 0, 64, 0x42, MASK, 0));
                 b.kill();
@@ -133,17 +143,22 @@ class SandboxUcpChildIT {
                 context++;
                 failed = sendOutcome(a.call(context, tagSendInline(context, PEER, 0x41, ascii("anyone?"))));
             }
-            assertThat(failed).as("a send to the dead peer, after %d sends", context - 100)
+            assertThat(failed)
+                    .as("a send to the dead peer, after %d sends", context - 100)
                     .isIn(UromStatus.CONNECTION_RESET, UromStatus.NOT_CONNECTED);
 
             try (SandboxChildProcess c = start(Map.of())) {
                 introduce(a, c);
                 c.submit(4, tagRecv(4, 0, 64, 0x43, MASK, 0));
-                assertThat(sendOutcome(a.call(5, tagSendInline(5, PEER, 0x43, ascii("new peer"))))).isEqualTo(UromStatus.SUCCESS);
+                assertThat(sendOutcome(a.call(5, tagSendInline(5, PEER, 0x43, ascii("new peer")))))
+                        .isEqualTo(UromStatus.SUCCESS);
                 assertThat(received(c.await(4).notification()).data()).isEqualTo(ascii("new peer"));
-                assertThat(sendOutcome(c.call(6, tagSendInline(6, PEER, 0x42, ascii("still waiting?"))))).isEqualTo(UromStatus.SUCCESS);
+                assertThat(sendOutcome(c.call(6, tagSendInline(6, PEER, 0x42, ascii("still waiting?")))))
+                        .isEqualTo(UromStatus.SUCCESS);
                 Received waited = received(a.await(3).notification());
-                assertThat(waited.status()).as("the receive posted before the death").isEqualTo(UromStatus.SUCCESS);
+                assertThat(waited.status())
+                        .as("the receive posted before the death")
+                        .isEqualTo(UromStatus.SUCCESS);
                 assertThat(waited.data()).isEqualTo(ascii("still waiting?"));
                 assertThat(c.finish()).isZero();
             }
@@ -154,8 +169,8 @@ class SandboxUcpChildIT {
     /** UCX reads its configuration when the plugin opens: a value it cannot parse keeps the plugin closed. */
     @Test
     void aUcxVariableThatDoesNotParseKeepsThePluginFromOpening() {
-        try (SandboxChildProcess child = SandboxChildProcess.start(NativeFixtures.builtFile("urom.sandbox.so"),
-                Map.of("UCX_RNDV_THRESH", "not-a-size"), dir)) {
+        try (SandboxChildProcess child = SandboxChildProcess.start(
+                NativeFixtures.builtFile("urom.sandbox.so"), Map.of("UCX_RNDV_THRESH", "not-a-size"), dir)) {
             assertThat(child.openResult()).isEqualTo("open-failed BAD_CONFIG");
         }
     }
@@ -163,8 +178,8 @@ class SandboxUcpChildIT {
     /** No transport UCX can use: the UCP context or worker cannot be made. */
     @Test
     void noUsableTransportKeepsThePluginFromOpening() {
-        try (SandboxChildProcess child = SandboxChildProcess.start(NativeFixtures.builtFile("urom.sandbox.so"),
-                Map.of("UCX_TLS", "no-such-transport"), dir)) {
+        try (SandboxChildProcess child = SandboxChildProcess.start(
+                NativeFixtures.builtFile("urom.sandbox.so"), Map.of("UCX_TLS", "no-such-transport"), dir)) {
             assertThat(child.openResult()).isEqualTo("open-failed INITIALIZATION");
         }
     }

@@ -32,13 +32,29 @@ class SandboxUcpNativeIT {
     static void compileProbe() throws Exception {
         String sources = System.getProperty(SOURCES_PROPERTY);
         String include = System.getProperty(INCLUDE_PROPERTY);
-        assertThat(sources).as("system property " + SOURCES_PROPERTY + " (the module's src, set by its pom)").isNotBlank();
-        assertThat(include).as("system property " + INCLUDE_PROPERTY + " (the SPI's C headers, set by the parent pom)").isNotBlank();
+        assertThat(sources)
+                .as("system property " + SOURCES_PROPERTY + " (the module's src, set by its pom)")
+                .isNotBlank();
+        assertThat(include)
+                .as("system property " + INCLUDE_PROPERTY + " (the SPI's C headers, set by the parent pom)")
+                .isNotBlank();
         probe = build.resolve("sandbox_ucp_probe");
-        List<String> command = List.of("cc", "-std=gnu11", "-O2", "-Wall", "-Wextra", "-Werror", "-I" + include,
-                Path.of(sources, "test", "c", "sandbox_ucp_probe.c").toString(), "-o", probe.toString(), "-ldl");
+        List<String> command = List.of(
+                "cc",
+                "-std=gnu11",
+                "-O2",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-I" + include,
+                Path.of(sources, "test", "c", "sandbox_ucp_probe.c").toString(),
+                "-o",
+                probe.toString(),
+                "-ldl");
         Result compiled = run(command);
-        assertThat(compiled.exit()).as("cc of the probe:\n%s", compiled.output()).isZero();
+        assertThat(compiled.exit())
+                .as("cc of the probe:\n%s", compiled.output())
+                .isZero();
     }
 
     @Test
@@ -52,7 +68,8 @@ class SandboxUcpNativeIT {
      */
     @Test
     void theWakeUpDescriptorBecomesReadableWhenAMessageArrivesForAPostedReceive() throws Exception {
-        assertThat(probe("wakeup")).isEqualTo("armed idle=quiet message=readable arm=AGAIN received=SUCCESS:wake:tag=0x77");
+        assertThat(probe("wakeup"))
+                .isEqualTo("armed idle=quiet message=readable arm=AGAIN received=SUCCESS:wake:tag=0x77");
     }
 
     /**
@@ -73,23 +90,30 @@ class SandboxUcpNativeIT {
 
     @Test
     void theOptionalEntryPointsRefuseMissingArguments() throws Exception {
-        assertThat(probe("refusals")).isEqualTo("transport(NULL)=INVALID_VALUE fd(NULL)=INVALID_VALUE fd(unopened)=INVALID_VALUE"
-                + " fd(no out)=INVALID_VALUE arm(NULL)=INVALID_VALUE arm(unopened)=INVALID_VALUE");
+        assertThat(probe("refusals"))
+                .isEqualTo("transport(NULL)=INVALID_VALUE fd(NULL)=INVALID_VALUE fd(unopened)=INVALID_VALUE"
+                        + " fd(no out)=INVALID_VALUE arm(NULL)=INVALID_VALUE arm(unopened)=INVALID_VALUE");
     }
 
     private record Result(int exit, String output) {}
 
     /** Runs the probe on the built plugin; its stdout line, after checking it exited with 0. */
     private static String probe(String which) throws Exception {
-        List<String> command = List.of(probe.toString(), NativeFixtures.builtFile("urom.sandbox.so").toString(), which);
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        List<String> command = List.of(
+                probe.toString(), NativeFixtures.builtFile("urom.sandbox.so").toString(), which);
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         Result result = finish(command, process);
-        assertThat(result.exit()).as("exit status of %s (128 + n: killed by signal n); output: %s", command, result.output()).isZero();
+        assertThat(result.exit())
+                .as("exit status of %s (128 + n: killed by signal n); output: %s", command, result.output())
+                .isZero();
         return result.output().strip();
     }
 
     private static Result run(List<String> command) throws IOException, InterruptedException {
-        return finish(command, new ProcessBuilder(command).redirectErrorStream(true).start());
+        return finish(
+                command, new ProcessBuilder(command).redirectErrorStream(true).start());
     }
 
     private static Result finish(List<String> command, Process process) throws IOException, InterruptedException {
@@ -98,7 +122,8 @@ class SandboxUcpNativeIT {
             if (!process.waitFor(60, TimeUnit.SECONDS)) {
                 throw new AssertionError(command + " did not finish within 60 s");
             }
-            return new Result(process.exitValue(), new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            return new Result(
+                    process.exitValue(), new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
         } finally {
             process.destroyForcibly();
         }

@@ -27,7 +27,8 @@ final class SandboxWorkers {
 
     /** The plugin jar, loaded in a class loader of its own as a worker loads it. */
     static PluginTestKit.Builder javaJar() {
-        return PluginTestKit.plugin(NativeFixtures.builtFile("urom.sandbox.jar")).timeout(TIMEOUT);
+        return PluginTestKit.plugin(NativeFixtures.builtFile("urom.sandbox.jar"))
+                .timeout(TIMEOUT);
     }
 
     /** A {@link SandboxPlugin} of the test's own class loader, so that a test may cast {@link TestWorker#plugin()} to it. */
@@ -45,6 +46,7 @@ final class SandboxWorkers {
 
     /** Waits for {@code worker}'s answer to the command sent with {@code uromContext}. */
     static WorkerNotification await(TestWorker worker, long uromContext) {
-        return worker.awaitNotification(n -> n.uromContext() == uromContext, "answer to context " + uromContext).notification();
+        return worker.awaitNotification(n -> n.uromContext() == uromContext, "answer to context " + uromContext)
+                .notification();
     }
 }

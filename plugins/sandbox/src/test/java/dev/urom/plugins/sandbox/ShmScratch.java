@@ -60,7 +60,9 @@ final class ShmScratch implements AutoCloseable {
         Map<String, Path> paths = new LinkedHashMap<>();
         paths.put("a link in /dev/shm", link(target));
         paths.put("a link in a subdirectory of /dev/shm", link(sub.resolve("link"), target));
-        paths.put("a path whose directory is a link", link(sub.resolve("hop"), target.getParent()).resolve(target.getFileName()));
+        paths.put(
+                "a path whose directory is a link",
+                link(sub.resolve("hop"), target.getParent()).resolve(target.getFileName()));
         return paths;
     }
 

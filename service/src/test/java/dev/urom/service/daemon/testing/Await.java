@@ -8,6 +8,7 @@ import java.util.function.BooleanSupplier;
 public final class Await {
     /** The longest any of these tests waits for one thing (a loaded CI machine starts JVMs slowly). */
     public static final Duration PATIENCE = Duration.ofSeconds(60);
+
     private static final long POLL_MILLIS = 10;
 
     private Await() {}

@@ -7,10 +7,10 @@ import dev.urom.spi.UromException;
 import dev.urom.wire.Frame;
 import dev.urom.wire.FrameChannel;
 import dev.urom.wire.Handshake;
+import dev.urom.wire.Message;
 import dev.urom.wire.Message.HelloOk;
 import dev.urom.wire.Message.WorkerStartReply;
 import dev.urom.wire.Message.WorkerStartRequest;
-import dev.urom.wire.Message;
 import dev.urom.wire.Protocol;
 import dev.urom.wire.Role;
 import dev.urom.wire.ServiceAddress;
@@ -38,7 +38,8 @@ public final class ControlClient implements AutoCloseable {
     }
 
     /** A connection to {@code address} that proves {@code key} when given. */
-    public static ControlClient connect(ServiceAddress address, Optional<AuthKey> key) throws IOException, UromException {
+    public static ControlClient connect(ServiceAddress address, Optional<AuthKey> key)
+            throws IOException, UromException {
         FrameChannel channel = new FrameChannel(address.connect(), Protocol.CONTROL_FRAME_LIMIT);
         try {
             return new ControlClient(channel, handshake(channel, key));
@@ -85,7 +86,8 @@ public final class ControlClient implements AutoCloseable {
         return reply.message();
     }
 
-    public WorkerStartReply start(long workerId, long mask, long gid, List<String> env, List<Integer> cpus) throws IOException, WireException {
+    public WorkerStartReply start(long workerId, long mask, long gid, List<String> env, List<Integer> cpus)
+            throws IOException, WireException {
         return (WorkerStartReply) call(new WorkerStartRequest(workerId, mask, gid, env, cpus));
     }
 

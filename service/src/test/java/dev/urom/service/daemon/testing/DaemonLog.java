@@ -52,7 +52,9 @@ public final class DaemonLog {
 
     /** Waits until a line holds every one of {@code texts} and returns the lines that do. */
     public List<String> awaitLinesWith(String... texts) throws InterruptedException {
-        Await.until("the daemon's log " + file + " has a line with " + List.of(texts), () -> !linesWith(texts).isEmpty());
+        Await.until(
+                "the daemon's log " + file + " has a line with " + List.of(texts),
+                () -> !linesWith(texts).isEmpty());
         return linesWith(texts);
     }
 

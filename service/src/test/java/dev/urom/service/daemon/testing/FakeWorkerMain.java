@@ -49,8 +49,13 @@ public final class FakeWorkerMain {
     private FakeWorkerMain() {}
 
     public static void main(String[] args) throws IOException {
-        Files.write(Path.of(ENVIRONMENT_FILE), new TreeMap<>(System.getenv()).entrySet().stream()
-                .map(entry -> entry.getKey() + "=" + entry.getValue()).toList(), StandardCharsets.UTF_8);
+        Files.write(
+                Path.of(ENVIRONMENT_FILE),
+                new TreeMap<>(System.getenv())
+                        .entrySet().stream()
+                                .map(entry -> entry.getKey() + "=" + entry.getValue())
+                                .toList(),
+                StandardCharsets.UTF_8);
         String mode = System.getenv().getOrDefault("FAKE_MODE", "ready");
         String argsFile = System.getenv("FAKE_RECORD");
         if (argsFile != null) {
@@ -65,7 +70,8 @@ public final class FakeWorkerMain {
         }
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         InputStream daemon = DescriptorInput.of(Integer.parseInt(option(args, "--daemon-fd")));
-        String listening = ServiceAddress.of(((ServerSocketChannel) System.inheritedChannel()).getLocalAddress()).toString();
+        String listening = ServiceAddress.of(((ServerSocketChannel) System.inheritedChannel()).getLocalAddress())
+                .toString();
         if (mode.equals("ignore_eof")) {
             out.println("READY " + listening);
             out.close();

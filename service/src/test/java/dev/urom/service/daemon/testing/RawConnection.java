@@ -83,7 +83,8 @@ public final class RawConnection implements AutoCloseable {
     public Optional<Message> next() throws InterruptedException {
         Future<Frame> frame = reader.submit(channel::receive);
         try {
-            return Optional.of(frame.get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS).message());
+            return Optional.of(
+                    frame.get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS).message());
         } catch (ExecutionException e) {
             if (e.getCause() instanceof IOException || e.getCause() instanceof WireException) {
                 return Optional.empty();
@@ -91,7 +92,8 @@ public final class RawConnection implements AutoCloseable {
             throw new AssertionError("reading a frame failed", e.getCause());
         } catch (TimeoutException e) {
             channel.close();
-            throw new AssertionError("the peer neither sent a frame nor closed the connection within " + Await.PATIENCE.toSeconds() + " s");
+            throw new AssertionError("the peer neither sent a frame nor closed the connection within "
+                    + Await.PATIENCE.toSeconds() + " s");
         }
     }
 

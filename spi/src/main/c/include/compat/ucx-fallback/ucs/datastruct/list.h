@@ -16,7 +16,7 @@
 #endif
 
 #ifndef ucs_container_of
-#define ucs_container_of(_ptr, _type, _member) ((_type *)((char *)(_ptr) - ucs_offsetof(_type, _member)))
+#define ucs_container_of(_ptr, _type, _member) ((_type *)((char *)(_ptr)-ucs_offsetof(_type, _member)))
 #endif
 
 typedef struct ucs_list_link {
@@ -24,7 +24,10 @@ typedef struct ucs_list_link {
 	struct ucs_list_link *next;
 } ucs_list_link_t;
 
-#define UCS_LIST_INITIALIZER(_prev, _next) { (_prev), (_next) }
+#define UCS_LIST_INITIALIZER(_prev, _next) \
+	{ \
+		(_prev), (_next) \
+	}
 #define UCS_LIST_HEAD(_name) ucs_list_link_t _name = UCS_LIST_INITIALIZER(&(_name), &(_name))
 
 static inline void ucs_list_head_init(ucs_list_link_t *head)
@@ -107,12 +110,10 @@ static inline ucs_list_link_t *ucs_list_extract_head_link(ucs_list_link_t *head)
 #define ucs_list_prev(_link, _type, _member) ucs_container_of((_link)->prev, _type, _member)
 #define ucs_list_head(_head, _type, _member) ucs_list_next(_head, _type, _member)
 #define ucs_list_tail(_head, _type, _member) ucs_list_prev(_head, _type, _member)
-#define ucs_list_extract_head(_head, _type, _member) \
-	ucs_container_of(ucs_list_extract_head_link(_head), _type, _member)
+#define ucs_list_extract_head(_head, _type, _member) ucs_container_of(ucs_list_extract_head_link(_head), _type, _member)
 
 #define ucs_list_for_each(_elem, _head, _member) \
-	for (_elem = ucs_container_of((_head)->next, __typeof__(*(_elem)), _member); \
-	     &(_elem)->_member != (_head); \
+	for (_elem = ucs_container_of((_head)->next, __typeof__(*(_elem)), _member); &(_elem)->_member != (_head); \
 	     _elem = ucs_container_of((_elem)->_member.next, __typeof__(*(_elem)), _member))
 
 #define ucs_list_for_each_safe(_elem, _tmp, _head, _member) \

@@ -25,8 +25,7 @@ final class Kernels {
     private static final long F64_INF = 0x7ff0000000000000L;
     private static final long F64_NAN = 0x7ff8000000000000L;
 
-    private Kernels() {
-    }
+    private Kernels() {}
 
     // 8 bits
 
@@ -241,7 +240,8 @@ final class Kernels {
         return -((d ^ ((x ^ y) & (d ^ x))) >>> 63);
     }
 
-    // MIN and MAX of 8- and 16-bit lanes, four or two to each int (SWAR): C2 vectorised no form of them on bytes and shorts
+    // MIN and MAX of 8- and 16-bit lanes, four or two to each int (SWAR): C2 vectorised no form of them on bytes and
+    // shorts
 
     private static final int HIGH8 = 0x80808080;
     private static final int LOW8 = 0x01010101;

@@ -25,8 +25,7 @@ final class CKernels {
 
     private static Library library;
 
-    private CKernels() {
-    }
+    private CKernels() {}
 
     static synchronized Library load() {
         if (library == null) {

@@ -37,7 +37,8 @@ final class Operands {
         long sign = 1L << (8 * dtype.size - 1);
         for (int i = 0; i < like.length; i++) {
             if (random.nextInt(8) == 0) {
-                elements[i] = dtype.floating && (like[i] & ~sign) == 0 && random.nextBoolean() ? like[i] ^ sign : like[i];
+                elements[i] =
+                        dtype.floating && (like[i] & ~sign) == 0 && random.nextBoolean() ? like[i] ^ sign : like[i];
             }
         }
         return elements;
@@ -49,7 +50,8 @@ final class Operands {
         }
         if (dtype.floating && random.nextBoolean()) {
             double value = random.nextDouble(-1.0, 1.0) * Math.scalb(1.0, random.nextInt(-30, 31));
-            return dtype == Dtype.FLOAT32 ? Integer.toUnsignedLong(Float.floatToRawIntBits((float) value))
+            return dtype == Dtype.FLOAT32
+                    ? Integer.toUnsignedLong(Float.floatToRawIntBits((float) value))
                     : Double.doubleToRawLongBits(value);
         }
         return random.nextLong() & dtype.mask();
@@ -82,7 +84,8 @@ final class Operands {
             case 3, 4 -> exponentAllOnes | Math.max(1, random.nextLong() & mantissaMask); // a NaN, quiet or signalling
             case 5 -> Math.max(1, random.nextLong() & mantissaMask >>> random.nextInt(mantissaBits)); // a subnormal
             case 6 -> single ? Float.floatToRawIntBits(Float.MAX_VALUE) : Double.doubleToRawLongBits(Double.MAX_VALUE);
-            case 7 -> single ? Float.floatToRawIntBits(Float.MIN_NORMAL) : Double.doubleToRawLongBits(Double.MIN_NORMAL);
+            case 7 ->
+                single ? Float.floatToRawIntBits(Float.MIN_NORMAL) : Double.doubleToRawLongBits(Double.MIN_NORMAL);
             case 8 -> single ? Float.floatToRawIntBits(1.0f) : Double.doubleToRawLongBits(1.0);
             default -> 1; // the least subnormal
         };
@@ -91,7 +94,8 @@ final class Operands {
 
     /** A direct little-endian buffer: random bytes, then from offset the elements, then random bytes to the capacity. */
     ByteBuffer buffer(long[] elements, int offset, int after) {
-        ByteBuffer buffer = ByteBuffer.allocateDirect(offset + elements.length * dtype.size + after).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer buffer = ByteBuffer.allocateDirect(offset + elements.length * dtype.size + after)
+                .order(ByteOrder.LITTLE_ENDIAN);
         while (buffer.hasRemaining()) {
             buffer.put((byte) random.nextInt());
         }
@@ -103,7 +107,9 @@ final class Operands {
 
     /** A buffer of random bytes with a region of count elements, like {@link #buffer}. */
     ByteBuffer garbage(int count, int offset, int after) {
-        return buffer(new long[0], 0, offset + count * dtype.size + after).limit(offset + count * dtype.size).position(offset);
+        return buffer(new long[0], 0, offset + count * dtype.size + after)
+                .limit(offset + count * dtype.size)
+                .position(offset);
     }
 
     static void put(Dtype dtype, ByteBuffer buffer, int index, long bits) {

@@ -29,8 +29,7 @@ public final class ReductionThroughput {
             Native.register(Direct.class, System.getProperty("urom.coll.kernels"));
         }
 
-        private Direct() {
-        }
+        private Direct() {}
 
         static native int coll_reduce(byte dtype, byte op, Pointer dst, Pointer left, Pointer right, long count);
     }
@@ -39,8 +38,7 @@ public final class ReductionThroughput {
         void run();
     }
 
-    private ReductionThroughput() {
-    }
+    private ReductionThroughput() {}
 
     public static void main(String[] args) {
         Reductions reductions = new Reductions();
@@ -76,8 +74,14 @@ public final class ReductionThroughput {
                     javaRate = Math.max(javaRate, rate(java));
                 }
                 double cNet = 1e9 / (1e9 / cRate - callNanos);
-                System.out.printf("%-12s %8d %10.2f %10.2f %10.2f %8.2f%n", names[k], bytes, cRate * bytes / 1e9, cNet * bytes / 1e9,
-                        javaRate * bytes / 1e9, cNet / javaRate);
+                System.out.printf(
+                        "%-12s %8d %10.2f %10.2f %10.2f %8.2f%n",
+                        names[k],
+                        bytes,
+                        cRate * bytes / 1e9,
+                        cNet * bytes / 1e9,
+                        javaRate * bytes / 1e9,
+                        cNet / javaRate);
             }
         }
     }
@@ -100,7 +104,8 @@ public final class ReductionThroughput {
     /** Ordinary values (no NaN, no infinity): the common case, which both sides take without their NaN paths. */
     private static ByteBuffer ordinary(int dtype, int count, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
-        ByteBuffer buffer = ByteBuffer.allocateDirect(count * Reductions.dtypeSize(dtype)).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer buffer =
+                ByteBuffer.allocateDirect(count * Reductions.dtypeSize(dtype)).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < count; i++) {
             if (dtype == 9) {
                 buffer.putDouble(8 * i, random.nextDouble(-1e6, 1e6));

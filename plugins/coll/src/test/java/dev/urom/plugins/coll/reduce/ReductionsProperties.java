@@ -26,11 +26,19 @@ class ReductionsProperties {
     private final Reductions reductions = new Reductions();
 
     /** One reduction to try: operands drawn from seed, edgePercent of them edge values, regions at the offsets. */
-    record Case(Dtype dtype, int op, int count, long seed, int edgePercent, int dstOffset, int leftOffset, int rightOffset) {
+    record Case(
+            Dtype dtype,
+            int op,
+            int count,
+            long seed,
+            int edgePercent,
+            int dstOffset,
+            int leftOffset,
+            int rightOffset) {
         @Override
         public String toString() {
-            return dtype + " " + Dtype.OP_NAMES[op] + " count " + count + " seed " + seed + " edges " + edgePercent + "% offsets "
-                    + dstOffset + "/" + leftOffset + "/" + rightOffset;
+            return dtype + " " + Dtype.OP_NAMES[op] + " count " + count + " seed " + seed + " edges " + edgePercent
+                    + "% offsets " + dstOffset + "/" + leftOffset + "/" + rightOffset;
         }
     }
 
@@ -42,15 +50,16 @@ class ReductionsProperties {
                 combinations.add(Tuple.of(dtype, op));
             }
         }
-        return Arbitraries.of(combinations).flatMap(combination -> Combinators.combine(
-                counts(combination.get1()),
-                Arbitraries.longs(),
-                Arbitraries.of(0, 20, 90, 100),
-                Arbitraries.integers().between(0, 15),
-                Arbitraries.integers().between(0, 15),
-                Arbitraries.integers().between(0, 15))
-                .as((count, seed, edges, dst, left, right) ->
-                        new Case(combination.get1(), combination.get2(), count, seed, edges, dst, left, right)));
+        return Arbitraries.of(combinations)
+                .flatMap(combination -> Combinators.combine(
+                                counts(combination.get1()),
+                                Arbitraries.longs(),
+                                Arbitraries.of(0, 20, 90, 100),
+                                Arbitraries.integers().between(0, 15),
+                                Arbitraries.integers().between(0, 15),
+                                Arbitraries.integers().between(0, 15))
+                        .as((count, seed, edges, dst, left, right) -> new Case(
+                                combination.get1(), combination.get2(), count, seed, edges, dst, left, right)));
     }
 
     /** 0, 1, small, odd, the Java block size, its half (FLOAT SUM and PROD) and its multiples ± 1, and a few hundred thousand. */
@@ -61,8 +70,17 @@ class ReductionsProperties {
                 Tuple.of(5, Arbitraries.just(1)),
                 Tuple.of(25, Arbitraries.integers().between(2, 64)),
                 Tuple.of(20, Arbitraries.integers().between(0, 3 * block).map(n -> n | 1)),
-                Tuple.of(25, Arbitraries.of(block / 2 - 1, block / 2 + 1, block - 1, block, block + 1, 2 * block - 1, 2 * block + 1,
-                        3 * block)),
+                Tuple.of(
+                        25,
+                        Arbitraries.of(
+                                block / 2 - 1,
+                                block / 2 + 1,
+                                block - 1,
+                                block,
+                                block + 1,
+                                2 * block - 1,
+                                2 * block + 1,
+                                3 * block)),
                 Tuple.of(3, Arbitraries.integers().between(200_000, 400_000)));
     }
 
@@ -77,13 +95,18 @@ class ReductionsProperties {
         ByteBuffer cDst = Operands.copy(javaDst);
         ByteBuffer expected = Operands.copy(javaDst);
         for (int i = 0; i < c.count(); i++) {
-            Operands.put(c.dtype(), expected, c.dstOffset() + i * c.dtype().size, Reference.apply(c.dtype(), c.op(), left[i], right[i]));
+            Operands.put(
+                    c.dtype(),
+                    expected,
+                    c.dstOffset() + i * c.dtype().size,
+                    Reference.apply(c.dtype(), c.op(), left[i], right[i]));
         }
         byte[] leftBefore = Operands.bytes(leftBuffer);
         byte[] rightBefore = Operands.bytes(rightBuffer);
 
         reductions.reduce(c.dtype().code, c.op(), javaDst, leftBuffer, rightBuffer, c.count());
-        assertThat(CKernels.reduce(c.dtype().code, c.op(), cDst, leftBuffer, rightBuffer, c.count())).isZero();
+        assertThat(CKernels.reduce(c.dtype().code, c.op(), cDst, leftBuffer, rightBuffer, c.count()))
+                .isZero();
 
         assertSameBytes(c, "Java", expected, javaDst, left, right);
         assertSameBytes(c, "C", expected, cDst, left, right);
@@ -128,7 +151,8 @@ class ReductionsProperties {
         if (side.equals("Java")) {
             reductions.reduce(c.dtype().code, c.op(), dst, left, right, c.count());
         } else {
-            assertThat(CKernels.reduce(c.dtype().code, c.op(), dst, left, right, c.count())).isZero();
+            assertThat(CKernels.reduce(c.dtype().code, c.op(), dst, left, right, c.count()))
+                    .isZero();
         }
     }
 
@@ -138,14 +162,16 @@ class ReductionsProperties {
             long expected = Reference.apply(c.dtype(), c.op(), left[i], right[i]);
             long got = Operands.get(c.dtype(), actual, actual.position() + i * c.dtype().size);
             if (got != expected) {
-                throw new AssertionError(String.format("%s: %s, element %d: op(%s, %s) is %s, not %s", c, what, i, hex(c, left[i]),
-                        hex(c, right[i]), hex(c, got), hex(c, expected)));
+                throw new AssertionError(String.format(
+                        "%s: %s, element %d: op(%s, %s) is %s, not %s",
+                        c, what, i, hex(c, left[i]), hex(c, right[i]), hex(c, got), hex(c, expected)));
             }
         }
     }
 
     /** The whole buffers equal (the bytes around the region too); on a difference, names the first element that differs. */
-    private static void assertSameBytes(Case c, String side, ByteBuffer expected, ByteBuffer actual, long[] left, long[] right) {
+    private static void assertSameBytes(
+            Case c, String side, ByteBuffer expected, ByteBuffer actual, long[] left, long[] right) {
         byte[] e = Operands.bytes(expected);
         byte[] a = Operands.bytes(actual);
         int at = Arrays.mismatch(e, a);
@@ -158,8 +184,14 @@ class ReductionsProperties {
             message = side + " wrote byte " + at + ", outside the region";
         } else {
             int index = c.dstOffset() + element * c.dtype().size;
-            message = String.format("%s, element %d: op(%s, %s) is %s, not %s", side, element, hex(c, left[element]), hex(c, right[element]),
-                    hex(c, Operands.get(c.dtype(), actual, index)), hex(c, Operands.get(c.dtype(), expected, index)));
+            message = String.format(
+                    "%s, element %d: op(%s, %s) is %s, not %s",
+                    side,
+                    element,
+                    hex(c, left[element]),
+                    hex(c, right[element]),
+                    hex(c, Operands.get(c.dtype(), actual, index)),
+                    hex(c, Operands.get(c.dtype(), expected, index)));
         }
         throw new AssertionError(c + ": " + message);
     }

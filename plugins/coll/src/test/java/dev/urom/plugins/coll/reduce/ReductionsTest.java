@@ -26,8 +26,12 @@ class ReductionsTest {
             assertThat(Reductions.dtypeSize(dtype)).as("dtype %d", dtype).isEqualTo(size);
             assertThat(c.coll_dtype_size((byte) dtype)).as("dtype %d", dtype).isEqualTo(size);
             for (int op = 0; op < 256; op++) {
-                assertThat(Reductions.opValid(dtype, op)).as("dtype %d op %d", dtype, op).isEqualTo(valid(dtype, op));
-                assertThat(c.coll_op_valid((byte) dtype, (byte) op)).as("dtype %d op %d", dtype, op).isEqualTo(valid(dtype, op) ? 1 : 0);
+                assertThat(Reductions.opValid(dtype, op))
+                        .as("dtype %d op %d", dtype, op)
+                        .isEqualTo(valid(dtype, op));
+                assertThat(c.coll_op_valid((byte) dtype, (byte) op))
+                        .as("dtype %d op %d", dtype, op)
+                        .isEqualTo(valid(dtype, op) ? 1 : 0);
             }
         }
         assertThat(Reductions.dtypeSize(-1)).isZero();
@@ -50,9 +54,12 @@ class ReductionsTest {
                 }
                 int d = dtype;
                 int o = op;
-                assertThatThrownBy(() -> reductions.reduce(d, o, dst, left, right, 4)).isInstanceOf(IllegalArgumentException.class);
+                assertThatThrownBy(() -> reductions.reduce(d, o, dst, left, right, 4))
+                        .isInstanceOf(IllegalArgumentException.class);
                 if (dtype >= 0 && op >= 0) {
-                    assertThat(CKernels.reduce(dtype, op, dst, left, right, 4)).as("dtype %d op %d", dtype, op).isNotZero();
+                    assertThat(CKernels.reduce(dtype, op, dst, left, right, 4))
+                            .as("dtype %d op %d", dtype, op)
+                            .isNotZero();
                 }
                 refused++;
             }
@@ -69,9 +76,20 @@ class ReductionsTest {
         byte[] before = bytes(dst);
         assertRefused("count -1 is negative", dst, left, right, -1);
         assertRefused("dst has 64 bytes remaining, not 72", dst, left, right, 9);
-        assertRefused("left has 56 bytes remaining, not 64", dst, left.duplicate().order(ByteOrder.LITTLE_ENDIAN).position(8), right, 8);
-        assertRefused("right has 8 bytes remaining, not 64", dst, left, right.duplicate().order(ByteOrder.LITTLE_ENDIAN).limit(8), 8);
-        assertRefused("left is not a direct buffer", dst, ByteBuffer.allocate(64).order(ByteOrder.LITTLE_ENDIAN), right, 8);
+        assertRefused(
+                "left has 56 bytes remaining, not 64",
+                dst,
+                left.duplicate().order(ByteOrder.LITTLE_ENDIAN).position(8),
+                right,
+                8);
+        assertRefused(
+                "right has 8 bytes remaining, not 64",
+                dst,
+                left,
+                right.duplicate().order(ByteOrder.LITTLE_ENDIAN).limit(8),
+                8);
+        assertRefused(
+                "left is not a direct buffer", dst, ByteBuffer.allocate(64).order(ByteOrder.LITTLE_ENDIAN), right, 8);
         assertRefused("right is not little-endian", dst, left, right.duplicate(), 8);
         assertRefused("dst is read-only", dst.asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN), left, right, 8);
         assertThat(bytes(dst)).isEqualTo(before);
@@ -82,21 +100,33 @@ class ReductionsTest {
 
     private void assertRefused(String message, ByteBuffer dst, ByteBuffer left, ByteBuffer right, int count) {
         assertThatThrownBy(() -> reductions.reduce(9, 0, dst, left, right, count))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(message);
     }
 
     @Test
     void floatingPointExamples() {
         long nan = 0x7ff8000000000000L;
         long minusZero = 0x8000000000000000L;
-        assertDoubles(2, new double[] {0.0, -0.0, 1.0, -1.0, 5.0}, new double[] {-0.0, 0.0, 1.0, 2.0, Double.NaN},
+        assertDoubles(
+                2,
+                new double[] {0.0, -0.0, 1.0, -1.0, 5.0},
+                new double[] {-0.0, 0.0, 1.0, 2.0, Double.NaN},
                 new long[] {minusZero, minusZero, bits(1.0), bits(-1.0), nan});
-        assertDoubles(3, new double[] {0.0, -0.0, -0.0, Double.NEGATIVE_INFINITY}, new double[] {-0.0, 0.0, -0.0, -1.0},
+        assertDoubles(
+                3,
+                new double[] {0.0, -0.0, -0.0, Double.NEGATIVE_INFINITY},
+                new double[] {-0.0, 0.0, -0.0, -1.0},
                 new long[] {0, 0, minusZero, bits(-1.0)});
-        assertDoubles(0, new double[] {Double.POSITIVE_INFINITY, Double.longBitsToDouble(0xfff0000000000001L), 0.1, -0.0},
-                new double[] {Double.NEGATIVE_INFINITY, 1.0, 0.2, -0.0}, new long[] {nan, nan, bits(0.1 + 0.2), minusZero});
-        assertDoubles(1, new double[] {0.0, Double.MIN_VALUE}, new double[] {Double.POSITIVE_INFINITY, 0.5},
-                new long[] {nan, 0});
+        assertDoubles(
+                0,
+                new double[] {Double.POSITIVE_INFINITY, Double.longBitsToDouble(0xfff0000000000001L), 0.1, -0.0},
+                new double[] {Double.NEGATIVE_INFINITY, 1.0, 0.2, -0.0},
+                new long[] {nan, nan, bits(0.1 + 0.2), minusZero});
+        assertDoubles(
+                1, new double[] {0.0, Double.MIN_VALUE}, new double[] {Double.POSITIVE_INFINITY, 0.5}, new long[] {
+                    nan, 0
+                });
     }
 
     @Test

@@ -14,8 +14,7 @@ public final class Reference {
     static final int FLOAT_NAN = 0x7fc00000;
     static final long DOUBLE_NAN = 0x7ff8000000000000L;
 
-    private Reference() {
-    }
+    private Reference() {}
 
     /** op applied to the bits of two elements of dtype (low bits, the rest zero); returns the result's bits the same way. */
     public static long apply(DataType dtype, ReduceOp op, long x, long y) {
@@ -38,7 +37,9 @@ public final class Reference {
             case Dtype.SUM -> x + y;
             case Dtype.PROD -> x * y;
             case Dtype.MIN, Dtype.MAX -> {
-                int order = dtype.unsigned ? Long.compareUnsigned(x, y) : Long.compare(x << shift >> shift, y << shift >> shift);
+                int order = dtype.unsigned
+                        ? Long.compareUnsigned(x, y)
+                        : Long.compare(x << shift >> shift, y << shift >> shift);
                 yield (op == Dtype.MIN) == (order <= 0) ? x : y;
             }
             case Dtype.BAND -> x & y;

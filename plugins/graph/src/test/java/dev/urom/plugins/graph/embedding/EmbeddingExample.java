@@ -48,20 +48,31 @@ public final class EmbeddingExample {
         List<String> lines = new ArrayList<>();
         try (EmbeddedUrom urom = EmbeddedUrom.builder().pluginPath(pluginPath).build()) {
             for (DiscoveredPlugin plugin : urom.plugins()) {
-                lines.add(String.format("plugin %s: id 0x%x, version %d, %s, %s", plugin.name(), plugin.id(),
-                        plugin.version(), plugin.kind().label(), plugin.path().getFileName()));
+                lines.add(String.format(
+                        "plugin %s: id 0x%x, version %d, %s, %s",
+                        plugin.name(),
+                        plugin.id(),
+                        plugin.version(),
+                        plugin.kind().label(),
+                        plugin.path().getFileName()));
             }
             try (InProcessWorker worker = urom.openInProcess("worker_graph", "worker_graph_java")) {
-                byte[] loopback = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN)
-                        .putLong(LOOPBACK).putLong(data).array();
+                byte[] loopback = ByteBuffer.allocate(16)
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .putLong(LOOPBACK)
+                        .putLong(data)
+                        .array();
                 for (DiscoveredPlugin plugin : worker.plugins()) {
                     WorkerNotification answer = worker.call(plugin.id(), loopback);
                     if (answer.status() != UromStatus.SUCCESS || !Arrays.equals(answer.payload(), loopback)) {
-                        throw new UromException(answer.status().isSuccess() ? UromStatus.UNEXPECTED : answer.status(),
-                                "plugin '" + plugin.name() + "' answered LOOPBACK with " + answer.status()
-                                        + " and " + answer.payload().length + " bytes");
+                        throw new UromException(
+                                answer.status().isSuccess() ? UromStatus.UNEXPECTED : answer.status(),
+                                "plugin '" + plugin.name() + "' answered LOOPBACK with " + answer.status() + " and "
+                                        + answer.payload().length + " bytes");
                     }
-                    long echoed = ByteBuffer.wrap(answer.payload()).order(ByteOrder.LITTLE_ENDIAN).getLong(8);
+                    long echoed = ByteBuffer.wrap(answer.payload())
+                            .order(ByteOrder.LITTLE_ENDIAN)
+                            .getLong(8);
                     lines.add(String.format("%s: LOOPBACK %d -> %s %d", plugin.name(), data, answer.status(), echoed));
                 }
             }

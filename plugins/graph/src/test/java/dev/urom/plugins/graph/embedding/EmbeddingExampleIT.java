@@ -38,17 +38,20 @@ class EmbeddingExampleIT {
     void theExampleListsBothGraphPluginsAndEachEchoesItsLoopback() throws Exception {
         Files.copy(NativeFixtures.builtFile("graph.java.plugin"), plugins.resolve("worker_graph_java.jar"));
 
-        assertThat(EmbeddingExample.run(plugins.toString(), DATA)).as("lines for data %d", DATA).containsExactly(
-                "plugin worker_graph: id 0x1, version 1, native, worker_graph.so",
-                "plugin worker_graph_java: id 0x2, version 1, java, worker_graph_java.jar",
-                "worker_graph: LOOPBACK " + DATA + " -> SUCCESS " + DATA,
-                "worker_graph_java: LOOPBACK " + DATA + " -> SUCCESS " + DATA);
+        assertThat(EmbeddingExample.run(plugins.toString(), DATA))
+                .as("lines for data %d", DATA)
+                .containsExactly(
+                        "plugin worker_graph: id 0x1, version 1, native, worker_graph.so",
+                        "plugin worker_graph_java: id 0x2, version 1, java, worker_graph_java.jar",
+                        "worker_graph: LOOPBACK " + DATA + " -> SUCCESS " + DATA,
+                        "worker_graph_java: LOOPBACK " + DATA + " -> SUCCESS " + DATA);
     }
 
     @Test
     void withoutTheJavaGraphPluginTheExampleFailsNamingIt() {
         assertThatThrownBy(() -> EmbeddingExample.run(plugins.toString(), DATA))
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_FOUND))
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_FOUND))
                 .hasMessage("no plugin named 'worker_graph_java' in plugin path " + plugins + " (found: worker_graph)");
     }
 }

@@ -16,8 +16,17 @@ import dev.urom.plugins.coll.protocol.ReduceOp;
  * @param root ignored but for BCAST and REDUCE
  * @param count elements of the vector, or per rank for ALLGATHER and ALLTOALL
  */
-public record CollArgs(CollType coll, DataType dtype, ReduceOp op, long root, boolean inPlace, long count, long src, long dst,
-        long srcMemh, long dstMemh) {
+public record CollArgs(
+        CollType coll,
+        DataType dtype,
+        ReduceOp op,
+        long root,
+        boolean inPlace,
+        long count,
+        long src,
+        long dst,
+        long srcMemh,
+        long dstMemh) {
 
     public CollArgs {
         requireNonNull(coll, "coll is null");

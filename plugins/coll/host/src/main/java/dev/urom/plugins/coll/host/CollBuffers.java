@@ -17,7 +17,8 @@ public final class CollBuffers {
      */
     public static long address(ByteBuffer buffer) {
         if (!buffer.isDirect()) {
-            throw new IllegalArgumentException("a collective needs a direct buffer: the workers read and write it in place");
+            throw new IllegalArgumentException(
+                    "a collective needs a direct buffer: the workers read and write it in place");
         }
         return Pointer.nativeValue(Native.getDirectBufferPointer(buffer));
     }

@@ -47,7 +47,8 @@ public final class CollClient {
     public CollClient(Worker worker, long pluginId, long version) throws UromException {
         this.worker = requireNonNull(worker, "worker is null");
         if (version != PLUGIN_VERSION) {
-            throw new UromException(UromStatus.UNSUPPORTED_VERSION,
+            throw new UromException(
+                    UromStatus.UNSUPPORTED_VERSION,
                     "the coll plugin is version " + version + ", this client speaks version " + PLUGIN_VERSION);
         }
         this.pluginId = pluginId;
@@ -60,7 +61,9 @@ public final class CollClient {
     }
 
     public CompletableFuture<Void> destroyTeam(long teamId) {
-        return send(new CollCommand.TeamDestroy(cookies.incrementAndGet(), teamId), CollNotification.TeamDestroyDone.class)
+        return send(
+                        new CollCommand.TeamDestroy(cookies.incrementAndGet(), teamId),
+                        CollNotification.TeamDestroyDone.class)
                 .thenApply(done -> null);
     }
 
@@ -70,7 +73,9 @@ public final class CollClient {
      */
     public CompletableFuture<Long> map(long address, long length, boolean read, boolean write) {
         long access = (read ? CollLayout.ACCESS_READ : 0) | (write ? CollLayout.ACCESS_WRITE : 0);
-        return send(new CollCommand.MemMap(cookies.incrementAndGet(), address, length, access), CollNotification.MemMapDone.class)
+        return send(
+                        new CollCommand.MemMap(cookies.incrementAndGet(), address, length, access),
+                        CollNotification.MemMapDone.class)
                 .thenApply(CollNotification.MemMapDone::memh);
     }
 
@@ -81,9 +86,19 @@ public final class CollClient {
 
     /** Posts a collective on a team; the answer is its place in the team's order. */
     public CompletableFuture<Long> post(long teamId, CollArgs args) {
-        CollCommand.Post command = new CollCommand.Post(cookies.incrementAndGet(), teamId, args.coll().code(), args.dtype().code(),
-                args.op().code(), args.root(), args.inPlace() ? CollLayout.IN_PLACE : 0, args.count(), args.src(), args.dst(),
-                args.srcMemh(), args.dstMemh());
+        CollCommand.Post command = new CollCommand.Post(
+                cookies.incrementAndGet(),
+                teamId,
+                args.coll().code(),
+                args.dtype().code(),
+                args.op().code(),
+                args.root(),
+                args.inPlace() ? CollLayout.IN_PLACE : 0,
+                args.count(),
+                args.src(),
+                args.dst(),
+                args.srcMemh(),
+                args.dstMemh());
         return send(command, CollNotification.PostDone.class).thenApply(CollNotification.PostDone::sequence);
     }
 
@@ -94,25 +109,34 @@ public final class CollClient {
     private static <T extends CollNotification> T answer(CollCommand command, Notification n, Class<T> type) {
         CommandType kind = command.type();
         if (n.payload().length == 0) {
-            throw new CompletionException(new CollException(n.status().isSuccess() ? UromStatus.UNEXPECTED : n.status(), Reason.NONE, 0,
+            throw new CompletionException(new CollException(
+                    n.status().isSuccess() ? UromStatus.UNEXPECTED : n.status(),
+                    Reason.NONE,
+                    0,
                     "coll " + kind + " refused by the worker: " + n.status()));
         }
         CollNotification decoded;
         try {
             decoded = CollNotification.decode(n.payload());
         } catch (CollProtocolException e) {
-            throw new CompletionException(new UromException(UromStatus.UNEXPECTED, "coll " + kind + " answer: " + e.getMessage()));
+            throw new CompletionException(
+                    new UromException(UromStatus.UNEXPECTED, "coll " + kind + " answer: " + e.getMessage()));
         }
         CollNotification.Header header = decoded.header();
         if (header.type() != kind.code() || header.cookie() != command.cookie() || !type.isInstance(decoded)) {
-            throw new CompletionException(new UromException(UromStatus.UNEXPECTED,
+            throw new CompletionException(new UromException(
+                    UromStatus.UNEXPECTED,
                     "coll " + kind + " answer is of type " + header.type() + " with cookie " + header.cookie()));
         }
         if (header.status() != 0) {
             Reason reason = header.reasonValue();
-            throw new CompletionException(new CollException(UromStatus.fromCode(header.status()), reason == null ? Reason.NONE : reason,
-                    header.detail(), "coll " + kind + " failed: " + UromStatus.fromCode(header.status()) + " ("
-                            + (reason == null ? "reason " + header.reason() : reason) + ", detail " + header.detail() + ")"));
+            throw new CompletionException(new CollException(
+                    UromStatus.fromCode(header.status()),
+                    reason == null ? Reason.NONE : reason,
+                    header.detail(),
+                    "coll " + kind + " failed: " + UromStatus.fromCode(header.status()) + " ("
+                            + (reason == null ? "reason " + header.reason() : reason) + ", detail " + header.detail()
+                            + ")"));
         }
         return type.cast(decoded);
     }

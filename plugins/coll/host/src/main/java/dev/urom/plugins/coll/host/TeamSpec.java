@@ -22,14 +22,34 @@ public record TeamSpec(CollCommand.TeamCreate command) {
     /** The same team with these knobs (bytes per message, the small-message threshold, the time limit). */
     public TeamSpec withKnobs(long chunkBytes, long smallBytes, long timeoutMs) {
         CollCommand.TeamCreate c = command;
-        return new TeamSpec(new CollCommand.TeamCreate(0, c.teamId(), c.size(), c.rank(), c.members(), c.start(), c.stride(), chunkBytes,
-                smallBytes, timeoutMs, c.memberIds()));
+        return new TeamSpec(new CollCommand.TeamCreate(
+                0,
+                c.teamId(),
+                c.size(),
+                c.rank(),
+                c.members(),
+                c.start(),
+                c.stride(),
+                chunkBytes,
+                smallBytes,
+                timeoutMs,
+                c.memberIds()));
     }
 
     /** The command with {@code cookie}. */
     CollCommand.TeamCreate withCookie(long cookie) {
         CollCommand.TeamCreate c = command;
-        return new CollCommand.TeamCreate(cookie, c.teamId(), c.size(), c.rank(), c.members(), c.start(), c.stride(), c.chunkBytes(),
-                c.smallBytes(), c.timeoutMs(), c.memberIds());
+        return new CollCommand.TeamCreate(
+                cookie,
+                c.teamId(),
+                c.size(),
+                c.rank(),
+                c.members(),
+                c.start(),
+                c.stride(),
+                c.chunkBytes(),
+                c.smallBytes(),
+                c.timeoutMs(),
+                c.memberIds());
     }
 }

@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test;
 class CollArgsTest {
     @Test
     void inPlaceDropsTheSourceAndKeepsTheDestinationAndItsHandle() {
-        CollArgs args = CollArgs.allreduce(DataType.FLOAT64, ReduceOp.SUM, 10, 0x1000, 0x2000).withHandles(7, 8).asInPlace();
+        CollArgs args = CollArgs.allreduce(DataType.FLOAT64, ReduceOp.SUM, 10, 0x1000, 0x2000)
+                .withHandles(7, 8)
+                .asInPlace();
 
         assertThat(args.inPlace()).isTrue();
         assertThat(args.src()).isZero();
@@ -50,7 +52,8 @@ class CollArgsTest {
 
     @Test
     void aTeamIdNoFieldCanHoldIsRefusedHere() {
-        assertThatThrownBy(() -> TeamSpec.range(1L << 32, 2, 0, 0, 1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> TeamSpec.range(1L << 32, 2, 0, 0, 1))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("team_id");
     }
 
@@ -61,7 +64,8 @@ class CollArgsTest {
 
         new Pointer(address).setByte(3, (byte) 0x5a);
         assertThat(buffer.get(3)).isEqualTo((byte) 0x5a);
-        assertThatThrownBy(() -> CollBuffers.address(ByteBuffer.allocate(16))).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> CollBuffers.address(ByteBuffer.allocate(16)))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("direct buffer");
     }
 }

@@ -18,7 +18,8 @@ public record Agree(long[] min, long[] max, long refused, long refusedReason) {
             throw new IllegalArgumentException("an agreement has " + AGREE_FIELDS + " fields");
         }
         if (refused < 0 || refused > CollCommand.U32_MAX || refusedReason < 0 || refusedReason > CollCommand.U32_MAX) {
-            throw new IllegalArgumentException("refused " + refused + " or its reason " + refusedReason + " is not a uint32_t");
+            throw new IllegalArgumentException(
+                    "refused " + refused + " or its reason " + refusedReason + " is not a uint32_t");
         }
         min = min.clone();
         max = max.clone();
@@ -53,8 +54,10 @@ public record Agree(long[] min, long[] max, long refused, long refusedReason) {
             lo[i] = Long.compareUnsigned(min[i], other.min[i]) <= 0 ? min[i] : other.min[i];
             hi[i] = Long.compareUnsigned(max[i], other.max[i]) >= 0 ? max[i] : other.max[i];
         }
-        boolean mine = refused != 0 && (other.refused == 0 || refused < other.refused
-                || (refused == other.refused && refusedReason <= other.refusedReason));
+        boolean mine = refused != 0
+                && (other.refused == 0
+                        || refused < other.refused
+                        || (refused == other.refused && refusedReason <= other.refusedReason));
         Agree from = mine || other.refused == 0 ? this : other;
         return new Agree(lo, hi, from.refused, from.refusedReason);
     }
@@ -109,13 +112,19 @@ public record Agree(long[] min, long[] max, long refused, long refusedReason) {
             lo[i] = le.getLong(offset + AGREE_MIN + 8 * i);
             hi[i] = le.getLong(offset + AGREE_MAX + 8 * i);
         }
-        return new Agree(lo, hi, Integer.toUnsignedLong(le.getInt(offset + AGREE_REFUSED)),
+        return new Agree(
+                lo,
+                hi,
+                Integer.toUnsignedLong(le.getInt(offset + AGREE_REFUSED)),
                 Integer.toUnsignedLong(le.getInt(offset + AGREE_REFUSED_REASON)));
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Agree a && Arrays.equals(min, a.min) && Arrays.equals(max, a.max) && refused == a.refused
+        return o instanceof Agree a
+                && Arrays.equals(min, a.min)
+                && Arrays.equals(max, a.max)
+                && refused == a.refused
                 && refusedReason == a.refusedReason;
     }
 
@@ -126,7 +135,7 @@ public record Agree(long[] min, long[] max, long refused, long refusedReason) {
 
     @Override
     public String toString() {
-        return "Agree[min=" + Arrays.toString(min) + ", max=" + Arrays.toString(max) + ", refused=" + refused + ", reason="
-                + refusedReason + "]";
+        return "Agree[min=" + Arrays.toString(min) + ", max=" + Arrays.toString(max) + ", refused=" + refused
+                + ", reason=" + refusedReason + "]";
     }
 }

@@ -30,8 +30,19 @@ public sealed interface CollCommand {
      *
      * @param memberIds the ranks' domain ids when {@code members} is {@link CollLayout#MEMBERS_LIST}, else empty
      */
-    record TeamCreate(long cookie, long teamId, long size, long rank, long members, long start, long stride, long chunkBytes,
-            long smallBytes, long timeoutMs, long[] memberIds) implements CollCommand {
+    record TeamCreate(
+            long cookie,
+            long teamId,
+            long size,
+            long rank,
+            long members,
+            long start,
+            long stride,
+            long chunkBytes,
+            long smallBytes,
+            long timeoutMs,
+            long[] memberIds)
+            implements CollCommand {
         public TeamCreate {
             u32("team_id", teamId);
             u32("size", size);
@@ -42,20 +53,41 @@ public sealed interface CollCommand {
             u32("timeout_ms", timeoutMs);
             memberIds = memberIds.clone();
             if (members == MEMBERS_LIST ? memberIds.length != size : memberIds.length != 0) {
-                throw new IllegalArgumentException("a TEAM_CREATE has " + memberIds.length + " member ids for members " + members
-                        + " and size " + size);
+                throw new IllegalArgumentException("a TEAM_CREATE has " + memberIds.length + " member ids for members "
+                        + members + " and size " + size);
             }
         }
 
         /** A team of ranks {@code start + i * stride}. */
-        public static TeamCreate range(long cookie, long teamId, long size, long rank, long start, long stride, long chunkBytes,
-                long smallBytes, long timeoutMs) {
-            return new TeamCreate(cookie, teamId, size, rank, MEMBERS_RANGE, start, stride, chunkBytes, smallBytes, timeoutMs, new long[0]);
+        public static TeamCreate range(
+                long cookie,
+                long teamId,
+                long size,
+                long rank,
+                long start,
+                long stride,
+                long chunkBytes,
+                long smallBytes,
+                long timeoutMs) {
+            return new TeamCreate(
+                    cookie,
+                    teamId,
+                    size,
+                    rank,
+                    MEMBERS_RANGE,
+                    start,
+                    stride,
+                    chunkBytes,
+                    smallBytes,
+                    timeoutMs,
+                    new long[0]);
         }
 
         /** A team of the listed domain ids. */
-        public static TeamCreate list(long cookie, long teamId, long rank, long[] ids, long chunkBytes, long smallBytes, long timeoutMs) {
-            return new TeamCreate(cookie, teamId, ids.length, rank, MEMBERS_LIST, 0, 0, chunkBytes, smallBytes, timeoutMs, ids);
+        public static TeamCreate list(
+                long cookie, long teamId, long rank, long[] ids, long chunkBytes, long smallBytes, long timeoutMs) {
+            return new TeamCreate(
+                    cookie, teamId, ids.length, rank, MEMBERS_LIST, 0, 0, chunkBytes, smallBytes, timeoutMs, ids);
         }
 
         @Override
@@ -76,9 +108,14 @@ public sealed interface CollCommand {
         @Override
         public byte[] encode() {
             ByteBuffer b = header(type(), cookie, TEAM_CREATE_SIZE + 8 * memberIds.length);
-            b.putInt(TEAM_CREATE_TEAM_ID, (int) teamId).putInt(TEAM_CREATE_SIZE_FIELD, (int) size).putInt(TEAM_CREATE_RANK, (int) rank)
-                    .putInt(TEAM_CREATE_MEMBERS, (int) members).putLong(TEAM_CREATE_START, start).putLong(TEAM_CREATE_STRIDE, stride)
-                    .putInt(TEAM_CREATE_CHUNK_BYTES, (int) chunkBytes).putInt(TEAM_CREATE_SMALL_BYTES, (int) smallBytes)
+            b.putInt(TEAM_CREATE_TEAM_ID, (int) teamId)
+                    .putInt(TEAM_CREATE_SIZE_FIELD, (int) size)
+                    .putInt(TEAM_CREATE_RANK, (int) rank)
+                    .putInt(TEAM_CREATE_MEMBERS, (int) members)
+                    .putLong(TEAM_CREATE_START, start)
+                    .putLong(TEAM_CREATE_STRIDE, stride)
+                    .putInt(TEAM_CREATE_CHUNK_BYTES, (int) chunkBytes)
+                    .putInt(TEAM_CREATE_SMALL_BYTES, (int) smallBytes)
                     .putInt(TEAM_CREATE_TIMEOUT_MS, (int) timeoutMs);
             for (int i = 0; i < memberIds.length; i++) {
                 b.putLong(TEAM_CREATE_MEMBER_IDS + 8 * i, memberIds[i]);
@@ -88,9 +125,18 @@ public sealed interface CollCommand {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof TeamCreate t && cookie == t.cookie && teamId == t.teamId && size == t.size && rank == t.rank
-                    && members == t.members && start == t.start && stride == t.stride && chunkBytes == t.chunkBytes
-                    && smallBytes == t.smallBytes && timeoutMs == t.timeoutMs && Arrays.equals(memberIds, t.memberIds);
+            return o instanceof TeamCreate t
+                    && cookie == t.cookie
+                    && teamId == t.teamId
+                    && size == t.size
+                    && rank == t.rank
+                    && members == t.members
+                    && start == t.start
+                    && stride == t.stride
+                    && chunkBytes == t.chunkBytes
+                    && smallBytes == t.smallBytes
+                    && timeoutMs == t.timeoutMs
+                    && Arrays.equals(memberIds, t.memberIds);
         }
 
         @Override
@@ -100,8 +146,10 @@ public sealed interface CollCommand {
 
         @Override
         public String toString() {
-            return "TeamCreate[cookie=" + cookie + ", teamId=" + teamId + ", size=" + size + ", rank=" + rank + ", members=" + members
-                    + ", start=" + start + ", stride=" + stride + ", chunkBytes=" + chunkBytes + ", smallBytes=" + smallBytes
+            return "TeamCreate[cookie=" + cookie + ", teamId=" + teamId + ", size=" + size + ", rank=" + rank
+                    + ", members=" + members
+                    + ", start=" + start + ", stride=" + stride + ", chunkBytes=" + chunkBytes + ", smallBytes="
+                    + smallBytes
                     + ", timeoutMs=" + timeoutMs + ", memberIds=" + Arrays.toString(memberIds) + "]";
         }
     }
@@ -119,7 +167,9 @@ public sealed interface CollCommand {
 
         @Override
         public byte[] encode() {
-            return header(type(), cookie, TEAM_DESTROY_SIZE).putInt(TEAM_DESTROY_TEAM_ID, (int) teamId).array();
+            return header(type(), cookie, TEAM_DESTROY_SIZE)
+                    .putInt(TEAM_DESTROY_TEAM_ID, (int) teamId)
+                    .array();
         }
     }
 
@@ -136,8 +186,11 @@ public sealed interface CollCommand {
 
         @Override
         public byte[] encode() {
-            return header(type(), cookie, MEM_MAP_SIZE).putLong(MEM_MAP_ADDRESS, address).putLong(MEM_MAP_LENGTH, length)
-                    .putInt(MEM_MAP_ACCESS, (int) access).array();
+            return header(type(), cookie, MEM_MAP_SIZE)
+                    .putLong(MEM_MAP_ADDRESS, address)
+                    .putLong(MEM_MAP_LENGTH, length)
+                    .putInt(MEM_MAP_ACCESS, (int) access)
+                    .array();
         }
     }
 
@@ -150,13 +203,27 @@ public sealed interface CollCommand {
 
         @Override
         public byte[] encode() {
-            return header(type(), cookie, MEM_UNMAP_SIZE).putLong(MEM_UNMAP_MEMH, memh).array();
+            return header(type(), cookie, MEM_UNMAP_SIZE)
+                    .putLong(MEM_UNMAP_MEMH, memh)
+                    .array();
         }
     }
 
     /** Starts a collective; {@code coll} (u16), {@code dtype} and {@code op} (u8) are raw codes, checked by the plugin. */
-    record Post(long cookie, long teamId, int coll, int dtype, int op, long root, long flags, long count, long src, long dst,
-            long srcMemh, long dstMemh) implements CollCommand {
+    record Post(
+            long cookie,
+            long teamId,
+            int coll,
+            int dtype,
+            int op,
+            long root,
+            long flags,
+            long count,
+            long src,
+            long dst,
+            long srcMemh,
+            long dstMemh)
+            implements CollCommand {
         public Post {
             u32("team_id", teamId);
             if (coll < 0 || coll > 0xffff) {
@@ -176,10 +243,19 @@ public sealed interface CollCommand {
 
         @Override
         public byte[] encode() {
-            return header(type(), cookie, POST_SIZE).putInt(POST_TEAM_ID, (int) teamId).putShort(POST_COLL, (short) coll)
-                    .put(POST_DTYPE, (byte) dtype).put(POST_OP, (byte) op).putInt(POST_ROOT, (int) root).putInt(POST_FLAGS, (int) flags)
-                    .putLong(POST_COUNT, count).putLong(POST_SRC, src).putLong(POST_DST, dst).putLong(POST_SRC_MEMH, srcMemh)
-                    .putLong(POST_DST_MEMH, dstMemh).array();
+            return header(type(), cookie, POST_SIZE)
+                    .putInt(POST_TEAM_ID, (int) teamId)
+                    .putShort(POST_COLL, (short) coll)
+                    .put(POST_DTYPE, (byte) dtype)
+                    .put(POST_OP, (byte) op)
+                    .putInt(POST_ROOT, (int) root)
+                    .putInt(POST_FLAGS, (int) flags)
+                    .putLong(POST_COUNT, count)
+                    .putLong(POST_SRC, src)
+                    .putLong(POST_DST, dst)
+                    .putLong(POST_SRC_MEMH, srcMemh)
+                    .putLong(POST_DST_MEMH, dstMemh)
+                    .array();
         }
     }
 
@@ -190,7 +266,8 @@ public sealed interface CollCommand {
      */
     static CollCommand decode(byte[] bytes) throws CollProtocolException {
         if (bytes.length < CMD_HDR_SIZE) {
-            throw CollProtocolException.bad("a command has " + bytes.length + " bytes, fewer than its header's " + CMD_HDR_SIZE);
+            throw CollProtocolException.bad(
+                    "a command has " + bytes.length + " bytes, fewer than its header's " + CMD_HDR_SIZE);
         }
         ByteBuffer b = Wire.le(bytes);
         int typeCode = Wire.u16(b, CMD_HDR_TYPE);
@@ -204,26 +281,37 @@ public sealed interface CollCommand {
         switch (type) {
             case TEAM_CREATE -> {
                 if (bytes.length < TEAM_CREATE_SIZE) {
-                    throw CollProtocolException.bad("TEAM_CREATE has " + bytes.length + " bytes, fewer than its fixed " + TEAM_CREATE_SIZE);
+                    throw CollProtocolException.bad(
+                            "TEAM_CREATE has " + bytes.length + " bytes, fewer than its fixed " + TEAM_CREATE_SIZE);
                 }
                 long size = u32(b, TEAM_CREATE_SIZE_FIELD);
                 long members = u32(b, TEAM_CREATE_MEMBERS);
                 if (members != MEMBERS_RANGE && members != MEMBERS_LIST) {
-                    throw CollProtocolException.bad("TEAM_CREATE members is " + members + ", neither range (0) nor list (1)");
+                    throw CollProtocolException.bad(
+                            "TEAM_CREATE members is " + members + ", neither range (0) nor list (1)");
                 }
                 Wire.zero("TEAM_CREATE reserved", u32(b, TEAM_CREATE_RESERVED));
                 long expected = TEAM_CREATE_SIZE + (members == MEMBERS_LIST ? 8 * size : 0);
                 if (bytes.length != expected) {
-                    throw CollProtocolException.bad("TEAM_CREATE has " + bytes.length + " bytes, not " + expected + " for members "
-                            + members + " and size " + size);
+                    throw CollProtocolException.bad("TEAM_CREATE has " + bytes.length + " bytes, not " + expected
+                            + " for members " + members + " and size " + size);
                 }
                 long[] ids = new long[members == MEMBERS_LIST ? (int) size : 0];
                 for (int i = 0; i < ids.length; i++) {
                     ids[i] = b.getLong(TEAM_CREATE_MEMBER_IDS + 8 * i);
                 }
-                return new TeamCreate(cookie, u32(b, TEAM_CREATE_TEAM_ID), size, u32(b, TEAM_CREATE_RANK), members,
-                        b.getLong(TEAM_CREATE_START), b.getLong(TEAM_CREATE_STRIDE), u32(b, TEAM_CREATE_CHUNK_BYTES),
-                        u32(b, TEAM_CREATE_SMALL_BYTES), u32(b, TEAM_CREATE_TIMEOUT_MS), ids);
+                return new TeamCreate(
+                        cookie,
+                        u32(b, TEAM_CREATE_TEAM_ID),
+                        size,
+                        u32(b, TEAM_CREATE_RANK),
+                        members,
+                        b.getLong(TEAM_CREATE_START),
+                        b.getLong(TEAM_CREATE_STRIDE),
+                        u32(b, TEAM_CREATE_CHUNK_BYTES),
+                        u32(b, TEAM_CREATE_SMALL_BYTES),
+                        u32(b, TEAM_CREATE_TIMEOUT_MS),
+                        ids);
             }
             case TEAM_DESTROY -> {
                 Wire.length("TEAM_DESTROY", bytes, TEAM_DESTROY_SIZE);
@@ -233,7 +321,8 @@ public sealed interface CollCommand {
             case MEM_MAP -> {
                 Wire.length("MEM_MAP", bytes, MEM_MAP_SIZE);
                 Wire.zero("MEM_MAP reserved", u32(b, MEM_MAP_RESERVED));
-                return new MemMap(cookie, b.getLong(MEM_MAP_ADDRESS), b.getLong(MEM_MAP_LENGTH), u32(b, MEM_MAP_ACCESS));
+                return new MemMap(
+                        cookie, b.getLong(MEM_MAP_ADDRESS), b.getLong(MEM_MAP_LENGTH), u32(b, MEM_MAP_ACCESS));
             }
             case MEM_UNMAP -> {
                 Wire.length("MEM_UNMAP", bytes, MEM_UNMAP_SIZE);
@@ -241,9 +330,19 @@ public sealed interface CollCommand {
             }
             case POST -> {
                 Wire.length("POST", bytes, POST_SIZE);
-                return new Post(cookie, u32(b, POST_TEAM_ID), Wire.u16(b, POST_COLL), Wire.u8(b, POST_DTYPE), Wire.u8(b, POST_OP),
-                        u32(b, POST_ROOT), u32(b, POST_FLAGS), b.getLong(POST_COUNT), b.getLong(POST_SRC), b.getLong(POST_DST),
-                        b.getLong(POST_SRC_MEMH), b.getLong(POST_DST_MEMH));
+                return new Post(
+                        cookie,
+                        u32(b, POST_TEAM_ID),
+                        Wire.u16(b, POST_COLL),
+                        Wire.u8(b, POST_DTYPE),
+                        Wire.u8(b, POST_OP),
+                        u32(b, POST_ROOT),
+                        u32(b, POST_FLAGS),
+                        b.getLong(POST_COUNT),
+                        b.getLong(POST_SRC),
+                        b.getLong(POST_DST),
+                        b.getLong(POST_SRC_MEMH),
+                        b.getLong(POST_DST_MEMH));
             }
             default -> throw new AssertionError(type);
         }
@@ -259,7 +358,9 @@ public sealed interface CollCommand {
     }
 
     private static ByteBuffer header(CommandType type, long cookie, int size) {
-        return Wire.allocate(size).putShort(CMD_HDR_TYPE, (short) type.code()).putShort(CMD_HDR_VERSION, (short) PROTOCOL_VERSION)
+        return Wire.allocate(size)
+                .putShort(CMD_HDR_TYPE, (short) type.code())
+                .putShort(CMD_HDR_VERSION, (short) PROTOCOL_VERSION)
                 .putLong(CMD_HDR_COOKIE, cookie);
     }
 

@@ -34,6 +34,7 @@ public final class CollLayout {
 
     /** struct urom_coll_cmd_hdr. */
     public static final int CMD_HDR_TYPE = 0;
+
     public static final int CMD_HDR_VERSION = 2;
     public static final int CMD_HDR_RESERVED = 4;
     public static final int CMD_HDR_COOKIE = 8;
@@ -41,6 +42,7 @@ public final class CollLayout {
 
     /** struct urom_coll_cmd_team_create. */
     public static final int TEAM_CREATE_TEAM_ID = 16;
+
     public static final int TEAM_CREATE_SIZE_FIELD = 20;
     public static final int TEAM_CREATE_RANK = 24;
     public static final int TEAM_CREATE_MEMBERS = 28;
@@ -55,11 +57,13 @@ public final class CollLayout {
 
     /** struct urom_coll_cmd_team_destroy. */
     public static final int TEAM_DESTROY_TEAM_ID = 16;
+
     public static final int TEAM_DESTROY_RESERVED = 20;
     public static final int TEAM_DESTROY_SIZE = 24;
 
     /** struct urom_coll_cmd_mem_map. */
     public static final int MEM_MAP_ADDRESS = 16;
+
     public static final int MEM_MAP_LENGTH = 24;
     public static final int MEM_MAP_ACCESS = 32;
     public static final int MEM_MAP_RESERVED = 36;
@@ -67,10 +71,12 @@ public final class CollLayout {
 
     /** struct urom_coll_cmd_mem_unmap. */
     public static final int MEM_UNMAP_MEMH = 16;
+
     public static final int MEM_UNMAP_SIZE = 24;
 
     /** struct urom_coll_cmd_post. */
     public static final int POST_TEAM_ID = 16;
+
     public static final int POST_COLL = 20;
     public static final int POST_DTYPE = 22;
     public static final int POST_OP = 23;
@@ -85,6 +91,7 @@ public final class CollLayout {
 
     /** struct urom_coll_notif_hdr. */
     public static final int NOTIF_HDR_TYPE = 0;
+
     public static final int NOTIF_HDR_VERSION = 2;
     public static final int NOTIF_HDR_STATUS = 4;
     public static final int NOTIF_HDR_COOKIE = 8;
@@ -94,6 +101,7 @@ public final class CollLayout {
 
     /** struct urom_coll_notif_team_create. */
     public static final int NOTIF_TEAM_CREATE_TEAM_ID = 24;
+
     public static final int NOTIF_TEAM_CREATE_RANK = 28;
     public static final int NOTIF_TEAM_CREATE_SIZE_FIELD = 32;
     public static final int NOTIF_TEAM_CREATE_RESERVED = 36;
@@ -101,11 +109,13 @@ public final class CollLayout {
 
     /** struct urom_coll_notif_team_destroy. */
     public static final int NOTIF_TEAM_DESTROY_TEAM_ID = 24;
+
     public static final int NOTIF_TEAM_DESTROY_RESERVED = 28;
     public static final int NOTIF_TEAM_DESTROY_SIZE = 32;
 
     /** struct urom_coll_notif_mem_map. */
     public static final int NOTIF_MEM_MAP_MEMH = 24;
+
     public static final int NOTIF_MEM_MAP_SIZE = 32;
 
     /** struct urom_coll_notif_mem_unmap. */
@@ -113,12 +123,14 @@ public final class CollLayout {
 
     /** struct urom_coll_notif_post. */
     public static final int NOTIF_POST_TEAM_ID = 24;
+
     public static final int NOTIF_POST_RESERVED = 28;
     public static final int NOTIF_POST_SEQUENCE = 32;
     public static final int NOTIF_POST_SIZE = 40;
 
     /** struct urom_coll_hello. */
     public static final int HELLO_VERSION = 0;
+
     public static final int HELLO_RESERVED = 2;
     public static final int HELLO_TEAM_ID = 4;
     public static final int HELLO_SIZE_FIELD = 8;
@@ -132,6 +144,7 @@ public final class CollLayout {
 
     /** struct urom_coll_agree. */
     public static final int AGREE_FIELDS = 5;
+
     public static final int AGREE_MIN = 0;
     public static final int AGREE_MAX = 40;
     public static final int AGREE_REFUSED = 80;

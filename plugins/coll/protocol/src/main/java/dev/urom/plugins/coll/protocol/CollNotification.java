@@ -51,30 +51,41 @@ public sealed interface CollNotification {
         }
 
         void write(ByteBuffer b) {
-            b.putShort(NOTIF_HDR_TYPE, (short) type).putShort(NOTIF_HDR_VERSION, (short) PROTOCOL_VERSION).putInt(NOTIF_HDR_STATUS, status)
-                    .putLong(NOTIF_HDR_COOKIE, cookie).putInt(NOTIF_HDR_REASON, reason).putInt(NOTIF_HDR_DETAIL, (int) detail);
+            b.putShort(NOTIF_HDR_TYPE, (short) type)
+                    .putShort(NOTIF_HDR_VERSION, (short) PROTOCOL_VERSION)
+                    .putInt(NOTIF_HDR_STATUS, status)
+                    .putLong(NOTIF_HDR_COOKIE, cookie)
+                    .putInt(NOTIF_HDR_REASON, reason)
+                    .putInt(NOTIF_HDR_DETAIL, (int) detail);
         }
     }
 
     record TeamCreateDone(Header header, long teamId, long rank, long size) implements CollNotification {
         @Override
         public byte[] encode() {
-            return body(header, NOTIF_TEAM_CREATE_SIZE).putInt(NOTIF_TEAM_CREATE_TEAM_ID, (int) teamId).putInt(NOTIF_TEAM_CREATE_RANK, (int) rank)
-                    .putInt(NOTIF_TEAM_CREATE_SIZE_FIELD, (int) size).array();
+            return body(header, NOTIF_TEAM_CREATE_SIZE)
+                    .putInt(NOTIF_TEAM_CREATE_TEAM_ID, (int) teamId)
+                    .putInt(NOTIF_TEAM_CREATE_RANK, (int) rank)
+                    .putInt(NOTIF_TEAM_CREATE_SIZE_FIELD, (int) size)
+                    .array();
         }
     }
 
     record TeamDestroyDone(Header header, long teamId) implements CollNotification {
         @Override
         public byte[] encode() {
-            return body(header, NOTIF_TEAM_DESTROY_SIZE).putInt(NOTIF_TEAM_DESTROY_TEAM_ID, (int) teamId).array();
+            return body(header, NOTIF_TEAM_DESTROY_SIZE)
+                    .putInt(NOTIF_TEAM_DESTROY_TEAM_ID, (int) teamId)
+                    .array();
         }
     }
 
     record MemMapDone(Header header, long memh) implements CollNotification {
         @Override
         public byte[] encode() {
-            return body(header, NOTIF_MEM_MAP_SIZE).putLong(NOTIF_MEM_MAP_MEMH, memh).array();
+            return body(header, NOTIF_MEM_MAP_SIZE)
+                    .putLong(NOTIF_MEM_MAP_MEMH, memh)
+                    .array();
         }
     }
 
@@ -88,7 +99,10 @@ public sealed interface CollNotification {
     record PostDone(Header header, long teamId, long sequence) implements CollNotification {
         @Override
         public byte[] encode() {
-            return body(header, NOTIF_POST_SIZE).putInt(NOTIF_POST_TEAM_ID, (int) teamId).putLong(NOTIF_POST_SEQUENCE, sequence).array();
+            return body(header, NOTIF_POST_SIZE)
+                    .putInt(NOTIF_POST_TEAM_ID, (int) teamId)
+                    .putLong(NOTIF_POST_SEQUENCE, sequence)
+                    .array();
         }
     }
 
@@ -110,7 +124,8 @@ public sealed interface CollNotification {
      */
     static CollNotification decode(byte[] bytes) throws CollProtocolException {
         if (bytes.length < NOTIF_HDR_SIZE) {
-            throw CollProtocolException.bad("a notification has " + bytes.length + " bytes, fewer than its header's " + NOTIF_HDR_SIZE);
+            throw CollProtocolException.bad(
+                    "a notification has " + bytes.length + " bytes, fewer than its header's " + NOTIF_HDR_SIZE);
         }
         ByteBuffer b = Wire.le(bytes);
         int typeCode = Wire.u16(b, NOTIF_HDR_TYPE);
@@ -120,12 +135,19 @@ public sealed interface CollNotification {
         }
         Wire.version("the " + type + " notification's", Wire.u16(b, NOTIF_HDR_VERSION));
         Wire.length(type + " notification", bytes, type.answerSize());
-        Header header = new Header(typeCode, b.getInt(NOTIF_HDR_STATUS), b.getLong(NOTIF_HDR_COOKIE), b.getInt(NOTIF_HDR_REASON),
+        Header header = new Header(
+                typeCode,
+                b.getInt(NOTIF_HDR_STATUS),
+                b.getLong(NOTIF_HDR_COOKIE),
+                b.getInt(NOTIF_HDR_REASON),
                 Integer.toUnsignedLong(b.getInt(NOTIF_HDR_DETAIL)));
         return switch (type) {
             case TEAM_CREATE -> {
                 Wire.zero("TEAM_CREATE notification reserved", b.getInt(NOTIF_TEAM_CREATE_RESERVED));
-                yield new TeamCreateDone(header, u32(b, NOTIF_TEAM_CREATE_TEAM_ID), u32(b, NOTIF_TEAM_CREATE_RANK),
+                yield new TeamCreateDone(
+                        header,
+                        u32(b, NOTIF_TEAM_CREATE_TEAM_ID),
+                        u32(b, NOTIF_TEAM_CREATE_RANK),
                         u32(b, NOTIF_TEAM_CREATE_SIZE_FIELD));
             }
             case TEAM_DESTROY -> {
@@ -142,7 +164,8 @@ public sealed interface CollNotification {
     }
 
     private static ByteBuffer body(Header header, int size) {
-        if (CommandType.ofCode(header.type()) == null || CommandType.ofCode(header.type()).answerSize() != size) {
+        if (CommandType.ofCode(header.type()) == null
+                || CommandType.ofCode(header.type()).answerSize() != size) {
             throw new IllegalStateException("a notification of " + size + " bytes with header type " + header.type());
         }
         ByteBuffer b = Wire.allocate(size);

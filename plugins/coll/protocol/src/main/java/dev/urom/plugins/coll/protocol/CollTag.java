@@ -14,7 +14,10 @@ public final class CollTag {
     }
 
     public static long of(int kind, long teamId, long sequence, long step, long sender) {
-        return ((kind & 0xfL) << 60) | ((teamId & 0xfffL) << 48) | ((sequence & 0xffffL) << 32) | ((step & 0xffffL) << 16)
+        return ((kind & 0xfL) << 60)
+                | ((teamId & 0xfffL) << 48)
+                | ((sequence & 0xffffL) << 32)
+                | ((step & 0xffffL) << 16)
                 | (sender & 0xffffL);
     }
 

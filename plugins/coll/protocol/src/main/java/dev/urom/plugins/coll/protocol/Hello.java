@@ -10,7 +10,15 @@ import java.nio.ByteBuffer;
  * with its knobs' effective values, or the reason it refuses the team. Fields the C structure
  * holds as {@code uint32_t} are {@code long}s in {@code [0, 2^32)}. Immutable.
  */
-public record Hello(long teamId, long size, long rank, long membersHash, long chunkBytes, long smallBytes, long timeoutMs, long refused) {
+public record Hello(
+        long teamId,
+        long size,
+        long rank,
+        long membersHash,
+        long chunkBytes,
+        long smallBytes,
+        long timeoutMs,
+        long refused) {
     public Hello {
         for (long v : new long[] {teamId, size, rank, chunkBytes, smallBytes, timeoutMs, refused}) {
             if (v < 0 || v > CollCommand.U32_MAX) {
@@ -20,10 +28,17 @@ public record Hello(long teamId, long size, long rank, long membersHash, long ch
     }
 
     public byte[] encode() {
-        return Wire.allocate(HELLO_SIZE).putShort(HELLO_VERSION, (short) PROTOCOL_VERSION).putInt(HELLO_TEAM_ID, (int) teamId)
-                .putInt(HELLO_SIZE_FIELD, (int) size).putInt(HELLO_RANK, (int) rank).putLong(HELLO_MEMBERS_HASH, membersHash)
-                .putInt(HELLO_CHUNK_BYTES, (int) chunkBytes).putInt(HELLO_SMALL_BYTES, (int) smallBytes)
-                .putInt(HELLO_TIMEOUT_MS, (int) timeoutMs).putInt(HELLO_REFUSED, (int) refused).array();
+        return Wire.allocate(HELLO_SIZE)
+                .putShort(HELLO_VERSION, (short) PROTOCOL_VERSION)
+                .putInt(HELLO_TEAM_ID, (int) teamId)
+                .putInt(HELLO_SIZE_FIELD, (int) size)
+                .putInt(HELLO_RANK, (int) rank)
+                .putLong(HELLO_MEMBERS_HASH, membersHash)
+                .putInt(HELLO_CHUNK_BYTES, (int) chunkBytes)
+                .putInt(HELLO_SMALL_BYTES, (int) smallBytes)
+                .putInt(HELLO_TIMEOUT_MS, (int) timeoutMs)
+                .putInt(HELLO_REFUSED, (int) refused)
+                .array();
     }
 
     /**
@@ -36,8 +51,15 @@ public record Hello(long teamId, long size, long rank, long membersHash, long ch
         ByteBuffer b = Wire.le(bytes);
         Wire.version("the HELLO's", Wire.u16(b, HELLO_VERSION));
         Wire.zero("HELLO reserved", Wire.u16(b, HELLO_RESERVED));
-        return new Hello(u32(b, HELLO_TEAM_ID), u32(b, HELLO_SIZE_FIELD), u32(b, HELLO_RANK), b.getLong(HELLO_MEMBERS_HASH),
-                u32(b, HELLO_CHUNK_BYTES), u32(b, HELLO_SMALL_BYTES), u32(b, HELLO_TIMEOUT_MS), u32(b, HELLO_REFUSED));
+        return new Hello(
+                u32(b, HELLO_TEAM_ID),
+                u32(b, HELLO_SIZE_FIELD),
+                u32(b, HELLO_RANK),
+                b.getLong(HELLO_MEMBERS_HASH),
+                u32(b, HELLO_CHUNK_BYTES),
+                u32(b, HELLO_SMALL_BYTES),
+                u32(b, HELLO_TIMEOUT_MS),
+                u32(b, HELLO_REFUSED));
     }
 
     /**
@@ -50,7 +72,10 @@ public record Hello(long teamId, long size, long rank, long membersHash, long ch
         if (other.refused != 0) {
             return Reason.PEER_REFUSED;
         }
-        if (other.teamId != teamId || other.size != size || other.membersHash != membersHash || other.rank != expectedRank) {
+        if (other.teamId != teamId
+                || other.size != size
+                || other.membersHash != membersHash
+                || other.rank != expectedRank) {
             return Reason.BAD_MEMBERS;
         }
         if (other.chunkBytes != chunkBytes || other.smallBytes != smallBytes || other.timeoutMs != timeoutMs) {

@@ -25,17 +25,26 @@ class CollCodecProperties {
         Arbitrary<Long> any = Arbitraries.longs();
         Arbitrary<Long> u32 = Arbitraries.longs().between(0, U32).edgeCases(e -> e.add(0L, U32));
         Arbitrary<CollCommand> range = Combinators.combine(any, u32, u32, u32, any, any, u32, u32)
-                .as((cookie, team, size, rank, start, stride, chunk, small) -> CollCommand.TeamCreate.range(cookie, team, size, rank, start,
-                        stride, chunk, small, small ^ chunk));
-        Arbitrary<CollCommand> list = Combinators.combine(any, u32, u32, Arbitraries.longs().array(long[].class).ofMaxSize(300), u32)
-                .as((cookie, team, rank, ids, knob) -> CollCommand.TeamCreate.list(cookie, team, rank, ids, knob, knob / 2, knob / 3));
+                .as((cookie, team, size, rank, start, stride, chunk, small) -> CollCommand.TeamCreate.range(
+                        cookie, team, size, rank, start, stride, chunk, small, small ^ chunk));
+        Arbitrary<CollCommand> list = Combinators.combine(
+                        any, u32, u32, Arbitraries.longs().array(long[].class).ofMaxSize(300), u32)
+                .as((cookie, team, rank, ids, knob) ->
+                        CollCommand.TeamCreate.list(cookie, team, rank, ids, knob, knob / 2, knob / 3));
         Arbitrary<CollCommand> destroy = Combinators.combine(any, u32).as(CollCommand.TeamDestroy::new);
         Arbitrary<CollCommand> map = Combinators.combine(any, any, any, u32).as(CollCommand.MemMap::new);
         Arbitrary<CollCommand> unmap = Combinators.combine(any, any).as(CollCommand.MemUnmap::new);
-        Arbitrary<CollCommand> post = Combinators.combine(Arbitraries.of(0L, -1L, 7L), u32, Arbitraries.integers().between(0, 0xffff),
-                Arbitraries.integers().between(0, 0xff), Arbitraries.integers().between(0, 0xff), u32, u32, any)
-                .as((cookie, team, coll, dtype, op, root, flags, count) -> new CollCommand.Post(cookie, team, coll, dtype, op, root, flags,
-                        count, count ^ 1, ~count, count * 3, -count));
+        Arbitrary<CollCommand> post = Combinators.combine(
+                        Arbitraries.of(0L, -1L, 7L),
+                        u32,
+                        Arbitraries.integers().between(0, 0xffff),
+                        Arbitraries.integers().between(0, 0xff),
+                        Arbitraries.integers().between(0, 0xff),
+                        u32,
+                        u32,
+                        any)
+                .as((cookie, team, coll, dtype, op, root, flags, count) -> new CollCommand.Post(
+                        cookie, team, coll, dtype, op, root, flags, count, count ^ 1, ~count, count * 3, -count));
         return Arbitraries.oneOf(range, list, destroy, map, unmap, post);
     }
 
@@ -43,54 +52,68 @@ class CollCodecProperties {
     Arbitrary<CollNotification> notifications() {
         Arbitrary<Long> any = Arbitraries.longs();
         Arbitrary<Long> u32 = Arbitraries.longs().between(0, U32);
-        Arbitrary<CollNotification.Header> header = Combinators.combine(Arbitraries.integers(), any, Arbitraries.integers(), u32)
+        Arbitrary<CollNotification.Header> header = Combinators.combine(
+                        Arbitraries.integers(), any, Arbitraries.integers(), u32)
                 .as((status, cookie, reason, detail) -> new CollNotification.Header(0, status, cookie, reason, detail));
-        return Combinators.combine(header, Arbitraries.of(CommandType.values()), u32, u32, any).as((h, type, a, b, c) -> {
-            CollNotification.Header typed = new CollNotification.Header(type.code(), h.status(), h.cookie(), h.reason(), h.detail());
-            return switch (type) {
-                case TEAM_CREATE -> new CollNotification.TeamCreateDone(typed, a, b, a ^ b);
-                case TEAM_DESTROY -> new CollNotification.TeamDestroyDone(typed, a);
-                case MEM_MAP -> new CollNotification.MemMapDone(typed, c);
-                case MEM_UNMAP -> new CollNotification.MemUnmapDone(typed);
-                case POST -> new CollNotification.PostDone(typed, b, c);
-            };
-        });
+        return Combinators.combine(header, Arbitraries.of(CommandType.values()), u32, u32, any)
+                .as((h, type, a, b, c) -> {
+                    CollNotification.Header typed =
+                            new CollNotification.Header(type.code(), h.status(), h.cookie(), h.reason(), h.detail());
+                    return switch (type) {
+                        case TEAM_CREATE -> new CollNotification.TeamCreateDone(typed, a, b, a ^ b);
+                        case TEAM_DESTROY -> new CollNotification.TeamDestroyDone(typed, a);
+                        case MEM_MAP -> new CollNotification.MemMapDone(typed, c);
+                        case MEM_UNMAP -> new CollNotification.MemUnmapDone(typed);
+                        case POST -> new CollNotification.PostDone(typed, b, c);
+                    };
+                });
     }
 
     @Property
     void everyCommandRoundTrips(@ForAll("commands") CollCommand command) throws CollProtocolException {
         byte[] bytes = command.encode();
-        assertThat(bytes.length).isEqualTo(command.type().commandSize()
-                + (command instanceof CollCommand.TeamCreate t ? 8 * t.memberIds().length : 0));
+        assertThat(bytes.length)
+                .isEqualTo(command.type().commandSize()
+                        + (command instanceof CollCommand.TeamCreate t ? 8 * t.memberIds().length : 0));
         assertThat(CollCommand.decode(bytes)).isEqualTo(command);
     }
 
     @Property
-    void everyNotificationRoundTrips(@ForAll("notifications") CollNotification notification) throws CollProtocolException {
+    void everyNotificationRoundTrips(@ForAll("notifications") CollNotification notification)
+            throws CollProtocolException {
         byte[] bytes = notification.encode();
-        assertThat(bytes.length).isEqualTo(CommandType.ofCode(notification.header().type()).answerSize());
+        assertThat(bytes.length)
+                .isEqualTo(CommandType.ofCode(notification.header().type()).answerSize());
         assertThat(CollNotification.decode(bytes)).isEqualTo(notification);
     }
 
     @Property
-    void aCommandCutOrExtendedIsABadCommand(@ForAll("commands") CollCommand command, @ForAll @IntRange(min = -80, max = 80) int delta) {
+    void aCommandCutOrExtendedIsABadCommand(
+            @ForAll("commands") CollCommand command, @ForAll @IntRange(min = -80, max = 80) int delta) {
         byte[] bytes = command.encode();
         if (delta == 0 || bytes.length + delta < 0) {
             return;
         }
         byte[] changed = Arrays.copyOf(bytes, bytes.length + delta);
-        if (command instanceof CollCommand.TeamCreate t && t.members() == CollLayout.MEMBERS_LIST && delta > 0 && delta % 8 == 0
+        if (command instanceof CollCommand.TeamCreate t
+                && t.members() == CollLayout.MEMBERS_LIST
+                && delta > 0
+                && delta % 8 == 0
                 && changed.length >= CollLayout.TEAM_CREATE_SIZE) {
-            ByteBuffer.wrap(changed).order(ByteOrder.LITTLE_ENDIAN).putInt(CollLayout.TEAM_CREATE_SIZE_FIELD, (int) t.size() + delta / 8 + 1);
+            ByteBuffer.wrap(changed)
+                    .order(ByteOrder.LITTLE_ENDIAN)
+                    .putInt(CollLayout.TEAM_CREATE_SIZE_FIELD, (int) t.size() + delta / 8 + 1);
             assertDecodeFailsNaming(changed, "TEAM_CREATE has");
             return;
         }
-        assertThatThrownBy(() -> CollCommand.decode(changed)).isInstanceOfSatisfying(CollProtocolException.class,
-                e -> assertThat(e.reason()).isEqualTo(Reason.BAD_COMMAND));
+        assertThatThrownBy(() -> CollCommand.decode(changed))
+                .isInstanceOfSatisfying(
+                        CollProtocolException.class, e -> assertThat(e.reason()).isEqualTo(Reason.BAD_COMMAND));
     }
 
     @Property
-    void aCommandOfAnotherVersionIsABadCommand(@ForAll("commands") CollCommand command, @ForAll @IntRange(min = 0, max = 0xffff) int version) {
+    void aCommandOfAnotherVersionIsABadCommand(
+            @ForAll("commands") CollCommand command, @ForAll @IntRange(min = 0, max = 0xffff) int version) {
         if (version == 1) {
             return;
         }
@@ -100,7 +123,8 @@ class CollCodecProperties {
     }
 
     @Property
-    void anyReservedBitSetIsABadCommand(@ForAll("commands") CollCommand command, @ForAll @IntRange(min = 0, max = 31) int bit) {
+    void anyReservedBitSetIsABadCommand(
+            @ForAll("commands") CollCommand command, @ForAll @IntRange(min = 0, max = 31) int bit) {
         byte[] bytes = command.encode();
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         b.putInt(CollLayout.CMD_HDR_RESERVED, 1 << bit);
@@ -119,7 +143,8 @@ class CollCodecProperties {
     }
 
     @Property
-    void anUnknownCommandTypeIsABadCommand(@ForAll("commands") CollCommand command, @ForAll @IntRange(min = 0, max = 0xffff) int type) {
+    void anUnknownCommandTypeIsABadCommand(
+            @ForAll("commands") CollCommand command, @ForAll @IntRange(min = 0, max = 0xffff) int type) {
         if (CommandType.ofCode(type) != null) {
             return;
         }
@@ -129,30 +154,45 @@ class CollCodecProperties {
     }
 
     @Property
-    void aNotificationCutExtendedOrOfAnotherVersionIsRefused(@ForAll("notifications") CollNotification notification,
-            @ForAll @IntRange(min = -30, max = 30) int delta, @ForAll @IntRange(min = 2, max = 0xffff) int version) {
+    void aNotificationCutExtendedOrOfAnotherVersionIsRefused(
+            @ForAll("notifications") CollNotification notification,
+            @ForAll @IntRange(min = -30, max = 30) int delta,
+            @ForAll @IntRange(min = 2, max = 0xffff) int version) {
         byte[] bytes = notification.encode();
         if (delta != 0 && bytes.length + delta >= 0) {
             byte[] changed = Arrays.copyOf(bytes, bytes.length + delta);
             assertThatThrownBy(() -> CollNotification.decode(changed)).isInstanceOf(CollProtocolException.class);
         }
         ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putShort(CollLayout.NOTIF_HDR_VERSION, (short) version);
-        assertThatThrownBy(() -> CollNotification.decode(bytes)).isInstanceOf(CollProtocolException.class).hasMessageContaining("version");
+        assertThatThrownBy(() -> CollNotification.decode(bytes))
+                .isInstanceOf(CollProtocolException.class)
+                .hasMessageContaining("version");
     }
 
     @Property
-    void helloRoundTripsAndRefusesHostileBytes(@ForAll @LongRange(min = 0, max = U32) long team, @ForAll @LongRange(min = 0, max = U32) long knob,
-            @ForAll long hash, @ForAll @IntRange(min = 1, max = 0xffff) int reserved) throws CollProtocolException {
+    void helloRoundTripsAndRefusesHostileBytes(
+            @ForAll @LongRange(min = 0, max = U32) long team,
+            @ForAll @LongRange(min = 0, max = U32) long knob,
+            @ForAll long hash,
+            @ForAll @IntRange(min = 1, max = 0xffff) int reserved)
+            throws CollProtocolException {
         Hello hello = new Hello(team, knob, team ^ 5 & U32, hash, knob, U32 - knob, knob / 7, team % 30);
         byte[] bytes = hello.encode();
         assertThat(Hello.decode(bytes)).isEqualTo(hello);
         assertThatThrownBy(() -> Hello.decode(Arrays.copyOf(bytes, 39))).isInstanceOf(CollProtocolException.class);
         assertThatThrownBy(() -> Hello.decode(Arrays.copyOf(bytes, 41))).isInstanceOf(CollProtocolException.class);
         ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putShort(CollLayout.HELLO_RESERVED, (short) reserved);
-        assertThatThrownBy(() -> Hello.decode(bytes)).isInstanceOf(CollProtocolException.class).hasMessageContaining("reserved");
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putShort(CollLayout.HELLO_RESERVED, (short) 0).putShort(0, (short) reserved);
+        assertThatThrownBy(() -> Hello.decode(bytes))
+                .isInstanceOf(CollProtocolException.class)
+                .hasMessageContaining("reserved");
+        ByteBuffer.wrap(bytes)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putShort(CollLayout.HELLO_RESERVED, (short) 0)
+                .putShort(0, (short) reserved);
         if (reserved != 1) {
-            assertThatThrownBy(() -> Hello.decode(bytes)).isInstanceOf(CollProtocolException.class).hasMessageContaining("version");
+            assertThatThrownBy(() -> Hello.decode(bytes))
+                    .isInstanceOf(CollProtocolException.class)
+                    .hasMessageContaining("version");
         }
     }
 
@@ -160,13 +200,17 @@ class CollCodecProperties {
     Arbitrary<Agree> agreements() {
         Arbitrary<Long> field = Arbitraries.longs().edgeCases(e -> e.add(0L, -1L, Long.MIN_VALUE, Long.MAX_VALUE));
         Arbitrary<Long> refused = Arbitraries.oneOf(Arbitraries.longs().between(0, 70), Arbitraries.just(U32));
-        return Combinators.combine(field.array(long[].class).ofSize(5), refused, Arbitraries.integers().between(0, 29))
+        return Combinators.combine(
+                        field.array(long[].class).ofSize(5),
+                        refused,
+                        Arbitraries.integers().between(0, 29))
                 .as((values, r, reason) -> new Agree(values, values, r, r == 0 ? 0 : reason));
     }
 
     @Property
-    void agreeRoundTripsAndMergesAsAnOrderFreeLattice(@ForAll("agreements") Agree a, @ForAll("agreements") Agree b,
-            @ForAll("agreements") Agree c) throws CollProtocolException {
+    void agreeRoundTripsAndMergesAsAnOrderFreeLattice(
+            @ForAll("agreements") Agree a, @ForAll("agreements") Agree b, @ForAll("agreements") Agree c)
+            throws CollProtocolException {
         assertThat(Agree.decode(a.encode())).isEqualTo(a);
         assertThat(a.merge(b)).isEqualTo(b.merge(a));
         assertThat(a.merge(b).merge(c)).isEqualTo(a.merge(b.merge(c)));
@@ -177,7 +221,9 @@ class CollCodecProperties {
             assertThat(Long.compareUnsigned(m.max()[i], b.max()[i])).isGreaterThanOrEqualTo(0);
         }
         if (a.refused() != 0 || b.refused() != 0) {
-            long lowest = a.refused() == 0 ? b.refused() : b.refused() == 0 ? a.refused() : Math.min(a.refused(), b.refused());
+            long lowest = a.refused() == 0
+                    ? b.refused()
+                    : b.refused() == 0 ? a.refused() : Math.min(a.refused(), b.refused());
             assertThat(m.refused()).isEqualTo(lowest);
         } else {
             assertThat(m.refused()).isZero();
@@ -186,7 +232,11 @@ class CollCodecProperties {
     }
 
     @Property
-    void tagFieldsComeBackCutToTheirWidths(@ForAll @IntRange(min = 0, max = 15) int kind, @ForAll long team, @ForAll long seq, @ForAll long step,
+    void tagFieldsComeBackCutToTheirWidths(
+            @ForAll @IntRange(min = 0, max = 15) int kind,
+            @ForAll long team,
+            @ForAll long seq,
+            @ForAll long step,
             @ForAll long sender) {
         long tag = CollTag.of(kind, team, seq, step, sender);
         assertThat(CollTag.kind(tag)).isEqualTo(kind);

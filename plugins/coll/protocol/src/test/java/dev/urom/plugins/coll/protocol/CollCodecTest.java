@@ -22,31 +22,43 @@ class CollCodecTest {
     @Test
     void aPostIsLaidOutAsTheHeaderSays() {
         byte[] bytes = new CollCommand.Post(0x1122334455667788L, 7, 3, 9, 0, 0, 1, 5, 0x1000, 0x2000, 0, 0).encode();
-        assertThat(HexFormat.of().formatHex(bytes, 0, 40)).isEqualTo(
-                "0500" + "0100" + "00000000" + "8877665544332211" + "07000000" + "0300" + "09" + "00" + "00000000" + "01000000"
-                        + "0500000000000000");
+        assertThat(HexFormat.of().formatHex(bytes, 0, 40))
+                .isEqualTo("0500" + "0100" + "00000000" + "8877665544332211" + "07000000" + "0300" + "09" + "00"
+                        + "00000000" + "01000000" + "0500000000000000");
     }
 
     @Test
     void fieldsAtTheirBoundsSurviveAndBeyondThemAreRefusedByTheRecords() throws CollProtocolException {
-        CollCommand.Post max = new CollCommand.Post(-1, 0xffff_ffffL, 0xffff, 0xff, 0xff, 0xffff_ffffL, 0xffff_ffffL, -1, -1, -1, -1, -1);
+        CollCommand.Post max = new CollCommand.Post(
+                -1, 0xffff_ffffL, 0xffff, 0xff, 0xff, 0xffff_ffffL, 0xffff_ffffL, -1, -1, -1, -1, -1);
         assertThat(CollCommand.decode(max.encode())).isEqualTo(max);
-        assertThatThrownBy(() -> new CollCommand.Post(0, 1L << 32, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new CollCommand.Post(0, 0, 0x10000, 0, 0, 0, 0, 0, 0, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new CollCommand.Post(0, 0, 0, 256, 0, 0, 0, 0, 0, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new CollCommand.Post(0, 1L << 32, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new CollCommand.Post(0, 0, 0x10000, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new CollCommand.Post(0, 0, 0, 256, 0, 0, 0, 0, 0, 0, 0, 0))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new CollCommand.TeamDestroy(0, -1)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void aTeamCreateListMustCarryExactlyItsMembers() {
-        byte[] bytes = CollCommand.TeamCreate.list(1, 2, 0, new long[] {5, 6, 7}, 0, 0, 0).encode();
+        byte[] bytes = CollCommand.TeamCreate.list(1, 2, 0, new long[] {5, 6, 7}, 0, 0, 0)
+                .encode();
         assertThat(bytes).hasSize(64 + 24);
         ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(CollLayout.TEAM_CREATE_SIZE_FIELD, 4);
-        assertThatThrownBy(() -> CollCommand.decode(bytes)).isInstanceOf(CollProtocolException.class).hasMessageContaining("88 bytes, not 96");
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(CollLayout.TEAM_CREATE_SIZE_FIELD, 3)
+        assertThatThrownBy(() -> CollCommand.decode(bytes))
+                .isInstanceOf(CollProtocolException.class)
+                .hasMessageContaining("88 bytes, not 96");
+        ByteBuffer.wrap(bytes)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(CollLayout.TEAM_CREATE_SIZE_FIELD, 3)
                 .putInt(CollLayout.TEAM_CREATE_MEMBERS, 2);
-        assertThatThrownBy(() -> CollCommand.decode(bytes)).isInstanceOf(CollProtocolException.class).hasMessageContaining("members is 2");
-        byte[] range = CollCommand.TeamCreate.range(1, 2, 1_000_000, 0, 0, 1, 0, 0, 0).encode();
+        assertThatThrownBy(() -> CollCommand.decode(bytes))
+                .isInstanceOf(CollProtocolException.class)
+                .hasMessageContaining("members is 2");
+        byte[] range =
+                CollCommand.TeamCreate.range(1, 2, 1_000_000, 0, 0, 1, 0, 0, 0).encode();
         assertThat(range).hasSize(64);
     }
 
@@ -80,7 +92,8 @@ class CollCodecTest {
         }
         assertThat(MembersHash.of(new long[] {1})).isEqualTo(expected);
         // FNV-1a 64 of the eight bytes 00..07, computed independently.
-        assertThat(MembersHash.of(new long[] {0x0706050403020100L})).isEqualTo(hashOfBytes(new byte[] {0, 1, 2, 3, 4, 5, 6, 7}));
+        assertThat(MembersHash.of(new long[] {0x0706050403020100L}))
+                .isEqualTo(hashOfBytes(new byte[] {0, 1, 2, 3, 4, 5, 6, 7}));
         assertThat(MembersHash.of(new long[] {1, 2})).isNotEqualTo(MembersHash.of(new long[] {2, 1}));
     }
 
@@ -105,21 +118,28 @@ class CollCodecTest {
         assertThat(all.refusingRank()).isEqualTo(2);
         assertThat(all.refusedReason()).isEqualTo(Reason.BAD_ROOT.code());
         assertThat(r0.merge(r0).firstMismatch()).isNull();
-        assertThat(Agree.own(0, 0, 0, 0, -1L, 0, Reason.NONE).merge(Agree.own(0, 0, 0, 0, 1, 1, Reason.NONE)).min()[4])
-                .as("count compares unsigned").isEqualTo(1);
+        assertThat(Agree.own(0, 0, 0, 0, -1L, 0, Reason.NONE)
+                        .merge(Agree.own(0, 0, 0, 0, 1, 1, Reason.NONE))
+                        .min()[4])
+                .as("count compares unsigned")
+                .isEqualTo(1);
     }
 
     @Test
     void aHelloDisagreementIsNamedByItsKind() {
         Hello mine = hello(0, MEMBERS_HASH, CHUNK_BYTES, NOT_REFUSED);
 
-        assertThat(mine.disagreement(hello(1, MEMBERS_HASH, CHUNK_BYTES, NOT_REFUSED), 1)).isNull();
-        assertThat(mine.disagreement(hello(1, MEMBERS_HASH, 4096, NOT_REFUSED), 1)).isEqualTo(Reason.KNOBS);
-        assertThat(mine.disagreement(hello(1, MEMBERS_HASH - 1, CHUNK_BYTES, NOT_REFUSED), 1)).isEqualTo(Reason.BAD_MEMBERS);
+        assertThat(mine.disagreement(hello(1, MEMBERS_HASH, CHUNK_BYTES, NOT_REFUSED), 1))
+                .isNull();
+        assertThat(mine.disagreement(hello(1, MEMBERS_HASH, 4096, NOT_REFUSED), 1))
+                .isEqualTo(Reason.KNOBS);
+        assertThat(mine.disagreement(hello(1, MEMBERS_HASH - 1, CHUNK_BYTES, NOT_REFUSED), 1))
+                .isEqualTo(Reason.BAD_MEMBERS);
         assertThat(mine.disagreement(hello(2, MEMBERS_HASH, CHUNK_BYTES, NOT_REFUSED), 1))
                 .as("a peer that says another rank than the one it is at")
                 .isEqualTo(Reason.BAD_MEMBERS);
-        assertThat(mine.disagreement(hello(1, MEMBERS_HASH, CHUNK_BYTES, Reason.BAD_ROOT.code()), 1)).isEqualTo(Reason.PEER_REFUSED);
+        assertThat(mine.disagreement(hello(1, MEMBERS_HASH, CHUNK_BYTES, Reason.BAD_ROOT.code()), 1))
+                .isEqualTo(Reason.PEER_REFUSED);
     }
 
     /** A HELLO of team {@value #TEAM} ({@value #TEAM_SIZE} ranks) with the fields a disagreement case varies. */

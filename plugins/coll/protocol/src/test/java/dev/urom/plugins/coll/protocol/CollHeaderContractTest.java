@@ -22,10 +22,15 @@ import org.junit.jupiter.api.Test;
 class CollHeaderContractTest {
     /** Field name to its Java offset and size, in the order the C program prints them. */
     private static final Map<String, int[]> FIELDS = new LinkedHashMap<>();
+
     private static final Map<String, Long> CONSTANTS = new LinkedHashMap<>();
     private static final long[][] TAG_INPUTS = {
-        {1, 1, 0, 0, 0}, {2, 4095, 65535, 65535, 65535}, {3, 4096, 65536, 65537, 65538}, {15, 0x1234, 0x123456789L, 0xabcdef, 0xfedcba},
-        {3, 77, 1L << 40, 3, 4}, {0, 0, 0, 0, 0},
+        {1, 1, 0, 0, 0},
+        {2, 4095, 65535, 65535, 65535},
+        {3, 4096, 65536, 65537, 65538},
+        {15, 0x1234, 0x123456789L, 0xabcdef, 0xfedcba},
+        {3, 77, 1L << 40, 3, 4},
+        {0, 0, 0, 0, 0},
     };
 
     private static Map<String, String> printed;
@@ -178,7 +183,13 @@ class CollHeaderContractTest {
             if (dot < 0) {
                 c.append("S(").append(name).append(");\n");
             } else {
-                c.append("F(").append(name, 0, dot).append(", ").append(name.substring(dot + 1)).append(", \"").append(name).append("\");\n");
+                c.append("F(")
+                        .append(name, 0, dot)
+                        .append(", ")
+                        .append(name.substring(dot + 1))
+                        .append(", \"")
+                        .append(name)
+                        .append("\");\n");
             }
         }
         for (String constant : CONSTANTS.keySet()) {
@@ -186,14 +197,16 @@ class CollHeaderContractTest {
         }
         for (int i = 0; i < TAG_INPUTS.length; i++) {
             long[] t = TAG_INPUTS[i];
-            c.append(String.format("printf(\"tag%d %%llu\\n\", (unsigned long long)urom_coll_tag(%dU, %dU, %dULL, %dU, %dU));%n", i,
-                    t[0], t[1], t[2], t[3], t[4]));
+            c.append(String.format(
+                    "printf(\"tag%d %%llu\\n\", (unsigned long long)urom_coll_tag(%dU, %dU, %dULL, %dU, %dU));%n",
+                    i, t[0], t[1], t[2], t[3], t[4]));
         }
         c.append("printf(\"transport %s\\n\", UROM_COLL_TRANSPORT);\nreturn 0;\n}\n");
         Path source = build.resolve("coll_layout.c");
         Path program = build.resolve("coll_layout");
         Files.writeString(source, c.toString());
-        String compiled = run(List.of("gcc", "-std=gnu11", "-Wall", "-Werror", "-I" + include, "-o", program.toString(), source.toString()));
+        String compiled = run(List.of(
+                "gcc", "-std=gnu11", "-Wall", "-Werror", "-I" + include, "-o", program.toString(), source.toString()));
         assertThat(Files.isExecutable(program)).as("gcc: %s", compiled).isTrue();
         printed = new LinkedHashMap<>();
         for (String line : run(List.of(program.toString())).split("\n")) {
@@ -213,14 +226,18 @@ class CollHeaderContractTest {
     @Test
     void everyOffsetAndSizeIsTheHeaders() {
         for (Map.Entry<String, int[]> field : FIELDS.entrySet()) {
-            assertThat(printed.get(field.getKey())).as(field.getKey()).isEqualTo(field.getValue()[0] + " " + field.getValue()[1]);
+            assertThat(printed.get(field.getKey()))
+                    .as(field.getKey())
+                    .isEqualTo(field.getValue()[0] + " " + field.getValue()[1]);
         }
     }
 
     @Test
     void everyConstantAndCodeIsTheHeaders() {
         for (Map.Entry<String, Long> constant : CONSTANTS.entrySet()) {
-            assertThat(printed.get(constant.getKey())).as(constant.getKey()).isEqualTo(Long.toUnsignedString(constant.getValue()));
+            assertThat(printed.get(constant.getKey()))
+                    .as(constant.getKey())
+                    .isEqualTo(Long.toUnsignedString(constant.getValue()));
         }
         assertThat(printed.get("transport")).isEqualTo(TRANSPORT);
     }
@@ -230,13 +247,17 @@ class CollHeaderContractTest {
         for (int i = 0; i < TAG_INPUTS.length; i++) {
             long[] t = TAG_INPUTS[i];
             long tag = CollTag.of((int) t[0], t[1], t[2], t[3], t[4]);
-            assertThat(printed.get("tag" + i)).as("tag of %s", java.util.Arrays.toString(t)).isEqualTo(Long.toUnsignedString(tag));
+            assertThat(printed.get("tag" + i))
+                    .as("tag of %s", java.util.Arrays.toString(t))
+                    .isEqualTo(Long.toUnsignedString(tag));
         }
     }
 
     @Test
     void theCommandSizesOfTheTypesAreTheStructs() {
-        assertThat(CommandType.POST.commandSize()).isEqualTo(Integer.parseInt(printed.get("cmd_post").split(" ")[1]));
-        assertThat(CommandType.POST.answerSize()).isEqualTo(Integer.parseInt(printed.get("notif_post").split(" ")[1]));
+        assertThat(CommandType.POST.commandSize())
+                .isEqualTo(Integer.parseInt(printed.get("cmd_post").split(" ")[1]));
+        assertThat(CommandType.POST.answerSize())
+                .isEqualTo(Integer.parseInt(printed.get("notif_post").split(" ")[1]));
     }
 }

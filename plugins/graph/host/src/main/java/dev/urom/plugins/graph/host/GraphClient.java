@@ -20,8 +20,7 @@ public final class GraphClient {
     /** The LOOPBACK command type. */
     public static final long LOOPBACK = 0;
 
-    private GraphClient() {
-    }
+    private GraphClient() {}
 
     /**
      * Sends {@code value} through the graph plugin {@code graphPluginId} of {@code worker}.
@@ -36,7 +35,11 @@ public final class GraphClient {
 
     /** The bytes of a LOOPBACK of {@code value}: the command and, from a working plugin, its answer. */
     public static byte[] loopbackCommand(long value) {
-        return ByteBuffer.allocate(MESSAGE_BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(LOOPBACK).putLong(value).array();
+        return ByteBuffer.allocate(MESSAGE_BYTES)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(LOOPBACK)
+                .putLong(value)
+                .array();
     }
 
     /**
@@ -50,13 +53,15 @@ public final class GraphClient {
             throw new CompletionException(new UromException(n.status(), "graph LOOPBACK failed: " + n.status()));
         }
         if (n.payload().length != MESSAGE_BYTES) {
-            throw new CompletionException(new UromException(UromStatus.UNEXPECTED,
+            throw new CompletionException(new UromException(
+                    UromStatus.UNEXPECTED,
                     "graph LOOPBACK answer has " + n.payload().length + " bytes; expected " + MESSAGE_BYTES));
         }
         ByteBuffer in = ByteBuffer.wrap(n.payload()).order(ByteOrder.LITTLE_ENDIAN);
         long type = in.getLong();
         if (type != LOOPBACK) {
-            throw new CompletionException(new UromException(UromStatus.UNEXPECTED, "graph answer has type " + type + " instead of LOOPBACK (0)"));
+            throw new CompletionException(new UromException(
+                    UromStatus.UNEXPECTED, "graph answer has type " + type + " instead of LOOPBACK (0)"));
         }
         return in.getLong();
     }

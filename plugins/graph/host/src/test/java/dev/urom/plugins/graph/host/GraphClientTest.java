@@ -24,24 +24,34 @@ class GraphClientTest {
 
     @Test
     void theEchoOfAnAnswerIsItsValue() {
-        assertThat(GraphClient.echoedValue(answer(UromStatus.SUCCESS, GraphClient.loopbackCommand(-5L)))).isEqualTo(-5L);
+        assertThat(GraphClient.echoedValue(answer(UromStatus.SUCCESS, GraphClient.loopbackCommand(-5L))))
+                .isEqualTo(-5L);
     }
 
     @Test
     void aFailedAnswerCompletesExceptionallyWithItsStatus() {
         assertThatThrownBy(() -> GraphClient.echoedValue(answer(UromStatus.NOT_FOUND, new byte[0])))
-                .isInstanceOf(CompletionException.class).cause()
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_FOUND))
+                .isInstanceOf(CompletionException.class)
+                .cause()
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.NOT_FOUND))
                 .hasMessage("graph LOOPBACK failed: NOT_FOUND");
     }
 
     @Test
     void anAnswerOfTheWrongShapeIsUnexpected() {
-        assertThatThrownBy(() -> GraphClient.echoedValue(answer(UromStatus.SUCCESS, new byte[8]))).cause()
-                .isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.UNEXPECTED))
+        assertThatThrownBy(() -> GraphClient.echoedValue(answer(UromStatus.SUCCESS, new byte[8])))
+                .cause()
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.UNEXPECTED))
                 .hasMessage("graph LOOPBACK answer has 8 bytes; expected 16");
-        byte[] otherType = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(3).putLong(1).array();
-        assertThatThrownBy(() -> GraphClient.echoedValue(answer(UromStatus.SUCCESS, otherType))).cause()
+        byte[] otherType = ByteBuffer.allocate(16)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(3)
+                .putLong(1)
+                .array();
+        assertThatThrownBy(() -> GraphClient.echoedValue(answer(UromStatus.SUCCESS, otherType)))
+                .cause()
                 .hasMessage("graph answer has type 3 instead of LOOPBACK (0)");
     }
 

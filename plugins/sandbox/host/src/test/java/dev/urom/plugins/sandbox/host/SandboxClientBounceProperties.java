@@ -22,21 +22,28 @@ class SandboxClientBounceProperties {
     private static final byte[] NO_USER_DATA = new byte[0];
 
     @Property
-    void theCommandIsTypeThenSixLittleEndianFields(@ForAll long context, @ForAll long dest, @ForAll long count, @ForAll long tag,
-            @ForAll long iterations, @ForAll BounceRole role) {
+    void theCommandIsTypeThenSixLittleEndianFields(
+            @ForAll long context,
+            @ForAll long dest,
+            @ForAll long count,
+            @ForAll long tag,
+            @ForAll long iterations,
+            @ForAll BounceRole role) {
         byte[] bytes = SandboxClient.bounceCommand(context, dest, count, tag, iterations, role);
         assertThat(bytes).hasSize(SandboxClient.BOUNCE_COMMAND_BYTES);
         ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        assertThat(new long[] {in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong()})
+        assertThat(new long[] {
+                    in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong()
+                })
                 .containsExactly(3, context, dest, count, tag, iterations, role == BounceRole.INITIATOR ? 0 : 1);
     }
 
     /** The notification's status is the one inside it, whatever the header says (they are equal from a plugin). */
     @Property
-    void aBounceNotificationDecodesWhateverItsStatus(@ForAll long context, @ForAll long elapsedNs, @ForAll long done,
-            @ForAll UromStatus status) {
-        Bounced bounced = SandboxClient.bounced(new Notification(status, notification(context, elapsedNs, done, status.code(), 0),
-                NO_USER_DATA));
+    void aBounceNotificationDecodesWhateverItsStatus(
+            @ForAll long context, @ForAll long elapsedNs, @ForAll long done, @ForAll UromStatus status) {
+        Bounced bounced = SandboxClient.bounced(
+                new Notification(status, notification(context, elapsedNs, done, status.code(), 0), NO_USER_DATA));
         assertThat(bounced).isEqualTo(new Bounced(elapsedNs, done, status));
     }
 
@@ -47,7 +54,9 @@ class SandboxClientBounceProperties {
         }
         assertThatThrownBy(() -> SandboxClient.bounced(new Notification(status, new byte[0], NO_USER_DATA)))
                 .isInstanceOf(CompletionException.class)
-                .cause().isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(status));
+                .cause()
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(status));
     }
 
     @Property
@@ -55,8 +64,10 @@ class SandboxClientBounceProperties {
         if (length == SandboxClient.BOUNCE_NOTIFY_BYTES || (length == 0 && !status.isSuccess())) {
             return;
         }
-        byte[] payload = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN).put(notification(1, 2, 3, 0, 0), 0,
-                Math.min(length, SandboxClient.BOUNCE_NOTIFY_BYTES)).array();
+        byte[] payload = ByteBuffer.allocate(length)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .put(notification(1, 2, 3, 0, 0), 0, Math.min(length, SandboxClient.BOUNCE_NOTIFY_BYTES))
+                .array();
         assertUnexpected(new Notification(status, payload, NO_USER_DATA));
     }
 
@@ -89,13 +100,23 @@ class SandboxClientBounceProperties {
     }
 
     private static void assertUnexpected(Notification n) {
-        assertThatThrownBy(() -> SandboxClient.bounced(n)).isInstanceOf(CompletionException.class)
-                .cause().isInstanceOfSatisfying(UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.UNEXPECTED));
+        assertThatThrownBy(() -> SandboxClient.bounced(n))
+                .isInstanceOf(CompletionException.class)
+                .cause()
+                .isInstanceOfSatisfying(
+                        UromException.class, e -> assertThat(e.status()).isEqualTo(UromStatus.UNEXPECTED));
     }
 
     /** A BOUNCE notification written out field by field. */
     private static byte[] notification(long context, long elapsedNs, long done, int status, int reserved) {
-        return ByteBuffer.allocate(40).order(ByteOrder.LITTLE_ENDIAN).putLong(3).putLong(context).putLong(elapsedNs).putLong(done)
-                .putInt(status).putInt(reserved).array();
+        return ByteBuffer.allocate(40)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(3)
+                .putLong(context)
+                .putLong(elapsedNs)
+                .putLong(done)
+                .putInt(status)
+                .putInt(reserved)
+                .array();
     }
 }
