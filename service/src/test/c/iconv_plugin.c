@@ -115,19 +115,6 @@ static urom_status_t probe_progress(struct urom_worker_ctx *ctx, urom_list_link_
 	return UROM_SUCCESS;
 }
 
-static urom_status_t probe_pack(struct urom_worker_notify *notif, size_t *len, void *out)
-{
-	size_t need = sizeof(*notif) + notif->len;
-
-	if (*len < need) {
-		*len = need;
-		return UROM_ERR_INVALID_VALUE;
-	}
-	memcpy(out, notif, need);
-	*len = need;
-	return UROM_SUCCESS;
-}
-
 EXPORT urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface)
 {
 	if (iface == NULL)
@@ -138,7 +125,7 @@ EXPORT urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface)
 	iface->addr = probe_addr;
 	iface->worker_cmd = probe_cmd;
 	iface->progress = probe_progress;
-	iface->notif_pack = probe_pack;
+	iface->notif_pack = urom_notif_pack_inline;
 	return UROM_SUCCESS;
 }
 

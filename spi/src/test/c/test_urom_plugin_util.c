@@ -284,6 +284,39 @@ static void test_a_store_then_a_load_gives_the_value_back(void)
 	CHECK(all);
 }
 
+static void test_the_packer_copies_header_and_payload_or_asks_for_room(void)
+{
+	union {
+		struct urom_worker_notify notif;
+		uint8_t bytes[sizeof(struct urom_worker_notify) + 5];
+	} in;
+	const size_t needed = sizeof(struct urom_worker_notify) + 5;
+	uint8_t out[sizeof(in) + 3];
+	size_t len;
+
+	memset(&in, 0, sizeof(in));
+	in.notif.type = 7;
+	in.notif.urom_context = 0x1122;
+	in.notif.len = 5;
+	memcpy(in.notif.plugin_notif, "hello", 5);
+
+	memset(out, 0xEE, sizeof(out));
+	len = sizeof(out);
+	CHECK(urom_notif_pack_inline(&in.notif, &len, out) == UROM_SUCCESS);
+	CHECK(len == needed);
+	CHECK(memcmp(out, &in, needed) == 0);
+	CHECK(out[needed] == 0xEE);
+
+	len = needed - 1;
+	CHECK(urom_notif_pack_inline(&in.notif, &len, out) == UROM_ERR_INVALID_VALUE);
+	CHECK(len == needed);
+	len = sizeof(out);
+	CHECK(urom_notif_pack_inline(&in.notif, &len, NULL) == UROM_ERR_INVALID_VALUE);
+	CHECK(len == needed);
+	CHECK(urom_notif_pack_inline(NULL, &len, out) == UROM_ERR_INVALID_VALUE);
+	CHECK(urom_notif_pack_inline(&in.notif, NULL, out) == UROM_ERR_INVALID_VALUE);
+}
+
 int main(void)
 {
 	test_init_makes_an_empty_list();
@@ -296,6 +329,7 @@ int main(void)
 	test_loads_read_a_known_byte_string_least_significant_first();
 	test_stores_write_a_known_byte_string_and_nothing_past_it();
 	test_a_store_then_a_load_gives_the_value_back();
+	test_the_packer_copies_header_and_payload_or_asks_for_room();
 	printf("%s: %u passed, %u failed\n", TEST_NAME, passed, failed);
 	return failed == 0 && passed > 0 ? 0 : 1;
 }

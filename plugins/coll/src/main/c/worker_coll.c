@@ -287,22 +287,6 @@ static urom_status_t coll_progress(struct urom_worker_ctx *wctx, urom_list_link_
 	return UROM_SUCCESS;
 }
 
-static urom_status_t coll_notif_pack(struct urom_worker_notify *notif, size_t *packed_notif_len, void *packed_notif)
-{
-	size_t needed;
-
-	if (notif == NULL || packed_notif_len == NULL)
-		return UROM_ERR_INVALID_VALUE;
-	needed = sizeof(*notif) + notif->len;
-	if (*packed_notif_len < needed || packed_notif == NULL) {
-		*packed_notif_len = needed;
-		return UROM_ERR_INVALID_VALUE;
-	}
-	memcpy(packed_notif, notif, needed);
-	*packed_notif_len = needed;
-	return UROM_SUCCESS;
-}
-
 urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface)
 {
 	if (iface == NULL)
@@ -313,7 +297,7 @@ urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface)
 	iface->addr = coll_addr;
 	iface->worker_cmd = coll_worker_cmd;
 	iface->progress = coll_progress;
-	iface->notif_pack = coll_notif_pack;
+	iface->notif_pack = urom_notif_pack_inline;
 	return UROM_SUCCESS;
 }
 

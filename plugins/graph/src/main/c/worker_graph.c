@@ -166,23 +166,6 @@ static urom_status_t graph_progress(struct urom_worker_ctx *ctx, urom_list_link_
 	return UROM_SUCCESS;
 }
 
-/* Header then payload; a too small buffer gets the needed size back. */
-static urom_status_t graph_notif_pack(struct urom_worker_notify *notif, size_t *packed_notif_len, void *packed_notif)
-{
-	size_t needed;
-
-	if (notif == NULL || packed_notif_len == NULL)
-		return UROM_ERR_INVALID_VALUE;
-	needed = sizeof(*notif) + notif->len;
-	if (*packed_notif_len < needed || packed_notif == NULL) {
-		*packed_notif_len = needed;
-		return UROM_ERR_INVALID_VALUE;
-	}
-	memcpy(packed_notif, notif, needed);
-	*packed_notif_len = needed;
-	return UROM_SUCCESS;
-}
-
 GRAPH_EXPORT urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface)
 {
 	if (iface == NULL)
@@ -193,7 +176,7 @@ GRAPH_EXPORT urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface
 	iface->addr = graph_addr;
 	iface->worker_cmd = graph_worker_cmd;
 	iface->progress = graph_progress;
-	iface->notif_pack = graph_notif_pack;
+	iface->notif_pack = urom_notif_pack_inline;
 	return UROM_SUCCESS;
 }
 

@@ -1725,23 +1725,6 @@ static urom_status_t sandbox_progress(struct urom_worker_ctx *ctx, urom_list_lin
 	return UROM_SUCCESS;
 }
 
-/* Header then payload; a too small buffer gets the needed size back. */
-static urom_status_t sandbox_notif_pack(struct urom_worker_notify *notif, size_t *packed_notif_len, void *packed_notif)
-{
-	size_t needed;
-
-	if (notif == NULL || packed_notif_len == NULL)
-		return UROM_ERR_INVALID_VALUE;
-	needed = sizeof(*notif) + notif->len;
-	if (*packed_notif_len < needed || packed_notif == NULL) {
-		*packed_notif_len = needed;
-		return UROM_ERR_INVALID_VALUE;
-	}
-	memcpy(packed_notif, notif, needed);
-	*packed_notif_len = needed;
-	return UROM_SUCCESS;
-}
-
 urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface)
 {
 	if (iface == NULL)
@@ -1752,7 +1735,7 @@ urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface)
 	iface->addr = sandbox_addr;
 	iface->worker_cmd = sandbox_worker_cmd;
 	iface->progress = sandbox_progress;
-	iface->notif_pack = sandbox_notif_pack;
+	iface->notif_pack = urom_notif_pack_inline;
 	return UROM_SUCCESS;
 }
 

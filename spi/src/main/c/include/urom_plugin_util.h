@@ -2,9 +2,10 @@
 /*
  * urom-java: inline helpers for plugins, host helpers and tests, header only.
  *
- * Every helper is static inline, allocates nothing, takes no lock and cannot
+ * Every helper is static inline, allocates nothing and takes no lock; but for
+ * the notification packer, which checks what a worker passes it, none can
  * fail: a list belongs to the one thread that changes it, and a NULL argument
- * is the caller's bug. Two groups:
+ * is the caller's bug. Three groups:
  *
  *   - little-endian loads and stores of 16, 32 and 64 bits at any address (no
  *     alignment needed), on a machine of either byte order: the wire layouts
@@ -12,9 +13,11 @@
  *   - lists of the link type of urom_plugin.h, UROM_LIST_LINK_T: a head is an
  *     empty list when it points at itself, and a link taken off a list with
  *     urom_list_del points at itself as well, so taking it off again changes
- *     nothing.
+ *     nothing;
+ *   - urom_notif_pack_inline, the notif_pack of a plugin whose notifications
+ *     hold their payload right after the header (plugin_notif[]).
  *
- * The list helpers exist once the link type is known: include this header
+ * The list helpers and the packer exist once the link type is known: include this header
  * after urom_plugin.h, or after DOCA's doca_urom_plugin.h or doca_urom.h
  * (where the link is UCX's ucs_list_link_t). Included earlier, it gives the
  * byte helpers only, and included again later, the list helpers too. It does
@@ -94,6 +97,7 @@ static inline uint64_t urom_load_le64(const void *in)
 #define UROM_PLUGIN_UTIL_LISTS_
 
 #include <stddef.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -182,6 +186,32 @@ static inline void urom_list_move_tail(UROM_LIST_LINK_T *to, UROM_LIST_LINK_T *f
 	last->next = to;
 	to->prev = last;
 	urom_list_init(from);
+}
+
+/* ---- notifications ---- */
+
+/*
+ * A notif_pack for notifications whose payload follows the header in the same
+ * allocation: copies the header and its len bytes of payload as they are, and
+ * sets *packed_notif_len to that size. When packed_notif is NULL or smaller,
+ * returns UROM_ERR_INVALID_VALUE with *packed_notif_len set to the size it
+ * needs; a NULL notif or packed_notif_len is UROM_ERR_INVALID_VALUE too.
+ */
+static inline urom_status_t urom_notif_pack_inline(struct urom_worker_notify *notif, size_t *packed_notif_len,
+						   void *packed_notif)
+{
+	size_t needed;
+
+	if (notif == NULL || packed_notif_len == NULL)
+		return UROM_ERR_INVALID_VALUE;
+	needed = sizeof(*notif) + notif->len;
+	if (*packed_notif_len < needed || packed_notif == NULL) {
+		*packed_notif_len = needed;
+		return UROM_ERR_INVALID_VALUE;
+	}
+	memcpy(packed_notif, notif, needed);
+	*packed_notif_len = needed;
+	return UROM_SUCCESS;
 }
 
 #ifdef __cplusplus

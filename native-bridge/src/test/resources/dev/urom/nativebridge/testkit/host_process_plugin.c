@@ -176,19 +176,6 @@ static urom_status_t hp_progress(struct urom_worker_ctx *ctx, urom_list_link_t *
 	return UROM_SUCCESS;
 }
 
-static urom_status_t hp_notif_pack(struct urom_worker_notify *notif, size_t *len, void *packed)
-{
-	size_t need = sizeof(*notif) + notif->len;
-
-	if (*len < need) {
-		*len = need;
-		return UROM_ERR_INVALID_VALUE;
-	}
-	memcpy(packed, notif, need);
-	*len = need;
-	return UROM_SUCCESS;
-}
-
 urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface)
 {
 	iface->api_version = UROM_PLUGIN_API_VERSION;
@@ -197,7 +184,7 @@ urom_status_t urom_plugin_get_iface(struct urom_plugin_iface *iface)
 	iface->addr = hp_addr;
 	iface->worker_cmd = hp_worker_cmd;
 	iface->progress = hp_progress;
-	iface->notif_pack = hp_notif_pack;
+	iface->notif_pack = urom_notif_pack_inline;
 	return UROM_SUCCESS;
 }
 
