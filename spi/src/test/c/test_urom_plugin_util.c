@@ -65,8 +65,7 @@ static int holds(UROM_LIST_LINK_T *head, const int *values, size_t count)
 	UROM_LIST_LINK_T *link;
 	size_t at = 0;
 
-	urom_list_for_each(link, head)
-	{
+	urom_list_for_each(link, head) {
 		if (at >= count || UROM_LIST_ENTRY(link, struct item, link)->value != values[at])
 			return 0;
 		at++;
@@ -200,8 +199,7 @@ static void test_for_each_safe_lets_the_body_take_every_link_off(void)
 	int sum = 0;
 
 	three(&head, &a, &b, &c);
-	urom_list_for_each_safe(link, next, &head)
-	{
+	urom_list_for_each_safe(link, next, &head) {
 		sum = sum * 10 + UROM_LIST_ENTRY(link, struct item, link)->value;
 		urom_list_del(link);
 	}
@@ -216,7 +214,8 @@ static void test_for_each_visits_nothing_on_an_empty_list(void)
 	int visits = 0;
 
 	urom_list_init(&head);
-	urom_list_for_each(link, &head) visits++;
+	urom_list_for_each(link, &head)
+		visits++;
 	CHECK(visits == 0);
 }
 

@@ -75,8 +75,7 @@ static void counter_close(struct urom_worker_ctx *ctx)
 
 	if (state == NULL)
 		return;
-	ucs_list_for_each_safe(desc, next, &state->ready, entry)
-	{
+	ucs_list_for_each_safe(desc, next, &state->ready, entry) {
 		ucs_list_del(&desc->entry);
 		free(desc);
 	}

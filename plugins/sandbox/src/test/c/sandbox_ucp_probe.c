@@ -133,7 +133,8 @@ static int progress(struct instance *in)
 
 	urom_list_init(&got);
 	if (iface.progress(&in->ctx, &got) == UROM_SUCCESS) {
-		urom_list_for_each(link, &got) n++;
+		urom_list_for_each(link, &got)
+			n++;
 		urom_list_move_tail(&in->answers, &got);
 	}
 	return n;
@@ -144,8 +145,7 @@ static struct urom_worker_notif_desc *take(struct instance *in, uint64_t uctx)
 {
 	urom_list_link_t *it;
 
-	urom_list_for_each(it, &in->answers)
-	{
+	urom_list_for_each(it, &in->answers) {
 		struct urom_worker_notif_desc *desc = UROM_LIST_ENTRY(it, struct urom_worker_notif_desc, entry);
 
 		if (desc->worker_notif.urom_context == uctx) {

@@ -385,7 +385,8 @@ __attribute__((unused)) static unsigned urom_testkit_progress(struct urom_testki
 	status = plugin->ctx.iface.progress(&plugin->ctx, &fresh);
 	if (status != UROM_SUCCESS && status != UROM_ERR_EMPTY)
 		fprintf(stderr, "urom_testkit: progress failed: %s\n", urom_testkit_status_name(status));
-	urom_list_for_each(link, &fresh) count++;
+	urom_list_for_each(link, &fresh)
+		count++;
 	urom_list_move_tail(&plugin->received, &fresh);
 	return count;
 }
@@ -412,8 +413,7 @@ __attribute__((unused)) static struct urom_worker_notify *urom_testkit_await(str
 	for (;;) {
 		urom_list_link_t *link;
 
-		urom_list_for_each(link, &plugin->received)
-		{
+		urom_list_for_each(link, &plugin->received) {
 			struct urom_worker_notif_desc *desc =
 				UROM_LIST_ENTRY(link, struct urom_worker_notif_desc, entry);
 
@@ -444,7 +444,8 @@ __attribute__((unused)) static unsigned urom_testkit_unclaimed(const struct urom
 	const urom_list_link_t *link;
 	unsigned count = 0;
 
-	urom_list_for_each(link, &plugin->received) count++;
+	urom_list_for_each(link, &plugin->received)
+		count++;
 	return count;
 }
 

@@ -80,8 +80,7 @@ static void style_close(struct urom_worker_ctx *ctx)
 	struct style_ctx *sc = ctx->plugin_ctx;
 	struct urom_worker_notif_desc *n, *tmp;
 
-	ucs_list_for_each_safe(n, tmp, &sc->done, entry)
-	{
+	ucs_list_for_each_safe(n, tmp, &sc->done, entry) {
 		ucs_list_del(&n->entry);
 		free(n);
 	}
