@@ -31,46 +31,11 @@ enum { PROBE_OK = 0, PROBE_REJECTED = 1, PROBE_USAGE = 2 };
 
 static int result_fd = -1;
 
-static const char *const status_names[] = {
-	"SUCCESS",
-	"UNKNOWN",
-	"NOT_PERMITTED",
-	"IN_USE",
-	"NOT_SUPPORTED",
-	"AGAIN",
-	"INVALID_VALUE",
-	"NO_MEMORY",
-	"INITIALIZATION",
-	"TIME_OUT",
-	"SHUTDOWN",
-	"CONNECTION_RESET",
-	"CONNECTION_ABORTED",
-	"CONNECTION_INPROGRESS",
-	"NOT_CONNECTED",
-	"NO_LOCK",
-	"NOT_FOUND",
-	"IO_FAILED",
-	"BAD_STATE",
-	"UNSUPPORTED_VERSION",
-	"OPERATING_SYSTEM",
-	"DRIVER",
-	"UNEXPECTED",
-	"ALREADY_EXIST",
-	"FULL",
-	"EMPTY",
-	"IN_PROGRESS",
-	"TOO_BIG",
-	"AUTHENTICATION",
-	"BAD_CONFIG",
-	"SKIPPED",
-	"DEVICE_FATAL_ERROR",
-};
-
 static const char *status_name(int status)
 {
-	if (status >= 0 && (size_t)status < sizeof(status_names) / sizeof(status_names[0]))
-		return status_names[status];
-	return "UNRECOGNIZED";
+	const char *name = urom_status_name((urom_status_t)status);
+
+	return name != NULL ? name : "UNRECOGNIZED";
 }
 
 /* Writes the one result line (newlines inside the text become spaces) and ends the process. */

@@ -316,6 +316,15 @@ static void test_the_packer_copies_header_and_payload_or_asks_for_room(void)
 	CHECK(urom_notif_pack_inline(&in.notif, NULL, out) == UROM_ERR_INVALID_VALUE);
 }
 
+static void test_status_names_are_the_enums_without_prefix(void)
+{
+	CHECK(strcmp(urom_status_name(UROM_SUCCESS), "SUCCESS") == 0);
+	CHECK(strcmp(urom_status_name(UROM_ERR_INVALID_VALUE), "INVALID_VALUE") == 0);
+	CHECK(strcmp(urom_status_name(UROM_ERR_DEVICE_FATAL_ERROR), "DEVICE_FATAL_ERROR") == 0);
+	CHECK(urom_status_name((urom_status_t)(UROM_ERR_DEVICE_FATAL_ERROR + 1)) == NULL);
+	CHECK(urom_status_name((urom_status_t)-1) == NULL);
+}
+
 int main(void)
 {
 	test_init_makes_an_empty_list();
@@ -329,6 +338,7 @@ int main(void)
 	test_stores_write_a_known_byte_string_and_nothing_past_it();
 	test_a_store_then_a_load_gives_the_value_back();
 	test_the_packer_copies_header_and_payload_or_asks_for_room();
+	test_status_names_are_the_enums_without_prefix();
 	printf("%s: %u passed, %u failed\n", TEST_NAME, passed, failed);
 	return failed == 0 && passed > 0 ? 0 : 1;
 }

@@ -24,20 +24,9 @@
 
 static const char *status_name(urom_status_t status)
 {
-	switch (status) {
-	case UROM_SUCCESS:
-		return "SUCCESS";
-	case UROM_ERR_AGAIN:
-		return "AGAIN";
-	case UROM_ERR_EMPTY:
-		return "EMPTY";
-	case UROM_ERR_INVALID_VALUE:
-		return "INVALID_VALUE";
-	case UROM_ERR_NOT_SUPPORTED:
-		return "NOT_SUPPORTED";
-	default:
-		return "OTHER";
-	}
+	const char *name = urom_status_name(status);
+
+	return name != NULL ? name : "OTHER";
 }
 
 /* Generous bounds: the build machine is shared. */

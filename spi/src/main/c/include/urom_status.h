@@ -3,7 +3,8 @@
  * urom-java: status codes shared by the plugin ABI and the wire protocol.
  *
  * The numeric values are DOCA's doca_error_t values, so a status crosses the
- * C ABI, the Java SPI and the wire unchanged.
+ * C ABI, the Java SPI and the wire unchanged; urom_status_name gives the name
+ * that the Java SPI uses for each.
  */
 #ifndef UROM_STATUS_H_
 #define UROM_STATUS_H_
@@ -42,5 +43,50 @@ typedef enum urom_status {
 	UROM_ERR_SKIPPED = 30,
 	UROM_ERR_DEVICE_FATAL_ERROR = 31,
 } urom_status_t;
+
+/*
+ * The name of a status without its UROM_ or UROM_ERR_ prefix, as the Java
+ * SPI's UromStatus spells it ("SUCCESS", "INVALID_VALUE", ...); NULL for a
+ * value that is no status.
+ */
+static inline const char *urom_status_name(urom_status_t status)
+{
+	static const char *const names[] = {
+		"SUCCESS",
+		"UNKNOWN",
+		"NOT_PERMITTED",
+		"IN_USE",
+		"NOT_SUPPORTED",
+		"AGAIN",
+		"INVALID_VALUE",
+		"NO_MEMORY",
+		"INITIALIZATION",
+		"TIME_OUT",
+		"SHUTDOWN",
+		"CONNECTION_RESET",
+		"CONNECTION_ABORTED",
+		"CONNECTION_INPROGRESS",
+		"NOT_CONNECTED",
+		"NO_LOCK",
+		"NOT_FOUND",
+		"IO_FAILED",
+		"BAD_STATE",
+		"UNSUPPORTED_VERSION",
+		"OPERATING_SYSTEM",
+		"DRIVER",
+		"UNEXPECTED",
+		"ALREADY_EXIST",
+		"FULL",
+		"EMPTY",
+		"IN_PROGRESS",
+		"TOO_BIG",
+		"AUTHENTICATION",
+		"BAD_CONFIG",
+		"SKIPPED",
+		"DEVICE_FATAL_ERROR",
+	};
+
+	return (unsigned)status < sizeof(names) / sizeof(names[0]) ? names[status] : (const char *)0;
+}
 
 #endif /* UROM_STATUS_H_ */

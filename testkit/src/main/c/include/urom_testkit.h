@@ -75,46 +75,11 @@ static unsigned urom_testkit_passed_;
 static struct urom_testkit_plugin *urom_testkit_opened_;
 static unsigned urom_testkit_failed_;
 
-static const char *const urom_testkit_status_names_[] = {
-	"SUCCESS",
-	"UNKNOWN",
-	"NOT_PERMITTED",
-	"IN_USE",
-	"NOT_SUPPORTED",
-	"AGAIN",
-	"INVALID_VALUE",
-	"NO_MEMORY",
-	"INITIALIZATION",
-	"TIME_OUT",
-	"SHUTDOWN",
-	"CONNECTION_RESET",
-	"CONNECTION_ABORTED",
-	"CONNECTION_INPROGRESS",
-	"NOT_CONNECTED",
-	"NO_LOCK",
-	"NOT_FOUND",
-	"IO_FAILED",
-	"BAD_STATE",
-	"UNSUPPORTED_VERSION",
-	"OPERATING_SYSTEM",
-	"DRIVER",
-	"UNEXPECTED",
-	"ALREADY_EXIST",
-	"FULL",
-	"EMPTY",
-	"IN_PROGRESS",
-	"TOO_BIG",
-	"AUTHENTICATION",
-	"BAD_CONFIG",
-	"SKIPPED",
-	"DEVICE_FATAL_ERROR",
-};
-
 __attribute__((unused)) static const char *urom_testkit_status_name(urom_status_t status)
 {
-	if ((unsigned)status < sizeof(urom_testkit_status_names_) / sizeof(urom_testkit_status_names_[0]))
-		return urom_testkit_status_names_[status];
-	return "(not a urom status)";
+	const char *name = urom_status_name(status);
+
+	return name != NULL ? name : "(not a urom status)";
 }
 
 __attribute__((unused)) static int urom_testkit_check_(int ok, const char *file, int line, const char *what)
