@@ -99,12 +99,9 @@ public final class HttpEndpoint implements AutoCloseable {
                         reply(exchange, 200, "ready: " + daemon.acceptedPlugins() + " plugins\n");
                     }
                 } else if (path.equals("/metrics")) {
-                    if (scrapeRunning.compareAndSet(false, true)) {
-                        try {
-                            metrics(exchange, daemon);
-                        } finally {
-                            scrapeRunning.set(false);
-                        }
+                    byte[] scraped = scrape(daemon, scrapeRunning);
+                    if (scraped != null) {
+                        reply(exchange, 200, daemon.metricsContentType(), scraped);
                     } else {
                         reply(exchange, 503, "a scrape is already running\n");
                     }
@@ -117,10 +114,21 @@ public final class HttpEndpoint implements AutoCloseable {
         return new HttpEndpoint(server, threads);
     }
 
-    private static void metrics(HttpExchange exchange, Daemon daemon) throws IOException {
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        daemon.writeMetrics(body);
-        reply(exchange, 200, daemon.metricsContentType(), body.toByteArray());
+    /**
+     * The daemon's metrics, or null while another scrape runs. {@code running} is down again before
+     * the caller replies, so a client that has read one scrape's answer can always start the next.
+     */
+    private static byte[] scrape(Daemon daemon, AtomicBoolean running) throws IOException {
+        if (!running.compareAndSet(false, true)) {
+            return null;
+        }
+        try {
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            daemon.writeMetrics(body);
+            return body.toByteArray();
+        } finally {
+            running.set(false);
+        }
     }
 
     /** The address actually bound. */
