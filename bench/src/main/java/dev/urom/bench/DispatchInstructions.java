@@ -19,13 +19,25 @@ import java.util.Map;
  *
  * <p>For each plugin, {@link DispatchDriver} runs {@code --runs} times in a JVM of its own under
  * {@code valgrind --tool=callgrind}: {@code --warm-up} LOOPBACKs uninstrumented, then {@code
- * --commands} in its {@link CallgrindWindow}, the only stretch callgrind counts. The headline is the
- * dispatching thread's instructions in the window per command; what the JVM's other threads (JIT
- * compiler, GC, VM thread) did meanwhile is a row of its own ({@link CallgrindParts}). The JVM
- * compiles synchronously ({@value #BATCH_COMPILATION}: the commands that need a method compiled wait
- * for it, so the warm-up ends with the code compiled and the window runs that code whatever the
- * machine's timing), with a fixed serial heap; valgrind schedules its threads fairly, since a busy
- * thread would otherwise starve the compiler threads. The spread row says how far the runs lie apart.
+ * --commands} in its {@link CallgrindWindow}, the only stretch callgrind counts. The rows:
+ *
+ * <ul>
+ *   <li>the headline: the dispatching thread's instructions in the window per command;
+ *   <li>what the JVM's other threads (JIT compiler, GC, VM thread) did meanwhile ({@link
+ *       CallgrindParts});
+ *   <li>the spread: how far the runs lie apart.
+ * </ul>
+ *
+ * <p>What makes the count repeatable:
+ *
+ * <ul>
+ *   <li>the JVM compiles synchronously ({@value #BATCH_COMPILATION}): the commands that need a method
+ *       compiled wait for it, so the warm-up ends with the code compiled and the window runs that
+ *       code whatever the machine's timing;
+ *   <li>a fixed serial heap;
+ *   <li>valgrind schedules its threads fairly, since a busy thread would otherwise starve the
+ *       compiler threads.
+ * </ul>
  *
  * <p>valgrind runs with exact registers at memory accesses and checks all code for changes, which
  * HotSpot's compiled code needs; it slows valgrind, not what it counts. valgrind is {@code valgrind}

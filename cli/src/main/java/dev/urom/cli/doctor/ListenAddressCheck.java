@@ -30,14 +30,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Would the daemon start on its listen address, with the key options it is given? It refuses a TCP
- * address without {@code --auth-keys} or {@code --insecure-tcp}, and a key directory it cannot use
- * (FAIL); it serves a TCP address with {@code --insecure-tcp} alone, to anyone (WARN). The address
- * must be free or held by a live daemon: a Unix socket file that nobody answers on is stale (a WARN:
- * the daemon removes it when it starts); a TCP port that cannot be bound and does not answer the
- * UROM handshake is held by another program (FAIL). Binds (and releases at once) a TCP port to test
- * it; never removes anything. Each handshake is given {@code timeout} before the answer counts as
- * missing. Stateless.
+ * Would the daemon start on its listen address, with the key options it is given? Stateless; binds
+ * (and releases at once) a TCP port to test it, never removes anything, and gives each handshake
+ * {@code timeout} before the answer counts as missing. Its grades:
+ *
+ * <ul>
+ *   <li>FAIL: a TCP address without {@code --auth-keys} or {@code --insecure-tcp}, or a key
+ *       directory the daemon cannot use;
+ *   <li>WARN: a TCP address with {@code --insecure-tcp} alone, served to anyone;
+ *   <li>the address must be free or held by a live daemon: a Unix socket file that nobody answers on
+ *       is stale (WARN: the daemon removes it when it starts); a TCP port that cannot be bound and
+ *       does not answer the UROM handshake is held by another program (FAIL).
+ * </ul>
  */
 public final class ListenAddressCheck implements Check {
     static final String NAME = "listen address";

@@ -22,14 +22,19 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Scans a plugin path: its directories in order, each directory's files in name order; {@code
- * .so} files are native candidates, {@code .jar} and {@code .zip} files Java candidates; other
- * files, and directories, are ignored (a dangling link with a candidate's name is rejected). At
- * most {@value #MAX_CANDIDATES_PER_DIRECTORY} candidates of one directory are examined, the first
- * by name; the rest are one rejection and one warning for the directory. Each candidate's name
- * (file name less extension) is checked against the 47-byte limit, then its trust (below), then
- * the candidate is probed through the {@link CandidateProber}. A name already taken by an accepted
- * plugin earlier in the path shadows the later one; rejected candidates claim no name.
+ * Scans a plugin path: its directories in order, each directory's files in name order.
+ *
+ * <ul>
+ *   <li>{@code .so} files are native candidates, {@code .jar} and {@code .zip} files Java candidates;
+ *       other files, and directories, are ignored (a dangling link with a candidate's name is
+ *       rejected).
+ *   <li>At most {@value #MAX_CANDIDATES_PER_DIRECTORY} candidates of one directory are examined, the
+ *       first by name; the rest are one rejection and one warning for the directory.
+ *   <li>Each candidate's name (file name less extension) is checked against the 47-byte limit, then
+ *       its trust (below), then the candidate is probed through the {@link CandidateProber}.
+ *   <li>A name already taken by an accepted plugin earlier in the path shadows the later one;
+ *       rejected candidates claim no name.
+ * </ul>
  *
  * <p>Trust, before anything is probed ({@link ScanPolicy}): a directory that fails {@link
  * PathTrust#untrusted} (an owner other than root and the trusted owners, writable by group or

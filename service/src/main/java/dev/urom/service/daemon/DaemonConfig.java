@@ -44,13 +44,17 @@ public final class DaemonConfig {
     public static final Duration DEFAULT_WORKER_START_TIMEOUT = Duration.ofSeconds(20);
     /**
      * The workers' JVM options by default, separated by spaces (a constant, so that {@code urom daemon
-     * --help} can show it), each measured with FootprintBench: the serial collector and C1 alone (the
-     * least memory and threads); class-data archives mapped where they were dumped
-     * ({@code ArchiveRelocationMode=0}: relocating them, the default since JDK 17.0.x, writes to every
-     * page and so makes the archives private to each worker, some 6 MiB of the JDK's and 7 of the
-     * worker class path's); a heap that starts at 8 MiB with a 4 MiB young generation (the
-     * start-up's garbage otherwise spreads over a 100 MiB eden that it all touches) and is bounded at
-     * 512 MiB, above which {@code --worker-jvm-option=-Xmx...} raises it.
+     * --help} can show it), each measured with FootprintBench:
+     *
+     * <ul>
+     *   <li>the serial collector and C1 alone: the least memory and threads;
+     *   <li>class-data archives mapped where they were dumped ({@code ArchiveRelocationMode=0}):
+     *       relocating them, the default since JDK 17.0.x, writes to every page and so makes the
+     *       archives private to each worker, some 6 MiB of the JDK's and 7 of the worker class path's;
+     *   <li>a heap that starts at 8 MiB with a 4 MiB young generation (the start-up's garbage
+     *       otherwise spreads over a 100 MiB eden that it all touches) and is bounded at 512 MiB,
+     *       above which {@code --worker-jvm-option=-Xmx...} raises it.
+     * </ul>
      */
     public static final String DEFAULT_WORKER_JVM_OPTIONS_TEXT = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto"
             + " -XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0 -Xms8m -Xmn4m -Xmx512m";

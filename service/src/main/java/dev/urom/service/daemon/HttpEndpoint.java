@@ -16,14 +16,18 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The daemon's HTTP endpoint, for Kubernetes probes and Prometheus: {@code GET /healthz} answers
- * 200 while the daemon serves hosts and 503 with the reason ({@link Daemon#unhealthyReason}: it is
- * closing, or accepting host connections fails); {@code GET /readyz} answers 200 when it is also
- * healthy and has at least one plugin to offer (its last scan of {@code UROM_PLUGIN_PATH} accepted
- * one), 503 otherwise, with the reason in the body; {@code GET /metrics} answers the daemon's
- * metrics in the Prometheus text format (see {@link Daemon#writeMetrics}), or 503 at once while
- * another scrape is still running. Anything else is 404. Off unless the daemon is given an HTTP
- * port; it binds where it is told (the command line's default is localhost).
+ * The daemon's HTTP endpoint, for Kubernetes probes and Prometheus. Off unless the daemon is given
+ * an HTTP port; it binds where it is told (the command line's default is localhost). It serves:
+ *
+ * <ul>
+ *   <li>{@code GET /healthz}: 200 while the daemon serves hosts, else 503 with the reason ({@link
+ *       Daemon#unhealthyReason}: it is closing, or accepting host connections fails);
+ *   <li>{@code GET /readyz}: 200 when it is also healthy and has at least one plugin to offer (its
+ *       last scan of {@code UROM_PLUGIN_PATH} accepted one), else 503 with the reason in the body;
+ *   <li>{@code GET /metrics}: the daemon's metrics in the Prometheus text format ({@link
+ *       Daemon#writeMetrics}), or 503 at once while another scrape is still running;
+ *   <li>anything else: 404.
+ * </ul>
  *
  * <p>Slow clients cannot starve the probes: requests are served by {@value #THREADS} threads, only
  * one of them at a time runs a scrape (which waits up to a second on the workers), and the JDK's

@@ -8,14 +8,21 @@ import java.util.Arrays;
  * touches nothing else (the floating-point sums and products also accumulate into {@code flags}); stateless, so safe from any
  * thread on arrays no other thread uses.
  *
- * <p>Each loop is a small static method without branches, the shape C2's SuperWord vectorises in JDK 17 (each was timed
- * against {@code -XX:-UseSuperWord}): arithmetic, bitwise operations and shifts, but no compares, no {@code Math.min} or
- * {@code Math.max} (C2 makes conditional moves of them), no moves between {@code double} and {@code long}, and a select written
- * {@code y ^ ((x ^ y) & mask)} (C2 left {@code (x & mask) | (y & ~mask)} scalar in the 8-bit lanes). Hence MIN and MAX compare
- * by an overflow-corrected subtraction, floating-point MIN and MAX run on the raw bits, and a NaN produced by SUM or
- * PROD is found through {@code flags} ({@code s * 0.0} is NaN exactly where {@code s} is infinite or NaN) and canonicalised
- * afterwards, in the rare call that has one. SUM and PROD work on two half-blocks at once ({@code a, b} and {@code c, d}), so
- * that one flag serves two elements: the flags' loads and stores cost more than the arithmetic.
+ * <p>Each loop is a small static method without branches, the shape C2's SuperWord vectorises in JDK 17 (each
+ * was timed against {@code -XX:-UseSuperWord}): arithmetic, bitwise operations and shifts, and none of
+ *
+ * <ul>
+ *   <li>compares, {@code Math.min} or {@code Math.max} (C2 makes conditional moves of them): MIN and MAX
+ *       compare by an overflow-corrected subtraction, and floating-point MIN and MAX run on the raw bits;
+ *   <li>moves between {@code double} and {@code long};
+ *   <li>a select written {@code (x & mask) | (y & ~mask)}, which C2 left scalar in the 8-bit lanes: it is
+ *       written {@code y ^ ((x ^ y) & mask)}.
+ * </ul>
+ *
+ * <p>A NaN produced by SUM or PROD is found through {@code flags} ({@code s * 0.0} is NaN exactly where
+ * {@code s} is infinite or NaN) and canonicalised afterwards, in the rare call that has one. SUM and PROD
+ * work on two half-blocks at once ({@code a, b} and {@code c, d}), so that one flag serves two elements:
+ * the flags' loads and stores cost more than the arithmetic.
  */
 final class Kernels {
     private static final int F32_ABS = 0x7fffffff;
