@@ -38,7 +38,6 @@ final class ReadyHandshake {
     }
 
     static final long EXIT_GRACE_SECONDS = 10;
-    private static final int STATUS_LINE_MAX_BYTES = 4096;
 
     private final Duration timeout;
     private final ScheduledExecutorService timers;
@@ -136,9 +135,9 @@ final class ReadyHandshake {
         }
     }
 
-    /** Its first whole line, cut to {@value #STATUS_LINE_MAX_BYTES} bytes, or null at end of file. */
+    /** Its first whole line, cut to {@value WorkerLines#MAX_CONTROL_LINE_BYTES} bytes, or null at end of file. */
     private static String readLine(InputStream in) throws IOException {
-        byte[] line = new PipeLineReader(in, STATUS_LINE_MAX_BYTES).next();
+        byte[] line = new PipeLineReader(in, WorkerLines.MAX_CONTROL_LINE_BYTES).next();
         if (line == null) {
             return null;
         }

@@ -40,6 +40,11 @@ import java.util.Optional;
 public final class WorkerLines {
     /** The longest line either side reads, in characters. */
     public static final int MAX_LINE_LENGTH = 1 << 20;
+    /**
+     * The bytes a reader keeps of a line that is not a STATS answer (ACCESS, a STATS request, READY,
+     * FAILED): those are short, and a longer one is cut to this.
+     */
+    public static final int MAX_CONTROL_LINE_BYTES = 4096;
 
     private static final String ACCESS = "ACCESS";
     private static final String READY = "READY";

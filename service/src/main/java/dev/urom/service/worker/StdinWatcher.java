@@ -2,6 +2,7 @@
 package dev.urom.service.worker;
 
 import dev.urom.service.process.PipeLineReader;
+import dev.urom.service.process.WorkerLines;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
@@ -19,7 +20,7 @@ import java.util.function.Consumer;
  * <p>Runs on its own daemon thread; the handler runs on it too, one line at a time.
  */
 final class StdinWatcher {
-    static final int MAX_LINE_BYTES = 4096;
+    static final int MAX_LINE_BYTES = WorkerLines.MAX_CONTROL_LINE_BYTES;
 
     private StdinWatcher() {}
 
