@@ -102,19 +102,16 @@ class JavaCollDataTest {
 
     private CollCommand.Post post(
             CollType type, DataType dtype, ReduceOp op, int root, boolean inPlace, long count, long src, long dst) {
-        return new CollCommand.Post(
-                workers.cookie(),
-                TEAM,
-                type.code(),
-                dtype.code(),
-                type.reduces() ? op.code() : 0,
-                type.rooted() ? root : 0,
-                inPlace ? CollLayout.IN_PLACE : 0,
-                count,
-                src,
-                dst,
-                0,
-                0);
+        return CollCommand.Post.builder(workers.cookie(), TEAM)
+                .coll(type.code())
+                .dtype(dtype.code())
+                .op(type.reduces() ? op.code() : 0)
+                .root(type.rooted() ? root : 0)
+                .flags(inPlace ? CollLayout.IN_PLACE : 0)
+                .count(count)
+                .src(src)
+                .dst(dst)
+                .build();
     }
 
     private static void assertBits(Memory actual, double[] expected, String what) {

@@ -48,19 +48,14 @@ class JavaCollFailureTest {
     }
 
     private CollCommand.Post allreduce(long src, long dst) {
-        return new CollCommand.Post(
-                workers.cookie(),
-                TEAM,
-                CollType.ALLREDUCE.code(),
-                DataType.FLOAT64.code(),
-                ReduceOp.SUM.code(),
-                0,
-                0,
-                COUNT,
-                src,
-                dst,
-                0,
-                0);
+        return CollCommand.Post.builder(workers.cookie(), TEAM)
+                .coll(CollType.ALLREDUCE.code())
+                .dtype(DataType.FLOAT64.code())
+                .op(ReduceOp.SUM.code())
+                .count(COUNT)
+                .src(src)
+                .dst(dst)
+                .build();
     }
 
     private static void assertAnswer(CollNotification answer, Reason reason, long detail, String what) {
@@ -95,36 +90,156 @@ class JavaCollFailureTest {
         long s = CollWorkers.address(src);
         long d = CollWorkers.address(dst[0]);
         long c = workers.cookie();
-        refusal(new CollCommand.Post(c, TEAM, 9, 9, 0, 0, 0, COUNT, s, d, 0, 0), Reason.UNKNOWN_COLL, dst);
-        refusal(new CollCommand.Post(c, TEAM, 3, 10, 0, 0, 0, COUNT, s, d, 0, 0), Reason.UNKNOWN_DTYPE, dst);
-        refusal(new CollCommand.Post(c, TEAM, 3, 9, 7, 0, 0, COUNT, s, d, 0, 0), Reason.UNKNOWN_OP, dst);
         refusal(
-                new CollCommand.Post(c, TEAM, 3, 9, ReduceOp.BXOR.code(), 0, 0, COUNT, s, d, 0, 0),
+                CollCommand.Post.builder(c, TEAM)
+                        .coll(9)
+                        .dtype(9)
+                        .count(COUNT)
+                        .src(s)
+                        .dst(d)
+                        .build(),
+                Reason.UNKNOWN_COLL,
+                dst);
+        refusal(
+                CollCommand.Post.builder(c, TEAM)
+                        .coll(3)
+                        .dtype(10)
+                        .count(COUNT)
+                        .src(s)
+                        .dst(d)
+                        .build(),
+                Reason.UNKNOWN_DTYPE,
+                dst);
+        refusal(
+                CollCommand.Post.builder(c, TEAM)
+                        .coll(3)
+                        .dtype(9)
+                        .op(7)
+                        .count(COUNT)
+                        .src(s)
+                        .dst(d)
+                        .build(),
+                Reason.UNKNOWN_OP,
+                dst);
+        refusal(
+                CollCommand.Post.builder(c, TEAM)
+                        .coll(3)
+                        .dtype(9)
+                        .op(ReduceOp.BXOR.code())
+                        .count(COUNT)
+                        .src(s)
+                        .dst(d)
+                        .build(),
                 Reason.OP_NOT_FOR_DTYPE,
                 dst);
-        refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, 1L << 60, s, d, 0, 0), Reason.COUNT_OVERFLOW, dst);
         refusal(
-                new CollCommand.Post(c, TEAM, CollType.REDUCE.code(), 9, 0, 2, 0, COUNT, s, d, 0, 0),
+                CollCommand.Post.builder(c, TEAM)
+                        .coll(3)
+                        .dtype(9)
+                        .count(1L << 60)
+                        .src(s)
+                        .dst(d)
+                        .build(),
+                Reason.COUNT_OVERFLOW,
+                dst);
+        refusal(
+                CollCommand.Post.builder(c, TEAM)
+                        .coll(CollType.REDUCE.code())
+                        .dtype(9)
+                        .root(2)
+                        .count(COUNT)
+                        .src(s)
+                        .dst(d)
+                        .build(),
                 Reason.BAD_ROOT,
                 dst);
-        refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 2, COUNT, s, d, 0, 0), Reason.BAD_FLAGS, dst);
-        long hole = 4096; // below vm.mmap_min_addr: never mapped
-        refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, hole, d, 0, 0), Reason.NOT_MAPPED, dst);
-        refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, -256, d, 0, 0), Reason.NOT_MAPPED, dst);
         refusal(
-                new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, pages(1, Pages.PROT_NONE), d, 0, 0),
+                CollCommand.Post.builder(c, TEAM)
+                        .coll(3)
+                        .dtype(9)
+                        .flags(2)
+                        .count(COUNT)
+                        .src(s)
+                        .dst(d)
+                        .build(),
+                Reason.BAD_FLAGS,
+                dst);
+        long hole = 4096; // below vm.mmap_min_addr: never mapped
+        refusal(
+                CollCommand.Post.builder(c, TEAM)
+                        .coll(3)
+                        .dtype(9)
+                        .count(COUNT)
+                        .src(hole)
+                        .dst(d)
+                        .build(),
+                Reason.NOT_MAPPED,
+                dst);
+        refusal(
+                CollCommand.Post.builder(c, TEAM)
+                        .coll(3)
+                        .dtype(9)
+                        .count(COUNT)
+                        .src(-256)
+                        .dst(d)
+                        .build(),
+                Reason.NOT_MAPPED,
+                dst);
+        refusal(
+                CollCommand.Post.builder(c, TEAM)
+                        .coll(3)
+                        .dtype(9)
+                        .count(COUNT)
+                        .src(pages(1, Pages.PROT_NONE))
+                        .dst(d)
+                        .build(),
                 Reason.NOT_READABLE,
                 dst);
         refusal(
-                new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, s, pages(1, Pages.PROT_READ), 0, 0),
+                CollCommand.Post.builder(c, TEAM)
+                        .coll(3)
+                        .dtype(9)
+                        .count(COUNT)
+                        .src(s)
+                        .dst(pages(1, Pages.PROT_READ))
+                        .build(),
                 Reason.NOT_WRITABLE,
                 dst);
-        refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, d + 8, d, 0, 0), Reason.OVERLAP, dst);
-        refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, s, d, 99, 0), Reason.BAD_MEMH, dst);
+        refusal(
+                CollCommand.Post.builder(c, TEAM)
+                        .coll(3)
+                        .dtype(9)
+                        .count(COUNT)
+                        .src(d + 8)
+                        .dst(d)
+                        .build(),
+                Reason.OVERLAP,
+                dst);
+        refusal(
+                CollCommand.Post.builder(c, TEAM)
+                        .coll(3)
+                        .dtype(9)
+                        .count(COUNT)
+                        .src(s)
+                        .dst(d)
+                        .memh(99, 0)
+                        .build(),
+                Reason.BAD_MEMH,
+                dst);
         CollNotification.MemMapDone map = (CollNotification.MemMapDone)
                 workers.call(0, new CollCommand.MemMap(workers.cookie(), s, 8 * COUNT, CollLayout.ACCESS_WRITE));
         assertAnswer(map, Reason.NONE, 0, "MEM_MAP");
-        refusal(new CollCommand.Post(c, TEAM, 3, 9, 0, 0, 0, COUNT, s, d, map.memh(), 0), Reason.BAD_MEMH, dst);
+        refusal(
+                CollCommand.Post.builder(c, TEAM)
+                        .coll(3)
+                        .dtype(9)
+                        .count(COUNT)
+                        .src(s)
+                        .dst(d)
+                        .memh(map.memh(), 0)
+                        .build(),
+                Reason.BAD_MEMH,
+                dst);
         Memory one = workers.buffer(8 * COUNT);
         one.setDouble(0, 1);
         WorkerCommand a = workers.send(0, allreduce(CollWorkers.address(one), d));
@@ -145,19 +260,13 @@ class JavaCollFailureTest {
             dst[r] = workers.buffer(8 * 11);
             sent.add(workers.send(
                     r,
-                    new CollCommand.Post(
-                            workers.cookie(),
-                            TEAM,
-                            3,
-                            r == 2 ? DataType.INT64.code() : 9,
-                            0,
-                            0,
-                            0,
-                            r == 1 ? 11 : 10,
-                            CollWorkers.address(src),
-                            CollWorkers.address(dst[r]),
-                            0,
-                            0)));
+                    CollCommand.Post.builder(workers.cookie(), TEAM)
+                            .coll(3)
+                            .dtype(r == 2 ? DataType.INT64.code() : 9)
+                            .count(r == 1 ? 11 : 10)
+                            .src(CollWorkers.address(src))
+                            .dst(CollWorkers.address(dst[r]))
+                            .build()));
         }
         for (int r = 0; r < 3; r++) {
             assertAnswer(workers.await(r, sent.get(r)), Reason.MISMATCH, 2, "rank " + r);
@@ -295,19 +404,14 @@ class JavaCollFailureTest {
         Memory dst = workers.buffer(8 * COUNT);
         CollNotification answer = workers.call(
                 0,
-                new CollCommand.Post(
-                        workers.cookie(),
-                        TEAM,
-                        CollType.ALLREDUCE.code(),
-                        DataType.FLOAT64.code(),
-                        0,
-                        0,
-                        0,
-                        COUNT,
-                        gone,
-                        CollWorkers.address(dst),
-                        map.memh(),
-                        0));
+                CollCommand.Post.builder(workers.cookie(), TEAM)
+                        .coll(CollType.ALLREDUCE.code())
+                        .dtype(DataType.FLOAT64.code())
+                        .count(COUNT)
+                        .src(gone)
+                        .dst(CollWorkers.address(dst))
+                        .memh(map.memh(), 0)
+                        .build());
         assertAnswer(answer, Reason.NOT_MAPPED, 0, "a read of the unmapped range");
         assertThat(dst.getByteArray(0, 8 * COUNT)).containsOnly(0);
     }
@@ -408,35 +512,24 @@ class JavaCollFailureTest {
                 dstB[r][k] = workers.buffer(8L * count);
                 mine.add(workers.send(
                         r,
-                        new CollCommand.Post(
-                                workers.cookie(),
-                                TEAM,
-                                3,
-                                DataType.INT64.code(),
-                                0,
-                                0,
-                                0,
-                                count,
-                                CollWorkers.address(src[r][k]),
-                                CollWorkers.address(dstA[r][k]),
-                                0,
-                                0)));
+                        CollCommand.Post.builder(workers.cookie(), TEAM)
+                                .coll(3)
+                                .dtype(DataType.INT64.code())
+                                .count(count)
+                                .src(CollWorkers.address(src[r][k]))
+                                .dst(CollWorkers.address(dstA[r][k]))
+                                .build()));
                 if (r > 0) {
                     mine.add(workers.send(
                             r,
-                            new CollCommand.Post(
-                                    workers.cookie(),
-                                    TEAM + 5,
-                                    3,
-                                    DataType.INT64.code(),
-                                    ReduceOp.MAX.code(),
-                                    0,
-                                    0,
-                                    count,
-                                    CollWorkers.address(src[r][k]),
-                                    CollWorkers.address(dstB[r][k]),
-                                    0,
-                                    0)));
+                            CollCommand.Post.builder(workers.cookie(), TEAM + 5)
+                                    .coll(3)
+                                    .dtype(DataType.INT64.code())
+                                    .op(ReduceOp.MAX.code())
+                                    .count(count)
+                                    .src(CollWorkers.address(src[r][k]))
+                                    .dst(CollWorkers.address(dstB[r][k]))
+                                    .build()));
                 }
             }
             sent.add(mine);
@@ -503,8 +596,9 @@ class JavaCollFailureTest {
         for (int r = 0; r < 2; r++) {
             barriers.add(workers.send(
                     r,
-                    new CollCommand.Post(
-                            workers.cookie(), TEAM + 1, CollType.BARRIER.code(), 0, 0, 0, 0, 0, 0, 0, 0, 0)));
+                    CollCommand.Post.builder(workers.cookie(), TEAM + 1)
+                            .coll(CollType.BARRIER.code())
+                            .build()));
         }
         for (int r = 0; r < 2; r++) {
             assertAnswer(workers.await(r, barriers.get(r)), Reason.NONE, 0, "team B still works");
@@ -532,12 +626,17 @@ class JavaCollFailureTest {
         List<WorkerCommand> pending = new ArrayList<>();
         for (int k = 0; k < CollLayout.INFLIGHT_MAX; k++) {
             pending.add(workers.send(
-                    0, new CollCommand.Post(workers.cookie(), 1, CollType.BARRIER.code(), 0, 0, 0, 0, 0, 0, 0, 0, 0)));
+                    0,
+                    CollCommand.Post.builder(workers.cookie(), 1)
+                            .coll(CollType.BARRIER.code())
+                            .build()));
         }
         assertAnswer(
                 workers.call(
                         0,
-                        new CollCommand.Post(workers.cookie(), 1, CollType.BARRIER.code(), 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+                        CollCommand.Post.builder(workers.cookie(), 1)
+                                .coll(CollType.BARRIER.code())
+                                .build()),
                 Reason.TOO_MANY,
                 0,
                 "post 1025");
@@ -568,19 +667,14 @@ class JavaCollFailureTest {
         Memory dst = workers.buffer(8L * count);
         WorkerCommand post = workers.send(
                 0,
-                new CollCommand.Post(
-                        workers.cookie(),
-                        TEAM,
-                        CollType.ALLREDUCE.code(),
-                        DataType.FLOAT64.code(),
-                        ReduceOp.SUM.code(),
-                        0,
-                        0,
-                        count,
-                        CollWorkers.address(src),
-                        CollWorkers.address(dst),
-                        0,
-                        0));
+                CollCommand.Post.builder(workers.cookie(), TEAM)
+                        .coll(CollType.ALLREDUCE.code())
+                        .dtype(DataType.FLOAT64.code())
+                        .op(ReduceOp.SUM.code())
+                        .count(count)
+                        .src(CollWorkers.address(src))
+                        .dst(CollWorkers.address(dst))
+                        .build());
         for (int i = 0; i < 200; i++) {
             workers.worker(0).progressAlone();
         }
@@ -589,19 +683,14 @@ class JavaCollFailureTest {
                 .isEmpty();
         workers.send(
                 1,
-                new CollCommand.Post(
-                        workers.cookie(),
-                        TEAM,
-                        CollType.ALLREDUCE.code(),
-                        DataType.FLOAT64.code(),
-                        ReduceOp.SUM.code(),
-                        0,
-                        0,
-                        count,
-                        CollWorkers.address(src),
-                        CollWorkers.address(workers.buffer(8L * count)),
-                        0,
-                        0));
+                CollCommand.Post.builder(workers.cookie(), TEAM)
+                        .coll(CollType.ALLREDUCE.code())
+                        .dtype(DataType.FLOAT64.code())
+                        .op(ReduceOp.SUM.code())
+                        .count(count)
+                        .src(CollWorkers.address(src))
+                        .dst(CollWorkers.address(workers.buffer(8L * count)))
+                        .build());
         for (int i = 0; i < 3; i++) {
             workers.domain.progress();
         }

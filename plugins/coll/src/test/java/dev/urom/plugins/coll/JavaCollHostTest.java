@@ -83,33 +83,25 @@ class JavaCollHostTest {
             CollNotification.MemMapDone map = (CollNotification.MemMapDone)
                     call(worker, new CollCommand.MemMap(2, at, 4096, CollLayout.ACCESS_READ | CollLayout.ACCESS_WRITE));
             assertThat(map.header().reasonValue()).isEqualTo(Reason.NONE);
-            CollCommand.Post post = new CollCommand.Post(
-                    3,
-                    3,
-                    CollType.ALLREDUCE.code(),
-                    DataType.INT64.code(),
-                    ReduceOp.SUM.code(),
-                    0,
-                    0,
-                    8,
-                    at,
-                    at + 1024,
-                    map.memh(),
-                    map.memh());
+            CollCommand.Post post = CollCommand.Post.builder(3, 3)
+                    .coll(CollType.ALLREDUCE.code())
+                    .dtype(DataType.INT64.code())
+                    .op(ReduceOp.SUM.code())
+                    .count(8)
+                    .src(at)
+                    .dst(at + 1024)
+                    .memh(map.memh(), map.memh())
+                    .build();
             assertThat(call(worker, post).header().reasonValue()).isEqualTo(Reason.NONE);
-            CollCommand.Post outside = new CollCommand.Post(
-                    4,
-                    3,
-                    CollType.ALLREDUCE.code(),
-                    DataType.INT64.code(),
-                    ReduceOp.SUM.code(),
-                    0,
-                    0,
-                    8,
-                    at,
-                    at + 4090,
-                    map.memh(),
-                    map.memh());
+            CollCommand.Post outside = CollCommand.Post.builder(4, 3)
+                    .coll(CollType.ALLREDUCE.code())
+                    .dtype(DataType.INT64.code())
+                    .op(ReduceOp.SUM.code())
+                    .count(8)
+                    .src(at)
+                    .dst(at + 4090)
+                    .memh(map.memh(), map.memh())
+                    .build();
             assertThat(call(worker, outside).header().reasonValue())
                     .as("a range past its handle")
                     .isEqualTo(Reason.BAD_MEMH);
@@ -118,22 +110,22 @@ class JavaCollHostTest {
             assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
             CollNotification gone = call(
                     worker,
-                    new CollCommand.Post(
-                            5,
-                            3,
-                            CollType.ALLREDUCE.code(),
-                            DataType.INT64.code(),
-                            ReduceOp.SUM.code(),
-                            0,
-                            0,
-                            8,
-                            at,
-                            at + 1024,
-                            map.memh(),
-                            map.memh()));
+                    CollCommand.Post.builder(5, 3)
+                            .coll(CollType.ALLREDUCE.code())
+                            .dtype(DataType.INT64.code())
+                            .op(ReduceOp.SUM.code())
+                            .count(8)
+                            .src(at)
+                            .dst(at + 1024)
+                            .memh(map.memh(), map.memh())
+                            .build());
             assertThat(gone.header().reasonValue()).isEqualTo(Reason.HOST_GONE);
             assertThat(gone.header().status()).isEqualTo(Reason.HOST_GONE.status());
-            assertThat(call(worker, new CollCommand.Post(6, 3, CollType.BARRIER.code(), 0, 0, 0, 0, 0, 0, 0, 0, 0))
+            assertThat(call(
+                                    worker,
+                                    CollCommand.Post.builder(6, 3)
+                                            .coll(CollType.BARRIER.code())
+                                            .build())
                             .header()
                             .reasonValue())
                     .as("the team failed with its host")

@@ -58,19 +58,14 @@ class JavaCollJarIT {
                 post[r] = domain.worker(r)
                         .send(
                                 10 + r,
-                                new CollCommand.Post(
-                                                10 + r,
-                                                5,
-                                                CollType.ALLREDUCE.code(),
-                                                DataType.FLOAT64.code(),
-                                                ReduceOp.SUM.code(),
-                                                0,
-                                                0,
-                                                count,
-                                                Pointer.nativeValue(src),
-                                                Pointer.nativeValue(dst) + 8L * count * r,
-                                                0,
-                                                0)
+                                CollCommand.Post.builder(10 + r, 5)
+                                        .coll(CollType.ALLREDUCE.code())
+                                        .dtype(DataType.FLOAT64.code())
+                                        .op(ReduceOp.SUM.code())
+                                        .count(count)
+                                        .src(Pointer.nativeValue(src))
+                                        .dst(Pointer.nativeValue(dst) + 8L * count * r)
+                                        .build()
                                         .encode());
             }
             for (int r = 0; r < p; r++) {

@@ -72,19 +72,15 @@ class JavaCollLatencyTest {
                 for (int r = 0; r < 2; r++) {
                     sent[r] = workers.send(
                             r,
-                            new CollCommand.Post(
-                                    workers.cookie(),
-                                    1,
-                                    CollType.ALLREDUCE.code(),
-                                    DataType.FLOAT64.code(),
-                                    ReduceOp.SUM.code(),
-                                    0,
-                                    0,
-                                    count,
-                                    CollWorkers.address(src[r]),
-                                    CollWorkers.address(dst[r]),
-                                    memh[r][0],
-                                    memh[r][1]));
+                            CollCommand.Post.builder(workers.cookie(), 1)
+                                    .coll(CollType.ALLREDUCE.code())
+                                    .dtype(DataType.FLOAT64.code())
+                                    .op(ReduceOp.SUM.code())
+                                    .count(count)
+                                    .src(CollWorkers.address(src[r]))
+                                    .dst(CollWorkers.address(dst[r]))
+                                    .memh(memh[r][0], memh[r][1])
+                                    .build());
                 }
                 while (workers.worker(0).unclaimed().isEmpty()
                         || workers.worker(1).unclaimed().isEmpty()) {

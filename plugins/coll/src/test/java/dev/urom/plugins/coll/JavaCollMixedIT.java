@@ -82,19 +82,14 @@ class JavaCollMixedIT {
         for (int r = 0; r < p; r++) {
             sent.add(workers.send(
                     r,
-                    new CollCommand.Post(
-                            workers.cookie(),
-                            TEAM,
-                            CollType.ALLREDUCE.code(),
-                            DataType.FLOAT64.code(),
-                            ReduceOp.SUM.code(),
-                            0,
-                            0,
-                            count,
-                            CollWorkers.address(src[r]),
-                            CollWorkers.address(dst[r]),
-                            0,
-                            0)));
+                    CollCommand.Post.builder(workers.cookie(), TEAM)
+                            .coll(CollType.ALLREDUCE.code())
+                            .dtype(DataType.FLOAT64.code())
+                            .op(ReduceOp.SUM.code())
+                            .count(count)
+                            .src(CollWorkers.address(src[r]))
+                            .dst(CollWorkers.address(dst[r]))
+                            .build()));
         }
         byte[][] expectedBytes = Reference.allreduce(
                 DataType.FLOAT64, ReduceOp.SUM, Reference.float64(x), small ? CollLayout.SMALL_MAX : 1);
@@ -182,19 +177,15 @@ class JavaCollMixedIT {
         run(
                 p,
                 pattern,
-                r -> new CollCommand.Post(
-                        workers.cookie(),
-                        TEAM,
-                        CollType.REDUCE.code(),
-                        DataType.FLOAT64.code(),
-                        ReduceOp.SUM.code(),
-                        root,
-                        0,
-                        count,
-                        CollWorkers.address(src[r]),
-                        CollWorkers.address(dst[r]),
-                        0,
-                        0));
+                r -> CollCommand.Post.builder(workers.cookie(), TEAM)
+                        .coll(CollType.REDUCE.code())
+                        .dtype(DataType.FLOAT64.code())
+                        .op(ReduceOp.SUM.code())
+                        .root(root)
+                        .count(count)
+                        .src(CollWorkers.address(src[r]))
+                        .dst(CollWorkers.address(dst[r]))
+                        .build());
         assertBits(
                 dst[root],
                 Reference.doubles(Reference.reduce(
@@ -207,19 +198,13 @@ class JavaCollMixedIT {
         run(
                 p,
                 pattern,
-                r -> new CollCommand.Post(
-                        workers.cookie(),
-                        TEAM,
-                        CollType.BCAST.code(),
-                        DataType.FLOAT64.code(),
-                        0,
-                        1,
-                        0,
-                        count,
-                        0,
-                        CollWorkers.address(dst[r]),
-                        0,
-                        0));
+                r -> CollCommand.Post.builder(workers.cookie(), TEAM)
+                        .coll(CollType.BCAST.code())
+                        .dtype(DataType.FLOAT64.code())
+                        .root(1)
+                        .count(count)
+                        .dst(CollWorkers.address(dst[r]))
+                        .build());
         for (int r = 0; r < p; r++) {
             assertBits(dst[r], x[1], "BCAST from rank 1 at rank " + r);
         }
@@ -231,19 +216,13 @@ class JavaCollMixedIT {
         run(
                 p,
                 pattern,
-                r -> new CollCommand.Post(
-                        workers.cookie(),
-                        TEAM,
-                        CollType.ALLGATHER.code(),
-                        DataType.FLOAT64.code(),
-                        0,
-                        0,
-                        0,
-                        count,
-                        CollWorkers.address(src[r]),
-                        CollWorkers.address(dst[r]),
-                        0,
-                        0));
+                r -> CollCommand.Post.builder(workers.cookie(), TEAM)
+                        .coll(CollType.ALLGATHER.code())
+                        .dtype(DataType.FLOAT64.code())
+                        .count(count)
+                        .src(CollWorkers.address(src[r]))
+                        .dst(CollWorkers.address(dst[r]))
+                        .build());
         for (int r = 0; r < p; r++) {
             assertBits(dst[r], gathered, "ALLGATHER at rank " + r);
         }
@@ -260,19 +239,13 @@ class JavaCollMixedIT {
         run(
                 p,
                 pattern,
-                r -> new CollCommand.Post(
-                        workers.cookie(),
-                        TEAM,
-                        CollType.ALLTOALL.code(),
-                        DataType.FLOAT64.code(),
-                        0,
-                        0,
-                        0,
-                        count,
-                        CollWorkers.address(blocks[r]),
-                        CollWorkers.address(dst[r]),
-                        0,
-                        0));
+                r -> CollCommand.Post.builder(workers.cookie(), TEAM)
+                        .coll(CollType.ALLTOALL.code())
+                        .dtype(DataType.FLOAT64.code())
+                        .count(count)
+                        .src(CollWorkers.address(blocks[r]))
+                        .dst(CollWorkers.address(dst[r]))
+                        .build());
         for (int r = 0; r < p; r++) {
             double[] expected = new double[p * count];
             for (int i = 0; i < p; i++) {
@@ -299,19 +272,14 @@ class JavaCollMixedIT {
         for (int r = 0; r < 3; r++) {
             sent.add(workers.send(
                     r,
-                    new CollCommand.Post(
-                            workers.cookie(),
-                            TEAM,
-                            CollType.ALLREDUCE.code(),
-                            DataType.FLOAT64.code(),
-                            ReduceOp.SUM.code(),
-                            0,
-                            0,
-                            r == 1 ? 15 : 16,
-                            CollWorkers.address(src[r]),
-                            CollWorkers.address(dst[r]),
-                            0,
-                            0)));
+                    CollCommand.Post.builder(workers.cookie(), TEAM)
+                            .coll(CollType.ALLREDUCE.code())
+                            .dtype(DataType.FLOAT64.code())
+                            .op(ReduceOp.SUM.code())
+                            .count(r == 1 ? 15 : 16)
+                            .src(CollWorkers.address(src[r]))
+                            .dst(CollWorkers.address(dst[r]))
+                            .build()));
         }
         for (int r = 0; r < 3; r++) {
             CollNotification answer = workers.await(r, sent.get(r));
@@ -322,19 +290,14 @@ class JavaCollMixedIT {
         for (int r = 0; r < 3; r++) {
             sent.add(workers.send(
                     r,
-                    new CollCommand.Post(
-                            workers.cookie(),
-                            TEAM,
-                            CollType.ALLREDUCE.code(),
-                            DataType.FLOAT64.code(),
-                            r == 1 ? ReduceOp.BXOR.code() : ReduceOp.SUM.code(),
-                            0,
-                            0,
-                            16,
-                            CollWorkers.address(src[r]),
-                            CollWorkers.address(dst[r]),
-                            0,
-                            0)));
+                    CollCommand.Post.builder(workers.cookie(), TEAM)
+                            .coll(CollType.ALLREDUCE.code())
+                            .dtype(DataType.FLOAT64.code())
+                            .op(r == 1 ? ReduceOp.BXOR.code() : ReduceOp.SUM.code())
+                            .count(16)
+                            .src(CollWorkers.address(src[r]))
+                            .dst(CollWorkers.address(dst[r]))
+                            .build()));
         }
         for (int r = 0; r < 3; r++) {
             CollNotification answer = workers.await(r, sent.get(r));

@@ -61,6 +61,8 @@ class JavaCollTeamTest {
     }
 
     private CollCommand.Post barrier(long team) {
-        return new CollCommand.Post(workers.cookie(), team, CollType.BARRIER.code(), 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        return CollCommand.Post.builder(workers.cookie(), team)
+                .coll(CollType.BARRIER.code())
+                .build();
     }
 }

@@ -124,26 +124,27 @@ class NativeCollChecksTest {
 
     /** An INT32 SUM allreduce from a fresh buffer to dst with these flags, count and handles. */
     private CollCommand.Post allreduce(long dst, long flags, long count, long srcMemh, long dstMemh) {
-        return new CollCommand.Post(
-                cookie(),
-                1,
-                CollType.ALLREDUCE.code(),
-                DataType.INT32.code(),
-                ReduceOp.SUM.code(),
-                0,
-                flags,
-                count,
-                address(buffer(N)),
-                dst,
-                srcMemh,
-                dstMemh);
+        return CollCommand.Post.builder(cookie(), 1)
+                .coll(CollType.ALLREDUCE.code())
+                .dtype(DataType.INT32.code())
+                .op(ReduceOp.SUM.code())
+                .flags(flags)
+                .count(count)
+                .src(address(buffer(N)))
+                .dst(dst)
+                .memh(srcMemh, dstMemh)
+                .build();
     }
 
     @Test
     void unknownCollective() {
         refused(
-                d -> new CollCommand.Post(
-                        cookie(), 1, CollType.values().length, DataType.INT32.code(), 0, 0, 0, N / 4, 0, d, 0, 0),
+                d -> CollCommand.Post.builder(cookie(), 1)
+                        .coll(CollType.values().length)
+                        .dtype(DataType.INT32.code())
+                        .count(N / 4)
+                        .dst(d)
+                        .build(),
                 UromStatus.INVALID_VALUE,
                 Reason.UNKNOWN_COLL);
     }
@@ -151,19 +152,13 @@ class NativeCollChecksTest {
     @Test
     void unknownDatatype() {
         refused(
-                d -> new CollCommand.Post(
-                        cookie(),
-                        1,
-                        CollType.ALLREDUCE.code(),
-                        DataType.values().length,
-                        0,
-                        0,
-                        0,
-                        N / 4,
-                        address(buffer(N)),
-                        d,
-                        0,
-                        0),
+                d -> CollCommand.Post.builder(cookie(), 1)
+                        .coll(CollType.ALLREDUCE.code())
+                        .dtype(DataType.values().length)
+                        .count(N / 4)
+                        .src(address(buffer(N)))
+                        .dst(d)
+                        .build(),
                 UromStatus.INVALID_VALUE,
                 Reason.UNKNOWN_DTYPE);
     }
@@ -171,19 +166,14 @@ class NativeCollChecksTest {
     @Test
     void unknownOperation() {
         refused(
-                d -> new CollCommand.Post(
-                        cookie(),
-                        1,
-                        CollType.ALLREDUCE.code(),
-                        DataType.INT32.code(),
-                        ReduceOp.values().length,
-                        0,
-                        0,
-                        N / 4,
-                        address(buffer(N)),
-                        d,
-                        0,
-                        0),
+                d -> CollCommand.Post.builder(cookie(), 1)
+                        .coll(CollType.ALLREDUCE.code())
+                        .dtype(DataType.INT32.code())
+                        .op(ReduceOp.values().length)
+                        .count(N / 4)
+                        .src(address(buffer(N)))
+                        .dst(d)
+                        .build(),
                 UromStatus.INVALID_VALUE,
                 Reason.UNKNOWN_OP);
     }
@@ -289,19 +279,15 @@ class NativeCollChecksTest {
         fx.all(
                         NativeCollFixture.range(2),
                         r -> r == 0
-                                ? new CollCommand.Post(
-                                        cookie(),
-                                        1,
-                                        CollType.ALLREDUCE.code(),
-                                        DataType.INT32.code(),
-                                        ReduceOp.SUM.code(),
-                                        0,
-                                        0,
-                                        N / 4,
-                                        base,
-                                        base + N,
-                                        ro.memh(),
-                                        rw.memh())
+                                ? CollCommand.Post.builder(cookie(), 1)
+                                        .coll(CollType.ALLREDUCE.code())
+                                        .dtype(DataType.INT32.code())
+                                        .op(ReduceOp.SUM.code())
+                                        .count(N / 4)
+                                        .src(base)
+                                        .dst(base + N)
+                                        .memh(ro.memh(), rw.memh())
+                                        .build()
                                 : post(
                                         1,
                                         CollType.ALLREDUCE,

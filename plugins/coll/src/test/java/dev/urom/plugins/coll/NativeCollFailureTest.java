@@ -190,19 +190,11 @@ class NativeCollFailureTest {
             fx.team(1, 2, QUICK);
             waiting = fx.send(
                     0,
-                    new CollCommand.Post(
-                            1,
-                            1,
-                            CollType.ALLREDUCE.code(),
-                            DataType.INT32.code(),
-                            ReduceOp.SUM.code(),
-                            0,
-                            0,
-                            0,
-                            0,
-                            0,
-                            0,
-                            0));
+                    CollCommand.Post.builder(1, 1)
+                            .coll(CollType.ALLREDUCE.code())
+                            .dtype(DataType.INT32.code())
+                            .op(ReduceOp.SUM.code())
+                            .build());
             fx.worker(0).progressAlone();
         } finally {
             child.destroyForcibly().waitFor();

@@ -139,13 +139,23 @@ final class NativeCollFixture implements AutoCloseable {
             long count,
             long src,
             long dst) {
-        return new CollCommand.Post(
-                cookie(), teamId, coll.code(), dtype.code(), op.code(), root, flags, count, src, dst, 0, 0);
+        return CollCommand.Post.builder(cookie(), teamId)
+                .coll(coll.code())
+                .dtype(dtype.code())
+                .op(op.code())
+                .root(root)
+                .flags(flags)
+                .count(count)
+                .src(src)
+                .dst(dst)
+                .build();
     }
 
     /** A BARRIER of team teamId with every other field zero. */
     static CollCommand.Post barrier(long cookie, long teamId) {
-        return new CollCommand.Post(cookie, teamId, CollType.BARRIER.code(), 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        return CollCommand.Post.builder(cookie, teamId)
+                .coll(CollType.BARRIER.code())
+                .build();
     }
 
     /** The command's bytes with the byte at {@code offset} (a {@link CollLayout} offset) set to {@code value}: malformed on purpose. */

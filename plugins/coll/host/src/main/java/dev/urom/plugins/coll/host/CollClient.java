@@ -86,19 +86,17 @@ public final class CollClient {
 
     /** Posts a collective on a team; the answer is its place in the team's order. */
     public CompletableFuture<Long> post(long teamId, CollArgs args) {
-        CollCommand.Post command = new CollCommand.Post(
-                cookies.incrementAndGet(),
-                teamId,
-                args.coll().code(),
-                args.dtype().code(),
-                args.op().code(),
-                args.root(),
-                args.inPlace() ? CollLayout.IN_PLACE : 0,
-                args.count(),
-                args.src(),
-                args.dst(),
-                args.srcMemh(),
-                args.dstMemh());
+        CollCommand.Post command = CollCommand.Post.builder(cookies.incrementAndGet(), teamId)
+                .coll(args.coll().code())
+                .dtype(args.dtype().code())
+                .op(args.op().code())
+                .root(args.root())
+                .flags(args.inPlace() ? CollLayout.IN_PLACE : 0)
+                .count(args.count())
+                .src(args.src())
+                .dst(args.dst())
+                .memh(args.srcMemh(), args.dstMemh())
+                .build();
         return send(command, CollNotification.PostDone.class).thenApply(CollNotification.PostDone::sequence);
     }
 

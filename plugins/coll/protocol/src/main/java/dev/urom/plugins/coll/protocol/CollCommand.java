@@ -236,6 +236,89 @@ public sealed interface CollCommand {
             u32("flags", flags);
         }
 
+        /** A builder of the POST of team {@code teamId} under {@code cookie}; every field not named is 0. */
+        public static Builder builder(long cookie, long teamId) {
+            return new Builder(cookie, teamId);
+        }
+
+        /**
+         * A POST's fields by name. Codes are raw, as on the wire, so that a test can post one the
+         * plugin refuses. Mutable and not thread-safe; {@link #build} throws what the record does.
+         */
+        public static final class Builder {
+            private final long cookie;
+            private final long teamId;
+            private int coll;
+            private int dtype;
+            private int op;
+            private long root;
+            private long flags;
+            private long count;
+            private long src;
+            private long dst;
+            private long srcMemh;
+            private long dstMemh;
+
+            private Builder(long cookie, long teamId) {
+                this.cookie = cookie;
+                this.teamId = teamId;
+            }
+
+            public Builder coll(int code) {
+                coll = code;
+                return this;
+            }
+
+            public Builder dtype(int code) {
+                dtype = code;
+                return this;
+            }
+
+            public Builder op(int code) {
+                op = code;
+                return this;
+            }
+
+            public Builder root(long rank) {
+                root = rank;
+                return this;
+            }
+
+            public Builder flags(long value) {
+                flags = value;
+                return this;
+            }
+
+            /** Elements per rank. */
+            public Builder count(long elements) {
+                count = elements;
+                return this;
+            }
+
+            /** The source buffer's address. */
+            public Builder src(long address) {
+                src = address;
+                return this;
+            }
+
+            /** The destination buffer's address. */
+            public Builder dst(long address) {
+                dst = address;
+                return this;
+            }
+
+            /** The MEM_MAP handles of the source and destination buffers (0: none). */
+            public Builder memh(long source, long destination) {
+                srcMemh = source;
+                dstMemh = destination;
+                return this;
+            }
+
+            public Post build() {
+                return new Post(cookie, teamId, coll, dtype, op, root, flags, count, src, dst, srcMemh, dstMemh);
+            }
+        }
+
         @Override
         public CommandType type() {
             return CommandType.POST;

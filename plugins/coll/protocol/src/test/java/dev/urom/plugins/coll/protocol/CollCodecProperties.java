@@ -43,8 +43,17 @@ class CollCodecProperties {
                         u32,
                         u32,
                         any)
-                .as((cookie, team, coll, dtype, op, root, flags, count) -> new CollCommand.Post(
-                        cookie, team, coll, dtype, op, root, flags, count, count ^ 1, ~count, count * 3, -count));
+                .as((cookie, team, coll, dtype, op, root, flags, count) -> CollCommand.Post.builder(cookie, team)
+                        .coll(coll)
+                        .dtype(dtype)
+                        .op(op)
+                        .root(root)
+                        .flags(flags)
+                        .count(count)
+                        .src(count ^ 1)
+                        .dst(~count)
+                        .memh(count * 3, -count)
+                        .build());
         return Arbitraries.oneOf(range, list, destroy, map, unmap, post);
     }
 

@@ -21,7 +21,15 @@ class CollCodecTest {
 
     @Test
     void aPostIsLaidOutAsTheHeaderSays() {
-        byte[] bytes = new CollCommand.Post(0x1122334455667788L, 7, 3, 9, 0, 0, 1, 5, 0x1000, 0x2000, 0, 0).encode();
+        byte[] bytes = CollCommand.Post.builder(0x1122334455667788L, 7)
+                .coll(3)
+                .dtype(9)
+                .flags(1)
+                .count(5)
+                .src(0x1000)
+                .dst(0x2000)
+                .build()
+                .encode();
         assertThat(HexFormat.of().formatHex(bytes, 0, 40))
                 .isEqualTo("0500" + "0100" + "00000000" + "8877665544332211" + "07000000" + "0300" + "09" + "00"
                         + "00000000" + "01000000" + "0500000000000000");
@@ -29,14 +37,23 @@ class CollCodecTest {
 
     @Test
     void fieldsAtTheirBoundsSurviveAndBeyondThemAreRefusedByTheRecords() throws CollProtocolException {
-        CollCommand.Post max = new CollCommand.Post(
-                -1, 0xffff_ffffL, 0xffff, 0xff, 0xff, 0xffff_ffffL, 0xffff_ffffL, -1, -1, -1, -1, -1);
+        CollCommand.Post max = CollCommand.Post.builder(-1, 0xffff_ffffL)
+                .coll(0xffff)
+                .dtype(0xff)
+                .op(0xff)
+                .root(0xffff_ffffL)
+                .flags(0xffff_ffffL)
+                .count(-1)
+                .src(-1)
+                .dst(-1)
+                .memh(-1, -1)
+                .build();
         assertThat(CollCommand.decode(max.encode())).isEqualTo(max);
-        assertThatThrownBy(() -> new CollCommand.Post(0, 1L << 32, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        assertThatThrownBy(() -> CollCommand.Post.builder(0, 1L << 32).build())
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new CollCommand.Post(0, 0, 0x10000, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        assertThatThrownBy(() -> CollCommand.Post.builder(0, 0).coll(0x10000).build())
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new CollCommand.Post(0, 0, 0, 256, 0, 0, 0, 0, 0, 0, 0, 0))
+        assertThatThrownBy(() -> CollCommand.Post.builder(0, 0).dtype(256).build())
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new CollCommand.TeamDestroy(0, -1)).isInstanceOf(IllegalArgumentException.class);
     }
